@@ -1,0 +1,37 @@
+# heron-sim — every target creates .venv and installs the package on first use.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed-stamp
+GAMES  ?= 10000
+SEED   ?= 1
+
+.PHONY: simulate test test-slow test-all bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $(STAMP)
+
+## The main job: compare 8d8, 7d8, 10d8 and 10d6 over $(GAMES) four-player greedy games each.
+simulate: $(STAMP)
+	$(BIN)/heron-sim modes --games $(GAMES) --seed $(SEED) --out results/modes
+
+## The default test suite (fast versions of every statistical test).
+test: $(STAMP)
+	$(BIN)/python -m pytest -q -m "not slow"
+
+## The long statistical runs only.
+test-slow: $(STAMP)
+	$(BIN)/python -m pytest -q -m slow
+
+test-all: $(STAMP)
+	$(BIN)/python -m pytest -q
+
+## Performance figures (medians of several runs); not a test.
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache build *.egg-info
+	find . -name __pycache__ -prune -exec rm -rf {} +

@@ -1,0 +1,83 @@
+"""Counter-based random streams: one independent stream per (seed, game index).
+
+Every game (or single turn) starts its own SplitMix64 stream from ``stream_start(seed, index)``,
+so its draws depend on nothing but (seed, index): results are bit-identical whatever the number
+of threads, the batch split or the machine. A stream's state is a ``uint64[3]`` array
+``[counter, buffered 64-bit word, has-buffered-half flag]``; two dice are cut from one 64-bit
+draw (32 bits each), with Lemire's rejection step so that every face is exactly equiprobable.
+
+Never numba's global ``np.random`` here: it is not NumPy's generator and ignores NumPy seeding.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_MASK32 = np.uint64(0xFFFFFFFF)
+_INDEX_KEY = np.uint64(0xD1B54A32D192ED03)
+_S30, _S27, _S31, _S32, _S11 = (np.uint64(k) for k in (30, 27, 31, 32, 11))
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+
+
+@njit(cache=True, inline="always")
+def mix64(z):
+    """SplitMix64's finaliser: a bijective 64-bit hash."""
+    z = (z ^ (z >> _S30)) * _M1
+    z = (z ^ (z >> _S27)) * _M2
+    return z ^ (z >> _S31)
+
+
+@njit(cache=True)
+def stream_start(seed, index, state):
+    """Start in ``state`` (uint64[3]) the stream of draw-unit ``index`` under master ``seed``."""
+    s = mix64(np.uint64(seed) + _GOLDEN)
+    state[0] = mix64(s ^ (np.uint64(index) * _INDEX_KEY + _GOLDEN))
+    state[1] = _ZERO
+    state[2] = _ZERO
+
+
+@njit(cache=True, inline="always")
+def next_u64(state):
+    state[0] += _GOLDEN
+    return mix64(state[0])
+
+
+@njit(cache=True, inline="always")
+def _next_u32(state):
+    if state[2] != _ZERO:
+        state[2] = _ZERO
+        return state[1] >> _S32
+    x = next_u64(state)
+    state[1] = x
+    state[2] = _ONE
+    return x & _MASK32
+
+
+@njit(cache=True, inline="always")
+def below(state, n):
+    """An integer uniform on 0..n-1 (exactly: Lemire's multiply with rejection), 1 <= n < 2**32."""
+    nn = np.uint64(n)
+    m = _next_u32(state) * nn
+    low = m & _MASK32
+    if low < nn:
+        threshold = ((_MASK32 + _ONE) - nn) % nn
+        while low < threshold:
+            m = _next_u32(state) * nn
+            low = m & _MASK32
+    return np.int64(m >> _S32)
+
+
+@njit(cache=True, inline="always")
+def uniform(state):
+    """A float uniform on [0, 1) with 53 random bits."""
+    return np.float64(next_u64(state) >> _S11) * (1.0 / 9007199254740992.0)
+
+
+def new_state() -> np.ndarray:
+    """An empty stream state (start it with :func:`stream_start`)."""
+    return np.zeros(3, dtype=np.uint64)

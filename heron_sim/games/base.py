@@ -1,0 +1,58 @@
+"""The small interface every lighter game shares with the Héron engine.
+
+A lighter game is a module under ``heron_sim/games/<name>/`` whose package ``__init__`` builds
+one :class:`LightGame` and registers it with :func:`heron_sim.games.register`. The command
+``heron-sim game <name> simulate`` and the reports only use this interface.
+
+Contract (the same as the Héron engine's):
+- rules: an immutable, validated object built from the game's defaults, an optional TOML file
+  and overrides (``load_rules(rules_file, overrides)``); bad input raises
+  :class:`heron_sim.errors.RulesError` with a one-line message naming the field and the allowed
+  values;
+- reproducible batches: game ``i`` of a run with master seed ``s`` draws only from its own
+  stream ``heron_sim.engine.rng.stream_start(s, i, state)``, so results are bit-identical
+  whatever the threads or batch split;
+- results: one row per game in a pandas DataFrame whose first columns are
+  :data:`CORE_COLUMNS`, then game-specific columns.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import pandas as pd
+
+#: Columns every per-game result table starts with.
+#: seed (int), game (index, int), players (int), seats (str, e.g. "0:greedy|1:random"),
+#: strategies (str, comma list by seat), winner (seat index, -1 if none), length (rounds or
+#: turns, say which in the game's doc), finished (bool).
+CORE_COLUMNS: tuple[str, ...] = (
+    "seed", "game", "players", "seats", "strategies", "winner", "length", "finished",
+)
+
+
+@dataclass(frozen=True)
+class LightGame:
+    """One lighter game, as the command line and the reports see it."""
+
+    name: str                      # command-line name, e.g. "fire-mountain"
+    title: str                     # e.g. "La Colère de la Montagne de Feu"
+    strategies: tuple[str, ...]    # names accepted by --strategy; the first is the default
+    min_players: int
+    max_players: int
+    #: load_rules(rules_file: str | None, overrides: dict) -> rules object
+    load_rules: Callable[..., Any]
+    #: simulate(rules, games: int, players: int, seed: int, strategies: list[str],
+    #:          progress: Callable[[int], None] | None = None) -> DataFrame (CORE_COLUMNS first)
+    simulate: Callable[..., pd.DataFrame]
+    #: summarize(df) -> Markdown text answering the game's questions, with intervals
+    summarize: Callable[[pd.DataFrame], str]
+    doc: str = ""                  # path of docs/games/<name>.md, relative to the repository
+    extra: dict = field(default_factory=dict)
+
+
+def check_core_columns(df: pd.DataFrame) -> None:
+    """Raise AssertionError unless ``df`` starts with the core columns."""
+    head = tuple(df.columns[: len(CORE_COLUMNS)])
+    assert head == CORE_COLUMNS, f"result columns must start with {CORE_COLUMNS}, got {head}"
