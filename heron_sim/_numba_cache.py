@@ -16,9 +16,18 @@ from pathlib import Path
 _PACKAGE = Path(__file__).resolve().parent
 
 
+#: The sources that the Héron engine's kernels are compiled from (the lighter games' kernels
+#: keep numba's per-file cache; keeping them out of this hash keeps the engine's cache warm).
+_KERNEL_SOURCES = ("engine", "strategies", "rules", "animals.py", "errors.py")
+
+
 def _sources_hash() -> str:
     digest = hashlib.sha256()
-    for path in sorted(_PACKAGE.rglob("*.py")):
+    paths = []
+    for name in _KERNEL_SOURCES:
+        target = _PACKAGE / name
+        paths.extend(target.rglob("*.py") if target.is_dir() else [target])
+    for path in sorted(paths):
         digest.update(str(path.relative_to(_PACKAGE)).encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:16]

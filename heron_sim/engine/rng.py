@@ -12,19 +12,22 @@ Never numba's global ``np.random`` here: it is not NumPy's generator and ignores
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from .jit import hot
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _MASK32 = np.uint64(0xFFFFFFFF)
+_MASK16 = np.uint64(0xFFFF)
 _INDEX_KEY = np.uint64(0xD1B54A32D192ED03)
-_S30, _S27, _S31, _S32, _S11 = (np.uint64(k) for k in (30, 27, 31, 32, 11))
+_S30, _S27, _S31, _S32, _S11, _S16 = (np.uint64(k) for k in (30, 27, 31, 32, 11, 16))
 _ONE = np.uint64(1)
+_TWO = np.uint64(2)
+_FOUR = np.uint64(4)
 _ZERO = np.uint64(0)
 
 
-@njit(cache=True, inline="always")
+@hot
 def mix64(z):
     """SplitMix64's finaliser: a bijective 64-bit hash."""
     z = (z ^ (z >> _S30)) * _M1
@@ -32,7 +35,7 @@ def mix64(z):
     return z ^ (z >> _S31)
 
 
-@njit(cache=True)
+@hot
 def stream_start(seed, index, state):
     """Start in ``state`` (uint64[3]) the stream of draw-unit ``index`` under master ``seed``."""
     s = mix64(np.uint64(seed) + _GOLDEN)
@@ -41,13 +44,13 @@ def stream_start(seed, index, state):
     state[2] = _ZERO
 
 
-@njit(cache=True, inline="always")
+@hot
 def next_u64(state):
     state[0] += _GOLDEN
     return mix64(state[0])
 
 
-@njit(cache=True, inline="always")
+@hot
 def _next_u32(state):
     if state[2] != _ZERO:
         state[2] = _ZERO
@@ -58,7 +61,7 @@ def _next_u32(state):
     return x & _MASK32
 
 
-@njit(cache=True, inline="always")
+@hot
 def below(state, n):
     """An integer uniform on 0..n-1 (exactly: Lemire's multiply with rejection), 1 <= n < 2**32."""
     nn = np.uint64(n)
@@ -72,7 +75,7 @@ def below(state, n):
     return np.int64(m >> _S32)
 
 
-@njit(cache=True, inline="always")
+@hot
 def uniform(state):
     """A float uniform on [0, 1) with 53 random bits."""
     return np.float64(next_u64(state) >> _S11) * (1.0 / 9007199254740992.0)

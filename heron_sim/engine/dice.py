@@ -1,0 +1,93 @@
+"""Rolling dice (random or scripted) and reading the dice showing."""
+
+from __future__ import annotations
+
+from .jit import hot
+
+from .layout import (
+    COUNTS, FACE, FREE, FRESH, HERON, KEEP, MAX_FACES, NDICE, R_FACES, R_NFACES, RESERVED,
+    RPTR, RSCRIPT, RSCRIPT_LEN, STATUS,
+)
+from .rng import below
+
+
+@hot
+def roll_die(i, w, R, rng):
+    """Animal shown by die ``i``: the next scripted face while a dice script is left, else a
+    fair draw over the die's faces."""
+    p = w[RPTR]
+    if p < w[RSCRIPT_LEN]:
+        w[RPTR] = p + 1
+        return w[w[RSCRIPT] + p]
+    return R[R_FACES + MAX_FACES * i + below(rng, R[R_NFACES + i])]
+
+
+@hot
+def roll_free_dice(w, R, rng):
+    """Roll every free die; herons are reserved at once. Returns the number of new herons."""
+    new_herons = 0
+    scripted = w[RPTR] < w[RSCRIPT_LEN]
+    for i in range(w[NDICE]):
+        if w[STATUS + i] == FREE:
+            if scripted:
+                f = roll_die(i, w, R, rng)
+            else:
+                f = R[R_FACES + MAX_FACES * i + below(rng, R[R_NFACES + i])]
+            w[FACE + i] = f
+            w[FRESH + i] = 1
+            if f == HERON:
+                w[STATUS + i] = RESERVED
+                new_herons += 1
+        else:
+            w[FRESH + i] = 0
+    return new_herons
+
+
+@hot
+def reserved_herons(w):
+    n = 0
+    for i in range(w[NDICE]):
+        if w[STATUS + i] == RESERVED:
+            n += 1
+    return n
+
+
+@hot
+def count_animals(w):
+    """w[COUNTS + a] = dice showing animal a (herons included at index 6)."""
+    for a in range(7):
+        w[COUNTS + a] = 0
+    for i in range(w[NDICE]):
+        w[COUNTS + w[FACE + i]] += 1
+
+
+@hot
+def best_set(w, guide):
+    """Largest set of one non-heron animal among w[COUNTS]: (size, animal); ties: the guide's
+    animal, then the lowest index."""
+    size = 0
+    animal = 0
+    for a in range(6):
+        c = w[COUNTS + a]
+        if c > size:
+            size = c
+            animal = a
+    if guide < 6 and size > 0 and w[COUNTS + guide] == size:
+        animal = guide
+    return size, animal
+
+
+@hot
+def newly_kept_count(w):
+    """If w[KEEP] (over free dice) is applied: dice newly kept from this roll, free dice left."""
+    newly = 0
+    free_left = 0
+    for i in range(w[NDICE]):
+        if w[STATUS + i] == FREE:
+            if w[KEEP + i] != 0:
+                newly += 1
+            else:
+                free_left += 1
+        elif w[FRESH + i] != 0:
+            newly += 1
+    return newly, free_left

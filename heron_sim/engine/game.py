@@ -1,0 +1,157 @@
+"""One turn slot, and whole games."""
+
+from __future__ import annotations
+
+from .jit import hot
+
+from ..rules.rules import P_MAX_ROUNDS
+from .layout import (
+    ACTIVE, C_ADVANCE, C_FINISHED, C_GUIDE, C_LEAD_CHANGES, C_MID_LAST, C_MID_LEADER, C_PLAYED,
+    C_PONDS, C_POS, C_PUSHBACK, C_ROUNDS, C_SKIPPED, C_TURNS, C_WINNER, COUNTS, DPTR, GUIDE, LEAD,
+    MAX_SEATS, OUT_ANXIETY, OUT_POND, PLAYERS, POS, PROT, READY, ROUND, ROW, RPTR, SID, SKIP,
+    WINNER,
+)
+from .moves import forward, move_back
+from .rng import below
+from .squares import trigger_square
+from .turn import roll_phase, score_dice
+
+
+@hot
+def play_slot(a, w, R, rng, sp):
+    """Seat ``a``'s turn slot. Returns the winning seat, or -1."""
+    players = w[PLAYERS]
+    row = w[ROW]
+    w[ACTIVE] = a
+    w[PROT + a] = 0  # protection ends at the start of the player's next turn slot
+    if w[SKIP + a] != 0:
+        w[SKIP + a] = 0
+        w[row + C_SKIPPED] += 1
+        return -1
+    w[row + C_PLAYED] += 1
+    w[row + C_TURNS + a] += 1
+    outcome, value = roll_phase(a, w, R, rng, sp)
+    if outcome == OUT_POND:
+        w[row + C_PONDS] += 1
+        w[row + C_PUSHBACK] += value
+        for k in range(1, players):
+            o = (a + k) % players
+            if w[PROT + o] == 0:
+                if move_back(o, value, w, R, rng, sp):
+                    return o
+        return -1
+    if outcome == OUT_ANXIETY:
+        return -1
+    advance = score_dice(a, w, R, rng, sp)
+    w[row + C_ADVANCE + a] += advance
+    if advance <= 0:
+        return -1  # an advance of 0 is not a move: the square does not trigger again
+    if forward(a, advance, w, R):
+        return a
+    return trigger_square(a, w, R, rng, sp)
+
+
+@hot
+def reset_game(w):
+    """Clear the seat fields (strategy ids kept), the game's scalars, output row and marks."""
+    for k in range(SID):  # POS, GUIDE, READY, SKIP, PROT, BONUS blocks
+        w[k] = 0
+    w[ACTIVE] = 0
+    w[WINNER] = -1
+    w[ROUND] = 0
+    w[RPTR] = 0
+    w[DPTR] = 0
+    for k in range(w[ROW], w[LEAD]):  # the output row and the single-use marks
+        w[k] = 0
+
+
+@hot
+def deal_guides(w, rng):
+    """Deal distinct guides at random (a shuffle of the seven from the game's stream); all ready."""
+    for i in range(7):
+        w[COUNTS + i] = i
+    for i in range(6, 0, -1):
+        j = below(rng, i + 1)
+        t = w[COUNTS + i]
+        w[COUNTS + i] = w[COUNTS + j]
+        w[COUNTS + j] = t
+    for p in range(w[PLAYERS]):
+        w[GUIDE + p] = w[COUNTS + p]
+        w[READY + p] = 1
+
+
+@hot
+def _unique_extreme(w, largest):
+    """Seat strictly ahead of (largest) or behind all others, or -1 on a tie."""
+    best = 0
+    tie = False
+    for p in range(1, w[PLAYERS]):
+        d = w[POS + p] - w[POS + best]
+        if not largest:
+            d = -d
+        if d > 0:
+            best = p
+            tie = False
+        elif d == 0:
+            tie = True
+    return -1 if tie else best
+
+
+@hot
+def play_rounds(first_seat, max_slots, w, R, rng, sp):
+    """Play turn slots from ``first_seat`` until a win, the round cap, or ``max_slots`` slots.
+
+    Records the winner, rounds, final positions, lead changes and the mid-game leader and last
+    in the output row. Returns the winner or -1.
+    """
+    players = w[PLAYERS]
+    row = w[ROW]
+    lead = w[LEAD]
+    n_lead = R[P_MAX_ROUNDS] + 1
+    max_rounds = R[P_MAX_ROUNDS]
+    winner = -1
+    leader = -1
+    rounds = 0
+    slots = 0
+    seat = first_seat
+    rnd = 1
+    while rnd <= max_rounds and slots < max_slots:
+        winner = play_slot(seat, w, R, rng, sp)
+        slots += 1
+        now = _unique_extreme(w, True)
+        if now >= 0 and now != leader:
+            if leader >= 0:
+                w[row + C_LEAD_CHANGES] += 1
+            leader = now
+        if winner >= 0:
+            rounds = rnd
+            break
+        seat += 1
+        if seat == players:
+            w[lead + rnd] = leader
+            w[lead + n_lead + rnd] = _unique_extreme(w, False)
+            seat = 0
+            rounds = rnd
+            rnd += 1
+    w[WINNER] = winner
+    w[ROUND] = rounds
+    w[row + C_WINNER] = winner
+    w[row + C_ROUNDS] = rounds
+    w[row + C_FINISHED] = 1 if winner >= 0 else 0
+    mid = rounds // 2
+    w[row + C_MID_LEADER] = w[lead + mid] if mid >= 1 else -1
+    w[row + C_MID_LAST] = w[lead + n_lead + mid] if mid >= 1 else -1
+    for p in range(MAX_SEATS):
+        w[row + C_POS + p] = w[POS + p] if p < players else -1
+    return winner
+
+
+@hot
+def play_game(w, R, rng, sp):
+    """A whole game from the start: deal the guides, play rounds from seat 0."""
+    reset_game(w)
+    deal_guides(w, rng)
+    row = w[ROW]
+    for p in range(MAX_SEATS):
+        w[row + C_GUIDE + p] = w[GUIDE + p] if p < w[PLAYERS] else -1
+    return play_rounds(0, 1 << 62, w, R, rng, sp)

@@ -1,0 +1,120 @@
+"""Where everything lives in the engine's two flat arrays (plain integer constants).
+
+The kernels share state through two int64 vectors instead of many small arrays, so that a
+call between compiled functions passes a few pointers (no tuple of arrays to unpack and
+reference-count at every decision):
+
+- ``R`` (rules, read-only): the scalars ``P_*`` of heron_sim.rules.rules at the start, then the
+  combination table, the dice faces and the board at the offsets below.
+- ``w`` (workspace, one per worker, reset per game): game state by seat, game scalars, turn
+  scalars, the dice, scratch, then the game's output row, the single-use marks, the leaders by
+  round and the optional scripts, at offsets stored in the game scalars.
+
+Seat fields are read ``w[POS + seat]``; dice fields ``w[FACE + die]``.
+"""
+
+from __future__ import annotations
+
+# Animals (same order as heron_sim.animals).
+LOUP, TAUREAU, SERPENT, LION, AIGLE, CERF, HERON = range(7)
+
+MAX_SEATS = 7
+MAX_DICE = 16
+MAX_FACES = 16
+
+# ---------------------------------------------------------------- rules vector R
+# 0 .. 15: scalars P_* (heron_sim.rules.rules), then:
+R_NDICE = 15                  # number of dice
+R_ADVANCE = 16                # [MAX_DICE + 1] advance by set size
+R_EFFECT = R_ADVANCE + MAX_DICE + 1   # [MAX_DICE + 1] combination effect by set size
+R_NFACES = R_EFFECT + MAX_DICE + 1    # [MAX_DICE] faces per die
+R_FACES = R_NFACES + MAX_DICE         # [MAX_DICE * MAX_FACES] animal on face k of die i
+R_BOARD = R_FACES + MAX_DICE * MAX_FACES  # [finish] square effect codes
+
+
+def rules_length(finish: int) -> int:
+    return R_BOARD + finish
+
+
+# ---------------------------------------------------------------- workspace w
+# Game state by seat (one block of MAX_SEATS per field).
+POS = 0            # square
+GUIDE = 7          # guide card held (animal)
+READY = 14         # 1 ready, 0 exhausted (travels with the card)
+SKIP = 21          # must skip the next turn (Émerveillement)
+PROT = 28          # protected (🛡️ or 🌿) until its next turn slot
+BONUS = 35         # Wolf square: +1 roll on the next really-played turn
+SID = 42           # strategy id by seat
+# Game scalars.
+PLAYERS = 49
+ACTIVE = 50
+WINNER = 51
+ROUND = 52
+NDICE = 53
+ROW = 54           # offset of the output row
+USED = 55          # offset of the single-use marks [finish]
+LEAD = 56          # offset of leaders by round [2, max_rounds + 1]
+RSCRIPT = 57       # offset of the dice script
+RSCRIPT_LEN = 58
+RPTR = 59          # next dice-script position
+DSCRIPT = 60       # offset of the decision script
+DSCRIPT_LEN = 61
+DPTR = 62          # next decision-script position
+# Turn scalars.
+ROLLS_LEFT = 63    # rolls still allowed this turn
+NOMINAL = 64       # the fixed move back a Snake decision is about
+SET_SIZE = 65      # size of the turn's largest set
+EAGLE_DIE = 66     # die chosen for the Eagle, and the two faces drawn
+EAGLE_F1 = 67
+EAGLE_F2 = 68
+ROLL = 69          # number of the current roll (1 = first)
+# Scratch.
+COUNTS = 70        # [7] dice showing each animal (also the deck when dealing guides)
+KEEP = 77          # [MAX_DICE] a strategy's keep answer (1 keep this free die)
+# Dice.
+FACE = 93          # [MAX_DICE] animal showing
+STATUS = 109       # [MAX_DICE] FREE, KEPT or RESERVED (heron)
+FRESH = 125        # [MAX_DICE] 1 if the die belongs to the current roll (rolled by it, or
+                   # rerolled by the Wolf): kept or reserved fresh dice are "newly kept" (§2.3)
+HEADER = 141       # the variable regions start here
+
+FREE, KEPT, RESERVED = range(3)
+
+# Decision kinds (what a strategy is asked). Return values:
+D_POWER = 0         # roll-time power (Wolf, Eagle, Deer, Heron): -1 none, else die + 32 * arg
+D_EAGLE_PICK = 1    # Eagle's face: 0 keep the original, 1 first drawn face, 2 second
+D_KEEP = 2          # set w[KEEP + i] = 1 for free dice to keep; return 1 reroll, 0 stop
+D_LION = 3          # 1 rescue this Anxiety with the Lion, 0 not
+D_BULL = 4          # 1 use the Bull (+2), 0 not
+D_SNAKE = 5         # 1 cancel the move back w[NOMINAL] with the Snake (advance 1), 0 not
+D_SET_SWAP = 6      # 7-set: -1 no swap, else the opponent's seat to swap guides with
+D_SET_CHOICE = 7    # 8+ set: -1 regenerate own guide, else the opponent's seat to swap with
+D_EXCHANGE = 8      # square 🔄: -1 take +1 for yourself, else the opponent's seat that moves back 1
+D_EAGLE_SQUARE = 9  # Aigle square: -1 no swap, else the opponent's seat to swap positions with
+D_DEER_SQUARE = 10  # Cerf square with an exhausted guide: 1 regenerate, 0 advance 2
+N_DECISIONS = 11
+POWER_ARG = 32      # D_POWER action = die + POWER_ARG * arg (Deer: target animal; Heron: face index)
+
+# Turn outcomes (roll phase).
+OUT_SCORED, OUT_POND, OUT_ANXIETY, OUT_RESCUED = range(4)
+
+# Output row of one game (offsets inside the row).
+C_WINNER, C_ROUNDS, C_FINISHED, C_PONDS, C_ANXIETIES, C_LION_RESCUES, C_PLAYED, C_SKIPPED, \
+    C_PUSHBACK, C_LEAD_CHANGES, C_MID_LEADER, C_MID_LAST = range(12)
+C_POS = 12                              # [7] final position by seat (-1: no seat)
+C_GUIDE = C_POS + MAX_SEATS             # [7] guide dealt at the start, by seat (-1: no seat)
+C_ADVANCE = C_GUIDE + MAX_SEATS         # [7] advance from own combinations (+ Bull), by seat
+C_TURNS = C_ADVANCE + MAX_SEATS         # [7] really-played turns, by seat
+C_SEAT_ANX = C_TURNS + MAX_SEATS        # [7] Anxieties, by seat
+C_SEAT_DOUBLED = C_SEAT_ANX + MAX_SEATS  # [7] advance gained by Guide Power doubling, by seat
+C_POWERS = C_SEAT_DOUBLED + MAX_SEATS   # [7] one-shot powers used, by guide animal
+C_COMBOS = C_POWERS + 7                 # [17] scored turns by largest-set size 0..16
+C_SQUARES = C_COMBOS + MAX_DICE + 1     # [finish] special squares triggered, by square
+
+
+def n_columns(finish: int) -> int:
+    return C_SQUARES + finish
+
+
+def workspace_length(finish: int, max_rounds: int, script_len: int = 0) -> int:
+    return HEADER + n_columns(finish) + finish + 2 * (max_rounds + 1) + script_len

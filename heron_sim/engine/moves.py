@@ -1,0 +1,46 @@
+"""Pawn moves: forward to the finish (or bounce back), and fixed moves back (the Snake's cancel)."""
+
+from __future__ import annotations
+
+from .jit import hot
+
+from ..rules.rules import P_EXACT, P_FINISH, P_POWERS
+from ..strategies.dispatch import decide
+from .layout import C_POWERS, D_SNAKE, GUIDE, NOMINAL, POS, READY, ROW, SERPENT
+
+
+@hot
+def forward(p, delta, w, R):
+    """Move pawn ``p`` forward ``delta`` squares; True if it wins (reaches the finish).
+
+    Exact-finish variant: an overshoot bounces back from the finish and does not win.
+    """
+    finish = R[P_FINISH]
+    pos = w[POS + p] + delta
+    if pos >= finish:
+        if R[P_EXACT] == 0 or pos == finish:
+            w[POS + p] = finish
+            return True
+        pos = finish - (pos - finish)
+        if pos < 0:
+            pos = 0
+    w[POS + p] = pos
+    return False
+
+
+@hot
+def move_back(p, amount, w, R, rng, sp):
+    """A fixed move back of ``amount`` hits pawn ``p`` (Pond, Lion square, 🔄 −1, Héron square).
+
+    A ready Snake guide may cancel it and advance 1 instead (that advance triggers nothing; it
+    can win). Floors at square 0. Returns True if ``p`` wins. The caller checks protection.
+    """
+    if R[P_POWERS] != 0 and w[GUIDE + p] == SERPENT and w[READY + p] != 0:
+        w[NOMINAL] = amount
+        if decide(D_SNAKE, p, w, R, rng, sp) == 1:
+            w[READY + p] = 0
+            w[w[ROW] + C_POWERS + SERPENT] += 1
+            return forward(p, 1, w, R)
+    pos = w[POS + p] - amount
+    w[POS + p] = pos if pos > 0 else 0
+    return False

@@ -1,0 +1,62 @@
+"""Pack a :class:`~heron_sim.rules.Rules` and a seating into the engine's flat arrays."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import RulesError
+from . import layout as L
+
+
+def pack_rules(rules) -> np.ndarray:
+    """The rules vector ``R`` (int64) the kernels read; see heron_sim.engine.layout."""
+    k = rules.to_kernel()
+    n_dice, max_faces = k.faces.shape
+    if n_dice > L.MAX_DICE or max_faces > L.MAX_FACES:
+        raise RulesError(f"dice: at most {L.MAX_DICE} dice of at most {L.MAX_FACES} faces")
+    R = np.zeros(L.rules_length(rules.finish), dtype=np.int64)
+    R[: k.params.size] = k.params
+    R[L.R_NDICE] = n_dice
+    R[L.R_ADVANCE : L.R_ADVANCE + n_dice + 1] = k.combo_advance
+    R[L.R_EFFECT : L.R_EFFECT + n_dice + 1] = k.combo_effect
+    R[L.R_NFACES : L.R_NFACES + n_dice] = k.n_faces
+    faces = np.full((L.MAX_DICE, L.MAX_FACES), -1, dtype=np.int64)
+    faces[:n_dice, :max_faces] = k.faces
+    R[L.R_FACES : L.R_FACES + faces.size] = faces.ravel()
+    R[L.R_BOARD : L.R_BOARD + rules.finish] = k.board
+    return R
+
+
+def new_workspace(R: np.ndarray, sids: np.ndarray, dscript=None, rscript=None) -> np.ndarray:
+    """A workspace ``w`` for one worker: header offsets set, scripts copied in."""
+    from ..rules.rules import P_FINISH, P_MAX_ROUNDS, P_PLAYERS
+
+    dscript = np.zeros(0, np.int64) if dscript is None else np.asarray(dscript, dtype=np.int64)
+    rscript = np.zeros(0, np.int64) if rscript is None else np.asarray(rscript, dtype=np.int64)
+    finish, max_rounds = int(R[P_FINISH]), int(R[P_MAX_ROUNDS])
+    w = np.zeros(L.workspace_length(finish, max_rounds, dscript.size + rscript.size), dtype=np.int64)
+    init_workspace(w, R, sids)
+    off = L.HEADER + L.n_columns(finish) + finish + 2 * (max_rounds + 1)
+    w[L.RSCRIPT], w[L.RSCRIPT_LEN] = off, rscript.size
+    w[off : off + rscript.size] = rscript
+    off += rscript.size
+    w[L.DSCRIPT], w[L.DSCRIPT_LEN] = off, dscript.size
+    w[off : off + dscript.size] = dscript
+    assert int(R[P_PLAYERS]) == sids.size
+    return w
+
+
+def init_workspace(w, R, sids):
+    """Header of a workspace without scripts (also done inside kernels, see batch.py)."""
+    from ..rules.rules import P_FINISH, P_PLAYERS
+
+    finish = int(R[P_FINISH])
+    w[L.PLAYERS] = int(R[P_PLAYERS])
+    w[L.NDICE] = int(R[L.R_NDICE])
+    w[L.ROW] = L.HEADER
+    w[L.USED] = L.HEADER + L.n_columns(finish)
+    w[L.LEAD] = w[L.USED] + finish
+    w[L.RSCRIPT] = w[L.DSCRIPT] = w.size
+    w[L.RSCRIPT_LEN] = w[L.DSCRIPT_LEN] = 0
+    for s in range(sids.size):
+        w[L.SID + s] = int(sids[s])

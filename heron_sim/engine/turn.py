@@ -1,0 +1,125 @@
+"""One really-played turn: the rolls (Pond, Anxiety, keep/reroll, powers) and the scoring."""
+
+from __future__ import annotations
+
+from .jit import hot
+
+from ..rules.rules import (
+    EFFECT_CHOICE, EFFECT_REGENERATE, EFFECT_SWAP, P_ANXIETY, P_DOUBLING, P_POND, P_POWERS, P_ROLLS,
+)
+from ..strategies.common import can_target
+from ..strategies.dispatch import decide
+from .dice import best_set, count_animals, newly_kept_count, reserved_herons, roll_free_dice
+from .layout import (
+    BONUS, C_ANXIETIES, C_COMBOS, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, C_SEAT_DOUBLED, D_BULL,
+    D_KEEP, D_LION, D_POWER, D_SET_CHOICE, D_SET_SWAP, FREE, GUIDE, KEEP, KEPT, LION, NDICE,
+    OUT_ANXIETY, OUT_POND, OUT_RESCUED, OUT_SCORED, R_ADVANCE, R_EFFECT, READY, ROLL, ROLLS_LEFT,
+    ROW, SET_SIZE, STATUS, TAUREAU,
+)
+from .powers import apply_power, has_roll_time_power
+
+
+@hot
+def roll_phase(seat, w, R, rng, sp):
+    """Roll, keep and reroll until the turn's dice are final.
+
+    Returns (outcome, value): (OUT_POND, H) for a Peaceful Pond with H herons (the push-back);
+    (OUT_ANXIETY, 0) for Heron's Anxiety; (OUT_RESCUED, 0) for an Anxiety rescued by the Lion
+    (the dice are then scored); (OUT_SCORED, 0) when the player stops or cannot reroll.
+    ``w[ROLL]`` is the number of the roll the turn ended on (1 = first).
+    """
+    n = w[NDICE]
+    row = w[ROW]
+    rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
+    w[BONUS + seat] = 0
+    for i in range(n):
+        w[STATUS + i] = FREE
+    herons = roll_free_dice(w, R, rng)
+    w[ROLL] = 1
+    w[ROLLS_LEFT] = rolls - 1
+    if herons >= R[P_POND]:
+        total = herons
+        while total < n:
+            new = roll_free_dice(w, R, rng)
+            total += new
+            if new == 0:
+                break
+        return OUT_POND, total
+    powers = R[P_POWERS] != 0
+    while True:
+        if reserved_herons(w) >= R[P_ANXIETY]:
+            w[row + C_ANXIETIES] += 1
+            w[row + C_SEAT_ANX + seat] += 1
+            if powers and w[GUIDE + seat] == LION and w[READY + seat] != 0:
+                if decide(D_LION, seat, w, R, rng, sp) == 1:
+                    w[READY + seat] = 0
+                    w[row + C_POWERS + LION] += 1
+                    w[row + C_LION_RESCUES] += 1
+                    return OUT_RESCUED, 0
+            return OUT_ANXIETY, 0
+        if powers and w[READY + seat] != 0 and has_roll_time_power(w[GUIDE + seat]):
+            action = decide(D_POWER, seat, w, R, rng, sp)
+            if action >= 0:
+                apply_power(seat, action, w, R, rng, sp)
+                continue  # Anxiety is checked after every die modification
+        if decide(D_KEEP, seat, w, R, rng, sp) == 0:
+            return OUT_SCORED, 0
+        newly, free_left = newly_kept_count(w)
+        if w[ROLLS_LEFT] <= 0 or free_left == 0 or newly == 0:
+            raise ValueError("illegal reroll: needs a roll left, a free die and a newly kept die")
+        for i in range(n):
+            if w[KEEP + i] != 0 and w[STATUS + i] == FREE:
+                w[STATUS + i] = KEPT
+        roll_free_dice(w, R, rng)
+        w[ROLLS_LEFT] -= 1
+        w[ROLL] += 1
+
+
+@hot
+def swap_guides(a, b, w):
+    """Exchange two players' guide cards; the ready/exhausted state travels with the card."""
+    g = w[GUIDE + a]
+    r = w[READY + a]
+    w[GUIDE + a] = w[GUIDE + b]
+    w[READY + a] = w[READY + b]
+    w[GUIDE + b] = g
+    w[READY + b] = r
+
+
+@hot
+def score_dice(seat, w, R, rng, sp):
+    """Score the final dice: combination, Guide Power doubling, set effect, Bull.
+
+    Returns the turn's advance (doubling and Bull included). Applies, in the rulings' order,
+    the set effect (regenerate or swap) and then the Bull's +2.
+    """
+    row = w[ROW]
+    count_animals(w)
+    guide = w[GUIDE + seat]
+    size, animal = best_set(w, guide)
+    w[row + C_COMBOS + size] += 1
+    w[SET_SIZE] = size
+    base = R[R_ADVANCE + size]
+    advance = base
+    if R[P_DOUBLING] != 0 and animal == guide:
+        advance = 2 * base
+        w[row + C_SEAT_DOUBLED + seat] += base
+    effect = R[R_EFFECT + size]
+    if effect == EFFECT_REGENERATE:
+        w[READY + seat] = 1
+    elif effect == EFFECT_SWAP:
+        target = decide(D_SET_SWAP, seat, w, R, rng, sp)
+        if target >= 0 and can_target(w, seat, target):
+            swap_guides(seat, target, w)
+    elif effect == EFFECT_CHOICE:
+        target = decide(D_SET_CHOICE, seat, w, R, rng, sp)
+        if target >= 0 and can_target(w, seat, target):
+            swap_guides(seat, target, w)
+        else:
+            w[READY + seat] = 1
+    if size >= 3 and R[P_POWERS] != 0 and w[GUIDE + seat] == TAUREAU and w[READY + seat] != 0:
+        if decide(D_BULL, seat, w, R, rng, sp) == 1:
+            w[READY + seat] = 0
+            w[row + C_POWERS + TAUREAU] += 1
+            advance += 2
+    return advance

@@ -1,0 +1,831 @@
+"""Compiled kernels of Fire Mountain: small pure rule functions over arrays, and the batch loop.
+
+State of one game (all int64, ``P`` players):
+
+- ``grid[16]``: tile id at each grid position (row-major 4x4); tile ids are the positions of the
+  start layout, so ``ttype[tile]`` (the layout) never changes while tiles slide;
+- ``cm[16, P]``: Cro-Magnons of each player on each tile id (the volcano tile keeps none: its
+  spaces are ``volc``);
+- ``dsp[P, 8]``, ``dloc[P, 8]``: species of each dinosaur base (-1 empty) and where it stands
+  (-1 in the reserve, else a tile id);
+- ``res[P]``, ``egg[P]``, ``score[P]``: Cro-Magnons in reserve and on the Egg space, points;
+- ``volc[10]``: owner of each volcano space (-1 free), ``supply[6]``: copies left per species.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...engine.rng import below, stream_start, uniform
+from .rules import BRONTO, CAVE, F_CAVE, F_EGG, F_FOOT, F_HUT, F_VOLCANO, HUT, JUNGLE, LAGOON, \
+    PLESIO, PRAIRIE, PTERA, STEGO, TREX, TRICE, VOLCANO
+
+# Layout of the scalar parameter vector.
+P_SPACES, P_TARGET, P_DICE, P_ROLLS, P_CROMAGNONS, P_SLOTS, P_MAX_TURNS, P_COPIES, N_PARAMS = range(9)
+# Strategy ids (order of engine.STRATEGIES).
+S_RANDOM, S_GREEDY = 0, 1
+STRATEGIES = ("greedy", "random")
+STRATEGY_ID = {"random": S_RANDOM, "greedy": S_GREEDY}
+# Per-game counters.
+ST_QUAKES, ST_FLIPS, ST_ERUPTIONS, ST_THREATENED, N_STATS = range(5)
+STAT_NAMES = ("quakes", "quake_flips", "eruptions", "threatened")
+MAX_SLOTS = 8
+#: Greedy preference among species to hatch or to bring in (best first).
+PREFERENCE = np.array([BRONTO, TREX, STEGO, PTERA, TRICE, PLESIO], np.int64)
+
+
+def _neighbours() -> np.ndarray:
+    nb = -np.ones((16, 4), np.int64)
+    for pos in range(16):
+        r, c = divmod(pos, 4)
+        for k, (dr, dc) in enumerate(((-1, 0), (1, 0), (0, -1), (0, 1))):
+            if 0 <= r + dr < 4 and 0 <= c + dc < 4:
+                nb[pos, k] = (r + dr) * 4 + c + dc
+    return nb
+
+
+NB = _neighbours()
+
+
+@njit(cache=True)
+def rnd(state, n):
+    """A uniform integer 0..n-1 from the game's stream (one call site of the inlined
+    ``below``, so the kernels stay quick to compile)."""
+    return below(state, n)
+
+
+# ------------------------------------------------------------------ board and regions
+@njit(cache=True)
+def volcano_pos(grid, ttype):
+    """Grid position of the volcano tile."""
+    for pos in range(16):
+        if ttype[grid[pos]] == VOLCANO:
+            return pos
+    return -1
+
+
+@njit(cache=True)
+def shift_line(grid, vpos, d):
+    """Earthquake: push the volcano at ``vpos`` one cell in direction ``d`` (0 up, 1 down,
+    2 left, 3 right). Its whole row (left/right) or column (up/down) slides one cell that way and
+    the tile pushed off the edge comes back at the other end; figures travel with their tiles
+    (they are kept by tile id). Returns the volcano's new position."""
+    r, c = vpos // 4, vpos % 4
+    line = np.empty(4, np.int64)
+    for i in range(4):  # positions in the order of travel
+        if d == 3:
+            line[i] = r * 4 + i
+        elif d == 2:
+            line[i] = r * 4 + 3 - i
+        elif d == 1:
+            line[i] = i * 4 + c
+        else:
+            line[i] = (3 - i) * 4 + c
+    last = grid[line[3]]
+    for i in range(3, 0, -1):
+        grid[line[i]] = grid[line[i - 1]]
+    grid[line[0]] = last
+    new = -1
+    for i in range(4):
+        if line[i] == vpos:
+            new = line[0] if i == 3 else line[i + 1]
+    return new
+
+
+@njit(cache=True)
+def label_regions(grid, ttype, label, size):
+    """Regions: maximal orthogonally connected sets of prairie tiles, or of jungle tiles.
+
+    Writes ``label[pos]`` (region index, -1 for volcano, hut, cave, lagoon) and ``size[r]``
+    (tiles in region r); returns the number of regions."""
+    for i in range(16):
+        label[i] = -1
+    stack = np.empty(16, np.int64)
+    n = 0
+    for s in range(16):
+        t = ttype[grid[s]]
+        if label[s] != -1 or (t != PRAIRIE and t != JUNGLE):
+            continue
+        label[s] = n
+        stack[0] = s
+        top = 1
+        cnt = 0
+        while top > 0:
+            top -= 1
+            x = stack[top]
+            cnt += 1
+            for k in range(4):
+                y = NB[x, k]
+                if y >= 0 and label[y] == -1 and ttype[grid[y]] == t:
+                    label[y] = n
+                    stack[top] = y
+                    top += 1
+        size[n] = cnt
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def tile_strength(cm, dsp, dloc, n_players, st):
+    """Majority strength of each player on each tile id: a Cro-Magnon or a dinosaur counts one,
+    a Brontosaurus three. Writes ``st[16, P]``."""
+    for t in range(16):
+        for p in range(n_players):
+            st[t, p] = cm[t, p]
+    for p in range(n_players):
+        for k in range(dsp.shape[1]):
+            if dsp[p, k] >= 0 and dloc[p, k] >= 0:
+                st[dloc[p, k], p] += 3 if dsp[p, k] == BRONTO else 1
+
+
+@njit(cache=True)
+def region_strength(grid, label, n_reg, st, n_players, reg):
+    """Sum the tile strengths of each region: ``reg[r, p]``."""
+    for r in range(n_reg):
+        for p in range(n_players):
+            reg[r, p] = 0
+    for pos in range(16):
+        r = label[pos]
+        if r >= 0:
+            for p in range(n_players):
+                reg[r, p] += st[grid[pos], p]
+
+
+@njit(cache=True)
+def leaders(reg, r, n_players):
+    """Bit mask of the players with the majority in region ``r`` (all tied firsts; 0 if empty)."""
+    best = 0
+    for p in range(n_players):
+        if reg[r, p] > best:
+            best = reg[r, p]
+    if best == 0:
+        return 0
+    mask = 0
+    for p in range(n_players):
+        if reg[r, p] == best:
+            mask |= 1 << p
+    return mask
+
+
+@njit(cache=True)
+def projected(reg, size, n_reg, n_players, pts):
+    """Points each player would take from the regions if the volcano erupted now."""
+    for p in range(n_players):
+        pts[p] = 0
+    for r in range(n_reg):
+        m = leaders(reg, r, n_players)
+        for p in range(n_players):
+            if m >> p & 1:
+                pts[p] += size[r]
+
+
+@njit(cache=True)
+def score_regions(grid, label, n_reg, size, cm, dsp, dloc, res, score, n_players, st, reg):
+    """Region scoring of an eruption: each region's majority holders (ties: all of them) score
+    one point per tile of the region, then take back all their figures in it to their reserves;
+    the other players' figures stay."""
+    tile_strength(cm, dsp, dloc, n_players, st)
+    region_strength(grid, label, n_reg, st, n_players, reg)
+    for r in range(n_reg):
+        m = leaders(reg, r, n_players)
+        if m == 0:
+            continue
+        for p in range(n_players):
+            if m >> p & 1:
+                score[p] += size[r]
+        for pos in range(16):
+            if label[pos] != r:
+                continue
+            t = grid[pos]
+            for p in range(n_players):
+                if m >> p & 1:
+                    res[p] += cm[t, p]
+                    cm[t, p] = 0
+                    for k in range(dsp.shape[1]):
+                        if dsp[p, k] >= 0 and dloc[p, k] == t:
+                            dloc[p, k] = -1
+
+
+@njit(cache=True)
+def volcano_counts(volc, n_spaces, n_players, cnt):
+    """Occupied volcano spaces of each player; returns the number of free spaces."""
+    for p in range(n_players):
+        cnt[p] = 0
+    free = 0
+    for s in range(n_spaces):
+        if volc[s] >= 0:
+            cnt[volc[s]] += 1
+        else:
+            free += 1
+    return free
+
+
+@njit(cache=True)
+def is_worshipper(volc, n_spaces, n_players, p):
+    """Supreme Worshipper: occupies the most volcano spaces, alone or tied (and at least one)."""
+    cnt = np.zeros(n_players, np.int64)
+    volcano_counts(volc, n_spaces, n_players, cnt)
+    best = 0
+    for q in range(n_players):
+        best = max(best, cnt[q])
+    return cnt[p] >= 1 and cnt[p] == best
+
+
+@njit(cache=True)
+def score_volcano(volc, n_spaces, n_players, score, res):
+    """Volcano scoring of an eruption: 3 points to every player tied for the most spaces, 1 to
+    every other player present; then every figure on the volcano goes back to its reserve."""
+    cnt = np.zeros(n_players, np.int64)
+    volcano_counts(volc, n_spaces, n_players, cnt)
+    best = 0
+    for p in range(n_players):
+        best = max(best, cnt[p])
+    for p in range(n_players):
+        if cnt[p] > 0:
+            score[p] += 3 if cnt[p] == best else 1
+            res[p] += cnt[p]
+    for s in range(n_spaces):
+        volc[s] = -1
+
+
+# ------------------------------------------------------------------ movement
+@njit(cache=True)
+def reach(grid, ttype, start, steps, species, dist, parent):
+    """Where a figure at grid position ``start`` can end a move of up to ``steps`` Footprints.
+
+    Each Footprint is one orthogonal step; the volcano can be neither crossed nor entered,
+    lagoons can be crossed but not ended in (except by a Plesiosaurus). A Pteranodon (species
+    code) may also fly to any prairie or jungle tile for one Footprint. Writes ``dist[pos]``
+    (footprints used, -1 unreachable) and ``parent[pos]`` (previous position on the path);
+    returns nothing: a destination is legal iff ``legal_end(...)``."""
+    for i in range(16):
+        dist[i] = -1
+        parent[i] = -1
+    dist[start] = 0
+    queue = np.empty(16, np.int64)
+    queue[0] = start
+    head, tail = 0, 1
+    while head < tail:
+        x = queue[head]
+        head += 1
+        if dist[x] >= steps:
+            continue
+        for k in range(4):
+            y = NB[x, k]
+            if y >= 0 and dist[y] == -1 and ttype[grid[y]] != VOLCANO:
+                dist[y] = dist[x] + 1
+                parent[y] = x
+                queue[tail] = y
+                tail += 1
+    if species == PTERA and steps >= 1:
+        for y in range(16):
+            t = ttype[grid[y]]
+            if y != start and (t == PRAIRIE or t == JUNGLE) and (dist[y] == -1 or dist[y] > 1):
+                dist[y] = 1
+                parent[y] = start
+
+
+@njit(cache=True)
+def legal_end(grid, ttype, pos, dist, species):
+    """May a move end at ``pos`` (reached, not the start, not the volcano, not a lagoon unless
+    Plesiosaurus)?"""
+    if dist[pos] <= 0:
+        return False
+    t = ttype[grid[pos]]
+    if t == VOLCANO:
+        return False
+    if t == LAGOON and species != PLESIO:
+        return False
+    return True
+
+
+@njit(cache=True)
+def threaten(tile, p, cm, dsp, dloc, res, n_players):
+    """Tyrannosaurus of player ``p`` entering ``tile``: opposing Cro-Magnons there go back to
+    their reserves, except those of a player whose Triceratops stands on the tile. Returns how
+    many were sent back."""
+    n = 0
+    for q in range(n_players):
+        if q == p or cm[tile, q] == 0:
+            continue
+        guarded = False
+        for k in range(dsp.shape[1]):
+            if dsp[q, k] == TRICE and dloc[q, k] == tile:
+                guarded = True
+        if not guarded:
+            n += cm[tile, q]
+            res[q] += cm[tile, q]
+            cm[tile, q] = 0
+    return n
+
+
+@njit(cache=True)
+def apply_move(p, fig, src, dst, grid, parent, cm, dsp, dloc, res, n_players):
+    """Move figure ``fig`` of player ``p`` (-1: a Cro-Magnon, else a dinosaur base) from grid
+    position ``src`` to ``dst`` along ``parent``; a Tyrannosaurus threatens every tile it enters.
+    Returns the Cro-Magnons it sent back."""
+    if fig < 0:
+        cm[grid[src], p] -= 1
+        cm[grid[dst], p] += 1
+        return 0
+    dloc[p, fig] = grid[dst]
+    if dsp[p, fig] != TREX:
+        return 0
+    n = 0
+    x = dst
+    while x != src and x >= 0:
+        n += threaten(grid[x], p, cm, dsp, dloc, res, n_players)
+        x = parent[x]
+    return n
+
+
+# ------------------------------------------------------------------ strategy helpers
+@njit(cache=True)
+def evaluate(reg, size, n_reg, n_players, p, pts):
+    """Greedy's value of a position for player ``p``: projected region points minus the best
+    opponent's (times 4), plus a small bonus for own strength standing in regions."""
+    projected(reg, size, n_reg, n_players, pts)
+    other = 0
+    for q in range(n_players):
+        if q != p and pts[q] > other:
+            other = pts[q]
+    mine = 0
+    for r in range(n_reg):
+        mine += reg[r, p]
+    return 4.0 * (pts[p] - other) + 0.1 * mine
+
+
+@njit(cache=True)
+def greedy_move(p, steps, grid, ttype, cm, dsp, dloc, res, n_players, label, size, n_reg,
+                st, reg, pts, dist, parent, best_parent):
+    """Greedy's best single move with at most ``steps`` Footprints; returns (gain, fig, src,
+    dst, cost), fig = -2 if no move improves the evaluation. Writes the chosen path to
+    ``best_parent``."""
+    tile_strength(cm, dsp, dloc, n_players, st)
+    region_strength(grid, label, n_reg, st, n_players, reg)
+    base = evaluate(reg, size, n_reg, n_players, p, pts)
+    best, bfig, bsrc, bdst, bcost = 1e-9, -2, -1, -1, 0
+    n_slots = dsp.shape[1]
+    for src in range(16):
+        t = grid[src]
+        for fig in range(-1, n_slots):
+            if fig < 0:
+                if cm[t, p] == 0:
+                    continue
+                w, sp = 1, -1
+            else:
+                if dsp[p, fig] < 0 or dloc[p, fig] != t:
+                    continue
+                sp = dsp[p, fig]
+                w = 3 if sp == BRONTO else 1
+            reach(grid, ttype, src, steps, sp, dist, parent)
+            ra = label[src]
+            for dst in range(16):
+                if not legal_end(grid, ttype, dst, dist, sp):
+                    continue
+                rb = label[dst]
+                if ra >= 0:
+                    reg[ra, p] -= w
+                if rb >= 0:
+                    reg[rb, p] += w
+                # a Tyrannosaurus also weakens opponents along its path
+                if sp == TREX:
+                    x = dst
+                    while x != src and x >= 0:
+                        if label[x] >= 0:
+                            for q in range(n_players):
+                                if q != p and cm[grid[x], q] > 0:
+                                    reg[label[x], q] -= cm[grid[x], q]
+                        x = parent[x]
+                gain = evaluate(reg, size, n_reg, n_players, p, pts) - base - 0.01 * dist[dst]
+                if sp == TREX:
+                    x = dst
+                    while x != src and x >= 0:
+                        if label[x] >= 0:
+                            for q in range(n_players):
+                                if q != p and cm[grid[x], q] > 0:
+                                    reg[label[x], q] += cm[grid[x], q]
+                        x = parent[x]
+                if ra >= 0:
+                    reg[ra, p] += w
+                if rb >= 0:
+                    reg[rb, p] -= w
+                if gain > best:
+                    best, bfig, bsrc, bdst, bcost = gain, fig, src, dst, dist[dst]
+                    for i in range(16):
+                        best_parent[i] = parent[i]
+    return best, bfig, bsrc, bdst, bcost
+
+
+@njit(cache=True)
+def pick_species(p, egg, dsp, supply, species, cost, n_slots, state, strat):
+    """The species player ``p`` hatches this turn, or -1: one it can pay with the Cro-Magnons on
+    its Egg space, with a copy left and a free base."""
+    free = 0
+    for k in range(n_slots):
+        if dsp[p, k] < 0:
+            free += 1
+    if free == 0:
+        return -1
+    if strat == S_GREEDY:
+        for i in range(PREFERENCE.shape[0]):
+            s = PREFERENCE[i]
+            for j in range(species.shape[0]):
+                if species[j] == s and supply[s] > 0 and cost[s] <= egg[p]:
+                    return s
+        return -1
+    n = 0
+    for j in range(species.shape[0]):
+        s = species[j]
+        if supply[s] > 0 and cost[s] <= egg[p]:
+            n += 1
+    if n == 0 or rnd(state, 2) == 0:
+        return -1
+    c = rnd(state, n)
+    for j in range(species.shape[0]):
+        s = species[j]
+        if supply[s] > 0 and cost[s] <= egg[p]:
+            if c == 0:
+                return s
+            c -= 1
+    return -1
+
+
+@njit(cache=True)
+def hatch(p, s, egg, res, dsp, dloc, supply, n_slots):
+    """Hatch species ``s``: the dinosaur joins the reserve and *all* the Cro-Magnons of the Egg
+    space go back to the reserve, whatever the cost. Returns the base used (-1 if none)."""
+    for k in range(n_slots):
+        if dsp[p, k] < 0:
+            dsp[p, k] = s
+            dloc[p, k] = -1
+            supply[s] -= 1
+            res[p] += egg[p]
+            egg[p] = 0
+            return k
+    return -1
+
+
+@njit(cache=True)
+def volcano_face(p, volc, n_spaces, res, egg, cm, grid, strat, state, n_players):
+    """One Volcano face (mandatory): put a Cro-Magnon on a free volcano space, from the reserve,
+    or if it is empty from the Egg space or a tile. No effect once every space is taken.
+    Returns True if a space was filled."""
+    slot = -1
+    for s in range(n_spaces):
+        if volc[s] < 0:
+            slot = s
+            break
+    if slot < 0:
+        return False
+    if res[p] > 0:
+        res[p] -= 1
+    else:
+        n_src = 1 if egg[p] > 0 else 0
+        for t in range(16):
+            if cm[t, p] > 0:
+                n_src += 1
+        if n_src == 0:
+            return False
+        if strat == S_GREEDY and egg[p] > 0:
+            c = 0
+        elif strat == S_GREEDY:
+            # the tile where this Cro-Magnon weighs least: the one holding the most of them
+            bt, bn = -1, -1
+            for t in range(16):
+                if cm[t, p] > bn:
+                    bt, bn = t, cm[t, p]
+            cm[bt, p] -= 1
+            volc[slot] = p
+            return True
+        else:
+            c = rnd(state, n_src)
+        if egg[p] > 0:
+            if c == 0:
+                egg[p] -= 1
+                volc[slot] = p
+                return True
+            c -= 1
+        for t in range(16):
+            if cm[t, p] > 0:
+                if c == 0:
+                    cm[t, p] -= 1
+                    break
+                c -= 1
+    volc[slot] = p
+    return True
+
+
+# ------------------------------------------------------------------ one turn, one game
+@njit(cache=True)
+def play_turn(p, strat, state, grid, ttype, faces, species, cost, params, cm, dsp, dloc, res,
+              egg, score, volc, supply, hatched, stats, label, size, st, reg, pts, dist, parent,
+              bparent, dv, grid2):
+    """One turn of player ``p``: roll, act, earthquake, eruption. Returns True on an eruption."""
+    n_players = cm.shape[1]
+    n_spaces = params[P_SPACES]
+    n_slots = params[P_SLOTS]
+    n_dice = params[P_DICE]
+    nf = faces.shape[0]
+    hut_t, cave_t = -1, -1
+    for t in range(16):
+        if ttype[t] == HUT:
+            hut_t = t
+        elif ttype[t] == CAVE:
+            cave_t = t
+    # ---- 1. roll up to `rolls` times; any dice may be rerolled, even ones kept before
+    for i in range(n_dice):
+        dv[i] = faces[rnd(state, nf)]
+    for roll in range(1, params[P_ROLLS]):
+        if strat == S_RANDOM:
+            if rnd(state, 2) == 0:
+                break
+            for i in range(n_dice):
+                if rnd(state, 2) == 1:
+                    dv[i] = faces[rnd(state, nf)]
+            continue
+        # greedy: reroll the faces it has no use for
+        n_reg = label_regions(grid, ttype, label, size)
+        tile_strength(cm, dsp, dloc, n_players, st)
+        region_strength(grid, label, n_reg, st, n_players, reg)
+        ev = evaluate(reg, size, n_reg, n_players, p, pts)
+        cnt = np.zeros(n_players, np.int64)
+        volcano_counts(volc, n_spaces, n_players, cnt)
+        other = 0
+        for q in range(n_players):
+            if q != p:
+                other = max(other, cnt[q])
+        n_res = res[p]
+        free = 0
+        max_cost = 0
+        for k in range(n_slots):
+            if dsp[p, k] < 0:
+                free += 1
+            elif dloc[p, k] < 0:
+                n_res += 1
+        for j in range(species.shape[0]):
+            if supply[species[j]] > 0:
+                max_cost = max(max_cost, cost[species[j]])
+        kept_entries, kept_eggs, kept_volc = 0, 0, 0
+        any_reroll = False
+        for i in range(n_dice):
+            f = dv[i]
+            keep = True
+            if f == F_VOLCANO:
+                keep = ev >= 0 or cnt[p] + kept_volc + 1 >= other
+                kept_volc += 1
+            elif f == F_HUT or f == F_CAVE:
+                keep = kept_entries < n_res
+                kept_entries += 1
+            elif f == F_EGG:
+                keep = free > 0 and egg[p] + kept_eggs < max_cost
+                kept_eggs += 1
+            if not keep:
+                dv[i] = faces[rnd(state, nf)]
+                any_reroll = True
+        if not any_reroll:
+            break
+    z = np.int64(0)  # not a literal 0: keeps numba from compiling callees twice
+    n_v, n_h, n_c, n_f, n_e = z, z, z, z, z
+    for i in range(n_dice):
+        f = dv[i]
+        if f == F_VOLCANO:
+            n_v += 1
+        elif f == F_HUT:
+            n_h += 1
+        elif f == F_CAVE:
+            n_c += 1
+        elif f == F_FOOT:
+            n_f += 1
+        elif f == F_EGG:
+            n_e += 1
+    # ---- 2. act: eggs, one hatching, volcano faces, entries, footprints
+    free = 0
+    for k in range(n_slots):
+        if dsp[p, k] < 0:
+            free += 1
+    for i in range(n_e):
+        if res[p] > 0 and (strat == S_RANDOM or free > 0):
+            res[p] -= 1
+            egg[p] += 1
+    s = pick_species(p, egg, dsp, supply, species, cost, n_slots, state, strat)
+    if s >= 0:
+        hatch(p, s, egg, res, dsp, dloc, supply, n_slots)
+        hatched[p, s] += 1
+    for i in range(n_v):
+        volcano_face(p, volc, n_spaces, res, egg, cm, grid, strat, state, n_players)
+    for i in range(n_h + n_c):
+        tile = hut_t if i < n_h else cave_t
+        n_d = 0
+        for k in range(n_slots):
+            if dsp[p, k] >= 0 and dloc[p, k] < 0:
+                n_d += 1
+        if res[p] + n_d == 0:
+            break
+        fig = -1
+        if strat == S_RANDOM:
+            if rnd(state, 2) == 0:
+                continue
+            c = rnd(state, res[p] + n_d)
+            if c >= res[p]:
+                c -= res[p]
+                for k in range(n_slots):
+                    if dsp[p, k] >= 0 and dloc[p, k] < 0:
+                        if c == 0:
+                            fig = k
+                            break
+                        c -= 1
+        elif n_d > 0:
+            for j in range(PREFERENCE.shape[0]):
+                for k in range(n_slots):
+                    if fig < 0 and dsp[p, k] == PREFERENCE[j] and dloc[p, k] < 0:
+                        fig = k
+        if fig < 0:
+            res[p] -= 1
+            cm[tile, p] += 1
+        else:
+            dloc[p, fig] = tile
+    n_reg = label_regions(grid, ttype, label, size)
+    left = n_f
+    while left > 0:
+        if strat == S_GREEDY:
+            gain, fig, src, dst, c = greedy_move(p, left, grid, ttype, cm, dsp, dloc, res, n_players,
+                                                 label, size, n_reg, st, reg, pts, dist, parent, bparent)
+            if fig == -2:
+                break
+            stats[ST_THREATENED] += apply_move(p, fig, src, dst, grid, bparent, cm, dsp, dloc, res, n_players)
+            left -= c
+            continue
+        # random: a random figure on the board, a random legal end within the footprints left
+        n_fig = 0
+        for t in range(16):
+            n_fig += cm[t, p]
+        for k in range(n_slots):
+            if dsp[p, k] >= 0 and dloc[p, k] >= 0:
+                n_fig += 1
+        if n_fig == 0:
+            break
+        c = rnd(state, n_fig)
+        fig, src_t = -1, -1
+        for t in range(16):
+            if c < cm[t, p]:
+                src_t = t
+                break
+            c -= cm[t, p]
+        if src_t < 0:
+            for k in range(n_slots):
+                if dsp[p, k] >= 0 and dloc[p, k] >= 0:
+                    if c == 0:
+                        fig, src_t = k, dloc[p, k]
+                        break
+                    c -= 1
+        src = 0
+        for pos in range(16):
+            if grid[pos] == src_t:
+                src = pos
+        sp = -1 if fig < 0 else dsp[p, fig]
+        reach(grid, ttype, src, left, sp, dist, parent)
+        n_dst = 0
+        for pos in range(16):
+            if legal_end(grid, ttype, pos, dist, sp):
+                n_dst += 1
+        if n_dst == 0:
+            left -= 1  # this footprint is lost on a figure that cannot move
+            continue
+        c = rnd(state, n_dst)
+        for pos in range(16):
+            if legal_end(grid, ttype, pos, dist, sp):
+                if c == 0:
+                    stats[ST_THREATENED] += apply_move(p, fig, src, pos, grid, parent, cm, dsp, dloc,
+                                                       res, n_players)
+                    left -= dist[pos]
+                    break
+                c -= 1
+    # ---- 3. earthquake (Supreme Worshipper, or owner of a Stegosaurus on the board)
+    may = is_worshipper(volc, n_spaces, n_players, p)
+    for k in range(n_slots):
+        if dsp[p, k] == STEGO and dloc[p, k] >= 0:
+            may = True
+    if may:
+        vpos = volcano_pos(grid, ttype)
+        d = -1
+        if strat == S_RANDOM:
+            if rnd(state, 2) == 1:
+                d = rnd(state, 4)
+        else:
+            tile_strength(cm, dsp, dloc, n_players, st)
+            region_strength(grid, label, n_reg, st, n_players, reg)
+            best = evaluate(reg, size, n_reg, n_players, p, pts) + 1e-9
+            for dd in range(4):
+                for i in range(16):
+                    grid2[i] = grid[i]
+                shift_line(grid2, vpos, dd)
+                nr = label_regions(grid2, ttype, label, size)
+                region_strength(grid2, label, nr, st, n_players, reg)
+                e = evaluate(reg, size, nr, n_players, p, pts)
+                if e > best:
+                    best, d = e, dd
+        if d >= 0:
+            stats[ST_QUAKES] += 1
+            if quake_flips(grid, ttype, vpos, d, cm, dsp, dloc, n_players, label, size, st, reg, grid2):
+                stats[ST_FLIPS] += 1
+            shift_line(grid, vpos, d)
+    # ---- 4. eruption when every volcano space is taken
+    for s2 in range(n_spaces):
+        if volc[s2] < 0:
+            return False
+    stats[ST_ERUPTIONS] += 1
+    score_volcano(volc, n_spaces, n_players, score, res)
+    n_reg = label_regions(grid, ttype, label, size)
+    score_regions(grid, label, n_reg, size, cm, dsp, dloc, res, score, n_players, st, reg)
+    return True
+
+
+@njit(cache=True)
+def quake_flips(grid, ttype, vpos, d, cm, dsp, dloc, n_players, label, size, st, reg, grid2):
+    """Would the earthquake (``vpos``, ``d``) change the majority holders of the region of some
+    occupied prairie or jungle tile? (compared tile by tile, before and after the slide)"""
+    tile_strength(cm, dsp, dloc, n_players, st)
+    before = np.zeros(16, np.int64)
+    nr = label_regions(grid, ttype, label, size)
+    region_strength(grid, label, nr, st, n_players, reg)
+    for pos in range(16):
+        if label[pos] >= 0:
+            before[grid[pos]] = leaders(reg, label[pos], n_players)
+    for i in range(16):
+        grid2[i] = grid[i]
+    shift_line(grid2, vpos, d)
+    nr = label_regions(grid2, ttype, label, size)
+    region_strength(grid2, label, nr, st, n_players, reg)
+    for pos in range(16):
+        t = grid2[pos]
+        if label[pos] >= 0:
+            occupied = False
+            for p in range(n_players):
+                if st[t, p] > 0:
+                    occupied = True
+            if occupied and leaders(reg, label[pos], n_players) != before[t]:
+                return True
+    return False
+
+
+@njit(cache=True)
+def winner_of(score, n_players):
+    """Best score wins; a tie goes to the tied player farthest from the first in turn order."""
+    w = 0
+    for p in range(1, n_players):
+        if score[p] >= score[w]:
+            w = p
+    return w
+
+
+@njit(cache=True)
+def run_games(seed, first, n_games, strat, layout, faces, species, cost, params,
+              winner, length, finished, scores, hatched, stats):
+    """Play games ``first .. first+n_games-1`` of master ``seed``; game i draws only from the
+    stream (seed, i). Writes winner[n], length[n] (turns), finished[n], scores[n, P],
+    hatched[n, P, 6] (dinosaurs hatched per species), stats[n, N_STATS]."""
+    n_players = strat.shape[0]
+    for g in range(n_games):
+        state = np.zeros(3, np.uint64)
+        stream_start(seed, first + g, state)
+        grid = np.arange(16).astype(np.int64)
+        ttype = layout.copy()
+        cm = np.zeros((16, n_players), np.int64)
+        dsp = -np.ones((n_players, MAX_SLOTS), np.int64)
+        dloc = -np.ones((n_players, MAX_SLOTS), np.int64)
+        res = np.full(n_players, params[P_CROMAGNONS], np.int64)
+        egg = np.zeros(n_players, np.int64)
+        score = np.zeros(n_players, np.int64)
+        volc = -np.ones(10, np.int64)
+        supply = np.full(6, params[P_COPIES], np.int64)
+        label = np.zeros(16, np.int64)
+        size = np.zeros(16, np.int64)
+        st = np.zeros((16, n_players), np.int64)
+        reg = np.zeros((16, n_players), np.int64)
+        pts = np.zeros(n_players, np.int64)
+        dist = np.zeros(16, np.int64)
+        parent = np.zeros(16, np.int64)
+        bparent = np.zeros(16, np.int64)
+        dv = np.zeros(params[P_DICE], np.int64)
+        grid2 = np.zeros(16, np.int64)
+        hat = np.zeros((n_players, 6), np.int64)
+        stt = np.zeros(N_STATS, np.int64)
+        z = np.int64(0)  # not a literal 0: keeps numba from compiling play_turn twice
+        turns, p, done = z, z, False
+        while turns < params[P_MAX_TURNS]:
+            erupted = play_turn(p, strat[p], state, grid, ttype, faces, species, cost, params, cm,
+                                dsp, dloc, res, egg, score, volc, supply, hat, stt, label, size,
+                                st, reg, pts, dist, parent, bparent, dv, grid2)
+            turns += 1
+            if erupted and score.max() >= params[P_TARGET]:
+                done = True
+                break
+            p = (p + 1) % n_players
+        winner[g] = winner_of(score, n_players) if done else -1
+        length[g] = turns
+        finished[g] = done
+        scores[g, :] = score
+        hatched[g, :, :] = hat
+        stats[g, :] = stt

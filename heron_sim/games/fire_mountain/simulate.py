@@ -1,0 +1,69 @@
+"""Seeded batches of Fire Mountain games collected into a tidy DataFrame (one row per game)."""
+
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ...errors import HeronSimError
+from .engine import N_STATS, STAT_NAMES, STRATEGY_ID, run_games
+from .rules import MAX_PLAYERS, MIN_PLAYERS, SPECIES, FireMountainRules
+
+_CHUNK = 2000  # games per kernel call: the progress bar moves, memory stays small
+
+
+def simulate(rules: FireMountainRules, games: int, players: int, seed: int,
+             strategies: Sequence[str] | None = None,
+             progress: Callable[[int], None] | None = None, first_game: int = 0) -> pd.DataFrame:
+    """Play ``games`` games (indices ``first_game ..``) and return one row per game.
+
+    Columns: the core columns (length in player turns), ``score_<seat>``, ``hatched_<species>_<seat>``
+    (dinosaurs of that species the seat hatched), and the counters ``quakes``, ``quake_flips``
+    (earthquakes that changed the majority of an occupied region), ``eruptions``, ``threatened``
+    (Cro-Magnons sent back by a Tyrannosaurus).
+    """
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise HeronSimError(f"players: {players}; allowed: {MIN_PLAYERS}..{MAX_PLAYERS}")
+    if games < 0 or seed < 0 or first_game < 0:
+        raise HeronSimError("games, seed, first_game: negative; allowed: integers >= 0")
+    names = list(strategies) if strategies else ["greedy"] * players
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players or any(n not in STRATEGY_ID for n in names):
+        raise HeronSimError(f"strategies: {names!r}; allowed: {players} names among {', '.join(STRATEGY_ID)}")
+    strat = np.array([STRATEGY_ID[n] for n in names], np.int64)
+    layout = np.array(rules.layout, np.int64)
+    faces = np.array(rules.faces, np.int64)
+    species = np.array(rules.species, np.int64)
+    cost = np.array(rules.cost, np.int64)
+    params = rules.kernel_params(players)
+    winner = np.empty(games, np.int64)
+    length = np.empty(games, np.int64)
+    finished = np.empty(games, np.bool_)
+    scores = np.empty((games, players), np.int64)
+    hatched = np.empty((games, players, len(SPECIES)), np.int64)
+    stats = np.empty((games, N_STATS), np.int64)
+    for a in range(0, games, _CHUNK):
+        b = min(games, a + _CHUNK)
+        run_games(seed, first_game + a, b - a, strat, layout, faces, species, cost, params,
+                  winner[a:b], length[a:b], finished[a:b], scores[a:b], hatched[a:b], stats[a:b])
+        if progress is not None:
+            progress(b - a)
+    df = pd.DataFrame({
+        "seed": np.full(games, seed, np.int64),
+        "game": np.arange(first_game, first_game + games, dtype=np.int64),
+        "players": np.full(games, players, np.int64),
+        "seats": ",".join(names),
+        "strategies": ",".join(sorted(set(names))),
+        "winner": winner, "length": length, "finished": finished,
+    })
+    for p in range(players):
+        df[f"score_{p}"] = scores[:, p]
+    for s in rules.species:
+        for p in range(players):
+            df[f"hatched_{SPECIES[s]}_{p}"] = hatched[:, p, s]
+    for i, name in enumerate(STAT_NAMES):
+        df[name] = stats[:, i]
+    return df

@@ -1,0 +1,74 @@
+"""Les Dragons du Mékong's Python driver: validate, seed, run the kernel in chunks, collect."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from ...errors import HeronSimError
+from ..base import CORE_COLUMNS
+from . import engine as E
+from .rules import CARDS, COLOURS_BY_PLAYERS, VILLAGES, MekongRules
+
+#: Strategy names, in kernel-id order; the first is the default.
+#: greedy: programs by a template (build, then move; a dragon on a threatening leader) and
+#: executes each card toward its target village; random: random cards, random execution.
+STRATEGIES: tuple[str, ...] = ("greedy", "random")
+_CHUNK = 1000
+
+
+def seat_villages(players: int) -> np.ndarray:
+    """Home village of each seat (colours in play by player count, the seed's order)."""
+    return np.array([VILLAGES.index(c) for c in COLOURS_BY_PLAYERS[players]], dtype=np.int64)
+
+
+def simulate(rules: MekongRules, games: int, players: int, seed: int, strategies: list[str],
+             progress: Callable[[int], None] | None = None, first_game: int = 0) -> pd.DataFrame:
+    """Play ``games`` games (indices first_game ..) and return one row per game.
+
+    Columns: CORE_COLUMNS (length in rounds; seat 0 starts with the statuette), then
+    ``colours``, ``stones_left``, ``planks_on_board``, and per seat ``<card>_i`` (times each
+    card was programmed and revealed), ``cancelled_i`` (cards cancelled by a dragon),
+    ``water_i`` (falls in the water), ``fallen_i`` (planks lost, too short), ``placed_i``.
+    """
+    if players not in COLOURS_BY_PLAYERS:
+        raise HeronSimError(f"players: {players}; allowed: 2..6")
+    if len(strategies) != players or any(s not in STRATEGIES for s in strategies):
+        raise HeronSimError(f"strategies: {strategies!r}; allowed: one of {', '.join(STRATEGIES)} per seat")
+    if games < 0 or seed < 0 or first_game < 0:
+        raise HeronSimError("games, seed, first_game: negative; allowed: integers >= 0")
+    geo = rules.geometry()
+    ip = rules.kernel_params()
+    home = seat_villages(players)
+    strat = np.array([STRATEGIES.index(s) for s in strategies], dtype=np.int64)
+    og = np.zeros((games, E.NOG), dtype=np.int64)
+    os_ = np.zeros((games, players, E.NOS), dtype=np.int64)
+    for start in range(0, games, _CHUNK):
+        stop = min(games, start + _CHUNK)
+        E.play_batch(np.uint64(seed), first_game + start, strat, home, ip, geo["dist"],
+                     float(rules.judgement_error), og[start:stop], os_[start:stop])
+        if progress is not None:
+            progress(stop - start)
+    n = games
+    cols = {
+        "seed": np.full(n, seed, dtype=np.int64),
+        "game": np.arange(first_game, first_game + n, dtype=np.int64),
+        "players": np.full(n, players, dtype=np.int64),
+        "seats": ",".join(strategies),
+        "strategies": ",".join(sorted(set(strategies))),
+        "winner": og[:, E.O_WINNER],
+        "length": og[:, E.O_LENGTH],
+        "finished": og[:, E.O_FINISHED].astype(bool),
+        "colours": ",".join(COLOURS_BY_PLAYERS[players]),
+        "stones_left": og[:, E.O_STONES_LEFT],
+        "planks_on_board": og[:, E.O_PLANKS_ON],
+    }
+    names = list(CARDS) + ["cancelled", "water", "fallen", "placed"]
+    for k, name in enumerate(names):
+        for i in range(players):
+            cols[f"{name}_{i}"] = os_[:, i, k]
+    df = pd.DataFrame(cols)
+    assert tuple(df.columns[: len(CORE_COLUMNS)]) == CORE_COLUMNS
+    return df

@@ -1,0 +1,80 @@
+"""Rampage's Python driver: validate, seed, run the kernel in chunks, collect a DataFrame."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+import pandas as pd
+
+from ...errors import HeronSimError
+from ..base import CORE_COLUMNS
+from . import engine as E
+from .rules import RampageRules
+
+#: Strategy names, in kernel-id order; the first is the default.
+#: greedy: the action of largest rough expected value, eats to complete sets.
+#: random: a uniformly random feasible action and target, eats at random.
+STRATEGIES: tuple[str, ...] = ("greedy", "random")
+_CHUNK = 1000
+
+
+def simulate(rules: RampageRules, games: int, players: int, seed: int, strategies: list[str],
+             progress: Callable[[int], None] | None = None, first_game: int = 0) -> pd.DataFrame:
+    """Play ``games`` games (indices first_game ..) and return one row per game.
+
+    Columns: CORE_COLUMNS, then ``face``, ``skill_i``, ``end_reason`` (buildings, line6, cap),
+    ``escaped``, ``fires`` (lines or zones completed), ``turns``, and per seat ``score_i``,
+    ``sets_i``, ``floors_i``, ``teeth_i`` (points of each source), ``char_i``, ``eaten_i``,
+    ``lost_i`` (teeth lost), ``topples_i``, ``escapes_i``, ``loser_i`` (filled line 6),
+    ``move_i``, ``throw_i``, ``drop_i``, ``blow_i`` (actions taken).
+    """
+    if not 2 <= players <= 4:
+        raise HeronSimError(f"players: {players}; allowed: 2..4")
+    if len(strategies) != players or any(s not in STRATEGIES for s in strategies):
+        raise HeronSimError(f"strategies: {strategies!r}; allowed: one of {', '.join(STRATEGIES)} per seat")
+    if games < 0 or seed < 0 or first_game < 0:
+        raise HeronSimError("games, seed, first_game: negative; allowed: integers >= 0")
+    ka = rules.kernel_arrays(players)
+    strat = np.array([STRATEGIES.index(s) for s in strategies], dtype=np.int64)
+    og = np.zeros((games, E.NOG), dtype=np.int64)
+    os_ = np.zeros((games, players, E.NOS), dtype=np.float64)
+    for start in range(0, games, _CHUNK):
+        stop = min(games, start + _CHUNK)
+        E.play_batch(np.uint64(seed), first_game + start, strat, ka["pp"], ka["ip"], ka["fp"],
+                     ka["adj"], ka["b_dist"], ka["b_floors"], ka["corner"], ka["veh_home"],
+                     og[start:stop], os_[start:stop])
+        if progress is not None:
+            progress(stop - start)
+    return _frame(og, os_, rules, players, seed, strategies, first_game)
+
+
+def _frame(og, os_, rules, players, seed, strategies, first_game) -> pd.DataFrame:
+    n = og.shape[0]
+    cols = {
+        "seed": np.full(n, seed, dtype=np.int64),
+        "game": np.arange(first_game, first_game + n, dtype=np.int64),
+        "players": np.full(n, players, dtype=np.int64),
+        "seats": ",".join(strategies),
+        "strategies": ",".join(sorted(set(strategies))),
+        "winner": og[:, E.O_WINNER],
+        "length": og[:, E.O_LENGTH],
+        "finished": og[:, E.O_FINISHED].astype(bool),
+        "face": rules.escape_face,
+    }
+    skill = rules.seat_skills(players)
+    for i in range(players):
+        cols[f"skill_{i}"] = skill[i]
+    cols["end_reason"] = pd.Categorical.from_codes(og[:, E.O_REASON], ["buildings", "line6", "cap"])
+    cols["escaped"] = og[:, E.O_ESCAPED]
+    cols["fires"] = og[:, E.O_FIRES]
+    cols["turns"] = og[:, E.O_TURNS]
+    names = ["score", "sets", "floors", "teeth", "char", "eaten", "lost", "topples", "escapes",
+             "loser", "move", "throw", "drop", "blow"]
+    for k, name in enumerate(names):
+        for i in range(players):
+            v = os_[:, i, k]
+            cols[f"{name}_{i}"] = v.astype(bool) if name == "loser" else v.astype(np.int64)
+    df = pd.DataFrame(cols)
+    assert tuple(df.columns[: len(CORE_COLUMNS)]) == CORE_COLUMNS
+    return df

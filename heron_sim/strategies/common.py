@@ -1,0 +1,28 @@
+"""Small compiled helpers shared by strategies (legality of targets)."""
+
+from __future__ import annotations
+
+from ..engine.jit import hot
+
+from ..engine.layout import PLAYERS, POS, PROT
+
+
+@hot
+def can_target(w, seat, target):
+    """An opponent can be targeted (move back, position or guide swap) unless it is protected."""
+    return 0 <= target < w[PLAYERS] and target != seat and w[PROT + target] == 0
+
+
+@hot
+def furthest_ahead_opponent(w, seat):
+    """Unprotected opponent furthest ahead (ties: next in turn order), or -1 if none is strictly
+    ahead of ``seat``."""
+    players = w[PLAYERS]
+    best = -1
+    for k in range(1, players):
+        o = (seat + k) % players
+        if can_target(w, seat, o) and (best < 0 or w[POS + o] > w[POS + best]):
+            best = o
+    if best >= 0 and w[POS + best] > w[POS + seat]:
+        return best
+    return -1

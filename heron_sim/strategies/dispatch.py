@@ -1,0 +1,31 @@
+"""The one place where the compiled game loop asks a seat's strategy for a decision.
+
+Every decision function has the signature ``(kind, seat, w, R, rng, sp) -> int``: ``w`` the
+workspace and ``R`` the rules vector (heron_sim.engine.layout), ``rng`` the game's stream,
+``sp`` float64[players, k] the strategies' parameters by seat. The strategy of a seat is the
+integer id ``w[SID + seat]``.
+"""
+
+from __future__ import annotations
+
+from ..engine.jit import hot
+
+from ..engine.layout import SID
+from .greedy import greedy_decide
+from .random_policy import random_decide
+from .scripted import scripted_decide
+
+GREEDY, RANDOM, SCRIPTED = 0, 1, 2
+
+
+@hot
+def decide(kind, seat, w, R, rng, sp):
+    """Ask the strategy of ``seat`` for a decision of ``kind``; returns its integer answer."""
+    sid = w[SID + seat]
+    if sid == GREEDY:
+        return greedy_decide(kind, seat, w)
+    if sid == RANDOM:
+        return random_decide(kind, seat, w, R, rng)
+    if sid == SCRIPTED:
+        return scripted_decide(kind, seat, w)
+    raise ValueError("unknown strategy id")
