@@ -50,6 +50,211 @@ def _parse_overrides(items: list[str] | None) -> dict:
     return out
 
 
+# ---------------------------------------------------------------- options shared by commands
+ModeOpt = Annotated[Optional[str], typer.Option("--mode", help="Dice mode: 8d8, 7d8, 10d8 or 10d6 (default: the rules file's, else 8d8).")]
+RulesOpt = Annotated[Optional[Path], typer.Option("--rules", help="TOML file of rule changes (copy heron_sim/rules/data/defaults.toml).")]
+SetOpt = Annotated[Optional[list[str]], typer.Option("--set", help="Override one rule, TOML syntax: --set rolls=4 --set exact_finish=true (repeatable).")]
+SeedOpt = Annotated[int, typer.Option("--seed", help="Master seed: game i draws from its own stream (seed, i).")]
+ThreadsOpt = Annotated[Optional[int], typer.Option("--threads", help="Worker threads (default: all cores). Results do not depend on it.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON instead of a table.")]
+
+
+def _rules(mode, rules_file, sets, players=None, **extra):
+    from .rules import Rules
+
+    overrides = _parse_overrides(sets)
+    overrides.update({k: v for k, v in extra.items() if v is not None})
+    return Rules.build(mode=mode, players=players, rules_file=rules_file, overrides=overrides)
+
+
+def _run_games(rules, games, seed, strategy, threads, label):
+    from .progress import progress_bar
+    from .simulation import simulate
+
+    with progress_bar(games, label) as advance:
+        df = simulate(rules, games, seed, strategy, threads=threads, progress=advance)
+    if df.attrs.get("interrupted"):
+        typer.echo(f"interrupted: keeping the {len(df):,} games already played", err=True)
+    return df
+
+
+def _json_default(x):
+    if hasattr(x, "item"):
+        return x.item()
+    raise TypeError(type(x))
+
+
+@app.command("simulate")
+def simulate_cmd(
+    mode: ModeOpt = None,
+    games: Annotated[int, typer.Option("--games", help="Number of games.")] = 10_000,
+    players: Annotated[Optional[int], typer.Option("--players", help="Players, 2..7 (default 4).")] = None,
+    strategy: Annotated[str, typer.Option("--strategy", help="One strategy for every seat, or a comma list, one per seat (greedy, random).")] = "greedy",
+    seed: SeedOpt = 1,
+    rules: RulesOpt = None,
+    set_: SetOpt = None,
+    threads: ThreadsOpt = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Save the per-game results (.parquet or .csv).")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play whole games and print the summary: win rates by seat and guide (95 % intervals),
+    game length, Pond, Anxiety and advance per played turn."""
+    from .analysis import summarize, summary_table
+
+    try:
+        r = _rules(mode, rules, set_, players)
+        df = _run_games(r, games, seed, strategy, threads, f"{r.mode} games")
+        if out is not None:
+            _save(df, out)
+        summary = summarize(df)
+        if as_json:
+            typer.echo(json.dumps(summary, default=_json_default))
+        else:
+            typer.echo(summary_table({r.mode: summary}).to_markdown() if _has_tabulate()
+                       else summary_table({r.mode: summary}).to_string())
+    except HeronSimError as err:
+        _fail(str(err))
+
+
+def _has_tabulate() -> bool:
+    try:
+        import tabulate  # noqa: F401
+        return True
+    except ImportError:
+        return False
+
+
+@app.command("turns")
+def turns_cmd(
+    mode: ModeOpt = None,
+    strategy: Annotated[str, typer.Option("--strategy", help="Strategy that plays the turns.")] = "greedy",
+    guide: Annotated[str, typer.Option("--guide", help="The player's guide: loup taureau serpent lion aigle cerf heron (or English names).")] = "loup",
+    rolls: Annotated[Optional[int], typer.Option("--rolls", help="Rolls per turn (default: the rules', 3).")] = None,
+    turns: Annotated[int, typer.Option("--turns", help="Number of single turns.")] = 1_000_000,
+    seed: SeedOpt = 1,
+    no_powers: Annotated[bool, typer.Option("--no-powers", help="Switch off one-shot powers (Guide Power doubling stays).")] = False,
+    rules: RulesOpt = None,
+    set_: SetOpt = None,
+    threads: ThreadsOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play single turns from a fresh turn state (guide ready, no board) and count Ponds,
+    Anxieties (Lion rescues included), advances and Pond push-backs."""
+    from .simulation import simulate_turns, turns_report
+
+    try:
+        r = _rules(mode, rules, set_, rolls=rolls, powers=False if no_powers else None)
+        out = simulate_turns(r, turns, seed, strategy, guide, threads=threads)
+        report = turns_report(r, turns, seed, strategy, guide, out)
+        if as_json:
+            typer.echo(json.dumps(report))
+        else:
+            n = max(turns, 1)
+            typer.echo(f"{r.mode}, {strategy}, guide {report['guide']}, {r.rolls} rolls, powers {'on' if r.powers else 'off'}: {turns:,} turns")
+            typer.echo(f"  Pond     {report['pond']:>10,}  {100 * report['pond'] / n:6.2f} %")
+            typer.echo(f"  Anxiety  {report['anxiety']:>10,}  {100 * report['anxiety'] / n:6.2f} %")
+            total = sum(int(k) * v for k, v in report["advance"].items())
+            typer.echo(f"  mean advance per turn: {total / n:.4f}")
+            for k, v in report["advance"].items():
+                typer.echo(f"  advance {k:>3}  {v:>10,}  {100 * v / n:6.2f} %")
+            for k, v in report["pond_pushback"].items():
+                typer.echo(f"  push-back {k:>3}  {v:>8,}")
+    except HeronSimError as err:
+        _fail(str(err))
+
+
+@app.command("modes")
+def modes_cmd(
+    games: Annotated[int, typer.Option("--games", help="Games per mode.")] = 10_000,
+    players: Annotated[Optional[int], typer.Option("--players", help="Players, 2..7 (default 4).")] = None,
+    strategy: Annotated[str, typer.Option("--strategy", help="Strategy for every seat, or one per seat.")] = "greedy",
+    seed: SeedOpt = 1,
+    rules: RulesOpt = None,
+    set_: SetOpt = None,
+    threads: ThreadsOpt = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Write PREFIX.csv (the table) and PREFIX.md.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Compare the four dice modes (8d8, 7d8, 10d8, 10d6) side by side, same seeds."""
+    from .analysis import summarize, summary_table
+    from .rules import MODES
+
+    try:
+        summaries = {}
+        for mode in MODES:
+            r = _rules(mode, rules, set_, players)
+            df = _run_games(r, games, seed, strategy, threads, f"{mode} games")
+            summaries[mode] = summarize(df)
+        if as_json:
+            typer.echo(json.dumps(summaries, default=_json_default))
+            return
+        table = summary_table(summaries)
+        text = table.to_string()
+        typer.echo(text)
+        if out is not None:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            table.to_csv(out.with_suffix(".csv"))
+            header = (f"# Dice modes compared\n\n{games:,} games per mode, {r.players} players, "
+                      f"strategy {strategy}, seed {seed}. Rates with 95 % Wilson intervals.\n\n")
+            out.with_suffix(".md").write_text(header + "```\n" + text + "\n```\n", encoding="utf-8")
+            typer.echo(f"saved {out.with_suffix('.csv')} and {out.with_suffix('.md')}", err=True)
+    except HeronSimError as err:
+        _fail(str(err))
+
+
+@app.command("exact")
+def exact_cmd(
+    mode: ModeOpt = None,
+    rules: RulesOpt = None,
+    set_: SetOpt = None,
+    guide: Annotated[str, typer.Option("--guide", help="Guide of the greedy turn law.")] = "loup",
+    as_json: JsonOpt = False,
+) -> None:
+    """Exact figures by enumeration: P(Pond), the Pond's push-back law, first-roll Anxiety,
+    and the greedy turn's law (no sampling)."""
+    from .animals import animal_index
+    from .exact import first_roll_herons, greedy_turn, p_first_roll_anxiety, p_pond, pond_pushback
+
+    try:
+        r = _rules(mode, rules, set_)
+        law = greedy_turn(r, animal_index(guide, "--guide"))
+        doc = {
+            "mode": r.mode,
+            "p_pond": p_pond(r),
+            "pond_pushback": {str(k): v for k, v in pond_pushback(r).items()},
+            "first_roll_herons": list(map(float, first_roll_herons(r))),
+            "p_first_roll_anxiety": p_first_roll_anxiety(r),
+            "greedy_turn": {"guide": guide, "powers": r.powers, "p_pond": law.p_pond,
+                            "p_anxiety": law.p_anxiety, "expected_advance": law.expected_advance,
+                            "advance": {str(k): v for k, v in sorted(law.advance.items())}},
+        }
+        if as_json:
+            typer.echo(json.dumps(doc))
+        else:
+            typer.echo(f"{r.mode}: P(Pond) = {100 * doc['p_pond']:.4f} %, P(first-roll Anxiety) = {100 * doc['p_first_roll_anxiety']:.4f} %")
+            typer.echo("Pond push-back (given a Pond): " + ", ".join(f"{k}: {100 * v:.2f} %" for k, v in doc["pond_pushback"].items()))
+            g = doc["greedy_turn"]
+            typer.echo(f"greedy turn (guide {guide}): P(Pond) {100 * g['p_pond']:.3f} %, P(Anxiety) {100 * g['p_anxiety']:.3f} %, E[advance] {g['expected_advance']:.4f}")
+    except HeronSimError as err:
+        _fail(str(err))
+
+
+@app.command("rules")
+def rules_cmd(
+    mode: ModeOpt = None,
+    players: Annotated[Optional[int], typer.Option("--players", help="Players, 2..7.")] = None,
+    rules: RulesOpt = None,
+    set_: SetOpt = None,
+) -> None:
+    """Print the effective rules (defaults + file + overrides) as JSON, and their hash."""
+    try:
+        r = _rules(mode, rules, set_, players)
+        typer.echo(json.dumps(r.to_table(), indent=2, ensure_ascii=False))
+        typer.echo(f"# rules hash {r.digest()}", err=True)
+    except HeronSimError as err:
+        _fail(str(err))
+
+
 # ---------------------------------------------------------------- lighter games
 @app.command("game")
 def game_cmd(

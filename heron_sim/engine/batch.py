@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..rules.rules import P_FINISH, P_MAX_ROUNDS, P_PLAYERS
-from .game import play_game
+from .game import play_game, play_rounds
 from .layout import (
     DSCRIPT, DSCRIPT_LEN, GUIDE, LEAD, NDICE, PLAYERS, R_NDICE, READY, ROLL, ROW, RSCRIPT,
     RSCRIPT_LEN, SID, USED, C_SQUARES, HEADER, OUT_ANXIETY, OUT_POND,
@@ -88,3 +88,9 @@ def play_turns(seed, first_turn, R, guide, sid, sp_row, out):
             out[t, 0] = outcome
             out[t, 1] = value
             out[t, 2] = w[ROLL]
+
+
+@njit(cache=True)
+def play_scripted(first_seat, max_slots, w, R, rng, sp):
+    """Play from a prepared workspace (positions, guides, scripts set by the caller)."""
+    return play_rounds(first_seat, max_slots, w, R, rng, sp)

@@ -24,8 +24,8 @@ from typing import Any, Callable
 import pandas as pd
 
 #: Columns every per-game result table starts with.
-#: seed (int), game (index, int), players (int), seats (str, e.g. "0:greedy|1:random"),
-#: strategies (str, comma list by seat), winner (seat index, -1 if none), length (rounds or
+#: seed (int), game (index, int), players (int), seats (str, strategy by seat, e.g.
+#: "greedy,random,greedy"), strategies (str, sorted unique strategy names joined by ","), winner (seat index, -1 if none), length (rounds or
 #: turns, say which in the game's doc), finished (bool).
 CORE_COLUMNS: tuple[str, ...] = (
     "seed", "game", "players", "seats", "strategies", "winner", "length", "finished",

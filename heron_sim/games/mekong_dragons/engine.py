@@ -298,8 +298,9 @@ def act_place_stone(p, stone, load, gs, loc, target, pa, pb, pon, res, dist, str
 @njit(cache=True)
 def act_remove_stone(p, stone, load, gs, loc, target, pa, pb, pon, dist, strat, state):
     """Optionally take a stone no plank rests on back to the reserve. Greedy removes the one
-    that helps the nearest opponent most and itself least (only if it helps them more);
-    random removes any such stone. Returns the island, or -1."""
+    that helps an opponent most and itself least (only if it helps them more), or, when the
+    reserve is empty, the one farthest from its own target; random removes any such stone.
+    Returns the island, or -1."""
     n_nodes = dist.shape[0]
     n_players = loc.size
     pick = -1
@@ -318,14 +319,15 @@ def act_remove_stone(p, stone, load, gs, loc, target, pa, pb, pon, dist, strat, 
                     break
                 k -= 1
     else:
-        best = 0.0
+        # with the reserve empty any stone is worth having back: the farthest from its target
+        best = 0.0 if gs[G_STONES] > 0 else -np.inf
         for n in range(NV, n_nodes):
             if stone[n] != 1 or load[n] != 0:
                 continue
             for q in range(n_players):
                 if q == p:
                     continue
-                v = dist[n, target[p]] - dist[n, target[q]]
+                v = dist[n, target[p]] - dist[n, target[q]] if gs[G_STONES] > 0 else dist[n, target[p]]
                 if v > best:
                     best = v
                     pick = n
@@ -466,10 +468,12 @@ def act_place_plank(p, stone, load, ip, loc, target, pa, pb, plen, pon, res, dis
 
 
 @njit(cache=True)
-def act_remove_plank(p, load, loc, target, pa, pb, plen, pon, res, dist, strat, state):
+def act_remove_plank(p, load, gs, loc, target, pa, pb, plen, pon, res, dist, strat, state):
     """Optionally take a plank no pawn stands on into p's own reserve. Greedy takes the one
-    that shortens an opponent's route most and is not on its own route (if any); random, any
-    free plank. Returns the slot, or -1."""
+    that shortens an opponent's route most and is not on its own way forward (if any), or,
+    holding fewer than two planks (or with fewer than two stones in the reserve), the longest
+    plank off its own way, better one whose removal frees a stone; random, any free plank.
+    Returns the slot, or -1."""
     n_nodes = dist.shape[0]
     n_players = loc.size
     pick = -1
@@ -490,24 +494,33 @@ def act_remove_plank(p, load, loc, target, pa, pb, plen, pon, res, dist, strat, 
     else:
         mine = reachable(loc[p], pa, pb, pon, n_nodes)
         dme = support_hops(target[p], pa, pb, pon, n_nodes)
-        best = 0.0
-        for q in range(n_players):
-            if q == p:
+        n_res = 0
+        for length in range(1, 7):
+            n_res += res[p, length]
+        # short of planks, any plank off its own way will do (the longest); else only one
+        # that shortens an opponent's way more than it would shorten its own
+        short = n_res < 2 or gs[G_STONES] < 2  # no planks, or stones locked under planks
+        best = -np.inf if short else 0.0
+        for e in range(pon.size):
+            if pon[e] == 0 or pawn_on(e, loc) >= 0:
                 continue
-            theirs = reachable(loc[q], pa, pb, pon, n_nodes)
-            for e in range(pon.size):
-                if pon[e] == 0 or pawn_on(e, loc) >= 0:
+            a, b = pa[e], pb[e]
+            if mine[a] == 1 and mine[b] == 1 and abs(dme[a] - dme[b]) == 1:
+                continue  # a plank on its own way forward is worth keeping
+            v = 0.1 * plen[e] if short else -np.inf
+            if short and gs[G_STONES] < 2 and ((a >= NV and load[a] == 1) or (b >= NV and load[b] == 1)):
+                v += 1.0  # frees a stone
+            for q in range(n_players):
+                if q == p:
                     continue
-                a, b = pa[e], pb[e]
-                if theirs[a] == 0 or theirs[b] == 0:
-                    continue
-                # a plank on my own way forward is worth keeping
-                if mine[a] == 1 and mine[b] == 1 and abs(dme[a] - dme[b]) == 1:
-                    continue
-                v = dist[a, target[p]] - min(dist[a, target[q]], dist[b, target[q]]) + 0.1 * plen[e]
-                if v > best:
-                    best = v
-                    pick = e
+                theirs = reachable(loc[q], pa, pb, pon, n_nodes)
+                if theirs[a] == 1 and theirs[b] == 1:
+                    w = dist[a, target[p]] - min(dist[a, target[q]], dist[b, target[q]]) + 0.1 * plen[e]
+                    if w > v:
+                        v = w
+            if v > best:
+                best = v
+                pick = e
         if pick < 0:
             return -1
     load[pa[pick]] -= 1
@@ -582,6 +595,10 @@ def program_greedy(p, prog, dtarget, ip, loc, target, pa, pb, pon, res, gs, n_no
             plan[k] = c
             k += 1
     else:
+        if gs[G_STONES] < 2:  # no stones to build with: free one and take it back first
+            plan[k] = RM_PLANK
+            plan[k + 1] = RM_STONE
+            k += 2
         first = STONES2 if gs[G_STONES] >= 2 else RM_PLANK
         plan[k] = first
         k += 1
@@ -661,7 +678,7 @@ def execute(p, card, stone, load, gs, ip, loc, home, target, pa, pb, plen, pon, 
     elif card == RM_STONE:
         act_remove_stone(p, stone, load, gs, loc, target, pa, pb, pon, dist, strat, state)
     elif card == RM_PLANK:
-        act_remove_plank(p, load, loc, target, pa, pb, plen, pon, res, dist, strat, state)
+        act_remove_plank(p, load, gs, loc, target, pa, pb, plen, pon, res, dist, strat, state)
     elif card == MOVE or card == MOVE2:
         return act_move(p, 1 if card == MOVE else 2, loc, home, target, pa, pb, pon, n_nodes,
                         strat, counts, state)
@@ -673,8 +690,8 @@ def execute(p, card, stone, load, gs, ip, loc, home, target, pa, pb, plen, pon, 
 @njit(cache=True)
 def play_round(first, prog, dtarget, stone, load, gs, ip, loc, home, target, pa, pb, plen, pon,
                res, dist, judgement, strat, counts, state):
-    """One round: everyone programs, then each step is revealed and resolved from the player
-    holding the statuette (``first``) leftwards. Returns the winner or -1."""
+    """One round: everyone programs (on the same board, before any card is revealed), then
+    the cards are resolved. Returns the winner or -1."""
     n_players = loc.size
     n_nodes = dist.shape[0]
     for p in range(n_players):
@@ -682,6 +699,17 @@ def play_round(first, prog, dtarget, stone, load, gs, ip, loc, home, target, pa,
             program_random(p, prog, dtarget, ip, n_players, state)
         else:
             program_greedy(p, prog, dtarget, ip, loc, target, pa, pb, pon, res, gs, n_nodes)
+    return resolve(first, prog, dtarget, stone, load, gs, ip, loc, home, target, pa, pb, plen,
+                   pon, res, dist, judgement, strat, counts, state)
+
+
+@njit(cache=True)
+def resolve(first, prog, dtarget, stone, load, gs, ip, loc, home, target, pa, pb, plen, pon,
+            res, dist, judgement, strat, counts, state):
+    """Reveal the programmed cards step by step; at each step, the player holding the
+    statuette (``first``) acts first, then the others leftwards, unless a dragon of the same
+    step cancels their card. Returns the winner (the game ends at once) or -1."""
+    n_players = loc.size
     for step in range(ip[I_NPROG]):
         cancel = cancelled_at(step, prog, dtarget)
         for k in range(n_players):

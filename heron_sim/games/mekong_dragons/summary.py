@@ -27,7 +27,7 @@ def card_table(df: pd.DataFrame) -> pd.DataFrame:
         k0, n0 = int((won & ~used).sum()), int((~used).sum())
         r1, l1, h1 = wilson(k1, n1)
         r0, l0, h0 = wilson(k0, n0)
-        rows.append({"card": card, "plays": plays.mean(),
+        rows.append({"card": card, "plays": plays.mean() if plays.size else np.nan,
                      "winner": plays[won].mean() if won.any() else np.nan,
                      "others": plays[~won].mean() if (~won).any() else np.nan,
                      "used": (r1, l1, h1), "unused": (r0, l0, h0)})

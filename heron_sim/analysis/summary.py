@@ -1,0 +1,88 @@
+"""Summaries of per-game result frames (heron_sim.simulation.results_frame)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..animals import NAMES as ANIMALS
+from .intervals import wilson
+
+
+def _seats(df: pd.DataFrame) -> int:
+    return int(df["players"].iloc[0]) if len(df) else 0
+
+
+def summarize(df: pd.DataFrame) -> dict:
+    """The headline figures of a run, with 95 % Wilson intervals for the rates.
+
+    Keys: games, finished, rounds_mean, rounds_median, rounds_p90 (over finished games),
+    win_rate_by_seat (wins / games), win_rate_by_seat_ci, win_rate_by_guide (wins of players
+    dealt that guide at the start / games in which it was dealt), win_rate_by_guide_ci,
+    pond_per_game, pond_per_played_turn, anxiety_per_played_turn, advance_per_played_turn,
+    lion_rescues_per_game, lead_changes_mean.
+    """
+    n = len(df)
+    P = _seats(df)
+    finished = df["finished"].to_numpy(bool) if n else np.zeros(0, bool)
+    rounds = df.loc[finished, "rounds"].to_numpy() if n else np.zeros(0)
+    winner = df["winner"].to_numpy() if n else np.zeros(0, int)
+    wins_by_seat = [int((winner == s).sum()) for s in range(P)]
+    by_seat = [wilson(k, n) for k in wins_by_seat]
+    by_guide, by_guide_ci = {}, {}
+    for a, name in enumerate(ANIMALS):
+        dealt = 0
+        wins = 0
+        for s in range(P):
+            has = (df[f"guide_{s}"].cat.codes.to_numpy() == a)
+            dealt += int(has.sum())
+            wins += int((has & (winner == s)).sum())
+        if dealt:
+            rate, lo, hi = wilson(wins, dealt)
+            by_guide[name] = rate
+            by_guide_ci[name] = [lo, hi]
+    played = int(df["played_turns"].sum()) if n else 0
+    advance = int(sum(df[f"advance_{s}"].sum() for s in range(P))) if n else 0
+    return {
+        "games": n,
+        "finished": int(finished.sum()),
+        "rounds_mean": float(rounds.mean()) if rounds.size else float("nan"),
+        "rounds_median": float(np.median(rounds)) if rounds.size else float("nan"),
+        "rounds_p90": float(np.percentile(rounds, 90)) if rounds.size else float("nan"),
+        "win_rate_by_seat": [r[0] for r in by_seat],
+        "win_rate_by_seat_ci": [[r[1], r[2]] for r in by_seat],
+        "win_rate_by_guide": by_guide,
+        "win_rate_by_guide_ci": by_guide_ci,
+        "pond_per_game": float(df["ponds"].mean()) if n else float("nan"),
+        "pond_per_played_turn": float(df["ponds"].sum() / played) if played else float("nan"),
+        "anxiety_per_played_turn": float(df["anxieties"].sum() / played) if played else float("nan"),
+        "advance_per_played_turn": float(advance / played) if played else float("nan"),
+        "lion_rescues_per_game": float(df["lion_rescues"].mean()) if n else float("nan"),
+        "lead_changes_mean": float(df["lead_changes"].mean()) if n else float("nan"),
+    }
+
+
+def summary_table(summaries: dict[str, dict]) -> pd.DataFrame:
+    """Side-by-side table (one column per run label) of the headline figures, as text."""
+    rows: dict[str, dict[str, str]] = {}
+
+    def put(label, key, text):
+        rows.setdefault(key, {})[label] = text
+
+    for label, s in summaries.items():
+        put(label, "games", f"{s['games']:,}")
+        put(label, "finished", f"{s['finished']:,}")
+        put(label, "rounds mean / median / p90",
+            f"{s['rounds_mean']:.2f} / {s['rounds_median']:.0f} / {s['rounds_p90']:.0f}")
+        for seat, (rate, (lo, hi)) in enumerate(zip(s["win_rate_by_seat"], s["win_rate_by_seat_ci"])):
+            put(label, f"win rate seat {seat}", f"{100 * rate:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}]")
+        for guide, rate in s["win_rate_by_guide"].items():
+            lo, hi = s["win_rate_by_guide_ci"][guide]
+            put(label, f"win rate guide {guide}", f"{100 * rate:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}]")
+        put(label, "Ponds per game", f"{s['pond_per_game']:.3f}")
+        put(label, "Pond per played turn", f"{100 * s['pond_per_played_turn']:.2f} %")
+        put(label, "Anxiety per played turn", f"{100 * s['anxiety_per_played_turn']:.2f} %")
+        put(label, "advance per played turn", f"{s['advance_per_played_turn']:.3f}")
+        put(label, "Lion rescues per game", f"{s['lion_rescues_per_game']:.3f}")
+        put(label, "lead changes per game", f"{s['lead_changes_mean']:.2f}")
+    return pd.DataFrame(rows).T.rename_axis("figure")

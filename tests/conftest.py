@@ -1,0 +1,3 @@
+import os
+
+os.environ.setdefault("HERON_SIM_PROGRESS", "0")

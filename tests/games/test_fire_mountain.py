@@ -1,0 +1,305 @@
+"""Fire Mountain: one test per rule on hand-made states, reproducibility, bad input, statistics."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from typer.testing import CliRunner
+
+from heron_sim.cli import app
+from heron_sim.errors import RulesError
+from heron_sim.games import get
+from heron_sim.games.base import check_core_columns
+from heron_sim.games.fire_mountain import engine as E
+from heron_sim.games.fire_mountain import load_rules, simulate, summarize
+from heron_sim.games.fire_mountain.rules import BRONTO, PLESIO, PTERA, SPECIES, STEGO, TREX, TRICE
+
+I = np.int64
+RULES = load_rules(None, {})
+LAYOUT = np.array(RULES.layout, I)  # PPJL / JVPJ / LHJC / PJLP, tile id = start position
+P = 3
+
+
+def board():
+    """A fresh board: grid, terrain by tile, figures and the kernel's scratch arrays."""
+    return dict(grid=np.arange(16, dtype=I), ttype=LAYOUT.copy(), cm=np.zeros((16, P), I),
+                dsp=-np.ones((P, E.MAX_SLOTS), I), dloc=-np.ones((P, E.MAX_SLOTS), I),
+                res=np.zeros(P, I), score=np.zeros(P, I), label=np.zeros(16, I), size=np.zeros(16, I),
+                st=np.zeros((16, P), I), reg=np.zeros((16, P), I), dist=np.zeros(16, I),
+                parent=np.zeros(16, I))
+
+
+def regions(b):
+    n = E.label_regions(b["grid"], b["ttype"], b["label"], b["size"])
+    return n, sorted(b["size"][:n].tolist())
+
+
+def ends(b, start, steps, species=-1):
+    E.reach(b["grid"], b["ttype"], start, steps, species, b["dist"], b["parent"])
+    return {p for p in range(16) if E.legal_end(b["grid"], b["ttype"], p, b["dist"], species)}
+
+
+# ---------------------------------------------------------------- board, regions, earthquakes
+def test_regions_are_connected_prairies_or_jungles():
+    b = board()
+    # prairies 0-1 form one region; every other prairie and jungle stands alone
+    assert regions(b) == (9, [1] * 8 + [2])
+    assert b["label"][0] == b["label"][1] and b["label"][5] == -1 and b["label"][9] == -1
+
+
+def test_earthquake_slides_row_and_wraps_the_pushed_out_tile():
+    b = board()
+    assert E.volcano_pos(b["grid"], b["ttype"]) == 5
+    assert E.shift_line(b["grid"], 5, 3) == 6          # push right
+    assert b["grid"][4:8].tolist() == [7, 4, 5, 6]      # tile 7 came back at the left end
+    assert b["grid"][:4].tolist() == [0, 1, 2, 3]       # other rows untouched
+    # the two jungles 7 and 4 now touch: one region of two tiles
+    n, sizes = regions(b)
+    assert b["label"][4] == b["label"][5] and sizes.count(2) == 2
+
+
+def test_earthquake_column_up_and_volcano_wraps_around():
+    b = board()
+    assert E.shift_line(b["grid"], 5, 0) == 1           # push up: column 1
+    assert b["grid"][[1, 5, 9, 13]].tolist() == [5, 9, 13, 1]
+    assert E.shift_line(b["grid"], 1, 0) == 13          # the volcano goes round the grid
+    assert b["grid"][13] == 5
+
+
+def test_figures_travel_with_their_tiles():
+    b = board()
+    b["cm"][6, 0] = 2                                   # two Cro-Magnons on the prairie tile 6
+    E.shift_line(b["grid"], 5, 3)
+    E.tile_strength(b["cm"], b["dsp"], b["dloc"], P, b["st"])
+    n = E.label_regions(b["grid"], b["ttype"], b["label"], b["size"])
+    E.region_strength(b["grid"], b["label"], n, b["st"], P, b["reg"])
+    assert b["reg"][b["label"][7], 0] == 2              # tile 6 now stands at position 7
+
+
+def test_quake_flip_is_detected():
+    b = board()
+    b["cm"][4, 0] = 1   # jungle tile 4 (pos 4): player 0
+    b["cm"][7, 1] = 2   # jungle tile 7 (pos 7): player 1
+    # pushing right joins tiles 7 and 4 into one region led by player 1: player 0 loses its lead
+    g2 = np.zeros(16, I)
+    assert E.quake_flips(b["grid"], b["ttype"], 5, 3, b["cm"], b["dsp"], b["dloc"], P, b["label"],
+                         b["size"], b["st"], b["reg"], g2)
+    # pushing down moves only column 1 (no figures, no region joins another occupied one)
+    assert not E.quake_flips(b["grid"], b["ttype"], 5, 1, b["cm"], b["dsp"], b["dloc"], P,
+                             b["label"], b["size"], b["st"], b["reg"], g2)
+
+
+# ---------------------------------------------------------------- movement
+def test_footprints_cross_lagoons_but_never_end_there_nor_cross_the_volcano():
+    b = board()
+    assert ends(b, 9, 1) == {10, 13}                    # hut: lagoon 8 not an end, volcano 5 out
+    assert ends(b, 9, 2) == {10, 13, 4, 12, 6, 11}      # through lagoon 8 to 4 and 12
+    assert ends(b, 4, 2) == {0, 1, 9, 12}               # 6 is two steps away only across the volcano
+
+
+def test_plesiosaurus_may_end_in_a_lagoon():
+    assert ends(board(), 9, 1, PLESIO) == {8, 10, 13}
+
+
+def test_pteranodon_reaches_any_prairie_or_jungle_with_one_footprint():
+    b = board()
+    assert ends(b, 9, 1, PTERA) == {0, 1, 2, 4, 6, 7, 10, 12, 13, 15}
+    assert all(b["dist"][p] == 1 for p in (0, 15))
+
+
+def test_tyrannosaurus_threatens_cromagnons_along_its_path_triceratops_guards():
+    b = board()
+    b["dsp"][0, 0], b["dloc"][0, 0] = TREX, 0          # player 0's T-rex on tile 0
+    b["cm"][1, 1] = 2                                   # player 1 on tile 1 (on the path)
+    b["cm"][2, 1] = 1                                   # player 1 on tile 2 (the end)
+    b["cm"][2, 2] = 3                                   # player 2 on tile 2, guarded:
+    b["dsp"][2, 0], b["dloc"][2, 0] = TRICE, 2          # its Triceratops stands there
+    b["cm"][2, 0] = 1                                   # the T-rex's own Cro-Magnon is safe
+    E.reach(b["grid"], b["ttype"], 0, 2, TREX, b["dist"], b["parent"])
+    sent = E.apply_move(0, 0, 0, 2, b["grid"], b["parent"], b["cm"], b["dsp"], b["dloc"], b["res"], P)
+    assert sent == 3 and b["res"].tolist() == [0, 3, 0]
+    assert b["cm"][1, 1] == 0 and b["cm"][2, 1] == 0 and b["cm"][2, 2] == 3 and b["cm"][2, 0] == 1
+    assert b["dloc"][0, 0] == 2
+
+
+def test_a_cromagnon_move_is_not_a_threat():
+    b = board()
+    b["cm"][0, 0], b["cm"][1, 1] = 1, 1
+    E.reach(b["grid"], b["ttype"], 0, 1, -1, b["dist"], b["parent"])
+    assert E.apply_move(0, -1, 0, 1, b["grid"], b["parent"], b["cm"], b["dsp"], b["dloc"], b["res"], P) == 0
+    assert b["cm"][1].tolist() == [1, 1, 0] and b["cm"][0, 0] == 0
+
+
+# ---------------------------------------------------------------- scoring
+def test_brontosaurus_counts_three():
+    b = board()
+    b["dsp"][1, 0], b["dloc"][1, 0] = BRONTO, 6
+    b["dsp"][1, 1], b["dloc"][1, 1] = PTERA, 6
+    b["dsp"][2, 0], b["dloc"][2, 0] = BRONTO, -1        # in the reserve: counts nowhere
+    b["cm"][6, 0] = 4
+    E.tile_strength(b["cm"], b["dsp"], b["dloc"], P, b["st"])
+    assert b["st"][6].tolist() == [4, 4, 0]
+
+
+def test_region_scoring_majority_ties_and_take_back():
+    b = board()
+    b["cm"][0, 0], b["cm"][1, 1] = 2, 1                 # region {0,1}: player 0 leads 2-1
+    b["dsp"][1, 0], b["dloc"][1, 0] = TREX, 6           # tile 6: player 1 (dino) ties player 2
+    b["cm"][6, 2] = 1
+    b["cm"][9, 2] = 5                                   # the hut never scores
+    n = E.label_regions(b["grid"], b["ttype"], b["label"], b["size"])
+    E.score_regions(b["grid"], b["label"], n, b["size"], b["cm"], b["dsp"], b["dloc"], b["res"],
+                    b["score"], P, b["st"], b["reg"])
+    assert b["score"].tolist() == [2, 1, 1]             # 2 tiles; a tie gives full points to both
+    assert b["cm"][0, 0] == 0 and b["res"][0] == 2      # the scorer takes its figures back
+    assert b["cm"][1, 1] == 1                           # the loser's figure stays
+    assert b["dloc"][1, 0] == -1 and b["cm"][6, 2] == 0 and b["res"][2] == 1
+    assert b["cm"][9, 2] == 5
+
+
+def test_volcano_scoring_three_to_tied_firsts_one_to_others():
+    volc = -np.ones(10, I)
+    volc[:5] = [0, 1, 0, 1, 2]
+    score, res = np.zeros(P, I), np.zeros(P, I)
+    E.score_volcano(volc, 5, P, score, res)
+    assert score.tolist() == [3, 3, 1] and res.tolist() == [2, 2, 1] and (volc == -1).all()
+
+
+def test_supreme_worshipper_alone_or_tied_never_with_none():
+    volc = -np.ones(10, I)
+    volc[:3] = [0, 1, 1]
+    assert E.is_worshipper(volc, 5, P, 1) and not E.is_worshipper(volc, 5, P, 0)
+    volc[3] = 0
+    assert E.is_worshipper(volc, 5, P, 0) and E.is_worshipper(volc, 5, P, 1)
+    assert not E.is_worshipper(volc, 5, P, 2)
+
+
+def test_winner_tie_goes_to_the_player_farthest_from_the_first():
+    assert E.winner_of(np.array([20, 18, 20, 5], I), 4) == 2
+    assert E.winner_of(np.array([21, 18, 20, 5], I), 4) == 0
+
+
+# ---------------------------------------------------------------- eggs, volcano faces
+def test_hatching_returns_every_egg_cromagnon_and_uses_supply():
+    egg, res = np.array([4, 0, 0], I), np.zeros(P, I)
+    dsp, dloc = -np.ones((P, E.MAX_SLOTS), I), -np.ones((P, E.MAX_SLOTS), I)
+    supply = np.full(6, 1, I)
+    species = np.array(RULES.species, I)
+    cost = np.array(RULES.cost, I)
+    state = np.zeros(3, np.uint64)
+    s = E.pick_species(0, egg, dsp, supply, species, cost, 4, state, E.S_GREEDY)
+    assert s == BRONTO                                  # greedy prefers the Brontosaurus (cost 3)
+    assert E.hatch(0, s, egg, res, dsp, dloc, supply, 4) == 0
+    assert egg[0] == 0 and res[0] == 4                  # all four back, though it cost three
+    assert supply[BRONTO] == 0 and dsp[0, 0] == BRONTO and dloc[0, 0] == -1  # into the reserve
+    egg[0] = 3                                          # no copy left: the next best affordable
+    assert E.pick_species(0, egg, dsp, supply, species, cost, 4, state, E.S_GREEDY) == TREX
+    dsp[0, :4] = TRICE                                  # four bases used: no more hatching
+    assert E.pick_species(0, egg, dsp, supply, species, cost, 4, state, E.S_GREEDY) == -1
+    egg[0] = 1                                          # too few on the Egg space
+    dsp[0, :4] = -1
+    assert E.pick_species(0, egg, dsp, supply, species, cost, 4, state, E.S_GREEDY) == -1
+
+
+def test_volcano_face_is_mandatory_and_takes_from_elsewhere_when_reserve_is_empty():
+    volc = -np.ones(10, I)
+    res, egg, cm = np.array([1, 0, 0], I), np.array([0, 0, 0], I), np.zeros((16, P), I)
+    grid, state = np.arange(16, dtype=I), np.zeros(3, np.uint64)
+    assert E.volcano_face(0, volc, 2, res, egg, cm, grid, E.S_GREEDY, state, P)
+    assert res[0] == 0 and volc[0] == 0
+    cm[6, 0] = 1                                        # reserve empty: a Cro-Magnon from tile 6
+    assert E.volcano_face(0, volc, 2, res, egg, cm, grid, E.S_GREEDY, state, P)
+    assert cm[6, 0] == 0 and volc[1] == 0
+    cm[6, 0] = 1                                        # every space taken: no effect
+    assert not E.volcano_face(0, volc, 2, res, egg, cm, grid, E.S_GREEDY, state, P)
+    assert cm[6, 0] == 1
+
+
+# ---------------------------------------------------------------- whole games
+def test_core_columns_and_consistency():
+    df = simulate(RULES, games=60, players=3, seed=5, strategies=["greedy", "random", "greedy"])
+    check_core_columns(df)
+    assert df["seats"].iloc[0] == "greedy,random,greedy" and df["strategies"].iloc[0] == "greedy,random"
+    assert df["finished"].all()
+    target = RULES.score_target[1]
+    scores = df[["score_0", "score_1", "score_2"]].to_numpy()
+    assert (scores.max(axis=1) >= target).all()
+    assert (scores[np.arange(len(df)), df["winner"]] == scores.max(axis=1)).all()
+    assert (df["quake_flips"] <= df["quakes"]).all() and (df["eruptions"] >= 1).all()
+    hatched = df[[c for c in df if c.startswith("hatched_")]].to_numpy()
+    assert hatched.sum(axis=1).max() <= 3 * 4 and hatched.max() <= RULES.copies
+
+
+def test_batches_are_reproducible_whatever_the_split():
+    whole = simulate(RULES, games=40, players=4, seed=11)
+    a = simulate(RULES, games=25, players=4, seed=11)
+    b = simulate(RULES, games=15, players=4, seed=11, first_game=25)
+    import pandas as pd
+    pd.testing.assert_frame_equal(whole, pd.concat([a, b], ignore_index=True))
+    other = simulate(RULES, games=40, players=4, seed=12)
+    assert not whole["length"].equals(other["length"])   # the seed matters
+
+
+def test_greedy_beats_random():
+    # 300 two-player games, greedy against random in both seats; a fair coin would give 0.5
+    # (sd 0.029): require more than 0.5 + 5 sd.
+    df1 = simulate(RULES, games=150, players=2, seed=3, strategies=["greedy", "random"])
+    df2 = simulate(RULES, games=150, players=2, seed=4, strategies=["random", "greedy"])
+    wins = (df1["winner"] == 0).sum() + (df2["winner"] == 1).sum()
+    assert wins / 300 > 0.5 + 5 * 0.029
+
+
+def test_summary_answers_the_questions():
+    df = simulate(RULES, games=50, players=4, seed=2)
+    text = summarize(df)
+    for needle in ("Seat advantage", "Game length", "Strategy win rates", "brontosaurus",
+                   "flip the majority", "%"):
+        assert needle in text
+
+
+# ---------------------------------------------------------------- rules and command line
+def test_rules_defaults_and_overrides():
+    r = load_rules(None, {"species": {"names": ["stegosaurus", "plesiosaurus"]}, "dice": 4})
+    assert r.species == (STEGO, PLESIO) and r.dice == 4
+    assert sorted(RULES.faces) == [0, 1, 2, 3, 3, 4] and RULES.cost[SPECIES.index("brontosaurus")] == 3
+
+
+@pytest.mark.parametrize("over, field", [
+    ({"colour": 1}, "colour"),
+    ({"layout": ["PPJL", "JPPJ", "LHJC", "PJLP"]}, "layout"),
+    ({"volcano_spaces": [3, 4]}, "volcano_spaces"),
+    ({"faces": {"volcano": 0}}, "faces"),
+    ({"species": {"names": ["dragon"]}}, "species.names"),
+    ({"dice": 0}, "dice"),
+])
+def test_bad_rules_name_the_field(over, field):
+    with pytest.raises(RulesError, match=f"^{field}.*allowed"):
+        load_rules(None, over)
+
+
+def test_cli_bad_input_exit_code_2(tmp_path):
+    bad = tmp_path / "bad.toml"
+    bad.write_text("score_target = [20, 18, -1]\n")
+    runner = CliRunner()
+    for args in (["--rules", str(bad)], ["--players", "5"], ["--strategy", "clever"]):
+        res = runner.invoke(app, ["game", "fire-mountain", "simulate", "--games", "3", *args])
+        assert res.exit_code == 2, res.output
+        lines = [ln for ln in res.output.splitlines() if ln.strip()]
+        assert len(lines) == 1 and lines[0].startswith("error:")
+
+
+def test_cli_simulates():
+    res = CliRunner().invoke(app, ["game", "fire-mountain", "simulate", "--games", "20",
+                                   "--players", "3", "--seed", "1"])
+    assert res.exit_code == 0, res.output
+    assert "Seat advantage" in res.output and get("fire-mountain").name == "fire-mountain"
+
+
+@pytest.mark.slow
+def test_greedy_beats_random_at_scale():
+    # 4000 two-player games, greedy in each seat half the time: sd of a fair rate 0.008
+    df1 = simulate(RULES, games=2000, players=2, seed=13, strategies=["greedy", "random"])
+    df2 = simulate(RULES, games=2000, players=2, seed=14, strategies=["random", "greedy"])
+    assert df1["finished"].all() and df2["finished"].all()
+    wins = (df1["winner"] == 0).sum() + (df2["winner"] == 1).sum()
+    assert wins / 4000 > 0.5 + 5 * 0.008
