@@ -310,6 +310,21 @@ def _save(df, path: Path) -> None:
         df.to_parquet(path, index=False)
 
 
+def _register_command_modules() -> None:
+    """Commands that live in their own modules (each adds itself to ``app`` on import)."""
+    import importlib
+
+    for name in ("cli_tournament", "cli_report"):
+        try:
+            importlib.import_module(f"heron_sim.{name}")
+        except ModuleNotFoundError as err:
+            if err.name != f"heron_sim.{name}":
+                raise
+
+
+_register_command_modules()
+
+
 def main() -> None:
     """Entry point of the ``heron-sim`` console script."""
     try:

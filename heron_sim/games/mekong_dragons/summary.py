@@ -43,7 +43,11 @@ def summarize(df: pd.DataFrame) -> str:
     colours = df["colours"].iloc[0].split(",")
     out = [f"# Les Dragons du Mékong: {n} games, {players} players ({', '.join(colours)}), "
            f"seats {df['seats'].iloc[0]}, seed {df['seed'].iloc[0]}", "",
-           f"Finished: {len(fin)} / {n} (the others reached the round cap).", "",
+           f"Finished: {len(fin)} / {n} (the others reached the round cap).", ""]
+    if fin.empty:
+        out.append("No game finished: nobody crossed the delta (too many planks lost?).")
+        return "\n".join(out)
+    out += [
            f"## First-player advantage (seat 0 starts with the statuette; fair = {100 / players:.1f} %)",
            "", "| seat | colour | strategy | wins | win rate |", "|---|---|---|---|---|"]
     for i in range(players):
