@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
-from .jit import hot
+import numpy as np
 
+from .jit import hot
 from .layout import (
-    COUNTS, FACE, FREE, FRESH, HERON, KEEP, MAX_FACES, NDICE, R_FACES, R_NFACES, RESERVED,
+    COUNTS, FACE, FREE, FRESH, HERON, KEEP, MAX_FACES, NDICE, R_FACES, R_NFACES, R_REJECT, RESERVED,
     RPTR, RSCRIPT, RSCRIPT_LEN, STATUS,
 )
-from .rng import below
+from .rng import below, next_u64
+
+_MASK16 = np.uint64(0xFFFF)
+_S16 = np.uint64(16)
 
 
 @hot
@@ -24,15 +28,33 @@ def roll_die(i, w, R, rng):
 
 @hot
 def roll_free_dice(w, R, rng):
-    """Roll every free die; herons are reserved at once. Returns the number of new herons."""
+    """Roll every free die; herons are reserved at once. Returns the number of new herons.
+
+    Unscripted dice are cut 16 bits at a time from 64-bit draws (four dice a draw), by
+    Lemire's multiply-and-shift with rejection of the lowest ``65536 mod faces`` values, so
+    each face is exactly equiprobable. Unused bits are dropped at the end of the roll.
+    """
     new_herons = 0
     scripted = w[RPTR] < w[RSCRIPT_LEN]
+    bits = np.uint64(0)
+    chunks = 0
     for i in range(w[NDICE]):
         if w[STATUS + i] == FREE:
             if scripted:
                 f = roll_die(i, w, R, rng)
             else:
-                f = R[R_FACES + MAX_FACES * i + below(rng, R[R_NFACES + i])]
+                faces = np.uint64(R[R_NFACES + i])
+                reject = np.uint64(R[R_REJECT + i])
+                while True:
+                    if chunks == 0:
+                        bits = next_u64(rng)
+                        chunks = 4
+                    m = (bits & _MASK16) * faces
+                    bits = bits >> _S16
+                    chunks -= 1
+                    if (m & _MASK16) >= reject:
+                        break
+                f = R[R_FACES + MAX_FACES * i + np.int64(m >> _S16)]
             w[FACE + i] = f
             w[FRESH + i] = 1
             if f == HERON:

@@ -29,7 +29,9 @@ R_ADVANCE = 16                # [MAX_DICE + 1] advance by set size
 R_EFFECT = R_ADVANCE + MAX_DICE + 1   # [MAX_DICE + 1] combination effect by set size
 R_NFACES = R_EFFECT + MAX_DICE + 1    # [MAX_DICE] faces per die
 R_FACES = R_NFACES + MAX_DICE         # [MAX_DICE * MAX_FACES] animal on face k of die i
-R_BOARD = R_FACES + MAX_DICE * MAX_FACES  # [finish] square effect codes
+R_REJECT = R_FACES + MAX_DICE * MAX_FACES  # [MAX_DICE] 65536 mod faces: 16-bit draws below it
+                                           # are rejected (so every face is exactly equiprobable)
+R_BOARD = R_REJECT + MAX_DICE          # [finish] square effect codes
 
 
 def rules_length(finish: int) -> int:

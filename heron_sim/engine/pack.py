@@ -23,6 +23,7 @@ def pack_rules(rules) -> np.ndarray:
     faces = np.full((L.MAX_DICE, L.MAX_FACES), -1, dtype=np.int64)
     faces[:n_dice, :max_faces] = k.faces
     R[L.R_FACES : L.R_FACES + faces.size] = faces.ravel()
+    R[L.R_REJECT : L.R_REJECT + n_dice] = 65536 % k.n_faces
     R[L.R_BOARD : L.R_BOARD + rules.finish] = k.board
     return R
 

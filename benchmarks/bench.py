@@ -1,0 +1,96 @@
+"""Performance figures of heron-sim (``make bench``). Not a test: prints medians and ratios.
+
+    python benchmarks/bench.py [--repeats 5] [--quick]
+
+Measures, on this machine:
+- four-player 8d8 greedy games per second with 1 and 2 threads (in-process, warm kernels);
+- single turns per second of the ``turns`` kernel;
+- the wall time of ``heron-sim simulate --games 10000`` with a warm and with a cold numba cache
+  (a fresh cache folder), Python start-up included;
+- the wall time of ``heron-sim game NAME simulate --games 10000`` for each lighter game (warm).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CLI = [sys.executable, "-m", "heron_sim"]
+
+
+def median_time(fn, repeats):
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), times
+
+
+def wall(cmd, env=None):
+    t = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env, cwd=ROOT)
+    return time.perf_counter() - t
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--games", type=int, default=50_000)
+    parser.add_argument("--quick", action="store_true", help="skip the cold-cache run and the lighter games")
+    args = parser.parse_args()
+
+    import numba
+
+    from heron_sim.rules import Rules
+    from heron_sim.simulation import simulate, simulate_turns
+
+    rules = Rules.build(mode="8d8")
+    simulate(rules, 200, seed=1)  # load or compile the kernels
+    simulate_turns(rules, 1000, 1)
+    print(f"heron-sim benchmark — {os.cpu_count()} cores, numba {numba.__version__}, "
+          f"{args.repeats} repeats, medians\n")
+    rows = []
+    rates = {}
+    for threads in sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)}):
+        med, _ = median_time(lambda: simulate(rules, args.games, seed=1, threads=threads), args.repeats)
+        rates[threads] = args.games / med
+        rows.append((f"8d8 greedy 4-player games/s, {threads} thread(s)", f"{rates[threads]:,.0f}"))
+    if len(rates) == 2:
+        rows.append(("speed-up 2 threads / 1 thread", f"{rates[2] / rates[1]:.2f}x"))
+    n_turns = 2_000_000
+    med, _ = median_time(lambda: simulate_turns(rules, n_turns, 1), args.repeats)
+    rows.append(("single turns/s (turns kernel, all threads)", f"{n_turns / med:,.0f}"))
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
+    warm = statistics.median(wall(CLI + ["simulate", "--games", "10000", "--json"]) for _ in range(args.repeats))
+    rows.append(("`heron-sim simulate --games 10000` wall, warm cache", f"{warm:.2f} s"))
+    if not args.quick:
+        cold_dir = tempfile.mkdtemp(prefix="heron-cold-")
+        try:
+            env = dict(os.environ, NUMBA_CACHE_DIR=cold_dir)
+            cold = wall(CLI + ["simulate", "--games", "10000", "--json"], env=env)
+            rows.append(("`heron-sim simulate --games 10000` wall, cold cache", f"{cold:.1f} s"))
+        finally:
+            shutil.rmtree(cold_dir, ignore_errors=True)
+        from heron_sim.games import available
+
+        for name in available():
+            wall(CLI + ["game", name, "simulate", "--games", "200"])  # warm its cache
+            t = statistics.median(wall(CLI + ["game", name, "simulate", "--games", "10000"]) for _ in range(3))
+            rows.append((f"`heron-sim game {name} simulate --games 10000` wall", f"{t:.2f} s"))
+    width = max(len(r[0]) for r in rows)
+    for label, value in rows:
+        print(f"{label:<{width}}  {value:>12}")
+
+
+if __name__ == "__main__":
+    main()
