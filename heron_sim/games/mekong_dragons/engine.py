@@ -286,7 +286,8 @@ def act_place_stone(p, stone, load, gs, loc, target, pa, pb, pon, res, dist, str
             for k in range(n_mine):
                 if dist[mine[k], n] < near:
                     near = dist[mine[k], n]
-            v = front - dist[n, target[p]] if near <= reach else -100.0 - dist[n, target[p]]
+            # out of reach, a stone is best near what its pawn can reach (a later plank fits)
+            v = front - dist[n, target[p]] if near <= reach else -100.0 - near
             if v > best:
                 best = v
                 pick = n

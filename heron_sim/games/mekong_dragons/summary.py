@@ -10,7 +10,8 @@ from .rules import CARDS
 
 
 def _pct(rate, low, high) -> str:
-    return f"{100 * rate:.1f} % [{100 * low:.1f}, {100 * high:.1f}]"
+    # clip the interval's rounding noise (a Wilson bound of -1e-17 would print as -0.0)
+    return f"{100 * rate:.1f} % [{max(0.0, 100 * low):.1f}, {min(100.0, 100 * high):.1f}]"
 
 
 def card_table(df: pd.DataFrame) -> pd.DataFrame:
