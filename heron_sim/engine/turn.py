@@ -46,8 +46,9 @@ def roll_phase(seat, w, R, rng, sp):
                 break
         return OUT_POND, total
     powers = R[P_POWERS] != 0
+    reserved = herons  # kept up to date: +new herons per roll, recounted after a power
     while True:
-        if reserved_herons(w) >= R[P_ANXIETY]:
+        if reserved >= R[P_ANXIETY]:
             w[row + C_ANXIETIES] += 1
             w[row + C_SEAT_ANX + seat] += 1
             if powers and w[GUIDE + seat] == LION and w[READY + seat] != 0:
@@ -61,6 +62,7 @@ def roll_phase(seat, w, R, rng, sp):
             action = decide(D_POWER, seat, w, R, rng, sp)
             if action >= 0:
                 apply_power(seat, action, w, R, rng, sp)
+                reserved = reserved_herons(w)
                 continue  # Anxiety is checked after every die modification
         if decide(D_KEEP, seat, w, R, rng, sp) == 0:
             return OUT_SCORED, 0
@@ -70,7 +72,7 @@ def roll_phase(seat, w, R, rng, sp):
         for i in range(n):
             if w[KEEP + i] != 0 and w[STATUS + i] == FREE:
                 w[STATUS + i] = KEPT
-        roll_free_dice(w, R, rng)
+        reserved += roll_free_dice(w, R, rng)
         w[ROLLS_LEFT] -= 1
         w[ROLL] += 1
 

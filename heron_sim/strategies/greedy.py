@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from ..engine.jit import hot
 
-from ..engine.dice import best_set, count_animals, newly_kept_count
+from ..engine.dice import best_set, count_animals
 from ..engine.layout import (
-    D_BULL, D_DEER_SQUARE, D_EAGLE_SQUARE, D_KEEP, D_LION, D_SNAKE, FACE, FREE, GUIDE, KEEP,
+    D_BULL, D_DEER_SQUARE, D_EAGLE_SQUARE, D_KEEP, D_LION, D_SNAKE, FACE, FREE, FRESH, GUIDE, KEEP,
     NDICE, NOMINAL, ROLLS_LEFT, STATUS,
 )
 from .common import furthest_ahead_opponent
@@ -28,9 +28,19 @@ def greedy_keep(seat, w):
     """Keep the free dice showing the target animal; return 1 to reroll, 0 to stop."""
     count_animals(w)
     _, target = best_set(w, w[GUIDE + seat])
+    newly = 0       # dice newly kept from this roll (fresh reserved herons included)
+    free_left = 0   # free dice left to reroll
     for i in range(w[NDICE]):
-        w[KEEP + i] = 1 if (w[STATUS + i] == FREE and w[FACE + i] == target) else 0
-    newly, free_left = newly_kept_count(w)
+        keep = 0
+        if w[STATUS + i] == FREE:
+            if w[FACE + i] == target:
+                keep = 1
+                newly += 1
+            else:
+                free_left += 1
+        elif w[FRESH + i] != 0:
+            newly += 1
+        w[KEEP + i] = keep
     if w[ROLLS_LEFT] > 0 and free_left > 0 and newly > 0:
         return 1
     return 0
