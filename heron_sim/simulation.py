@@ -22,7 +22,7 @@ from .engine.pack import pack_rules
 from .errors import HeronSimError
 from .rules import Rules
 from .rules.board import EFFECT_NAMES
-from .strategies import REGISTRY, parse_seating, seat_arrays
+from .strategies import REGISTRY, parse_seating, parse_strategy, seat_arrays
 
 DEFAULT_BATCH = 4096
 
@@ -60,7 +60,7 @@ def simulate(
     if batch_size < 1:
         raise HeronSimError(f"batch_size: {batch_size}; allowed: >= 1")
     seating = parse_seating(strategies, rules.players)
-    sids, sp = seat_arrays(seating)
+    sids, sp = seat_arrays(seating, rules)
     R = pack_rules(rules)
     _set_threads(threads)
     width = L.n_columns(rules.finish)
@@ -152,10 +152,10 @@ def simulate_turns(
     """
     if turns < 0:
         raise HeronSimError(f"--turns: {turns}; allowed: >= 0")
-    if strategy not in REGISTRY or not REGISTRY[strategy].user_facing:
+    if parse_strategy(strategy)[0] == "scripted":
         raise HeronSimError(f"--strategy: {strategy!r}; allowed: {', '.join(n for n, s in REGISTRY.items() if s.user_facing)}")
     g = animal_index(guide, "--guide")
-    sids, sp = seat_arrays([strategy])
+    sids, sp = seat_arrays([strategy], rules)
     _set_threads(threads)
     out = np.zeros((turns, 3), dtype=np.int64)
     play_turns(np.uint64(seed), first_turn, pack_rules(rules), g, int(sids[0]), sp[0], out)

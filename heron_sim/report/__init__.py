@@ -1,0 +1,77 @@
+"""The balance report: sections computed from a run folder, rendered to HTML and Markdown."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from .render import markdown_table, write_report
+from .section import Figure, Section, Table
+
+__all__ = ["Figure", "Section", "Table", "build_sections", "markdown_table", "report_from_run", "run_metadata",
+           "write_report"]
+
+
+def build_sections(run) -> list:
+    """One section per experiment of the run (in plan order), then the cross-cutting one."""
+    from ..runner.kinds import across, analyse
+
+    sections = [analyse(exp, data) for exp, data in run.experiments()]
+    sections.append(across(run))
+    return sections
+
+
+def run_metadata(run, extra: dict | None = None) -> dict:
+    """Package version, git commit, rules hashes, seeds, games, run time of a run folder."""
+    from ..runner.run import git_commit, package_version
+
+    m = run.manifest
+    hashes, seeds, games, turns = {}, set(), 0, 0
+    per_exp = []
+    for e in m["experiments"]:
+        g = sum(j["n"] for j in e["jobs"] if j["kind"] == "games")
+        t = sum(j["n"] for j in e["jobs"] if j["kind"] == "turns")
+        games += g
+        turns += t
+        for j in e["jobs"]:
+            hashes.setdefault(j["rules_hash"], f"{e['experiment']['name']}/{j['key']}")
+            seeds.add(j["seed"])
+        per_exp.append(f"{e['experiment']['name']}: {g:,} games, {t:,} turns, {e['seconds']:.1f} s")
+    meta = {
+        "package version": m.get("package_version", "unknown"),
+        "git commit (run)": m.get("git_commit", "unknown"),
+        "git commit (report)": git_commit(),
+        "report package version": package_version(),
+        "run folder": str(run.dir),
+        "run started": m.get("started", ""),
+        "simulation run time": f"{m.get('seconds', float('nan')):.1f} s (whole plan, all experiments)",
+        "experiments": "; ".join(per_exp),
+        "games simulated": f"{games:,}",
+        "single turns simulated": f"{turns:,}",
+        "seeds": ", ".join(map(str, sorted(seeds))) + " (game i of a batch draws from stream (seed, i))",
+        "rules hashes": ", ".join(f"{h} (first used by {w})" for h, w in hashes.items()),
+        "strategies available": ", ".join(m.get("strategies_available", [])),
+        "tournament module": "yes" if m.get("tournament_available") else "no (rotation of seats used)",
+    }
+    meta.update(extra or {})
+    return meta
+
+
+def report_from_run(run_dir, out_dir="results", extra_meta: dict | None = None,
+                    started: float | None = None) -> dict:
+    """Compute every table from a run folder and write the report; returns the paths.
+
+    ``started`` (a ``time.perf_counter()`` value) adds the measured time from the start of the
+    simulation to the end of the tables to the metadata."""
+    from ..runner.run import RunData
+
+    t0 = time.perf_counter()
+    run = RunData(run_dir)
+    sections = build_sections(run)
+    extra = dict(extra_meta or {})
+    extra.setdefault("report computed in", f"{time.perf_counter() - t0:.1f} s (tables; figures not included)")
+    if started is not None:
+        extra["total time (simulate + tables)"] = f"{time.perf_counter() - started:.1f} s"
+    paths = write_report(sections, run_metadata(run, extra), Path(out_dir))
+    paths["sections"] = sections
+    return paths

@@ -1,20 +1,31 @@
 """Strategies: declared here by name, dispatched inside the kernel by an integer id.
 
-Each strategy module declares ``NAME``, ``DESCRIPTION`` and a compiled decision function; the
-id below is what ``heron_sim.strategies.dispatch.decide`` switches on.
+Each strategy module declares ``NAME``, ``DESCRIPTION`` (and ``PARAMS``, its parameters with
+their defaults, when it has some) and a compiled decision function; the id below is what
+``heron_sim.strategies.dispatch.decide`` switches on.
+
+A seat is named ``name`` or ``name:key=value,...`` — e.g. ``prudent:risk=0.6`` (in a comma
+list of seats, separate a seat's parameters with ``;``: ``prudent:risk=0.1;...``). Each seat
+gets one float64 parameter row (its parameters in declaration order from column 0; the
+``expert`` and ``racer`` rows carry their value tables from column 4 on); rows are padded to
+the widest.
+
+User strategies: :func:`register_strategy` (see heron_sim.strategies.plugins and
+docs/strategies.md).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Callable
 
 import numpy as np
 
 from ..errors import HeronSimError
-from . import greedy, random_policy, scripted
-from .dispatch import GREEDY, RANDOM, SCRIPTED
+from . import expert, greedy, prudent, racer, random_policy, scripted
+from .dispatch import EXPERT, GREEDY, PLUGIN, PRUDENT, RACER, RANDOM, SCRIPTED
 
-N_STRATEGY_PARAMS = 4  # width of the per-seat parameter rows
+N_STRATEGY_PARAMS = 4  # width of the per-seat parameter rows (before any table)
 
 
 @dataclass(frozen=True)
@@ -23,10 +34,19 @@ class StrategyInfo:
     sid: int
     description: str
     user_facing: bool = True
+    #: parameter names and defaults, in the order of the row's columns
+    params: dict = field(default_factory=dict)
+    #: the row carries the expert's tables (built from the rules)
+    tables: bool = False
+    #: plug-ins: the compiled wrapper (kept alive here) whose address goes in column 0
+    plugin: object = None
 
 
 REGISTRY: dict[str, StrategyInfo] = {
     greedy.NAME: StrategyInfo(greedy.NAME, GREEDY, greedy.DESCRIPTION),
+    prudent.NAME: StrategyInfo(prudent.NAME, PRUDENT, prudent.DESCRIPTION, params=dict(prudent.PARAMS)),
+    expert.NAME: StrategyInfo(expert.NAME, EXPERT, expert.DESCRIPTION, tables=True),
+    racer.NAME: StrategyInfo(racer.NAME, RACER, racer.DESCRIPTION, tables=True),
     random_policy.NAME: StrategyInfo(random_policy.NAME, RANDOM, random_policy.DESCRIPTION),
     scripted.NAME: StrategyInfo(scripted.NAME, SCRIPTED, scripted.DESCRIPTION, user_facing=False),
 }
@@ -36,8 +56,55 @@ def names(user_facing_only: bool = True) -> list[str]:
     return [n for n, s in REGISTRY.items() if s.user_facing or not user_facing_only]
 
 
+def register_strategy(name: str, decide: Callable, description: str = "",
+                      params: dict | None = None, replace: bool = False) -> StrategyInfo:
+    """Register a user decision function under ``name`` (a plug-in).
+
+    ``decide(kind, seat, w, R, rng, sp) -> int`` must be a numba ``@njit`` function (a plain
+    function is compiled with ``numba.njit``). Its parameters ``params`` (name -> default) are
+    read by it as ``sp[seat, 1 + i]`` in the given order (column 0 holds the address of its
+    compiled wrapper). Returns the registry entry; the name is then usable everywhere a
+    strategy name is (``simulate``, ``tournament``, the command line within the same process).
+    """
+    from .plugins import compile_plugin
+
+    if not name or any(c in name for c in ",:;= "):
+        raise HeronSimError(f"strategy name {name!r}: use letters, digits, '-' or '_'")
+    if name in REGISTRY and not (replace and REGISTRY[name].sid == PLUGIN):
+        raise HeronSimError(f"strategy {name!r} is already registered")
+    wrapper = compile_plugin(decide)
+    info = StrategyInfo(name, PLUGIN, description or f"user strategy {name}",
+                        params=dict(params or {}), plugin=wrapper)
+    REGISTRY[name] = info
+    return info
+
+
+def parse_strategy(spec: str) -> tuple[str, dict[str, float]]:
+    """``'prudent:risk=0.6'`` -> ('prudent', {'risk': 0.6}) (validated against the registry)."""
+    spec = spec.strip()
+    name, _, rest = spec.partition(":")
+    name = name.strip()
+    if name not in REGISTRY or not REGISTRY[name].user_facing and name != "scripted":
+        raise HeronSimError(f"--strategy: {name!r} is not a strategy; allowed: {', '.join(names())}")
+    info = REGISTRY[name]
+    values = dict(info.params)
+    for item in filter(None, (x.strip() for x in rest.replace(";", "&").split("&"))):
+        key, eq, raw = item.partition("=")
+        key = key.strip()
+        if not eq or key not in info.params:
+            allowed = ", ".join(f"{k}=<number>" for k in info.params) or "none"
+            raise HeronSimError(f"--strategy: {spec!r}: bad parameter {item!r}; allowed: {allowed}")
+        try:
+            values[key] = float(raw)
+        except ValueError:
+            raise HeronSimError(f"--strategy: {spec!r}: {key} must be a number, got {raw!r}") from None
+    if name == "prudent" and not 0.0 <= values["risk"] <= 1.0:
+        raise HeronSimError(f"--strategy: {spec!r}: risk must be in 0..1")
+    return name, values
+
+
 def parse_seating(spec: str | list[str], players: int) -> list[str]:
-    """One name for every seat, or a comma list with one name per seat."""
+    """One strategy for every seat, or a comma list with one per seat (``name:key=value``)."""
     items = spec.split(",") if isinstance(spec, str) else list(spec)
     items = [s.strip() for s in items]
     if len(items) == 1:
@@ -47,13 +114,41 @@ def parse_seating(spec: str | list[str], players: int) -> list[str]:
             f"--strategy: {len(items)} names for {players} players; give one name or one per seat"
         )
     for s in items:
-        if s not in REGISTRY or not REGISTRY[s].user_facing and s != "scripted":
-            raise HeronSimError(f"--strategy: {s!r} is not a strategy; allowed: {', '.join(names())}")
+        parse_strategy(s)
     return items
 
 
-def seat_arrays(seating: list[str]) -> tuple[np.ndarray, np.ndarray]:
-    """Strategy ids and parameter rows by seat, as the kernel reads them."""
-    sids = np.array([REGISTRY[s].sid for s in seating], dtype=np.int64)
-    sp = np.zeros((len(seating), N_STRATEGY_PARAMS), dtype=np.float64)
+def seat_row(spec: str, rules=None) -> np.ndarray:
+    """The parameter row of one seat (its tables included)."""
+    name, values = parse_strategy(spec)
+    info = REGISTRY[name]
+    params = [values[k] for k in info.params]
+    if info.plugin is not None:
+        from .plugins import plugin_row
+
+        return plugin_row(info.plugin.address, params)
+    if info.tables:
+        if rules is None:
+            raise HeronSimError(f"strategy {name!r} needs the rules (its tables depend on them)")
+        from .expert_dp import expert_tables
+
+        row = expert_tables(rules).row.copy()
+        row[: len(params)] = params
+        return row
+    row = np.zeros(max(N_STRATEGY_PARAMS, len(params)))
+    row[: len(params)] = params
+    return row
+
+
+def seat_arrays(seating: list[str], rules=None) -> tuple[np.ndarray, np.ndarray]:
+    """Strategy ids and parameter rows by seat, as the kernel reads them.
+
+    Returns ``sids`` int64[players] and ``sp`` float64[players, k] (rows padded to the widest).
+    """
+    sids = np.array([REGISTRY[parse_strategy(s)[0]].sid for s in seating], dtype=np.int64)
+    rows = [seat_row(s, rules) for s in seating]
+    width = max(N_STRATEGY_PARAMS, *(r.size for r in rows))
+    sp = np.zeros((len(seating), width), dtype=np.float64)
+    for i, r in enumerate(rows):
+        sp[i, : r.size] = r
     return sids, sp

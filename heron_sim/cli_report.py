@@ -1,0 +1,206 @@
+"""Commands of the test plan and the balance report: run, plan, report, compare.
+
+Imported by :mod:`heron_sim.cli`, which registers these commands on its ``app``.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .cli import _fail, app
+from .errors import HeronSimError
+
+PLAN_ORDER = ("modes", "pond", "anxiety", "guides", "strategies")
+
+GamesOpt = Annotated[Optional[int], typer.Option("--games", help="Games per batch for a quick check (turns: 50 x games); default: each experiment's own sizes.")]
+RunDirOpt = Annotated[Optional[Path], typer.Option("--run-dir", help="Run folder for the raw Parquet results (default runs/<timestamp>).")]
+OutOpt = Annotated[Path, typer.Option("--out", help="Folder of report.html, report.md and figures/.")]
+PlanDirOpt = Annotated[Path, typer.Option("--experiments", help="Folder of the plan's experiment files.")]
+
+
+def plan_files(folder: Path) -> list[Path]:
+    """The plan's experiment files: the seed's five first, then the others by name."""
+    if not folder.is_dir():
+        raise HeronSimError(f"--experiments: {folder} is not a folder")
+    files = sorted(folder.glob("*.toml"))
+    if not files:
+        raise HeronSimError(f"--experiments: no experiment files (*.toml) in {folder}")
+    rank = {n: i for i, n in enumerate(PLAN_ORDER)}
+    return sorted(files, key=lambda p: (rank.get(p.stem, len(rank)), p.stem))
+
+
+def _log(msg: str) -> None:
+    typer.echo(msg, err=True)
+
+
+def _check_games(games):
+    if games is not None and games < 1:
+        raise HeronSimError(f"--games: {games}; allowed: >= 1")
+
+
+def _run(files, run_dir, games):
+    from .runner import load_experiment, new_run_dir, run_experiments
+
+    _check_games(games)
+    exps = [load_experiment(p) for p in files]  # validate everything before creating a folder
+    names = [e.name for e in exps]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise HeronSimError(f"two experiments named {dup[0]!r}; names must be unique in a run")
+    run_dir = Path(run_dir) if run_dir else new_run_dir()
+    run_dir.mkdir(parents=True, exist_ok=True)
+    t0 = time.perf_counter()
+    run_experiments(exps, run_dir, log=_log, games=games)
+    _log(f"raw results in {run_dir} ({time.perf_counter() - t0:.1f} s)")
+    return run_dir
+
+
+def _report(run_dir, out, started=None):
+    from .report import report_from_run
+
+    t0 = time.perf_counter()
+    paths = report_from_run(run_dir, out, started=started)
+    _log(f"report: {paths['html']} and {paths['md']} ({len(paths['figures'])} figures, {time.perf_counter() - t0:.1f} s)")
+    return paths
+
+
+@app.command("run")
+def run_cmd(
+    experiments: Annotated[list[Path], typer.Argument(help="Experiment file(s), e.g. experiments/modes.toml.")],
+    games: GamesOpt = None,
+    run_dir: RunDirOpt = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Also write a report of these experiments to this folder.")] = None,
+) -> None:
+    """Run one or more experiment files: raw per-game Parquet under the run folder, then print
+    each experiment's findings and tables (Markdown)."""
+    from .report import build_sections, markdown_table
+    from .runner import RunData
+
+    try:
+        folder = _run(experiments, run_dir, games)
+        run = RunData(folder)
+        for sec in build_sections(run):
+            typer.echo(f"\n## {sec.title}\n")
+            for f in sec.findings:
+                typer.echo(f"- {f}")
+            for t in sec.tables:
+                typer.echo(f"\n**{t.caption}**\n\n{markdown_table(t.frame)}")
+        if out is not None:
+            _report(folder, out)
+    except HeronSimError as err:
+        _fail(str(err))
+
+
+@app.command("plan")
+def plan_cmd(
+    folder: PlanDirOpt = Path("experiments"),
+    games: GamesOpt = None,
+    run_dir: RunDirOpt = None,
+    out: OutOpt = Path("results"),
+) -> None:
+    """Run the whole test plan (every experiment file of the folder) and write the report."""
+    try:
+        started = time.perf_counter()
+        folder_run = _run(plan_files(folder), run_dir, games)
+        _report(folder_run, out, started)
+    except HeronSimError as err:
+        _fail(str(err))
+
+
+@app.command("report")
+def report_cmd(
+    from_: Annotated[Optional[Path], typer.Option("--from", help="Re-render from this run folder, without simulating.")] = None,
+    out: OutOpt = Path("results"),
+    folder: PlanDirOpt = Path("experiments"),
+    games: GamesOpt = None,
+    run_dir: RunDirOpt = None,
+) -> None:
+    """Write results/report.html (self-contained) and results/report.md (PNG figures beside it):
+    runs the plan first unless --from names a run folder."""
+    try:
+        if from_ is not None:
+            _report(from_, out)
+        else:
+            started = time.perf_counter()
+            folder_run = _run(plan_files(folder), run_dir, games)
+            _report(folder_run, out, started)
+    except HeronSimError as err:
+        _fail(str(err))
+
+
+@app.command("compare")
+def compare_cmd(
+    a: Annotated[Path, typer.Argument(help="Rules file A (like heron_sim/rules/data/defaults.toml) or an experiment file.")],
+    b: Annotated[Path, typer.Argument(help="Rules file B.")],
+    games: Annotated[int, typer.Option("--games", help="Games per rule set (same seeds under both).")] = 10_000,
+    mode: Annotated[Optional[str], typer.Option("--mode", help="Dice mode (default: each file's, else 8d8).")] = None,
+    players: Annotated[Optional[int], typer.Option("--players", help="Players, 2..7.")] = None,
+    seating: Annotated[str, typer.Option("--strategy", help="Strategies: ai, all, or names (one per seat, rotated).")] = "ai",
+    seed: Annotated[int, typer.Option("--seed", help="Master seed: game i draws from stream (seed, i) under both rules.")] = 1,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Also write compare.md / report.html to this folder.")] = None,
+    run_dir: RunDirOpt = None,
+) -> None:
+    """Run the same seeds under two rule sets and print every metric side by side with the
+    difference B - A, its 95 % interval (paired by seed) and a Holm-corrected p-value."""
+    from .report import build_sections, markdown_table, write_report
+    from .runner import RunData, run_experiments
+    from .runner.config import Experiment, RulesSpec
+
+    try:
+        if games < 1:
+            raise HeronSimError(f"--games: {games}; allowed: >= 1")
+        specs = [_rules_source(p, label) for p, label in ((a, a.stem), (b, b.stem))]
+        m = mode or specs[0].build(None, players).mode
+        exp = Experiment(name="compare", kind="compare", title=f"Rule variant: {b.stem} vs {a.stem}",
+                         seed=seed, games=games, modes=(m,), players=players or specs[0].build(m).players,
+                         seating=seating, figures=("differences",), a=specs[0], b=specs[1])
+        for s in specs:
+            s.build(m, exp.players)
+        folder = Path(run_dir) if run_dir else None
+        from .runner import new_run_dir
+
+        folder = folder or new_run_dir(name=f"compare-{time.strftime('%Y%m%d-%H%M%S')}")
+        folder.mkdir(parents=True, exist_ok=True)
+        run_experiments([exp], folder, log=_log)
+        run = RunData(folder)
+        sections = build_sections(run)[:1]
+        for sec in sections:
+            for f in sec.findings:
+                typer.echo(f"- {f}")
+            for t in sec.tables:
+                typer.echo(f"\n**{t.caption}**\n\n{markdown_table(t.frame)}\n\n*{t.note}*")
+        if out is not None:
+            from .report import run_metadata
+
+            paths = write_report(sections, run_metadata(run), out, title=exp.title)
+            _log(f"report: {paths['html']} and {paths['md']}")
+    except HeronSimError as err:
+        _fail(str(err))
+
+
+def _rules_source(path: Path, label: str):
+    """A rules file, or an experiment file (its [rules] table), as a RulesSpec."""
+    import tomllib
+
+    from .runner.config import RulesSpec
+
+    try:
+        with open(path, "rb") as fh:
+            table = tomllib.load(fh)
+    except FileNotFoundError:
+        raise HeronSimError(f"rules file not found: {path}") from None
+    except tomllib.TOMLDecodeError as err:
+        raise HeronSimError(f"{path}: malformed TOML: {err}") from None
+    if "kind" in table:  # an experiment file
+        r = table.get("rules", {}) or {}
+        file = r.get("file")
+        if file is not None:
+            file = str(path.parent / file)
+        from .runner.config import _flatten
+
+        return RulesSpec(file=file, overrides=_flatten(r.get("set", {}) or {}), label=label)
+    return RulesSpec(file=str(path), label=label)

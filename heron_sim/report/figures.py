@@ -1,0 +1,187 @@
+"""Matplotlib figures of the report (Agg backend): every one has a title, axis labels with
+units, error bars (95 % intervals) and its sample size.
+
+Each function takes a table computed beforehand, draws on ``ax`` (a new figure when None)
+and returns the figure.
+"""
+
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+
+COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
+
+
+def _axes(ax, size=(8, 4.5)):
+    if ax is None:
+        fig, ax = plt.subplots(figsize=size, dpi=110)
+    else:
+        fig = ax.figure
+    return fig, ax
+
+
+def _finish(fig, ax, title, xlabel, ylabel, note=None):
+    ax.set_title(title, fontsize=12)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(axis="y", alpha=0.3)
+    if note:
+        fig.text(0.99, 0.01, note, ha="right", va="bottom", fontsize=8, color="#444444")
+        fig.tight_layout(rect=(0, 0.04, 1, 1))
+    else:
+        fig.tight_layout()
+    return fig
+
+
+def grouped_rates(table: pd.DataFrame, *, group: str, category: str, title: str, xlabel: str,
+                  ylabel: str, value: str = "rate", low: str = "low", high: str = "high",
+                  percent: bool = True, fair: float | None = None, fair_label: str = "fair share",
+                  note: str | None = None, ax=None):
+    """Bars of ``value`` by ``category`` (x) and ``group`` (colour), 95 % error bars."""
+    fig, ax = _axes(ax)
+    cats = list(dict.fromkeys(table[category]))
+    groups = list(dict.fromkeys(table[group]))
+    width = 0.8 / max(len(groups), 1)
+    scale = 100.0 if percent else 1.0
+    x = np.arange(len(cats))
+    for i, g in enumerate(groups):
+        sub = table[table[group] == g].set_index(category).reindex(cats)
+        v = sub[value].to_numpy(float) * scale
+        lo = sub[low].to_numpy(float) * scale
+        hi = sub[high].to_numpy(float) * scale
+        err = np.vstack([np.nan_to_num(v - lo), np.nan_to_num(hi - v)])
+        label = str(g)
+        if "n" in sub.columns and sub["n"].notna().any():
+            label += f" (n = {int(np.nanmax(sub['n'].to_numpy(float))):,})"
+        ax.bar(x + (i - (len(groups) - 1) / 2) * width, v, width, yerr=err, capsize=2,
+               color=COLORS[i % len(COLORS)], label=label, error_kw={"elinewidth": 1})
+    if fair is not None:
+        ax.axhline(fair * scale, color="black", ls="--", lw=1, label=fair_label)
+    ax.set_xticks(x, [str(c) for c in cats])
+    if len(groups) > 1 or fair is not None or "n" in table.columns:
+        top = np.nanmax((table[high].to_numpy(float) if high in table else table[value].to_numpy(float)) * scale)
+        if np.isfinite(top) and top > 0:
+            ax.set_ylim(0, top * (1.15 + 0.07 * ((len(groups) + (fair is not None) + 1) // 2)))
+        ax.legend(fontsize=8, loc="upper right", ncol=2 if len(groups) + (fair is not None) > 2 else 1)
+    return _finish(fig, ax, title, xlabel, ylabel, note)
+
+
+def length_distributions(dists: dict[str, pd.Series], stats: pd.DataFrame, ax=None):
+    """Share of games ending in each round, one line per mode; the mean and its 95 % interval
+    as a point with error bar above the curves. ``stats`` has label, mean, low, high, n."""
+    fig, ax = _axes(ax)
+    top = max(float(s.max()) for s in dists.values()) * 100 if dists else 1
+    for i, (label, s) in enumerate(dists.items()):
+        row = stats.set_index("label").loc[label]
+        c = COLORS[i % len(COLORS)]
+        ax.step(s.index, s.to_numpy() * 100, where="mid", color=c,
+                label=f"{label}: mean {row['mean']:.1f} rounds (n = {int(row['n']):,})")
+        y = top * (1.08 + 0.06 * i)
+        ax.errorbar([row["mean"]], [y], xerr=[[row["mean"] - row["low"]], [row["high"] - row["mean"]]],
+                    fmt="o", color=c, capsize=3, ms=4)
+    tails = [_quantile_of_share(s, 0.995) for s in dists.values() if len(s)]
+    if tails:
+        ax.set_xlim(0, max(tails) * 1.05)
+        ax.text(0.99, 0.02, "x axis cut at the 99.5th percentile", transform=ax.transAxes, ha="right",
+                va="bottom", fontsize=7, color="#666666")
+    ax.legend(fontsize=8, loc="upper right")
+    return _finish(fig, ax, "Game length by dice mode (points: mean with 95 % interval)",
+                   "game length (rounds)", "share of finished games (%)")
+
+
+def _quantile_of_share(s: pd.Series, q: float) -> float:
+    c = s.sort_index().cumsum()
+    return float(c.index[np.searchsorted(c.to_numpy(), q * c.iloc[-1])]) if len(c) else 0.0
+
+
+def pushback(table: pd.DataFrame, ax=None):
+    """Simulated push-back law of the Pond (bars with Wilson intervals) beside the exact law
+    (black ticks), by mode. Columns: mode, k, share, low, high, exact, n."""
+    fig, ax = _axes(ax, (9, 4.8))
+    modes = list(dict.fromkeys(table["mode"]))
+    ks = sorted(table["k"].unique())
+    width = 0.8 / len(modes)
+    x = np.arange(len(ks))
+    for i, m in enumerate(modes):
+        sub = table[table["mode"] == m].set_index("k").reindex(ks)
+        v = sub["share"].to_numpy(float) * 100
+        err = np.vstack([np.nan_to_num(v - sub["low"].to_numpy(float) * 100),
+                         np.nan_to_num(sub["high"].to_numpy(float) * 100 - v)])
+        xs = x + (i - (len(modes) - 1) / 2) * width
+        n = int(np.nanmax(sub["n"]))
+        ax.bar(xs, v, width, yerr=err, capsize=2, color=COLORS[i], label=f"{m} simulated (n = {n:,} Ponds)")
+        ax.scatter(xs, sub["exact"].to_numpy(float) * 100, marker="_", s=120, color="black", zorder=3,
+                   label="exact" if i == 0 else None)
+    ax.set_xticks(x, [str(k) for k in ks])
+    ax.set_yscale("log")
+    ax.legend(fontsize=8)
+    return _finish(fig, ax, "Pond push-back: simulated vs exact", "push-back H (squares per opponent)",
+                   "share of Ponds (%, log scale)")
+
+
+def hazard(table: pd.DataFrame, ax=None):
+    """P(Anxiety at roll k | roll k made), one line per label. Columns: label, roll, rate,
+    low, high, n."""
+    fig, ax = _axes(ax)
+    for i, (label, sub) in enumerate(table.groupby("label", sort=False)):
+        v = sub["rate"].to_numpy(float) * 100
+        err = np.vstack([v - sub["low"].to_numpy(float) * 100, sub["high"].to_numpy(float) * 100 - v])
+        ax.errorbar(sub["roll"].to_numpy() + (i - 1.5) * 0.03, v, yerr=err, marker="o", capsize=3,
+                    color=COLORS[i % len(COLORS)], label=f"{label} (n = {int(sub['n'].iloc[0]):,} turns)")
+    ax.set_xticks(sorted(table["roll"].unique()))
+    ax.legend(fontsize=8)
+    return _finish(fig, ax, "Risk of the third heron by roll", "roll within the turn",
+                   "P(Anxiety at this roll | roll made) (%)")
+
+
+def forest(table: pd.DataFrame, *, title: str, xlabel: str, label: str = "label", value: str = "diff",
+           low: str = "low", high: str = "high", scale: float = 1.0, note: str | None = None, ax=None):
+    """Horizontal point-and-interval plot of differences (zero line drawn)."""
+    n = len(table)
+    fig, ax = _axes(ax, (8, max(2.5, 0.35 * n + 1.2)))
+    y = np.arange(n)[::-1]
+    v = table[value].to_numpy(float) * scale
+    lo = table[low].to_numpy(float) * scale
+    hi = table[high].to_numpy(float) * scale
+    ax.errorbar(v, y, xerr=np.vstack([np.nan_to_num(v - lo), np.nan_to_num(hi - v)]), fmt="o",
+                capsize=3, color=COLORS[0])
+    ax.axvline(0, color="black", lw=1)
+    ax.set_yticks(y, table[label].astype(str))
+    fig = _finish(fig, ax, title, xlabel, "", note)
+    ax.grid(axis="x", alpha=0.3)
+    return fig
+
+
+def heatmap(rate: pd.DataFrame, low: pd.DataFrame, high: pd.DataFrame, n: pd.DataFrame, ax=None):
+    """Head-to-head win share of the row strategy against the column strategy (%), with the
+    95 % interval and the games under each cell."""
+    fig, ax = _axes(ax, (1.6 * len(rate.columns) + 3, 1.2 * len(rate.index) + 2))
+    data = rate.to_numpy(float) * 100
+    im = ax.imshow(data, cmap="RdBu", vmin=0, vmax=100)
+    for i in range(data.shape[0]):
+        for j in range(data.shape[1]):
+            if np.isfinite(data[i, j]):
+                ax.text(j, i, f"{data[i, j]:.1f} %\n[{100 * low.iat[i, j]:.1f}, {100 * high.iat[i, j]:.1f}]\nn = {int(n.iat[i, j]):,}",
+                        ha="center", va="center", fontsize=8,
+                        color="white" if abs(data[i, j] - 50) > 30 else "black")
+            else:
+                ax.text(j, i, "—", ha="center", va="center")
+    ax.set_xticks(range(len(rate.columns)), rate.columns)
+    ax.set_yticks(range(len(rate.index)), rate.index)
+    fig.colorbar(im, ax=ax, label="row strategy's share of wins (%)")
+    ax.set_title("Head to head: share of wins of the row strategy\n(two seats each, seats rotated)", fontsize=12)
+    ax.set_xlabel("opponent strategy")
+    ax.set_ylabel("strategy")
+    fig.tight_layout()
+    return fig
+
+
+def save(fig, path) -> None:
+    fig.savefig(path, format="png")
+    plt.close(fig)

@@ -1,0 +1,355 @@
+"""``expert``: the exactly optimal single-turn player (tables from heron_sim.strategies.expert_dp).
+
+Keep/stop: looks up the current dice in the seat's table (the seat's parameter row holds it)
+and plays the action of the dynamic programme, which maximises the turn's expected advance
+(Guide Power doubling, the Bull's +2 and the Lion's rescue included). With identical D8 dice
+this is exact; with the 10 D6 it is optimal for a symmetrised die (docs/strategies.md).
+
+Roll-time powers (Wolf, Eagle, Deer, Heron's Patience), a documented heuristic: at each
+decision point it evaluates every legal use with the same tables (one-step look-ahead: the
+optimal value of the dice after the power, in expectation over the Wolf's and Eagle's draws)
+and uses the power when it gains at least ``POWER_MARGIN`` squares of expected advance, the
+value it gives to keeping the power for a later turn.
+
+Other choices: Lion rescue when the rescued dice score; Bull always; Snake on a move back
+>= 2; never swaps guides (regenerates on an 8+ set); 🔄 +1 for itself; Aigle square swaps with
+the furthest opponent ahead; Cerf square regenerates an exhausted guide.
+"""
+
+from __future__ import annotations
+
+from ..engine.jit import hot
+from ..engine.layout import (
+    AIGLE, CERF, COUNTS, D_BULL, D_DEER_SQUARE, D_EAGLE_PICK, D_EAGLE_SQUARE, D_KEEP, D_LION,
+    D_POWER, D_SNAKE, EAGLE_DIE, EAGLE_F1, EAGLE_F2, FACE, FREE, FRESH, GUIDE, HERON, KEEP, KEPT,
+    LION, LOUP, MAX_FACES, NDICE, NOMINAL, POWER_ARG, R_ADVANCE, R_FACES, R_NFACES, READY,
+    RESERVED, ROLLS_LEFT, STATUS, TAUREAU,
+)
+from ..engine.dice import best_set, count_animals
+from ..rules.rules import P_ANXIETY, P_DOUBLING, P_POWERS
+from .common import furthest_ahead_opponent
+from .expert_dp import (
+    MAGIC, ROW_ANX, ROW_B, ROW_DIR, ROW_MAGIC, ROW_RMAX, T_BULL_EXHAUSTED, T_BULL_READY,
+    T_LION_READY, T_NODOUBLE, T_PLAIN,
+)
+from .greedy import greedy_keep
+
+NAME = "expert"
+DESCRIPTION = "Optimal single turn: maximises the turn's expected advance (exact DP tables)."
+
+POWER_MARGIN = 0.5  # squares of expected advance a roll-time power must gain to be used
+
+
+@hot
+def has_tables(seat, sp):
+    return sp.shape[1] > ROW_DIR and sp[seat, ROW_MAGIC] == MAGIC
+
+
+@hot
+def table_of(seat, w, R):
+    g = w[GUIDE + seat]
+    powers = R[P_POWERS] != 0
+    if powers and g == TAUREAU:
+        return T_BULL_READY if w[READY + seat] != 0 else T_BULL_EXHAUSTED
+    if powers and g == LION and w[READY + seat] != 0:
+        return T_LION_READY
+    if g == HERON:
+        return T_NODOUBLE
+    return T_PLAIN
+
+
+@hot
+def lookup(seat, w, R, sp, r):
+    """Find the current dice in the seat's table for ``r`` rolls left.
+
+    Returns (col, m): the column of the state's code in the seat's row and its block length
+    (action at col + m, value at col + 2m, best reroll action/value at col + 3m / col + 4m),
+    or (-1, 0) if not found. Leaves the slot of animal a in w[KEEP + 6 + a] (scratch).
+    """
+    n = w[NDICE]
+    B = int(sp[seat, ROW_B])
+    rmax = int(sp[seat, ROW_RMAX])
+    anx = int(sp[seat, ROW_ANX])
+    for a in range(6):
+        w[KEEP + a] = 0
+    h = 0
+    fl = 0
+    for i in range(n):
+        f = w[FACE + i]
+        st = w[STATUS + i]
+        if st != FREE and w[FRESH + i] != 0:
+            fl = 1
+        if f == HERON:
+            h += 1
+        elif st == FREE:
+            w[KEEP + f] += 1
+        else:
+            w[KEEP + f] += B
+    if h >= anx or r < 0 or r > rmax:
+        return -1, 0
+    g = w[GUIDE + seat]
+    g0 = g if g < 6 else 0
+    B2 = B * B
+    code = w[KEEP + g0]
+    w[KEEP + 6 + g0] = 0
+    for a in range(6):
+        if a == g0:
+            continue
+        da = w[KEEP + a]
+        rank = 1
+        for b in range(6):
+            if b != g0 and b != a:
+                db = w[KEEP + b]
+                if db > da or (db == da and b < a):
+                    rank += 1
+        w[KEEP + 6 + a] = rank
+        m = 1
+        for _ in range(rank):
+            m *= B2
+        code += da * m
+    t = table_of(seat, w, R)
+    d = ((t * (rmax + 1) + r) * anx + h) * 2 + fl
+    off = int(sp[seat, ROW_DIR + 2 * d])
+    m = int(sp[seat, ROW_DIR + 2 * d + 1])
+    target = float(code)
+    lo = 0
+    hi = m
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if sp[seat, off + mid] < target:
+            lo = mid + 1
+        else:
+            hi = mid
+    if lo < m and sp[seat, off + lo] == target:
+        return off + lo, m
+    return -1, 0
+
+
+@hot
+def apply_keep_action(seat, w, sp, action):
+    """Write w[KEEP] from a table action (slot counts; slots from :func:`lookup`'s scratch)."""
+    n = w[NDICE]
+    if action < 0:
+        for i in range(n):
+            w[KEEP + i] = 0
+        return 0
+    B = int(sp[seat, ROW_B])
+    for a in range(6):
+        m = 1
+        for _ in range(w[KEEP + 6 + a]):
+            m *= B
+        w[COUNTS + a] = (action // m) % B
+    for i in range(n):
+        f = w[FACE + i]
+        if w[STATUS + i] == FREE and f < 6 and w[COUNTS + f] > 0:
+            w[KEEP + i] = 1
+            w[COUNTS + f] -= 1
+        else:
+            w[KEEP + i] = 0
+    return 1
+
+
+@hot
+def final_advance(seat, w, R):
+    """Advance the dice showing would score now (doubling and a ready Bull included)."""
+    count_animals(w)
+    g = w[GUIDE + seat]
+    size, animal = best_set(w, g)
+    adv = R[R_ADVANCE + size]
+    if R[P_DOUBLING] != 0 and animal == g:
+        adv *= 2
+    if size >= 3 and R[P_POWERS] != 0 and g == TAUREAU and w[READY + seat] != 0:
+        adv += 2
+    return adv
+
+
+@hot
+def state_value(seat, w, R, sp, r):
+    """Optimal expected advance from the dice showing with ``r`` rolls left (0 after an
+    Anxiety, unless a ready Lion rescues it)."""
+    h = 0
+    for i in range(w[NDICE]):
+        if w[FACE + i] == HERON:
+            h += 1
+    if h >= R[P_ANXIETY]:
+        g = w[GUIDE + seat]
+        if R[P_POWERS] != 0 and g == LION and w[READY + seat] != 0:
+            return float(final_advance(seat, w, R))
+        return 0.0
+    if r <= 0:
+        return float(final_advance(seat, w, R))
+    col, m = lookup(seat, w, R, sp, r)
+    if col < 0:
+        return float(final_advance(seat, w, R))
+    return sp[seat, col + 2 * m]
+
+
+@hot
+def expert_keep(seat, w, R, sp):
+    r = w[ROLLS_LEFT]
+    if not has_tables(seat, sp):
+        return greedy_keep(seat, w)
+    if r <= 0:
+        for i in range(w[NDICE]):
+            w[KEEP + i] = 0
+        return 0
+    col, m = lookup(seat, w, R, sp, r)
+    if col < 0:
+        return greedy_keep(seat, w)
+    return apply_keep_action(seat, w, sp, int(sp[seat, col + m]))
+
+
+@hot
+def _shown_elsewhere(w, die, animal):
+    for j in range(w[NDICE]):
+        if j != die and w[FACE + j] == animal:
+            return True
+    return False
+
+
+@hot
+def _value_with_face(seat, w, R, sp, r, die, face, status):
+    """state_value with die ``die`` set to ``face`` / ``status`` (restored afterwards)."""
+    f0 = w[FACE + die]
+    s0 = w[STATUS + die]
+    w[FACE + die] = face
+    w[STATUS + die] = status
+    v = state_value(seat, w, R, sp, r)
+    w[FACE + die] = f0
+    w[STATUS + die] = s0
+    return v
+
+
+@hot
+def _same_as_earlier(w, R, i):
+    """Die i is interchangeable with an earlier die (same face law, face, status and
+    freshness): evaluating a power on it again would give the same value."""
+    for j in range(i):
+        if (w[FACE + j] == w[FACE + i] and w[STATUS + j] == w[STATUS + i]
+                and w[FRESH + j] == w[FRESH + i] and R[R_NFACES + j] == R[R_NFACES + i]):
+            same = True
+            for k in range(R[R_NFACES + i]):
+                if R[R_FACES + MAX_FACES * i + k] != R[R_FACES + MAX_FACES * j + k]:
+                    same = False
+                    break
+            if same:
+                return True
+    return False
+
+
+@hot
+def best_power(seat, w, R, sp, margin):
+    """The roll-time power use that gains the most expected advance, if it gains >= margin:
+    a D_POWER action, else -1."""
+    if not has_tables(seat, sp):
+        return -1
+    n = w[NDICE]
+    r = w[ROLLS_LEFT]
+    g = w[GUIDE + seat]
+    base = state_value(seat, w, R, sp, r)
+    best = base + margin
+    action = -1
+    if g == CERF:
+        for i in range(n):
+            f = w[FACE + i]
+            if f == HERON or _same_as_earlier(w, R, i):
+                continue
+            for b in range(6):
+                if b != f and _shown_elsewhere(w, i, b):
+                    v = _value_with_face(seat, w, R, sp, r, i, b, w[STATUS + i])
+                    if v > best:
+                        best = v
+                        action = i + POWER_ARG * b
+    elif g == HERON:
+        if r >= 1:
+            for i in range(n):
+                if w[STATUS + i] != FREE or _same_as_earlier(w, R, i):
+                    continue
+                for k in range(R[R_NFACES + i]):
+                    f = R[R_FACES + MAX_FACES * i + k]
+                    v = _value_with_face(seat, w, R, sp, r - 1, i, f,
+                                         RESERVED if f == HERON else KEPT)
+                    if v > best:
+                        best = v
+                        action = i + POWER_ARG * k
+    elif g == LOUP:
+        for i in range(n):
+            if _same_as_earlier(w, R, i):
+                continue
+            nf = R[R_NFACES + i]
+            fr = w[FRESH + i]
+            w[FRESH + i] = 1
+            acc = 0.0
+            for k in range(nf):
+                f = R[R_FACES + MAX_FACES * i + k]
+                acc += _value_with_face(seat, w, R, sp, r, i, f, RESERVED if f == HERON else FREE)
+            w[FRESH + i] = fr
+            v = acc / nf
+            if v > best:
+                best = v
+                action = i
+    elif g == AIGLE:
+        for i in range(n):
+            st = w[STATUS + i]
+            if st == RESERVED or _same_as_earlier(w, R, i):
+                continue
+            nf = R[R_NFACES + i]
+            # E[max(original, draw 1, draw 2)] over ordered pairs of draws: the diagonal once,
+            # each unordered pair twice.
+            acc = 0.0
+            for k1 in range(nf):
+                f1 = R[R_FACES + MAX_FACES * i + k1]
+                v1 = _value_with_face(seat, w, R, sp, r, i, f1, RESERVED if f1 == HERON else st)
+                acc += max(base, v1)
+                for k2 in range(k1 + 1, nf):
+                    f2 = R[R_FACES + MAX_FACES * i + k2]
+                    v2 = _value_with_face(seat, w, R, sp, r, i, f2, RESERVED if f2 == HERON else st)
+                    acc += 2.0 * max(base, max(v1, v2))
+            v = acc / (nf * nf)
+            if v > best:
+                best = v
+                action = i
+    return action
+
+
+@hot
+def eagle_pick(seat, w, R, sp):
+    """The Eagle's face: the one (original, first or second draw) of highest value."""
+    die = w[EAGLE_DIE]
+    r = w[ROLLS_LEFT]
+    st = w[STATUS + die]
+    best = state_value(seat, w, R, sp, r)
+    pick = 0
+    for k in range(2):
+        f = w[EAGLE_F1 + k]
+        v = _value_with_face(seat, w, R, sp, r, die, f, RESERVED if f == HERON else st)
+        if v > best + 1e-12:
+            best = v
+            pick = k + 1
+    return pick
+
+
+@hot
+def lion_worth_it(seat, w, R):
+    """Rescue only when the rescued dice score (otherwise keep the Lion for later)."""
+    return 1 if final_advance(seat, w, R) > 0 else 0
+
+
+@hot
+def expert_decide(kind, seat, w, R, rng, sp):
+    if kind == D_KEEP:
+        return expert_keep(seat, w, R, sp)
+    if kind == D_POWER:
+        return best_power(seat, w, R, sp, POWER_MARGIN)
+    if kind == D_EAGLE_PICK:
+        return eagle_pick(seat, w, R, sp)
+    if kind == D_LION:
+        return lion_worth_it(seat, w, R)
+    if kind == D_BULL or kind == D_DEER_SQUARE:
+        return 1
+    if kind == D_SNAKE:
+        return 1 if w[NOMINAL] >= 2 else 0
+    if kind == D_EAGLE_SQUARE:
+        return furthest_ahead_opponent(w, seat)
+    # D_SET_SWAP: no swap; D_SET_CHOICE: regenerate; D_EXCHANGE: +1 for itself.
+    return -1

@@ -1,0 +1,191 @@
+"""``prudent``: a risk-aware heuristic with a risk-appetite parameter ``risk`` (default 0.3).
+
+After each roll it chases the same target as ``greedy`` (the largest set showing) and keeps
+its dice, then weighs, from the dice actually showing:
+
+- ``p_anx``: the probability that the next roll of the dice it would reroll brings the reserved
+  herons to the Anxiety threshold (each die's own heron probability, averaged over those dice);
+- ``gain``: the expected advance after one more roll (target dice only, Anxiety scoring 0)
+  minus the advance of the dice showing now.
+
+It rerolls when the dice showing score nothing, or when ``p_anx <= risk`` and ``gain > 0``.
+So ``risk`` is the largest chance of Anxiety on the next roll it accepts to put a scoring hand
+at stake: 0 never risks a scoring hand, 1 rerolls whenever the expected gain is positive.
+
+Powers: Wolf rerolls a reserved heron when one more heron would be Anxiety and it means to
+reroll; Eagle and Deer improve the target set on the last decision of the turn (the Eagle
+takes a drawn face only if it shows the target); Lion rescues when the rescued dice score;
+Bull always; Snake only on a move back of 3 or more (saved for large push-backs); never
+Heron's Patience, never a guide swap. Squares as ``greedy``.
+"""
+
+from __future__ import annotations
+
+from ..engine.jit import hot
+from ..engine.dice import best_set, count_animals
+from ..engine.layout import (
+    AIGLE, CERF, COUNTS, D_BULL, D_DEER_SQUARE, D_EAGLE_PICK, D_EAGLE_SQUARE, D_KEEP, D_LION,
+    D_POWER, D_SNAKE, EAGLE_F1, FACE, FREE, FRESH, GUIDE, HERON, KEEP, LOUP, MAX_FACES, NDICE, NOMINAL,
+    POWER_ARG, R_ADVANCE, R_FACES, R_NFACES, READY, RESERVED, ROLLS_LEFT, STATUS, TAUREAU,
+)
+from ..rules.rules import P_ANXIETY, P_DOUBLING, P_POWERS
+from .common import furthest_ahead_opponent
+
+NAME = "prudent"
+DESCRIPTION = "Risk-aware heuristic: rerolls when P(Anxiety next roll) <= risk and the gain is positive."
+PARAMS = {"risk": 0.3}
+
+
+@hot
+def _advance_of(seat, w, R, size, animal):
+    adv = R[R_ADVANCE + size]
+    g = w[GUIDE + seat]
+    if R[P_DOUBLING] != 0 and animal == g and size > 0:
+        adv *= 2
+    if size >= 3 and R[P_POWERS] != 0 and g == TAUREAU and w[READY + seat] != 0:
+        adv += 2
+    return adv
+
+
+@hot
+def _face_prob(R, die, animal):
+    nf = R[R_NFACES + die]
+    c = 0
+    for k in range(nf):
+        if R[R_FACES + MAX_FACES * die + k] == animal:
+            c += 1
+    return c / nf
+
+
+@hot
+def _comb(n, k):
+    c = 1.0
+    for i in range(k):
+        c = c * (n - i) / (i + 1)
+    return c
+
+
+@hot
+def prudent_keep(seat, w, R, sp):
+    n = w[NDICE]
+    count_animals(w)
+    size0, target = best_set(w, w[GUIDE + seat])
+    s0 = _advance_of(seat, w, R, size0, target)
+    herons = 0
+    fresh_held = 0
+    kt = w[COUNTS + target]
+    f = 0
+    qh = 0.0
+    qt = 0.0
+    for i in range(n):
+        st = w[STATUS + i]
+        keep = st == FREE and w[FACE + i] == target
+        w[KEEP + i] = 1 if keep else 0
+        if w[FACE + i] == HERON:
+            herons += 1
+        if st == FREE and not keep:
+            f += 1
+            qh += _face_prob(R, i, HERON)
+            qt += _face_prob(R, i, target)
+    # newly kept: target dice of this roll, or a fresh reserved die (heron of this roll)
+    newly = 0
+    for i in range(n):
+        if w[KEEP + i] != 0:
+            newly += 1
+        elif w[STATUS + i] != FREE and w[FRESH + i] != 0:
+            newly += 1
+    if w[ROLLS_LEFT] <= 0 or f == 0 or newly == 0:
+        return 0
+    if s0 <= 0:
+        return 1
+    qh /= f
+    qt /= f
+    need = R[P_ANXIETY] - herons  # herons on the next roll that would be Anxiety
+    p_safe = 0.0
+    ev = 0.0
+    for j in range(0, min(need, f + 1)):
+        pj = _comb(f, j) * qh**j * (1.0 - qh) ** (f - j)
+        p_safe += pj
+        # given j herons, the other f - j dice show the target with prob qt / (1 - qh)
+        rest = f - j
+        pt = qt / (1.0 - qh) if qh < 1.0 else 0.0
+        for x in range(rest + 1):
+            px = _comb(rest, x) * pt**x * (1.0 - pt) ** (rest - x)
+            s = kt + x
+            if s < size0:
+                s = size0  # the largest set showing can only grow (approximately)
+            ev += pj * px * _advance_of(seat, w, R, s, target)
+    p_anx = 1.0 - p_safe
+    risk = sp[seat, 0]
+    if p_anx <= risk and ev > s0:
+        return 1
+    for i in range(n):
+        w[KEEP + i] = 0
+    return 0
+
+
+@hot
+def prudent_power(seat, w, R, sp):
+    n = w[NDICE]
+    g = w[GUIDE + seat]
+    herons = 0
+    heron_die = -1
+    for i in range(n):
+        if w[STATUS + i] == RESERVED:
+            herons += 1
+            heron_die = i
+    if g == LOUP:
+        if herons == R[P_ANXIETY] - 1 and w[ROLLS_LEFT] > 0 and heron_die >= 0:
+            return heron_die
+        return -1
+    if w[ROLLS_LEFT] > 0:
+        return -1  # Eagle and Deer wait for the last decision
+    count_animals(w)
+    size, target = best_set(w, g)
+    if g == CERF:
+        if size >= 2 and size < n and R[R_ADVANCE + size + 1] > R[R_ADVANCE + size]:
+            for i in range(n):
+                f = w[FACE + i]
+                if f != HERON and f != target:
+                    return i + POWER_ARG * target
+        return -1
+    if g == AIGLE:
+        if size >= 2:
+            for i in range(n):
+                f = w[FACE + i]
+                if w[STATUS + i] != RESERVED and f != target:
+                    return i
+        return -1
+    return -1
+
+
+@hot
+def prudent_eagle_pick(seat, w):
+    count_animals(w)
+    _, target = best_set(w, w[GUIDE + seat])
+    if w[EAGLE_F1] == target:
+        return 1
+    if w[EAGLE_F1 + 1] == target:
+        return 2
+    return 0
+
+
+@hot
+def prudent_decide(kind, seat, w, R, rng, sp):
+    if kind == D_KEEP:
+        return prudent_keep(seat, w, R, sp)
+    if kind == D_POWER:
+        return prudent_power(seat, w, R, sp)
+    if kind == D_EAGLE_PICK:
+        return prudent_eagle_pick(seat, w)
+    if kind == D_LION:
+        count_animals(w)
+        size, animal = best_set(w, w[GUIDE + seat])
+        return 1 if R[R_ADVANCE + size] > 0 else 0
+    if kind == D_BULL or kind == D_DEER_SQUARE:
+        return 1
+    if kind == D_SNAKE:
+        return 1 if w[NOMINAL] >= 3 else 0
+    if kind == D_EAGLE_SQUARE:
+        return furthest_ahead_opponent(w, seat)
+    return -1

@@ -1,0 +1,115 @@
+"""``racer``: the expert's tables, played for the race instead of the turn's mean.
+
+At every keep/stop decision it compares, with the expert's table (heron_sim.strategies
+.expert_dp), the best reroll's expected advance with a *race value* of stopping now:
+
+- stopping wins the game (the finish is reached): always stop;
+- otherwise the advance plus the worth of the square it lands on (``square_worth``): the
+  Héron square's -10 and a skipped turn are avoided, the Lion square (opponents -3), the
+  Aigle square (swap with the furthest opponent ahead: the gap), the Serpent square (to one
+  behind the nearest pawn), the Cerf square, 🔄, the Wolf square's extra roll are sought.
+
+It also tilts its risk with the race: when the leading opponent is ahead it values the reroll
+a little more (up to +15 % at 30 squares behind), when it leads it values it a little less.
+Everything else (powers, Lion, Bull, Snake, squares) is the expert's.
+"""
+
+from __future__ import annotations
+
+from ..engine.jit import hot
+from ..engine.layout import D_KEEP, NDICE, KEEP, PLAYERS, POS, PROT, R_BOARD, ROLLS_LEFT
+from ..rules.board import (
+    DEER_TOTEM, EAGLE_SWAP, EXCHANGE, HERON_BACK, LION_ALL, PROTECTION, REGENERATION, SNAKE_JOIN,
+    WOLF_ROLL, WONDER,
+)
+from ..rules.rules import P_EXACT, P_FINISH
+from .expert import apply_keep_action, expert_decide, final_advance, has_tables, lookup
+from .greedy import greedy_keep
+
+NAME = "racer"
+DESCRIPTION = "Race-aware expert: stops to win, seeks good squares, avoids bad ones, tilts risk."
+
+WIN = 1000.0  # worth of a stop that wins
+
+
+@hot
+def square_worth(seat, w, R, sq):
+    """Rough worth in squares, for this player, of its pawn landing on square ``sq``."""
+    finish = R[P_FINISH]
+    if sq >= finish:
+        return WIN
+    code = R[R_BOARD + sq]
+    players = w[PLAYERS]
+    if code == HERON_BACK:
+        return -10.0
+    if code == WONDER:
+        return -2.0
+    if code == LION_ALL:
+        return 2.5
+    if code == EXCHANGE or code == WOLF_ROLL:
+        return 1.0
+    if code == DEER_TOTEM:
+        return 2.0
+    if code == PROTECTION or code == REGENERATION:
+        return 0.5
+    if code == EAGLE_SWAP:
+        best = 0.0
+        for o in range(players):
+            if o != seat and w[PROT + o] == 0 and w[POS + o] - sq > best:
+                best = float(w[POS + o] - sq)
+        return best
+    if code == SNAKE_JOIN:
+        best = -1
+        best_d = 0
+        for o in range(players):
+            if o == seat or w[POS + o] == sq:
+                continue
+            d = abs(w[POS + o] - sq)
+            if best < 0 or d < best_d or (d == best_d and w[POS + o] > w[POS + best]):
+                best = o
+                best_d = d
+        if best < 0:
+            return 0.0
+        to = w[POS + best] - 1
+        if to < 0:
+            to = 0
+        return float(to - sq)
+    return 0.0
+
+
+@hot
+def racer_keep(seat, w, R, sp):
+    r = w[ROLLS_LEFT]
+    if not has_tables(seat, sp):
+        return greedy_keep(seat, w)
+    if r <= 0:
+        for i in range(w[NDICE]):
+            w[KEEP + i] = 0
+        return 0
+    col, m = lookup(seat, w, R, sp, r)
+    if col < 0:
+        return greedy_keep(seat, w)
+    reroll_action = int(sp[seat, col + 3 * m])
+    if reroll_action < 0:
+        return apply_keep_action(seat, w, sp, -1)
+    pos = w[POS + seat]
+    s0 = final_advance(seat, w, R)
+    land = pos + s0
+    if R[P_EXACT] != 0 and land > R[P_FINISH]:
+        land = R[P_FINISH] - (land - R[P_FINISH])
+    stop_value = float(s0) + (square_worth(seat, w, R, land) if s0 > 0 else 0.0)
+    lead = 0
+    for o in range(w[PLAYERS]):
+        if o != seat and w[POS + o] - pos > lead:
+            lead = w[POS + o] - pos
+    tilt = 1.0 + 0.005 * min(lead, 30) if lead > 0 else 0.97
+    if sp[seat, col + 4 * m] * tilt > stop_value + 1e-9:
+        return apply_keep_action(seat, w, sp, reroll_action)
+    return apply_keep_action(seat, w, sp, -1)
+
+
+@hot
+def racer_decide(kind, seat, w, R, rng, sp):
+    if kind == D_KEEP:
+        return racer_keep(seat, w, R, sp)
+    return expert_decide(kind, seat, w, R, rng, sp)

@@ -1,0 +1,214 @@
+"""The expert's dynamic programme: exact against a brute force, against simulation, and
+against the other strategies."""
+
+from __future__ import annotations
+
+import json
+import time
+from functools import lru_cache
+from itertools import product
+
+import numpy as np
+import pytest
+
+from heron_sim.animals import HERON, LION, LOUP, TAUREAU
+from heron_sim.exact import greedy_turn
+from heron_sim.rules import Rules
+from heron_sim.simulation import simulate_turns
+from heron_sim.strategies import expert_dp
+from heron_sim.strategies.expert_dp import optimal_turn_value
+
+D8_MODES = ("7d8", "8d8", "10d8")
+
+
+# ------------------------------------------------------------------ independent brute force
+
+
+def brute_force_turn(rules: Rules, guide: int, bull: bool = False, lion: bool = False) -> float:
+    """Optimal expected advance of one turn by enumerating every *ordered* dice outcome and
+    every keep mask over die indices (no multisets, no symmetry): memoised on the full ordered
+    state. Identical dice only (each die's faces equiprobable)."""
+    n = rules.n_dice
+    faces = rules.dice[0]
+    nf = len(faces)
+    adv = rules.combo_advance
+    anx, pond = rules.anxiety_threshold, rules.pond_threshold
+
+    def score(showing):
+        counts = [showing.count(a) for a in range(6)]
+        s = max(counts)
+        animal = guide if guide < 6 and s > 0 and counts[guide] == s else counts.index(s)
+        a = adv[s]
+        if rules.guide_power_doubling and animal == guide and s > 0:
+            a *= 2
+        if bull and s >= 3:
+            a += 2
+        return a
+
+    @lru_cache(maxsize=None)
+    def after_roll(dice, fresh_held, r):
+        # dice: tuple of (face, held) per die; held = kept or reserved heron.
+        showing = [f for f, _ in dice]
+        if sum(1 for f in showing if f == HERON) >= anx:
+            return score(showing) if lion else 0.0
+        best = float(score(showing))
+        if r == 0:
+            return best
+        free = [i for i, (f, held) in enumerate(dice) if not held]
+        for mask in range(1 << len(free)):
+            kept_now = [free[b] for b in range(len(free)) if mask >> b & 1]
+            if len(kept_now) == len(free) or (not kept_now and not fresh_held):
+                continue
+            # free dice are about to be rerolled: their faces are forgotten (None)
+            nxt = tuple((f, True) if held or i in kept_now else (None, False)
+                        for i, (f, held) in enumerate(dice))
+            best = max(best, before_roll(nxt, r - 1))
+        return best
+
+    @lru_cache(maxsize=None)
+    def before_roll(dice, r):
+        free = [i for i, (_, held) in enumerate(dice) if not held]
+        total = 0.0
+        for outcome in product(faces, repeat=len(free)):
+            new = list(dice)
+            fresh = False
+            for i, f in zip(free, outcome):
+                new[i] = (f, f == HERON)
+                fresh |= f == HERON
+            total += after_roll(tuple(new), fresh, r)
+        return total / nf ** len(free)
+
+    total = 0.0
+    for outcome in product(faces, repeat=n):
+        h = sum(1 for f in outcome if f == HERON)
+        if h >= pond:
+            continue
+        dice = tuple((f, f == HERON) for f in outcome)
+        total += after_roll(dice, h > 0, rules.rolls - 1)
+    return total / nf ** n
+
+
+SMALL = [
+    (dict(dice={"count": 3}), LOUP),
+    (dict(dice={"count": 3}, anxiety_threshold=2, pond_threshold=3), HERON),
+    (dict(dice={"count": 4}), LOUP),
+    (dict(dice={"count": 4}, anxiety_threshold=2, pond_threshold=3, rolls=4), LOUP),
+    pytest.param(dict(dice={"count": 5}, rolls=2), LOUP, marks=pytest.mark.slow),
+]
+
+
+@pytest.mark.parametrize("overrides,guide", SMALL)
+def test_dp_equals_brute_force(overrides, guide):
+    rules = Rules.build(mode="8d8", overrides=dict(overrides, combinations={"advance": [0, 1, 2, 4, 7, 9]}))
+    dp = optimal_turn_value(rules, guide, powers=False)
+    assert dp == pytest.approx(brute_force_turn(rules, guide), abs=1e-12)
+
+
+@pytest.mark.parametrize("guide,flag", [(TAUREAU, "bull"), (LION, "lion")])
+def test_dp_powers_equal_brute_force(guide, flag):
+    rules = Rules.build(mode="8d8", overrides={"dice": {"count": 4}})
+    dp = optimal_turn_value(rules, guide, powers=True)
+    assert dp == pytest.approx(brute_force_turn(rules, guide, **{flag: True}), abs=1e-12)
+
+
+def test_brute_force_can_fail():
+    """Negative control: the brute force tells a greedy turn from the optimum."""
+    rules = Rules.build(mode="8d8", overrides={"dice": {"count": 4}})
+    assert brute_force_turn(rules, LOUP) > greedy_turn(rules, LOUP, powers=False).expected_advance + 1e-3
+
+
+# ------------------------------------------------------------------ DP vs the other players
+
+
+@pytest.mark.parametrize("mode", D8_MODES)
+@pytest.mark.parametrize("guide", [LOUP, TAUREAU, LION, HERON])
+def test_expert_at_least_greedy_exactly(mode, guide):
+    rules = Rules.build(mode=mode)
+    for powers in (False, True):
+        opt = optimal_turn_value(rules, guide, powers=powers)
+        assert opt >= greedy_turn(rules, guide, powers=powers).expected_advance - 1e-12
+
+
+# ------------------------------------------------------------------ simulation vs DP
+
+
+def _turns_json(mode: str, turns: int, seed: int, strategy: str = "expert") -> dict:
+    from typer.testing import CliRunner
+
+    from heron_sim.cli import app
+
+    res = CliRunner().invoke(app, ["turns", "--mode", mode, "--strategy", strategy, "--no-powers",
+                                   "--turns", str(turns), "--seed", str(seed), "--json"])
+    assert res.exit_code == 0, res.output
+    return json.loads(res.stdout)
+
+
+def _mean_se(doc: dict) -> tuple[float, float]:
+    n = doc["turns"]
+    k = np.array([int(a) for a in doc["advance"]], dtype=float)
+    c = np.array(list(doc["advance"].values()), dtype=float)
+    mean = (k * c).sum() / n
+    var = (k * k * c).sum() / n - mean**2
+    return mean, np.sqrt(var / n)
+
+
+@pytest.mark.parametrize("mode", D8_MODES)
+def test_turns_cli_matches_dp(mode):
+    doc = _turns_json(mode, 200_000, seed=11)
+    mean, se = _mean_se(doc)
+    rules = Rules.build(mode=mode, overrides={"powers": False})
+    opt = optimal_turn_value(rules, LOUP, powers=False)
+    assert abs(mean - opt) < 5 * se
+    # Negative control: the same sample rejects greedy's exact value.
+    assert abs(mean - greedy_turn(rules, LOUP, powers=False).expected_advance) > 5 * se
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", D8_MODES)
+def test_turns_cli_matches_dp_large(mode):
+    doc = _turns_json(mode, 4_000_000, seed=12)
+    mean, se = _mean_se(doc)
+    rules = Rules.build(mode=mode, overrides={"powers": False})
+    assert abs(mean - optimal_turn_value(rules, LOUP, powers=False)) < 5 * se
+
+
+def _sim_mean(rules, strategy, turns=100_000, seed=5, guide="loup"):
+    out = simulate_turns(rules, turns, seed, strategy, guide)
+    v = np.where(out[:, 0] == 0, out[:, 1], 0).astype(float)
+    return v.mean(), v.std() / np.sqrt(len(v))
+
+
+def test_ordering_expert_prudent_random():
+    """expert >= prudent >= random and expert >= greedy in mean advance per turn (powers off,
+    so that every turn is a scored turn or a 0), 4 standard errors apart."""
+    rules = Rules.build(mode="8d8", overrides={"powers": False})
+    e, se_e = _sim_mean(rules, "expert")
+    p, se_p = _sim_mean(rules, "prudent")
+    g, se_g = _sim_mean(rules, "greedy")
+    r, se_r = _sim_mean(rules, "random")
+    assert e - p > 4 * np.hypot(se_e, se_p)
+    assert e - g > 4 * np.hypot(se_e, se_g)
+    assert p - r > 4 * np.hypot(se_p, se_r)
+
+
+# ------------------------------------------------------------------ cache and 10d6
+
+
+def test_tables_cache_roundtrip(tmp_path, monkeypatch):
+    monkeypatch.setenv("HERON_SIM_CACHE", str(tmp_path))
+    expert_dp._tables_cached.cache_clear()
+    rules = Rules.build(mode="7d8")
+    built = expert_dp.expert_tables(rules)
+    assert not built.loaded and list(tmp_path.glob("tables/expert-*.npz"))
+    expert_dp._tables_cached.cache_clear()
+    t0 = time.perf_counter()
+    loaded = expert_dp.expert_tables(rules)
+    assert loaded.loaded and time.perf_counter() - t0 < 1.0
+    np.testing.assert_array_equal(built.row, loaded.row)
+    expert_dp._tables_cached.cache_clear()
+
+
+def test_10d6_is_flagged_approximate():
+    rules = Rules.build(mode="10d6")
+    assert not expert_dp.dice_model(rules).exact
+    assert expert_dp.dice_model(Rules.build(mode="8d8")).exact

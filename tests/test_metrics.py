@@ -1,0 +1,150 @@
+"""Metrics and statistics on synthetic data with known answers."""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from heron_sim.analysis import metrics as M
+from heron_sim.analysis.stats import (binom_test, bootstrap_interval, chi2_sf, eta_squared, format_p, holm,
+                                      paired_difference, quantile_interval, t_interval, t_quantile,
+                                      two_proportions)
+from heron_sim.animals import NAMES
+
+
+def frame(winners, guides=None, players=4, **cols):
+    """A minimal per-game frame with the columns the metrics read."""
+    n = len(winners)
+    guides = guides if guides is not None else [list(range(players))] * n
+    d = {"game": np.arange(n), "players": players, "winner": np.array(winners),
+         "finished": np.array([w >= 0 for w in winners]), "rounds": cols.pop("rounds", np.full(n, 10)),
+         "played_turns": np.full(n, 40), "ponds": np.zeros(n, int), "anxieties": np.zeros(n, int),
+         "pushback": np.zeros(n, int), "lion_rescues": np.zeros(n, int), "lead_changes": np.zeros(n, int),
+         "mid_leader": np.full(n, -1), "mid_last": np.full(n, -1)}
+    for s in range(players):
+        d[f"guide_{s}"] = pd.Categorical.from_codes([g[s] for g in guides], categories=list(NAMES))
+        d[f"strategy_{s}"] = "greedy"
+        for c in ("advance", "turns", "anxiety", "doubled"):
+            d[f"{c}_{s}"] = np.full(n, 10)
+    d.update(cols)
+    return pd.DataFrame(d)
+
+
+def test_holm_known_values():
+    adj = holm([0.01, 0.04, 0.03, 0.005])
+    assert np.allclose(adj, [0.03, 0.06, 0.06, 0.02])
+
+
+def test_binom_test_known_values():
+    assert binom_test(5, 10, 0.5) == pytest.approx(1.0)
+    assert binom_test(0, 10, 0.5) == pytest.approx(2 / 1024)
+    assert binom_test(10, 10, 0.5) == pytest.approx(2 / 1024)
+
+
+def test_chi2_and_t_quantiles():
+    assert chi2_sf(3.841458820694124, 1) == pytest.approx(0.05, abs=1e-6)
+    assert chi2_sf(5.991464547107979, 2) == pytest.approx(0.05, abs=1e-6)
+    assert chi2_sf(18.307038053275146, 10) == pytest.approx(0.05, abs=1e-6)
+    assert t_quantile(10) == pytest.approx(2.228139, abs=2e-3)
+    assert t_quantile(10**6) == pytest.approx(1.959964, abs=1e-4)
+
+
+def test_intervals():
+    m, lo, hi = t_interval([1, 2, 3, 4, 5])
+    assert m == 3 and lo == pytest.approx(3 - 2.776 * math.sqrt(2.5 / 5), abs=0.03)
+    x = np.random.default_rng(1).normal(10, 2, 4000)
+    m, lo, hi = bootstrap_interval(x, n_boot=300)
+    assert lo < 10 < hi and hi - lo == pytest.approx(2 * 1.96 * 2 / math.sqrt(4000), rel=0.2)
+    q, qlo, qhi = quantile_interval(np.arange(1001), 0.5)
+    assert q == 500 and qlo < 500 < qhi
+
+
+def test_paired_and_two_proportions():
+    a = np.arange(100.0)
+    d = paired_difference(a, a + 1)
+    assert d["diff"] == 1 and d["low"] == pytest.approx(1) and d["p"] == 0.0 and d["n"] == 100
+    d = paired_difference(a, a)
+    assert d["diff"] == 0 and d["p"] == 1.0
+    t = two_proportions(50, 100, 50, 100)
+    assert t["diff"] == 0 and t["low"] < 0 < t["high"] and t["p"] == pytest.approx(1.0)
+
+
+def test_eta_squared():
+    assert eta_squared([0, 0, 1, 1], ["a", "a", "b", "b"]) == pytest.approx(1.0)
+    assert eta_squared([0, 1, 0, 1], ["a", "a", "b", "b"]) == pytest.approx(0.0)
+
+
+def test_ludii_metrics():
+    lm = M.ludii_metrics(frame([0, 0, 1, 2, -1]))
+    assert lm["Balance"] == pytest.approx(1 - 0.4)
+    assert lm["AdvantageP1"] == pytest.approx(0.4)
+    assert lm["Completion"] == pytest.approx(0.8)
+
+
+def test_guide_table_flags_a_dominant_guide():
+    # seat 0 always holds loup and always wins; heron is never dealt
+    df = frame([0] * 200, guides=[[0, 1, 2, 3]] * 200)
+    t = M.guide_table(df).set_index("guide")
+    assert t.at["loup", "win_rate"] == 1.0 and t.at["loup", "win_rate_when_dealt"] == 1.0
+    assert t.at["loup", "flag"] == "strong" and t.at["taureau", "flag"] == "weak"
+    assert t.at["heron", "dealt"] == 0 and t.at["heron", "win_rate"] == 0.0
+
+
+def test_drama_and_coverage():
+    df = frame([0, 1, 2, 3], mid_leader=np.array([0, 0, -1, 3]), mid_last=np.array([1, 1, 2, -1]),
+               lead_changes=np.array([1, 2, 3, 4]), square_8_loup=np.array([0, 1, 0, 1]),
+               square_60_heron=np.zeros(4, int), power_lion=np.array([2, 0, 0, 0]))
+    d = M.drama(df)
+    assert d["lead_changes"] == 2.5
+    assert d["leader_loses"] == pytest.approx(1 / 3) and d["leader_games"] == 3   # games 0,1,3: loses in game 1
+    assert d["last_wins"] == pytest.approx(2 / 3) and d["last_games"] == 3        # games 0,1,2: wins in 1 and 2
+    cov = M.rule_coverage(df).set_index("rule")
+    assert cov.at["8 loup", "per_game"] == 0.5 and cov.at["8 loup", "games_with"] == 0.5
+    assert bool(cov.at["60 heron", "never"]) and not bool(cov.at["lion", "never"])
+
+
+def test_ratio_interval_and_doubling_share():
+    r, lo, hi = M.ratio_interval([1, 2, 3], [2, 4, 6])
+    assert r == 0.5 and lo == pytest.approx(0.5) and hi == pytest.approx(0.5)
+    df = frame([0, 1])
+    t = M.doubling_share(df).set_index("guide")
+    assert t.at["all", "share"] == 1.0
+
+
+def test_variance_explained_by_strategy():
+    n = 400
+    df = frame([0] * n)
+    df["strategy_0"] = "expert"
+    for s in range(1, 4):
+        df[f"strategy_{s}"] = "random"
+    ve = M.variance_explained(df, n_boot=20).set_index("factor")
+    assert ve.at["strategy", "eta_squared"] == pytest.approx(1.0)
+    assert ve.at["seat", "eta_squared"] == pytest.approx(1.0)
+    assert ve.at["guide", "eta_squared"] == pytest.approx(1.0)  # guide k always at seat k
+
+
+def test_compare_frames_identical_runs_differ_by_zero():
+    from heron_sim.runner.kinds import compare_frames
+
+    rng = np.random.default_rng(0)
+    df = frame(list(rng.integers(0, 4, 300)), rounds=rng.integers(10, 40, 300))
+    t = compare_frames(df, df.copy(), "A", "B", n_boot=20).set_index("metric")
+    assert (t["diff"].dropna().abs() < 1e-12).all() and t["diff"].notna().sum() > 10
+    b = df.copy()
+    b["rounds"] = b["rounds"] + 2
+    t = compare_frames(df, b, "A", "B", n_boot=20).set_index("metric")
+    assert t.at["rounds (finished games)", "diff"] == pytest.approx(2.0)
+
+
+def test_format_p():
+    assert format_p(0.0001) == "p < 0.001" and format_p(0.034) == "p = 0.034" and format_p(float("nan")) == "p = n/a"
+
+
+def test_chi2_merges_small_tail_bins():
+    from heron_sim.runner.kinds import _chi2
+
+    chi, dof = _chi2(np.array([50.0, 30, 15, 4, 1]), np.array([50.0, 30, 15, 4, 1]))
+    assert chi == 0 and dof == 3  # the last two bins (expected 4 and 1) merge into one of 5
+    chi, dof = _chi2(np.array([3.0, 1]), np.array([2.0, 2]))
+    assert dof == 0

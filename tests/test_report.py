@@ -1,0 +1,101 @@
+"""Rendering: every section in the HTML with embedded images; Markdown beside its PNGs."""
+
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from typer.testing import CliRunner
+
+from heron_sim.cli import app
+from heron_sim.report import Figure, Section, Table, write_report
+from heron_sim.report import figures as F
+
+EXPERIMENTS = {
+    "modes": 'kind = "modes"\nmodes = ["8d8", "7d8"]\nseating = "greedy,random"',
+    "pond": 'kind = "pond"\nmodes = ["8d8"]\nseating = "greedy"',
+    "anxiety": 'kind = "anxiety"\nmodes = ["8d8"]\nstrategies = ["greedy", "random"]',
+    "guides": 'kind = "guides"\nmodes = ["8d8"]\nseating = "greedy"',
+    "strategies": 'kind = "strategies"\nmodes = ["8d8"]\nstrategies = ["greedy", "random"]',
+    "variant": 'kind = "compare"\nmodes = ["8d8"]\nseating = "greedy"\n[a]\nlabel = "default"\n[b]\nlabel = "4 rolls"\nset = { rolls = 4 }',
+}
+
+
+def synthetic_section():
+    t = pd.DataFrame({"mode": ["8d8", "10d6"], "rate": [0.2, 0.3], "low": [0.18, 0.28], "high": [0.22, 0.32], "n": [100, 100]})
+    return Section(key="demo", title="Demo section", intro="An `intro`.", findings=["It is 20.0 % [18.0, 22.0]."],
+                   tables=[Table("A table", t.set_index("mode").astype(str), note="a note")],
+                   figures=[Figure("bars", "Bars.", lambda: F.grouped_rates(t, group="mode", category="mode", title="T",
+                                                                            xlabel="x", ylabel="y (%)"))])
+
+
+def test_write_report_synthetic(tmp_path):
+    paths = write_report([synthetic_section()], {"package version": "0.1.0", "seeds": "1"}, tmp_path)
+    page = paths["html"].read_text()
+    assert "id='demo'" in page and "Summary of findings" in page and "Run metadata" in page
+    assert page.count("data:image/png;base64,") == 1 and "<code>intro</code>" in page
+    md = paths["md"].read_text()
+    refs = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md)
+    assert refs == ["figures/demo-bars.png"] and (tmp_path / refs[0]).stat().st_size > 1000
+
+
+@pytest.fixture(scope="module")
+def plan_dir(tmp_path_factory):
+    d = tmp_path_factory.mktemp("plan")
+    (d / "experiments").mkdir()
+    for name, text in EXPERIMENTS.items():
+        (d / "experiments" / f"{name}.toml").write_text(f'name = "{name}"\n' + text, encoding="utf-8")
+    return d
+
+
+def test_plan_report_and_rerender(plan_dir):
+    runner = CliRunner()
+    out, run = plan_dir / "results", plan_dir / "run"
+    res = runner.invoke(app, ["plan", "--experiments", str(plan_dir / "experiments"), "--games", "24",
+                              "--run-dir", str(run), "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    page = (out / "report.html").read_text()
+    for key in EXPERIMENTS:
+        assert f"<section id='{key}'>" in page
+    assert "<section id='across'>" in page and "<section id='metadata'>" in page
+    assert page.count("data:image/png;base64,") >= 12 and "src='figures/" not in page
+    for word in ("rules hashes", "git commit", "package version", "seeds", "simulation run time"):
+        assert word in page
+    md = (out / "report.md").read_text()
+    refs = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md)
+    assert len(refs) >= 12 and all((out / r).is_file() for r in refs)
+    assert "Summary of findings" in md and "[" in md.split("## Summary of findings")[1].split("##")[0]
+    # re-render from the run folder, no simulation: the same tables
+    out2 = plan_dir / "again"
+    res = runner.invoke(app, ["report", "--from", str(run), "--out", str(out2)])
+    assert res.exit_code == 0, res.output
+    md2 = (out2 / "report.md").read_text()
+    strip = lambda s: s.split("## Run metadata")[0]  # noqa: E731
+    assert strip(md) == strip(md2)
+
+
+def test_compare_command(plan_dir, tmp_path):
+    a = tmp_path / "a.toml"
+    b = tmp_path / "b.toml"
+    a.write_text("rolls = 3\n")
+    b.write_text("rolls = 4\n")
+    res = CliRunner().invoke(app, ["compare", str(a), str(b), "--games", "40", "--strategy", "greedy",
+                                   "--run-dir", str(tmp_path / "run"), "--out", str(tmp_path / "cmp")])
+    assert res.exit_code == 0, res.output
+    assert "rounds (finished games)" in res.output and "b - a [95 % CI]" in res.output
+    assert (tmp_path / "cmp" / "report.html").is_file()
+
+
+def test_no_table_has_an_empty_column(plan_dir):
+    from heron_sim.report import build_sections
+    from heron_sim.runner import RunData
+
+    run = plan_dir / "run"
+    if not (run / "manifest.json").is_file():
+        pytest.skip("needs the plan run of test_plan_report_and_rerender")
+    for sec in build_sections(RunData(run)):
+        for t in sec.tables:
+            f = t.frame.replace("", np.nan)
+            empty = [c for c in f.columns if f[c].isna().all() and c not in ("flag", "never fired")]
+            assert not empty, (sec.key, t.caption, empty)
