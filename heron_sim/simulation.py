@@ -90,7 +90,8 @@ def results_frame(out: np.ndarray, rules: Rules, seed: int, seating: list[str],
     -1 unfinished), winner_guide, winner_strategy, rounds, finished, ponds, pushback (total
     squares pushed per opponent, summed over Ponds), anxieties, lion_rescues, played_turns,
     skipped_turns, lead_changes, mid_leader, mid_last (unique leader / last seat at the end of
-    round rounds//2, -1 for a tie), power_<guide> (uses), combo_<s> (scored turns whose largest
+    round rounds//2, -1 for a tie), pond_lead_losses (Ponds after which the seat strictly ahead
+    before the Pond no longer is), power_<guide> (uses), combo_<s> (scored turns whose largest
     set had size s), square_<n>_<effect> (triggers).
     """
     n = out.shape[0]
@@ -119,7 +120,8 @@ def results_frame(out: np.ndarray, rules: Rules, seed: int, seating: list[str],
     for name, off in (("ponds", L.C_PONDS), ("pushback", L.C_PUSHBACK), ("anxieties", L.C_ANXIETIES),
                       ("lion_rescues", L.C_LION_RESCUES), ("played_turns", L.C_PLAYED),
                       ("skipped_turns", L.C_SKIPPED), ("lead_changes", L.C_LEAD_CHANGES),
-                      ("mid_leader", L.C_MID_LEADER), ("mid_last", L.C_MID_LAST)):
+                      ("mid_leader", L.C_MID_LEADER), ("mid_last", L.C_MID_LAST),
+                      ("pond_lead_losses", L.C_POND_LEAD_LOSSES)):
         cols[name] = out[:, off]
     for name, off in (("pos", L.C_POS), ("advance", L.C_ADVANCE), ("turns", L.C_TURNS),
                       ("anxiety", L.C_SEAT_ANX), ("doubled", L.C_SEAT_DOUBLED)):

@@ -104,3 +104,10 @@ def test_bad_rules_file_exits_2(tmp_path, content, field):
     assert res.exit_code == 2
     lines = [l for l in res.output.strip().splitlines() if l]
     assert len(lines) == 1 and lines[0].startswith("error:") and field in lines[0], res.output
+
+
+def test_disabled_powers_must_name_guides(tmp_path):
+    f = tmp_path / "bad.toml"
+    f.write_text('disabled_powers = ["dragon"]')
+    res = run("simulate", "--games", "10", "--rules", str(f))
+    assert res.exit_code == 2 and res.output.startswith("error: disabled_powers[0]")

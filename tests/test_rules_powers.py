@@ -93,3 +93,21 @@ def test_heron_patience_uses_the_faces_of_a_d6():
 def test_powers_off_asks_for_no_power():
     res = play("loup", FOUR_CERFS, [STOP], rules(powers=False))
     assert res.positions[0] == 2 and res.decisions_left == 0 and res.ready[0] == 1
+
+
+def test_disabled_powers_switch_off_one_guide_only():
+    r = rules(disabled_powers=["lion"])
+    res = play("lion", ["heron"] * 3 + ["cerf"] * 5, [], r)
+    assert res.positions[0] == 0 and res.ready[0] == 1 and res.decisions_left == 0
+    assert r.power_enabled(L.TAUREAU) and not r.power_enabled(L.LION)
+    res = play("taureau", set_of("cerf", 3), [STOP], rules(disabled_powers=["taureau"]))
+    assert res.positions[0] == 1 and res.ready[0] == 1  # no Bull: +1 only
+    res = play("taureau", set_of("cerf", 3), [STOP, 1], rules(disabled_powers=["lion"]))
+    assert res.positions[0] == 3  # the Bull still works
+
+
+def test_disabled_snake_does_not_cancel_a_pond():
+    dice = ["heron"] * 4 + ["loup"] * 4 + ["loup"] * 4
+    res = play_script(rules(disabled_powers=["serpent"]), dice=dice, positions=[0, 30, 30, 30],
+                      strategies=["greedy"] * 4, guides=["aigle", "serpent", "taureau", "cerf"])
+    assert res.positions[1:] == [26, 26, 26] and res.ready[1] == 1

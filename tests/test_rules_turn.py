@@ -251,3 +251,12 @@ def test_skipped_turn_keeps_the_wolf_bonus_and_ends_protection():
 def test_a_pond_turn_uses_up_the_wolf_bonus():
     res = play(["heron"] * 4 + ["loup"] * 4 + ["loup"] * 4, [], bonus=[1, 0, 0, 0])
     assert res.bonus[0] == 0 and res.row["ponds"] == 1
+
+
+def test_pond_lead_losses_count_ponds_that_change_the_leader():
+    dice = ["heron"] * 4 + ["loup"] * 4 + ["loup"] * 4          # a Pond of 4
+    kw = dict(strategies=["greedy"] * 4, guides=["aigle", "loup", "taureau", "cerf"])
+    res = play(dice, [], positions=[5, 12, 3, 10], **kw)
+    assert res.positions == [5, 8, 0, 6] and res.row["pond_lead_losses"] == 0  # seat 1 still leads
+    res = play(dice, [], positions=[10, 12, 3, 8], **kw)
+    assert res.positions == [10, 8, 0, 4] and res.row["pond_lead_losses"] == 1  # seat 0 now leads

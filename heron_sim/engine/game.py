@@ -6,7 +6,7 @@ from .jit import hot
 
 from ..rules.rules import P_MAX_ROUNDS
 from .layout import (
-    ACTIVE, C_ADVANCE, C_FINISHED, C_GUIDE, C_LEAD_CHANGES, C_MID_LAST, C_MID_LEADER, C_PLAYED,
+    ACTIVE, C_ADVANCE, C_FINISHED, C_POND_LEAD_LOSSES, C_GUIDE, C_LEAD_CHANGES, C_MID_LAST, C_MID_LEADER, C_PLAYED,
     C_PONDS, C_POS, C_PUSHBACK, C_ROUNDS, C_SKIPPED, C_TURNS, C_WINNER, COUNTS, DPTR, GUIDE, LEAD,
     MAX_SEATS, OUT_ANXIETY, OUT_POND, PLAYERS, POS, PROT, READY, ROUND, ROW, RPTR, SID, SKIP,
     WINNER,
@@ -15,6 +15,23 @@ from .moves import forward, move_back
 from .rng import below
 from .squares import trigger_square
 from .turn import roll_phase, score_dice
+
+
+@hot
+def _unique_extreme(w, largest):
+    """Seat strictly ahead of (largest) or behind all others, or -1 on a tie."""
+    best = 0
+    tie = False
+    for p in range(1, w[PLAYERS]):
+        d = w[POS + p] - w[POS + best]
+        if not largest:
+            d = -d
+        if d > 0:
+            best = p
+            tie = False
+        elif d == 0:
+            tie = True
+    return -1 if tie else best
 
 
 @hot
@@ -34,11 +51,14 @@ def play_slot(a, w, R, rng, sp):
     if outcome == OUT_POND:
         w[row + C_PONDS] += 1
         w[row + C_PUSHBACK] += value
+        leader = _unique_extreme(w, True)
         for k in range(1, players):
             o = (a + k) % players
             if w[PROT + o] == 0:
                 if move_back(o, value, w, R, rng, sp):
                     return o
+        if leader >= 0 and _unique_extreme(w, True) != leader:
+            w[row + C_POND_LEAD_LOSSES] += 1
         return -1
     if outcome == OUT_ANXIETY:
         return -1
@@ -78,23 +98,6 @@ def deal_guides(w, rng):
     for p in range(w[PLAYERS]):
         w[GUIDE + p] = w[COUNTS + p]
         w[READY + p] = 1
-
-
-@hot
-def _unique_extreme(w, largest):
-    """Seat strictly ahead of (largest) or behind all others, or -1 on a tie."""
-    best = 0
-    tie = False
-    for p in range(1, w[PLAYERS]):
-        d = w[POS + p] - w[POS + best]
-        if not largest:
-            d = -d
-        if d > 0:
-            best = p
-            tie = False
-        elif d == 0:
-            tie = True
-    return -1 if tie else best
 
 
 @hot

@@ -102,8 +102,9 @@ OUT_SCORED, OUT_POND, OUT_ANXIETY, OUT_RESCUED = range(4)
 
 # Output row of one game (offsets inside the row).
 C_WINNER, C_ROUNDS, C_FINISHED, C_PONDS, C_ANXIETIES, C_LION_RESCUES, C_PLAYED, C_SKIPPED, \
-    C_PUSHBACK, C_LEAD_CHANGES, C_MID_LEADER, C_MID_LAST = range(12)
-C_POS = 12                              # [7] final position by seat (-1: no seat)
+    C_PUSHBACK, C_LEAD_CHANGES, C_MID_LEADER, C_MID_LAST, C_POND_LEAD_LOSSES = range(13)
+# C_POND_LEAD_LOSSES: Ponds after which the seat strictly ahead before the Pond no longer is.
+C_POS = 13                              # [7] final position by seat (-1: no seat)
 C_GUIDE = C_POS + MAX_SEATS             # [7] guide dealt at the start, by seat (-1: no seat)
 C_ADVANCE = C_GUIDE + MAX_SEATS         # [7] advance from own combinations (+ Bull), by seat
 C_TURNS = C_ADVANCE + MAX_SEATS         # [7] really-played turns, by seat

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from .jit import hot
 
-from ..rules.rules import P_EXACT, P_FINISH, P_POWERS
+from ..rules.rules import P_EXACT, P_FINISH
 from ..strategies.dispatch import decide
+from .powers import power_enabled
 from .layout import C_POWERS, D_SNAKE, GUIDE, NOMINAL, POS, READY, ROW, SERPENT
 
 
@@ -35,7 +36,7 @@ def move_back(p, amount, w, R, rng, sp):
     A ready Snake guide may cancel it and advance 1 instead (that advance triggers nothing; it
     can win). Floors at square 0. Returns True if ``p`` wins. The caller checks protection.
     """
-    if R[P_POWERS] != 0 and w[GUIDE + p] == SERPENT and w[READY + p] != 0:
+    if w[GUIDE + p] == SERPENT and w[READY + p] != 0 and power_enabled(R, SERPENT):
         w[NOMINAL] = amount
         if decide(D_SNAKE, p, w, R, rng, sp) == 1:
             w[READY + p] = 0

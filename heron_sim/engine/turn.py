@@ -5,7 +5,7 @@ from __future__ import annotations
 from .jit import hot
 
 from ..rules.rules import (
-    EFFECT_CHOICE, EFFECT_REGENERATE, EFFECT_SWAP, P_ANXIETY, P_DOUBLING, P_POND, P_POWERS, P_ROLLS,
+    EFFECT_CHOICE, EFFECT_REGENERATE, EFFECT_SWAP, P_ANXIETY, P_DOUBLING, P_POND, P_ROLLS,
 )
 from ..strategies.common import can_target
 from ..strategies.dispatch import decide
@@ -16,7 +16,7 @@ from .layout import (
     OUT_ANXIETY, OUT_POND, OUT_RESCUED, OUT_SCORED, R_ADVANCE, R_EFFECT, READY, ROLL, ROLLS_LEFT,
     ROW, SET_SIZE, STATUS, TAUREAU,
 )
-from .powers import apply_power, has_roll_time_power
+from .powers import apply_power, has_roll_time_power, power_enabled
 
 
 @hot
@@ -45,20 +45,20 @@ def roll_phase(seat, w, R, rng, sp):
             if new == 0:
                 break
         return OUT_POND, total
-    powers = R[P_POWERS] != 0
     reserved = herons  # kept up to date: +new herons per roll, recounted after a power
     while True:
         if reserved >= R[P_ANXIETY]:
             w[row + C_ANXIETIES] += 1
             w[row + C_SEAT_ANX + seat] += 1
-            if powers and w[GUIDE + seat] == LION and w[READY + seat] != 0:
+            if w[GUIDE + seat] == LION and w[READY + seat] != 0 and power_enabled(R, LION):
                 if decide(D_LION, seat, w, R, rng, sp) == 1:
                     w[READY + seat] = 0
                     w[row + C_POWERS + LION] += 1
                     w[row + C_LION_RESCUES] += 1
                     return OUT_RESCUED, 0
             return OUT_ANXIETY, 0
-        if powers and w[READY + seat] != 0 and has_roll_time_power(w[GUIDE + seat]):
+        guide = w[GUIDE + seat]
+        if w[READY + seat] != 0 and has_roll_time_power(guide) and power_enabled(R, guide):
             action = decide(D_POWER, seat, w, R, rng, sp)
             if action >= 0:
                 apply_power(seat, action, w, R, rng, sp)
@@ -119,7 +119,7 @@ def score_dice(seat, w, R, rng, sp):
             swap_guides(seat, target, w)
         else:
             w[READY + seat] = 1
-    if size >= 3 and R[P_POWERS] != 0 and w[GUIDE + seat] == TAUREAU and w[READY + seat] != 0:
+    if size >= 3 and w[GUIDE + seat] == TAUREAU and w[READY + seat] != 0 and power_enabled(R, TAUREAU):
         if decide(D_BULL, seat, w, R, rng, sp) == 1:
             w[READY + seat] = 0
             w[row + C_POWERS + TAUREAU] += 1

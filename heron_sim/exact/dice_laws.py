@@ -277,8 +277,8 @@ class _GreedyDP:
         self.adv = np.array(rules.combo_advance, dtype=np.int64)
         self.max_adv = 2 * int(self.adv.max()) + 2
         self.doubling = rules.guide_power_doubling
-        self.bull = powers and guide == TAUREAU
-        self.lion = powers and guide == LION
+        self.bull = powers and guide == TAUREAU and TAUREAU not in rules.disabled_powers
+        self.lion = powers and guide == LION and LION not in rules.disabled_powers
         self.pond = rules.pond_threshold
         self.anx = rules.anxiety_threshold
         self._comp: dict = {}

@@ -32,7 +32,7 @@ EFFECT_NONE, EFFECT_REGENERATE, EFFECT_SWAP, EFFECT_CHOICE = range(4)
 
 # Layout of the kernel's integer parameter vector.
 P_ROLLS, P_POND, P_ANXIETY, P_DOUBLING, P_POWERS, P_FINISH, P_EXACT, P_SINGLE_USE, \
-    P_MAX_ROUNDS, P_PLAYERS, N_PARAMS = range(11)
+    P_MAX_ROUNDS, P_PLAYERS, P_POWERS_OFF, N_PARAMS = range(12)
 
 _SCALARS = {
     # name: (type, min, max)
@@ -47,7 +47,7 @@ _SCALARS = {
     "single_use_squares": (bool, None, None),
     "max_rounds": (int, 1, 1_000_000),
 }
-_TOP_KEYS = ("mode", *_SCALARS, "combinations", "dice", "board")
+_TOP_KEYS = ("mode", *_SCALARS, "disabled_powers", "combinations", "dice", "board")
 
 
 class KernelRules(NamedTuple):
@@ -114,6 +114,7 @@ class Rules:
     combo_advance: tuple[int, ...] = (0, 0, 0, 1, 2, 5, 7, 9, 10)
     combo_effect: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 1, 2, 3)
     squares: tuple[tuple[int, int], ...] | None = None
+    disabled_powers: tuple[int, ...] = ()
 
     # ------------------------------------------------------------------ building
     @classmethod
@@ -163,8 +164,9 @@ class Rules:
         dice = _resolve_dice(mode, table.get("dice", {}) or {}, base_dir)
         advance, effect = _resolve_combinations(table.get("combinations", {}) or {}, len(dice))
         squares = _resolve_board(table.get("board", {}) or {}, finish, base_dir)
+        disabled = _resolve_disabled_powers(table.get("disabled_powers", []))
         return cls(mode=mode, dice=dice, combo_advance=advance, combo_effect=effect,
-                   squares=squares, **scalars)
+                   squares=squares, disabled_powers=disabled, **scalars)
 
     def replace(self, **changes) -> "Rules":
         """A copy with some fields changed, validated again."""
@@ -198,6 +200,10 @@ class Rules:
     def n_dice(self) -> int:
         return len(self.dice)
 
+    def power_enabled(self, guide: int) -> bool:
+        """True if the one-shot power of ``guide`` (animal index) can be used."""
+        return self.powers and guide not in self.disabled_powers
+
     def square_effects(self) -> np.ndarray:
         """Effect code of every square 0..finish-1."""
         board = np.zeros(self.finish, dtype=np.int64)
@@ -223,6 +229,7 @@ class Rules:
         params[P_SINGLE_USE] = int(self.single_use_squares)
         params[P_MAX_ROUNDS] = self.max_rounds
         params[P_PLAYERS] = self.players
+        params[P_POWERS_OFF] = sum(1 << g for g in set(self.disabled_powers))
         return KernelRules(
             faces=faces,
             n_faces=n_faces,
@@ -237,6 +244,7 @@ class Rules:
         return {
             "mode": self.mode,
             **{name: getattr(self, name) for name in _SCALARS},
+            "disabled_powers": [ANIMAL_NAMES[g] for g in sorted(set(self.disabled_powers))],
             "combinations": {
                 "advance": list(self.combo_advance),
                 "effect": [COMBO_EFFECTS[c] for c in self.combo_effect],
@@ -276,6 +284,21 @@ def _merge(base: dict, extra: dict, prefix: str) -> None:
             _merge(base[key], value, f"{name}.")
         else:
             base[key] = value
+
+
+def _resolve_disabled_powers(names) -> tuple[int, ...]:
+    from ..animals import animal_index
+    from ..errors import HeronSimError
+
+    if not isinstance(names, list):
+        raise RulesError(f"disabled_powers: {names!r}; allowed: a list of guide names ({', '.join(ANIMAL_NAMES)})")
+    out = []
+    for i, name in enumerate(names):
+        try:
+            out.append(animal_index(name, f"disabled_powers[{i}]"))
+        except HeronSimError as err:
+            raise RulesError(str(err)) from None
+    return tuple(sorted(set(out)))
 
 
 def _resolve_dice(mode: str, table: dict, base_dir: Path) -> tuple[tuple[int, ...], ...]:
