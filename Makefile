@@ -6,14 +6,18 @@ STAMP  := $(VENV)/.installed-stamp
 GAMES  ?= 10000
 SEED   ?= 1
 
-.PHONY: simulate test test-slow test-all bench clean
+.PHONY: report simulate test test-slow test-all bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	touch $(STAMP)
 
-## The main job: compare 8d8, 7d8, 10d8 and 10d6 over $(GAMES) four-player greedy games each.
+## The main job: run the seed's test plan and write results/report.html and results/report.md.
+report: $(STAMP)
+	$(BIN)/heron-sim report --out results
+
+## Compare 8d8, 7d8, 10d8 and 10d6 over $(GAMES) four-player greedy games each.
 simulate: $(STAMP)
 	$(BIN)/heron-sim modes --games $(GAMES) --seed $(SEED) --out results/modes
 

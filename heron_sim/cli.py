@@ -325,6 +325,19 @@ def _register_command_modules() -> None:
 _register_command_modules()
 
 
+def _unwrap_help() -> None:
+    """Docstrings are wrapped for the source; join each paragraph's lines for the terminal."""
+    import inspect
+
+    for command in app.registered_commands:
+        doc = inspect.getdoc(command.callback)
+        if doc:
+            command.callback.__doc__ = "\n\n".join(" ".join(p.split()) for p in doc.split("\n\n"))
+
+
+_unwrap_help()
+
+
 def main() -> None:
     """Entry point of the ``heron-sim`` console script."""
     try:
