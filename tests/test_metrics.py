@@ -148,3 +148,46 @@ def test_chi2_merges_small_tail_bins():
     assert chi == 0 and dof == 3  # the last two bins (expected 4 and 1) merge into one of 5
     chi, dof = _chi2(np.array([3.0, 1]), np.array([2.0, 2]))
     assert dof == 0
+
+
+def test_power_ablation_known_answer():
+    n = 100
+    on = frame([0] * n, guides=[[0, 1, 2, 3]] * n, power_loup=np.ones(n, int), power_taureau=np.full(n, 2))
+    off_loup = frame([0] * 60 + [1] * 40, guides=[[0, 1, 2, 3]] * n, power_loup=np.zeros(n, int),
+                     power_taureau=np.full(n, 2))
+    off_taureau = frame([0] * n, guides=[[0, 1, 2, 3]] * n, power_loup=np.ones(n, int), power_taureau=np.zeros(n, int))
+    t = M.power_ablation(on, {"loup": off_loup, "taureau": off_taureau}).set_index("guide")
+    # loup's holder (seat 0) wins all games with its power, 60 % without: worth +40 points
+    assert t.at["loup", "on"] == 1.0 and t.at["loup", "off"] == pytest.approx(0.6)
+    assert t.at["loup", "diff"] == pytest.approx(0.4) and t.at["loup", "low"] < 0.4 < t.at["loup", "high"]
+    assert t.at["loup", "n"] == n and t.at["loup", "p_holm"] < 1e-6
+    assert t.at["loup", "uses"] == 1.0 and t.at["loup", "uses_off"] == 0.0
+    # taureau's holder (seat 1) never wins either way: worth exactly 0
+    assert t.at["taureau", "diff"] == 0.0 and t.at["taureau", "p"] == 1.0 and t.at["taureau", "uses"] == 2.0
+    # a guide that is never dealt has no paired games
+    t = M.power_ablation(on, {"heron": on.copy()}).set_index("guide")
+    assert t.at["heron", "n"] == 0 and math.isnan(t.at["heron", "diff"])
+
+
+def test_power_ablation_refuses_unpaired_batches():
+    on = frame([0] * 10, strategies=np.array(["a,b,a,b"] * 10))
+    with pytest.raises(ValueError, match="same games"):
+        M.power_ablation(on, {"loup": on.iloc[:8]})
+    other = on.copy()
+    other["strategies"] = "b,a,b,a"  # same indices, another seating
+    with pytest.raises(ValueError, match="same games"):
+        M.power_ablation(on, {"loup": other})
+
+
+def test_pond_decides_known_answer():
+    from heron_sim.analysis.intervals import wilson
+
+    df = frame([0] * 5, ponds=np.array([0, 1, 2, 3, 4]), pond_lead_losses=np.array([0, 0, 1, 0, 2]))
+    d = M.pond_decides(df)
+    assert d["ponds"] == 10 and d["lead_losses"] == 3 and d["games_with_loss"] == 2 and d["games_with_pond"] == 4
+    assert (d["per_pond"], d["per_pond_low"], d["per_pond_high"]) == pytest.approx(wilson(3, 10))
+    assert (d["per_game"], d["per_game_low"], d["per_game_high"]) == pytest.approx(wilson(2, 5))
+    assert d["per_game_with_pond"] == pytest.approx(0.5)
+    assert d["per_game_mean"] == pytest.approx(0.6) and d["per_game_mean_low"] < 0.6 < d["per_game_mean_high"]
+    none = M.pond_decides(frame([0, 1], pond_lead_losses=np.zeros(2, int)))
+    assert none["ponds"] == 0 and math.isnan(none["per_pond"]) and none["per_game"] == 0.0

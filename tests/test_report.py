@@ -59,6 +59,10 @@ def test_plan_report_and_rerender(plan_dir):
     for key in EXPERIMENTS:
         assert f"<section id='{key}'>" in page
     assert "<section id='across'>" in page and "<section id='metadata'>" in page
+    # guides: the clean per-power ablation beside the all-off one; pond: how often a Pond decides the lead
+    assert "one power switched off at a time" in page and "all powers off instead" in page
+    assert "Ponds that cost the leader the lead" in page and "a Pond decides the lead" in page
+    assert "mid-game leader loses: no Pond / with Pond" not in page  # the association-only estimate is gone
     assert page.count("data:image/png;base64,") >= 12 and "src='figures/" not in page
     for word in ("rules hashes", "git commit", "package version", "seeds", "simulation run time"):
         assert word in page

@@ -109,3 +109,55 @@ def test_cli_bad_input_exits_2_with_one_line(tmp_path, monkeypatch):
     assert res.exit_code == 2 and "not a run folder" in res.output
     res = runner.invoke(app, ["compare", str(tmp_path / "a.toml"), str(tmp_path / "b.toml")])
     assert res.exit_code == 2 and "not found" in res.output
+
+
+def test_guides_plan_ablates_each_power_alone_on_the_same_games(tmp_path):
+    from heron_sim.animals import NAMES
+    from heron_sim.runner.kinds import plan_jobs
+
+    exp = load_experiment(write(tmp_path, 'kind = "guides"\nmodes = ["8d8"]\ngames = 300\nablation_games = 300\nseating = "greedy"'))
+    jobs = {j.key: j for j in plan_jobs(exp)}
+    on = jobs["games_8d8_on"]
+    assert not jobs["games_8d8_off"].rules.powers and "games_8d8_ref" not in jobs
+    for a, name in enumerate(NAMES):
+        j = jobs[f"games_8d8_no_{name}"]
+        assert j.labels["disabled"] == name and j.n == on.n and j.seed == on.seed and j.seatings == on.seatings
+        assert j.rules.powers and not j.rules.power_enabled(a)
+        assert all(j.rules.power_enabled(b) for b in range(len(NAMES)) if b != a)
+        assert j.rules.replace(disabled_powers=()) == on.rules  # nothing else differs
+    # ablations of another size get a default-rules batch of their own size to pair with
+    exp = load_experiment(write(tmp_path, 'kind = "guides"\nmodes = ["8d8"]\ngames = 300\nablation_games = 100\nseating = "greedy"'))
+    jobs = {j.key: j for j in plan_jobs(exp)}
+    assert jobs["games_8d8_ref"].n == 100 and jobs["games_8d8_ref"].rules == jobs["games_8d8_on"].rules
+    assert jobs["games_8d8_no_aigle"].n == 100 and jobs["games_8d8_on"].n == 300
+    # a power already disabled by the experiment's rules is not ablated again
+    exp = load_experiment(write(tmp_path, 'kind = "guides"\nmodes = ["8d8"]\nseating = "greedy"\n[rules]\nset = { disabled_powers = ["lion"] }'))
+    keys = {j.key for j in plan_jobs(exp, games_override=10)}
+    assert "games_8d8_no_lion" not in keys and "games_8d8_no_aigle" in keys
+
+
+def test_guides_and_pond_analyses_on_a_tiny_run(tmp_path):
+    """The per-power table pairs each ablation with the default batch, and the Pond table
+    reports the lead-loss rates from pond_lead_losses."""
+    from heron_sim.analysis import metrics as M
+    from heron_sim.runner.kinds import analyse
+
+    g = load_experiment(write(tmp_path, 'name = "g"\nkind = "guides"\nmodes = ["8d8"]\ngames = 60\nseating = "greedy"', "g.toml"))
+    p = load_experiment(write(tmp_path, 'name = "p"\nkind = "pond"\nmodes = ["8d8"]\ngames = 60\nturns = 2000\nseating = "greedy"', "p.toml"))
+    run_experiments([g, p], tmp_path / "run")
+    secs = {e.name: analyse(e, d) for e, d in RunData(tmp_path / "run").experiments()}
+    (e, d), = [x for x in RunData(tmp_path / "run").experiments() if x[0].name == "g"]
+    tab = next(t for t in secs["g"].tables if "one power switched off at a time" in t.caption)
+    assert list(tab.data["guide"]) == list(M.ANIMALS) and (tab.data["games"] == 60).all()
+    assert (tab.data["uses_off"] == 0).all()  # the ablated power is really off
+    on = d.frame("games_8d8_on")
+    want = M.power_ablation(on, {"aigle": d.frame("games_8d8_no_aigle")}).iloc[0]
+    got = tab.data.set_index("guide").loc["aigle"]
+    assert got["diff"] == pytest.approx(want["diff"], nan_ok=True) and got["n"] == want["n"]
+    assert any("One power at a time" in f for f in secs["g"].findings)
+    (e, d), = [x for x in RunData(tmp_path / "run").experiments() if x[0].name == "p"]
+    games = next(t for t in secs["p"].tables if "decides the lead" in t.caption).data.iloc[0]
+    df = d.frame("games_8d8")
+    assert games["lead_ponds"] == df["ponds"].sum() and games["lead_lead_losses"] == df["pond_lead_losses"].sum()
+    assert games["lead_per_pond"] == pytest.approx(df["pond_lead_losses"].sum() / df["ponds"].sum())
+    assert any("decides the lead" in f for f in secs["p"].findings)

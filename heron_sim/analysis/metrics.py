@@ -13,7 +13,7 @@ import pandas as pd
 
 from ..animals import NAMES as ANIMALS
 from .intervals import wilson
-from .stats import binom_test, eta_squared, holm, quantile_interval, t_interval
+from .stats import binom_test, eta_squared, holm, paired_difference, quantile_interval, t_interval
 
 
 def seats(df: pd.DataFrame) -> int:
@@ -339,4 +339,58 @@ def game_metrics(df: pd.DataFrame) -> dict[str, np.ndarray]:
     for col in df.columns:
         if col.startswith("square_") or col.startswith("power_"):
             out[f"{col} per game"] = df[col].to_numpy(float)
+    return out
+
+
+# ---------------------------------------------------------------- one-shot powers, one at a time
+def power_ablation(on: pd.DataFrame, offs: dict[str, pd.DataFrame]) -> pd.DataFrame:
+    """Value of each guide's one-shot power by a clean per-power ablation.
+
+    ``on``: games under the default rules; ``offs[g]``: the same games (seeds, indices and
+    seatings; checked) played with only guide ``g``'s power disabled (``disabled_powers = [g]``). For each ``g``, the paired
+    difference (on - off) of the win indicator of the player dealt ``g`` at the start, over the
+    games both frames share in which ``g`` was dealt (paired t interval, two-sided p), Holm-
+    corrected over the guides ablated. ``uses``/``uses_off``: uses of ``g``'s power per game.
+    """
+    rows = []
+    for g, off in offs.items():
+        a = ANIMALS.index(g)
+        x_on, x_off = on, off
+        same = len(on) == len(off) and all(
+            np.array_equal(on[c].to_numpy(), off[c].to_numpy()) for c in ("game", "strategies") if c in on and c in off)
+        if not same:
+            raise ValueError(f"power_ablation: the {g} ablation does not play the same games (indices and seatings) "
+                             "as the default run")
+        n = len(on)
+        d = paired_difference(guide_win_indicator(x_off, a), guide_win_indicator(x_on, a))
+        rows.append({"guide": g, "off": d["a"], "on": d["b"], "diff": d["diff"], "low": d["low"], "high": d["high"],
+                     "p": d["p"], "n": d["n"], "games": n,
+                     "uses": float(x_on[f"power_{g}"].mean()) if f"power_{g}" in x_on else math.nan,
+                     "uses_off": float(x_off[f"power_{g}"].mean()) if f"power_{g}" in x_off else math.nan})
+    t = pd.DataFrame(rows, columns=["guide", "off", "on", "diff", "low", "high", "p", "n", "games", "uses", "uses_off"])
+    t["p_holm"] = holm(t["p"].fillna(1.0)) if len(t) else []
+    return t
+
+
+# ---------------------------------------------------------------- how often a Pond decides a game
+def pond_decides(df: pd.DataFrame) -> dict:
+    """How often a Pond costs the leader the lead, from ``pond_lead_losses`` (Ponds after which
+    the seat strictly ahead of all others before the Pond no longer is).
+
+    - ``per_pond``: lead-losing Ponds / all Ponds (Wilson over Ponds);
+    - ``per_game``: games with at least one lead-losing Pond / all games (Wilson);
+    - ``per_game_with_pond``: the same among games with at least one Pond (Wilson);
+    - ``per_game_mean``: lead-losing Ponds per game (t interval).
+    """
+    ponds = df["ponds"].to_numpy(np.int64)
+    losses = df["pond_lead_losses"].to_numpy(np.int64)
+    n = len(df)
+    k_p, n_p = int(losses.sum()), int(ponds.sum())
+    k_g = int((losses > 0).sum())
+    n_wp = int((ponds > 0).sum())
+    out = {"games": n, "ponds": n_p, "lead_losses": k_p, "games_with_loss": k_g, "games_with_pond": n_wp}
+    for name, (k, m) in {"per_pond": (k_p, n_p), "per_game": (k_g, n), "per_game_with_pond": (k_g, n_wp)}.items():
+        r, lo, hi = wilson(k, m) if m else (math.nan, math.nan, math.nan)
+        out[name], out[f"{name}_low"], out[f"{name}_high"] = r, lo, hi
+    out["per_game_mean"], out["per_game_mean_low"], out["per_game_mean_high"] = t_interval(losses.astype(float))
     return out

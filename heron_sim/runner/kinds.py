@@ -18,7 +18,7 @@ import pandas as pd
 from ..analysis import metrics as M
 from ..analysis.intervals import wilson
 from ..analysis.stats import (binom_test, bootstrap_interval, chi2_sf, format_p, holm,
-                              paired_difference, two_proportions)
+                              paired_difference)
 from ..animals import NAMES as ANIMALS
 from ..engine import layout as L
 from ..report import figures as F
@@ -77,8 +77,20 @@ def plan_jobs(exp: Experiment, games_override: int | None = None) -> list[Job]:
             r = exp.rules.build(m, P)
             jobs.append(Job(f"games_{m}_on", "games", r, g(exp.games), exp.seed, seat, labels={"mode": m, "powers": True}))
             n_off = g(exp.ablation_games or exp.games)
+            if n_off != g(exp.games):
+                # the ablations are paired game by game (same seeds and seatings): they need a
+                # default-rules batch of their own size when it differs from the main batch
+                jobs.append(Job(f"games_{m}_ref", "games", r, n_off, exp.seed, seat,
+                                labels={"mode": m, "powers": True, "reference": True}))
             jobs.append(Job(f"games_{m}_off", "games", r.replace(powers=False), n_off, exp.seed, seat,
                             labels={"mode": m, "powers": False}))
+            # Clean per-power ablation: the same seeds with only guide a's one-shot power disabled.
+            for a, name in enumerate(ANIMALS):
+                if not r.power_enabled(a):
+                    continue  # already off in this experiment's rules: nothing to ablate
+                no_a = r.replace(disabled_powers=tuple(sorted(set(r.disabled_powers) | {a})))
+                jobs.append(Job(f"games_{m}_no_{name}", "games", no_a, n_off, exp.seed, seat,
+                                labels={"mode": m, "powers": True, "disabled": name}))
     elif exp.kind == "strategies":
         strats = resolve_strategies(exp.strategies)
         base = exp.rules.build(exp.modes[0], P)
@@ -312,15 +324,13 @@ def _pond(exp, data, sec: Section) -> None:
         pg, pglo, pghi = t_interval(df["ponds"].to_numpy(float))
         pb, pblo, pbhi = t_interval(df["pushback"].to_numpy(float))
         any_pond = df["ponds"].to_numpy() > 0
-        w, ml = df["winner"].to_numpy(), df["mid_leader"].to_numpy()
-        ok = ml >= 0
-        lose = w != ml
-        with_p = two_proportions(int((lose & ok & ~any_pond).sum()), int((ok & ~any_pond).sum()),
-                                 int((lose & ok & any_pond).sum()), int((ok & any_pond).sum()))
         share, slo, shi = wilson(int(any_pond.sum()), len(df))
-        game_rows.append({"mode": m, "games": len(df), "ponds": pg, "ponds_low": pglo, "ponds_high": pghi,
-                          "pushback": pb, "pushback_low": pblo, "pushback_high": pbhi,
-                          "any": share, "any_low": slo, "any_high": shi, **{f"lose_{k}": v for k, v in with_p.items()}})
+        row = {"mode": m, "games": len(df), "ponds": pg, "ponds_low": pglo, "ponds_high": pghi,
+               "pushback": pb, "pushback_low": pblo, "pushback_high": pbhi,
+               "any": share, "any_low": slo, "any_high": shi}
+        if "pond_lead_losses" in df.columns:
+            row.update({f"lead_{k}": v for k, v in M.pond_decides(df).items() if k != "games"})
+        game_rows.append(row)
     rates = pd.DataFrame(rate_rows)
     push = pd.DataFrame(push_rows)
     tests = pd.DataFrame(test_rows)
@@ -341,16 +351,31 @@ def _pond(exp, data, sec: Section) -> None:
                             note="Goodness of fit (chi-square, tail bins merged to expected >= 5): " + "; ".join(
                                 f"{r['mode']}: chi2 = {r['chi2']:.1f}, dof {r['dof']}, {format_p(r['p'])}" for _, r in tests.iterrows()),
                             data=push))
-    sec.tables.append(Table("Ponds in whole games", _disp({
+    gcols = {
         "games": games["games"].map("{:,}".format),
         "Ponds per game": [num_ci(r["ponds"], r["ponds_low"], r["ponds_high"], 3) for _, r in games.iterrows()],
         "push-back per game (squares)": [num_ci(r["pushback"], r["pushback_low"], r["pushback_high"], 2) for _, r in games.iterrows()],
         "games with a Pond": [pct_ci(r["any"], r["any_low"], r["any_high"]) for _, r in games.iterrows()],
-        "mid-game leader loses: no Pond / with Pond": [f"{pct(r['lose_a'])} / {pct(r['lose_b'])}" for _, r in games.iterrows()],
-        "difference [CI]": [signed_ci(r["lose_diff"], r["lose_low"], r["lose_high"], 1, 100, " pts") + f", {format_p(r['lose_p'])}" for _, r in games.iterrows()],
-    }, index=games["mode"]), data=games,
-        note="How often a Pond decides a game is measured here by its association with the mid-game leader losing "
-             "(games with at least one Pond vs none); a per-Pond lead-loss counter needs an engine change."))
+    }
+    decides = "lead_per_pond" in games.columns
+    if decides:
+        gcols.update({
+            "Ponds that cost the leader the lead": [pct_ci(r["lead_per_pond"], r["lead_per_pond_low"], r["lead_per_pond_high"])
+                                                    for _, r in games.iterrows()],
+            "games with such a Pond": [pct_ci(r["lead_per_game"], r["lead_per_game_low"], r["lead_per_game_high"])
+                                       for _, r in games.iterrows()],
+            "… among games with a Pond": [pct_ci(r["lead_per_game_with_pond"], r["lead_per_game_with_pond_low"],
+                                                 r["lead_per_game_with_pond_high"]) for _, r in games.iterrows()],
+            "lead-losing Ponds per game": [num_ci(r["lead_per_game_mean"], r["lead_per_game_mean_low"],
+                                                  r["lead_per_game_mean_high"], 3) for _, r in games.iterrows()],
+        })
+    sec.tables.append(Table("Ponds in whole games, and how often a Pond decides the lead", _disp(gcols, index=games["mode"]), data=games,
+        note=("A Pond costs the leader the lead when the seat strictly ahead of all others just before it no longer is "
+              "just after it (engine counter pond_lead_losses). Wilson intervals: per Pond over all Ponds (Ponds of one "
+              "game are counted as independent), per game over games. Whether the game's eventual winner was that "
+              "leader is not recorded (the counter does not say who led), so the share of games a Pond turns against "
+              "the eventual winner is not given.") if decides else
+             "This run predates the engine's per-Pond lead-loss counter (pond_lead_losses); rerun for the lead-loss rates."))
     base = "8d8" if "8d8" in set(rates["mode"]) else rates["mode"].iloc[0]
     r = rates.set_index("mode").loc[base]
     t = tests.set_index("mode").loc[base]
@@ -363,10 +388,15 @@ def _pond(exp, data, sec: Section) -> None:
         + f"; simulation and exact law agree (chi-square {format_p(t['p'])}).")
     if len(games):
         gb = games.set_index("mode").loc[base] if base in set(games["mode"]) else games.iloc[0]
-        sec.findings.append(
-            f"In whole {_mode_name(base)} games, {pct_ci(gb['any'], gb['any_low'], gb['any_high'])} of games see at least one Pond; "
-            f"the mid-game leader loses {pct(gb['lose_b'])} of games with a Pond vs {pct(gb['lose_a'])} without "
-            f"({signed_ci(gb['lose_diff'], gb['lose_low'], gb['lose_high'], 1, 100, ' points')}, {format_p(gb['lose_p'])}).")
+        text = (f"In whole {_mode_name(base)} games, {pct_ci(gb['any'], gb['any_low'], gb['any_high'])} of games see at "
+                f"least one Pond")
+        if "lead_per_pond" in games.columns and math.isfinite(gb["lead_per_pond"]):
+            text += (f"; a Pond decides the lead (the player strictly ahead before it is no longer ahead after it) in "
+                     f"{pct_ci(gb['lead_per_pond'], gb['lead_per_pond_low'], gb['lead_per_pond_high'])} of Ponds "
+                     f"({int(gb['lead_lead_losses']):,} of {int(gb['lead_ponds']):,}), and "
+                     f"{pct_ci(gb['lead_per_game'], gb['lead_per_game_low'], gb['lead_per_game_high'])} of games have at "
+                     f"least one such Pond ({gb['lead_per_game_mean']:.2f} per game)")
+        sec.findings.append(text + ".")
     if _want(exp, "pushback"):
         sec.figures.append(Figure("pushback", "Pond push-back: simulated shares (bars, 95 % Wilson) vs the exact law (black ticks).",
                                   partial(F.pushback, push)))
@@ -526,23 +556,40 @@ def _guides(exp, data, sec: Section) -> None:
         sec.tables.append(Table(f"{_mode_name(m)}: share of advance from Guide Power doubling, by starting guide", _disp({
             "player-games": dbl["players"].map("{:,}".format),
             "share [95 % CI]": [pct_ci(r["share"], r["low"], r["high"]) for _, r in dbl.iterrows()]}, index=dbl["guide"]), data=dbl))
-        ab = []
-        if off_key in data.jobs:
-            off = data.frame(off_key)
-            n = min(len(on), len(off))
-            for a, name in enumerate(ANIMALS):
-                d = paired_difference(M.guide_win_indicator(off.iloc[:n], a), M.guide_win_indicator(on.iloc[:n], a))
-                ab.append({"guide": name, **d, "uses": float(on[f"power_{name}"].mean())})
-            ab = pd.DataFrame(ab)
-            ab["p_holm"] = holm(ab["p"].fillna(1.0))
-            sec.tables.append(Table(f"{_mode_name(m)}: value of each one-shot power by ablation (same seeds, powers on vs off)", _disp({
+        # Reference for the paired ablations: the default-rules batch of the ablations' size.
+        ref_key = f"games_{m}_ref" if f"games_{m}_ref" in data.jobs else on_key
+        ref = data.frame(ref_key) if ref_key != on_key else on
+        offs = {j["labels"]["disabled"]: data.frame(j["key"])
+                for j in data.select(mode=m) if j["labels"].get("disabled")}
+        ab = _ablation(sec, ref, offs) if offs else pd.DataFrame()
+        allp = (_ablation(sec, ref, {name: data.frame(off_key) for name in ANIMALS}) if off_key in data.jobs
+                else pd.DataFrame())
+        if len(ab):
+            cols = {
                 "power uses / game": ab["uses"].map("{:.3f}".format),
-                "win rate when dealt, off": ab["a"].map(pct), "on": ab["b"].map(pct),
+                "win rate when dealt, power off": ab["off"].map(pct), "on": ab["on"].map(pct),
                 "on - off [95 % CI]": [signed_ci(r["diff"], r["low"], r["high"], 1, 100, " pts") for _, r in ab.iterrows()],
-                "p (Holm)": ab["p_holm"].map(format_p)}, index=ab["guide"]), data=ab,
-                note=f"Paired by seed over {int(ab['n'].iloc[0]):,} games where the guide was dealt. Powers off removes every "
-                     "one-shot power at once (the engine's switch), so each row is that guide's power plus its interactions; "
-                     "a strategy that never uses a power shows only the interaction."))
+                "p (Holm)": ab["p_holm"].map(format_p)}
+            if len(allp):
+                al = allp.set_index("guide")
+                cols["all powers off instead [95 % CI]"] = [
+                    signed_ci(al.at[g, "diff"], al.at[g, "low"], al.at[g, "high"], 1, 100, " pts") if g in al.index else "n/a"
+                    for g in ab["guide"]]
+            sec.tables.append(Table(
+                f"{_mode_name(m)}: value of each one-shot power, one power switched off at a time (same seeds)",
+                _disp(cols, index=ab["guide"]), data=ab,
+                note=f"Row g: the default rules vs the same {int(ab['games'].iloc[0]):,} games (seeds and seatings) with only "
+                     "g's one-shot power disabled (rules key disabled_powers = [g]; Guide Power doubling unchanged); win rate "
+                     "of the player dealt g at the start, paired t interval over the games where g was dealt "
+                     f"(about {int(ab['n'].median()):,}), Holm-corrected over the guides. The last column is the older "
+                     "all-powers-off ablation, which mixes g's power with the loss of the opponents' powers."))
+        elif len(allp):
+            sec.tables.append(Table(f"{_mode_name(m)}: one-shot powers by ablation (same seeds, all powers on vs off)", _disp({
+                "power uses / game": allp["uses"].map("{:.3f}".format),
+                "win rate when dealt, off": allp["off"].map(pct), "on": allp["on"].map(pct),
+                "on - off [95 % CI]": [signed_ci(r["diff"], r["low"], r["high"], 1, 100, " pts") for _, r in allp.iterrows()],
+                "p (Holm)": allp["p_holm"].map(format_p)}, index=allp["guide"]), data=allp,
+                note="All one-shot powers off at once: each row is that guide's power plus its interactions."))
         # findings
         worst = gt.iloc[(gt["win_rate"] - gt["fair"]).abs().argmax()]
         best = gt.iloc[gt["win_rate"].argmax()]
@@ -557,8 +604,19 @@ def _guides(exp, data, sec: Section) -> None:
                             f"of all advance on {_mode_name(m)}.")
         if len(ab):
             best = ab.iloc[ab["diff"].abs().argmax()]
+            sig = ab[ab["p_holm"] <= 0.05]
             sec.findings.append(
-                f"Largest power effect by ablation: {best['guide']} "
+                f"One power at a time on {_mode_name(m)} (same {int(ab['games'].iloc[0]):,} seeds, only that power disabled): "
+                f"the largest effect is {best['guide']}'s power, worth "
+                f"{signed_ci(best['diff'], best['low'], best['high'], 1, 100, ' points')} of win rate to the player dealt it "
+                f"(Holm {format_p(best['p_holm'])}); "
+                + (f"powers that change their holder's win rate significantly after Holm correction: "
+                   + ", ".join(f"{r.guide} {100 * r.diff:+.1f}" for r in sig.sort_values("diff", ascending=False).itertuples())
+                   + " points." if len(sig) else "no single power changes its holder's win rate significantly after Holm correction."))
+        elif len(allp):
+            best = allp.iloc[allp["diff"].abs().argmax()]
+            sec.findings.append(
+                f"Largest power effect by ablation (all powers off): {best['guide']} "
                 f"({signed_ci(best['diff'], best['low'], best['high'], 1, 100, ' points')} win rate when dealt, Holm {format_p(best['p_holm'])}).")
         if _want(exp, "win_rate"):
             t = gt.rename(columns={"win_rate": "rate"}).assign(n=gt["games"], mode=_mode_name(m))
@@ -566,17 +624,30 @@ def _guides(exp, data, sec: Section) -> None:
                                       partial(F.grouped_rates, t, group="mode", category="guide",
                                               title=f"Win rate by guide ({_mode_name(m)})", xlabel="starting guide",
                                               ylabel="share of games won (%)", fair=1 / 7, fair_label="fair share 1/7")))
-        if _want(exp, "ablation") and len(ab):
-            sec.figures.append(Figure(f"ablation_{m}", "Change in win rate when one-shot powers are on (paired by seed, 95 % t interval).",
-                                      partial(F.forest, ab, label="guide", title=f"Value of the guides' powers by ablation ({_mode_name(m)})",
+        fab = ab if len(ab) else allp
+        if _want(exp, "ablation") and len(fab):
+            how = "only that guide's power switched off" if len(ab) else "all powers switched off"
+            sec.figures.append(Figure(f"ablation_{m}", f"Value of each one-shot power: win rate of the player dealt the guide, "
+                                                       f"default rules minus {how} (paired by seed, 95 % t interval).",
+                                      partial(F.forest, fab, label="guide", title=f"Value of the guides' powers by ablation ({_mode_name(m)})",
                                               xlabel="win rate when dealt, on - off (percentage points)", scale=100,
-                                              note=f"n = {int(ab['n'].iloc[0]):,} paired games per guide")))
+                                              note=f"{how}; n = {int(fab['n'].min()):,}-{int(fab['n'].max()):,} paired games per guide")))
         if _want(exp, "doubling"):
             t = dbl.rename(columns={"share": "rate"}).assign(group=_mode_name(m), n=dbl["players"])
             sec.figures.append(Figure(f"doubling_{m}", "Share of advance due to Guide Power doubling (95 % interval).",
                                       partial(F.grouped_rates, t, group="group", category="guide",
                                               title=f"Advance from Guide Power doubling ({_mode_name(m)})", xlabel="starting guide",
                                               ylabel="share of the player's advance (%)")))
+
+
+def _ablation(sec: Section, ref: pd.DataFrame, offs: dict) -> pd.DataFrame:
+    """:func:`metrics.power_ablation`, or an empty table and a note when the batches are not
+    paired game by game (a run folder from before the reference batch existed)."""
+    try:
+        return M.power_ablation(ref, offs)
+    except ValueError as err:
+        sec.notes.append(f"Ablation left out: {err}.")
+        return pd.DataFrame()
 
 
 # ---------------------------------------------------------------------- strategies
