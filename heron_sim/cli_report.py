@@ -184,17 +184,10 @@ def compare_cmd(
 
 def _rules_source(path: Path, label: str):
     """A rules file, or an experiment file (its [rules] table), as a RulesSpec."""
-    import tomllib
-
     from .runner.config import RulesSpec
+    from .tomlfile import read_toml
 
-    try:
-        with open(path, "rb") as fh:
-            table = tomllib.load(fh)
-    except FileNotFoundError:
-        raise HeronSimError(f"rules file not found: {path}") from None
-    except tomllib.TOMLDecodeError as err:
-        raise HeronSimError(f"{path}: malformed TOML: {err}") from None
+    table = read_toml(path, label)
     if "kind" in table:  # an experiment file
         r = table.get("rules", {}) or {}
         file = r.get("file")

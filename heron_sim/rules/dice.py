@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import tomllib
 from functools import lru_cache
-from importlib import resources
 
 from ..animals import NAMES, animal_index
 from ..errors import HeronSimError, RulesError
+from ..tomlfile import package_toml, read_toml
 
 REROLL_NAMES = {"reroll", "🔄", "relance"}
 
 
 @lru_cache(maxsize=1)
 def _default_dice() -> dict:
-    text = resources.files("heron_sim.rules").joinpath("data/dice.toml").read_text(encoding="utf-8")
-    return tomllib.loads(text)
+    return package_toml("heron_sim.rules", "data/dice.toml")
 
 
 def parse_die(faces, field: str) -> tuple[int, ...]:
@@ -55,13 +53,7 @@ def historic_d6() -> tuple[tuple[int, ...], ...]:
 
 def load_dice_file(path, field: str = "dice.file") -> tuple[tuple[int, ...], ...]:
     """Read a dice file: either ``dice = [[...], ...]`` or ``historic_d6 = [...]``."""
-    try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
-    except FileNotFoundError:
-        raise RulesError(f"{field}: file not found: {path}") from None
-    except tomllib.TOMLDecodeError as err:
-        raise RulesError(f"{field}: malformed TOML in {path}: {err}") from None
+    data = read_toml(path, field)
     for key in ("dice", "historic_d6"):
         if key in data:
             return parse_dice(data[key], f"{field}:{key}")

@@ -12,10 +12,8 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -23,6 +21,7 @@ import numpy as np
 
 from ..animals import NAMES as ANIMAL_NAMES
 from ..errors import RulesError
+from ..tomlfile import package_toml, read_toml
 from . import board as _board
 from . import dice as _dice
 
@@ -64,14 +63,12 @@ class KernelRules(NamedTuple):
 @lru_cache(maxsize=1)
 def default_table() -> dict:
     """The defaults file as a dict (``heron_sim/rules/data/defaults.toml``)."""
-    text = resources.files("heron_sim.rules").joinpath("data/defaults.toml").read_text(encoding="utf-8")
-    return tomllib.loads(text)
+    return package_toml("heron_sim.rules", "data/defaults.toml")
 
 
 @lru_cache(maxsize=1)
 def default_board() -> dict:
-    text = resources.files("heron_sim.rules").joinpath("data/board63.toml").read_text(encoding="utf-8")
-    return tomllib.loads(text)["squares"]
+    return package_toml("heron_sim.rules", "data/board63.toml")["squares"]
 
 
 def _check_scalar(name: str, value: Any) -> Any:
@@ -133,14 +130,7 @@ class Rules:
         base_dir = Path(".")
         if rules_file is not None:
             path = Path(rules_file)
-            try:
-                with open(path, "rb") as fh:
-                    user = tomllib.load(fh)
-            except FileNotFoundError:
-                raise RulesError(f"--rules: file not found: {path}") from None
-            except tomllib.TOMLDecodeError as err:
-                raise RulesError(f"--rules: malformed TOML in {path}: {err}") from None
-            _merge(table, user, "")
+            _merge(table, read_toml(path, "--rules"), "")
             base_dir = path.parent
         for key, value in (overrides or {}).items():
             _merge(table, _nest(key, value), "")
@@ -364,13 +354,7 @@ def _resolve_board(table: dict, finish: int, base_dir: Path) -> tuple[tuple[int,
         path = Path(table["file"])
         if not path.is_absolute():
             path = base_dir / path
-        try:
-            with open(path, "rb") as fh:
-                data = tomllib.load(fh)
-        except FileNotFoundError:
-            raise RulesError(f"board.file: file not found: {path}") from None
-        except tomllib.TOMLDecodeError as err:
-            raise RulesError(f"board.file: malformed TOML in {path}: {err}") from None
+        data = read_toml(path, "board.file")
         squares = _board.parse_squares(data.get("squares", {}), finish, "board.file:squares")
     else:
         # The default board loses the squares at or past a shorter finish (e.g. finish = 60).

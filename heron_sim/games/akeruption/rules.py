@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import copy
-import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -11,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from ...errors import RulesError
+from ...tomlfile import package_toml, read_toml
 
 WALLS = ("straw", "wood", "stone")
 TILES = ("dead_end", "straight", "fork")
@@ -29,8 +29,7 @@ _INTS = {  # name: (parameter index, min, max)
 
 
 def _defaults() -> dict:
-    text = resources.files(__package__).joinpath("data/defaults.toml").read_text(encoding="utf-8")
-    return tomllib.loads(text)
+    return package_toml(__package__, "data/defaults.toml")
 
 
 def _merge(base: dict, over: dict, where: str = "") -> dict:
@@ -113,14 +112,7 @@ def load_rules(rules_file: str | None = None, overrides: dict | None = None) -> 
     """Build the rules from the defaults, an optional TOML file and a dict of overrides."""
     d = _defaults()
     if rules_file is not None:
-        try:
-            with open(rules_file, "rb") as fh:
-                user = tomllib.load(fh)
-        except OSError as err:
-            raise RulesError(f"--rules: cannot read {rules_file!r} ({err.strerror}); allowed: a TOML file") from None
-        except tomllib.TOMLDecodeError as err:
-            raise RulesError(f"--rules: {rules_file!r} is not valid TOML ({err}); allowed: a TOML file") from None
-        d = _merge(d, user)
+        d = _merge(d, read_toml(rules_file, "--rules"))
     if overrides:
         d = _merge(d, overrides)
     return AkeruptionRules.from_dict(d)

@@ -3,14 +3,13 @@ and the board geometry the kernels read."""
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, fields
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
 from ...errors import RulesError
+from ...tomlfile import package_toml, read_toml
 
 #: Card names, in kernel-id order (the nine action cards, then the dragon).
 CARDS: tuple[str, ...] = ("stone", "stones2", "plank", "planks2", "remove_stone", "remove_plank",
@@ -81,27 +80,16 @@ class MekongRules:
                          self.max_dragons_programmed, self.max_rounds, *flags], dtype=np.int64)
 
 
-def _read_toml(path: str | Path) -> dict:
-    try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise RulesError(f"rules: file {str(path)!r} not found; allowed: an existing TOML file") from None
-    except tomllib.TOMLDecodeError as err:
-        raise RulesError(f"rules: {str(path)!r} is not valid TOML ({err}); allowed: a TOML file") from None
-
-
 def defaults() -> dict:
     """The default rules as a plain dict (from the packaged ``data/defaults.toml``)."""
-    text = resources.files(__package__).joinpath("data/defaults.toml").read_text(encoding="utf-8")
-    return tomllib.loads(text)
+    return package_toml(__package__, "data/defaults.toml")
 
 
 def load_rules(rules_file: str | Path | None = None, overrides: dict | None = None) -> MekongRules:
     """Defaults, then the keys of ``rules_file``, then ``overrides``; validated."""
     values = defaults()
     known = {f.name for f in fields(MekongRules)}
-    layers = [_read_toml(rules_file)] if rules_file is not None else []
+    layers = [read_toml(rules_file, "--rules")] if rules_file is not None else []
     if overrides:
         layers.append(dict(overrides))
     for layer in layers:

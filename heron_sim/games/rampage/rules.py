@@ -6,14 +6,13 @@ the arrays the kernels read (integer parameters, per-seat probabilities, the cit
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, fields
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
 
 from ...errors import RulesError
+from ...tomlfile import package_toml, read_toml
 
 #: Skill-dependent probabilities: each is a pair [at skill 0, at skill 1], in this kernel order.
 SKILL_PAIRS: tuple[str, ...] = (
@@ -180,20 +179,9 @@ def _tupled(value):
     return value
 
 
-def _read_toml(path: str | Path, field: str = "rules") -> dict:
-    try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise RulesError(f"{field}: file {str(path)!r} not found; allowed: an existing TOML file") from None
-    except tomllib.TOMLDecodeError as err:
-        raise RulesError(f"{field}: {str(path)!r} is not valid TOML ({err}); allowed: a TOML file") from None
-
-
 def defaults() -> dict:
     """The default rules as a plain dict (from the packaged ``data/defaults.toml``)."""
-    text = resources.files(__package__).joinpath("data/defaults.toml").read_text(encoding="utf-8")
-    return tomllib.loads(text)
+    return package_toml(__package__, "data/defaults.toml")
 
 
 def load_rules(rules_file: str | Path | None = None, overrides: dict | None = None) -> RampageRules:
@@ -202,7 +190,7 @@ def load_rules(rules_file: str | Path | None = None, overrides: dict | None = No
     known = {f.name for f in fields(RampageRules)}
     layers = []
     if rules_file is not None:
-        layers.append(_read_toml(rules_file))
+        layers.append(read_toml(rules_file, "--rules"))
     if overrides:
         layers.append(dict(overrides))
     for layer in layers:
