@@ -212,3 +212,30 @@ def test_10d6_is_flagged_approximate():
     rules = Rules.build(mode="10d6")
     assert not expert_dp.dice_model(rules).exact
     assert expert_dp.dice_model(Rules.build(mode="8d8")).exact
+
+
+# ------------------------------------------------------------------ perfect index, shared tables
+
+
+@pytest.mark.parametrize("n", [3, 4, 7, 8, 10])
+def test_state_rank_is_a_perfect_index(n):
+    """The kernel's rank of a canonical state is a bijection onto 0..m-1 within each
+    number of non-heron dice (the blocks of the tables are indexed by it)."""
+    K, C, _ = expert_dp._post_states(n, n + 1)
+    pidx, size, P, F = expert_dp._rank_tables(n)
+    ranks = expert_dp._state_ranks(K, C, n, pidx, size, F)
+    hs = n - (K + C).sum(axis=1)
+    for h in range(n + 1):
+        rk = ranks[hs == h]
+        assert np.array_equal(np.sort(rk), np.arange(rk.size)) and rk.size == F[6, P, n - h]
+
+
+def test_table_seats_share_one_copy():
+    from heron_sim.strategies import seat_arrays
+
+    rules = Rules.build(mode="7d8")
+    _, sp = seat_arrays(["greedy", "expert", "racer", "expert"], rules)
+    row = expert_dp.expert_tables(rules).row
+    assert [sp[s, expert_dp.ROW_TSEAT] for s in (1, 2, 3)] == [1, 1, 1]
+    np.testing.assert_array_equal(sp[1, expert_dp.ROW_DIR:row.size], row[expert_dp.ROW_DIR:])
+    assert not sp[2:, expert_dp.ROW_DIR:].any()

@@ -147,6 +147,18 @@ def seat_arrays(seating: list[str], rules=None) -> tuple[np.ndarray, np.ndarray]
     """
     sids = np.array([REGISTRY[parse_strategy(s)[0]].sid for s in seating], dtype=np.int64)
     rows = [seat_row(s, rules) for s in seating]
+    # Table seats share one copy of the tables (they depend on the rules only): the first one's
+    # row holds them, the others keep their head and name that seat (fewer cache misses).
+    from .expert_dp import ROW_DIR, ROW_TSEAT
+
+    holder = -1
+    for i, s in enumerate(seating):
+        if REGISTRY[parse_strategy(s)[0]].tables:
+            if holder < 0:
+                holder = i
+            else:
+                rows[i] = rows[i][:ROW_DIR].copy()
+            rows[i][ROW_TSEAT] = holder
     width = max(N_STRATEGY_PARAMS, *(r.size for r in rows))
     sp = np.zeros((len(seating), width), dtype=np.float64)
     for i, r in enumerate(rows):

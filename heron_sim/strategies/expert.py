@@ -1,7 +1,8 @@
 """``expert``: the exactly optimal single-turn player (tables from heron_sim.strategies.expert_dp).
 
-Keep/stop: looks up the current dice in the seat's table (the seat's parameter row holds it)
-and plays the action of the dynamic programme, which maximises the turn's expected advance
+Keep/stop: looks up the current dice in the tables (held in the parameter row of the seat, or of
+the seat ``ROW_TSEAT`` names: one copy is shared by every table seat), by a perfect index (the
+rank of the canonical state, computed from counting tables stored in the row), and plays the action of the dynamic programme, which maximises the turn's expected advance
 (Guide Power doubling, the Bull's +2 and the Lion's rescue included). With identical D8 dice
 this is exact; with the 10 D6 it is optimal for a symmetrised die (docs/strategies.md).
 
@@ -29,8 +30,8 @@ from ..engine.dice import best_set, count_animals
 from ..rules.rules import P_ANXIETY, P_DOUBLING, P_POWERS
 from .common import furthest_ahead_opponent
 from .expert_dp import (
-    MAGIC, ROW_ANX, ROW_B, ROW_DIR, ROW_MAGIC, ROW_RMAX, T_BULL_EXHAUSTED, T_BULL_READY,
-    T_LION_READY, T_NODOUBLE, T_PLAIN,
+    MAGIC, ROW_ANX, ROW_B, ROW_DIR, ROW_F, ROW_MAGIC, ROW_P1, ROW_PI, ROW_RMAX, ROW_STRIDE,
+    ROW_TSEAT, T_BULL_EXHAUSTED, T_BULL_READY, T_LION_READY, T_NODOUBLE, T_PLAIN,
 )
 from .greedy import greedy_keep
 
@@ -59,19 +60,28 @@ def table_of(seat, w, R):
 
 
 @hot
-def lookup(seat, w, R, sp, r):
-    """Find the current dice in the seat's table for ``r`` rolls left.
+def table_seat(seat, sp):
+    """The seat whose parameter row holds the tables this seat uses."""
+    t = sp[seat, ROW_TSEAT]
+    return seat if t < 0 else int(t)
 
-    Returns (col, m): the column of the state's code in the seat's row and its block length
-    (action at col + m, value at col + 2m, best reroll action/value at col + 3m / col + 4m),
-    or (-1, 0) if not found. Leaves the slot of animal a in w[KEEP + 6 + a] (scratch).
+
+@hot
+def lookup(seat, w, R, sp, r):
+    """Find the current dice in the tables for ``r`` rolls left.
+
+    Returns col: the column, in the row of ``table_seat(seat, sp)``, of the state's entry
+    (action at col, value at col + 1, best reroll action/value at col + 2 / col + 3), or -1.
+    Leaves the slot of animal a in w[KEEP + 6 + a] (scratch; w[COUNTS] is scratch too).
     """
+    ts = table_seat(seat, sp)
     n = w[NDICE]
-    B = int(sp[seat, ROW_B])
-    rmax = int(sp[seat, ROW_RMAX])
-    anx = int(sp[seat, ROW_ANX])
+    B = int(sp[ts, ROW_B])
+    rmax = int(sp[ts, ROW_RMAX])
+    anx = int(sp[ts, ROW_ANX])
     for a in range(6):
-        w[KEEP + a] = 0
+        w[KEEP + a] = 0     # digit k * B + c of animal a
+        w[COUNTS + a] = 0   # its size k + c
     h = 0
     fl = 0
     for i in range(n):
@@ -81,48 +91,42 @@ def lookup(seat, w, R, sp, r):
             fl = 1
         if f == HERON:
             h += 1
-        elif st == FREE:
-            w[KEEP + f] += 1
         else:
-            w[KEEP + f] += B
+            w[KEEP + f] += 1 if st == FREE else B
+            w[COUNTS + f] += 1
     if h >= anx or r < 0 or r > rmax:
-        return -1, 0
+        return -1
     g = w[GUIDE + seat]
     g0 = g if g < 6 else 0
-    B2 = B * B
-    code = w[KEEP + g0]
+    pi = int(sp[ts, ROW_PI])
+    fo = int(sp[ts, ROW_F])
+    p1 = int(sp[ts, ROW_P1])
+    stride = int(sp[ts, ROW_STRIDE])
+    s = n - h
+    p0 = int(sp[ts, pi + 2 * w[KEEP + g0]])
+    rank = int(sp[ts, fo + (6 * p1 + p0) * stride + s])
+    rem0 = s - w[COUNTS + g0]
     w[KEEP + 6 + g0] = 0
     for a in range(6):
         if a == g0:
             continue
         da = w[KEEP + a]
-        rank = 1
+        slot = 1
+        before = 0
         for b in range(6):
             if b != g0 and b != a:
                 db = w[KEEP + b]
                 if db > da or (db == da and b < a):
-                    rank += 1
-        w[KEEP + 6 + a] = rank
-        m = 1
-        for _ in range(rank):
-            m *= B2
-        code += da * m
+                    slot += 1
+                    before += w[COUNTS + b]
+        w[KEEP + 6 + a] = slot
+        pa = int(sp[ts, pi + 2 * da])
+        rank += int(sp[ts, fo + ((6 - slot) * p1 + pa) * stride + rem0 - before])
     t = table_of(seat, w, R)
     d = ((t * (rmax + 1) + r) * anx + h) * 2 + fl
-    off = int(sp[seat, ROW_DIR + 2 * d])
-    m = int(sp[seat, ROW_DIR + 2 * d + 1])
-    target = float(code)
-    lo = 0
-    hi = m
-    while lo < hi:
-        mid = (lo + hi) >> 1
-        if sp[seat, off + mid] < target:
-            lo = mid + 1
-        else:
-            hi = mid
-    if lo < m and sp[seat, off + lo] == target:
-        return off + lo, m
-    return -1, 0
+    if rank >= int(sp[ts, ROW_DIR + 2 * d + 1]):
+        return -1
+    return int(sp[ts, ROW_DIR + 2 * d]) + 4 * rank
 
 
 @hot
@@ -133,7 +137,7 @@ def apply_keep_action(seat, w, sp, action):
         for i in range(n):
             w[KEEP + i] = 0
         return 0
-    B = int(sp[seat, ROW_B])
+    B = n + 1
     for a in range(6):
         m = 1
         for _ in range(w[KEEP + 6 + a]):
@@ -178,10 +182,10 @@ def state_value(seat, w, R, sp, r):
         return 0.0
     if r <= 0:
         return float(final_advance(seat, w, R))
-    col, m = lookup(seat, w, R, sp, r)
+    col = lookup(seat, w, R, sp, r)
     if col < 0:
         return float(final_advance(seat, w, R))
-    return sp[seat, col + 2 * m]
+    return sp[table_seat(seat, sp), col + 1]
 
 
 @hot
@@ -193,10 +197,10 @@ def expert_keep(seat, w, R, sp):
         for i in range(w[NDICE]):
             w[KEEP + i] = 0
         return 0
-    col, m = lookup(seat, w, R, sp, r)
+    col = lookup(seat, w, R, sp, r)
     if col < 0:
         return greedy_keep(seat, w)
-    return apply_keep_action(seat, w, sp, int(sp[seat, col + m]))
+    return apply_keep_action(seat, w, sp, int(sp[table_seat(seat, sp), col]))
 
 
 @hot
@@ -218,6 +222,124 @@ def _value_with_face(seat, w, R, sp, r, die, face, status):
     w[FACE + die] = f0
     w[STATUS + die] = s0
     return v
+
+
+@hot
+def _prep_without(w, sp, ts, die):
+    """Digits (w[KEEP + a]) and sizes (w[COUNTS + a]) by animal of every die but ``die``;
+    returns the herons and the fresh-held flag of those dice (for :func:`_face_value`)."""
+    B = int(sp[ts, ROW_B])
+    for a in range(6):
+        w[KEEP + a] = 0
+        w[COUNTS + a] = 0
+    h = 0
+    fl = 0
+    for i in range(w[NDICE]):
+        if i == die:
+            continue
+        f = w[FACE + i]
+        st = w[STATUS + i]
+        if st != FREE and w[FRESH + i] != 0:
+            fl = 1
+        if f == HERON:
+            h += 1
+        else:
+            w[KEEP + f] += 1 if st == FREE else B
+            w[COUNTS + f] += 1
+    return h, fl
+
+
+@hot
+def _fast_value(seat, w, R, sp, ts, r, die, face, status, h0, fl0):
+    """state_value with die ``die`` showing ``face`` / ``status`` (its freshness as is), from
+    :func:`_prep_without`'s scratch (left as found); -1.0 where the table does not answer
+    (Anxiety, no roll left, ...): the caller then takes the general path."""
+    anx = int(sp[ts, ROW_ANX])
+    rmax = int(sp[ts, ROW_RMAX])
+    h = h0 + (1 if face == HERON else 0)
+    if h >= anx or r <= 0 or r > rmax:
+        return -1.0
+    fl = fl0
+    if status != FREE and w[FRESH + die] != 0:
+        fl = 1
+    B = int(sp[ts, ROW_B])
+    step = 1 if status == FREE else B
+    if face != HERON:
+        w[KEEP + face] += step
+        w[COUNTS + face] += 1
+    g = w[GUIDE + seat]
+    g0 = g if g < 6 else 0
+    pi = int(sp[ts, ROW_PI])
+    fo = int(sp[ts, ROW_F])
+    p1 = int(sp[ts, ROW_P1])
+    stride = int(sp[ts, ROW_STRIDE])
+    s = w[NDICE] - h
+    rank = int(sp[ts, fo + (6 * p1 + int(sp[ts, pi + 2 * w[KEEP + g0]])) * stride + s])
+    rem0 = s - w[COUNTS + g0]
+    for a in range(6):
+        if a == g0:
+            continue
+        da = w[KEEP + a]
+        slot = 1
+        before = 0
+        for b in range(6):
+            if b != g0 and b != a:
+                db = w[KEEP + b]
+                if db > da or (db == da and b < a):
+                    slot += 1
+                    before += w[COUNTS + b]
+        rank += int(sp[ts, fo + ((6 - slot) * p1 + int(sp[ts, pi + 2 * da])) * stride
+                       + rem0 - before])
+    if face != HERON:
+        w[KEEP + face] -= step
+        w[COUNTS + face] -= 1
+    t = table_of(seat, w, R)
+    d = ((t * (rmax + 1) + r) * anx + h) * 2 + fl
+    if rank >= int(sp[ts, ROW_DIR + 2 * d + 1]):
+        return -1.0
+    return sp[ts, int(sp[ts, ROW_DIR + 2 * d]) + 4 * rank + 1]
+
+
+@hot
+def _face_value(seat, w, R, sp, ts, r, die, face, status, h0, fl0):
+    """_value_with_face, by the fast path when it answers (the scratch of
+    :func:`_prep_without` for ``die`` must be in place; it is restored after the general
+    path)."""
+    v = _fast_value(seat, w, R, sp, ts, r, die, face, status, h0, fl0)
+    if v >= 0.0:
+        return v
+    v = _value_with_face(seat, w, R, sp, r, die, face, status)
+    _prep_without(w, sp, ts, die)
+    return v
+
+
+@hot
+def _values_by_animal(seat, w, R, sp, r, die, status):
+    """_value_with_face for each animal on the faces of die ``die`` (a heron face reserved,
+    any other with ``status``), as a 7-tuple by animal (0.0 for animals not on the die): each
+    distinct face is evaluated once (an Eagle's pair of draws reuses them)."""
+    nf = R[R_NFACES + die]
+    mask = 0
+    for k in range(nf):
+        mask |= 1 << R[R_FACES + MAX_FACES * die + k]
+    ts = table_seat(seat, sp)
+    h0, fl0 = _prep_without(w, sp, ts, die)
+    v0 = v1 = v2 = v3 = v4 = v5 = v6 = 0.0
+    if mask & 1:
+        v0 = _face_value(seat, w, R, sp, ts, r, die, 0, status, h0, fl0)
+    if mask & 2:
+        v1 = _face_value(seat, w, R, sp, ts, r, die, 1, status, h0, fl0)
+    if mask & 4:
+        v2 = _face_value(seat, w, R, sp, ts, r, die, 2, status, h0, fl0)
+    if mask & 8:
+        v3 = _face_value(seat, w, R, sp, ts, r, die, 3, status, h0, fl0)
+    if mask & 16:
+        v4 = _face_value(seat, w, R, sp, ts, r, die, 4, status, h0, fl0)
+    if mask & 32:
+        v5 = _face_value(seat, w, R, sp, ts, r, die, 5, status, h0, fl0)
+    if mask & 64:
+        v6 = _face_value(seat, w, R, sp, ts, r, die, HERON, RESERVED, h0, fl0)
+    return (v0, v1, v2, v3, v4, v5, v6)
 
 
 @hot
@@ -254,9 +376,11 @@ def best_power(seat, w, R, sp, margin):
             f = w[FACE + i]
             if f == HERON or _same_as_earlier(w, R, i):
                 continue
+            ts = table_seat(seat, sp)
+            h0, fl0 = _prep_without(w, sp, ts, i)
             for b in range(6):
                 if b != f and _shown_elsewhere(w, i, b):
-                    v = _value_with_face(seat, w, R, sp, r, i, b, w[STATUS + i])
+                    v = _face_value(seat, w, R, sp, ts, r, i, b, w[STATUS + i], h0, fl0)
                     if v > best:
                         best = v
                         action = i + POWER_ARG * b
@@ -265,10 +389,9 @@ def best_power(seat, w, R, sp, margin):
             for i in range(n):
                 if w[STATUS + i] != FREE or _same_as_earlier(w, R, i):
                     continue
+                vals = _values_by_animal(seat, w, R, sp, r - 1, i, KEPT)
                 for k in range(R[R_NFACES + i]):
-                    f = R[R_FACES + MAX_FACES * i + k]
-                    v = _value_with_face(seat, w, R, sp, r - 1, i, f,
-                                         RESERVED if f == HERON else KEPT)
+                    v = vals[R[R_FACES + MAX_FACES * i + k]]
                     if v > best:
                         best = v
                         action = i + POWER_ARG * k
@@ -279,10 +402,10 @@ def best_power(seat, w, R, sp, margin):
             nf = R[R_NFACES + i]
             fr = w[FRESH + i]
             w[FRESH + i] = 1
+            vals = _values_by_animal(seat, w, R, sp, r, i, FREE)
             acc = 0.0
             for k in range(nf):
-                f = R[R_FACES + MAX_FACES * i + k]
-                acc += _value_with_face(seat, w, R, sp, r, i, f, RESERVED if f == HERON else FREE)
+                acc += vals[R[R_FACES + MAX_FACES * i + k]]
             w[FRESH + i] = fr
             v = acc / nf
             if v > best:
@@ -296,14 +419,13 @@ def best_power(seat, w, R, sp, margin):
             nf = R[R_NFACES + i]
             # E[max(original, draw 1, draw 2)] over ordered pairs of draws: the diagonal once,
             # each unordered pair twice.
+            vals = _values_by_animal(seat, w, R, sp, r, i, st)
             acc = 0.0
             for k1 in range(nf):
-                f1 = R[R_FACES + MAX_FACES * i + k1]
-                v1 = _value_with_face(seat, w, R, sp, r, i, f1, RESERVED if f1 == HERON else st)
+                v1 = vals[R[R_FACES + MAX_FACES * i + k1]]
                 acc += max(base, v1)
                 for k2 in range(k1 + 1, nf):
-                    f2 = R[R_FACES + MAX_FACES * i + k2]
-                    v2 = _value_with_face(seat, w, R, sp, r, i, f2, RESERVED if f2 == HERON else st)
+                    v2 = vals[R[R_FACES + MAX_FACES * i + k2]]
                     acc += 2.0 * max(base, max(v1, v2))
             v = acc / (nf * nf)
             if v > best:

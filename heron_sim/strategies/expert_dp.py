@@ -29,10 +29,16 @@ equiprobable): the policy is then near-optimal, not exact (docs/strategies.md gi
 Tables
 ------
 ``expert_row(rules)`` returns one float64 row that the compiled decision reads (see the ROW_*
-constants): a directory indexed by (table, r, h, fl) of blocks ``codes[m] actions[m] values[m]
-reroll_actions[m] reroll_values[m]`` with codes sorted (binary search); the last two give the
-best reroll even where stopping is better (``racer`` weighs them against the board). An action is -1 (stop) or ``sum_j s_j * B**j`` (keep ``s_j``
-free dice of slot j, and reroll). Rows are cached on disk, keyed on everything they depend on.
+constants): a directory indexed by (table, r, h, fl) of blocks of ``m`` entries of 4 floats
+``action value reroll_action reroll_value`` (one cache line per state); the last two give the
+best reroll even where stopping is better (``racer`` weighs them against the board). A state's
+entry is found without a search: its *rank* among the canonical states with the same number of
+non-heron dice is computed from precomputed counting tables stored in the row (``ROW_PI``: the
+dense index and size of each slot pair by digit; ``ROW_F``: lexicographic counts of sorted slot
+sequences, see :func:`_rank_tables`). An action is -1 (stop) or ``sum_j s_j * B**j`` (keep
+``s_j`` free dice of slot j, and reroll). Rows are cached on disk, keyed on everything they
+depend on. Several seats share one copy of the tables: ``ROW_TSEAT`` names the seat whose row
+holds them (-1: the seat's own row).
 """
 
 from __future__ import annotations
@@ -64,11 +70,16 @@ ROW_MAGIC = ROW_START + 0
 ROW_B = ROW_START + 1
 ROW_RMAX = ROW_START + 2
 ROW_ANX = ROW_START + 3
-ROW_DIR = ROW_START + 4   # directory: 2 floats (offset, length) per (table, r, h, fl)
+ROW_TSEAT = ROW_START + 4  # seat whose row holds the tables (-1: this row); set by seat_arrays
+ROW_PI = ROW_START + 5     # offset of the pair table: 2 floats (dense index p, size) by digit
+ROW_F = ROW_START + 6      # offset of the rank counts F[j, p, rem] (7 x (P + 1) x (n + 1))
+ROW_P1 = ROW_START + 7     # P + 1 (P = number of (kept, free) pairs with k + c <= n)
+ROW_STRIDE = ROW_START + 8  # n + 1
+ROW_DIR = ROW_START + 9   # directory: 2 floats (offset, length) per (table, r, h, fl)
 MAGIC = 8128.0
 MAX_EXPERT_DICE = 12      # codes must stay below 2**53 (they are stored as float64)
-BLOCK_ARRAYS = 5          # codes, action, value, best reroll action, best reroll value
-VERSION = 2               # bump when the table format or the programme changes
+ENTRY = 4                 # floats per state: action, value, best reroll action, best reroll value
+VERSION = 3               # bump when the table format or the programme changes
 
 
 def dir_index(t, r, h, fl, rmax, anx):
@@ -396,6 +407,69 @@ class ExpertTables:
     loaded: bool
 
 
+def _pair_index(n: int):
+    """Dense index p of the (kept, free) pairs with k + c <= n, in increasing digit k*B + c
+    order, and the pair's size k + c, by digit (-1 for digits of no pair)."""
+    B = n + 1
+    pidx = np.full(B * B, -1, dtype=np.int64)
+    size = np.zeros(B * B, dtype=np.int64)
+    p = 0
+    for k in range(n + 1):
+        for c in range(n + 1 - k):
+            pidx[k * B + c] = p
+            size[k * B + c] = k + c
+            p += 1
+    return pidx, size, p
+
+
+def _rank_tables(n: int):
+    """F[j, p, rem] (j = 1..5): the number of non-increasing sequences of j pair indices, of
+    total size rem, whose first index is < p; F[6, p, s]: the number of states (p0, then any
+    non-increasing 5 indices) of total size s with p0 < p. A canonical state's rank among the
+    states of total size s is F[6, p0, s] + sum over slots i = 1..5 of F[6 - i, p_i, rem_i]
+    (rem_i: the size left for slots i..5), a bijection onto 0 .. (number of states) - 1."""
+    pidx, size, P = _pair_index(n)
+    sz = np.zeros(P, dtype=np.int64)
+    sz[pidx[pidx >= 0]] = size[pidx >= 0]
+    S = n + 1
+    # N[j, q, r]: non-increasing sequences of length j, elements <= q, total r (q = P - 1 max)
+    N = np.zeros((6, P, S), dtype=np.int64)
+    N[0, :, 0] = 1
+    for j in range(1, 6):
+        for q in range(P):
+            for r in range(S):
+                tot = N[j, q - 1, r] if q > 0 else 0
+                if sz[q] <= r:
+                    tot += N[j - 1, q, r - sz[q]]
+                N[j, q, r] = tot
+    F = np.zeros((7, P + 1, S), dtype=np.int64)
+    for j in range(1, 7):
+        for p in range(1, P + 1):
+            q = p - 1
+            for r in range(S):
+                add = 0
+                if sz[q] <= r:
+                    add = N[j - 1, q, r - sz[q]] if j <= 5 else N[5, P - 1, r - sz[q]]
+                F[j, p, r] = F[j, p - 1, r] + add
+    return pidx, size, P, F
+
+
+def _state_ranks(post_K, post_C, n, pidx, size, F):
+    """Rank of every canonical post-roll state among those of the same total size."""
+    B = n + 1
+    dig = post_K * B + post_C
+    p = pidx[dig]
+    z = size[dig]
+    rem = z.sum(axis=1)
+    rank = F[6, p[:, 0], rem]
+    rem = rem - z[:, 0]
+    for i in range(1, 6):
+        rank = rank + F[6 - i, p[:, i], rem]
+        rem = rem - z[:, i]
+    assert (rem == 0).all()
+    return rank
+
+
 def build_tables(rules) -> ExpertTables:
     """Run the programme for every table (no cache)."""
     t0 = time.perf_counter()
@@ -411,10 +485,24 @@ def build_tables(rules) -> ExpertTables:
     eff = np.array(rules.combo_effect, dtype=np.int64)
     sums = (post_K + post_C).sum(axis=1)
     hs = n - sums
+    pidx, size, P, F = _rank_tables(n)
+    ranks = _state_ranks(post_K, post_C, n, pidx, size, F)
+    pair_tab = np.stack([pidx, size], axis=1).astype(np.float64).ravel()
+    f_tab = F.astype(np.float64).ravel()
     blocks = []
     directory = np.zeros(N_TABLES * (rmax + 1) * anx_eff * 2 * 2)
     values = np.zeros(N_TABLES)
-    pos = ROW_DIR + directory.size
+    pi_off = ROW_DIR + directory.size
+    f_off = pi_off + pair_tab.size
+    pos = f_off + f_tab.size
+    sels = []
+    for h in range(anx_eff):
+        sel = np.flatnonzero(hs == h)
+        rk = ranks[sel]
+        # the ranks of a block are exactly 0 .. m - 1 (a perfect index)
+        assert np.array_equal(np.sort(rk), np.arange(sel.size))
+        assert sel.size == F[6, P, n - h]
+        sels.append((sel, rk))
     for t in range(N_TABLES):
         dbl, bull, lion = _table_flags(t, rules.guide_power_doubling)
         Q, A, QR, AR = _run_dp(n, anx_eff, rmax, post_K, post_C, post_codes, pre_T, pre_index, offs, cnt,
@@ -423,23 +511,29 @@ def build_tables(rules) -> ExpertTables:
                                 Q, lion, adv, eff, dbl, bull, B)
         for r in range(rmax + 1):
             for h in range(anx_eff):
-                sel = np.flatnonzero(hs == h)
+                sel, rk = sels[h]
                 for fl in range(2):
                     d = dir_index(t, r, h, fl, rmax, anx_eff)
                     directory[2 * d] = pos
                     directory[2 * d + 1] = sel.size
-                    blocks.append(post_codes[sel].astype(np.float64))
-                    blocks.append(A[r, sel, fl].astype(np.float64))
-                    blocks.append(Q[r, sel, fl])
-                    blocks.append(AR[r, sel, fl].astype(np.float64))
-                    blocks.append(QR[r, sel, fl])
-                    pos += BLOCK_ARRAYS * sel.size
+                    block = np.empty((sel.size, ENTRY))
+                    block[rk, 0] = A[r, sel, fl]
+                    block[rk, 1] = Q[r, sel, fl]
+                    block[rk, 2] = AR[r, sel, fl]
+                    block[rk, 3] = QR[r, sel, fl]
+                    blocks.append(block.ravel())
+                    pos += ENTRY * sel.size
     head = np.zeros(ROW_DIR)
     head[ROW_MAGIC] = MAGIC
     head[ROW_B] = B
     head[ROW_RMAX] = rmax
     head[ROW_ANX] = anx_eff
-    row = np.concatenate([head, directory] + blocks)
+    head[ROW_TSEAT] = -1
+    head[ROW_PI] = pi_off
+    head[ROW_F] = f_off
+    head[ROW_P1] = P + 1
+    head[ROW_STRIDE] = n + 1
+    row = np.concatenate([head, directory, pair_tab, f_tab] + blocks)
     assert row.size == pos
     return ExpertTables(row, values, model.exact, time.perf_counter() - t0, False)
 

@@ -23,7 +23,9 @@ from ..rules.board import (
     WOLF_ROLL, WONDER,
 )
 from ..rules.rules import P_EXACT, P_FINISH
-from .expert import apply_keep_action, expert_decide, final_advance, has_tables, lookup
+from .expert import (
+    apply_keep_action, expert_decide, final_advance, has_tables, lookup, table_seat,
+)
 from .greedy import greedy_keep
 
 NAME = "racer"
@@ -86,10 +88,11 @@ def racer_keep(seat, w, R, sp):
         for i in range(w[NDICE]):
             w[KEEP + i] = 0
         return 0
-    col, m = lookup(seat, w, R, sp, r)
+    col = lookup(seat, w, R, sp, r)
     if col < 0:
         return greedy_keep(seat, w)
-    reroll_action = int(sp[seat, col + 3 * m])
+    ts = table_seat(seat, sp)
+    reroll_action = int(sp[ts, col + 2])
     if reroll_action < 0:
         return apply_keep_action(seat, w, sp, -1)
     pos = w[POS + seat]
@@ -103,7 +106,7 @@ def racer_keep(seat, w, R, sp):
         if o != seat and w[POS + o] - pos > lead:
             lead = w[POS + o] - pos
     tilt = 1.0 + 0.005 * min(lead, 30) if lead > 0 else 0.97
-    if sp[seat, col + 4 * m] * tilt > stop_value + 1e-9:
+    if sp[ts, col + 3] * tilt > stop_value + 1e-9:
         return apply_keep_action(seat, w, sp, reroll_action)
     return apply_keep_action(seat, w, sp, -1)
 
