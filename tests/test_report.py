@@ -18,6 +18,7 @@ EXPERIMENTS = {
     "anxiety": 'kind = "anxiety"\nmodes = ["8d8"]\nstrategies = ["greedy", "random"]',
     "guides": 'kind = "guides"\nmodes = ["8d8"]\nseating = "greedy"',
     "strategies": 'kind = "strategies"\nmodes = ["8d8"]\nstrategies = ["greedy", "random"]',
+    "games": 'kind = "games"\nlight_games = ["fire-mountain", "rampage"]',
     "variant": 'kind = "compare"\nmodes = ["8d8"]\nseating = "greedy"\n[a]\nlabel = "default"\n[b]\nlabel = "4 rolls"\nset = { rolls = 4 }',
 }
 
@@ -57,7 +58,17 @@ def test_plan_report_and_rerender(plan_dir):
     assert res.exit_code == 0, res.output
     page = (out / "report.html").read_text()
     for key in EXPERIMENTS:
-        assert f"<section id='{key}'>" in page
+        if key != "games":
+            assert f"<section id='{key}'>" in page
+    # the lighter games: one section per game with its figures, tables and own summary
+    for game in ("fire-mountain", "rampage"):
+        body = page.split(f"<section id='games-{game}'>")[1].split("</section>")[0]
+        assert "Seat advantage" in body and "Strategy win rates" in body and "game-summary" in body
+        assert body.count("data:image/png;base64,") == 3
+        assert (out / "figures" / f"games-{game}-seats.png").is_file()
+    assert "Game length (player turns" in page and "Game length (rounds" in page
+    summary = page.split("<section id='summary'>")[1].split("</section>")[0]
+    assert "<b>La Colère de la Montagne de Feu.</b> Seat" in summary and "against a fair 25 %" in summary
     assert "<section id='across'>" in page and "<section id='metadata'>" in page
     # guides: the clean per-power ablation beside the all-off one; pond: how often a Pond decides the lead
     assert "one power switched off at a time" in page and "all powers off instead" in page
@@ -103,3 +114,17 @@ def test_no_table_has_an_empty_column(plan_dir):
             f = t.frame.replace("", np.nan)
             empty = [c for c in f.columns if f[c].isna().all() and c not in ("flag", "never fired")]
             assert not empty, (sec.key, t.caption, empty)
+
+
+def test_markdown_blocks_render_in_both_formats(tmp_path):
+    from heron_sim.report.render import demote_headings, markdown_block_html
+
+    block = "# Title\n\nSome `code`.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- item"
+    assert demote_headings(block).startswith("### Title")
+    h = markdown_block_html(block)
+    assert "<h3>Title</h3>" in h and "<code>code</code>" in h and "<td>1</td><td>2</td>" in h
+    assert "<th>a</th>" in h and "---" not in h and "<li>item</li>" in h
+    sec = synthetic_section()
+    sec.markdown.append(block)
+    paths = write_report([sec], {"seeds": "1"}, tmp_path)
+    assert "### Title" in paths["md"].read_text() and "<h3>Title</h3>" in paths["html"].read_text()

@@ -161,3 +161,76 @@ def test_guides_and_pond_analyses_on_a_tiny_run(tmp_path):
     assert games["lead_ponds"] == df["ponds"].sum() and games["lead_lead_losses"] == df["pond_lead_losses"].sum()
     assert games["lead_per_pond"] == pytest.approx(df["pond_lead_losses"].sum() / df["ponds"].sum())
     assert any("decides the lead" in f for f in secs["p"].findings)
+
+
+LIGHT = """
+name = "light"
+kind = "games"
+seed = 11
+games = 40
+mixed_games = 24
+players = 4
+light_games = ["fire-mountain", "mekong-dragons"]
+"""
+
+
+def test_games_kind_validation(tmp_path):
+    with pytest.raises(HeronSimError, match="light_games: 'chess' is not a game"):
+        load_experiment(write(tmp_path, 'kind = "games"\nlight_games = ["chess"]'))
+    with pytest.raises(HeronSimError, match="only for kind games"):
+        load_experiment(write(tmp_path, 'kind = "modes"\nlight_games = ["rampage"]'))
+    with pytest.raises(HeronSimError, match="own default rules"):
+        load_experiment(write(tmp_path, 'kind = "games"\n[rules]\nset = { rolls = 4 }'))
+    exp = load_experiment(write(tmp_path, 'kind = "games"\nplayers = 7'))
+    assert exp.light_games == "all" and exp.figures == ("seats", "length", "strategies")
+
+
+def test_games_kind_plans_runs_and_analyses(tmp_path):
+    from heron_sim.analysis import metrics as M
+    from heron_sim.games import available, get
+    from heron_sim.runner.kinds import analyse, plan_jobs
+
+    exp = load_experiment(write(tmp_path, LIGHT))
+    jobs = {j.key: j for j in plan_jobs(exp)}
+    assert set(jobs) == {"fire-mountain_greedy", "fire-mountain_mixed", "mekong-dragons_greedy", "mekong-dragons_mixed"}
+    assert jobs["fire-mountain_greedy"].seatings == [["greedy"] * 4] and jobs["fire-mountain_greedy"].n == 40
+    mixed = jobs["fire-mountain_mixed"]
+    assert mixed.n == 24 and mixed.seatings == seatings(["greedy", "random"], 4)
+    assert jobs["mekong-dragons_greedy"].labels["unit"] == "rounds"
+    assert jobs["fire-mountain_greedy"].labels["unit"] == "player turns"
+    # players clamped to each game's range; "all" plans every registered game
+    big = load_experiment(write(tmp_path, 'kind = "games"\nplayers = 7', "big.toml"))
+    for j in plan_jobs(big, games_override=5):
+        g = available()[j.labels["game"]]
+        assert j.labels["players"] == min(7, g.max_players) and j.n == 5
+    assert {j.labels["game"] for j in plan_jobs(big, games_override=5)} == set(available())
+
+    run_experiments([exp], tmp_path / "run")
+    df = pd.read_parquet(tmp_path / "run" / "light" / "fire-mountain_mixed.parquet")
+    assert list(df["game"]) == list(range(24)) and df["seats"].nunique() == 2
+    # game i is the game the simulator plays from stream (seed, i) with that seating
+    game = get("fire-mountain")
+    row = df.iloc[13]
+    ref = game.simulate(game.load_rules(None, {}), games=1, players=4, seed=11,
+                        strategies=row["seats"].split(","), first_game=13)
+    assert int(ref["winner"].iloc[0]) == int(row["winner"]) and int(ref["length"].iloc[0]) == int(row["length"])
+
+    (e, data), = RunData(tmp_path / "run").experiments()
+    secs = analyse(e, data)
+    assert [s.key for s in secs] == ["light-fire-mountain", "light-mekong-dragons"]
+    fm = secs[0]
+    seats_t = next(t for t in fm.tables if t.caption.startswith("Seat advantage")).data
+    g = pd.read_parquet(tmp_path / "run" / "light" / "fire-mountain_greedy.parquet")
+    fin = g[g["finished"]]
+    assert list(seats_t["wins"]) == [int((fin["winner"] == s).sum()) for s in range(4)]
+    assert (seats_t["low"] <= seats_t["win_rate"]).all() and (seats_t["win_rate"] <= seats_t["high"]).all()
+    assert len(fm.findings) == 1 and "against a fair 25 %" in fm.findings[0]
+    strat = next(t for t in fm.tables if t.caption.startswith("Strategy win rates")).data
+    tot = strat[strat["seat"] == "all"].set_index("strategy")
+    mfin = df[df["finished"]]
+    assert tot.loc["greedy", "seat_games"] == 2 * len(mfin)
+    assert tot["wins"].sum() == int((mfin["winner"] >= 0).sum())
+    assert any("(rounds" in t.caption for t in secs[1].tables)
+    assert {f.name for f in fm.figures} == {"seats", "length", "strategies"}
+    assert fm.markdown and fm.markdown[0].endswith(game.summarize(g).strip())
+    assert M.light_length_table(g)["finished"] == len(fin)

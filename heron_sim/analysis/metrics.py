@@ -394,3 +394,72 @@ def pond_decides(df: pd.DataFrame) -> dict:
         out[name], out[f"{name}_low"], out[f"{name}_high"] = r, lo, hi
     out["per_game_mean"], out["per_game_mean_low"], out["per_game_mean_high"] = t_interval(losses.astype(float))
     return out
+
+
+# ---------------------------------------------------------------- lighter games (heron_sim.games)
+# Their frames start with seed, game, players, seats, strategies, winner, length, finished
+# (``heron_sim.games.base.CORE_COLUMNS``); ``seats`` is the strategy of every seat, comma-joined.
+def light_seat_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Win rate of each seat over finished games (winner -1, a shared or no win, counts for no
+    seat), 95 % Wilson interval, exact binomial test against 1/players, Holm-corrected."""
+    fin = df[df["finished"].to_numpy(bool)]
+    n = len(fin)
+    P = seats(df)
+    winner = fin["winner"].to_numpy()
+    rows = []
+    for s in range(P):
+        k = int((winner == s).sum())
+        rate, lo, hi = wilson(k, n)
+        rows.append({"seat": s, "games": n, "wins": k, "win_rate": rate, "low": lo, "high": hi,
+                     "fair": 1 / P if P else math.nan, "p": binom_test(k, n, 1 / P) if n else math.nan})
+    t = pd.DataFrame(rows)
+    if len(t):
+        t["p_holm"] = holm(t["p"])
+    return t
+
+
+def light_length_table(df: pd.DataFrame) -> dict:
+    """Length of finished games in the game's own unit: mean (t interval), median, p10, p90,
+    min, max; the number of games and the share finished (Wilson)."""
+    fin = df["finished"].to_numpy(bool)
+    x = df.loc[fin, "length"].to_numpy(float)
+    m, mlo, mhi = t_interval(x)
+    med, medlo, medhi = quantile_interval(x, 0.5)
+    q = np.quantile(x, [0.1, 0.9]) if x.size else [math.nan, math.nan]
+    c, clo, chi = wilson(int(fin.sum()), len(df))
+    return {"games": len(df), "finished": int(fin.sum()), "finished_rate": c, "finished_low": clo,
+            "finished_high": chi, "mean": m, "mean_low": mlo, "mean_high": mhi, "median": med,
+            "median_low": medlo, "median_high": medhi, "p10": float(q[0]), "p90": float(q[1]),
+            "min": float(x.min()) if x.size else math.nan, "max": float(x.max()) if x.size else math.nan}
+
+
+def light_length_distribution(df: pd.DataFrame) -> pd.Series:
+    """Share of finished games of each length (index: length, in the game's unit)."""
+    x = df.loc[df["finished"].to_numpy(bool), "length"]
+    return x.value_counts(normalize=True).sort_index()
+
+
+def light_strategy_table(df: pd.DataFrame) -> pd.DataFrame:
+    """Win rate of each strategy per seat it played (finished games), overall and seat by seat:
+    rows ``seat = "all"`` then one per seat, with 95 % Wilson intervals; ``fair`` = 1/players."""
+    fin = df[df["finished"].to_numpy(bool)]
+    P = seats(df)
+    wins: dict[tuple, int] = {}
+    plays: dict[tuple, int] = {}
+    for seating, grp in fin.groupby("seats", sort=True):
+        k = len(grp)
+        w = grp["winner"].to_numpy()
+        for s, name in enumerate(str(seating).split(",")):
+            for key in ((name, "all"), (name, s)):
+                plays[key] = plays.get(key, 0) + k
+                wins[key] = wins.get(key, 0) + int((w == s).sum())
+    rows = []
+    for name in sorted({k[0] for k in plays}):
+        for seat in ["all"] + list(range(P)):
+            if (name, seat) not in plays:
+                continue
+            k, n = wins[(name, seat)], plays[(name, seat)]
+            rate, lo, hi = wilson(k, n)
+            rows.append({"strategy": name, "seat": seat, "seat_games": n, "wins": k, "win_rate": rate,
+                         "low": lo, "high": hi, "fair": 1 / P if P else math.nan})
+    return pd.DataFrame(rows, columns=["strategy", "seat", "seat_games", "wins", "win_rate", "low", "high", "fair"])

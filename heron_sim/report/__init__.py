@@ -13,10 +13,14 @@ __all__ = ["Figure", "Section", "Table", "build_sections", "markdown_table", "re
 
 
 def build_sections(run) -> list:
-    """One section per experiment of the run (in plan order), then the cross-cutting one."""
+    """One section per experiment of the run (in plan order; one per game for kind games), then
+    the cross-cutting one."""
     from ..runner.kinds import across, analyse
 
-    sections = [analyse(exp, data) for exp, data in run.experiments()]
+    sections = []
+    for exp, data in run.experiments():
+        sec = analyse(exp, data)  # kind games: one section per lighter game
+        sections.extend(sec if isinstance(sec, list) else [sec])
     sections.append(across(run))
     return sections
 
@@ -29,7 +33,7 @@ def run_metadata(run, extra: dict | None = None) -> dict:
     hashes, seeds, games, turns = {}, set(), 0, 0
     per_exp = []
     for e in m["experiments"]:
-        g = sum(j["n"] for j in e["jobs"] if j["kind"] == "games")
+        g = sum(j["n"] for j in e["jobs"] if j["kind"] in ("games", "light"))
         t = sum(j["n"] for j in e["jobs"] if j["kind"] == "turns")
         games += g
         turns += t

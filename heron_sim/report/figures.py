@@ -55,7 +55,8 @@ def grouped_rates(table: pd.DataFrame, *, group: str, category: str, title: str,
         v = sub[value].to_numpy(float) * scale
         lo = sub[low].to_numpy(float) * scale
         hi = sub[high].to_numpy(float) * scale
-        err = np.vstack([np.nan_to_num(v - lo), np.nan_to_num(hi - v)])
+        # clipped at 0: a Wilson bound of 0 wins can sit a rounding error above the rate
+        err = np.clip(np.vstack([np.nan_to_num(v - lo), np.nan_to_num(hi - v)]), 0, None)
         label = str(g)
         if "n" in sub.columns and sub["n"].notna().any():
             label += f" (n = {int(np.nanmax(sub['n'].to_numpy(float))):,})"
@@ -72,7 +73,9 @@ def grouped_rates(table: pd.DataFrame, *, group: str, category: str, title: str,
     return _finish(fig, ax, title, xlabel, ylabel, note)
 
 
-def length_distributions(dists: dict[str, pd.Series], stats: pd.DataFrame, ax=None):
+def length_distributions(dists: dict[str, pd.Series], stats: pd.DataFrame, ax=None, *, unit: str = "rounds",
+                         title: str = "Game length by dice mode (points: mean with 95 % interval)",
+                         legend_below: bool = False):
     """Share of games ending in each round, one line per mode; the mean and its 95 % interval
     as a point with error bar above the curves. ``stats`` has label, mean, low, high, n."""
     fig, ax = _axes(ax)
@@ -81,7 +84,7 @@ def length_distributions(dists: dict[str, pd.Series], stats: pd.DataFrame, ax=No
         row = stats.set_index("label").loc[label]
         c = COLORS[i % len(COLORS)]
         ax.step(s.index, s.to_numpy() * 100, where="mid", color=c,
-                label=f"{label}: mean {row['mean']:.1f} rounds (n = {int(row['n']):,})")
+                label=f"{label}: mean {row['mean']:.1f} {unit} (n = {int(row['n']):,})")
         y = top * (1.08 + 0.06 * i)
         ax.errorbar([row["mean"]], [y], xerr=[[row["mean"] - row["low"]], [row["high"] - row["mean"]]],
                     fmt="o", color=c, capsize=3, ms=4)
@@ -90,9 +93,11 @@ def length_distributions(dists: dict[str, pd.Series], stats: pd.DataFrame, ax=No
         ax.set_xlim(0, max(tails) * 1.05)
         ax.text(0.99, 0.02, "x axis cut at the 99.5th percentile", transform=ax.transAxes, ha="right",
                 va="bottom", fontsize=7, color="#666666")
-    ax.legend(fontsize=8, loc="upper right")
-    return _finish(fig, ax, "Game length by dice mode (points: mean with 95 % interval)",
-                   "game length (rounds)", "share of finished games (%)")
+    if legend_below:  # the mean points can sit anywhere across the top
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
+    else:
+        ax.legend(fontsize=8, loc="upper right")
+    return _finish(fig, ax, title, f"game length ({unit})", "share of finished games (%)")
 
 
 def _quantile_of_share(s: pd.Series, q: float) -> float:

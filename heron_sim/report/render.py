@@ -51,6 +51,61 @@ def _md_inline(text: str) -> str:
     return re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", t)
 
 
+def demote_headings(text: str, levels: int = 2) -> str:
+    """Markdown with every ATX heading moved ``levels`` deeper (at most ######)."""
+    out = []
+    for line in text.splitlines():
+        m = re.match(r"^(#{1,6})\s+(.*)$", line)
+        out.append(f"{'#' * min(6, len(m.group(1)) + levels)} {m.group(2)}" if m else line)
+    return "\n".join(out)
+
+
+def markdown_block_html(text: str, levels: int = 2) -> str:
+    """A small Markdown block (headings, pipe tables, lists, paragraphs; inline `code` and
+    **bold**) as HTML, headings moved ``levels`` deeper. Enough for the games' summaries."""
+    lines = text.splitlines()
+    h, i, para = [], 0, []
+
+    def flush():
+        if para:
+            h.append(f"<p>{_md_inline(' '.join(para))}</p>")
+            para.clear()
+
+    while i < len(lines):
+        line = lines[i].rstrip()
+        m = re.match(r"^(#{1,6})\s+(.*)$", line)
+        if not line.strip():
+            flush()
+        elif m:
+            flush()
+            lv = min(6, len(m.group(1)) + levels)
+            h.append(f"<h{lv}>{_md_inline(m.group(2))}</h{lv}>")
+        elif line.lstrip().startswith("|"):
+            flush()
+            rows = []
+            while i < len(lines) and lines[i].lstrip().startswith("|"):
+                rows.append([c.strip() for c in lines[i].strip().strip("|").split("|")])
+                i += 1
+            body = [r for r in rows[1:] if not all(re.fullmatch(r":?-{2,}:?", c or "--") for c in r)]
+            h.append("<table><tr>" + "".join(f"<th>{_md_inline(c)}</th>" for c in rows[0]) + "</tr>"
+                     + "".join("<tr>" + "".join(f"<td>{_md_inline(c)}</td>" for c in r) + "</tr>" for r in body)
+                     + "</table>")
+            continue
+        elif re.match(r"^\s*[-*]\s+", line):
+            flush()
+            items = []
+            while i < len(lines) and re.match(r"^\s*[-*]\s+", lines[i]):
+                items.append(re.sub(r"^\s*[-*]\s+", "", lines[i]))
+                i += 1
+            h.append("<ul>" + "".join(f"<li>{_md_inline(x)}</li>" for x in items) + "</ul>")
+            continue
+        else:
+            para.append(line.strip())
+        i += 1
+    flush()
+    return "\n".join(h)
+
+
 def render_figures(sections: list[Section], fig_dir: Path) -> dict[tuple[str, str], Path]:
     """Draw every figure once, save it as PNG; returns {(section, name): path}."""
     fig_dir.mkdir(parents=True, exist_ok=True)
@@ -108,6 +163,8 @@ def _markdown(sections, meta, title, pngs, out_dir: Path) -> str:
         for f in sec.figures:
             rel = pngs[(sec.key, f.name)].relative_to(out_dir).as_posix()
             parts += [f"![{f.caption}]({rel})", "", f"*{f.caption}*", ""]
+        for block in sec.markdown:
+            parts += [demote_headings(block), ""]
         for n in sec.notes:
             parts += [f"*{n}*", ""]
     parts += ["", "## Run metadata", "", "| key | value |", "|---|---|"]
@@ -148,6 +205,8 @@ def _html(sections, meta, title, pngs) -> str:
             b64 = _png_b64(pngs[(sec.key, f.name)])
             h.append(f"<figure><img alt='{html.escape(f.caption, quote=True)}' src='data:image/png;base64,{b64}'>"
                      f"<figcaption>{html.escape(f.caption)}</figcaption></figure>")
+        for block in sec.markdown:
+            h.append(f"<div class='game-summary'>{markdown_block_html(block)}</div>")
         for n in sec.notes:
             h.append(f"<p class='note'>{_md_inline(n)}</p>")
         h.append("</section>")

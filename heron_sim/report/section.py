@@ -37,6 +37,9 @@ class Section:
     tables: list[Table] = field(default_factory=list)
     figures: list[Figure] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    #: Markdown blocks shown as they are (headings demoted below the section's), e.g. a
+    #: lighter game's own ``summarize(df)`` text
+    markdown: list[str] = field(default_factory=list)
 
 
 # ---------------------------------------------------------------- number formatting

@@ -30,7 +30,7 @@ from typing import Any
 from ..errors import HeronSimError
 from ..rules import MODES, Rules
 
-KINDS = ("modes", "pond", "anxiety", "guides", "strategies", "compare")
+KINDS = ("modes", "pond", "anxiety", "guides", "strategies", "compare", "games")
 
 #: Figures each kind can draw (the ``figures`` key chooses among them; default: all).
 FIGURES = {
@@ -40,11 +40,12 @@ FIGURES = {
     "guides": ("win_rate", "ablation", "doubling"),
     "strategies": ("head_to_head", "per_mode", "variance"),
     "compare": ("differences",),
+    "games": ("seats", "length", "strategies"),
 }
 
 _KEYS = {"name", "kind", "title", "description", "seed", "games", "turns", "modes", "players",
          "seating", "strategies", "guide", "figures", "rules", "a", "b", "skill_games",
-         "h2h_games", "ablation_games", "mixed_games"}
+         "h2h_games", "ablation_games", "mixed_games", "light_games"}
 _INT_LIMITS = {"seed": (0, 2**63 - 1), "games": (1, 10_000_000), "turns": (1, 100_000_000),
                "players": (2, 7), "skill_games": (0, 10_000_000), "h2h_games": (0, 10_000_000),
                "ablation_games": (0, 10_000_000), "mixed_games": (0, 10_000_000)}
@@ -84,6 +85,7 @@ class Experiment:
     h2h_games: int = 0
     ablation_games: int = 0
     mixed_games: int = 0
+    light_games: Any = "all"  # kind games: "all" or names of heron_sim.games
     source: str = ""
 
     def to_dict(self) -> dict:
@@ -91,6 +93,7 @@ class Experiment:
                                             "turns", "players", "seating", "strategies", "guide",
                                             "skill_games", "h2h_games", "ablation_games", "mixed_games",
                                             "source")}
+        d["light_games"] = self.light_games if isinstance(self.light_games, str) else list(self.light_games)
         d["modes"] = list(self.modes)
         d["figures"] = list(self.figures)
         for key in ("rules", "a", "b"):
@@ -160,6 +163,23 @@ def _flatten(d: dict, prefix: str = "") -> dict:
     return out
 
 
+def _light_games(value: Any, where: str):
+    """``"all"`` or a list of names of :func:`heron_sim.games.available` (checked now)."""
+    from ..games import available
+
+    names = list(available())
+    if value == "all":
+        return "all"
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not value or not all(isinstance(x, str) for x in value):
+        raise HeronSimError(f"{where}: light_games: {value!r}; allowed: \"all\" or a list of {', '.join(names)}")
+    for v in value:
+        if v not in names:
+            raise HeronSimError(f"{where}: light_games: {v!r} is not a game; allowed: {', '.join(names)}")
+    return tuple(value)
+
+
 def parse_experiment(table: dict, where: str, base_dir: Path | None, check: bool = True) -> Experiment:
     """Validate a table read from TOML (or a manifest) into an :class:`Experiment`."""
     unknown = sorted(set(table) - _KEYS)
@@ -202,6 +222,15 @@ def parse_experiment(table: dict, where: str, base_dir: Path | None, check: bool
     for key in ("title", "description"):
         if key in table and not isinstance(table[key], str):
             raise HeronSimError(f"{where}: {key}: must be a string")
+    light = table.get("light_games", "all")
+    if kind == "games":
+        light = _light_games(light, where)
+        r = table.get("rules") or {}
+        if (isinstance(r, dict) and (r.get("file") or r.get("set"))) or "a" in table or "b" in table:
+            raise HeronSimError(f"{where}: kind games plays each lighter game under its own default rules; "
+                                "remove [rules], [a] and [b]")
+    elif table.get("light_games", "all") != "all":
+        raise HeronSimError(f"{where}: light_games: only for kind games")
     rules = _rules_spec(table.get("rules"), f"{where}: rules", base_dir, check=check)
     a = b = None
     if kind == "compare":
@@ -212,7 +241,7 @@ def parse_experiment(table: dict, where: str, base_dir: Path | None, check: bool
     exp = Experiment(
         name=name, kind=kind, title=table.get("title", name), description=table.get("description", ""),
         modes=tuple(modes), seating=table.get("seating", "ai"), strategies=table.get("strategies", "all"),
-        guide=guide, figures=tuple(figures), rules=rules, a=a, b=b, source=where, **ints,
+        guide=guide, figures=tuple(figures), rules=rules, a=a, b=b, light_games=light, source=where, **ints,
     )
     # Build the rules once, now, so that a bad rules key fails at load time.
     players = exp.players

@@ -83,8 +83,8 @@ class Job:
     single turns of one strategy and guide."""
 
     key: str
-    kind: str  # "games" | "turns" | "tournament"
-    rules: Rules
+    kind: str  # "games" | "turns" | "tournament" | "light" (a lighter game of heron_sim.games)
+    rules: Rules  # for "light": that game's own rules object
     n: int
     seed: int
     seatings: list[list[str]] = field(default_factory=list)
@@ -93,6 +93,12 @@ class Job:
     labels: dict = field(default_factory=dict)
 
     def describe(self) -> dict:
+        if self.kind == "light":
+            table = light_rules_table(self.rules)
+            return {"key": self.key, "kind": self.kind, "n": self.n, "seed": self.seed, "mode": None,
+                    "players": self.labels.get("players"), "game": self.labels.get("game"),
+                    "rules_hash": _digest(table), "rules": table, "seatings": self.seatings,
+                    "strategy": "", "guide": "", "labels": self.labels}
         return {"key": self.key, "kind": self.kind, "n": self.n, "seed": self.seed,
                 "mode": self.rules.mode, "players": self.rules.players,
                 "rules_hash": self.rules.digest(), "rules": self.rules.to_table(),
@@ -116,6 +122,8 @@ def play_job(job: Job, progress: Callable[[int], None] | None = None) -> pd.Data
         for col in [c for c in df.columns if c.startswith("strategy_")] + ["strategies", "winner_strategy"]:
             df[col] = df[col].astype(str)
         return df
+    if job.kind == "light":
+        return play_light(job, progress)
     if job.kind == "turns":
         out = simulate_turns(job.rules, job.n, job.seed, job.strategy, job.guide)
         if progress is not None:
@@ -131,6 +139,51 @@ def play_job(job: Job, progress: Callable[[int], None] | None = None) -> pd.Data
             return pd.DataFrame({"error": [f"{type(err).__name__}: {err}"]})
         return _as_frame(res)
     raise HeronSimError(f"job kind {job.kind!r}")
+
+
+def light_rules_table(rules) -> dict:
+    """A lighter game's rules as a JSON-able table (dataclass fields; arrays as lists)."""
+    import dataclasses
+
+    def conv(v):
+        if hasattr(v, "tolist"):
+            return v.tolist()
+        if isinstance(v, dict):
+            return {str(k): conv(x) for k, x in v.items()}
+        if isinstance(v, (list, tuple)):
+            return [conv(x) for x in v]
+        return v if isinstance(v, (int, float, str, bool)) or v is None else repr(v)
+
+    if dataclasses.is_dataclass(rules):
+        return {f.name: conv(getattr(rules, f.name)) for f in dataclasses.fields(rules)}
+    return {"repr": repr(rules)}
+
+
+def _digest(table: dict) -> str:
+    import hashlib
+
+    return hashlib.sha256(json.dumps(table, sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+
+def play_light(job: Job, progress: Callable[[int], None] | None = None) -> pd.DataFrame:
+    """A lighter game's batch: chunk ``r`` of the games plays seating ``r`` on game indices
+    ``lo..hi-1`` (streams ``(seed, i)``), as the Héron jobs do."""
+    from ..games import get
+
+    game = get(job.labels["game"])
+    players = int(job.labels["players"])
+    bounds = np.linspace(0, job.n, len(job.seatings) + 1).astype(int)
+    parts = []
+    for r, seating in enumerate(job.seatings):
+        lo, hi = int(bounds[r]), int(bounds[r + 1])
+        if hi > lo:
+            parts.append(game.simulate(job.rules, games=hi - lo, players=players, seed=job.seed,
+                                       strategies=list(seating), progress=progress, first_game=lo))
+    df = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+    for col in ("seats", "strategies"):
+        if col in df:
+            df[col] = df[col].astype(str)
+    return df
 
 
 def _as_frame(res) -> pd.DataFrame:
@@ -232,7 +285,7 @@ def run_experiments(experiments: list[Experiment], run_dir: Path,
             d["rows"] = len(df)
             described.append(d)
         sec = time.perf_counter() - t0
-        log(f"{exp.name}: {len(jobs)} jobs, {sum(j.n for j in jobs if j.kind == 'games'):,} games, "
+        log(f"{exp.name}: {len(jobs)} jobs, {sum(j.n for j in jobs if j.kind in ('games', 'light')):,} games, "
             f"{sum(j.n for j in jobs if j.kind == 'turns'):,} turns in {sec:.1f} s")
         manifest["experiments"].append({"experiment": exp.to_dict(), "jobs": described,
                                         "seconds": round(sec, 2)})
