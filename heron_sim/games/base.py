@@ -21,7 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+import numpy as np
 import pandas as pd
+
+from ..errors import HeronSimError
 
 #: Columns every per-game result table starts with.
 #: seed (int), game (index, int), players (int), seats (str, strategy by seat, e.g.
@@ -50,6 +53,27 @@ class LightGame:
     summarize: Callable[[pd.DataFrame], str]
     doc: str = ""                  # path of docs/games/<name>.md, relative to the repository
     extra: dict = field(default_factory=dict)
+
+
+def seat_strategies(strategies, players: int, ids: dict[str, int], min_players: int,
+                    max_players: int, games: int = 0, seed: int = 0,
+                    first_game: int = 0) -> tuple[list[str], np.ndarray]:
+    """Validate a run's arguments; return the strategy name and id of each seat
+    (``list[str]``, ``int64[players]``).
+
+    ``strategies`` is one name per seat, or one name for every seat (None: the first of ``ids``).
+    Raises :class:`~heron_sim.errors.HeronSimError` with a one-line message otherwise.
+    """
+    if not min_players <= players <= max_players:
+        raise HeronSimError(f"players: {players}; allowed: {min_players}..{max_players}")
+    if games < 0 or seed < 0 or first_game < 0:
+        raise HeronSimError("games, seed, first_game: negative; allowed: integers >= 0")
+    names = list(strategies) if strategies else [next(iter(ids))] * players
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players or any(n not in ids for n in names):
+        raise HeronSimError(f"strategies: {names!r}; allowed: {players} names among {', '.join(ids)}")
+    return names, np.array([ids[n] for n in names], np.int64)
 
 
 def check_core_columns(df: pd.DataFrame) -> None:

@@ -7,8 +7,8 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from ...errors import HeronSimError
-from .engine import K_HOLDS, K_STOPS, K_TESTS, N_KCOUNT, N_META, M_ERUPTIONS, M_FLOWS, \
+from ..base import seat_strategies
+from .engine import STRATEGIES, K_HOLDS, K_STOPS, K_TESTS, N_KCOUNT, N_META, M_ERUPTIONS, M_FLOWS, \
     STRATEGY_ID, run_games
 from .rules import MAX_PLAYERS, MIN_PLAYERS, WALLS, AkeruptionRules
 
@@ -27,16 +27,8 @@ def simulate(rules: AkeruptionRules, games: int, players: int, seed: int,
     ``stops_<kind>`` (times a wall of that kind stood against lava), ``bonus_<kind>`` (its die bonus), ``eruptions`` (new ones),
     ``flows`` (flows that entered a village).
     """
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise HeronSimError(f"players: {players}; allowed: {MIN_PLAYERS}..{MAX_PLAYERS}")
-    if games < 0 or seed < 0 or first_game < 0:
-        raise HeronSimError("games, seed, first_game: negative; allowed: integers >= 0")
-    names = list(strategies) if strategies else ["greedy"] * players
-    if len(names) == 1:
-        names = names * players
-    if len(names) != players or any(n not in STRATEGY_ID for n in names):
-        raise HeronSimError(f"strategies: {names!r}; allowed: {players} names among {', '.join(STRATEGY_ID)}")
-    strat = np.array([STRATEGY_ID[n] for n in names], np.int64)
+    ids = {name: STRATEGY_ID[name] for name in STRATEGIES}
+    names, strat = seat_strategies(strategies, players, ids, MIN_PLAYERS, MAX_PLAYERS, games, seed, first_game)
     params, critical, bonus, start_walls, tiles, res_w, fl = rules.kernel_arrays()
     winner = np.empty(games, np.int64)
     length = np.empty(games, np.int64)

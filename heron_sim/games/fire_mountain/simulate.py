@@ -7,8 +7,8 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from ...errors import HeronSimError
-from .engine import N_STATS, STAT_NAMES, STRATEGY_ID, run_games
+from ..base import seat_strategies
+from .engine import STRATEGIES, N_STATS, STAT_NAMES, STRATEGY_ID, run_games
 from .rules import MAX_PLAYERS, MIN_PLAYERS, SPECIES, FireMountainRules
 
 _CHUNK = 2000  # games per kernel call: the progress bar moves, memory stays small
@@ -24,16 +24,8 @@ def simulate(rules: FireMountainRules, games: int, players: int, seed: int,
     (earthquakes that changed the majority of an occupied region), ``eruptions``, ``threatened``
     (Cro-Magnons sent back by a Tyrannosaurus).
     """
-    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise HeronSimError(f"players: {players}; allowed: {MIN_PLAYERS}..{MAX_PLAYERS}")
-    if games < 0 or seed < 0 or first_game < 0:
-        raise HeronSimError("games, seed, first_game: negative; allowed: integers >= 0")
-    names = list(strategies) if strategies else ["greedy"] * players
-    if len(names) == 1:
-        names = names * players
-    if len(names) != players or any(n not in STRATEGY_ID for n in names):
-        raise HeronSimError(f"strategies: {names!r}; allowed: {players} names among {', '.join(STRATEGY_ID)}")
-    strat = np.array([STRATEGY_ID[n] for n in names], np.int64)
+    ids = {name: STRATEGY_ID[name] for name in STRATEGIES}
+    names, strat = seat_strategies(strategies, players, ids, MIN_PLAYERS, MAX_PLAYERS, games, seed, first_game)
     layout = np.array(rules.layout, np.int64)
     faces = np.array(rules.faces, np.int64)
     species = np.array(rules.species, np.int64)

@@ -7,7 +7,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from ...errors import HeronSimError
+from ..base import seat_strategies
 from ..base import CORE_COLUMNS
 from . import engine as E
 from .rules import CARDS, COLOURS_BY_PLAYERS, VILLAGES, MekongRules
@@ -33,16 +33,11 @@ def simulate(rules: MekongRules, games: int, players: int, seed: int, strategies
     card was programmed and revealed), ``cancelled_i`` (cards cancelled by a dragon),
     ``water_i`` (falls in the water), ``fallen_i`` (planks lost, too short), ``placed_i``.
     """
-    if players not in COLOURS_BY_PLAYERS:
-        raise HeronSimError(f"players: {players}; allowed: 2..6")
-    if len(strategies) != players or any(s not in STRATEGIES for s in strategies):
-        raise HeronSimError(f"strategies: {strategies!r}; allowed: one of {', '.join(STRATEGIES)} per seat")
-    if games < 0 or seed < 0 or first_game < 0:
-        raise HeronSimError("games, seed, first_game: negative; allowed: integers >= 0")
+    strategies, strat = seat_strategies(strategies, players, {s: i for i, s in enumerate(STRATEGIES)},
+                                        2, 6, games, seed, first_game)
     geo = rules.geometry()
     ip = rules.kernel_params()
     home = seat_villages(players)
-    strat = np.array([STRATEGIES.index(s) for s in strategies], dtype=np.int64)
     og = np.zeros((games, E.NOG), dtype=np.int64)
     os_ = np.zeros((games, players, E.NOS), dtype=np.int64)
     for start in range(0, games, _CHUNK):

@@ -7,7 +7,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from ...errors import HeronSimError
+from ..base import seat_strategies
 from ..base import CORE_COLUMNS
 from . import engine as E
 from .rules import RampageRules
@@ -29,14 +29,9 @@ def simulate(rules: RampageRules, games: int, players: int, seed: int, strategie
     ``lost_i`` (teeth lost), ``topples_i``, ``escapes_i``, ``loser_i`` (filled line 6),
     ``move_i``, ``throw_i``, ``drop_i``, ``blow_i`` (actions taken).
     """
-    if not 2 <= players <= 4:
-        raise HeronSimError(f"players: {players}; allowed: 2..4")
-    if len(strategies) != players or any(s not in STRATEGIES for s in strategies):
-        raise HeronSimError(f"strategies: {strategies!r}; allowed: one of {', '.join(STRATEGIES)} per seat")
-    if games < 0 or seed < 0 or first_game < 0:
-        raise HeronSimError("games, seed, first_game: negative; allowed: integers >= 0")
+    strategies, strat = seat_strategies(strategies, players, {s: i for i, s in enumerate(STRATEGIES)},
+                                        2, 4, games, seed, first_game)
     ka = rules.kernel_arrays(players)
-    strat = np.array([STRATEGIES.index(s) for s in strategies], dtype=np.int64)
     og = np.zeros((games, E.NOG), dtype=np.int64)
     os_ = np.zeros((games, players, E.NOS), dtype=np.float64)
     for start in range(0, games, _CHUNK):
