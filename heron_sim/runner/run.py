@@ -133,10 +133,7 @@ def play_job(job: Job, progress: Callable[[int], None] | None = None) -> pd.Data
     if job.kind == "tournament":
         from .. import tournament as tmod  # type: ignore[attr-defined]
 
-        try:
-            res = tmod.tournament(job.rules, job.labels["strategies"], job.n, job.seed)
-        except Exception as err:  # noqa: BLE001 - a module still being built must not sink the plan
-            return pd.DataFrame({"error": [f"{type(err).__name__}: {err}"]})
+        res = tmod.tournament(job.rules, job.labels["strategies"], job.n, job.seed)
         return _as_frame(res)
     raise HeronSimError(f"job kind {job.kind!r}")
 

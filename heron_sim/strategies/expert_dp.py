@@ -48,6 +48,7 @@ import json
 import math
 import os
 import time
+import zipfile
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement
@@ -549,8 +550,8 @@ def _tables_cached(key_json: str, rules) -> ExpertTables:
                 tab = ExpertTables(z["row"], z["value"], bool(z["exact"]), 0.0, True)
             tab.seconds = time.perf_counter() - t0
             return tab
-        except Exception:  # a torn or stale file: rebuild it
-            pass
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
+            pass  # a torn or stale file: rebuild it
     tab = build_tables(rules)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
