@@ -9,7 +9,7 @@ from ..rules.board import (
     REGENERATION, ROTATION, SNAKE_JOIN, WOLF_ROLL, WONDER,
 )
 from ..rules.rules import P_SINGLE_USE
-from ..strategies.common import can_target
+from ..strategies.common import can_target, snake_square_landing
 from ..strategies.dispatch import decide
 from .layout import (
     BONUS, C_SQUARES, D_DEER_SQUARE, D_EAGLE_SQUARE, D_EXCHANGE, GUIDE, PLAYERS, POS, PROT, R_BOARD,
@@ -53,20 +53,7 @@ def trigger_square(a, w, R, rng, sp):
         w[SKIP + a] = 1
         w[PROT + a] = 1
     elif code == SNAKE_JOIN:
-        # One square behind the nearest other pawn not on this square (ties: the one ahead).
-        here = w[POS + a]
-        best = -1
-        best_d = 0
-        for o in range(players):
-            if o == a or w[POS + o] == here:
-                continue
-            d = abs(w[POS + o] - here)
-            if best < 0 or d < best_d or (d == best_d and w[POS + o] > w[POS + best]):
-                best = o
-                best_d = d
-        if best >= 0:
-            pos = w[POS + best] - 1
-            w[POS + a] = pos if pos > 0 else 0
+        w[POS + a] = snake_square_landing(w, a, sq)
     elif code == ROTATION:
         # Every player passes its guide (and its state) to the next player in turn order.
         last_g = w[GUIDE + players - 1]

@@ -26,3 +26,23 @@ def furthest_ahead_opponent(w, seat):
     if best >= 0 and w[POS + best] > w[POS + seat]:
         return best
     return -1
+
+
+@hot
+def snake_square_landing(w, seat, sq):
+    """Where the Serpent square takes pawn ``seat`` standing on ``sq``: one square behind the
+    nearest other pawn not on ``sq`` (ties in distance: the one ahead), floored at 0; ``sq``
+    itself when every other pawn is on ``sq`` (no effect)."""
+    best = -1
+    best_d = 0
+    for o in range(w[PLAYERS]):
+        if o == seat or w[POS + o] == sq:
+            continue
+        d = abs(w[POS + o] - sq)
+        if best < 0 or d < best_d or (d == best_d and w[POS + o] > w[POS + best]):
+            best = o
+            best_d = d
+    if best < 0:
+        return sq
+    pos = w[POS + best] - 1
+    return pos if pos > 0 else 0

@@ -26,6 +26,7 @@ from ..rules.rules import P_EXACT, P_FINISH
 from .expert import (
     apply_keep_action, expert_decide, final_advance, has_tables, lookup, table_seat,
 )
+from .common import snake_square_landing
 from .greedy import greedy_keep
 
 NAME = "racer"
@@ -61,21 +62,7 @@ def square_worth(seat, w, R, sq):
                 best = float(w[POS + o] - sq)
         return best
     if code == SNAKE_JOIN:
-        best = -1
-        best_d = 0
-        for o in range(players):
-            if o == seat or w[POS + o] == sq:
-                continue
-            d = abs(w[POS + o] - sq)
-            if best < 0 or d < best_d or (d == best_d and w[POS + o] > w[POS + best]):
-                best = o
-                best_d = d
-        if best < 0:
-            return 0.0
-        to = w[POS + best] - 1
-        if to < 0:
-            to = 0
-        return float(to - sq)
+        return float(snake_square_landing(w, seat, sq) - sq)
     return 0.0
 
 
