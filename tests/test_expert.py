@@ -239,3 +239,81 @@ def test_table_seats_share_one_copy():
     assert [sp[s, expert_dp.ROW_TSEAT] for s in (1, 2, 3)] == [1, 1, 1]
     np.testing.assert_array_equal(sp[1, expert_dp.ROW_DIR:row.size], row[expert_dp.ROW_DIR:])
     assert not sp[2:, expert_dp.ROW_DIR:].any()
+
+
+def _play_rows(rules, seating, sp, games, seed):
+    from heron_sim.engine import layout as L
+    from heron_sim.engine.batch import play_batch
+    from heron_sim.engine.pack import pack_rules
+    from heron_sim.strategies import seat_arrays
+
+    sids, _ = seat_arrays(seating, rules)
+    out = np.zeros((games, L.n_columns(rules.finish)), dtype=np.int64)
+    play_batch(np.uint64(seed), 0, pack_rules(rules), sids, sp, out)
+    return out
+
+
+@pytest.mark.parametrize("mode", ["7d8", "8d8"])
+def test_stored_power_values_change_no_decision(mode):
+    """The power columns are a cache of the look-ahead: games played with them and with the
+    look-ahead alone (ROW_POWERS cleared) are identical, and powers are really used."""
+    from heron_sim.engine import layout as L
+    from heron_sim.strategies import seat_arrays
+
+    rules = Rules.build(mode=mode)
+    seating = ["expert", "racer", "expert", "expert"]
+    _, sp = seat_arrays(seating, rules)
+    assert sp[0, expert_dp.ROW_POWERS] == 1.0
+    slow = sp.copy()
+    slow[:, expert_dp.ROW_POWERS] = 0.0
+    fast_rows = _play_rows(rules, seating, sp, 1500, 5)
+    slow_rows = _play_rows(rules, seating, slow, 1500, 5)
+    np.testing.assert_array_equal(fast_rows, slow_rows)
+    used = fast_rows[:, L.C_POWERS + np.array([LOUP, 4, 5, HERON])].sum(axis=0)
+    assert (used > 0).all(), used
+
+
+def test_stored_power_values_equal_a_fresh_scan():
+    """Each stored value is the look-ahead's best use, recomputed here on dice laid out from
+    random states of the tables (a corrupted column is caught)."""
+    from heron_sim.engine import layout as L
+    from heron_sim.engine.pack import new_workspace, pack_rules
+    from heron_sim.strategies.expert import lookup, power_column, power_scan
+    from heron_sim.strategies.expert_powers import _lay_out
+
+    rules = Rules.build(mode="7d8")
+    row = expert_dp.expert_tables(rules).row
+    n, anx = rules.n_dice, rules.anxiety_threshold
+    R = pack_rules(rules)
+    w = new_workspace(R, np.zeros(rules.players, dtype=np.int64))
+    sp = row.reshape(1, -1)
+    K, C, _ = expert_dp._post_states(n, anx)
+    rng = np.random.default_rng(0)
+    checked = 0
+    for idx in rng.choice(len(K), 150, replace=False):
+        h = n - int((K[idx] + C[idx]).sum())
+        for g in (LOUP, 4, 5, HERON):
+            for r in range(rules.rolls + 1):
+                fl = 1 if h > 0 else 0
+                w[L.GUIDE], w[L.READY], w[L.ROLLS_LEFT] = g, 1, r
+                assert _lay_out(w, g, K[idx], C[idx], h, fl) == n
+                col = lookup(0, w, R, sp, r)
+                assert col >= 0
+                stored = sp[0, col + power_column(g)]
+                fresh = max(power_scan(0, w, R, sp, -1.0)[0], 0.0)
+                assert stored == fresh
+                checked += 1
+    assert checked == 150 * 4 * (rules.rolls + 1)
+
+
+def test_tables_of_another_version_are_rebuilt(tmp_path, monkeypatch):
+    monkeypatch.setenv("HERON_SIM_CACHE", str(tmp_path))
+    expert_dp._tables_cached.cache_clear()
+    rules = Rules.build(mode="7d8")
+    tab = expert_dp.expert_tables(rules)
+    (path,) = (tmp_path / "tables").glob("expert-*.npz")
+    np.savez(path, row=tab.row[:50], value=tab.value, exact=tab.exact, version=expert_dp.VERSION - 1)
+    expert_dp._tables_cached.cache_clear()
+    again = expert_dp.expert_tables(rules)
+    assert not again.loaded and np.array_equal(again.row, tab.row)
+    expert_dp._tables_cached.cache_clear()

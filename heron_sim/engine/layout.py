@@ -78,7 +78,9 @@ FACE = 93          # [MAX_DICE] animal showing
 STATUS = 109       # [MAX_DICE] FREE, KEPT or RESERVED (heron)
 FRESH = 125        # [MAX_DICE] 1 if the die belongs to the current roll (rolled by it, or
                    # rerolled by the Wolf): kept or reserved fresh dice are "newly kept" (§2.3)
-HEADER = 141       # the variable regions start here
+MEMO = 141         # [2] a strategy's note from D_POWER to the D_KEEP that follows it at the same
+                   # decision point (expert: a stamp, then the dice's table column)
+HEADER = 143       # the variable regions start here
 
 FREE, KEPT, RESERVED = range(3)
 

@@ -23,15 +23,15 @@ from ..engine.jit import hot
 from ..engine.layout import (
     AIGLE, CERF, COUNTS, D_BULL, D_DEER_SQUARE, D_EAGLE_PICK, D_EAGLE_SQUARE, D_KEEP, D_LION,
     D_POWER, D_SNAKE, EAGLE_DIE, EAGLE_F1, EAGLE_F2, FACE, FREE, FRESH, GUIDE, HERON, KEEP, KEPT,
-    LION, LOUP, MAX_FACES, NDICE, NOMINAL, POWER_ARG, R_ADVANCE, R_FACES, R_NFACES, READY,
-    RESERVED, ROLLS_LEFT, STATUS, TAUREAU,
+    LION, LOUP, MAX_FACES, MEMO, NDICE, NOMINAL, POWER_ARG, R_ADVANCE, R_FACES, R_NFACES, READY,
+    RESERVED, ROLL, ROLLS_LEFT, STATUS, TAUREAU,
 )
 from ..engine.dice import best_set, count_animals
 from ..rules.rules import P_ANXIETY, P_DOUBLING, P_POWERS
 from .common import furthest_ahead_opponent
 from .expert_dp import (
-    MAGIC, ROW_ANX, ROW_B, ROW_DIR, ROW_F, ROW_MAGIC, ROW_P1, ROW_PI, ROW_RMAX, ROW_STRIDE,
-    ROW_TSEAT, T_BULL_EXHAUSTED, T_BULL_READY, T_LION_READY, T_NODOUBLE, T_PLAIN,
+    ACTION_BITS, E_DEER, E_EAGLE, E_PATIENCE, E_WOLF, ENTRY, MAGIC, ROW_ANX, ROW_B, ROW_DIR, ROW_F,
+    ROW_MAGIC, ROW_P1, ROW_PI, ROW_POWERS, ROW_RMAX, ROW_STRIDE, ROW_TSEAT, T_BULL_EXHAUSTED, T_BULL_READY, T_LION_READY, T_NODOUBLE, T_PLAIN,
 )
 from .greedy import greedy_keep
 
@@ -67,11 +67,22 @@ def table_seat(seat, sp):
 
 
 @hot
+def _rank_step(w, sp, ts, pi, fo, p1, stride, key, slot, rank, rem):
+    """Slot ``slot`` holds the animal of sort key ``key``: note its slot, add its rank term."""
+    a = 7 - (key & 7)
+    digit = key >> 3
+    w[KEEP + 6 + a] = slot
+    rank += int(sp[ts, fo + ((6 - slot) * p1 + int(sp[ts, pi + 2 * digit])) * stride + rem])
+    return rank, rem - w[COUNTS + a]
+
+
+@hot
 def lookup(seat, w, R, sp, r):
     """Find the current dice in the tables for ``r`` rolls left.
 
     Returns col: the column, in the row of ``table_seat(seat, sp)``, of the state's entry
-    (action at col, value at col + 1, best reroll action/value at col + 2 / col + 3), or -1.
+    (action at col, value at col + 1, best reroll action/value at col + 2 / col + 3, best power
+    value by guide at col + E_WOLF .. col + E_PATIENCE), or -1.
     Leaves the slot of animal a in w[KEEP + 6 + a] (scratch; w[COUNTS] is scratch too).
     """
     ts = table_seat(seat, sp)
@@ -79,21 +90,17 @@ def lookup(seat, w, R, sp, r):
     B = int(sp[ts, ROW_B])
     rmax = int(sp[ts, ROW_RMAX])
     anx = int(sp[ts, ROW_ANX])
-    for a in range(6):
-        w[KEEP + a] = 0     # digit k * B + c of animal a
-        w[COUNTS + a] = 0   # its size k + c
-    h = 0
+    for a in range(7):
+        w[KEEP + a] = 0     # digit k * B + c of animal a (w[KEEP + 6]: scratch, herons)
+        w[COUNTS + a] = 0   # its size k + c (w[COUNTS + 6]: the herons)
     fl = 0
-    for i in range(n):
+    for i in range(n):  # without data-dependent branches (they mispredict)
         f = w[FACE + i]
-        st = w[STATUS + i]
-        if st != FREE and w[FRESH + i] != 0:
-            fl = 1
-        if f == HERON:
-            h += 1
-        else:
-            w[KEEP + f] += 1 if st == FREE else B
-            w[COUNTS + f] += 1
+        held = int(w[STATUS + i] != FREE)
+        fl |= held & int(w[FRESH + i] != 0)
+        w[KEEP + f] += 1 + held * (B - 1)
+        w[COUNTS + f] += 1
+    h = w[COUNTS + HERON]
     if h >= anx or r < 0 or r > rmax:
         return -1
     g = w[GUIDE + seat]
@@ -105,28 +112,56 @@ def lookup(seat, w, R, sp, r):
     s = n - h
     p0 = int(sp[ts, pi + 2 * w[KEEP + g0]])
     rank = int(sp[ts, fo + (6 * p1 + p0) * stride + s])
-    rem0 = s - w[COUNTS + g0]
+    rem = s - w[COUNTS + g0]
+    # The other animals by decreasing digit, ties by increasing index: sort keys
+    # digit * 8 + 7 - a (the guide's key -1 sorts last) by a sorting network (no branches).
+    k0 = -1 if g0 == 0 else w[KEEP + 0] * 8 + 7
+    k1 = -1 if g0 == 1 else w[KEEP + 1] * 8 + 6
+    k2 = -1 if g0 == 2 else w[KEEP + 2] * 8 + 5
+    k3 = -1 if g0 == 3 else w[KEEP + 3] * 8 + 4
+    k4 = -1 if g0 == 4 else w[KEEP + 4] * 8 + 3
+    k5 = -1 if g0 == 5 else w[KEEP + 5] * 8 + 2
+    k0, k5 = max(k0, k5), min(k0, k5)
+    k1, k3 = max(k1, k3), min(k1, k3)
+    k2, k4 = max(k2, k4), min(k2, k4)
+    k1, k2 = max(k1, k2), min(k1, k2)
+    k3, k4 = max(k3, k4), min(k3, k4)
+    k0, k3 = max(k0, k3), min(k0, k3)
+    k2, k5 = max(k2, k5), min(k2, k5)
+    k0, k1 = max(k0, k1), min(k0, k1)
+    k2, k3 = max(k2, k3), min(k2, k3)
+    k4, k5 = max(k4, k5), min(k4, k5)
+    k1, k2 = max(k1, k2), min(k1, k2)
+    k3, k4 = max(k3, k4), min(k3, k4)
     w[KEEP + 6 + g0] = 0
-    for a in range(6):
-        if a == g0:
-            continue
-        da = w[KEEP + a]
-        slot = 1
-        before = 0
-        for b in range(6):
-            if b != g0 and b != a:
-                db = w[KEEP + b]
-                if db > da or (db == da and b < a):
-                    slot += 1
-                    before += w[COUNTS + b]
-        w[KEEP + 6 + a] = slot
-        pa = int(sp[ts, pi + 2 * da])
-        rank += int(sp[ts, fo + ((6 - slot) * p1 + pa) * stride + rem0 - before])
+    rank, rem = _rank_step(w, sp, ts, pi, fo, p1, stride, k0, 1, rank, rem)
+    rank, rem = _rank_step(w, sp, ts, pi, fo, p1, stride, k1, 2, rank, rem)
+    rank, rem = _rank_step(w, sp, ts, pi, fo, p1, stride, k2, 3, rank, rem)
+    rank, rem = _rank_step(w, sp, ts, pi, fo, p1, stride, k3, 4, rank, rem)
+    rank, rem = _rank_step(w, sp, ts, pi, fo, p1, stride, k4, 5, rank, rem)
     t = table_of(seat, w, R)
     d = ((t * (rmax + 1) + r) * anx + h) * 2 + fl
     if rank >= int(sp[ts, ROW_DIR + 2 * d + 1]):
         return -1
-    return int(sp[ts, ROW_DIR + 2 * d]) + 4 * rank
+    return int(sp[ts, ROW_DIR + 2 * d]) + ENTRY * rank
+
+
+@hot
+def memo_stamp(seat, w):
+    """Names a decision point of a seat (1 + seat + 8 * (roll + 64 * rolls left))."""
+    return 1 + seat + 8 * (w[ROLL] + 64 * w[ROLLS_LEFT])
+
+
+@hot
+def keep_lookup(seat, w, R, sp, r):
+    """:func:`lookup` for a D_KEEP decision: the column that this decision point's D_POWER
+    found (when it answered "no power" from the tables, nothing has changed since), else a
+    fresh look-up. Clears the note either way."""
+    if w[MEMO] == memo_stamp(seat, w):
+        w[MEMO] = 0
+        return w[MEMO + 1]
+    w[MEMO] = 0
+    return lookup(seat, w, R, sp, r)
 
 
 @hot
@@ -137,19 +172,14 @@ def apply_keep_action(seat, w, sp, action):
         for i in range(n):
             w[KEEP + i] = 0
         return 0
-    B = n + 1
     for a in range(6):
-        m = 1
-        for _ in range(w[KEEP + 6 + a]):
-            m *= B
-        w[COUNTS + a] = (action // m) % B
-    for i in range(n):
+        w[COUNTS + a] = (action >> (ACTION_BITS * w[KEEP + 6 + a])) & 15
+    w[COUNTS + HERON] = 0
+    for i in range(n):  # without data-dependent branches
         f = w[FACE + i]
-        if w[STATUS + i] == FREE and f < 6 and w[COUNTS + f] > 0:
-            w[KEEP + i] = 1
-            w[COUNTS + f] -= 1
-        else:
-            w[KEEP + i] = 0
+        take = int(w[STATUS + i] == FREE) & int(w[COUNTS + f] > 0)
+        w[KEEP + i] = take
+        w[COUNTS + f] -= take
     return 1
 
 
@@ -194,10 +224,11 @@ def expert_keep(seat, w, R, sp):
     if not has_tables(seat, sp):
         return greedy_keep(seat, w)
     if r <= 0:
+        w[MEMO] = 0
         for i in range(w[NDICE]):
             w[KEEP + i] = 0
         return 0
-    col = lookup(seat, w, R, sp, r)
+    col = keep_lookup(seat, w, R, sp, r)
     if col < 0:
         return greedy_keep(seat, w)
     return apply_keep_action(seat, w, sp, int(sp[table_seat(seat, sp), col]))
@@ -283,11 +314,10 @@ def _fast_value(seat, w, R, sp, ts, r, die, face, status, h0, fl0):
         slot = 1
         before = 0
         for b in range(6):
-            if b != g0 and b != a:
-                db = w[KEEP + b]
-                if db > da or (db == da and b < a):
-                    slot += 1
-                    before += w[COUNTS + b]
+            ahead = int(b != g0) & int(b != a) & (int(w[KEEP + b] > da)
+                                                  | (int(w[KEEP + b] == da) & int(b < a)))
+            slot += ahead
+            before += ahead * w[COUNTS + b]
         rank += int(sp[ts, fo + ((6 - slot) * p1 + int(sp[ts, pi + 2 * da])) * stride
                        + rem0 - before])
     if face != HERON:
@@ -297,7 +327,7 @@ def _fast_value(seat, w, R, sp, ts, r, die, face, status, h0, fl0):
     d = ((t * (rmax + 1) + r) * anx + h) * 2 + fl
     if rank >= int(sp[ts, ROW_DIR + 2 * d + 1]):
         return -1.0
-    return sp[ts, int(sp[ts, ROW_DIR + 2 * d]) + 4 * rank + 1]
+    return sp[ts, int(sp[ts, ROW_DIR + 2 * d]) + ENTRY * rank + 1]
 
 
 @hot
@@ -360,16 +390,14 @@ def _same_as_earlier(w, R, i):
 
 
 @hot
-def best_power(seat, w, R, sp, margin):
-    """The roll-time power use that gains the most expected advance, if it gains >= margin:
-    a D_POWER action, else -1."""
-    if not has_tables(seat, sp):
-        return -1
+def power_scan(seat, w, R, sp, best):
+    """Every legal use of the seat's roll-time power, valued on the tables (one-step
+    look-ahead): returns (value, action) of the best use worth more than ``best``, else
+    (best, -1)."""
     n = w[NDICE]
     r = w[ROLLS_LEFT]
     g = w[GUIDE + seat]
     base = state_value(seat, w, R, sp, r)
-    best = base + margin
     action = -1
     if g == CERF:
         for i in range(n):
@@ -431,7 +459,49 @@ def best_power(seat, w, R, sp, margin):
             if v > best:
                 best = v
                 action = i
-    return action
+    return best, action
+
+
+@hot
+def power_column(g):
+    """Column (after a state's entry) of the best value of guide g's roll-time power."""
+    if g == LOUP:
+        return E_WOLF
+    if g == AIGLE:
+        return E_EAGLE
+    if g == CERF:
+        return E_DEER
+    return E_PATIENCE
+
+
+@hot
+def best_power(seat, w, R, sp, margin):
+    """The roll-time power use that gains the most expected advance, if it gains more than
+    ``margin``: a D_POWER action, else -1.
+
+    With identical dice the tables hold, for each state, the value of the best use of each
+    power (computed by :func:`power_scan` itself when the tables were built,
+    heron_sim.strategies.expert_powers): one look-up settles the usual "not worth it", and the
+    scan runs only when the power will be used (or where no value is stored)."""
+    w[MEMO] = 0
+    if not has_tables(seat, sp):
+        return -1
+    ts = table_seat(seat, sp)
+    if sp[ts, ROW_POWERS] != 0:
+        r = w[ROLLS_LEFT]
+        col = lookup(seat, w, R, sp, r)
+        if col >= 0:
+            best_use = sp[ts, col + power_column(w[GUIDE + seat])]
+            if best_use >= 0.0:
+                base = sp[ts, col + 1] if r > 0 else float(final_advance(seat, w, R))
+                if not best_use > base + margin:
+                    # the D_KEEP that follows finds the same dice: note their column
+                    w[MEMO] = memo_stamp(seat, w)
+                    w[MEMO + 1] = col
+                    return -1
+    r = w[ROLLS_LEFT]
+    base = state_value(seat, w, R, sp, r)
+    return power_scan(seat, w, R, sp, base + margin)[1]
 
 
 @hot

@@ -35,7 +35,7 @@ best reroll even where stopping is better (``racer`` weighs them against the boa
 entry is found without a search: its *rank* among the canonical states with the same number of
 non-heron dice is computed from precomputed counting tables stored in the row (``ROW_PI``: the
 dense index and size of each slot pair by digit; ``ROW_F``: lexicographic counts of sorted slot
-sequences, see :func:`_rank_tables`). An action is -1 (stop) or ``sum_j s_j * B**j`` (keep
+sequences, see :func:`_rank_tables`). An action is -1 (stop) or ``sum_j s_j << (ACTION_BITS * j)`` (keep
 ``s_j`` free dice of slot j, and reroll). Rows are cached on disk, keyed on everything they
 depend on. Several seats share one copy of the tables: ``ROW_TSEAT`` names the seat whose row
 holds them (-1: the seat's own row).
@@ -76,11 +76,15 @@ ROW_PI = ROW_START + 5     # offset of the pair table: 2 floats (dense index p, 
 ROW_F = ROW_START + 6      # offset of the rank counts F[j, p, rem] (7 x (P + 1) x (n + 1))
 ROW_P1 = ROW_START + 7     # P + 1 (P = number of (kept, free) pairs with k + c <= n)
 ROW_STRIDE = ROW_START + 8  # n + 1
-ROW_DIR = ROW_START + 9   # directory: 2 floats (offset, length) per (table, r, h, fl)
+ROW_POWERS = ROW_START + 9  # 1: the entries' power columns are filled (identical D8 dice)
+ROW_DIR = ROW_START + 10  # directory: 2 floats (offset, length) per (table, r, h, fl)
 MAGIC = 8128.0
 MAX_EXPERT_DICE = 12      # codes must stay below 2**53 (they are stored as float64)
-ENTRY = 4                 # floats per state: action, value, best reroll action, best reroll value
-VERSION = 3               # bump when the table format or the programme changes
+ACTION_BITS = 4           # an action holds a 4-bit count of dice to keep per slot (shifts, no division)
+ENTRY = 8                 # floats per state: action, value, best reroll action, best reroll value,
+                          # then the best roll-time power's value (Wolf, Eagle, Deer, Patience)
+E_WOLF, E_EAGLE, E_DEER, E_PATIENCE = 4, 5, 6, 7
+VERSION = 6               # bump when the table format or the programme changes
 
 
 def dir_index(t, r, h, fl, rmax, anx):
@@ -152,9 +156,6 @@ def _run_dp(n, anx, rmax, post_K, post_C, post_codes, pre_T, pre_index, out_off,
     T = np.zeros(6, dtype=np.int64)
     S = np.zeros(6, dtype=np.int64)
     Cn = np.zeros(6, dtype=np.int64)
-    powB = np.ones(7, dtype=np.int64)
-    for j in range(1, 7):
-        powB[j] = powB[j - 1] * B
     stop = np.zeros(ns)
     for i in range(ns):
         for j in range(6):
@@ -186,7 +187,7 @@ def _run_dp(n, anx, rmax, post_K, post_C, post_codes, pre_T, pre_index, out_off,
                                 bestr = v
                                 a = 0
                                 for j in range(6):
-                                    a += S[j] * powB[j]
+                                    a += S[j] << (ACTION_BITS * j)
                                 actr = a
                         # odometer over 0 <= S[j] <= C[j]
                         j = 0
@@ -517,7 +518,7 @@ def build_tables(rules) -> ExpertTables:
                     d = dir_index(t, r, h, fl, rmax, anx_eff)
                     directory[2 * d] = pos
                     directory[2 * d + 1] = sel.size
-                    block = np.empty((sel.size, ENTRY))
+                    block = np.full((sel.size, ENTRY), -1.0)  # power columns: not computed
                     block[rk, 0] = A[r, sel, fl]
                     block[rk, 1] = Q[r, sel, fl]
                     block[rk, 2] = AR[r, sel, fl]
@@ -536,6 +537,11 @@ def build_tables(rules) -> ExpertTables:
     head[ROW_STRIDE] = n + 1
     row = np.concatenate([head, directory, pair_tab, f_tab] + blocks)
     assert row.size == pos
+    if model.exact:
+        from .expert_powers import fill_power_values
+
+        order = [(post_K[sel][np.argsort(rk)], post_C[sel][np.argsort(rk)]) for sel, rk in sels]
+        fill_power_values(row, rules, order)
     return ExpertTables(row, values, model.exact, time.perf_counter() - t0, False)
 
 
@@ -547,16 +553,18 @@ def _tables_cached(key_json: str, rules) -> ExpertTables:
         t0 = time.perf_counter()
         try:
             with np.load(path) as z:
+                if int(z["version"]) != VERSION:
+                    raise ValueError("tables of another format version")
                 tab = ExpertTables(z["row"], z["value"], bool(z["exact"]), 0.0, True)
             tab.seconds = time.perf_counter() - t0
             return tab
         except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
-            pass  # a torn or stale file: rebuild it
+            pass  # a torn or stale file (or one from another version): rebuild it
     tab = build_tables(rules)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
-        np.savez(tmp, row=tab.row, value=tab.value, exact=tab.exact)
+        np.savez(tmp, row=tab.row, value=tab.value, exact=tab.exact, version=VERSION)
         os.replace(tmp, path)
     except OSError:
         pass  # a read-only home: tables are rebuilt next time

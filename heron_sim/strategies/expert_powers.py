@@ -1,0 +1,109 @@
+"""The expert's roll-time power values, stored in its tables (identical dice only).
+
+At every decision point a ready Wolf, Eagle, Deer or Heron guide asks the expert whether to use
+its power; the answer is a one-step look-ahead over every legal use
+(:func:`heron_sim.strategies.expert.power_scan`), 35 to 70 table look-ups, and it is almost
+always "no" (a use must gain ``POWER_MARGIN`` squares). The state after a roll (the canonical
+state of the tables) determines that look-ahead's value, so it is computed here once per state,
+by running ``power_scan`` itself on dice laid out from the state, and stored beside the state's
+action; the kernel then reads one float and scans only when the power is worth using.
+
+The dice laid out for a state (K, C, h, fl): slot 0 is the guide's animal (animal 0 for the
+Heron, whose table does not double), slots 1..5 the other animals in index order; K[j] kept
+dice and C[j] dice of this roll (free, fresh) per slot, h reserved herons, the first of them
+fresh when fl = 1 (a Wolf may then reroll an older heron and keep "a die of this roll held"; where
+every heron is fresh the values are the same). States with fl = 1 and no heron do not occur when
+a power can still be used (only a used power holds a fresh non-heron die); their columns keep
+-1, "not computed", and the kernel scans there.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..engine.layout import (
+    AIGLE, CERF, FACE, FREE, FRESH, GUIDE, HERON, KEPT, LOUP, NDICE, READY, RESERVED,
+    ROLLS_LEFT, STATUS,
+)
+from .expert import power_scan
+from .expert_dp import (
+    E_DEER, E_EAGLE, E_PATIENCE, E_WOLF, ENTRY, ROW_ANX, ROW_DIR, ROW_POWERS, ROW_RMAX,
+    T_NODOUBLE, T_PLAIN,
+)
+
+
+@njit(cache=True)
+def _lay_out(w, g, K, C, h, fl):
+    """Dice of the state (K, C, h, fl) in the workspace, for guide g."""
+    g0 = g if g < HERON else 0
+    i = 0
+    slot = 0
+    for a in range(-1, 6):
+        if a == g0:
+            continue
+        animal = g0 if a < 0 else a
+        for _ in range(K[slot]):
+            w[FACE + i] = animal
+            w[STATUS + i] = KEPT
+            w[FRESH + i] = 0
+            i += 1
+        for _ in range(C[slot]):
+            w[FACE + i] = animal
+            w[STATUS + i] = FREE
+            w[FRESH + i] = 1
+            i += 1
+        slot += 1
+    for k in range(h):
+        w[FACE + i] = HERON
+        w[STATUS + i] = RESERVED
+        w[FRESH + i] = 1 if (fl == 1 and k == 0) else 0
+        i += 1
+    return i
+
+
+@njit(cache=True)
+def _fill(row, R, w, Ks, Cs, starts):
+    sp = row.reshape((1, row.size))
+    rmax = int(row[ROW_RMAX])
+    anx = int(row[ROW_ANX])
+    n = w[NDICE]
+    guides = np.array([LOUP, AIGLE, CERF, HERON])
+    tables = np.array([T_PLAIN, T_PLAIN, T_PLAIN, T_NODOUBLE])
+    columns = np.array([E_WOLF, E_EAGLE, E_DEER, E_PATIENCE])
+    w[READY] = 1
+    for q in range(4):
+        g = guides[q]
+        w[GUIDE] = g
+        for r in range(rmax + 1):
+            w[ROLLS_LEFT] = r
+            for h in range(anx):
+                for fl in range(2):
+                    if fl == 1 and h == 0:
+                        continue
+                    d = ((tables[q] * (rmax + 1) + r) * anx + h) * 2 + fl  # expert_dp.dir_index
+                    off = int(row[ROW_DIR + 2 * d])
+                    m = int(row[ROW_DIR + 2 * d + 1])
+                    for rank in range(m):
+                        s = starts[h] + rank
+                        if _lay_out(w, g, Ks[s], Cs[s], h, fl) != n:
+                            raise ValueError("expert power tables: a state of the wrong size")
+                        v = power_scan(0, w, R, sp, -1.0)[0]
+                        row[off + ENTRY * rank + columns[q]] = max(v, 0.0)
+
+
+def fill_power_values(row: np.ndarray, rules, states_by_h) -> None:
+    """Fill the power columns of ``row`` (in place) and mark them filled.
+
+    states_by_h[h] = (K, C): the canonical states with h herons, in rank order.
+    """
+    from ..engine.pack import new_workspace, pack_rules
+
+    R = pack_rules(rules)
+    w = new_workspace(R, np.zeros(rules.players, dtype=np.int64))
+    Ks = np.ascontiguousarray(np.concatenate([k for k, _ in states_by_h]), dtype=np.int64)
+    Cs = np.ascontiguousarray(np.concatenate([c for _, c in states_by_h]), dtype=np.int64)
+    starts = np.cumsum([0] + [len(k) for k, _ in states_by_h]).astype(np.int64)
+    row[ROW_POWERS] = 0.0
+    _fill(row, R, w, Ks, Cs, starts)
+    row[ROW_POWERS] = 1.0
