@@ -14,6 +14,7 @@ from .dice_laws import (
     pond_pushback,
     pond_pushback_unconditional,
 )
+from .turn_bound import TurnBound, turn_upper_bound
 
 __all__ = [
     "TurnLaw",
@@ -24,4 +25,6 @@ __all__ = [
     "p_pond",
     "pond_pushback",
     "pond_pushback_unconditional",
+    "TurnBound",
+    "turn_upper_bound",
 ]
