@@ -208,6 +208,9 @@ def exact_cmd(
     rules: RulesOpt = None,
     set_: SetOpt = None,
     guide: Annotated[str, typer.Option("--guide", help="Guide of the greedy turn law.")] = "loup",
+    optimal: Annotated[bool, typer.Option(
+        "--optimal", help="Also the optimal turn with powers off (the expert's programme; with "
+        "dice that differ, as 10d6, an exact upper bound instead, ~25 s).")] = False,
     as_json: JsonOpt = False,
 ) -> None:
     """Exact figures by enumeration: P(Pond), the Pond's push-back law, first-roll Anxiety,
@@ -228,6 +231,12 @@ def exact_cmd(
                             "p_anxiety": law.p_anxiety, "expected_advance": law.expected_advance,
                             "advance": {str(k): v for k, v in sorted(law.advance.items())}},
         }
+        if optimal:
+            from .exact import turn_upper_bound
+
+            b = turn_upper_bound(r, animal_index(guide, "--guide"))
+            doc["optimal_turn"] = {"guide": guide, "powers": False, "exact": b.exact,
+                                   "value" if b.exact else "upper_bound": b.value}
         if as_json:
             typer.echo(json.dumps(doc))
         else:
@@ -235,6 +244,10 @@ def exact_cmd(
             typer.echo("Pond push-back (given a Pond): " + ", ".join(f"{k}: {100 * v:.2f} %" for k, v in doc["pond_pushback"].items()))
             g = doc["greedy_turn"]
             typer.echo(f"greedy turn (guide {guide}): P(Pond) {100 * g['p_pond']:.3f} %, P(Anxiety) {100 * g['p_anxiety']:.3f} %, E[advance] {g['expected_advance']:.4f}")
+            if optimal:
+                o = doc["optimal_turn"]
+                what = "optimal turn" if o["exact"] else "optimal turn <= (exact upper bound, dice differ)"
+                typer.echo(f"{what} (guide {guide}, powers off): E[advance] {o.get('value', o.get('upper_bound')):.4f}")
     except HeronSimError as err:
         _fail(str(err))
 

@@ -111,3 +111,20 @@ def test_disabled_powers_must_name_guides(tmp_path):
     f.write_text('disabled_powers = ["dragon"]')
     res = run("simulate", "--games", "10", "--rules", str(f))
     assert res.exit_code == 2 and res.output.startswith("error: disabled_powers[0]")
+
+
+def test_exact_optimal_is_the_expert_optimum_or_a_bound():
+    from heron_sim.animals import HERON
+    from heron_sim.rules import Rules
+    from heron_sim.strategies.expert_dp import optimal_turn_value
+
+    res = run("exact", "--mode", "7d8", "--guide", "heron", "--optimal", "--json")
+    assert res.exit_code == 0, res.output
+    opt = json.loads(res.stdout)["optimal_turn"]
+    assert opt["exact"] is True
+    assert opt["value"] == pytest.approx(optimal_turn_value(Rules.build(mode="7d8"), HERON, powers=False), abs=1e-12)
+    res = run("exact", "--set", "dice.faces=[['loup','heron'],['taureau','heron'],['loup','taureau','heron']]",
+              "--optimal", "--json")
+    assert res.exit_code == 0, res.output
+    opt = json.loads(res.stdout)["optimal_turn"]
+    assert opt["exact"] is False and opt["upper_bound"] >= 0.0
