@@ -30,15 +30,15 @@ from ..engine.dice import best_set, count_animals
 from ..rules.rules import P_ANXIETY, P_DOUBLING, P_POWERS
 from .common import furthest_ahead_opponent
 from .expert_dp import (
-    ACTION_BITS, E_DEER, E_EAGLE, E_PATIENCE, E_WOLF, ENTRY, MAGIC, ROW_ANX, ROW_B, ROW_DIR, ROW_F,
-    ROW_MAGIC, ROW_P1, ROW_PI, ROW_POWERS, ROW_RMAX, ROW_STRIDE, ROW_TSEAT, T_BULL_EXHAUSTED, T_BULL_READY, T_LION_READY, T_NODOUBLE, T_PLAIN,
+    ACTION_BITS, E_DEER, E_EAGLE, E_PATIENCE, E_WOLF, ENTRY, MAGIC, POWER_MARGIN, ROW_ANX, ROW_B,
+    ROW_DIR, ROW_F, ROW_MAGIC, ROW_P1, ROW_PI, ROW_POWERS, ROW_RMAX, ROW_STRIDE, ROW_TSEAT,
+    T_BULL_EXHAUSTED, T_BULL_READY, T_LION_READY, T_NODOUBLE, T_PLAIN,
 )
 from .greedy import greedy_keep
 
 NAME = "expert"
 DESCRIPTION = "Optimal single turn: maximises the turn's expected advance (exact DP tables)."
 
-POWER_MARGIN = 0.5  # squares of expected advance a roll-time power must gain to be used
 
 
 @hot
@@ -390,25 +390,69 @@ def _same_as_earlier(w, R, i):
 
 
 @hot
+def deer_use_value(seat, w, R, sp, r, i, b):
+    """Look-ahead value of the Deer turning die i into animal b."""
+    ts = table_seat(seat, sp)
+    h0, fl0 = _prep_without(w, sp, ts, i)
+    return _face_value(seat, w, R, sp, ts, r, i, b, w[STATUS + i], h0, fl0)
+
+
+@hot
+def patience_use_value(seat, w, R, sp, r, i, k):
+    """Look-ahead value of Heron's Patience setting free die i to its face k (one roll less)."""
+    ts = table_seat(seat, sp)
+    h0, fl0 = _prep_without(w, sp, ts, i)
+    f = R[R_FACES + MAX_FACES * i + k]
+    return _face_value(seat, w, R, sp, ts, r - 1, i, f, RESERVED if f == HERON else KEPT, h0, fl0)
+
+
+@hot
+def wolf_use_value(seat, w, R, sp, r, i):
+    """Look-ahead value of the Wolf rerolling die i (expectation over its new face)."""
+    nf = R[R_NFACES + i]
+    fr = w[FRESH + i]
+    w[FRESH + i] = 1
+    vals = _values_by_animal(seat, w, R, sp, r, i, FREE)
+    acc = 0.0
+    for k in range(nf):
+        acc += vals[R[R_FACES + MAX_FACES * i + k]]
+    w[FRESH + i] = fr
+    return acc / nf
+
+
+@hot
+def eagle_use_value(seat, w, R, sp, r, i, base):
+    """Look-ahead value of the Eagle on die i: E[max(original, draw 1, draw 2)] over ordered
+    pairs of draws (the diagonal once, each unordered pair twice)."""
+    nf = R[R_NFACES + i]
+    vals = _values_by_animal(seat, w, R, sp, r, i, w[STATUS + i])
+    acc = 0.0
+    for k1 in range(nf):
+        v1 = vals[R[R_FACES + MAX_FACES * i + k1]]
+        acc += max(base, v1)
+        for k2 in range(k1 + 1, nf):
+            v2 = vals[R[R_FACES + MAX_FACES * i + k2]]
+            acc += 2.0 * max(base, max(v1, v2))
+    return acc / (nf * nf)
+
+
+@hot
 def power_scan(seat, w, R, sp, best):
     """Every legal use of the seat's roll-time power, valued on the tables (one-step
-    look-ahead): returns (value, action) of the best use worth more than ``best``, else
-    (best, -1)."""
+    look-ahead): returns (value, action) of the best use worth more than ``best`` (the first
+    die in index order among equals), else (best, -1)."""
     n = w[NDICE]
     r = w[ROLLS_LEFT]
     g = w[GUIDE + seat]
-    base = state_value(seat, w, R, sp, r)
     action = -1
     if g == CERF:
         for i in range(n):
             f = w[FACE + i]
             if f == HERON or _same_as_earlier(w, R, i):
                 continue
-            ts = table_seat(seat, sp)
-            h0, fl0 = _prep_without(w, sp, ts, i)
             for b in range(6):
                 if b != f and _shown_elsewhere(w, i, b):
-                    v = _face_value(seat, w, R, sp, ts, r, i, b, w[STATUS + i], h0, fl0)
+                    v = deer_use_value(seat, w, R, sp, r, i, b)
                     if v > best:
                         best = v
                         action = i + POWER_ARG * b
@@ -427,35 +471,16 @@ def power_scan(seat, w, R, sp, best):
         for i in range(n):
             if _same_as_earlier(w, R, i):
                 continue
-            nf = R[R_NFACES + i]
-            fr = w[FRESH + i]
-            w[FRESH + i] = 1
-            vals = _values_by_animal(seat, w, R, sp, r, i, FREE)
-            acc = 0.0
-            for k in range(nf):
-                acc += vals[R[R_FACES + MAX_FACES * i + k]]
-            w[FRESH + i] = fr
-            v = acc / nf
+            v = wolf_use_value(seat, w, R, sp, r, i)
             if v > best:
                 best = v
                 action = i
     elif g == AIGLE:
+        base = state_value(seat, w, R, sp, r)
         for i in range(n):
-            st = w[STATUS + i]
-            if st == RESERVED or _same_as_earlier(w, R, i):
+            if w[STATUS + i] == RESERVED or _same_as_earlier(w, R, i):
                 continue
-            nf = R[R_NFACES + i]
-            # E[max(original, draw 1, draw 2)] over ordered pairs of draws: the diagonal once,
-            # each unordered pair twice.
-            vals = _values_by_animal(seat, w, R, sp, r, i, st)
-            acc = 0.0
-            for k1 in range(nf):
-                v1 = vals[R[R_FACES + MAX_FACES * i + k1]]
-                acc += max(base, v1)
-                for k2 in range(k1 + 1, nf):
-                    v2 = vals[R[R_FACES + MAX_FACES * i + k2]]
-                    acc += 2.0 * max(base, max(v1, v2))
-            v = acc / (nf * nf)
+            v = eagle_use_value(seat, w, R, sp, r, i, base)
             if v > best:
                 best = v
                 action = i
@@ -463,8 +488,24 @@ def power_scan(seat, w, R, sp, best):
 
 
 @hot
+def use_value(seat, w, R, sp, action):
+    """Look-ahead value of one power use (a D_POWER action of the seat's guide)."""
+    r = w[ROLLS_LEFT]
+    g = w[GUIDE + seat]
+    i = action % POWER_ARG
+    arg = action // POWER_ARG
+    if g == CERF:
+        return deer_use_value(seat, w, R, sp, r, i, arg)
+    if g == HERON:
+        return patience_use_value(seat, w, R, sp, r, i, arg)
+    if g == LOUP:
+        return wolf_use_value(seat, w, R, sp, r, i)
+    return eagle_use_value(seat, w, R, sp, r, i, state_value(seat, w, R, sp, r))
+
+
+@hot
 def power_column(g):
-    """Column (after a state's entry) of the best value of guide g's roll-time power."""
+    """Column (after a state's entry) of guide g's stored power decision."""
     if g == LOUP:
         return E_WOLF
     if g == AIGLE:
@@ -475,31 +516,80 @@ def power_column(g):
 
 
 @hot
+def slot_animal(seat, w, slot):
+    """The animal in slot ``slot`` of the dice :func:`lookup` has just ranked (6: the heron)."""
+    if slot == 6:
+        return HERON
+    for a in range(6):
+        if w[KEEP + 6 + a] == slot:
+            return a
+    return -1
+
+
+@hot
+def decode_power(seat, w, R, sp, code):
+    """The D_POWER action of a stored canonical use (see expert_powers), on the dice showing
+    (slots from the :func:`lookup` just made); -1 if no die fits (the caller scans)."""
+    cls = code % 64
+    arg = code // 64
+    fr = cls % 2
+    st = (cls // 2) % 3
+    animal = slot_animal(seat, w, cls // 6)
+    if animal < 0:
+        return -1
+    die = -1
+    for i in range(w[NDICE]):
+        if w[FACE + i] == animal and w[STATUS + i] == st and w[FRESH + i] == fr:
+            die = i
+            break
+    if die < 0 and animal == HERON:  # reserved herons that differ only by freshness
+        for i in range(w[NDICE]):
+            if w[FACE + i] == HERON and w[STATUS + i] == RESERVED:
+                die = i
+                break
+    if die < 0:
+        return -1
+    g = w[GUIDE + seat]
+    if g == CERF:
+        b = slot_animal(seat, w, arg)
+        return -1 if b < 0 else die + POWER_ARG * b
+    if g == HERON:
+        f = slot_animal(seat, w, arg)
+        for k in range(R[R_NFACES + die]):
+            if R[R_FACES + MAX_FACES * die + k] == f:
+                return die + POWER_ARG * k
+        return -1
+    return die
+
+
+@hot
 def best_power(seat, w, R, sp, margin):
     """The roll-time power use that gains the most expected advance, if it gains more than
     ``margin``: a D_POWER action, else -1.
 
-    With identical dice the tables hold, for each state, the value of the best use of each
-    power (computed by :func:`power_scan` itself when the tables were built,
-    heron_sim.strategies.expert_powers): one look-up settles the usual "not worth it", and the
-    scan runs only when the power will be used (or where no value is stored)."""
+    With identical dice the tables hold, for each state and power, the decision of
+    :func:`power_scan` at ``POWER_MARGIN`` (computed by the scan itself when the tables were
+    built, heron_sim.strategies.expert_powers): "none", or the use in canonical form (which kind
+    of die, which animal), decoded here on the dice showing. Among uses of exactly equal value
+    the stored one may differ from the scan's (its first die in index order)."""
     w[MEMO] = 0
     if not has_tables(seat, sp):
         return -1
     ts = table_seat(seat, sp)
-    if sp[ts, ROW_POWERS] != 0:
-        r = w[ROLLS_LEFT]
+    r = w[ROLLS_LEFT]
+    if sp[ts, ROW_POWERS] != 0 and margin == POWER_MARGIN:
         col = lookup(seat, w, R, sp, r)
         if col >= 0:
-            best_use = sp[ts, col + power_column(w[GUIDE + seat])]
-            if best_use >= 0.0:
-                base = sp[ts, col + 1] if r > 0 else float(final_advance(seat, w, R))
-                if not best_use > base + margin:
-                    # the D_KEEP that follows finds the same dice: note their column
-                    w[MEMO] = memo_stamp(seat, w)
-                    w[MEMO + 1] = col
-                    return -1
-    r = w[ROLLS_LEFT]
+            code = int(sp[ts, col + power_column(w[GUIDE + seat])])
+            if code == -1:
+                # the D_KEEP that follows finds the same dice: note their column
+                w[MEMO] = memo_stamp(seat, w)
+                w[MEMO + 1] = col
+                return -1
+            if code >= 0:
+                action = decode_power(seat, w, R, sp, code)
+                if action >= 0:
+                    return action
     base = state_value(seat, w, R, sp, r)
     return power_scan(seat, w, R, sp, base + margin)[1]
 

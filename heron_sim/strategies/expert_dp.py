@@ -80,11 +80,13 @@ ROW_POWERS = ROW_START + 9  # 1: the entries' power columns are filled (identica
 ROW_DIR = ROW_START + 10  # directory: 2 floats (offset, length) per (table, r, h, fl)
 MAGIC = 8128.0
 MAX_EXPERT_DICE = 12      # codes must stay below 2**53 (they are stored as float64)
+POWER_MARGIN = 0.5        # squares of expected advance a roll-time power must gain to be used
 ACTION_BITS = 4           # an action holds a 4-bit count of dice to keep per slot (shifts, no division)
 ENTRY = 8                 # floats per state: action, value, best reroll action, best reroll value,
-                          # then the best roll-time power's value (Wolf, Eagle, Deer, Patience)
+                          # then the roll-time power decision (Wolf, Eagle, Deer, Patience): -1 none,
+                          # -2 not stored, else the use in canonical form (expert_powers)
 E_WOLF, E_EAGLE, E_DEER, E_PATIENCE = 4, 5, 6, 7
-VERSION = 6               # bump when the table format or the programme changes
+VERSION = 7               # bump when the table format or the programme changes
 
 
 def dir_index(t, r, h, fl, rmax, anx):
@@ -383,6 +385,7 @@ def _key(rules) -> dict:
         "doubling": rules.guide_power_doubling,
         "advance": list(rules.combo_advance),
         "effect": list(rules.combo_effect),
+        "power_margin": POWER_MARGIN,
     }
 
 
@@ -518,7 +521,7 @@ def build_tables(rules) -> ExpertTables:
                     d = dir_index(t, r, h, fl, rmax, anx_eff)
                     directory[2 * d] = pos
                     directory[2 * d + 1] = sel.size
-                    block = np.full((sel.size, ENTRY), -1.0)  # power columns: not computed
+                    block = np.full((sel.size, ENTRY), -2.0)  # power columns: not stored
                     block[rk, 0] = A[r, sel, fl]
                     block[rk, 1] = Q[r, sel, fl]
                     block[rk, 2] = AR[r, sel, fl]

@@ -1,12 +1,15 @@
-"""The expert's roll-time power values, stored in its tables (identical dice only).
+"""The expert's roll-time power decisions, stored in its tables (identical dice only).
 
 At every decision point a ready Wolf, Eagle, Deer or Heron guide asks the expert whether to use
 its power; the answer is a one-step look-ahead over every legal use
 (:func:`heron_sim.strategies.expert.power_scan`), 35 to 70 table look-ups, and it is almost
 always "no" (a use must gain ``POWER_MARGIN`` squares). The state after a roll (the canonical
 state of the tables) determines that look-ahead's value, so it is computed here once per state,
-by running ``power_scan`` itself on dice laid out from the state, and stored beside the state's
-action; the kernel then reads one float and scans only when the power is worth using.
+by running ``power_scan`` itself on dice laid out from the state, and its decision is stored
+beside the state's action: -1 (no use) or the use in canonical form (the kind of die: the slot
+of its face, its status and freshness; and the slot of the Deer's animal or of the Patience's
+face). The kernel reads one float and decodes the use on the dice showing
+(``expert.decode_power``): no scan at all with identical dice.
 
 The dice laid out for a state (K, C, h, fl): slot 0 is the guide's animal (animal 0 for the
 Heron, whose table does not double), slots 1..5 the other animals in index order; K[j] kept
@@ -14,7 +17,7 @@ dice and C[j] dice of this roll (free, fresh) per slot, h reserved herons, the f
 fresh when fl = 1 (a Wolf may then reroll an older heron and keep "a die of this roll held"; where
 every heron is fresh the values are the same). States with fl = 1 and no heron do not occur when
 a power can still be used (only a used power holds a fresh non-heron die); their columns keep
--1, "not computed", and the kernel scans there.
+-2, "not stored", and the kernel scans there.
 """
 
 from __future__ import annotations
@@ -26,11 +29,12 @@ from ..engine.layout import (
     AIGLE, CERF, FACE, FREE, FRESH, GUIDE, HERON, KEPT, LOUP, NDICE, READY, RESERVED,
     ROLLS_LEFT, STATUS,
 )
-from .expert import power_scan
+from .expert import power_scan, state_value
 from .expert_dp import (
-    E_DEER, E_EAGLE, E_PATIENCE, E_WOLF, ENTRY, ROW_ANX, ROW_DIR, ROW_POWERS, ROW_RMAX,
-    T_NODOUBLE, T_PLAIN,
+    E_DEER, E_EAGLE, E_PATIENCE, E_WOLF, ENTRY, POWER_MARGIN, ROW_ANX, ROW_DIR, ROW_POWERS,
+    ROW_RMAX, T_NODOUBLE, T_PLAIN,
 )
+from ..engine.layout import MAX_FACES, POWER_ARG, R_FACES
 
 
 @njit(cache=True)
@@ -63,6 +67,34 @@ def _lay_out(w, g, K, C, h, fl):
 
 
 @njit(cache=True)
+def _slot(g, animal):
+    """Slot of an animal in the dice of :func:`_lay_out` (6: the heron)."""
+    g0 = g if g < HERON else 0
+    if animal == HERON:
+        return 6
+    if animal == g0:
+        return 0
+    return animal + 1 if animal < g0 else animal
+
+
+@njit(cache=True)
+def _canonical(w, R, g, action):
+    """A D_POWER action on the laid-out dice in canonical form: which kind of die (slot of its
+    face, status, freshness) + 64 * the argument's slot (Deer: the new animal; Patience: the
+    face chosen); -1 for no use."""
+    if action < 0:
+        return -1
+    i = action % POWER_ARG
+    arg = action // POWER_ARG
+    cls = (_slot(g, w[FACE + i]) * 3 + w[STATUS + i]) * 2 + w[FRESH + i]
+    if g == CERF:
+        return cls + 64 * _slot(g, arg)
+    if g == HERON:
+        return cls + 64 * _slot(g, R[R_FACES + MAX_FACES * i + arg])
+    return cls
+
+
+@njit(cache=True)
 def _fill(row, R, w, Ks, Cs, starts):
     sp = row.reshape((1, row.size))
     rmax = int(row[ROW_RMAX])
@@ -88,8 +120,9 @@ def _fill(row, R, w, Ks, Cs, starts):
                         s = starts[h] + rank
                         if _lay_out(w, g, Ks[s], Cs[s], h, fl) != n:
                             raise ValueError("expert power tables: a state of the wrong size")
-                        v = power_scan(0, w, R, sp, -1.0)[0]
-                        row[off + ENTRY * rank + columns[q]] = max(v, 0.0)
+                        base = state_value(0, w, R, sp, r)
+                        action = power_scan(0, w, R, sp, base + POWER_MARGIN)[1]
+                        row[off + ENTRY * rank + columns[q]] = _canonical(w, R, g, action)
 
 
 def fill_power_values(row: np.ndarray, rules, states_by_h) -> None:
