@@ -94,6 +94,7 @@ SMALL = [
     (dict(dice={"count": 4}), LOUP),
     (dict(dice={"count": 4}, anxiety_threshold=2, pond_threshold=3, rolls=4), LOUP),
     pytest.param(dict(dice={"count": 5}, rolls=2), LOUP, marks=pytest.mark.slow),
+    pytest.param(dict(dice={"count": 6}, rolls=2), LOUP, marks=pytest.mark.slow),  # ~3 min
 ]
 
 
@@ -101,7 +102,8 @@ SMALL = [
 def test_dp_equals_brute_force(overrides, guide):
     rules = Rules.build(mode="8d8", overrides=dict(overrides, combinations={"advance": [0, 1, 2, 4, 7, 9]}))
     dp = optimal_turn_value(rules, guide, powers=False)
-    assert dp == pytest.approx(brute_force_turn(rules, guide), abs=1e-12)
+    # 1e-10 relative: the two sums add up to 8**6 terms in different orders
+    assert dp == pytest.approx(brute_force_turn(rules, guide), rel=1e-10, abs=1e-12)
 
 
 @pytest.mark.parametrize("guide,flag", [(TAUREAU, "bull"), (LION, "lion")])

@@ -77,39 +77,16 @@ def _rank_step(w, sp, ts, pi, fo, p1, stride, key, slot, rank, rem):
 
 
 @hot
-def lookup(seat, w, R, sp, r):
-    """Find the current dice in the tables for ``r`` rolls left.
-
-    Returns col: the column, in the row of ``table_seat(seat, sp)``, of the state's entry
-    (action at col, value at col + 1, best reroll action/value at col + 2 / col + 3, best power
-    value by guide at col + E_WOLF .. col + E_PATIENCE), or -1.
-    Leaves the slot of animal a in w[KEEP + 6 + a] (scratch; w[COUNTS] is scratch too).
-    """
-    ts = table_seat(seat, sp)
-    n = w[NDICE]
-    B = int(sp[ts, ROW_B])
-    rmax = int(sp[ts, ROW_RMAX])
-    anx = int(sp[ts, ROW_ANX])
-    for a in range(7):
-        w[KEEP + a] = 0     # digit k * B + c of animal a (w[KEEP + 6]: scratch, herons)
-        w[COUNTS + a] = 0   # its size k + c (w[COUNTS + 6]: the herons)
-    fl = 0
-    for i in range(n):  # without data-dependent branches (they mispredict)
-        f = w[FACE + i]
-        held = int(w[STATUS + i] != FREE)
-        fl |= held & int(w[FRESH + i] != 0)
-        w[KEEP + f] += 1 + held * (B - 1)
-        w[COUNTS + f] += 1
-    h = w[COUNTS + HERON]
-    if h >= anx or r < 0 or r > rmax:
-        return -1
+def _rank(seat, w, sp, ts, s):
+    """Rank of the canonical state whose digit (kept * B + free) and size by animal are in
+    w[KEEP + a] and w[COUNTS + a] (a < 6), with s non-heron dice, among the states of that
+    size; notes each animal's slot in w[KEEP + 6 + a] (the guide's animal: slot 0)."""
     g = w[GUIDE + seat]
     g0 = g if g < 6 else 0
     pi = int(sp[ts, ROW_PI])
     fo = int(sp[ts, ROW_F])
     p1 = int(sp[ts, ROW_P1])
     stride = int(sp[ts, ROW_STRIDE])
-    s = n - h
     p0 = int(sp[ts, pi + 2 * w[KEEP + g0]])
     rank = int(sp[ts, fo + (6 * p1 + p0) * stride + s])
     rem = s - w[COUNTS + g0]
@@ -139,11 +116,47 @@ def lookup(seat, w, R, sp, r):
     rank, rem = _rank_step(w, sp, ts, pi, fo, p1, stride, k2, 3, rank, rem)
     rank, rem = _rank_step(w, sp, ts, pi, fo, p1, stride, k3, 4, rank, rem)
     rank, rem = _rank_step(w, sp, ts, pi, fo, p1, stride, k4, 5, rank, rem)
+    return rank
+
+
+@hot
+def _column(seat, w, R, sp, ts, r, h, fl, rank, rmax, anx):
+    """Column of the entry of the state of this rank in block (table, r, h, fl); -1 if none."""
     t = table_of(seat, w, R)
     d = ((t * (rmax + 1) + r) * anx + h) * 2 + fl
     if rank >= int(sp[ts, ROW_DIR + 2 * d + 1]):
         return -1
     return int(sp[ts, ROW_DIR + 2 * d]) + ENTRY * rank
+
+
+@hot
+def lookup(seat, w, R, sp, r):
+    """Find the current dice in the tables for ``r`` rolls left.
+
+    Returns col: the column, in the row of ``table_seat(seat, sp)``, of the state's entry
+    (action at col, value at col + 1, best reroll action/value at col + 2 / col + 3, the stored
+    roll-time power decisions at col + E_WOLF .. col + E_PATIENCE), or -1.
+    Leaves the slot of animal a in w[KEEP + 6 + a] (scratch; w[COUNTS] is scratch too).
+    """
+    ts = table_seat(seat, sp)
+    n = w[NDICE]
+    B = int(sp[ts, ROW_B])
+    rmax = int(sp[ts, ROW_RMAX])
+    anx = int(sp[ts, ROW_ANX])
+    for a in range(7):
+        w[KEEP + a] = 0     # digit k * B + c of animal a (w[KEEP + 6]: scratch, herons)
+        w[COUNTS + a] = 0   # its size k + c (w[COUNTS + 6]: the herons)
+    fl = 0
+    for i in range(n):  # without data-dependent branches (they mispredict)
+        f = w[FACE + i]
+        held = int(w[STATUS + i] != FREE)
+        fl |= held & int(w[FRESH + i] != 0)
+        w[KEEP + f] += 1 + held * (B - 1)
+        w[COUNTS + f] += 1
+    h = w[COUNTS + HERON]
+    if h >= anx or r < 0 or r > rmax:
+        return -1
+    return _column(seat, w, R, sp, ts, r, h, fl, _rank(seat, w, sp, ts, n - h), rmax, anx)
 
 
 @hot
@@ -298,36 +311,12 @@ def _fast_value(seat, w, R, sp, ts, r, die, face, status, h0, fl0):
     if face != HERON:
         w[KEEP + face] += step
         w[COUNTS + face] += 1
-    g = w[GUIDE + seat]
-    g0 = g if g < 6 else 0
-    pi = int(sp[ts, ROW_PI])
-    fo = int(sp[ts, ROW_F])
-    p1 = int(sp[ts, ROW_P1])
-    stride = int(sp[ts, ROW_STRIDE])
-    s = w[NDICE] - h
-    rank = int(sp[ts, fo + (6 * p1 + int(sp[ts, pi + 2 * w[KEEP + g0]])) * stride + s])
-    rem0 = s - w[COUNTS + g0]
-    for a in range(6):
-        if a == g0:
-            continue
-        da = w[KEEP + a]
-        slot = 1
-        before = 0
-        for b in range(6):
-            ahead = int(b != g0) & int(b != a) & (int(w[KEEP + b] > da)
-                                                  | (int(w[KEEP + b] == da) & int(b < a)))
-            slot += ahead
-            before += ahead * w[COUNTS + b]
-        rank += int(sp[ts, fo + ((6 - slot) * p1 + int(sp[ts, pi + 2 * da])) * stride
-                       + rem0 - before])
+    rank = _rank(seat, w, sp, ts, w[NDICE] - h)
     if face != HERON:
         w[KEEP + face] -= step
         w[COUNTS + face] -= 1
-    t = table_of(seat, w, R)
-    d = ((t * (rmax + 1) + r) * anx + h) * 2 + fl
-    if rank >= int(sp[ts, ROW_DIR + 2 * d + 1]):
-        return -1.0
-    return sp[ts, int(sp[ts, ROW_DIR + 2 * d]) + ENTRY * rank + 1]
+    col = _column(seat, w, R, sp, ts, r, h, fl, rank, rmax, anx)
+    return -1.0 if col < 0 else sp[ts, col + 1]
 
 
 @hot
