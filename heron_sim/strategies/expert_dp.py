@@ -551,7 +551,7 @@ def build_tables(rules) -> ExpertTables:
 @lru_cache(maxsize=16)
 def _tables_cached(key_json: str, rules) -> ExpertTables:
     digest = hashlib.sha256(key_json.encode()).hexdigest()[:16]
-    path = cache_folder() / f"expert-{digest}.npz"
+    path = cache_folder() / f"expert-v{VERSION}-{digest}.npz"
     if path.exists():
         t0 = time.perf_counter()
         try:
@@ -569,9 +569,21 @@ def _tables_cached(key_json: str, rules) -> ExpertTables:
         tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
         np.savez(tmp, row=tab.row, value=tab.value, exact=tab.exact, version=VERSION)
         os.replace(tmp, path)
+        _forget_other_versions(path.parent)
     except OSError:
         pass  # a read-only home: tables are rebuilt next time
     return tab
+
+
+def _forget_other_versions(folder: Path) -> None:
+    """Delete cached tables of other format versions (they are never read again; 10d8 tables
+    take tens of MB)."""
+    for old in folder.glob("expert-*.npz"):
+        if not old.name.startswith(f"expert-v{VERSION}-"):
+            try:
+                old.unlink()
+            except OSError:
+                pass
 
 
 def expert_tables(rules) -> ExpertTables:
