@@ -4,9 +4,6 @@ against the other strategies."""
 from __future__ import annotations
 
 import json
-from functools import lru_cache
-from itertools import product
-
 import numpy as np
 import pytest
 
@@ -17,74 +14,12 @@ from heron_sim.simulation import simulate_turns
 from heron_sim.strategies import expert_dp
 from heron_sim.strategies.expert_dp import optimal_turn_value
 
+from .brute_force import brute_force_turn
+
 D8_MODES = ("7d8", "8d8", "10d8")
 
 
-# ------------------------------------------------------------------ independent brute force
-
-
-def brute_force_turn(rules: Rules, guide: int, bull: bool = False, lion: bool = False) -> float:
-    """Optimal expected advance of one turn by enumerating every *ordered* dice outcome and
-    every keep mask over die indices (no multisets, no symmetry): memoised on the full ordered
-    state. Identical dice only (each die's faces equiprobable)."""
-    n = rules.n_dice
-    faces = rules.dice[0]
-    nf = len(faces)
-    adv = rules.combo_advance
-    anx, pond = rules.anxiety_threshold, rules.pond_threshold
-
-    def score(showing):
-        counts = [showing.count(a) for a in range(6)]
-        s = max(counts)
-        animal = guide if guide < 6 and s > 0 and counts[guide] == s else counts.index(s)
-        a = adv[s]
-        if rules.guide_power_doubling and animal == guide and s > 0:
-            a *= 2
-        if bull and s >= 3:
-            a += 2
-        return a
-
-    @lru_cache(maxsize=None)
-    def after_roll(dice, fresh_held, r):
-        # dice: tuple of (face, held) per die; held = kept or reserved heron.
-        showing = [f for f, _ in dice]
-        if sum(1 for f in showing if f == HERON) >= anx:
-            return score(showing) if lion else 0.0
-        best = float(score(showing))
-        if r == 0:
-            return best
-        free = [i for i, (f, held) in enumerate(dice) if not held]
-        for mask in range(1 << len(free)):
-            kept_now = [free[b] for b in range(len(free)) if mask >> b & 1]
-            if len(kept_now) == len(free) or (not kept_now and not fresh_held):
-                continue
-            # free dice are about to be rerolled: their faces are forgotten (None)
-            nxt = tuple((f, True) if held or i in kept_now else (None, False)
-                        for i, (f, held) in enumerate(dice))
-            best = max(best, before_roll(nxt, r - 1))
-        return best
-
-    @lru_cache(maxsize=None)
-    def before_roll(dice, r):
-        free = [i for i, (_, held) in enumerate(dice) if not held]
-        total = 0.0
-        for outcome in product(faces, repeat=len(free)):
-            new = list(dice)
-            fresh = False
-            for i, f in zip(free, outcome):
-                new[i] = (f, f == HERON)
-                fresh |= f == HERON
-            total += after_roll(tuple(new), fresh, r)
-        return total / nf ** len(free)
-
-    total = 0.0
-    for outcome in product(faces, repeat=n):
-        h = sum(1 for f in outcome if f == HERON)
-        if h >= pond:
-            continue
-        dice = tuple((f, f == HERON) for f in outcome)
-        total += after_roll(dice, h > 0, rules.rolls - 1)
-    return total / nf ** n
+# ------------------------------------------------------------------ against the brute force (tests/brute_force.py)
 
 
 SMALL = [

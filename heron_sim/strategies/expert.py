@@ -36,6 +36,8 @@ from .expert_dp import (
 )
 from .greedy import greedy_keep
 
+KEEP_GREEDY, KEEP_STOP = -1, -2  # keep_column: the tables do not decide
+
 NAME = "expert"
 DESCRIPTION = "Optimal single turn: maximises the turn's expected advance (exact DP tables)."
 
@@ -166,15 +168,25 @@ def memo_stamp(seat, w):
 
 
 @hot
-def keep_lookup(seat, w, R, sp, r):
-    """:func:`lookup` for a D_KEEP decision: the column that this decision point's D_POWER
-    found (when it answered "no power" from the tables, nothing has changed since), else a
-    fresh look-up. Clears the note either way."""
-    if w[MEMO] == memo_stamp(seat, w):
-        w[MEMO] = 0
-        return w[MEMO + 1]
+def keep_column(seat, w, R, sp):
+    """The table column of the dice for a D_KEEP decision: the one this decision point's
+    D_POWER found (when it answered "no power" from the tables, nothing has changed since),
+    else a fresh look-up; clears that note either way. Negative when the tables do not decide:
+    KEEP_GREEDY (no tables, or dice they do not hold), KEEP_STOP (no roll left; w[KEEP]
+    cleared)."""
+    if not has_tables(seat, sp):
+        return KEEP_GREEDY
+    r = w[ROLLS_LEFT]
+    stamp = w[MEMO]
     w[MEMO] = 0
-    return lookup(seat, w, R, sp, r)
+    if r <= 0:
+        for i in range(w[NDICE]):
+            w[KEEP + i] = 0
+        return KEEP_STOP
+    if stamp == memo_stamp(seat, w):
+        return w[MEMO + 1]
+    col = lookup(seat, w, R, sp, r)
+    return col if col >= 0 else KEEP_GREEDY
 
 
 @hot
@@ -233,15 +245,9 @@ def state_value(seat, w, R, sp, r):
 
 @hot
 def expert_keep(seat, w, R, sp):
-    r = w[ROLLS_LEFT]
-    if not has_tables(seat, sp):
-        return greedy_keep(seat, w)
-    if r <= 0:
-        w[MEMO] = 0
-        for i in range(w[NDICE]):
-            w[KEEP + i] = 0
+    col = keep_column(seat, w, R, sp)
+    if col == KEEP_STOP:
         return 0
-    col = keep_lookup(seat, w, R, sp, r)
     if col < 0:
         return greedy_keep(seat, w)
     return apply_keep_action(seat, w, sp, int(sp[table_seat(seat, sp), col]))

@@ -17,14 +17,14 @@ Everything else (powers, Lion, Bull, Snake, squares) is the expert's.
 from __future__ import annotations
 
 from ..engine.jit import hot
-from ..engine.layout import D_KEEP, MEMO, NDICE, KEEP, PLAYERS, POS, PROT, R_BOARD, ROLLS_LEFT
+from ..engine.layout import D_KEEP, PLAYERS, POS, PROT, R_BOARD
 from ..rules.board import (
     DEER_TOTEM, EAGLE_SWAP, EXCHANGE, HERON_BACK, LION_ALL, PROTECTION, REGENERATION, SNAKE_JOIN,
     WOLF_ROLL, WONDER,
 )
 from ..rules.rules import P_EXACT, P_FINISH
 from .expert import (
-    apply_keep_action, expert_decide, final_advance, has_tables, keep_lookup, table_seat,
+    KEEP_STOP, apply_keep_action, expert_decide, final_advance, keep_column, table_seat,
 )
 from .common import snake_square_landing
 from .greedy import greedy_keep
@@ -68,15 +68,9 @@ def square_worth(seat, w, R, sq):
 
 @hot
 def racer_keep(seat, w, R, sp):
-    r = w[ROLLS_LEFT]
-    if not has_tables(seat, sp):
-        return greedy_keep(seat, w)
-    if r <= 0:
-        w[MEMO] = 0
-        for i in range(w[NDICE]):
-            w[KEEP + i] = 0
+    col = keep_column(seat, w, R, sp)
+    if col == KEEP_STOP:
         return 0
-    col = keep_lookup(seat, w, R, sp, r)
     if col < 0:
         return greedy_keep(seat, w)
     ts = table_seat(seat, sp)
