@@ -43,6 +43,7 @@ holds them (-1: the seat's own row).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
@@ -580,10 +581,8 @@ def _forget_other_versions(folder: Path) -> None:
     take tens of MB)."""
     for old in folder.glob("expert-*.npz"):
         if not old.name.startswith(f"expert-v{VERSION}-"):
-            try:
+            with contextlib.suppress(OSError):  # best effort: another process may hold it
                 old.unlink()
-            except OSError:
-                pass
 
 
 def expert_tables(rules) -> ExpertTables:
