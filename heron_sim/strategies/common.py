@@ -1,10 +1,10 @@
-"""Small compiled helpers shared by strategies (legality of targets)."""
+"""Small compiled helpers shared by strategies (legality of targets, what the dice show)."""
 
 from __future__ import annotations
 
 from ..engine.jit import hot
 
-from ..engine.layout import PLAYERS, POS, PROT
+from ..engine.layout import FACE, NDICE, PLAYERS, POS, PROT
 
 
 @hot
@@ -46,3 +46,12 @@ def snake_square_landing(w, seat, sq):
         return sq
     pos = w[POS + best] - 1
     return pos if pos > 0 else 0
+
+
+@hot
+def shown_elsewhere(w, die, animal):
+    """Some die other than ``die`` shows ``animal`` (the Deer's condition)."""
+    for j in range(w[NDICE]):
+        if j != die and w[FACE + j] == animal:
+            return True
+    return False

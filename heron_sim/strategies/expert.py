@@ -21,20 +21,19 @@ from __future__ import annotations
 
 from ..engine.jit import hot
 from ..engine.layout import (
-    AIGLE, CERF, COUNTS, D_BULL, D_DEER_SQUARE, D_EAGLE_PICK, D_EAGLE_SQUARE, D_KEEP, D_LION,
-    D_POWER, D_SNAKE, EAGLE_DIE, EAGLE_F1, EAGLE_F2, FACE, FREE, FRESH, GUIDE, HERON, KEEP, KEPT,
-    LION, LOUP, MAX_FACES, MEMO, NDICE, NOMINAL, POWER_ARG, R_ADVANCE, R_FACES, R_NFACES, READY,
-    RESERVED, ROLL, ROLLS_LEFT, STATUS, TAUREAU,
+    AIGLE, CERF, COUNTS, D_EAGLE_PICK, D_KEEP, D_LION, D_POWER, EAGLE_DIE, EAGLE_F1, FACE, FREE,
+    FRESH, GUIDE, HERON, KEEP, KEPT, LION, LOUP, MAX_FACES, MEMO, NDICE, POWER_ARG, R_ADVANCE,
+    R_FACES, R_NFACES, READY, RESERVED, ROLL, ROLLS_LEFT, STATUS, TAUREAU,
 )
 from ..engine.dice import best_set, count_animals
 from ..rules.rules import P_ANXIETY, P_DOUBLING, P_POWERS
-from .common import furthest_ahead_opponent
+from .common import shown_elsewhere
 from .expert_dp import (
     ACTION_BITS, E_DEER, E_EAGLE, E_PATIENCE, E_WOLF, ENTRY, MAGIC, POWER_MARGIN, ROW_ANX, ROW_B,
     ROW_DIR, ROW_F, ROW_MAGIC, ROW_P1, ROW_PI, ROW_POWERS, ROW_RMAX, ROW_STRIDE, ROW_TSEAT,
     T_BULL_EXHAUSTED, T_BULL_READY, T_LION_READY, T_NODOUBLE, T_PLAIN,
 )
-from .greedy import greedy_keep
+from .greedy import greedy_decide, greedy_keep
 
 KEEP_GREEDY, KEEP_STOP = -1, -2  # keep_column: the tables do not decide
 
@@ -254,14 +253,6 @@ def expert_keep(seat, w, R, sp):
 
 
 @hot
-def _shown_elsewhere(w, die, animal):
-    for j in range(w[NDICE]):
-        if j != die and w[FACE + j] == animal:
-            return True
-    return False
-
-
-@hot
 def _value_with_face(seat, w, R, sp, r, die, face, status):
     """state_value with die ``die`` set to ``face`` / ``status`` (restored afterwards)."""
     f0 = w[FACE + die]
@@ -446,7 +437,7 @@ def power_scan(seat, w, R, sp, best):
             if f == HERON or _same_as_earlier(w, R, i):
                 continue
             for b in range(6):
-                if b != f and _shown_elsewhere(w, i, b):
+                if b != f and shown_elsewhere(w, i, b):
                     v = deer_use_value(seat, w, R, sp, r, i, b)
                     if v > best:
                         best = v
@@ -622,11 +613,6 @@ def expert_decide(kind, seat, w, R, rng, sp):
         return eagle_pick(seat, w, R, sp)
     if kind == D_LION:
         return lion_worth_it(seat, w, R)
-    if kind == D_BULL or kind == D_DEER_SQUARE:
-        return 1
-    if kind == D_SNAKE:
-        return 1 if w[NOMINAL] >= 2 else 0
-    if kind == D_EAGLE_SQUARE:
-        return furthest_ahead_opponent(w, seat)
-    # D_SET_SWAP: no swap; D_SET_CHOICE: regenerate; D_EXCHANGE: +1 for itself.
-    return -1
+    # Bull, Snake and the squares: as greedy (Bull always, Snake on a move back >= 2, the
+    # Aigle square against the furthest ahead, the Cerf square regenerates; no guide swap).
+    return greedy_decide(kind, seat, w)

@@ -19,7 +19,7 @@ from ..engine.layout import (
     RESERVED, ROLLS_LEFT, STATUS,
 )
 from ..engine.rng import below
-from .common import can_target
+from .common import can_target, shown_elsewhere
 
 NAME = "random"
 DESCRIPTION = "Uniform over legal choices (a baseline, not a player)."
@@ -77,14 +77,6 @@ def random_opponent_or_none(w, seat, rng):
 
 
 @hot
-def _shown_elsewhere(w, die, animal):
-    for j in range(w[NDICE]):
-        if j != die and w[FACE + j] == animal:
-            return True
-    return False
-
-
-@hot
 def random_power(seat, w, R, rng):
     """-1 (the coin says no, or nothing is legal) or a legal action die + POWER_ARG * arg."""
     n = w[NDICE]
@@ -112,7 +104,7 @@ def random_power(seat, w, R, rng):
         for i in range(n):
             if w[FACE + i] != HERON:
                 for a in range(6):
-                    if _shown_elsewhere(w, i, a):
+                    if shown_elsewhere(w, i, a):
                         m += 1
         if m == 0:
             return -1
@@ -120,7 +112,7 @@ def random_power(seat, w, R, rng):
         for i in range(n):
             if w[FACE + i] != HERON:
                 for a in range(6):
-                    if _shown_elsewhere(w, i, a):
+                    if shown_elsewhere(w, i, a):
                         if u == 0:
                             return i + POWER_ARG * a
                         u -= 1
