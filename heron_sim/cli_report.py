@@ -14,7 +14,7 @@ import typer
 from .cli import _fail, app
 from .errors import HeronSimError
 
-PLAN_ORDER = ("modes", "pond", "anxiety", "guides", "strategies")
+PLAN_ORDER = ("modes", "pond", "anxiety", "guides", "strategies", "sensitivity")
 
 GamesOpt = Annotated[Optional[int], typer.Option("--games", help="Games per batch for a quick check (turns: 50 x games); default: each experiment's own sizes.")]
 RunDirOpt = Annotated[Optional[Path], typer.Option("--run-dir", help="Run folder for the raw Parquet results (default runs/<timestamp>).")]
