@@ -49,6 +49,9 @@ def show(f: Fact) -> str:
         d = 2 if abs(f.estimate) < 0.1 else 1
         est = pc(f.estimate, d)
         ci = f" [{100 * f.low:.{d}f}, {100 * f.high:.{d}f}]" if _finite(f.low, f.high) and f.n else ""
+    elif f.unit == "share difference":
+        est = f"{100 * f.estimate:+.1f} points"
+        ci = f" [{100 * f.low:+.1f}, {100 * f.high:+.1f}]" if _finite(f.low, f.high) else ""
     elif f.unit == "relative change":
         est = f"{100 * f.estimate:+.1f} %"
         ci = f" [{100 * f.low:+.1f}, {100 * f.high:+.1f}]" if _finite(f.low, f.high) else ""
@@ -67,17 +70,12 @@ def _pts(f: Fact, ref: float) -> tuple[float, float, float]:
     return 100 * (f.estimate - ref), 100 * (f.low - ref), 100 * (f.high - ref)
 
 
-def _sure_share(f: Fact, ref: float, what: str = "fair share") -> str:
+def _sure_share(f: Fact, ref: float, what: str | None = "fair share") -> str:
     d, lo, hi = _pts(f, ref)
     reading = equivalence(d, lo, hi, 100 * SHARE_MARGIN)
     p = f"; p {'< 0.001' if f.p < 0.001 else f'= {f.p:.3f}'}" if _finite(f.p) else ""
-    return f"{d:+.1f} points from the {what} [{lo:+.1f}, {hi:+.1f}]: {reading} (margin ±1 point){p}"
-
-
-def _sure_rel(f: Fact) -> str:
-    reading = equivalence(f.estimate, f.low, f.high, LENGTH_MARGIN)
-    p = f"; p {'< 0.001' if f.p < 0.001 else f'= {f.p:.3f}'}" if _finite(f.p) else ""
-    return f"{reading} (margin ±5 %, paired by seed){p}"
+    where = f" from the {what}" if what else ""
+    return f"{d:+.1f} points{where} [{lo:+.1f}, {hi:+.1f}]: {reading} (margin ±1 point){p}"
 
 
 def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool = False) -> list[Row]:
@@ -102,10 +100,19 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
                   f" for 4 players); against it: {', '.join(parts)}.")
         if unf:
             answer += " Some games stop unfinished at the round limit in " + ", ".join(MODE_NAMES[m] for m in unf) + "."
-        action = ("Keep 8 D8 as the standard length; offer 10 D8 for a shorter game and 7 D8 for a longer one. "
-                  "10 D6 plays on assumed dice (the seed lists no faces): fix its faces before judging it.")
-        rows.append(Row("The four dice modes: 8, 7 and 10 D8, 10 D6", answer, show(base),
-                        _sure_rel(longest[1]) + f" for {MODE_NAMES[longest[0]]}" if longest else "",
+        rels = {m: F(f"modes.length_rel.{m}") for m in ("7d8", "10d8") if F(f"modes.length_rel.{m}")}
+        shorter = [MODE_NAMES[m] for m, r in rels.items() if r.high < 0]
+        longer = [MODE_NAMES[m] for m, r in rels.items() if r.low > 0]
+        action = ("Keep 8 D8 as the standard length"
+                  + (f"; offer {' or '.join(shorter)} for a shorter game" if shorter else "")
+                  + (f" and {' or '.join(longer)} for a longer one" if longer else "")
+                  + ". 10 D6 plays on assumed dice (the seed lists no faces): fix its faces before judging it.")
+        readings = {m: equivalence(F(f"modes.length_rel.{m}").estimate, F(f"modes.length_rel.{m}").low,
+                                   F(f"modes.length_rel.{m}").high, LENGTH_MARGIN)
+                    for m in MODE_ORDER[1:] if F(f"modes.length_rel.{m}")}
+        sure = ("every difference from 8 D8: " + next(iter(readings.values())) if len(set(readings.values())) == 1
+                else "; ".join(f"{MODE_NAMES[m]}: {r}" for m, r in readings.items())) + " (margin ±5 %, paired by seed)"
+        rows.append(Row("The four dice modes: 8, 7 and 10 D8, 10 D6", answer, show(base), sure if readings else "",
                         action, base.id, anchors.get("modes", ""), True))
 
     # 2. the Pond's push-back
@@ -119,8 +126,10 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
                   + (f"; {pc(ll.estimate, 0)} of Ponds take the lead from the leader." if ll else "."))
         sure = (f"simulation {'within' if agree else 'outside'} its 95 % interval of the exact law; "
                 + (f"lead lost per Pond {show(ll)}" if ll else ""))
-        action = ("The push-back is rare but strong (about one Pond per game in four players). To make it matter "
-                  "less, lower the push-back or raise the Étang threshold (see the sensitivity table).")
+        gp = F("pond.games_with_pond.8d8")
+        action = ((f"{pc(gp.estimate, 0)} of 8 D8 games see at least one Étang. " if gp else "")
+                  + "To make it matter less, lower the push-back or raise the Étang threshold (the sensitivity "
+                    "section shows the threshold's effect)." + lab)
         rows.append(Row("Étang Paisible: push-back of 4 to 8 squares on 8 D8", answer, show(pr), sure, action, pr.id,
                         anchors.get("pond", ""), True))
 
@@ -133,7 +142,7 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
                   + (f", which costs {cost.estimate:.2f} squares per turn" if cost else "")
                   + (f"; with two Hérons reserved, rerolling 5 dice risks it {pc(s25.estimate, 0)} of the time" if s25 else "")
                   + ".")
-        action = ("The third Héron is a real brake: " + (
+        action = (("The third Héron is a real brake: " if cost and cost.low > 0 else "") + (
             f"moving the threshold to 4 Hérons changes game length by {100 * s4.estimate:+.0f} %." if s4 else
             "test a threshold of 4 Hérons in the sensitivity table.") + lab)
         rows.append(Row("Angoisse du Héron: the risk from the third Héron", answer, show(at),
@@ -150,14 +159,15 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
                   + (f" but only {pc(dh.estimate, 1)} of the advance of players dealt the Héron: Hérons never form a set, so "
                      "the Héron guide itself can never double (its holders double only after swapping guides)" if dh else "")
                   + (f"; switching it off moves the Héron guide's win rate by {100 * he_eff.estimate:+.1f} points" if he_eff else "")
-                  + (f" and the best-to-worst gap between guides goes from {pc(sp_on.estimate, 1)} to {pc(sp_off.estimate, 1)}"
+                  + (f" and the gap between the best and the worst guide's win rate when dealt goes from "
+                     f"{100 * sp_on.estimate:.1f} to {100 * sp_off.estimate:.1f} points"
                      if sp_on and sp_off else "")
                   + (f"; games get {abs(ln.estimate):.1f} rounds {'shorter' if ln.estimate < 0 else 'longer'} with it" if ln else "")
                   + ".")
         action = ("Give the Héron guide its own doubling (e.g. double a set of the animal it reserved with Patience) or "
                   "drop the doubling; the on/off table shows what each guide gains." + lab)
         rows.append(Row("Puissance du Guide (passive doubling)", answer, show(ds),
-                        _sure_share(he_eff, 0.0, "no effect") if he_eff else "", action, ds.id,
+                        _sure_share(he_eff, 0.0, None) if he_eff else "", action, ds.id,
                         anchors.get("guides", ""), True))
 
     # 5. the three AI strategies
@@ -169,9 +179,9 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
         answer = (f"In a two-player round robin {order[0]} wins {pc(top.estimate, 0)} of its games; order "
                   + " > ".join(order) + (f"; the random baseline wins {pc(tour['random'].estimate, 0)}" if "random" in tour else "")
                   + ".")
-        action = ("Use expert as the reference opponent for playtests; greedy stays the simple baseline the exact "
-                  "checks use. The seed's three strategies are the three AIs ranked after expert or the first three "
-                  "here — say which the booklet should name.")
+        action = (f"The seed asks for three AI strategies; the simulator has {len(ai)} ({', '.join(sorted(ai))}) and a "
+                  f"random baseline. Use {order[0]} as the strong opponent in playtests and greedy as the simple "
+                  "reference the exact checks use; docs/strategies.md describes each.")
         rows.append(Row("The AI strategies", answer, show(top), _sure_share(top, 0.5, "even share"), action, top.id,
                         anchors.get("strategies", ""), True))
 
@@ -226,8 +236,10 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
     # 10. decisiveness
     ml = F("modes.mid_leader_wins.8d8")
     if ml:
+        verdict = ("the lead counts" if ml.low > 0.25 else "the lead hardly counts") + (
+            " and the race stays open" if ml.high < 0.75 else ", and the race is often decided by mid-game")
         answer = (f"The leader at mid-game wins {pc(ml.estimate, 0)} of 8 D8 games, against 25 % if the lead meant "
-                  "nothing: the race stays open but the lead counts.")
+                  f"nothing: {verdict}.")
         action = "Nothing to fix unless playtesters find the end predictable."
         rows.append(Row("Decisiveness", answer, show(ml), _sure_share(ml, 0.25, "no-skill baseline"), action, ml.id,
                         anchors.get("modes", ""), False))
@@ -239,7 +251,7 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
         answer = ("The 10 D6 faces are assumed (Aigle and Cerf on 9 dice, the others on 8); rotating the extra faces "
                   f"to Loup and Taureau moves the {GUIDES[big]} guide's win rate by {100 * d6[big].estimate:+.1f} points.")
         action = "Publish the historic dice's faces; until then treat every 10 D6 figure as provisional."
-        rows.append(Row("10 D6 on assumed dice", answer, show(d6[big]), _sure_share(d6[big], 0.0, "no effect"), action,
+        rows.append(Row("10 D6 on assumed dice", answer, show(d6[big]), _sure_share(d6[big], 0.0, None), action,
                         d6[big].id, anchors.get("sensitivity", ""), False))
     return rows
 
@@ -262,7 +274,8 @@ def anxiety_reconciliation(facts: dict[str, Fact]) -> pd.DataFrame:
     add("anxiety.per_turn.8d8.greedy", "per turn, greedy, single turns",
         "up to 3 rolls; a fresh turn with the Loup guide, so no Lion rescue")
     for s in ("prudent", "expert", "racer", "random"):
-        add(f"anxiety.per_turn.8d8.{s}", f"per turn, {s}, single turns", "a strategy that stops earlier risks less")
+        add(f"anxiety.per_turn.8d8.{s}", f"per turn, {s}, single turns",
+            "its own choices of what to keep and when to stop (random stops at random)")
     add("modes.anxiety_per_played_turn.8d8", "per really-played turn, whole games (AI strategies rotated)",
         "mixes strategies; Étang turns and Lion rescues counted; Loup square adds a roll")
     for s in ("greedy", "prudent", "expert", "racer", "random"):

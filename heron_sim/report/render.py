@@ -48,8 +48,10 @@ def display_frame(frame: pd.DataFrame) -> pd.DataFrame:
     return out.map(lambda v: "—" if v is None or (isinstance(v, float) and math.isnan(v)) else v)
 
 
-def table_html(frame: pd.DataFrame) -> Markup:
-    return Markup(display_frame(frame).to_html(index=False, border=0, escape=True, na_rep="—"))
+def table_html(frame: pd.DataFrame, text: bool = False) -> Markup:
+    """A table as HTML; ``text``: a table of sentences, every cell aligned left."""
+    return Markup(display_frame(frame).to_html(index=False, border=0, escape=True, na_rep="—",
+                                               classes="text" if text else None))
 
 
 def markdown_table(frame: pd.DataFrame) -> str:
@@ -224,10 +226,10 @@ def _html(sections, meta, title, pngs, rows, reconcile) -> str:
         else:
             toc.append(item)
     toc.append({"id": "metadata", "title": "Run metadata", "children": []})
-    rec_html = table_html(reconcile.drop(columns=["id"])) if len(reconcile) else ""
+    rec_html = table_html(reconcile.drop(columns=["id"]), text=True) if len(reconcile) else ""
     return _ENV.get_template("report.html.j2").render(
         title=title, subtitle=_subtitle(meta), toc=toc, rows=rows, reconcile=rec_html,
-        glossary=table_html(_glossary_frame()), assumptions=ASSUMPTIONS, sections=secs, meta=_meta_rows(meta))
+        glossary=table_html(_glossary_frame(), text=True), assumptions=ASSUMPTIONS, sections=secs, meta=_meta_rows(meta))
 
 
 def _anchor(title: str) -> str:

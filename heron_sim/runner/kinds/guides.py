@@ -117,7 +117,7 @@ def analyse(exp, data, sec: Section) -> None:
         for _, r in (ab if len(ab) else pd.DataFrame()).iterrows():
             sec.fact(f"guides.power_value.{m}.{r['guide']}", f"value of the {GUIDE_FR[r['guide']]} guide's pouvoir ponctuel "
                      f"to its holder (win rate when dealt, on − off), {_mode_name(m)}", r["diff"], r["low"], r["high"],
-                     r["n"], "share", n_unit="paired games where dealt", p=r["p_holm"])
+                     r["n"], "share difference", n_unit="paired games where dealt", p=r["p_holm"])
         # findings
         worst = gt.iloc[(gt["win_rate"] - gt["fair"]).abs().argmax()]
         best = gt.iloc[gt["win_rate"].argmax()]
@@ -208,7 +208,7 @@ def _no_doubling(sec: Section, m: str, on: pd.DataFrame, off: pd.DataFrame, gt: 
              f"({signed_ci(ln['diff'], ln['low'], ln['high'], 2)} rounds)."))
     for _, r in t.iterrows():
         sec.fact(f"guides.doubling_effect.{m}.{r['guide']}", f"win rate when dealt the {GUIDE_FR[r['guide']]} guide, "
-                 f"Puissance du Guide on − off, {_mode_name(m)}", r["diff"], r["low"], r["high"], r["n"], "share",
+                 f"Puissance du Guide on − off, {_mode_name(m)}", r["diff"], r["low"], r["high"], r["n"], "share difference",
                  n_unit="paired games where dealt", p=r["p_holm"])
         sec.fact(f"guides.win_when_dealt_nodouble.{m}.{r['guide']}", f"win rate when dealt the {GUIDE_FR[r['guide']]} guide "
                  f"without Puissance du Guide, {_mode_name(m)}", r["off"], n=r["n"], unit="share", n_unit="games where dealt")

@@ -195,7 +195,7 @@ def analyse(exp, data, sec: Section) -> None:
             sec.fact(f"d6.dice_with.{r['guide']}", f"number of the 10 assumed D6 dice that show {GUIDE_FR[r['guide']]}",
                      r["dice_default"], n=10, unit="dice", n_unit="dice")
             sec.fact(f"d6.composition_effect.{r['guide']}", f"win rate when dealt {GUIDE_FR[r['guide']]}, rotated − assumed "
-                     "10 D6 dice", r["diff"], r["low"], r["high"], r["n"], "share", n_unit="paired games where dealt", p=r["p"])
+                     "10 D6 dice", r["diff"], r["low"], r["high"], r["n"], "share difference", n_unit="paired games where dealt", p=r["p"])
         nine = [GUIDE_FR[g] for g, c in zip(ct["guide"], ct["dice_default"]) if c == 9]
         sig = ct[(ct["low"] > 0) | (ct["high"] < 0)]
         sec.findings.append(
