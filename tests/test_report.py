@@ -144,3 +144,17 @@ def test_markdown_blocks_render_in_both_formats(tmp_path):
     sec.markdown.append(block)
     paths = write_report([sec], {"seeds": "1"}, tmp_path)
     assert "### Title" in paths["md"].read_text() and "<h3>Title</h3>" in paths["html"].read_text()
+
+
+def test_run_json_prints_the_findings(plan_dir, tmp_path):
+    import json
+
+    res = CliRunner().invoke(app, ["run", str(plan_dir / "experiments" / "modes.toml"), "--games", "30", "--json",
+                                   "--run-dir", str(tmp_path / "run")])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    by_id = {f["id"]: f for f in data["findings"]}
+    f = by_id["modes.length.8d8"]
+    assert f["unit"] == "rounds" and f["n"] > 0 and f["interval"][0] <= f["estimate"] <= f["interval"][1]
+    assert by_id["modes.length_rel.7d8"]["unit"] == "relative change"
+    assert "git commit (report)" in data["meta"]

@@ -60,3 +60,9 @@ def test_t_interval_and_paired_difference_by_hand():
 ])
 def test_equivalence_reading(diff, low, high, want):
     assert equivalence(diff, low, high, 1.0) == want
+
+
+def test_wilson_contains_its_rate_at_the_edges():
+    for k, n in [(0, 1), (0, 7), (0, 1000), (5, 5), (1000, 1000)]:
+        r, lo, hi = wilson(k, n)
+        assert 0.0 <= lo <= r <= hi <= 1.0, (k, n, lo, r, hi)

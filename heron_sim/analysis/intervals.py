@@ -23,8 +23,9 @@ def wilson(successes, trials, z: float = Z95):
         p = k / n
         safe = np.where(n > 0, n, 1.0)
         low, high = proportion_confint(k, safe, alpha=alpha, method="wilson")
-    low = np.where(n > 0, low, np.nan)
-    high = np.where(n > 0, high, np.nan)
+    # the rate always lies inside its interval (at k = 0 or k = n rounding could put it a hair outside)
+    low = np.where(n > 0, np.minimum(low, p), np.nan)
+    high = np.where(n > 0, np.maximum(high, p), np.nan)
     if np.ndim(p) == 0:
         return float(p), float(low), float(high)
     return p, low, high

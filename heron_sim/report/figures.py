@@ -177,8 +177,7 @@ def heatmap(rate: pd.DataFrame, low: pd.DataFrame, high: pd.DataFrame, n: pd.Dat
     shown[:, base_c] = np.nan
     ai = shown[np.isfinite(shown)]
     spread = max(5.0, float(np.abs(ai - 50).max())) if ai.size else 50.0
-    cmap = plt.get_cmap("RdBu").copy()
-    cmap.set_bad("#e6e6e6")
+    cmap = plt.get_cmap("RdBu").with_extremes(bad="#e6e6e6")
     im = ax.imshow(np.ma.masked_invalid(shown), cmap=cmap, vmin=50 - spread, vmax=50 + spread)
     for i in range(data.shape[0]):
         for j in range(data.shape[1]):

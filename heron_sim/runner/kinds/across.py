@@ -99,7 +99,7 @@ def pooled_first_player(run, sec: Section, mode: str = "8d8", players: int = 4) 
             seen.add(key)
             df = data.frame(j["key"])
             w = df["winner"].to_numpy()
-            rows.append({"batch": f"{exp.name}/{j['key']}", "seed": j["seed"], "games": len(df),
+            rows.append({"batch": f"{exp.title.split(':')[0]}: {job_label(j)}", "seed": j["seed"], "games": len(df),
                          **{f"wins_{s}": int((w == s).sum()) for s in range(players)}})
     if not rows:
         return

@@ -102,6 +102,9 @@ def analyse(exp, data, sec: Section) -> None:
         sec.fact(f"pond.games_with_pond.{m}", f"share of games with at least one Étang Paisible, {_mode_name(m)}",
                  share, slo, shi, len(df), "share")
         game_rows.append(row)
+    sec.notes.append("Not measured yet: what an Étang Paisible does to the chance of winning of the player who opens it "
+                     "and of each player it pushes back, and the push-back each seat receives over a game. The engine "
+                     "counts Ponds and push-back per game, not per seat; a per-seat counter would answer both.")
     rates = pd.DataFrame(rate_rows)
     push = pd.DataFrame(push_rows)
     tests = pd.DataFrame(test_rows)
@@ -152,7 +155,7 @@ def analyse(exp, data, sec: Section) -> None:
         })
     sec.tables.append(Table("Étangs Paisibles in whole games, and how often one decides the lead", _disp(gcols, index=games["mode"]), data=games,
         note=("A Pond costs the leader the lead when the seat strictly ahead of all others just before it no longer is "
-              "just after it (engine counter pond_lead_losses). Per Pond: a ratio over games with a delta-method "
+              "just after it. Per Pond: a ratio over games with a delta-method "
               "interval clustered by game (the Ponds of one game are not independent); per game: Wilson over games. Whether the game's eventual winner was that "
               "leader is not recorded (the counter does not say who led), so the share of games a Pond turns against "
               "the eventual winner is not given.") if decides else

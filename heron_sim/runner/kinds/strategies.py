@@ -69,6 +69,11 @@ def analyse(exp, data, sec: Section) -> None:
     solo = data.select(part="solo")
     strats = list(dict.fromkeys(j["labels"]["strategy"] for j in solo))
     sec.notes.append(f"Strategies registered at run time: {', '.join(strats)}.")
+    known = [s for s in strats if s in AI_DESCRIPTIONS]
+    if known:
+        sec.tables.append(Table("The AI players (docs/strategies.md)", pd.DataFrame(
+            {"what it does": [AI_DESCRIPTIONS[s][0] for s in known], "role": [AI_DESCRIPTIONS[s][1] for s in known]},
+            index=pd.Index(known, name="strategy"))))
     if "tournament" in data.jobs:
         t = data.frame("tournament")
         tj = data.jobs["tournament"]
@@ -206,3 +211,18 @@ def analyse(exp, data, sec: Section) -> None:
                                   partial(F.grouped_rates, t, group="strategy", category="mode", percent=False,
                                           title="Advance per turn by strategy and mode", xlabel="dice mode",
                                           ylabel="advance per played turn (squares)")))
+
+
+#: One line per registered AI, for readers who never saw the code (details: docs/strategies.md).
+AI_DESCRIPTIONS = {
+    "greedy": ("chases the largest set showing, keeps its dice, rerolls whenever allowed; uses only the Taureau, Lion "
+               "and Serpent powers (rulings §7)", "the simple reference; its turn law is computed exactly"),
+    "prudent": ("like greedy, but stops with a scoring hand when the next roll risks the Angoisse more than 30 % "
+                "or would not raise the expected advance",
+                "a cautious, human-like player"),
+    "expert": ("the exactly optimal single turn: maximises the expected advance of the turn over every keep/stop "
+               "decision (dynamic programme)", "a strong player for one turn at a time"),
+    "racer": ("the expert's tables played for the race: also weighs the square it would land on and the finish",
+              "the strongest player measured"),
+    "random": ("every decision drawn at random among the legal ones", "a baseline, not a player: kept out of skill claims"),
+}
