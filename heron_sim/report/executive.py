@@ -40,7 +40,7 @@ class Row:
 
 
 def pc(x: float, d: int = 1) -> str:
-    return "n/a" if x is None or not math.isfinite(x) else f"{100 * x:.{d}f} %"
+    return "n/a" if x is None or not math.isfinite(x) else f"{100 * x:.{d}f}\u00a0%"
 
 
 def show(f: Fact) -> str:
@@ -297,14 +297,14 @@ GLOSSARY = [
     ("Patience", "Patience (Héron guide)", "give up a roll to set one die to a face it has."),
     ("régénérer / échanger son Guide", "regenerate / swap your guide", "effects of sets of 6, 7 and 8+."),
     ("usage unique", "single use", "variant: each special square works once per game."),
-    ("D8, D6", "eight- and six-sided dice", "D8: seven animals and 🔄 (free reroll); D6: the ten historic dice."),
+    ("D8, D6", "eight- and six-sided dice", "D8: seven animals and a free-reroll face; D6: the ten historic dice."),
     ("tour mort", "dead turn", "a turn that moves nobody (no set of 3, or the Angoisse)."),
 ]
 
 ASSUMPTIONS = [
     "10 D6: the seed lists no faces; the rulings assume die k has one Héron face and the five non-heron animals other "
     "than animal k mod 6 (Aigle and Cerf on 9 dice, the others on 8). Every 10 D6 figure rests on this.",
-    "The squares 🔄 Échange (12), 🌀 Rotation (27) and ✨ Régénération (52) are placed by the rulings; the seed places them nowhere.",
+    "The squares Échange (12), Rotation (27) and Régénération (52) are placed by the rulings; the seed places them nowhere.",
     "Time at the table: 40 s per player turn (a guess until a timed playtest); minutes scale with it.",
     "A game still running after 500 rounds stops and is counted as unfinished; means of length are over finished games.",
     "Guides are dealt at random, distinct; seats rotate the strategies so that every strategy sits in every seat.",

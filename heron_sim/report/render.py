@@ -73,7 +73,10 @@ def _md(v) -> str:
 # ---------------------------------------------------------------- text
 def md_inline(text: str) -> Markup:
     """One paragraph of Markdown (`code`, **bold**, *em*) as inline HTML."""
-    h = _markdown_lib.markdown(str(escape(text)).replace("&#39;", "'").replace("&#34;", '"'))
+    t = str(escape(text)).replace("&#39;", "'").replace("&#34;", '"')
+    if re.match(r"^\s*([*+-]|\d+\.)\s", t):  # a sentence, not a list
+        t = "\\" + t.lstrip()
+    h = _markdown_lib.markdown(t)
     h = re.sub(r"^<p>(.*)</p>$", r"\1", h.strip(), flags=re.S)
     return Markup(h)
 

@@ -124,9 +124,9 @@ def pooled_first_player(run, sec: Section, mode: str = "8d8", players: int = 4) 
                  "batches pooled", r, lo, hi, n, "share", p=p, note=f"fair {1 / players:.4f}; {len(t)} batches")
 
 
-SQUARE_NAMES = {"loup": "Loup", "echange": "🔄 Échange", "taureau": "Taureau", "emerveillement": "🌿 Émerveillement",
-                "serpent": "Serpent", "rotation": "🌀 Rotation", "lion": "Lion", "protection": "🛡️ Protection",
-                "aigle": "Aigle", "cerf": "Cerf", "regeneration": "✨ Régénération", "heron": "Héron"}
+SQUARE_NAMES = {"loup": "Loup", "echange": "Échange", "taureau": "Taureau", "emerveillement": "Émerveillement",
+                "serpent": "Serpent", "rotation": "Rotation", "lion": "Lion", "protection": "Protection",
+                "aigle": "Aigle", "cerf": "Cerf", "regeneration": "Régénération", "heron": "Héron"}
 
 
 def rule_name(kind: str, rule: str) -> str:

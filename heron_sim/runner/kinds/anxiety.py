@@ -116,7 +116,9 @@ def analyse(exp, data, sec: Section) -> None:
         row["per turn"] = pct_ci(tr["rate"], tr["low"], tr["high"], 2)
         row["roll 1 exact"] = pct(tr["first_roll_exact"], 2)
         disp.append(row)
-    disp = pd.DataFrame(disp).set_index(["mode", "strategy"])
+    disp = pd.DataFrame(disp)
+    disp["mode"] = disp["mode"].map(_mode_name)
+    disp = disp.set_index(["mode", "strategy"])
     sec.tables.append(Table("P(Angoisse du Héron) at each roll, given the roll is made, and per turn", disp,
                             note=f"Single turns from a fresh state, guide {exp.guide} (no Lion rescue); n = {int(turns['n'].iloc[0]):,} turns per row. "
                                  "Roll 1 has an exact value (exactly the anxiety threshold of herons, below the Pond).",
@@ -127,13 +129,13 @@ def analyse(exp, data, sec: Section) -> None:
             "advance with Anxiety": loss["a"].map("{:.3f}".format),
             "advance without": loss["b"].map("{:.3f}".format),
             "lost per turn [95 % CI]": [num_ci(r["diff"], r["low"], r["high"], 3) for _, r in loss.iterrows()],
-        }, index=loss["mode"]), data=loss))
+        }, index=pd.Index(loss["mode"].map(_mode_name), name="mode")), data=loss))
     if game_rows:
         gdisp = _disp({
             "games": [f"{r['games']:,}" for r in game_rows],
             "Anxieties per game": [num_ci(r["anx"], r["anx_low"], r["anx_high"]) for r in game_rows],
             "Lion rescues / Anxiety": [pct_ci(r["lion"], r["lion_low"], r["lion_high"]) for r in game_rows],
-        }, index=[r["mode"] for r in game_rows])
+        }, index=pd.Index([_mode_name(r["mode"]) for r in game_rows], name="mode"))
         for s in strats:
             vals = []
             for r in game_rows:
@@ -150,7 +152,7 @@ def analyse(exp, data, sec: Section) -> None:
                                 disp_s, data=sit,
                                 note="P(the reroll brings the reserved herons to the Angoisse threshold) = P(Binomial(free dice, "
                                      "p) ≥ threshold − reserved), with p the chance a die shows a Héron (1/7 on a D8 after "
-                                     "its 🔄 face; 1/6 on each 10 D6 die, which has one Héron face). Exact, no simulation."))
+                                     "its free-reroll face; 1/6 on each 10 D6 die, which has one Héron face). Exact, no simulation."))
         for _, r in sit.iterrows():
             for c in cols:
                 if r[c] == r[c]:

@@ -16,7 +16,7 @@ from ...report import figures as F
 from ...report.section import Figure, Section, Table, num_ci, pct, pct_ci
 from ..config import Experiment
 from ..run import Job, resolve_strategies, seatings
-from .common import SECONDS_PER_TURN, minutes, _disp, _mode_name, _seating_text, _want
+from .common import GUIDE_FR, SECONDS_PER_TURN, minutes, _disp, _mode_name, _seating_text, _want
 
 
 def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
@@ -74,16 +74,16 @@ def analyse(exp, data, sec: Section) -> None:
         "median [CI]": [num_ci(r["median"], r["median_low"], r["median_high"], 0) for _, r in length.iterrows()],
         "p90 [CI]": [num_ci(r["p90"], r["p90_low"], r["p90_high"], 0) for _, r in length.iterrows()],
         "Completion": [pct_ci(r["completion"], r["completion_low"], r["completion_high"], 2) for _, r in length.iterrows()],
-    }, index=length["mode"]), data=length))
+    }, index=pd.Index(length["mode"].map(_mode_name), name="mode")), data=length))
     sec.tables.append(Table("Pace per really-played turn", _disp({
         "turns": pace["turns"].map("{:,}".format),
         "advance (squares)": [num_ci(r["advance"], r["advance_low"], r["advance_high"], 3) for _, r in pace.iterrows()],
         "Pond": [pct_ci(r["pond"], r["pond_low"], r["pond_high"], 2) for _, r in pace.iterrows()],
         "Anxiety": [pct_ci(r["anxiety"], r["anxiety_low"], r["anxiety_high"], 2) for _, r in pace.iterrows()],
         "Lion rescues / Anxiety": [pct_ci(r["lion"], r["lion_low"], r["lion_high"]) for _, r in pace.iterrows()],
-    }, index=pace["mode"]), data=pace))
+    }, index=pd.Index(pace["mode"].map(_mode_name), name="mode")), data=pace))
     sp = seats.pivot(index="mode", columns="seat", values="win_rate").reindex(list(frames))
-    seat_disp = pd.DataFrame(index=list(frames))
+    seat_disp = pd.DataFrame(index=pd.Index([_mode_name(m) for m in frames], name="mode"))
     for s in sorted(seats["seat"].unique()):
         sub = seats[seats["seat"] == s].set_index("mode")
         seat_disp[f"seat {s + 1}"] = [pct_ci(sub.at[m, "win_rate"], sub.at[m, "low"], sub.at[m, "high"]) for m in frames]
@@ -92,14 +92,16 @@ def analyse(exp, data, sec: Section) -> None:
     sec.tables.append(Table("First-player advantage: win rate by seat (wins / games)", seat_disp,
                             note="Fair share 1 / players. Balance = 1 - largest gap between two seats (Ludii).",
                             data=seats))
-    gd = pd.DataFrame(index=ANIMALS)
+    gd = pd.DataFrame(index=pd.Index([GUIDE_FR[a] for a in ANIMALS], name="guide"))
     for m in frames:
         sub = guides[guides["mode"] == m].set_index("guide")
-        gd[m] = [pct_ci(sub.at[a, "win_rate"], sub.at[a, "low"], sub.at[a, "high"]) + (" *" if sub.at[a, "flag"] else "") for a in ANIMALS]
+        gd[_mode_name(m)] = [pct_ci(sub.at[a, "win_rate"], sub.at[a, "low"], sub.at[a, "high"]) + (" *" if sub.at[a, "flag"] else "") for a in ANIMALS]
     sec.tables.append(Table("Win rate by starting guide (share of all games; fair 14.3 %)", gd,
-                            note="* significantly off the fair share (exact binomial test, Holm-corrected over the 7 guides, 5 %).",
+                            note="A star (*) marks a guide significantly off the fair share (exact binomial test, Holm-corrected over the 7 guides, 5 %).",
                             data=guides))
     cd = combos.pivot(index="size", columns="mode", values="share")[list(frames)]
+    cd.columns = [_mode_name(m) for m in cd.columns]
+    cd.index.name = "largest set (dice)"
     sec.tables.append(Table("Largest set per scored turn (share of scored turns)",
                             cd.map(lambda x: pct(x, 2) if math.isfinite(x) else "—"), data=combos))
 

@@ -16,7 +16,7 @@ from ...report import figures as F
 from ...report.section import Figure, Section, Table, num_ci, pct, pct_ci
 from ..config import Experiment
 from ..run import Job, resolve_strategies, seatings
-from .common import _disp, _mode_name, _n, _want
+from .common import mode_sorted, _disp, _mode_name, _n, _want
 
 
 def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
@@ -113,22 +113,23 @@ def analyse(exp, data, sec: Section) -> None:
         "turns": rates["turns"].map("{:,}".format),
         "simulated [95 % CI]": [pct_ci(r["rate"], r["low"], r["high"], 3) for _, r in rates.iterrows()],
         "exact": rates["exact"].map(lambda x: pct(x, 3)),
-        "test": rates["p"].map(format_p)}, index=rates["mode"]), data=rates))
+        "test": rates["p"].map(format_p)}, index=pd.Index(rates["mode"].map(_mode_name), name="mode")), data=rates))
     dead_t = pd.DataFrame(dead_rows)
     if len(dead_t):
         sec.tables.append(Table("Dead turns: a greedy turn that moves nobody (no set of 3, or Angoisse du Héron)", _disp({
             "turns": dead_t["turns"].map("{:,}".format),
             "dead turns [95 % CI]": [pct_ci(r["rate"], r["low"], r["high"], 2) for _, r in dead_t.iterrows()],
-            "… of which Angoisse": dead_t["anxiety"].map(lambda x: pct(x, 2)),
-            "… of which no set of 3": dead_t["small"].map(lambda x: pct(x, 2)),
+            "Angoisse (share of all turns)": dead_t["anxiety"].map(lambda x: pct(x, 2)),
+            "no set of 3 (share of all turns)": dead_t["small"].map(lambda x: pct(x, 2)),
         }, index=pd.Index(dead_t["mode"].map(_mode_name), name="mode")), data=dead_t,
             note="Single turns of the greedy player from a fresh state, guide Loup (its power is never used by greedy). "
                  "A Pond turn is not dead: the opponents move back."))
     pt = push.pivot(index="k", columns="mode", values="share")
+    pt = pt[mode_sorted(pt.columns)]
     disp = pd.DataFrame(index=pt.index)
     for m in pt.columns:
         sub = push[push["mode"] == m].set_index("k")
-        disp[m] = [f"{pct_ci(sub.at[k, 'share'], sub.at[k, 'low'], sub.at[k, 'high'], 2)} (exact {pct(sub.at[k, 'exact'], 2)})"
+        disp[_mode_name(m)] = [f"{pct_ci(sub.at[k, 'share'], sub.at[k, 'low'], sub.at[k, 'high'], 2)} (exact {pct(sub.at[k, 'exact'], 2)})"
                    if k in sub.index else "—" for k in pt.index]
     disp.index.name = "push-back H"
     sec.tables.append(Table("Push-back per opponent given an Étang Paisible: simulated [95 % CI] (exact)", disp,
@@ -153,7 +154,7 @@ def analyse(exp, data, sec: Section) -> None:
             "lead-losing Ponds per game": [num_ci(r["lead_per_game_mean"], r["lead_per_game_mean_low"],
                                                   r["lead_per_game_mean_high"], 3) for _, r in games.iterrows()],
         })
-    sec.tables.append(Table("Étangs Paisibles in whole games, and how often one decides the lead", _disp(gcols, index=games["mode"]), data=games,
+    sec.tables.append(Table("Étangs Paisibles in whole games, and how often one decides the lead", _disp(gcols, index=pd.Index(games["mode"].map(_mode_name), name="mode")), data=games,
         note=("A Pond costs the leader the lead when the seat strictly ahead of all others just before it no longer is "
               "just after it. Per Pond: a ratio over games with a delta-method "
               "interval clustered by game (the Ponds of one game are not independent); per game: Wilson over games. Whether the game's eventual winner was that "
