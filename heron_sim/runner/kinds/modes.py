@@ -36,6 +36,10 @@ def analyse(exp, data, sec: Section) -> None:
     frames = {j["labels"]["mode"]: data.frame(j["key"]) for j in jobs}
     sec.intro = sec.intro or "The four dice modes, same seeds, same seating."
     sec.notes.append(f"Seating: {_seating_text(jobs[0])}.")
+    if "10d6" in frames:
+        sec.notes.append("10 D6 plays on dice assumed by the rulings (the seed lists no faces): Aigle and Cerf on 9 of "
+                         "the 10 dice, the other non-heron animals on 8, one Héron face each; the sensitivity section "
+                         "compares another composition.")
     length_rows, pace_rows, seat_rows, combo_rows, guide_rows, std_rows = [], [], [], [], [], []
     dists = {}
     for m, df in frames.items():
@@ -217,7 +221,7 @@ def analyse(exp, data, sec: Section) -> None:
             for what in ("pond", "anxiety"):
                 rows.append({"mode": r["mode"], "event": "Pond" if what == "pond" else "Anxiety",
                              "rate": r[what], "low": r[f"{what}_low"], "high": r[f"{what}_high"], "n": r["turns"]})
-        sec.figures.append(Figure("pace", "Pond and Anxiety per really-played turn, by mode.",
+        sec.figures.append(Figure("pace", "Étang Paisible and Angoisse per really-played turn, by mode (95 % intervals clustered by game); compare the height of the two events within each mode.",
                                   partial(F.grouped_rates, pd.DataFrame(rows), group="mode", category="event",
                                           title="Pond and Anxiety per played turn", xlabel="event",
                                           ylabel="share of played turns (%)")))
