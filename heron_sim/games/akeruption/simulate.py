@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 
 from ..base import seat_strategies
-from .engine import STRATEGIES, K_HOLDS, K_STOPS, K_TESTS, N_KCOUNT, N_META, M_ERUPTIONS, M_FLOWS, \
-    STRATEGY_ID, run_games
+from .engine import STRATEGIES, K_HOLDS, K_STOPS, K_TESTS, N_KCOUNT, N_META, M_BYPASSED, M_ERUPTIONS, \
+    M_FLOWS, STRATEGY_ID, run_games
 from .rules import MAX_PLAYERS, MIN_PLAYERS, WALLS, AkeruptionRules
 
 _CHUNK = 2000
@@ -27,7 +27,8 @@ def simulate(rules: AkeruptionRules, games: int, players: int, seed: int,
     ``temp_<seat>`` (°C at the end), ``points_<seat>`` (tie-break points), ``built_<kind>_<seat>``,
     per wall kind ``tests_<kind>``, ``holds_<kind>`` (dice tests and walls that held) and
     ``stops_<kind>`` (times a wall of that kind stood against lava), ``bonus_<kind>`` (its die bonus), ``eruptions`` (new ones),
-    ``flows`` (flows that entered a village).
+    ``flows`` (flows that entered a village), ``bypassed`` (walls on flows destroyed untested: the
+    lava could reach their place from another side).
     """
     ids = {name: STRATEGY_ID[name] for name in STRATEGIES}
     names, strat = seat_strategies(strategies, players, ids, MIN_PLAYERS, MAX_PLAYERS, games, seed, first_game)
@@ -57,7 +58,7 @@ def simulate(rules: AkeruptionRules, games: int, players: int, seed: int,
         "winner": winner, "length": length, "finished": finished,
         "end": np.array(END_REASONS, dtype=object)[reason],
     })
-    df.insert(df.columns.get_loc("length"), "winners", co_winners(temps, points, finished))
+    df.insert(df.columns.get_loc("finished") + 1, "winners", co_winners(temps, points, finished))
     for p in range(players):
         df[f"temp_{p}"] = temps[:, p]
     for p in range(players):
@@ -72,6 +73,7 @@ def simulate(rules: AkeruptionRules, games: int, players: int, seed: int,
         df[f"bonus_{kind}"] = int(bonus[k])   # so the summary compares with the right exact rate
     df["eruptions"] = meta[:, M_ERUPTIONS]
     df["flows"] = meta[:, M_FLOWS]
+    df["bypassed"] = meta[:, M_BYPASSED]
     return df
 
 

@@ -36,8 +36,8 @@ MAX_SLOTS = 8
 B_EGGS, B_VOLCANO, B_ENTRIES, B_FOOT = range(4)
 #: Orders of the blocks greedy compares under ``free_order`` (the first: the fixed order).
 ORDERS = np.array([[B_EGGS, B_VOLCANO, B_ENTRIES, B_FOOT], [B_EGGS, B_ENTRIES, B_VOLCANO, B_FOOT],
-                   [B_EGGS, B_ENTRIES, B_FOOT, B_VOLCANO], [B_EGGS, B_VOLCANO, B_FOOT, B_ENTRIES],
-                   [B_VOLCANO, B_EGGS, B_ENTRIES, B_FOOT], [B_FOOT, B_EGGS, B_ENTRIES, B_VOLCANO]], np.int64)
+                   [B_EGGS, B_ENTRIES, B_FOOT, B_VOLCANO], [B_ENTRIES, B_FOOT, B_EGGS, B_VOLCANO],
+                   [B_ENTRIES, B_FOOT, B_VOLCANO, B_EGGS], [B_EGGS, B_VOLCANO, B_FOOT, B_ENTRIES]], np.int64)
 #: Two evaluations closer than this are a tie (broken at random).
 EPS = 1e-9
 #: Greedy preference among species to hatch or to bring in (best first).
@@ -671,6 +671,32 @@ def act_phase(p, order, strat, state, grid, ttype, species, cost, params, cm, ds
 
 
 @njit(cache=True)
+def choose_order(p, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc, res, egg, volc,
+                 supply, hatched, stats, label, size, st, reg, pts, dist, parent, bparent, n_v, n_h, n_c,
+                 n_f, n_e):
+    """Greedy's order of using its dice (free_order): plays each order of ORDERS on copies of
+    the state, each from a copy of the random ``state`` (left untouched, so the chosen order
+    replays the same draws), and returns the index of the best by its evaluation (ties: the
+    earlier order; orders carry no board or seat label)."""
+    n_players = cm.shape[1]
+    best_o, best_v = 0, -1e18
+    for o in range(ORDERS.shape[0]):
+        cm2, dsp2, dloc2, res2 = cm.copy(), dsp.copy(), dloc.copy(), res.copy()
+        egg2, volc2, supply2, hat2, stats2 = egg.copy(), volc.copy(), supply.copy(), hatched.copy(), stats.copy()
+        state2 = state.copy()
+        act_phase(p, ORDERS[o], strat, state2, grid, ttype, species, cost, params, cm2, dsp2, dloc2, res2,
+                  egg2, volc2, supply2, hat2, stats2, label, size, st, reg, pts, dist, parent, bparent,
+                  n_v, n_h, n_c, n_f, n_e)
+        n_reg = label_regions(grid, ttype, label, size)
+        tile_strength(cm2, dsp2, dloc2, n_players, st)
+        region_strength(grid, label, n_reg, st, n_players, reg)
+        v = evaluate(reg, size, n_reg, n_players, p, pts)
+        if v > best_v + EPS:
+            best_o, best_v = o, v
+    return best_o
+
+
+@njit(cache=True)
 def play_turn(p, strat, state, grid, ttype, faces, species, cost, params, cm, dsp, dloc, res,
               egg, score, volc, supply, hatched, stats, label, size, st, reg, pts, dist, parent,
               bparent, dv, grid2):
@@ -754,25 +780,11 @@ def play_turn(p, strat, state, grid, ttype, faces, species, cost, params, cm, ds
             n_e += 1
     # ---- 2. act: eggs and one hatching, volcano faces, entries, footprints, in an order
     if strat == S_GREEDY and params[P_FREE_ORDER] == 1:
-        # the seed: the results are used "dans l'ordre qui vous convient" -- greedy plays every
-        # order of ORDERS on a copy (same random draws) and keeps the best by its evaluation
+        # the seed: the results are used "dans l'ordre qui vous convient"
         rng0 = state.copy()
-        best_o, best_v = 0, -1e18
-        for o in range(ORDERS.shape[0]):
-            cm2, dsp2, dloc2, res2 = cm.copy(), dsp.copy(), dloc.copy(), res.copy()
-            egg2, volc2, supply2, hat2, stats2 = egg.copy(), volc.copy(), supply.copy(), hatched.copy(), stats.copy()
-            state2 = rng0.copy()
-            act_phase(p, ORDERS[o], strat, state2, grid, ttype, species, cost, params, cm2, dsp2, dloc2, res2,
-                      egg2, volc2, supply2, hat2, stats2, label, size, st, reg, pts, dist, parent, bparent,
-                      n_v, n_h, n_c, n_f, n_e)
-            n_reg = label_regions(grid, ttype, label, size)
-            tile_strength(cm2, dsp2, dloc2, n_players, st)
-            region_strength(grid, label, n_reg, st, n_players, reg)
-            v = evaluate(reg, size, n_reg, n_players, p, pts)
-            if v > best_v + EPS:       # ties keep the earlier order (no board or seat label)
-                best_o, best_v = o, v
-        for i in range(3):                 # replay the best order with the same draws
-            state[i] = rng0[i]
+        best_o = choose_order(p, strat, rng0, grid, ttype, species, cost, params, cm, dsp, dloc, res, egg,
+                              volc, supply, hatched, stats, label, size, st, reg, pts, dist, parent, bparent,
+                              n_v, n_h, n_c, n_f, n_e)
         act_phase(p, ORDERS[best_o], strat, state, grid, ttype, species, cost, params, cm, dsp, dloc, res,
                   egg, volc, supply, hatched, stats, label, size, st, reg, pts, dist, parent, bparent,
                   n_v, n_h, n_c, n_f, n_e)
