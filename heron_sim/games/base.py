@@ -80,3 +80,41 @@ def check_core_columns(df: pd.DataFrame) -> None:
     """Raise AssertionError unless ``df`` starts with the core columns."""
     head = tuple(df.columns[: len(CORE_COLUMNS)])
     assert head == CORE_COLUMNS, f"result columns must start with {CORE_COLUMNS}, got {head}"
+
+
+def light_summary(df: pd.DataFrame) -> dict:
+    """The headline figures of a lighter game's run as plain JSON-ready values, in the key style
+    of ``heron-sim simulate --json`` (:func:`heron_sim.analysis.summarize`).
+
+    Keys: games, finished, decided (finished with at least one winner), shared (decided games
+    with several co-winners), length_mean, length_median, length_p90 (finished games, the
+    game's unit), win_rate_by_seat (win shares over decided games; a shared win counts 1/k to
+    each of k co-winners), win_rate_by_seat_ci (95 % Wilson), win_rate_by_seat_p_holm (against
+    the fair 1/players, Holm over the seats), fair, and when several strategies played
+    win_rate_by_strategy, win_rate_by_strategy_ci (per seat played).
+    """
+    from ..analysis.metrics import light_length_table, light_seat_table, light_strategy_table, light_win_shares
+
+    n = len(df)
+    sh = light_win_shares(df) if n else np.zeros((0, 0))
+    dec = sh.sum(axis=1) > 0.5 if n else np.zeros(0, bool)
+    lt = light_length_table(df)
+    st = light_seat_table(df)
+    P = int(df["players"].iloc[0]) if n else 0
+    out = {
+        "games": n,
+        "finished": int(df["finished"].sum()) if n else 0,
+        "decided": int(dec.sum()),
+        "shared": int(((sh > 0) & (sh < 1)).any(axis=1).sum()) if n else 0,
+        "length_mean": lt["mean"], "length_median": lt["median"], "length_p90": lt["p90"],
+        "win_rate_by_seat": [float(x) for x in st["win_rate"]],
+        "win_rate_by_seat_ci": [[float(a), float(b)] for a, b in zip(st["low"], st["high"])],
+        "win_rate_by_seat_p_holm": [float(x) for x in st["p_holm"]] if len(st) else [],
+        "fair": 1 / P if P else float("nan"),
+    }
+    if n and df["seats"].astype(str).str.split(",").map(lambda s: len(set(s))).max() > 1:
+        stt = light_strategy_table(df)
+        alls = stt[stt["seat"].astype(str) == "all"]
+        out["win_rate_by_strategy"] = {r.strategy: float(r.win_rate) for r in alls.itertuples()}
+        out["win_rate_by_strategy_ci"] = {r.strategy: [float(r.low), float(r.high)] for r in alls.itertuples()}
+    return out
