@@ -282,7 +282,7 @@ def test_greedy_beats_random():
 
 def test_summary_answers_the_questions():
     text = summarize(simulate(RULES, games=200, players=4, seed=1))
-    for needle in ("Seat advantage", "Game length", "Strategy win rates", "stone", "0.7222", "exact"):
+    for needle in ("Seat advantage", "win share", "Game length", "Strategy win shares", "stone", "0.7222", "exact"):
         assert needle in text
 
 
