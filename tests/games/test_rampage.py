@@ -115,11 +115,13 @@ def test_seed_reading_top_floor_meeples_hold_nothing_up_and_can_be_eaten():
     st["bm"][b, 1] = [4, 0, 0, 0, 0, 0]
     st["bm"][b, 2] = [0, 0, 1, 0, 0, 0]    # the roof meeple, on top floor 2
     assert eat(st, ka, 0, GREEDY, state, free_top=False) == 0
+    st["pl"][0, E.TEETH] = 1
     assert eat(st, ka, 0, GREEDY, state, free_top=True) == 1
     assert st["sto"][0, E.RED] == 1 and st["fl"][b] == 1 and st["pl"][0, E.FLOORS] == 1
-    # floor 1's meeples now hold nothing up either
+    # floor 1's meeples now hold nothing up either: four teeth eat them, the ruin is captured
+    st["pl"][0, E.TEETH] = 4
     assert eat(st, ka, 0, GREEDY, state, free_top=True) == 4
-    assert st["fl"][b] == 0 and st["pl"][0, E.FLOORS] == 2
+    assert st["fl"][b] == 0 and st["pl"][0, E.FLOORS] == 2 and st["gs"][E.G_CAPTURED] == 1
     assert load_rules(None, {}).edible == "free"
 
 

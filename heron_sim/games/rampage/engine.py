@@ -446,13 +446,15 @@ def eat(p, pl, sto, ground, bm, fl, b_dist, gs, free_top, strat, state):
     (completing sets; its character's colour, then chance, breaks ties), from the street first;
     random takes meeples at random. Returns the number eaten."""
     d = pl[p, DIST]
-    avail = ground[d].copy()
-    if free_top:
-        for b in range(fl.size):
-            if b_dist[b] == d and fl[b] > 0:
-                avail += bm[b, fl[b]]
-    k = min(pl[p, TEETH], avail.sum())
-    for _ in range(k):
+    k = 0
+    for _ in range(pl[p, TEETH]):
+        avail = ground[d].copy()          # free now: a top floor eaten empty frees the level below
+        if free_top:
+            for b in range(fl.size):
+                if b_dist[b] == d and fl[b] > 0:
+                    avail += bm[b, fl[b]]
+        if avail.sum() == 0:
+            break
         if strat[p] == S_RANDOM:
             c = pick_colour(avail, state)
         else:
@@ -467,8 +469,8 @@ def eat(p, pl, sto, ground, bm, fl, b_dist, gs, free_top, strat, state):
                     nt += 1
                     if keep_tied(nt, state):
                         c = e
-        avail[c] -= 1
         sto[p, c] += 1
+        k += 1
         if ground[d, c] > 0:
             ground[d, c] -= 1
         else:
