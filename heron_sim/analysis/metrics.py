@@ -168,8 +168,11 @@ def guide_table(df: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     ``win_rate`` = games won by the player dealt that guide / all games (fair share 1/7 when
     guides are dealt uniformly at random); ``win_rate_when_dealt`` = wins / games where it was
     dealt (fair 1/players). Exact binomial p-values, Holm-corrected across the guides;
-    ``flag`` marks guides significantly off at ``alpha`` after correction.
+    ``flag`` marks guides significantly off at ``alpha`` after correction. Over finished
+    games: an unfinished game has no winner and would pull every guide below its fair share.
     """
+    if "finished" in df:
+        df = df[df["finished"].to_numpy(bool)].reset_index(drop=True)
     n = len(df)
     P = seats(df)
     winner = df["winner"].to_numpy()

@@ -120,3 +120,13 @@ def test_heron_seat_table_leaves_out_unfinished_games():
     df = pd.DataFrame({"players": 2, "winner": winner, "finished": winner >= 0, "game": np.arange(n)})
     t = M.seat_table(df)
     assert list(t["games"]) == [90, 90] and np.allclose(t["win_rate"], 0.5) and (t["p"] == 1.0).all()
+
+
+def test_heron_guide_table_leaves_out_unfinished_games():
+    from heron_sim.animals import NAMES
+    n = 70
+    winner = np.r_[np.zeros(63, int), np.full(7, -1)]
+    d = {"players": 1, "winner": winner, "finished": winner >= 0, "game": np.arange(n)}
+    d["guide_0"] = pd.Categorical.from_codes(np.arange(n) % 7, categories=list(NAMES))
+    t = M.guide_table(pd.DataFrame(d))
+    assert (t["games"] == 63).all() and np.allclose(t["win_rate"], 1 / 7) and np.allclose(t["p"], 1.0)
