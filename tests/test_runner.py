@@ -236,7 +236,8 @@ def test_games_kind_plans_runs_and_analyses(tmp_path):
     assert list(four["wins"]) == [int((fin["winner"] == s).sum()) for s in range(4)]   # no shared win here
     assert (seats_t["low"] <= seats_t["win_rate"]).all() and (seats_t["win_rate"] <= seats_t["high"]).all()
     assert sorted(seats_t["players"].unique()) == [2, 3, 4]
-    assert len(fm.findings) == 3 and "against a fair 25.0 %" in fm.findings[-1]
+    assert len(fm.findings) == 3 and "against a fair 25 % (4 players" in fm.findings[0]
+    assert "against a fair 50 % (2 players" in fm.findings[1]
     readings = next(t for t in fm.tables if t.caption.startswith("The seed's readings")).data
     assert set(readings["variant"]) == set(FS.READINGS) and len(readings) == 3 * len(FS.READINGS)
     strat = next(t for t in fm.tables if t.caption.startswith("Strategy win shares")).data

@@ -130,14 +130,15 @@ def _light_game(exp, data, name: str) -> Section:
                                           title=f"{lab['title']}: seat shares / fair share", xlabel="seat (turn order)",
                                           ylabel="win share × players (1 = fair)", fair=1.0, fair_label="fair",
                                           note="a shared win counts 1/k to each co-winner")))
-    for P in counts:
+    P0 = min(max(exp.players, counts[0]), counts[-1])   # the headline count first, then the others
+    for P in [P0] + [c for c in counts if c != P0]:
         t = st[st["players"] == P]
         i = int((t["win_rate"] - t["fair"]).abs().idxmax())
         r = st.loc[i]
         sig = "significant after Holm" if r["p_holm"] < 0.05 else "not significant after Holm"
-        sec.findings.append(f"{P} players: seat {int(r['seat'])} wins {pct_ci(r['win_rate'], r['low'], r['high'])} "
-                            f"against a fair {pct(r['fair'], 1)} (n = {int(r['games']):,} decided games; {sig}, "
-                            f"{format_p(r['p_holm'])}).")
+        sec.findings.append(f"Seat {int(r['seat'])} wins {pct_ci(r['win_rate'], r['low'], r['high'])} against a fair "
+                            f"{pct(r['fair'], 0 if (100 * r['fair']).is_integer() else 1)} ({P} players × {best}, "
+                            f"n = {int(r['games']):,} decided games; {sig}, {format_p(r['p_holm'])}).")
 
     # length, every player count
     lt = pd.DataFrame([{"players": P, **M.light_length_table(df)} for P, df in frames.items()])
@@ -203,7 +204,6 @@ def _light_game(exp, data, name: str) -> Section:
     from ...games import available
 
     game = available().get(name)
-    P0 = min(max(exp.players, counts[0]), counts[-1])
     if game is not None and P0 in frames:
         sec.markdown.append(f"**The game's own summary (`summarize`), {P0} × {best}:**\n\n" + game.summarize(frames[P0]).strip())
     sizes = "; ".join(f"{j['key']}: {j['n']:,} games" for j in jobs)
