@@ -216,7 +216,10 @@ def seat_markdown(df: pd.DataFrame, extra: dict | None = None) -> list[str]:
     t = seat_rows(df)
     P = int(df["players"].iloc[0]) if len(df) else 0
     n = int(t["games"].iloc[0]) if len(t) else 0
-    shared = int(t["shared"].max()) if len(t) else 0
+    from ..analysis.metrics import light_win_shares
+
+    sh = light_win_shares(df) if len(df) else np.zeros((0, 0))
+    shared = int(((sh > 0) & (sh < 1)).any(axis=1).sum()) if len(df) else 0
     cols = list((extra or {}).keys())
     out = [f"Win share per seat over {n} decided games (a shared win counts 1/k to each of its k "
            f"co-winners, so the fair share is 1/{P} = {100 / P:.1f} %); 95 % Wilson interval; p against "
@@ -230,5 +233,6 @@ def seat_markdown(df: pd.DataFrame, extra: dict | None = None) -> list[str]:
                    f"[{100 * max(0.0, r.low):.1f}, {100 * min(1.0, r.high):.1f}] | {format_p(r.p_holm)} |")
     if shared:
         out.append("")
-        out.append(f"Games with a shared win: counted as fractions (seat with most shared games: {shared}).")
+        out.append(f"{shared} of {n} decided games ended in a shared win; each of its k co-winners counts 1/k "
+                   "(column *shared*: the games a seat shared).")
     return out
