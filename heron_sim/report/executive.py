@@ -253,6 +253,9 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
         action = "Publish the historic dice's faces; until then treat every 10 D6 figure as provisional."
         rows.append(Row("10 D6 on assumed dice", answer, show(d6[big]), _sure_share(d6[big], 0.0, None), action,
                         d6[big].id, anchors.get("sensitivity", ""), False))
+    for r in rows:  # keep a number with its unit on one line
+        r.answer = r.answer.replace(" %", "\u00a0%")
+        r.action = r.action.replace(" %", "\u00a0%")
     return rows
 
 
