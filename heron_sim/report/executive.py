@@ -158,7 +158,8 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
         answer = (f"The passive doubling gives {pc(ds.estimate, 0)} of all advance on 8 D8"
                   + (f" but only {pc(dh.estimate, 1)} of the advance of players dealt the Héron: Hérons never form a set, so "
                      "the Héron guide itself can never double (its holders double only after swapping guides)" if dh else "")
-                  + (f"; switching it off moves the Héron guide's win rate by {100 * he_eff.estimate:+.1f} points" if he_eff else "")
+                  + (f"; with the doubling on, the Héron guide's win rate when dealt differs by {100 * he_eff.estimate:+.1f} points "
+                     f"from the same games with it off (on − off)" if he_eff else "")
                   + (f" and the gap between the best and the worst guide's win rate when dealt goes from "
                      f"{100 * sp_on.estimate:.1f} to {100 * sp_off.estimate:.1f} points"
                      if sp_on and sp_off else "")
