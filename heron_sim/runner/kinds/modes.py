@@ -159,7 +159,7 @@ def analyse(exp, data, sec: Section) -> None:
     dec = pd.DataFrame(dec_rows)
     sec.tables.append(Table("Decisiveness: does the leader at mid-game win, and by how much does the winner finish ahead", _disp({
         "mid-game leader wins [95 % CI]": [pct_ci(r["leader_wins"], r["low"], r["high"]) for _, r in dec.iterrows()],
-        "no-skill baseline": dec["fair"].map(pct),
+        "if the lead meant nothing": dec["fair"].map(pct),
         "lead changes per game": dec["lead_changes"].map("{:.2f}".format),
         "winner's final margin (squares) [95 % CI]": [num_ci(r["margin"], r["margin_low"], r["margin_high"], 1) for _, r in dec.iterrows()],
     }, index=pd.Index(dec["mode"].map(_mode_name), name="mode")), data=dec,
@@ -189,7 +189,7 @@ def analyse(exp, data, sec: Section) -> None:
             f"paired over {d['n']:,} seeds, {format_p(d['p'])}).")
     s0 = seats[(seats["mode"] == base) & (seats["seat"] == 0)].iloc[0]
     sec.findings.append(
-        f"First-player advantage on {_mode_name(base)}: seat 0 wins {pct_ci(s0['win_rate'], s0['low'], s0['high'])} "
+        f"First-player advantage on {_mode_name(base)}: the first player (seat 1) wins {pct_ci(s0['win_rate'], s0['low'], s0['high'])} "
         f"of games against a fair {pct(s0['fair'])} ({format_p(s0['p'])}; AdvantageP1).")
     pb = pace.set_index("mode")
     sec.findings.append("Pond per played turn: " + ", ".join(
