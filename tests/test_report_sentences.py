@@ -99,3 +99,30 @@ def test_situation_risk_first_roll_leaves_the_pond_out():
     assert math.isclose(t.at[0, "reroll 7"], 1 - sum(math.comb(7, k) * (1 / 7) ** k * (6 / 7) ** (7 - k)
                                                      for k in range(3)), rel_tol=1e-9)
     assert math.isclose(t.at[2, "reroll 1"], 1 / 7, rel_tol=1e-9)
+
+
+def test_compare_metrics_number_seats_from_one_and_name_guides():
+    from heron_sim.runner.kinds.compare import metric_name
+
+    assert metric_name("AdvantageP1 (seat 0 wins)") == "first player (seat 1) wins (AdvantageP1)"
+    assert metric_name("seat 1 wins") == "seat 2 wins"  # the second player, as in every other table
+    assert metric_name("guide heron wins") == "player dealt the Héron guide wins"
+
+
+def test_seating_text_names_every_strategy_when_they_outnumber_the_seats():
+    from heron_sim.runner.kinds.common import _seating_text
+
+    five = ["greedy", "prudent", "expert", "racer", "random"]
+    job = {"seatings": [[five[(i + k) % 5] for k in range(4)] for i in range(5)]}
+    assert "random" in _seating_text(job) and "4 seats at a time" in _seating_text(job)
+    four = {"seatings": [["greedy", "prudent", "expert", "racer"], ["prudent", "expert", "racer", "greedy"]]}
+    assert _seating_text(four) == "greedy, prudent, expert, racer (rotated over 2 seatings)"
+
+
+def test_minutes_flag_unfinished_games():
+    facts = [_f(f"players.{p}.minutes", m, m - 1, m + 1, unit="minutes") for p, m in ((2, 38), (4, 70), (7, 120))]
+    facts += [_f("players.2.unfinished", 0.0), _f("players.4.unfinished", 0.0), _f("players.7.unfinished", 0.03)]
+    row = _row(facts, "Length at the table")
+    assert "over finished games" in row.answer and "7 (3.0" in row.answer
+    clean = _row(facts[:3] + [_f(f"players.{p}.unfinished", 0.0) for p in (2, 4, 7)], "Length at the table")
+    assert "unfinished" not in clean.answer

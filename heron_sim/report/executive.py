@@ -263,6 +263,10 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
         answer = (f"At an assumed 40 s per turn a game lasts about {pl[lo_p].estimate:.0f} minutes with {lo_p} players and "
                   f"{pl[hi_p].estimate:.0f} with {hi_p}" + (f" ({pl[4].estimate:.0f} with 4)" if 4 in pl and 4 not in (lo_p, hi_p) else "")
                   + ".")
+        unf = [p for p in sorted(pl) if F(f"players.{p}.unfinished") and F(f"players.{p}.unfinished").estimate > 0]
+        if unf:  # minutes are means over finished games: say when some games did not finish
+            answer += (" These are means over finished games; some games stop unfinished at the round limit with "
+                       + ", ".join(f"{p} ({pc(F(f'players.{p}.unfinished').estimate, 1)})" for p in unf) + " players.")
         action = "Time a few real turns: every minute figure scales with the time per turn."
         rows.append(Row("Length at the table", answer, show(pl[4] if 4 in pl else pl[lo_p]),
                         "rounds are measured; minutes rest on the assumed time per turn", action,

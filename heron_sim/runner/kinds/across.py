@@ -41,7 +41,7 @@ def across(run) -> Section:
         "mid-game leader loses": [pct_ci(r["leader_loses"], r["leader_loses_low"], r["leader_loses_high"]) for _, r in t.iterrows()],
         "mid-game last wins": [pct_ci(r["last_wins"], r["last_wins_low"], r["last_wins_high"]) for _, r in t.iterrows()],
     }).set_index(["experiment", "job"]), data=t.drop(columns=["AdvantageP1_ci", "Completion_ci"]),
-        note="Balance: 1 - largest gap between two seats' win rates; AdvantageP1: seat 0's win rate; Completion: games "
+        note="Balance: 1 - largest gap between two seats' win rates; AdvantageP1: the first player's (seat 1) win rate; Completion: games "
              "with a winner before the round limit (Ludii's definitions). Mid-game = end of round rounds // 2."))
     cov = pd.concat(cover, ignore_index=True)
     grouped = []
@@ -114,7 +114,7 @@ def pooled_first_player(run, sec: Section, mode: str = "8d8", players: int = 4) 
         facts.append((s, r, lo, hi, p))
         disp[f"seat {s + 1}"] = [pct_ci(r, lo, hi, 2), f"{100 * (r - 1 / players):+.2f} pts", format_p(p),
                                  equivalence(100 * (r - 1 / players), 100 * (lo - 1 / players), 100 * (hi - 1 / players), 1.0)]
-    sec.tables.append(Table(f"First-player advantage, every default {mode} batch pooled ({n:,} games, {len(t)} batches)",
+    sec.tables.append(Table(f"First-player advantage, the default {_mode_name(mode)} batches pooled, one per seed ({n:,} games, {len(t)} batches)",
                             pd.DataFrame(disp, index=pd.Index(["win rate [95 % CI]", "minus fair share", "exact binomial test",
                                                                "reading (margin ±1 point)"], name="")),
                             data=t, note="Batches: " + ", ".join(f"{b} ({g:,})" for b, g in zip(t["batch"], t["games"]))
