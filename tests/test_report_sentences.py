@@ -126,3 +126,11 @@ def test_minutes_flag_unfinished_games():
     assert "over finished games" in row.answer and "7 (3.0" in row.answer
     clean = _row(facts[:3] + [_f(f"players.{p}.unfinished", 0.0) for p in (2, 4, 7)], "Length at the table")
     assert "unfinished" not in clean.answer
+
+
+def test_a_mode_is_offered_as_shorter_only_beyond_the_length_margin():
+    facts = [_f("modes.length.8d8", 26.3, 26.1, 26.4, unit="rounds"), _f("modes.minutes.8d8", 70, 69, 71, unit="minutes"),
+             _f("modes.length_rel.7d8", 0.30, 0.29, 0.31, unit="relative change"),
+             _f("modes.length_rel.10d8", -0.02, -0.03, -0.01, unit="relative change")]  # real but small
+    row = _row(facts, "The four dice modes: 8, 7 and 10 D8, 10 D6")
+    assert "10 D8 for a shorter game" not in row.action and "; offer 7 D8 for a longer game." in row.action

@@ -144,11 +144,15 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
         if unf:
             answer += " Some games stop unfinished at the round limit in " + ", ".join(MODE_NAMES[m] for m in unf) + "."
         rels = {m: F(f"modes.length_rel.{m}") for m in ("7d8", "10d8") if F(f"modes.length_rel.{m}")}
-        shorter = [MODE_NAMES[m] for m, r in rels.items() if r.high < 0]
-        longer = [MODE_NAMES[m] for m, r in rels.items() if r.low > 0]
+        # only a change beyond the ±5 % margin is worth offering as a shorter or longer game
+        small = {m for m, r in rels.items() if equivalence(r.estimate, r.low, r.high, LENGTH_MARGIN)
+                 in ("negligible", "real but small", "uncertain")}
+        shorter = [MODE_NAMES[m] for m, r in rels.items() if r.high < 0 and m not in small]
+        longer = [MODE_NAMES[m] for m, r in rels.items() if r.low > 0 and m not in small]
+        offers = ([f"{' or '.join(shorter)} for a shorter game"] if shorter else []) + (
+            [f"{' or '.join(longer)} for a longer game"] if longer else [])
         action = ("Keep 8 D8 as the standard length"
-                  + (f"; offer {' or '.join(shorter)} for a shorter game" if shorter else "")
-                  + (f" and {' or '.join(longer)} for a longer one" if longer else "")
+                  + (f"; offer {' and '.join(offers)}" if offers else "")
                   + ". 10 D6 plays on assumed dice (the seed lists no faces): fix its faces before judging it.")
         readings = {m: equivalence(F(f"modes.length_rel.{m}").estimate, F(f"modes.length_rel.{m}").low,
                                    F(f"modes.length_rel.{m}").high, LENGTH_MARGIN)
