@@ -34,9 +34,14 @@ from .layout import (
     OUT_RESCUED, OUT_SCORED, R_ADVANCE, R_EFFECT, R_FACES, R_NFACES, R_REJECT, READY, RESERVED,
     ROLL, ROLLS_LEFT, ROW, RPTR, RSCRIPT_LEN, SET_SIZE, STATUS, TAUREAU,
 )
+
+FREE_LIST = KEEP  # [MAX_DICE] scratch: indices of the free dice, ascending
 from .rng import mix64
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_ONE = np.uint64(1)
+_BYTE = np.uint64(0xFF)
+_S48 = np.uint64(8 * HERON)
 _MASK16 = np.uint64(0xFFFF)
 _S16 = np.uint64(16)
 
@@ -47,59 +52,73 @@ def _enabled(R, guide):
 
 
 @hot
-def roll_and_count(w, R, rng):
-    """Roll every free die (the draws of heron_sim.engine.dice.roll_free_dice); herons are
-    reserved at once. ``w[KEEP + a]`` = this roll's dice showing animal a. Returns the new
-    herons."""
-    n = w[NDICE]
-    for a in range(7):
-        w[KEEP + a] = 0
+def roll_free_list(nf, w, R, rng):
+    """Roll the ``nf`` free dice listed in ``w[FREE_LIST:]`` (ascending die order: the draws of
+    heron_sim.engine.dice.roll_free_dice). Returns this roll's dice by animal, packed 8 bits a
+    lane (lane a = animal a, lane 6 = herons)."""
+    packed = np.uint64(0)
     if w[RPTR] < w[RSCRIPT_LEN]:
-        for i in range(n):
-            if w[STATUS + i] == FREE:
-                f = roll_die(i, w, R, rng)
-                w[FACE + i] = f
-                w[FRESH + i] = 1
-                w[KEEP + f] += 1
-                if f == HERON:
-                    w[STATUS + i] = RESERVED
-            else:
-                w[FRESH + i] = 0
-        return w[KEEP + HERON]
+        for j in range(nf):
+            i = w[FREE_LIST + j]
+            f = roll_die(i, w, R, rng)
+            w[FACE + i] = f
+            packed += _ONE << np.uint64(8 * f)
+        return packed
     s = rng[0]
     bits = np.uint64(0)
     chunks = 0
-    for i in range(n):
-        if w[STATUS + i] == FREE:
-            faces = np.uint64(R[R_NFACES + i])
-            reject = np.uint64(R[R_REJECT + i])
-            while True:
-                if chunks == 0:
-                    s += _GOLDEN
-                    bits = mix64(s)
-                    chunks = 4
-                m = (bits & _MASK16) * faces
-                bits = bits >> _S16
-                chunks -= 1
-                if (m & _MASK16) >= reject:
-                    break
-            f = R[R_FACES + MAX_FACES * i + np.int64(m >> _S16)]
-            w[FACE + i] = f
-            w[FRESH + i] = 1
-            w[KEEP + f] += 1
-            if f == HERON:
-                w[STATUS + i] = RESERVED
-        else:
-            w[FRESH + i] = 0
+    for j in range(nf):
+        i = w[FREE_LIST + j]
+        faces = np.uint64(R[R_NFACES + i])
+        reject = np.uint64(R[R_REJECT + i])
+        while True:
+            if chunks == 0:
+                s += _GOLDEN
+                bits = mix64(s)
+                chunks = 4
+            m = (bits & _MASK16) * faces
+            bits = bits >> _S16
+            chunks -= 1
+            if (m & _MASK16) >= reject:
+                break
+        f = R[R_FACES + MAX_FACES * i + np.int64(m >> _S16)]
+        w[FACE + i] = f
+        packed += _ONE << np.uint64(8 * f)
     rng[0] = s
-    return w[KEEP + HERON]
+    return packed
 
 
 @hot
-def _settle(w):
-    """All dice by animal in w[COUNTS] (set aside + the last roll)."""
+def _lane(packed, a):
+    return np.int64((packed >> np.uint64(8 * a)) & _BYTE)
+
+
+@hot
+def _drop(nf, w, target):
+    """Compact the free list: drop the dice showing ``target`` or a heron. Returns its length."""
+    k = 0
+    for j in range(nf):
+        i = w[FREE_LIST + j]
+        f = w[FACE + i]
+        w[FREE_LIST + k] = i
+        k += (f != target) & (f != HERON)
+    return k
+
+
+@hot
+def _finish(nf, w, n, packed):
+    """End of the roll phase: statuses (as the generic path leaves them), and all dice by
+    animal in w[COUNTS]."""
+    for i in range(n):
+        w[STATUS + i] = RESERVED if w[FACE + i] == HERON else KEPT
+        w[FRESH + i] = 0
+    for j in range(nf):  # the last roll's dice: fresh, and free unless herons
+        i = w[FREE_LIST + j]
+        w[FRESH + i] = 1
+        if w[FACE + i] != HERON:
+            w[STATUS + i] = FREE
     for a in range(7):
-        w[COUNTS + a] += w[KEEP + a]
+        w[COUNTS + a] = _lane(packed, a)
 
 
 @hot
@@ -110,57 +129,60 @@ def greedy_roll_phase(seat, w, R, rng):
     rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
     w[BONUS + seat] = 0
     for i in range(n):
-        w[STATUS + i] = FREE
-    for a in range(7):
-        w[COUNTS + a] = 0
-    herons = roll_and_count(w, R, rng)
+        w[FREE_LIST + i] = i
+    nf = n
+    roll = roll_free_list(nf, w, R, rng)
+    herons = _lane(roll, HERON)
     w[ROLL] = 1
     w[ROLLS_LEFT] = rolls - 1
     if herons >= R[P_POND]:
         total = herons
+        kept = np.uint64(0)
         while total < n:
-            new = roll_and_count(w, R, rng)
+            kept += roll & (_BYTE << _S48)  # the herons stay reserved
+            nf = _drop(nf, w, HERON)
+            roll = roll_free_list(nf, w, R, rng)
+            new = _lane(roll, HERON)
             total += new
             if new == 0:
                 break
+        _finish(nf, w, n, kept + roll)
         return OUT_POND, total
     reserved = herons
     guide = w[GUIDE + seat]
+    kept = np.uint64(0)  # the dice set aside (kept, reserved herons), packed like a roll
     while True:
         if reserved >= R[P_ANXIETY]:
             w[row + C_ANXIETIES] += 1
             w[row + C_SEAT_ANX + seat] += 1
+            _finish(nf, w, n, kept + roll)
             if guide == LION and w[READY + seat] != 0 and _enabled(R, LION):
                 w[READY + seat] = 0
                 w[row + C_POWERS + LION] += 1
                 w[row + C_LION_RESCUES] += 1
-                _settle(w)
                 return OUT_RESCUED, 0
             return OUT_ANXIETY, 0
         # The largest set among all dice showing; ties: the guide's animal, then lowest index.
+        total = kept + roll
         size = 0
         target = 0
         for a in range(6):
-            c = w[COUNTS + a] + w[KEEP + a]
+            c = _lane(total, a)
             if c > size:
                 size = c
                 target = a
-        if guide < 6 and size > 0 and w[COUNTS + guide] + w[KEEP + guide] == size:
+        if guide < 6 and size > 0 and _lane(total, guide) == size:
             target = guide
-        new_herons = w[KEEP + HERON]
-        taken = w[KEEP + target]          # free dice of this roll showing the target
-        rolled = 0                        # dice of this roll still free (not herons)
-        for a in range(6):
-            rolled += w[KEEP + a]
-        if w[ROLLS_LEFT] <= 0 or rolled == taken or taken + new_herons == 0:
-            _settle(w)
+        new_herons = _lane(roll, HERON)
+        taken = _lane(roll, target)       # free dice of this roll showing the target
+        left = nf - new_herons - taken    # free dice left to reroll
+        if w[ROLLS_LEFT] <= 0 or left == 0 or taken + new_herons == 0:
+            _finish(nf, w, n, total)
             return OUT_SCORED, 0
-        for i in range(n):
-            if w[STATUS + i] == FREE and w[FACE + i] == target:
-                w[STATUS + i] = KEPT
-        w[COUNTS + target] += taken
-        w[COUNTS + HERON] += new_herons
-        reserved += roll_and_count(w, R, rng)
+        kept += (np.uint64(taken) << np.uint64(8 * target)) + (np.uint64(new_herons) << _S48)
+        nf = _drop(nf, w, target)
+        roll = roll_free_list(nf, w, R, rng)
+        reserved += _lane(roll, HERON)
         w[ROLLS_LEFT] -= 1
         w[ROLL] += 1
 
