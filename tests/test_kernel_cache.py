@@ -17,7 +17,8 @@ PACKAGE = ROOT / "heron_sim"
 
 
 def _run(args, cache, env_extra=None, cwd=ROOT, pythonpath=ROOT):
-    env = dict(os.environ, HERON_SIM_CACHE=str(cache), PYTHONPATH=str(pythonpath))
+    env = dict(os.environ, HERON_SIM_CACHE=str(cache), PYTHONPATH=str(pythonpath),
+               HERON_SIM_COMPILE_NOTE="1")
     env.pop("NUMBA_CACHE_DIR", None)
     env.update(env_extra or {})
     return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=env,

@@ -11,7 +11,8 @@ code the run uses: a greedy run compiles greedy and the engine, nothing else.
 
 The cache folder is keyed on a hash of every engine source (heron_sim._numba_cache), so the
 generated copies can never be stale. If the folder cannot be written, the package is built in
-memory (compiled each run). The first compilation of a strategy set prints one line on stderr.
+memory (compiled each run). The first compilation of a strategy set prints one line on stderr
+(on a terminal, or with ``HERON_SIM_COMPILE_NOTE=1``).
 """
 
 from __future__ import annotations
@@ -188,6 +189,18 @@ def kernel(sids, entry: str):
     return getattr(kernels_for(sids), entry)
 
 
+def _announce() -> bool:
+    """The compile note is for a person at a terminal (``HERON_SIM_COMPILE_NOTE=1``: always,
+    ``0``: never); output captured by a program stays exactly what it was."""
+    flag = os.environ.get("HERON_SIM_COMPILE_NOTE")
+    if flag is not None:
+        return flag == "1"
+    try:
+        return sys.stderr.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def run_kernel(sids, entry: str, *args):
     """Call kernel ``entry`` of the strategy set of ``sids``; the first time it is compiled on
     this machine, say so on stderr (one line)."""
@@ -197,7 +210,7 @@ def run_kernel(sids, entry: str, *args):
         return fn(*args)
     marker = _marker(ids, entry)
     cold = not (cache.writable() and marker.exists())
-    if cold:
+    if cold and _announce():
         seconds = _BASE_SECONDS[entry] + sum(_EXTRA_SECONDS[s] for s in ids)
         what = "the engine" if entry == "play_batch" else f"the engine's {entry.replace('play_', '')} kernel"
         when = "once per machine" if cache.writable() else "not kept: the cache folder is read-only"

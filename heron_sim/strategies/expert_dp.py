@@ -627,7 +627,7 @@ def _tables_cached(key_json: str, rules) -> ExpertTables:
         os.replace(tmp, path)
         _forget_other_versions(path.parent)
     except OSError as err:
-        say_once("tables-unwritable", f"cannot write the expert tables to {path.parent} "
+        say_once("unwritable", f"cannot write the expert tables to {path.parent} "
                                       f"({err.strerror or err}); they are rebuilt each run")
     return tab
 
