@@ -11,7 +11,8 @@ Measures, on this machine (in-process figures: medians of ``--repeats`` runs, wa
   benchmarks/baseline.txt, the engine before the speed work), checked out in a temporary git
   worktree and run in its own process with the same machine, repeats and games: the ratio
   current / baseline is printed beside each figure (the baseline is skipped if git or the
-  commit is missing, or with ``--baseline none``);
+  commit is missing, or with ``--baseline none``; on a machine where the baseline never ran,
+  its first run compiles all of its kernels, several minutes);
 - the wall time of ``heron-sim simulate --games 10000`` with a warm and with an empty cache
   (a fresh ``HERON_SIM_CACHE``; target < 30 s), Python start-up and compilation included;
 - the first-run wall time of ``heron-sim game NAME simulate --games 10000`` for each lighter
