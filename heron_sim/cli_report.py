@@ -26,7 +26,7 @@ def plan_files(folder: Path) -> list[Path]:
     """The plan's experiment files: the seed's five first, then the others by name."""
     if not folder.is_dir():
         raise HeronSimError(f"--experiments: {folder} is not a folder")
-    files = sorted(folder.glob("*.toml"))
+    files = sorted(p for p in folder.glob("*.toml") if not p.stem.startswith("tune-"))  # tune files: `tune`
     if not files:
         raise HeronSimError(f"--experiments: no experiment files (*.toml) in {folder}")
     rank = {n: i for i, n in enumerate(PLAN_ORDER)}

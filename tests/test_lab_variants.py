@@ -65,3 +65,17 @@ def test_variant_keys_round_trip_through_the_rules_table():
     again = Rules.from_table(r.to_table())
     assert again == r and again.digest() == r.digest()
     assert rules().digest() != r.digest()
+
+
+@pytest.mark.parametrize("min_set,expected", [(0, 4), (4, 4), (5, 2)])
+def test_heron_doubling_min_set(min_set, expected):
+    res = heron_turn(rules(heron_doubling_herons=2, heron_doubling_min_set=min_set))
+    assert res.positions[0] == expected
+
+
+@pytest.mark.parametrize("limit,snake_pos,cancelled", [(0, 31, True), (4, 31, True), (3, 26, False)])
+def test_snake_max_cancel(limit, snake_pos, cancelled):
+    dice = ["heron"] * 4 + ["loup"] * 4 + ["loup"] * 4  # a Pond of 4 herons: a move back of 4
+    res = play_script(rules(snake_max_cancel=limit), dice=dice, positions=[0, 30, 30, 30],
+                      strategies=["greedy"] * 4, guides=["aigle", "serpent", "taureau", "cerf"])
+    assert res.positions[1] == snake_pos and res.ready[1] == (0 if cancelled else 1)

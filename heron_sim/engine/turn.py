@@ -5,7 +5,7 @@ from __future__ import annotations
 from .jit import hot
 
 from ..rules.rules import (
-    EFFECT_CHOICE, EFFECT_REGENERATE, EFFECT_SWAP, P_ANXIETY, P_BULL_BONUS, P_DOUBLING,
+    EFFECT_CHOICE, EFFECT_REGENERATE, EFFECT_SWAP, HERON_SET_SHIFT, P_ANXIETY, P_BULL_BONUS, P_DOUBLING,
     P_HERON_DOUBLING, P_POND, P_ROLLS,
 )
 from ..strategies.common import can_target
@@ -90,11 +90,14 @@ def swap_guides(a, b, w):
 
 
 @hot
-def heron_earns_doubling(guide, w, R):
+def heron_earns_doubling(guide, size, w, R):
     """Variant ``heron_doubling_herons = k >= 1``: a Héron guide earns the Guide Power doubling
-    when the final dice show at least k herons (counted by count_animals). 0: never (rulings)."""
-    k = R[P_HERON_DOUBLING]
-    return guide == HERON and k > 0 and w[COUNTS + HERON] >= k
+    when the final dice show at least k herons (counted by count_animals) and its set has at least
+    ``heron_doubling_min_set`` dice. k = 0: never (the rulings). Both live in R[P_HERON_DOUBLING]
+    (k + HERON_SET_SHIFT * min_set)."""
+    k = R[P_HERON_DOUBLING] % HERON_SET_SHIFT
+    min_set = R[P_HERON_DOUBLING] // HERON_SET_SHIFT
+    return guide == HERON and k > 0 and w[COUNTS + HERON] >= k and size >= min_set
 
 
 @hot
@@ -112,7 +115,7 @@ def score_dice(seat, w, R, rng, sp):
     w[SET_SIZE] = size
     base = R[R_ADVANCE + size]
     advance = base
-    if R[P_DOUBLING] != 0 and (animal == guide or heron_earns_doubling(guide, w, R)):
+    if R[P_DOUBLING] != 0 and (animal == guide or heron_earns_doubling(guide, size, w, R)):
         advance = 2 * base
         w[row + C_SEAT_DOUBLED + seat] += base
     effect = R[R_EFFECT + size]
