@@ -139,6 +139,7 @@ def main() -> None:
     width = max(len(r[0]) for r in rows)
     for label, value in rows:
         print(f"{label:<{width}}  {value:>12}")
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_tune.py")] + (["--quick"] if args.quick else []), cwd=ROOT, check=True)  # the lab's 200-candidate study
 
 
 if __name__ == "__main__":

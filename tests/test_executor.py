@@ -106,3 +106,16 @@ def test_killed_worker_batch_is_retried_nothing_lost_or_doubled(cluster):
     assert np.array_equal(got, expected)          # and every game is the same game
     idx = np.concatenate([np.arange(b.first_game, b.first_game + b.games) for b in batches])
     assert np.unique(idx).size == idx.size == got.shape[0]
+
+
+def test_games_job_through_the_executor_equals_play_job():
+    from heron_sim.runner.executor import play_games_job
+    from heron_sim.runner.run import Job, play_job
+
+    job = Job(key="k", kind="games", rules=Rules.build(), n=1500, seed=4,
+              seatings=[["greedy", "random", "greedy", "random"], ["random", "greedy", "random", "greedy"]])
+    a = play_job(job)
+    b = play_games_job(job, LocalExecutor(), batch_games=400)
+    import pandas as pd
+
+    pd.testing.assert_frame_equal(a, b)

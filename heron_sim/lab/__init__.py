@@ -127,7 +127,7 @@ def tune(spec: TuneSpec | str | Path, *, trials: int | None = None, games: int |
                 raise TuneInterrupted(_interrupted(study, run_dir))
             if st.stopped_by_time:
                 log(f"time limit reached after {len(finished_trials(study))} finished trials")
-            cands, complete = search_front(spec, study)
+            cands, complete = search_front(spec, study, base_sums)
             log(f"search done: {len(complete)} trials; {len(cands)} candidates on the front go to racing")
             bar.racing()
             try:

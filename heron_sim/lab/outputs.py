@@ -155,6 +155,15 @@ def _loss_text(o) -> str:
             f"{suffix}")
 
 
+def _diff_text(o) -> str:
+    """A loss difference: in points of relative distance for a relative target, else in the
+    metric's unit."""
+    if "relative distance" in o["objective"]:
+        f = lambda x: f"{100 * x:+.1f}" if math.isfinite(x) else "n/a"  # noqa: E731
+        return f"{f(o['diff'])} [{f(o['low'])}, {f(o['high'])}] pt of distance"
+    return _interval(o["metric"], o["diff"], o["low"], o["high"])
+
+
 def front_markdown(spec, result: dict) -> str:
     fin = result["finalists"]
     lines = [f"# {spec.title}", ""]
@@ -182,21 +191,25 @@ def front_markdown(spec, result: dict) -> str:
     for rank, e in enumerate(fin, 1):
         cells = [str(rank), f"`{e['id']}`", ", ".join(f"{k} = {v}" for k, v in e["params"].items())]
         cells += [_loss_text(o) for o in e["objectives"]]
-        cells += [f"{_interval(o['metric'], o['diff'], o['low'], o['high'])} ({o['verdict']})" for o in e["objectives"]]
+        cells += [f"{_diff_text(o)} ({o['verdict']})" for o in e["objectives"]]
         cells.append("ok" if e["feasible"] else "violated: " + "; ".join(c["constraint"] for c in e["constraints"] if not c["holds"]))
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", "Base rules on the same games: " + ", ".join(
-        f"{m} {format_value(m, v) if not o.relative else f'{100 * v:.1f} %'}"
+        f"{m} {format_value(m, v) + unit_suffix(m) if not o.relative else f'{100 * v:.1f} % from its target'}"
         for (m, v), o in zip(base_losses.items(), spec.objectives)) + ".", ""]
     best = fin[0]
+    ref = spec.reference is not None
     lines += [f"## Best variant `{best['id']}`: every headline metric", "",
-              f"`{result['variant_files'][best['id']]}` — {best['games']:,} games on fresh seeds, paired with the base.", "",
-              "| metric | base | variant | difference [95 %] |", "|---|---|---|---|"]
+              f"`{result['variant_files'][best['id']]}` — {best['games']:,} games on fresh seeds, paired with the base"
+              + (" (the reference rules on the same games in the last column)." if ref else "."), "",
+              "| metric | base | variant | difference [95 %] |" + (" reference |" if ref else ""),
+              "|---|---|---|---|" + ("---|" if ref else "")]
     for x in best["effects"]:
         m = x["metric"]
         mark = " *" if x["significant"] == "differs" else ""
+        refcell = f" {format_value(m, x['reference'])}{unit_suffix(m)} |" if ref else ""
         lines.append(f"| {x['label']} | {format_value(m, x['base'])}{unit_suffix(m)} | {format_value(m, x['variant'])}{unit_suffix(m)} "
-                     f"| {_interval(m, x['diff'], x['low'], x['high'])}{mark} |")
+                     f"| {_interval(m, x['diff'], x['low'], x['high'])}{mark} |{refcell}")
     lines += ["", "\\* the interval excludes zero.", "",
               "Figures: `figures/front.png` (the search and the re-evaluated front), "
               "`figures/objectives_vs_params.png` (each objective against the parameters that matter)."]

@@ -111,6 +111,21 @@ def rank_sum(points: list[list[float]]) -> list[float]:
     return ranks.sum(axis=1).tolist()
 
 
+def select(points: list[list[float]], feasible: list[bool], k: int) -> list[int]:
+    """Up to ``k`` indices: feasible points first (all points if none is), by non-dominated
+    layers (the front, then the front of the rest, ...), a layer that does not fit cut by rank sum."""
+    pool = [i for i in range(len(points)) if feasible[i]] or list(range(len(points)))
+    out: list[int] = []
+    while pool and len(out) < k:
+        layer = [pool[i] for i in pareto([points[i] for i in pool])]
+        if len(out) + len(layer) > k:
+            rs = rank_sum([points[i] for i in layer])
+            layer = [layer[i] for i in sorted(range(len(layer)), key=lambda i: rs[i])[: k - len(out)]]
+        out += layer
+        pool = [i for i in pool if i not in layer]
+    return out
+
+
 # ---------------------------------------------------------------- the search
 @dataclass
 class SearchState:
@@ -256,16 +271,20 @@ class Candidate:
     rungs: list[dict] = field(default_factory=list)   # per rung: games, losses, feasible
 
 
-def search_front(spec: TuneSpec, study) -> tuple[list[Candidate], list]:
+def search_front(spec: TuneSpec, study, base_sums=None) -> tuple[list[Candidate], list]:
     """The feasible non-dominated trials (or, if none is feasible, the least-violating ones),
     one per distinct rules set, at most ``max_candidates``."""
     from optuna.trial import TrialState
 
     complete = [t for t in study.get_trials(deepcopy=False) if t.state == TrialState.COMPLETE]
+    # One trial per behaviour: trials whose games came out identical (the same column sums over
+    # the same seeds, e.g. a key that has no effect while another is off) are one candidate,
+    # and a trial that plays exactly like the base rules is no proposal at all.
+    base_key = tuple(int(x) for x in base_sums) if base_sums is not None else None
     seen, uniq = set(), []
     for t in complete:
-        d = t.user_attrs.get("rules")
-        if d in seen:
+        d = tuple(t.user_attrs.get("sums") or ()) or t.user_attrs.get("rules")
+        if d in seen or d == base_key:
             continue
         seen.add(d)
         uniq.append(t)
@@ -273,8 +292,9 @@ def search_front(spec: TuneSpec, study) -> tuple[list[Candidate], list]:
     pool = feas
     if not pool:
         pool = sorted(uniq, key=lambda t: sum(max(0.0, c) for c in t.user_attrs.get("constraints", [])))[: spec.keep]
-    front_idx = pareto([list(t.values) for t in pool])
-    front = [pool[i] for i in front_idx]
+    # The front, then the next non-dominated layers while there is room: with noisy estimates a
+    # trial just behind the front on the search games may well be ahead on fresh seeds.
+    front = [pool[i] for i in select([list(t.values) for t in pool], [True] * len(pool), spec.max_candidates)]
     if len(front) > spec.max_candidates:
         best_each = {min(range(len(front)), key=lambda i: front[i].values[k]) for k in range(len(spec.objectives))}
         rs = rank_sum([list(t.values) for t in front])
@@ -331,14 +351,10 @@ def race(spec: TuneSpec, evaluator, cands: list[Candidate], *, precision: float 
                 "cands": {c.id: rep for c, rep in zip(alive, creps)}}
         if final:
             break
-        idx = [i for i in range(len(alive)) if feas[i]] or list(range(len(alive)))
-        front = [idx[i] for i in pareto([pts[i] for i in idx])]
-        if len(front) > spec.keep:
-            rs = rank_sum([pts[i] for i in front])
-            front = [front[i] for i in sorted(range(len(front)), key=lambda i: rs[i])[: spec.keep]]
+        front = select(pts, feas, spec.keep)
         dropped = [alive[i].id for i in range(len(alive)) if i not in front]
         if dropped:
-            log(f"  dropped (dominated or infeasible on fresh seeds): {', '.join(dropped)}")
+            log(f"  dropped (behind or infeasible on fresh seeds): {', '.join(dropped)}")
         alive = [alive[i] for i in sorted(front)]
     return alive, last
 
@@ -412,7 +428,11 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
                     "rungs": c.rungs, "search_losses": c.search_losses})
     rs = rank_sum([[o["loss"] for o in e["objectives"]] for e in out]) if out else []
     for e, r in zip(out, rs):
-        e["_rank"] = (not e["feasible"], -sum(1 for o in e["objectives"] if o["goal_met"]), r)
+        # Feasible first, then the most goals met, the most objectives better than the base
+        # (paired interval below zero), the fewest worse, then the sum of ranks.
+        e["_rank"] = (not e["feasible"], -sum(1 for o in e["objectives"] if o["goal_met"]),
+                      -sum(1 for o in e["objectives"] if o["verdict"] == "better"),
+                      sum(1 for o in e["objectives"] if o["verdict"] == "worse"), r)
     out.sort(key=lambda e: e["_rank"])
     for e in out:
         e.pop("_rank")

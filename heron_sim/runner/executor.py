@@ -239,3 +239,19 @@ def get_executor(scheduler: str | None = None, workers: int | None = None):
             raise HeronSimError(f"--scheduler: {scheduler!r}; allowed: tcp://HOST:PORT (e.g. tcp://127.0.0.1:8786)")
         return DaskExecutor(scheduler)
     raise HeronSimError(f"--scheduler: {scheduler!r}; allowed: local, local-cluster[:N], tcp://HOST:PORT")
+
+
+def play_games_job(job, executor, batch_games: int = DEFAULT_BATCH_GAMES):
+    """The per-game frame of a ``games`` job of heron_sim.runner.run (games 0..n-1, seating r on
+    the r-th contiguous share, as ``play_job`` plays it) with its batches run by ``executor``:
+    the frame is identical to ``play_job``'s. The hook for ``run``/``plan``/``compare`` on a cluster:
+    ``play_job`` may call this when given a non-local executor."""
+    import pandas as pd
+
+    batches = split_games(job.rules, job.seatings, job.seed, job.n, batch_games=batch_games)
+    parts = [f for f in executor.map(play_frame, batches) if len(f)]
+    df = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
+    for col in [c for c in df.columns if c.startswith("strategy_")] + ["strategies", "winner_strategy"]:
+        if col in df:
+            df[col] = df[col].astype(str)
+    return df
