@@ -222,3 +222,13 @@ def test_resuming_a_study_of_another_spec_is_refused(tmp_path):
     other = write(tmp_path, SMALL.replace("seed = 7", "seed = 8"))
     with pytest.raises(HeronSimError, match="different tune file"):
         tune(other, run_dir=tmp_path / "run", out=tmp_path / "out", trials=2, progress=False)
+
+
+def test_tune_precision_plays_the_last_rung_until_the_win_rates_are_narrow(tmp_path):
+    res = tune(write(tmp_path, SMALL), run_dir=tmp_path / "run", out=tmp_path / "out", trials=2,
+               precision=0.03, progress=False)
+    n = res["last_games"]
+    assert n > 600 and n % 600 == 0
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["last_games"] == n
+    assert res["finalists"] and all(e["rate_halfwidth"] <= 0.03 for e in res["finalists"])

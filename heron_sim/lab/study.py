@@ -331,7 +331,7 @@ def race(spec: TuneSpec, evaluator, cands: list[Candidate], *, precision: float 
                    and n_used + games <= spec.max_games):
                 block += 1
                 more = evaluator.replicates(rules, first + (block - 1) * games, games,
-                                            boot_seed=spec.seed % 2**32 + r)
+                                            boot_seed=spec.seed % 2**32 + r + 7919 * (block - 1))
                 reps = [(a[0] + b[0], a[1] + b[1]) for a, b in zip(reps, more)]
                 n_used += games
             log(f"  precision {precision}: {n_used:,} games a candidate "
@@ -374,7 +374,7 @@ def verdict(diff_low: float, diff_high: float) -> str:
 def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dict]:
     """Per finalist: paired effects on the objectives (losses), constraints and every headline
     metric, from the last rung's games. Sorted best first."""
-    from .metrics import Bootstrap  # noqa: F401 - the replicate sums come from it
+    from .evaluate import max_rate_halfwidth
 
     P = spec.players
     bS, bR = last["base"]
@@ -425,6 +425,7 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
         out.append({"id": c.id, "trial": c.trial, "params": c.params, "rules": c.rules, "digest": c.rules.digest(),
                     "games": last["games"], "first_game": last["first_game"], "objectives": obj,
                     "constraints": cons, "feasible": all(x["holds"] for x in cons), "effects": effects,
+                    "rate_halfwidth": max_rate_halfwidth(S, P),
                     "rungs": c.rungs, "search_losses": c.search_losses})
     rs = rank_sum([[o["loss"] for o in e["objectives"]] for e in out]) if out else []
     for e, r in zip(out, rs):
