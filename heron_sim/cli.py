@@ -287,8 +287,9 @@ def game_cmd(
     strategy: Annotated[Optional[str], typer.Option(help="One strategy, or a comma list, one per seat.")] = None,
     rules: Annotated[Optional[Path], typer.Option(help="A TOML file of rule changes.")] = None,
     out: Annotated[Optional[Path], typer.Option(help="Save per-game results (.parquet or .csv).")] = None,
+    as_json: JsonOpt = False,
 ) -> None:
-    """Simulate one of the lighter games and print its summary (Markdown)."""
+    """Simulate one of the lighter games and print its summary (Markdown, or JSON with --json)."""
     from . import games as registry
     from .progress import progress_bar
 
@@ -318,7 +319,13 @@ def game_cmd(
                                strategies=names, progress=advance)
         if out is not None:
             _save(df, out)
-        typer.echo(game.summarize(df))
+        if as_json:
+            from .games.base import light_summary
+
+            typer.echo(json.dumps({"game": game.name, "players": n_players, "seed": seed, **light_summary(df)},
+                                  default=_json_default))
+        else:
+            typer.echo(game.summarize(df))
     except HeronSimError as err:
         _fail(str(err))
 
