@@ -193,6 +193,53 @@ def _pkey(params: dict) -> str:
     return repr(sorted(params.items()))
 
 
+class _DeferInterrupt:
+    """Ctrl-C never lands inside a write to the study's journal: while ``with guard():`` is
+    open, SIGINT is remembered and raised as KeyboardInterrupt when the block ends (a write cut
+    in the middle could leave optuna's lock or a half trial behind). Outside, Ctrl-C acts at once."""
+
+    def __init__(self):
+        self.depth = 0
+        self.pending = False
+        self.old = None
+
+    def _handler(self, signum, frame):
+        if self.depth:
+            self.pending = True
+        else:
+            raise KeyboardInterrupt
+
+    def install(self):
+        import signal
+        import threading
+
+        if threading.current_thread() is threading.main_thread():
+            self.old = signal.signal(signal.SIGINT, self._handler)
+        return self
+
+    def uninstall(self):
+        import signal
+
+        if self.old is not None:
+            signal.signal(signal.SIGINT, self.old)
+            self.old = None
+
+    def __call__(self):
+        import contextlib
+
+        @contextlib.contextmanager
+        def block():
+            self.depth += 1
+            try:
+                yield
+            finally:
+                self.depth -= 1
+                if self.depth == 0 and self.pending:
+                    self.pending = False
+                    raise KeyboardInterrupt
+        return block()
+
+
 def finished_trials(study):
     from optuna.trial import TrialState
 
@@ -207,6 +254,17 @@ def run_search(spec: TuneSpec, study, evaluator, *, base_sums, ref_sums, on_tria
     state = SearchState(study, base_sums, ref_sums)
     t0 = time.monotonic()
     P = spec.players
+    guard = _DeferInterrupt().install()
+    try:
+        _search_loop(spec, study, evaluator, state, guard, base_sums, ref_sums, on_trial, time_limit, width, t0, P)
+    finally:
+        guard.uninstall()
+    return state
+
+
+def _search_loop(spec, study, evaluator, state, guard, base_sums, ref_sums, on_trial, time_limit, width, t0, P):
+    from optuna.trial import TrialState
+
     while True:
         done = len(finished_trials(study))
         if done >= spec.trials:
@@ -218,40 +276,43 @@ def run_search(spec: TuneSpec, study, evaluator, *, base_sums, ref_sums, on_tria
         asked = []
         try:
             for _ in range(k):
-                t = study.ask()
-                values = {p.name: p.suggest(t) for p in spec.params}
-                try:
-                    rules = build_rules(spec.base, list(spec.params), values)
-                except HeronSimError as err:
-                    t.set_user_attr("error", str(err))
-                    study.tell(t, state=TrialState.PRUNED)
-                    continue
-                t.set_user_attr("rules", rules.digest())
-                asked.append((t, rules))
+                with guard():  # a trial is asked, suggested and recorded whole, or not at all
+                    t = study.ask()
+                    values = {p.name: p.suggest(t) for p in spec.params}
+                    try:
+                        rules = build_rules(spec.base, list(spec.params), values)
+                    except HeronSimError as err:
+                        t.set_user_attr("error", str(err))
+                        study.tell(t, state=TrialState.PRUNED)
+                        continue
+                    t.set_user_attr("rules", rules.digest())
+                    asked.append((t, rules))
             if not asked:
                 continue
             sums = evaluator.sums([r for _, r in asked], 0, spec.games)
             for (t, rules), S in zip(asked, sums):
-                t.set_user_attr("sums", [int(x) for x in S])
-                cv = constraint_values(spec, S, base_sums, ref_sums)
-                t.set_user_attr("constraints", cv)
-                for i, c in enumerate(cv):
-                    t.set_constraint(f"c{i}", c)
-                t.set_user_attr("metrics", {m: _f(value(m, S, P)) for m in headline_metrics(P)})
-                study.tell(t, losses(spec, S, base_sums, ref_sums))
+                with guard():
+                    t.set_user_attr("sums", [int(x) for x in S])
+                    cv = constraint_values(spec, S, base_sums, ref_sums)
+                    t.set_user_attr("constraints", cv)
+                    for i, c in enumerate(cv):
+                        t.set_constraint(f"c{i}", c)
+                    t.set_user_attr("metrics", {m: _f(value(m, S, P)) for m in headline_metrics(P)})
+                    study.tell(t, losses(spec, S, base_sums, ref_sums))
+                    asked = [a for a in asked if a[0] is not t]
                 state.trials_run_now += 1
                 if on_trial is not None:
                     on_trial(study)
             asked = []
         except KeyboardInterrupt:
-            for t, _ in asked:
-                try:
-                    study.tell(t, state=TrialState.FAIL)
-                except Exception:  # noqa: BLE001 - already told, or storage busy: resume re-runs it
-                    pass
+            with guard():
+                for t, _ in asked:
+                    try:
+                        study.tell(t, state=TrialState.FAIL)
+                    except Exception:  # noqa: BLE001 - already told: resume re-runs it anyway
+                        pass
             state.interrupted = True
             break
-    return state
 
 
 def _f(x) -> float | None:
