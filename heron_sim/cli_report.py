@@ -14,7 +14,7 @@ import typer
 from .cli import _fail, app
 from .errors import HeronSimError
 
-PLAN_ORDER = ("modes", "pond", "anxiety", "guides", "strategies")
+PLAN_ORDER = ("modes", "pond", "anxiety", "guides", "strategies", "sensitivity")
 
 GamesOpt = Annotated[Optional[int], typer.Option("--games", help="Games per batch for a quick check (turns: 50 x games); default: each experiment's own sizes.")]
 RunDirOpt = Annotated[Optional[Path], typer.Option("--run-dir", help="Run folder for the raw Parquet results (default runs/<timestamp>).")]
@@ -81,18 +81,26 @@ def run_cmd(
     games: GamesOpt = None,
     run_dir: RunDirOpt = None,
     out: Annotated[Optional[Path], typer.Option("--out", help="Also write a report of these experiments to this folder.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the machine-readable findings (every figure with id, estimate, interval, n, unit) as JSON instead of Markdown.")] = False,
     scheduler: SchedulerOpt = None,
 ) -> None:
     """Run one or more experiment files: raw per-game Parquet under the run folder, then print
-    each experiment's findings and tables (Markdown)."""
-    from .report import build_sections, markdown_table
+    each experiment's findings and tables (Markdown), or with --json the findings as JSON."""
+    import json
+
+    from .report import build_sections, markdown_table, run_metadata
+    from .report.render import findings_json
     from .runner import RunData
 
     try:
         _use_scheduler(scheduler)
         folder = _run(experiments, run_dir, games)
         run = RunData(folder)
-        for sec in build_sections(run):
+        sections = build_sections(run)
+        if as_json:
+            typer.echo(json.dumps(findings_json(sections, run_metadata(run)), ensure_ascii=False, indent=1))
+            sections = []
+        for sec in sections:
             typer.echo(f"\n## {sec.title}\n")
             for f in sec.findings:
                 typer.echo(f"- {f}")
