@@ -79,3 +79,20 @@ def test_snake_max_cancel(limit, snake_pos, cancelled):
     res = play_script(rules(snake_max_cancel=limit), dice=dice, positions=[0, 30, 30, 30],
                       strategies=["greedy"] * 4, guides=["aigle", "serpent", "taureau", "cerf"])
     assert res.positions[1] == snake_pos and res.ready[1] == (0 if cancelled else 1)
+
+
+def test_greedy_seats_play_the_guide_variants_too():
+    """The greedy fast path (engine/greedy_turn.py) applies the same variant keys."""
+    import numpy as np
+
+    from heron_sim.simulation import simulate
+
+    def heron_doubled(r):
+        df = simulate(r, 400, seed=3, strategies="greedy")
+        return sum(int(df.loc[df[f"guide_{s}"].astype(str) == "heron", f"doubled_{s}"].sum()) for s in range(4))
+
+    # (a seat dealt the Héron may hold another guide later, after a 🌀 Rotation: not 0 under the rulings)
+    assert heron_doubled(rules(heron_doubling_herons=1)) > 1.5 * heron_doubled(rules())
+    base = simulate(rules(), 300, seed=4, strategies="greedy")
+    no_bull = simulate(rules(bull_bonus=0), 300, seed=4, strategies="greedy")
+    assert not np.array_equal(base["rounds"].to_numpy(), no_bull["rounds"].to_numpy())

@@ -10,7 +10,7 @@ from ..rules.rules import (
 )
 from ..strategies.common import can_target
 from ..strategies.dispatch import GREEDY, HAS_GREEDY, decide
-from .dice import best_set, count_animals, newly_kept_count, reserved_herons, roll_free_dice
+from .dice import best_set, count_animals, heron_earns_doubling, newly_kept_count, reserved_herons, roll_free_dice
 from .layout import (
     BONUS, C_ANXIETIES, COUNTS, HERON, C_COMBOS, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, C_SEAT_DOUBLED, D_BULL,
     D_KEEP, D_LION, D_POWER, D_SET_CHOICE, D_SET_SWAP, FREE, GUIDE, KEEP, KEPT, LION, NDICE,
@@ -91,17 +91,6 @@ def swap_guides(a, b, w):
     w[READY + a] = w[READY + b]
     w[GUIDE + b] = g
     w[READY + b] = r
-
-
-@hot
-def heron_earns_doubling(guide, size, w, R):
-    """Variant ``heron_doubling_herons = k >= 1``: a Héron guide earns the Guide Power doubling
-    when the final dice show at least k herons (counted by count_animals) and its set has at least
-    ``heron_doubling_min_set`` dice. k = 0: never (the rulings). Both live in R[P_HERON_DOUBLING]
-    (k + HERON_SET_SHIFT * min_set)."""
-    k = R[P_HERON_DOUBLING] % HERON_SET_SHIFT
-    min_set = R[P_HERON_DOUBLING] // HERON_SET_SHIFT
-    return guide == HERON and k > 0 and w[COUNTS + HERON] >= k and size >= min_set
 
 
 @hot

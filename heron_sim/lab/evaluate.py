@@ -68,7 +68,10 @@ class Evaluator:
 
     # ------------------------------------------------------------ racing: columns + bootstrap
     def _key(self, rules, first_game, games) -> str:
-        blob = f"{rules.digest()}|{self.spec.seating}|{self.spec.seed}|{first_game}|{games}|{BOOT_B}"
+        from .._numba_cache import _sources_hash
+
+        # The engine's source hash too: a changed engine never re-uses a cached evaluation.
+        blob = f"{rules.digest()}|{self.spec.seating}|{self.spec.seed}|{first_game}|{games}|{BOOT_B}|{_sources_hash()}"
         return hashlib.sha256(blob.encode()).hexdigest()[:20]
 
     def replicates(self, rules_list, first_game: int, games: int, boot_seed: int):

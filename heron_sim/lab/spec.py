@@ -146,13 +146,21 @@ class TuneSpec:
         blob = {"base": self.base.digest(), "ref": self.reference.digest() if self.reference else None,
                 "params": [repr(p) for p in self.params], "objectives": [repr(o) for o in self.objectives],
                 "constraints": [repr(c) for c in self.constraints], "seating": self.seating, "seed": self.seed,
-                "games": self.games, "sampler": self.sampler, "population": self.population}
+                "games": self.games, "sampler": self.sampler, "population": self.population,
+                "engine": _engine_hash()}
         return hashlib.sha256(json.dumps(blob, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
     def with_overrides(self, **kw) -> "TuneSpec":
         import dataclasses
 
         return dataclasses.replace(self, **{k: v for k, v in kw.items() if v is not None})
+
+
+def _engine_hash() -> str:
+    """The hash of the engine's sources: a study run by another engine is not resumed."""
+    from .._numba_cache import _sources_hash
+
+    return _sources_hash()
 
 
 def _int(table, key, lo, hi, where):

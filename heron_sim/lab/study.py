@@ -166,8 +166,9 @@ def open_study(spec: TuneSpec, run_dir: Path, fresh: bool = False):
         study.set_user_attr("fingerprint", spec.fingerprint())
         study.set_user_attr("objectives", [o.describe() for o in spec.objectives])
     elif fp != spec.fingerprint():
-        raise HeronSimError(f"{run_dir}: holds a study of a different tune file (rules, parameters, objectives, "
-                            "seed or games changed); pass --fresh to start over or --run-dir for another folder")
+        raise HeronSimError(f"{run_dir}: holds a study of a different tune file or engine (rules, parameters, "
+                            "objectives, seed, games or the engine's sources changed); pass --fresh to start over "
+                            "or --run-dir for another folder")
     _requeue_interrupted(study)
     return study
 
