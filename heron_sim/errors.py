@@ -7,3 +7,11 @@ class HeronSimError(ValueError):
 
 class RulesError(HeronSimError):
     """A rules object, a rules TOML file or an override is invalid."""
+
+
+class OutputError(Exception):
+    """A file could not be written (disk full, read-only, permission): exit code 1."""
+
+
+class Interrupted(Exception):
+    """Raised where a command must stop early after Ctrl-C / SIGTERM (exit code 130)."""
