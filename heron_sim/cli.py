@@ -143,7 +143,13 @@ def _stream_games(rules, games, seed, strategy, threads, label, out=None):
     from .progress import progress_bar
     from .simulation import simulate_batches, summary_columns
 
+    from .simulation import check_memory
+
     _check_user_strategies(strategy, rules.players)
+    # Only the summary's columns stay in memory (~9 bytes per seat and 30 per game), twice
+    # while they are joined at the end.
+    check_memory(2 * games * (30 + 9 * rules.players), f"--games: {games:,} games",
+                 "play fewer games per command (results on disk are streamed)")
     meta = {"requested": int(games), "seed": int(seed), "mode": rules.mode, "rules": rules.digest(),
             "strategies": strategy}
     writer = FrameWriter(out, meta) if out is not None else None
@@ -164,7 +170,11 @@ def _stream_games(rules, games, seed, strategy, threads, label, out=None):
             writer.meta.update(played=played, interrupted=played < games)
             if error is not None:
                 raise error
-            writer.__exit__(None, None, None)
+            if played == 0 and games > 0:  # stopped before the first batch: keep the old file
+                writer.__exit__(InterruptedError, None, None)
+                writer = None
+            else:
+                writer.__exit__(None, None, None)
     except OutputError as err:
         error = error or err
         if writer is not None:
@@ -233,7 +243,7 @@ def simulate_cmd(
         if error is not None:
             _fail_io(error)
         if played < games:
-            _interrupted(played, games, written=str(out) if out is not None else None)
+            _interrupted(played, games, written=str(out) if out is not None and played else None)
     except HeronSimError as err:
         _fail(str(err))
 
@@ -466,7 +476,13 @@ def game_cmd(
         parts, error = [], None
         meta = {"requested": int(games), "seed": int(seed), "game": game.name, "seats": ",".join(names)}
         with progress_bar(games, f"{game.name}") as advance:
+            from .simulation import check_memory
+
             for df in simulate_chunks(game, game_rules, games, n_players, seed, names, advance):
+                if not parts and len(df) < games:  # the first chunk gives the size of a game's row
+                    per_game = df.memory_usage(deep=True).sum() / max(len(df), 1)
+                    check_memory(2 * games * per_game, f"--games: {games:,} games",
+                                 "play fewer games per command")
                 parts.append(df)
         df = pd.concat(parts, ignore_index=True) if parts else None
         played = 0 if df is None else len(df)

@@ -109,9 +109,13 @@ def check_output(path: str | Path, field: str = "--out", formats: dict | None = 
         parent = parent.parent
     if parent.exists() and not parent.is_dir():
         raise HeronSimError(f"{field}: {parent} is a file, not a folder")
-    if not os.access(parent, os.W_OK | os.X_OK):
+    if not _writable(parent):
         raise HeronSimError(f"{field}: {parent}: folder not writable (read-only or permission denied)")
     return path
+
+
+def _writable(folder: Path) -> bool:
+    return os.access(folder, os.W_OK | os.X_OK)
 
 
 def _io_error(path: Path, err: OSError) -> OutputError:
@@ -247,7 +251,8 @@ class FrameWriter:
                 self._finish()
         except BaseException as err:
             self._close_writer()
-            return self._ctx.__exit__(type(err), err, err.__traceback__)
+            self._ctx.__exit__(type(err), err, err.__traceback__)  # removes the temporary file
+            raise
         self._close_writer()
         return self._ctx.__exit__(etype, exc, tb)
 
