@@ -55,7 +55,10 @@ def _run(files, run_dir, games, resume: bool = False):
         raise HeronSimError("--resume: give the run folder to finish with --run-dir")
     manifest = check_run_dir(run_dir, resume) if run_dir is not None else None
     if manifest is not None and not files:
-        exps = [Experiment.from_dict(e["experiment"]) for e in manifest["experiments"]]
+        try:
+            exps = [Experiment.from_dict(e["experiment"]) for e in manifest["experiments"]]
+        except (TypeError, KeyError, AttributeError) as err:
+            raise HeronSimError(f"--resume: {run_dir}: damaged manifest ({type(err).__name__}: {err})") from None
     else:
         if not files:
             raise HeronSimError("experiments: give at least one experiment file (or --resume --run-dir RUN)")

@@ -259,8 +259,12 @@ def package_version() -> str:
 
 
 def new_run_dir(root: str | Path = "runs", name: str | None = None) -> Path:
+    """A new, empty run folder ``root/<timestamp>`` (``-2``, ``-3``... if that one is taken)."""
     stamp = name or _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    path = Path(root) / stamp
+    path, k = Path(root) / stamp, 1
+    while path.exists() and any(path.iterdir()):
+        k += 1
+        path = Path(root) / f"{stamp}-{k}"
     mkdir(path)
     return path
 
