@@ -438,8 +438,9 @@ def game_cmd(
     strategy: Annotated[Optional[str], typer.Option(help="One strategy, or a comma list, one per seat.")] = None,
     rules: Annotated[Optional[Path], typer.Option(help="A TOML file of rule changes.")] = None,
     out: Annotated[Optional[Path], typer.Option(help="Save per-game results (.parquet or .csv).")] = None,
+    as_json: JsonOpt = False,
 ) -> None:
-    """Simulate one of the lighter games and print its summary (Markdown)."""
+    """Simulate one of the lighter games and print its summary (Markdown, or JSON with --json)."""
     from . import games as registry
     from .progress import progress_bar
 
@@ -492,9 +493,16 @@ def game_cmd(
                     w.write(df)
             except OutputError as err:
                 error = err
-        typer.echo(game.summarize(df) if df is not None else "(no games played)")
-        if played < games:
-            typer.echo(f"(interrupted: this summary holds {played:,} of the {games:,} games requested)")
+        if as_json:
+            from .games.base import light_summary
+
+            summary = light_summary(df) if df is not None else {"games": 0}
+            typer.echo(_dumps({"game": game.name, "players": n_players, "seed": seed, **summary,
+                               "requested": int(games), "played": played, "interrupted": played < games}))
+        else:
+            typer.echo(game.summarize(df) if df is not None else "(no games played)")
+            if played < games:
+                typer.echo(f"(interrupted: this summary holds {played:,} of the {games:,} games requested)")
         if error is not None:
             _fail_io(error)
         if played < games:

@@ -12,6 +12,3 @@ class RulesError(HeronSimError):
 class OutputError(Exception):
     """A file could not be written (disk full, read-only, permission): exit code 1."""
 
-
-class Interrupted(Exception):
-    """Raised where a command must stop early after Ctrl-C / SIGTERM (exit code 130)."""

@@ -63,7 +63,7 @@ def test_plan_report_and_rerender(plan_dir):
     # the lighter games: one section per game with its figures, tables and own summary
     for game in ("fire-mountain", "rampage"):
         body = page.split(f"<section id='games-{game}'>")[1].split("</section>")[0]
-        assert "Seat advantage" in body and "Strategy win rates" in body and "game-summary" in body
+        assert "Seat win shares" in body and "Strategy win shares" in body and "game-summary" in body
         assert body.count("data:image/png;base64,") == 3
         assert (out / "figures" / f"games-{game}-seats.png").is_file()
     assert "Game length (player turns" in page and "Game length (rounds" in page

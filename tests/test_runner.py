@@ -192,21 +192,31 @@ def test_games_kind_plans_runs_and_analyses(tmp_path):
 
     exp = load_experiment(write(tmp_path, LIGHT))
     jobs = {j.key: j for j in plan_jobs(exp)}
-    assert set(jobs) == {"fire-mountain_greedy", "fire-mountain_mixed", "mekong-dragons_greedy", "mekong-dragons_mixed"}
-    assert jobs["fire-mountain_greedy"].seatings == [["greedy"] * 4] and jobs["fire-mountain_greedy"].n == 40
-    mixed = jobs["fire-mountain_mixed"]
+    from heron_sim.games.fire_mountain import summary as FS
+    from heron_sim.games.mekong_dragons import summary as MS
+    expect = set()
+    for name, mod in (("fire-mountain", FS), ("mekong-dragons", MS)):
+        for P in mod.PLAYERS:
+            expect |= {f"{name}_{P}p_greedy", f"{name}_{P}p_mixed"}
+            expect |= {f"{name}_{P}p_reading{i}" for i, over in enumerate(mod.READINGS.values()) if over}
+    assert set(jobs) == expect
+    assert jobs["fire-mountain_4p_greedy"].seatings == [["greedy"] * 4] and jobs["fire-mountain_4p_greedy"].n == 40
+    mixed = jobs["fire-mountain_4p_mixed"]
     assert mixed.n == 24 and mixed.seatings == seatings(["greedy", "random"], 4)
-    assert jobs["mekong-dragons_greedy"].labels["unit"] == "rounds"
-    assert jobs["fire-mountain_greedy"].labels["unit"] == "player turns"
-    # players clamped to each game's range; "all" plans every registered game
+    assert jobs["mekong-dragons_3p_greedy"].labels["unit"] == "rounds"
+    assert jobs["fire-mountain_2p_greedy"].labels["unit"] == "player turns"
+    reading = jobs["fire-mountain_3p_reading1"]
+    assert reading.labels["overrides"] == {"free_order": False} and not reading.rules.free_order
+    # every player count each game allows; "all" plans every registered game
     big = load_experiment(write(tmp_path, 'kind = "games"\nplayers = 7', "big.toml"))
-    for j in plan_jobs(big, games_override=5):
-        g = available()[j.labels["game"]]
-        assert j.labels["players"] == min(7, g.max_players) and j.n == 5
-    assert {j.labels["game"] for j in plan_jobs(big, games_override=5)} == set(available())
+    planned = plan_jobs(big, games_override=5)
+    for name, g in available().items():
+        assert {j.labels["players"] for j in planned if j.labels["game"] == name} == set(
+            range(g.min_players, g.max_players + 1))
+    assert all(j.n == 5 for j in planned)
 
     run_experiments([exp], tmp_path / "run")
-    df = pd.read_parquet(tmp_path / "run" / "light" / "fire-mountain_mixed.parquet")
+    df = pd.read_parquet(tmp_path / "run" / "light" / "fire-mountain_4p_mixed.parquet")
     assert list(df["game"]) == list(range(24)) and df["seats"].nunique() == 2
     # game i is the game the simulator plays from stream (seed, i) with that seating
     game = get("fire-mountain")
@@ -219,17 +229,22 @@ def test_games_kind_plans_runs_and_analyses(tmp_path):
     secs = analyse(e, data)
     assert [s.key for s in secs] == ["light-fire-mountain", "light-mekong-dragons"]
     fm = secs[0]
-    seats_t = next(t for t in fm.tables if t.caption.startswith("Seat advantage")).data
-    g = pd.read_parquet(tmp_path / "run" / "light" / "fire-mountain_greedy.parquet")
+    seats_t = next(t for t in fm.tables if t.caption.startswith("Seat win shares")).data
+    g = pd.read_parquet(tmp_path / "run" / "light" / "fire-mountain_4p_greedy.parquet")
     fin = g[g["finished"]]
-    assert list(seats_t["wins"]) == [int((fin["winner"] == s).sum()) for s in range(4)]
+    four = seats_t[seats_t["players"] == 4]
+    assert list(four["wins"]) == [int((fin["winner"] == s).sum()) for s in range(4)]   # no shared win here
     assert (seats_t["low"] <= seats_t["win_rate"]).all() and (seats_t["win_rate"] <= seats_t["high"]).all()
-    assert len(fm.findings) == 1 and "against a fair 25 %" in fm.findings[0]
-    strat = next(t for t in fm.tables if t.caption.startswith("Strategy win rates")).data
-    tot = strat[strat["seat"] == "all"].set_index("strategy")
+    assert sorted(seats_t["players"].unique()) == [2, 3, 4]
+    assert len(fm.findings) == 3 and "against a fair 25 % (4 players" in fm.findings[0]
+    assert "against a fair 50 % (2 players" in fm.findings[1]
+    readings = next(t for t in fm.tables if t.caption.startswith("The seed's readings")).data
+    assert set(readings["variant"]) == set(FS.READINGS) and len(readings) == 3 * len(FS.READINGS)
+    strat = next(t for t in fm.tables if t.caption.startswith("Strategy win shares")).data
+    tot = strat[(strat["seat"].astype(str) == "all") & (strat["players"] == 4)].set_index("strategy")
     mfin = df[df["finished"]]
     assert tot.loc["greedy", "seat_games"] == 2 * len(mfin)
-    assert tot["wins"].sum() == int((mfin["winner"] >= 0).sum())
+    assert tot["wins"].sum() == pytest.approx(len(mfin))
     assert any("(rounds" in t.caption for t in secs[1].tables)
     assert {f.name for f in fm.figures} == {"seats", "length", "strategies"}
     assert fm.markdown and fm.markdown[0].endswith(game.summarize(g).strip())

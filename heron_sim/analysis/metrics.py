@@ -13,7 +13,8 @@ import pandas as pd
 
 from ..animals import NAMES as ANIMALS
 from .intervals import wilson
-from .stats import binom_test, eta_squared, holm, paired_difference, quantile_interval, t_interval
+from .stats import (binom_test, eta_squared, holm, normal_sf, paired_difference, quantile_interval,
+                    t_interval)
 
 
 def seats(df: pd.DataFrame) -> int:
@@ -112,16 +113,49 @@ def combo_distribution(df: pd.DataFrame) -> pd.DataFrame:
 
 
 # ---------------------------------------------------------------- win rates
+def share_test(shares, fair: float) -> dict:
+    """Win share of one seat (or strategy) over ``n`` games, against a fair share.
+
+    ``shares``: per game, the seat's share of the win in [0, 1] (1 won alone, 1/k one of k
+    co-winners, 0 lost). Returns ``wins`` (sum of shares), ``games`` (n), ``win_rate`` (mean
+    share), a 95 % Wilson interval (``low``, ``high``) and a two-sided ``p`` against ``fair``:
+
+    - every share 0 or 1 (no shared win): the Wilson interval and the exact binomial test;
+    - some fractional share: the Wilson interval at the fractional count and the score test
+      z = (mean - fair) / sqrt(fair (1 - fair) / n). Both are the binomial score statistics with
+      the Bernoulli variance; a variable in [0, 1] with mean m has variance at most m (1 - m),
+      so with fractions they are (slightly) conservative, never anti-conservative.
+    """
+    x = np.asarray(shares, dtype=float)
+    n = int(x.size)
+    k = float(x.sum())
+    out = {"games": n, "wins": k}
+    if n == 0:
+        return out | {"win_rate": math.nan, "low": math.nan, "high": math.nan, "p": math.nan}
+    rate, lo, hi = wilson(k, n)
+    whole = bool(np.all((x == 0) | (x == 1)))
+    if whole:
+        p = binom_test(int(round(k)), n, fair)
+    elif 0 < fair < 1:
+        z = (k / n - fair) / math.sqrt(fair * (1 - fair) / n)
+        p = min(1.0, 2 * normal_sf(abs(z)))
+    else:
+        p = math.nan
+    return out | {"win_rate": rate, "low": lo, "high": hi, "p": p}
+
+
 def seat_table(df: pd.DataFrame) -> pd.DataFrame:
-    n = len(df)
-    winner = df["winner"].to_numpy()
+    """Win rate of each seat over finished games (an unfinished game has no winner and would
+    pull every seat below 1/players), 95 % Wilson interval, exact binomial test against
+    1/players, Holm-corrected over the seats. A Héron game always has one winner when it ends."""
+    fin = df[df["finished"].to_numpy(bool)]
+    winner = fin["winner"].to_numpy()
     rows = []
     P = seats(df)
     for s in range(P):
-        k = int((winner == s).sum())
-        rate, lo, hi = wilson(k, n)
-        rows.append({"seat": s, "games": n, "wins": k, "win_rate": rate, "low": lo, "high": hi,
-                     "fair": 1 / P, "p": binom_test(k, n, 1 / P)})
+        t = share_test((winner == s).astype(float), 1 / P)
+        rows.append({"seat": s, "games": t["games"], "wins": int(round(t["wins"])), "win_rate": t["win_rate"],
+                     "low": t["low"], "high": t["high"], "fair": 1 / P, "p": t["p"]})
     t = pd.DataFrame(rows)
     if len(t):
         t["p_holm"] = holm(t["p"])
@@ -134,8 +168,11 @@ def guide_table(df: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     ``win_rate`` = games won by the player dealt that guide / all games (fair share 1/7 when
     guides are dealt uniformly at random); ``win_rate_when_dealt`` = wins / games where it was
     dealt (fair 1/players). Exact binomial p-values, Holm-corrected across the guides;
-    ``flag`` marks guides significantly off at ``alpha`` after correction.
+    ``flag`` marks guides significantly off at ``alpha`` after correction. Over finished
+    games: an unfinished game has no winner and would pull every guide below its fair share.
     """
+    if "finished" in df:
+        df = df[df["finished"].to_numpy(bool)].reset_index(drop=True)
     n = len(df)
     P = seats(df)
     winner = df["winner"].to_numpy()
@@ -191,16 +228,18 @@ def doubling_share(df: pd.DataFrame) -> pd.DataFrame:
 
 
 def strategy_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Win rate of each strategy per seat it held (wins / seats played), with the fair share
-    of a seat (1 / players), advance and Anxiety per turn."""
+    """Win rate of each strategy per seat it held in finished games (wins / seats played; an
+    unfinished game has no winner), with the fair share of a seat (1 / players), advance and
+    Anxiety per turn (over every game)."""
     P = seats(df)
     winner = df["winner"].to_numpy()
+    fin = df["finished"].to_numpy(bool)
     acc: dict[str, dict] = {}
     for s in range(P):
         for name, sub in df.groupby(f"strategy_{s}", observed=True):
             idx = sub.index.to_numpy()
             a = acc.setdefault(name, {"seats": 0, "wins": 0, "adv": [], "turns": [], "anx": []})
-            a["seats"] += len(idx)
+            a["seats"] += int(fin[idx].sum())
             a["wins"] += int((winner[idx] == s).sum())
             a["adv"].append(sub[f"advance_{s}"].to_numpy(float))
             a["turns"].append(sub[f"turns_{s}"].to_numpy(float))
@@ -399,22 +438,56 @@ def pond_decides(df: pd.DataFrame) -> dict:
 # ---------------------------------------------------------------- lighter games (heron_sim.games)
 # Their frames start with seed, game, players, seats, strategies, winner, length, finished
 # (``heron_sim.games.base.CORE_COLUMNS``); ``seats`` is the strategy of every seat, comma-joined.
+def light_win_shares(df: pd.DataFrame) -> np.ndarray:
+    """Per game and seat, the seat's share of the win: float64[n, players].
+
+    A game's co-winners come from its ``winners`` column (bit mask of the seats tied for the
+    win after every tie-break; 0: no winner) when the game writes one, else from ``winner``
+    (seat, -1: none). Each of k co-winners gets 1/k; an unfinished game gives 0 to every seat.
+    """
+    n, P = len(df), seats(df)
+    fin = df["finished"].to_numpy(bool) if n else np.zeros(0, bool)
+    if "winners" in df:
+        mask = df["winners"].to_numpy(np.int64)
+        won = np.stack([(mask >> s) & 1 for s in range(P)], axis=1).astype(float) if n else np.zeros((0, P))
+    else:
+        w = df["winner"].to_numpy()
+        won = np.stack([w == s for s in range(P)], axis=1).astype(float) if n else np.zeros((0, P))
+    won[~fin] = 0.0
+    k = won.sum(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(k > 0, won / np.where(k > 0, k, 1), 0.0)
+
+
+def light_decided(df: pd.DataFrame) -> np.ndarray:
+    """Per game: True when it finished with at least one winner (alone or shared)."""
+    return light_win_shares(df).sum(axis=1) > 0.5 if len(df) else np.zeros(0, bool)
+
+
 def light_seat_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Win rate of each seat over finished games (winner -1, a shared or no win, counts for no
-    seat), 95 % Wilson interval, exact binomial test against 1/players, Holm-corrected."""
-    fin = df[df["finished"].to_numpy(bool)]
-    n = len(fin)
+    """Win share of each seat over the decided games (finished with at least one winner).
+
+    A shared win counts as a fraction: each of k co-winners gets 1/k of the game (see
+    :func:`light_win_shares`), so the shares of a game sum to 1 and the fair share of a seat
+    is exactly 1/players under seat symmetry, shared wins or not. (Counting only single wins
+    over every game, as before, made the fair share 1/players wrong by the rate of shared
+    wins.) 95 % Wilson interval and a test against 1/players per seat (:func:`share_test`:
+    exact binomial without shared wins, the conservative score test with them),
+    Holm-corrected over the seats. ``shared``: games the seat shared with others.
+    """
+    sh = light_win_shares(df)
+    dec = sh.sum(axis=1) > 0.5 if len(df) else np.zeros(0, bool)
+    sh = sh[dec]
     P = seats(df)
-    winner = fin["winner"].to_numpy()
     rows = []
     for s in range(P):
-        k = int((winner == s).sum())
-        rate, lo, hi = wilson(k, n)
-        rows.append({"seat": s, "games": n, "wins": k, "win_rate": rate, "low": lo, "high": hi,
-                     "fair": 1 / P if P else math.nan, "p": binom_test(k, n, 1 / P) if n else math.nan})
-    t = pd.DataFrame(rows)
+        t = share_test(sh[:, s], 1 / P)
+        rows.append({"seat": s, "games": t["games"], "wins": t["wins"],
+                     "shared": int(((sh[:, s] > 0) & (sh[:, s] < 1)).sum()), "win_rate": t["win_rate"],
+                     "low": t["low"], "high": t["high"], "fair": 1 / P if P else math.nan, "p": t["p"]})
+    t = pd.DataFrame(rows, columns=["seat", "games", "wins", "shared", "win_rate", "low", "high", "fair", "p"])
     if len(t):
-        t["p_holm"] = holm(t["p"])
+        t["p_holm"] = holm(t["p"].fillna(1.0))
     return t
 
 
@@ -440,26 +513,35 @@ def light_length_distribution(df: pd.DataFrame) -> pd.Series:
 
 
 def light_strategy_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Win rate of each strategy per seat it played (finished games), overall and seat by seat:
-    rows ``seat = "all"`` then one per seat, with 95 % Wilson intervals; ``fair`` = 1/players."""
-    fin = df[df["finished"].to_numpy(bool)]
+    """Win share of each strategy per seat it played in decided games, overall and seat by
+    seat: rows ``seat = "all"`` then one per seat. A shared win counts 1/k to each of its k
+    co-winners (:func:`light_win_shares`), so ``fair`` = 1/players is the share of a seat under
+    equal strength; 95 % Wilson interval and ``p`` against fair (:func:`share_test`); Holm over
+    the ``all`` rows in ``p_holm`` (NaN on the seat rows)."""
+    sh = light_win_shares(df)
+    dec = sh.sum(axis=1) > 0.5 if len(df) else np.zeros(0, bool)
     P = seats(df)
-    wins: dict[tuple, int] = {}
-    plays: dict[tuple, int] = {}
-    for seating, grp in fin.groupby("seats", sort=True):
-        k = len(grp)
-        w = grp["winner"].to_numpy()
-        for s, name in enumerate(str(seating).split(",")):
+    seats_col = df["seats"].astype(str).to_numpy()[dec]
+    sh = sh[dec]
+    parts: dict[tuple, list] = {}
+    for seating in sorted(set(seats_col)):
+        sel = seats_col == seating
+        for s, name in enumerate(seating.split(",")):
             for key in ((name, "all"), (name, s)):
-                plays[key] = plays.get(key, 0) + k
-                wins[key] = wins.get(key, 0) + int((w == s).sum())
+                parts.setdefault(key, []).append(sh[sel, s])
     rows = []
-    for name in sorted({k[0] for k in plays}):
+    for name in sorted({k[0] for k in parts}):
         for seat in ["all"] + list(range(P)):
-            if (name, seat) not in plays:
+            if (name, seat) not in parts:
                 continue
-            k, n = wins[(name, seat)], plays[(name, seat)]
-            rate, lo, hi = wilson(k, n)
-            rows.append({"strategy": name, "seat": seat, "seat_games": n, "wins": k, "win_rate": rate,
-                         "low": lo, "high": hi, "fair": 1 / P if P else math.nan})
-    return pd.DataFrame(rows, columns=["strategy", "seat", "seat_games", "wins", "win_rate", "low", "high", "fair"])
+            x = np.concatenate(parts[(name, seat)])
+            t = share_test(x, 1 / P)
+            rows.append({"strategy": name, "seat": seat, "seat_games": t["games"], "wins": t["wins"],
+                         "win_rate": t["win_rate"], "low": t["low"], "high": t["high"],
+                         "fair": 1 / P if P else math.nan, "p": t["p"]})
+    t = pd.DataFrame(rows, columns=["strategy", "seat", "seat_games", "wins", "win_rate", "low", "high", "fair", "p"])
+    t["p_holm"] = np.nan
+    alls = t["seat"].astype(str) == "all"
+    if alls.any():
+        t.loc[alls, "p_holm"] = holm(t.loc[alls, "p"].fillna(1.0))
+    return t

@@ -106,3 +106,159 @@ def simulate_chunks(game: LightGame, rules, games: int, players: int, seed: int,
         yield game.simulate(rules, games=n, players=players, seed=seed, strategies=list(strategies),
                             progress=progress, first_game=first_game + done)
         done += n
+
+
+def light_summary(df: pd.DataFrame) -> dict:
+    """The headline figures of a lighter game's run as plain JSON-ready values, in the key style
+    of ``heron-sim simulate --json`` (:func:`heron_sim.analysis.summarize`).
+
+    Keys: games, finished, decided (finished with at least one winner), shared (decided games
+    with several co-winners), length_mean, length_median, length_p90 (finished games, the
+    game's unit), win_rate_by_seat (win shares over decided games; a shared win counts 1/k to
+    each of k co-winners), win_rate_by_seat_ci (95 % Wilson), win_rate_by_seat_p_holm (against
+    the fair 1/players, Holm over the seats), fair, and when several strategies played
+    win_rate_by_strategy, win_rate_by_strategy_ci (per seat played).
+    """
+    from ..analysis.metrics import light_length_table, light_seat_table, light_strategy_table, light_win_shares
+
+    n = len(df)
+    sh = light_win_shares(df) if n else np.zeros((0, 0))
+    dec = sh.sum(axis=1) > 0.5 if n else np.zeros(0, bool)
+    lt = light_length_table(df)
+    st = light_seat_table(df)
+    P = int(df["players"].iloc[0]) if n else 0
+    out = {
+        "games": n,
+        "finished": int(df["finished"].sum()) if n else 0,
+        "decided": int(dec.sum()),
+        "shared": int(((sh > 0) & (sh < 1)).any(axis=1).sum()) if n else 0,
+        "length_mean": lt["mean"], "length_median": lt["median"], "length_p90": lt["p90"],
+        "win_rate_by_seat": [float(x) for x in st["win_rate"]],
+        "win_rate_by_seat_ci": [[float(a), float(b)] for a, b in zip(st["low"], st["high"])],
+        "win_rate_by_seat_p_holm": [float(x) for x in st["p_holm"]] if len(st) else [],
+        "fair": 1 / P if P else float("nan"),
+    }
+    if n and df["seats"].astype(str).str.split(",").map(lambda s: len(set(s))).max() > 1:
+        stt = light_strategy_table(df)
+        alls = stt[stt["seat"].astype(str) == "all"]
+        out["win_rate_by_strategy"] = {r.strategy: float(r.win_rate) for r in alls.itertuples()}
+        out["win_rate_by_strategy_ci"] = {r.strategy: [float(r.low), float(r.high)] for r in alls.itertuples()}
+    return out
+
+
+# ---------------------------------------------------------------- tidy frames for the report
+def _rules(game: LightGame, overrides: dict | None):
+    return game.load_rules(None, dict(overrides or {}))
+
+
+def run_frame(game: LightGame, players: int, games: int, seed: int, overrides: dict | None = None,
+              strategies: list[str] | None = None) -> pd.DataFrame:
+    """One run's per-game frame (every seat the game's first strategy unless ``strategies``)."""
+    names = strategies or [game.strategies[0]] * players
+    return game.simulate(_rules(game, overrides), games=games, players=players, seed=seed, strategies=names)
+
+
+def seat_rows(df: pd.DataFrame, **labels) -> pd.DataFrame:
+    """Tidy seat shares of one run (:func:`heron_sim.analysis.metrics.light_seat_table`: a
+    shared win counts 1/k to each co-winner; fair 1/players; Holm over the seats), with the
+    ``labels`` as leading columns."""
+    from ..analysis.metrics import light_seat_table
+
+    t = light_seat_table(df)
+    for i, (k, v) in enumerate(labels.items()):
+        t.insert(i, k, v)
+    return t
+
+
+def length_rows(df: pd.DataFrame, **labels) -> pd.DataFrame:
+    """One tidy row of a run's length and balance: games, finished, decided, shared, mean
+    length (t interval), median, p10, p90 (finished games, the game's unit), ``balance`` (1 -
+    the largest gap between two seats' shares), ``max_seat_share`` and its Holm p."""
+    from ..analysis.metrics import light_length_table, light_seat_table, light_win_shares
+
+    lt = light_length_table(df)
+    st = light_seat_table(df)
+    sh = light_win_shares(df)
+    row = {**labels, "games": lt["games"], "finished": lt["finished"],
+           "decided": int((sh.sum(axis=1) > 0.5).sum()), "shared": int(((sh > 0) & (sh < 1)).any(axis=1).sum()),
+           "length_mean": lt["mean"], "length_low": lt["mean_low"], "length_high": lt["mean_high"],
+           "length_median": lt["median"], "length_p10": lt["p10"], "length_p90": lt["p90"],
+           "balance": 1.0 - float(st["win_rate"].max() - st["win_rate"].min()) if len(st) else np.nan,
+           "max_seat_share": float(st["win_rate"].max()) if len(st) else np.nan,
+           "min_p_holm": float(st["p_holm"].min()) if len(st) else np.nan}
+    return pd.DataFrame([row])
+
+
+def seat_frame(game: LightGame, games: int, seed: int, players=None, overrides: dict | None = None,
+               label: str = "default") -> pd.DataFrame:
+    """Seat shares at every player count the game allows (or ``players``): one row per
+    (players, seat), every seat the game's first strategy."""
+    ps = list(players or range(game.min_players, game.max_players + 1))
+    return pd.concat([seat_rows(run_frame(game, P, games, seed, overrides), game=game.name, variant=label,
+                                players=P) for P in ps], ignore_index=True)
+
+
+def variants_frames(game: LightGame, variants: dict[str, dict], games: int, seed: int,
+                    players=None) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Seat shares and length of each rules variant (label -> overrides; {} the defaults) at
+    every player count, on the same seeds: (seat rows, length rows)."""
+    ps = list(players or range(game.min_players, game.max_players + 1))
+    seats, lengths = [], []
+    for label, over in variants.items():
+        for P in ps:
+            df = run_frame(game, P, games, seed, over)
+            seats.append(seat_rows(df, game=game.name, variant=label, players=P))
+            lengths.append(length_rows(df, game=game.name, variant=label, players=P))
+    return pd.concat(seats, ignore_index=True), pd.concat(lengths, ignore_index=True)
+
+
+def strategy_frame(game: LightGame, games: int, seed: int, players=None, overrides: dict | None = None) -> pd.DataFrame:
+    """Win share per seat played of the game's first two strategies at every player count:
+    the second strategy takes each seat in turn (games / players games each), the first the
+    other seats; rows of :func:`heron_sim.analysis.metrics.light_strategy_table` ("all" and
+    per seat), with ``players``."""
+    from ..analysis.metrics import light_strategy_table
+
+    if len(game.strategies) < 2:
+        return pd.DataFrame()
+    a, b = game.strategies[:2]
+    ps = list(players or range(game.min_players, game.max_players + 1))
+    out = []
+    for P in ps:
+        per = max(1, games // P)
+        parts = [run_frame(game, P, per, seed, overrides, [b if i == s else a for i in range(P)])
+                 .assign(game=lambda d, s=s: d["game"] + s * per) for s in range(P)]
+        t = light_strategy_table(pd.concat(parts, ignore_index=True))
+        t.insert(0, "players", P)
+        t.insert(0, "game", game.name)
+        out.append(t)
+    return pd.concat(out, ignore_index=True)
+
+
+def seat_markdown(df: pd.DataFrame, extra: dict | None = None) -> list[str]:
+    """Markdown lines of the seat-share table of one run (shared wins as fractions)."""
+    from ..analysis.stats import format_p
+
+    t = seat_rows(df)
+    P = int(df["players"].iloc[0]) if len(df) else 0
+    n = int(t["games"].iloc[0]) if len(t) else 0
+    from ..analysis.metrics import light_win_shares
+
+    sh = light_win_shares(df) if len(df) else np.zeros((0, 0))
+    shared = int(((sh > 0) & (sh < 1)).any(axis=1).sum()) if len(df) else 0
+    cols = list((extra or {}).keys())
+    out = [f"Win share per seat over {n} decided games (a shared win counts 1/k to each of its k "
+           f"co-winners, so the fair share is 1/{P} = {100 / P:.1f} %); 95 % Wilson interval; p against "
+           f"fair, Holm over the seats.", "",
+           "| seat | " + "".join(f"{c} | " for c in cols) + "wins | shared | win share [95 %] | p (Holm) |",
+           "|---|" + "---|" * len(cols) + "---|---|---|---|"]
+    for r in t.itertuples():
+        ex = "".join(f"{extra[c][r.seat]} | " for c in cols)
+        wins = f"{r.wins:.0f}" if float(r.wins).is_integer() else f"{r.wins:.1f}"
+        out.append(f"| {r.seat} | {ex}{wins} | {r.shared} | {100 * r.win_rate:.1f} % "
+                   f"[{100 * max(0.0, r.low):.1f}, {100 * min(1.0, r.high):.1f}] | {format_p(r.p_holm)} |")
+    if shared:
+        out.append("")
+        out.append(f"{shared} of {n} decided games ended in a shared win; each of its k co-winners counts 1/k "
+                   "(column *shared*: the games a seat shared).")
+    return out

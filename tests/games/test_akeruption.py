@@ -20,6 +20,11 @@ I = np.int64
 RULES = load_rules(None, {})
 PARAMS, CRIT, BONUS, START_WALLS, TILES, RES_W, FL = RULES.kernel_arrays()
 P, S = 3, 6
+#: The old model's readings: zones at or above their threshold, only walls facing a flow tested.
+OLD = PARAMS.copy()
+OLD[E.P_STRICT] = 0
+OLD[E.P_EVERY_WALL] = 0
+OLD[E.P_BYPASS] = 0
 
 
 def state(seed=0, index=0):
@@ -73,12 +78,41 @@ def test_damage_flows_walls_and_broken_walls():
     vwall[0, 1] = E.STONE + 1           # one of them faces a stone wall
     vwall[0, 5] = E.STRAW + 1           # a wall with no lava behind is not tested
     bonus_hold = np.array([0, 1, 99], I)   # the stone wall always holds
-    assert E.damage(0, state(), flow, vwall, bonus_hold, kst, PARAMS) == 2 * 20
+    assert E.damage(0, state(), flow, vwall, bonus_hold, kst, OLD) == 2 * 20
     assert kst[E.STONE, E.K_TESTS] == 1 and kst[E.STRAW, E.K_TESTS] == 0
     bonus_break = np.array([0, 1, -99], I)  # now it always breaks: +10, and the side is open
-    assert E.damage(0, state(), flow, vwall, bonus_break, kst, PARAMS) == 2 * 20 + 10
+    assert E.damage(0, state(), flow, vwall, bonus_break, kst, OLD) == 2 * 20 + 10
     assert vwall[0, 1] == 0 and vwall[0, 5] == E.STRAW + 1
-    assert E.damage(0, state(), flow, vwall, bonus_break, kst, PARAMS) == 3 * 20
+    assert E.damage(0, state(), flow, vwall, bonus_break, kst, OLD) == 3 * 20
+
+
+def test_seed_reading_every_village_wall_is_tested():
+    """"Test de résistance de chaque mur du village": the wall with no lava behind it is
+    tested too (and can break: +10 °C); the old reading left it alone."""
+    flow, vwall = np.zeros((4, S), I), np.zeros((4, S), I)
+    kst = np.zeros((3, E.N_KCOUNT), I)
+    flow[0, 0] = 1
+    vwall[0, 5] = E.STRAW + 1               # no lava behind it
+    always_break = np.array([-99, -99, -99], I)
+    assert RULES.params[E.P_EVERY_WALL] == 1
+    assert E.damage(0, state(), flow, vwall, always_break, kst, PARAMS) == 20 + 10
+    assert vwall[0, 5] == 0 and kst[E.STRAW, E.K_TESTS] == 1 and kst[E.STRAW, E.K_STOPS] == 0
+    vwall[0, 5] = E.STRAW + 1
+    assert E.damage(0, state(), flow, vwall, always_break, kst, OLD) == 20 and vwall[0, 5] == E.STRAW + 1
+
+
+def test_seed_reading_zones_are_strictly_above_their_thresholds():
+    """"zone critique >50°C": 50 °C is not in the first zone, 51 °C is; the old reading
+    (>=) erupted at 50."""
+    assert RULES.params[E.P_STRICT] == 1 and not E.in_zone(50, 50, 1) and E.in_zone(51, 50, 1)
+    h = _heat_state()
+    E.add_heat(0, 50, h["temp"], h["entered"], h["taken"], CRIT, state(), h["ends"], h["meta"], PARAMS, FL, P)
+    assert h["meta"][E.M_ERUPTIONS] == 0 and h["temp"][:3].tolist() == [50, 0, 0]
+    E.add_heat(0, 1, h["temp"], h["entered"], h["taken"], CRIT, state(), h["ends"], h["meta"], PARAMS, FL, P)
+    assert h["meta"][E.M_ERUPTIONS] == 1 and h["temp"][:3].tolist() == [51, 30, 30]
+    h = _heat_state()
+    E.add_heat(0, 50, h["temp"], h["entered"], h["taken"], CRIT, state(), h["ends"], h["meta"], OLD, FL, P)
+    assert h["meta"][E.M_ERUPTIONS] == 1
 
 
 def _heat_state():
@@ -89,14 +123,14 @@ def _heat_state():
 def test_first_into_a_zone_erupts_and_the_others_take_30():
     h = _heat_state()
     st = state()
-    E.add_heat(0, 50, h["temp"], h["entered"], h["taken"], CRIT, st, h["ends"], h["meta"], PARAMS, FL, P)
+    E.add_heat(0, 50, h["temp"], h["entered"], h["taken"], CRIT, st, h["ends"], h["meta"], OLD, FL, P)
     assert h["temp"][:3].tolist() == [50, 30, 30] and h["taken"].tolist() == [1, 0, 0]
     assert h["meta"][E.M_ERUPTIONS] == 1 and h["meta"][E.M_NENDS] == PARAMS[E.P_OUTLETS]
     # player 1 enters the first zone second: no eruption, no penalty
-    E.add_heat(1, 20, h["temp"], h["entered"], h["taken"], CRIT, st, h["ends"], h["meta"], PARAMS, FL, P)
+    E.add_heat(1, 20, h["temp"], h["entered"], h["taken"], CRIT, st, h["ends"], h["meta"], OLD, FL, P)
     assert h["temp"][:3].tolist() == [50, 50, 30] and h["meta"][E.M_ERUPTIONS] == 1
     # a chain: player 2 first into 120 pushes player 0 to 80 and player 1 to 80 (no new zone)
-    E.add_heat(2, 90, h["temp"], h["entered"], h["taken"], CRIT, st, h["ends"], h["meta"], PARAMS, FL, P)
+    E.add_heat(2, 90, h["temp"], h["entered"], h["taken"], CRIT, st, h["ends"], h["meta"], OLD, FL, P)
     assert h["temp"][:3].tolist() == [80, 80, 120] and h["meta"][E.M_ERUPTIONS] == 2
     assert h["entered"][2].tolist() == [1, 1, 0]
 
@@ -107,7 +141,7 @@ def test_penalty_can_carry_another_player_first_into_the_next_zone():
     h["entered"][0, 0] = 1
     h["taken"][0] = 1
     st = state()
-    E.add_heat(0, 10, h["temp"], h["entered"], h["taken"], CRIT, st, h["ends"], h["meta"], PARAMS, FL, P)
+    E.add_heat(0, 10, h["temp"], h["entered"], h["taken"], CRIT, st, h["ends"], h["meta"], OLD, FL, P)
     # player 0 is first into 120: +30 to the others; player 1 reaches 75 (zone 50 already taken)
     assert h["temp"][:3].tolist() == [120, 75, 30] and h["meta"][E.M_ERUPTIONS] == 1
 
@@ -171,6 +205,22 @@ def test_walled_end_must_be_beaten_or_the_tile_goes_elsewhere():
     assert b["flow"][1].sum() == 1 and b["hand"][0].sum() == 1
 
 
+def test_seed_reading_a_wall_fed_from_another_side_is_destroyed_untested():
+    """"Si la tuile peut être alimentée en lave par un autre côté ... le mur est détruit sans
+    test": a tile that brings another flow to the walled end's place (same village, same tiles
+    left) destroys the wall with no dice test; the old reading kept it."""
+    for params, kept in ((PARAMS, False), (OLD, True)):
+        b = _board()
+        b["ends"][0] = [1, 2, E.STONE + 1]     # walled, two tiles from village 1
+        b["ends"][1] = [1, 3, 0]               # another flow, three tiles from it
+        b["meta"][E.M_NENDS] = 2
+        E.extend(0, 1, state(), b["ends"], b["meta"], np.array([0, 1, 0], I), b["flow"], b["walls"],
+                 b["hand"], RES_W, params, np.array([0.75, 0.0]))
+        walled = [e for e in b["ends"][: b["meta"][E.M_NENDS]].tolist() if e[2] > 0]
+        assert (len(walled) == 1) == kept
+        assert b["meta"][E.M_BYPASSED] == (0 if kept else 1)
+
+
 def test_wall_on_end_is_tested_at_once_and_needs_an_empty_zone():
     ends = np.zeros((E.MAX_ENDS, 3), I)
     ends[0] = [1, 1, 0]                     # last tile before village 1: zone not empty
@@ -232,7 +282,7 @@ def test_greedy_beats_random():
 
 def test_summary_answers_the_questions():
     text = summarize(simulate(RULES, games=200, players=4, seed=1))
-    for needle in ("Seat advantage", "Game length", "Strategy win rates", "stone", "0.7222", "exact"):
+    for needle in ("Seat advantage", "win share", "Game length", "Strategy win shares", "stone", "0.7222", "exact"):
         assert needle in text
 
 
@@ -276,3 +326,32 @@ def test_hold_frequencies_at_scale():
         n, k = df[f"tests_{kind}"].sum(), df[f"holds_{kind}"].sum()
         p = float(hold_probability(bonus))
         assert abs(k / n - p) < 5 * math.sqrt(p * (1 - p) / n), kind
+
+
+# ---------------------------------------------------------------- negative control
+def _random_first(games, players, seed):
+    rules = load_rules(None, {"first_player": "random"})
+    return simulate(rules, games=games, players=players, seed=seed)
+
+
+def _assert_exchangeable(df, z=4.5):
+    """With the first player drawn at random every seat is the same: each seat's win share is
+    1/players within z standard errors (a shared win counts 1/k)."""
+    from heron_sim.analysis.metrics import light_win_shares
+    sh = light_win_shares(df)
+    sh = sh[sh.sum(axis=1) > 0.5]
+    n, players = sh.shape
+    for s in range(players):
+        se = math.sqrt(sh[:, s].var(ddof=1) / n)
+        assert abs(sh[:, s].mean() - 1 / players) < z * se, (s, sh[:, s].mean())
+
+
+def test_negative_control_random_first_player_makes_seats_equal():
+    for players in (2, 4):
+        _assert_exchangeable(_random_first(1500, players, 5))
+
+
+@pytest.mark.slow
+def test_negative_control_random_first_player_makes_seats_equal_long():
+    for players in (2, 3, 4):
+        _assert_exchangeable(_random_first(20000, players, 6))

@@ -34,9 +34,9 @@ def regions(b):
     return n, sorted(b["size"][:n].tolist())
 
 
-def ends(b, start, steps, species=-1):
-    E.reach(b["grid"], b["ttype"], start, steps, species, b["dist"], b["parent"])
-    return {p for p in range(16) if E.legal_end(b["grid"], b["ttype"], p, b["dist"], species)}
+def ends(b, start, steps, species=-1, stego_volcano=0):
+    E.reach(b["grid"], b["ttype"], start, steps, species, b["dist"], b["parent"], stego_volcano)
+    return {p for p in range(16) if E.legal_end(b["grid"], b["ttype"], p, b["dist"], species, stego_volcano)}
 
 
 # ---------------------------------------------------------------- board, regions, earthquakes
@@ -97,6 +97,18 @@ def test_footprints_cross_lagoons_but_never_end_there_nor_cross_the_volcano():
     assert ends(b, 4, 2) == {0, 1, 9, 12}               # 6 is two steps away only across the volcano
 
 
+def test_seed_reading_the_stegosaurus_may_occupy_the_volcano():
+    """"Le Stégosaure ... peut occuper le volcan", "sans autoriser tous les dinosaures": with the
+    rule (the default) a Stegosaurus next to the volcano may end there, never cross it; other
+    species still may not; without it (the old model) the volcano is out for every figure."""
+    assert RULES.stegosaurus_on_volcano
+    b = board()
+    assert ends(b, 4, 1, STEGO, 1) == {0, 5}             # 4 -> volcano 5 (8 is a lagoon)
+    assert 6 not in ends(b, 4, 2, STEGO, 1)              # not across it
+    assert 5 not in ends(b, 4, 1, TREX, 1)
+    assert ends(b, 4, 1, STEGO, 0) == {0}
+
+
 def test_plesiosaurus_may_end_in_a_lagoon():
     assert ends(board(), 9, 1, PLESIO) == {8, 10, 13}
 
@@ -107,7 +119,7 @@ def test_pteranodon_reaches_any_prairie_or_jungle_with_one_footprint():
     assert all(b["dist"][p] == 1 for p in (0, 15))
 
 
-def test_tyrannosaurus_threatens_cromagnons_along_its_path_triceratops_guards():
+def test_tyrannosaurus_threatens_cromagnons_along_its_path_triceratops_guards_if_switched_on():
     b = board()
     b["dsp"][0, 0], b["dloc"][0, 0] = TREX, 0          # player 0's T-rex on tile 0
     b["cm"][1, 1] = 2                                   # player 1 on tile 1 (on the path)
@@ -116,10 +128,16 @@ def test_tyrannosaurus_threatens_cromagnons_along_its_path_triceratops_guards():
     b["dsp"][2, 0], b["dloc"][2, 0] = TRICE, 2          # its Triceratops stands there
     b["cm"][2, 0] = 1                                   # the T-rex's own Cro-Magnon is safe
     E.reach(b["grid"], b["ttype"], 0, 2, TREX, b["dist"], b["parent"])
-    sent = E.apply_move(0, 0, 0, 2, b["grid"], b["parent"], b["cm"], b["dsp"], b["dloc"], b["res"], P)
+    saved = {k: v.copy() for k, v in b.items()}
+    sent = E.apply_move(0, 0, 0, 2, b["grid"], b["parent"], b["cm"], b["dsp"], b["dloc"], b["res"], P, 1)
     assert sent == 3 and b["res"].tolist() == [0, 3, 0]
     assert b["cm"][1, 1] == 0 and b["cm"][2, 1] == 0 and b["cm"][2, 2] == 3 and b["cm"][2, 0] == 1
     assert b["dloc"][0, 0] == 2
+    # the seed gives the Triceratops no power (the default): player 2's Cro-Magnons go too
+    b = saved
+    assert not RULES.triceratops_guards
+    sent = E.apply_move(0, 0, 0, 2, b["grid"], b["parent"], b["cm"], b["dsp"], b["dloc"], b["res"], P, 0)
+    assert sent == 6 and b["res"].tolist() == [0, 3, 3]
 
 
 def test_a_cromagnon_move_is_not_a_threat():
@@ -216,6 +234,59 @@ def test_volcano_face_is_mandatory_and_takes_from_elsewhere_when_reserve_is_empt
 
 
 # ---------------------------------------------------------------- whole games
+def _order_state():
+    """One Cro-Magnon in reserve, none on the board; dice: one Egg, one Hut, one Footprint."""
+    b = board()
+    b["res"][0] = 1
+    extra = dict(egg=np.zeros(P, I), volc=-np.ones(10, I), supply=np.full(6, 2, I),
+                 hatched=np.zeros((P, 6), I), stats=np.zeros(E.N_STATS, I), pts=np.zeros(P, I),
+                 bparent=np.zeros(16, I))
+    return b, extra
+
+
+def _act(b, x, order_index, params, st):
+    E.act_phase(0, E.ORDERS[order_index], E.S_GREEDY, st, b["grid"], b["ttype"], RULES_SPECIES, RULES_COST,
+                params, b["cm"], b["dsp"], b["dloc"], b["res"], x["egg"], x["volc"], x["supply"], x["hatched"],
+                x["stats"], b["label"], b["size"], b["st"], b["reg"], x["pts"], b["dist"], b["parent"],
+                x["bparent"], 0, 1, 0, 1, 1)
+
+
+RULES_SPECIES = np.array(RULES.species, I)
+RULES_COST = np.array(RULES.cost, I)
+
+
+def test_seed_reading_free_order_of_the_dice():
+    """"Les résultats finaux sont ensuite utilisés dans l'ordre qui vous convient": with one
+    Cro-Magnon in reserve and Egg + Hut + Footprint, the fixed order (eggs first) spends it on
+    the Egg space; greedy's best order enters it at the hut and walks it onto a jungle, where it
+    holds a region."""
+    params = RULES.kernel_params(P)
+    assert params[E.P_FREE_ORDER] == 1
+    b, x = _order_state()
+    st = np.zeros(3, np.uint64)
+    o = E.choose_order(0, E.S_GREEDY, st.copy(), b["grid"], b["ttype"], RULES_SPECIES, RULES_COST, params,
+                       b["cm"], b["dsp"], b["dloc"], b["res"], x["egg"], x["volc"], x["supply"], x["hatched"],
+                       x["stats"], b["label"], b["size"], b["st"], b["reg"], x["pts"], b["dist"], b["parent"],
+                       x["bparent"], 0, 1, 0, 1, 1)
+    order = list(E.ORDERS[o])
+    assert order.index(E.B_ENTRIES) < order.index(E.B_EGGS) < 4
+    _act(b, x, o, params, st.copy())
+    assert x["egg"][0] == 0 and b["cm"][[10, 13], 0].sum() == 1          # on jungle 10 or 13
+    b, x = _order_state()                   # the fixed order: the egg takes it, nothing enters
+    _act(b, x, 0, params, st.copy())
+    assert x["egg"][0] == 1 and b["cm"][:, 0].sum() == 0
+
+
+def test_end_of_round_option_gives_every_seat_as_many_turns():
+    """end = "round" (not the seed's): the game ends after the last seat's turn, so every
+    game lasts a multiple of the players; "eruption" (the seed) ends at once."""
+    assert RULES.end == "eruption"
+    df = simulate(load_rules(None, {"end": "round"}), games=60, players=3, seed=5)
+    assert (df["length"] % 3 == 0).all()
+    df = simulate(RULES, games=60, players=3, seed=5)
+    assert (df["length"] % 3 != 0).any()
+
+
 def test_core_columns_and_consistency():
     df = simulate(RULES, games=60, players=3, seed=5, strategies=["greedy", "random", "greedy"])
     check_core_columns(df)
@@ -303,3 +374,31 @@ def test_greedy_beats_random_at_scale():
     assert df1["finished"].all() and df2["finished"].all()
     wins = (df1["winner"] == 0).sum() + (df2["winner"] == 1).sum()
     assert wins / 4000 > 0.5 + 5 * 0.008
+
+
+# ---------------------------------------------------------------- negative control
+def _turned(layout, k):
+    """The 4x4 layout turned k quarter turns clockwise: the same board, positions renumbered."""
+    g = np.array([list(r) for r in layout])
+    return ["".join(r) for r in np.rot90(g, -k)]
+
+
+def _rotation(games, k, players, seed):
+    base = load_rules(None, {})
+    layout = ["PPJL", "JVPJ", "LHJC", "PJLP"]
+    rules = load_rules(None, {"layout": _turned(layout, k)}) if k else base
+    return simulate(rules, games=games, players=players, seed=seed)
+
+
+def test_negative_control_turning_the_board_keeps_seat_shares():
+    from tests.games.controls import assert_rotation_invariant
+    assert_rotation_invariant(_rotation(1200, 0, 4, 31), _rotation(1200, 1, 4, 32))
+
+
+@pytest.mark.slow
+def test_negative_control_turning_the_board_keeps_seat_shares_long():
+    from tests.games.controls import assert_rotation_invariant
+    for players in (2, 3, 4):
+        base = _rotation(8000, 0, players, 41)
+        for k in (1, 2, 3):
+            assert_rotation_invariant(base, _rotation(8000, k, players, 41 + k))

@@ -230,6 +230,51 @@ def test_programs_five_distinct_cards_at_most_one_dragon():
         assert (E.DRAGON in cards) == (dtarget[1] >= 0) and dtarget[1] != 1 and dtarget[1] < 4
 
 
+def _dragon_steps(dragon_step, tries=200):
+    """Steps at which greedy seat 0 programs its dragon against seat 1, one plank from winning."""
+    b = Board(players=2)
+    isl = b.island(b.target[1], b.home[1], 0.2)
+    b.stone[isl] = 1
+    b.loc[1] = b.plank(b.target[1], isl)
+    ip = load_rules(None, {"radius": 3, "dragon_step": dragon_step}).kernel_params()
+    prog = np.full((2, 9), -1, np.int64)
+    dtarget = np.full(2, -1, np.int64)
+    steps = []
+    for _ in range(tries):
+        E.program_greedy(0, prog, dtarget, ip, b.loc, b.target, b.pa, b.pb, b.pon, b.res, b.gs, N, b.state)
+        assert dtarget[0] == 1 and list(prog[0, :5]).count(E.DRAGON) == 1
+        assert len(set(prog[0, :5])) == 5
+        steps.append(list(prog[0, :5]).index(E.DRAGON))
+    return np.bincount(steps, minlength=5)
+
+
+def test_hidden_programmes_greedy_guesses_the_dragon_step():
+    """Programmes are hidden and simultaneous: greedy cannot know when the leader moves, so with
+    dragon_step = "guess" (the default) its dragon lands on every step about equally often;
+    "first" (the old model) always hits the first step."""
+    assert load_rules(None, {}).dragon_step == "guess"
+    first = _dragon_steps("first")
+    assert first[0] == first.sum()
+    guess = _dragon_steps("guess", 1000)
+    se = math.sqrt(0.2 * 0.8 / 1000)
+    assert np.all(np.abs(guess / 1000 - 0.2) < 5 * se)
+
+
+def test_greedy_breaks_ties_at_random():
+    """Two stones equally good for greedy (mirror images about its line): it picks each about
+    half the time, not always the lower-numbered island."""
+    picks = []
+    for k in range(200):
+        b = Board(players=2)
+        stream_start(100 + k, 0, b.state)
+        b.res[0, :] = 0                    # no plank: every island is out of reach, value -100 - near
+        n = E.act_place_stone(0, b.stone, b.load, b.gs, b.loc, b.target, b.pa, b.pb, b.pon, b.res, DIST,
+                              GREEDY[:2], b.state)
+        picks.append(n)
+    counts = np.unique(picks, return_counts=True)[1]
+    assert len(counts) >= 2 and counts.max() < 0.8 * len(picks)
+
+
 def test_forbidden_cards_are_never_programmed_by_seat_zero():
     rules = load_rules(None, {"forbidden_cards": ["move2", "dragon"]})
     df = simulate(rules, 200, 3, 1, ["random", "greedy", "random"])
@@ -355,3 +400,32 @@ def test_cli_bad_input_exits_2_with_one_line(tmp_path, args, field):
     assert res.exit_code == 2
     lines = [line for line in res.output.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error:") and field in lines[0]
+
+
+# ---------------------------------------------------------------- negative control
+def _rotation(games, k, players=3, seed=1):
+    """The board turned by k * 60°: the same islands, renumbered. Only labels change."""
+    return simulate(load_rules(None, {"board_rotation": k}), games, players, seed + k, ["greedy"] * players)
+
+
+def test_negative_control_rotating_the_board_keeps_seat_shares():
+    from tests.games.controls import assert_rotation_invariant
+    base = _rotation(1500, 0)
+    assert_rotation_invariant(base, _rotation(1500, 3))
+    # and the control can fail: the old first-best remover, seat by seat, swung 3-player seats
+    # by > 10 standard errors between these rotations at 8,000 games (docs/games/mekong-dragons.md)
+
+
+@pytest.mark.slow
+def test_negative_control_rotating_the_board_keeps_seat_shares_long():
+    from tests.games.controls import assert_rotation_invariant
+    for players in (2, 3, 4):
+        base = _rotation(6000, 0, players)
+        for k in (1, 2, 3, 4, 5):
+            assert_rotation_invariant(base, _rotation(6000, k, players))
+
+
+def test_judgement_error_zero_no_longer_makes_one_seat_win_every_game():
+    df = simulate(load_rules(None, {"judgement_error": 0.0}), 300, 3, 2, ["greedy"] * 3)
+    shares = df[df["finished"]]["winner"].value_counts(normalize=True)
+    assert len(shares) == 3 and shares.max() < 0.6

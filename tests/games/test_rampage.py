@@ -64,25 +64,65 @@ def test_topple_breaks_a_tooth_into_the_collection_once_per_fall():
     assert pl[1, E.COLLECTED] == 1
 
 
+def eat(st, ka, p, strat, state, free_top=False):
+    return E.eat(p, st["pl"], st["sto"], st["ground"], st["bm"], st["fl"], ka["b_dist"], st["gs"],
+                 free_top, strat, state)
+
+
 def test_eat_at_most_one_meeple_per_tooth_greedy_completes_sets():
-    _, _, st, state = world()
+    _, ka, st, state = world()
     pl, sto, ground = st["pl"], st["sto"], st["ground"]
     pl[0, E.TEETH] = 2
     pl[0, E.CHAR_COL] = E.GREEN
     sto[0] = [1, 1, 1, 0, 0, 1]        # missing blue and green
     ground[0] = [3, 3, 0, 1, 1, 0]
-    assert E.eat(0, pl, sto, ground, GREEDY, state) == 2
+    assert eat(st, ka, 0, GREEDY, state) == 2
     assert list(sto[0]) == [1, 1, 1, 1, 1, 1]
     assert list(ground[0]) == [3, 3, 0, 0, 0, 0]
     pl[0, E.TEETH] = 0                  # no teeth, no meal
-    assert E.eat(0, pl, sto, ground, GREEDY, state) == 0
+    assert eat(st, ka, 0, GREEDY, state) == 0
 
 
-def test_only_street_meeples_of_the_own_district_are_eaten():
-    _, _, st, state = world()
+def test_greedy_eating_breaks_colour_ties_at_random():
+    _, ka, st, state = world()
+    picks = set()
+    for _ in range(60):
+        st["pl"][0, E.TEETH] = 1
+        st["pl"][0, E.CHAR_COL] = E.BLACK
+        st["sto"][0] = [0, 0, 0, 0, 0, 0]
+        st["ground"][0] = [0, 1, 1, 1, 0, 0]     # grey, red, blue tied; the character's black absent
+        eat(st, ka, 0, GREEDY, state)
+        picks.add(int(np.argmax(st["sto"][0])))
+    assert picks == {E.GREY, E.RED, E.BLUE}
+
+
+def test_only_free_meeples_of_the_own_district_are_eaten():
+    _, ka, st, state = world()
     st["ground"][1] = [5, 5, 5, 5, 5, 5]
-    st["bm"][0, 1] = [4, 0, 0, 0, 0, 0]  # on a building of district 0: not free
-    assert E.eat(0, st["pl"], st["sto"], st["ground"], RANDOM, state) == 0
+    st["fl"][0] = 2
+    st["bm"][0, 1] = [4, 0, 0, 0, 0, 0]  # on floor 1, holding floor 2 up: never free
+    assert eat(st, ka, 0, RANDOM, state) == 0
+    assert eat(st, ka, 0, RANDOM, state, free_top=True) == 0
+
+
+def test_seed_reading_top_floor_meeples_hold_nothing_up_and_can_be_eaten():
+    """"Seuls les meeples libres, ne soutenant aucun élément": the meeples standing on a
+    building's top floor hold nothing up. edible = "free" eats them (and wins the floor it
+    empties); edible = "street" (the old model) does not."""
+    _, ka, st, state = world()
+    b = 0                                   # building 0 is in district 0
+    st["fl"][b] = 2
+    st["bm"][b, 1] = [4, 0, 0, 0, 0, 0]
+    st["bm"][b, 2] = [0, 0, 1, 0, 0, 0]    # the roof meeple, on top floor 2
+    assert eat(st, ka, 0, GREEDY, state, free_top=False) == 0
+    st["pl"][0, E.TEETH] = 1
+    assert eat(st, ka, 0, GREEDY, state, free_top=True) == 1
+    assert st["sto"][0, E.RED] == 1 and st["fl"][b] == 1 and st["pl"][0, E.FLOORS] == 1
+    # floor 1's meeples now hold nothing up either: four teeth eat them, the ruin is captured
+    st["pl"][0, E.TEETH] = 4
+    assert eat(st, ka, 0, GREEDY, state, free_top=True) == 4
+    assert st["fl"][b] == 0 and st["pl"][0, E.FLOORS] == 2 and st["gs"][E.G_CAPTURED] == 1
+    assert load_rules(None, {}).edible == "free"
 
 
 def test_score_sets_floors_teeth_character():
@@ -225,7 +265,7 @@ def test_move_off_the_city_costs_a_tooth_and_restarts_on_a_free_corner():
     pl[1:, E.CORNER] = [0, 1, 2]         # corners 0..2 are taken
     pp = probs(ka, K_MOVE_OFF=1.0)
     E.act_move(0, 4, pl, pp, ka["adj"], st["ground"], st["fl"], ka["b_dist"], st["veh"],
-               ka["corner"], RANDOM, state)
+               ka["corner"], RANDOM, state, 1.0)
     assert pl[0, E.TEETH] == 3 and pl[0, E.CORNER] == 3 and pl[0, E.DIST] == ka["corner"][3]
 
 
@@ -233,12 +273,12 @@ def test_move_success_reaches_the_target_and_a_miss_lands_next_to_it():
     _, ka, st, state = world()
     pl = st["pl"]
     pp = probs(ka, K_MOVE_OFF=0.0, K_MOVE_OK=1.0, K_MOVE_TOPPLE=0.0)
-    E.act_move(0, 2, pl, pp, ka["adj"], st["ground"], st["fl"], ka["b_dist"], st["veh"], ka["corner"], GREEDY, state)
+    E.act_move(0, 2, pl, pp, ka["adj"], st["ground"], st["fl"], ka["b_dist"], st["veh"], ka["corner"], GREEDY, state, 1.0)
     assert pl[0, E.DIST] == 2 and pl[0, E.TEETH] == 4
     pp = probs(ka, K_MOVE_OFF=0.0, K_MOVE_OK=0.0, K_MOVE_TOPPLE=1.0)
     for _ in range(50):
         pl[0, E.DIST] = 0
-        E.act_move(0, 2, pl, pp, ka["adj"], st["ground"], st["fl"], ka["b_dist"], st["veh"], ka["corner"], GREEDY, state)
+        E.act_move(0, 2, pl, pp, ka["adj"], st["ground"], st["fl"], ka["b_dist"], st["veh"], ka["corner"], GREEDY, state, 1.0)
         assert ka["adj"][2, pl[0, E.DIST]] == 1
 
 
@@ -247,8 +287,43 @@ def test_move_knocks_over_monsters_in_the_arrival_district():
     pl = st["pl"]
     pl[1, E.DIST] = 3
     pp = probs(ka, K_MOVE_OFF=0.0, K_MOVE_OK=1.0, K_MOVE_TOPPLE=1.0)
-    E.act_move(0, 3, pl, pp, ka["adj"], st["ground"], st["fl"], ka["b_dist"], st["veh"], ka["corner"], GREEDY, state)
+    E.act_move(0, 3, pl, pp, ka["adj"], st["ground"], st["fl"], ka["b_dist"], st["veh"], ka["corner"], GREEDY, state, 1.0)
     assert pl[0, E.COLLECTED] == 1 and pl[1, E.TEETH] == 3 and pl[2, E.TEETH] == 4
+
+
+def test_seed_reading_fallen_bodies_are_obstacles():
+    """"Les corps tombés deviennent des obstacles": a move aimed where a fallen body lies
+    succeeds with move_success * obstacle_pass; without the rule, with move_success."""
+    _, ka, st, state = world()
+    pl = st["pl"]
+    pp = probs(ka, K_MOVE_OFF=0.0, K_MOVE_OK=1.0, K_MOVE_TOPPLE=0.0)
+    reached = {}
+    for pass_prob in (1.0, 0.0):
+        pl[1, E.DIST], pl[1, E.FALLEN] = 2, 1
+        pl[0, E.DIST] = 0
+        E.act_move(0, 2, pl, pp, ka["adj"], st["ground"], st["fl"], ka["b_dist"], st["veh"], ka["corner"], GREEDY,
+                   state, pass_prob)
+        reached[pass_prob] = int(pl[0, E.DIST])
+    assert reached[1.0] == 2 and reached[0.0] != 2
+    pl[1, E.FALLEN] = 0                    # standing again: no obstacle
+    E.act_move(0, 2, pl, pp, ka["adj"], st["ground"], st["fl"], ka["b_dist"], st["veh"], ka["corner"], GREEDY,
+               state, 0.0)
+    assert pl[0, E.DIST] == 2
+    r = load_rules(None, {})
+    assert r.fallen_obstacles and r.kernel_arrays(2)["ip"][E.I_OBSTACLES] == 1
+
+
+def test_seed_reading_the_end_comes_at_the_first_captured_building():
+    """"À l'instant où le dernier étage d'un bâtiment est capturé": the default ends at the
+    first building captured (every game that ends on buildings has exactly one captured at
+    the trigger); end_buildings = 0 waits for all of them, so games last longer."""
+    first = simulate(RULES, 200, 3, 4, ["greedy"] * 3)
+    allb = simulate(load_rules(None, {"end_buildings": 0}), 200, 3, 4, ["greedy"] * 3)
+    assert RULES.end_buildings == 1
+    fin_a = first[first["finished"]]["length"].to_numpy(float)
+    fin_b = allb[allb["finished"]]["length"].to_numpy(float)
+    se = math.sqrt(fin_a.var() / fin_a.size + fin_b.var() / fin_b.size)
+    assert fin_b.mean() - fin_a.mean() > 5 * se
 
 
 def throw(st, ka, pp, p, target, state):
@@ -352,7 +427,7 @@ def test_results_are_reproducible_whatever_the_batch_split():
 
 
 def test_line_six_loser_never_wins_and_scores_add_up():
-    rules = load_rules(None, {"line_length": 2})
+    rules = load_rules(None, {"line_length": 2, "end_buildings": 0})   # long games: line 6 fills
     df = simulate(rules, 300, 4, 3, ["random"] * 4)
     line6 = df[df["end_reason"] == "line6"]
     assert len(line6) > 20
@@ -381,7 +456,9 @@ def test_binomial_damage_mean_matches_n_q():
 
 
 def _skill_rate(games):
-    rules = load_rules(None, {"skills": [0.0, 1.0]})
+    # the long game (every building captured): under the seed's first-building end, games last
+    # about two rounds and skill barely shows (docs/games/rampage.md)
+    rules = load_rules(None, {"skills": [0.0, 1.0], "end_buildings": 0})
     df = simulate(rules, games, 2, 1, ["greedy", "greedy"])
     fin = df[df["finished"] & (df["winner"] >= 0)]
     return (fin["winner"] == 1).mean(), len(fin)
@@ -435,3 +512,30 @@ def test_cli_bad_input_exits_2_with_one_line(tmp_path, args, field):
     assert res.exit_code == 2
     lines = [line for line in res.output.splitlines() if line.strip()]
     assert len(lines) == 1 and lines[0].startswith("error:") and field in lines[0]
+
+
+# ---------------------------------------------------------------- negative control
+SYMMETRIC = {"building_district": [0, 1, 2, 3, 4], "building_floors": [3, 3, 3, 3, 1]}
+
+
+def _rotated(games, k, players=4, seed=21):
+    """A city symmetric between the four outer districts; the monsters' starting corners turned
+    by k districts. Only the labels change, so seat shares must not."""
+    corners = [(i + k) % 4 for i in range(4)]
+    rules = load_rules(None, {**SYMMETRIC, "corner_district": corners})
+    return simulate(rules, games, players, seed, ["greedy"] * players)
+
+
+def test_negative_control_rotating_the_symmetric_city_keeps_seat_shares():
+    from tests.games.controls import assert_rotation_invariant
+    base = _rotated(600, 0)
+    for k in (1, 2):
+        assert_rotation_invariant(base, _rotated(600, k, seed=22 + k))
+
+
+@pytest.mark.slow
+def test_negative_control_rotating_the_symmetric_city_keeps_seat_shares_long():
+    from tests.games.controls import assert_rotation_invariant
+    base = _rotated(6000, 0)
+    for k in (1, 2, 3):
+        assert_rotation_invariant(base, _rotated(6000, k, seed=22 + k))

@@ -18,13 +18,14 @@ import numpy as np
 from numba import njit
 
 from ...engine.rng import below, stream_start, uniform
-from .rules import P_BREAK_HEAT, P_BURNT, P_COOLING, P_DMAX, P_DMIN, P_FLOW_HEAT, P_HAND, \
-    P_MAX_TURNS, P_OUTLETS, P_PENALTY, P_SIDES, P_START_T, P_VILLAGES
+from .rules import P_BREAK_HEAT, P_BURNT, P_BYPASS, P_COOLING, P_DMAX, P_DMIN, P_EVERY_WALL, \
+    P_FIRST_RANDOM, P_FLOW_HEAT, P_HAND, P_MAX_TURNS, P_OUTLETS, P_PENALTY, P_SIDES, P_START_T, \
+    P_STRICT, P_VILLAGES
 
 STRAW, WOOD, STONE = range(3)
 DEAD_END, STRAIGHT, FORK = range(3)
 MAX_ENDS = 64
-M_NENDS, M_ERUPTIONS, M_FLOWS, N_META = range(4)
+M_NENDS, M_ERUPTIONS, M_FLOWS, M_BYPASSED, N_META = range(5)
 S_RANDOM, S_GREEDY = 0, 1
 STRATEGIES = ("greedy", "random")
 STRATEGY_ID = {"random": S_RANDOM, "greedy": S_GREEDY}
@@ -54,6 +55,27 @@ def weighted(state, w):
 
 
 @njit(cache=True)
+def in_zone(t, threshold, strict):
+    """Is a gauge at ``t`` °C in the zone of ``threshold``? The seed: strictly above (> 50,
+    > 120, > 200 °C); ``strict`` = 0: at or above."""
+    return t > threshold if strict == 1 else t >= threshold
+
+
+@njit(cache=True)
+def bypass(ends, meta, i):
+    """The new open end ``i`` heads for the same place as a walled end (same target, same tiles
+    left): the lava can feed that place from another side, so the wall is destroyed without a
+    test (the seed). Returns the walls destroyed."""
+    n = 0
+    for j in range(meta[M_NENDS]):
+        if j != i and ends[j, 2] > 0 and ends[j, 0] == ends[i, 0] and ends[j, 1] == ends[i, 1]:
+            ends[j, 2] = 0
+            n += 1
+    meta[M_BYPASSED] += n
+    return n
+
+
+@njit(cache=True)
 def wall_holds(state, bonus):
     """The dice test of a wall: the orange die is the lava, the white die plus the wall's bonus
     the wall; the wall holds iff white + bonus > orange (a tie goes to the lava)."""
@@ -74,10 +96,10 @@ def tested(state, kind, bonus, kstats):
 
 # ------------------------------------------------------------------ flows and eruptions
 @njit(cache=True)
-def add_end(state, ends, meta, n_villages, share, dmin, dmax):
+def add_end(state, ends, meta, n_villages, share, dmin, dmax, check_bypass=0):
     """A new open end (an eruption's outlet or a fork's branch): target a village with
     probability ``share`` (uniform among all villages, with or without a player), else open land;
-    distance uniform in dmin..dmax."""
+    distance uniform in dmin..dmax. With ``check_bypass``, see :func:`bypass`."""
     if meta[M_NENDS] >= MAX_ENDS:
         return
     i = meta[M_NENDS]
@@ -85,6 +107,8 @@ def add_end(state, ends, meta, n_villages, share, dmin, dmax):
     ends[i, 1] = dmin + rnd(state, dmax - dmin + 1)
     ends[i, 2] = 0
     meta[M_NENDS] += 1
+    if check_bypass == 1 and ends[i, 0] >= 0:
+        bypass(ends, meta, i)
 
 
 @njit(cache=True)
@@ -100,7 +124,7 @@ def new_eruption(state, ends, meta, params, fl):
     """A new eruption tile: ``eruption_outlets`` new open ends."""
     meta[M_ERUPTIONS] += 1
     for i in range(params[P_OUTLETS]):
-        add_end(state, ends, meta, params[P_VILLAGES], fl[0], params[P_DMIN], params[P_DMAX])
+        add_end(state, ends, meta, params[P_VILLAGES], fl[0], params[P_DMIN], params[P_DMAX], params[P_BYPASS])
 
 
 @njit(cache=True)
@@ -144,8 +168,10 @@ def extend(p, e, state, ends, meta, pile, flow, walls, hand, res_w, params, fl):
             i = meta[M_NENDS]
             ends[i, 0], ends[i, 1], ends[i, 2] = tgt, dist - 1, 0
             meta[M_NENDS] += 1
+            if params[P_BYPASS] == 1 and tgt >= 0:
+                bypass(ends, meta, i)
     if kind == FORK:
-        add_end(state, ends, meta, params[P_VILLAGES], fl[0], params[P_DMIN], params[P_DMAX])
+        add_end(state, ends, meta, params[P_VILLAGES], fl[0], params[P_DMIN], params[P_DMAX], params[P_BYPASS])
     for c in range(cards):
         hand[p, weighted(state, res_w)] += 1
     return cards
@@ -188,11 +214,16 @@ def place_tile(p, strat, state, ends, meta, pile, flow, walls, hand, res_w, bonu
             pile[weighted(state, pile)] -= 1   # no legal place: the tile is lost
             return True
         if strat == S_GREEDY:
+            nt = 0
             for i in range(n):
                 if not tried[i]:
                     v = end_value(p, n_players, ends, i)
                     if v > best:
-                        e, best = i, v
+                        e, best, nt = i, v, 1
+                    elif v == best:            # ties: uniformly at random
+                        nt += 1
+                        if rnd(state, nt) == 0:
+                            e = i
         else:
             c = rnd(state, n_ok)
             for i in range(n):
@@ -225,7 +256,7 @@ def add_heat(p, amount, temp, entered, taken, critical, state, ends, meta, param
         changed = False
         for q in range(n_players):
             for z in range(3):
-                if temp[q] >= critical[z] and entered[q, z] == 0:
+                if in_zone(temp[q], critical[z], params[P_STRICT]) and entered[q, z] == 0:
                     entered[q, z] = 1
                     if taken[z] == 0:
                         taken[z] = 1
@@ -239,16 +270,16 @@ def add_heat(p, amount, temp, entered, taken, critical, state, ends, meta, param
 @njit(cache=True)
 def damage(p, state, flow, vwall, bonus, kstats, params):
     """Damage phase of player ``p``'s village: +flow_heat per incoming flow not stopped by a wall,
-    then the test of each village wall facing a flow; a destroyed wall adds wall_break_heat and
-    leaves its side open. Returns the °C to add."""
+    then the test of each village wall (the seed; ``test_every_wall`` false: only those facing a
+    flow); a destroyed wall adds wall_break_heat and leaves its side open. Returns the °C to add."""
     heat = 0
     for s in range(flow.shape[1]):
         if flow[p, s] == 1 and vwall[p, s] == 0:
             heat += params[P_FLOW_HEAT]
     for s in range(flow.shape[1]):
-        if flow[p, s] == 1 and vwall[p, s] > 0:
+        if vwall[p, s] > 0 and (flow[p, s] == 1 or params[P_EVERY_WALL] == 1):
             kind = vwall[p, s] - 1
-            kstats[kind, K_STOPS] += 1
+            kstats[kind, K_STOPS] += flow[p, s]
             if not tested(state, kind, bonus, kstats):
                 vwall[p, s] = 0
                 heat += params[P_BREAK_HEAT]
@@ -326,12 +357,12 @@ def play_turn(p, strat, state, temp, entered, taken, critical, flow, vwall, ends
         add_heat(p, heat, temp, entered, taken, critical, state, ends, meta, params, fl, n_players)
     # ---- 2. lava tile(s): two from the third critical zone
     if tiles_allowed:
-        n_tiles = 2 if temp[p] >= critical[2] else 1
+        n_tiles = 2 if in_zone(temp[p], critical[2], params[P_STRICT]) else 1
         for i in range(n_tiles):
             place_tile(p, strat, state, ends, meta, pile, flow, walls, hand, res_w, bonus, kstats,
                        params, fl, n_players)
     # ---- 3. action cards: one more from the second zone; exchange, extra tile, cooling
-    if temp[p] >= critical[1]:
+    if in_zone(temp[p], critical[1], params[P_STRICT]):
         hand[p, weighted(state, res_w)] += 1
     limit = params[P_HAND]
     cool = params[P_COOLING]
@@ -389,7 +420,7 @@ def play_turn(p, strat, state, temp, entered, taken, critical, flow, vwall, ends
     while hand[p].sum() > limit:                   # discard down to the hand limit
         hand[p, weighted(state, (hand[p] > 0) * 1)] -= 1
     # ---- 4. walls: one, two from the first critical zone
-    n_build = 2 if temp[p] >= critical[0] else 1
+    n_build = 2 if in_zone(temp[p], critical[0], params[P_STRICT]) else 1
     for b in range(n_build):
         if walls[p].sum() == 0:
             break
@@ -404,10 +435,15 @@ def play_turn(p, strat, state, temp, entered, taken, critical, flow, vwall, ends
                 built[p, k] += 1
                 vwall[p, side] = k + 1
                 continue
-            e, d = -1, 1 << 30
+            e, d, nt = -1, 1 << 30, 0
             for i in range(meta[M_NENDS]):
-                if ends[i, 0] == p and wall_ok_on_end(ends, i) and ends[i, 1] < d:
-                    e, d = i, ends[i, 1]
+                if ends[i, 0] == p and wall_ok_on_end(ends, i):
+                    if ends[i, 1] < d:
+                        e, d, nt = i, ends[i, 1], 1
+                    elif ends[i, 1] == d:          # ties: uniformly at random
+                        nt += 1
+                        if rnd(state, nt) == 0:
+                            e = i
             if e >= 0:
                 wall_on_end(p, e, k, state, ends, walls, bonus, kstats, built)
             continue
@@ -473,6 +509,8 @@ def run_games(seed, first, n_games, strat, critical, bonus, start_walls, tiles, 
         meta[M_ERUPTIONS] = 0                         # count only the new ones
         z = np.int64(0)  # not a literal 0: keeps numba from compiling play_turn twice
         turns, p, left, why = z, z, z - 1, z
+        if params[P_FIRST_RANDOM] == 1:
+            p = rnd(state, n_players)
         tiles_allowed = True
         while turns < params[P_MAX_TURNS]:
             play_turn(p, strat[p], state, temp, entered, taken, critical, flow, vwall, ends, meta,

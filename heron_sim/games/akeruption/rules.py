@@ -18,7 +18,10 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 4
 
 # Layout of the kernel's integer parameters.
 (P_BURNT, P_START_T, P_FLOW_HEAT, P_BREAK_HEAT, P_PENALTY, P_COOLING, P_HAND, P_VILLAGES, P_SIDES,
- P_MAX_TURNS, P_OUTLETS, P_DMIN, P_DMAX, N_PARAMS) = range(14)
+ P_MAX_TURNS, P_OUTLETS, P_DMIN, P_DMAX, P_STRICT, P_BYPASS, P_EVERY_WALL, P_FIRST_RANDOM,
+ N_PARAMS) = range(18)
+#: Readings of the seed, each a true/false key (see data/defaults.toml): parameter index.
+_FLAGS = {"strict_zones": P_STRICT, "wall_bypass": P_BYPASS, "test_every_wall": P_EVERY_WALL}
 _INTS = {  # name: (parameter index, min, max)
     "burnt": (P_BURNT, 10, 10_000), "start_temperature": (P_START_T, 0, 10_000),
     "flow_heat": (P_FLOW_HEAT, 0, 1000), "wall_break_heat": (P_BREAK_HEAT, 0, 1000),
@@ -75,6 +78,13 @@ class AkeruptionRules:
                 or any(isinstance(c, bool) or not isinstance(c, int) for c in crit)
                 or not 0 < crit[0] < crit[1] < crit[2] < params[P_BURNT]):
             raise RulesError(f"critical: {crit!r}; allowed: three increasing integers between 0 and burnt")
+        for name, i in _FLAGS.items():
+            if not isinstance(d[name], bool):
+                raise RulesError(f"{name}: {d[name]!r}; allowed: true, false")
+            params[i] = int(d[name])
+        if d["first_player"] not in ("seat0", "random"):
+            raise RulesError(f"first_player: {d['first_player']!r}; allowed: seat0, random")
+        params[P_FIRST_RANDOM] = int(d["first_player"] == "random")
         geo = d["geometry"]
         params[P_OUTLETS] = _int(geo["eruption_outlets"], "geometry.eruption_outlets", 1, 8)
         params[P_DMIN] = _int(geo["min_distance"], "geometry.min_distance", 1, 20)

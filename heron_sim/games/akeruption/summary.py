@@ -8,8 +8,17 @@ import numpy as np
 import pandas as pd
 
 from ...analysis.intervals import mean_interval, wilson
+from ...analysis.metrics import light_strategy_table, light_win_shares
+from ..base import length_rows, seat_frame, seat_markdown, strategy_frame, variants_frames
 from .exact import hold_probability
-from .rules import WALLS
+from .rules import MAX_PLAYERS, MIN_PLAYERS, WALLS
+
+#: Every player count the seed allows.
+PLAYERS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+#: The seed's readings (the defaults) and, for each, the old model's reading.
+READINGS = {"seed readings (default)": {}, "zones at or above (>=)": {"strict_zones": False},
+            "no bypass of walls": {"wall_bypass": False}, "only walls facing a flow tested": {"test_every_wall": False},
+            "old model (all three)": {"strict_zones": False, "wall_bypass": False, "test_every_wall": False}}
 
 _BONUS = {"straw": 0, "wood": 1, "stone": 2}
 
@@ -38,12 +47,9 @@ def summarize(df: pd.DataFrame) -> str:
     fin = df[df["finished"]]
     out = [f"# Akeruption — {n} games, {players} players", "",
            f"Seats: `{df['seats'].iloc[0]}`; master seed {int(df['seed'].iloc[0])}; finished "
-           f"{len(fin)} / {n}; shared wins (-1): {int((fin['winner'] < 0).sum())}.", "",
-           f"## Seat advantage (share of wins, fair = {100 / players:.1f} %)", "",
-           "| seat | wins | win rate [95 %] | mean final °C |", "|---|---|---|---|"]
-    for p in range(players):
-        k = int((fin["winner"] == p).sum())
-        out.append(f"| {p} | {k} | {_pct(*wilson(k, len(fin)))} | {fin[f'temp_{p}'].mean():.0f} |")
+           f"{len(fin)} / {n}; shared wins: {int((fin['winner'] < 0).sum())}.", "",
+           "## Seat advantage", ""]
+    out += seat_markdown(df, {"mean final °C": [f"{fin[f'temp_{p}'].mean():.0f}" for p in range(players)]})
     m, lo, hi = mean_interval(df["length"])
     q = np.percentile(df["length"], [0, 10, 25, 50, 75, 90, 100]) if n else [np.nan] * 7
     ends = df["end"].value_counts()
@@ -55,16 +61,11 @@ def summarize(df: pd.DataFrame) -> str:
             "| " + " | ".join(f"{v:.0f}" for v in q) + " |", "",
             f"New eruptions per game: {df['eruptions'].mean():.2f}; flows into villages: "
             f"{df['flows'].mean():.1f}."]
-    out += ["", "## Strategy win rates (per seat played)", "",
-            "| strategy | wins | seat-games | win rate [95 %] |", "|---|---|---|---|"]
-    wins: dict[str, int] = {}
-    plays: dict[str, int] = {}
-    for seats, grp in fin.groupby("seats"):
-        for p, name in enumerate(seats.split(",")):
-            plays[name] = plays.get(name, 0) + len(grp)
-            wins[name] = wins.get(name, 0) + int((grp["winner"] == p).sum())
-    for s in sorted(plays):
-        out.append(f"| {s} | {wins[s]} | {plays[s]} | {_pct(*wilson(wins[s], plays[s]))} |")
+    out += ["", "## Strategy win shares (per seat played; a shared win counts 1/k)", "",
+            "| strategy | wins | seat-games | win share [95 %] |", "|---|---|---|---|"]
+    stt = light_strategy_table(df)
+    for r in stt[stt["seat"].astype(str) == "all"].itertuples():
+        out.append(f"| {r.strategy} | {r.wins:.1f} | {r.seat_games} | {_pct(r.win_rate, r.low, r.high)} |")
     out += ["", "## Wall kinds", "",
             "Hold rate of the dice test (white + bonus > orange, ties to the lava) against the exact "
             "rate from the 36 outcomes; *stops* = times a wall of that kind stood against lava "
@@ -80,9 +81,38 @@ def summarize(df: pd.DataFrame) -> str:
             "| most-built kind | seat-games | win rate [95 %] |", "|---|---|---|"]
     kinds = np.stack([np.stack([fin[f"built_{k}_{p}"].to_numpy() for k in WALLS], axis=1)
                       for p in range(players)])          # [P, games, 3]
-    won = np.stack([fin["winner"].to_numpy() == p for p in range(players)])
+    won = light_win_shares(fin).T                       # [P, games], shared wins as fractions
     top = np.where(kinds.sum(axis=2) == 0, -1, kinds.argmax(axis=2))
     for k, kind in [(-1, "none"), *enumerate(WALLS)]:
         sel = top == k
-        out.append(f"| {kind} | {int(sel.sum())} | {_pct(*wilson(int(won[sel].sum()), int(sel.sum())))} |")
+        out.append(f"| {kind} | {int(sel.sum())} | {_pct(*wilson(float(won[sel].sum()), int(sel.sum())))} |")
     return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------- tidy frames for the report
+def _game():
+    from .. import get
+    return get("akeruption")
+
+
+def seat_shares(games: int = 4000, seed: int = 1, players=PLAYERS) -> pd.DataFrame:
+    """Seat win shares (every seat greedy, default rules) at every player count the seed allows:
+    one row per (players, seat) with wins, shared, win_rate, low, high, fair, p, p_holm."""
+    return seat_frame(_game(), games, seed, players)
+
+
+def readings(games: int = 4000, seed: int = 1, players=PLAYERS) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """What each seed reading does (:data:`READINGS`, same seeds): (seat rows, length rows)."""
+    return variants_frames(_game(), READINGS, games, seed, players)
+
+
+def strategies(games: int = 4000, seed: int = 1, players=PLAYERS) -> pd.DataFrame:
+    """Greedy against random, random taking each seat in turn, at every player count."""
+    return strategy_frame(_game(), games, seed, players)
+
+
+def wall_frame(games: int = 4000, seed: int = 1, players=PLAYERS) -> pd.DataFrame:
+    """Hold rate of each wall kind against the exact rate, at every player count."""
+    from ..base import run_frame
+    return pd.concat([hold_table(run_frame(_game(), P, games, seed)).assign(players=P) for P in players],
+                     ignore_index=True)

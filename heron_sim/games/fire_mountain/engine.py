@@ -22,7 +22,8 @@ from .rules import BRONTO, CAVE, F_CAVE, F_EGG, F_FOOT, F_HUT, F_VOLCANO, HUT, J
     PLESIO, PRAIRIE, PTERA, STEGO, TREX, TRICE, VOLCANO
 
 # Layout of the scalar parameter vector.
-P_SPACES, P_TARGET, P_DICE, P_ROLLS, P_CROMAGNONS, P_SLOTS, P_MAX_TURNS, P_COPIES, N_PARAMS = range(9)
+P_SPACES, P_TARGET, P_DICE, P_ROLLS, P_CROMAGNONS, P_SLOTS, P_MAX_TURNS, P_COPIES, \
+    P_STEGO_VOLCANO, P_TRICE_GUARD, P_FREE_ORDER, P_END_ROUND, N_PARAMS = range(13)
 # Strategy ids (order of engine.STRATEGIES).
 S_RANDOM, S_GREEDY = 0, 1
 STRATEGIES = ("greedy", "random")
@@ -31,6 +32,14 @@ STRATEGY_ID = {"random": S_RANDOM, "greedy": S_GREEDY}
 ST_QUAKES, ST_FLIPS, ST_ERUPTIONS, ST_THREATENED, N_STATS = range(5)
 STAT_NAMES = ("quakes", "quake_flips", "eruptions", "threatened")
 MAX_SLOTS = 8
+#: Blocks of the action step: eggs and one hatching, Volcano faces, Hut/Cave entries, Footprints.
+B_EGGS, B_VOLCANO, B_ENTRIES, B_FOOT = range(4)
+#: Orders of the blocks greedy compares under ``free_order`` (the first: the fixed order).
+ORDERS = np.array([[B_EGGS, B_VOLCANO, B_ENTRIES, B_FOOT], [B_EGGS, B_ENTRIES, B_VOLCANO, B_FOOT],
+                   [B_EGGS, B_ENTRIES, B_FOOT, B_VOLCANO], [B_ENTRIES, B_FOOT, B_EGGS, B_VOLCANO],
+                   [B_ENTRIES, B_FOOT, B_VOLCANO, B_EGGS], [B_EGGS, B_VOLCANO, B_FOOT, B_ENTRIES]], np.int64)
+#: Two evaluations closer than this are a tie (broken at random).
+EPS = 1e-9
 #: Greedy preference among species to hatch or to bring in (best first).
 PREFERENCE = np.array([BRONTO, TREX, STEGO, PTERA, TRICE, PLESIO], np.int64)
 
@@ -251,14 +260,16 @@ def score_volcano(volc, n_spaces, n_players, score, res):
 
 # ------------------------------------------------------------------ movement
 @njit(cache=True)
-def reach(grid, ttype, start, steps, species, dist, parent):
+def reach(grid, ttype, start, steps, species, dist, parent, stego_volcano=0):
     """Where a figure at grid position ``start`` can end a move of up to ``steps`` Footprints.
 
     Each Footprint is one orthogonal step; the volcano can be neither crossed nor entered,
     lagoons can be crossed but not ended in (except by a Plesiosaurus). A Pteranodon (species
     code) may also fly to any prairie or jungle tile for one Footprint. Writes ``dist[pos]``
     (footprints used, -1 unreachable) and ``parent[pos]`` (previous position on the path);
-    returns nothing: a destination is legal iff ``legal_end(...)``."""
+    returns nothing: a destination is legal iff ``legal_end(...)``. With ``stego_volcano`` a
+    Stegosaurus may also step onto the volcano (the seed: "il peut occuper le volcan"), to end
+    its move there, never to cross it."""
     for i in range(16):
         dist[i] = -1
         parent[i] = -1
@@ -278,6 +289,9 @@ def reach(grid, ttype, start, steps, species, dist, parent):
                 parent[y] = x
                 queue[tail] = y
                 tail += 1
+            elif y >= 0 and dist[y] == -1 and stego_volcano == 1 and species == STEGO:
+                dist[y] = dist[x] + 1     # onto the volcano, not through it (not queued)
+                parent[y] = x
     if species == PTERA and steps >= 1:
         for y in range(16):
             t = ttype[grid[y]]
@@ -287,31 +301,31 @@ def reach(grid, ttype, start, steps, species, dist, parent):
 
 
 @njit(cache=True)
-def legal_end(grid, ttype, pos, dist, species):
-    """May a move end at ``pos`` (reached, not the start, not the volcano, not a lagoon unless
-    Plesiosaurus)?"""
+def legal_end(grid, ttype, pos, dist, species, stego_volcano=0):
+    """May a move end at ``pos`` (reached, not the start, not the volcano unless a Stegosaurus
+    with ``stego_volcano``, not a lagoon unless Plesiosaurus)?"""
     if dist[pos] <= 0:
         return False
     t = ttype[grid[pos]]
     if t == VOLCANO:
-        return False
+        return stego_volcano == 1 and species == STEGO
     if t == LAGOON and species != PLESIO:
         return False
     return True
 
 
 @njit(cache=True)
-def threaten(tile, p, cm, dsp, dloc, res, n_players):
+def threaten(tile, p, cm, dsp, dloc, res, n_players, trice_guard=0):
     """Tyrannosaurus of player ``p`` entering ``tile``: opposing Cro-Magnons there go back to
-    their reserves, except those of a player whose Triceratops stands on the tile. Returns how
-    many were sent back."""
+    their reserves, except (with ``trice_guard``, a power the seed does not give) those of a
+    player whose Triceratops stands on the tile. Returns how many were sent back."""
     n = 0
     for q in range(n_players):
         if q == p or cm[tile, q] == 0:
             continue
         guarded = False
         for k in range(dsp.shape[1]):
-            if dsp[q, k] == TRICE and dloc[q, k] == tile:
+            if trice_guard == 1 and dsp[q, k] == TRICE and dloc[q, k] == tile:
                 guarded = True
         if not guarded:
             n += cm[tile, q]
@@ -321,7 +335,7 @@ def threaten(tile, p, cm, dsp, dloc, res, n_players):
 
 
 @njit(cache=True)
-def apply_move(p, fig, src, dst, grid, parent, cm, dsp, dloc, res, n_players):
+def apply_move(p, fig, src, dst, grid, parent, cm, dsp, dloc, res, n_players, trice_guard=0):
     """Move figure ``fig`` of player ``p`` (-1: a Cro-Magnon, else a dinosaur base) from grid
     position ``src`` to ``dst`` along ``parent``; a Tyrannosaurus threatens every tile it enters.
     Returns the Cro-Magnons it sent back."""
@@ -335,7 +349,7 @@ def apply_move(p, fig, src, dst, grid, parent, cm, dsp, dloc, res, n_players):
     n = 0
     x = dst
     while x != src and x >= 0:
-        n += threaten(grid[x], p, cm, dsp, dloc, res, n_players)
+        n += threaten(grid[x], p, cm, dsp, dloc, res, n_players, trice_guard)
         x = parent[x]
     return n
 
@@ -358,14 +372,15 @@ def evaluate(reg, size, n_reg, n_players, p, pts):
 
 @njit(cache=True)
 def greedy_move(p, steps, grid, ttype, cm, dsp, dloc, res, n_players, label, size, n_reg,
-                st, reg, pts, dist, parent, best_parent):
+                st, reg, pts, dist, parent, best_parent, state, stego_volcano=0):
     """Greedy's best single move with at most ``steps`` Footprints; returns (gain, fig, src,
-    dst, cost), fig = -2 if no move improves the evaluation. Writes the chosen path to
-    ``best_parent``."""
+    dst, cost), fig = -2 if no move improves the evaluation; ties between equally good moves
+    are broken uniformly at random. Writes the chosen path to ``best_parent``."""
     tile_strength(cm, dsp, dloc, n_players, st)
     region_strength(grid, label, n_reg, st, n_players, reg)
     base = evaluate(reg, size, n_reg, n_players, p, pts)
     best, bfig, bsrc, bdst, bcost = 1e-9, -2, -1, -1, 0
+    nt = 0
     n_slots = dsp.shape[1]
     for src in range(16):
         t = grid[src]
@@ -379,10 +394,10 @@ def greedy_move(p, steps, grid, ttype, cm, dsp, dloc, res, n_players, label, siz
                     continue
                 sp = dsp[p, fig]
                 w = 3 if sp == BRONTO else 1
-            reach(grid, ttype, src, steps, sp, dist, parent)
+            reach(grid, ttype, src, steps, sp, dist, parent, stego_volcano)
             ra = label[src]
             for dst in range(16):
-                if not legal_end(grid, ttype, dst, dist, sp):
+                if not legal_end(grid, ttype, dst, dist, sp, stego_volcano):
                     continue
                 rb = label[dst]
                 if ra >= 0:
@@ -411,8 +426,14 @@ def greedy_move(p, steps, grid, ttype, cm, dsp, dloc, res, n_players, label, siz
                     reg[ra, p] += w
                 if rb >= 0:
                     reg[rb, p] -= w
-                if gain > best:
-                    best, bfig, bsrc, bdst, bcost = gain, fig, src, dst, dist[dst]
+                take = False
+                if gain > best + EPS:
+                    best, nt, take = gain, 1, True
+                elif bfig != -2 and gain >= best - EPS:
+                    nt += 1
+                    take = rnd(state, nt) == 0
+                if take:
+                    bfig, bsrc, bdst, bcost = fig, src, dst, dist[dst]
                     for i in range(16):
                         best_parent[i] = parent[i]
     return best, bfig, bsrc, bdst, bcost
@@ -492,10 +513,14 @@ def volcano_face(p, volc, n_spaces, res, egg, cm, grid, strat, state, n_players)
             c = 0
         elif strat == S_GREEDY:
             # the tile where this Cro-Magnon weighs least: the one holding the most of them
-            bt, bn = -1, -1
+            bt, bn, nt = -1, -1, 0
             for t in range(16):
                 if cm[t, p] > bn:
-                    bt, bn = t, cm[t, p]
+                    bt, bn, nt = t, cm[t, p], 1
+                elif cm[t, p] == bn and bn > 0:
+                    nt += 1
+                    if rnd(state, nt) == 0:
+                        bt = t
             cm[bt, p] -= 1
             volc[slot] = p
             return True
@@ -518,6 +543,159 @@ def volcano_face(p, volc, n_spaces, res, egg, cm, grid, strat, state, n_players)
 
 
 # ------------------------------------------------------------------ one turn, one game
+@njit(cache=True)
+def act_phase(p, order, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc, res, egg, volc,
+              supply, hatched, stats, label, size, st, reg, pts, dist, parent, bparent, n_v, n_h, n_c, n_f, n_e):
+    """Player ``p`` uses its final dice: the four blocks (B_EGGS, B_VOLCANO, B_ENTRIES, B_FOOT)
+    in ``order``. Volcano faces are mandatory whenever they come."""
+    n_players = cm.shape[1]
+    n_spaces = params[P_SPACES]
+    n_slots = params[P_SLOTS]
+    sv = params[P_STEGO_VOLCANO]
+    tg = params[P_TRICE_GUARD]
+    hut_t, cave_t = -1, -1
+    for t in range(16):
+        if ttype[t] == HUT:
+            hut_t = t
+        elif ttype[t] == CAVE:
+            cave_t = t
+    for b in range(4):
+        blk = order[b]
+        if blk == B_EGGS:
+            free = 0
+            for k in range(n_slots):
+                if dsp[p, k] < 0:
+                    free += 1
+            for i in range(n_e):
+                if res[p] > 0 and (strat == S_RANDOM or free > 0):
+                    res[p] -= 1
+                    egg[p] += 1
+            s = pick_species(p, egg, dsp, supply, species, cost, n_slots, state, strat)
+            if s >= 0:
+                hatch(p, s, egg, res, dsp, dloc, supply, n_slots)
+                hatched[p, s] += 1
+        elif blk == B_VOLCANO:
+            for i in range(n_v):
+                volcano_face(p, volc, n_spaces, res, egg, cm, grid, strat, state, n_players)
+        elif blk == B_ENTRIES:
+            for i in range(n_h + n_c):
+                tile = hut_t if i < n_h else cave_t
+                n_d = 0
+                for k in range(n_slots):
+                    if dsp[p, k] >= 0 and dloc[p, k] < 0:
+                        n_d += 1
+                if res[p] + n_d == 0:
+                    break
+                fig = -1
+                if strat == S_RANDOM:
+                    if rnd(state, 2) == 0:
+                        continue
+                    c = rnd(state, res[p] + n_d)
+                    if c >= res[p]:
+                        c -= res[p]
+                        for k in range(n_slots):
+                            if dsp[p, k] >= 0 and dloc[p, k] < 0:
+                                if c == 0:
+                                    fig = k
+                                    break
+                                c -= 1
+                elif n_d > 0:
+                    for j in range(PREFERENCE.shape[0]):
+                        for k in range(n_slots):
+                            if fig < 0 and dsp[p, k] == PREFERENCE[j] and dloc[p, k] < 0:
+                                fig = k
+                if fig < 0:
+                    res[p] -= 1
+                    cm[tile, p] += 1
+                else:
+                    dloc[p, fig] = tile
+        else:
+            n_reg = label_regions(grid, ttype, label, size)
+            left = n_f
+            while left > 0:
+                if strat == S_GREEDY:
+                    gain, fig, src, dst, c = greedy_move(p, left, grid, ttype, cm, dsp, dloc, res, n_players,
+                                                         label, size, n_reg, st, reg, pts, dist, parent, bparent,
+                                                         state, sv)
+                    if fig == -2:
+                        break
+                    stats[ST_THREATENED] += apply_move(p, fig, src, dst, grid, bparent, cm, dsp, dloc, res, n_players,
+                                                       tg)
+                    left -= c
+                    continue
+                # random: a random figure on the board, a random legal end within the footprints left
+                n_fig = 0
+                for t in range(16):
+                    n_fig += cm[t, p]
+                for k in range(n_slots):
+                    if dsp[p, k] >= 0 and dloc[p, k] >= 0:
+                        n_fig += 1
+                if n_fig == 0:
+                    break
+                c = rnd(state, n_fig)
+                fig, src_t = -1, -1
+                for t in range(16):
+                    if c < cm[t, p]:
+                        src_t = t
+                        break
+                    c -= cm[t, p]
+                if src_t < 0:
+                    for k in range(n_slots):
+                        if dsp[p, k] >= 0 and dloc[p, k] >= 0:
+                            if c == 0:
+                                fig, src_t = k, dloc[p, k]
+                                break
+                            c -= 1
+                src = 0
+                for pos in range(16):
+                    if grid[pos] == src_t:
+                        src = pos
+                sp = -1 if fig < 0 else dsp[p, fig]
+                reach(grid, ttype, src, left, sp, dist, parent, sv)
+                n_dst = 0
+                for pos in range(16):
+                    if legal_end(grid, ttype, pos, dist, sp, sv):
+                        n_dst += 1
+                if n_dst == 0:
+                    left -= 1  # this footprint is lost on a figure that cannot move
+                    continue
+                c = rnd(state, n_dst)
+                for pos in range(16):
+                    if legal_end(grid, ttype, pos, dist, sp, sv):
+                        if c == 0:
+                            stats[ST_THREATENED] += apply_move(p, fig, src, pos, grid, parent, cm, dsp, dloc,
+                                                               res, n_players, tg)
+                            left -= dist[pos]
+                            break
+                        c -= 1
+
+
+@njit(cache=True)
+def choose_order(p, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc, res, egg, volc,
+                 supply, hatched, stats, label, size, st, reg, pts, dist, parent, bparent, n_v, n_h, n_c,
+                 n_f, n_e):
+    """Greedy's order of using its dice (free_order): plays each order of ORDERS on copies of
+    the state, each from a copy of the random ``state`` (left untouched, so the chosen order
+    replays the same draws), and returns the index of the best by its evaluation (ties: the
+    earlier order; orders carry no board or seat label)."""
+    n_players = cm.shape[1]
+    best_o, best_v = 0, -1e18
+    for o in range(ORDERS.shape[0]):
+        cm2, dsp2, dloc2, res2 = cm.copy(), dsp.copy(), dloc.copy(), res.copy()
+        egg2, volc2, supply2, hat2, stats2 = egg.copy(), volc.copy(), supply.copy(), hatched.copy(), stats.copy()
+        state2 = state.copy()
+        act_phase(p, ORDERS[o], strat, state2, grid, ttype, species, cost, params, cm2, dsp2, dloc2, res2,
+                  egg2, volc2, supply2, hat2, stats2, label, size, st, reg, pts, dist, parent, bparent,
+                  n_v, n_h, n_c, n_f, n_e)
+        n_reg = label_regions(grid, ttype, label, size)
+        tile_strength(cm2, dsp2, dloc2, n_players, st)
+        region_strength(grid, label, n_reg, st, n_players, reg)
+        v = evaluate(reg, size, n_reg, n_players, p, pts)
+        if v > best_v + EPS:
+            best_o, best_v = o, v
+    return best_o
+
+
 @njit(cache=True)
 def play_turn(p, strat, state, grid, ttype, faces, species, cost, params, cm, dsp, dloc, res,
               egg, score, volc, supply, hatched, stats, label, size, st, reg, pts, dist, parent,
@@ -600,108 +778,21 @@ def play_turn(p, strat, state, grid, ttype, faces, species, cost, params, cm, ds
             n_f += 1
         elif f == F_EGG:
             n_e += 1
-    # ---- 2. act: eggs, one hatching, volcano faces, entries, footprints
-    free = 0
-    for k in range(n_slots):
-        if dsp[p, k] < 0:
-            free += 1
-    for i in range(n_e):
-        if res[p] > 0 and (strat == S_RANDOM or free > 0):
-            res[p] -= 1
-            egg[p] += 1
-    s = pick_species(p, egg, dsp, supply, species, cost, n_slots, state, strat)
-    if s >= 0:
-        hatch(p, s, egg, res, dsp, dloc, supply, n_slots)
-        hatched[p, s] += 1
-    for i in range(n_v):
-        volcano_face(p, volc, n_spaces, res, egg, cm, grid, strat, state, n_players)
-    for i in range(n_h + n_c):
-        tile = hut_t if i < n_h else cave_t
-        n_d = 0
-        for k in range(n_slots):
-            if dsp[p, k] >= 0 and dloc[p, k] < 0:
-                n_d += 1
-        if res[p] + n_d == 0:
-            break
-        fig = -1
-        if strat == S_RANDOM:
-            if rnd(state, 2) == 0:
-                continue
-            c = rnd(state, res[p] + n_d)
-            if c >= res[p]:
-                c -= res[p]
-                for k in range(n_slots):
-                    if dsp[p, k] >= 0 and dloc[p, k] < 0:
-                        if c == 0:
-                            fig = k
-                            break
-                        c -= 1
-        elif n_d > 0:
-            for j in range(PREFERENCE.shape[0]):
-                for k in range(n_slots):
-                    if fig < 0 and dsp[p, k] == PREFERENCE[j] and dloc[p, k] < 0:
-                        fig = k
-        if fig < 0:
-            res[p] -= 1
-            cm[tile, p] += 1
-        else:
-            dloc[p, fig] = tile
+    # ---- 2. act: eggs and one hatching, volcano faces, entries, footprints, in an order
+    if strat == S_GREEDY and params[P_FREE_ORDER] == 1:
+        # the seed: the results are used "dans l'ordre qui vous convient"
+        rng0 = state.copy()
+        best_o = choose_order(p, strat, rng0, grid, ttype, species, cost, params, cm, dsp, dloc, res, egg,
+                              volc, supply, hatched, stats, label, size, st, reg, pts, dist, parent, bparent,
+                              n_v, n_h, n_c, n_f, n_e)
+        act_phase(p, ORDERS[best_o], strat, state, grid, ttype, species, cost, params, cm, dsp, dloc, res,
+                  egg, volc, supply, hatched, stats, label, size, st, reg, pts, dist, parent, bparent,
+                  n_v, n_h, n_c, n_f, n_e)
+    else:
+        act_phase(p, ORDERS[0], strat, state, grid, ttype, species, cost, params, cm, dsp, dloc, res,
+                  egg, volc, supply, hatched, stats, label, size, st, reg, pts, dist, parent, bparent,
+                  n_v, n_h, n_c, n_f, n_e)
     n_reg = label_regions(grid, ttype, label, size)
-    left = n_f
-    while left > 0:
-        if strat == S_GREEDY:
-            gain, fig, src, dst, c = greedy_move(p, left, grid, ttype, cm, dsp, dloc, res, n_players,
-                                                 label, size, n_reg, st, reg, pts, dist, parent, bparent)
-            if fig == -2:
-                break
-            stats[ST_THREATENED] += apply_move(p, fig, src, dst, grid, bparent, cm, dsp, dloc, res, n_players)
-            left -= c
-            continue
-        # random: a random figure on the board, a random legal end within the footprints left
-        n_fig = 0
-        for t in range(16):
-            n_fig += cm[t, p]
-        for k in range(n_slots):
-            if dsp[p, k] >= 0 and dloc[p, k] >= 0:
-                n_fig += 1
-        if n_fig == 0:
-            break
-        c = rnd(state, n_fig)
-        fig, src_t = -1, -1
-        for t in range(16):
-            if c < cm[t, p]:
-                src_t = t
-                break
-            c -= cm[t, p]
-        if src_t < 0:
-            for k in range(n_slots):
-                if dsp[p, k] >= 0 and dloc[p, k] >= 0:
-                    if c == 0:
-                        fig, src_t = k, dloc[p, k]
-                        break
-                    c -= 1
-        src = 0
-        for pos in range(16):
-            if grid[pos] == src_t:
-                src = pos
-        sp = -1 if fig < 0 else dsp[p, fig]
-        reach(grid, ttype, src, left, sp, dist, parent)
-        n_dst = 0
-        for pos in range(16):
-            if legal_end(grid, ttype, pos, dist, sp):
-                n_dst += 1
-        if n_dst == 0:
-            left -= 1  # this footprint is lost on a figure that cannot move
-            continue
-        c = rnd(state, n_dst)
-        for pos in range(16):
-            if legal_end(grid, ttype, pos, dist, sp):
-                if c == 0:
-                    stats[ST_THREATENED] += apply_move(p, fig, src, pos, grid, parent, cm, dsp, dloc,
-                                                       res, n_players)
-                    left -= dist[pos]
-                    break
-                c -= 1
     # ---- 3. earthquake (Supreme Worshipper, or owner of a Stegosaurus on the board)
     may = is_worshipper(volc, n_spaces, n_players, p)
     for k in range(n_slots):
@@ -717,6 +808,7 @@ def play_turn(p, strat, state, grid, ttype, faces, species, cost, params, cm, ds
             tile_strength(cm, dsp, dloc, n_players, st)
             region_strength(grid, label, n_reg, st, n_players, reg)
             best = evaluate(reg, size, n_reg, n_players, p, pts) + 1e-9
+            ntq = 0
             for dd in range(4):
                 for i in range(16):
                     grid2[i] = grid[i]
@@ -724,8 +816,12 @@ def play_turn(p, strat, state, grid, ttype, faces, species, cost, params, cm, ds
                 nr = label_regions(grid2, ttype, label, size)
                 region_strength(grid2, label, nr, st, n_players, reg)
                 e = evaluate(reg, size, nr, n_players, p, pts)
-                if e > best:
-                    best, d = e, dd
+                if e > best + EPS:
+                    best, d, ntq = e, dd, 1
+                elif d >= 0 and e >= best - EPS:
+                    ntq += 1
+                    if rnd(state, ntq) == 0:
+                        d = dd
         if d >= 0:
             stats[ST_QUAKES] += 1
             if quake_flips(grid, ttype, vpos, d, cm, dsp, dloc, n_players, label, size, st, reg, grid2):
@@ -821,7 +917,8 @@ def run_games(seed, first, n_games, strat, layout, faces, species, cost, params,
             turns += 1
             if erupted and score.max() >= params[P_TARGET]:
                 done = True
-                break
+            if done and (params[P_END_ROUND] == 0 or p == n_players - 1):
+                break                  # the seed ends at once; end = "round" lets the round finish
             p = (p + 1) % n_players
         winner[g] = winner_of(score, n_players) if done else -1
         length[g] = turns

@@ -27,7 +27,9 @@ TREX, TRICE, PTERA, BRONTO, STEGO, PLESIO = range(6)
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
 _SCALARS = {"dice": (1, 10), "rolls": (1, 10), "cro_magnons": (1, 50), "dino_slots": (0, 8),
             "max_turns": (1, 100_000)}
-_TOP = ("layout", "volcano_spaces", "score_target", "faces", "species", *_SCALARS)
+_FLAGS = ("stegosaurus_on_volcano", "triceratops_guards", "free_order")
+_ENDS = ("eruption", "round")
+_TOP = ("layout", "volcano_spaces", "score_target", "faces", "species", *_SCALARS, *_FLAGS, "end")
 
 
 def _defaults() -> dict:
@@ -85,6 +87,10 @@ class FireMountainRules:
     species: tuple[int, ...]         # species codes in play
     copies: int                      # copies of each species in the supply
     cost: tuple[int, ...]            # hatching cost, indexed by species code (all six)
+    stegosaurus_on_volcano: bool = True
+    triceratops_guards: bool = False
+    free_order: bool = True
+    end: str = "eruption"
 
     @classmethod
     def from_dict(cls, d: dict) -> "FireMountainRules":
@@ -115,7 +121,13 @@ class FireMountainRules:
             if n not in SPECIES:
                 raise RulesError(f"species.names: {n!r}; allowed: {', '.join(SPECIES)}")
         cost = tuple(_int(sp["cost"][s], f"species.cost.{s}", 1, 20) for s in SPECIES)
+        for k in _FLAGS:
+            if not isinstance(d[k], bool):
+                raise RulesError(f"{k}: {d[k]!r}; allowed: true, false")
+        if d["end"] not in _ENDS:
+            raise RulesError(f"end: {d['end']!r}; allowed: {', '.join(_ENDS)}")
         return cls(
+            **{k: d[k] for k in _FLAGS}, end=d["end"],
             layout=tuple(cells),
             volcano_spaces=_per_players(d["volcano_spaces"], "volcano_spaces", 1, 10),
             score_target=_per_players(d["score_target"], "score_target", 1, 500),
@@ -128,13 +140,17 @@ class FireMountainRules:
 
     def kernel_params(self, players: int) -> np.ndarray:
         """Scalar parameters for ``players`` players (int64[N_PARAMS], see engine.P_*)."""
-        from .engine import N_PARAMS, P_COPIES, P_DICE, P_MAX_TURNS, P_CROMAGNONS, P_ROLLS, \
-            P_SLOTS, P_SPACES, P_TARGET
+        from .engine import N_PARAMS, P_COPIES, P_DICE, P_END_ROUND, P_FREE_ORDER, P_MAX_TURNS, \
+            P_CROMAGNONS, P_ROLLS, P_SLOTS, P_SPACES, P_STEGO_VOLCANO, P_TARGET, P_TRICE_GUARD
         p = np.zeros(N_PARAMS, np.int64)
         i = players - MIN_PLAYERS
         p[P_SPACES], p[P_TARGET] = self.volcano_spaces[i], self.score_target[i]
         p[P_DICE], p[P_ROLLS], p[P_CROMAGNONS] = self.dice, self.rolls, self.cro_magnons
         p[P_SLOTS], p[P_MAX_TURNS], p[P_COPIES] = self.dino_slots, self.max_turns, self.copies
+        p[P_STEGO_VOLCANO] = int(self.stegosaurus_on_volcano)
+        p[P_TRICE_GUARD] = int(self.triceratops_guards)
+        p[P_FREE_ORDER] = int(self.free_order)
+        p[P_END_ROUND] = int(self.end == "round")
         return p
 
 

@@ -6,7 +6,17 @@ import numpy as np
 import pandas as pd
 
 from ...analysis.intervals import mean_interval, wilson
-from .rules import SPECIES
+from ...analysis.metrics import light_seat_table, light_strategy_table, light_win_shares
+from ..base import run_frame, seat_frame, seat_markdown, strategy_frame, variants_frames
+from .rules import MAX_PLAYERS, MIN_PLAYERS, SPECIES
+
+#: Every player count the seed allows.
+PLAYERS = tuple(range(MIN_PLAYERS, MAX_PLAYERS + 1))
+#: The seed's readings (the defaults), the old model's readings, and the end-of-round option.
+READINGS = {"seed readings (default)": {}, "fixed order of the dice": {"free_order": False},
+            "Triceratops guards (old power)": {"triceratops_guards": True},
+            "old model (fixed order, Triceratops power)": {"free_order": False, "triceratops_guards": True},
+            "end of round (not the seed)": {"end": "round"}}
 
 
 def _pct(rate: float, low: float, high: float) -> str:
@@ -14,29 +24,16 @@ def _pct(rate: float, low: float, high: float) -> str:
 
 
 def seat_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Win rate of each seat among finished games, with its 95 % Wilson interval."""
-    fin = df[df["finished"]]
-    n = len(fin)
-    players = int(df["players"].iloc[0])
-    rows = []
-    for p in range(players):
-        k = int((fin["winner"] == p).sum())
-        rows.append((p, k, n, *wilson(k, n)))
-    return pd.DataFrame(rows, columns=["seat", "wins", "games", "rate", "low", "high"])
+    """Win share of each seat over decided games, 95 % Wilson interval, test against the fair
+    1/players (:func:`heron_sim.analysis.metrics.light_seat_table`; a tie for the best score
+    goes to the seat farthest from the first, so Fire Mountain has no shared win)."""
+    return light_seat_table(df).rename(columns={"win_rate": "rate"})
 
 
 def strategy_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Win rate of each strategy per seat played (finished games), with a Wilson interval."""
-    fin = df[df["finished"]]
-    wins: dict[str, int] = {}
-    plays: dict[str, int] = {}
-    for seats, grp in fin.groupby("seats"):
-        names = seats.split(",")
-        for p, name in enumerate(names):
-            plays[name] = plays.get(name, 0) + len(grp)
-            wins[name] = wins.get(name, 0) + int((grp["winner"] == p).sum())
-    rows = [(s, wins[s], plays[s], *wilson(wins[s], plays[s])) for s in sorted(plays)]
-    return pd.DataFrame(rows, columns=["strategy", "wins", "seat_games", "rate", "low", "high"])
+    """Win share of each strategy per seat played, with a Wilson interval."""
+    t = light_strategy_table(df)
+    return t[t["seat"].astype(str) == "all"].rename(columns={"win_rate": "rate"}).reset_index(drop=True)
 
 
 def species_table(df: pd.DataFrame) -> pd.DataFrame:
@@ -49,7 +46,7 @@ def species_table(df: pd.DataFrame) -> pd.DataFrame:
         if f"hatched_{s}_0" not in fin:
             continue
         had = np.concatenate([fin[f"hatched_{s}_{p}"].to_numpy() > 0 for p in range(players)])
-        won = np.concatenate([fin["winner"].to_numpy() == p for p in range(players)])
+        won = light_win_shares(fin).T.ravel() > 0.5
         k1, n1 = int((had & won).sum()), int(had.sum())
         k0, n0 = int((~had & won).sum()), int((~had).sum())
         rows.append((s, n1 / max(1, len(had)), *wilson(k1, n1), *wilson(k0, n0)))
@@ -64,10 +61,8 @@ def summarize(df: pd.DataFrame) -> str:
     fin = df[df["finished"]]
     out = [f"# La Colère de la Montagne de Feu — {n} games, {players} players",
            "", f"Seats: `{df['seats'].iloc[0]}`; master seed {int(df['seed'].iloc[0])}; "
-           f"finished {len(fin)} / {n}.", "", "## Seat advantage (share of wins, fair = "
-           f"{100 / players:.1f} %)", "", "| seat | wins | win rate [95 %] |", "|---|---|---|"]
-    for r in seat_table(df).itertuples():
-        out.append(f"| {r.seat} | {r.wins} | {_pct(r.rate, r.low, r.high)} |")
+           f"finished {len(fin)} / {n}.", "", "## Seat advantage", ""]
+    out += seat_markdown(df)
     m, lo, hi = mean_interval(df["length"])
     q = np.percentile(df["length"], [0, 10, 25, 50, 75, 90, 100]) if n else [np.nan] * 7
     out += ["", "## Game length (player turns)", "",
@@ -79,7 +74,7 @@ def summarize(df: pd.DataFrame) -> str:
     out += ["", "## Strategy win rates (per seat played)", "",
             "| strategy | wins | seat-games | win rate [95 %] |", "|---|---|---|---|"]
     for r in strategy_table(df).itertuples():
-        out.append(f"| {r.strategy} | {r.wins} | {r.seat_games} | {_pct(r.rate, r.low, r.high)} |")
+        out.append(f"| {r.strategy} | {r.wins:.0f} | {r.seat_games} | {_pct(r.rate, r.low, r.high)} |")
     out += ["", "## Value of each species", "",
             "Win rate of seats that hatched at least one of the species vs seats that hatched none "
             "(observational: good players hatch more).", "",
@@ -98,3 +93,33 @@ def summarize(df: pd.DataFrame) -> str:
             f"Games with at least one flip: {_pct(*wilson(int((df['quake_flips'] > 0).sum()), n))}.",
             f"Cro-Magnons sent back by Tyrannosaurs per game: {df['threatened'].mean():.2f}."]
     return "\n".join(out) + "\n"
+
+
+# ---------------------------------------------------------------- tidy frames for the report
+def _game():
+    from .. import get
+    return get("fire-mountain")
+
+
+def seat_shares(games: int = 4000, seed: int = 1, players=PLAYERS) -> pd.DataFrame:
+    """Seat win shares (every seat greedy, default rules) at every player count the seed allows:
+    one row per (players, seat) with wins, win_rate, low, high, fair, p, p_holm."""
+    return seat_frame(_game(), games, seed, players)
+
+
+def readings(games: int = 4000, seed: int = 1, players=PLAYERS) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """What each seed reading and the end-of-round option do (:data:`READINGS`, same seeds):
+    (seat rows, length rows)."""
+    return variants_frames(_game(), READINGS, games, seed, players)
+
+
+def strategies(games: int = 4000, seed: int = 1, players=PLAYERS) -> pd.DataFrame:
+    """Greedy against random, random taking each seat in turn, at every player count."""
+    return strategy_frame(_game(), games, seed, players)
+
+
+def species_frame(games: int = 4000, seed: int = 1, players=PLAYERS) -> pd.DataFrame:
+    """Win rate of seats that hatched each species against those that did not (observational),
+    at every player count."""
+    return pd.concat([species_table(run_frame(_game(), P, games, seed)).assign(players=P) for P in players],
+                     ignore_index=True)

@@ -28,6 +28,8 @@ NCARDS = 10
 S_GREEDY, S_RANDOM = 0, 1
 # Integer parameters (rules.kernel_params order).
 I_STONES, I_MAXLOAD, I_NPROG, I_NDRAGONS, I_MAX_ROUNDS, I_FORBID = 0, 1, 2, 3, 4, 5
+#: after the ten forbidden-card flags: 1 if greedy guesses its dragon's step (rules.dragon_step).
+I_DRAGON_GUESS = I_FORBID + 10
 # Game fields.
 G_STONES, G_WINNER = 0, 1
 NG = 2
@@ -39,6 +41,18 @@ NOS = NCARDS + 4
 # Per-game output (og).
 O_WINNER, O_LENGTH, O_FINISHED, O_STONES_LEFT, O_PLANKS_ON = range(5)
 NOG = 5
+
+
+# ---------------------------------------------------------------- ties
+#: Two values closer than this are a tie (distances are floats: symmetric gaps differ by ulps).
+EPS = 1e-9
+
+
+@njit(cache=True)
+def keep_tied(n_tied, state):
+    """Reservoir step of a uniformly random tie-break: the ``n_tied``-th candidate tied for best
+    replaces the current pick with probability 1 / n_tied (draws from the game's stream)."""
+    return below(state, n_tied) == 0
 
 
 # ---------------------------------------------------------------- the board
@@ -171,15 +185,19 @@ def fall_in_water(p, loc, home, counts):
 @njit(cache=True)
 def choose_step(p, opts, n, target, pa, pb, pon, n_nodes, strat, state):
     """Index into opts of p's step: greedy the one fewest moves from its target village
-    (ties: the first), random any."""
+    (ties: uniformly at random), random any."""
     if strat[p] == S_RANDOM:
         return below(state, n)
     d = support_hops(target[p], pa, pb, pon, n_nodes)
-    best, bh = 0, INF + 1
+    best, bh, nt = 0, INF + 1, 0
     for i in range(n):
         h = pawn_hops(opts[i], target[p], d, pa, pb)
         if h < bh:
-            best, bh = i, h
+            best, bh, nt = i, h, 1
+        elif h == bh:
+            nt += 1
+            if keep_tied(nt, state):
+                best = i
     return best
 
 
@@ -279,6 +297,7 @@ def act_place_stone(p, stone, load, gs, loc, target, pa, pb, pon, res, dist, str
                 mine[n_mine] = m
                 n_mine += 1
         best = -np.inf
+        nt = 0
         for n in range(NV, n_nodes):
             if stone[n] != 0:
                 continue
@@ -288,9 +307,12 @@ def act_place_stone(p, stone, load, gs, loc, target, pa, pb, pon, res, dist, str
                     near = dist[mine[k], n]
             # out of reach, a stone is best near what its pawn can reach (a later plank fits)
             v = front - dist[n, target[p]] if near <= reach else -100.0 - near
-            if v > best:
-                best = v
-                pick = n
+            if v > best + EPS:
+                best, pick, nt = v, n, 1
+            elif v >= best - EPS:
+                nt += 1
+                if keep_tied(nt, state):
+                    pick = n
     stone[pick] = 1
     gs[G_STONES] -= 1
     return pick
@@ -322,15 +344,21 @@ def act_remove_stone(p, stone, load, gs, loc, target, pa, pb, pon, dist, strat, 
     else:
         # with the reserve empty any stone is worth having back: the farthest from its target
         best = 0.0 if gs[G_STONES] > 0 else -np.inf
+        nt = 0
         for n in range(NV, n_nodes):
             if stone[n] != 1 or load[n] != 0:
                 continue
+            v = -np.inf  # the stone's value: the most it helps one opponent
             for q in range(n_players):
                 if q == p:
                     continue
-                v = dist[n, target[p]] - dist[n, target[q]] if gs[G_STONES] > 0 else dist[n, target[p]]
-                if v > best:
-                    best = v
+                w = dist[n, target[p]] - dist[n, target[q]] if gs[G_STONES] > 0 else dist[n, target[p]]
+                v = max(v, w)
+            if v > best + EPS:
+                best, pick, nt = v, n, 1
+            elif pick >= 0 and v >= best - EPS:
+                nt += 1
+                if keep_tied(nt, state):
                     pick = n
         if pick < 0:
             return -1
@@ -444,6 +472,7 @@ def act_place_plank(p, stone, load, ip, loc, target, pa, pb, plen, pon, res, dis
         front, seen = frontier(p, loc, target, pa, pb, pon, dist)
         t = target[p]
         best = -np.inf
+        nt = 0
         for a in range(ns):
             for b in range(a + 1, ns):
                 i, j = sup[a], sup[b]
@@ -459,9 +488,12 @@ def act_place_plank(p, stone, load, ip, loc, target, pa, pb, plen, pon, res, dis
                     v = -50.0                                 # both ends already reachable
                 if dist[i, j] > longest:
                     v -= 100.0                                # no plank of ours spans it
-                if v > best:
-                    best = v
-                    bi, bj = i, j
+                if v > best + EPS:
+                    best, bi, bj, nt = v, i, j, 1
+                elif v >= best - EPS:
+                    nt += 1
+                    if keep_tied(nt, state):
+                        bi, bj = i, j
     if bi < 0:
         return -1
     length = choose_plank(p, dist[bi, bj], res, judgement, strat, state)
@@ -502,6 +534,7 @@ def act_remove_plank(p, load, gs, loc, target, pa, pb, plen, pon, res, dist, str
         # that shortens an opponent's way more than it would shorten its own
         short = n_res < 2 or gs[G_STONES] < 2  # no planks, or stones locked under planks
         best = -np.inf if short else 0.0
+        nt = 0
         for e in range(pon.size):
             if pon[e] == 0 or pawn_on(e, loc) >= 0:
                 continue
@@ -516,12 +549,17 @@ def act_remove_plank(p, load, gs, loc, target, pa, pb, plen, pon, res, dist, str
                     continue
                 theirs = reachable(loc[q], pa, pb, pon, n_nodes)
                 if theirs[a] == 1 and theirs[b] == 1:
-                    w = dist[a, target[p]] - min(dist[a, target[q]], dist[b, target[q]]) + 0.1 * plen[e]
+                    # both ends alike (which end is ``a`` only depends on node numbers)
+                    w = min(dist[a, target[p]], dist[b, target[p]]) \
+                        - min(dist[a, target[q]], dist[b, target[q]]) + 0.1 * plen[e]
                     if w > v:
                         v = w
-            if v > best:
-                best = v
-                pick = e
+            if v > best + EPS:
+                best, pick, nt = v, e, 1
+            elif pick >= 0 and v >= best - EPS:
+                nt += 1
+                if keep_tied(nt, state):
+                    pick = e
         if pick < 0:
             return -1
     load[pa[pick]] -= 1
@@ -563,12 +601,15 @@ def program_random(p, prog, dtarget, ip, n_players, state):
 
 
 @njit(cache=True)
-def program_greedy(p, prog, dtarget, ip, loc, target, pa, pb, pon, res, gs, n_nodes):
+def program_greedy(p, prog, dtarget, ip, loc, target, pa, pb, pon, res, gs, n_nodes, state):
     """Greedy's five cards: moves first when its pawn is linked to its target village,
     otherwise build (stones, planks) then move; takes planks back when short of them; a dragon
     on the opponent nearest to winning (at the first card, when greedy opponents move) when
     that opponent is within three moves and no farther than itself; and a plank taken from the
-    way of an opponent linked to its village and nearer to it than itself."""
+    way of an opponent linked to its village and nearer to it than itself. Ties between
+    leaders are broken at random. Programmes are hidden and simultaneous: with
+    ``dragon_step = "guess"`` greedy cannot know at which step the leader will move, so its
+    dragon goes to a uniformly random step of its programme (``"first"``: always the first)."""
     d = support_hops(target[p], pa, pb, pon, n_nodes)
     mine = pawn_hops(loc[p], target[p], d, pa, pb)
     n_planks = 0
@@ -576,13 +617,17 @@ def program_greedy(p, prog, dtarget, ip, loc, target, pa, pb, pon, res, gs, n_no
         n_planks += res[p, length]
     plan = np.empty(16, np.int64)
     k = 0
-    leader, lh = -1, INF
+    leader, lh, nt = -1, INF, 0
     for q in range(loc.size):
         if q != p:
             dq = support_hops(target[q], pa, pb, pon, n_nodes)
             h = pawn_hops(loc[q], target[q], dq, pa, pb)
             if h < lh:
-                leader, lh = q, h
+                leader, lh, nt = q, h, 1
+            elif h == lh:
+                nt += 1
+                if keep_tied(nt, state):
+                    leader = q
     dtarget[p] = -1
     if ip[I_NDRAGONS] > 0 and lh <= 3 and lh <= mine:
         plan[k] = DRAGON
@@ -641,12 +686,22 @@ def program_greedy(p, prog, dtarget, ip, loc, target, pa, pb, pon, res, gs, n_no
     for i in range(n, prog.shape[1]):
         prog[p, i] = -1
     if dtarget[p] >= 0:
-        has = False
+        at = -1
         for i in range(n):
             if prog[p, i] == DRAGON:
-                has = True
-        if not has:
+                at = i
+        if at < 0:
             dtarget[p] = -1
+        elif ip[I_DRAGON_GUESS] == 1 and n > 1:
+            j = below(state, n)              # the guessed step: move the dragon there
+            c = prog[p, at]
+            if j < at:
+                for i in range(at, j, -1):
+                    prog[p, i] = prog[p, i - 1]
+            else:
+                for i in range(at, j):
+                    prog[p, i] = prog[p, i + 1]
+            prog[p, j] = c
 
 
 # ---------------------------------------------------------------- resolution
@@ -699,7 +754,7 @@ def play_round(first, prog, dtarget, stone, load, gs, ip, loc, home, target, pa,
         if strat[p] == S_RANDOM:
             program_random(p, prog, dtarget, ip, n_players, state)
         else:
-            program_greedy(p, prog, dtarget, ip, loc, target, pa, pb, pon, res, gs, n_nodes)
+            program_greedy(p, prog, dtarget, ip, loc, target, pa, pb, pon, res, gs, n_nodes, state)
     return resolve(first, prog, dtarget, stone, load, gs, ip, loc, home, target, pa, pb, plen,
                    pon, res, dist, judgement, strat, counts, state)
 

@@ -39,6 +39,8 @@ class MekongRules:
     max_dragons_programmed: int
     forbidden_cards: tuple
     max_rounds: int
+    dragon_step: str = "guess"
+    board_rotation: int = 0
 
     def __post_init__(self) -> None:
         def bad(name, allowed):
@@ -54,6 +56,11 @@ class MekongRules:
             v = getattr(self, name)
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not lo <= v <= hi:
                 raise bad(name, f"a number in {lo}..{hi}")
+        if self.dragon_step not in ("guess", "first"):
+            raise bad("dragon_step", '"guess" or "first"')
+        v = self.board_rotation
+        if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= 5:
+            raise bad("board_rotation", "an integer in 0..5")
         if any(c not in CARDS for c in self.forbidden_cards):
             raise bad("forbidden_cards", f"a list of card names among {', '.join(CARDS)}")
 
@@ -66,7 +73,10 @@ class MekongRules:
         for q in range(-r, r + 1):
             for s in range(max(-r, -q - r), min(r, -q + r) + 1):
                 if (q, s) not in corners:
-                    axial.append((q, s))
+                    a, b = q, s
+                    for _ in range(self.board_rotation):  # 60° turns: the same islands, renumbered
+                        a, b = -b, a + b
+                    axial.append((a, b))
         a = np.array(axial, dtype=np.float64)
         xy = np.stack([a[:, 0] + 0.5 * a[:, 1], (np.sqrt(3) / 2) * a[:, 1]], axis=1)
         dist = np.sqrt(((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=2)) / self.plank_unit
@@ -74,10 +84,11 @@ class MekongRules:
 
     def kernel_params(self) -> np.ndarray:
         """Integer parameters: stones, max per stone, cards programmed, dragons, max rounds,
-        then a 0/1 flag per card forbidden to seat 0."""
+        then a 0/1 flag per card forbidden to seat 0, then 1 if greedy guesses its dragon's step."""
         flags = [1 if c in self.forbidden_cards else 0 for c in CARDS]
         return np.array([self.stones, self.max_planks_per_stone, self.cards_programmed,
-                         self.max_dragons_programmed, self.max_rounds, *flags], dtype=np.int64)
+                         self.max_dragons_programmed, self.max_rounds, *flags,
+                         1 if self.dragon_step == "guess" else 0], dtype=np.int64)
 
 
 def defaults() -> dict:

@@ -6,7 +6,16 @@ import numpy as np
 import pandas as pd
 
 from ...analysis.intervals import mean_interval, wilson
+from ...analysis.metrics import light_strategy_table
+from ..base import run_frame, seat_frame, seat_markdown, strategy_frame, variants_frames
 from .rules import CARDS
+
+#: Every player count the seed allows (colours for 2..6 players).
+PLAYERS = (2, 3, 4, 5, 6)
+#: The model's choices that the issue questioned: the dragon's step (hidden programmes), and the
+#: rotation control (the same board, islands renumbered).
+READINGS = {"dragon step guessed (default)": {}, "dragon on the first step (old)": {"dragon_step": "first"},
+            "board turned 180°": {"board_rotation": 3}, "no judgement error": {"judgement_error": 0.0}}
 
 
 def _pct(rate, low, high) -> str:
@@ -48,12 +57,8 @@ def summarize(df: pd.DataFrame) -> str:
     if fin.empty:
         out.append("No game finished: nobody crossed the delta (too many planks lost?).")
         return "\n".join(out)
-    out += [
-           f"## First-player advantage (seat 0 starts with the statuette; fair = {100 / players:.1f} %)",
-           "", "| seat | colour | strategy | wins | win rate |", "|---|---|---|---|---|"]
-    for i in range(players):
-        k = int((fin["winner"] == i).sum())
-        out.append(f"| {i} | {colours[i]} | {seats[i]} | {k} | {_pct(*wilson(k, len(fin)))} |")
+    out += ["## First-player advantage (seat 0 starts with the statuette)", ""]
+    out += seat_markdown(df, {"colour": colours, "strategy": seats})
 
     m, lo, hi = mean_interval(fin["length"]) if len(fin) else (np.nan,) * 3
     q = fin["length"].quantile([0.05, 0.25, 0.5, 0.75, 0.95]) if len(fin) else pd.Series([np.nan] * 5)
@@ -64,11 +69,10 @@ def summarize(df: pd.DataFrame) -> str:
         out.append(f"| {k} | {v} |")
 
     out += ["", "## Strategy win rates (per seat occupied, 95 % interval)", "",
-            "| strategy | seats | wins | win rate |", "|---|---|---|---|"]
-    for name in sorted(set(seats)):
-        idx = [i for i in range(players) if seats[i] == name]
-        k = int(fin["winner"].isin(idx).sum())
-        out.append(f"| {name} | {len(idx)} | {k} | {_pct(*wilson(k, len(fin) * len(idx)))} |")
+            "| strategy | seat-games | wins | win rate |", "|---|---|---|---|"]
+    stt = light_strategy_table(df)
+    for r in stt[stt["seat"].astype(str) == "all"].itertuples():
+        out.append(f"| {r.strategy} | {r.seat_games} | {r.wins:.0f} | {_pct(r.win_rate, r.low, r.high)} |")
 
     out += ["", "## Value of each card", "",
             "Plays per seat and game; winners' and others' plays; win rate of the seat-games that "
@@ -86,3 +90,51 @@ def summarize(df: pd.DataFrame) -> str:
             f"falls in the water, {per['fallen']:.2f} planks lost (too short), {per['placed']:.2f} "
             f"planks laid; {df['stones_left'].mean():.1f} stones left in the reserve at the end."]
     return "\n".join(out)
+
+
+# ---------------------------------------------------------------- tidy frames for the report
+def _game():
+    from .. import get
+    return get("mekong-dragons")
+
+
+def seat_shares(games: int = 4000, seed: int = 1, players=PLAYERS) -> pd.DataFrame:
+    """Seat win shares (every seat greedy, default rules) at every player count the seed allows:
+    one row per (players, seat) with wins, win_rate, low, high, fair, p, p_holm."""
+    return seat_frame(_game(), games, seed, players)
+
+
+def readings(games: int = 4000, seed: int = 1, players=PLAYERS) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Seat shares and length under :data:`READINGS` (same seeds): (seat rows, length rows)."""
+    return variants_frames(_game(), READINGS, games, seed, players)
+
+
+def strategies(games: int = 4000, seed: int = 1, players=PLAYERS) -> pd.DataFrame:
+    """Greedy against random, random taking each seat in turn, at every player count."""
+    return strategy_frame(_game(), games, seed, players)
+
+
+def card_frame(games: int = 4000, seed: int = 1, players=PLAYERS) -> pd.DataFrame:
+    """Card associations (:func:`card_table`, observational) at every player count, flattened."""
+    rows = []
+    for P in players:
+        t = card_table(run_frame(_game(), P, games, seed))
+        for r in t.itertuples():
+            rows.append({"players": P, "card": r.card, "plays": r.plays, "winner": r.winner, "others": r.others,
+                         "rate_used": r.used[0], "low_used": r.used[1], "high_used": r.used[2],
+                         "rate_unused": r.unused[0], "low_unused": r.unused[1], "high_unused": r.unused[2]})
+    return pd.DataFrame(rows)
+
+
+def card_values(games: int = 4000, seed: int = 1, players=PLAYERS) -> pd.DataFrame:
+    """A card's value measured by removing it from seat 0 (``forbidden_cards``): seat 0's win
+    share with and without it on the same seeds, at every player count."""
+    from ..base import seat_rows
+    rows = []
+    for P in players:
+        base = seat_rows(run_frame(_game(), P, games, seed)).iloc[0]
+        for card in CARDS:
+            t = seat_rows(run_frame(_game(), P, games, seed, {"forbidden_cards": [card]})).iloc[0]
+            rows.append({"players": P, "card": card, "share_with": base["win_rate"], "share_without": t["win_rate"],
+                         "low_without": t["low"], "high_without": t["high"], "value": base["win_rate"] - t["win_rate"]})
+    return pd.DataFrame(rows)

@@ -7,7 +7,8 @@ Per-game state (allocated by :func:`new_state`, filled by :func:`setup`):
 - ``bm``  int64[B, LMAX, 6] meeples of building b standing on level k (level 0: on the ruin,
   holding floor 1; level k >= 1: on floor k, holding floor k+1 or, on the top floor, the roof
   meeples); ``fl`` int64[B]: floors still standing (the top floor is ``fl[b]``);
-- ``ground`` int64[D, 6]  free meeples in each district's streets (the only ones that can be eaten);
+- ``ground`` int64[D, 6]  meeples in each district's streets (free: they can be eaten; with
+  ``edible = "free"`` so can the meeples on a building's top floor, which hold nothing up);
 - ``veh`` int64[V]        district of each vehicle;
 - ``gs``  int64[NG]       game fields (escape board, end flags).
 
@@ -37,7 +38,7 @@ NG = 11
 # Integer parameters (ip), in RampageRules.kernel_arrays order.
 I_FACE, I_LINE, I_ZONE, I_TEETH, I_CARDS, I_PER_COLOUR, I_PER_LEVEL, I_ROOF, I_STADIUM, \
     I_END_BUILDINGS, I_MAX_ROUNDS, I_SET_PTS, I_FLOOR_PTS, I_TOOTH_PTS, I_CHAR_PTS, \
-    I_THROW_N, I_DROP_N, I_BLOW_N = range(18)
+    I_THROW_N, I_DROP_N, I_BLOW_N, I_EDIBLE_FREE, I_OBSTACLES = range(20)
 # Skill-dependent probabilities (pp columns), in SKILL_PAIRS order.
 K_MOVE_OK, K_MOVE_OFF, K_MOVE_TOPPLE, K_THROW_HIT_B, K_THROW_HIT_M, K_THROW_Q, K_VEH_OFF, \
     K_THROW_ESC, K_DROP_HIT, K_DROP_Q, K_DROP_ESC, K_DROP_TOPPLE, K_BLOW_Q, K_BLOW_ESC, \
@@ -108,6 +109,18 @@ def topple(pl, actor, victim):
         pl[actor, COLLECTED] += 1
         return True
     return False
+
+
+# ---------------------------------------------------------------- ties
+#: Two values closer than this are a tie.
+EPS = 1e-9
+
+
+@njit(cache=True)
+def keep_tied(n_tied, state):
+    """Reservoir step of a uniformly random tie-break: the ``n_tied``-th candidate tied for best
+    replaces the current pick with probability 1 / n_tied (draws from the game's stream)."""
+    return below(state, n_tied) == 0
 
 
 # ---------------------------------------------------------------- district values (heuristics)
@@ -302,20 +315,26 @@ def free_corner(p, pl, ground, fl, b_dist, veh, adj, corner, strat, state):
                 k -= 1
     best = -1
     bv = -1e18
+    nt = 0
     for i in range(corner.size):
         if free[i]:
             v = district_value(corner[i], pl[p, TEETH], ground, fl, b_dist, veh, adj)
-            if v > bv:
-                bv = v
-                best = i
+            if v > bv + EPS:
+                bv, best, nt = v, i, 1
+            elif v >= bv - EPS:
+                nt += 1
+                if keep_tied(nt, state):
+                    best = i
     return best
 
 
 @njit(cache=True)
-def act_move(p, target, pl, pp, adj, ground, fl, b_dist, veh, corner, strat, state):
+def act_move(p, target, pl, pp, adj, ground, fl, b_dist, veh, corner, strat, state, obstacle_pass=1.0):
     """Flick the paws toward district ``target``. Off the city: a tooth is lost and the paws
-    restart on a free corner. Else the paws reach the target with ``move_success`` or land in a
-    neighbour of it, and may knock over the monsters standing there."""
+    restart on a free corner. Else the paws reach the target with ``move_success`` (times
+    ``obstacle_pass`` when a fallen body lies there: fallen bodies are obstacles until their
+    owner's next turn, the seed) or land in a neighbour of it, and may knock over the monsters
+    standing there."""
     if uniform(state) < pp[p, K_MOVE_OFF]:
         lose_teeth(pl, p, 1)
         i = free_corner(p, pl, ground, fl, b_dist, veh, adj, corner, strat, state)
@@ -323,7 +342,12 @@ def act_move(p, target, pl, pp, adj, ground, fl, b_dist, veh, corner, strat, sta
         pl[p, CORNER] = i
         return
     d = target
-    if uniform(state) >= pp[p, K_MOVE_OK]:
+    ok = pp[p, K_MOVE_OK]
+    for q in range(pl.shape[0]):
+        if q != p and pl[q, FALLEN] == 1 and pl[q, DIST] == target:
+            ok *= obstacle_pass
+            break
+    if uniform(state) >= ok:
         k = below(state, adj[target].sum())
         for e in range(adj.shape[0]):
             if adj[target, e] == 1:
@@ -414,24 +438,47 @@ def act_blow(p, pl, sto, pp, bm, fl, ground, b_dist, veh, adj, gs, ip, strat, st
 
 # ---------------------------------------------------------------- eating
 @njit(cache=True)
-def eat(p, pl, sto, ground, strat, state):
-    """Monster p eats free meeples of its district's streets, at most one per tooth. Greedy
-    takes, one at a time, the colour it holds fewest of (completing sets; its character's
-    colour breaks ties); random takes meeples at random. Returns the number eaten."""
+def eat(p, pl, sto, ground, bm, fl, b_dist, gs, free_top, strat, state):
+    """Monster p eats free meeples of its district, at most one per tooth: those of its streets
+    and, when ``free_top`` (the seed: "libres, ne soutenant aucun élément"), those standing on
+    the top floor of a building of its district, which hold nothing up (eating a top floor
+    empty wins it, :func:`settle`). Greedy takes, one at a time, the colour it holds fewest of
+    (completing sets; its character's colour, then chance, breaks ties), from the street first;
+    random takes meeples at random. Returns the number eaten."""
     d = pl[p, DIST]
-    k = min(pl[p, TEETH], ground[d].sum())
-    for _ in range(k):
+    k = 0
+    for _ in range(pl[p, TEETH]):
+        avail = ground[d].copy()          # free now: a top floor eaten empty frees the level below
+        if free_top:
+            for b in range(fl.size):
+                if b_dist[b] == d and fl[b] > 0:
+                    avail += bm[b, fl[b]]
+        if avail.sum() == 0:
+            break
         if strat[p] == S_RANDOM:
-            c = pick_colour(ground[d], state)
+            c = pick_colour(avail, state)
         else:
-            c = -1
+            c, nt = -1, 0
             for e in range(NC):
-                if ground[d, e] == 0:
+                if avail[e] == 0:
                     continue
-                if c < 0 or sto[p, e] < sto[p, c] or (sto[p, e] == sto[p, c] and e == pl[p, CHAR_COL]):
-                    c = e
-        ground[d, c] -= 1
+                if c < 0 or sto[p, e] < sto[p, c] or (sto[p, e] == sto[p, c] and e == pl[p, CHAR_COL]
+                                                      and c != pl[p, CHAR_COL]):
+                    c, nt = e, 1
+                elif sto[p, e] == sto[p, c] and c != pl[p, CHAR_COL]:
+                    nt += 1
+                    if keep_tied(nt, state):
+                        c = e
         sto[p, c] += 1
+        k += 1
+        if ground[d, c] > 0:
+            ground[d, c] -= 1
+        else:
+            for b in range(fl.size):
+                if b_dist[b] == d and fl[b] > 0 and bm[b, fl[b], c] > 0:
+                    bm[b, fl[b], c] -= 1
+                    settle(b, p, pl, bm, fl, ground, b_dist, gs)
+                    break
     pl[p, EATEN] += k
     return k
 
@@ -502,32 +549,49 @@ def choose_action(p, pl, pp, ip, fp, adj, fl, b_dist, ground, veh, strat, state)
     tooth = 2.0  # a tooth lost: roughly a meeple a turn for the rest of the game
     here = district_value(d, teeth, ground, fl, b_dist, veh, adj)
     best_a, best_t, best_v = BLOW, 0, -1e18
+    nt = 0
     for e in range(nd):
         if adj[d, e] == 1:
             v = pp[p, K_MOVE_OK] * (district_value(e, teeth, ground, fl, b_dist, veh, adj) - here) \
                 - pp[p, K_MOVE_OFF] * tooth
-            if v > best_v:
-                best_a, best_t, best_v = MOVE, e, v
+            if v > best_v + EPS:
+                best_a, best_t, best_v, nt = MOVE, e, v, 1
+            elif v >= best_v - EPS:
+                nt += 1
+                if keep_tied(nt, state):
+                    best_a, best_t = MOVE, e
     for b in range(fl.size):
         if b_dist[b] == d and fl[b] > 0:
             v = pp[p, K_DROP_HIT] * ip[I_DROP_N] * pp[p, K_DROP_Q] * (1.0 - 1.5 * pp[p, K_DROP_ESC]) \
                 - (1.0 - pp[p, K_DROP_HIT]) * tooth
-            if v > best_v:
-                best_a, best_t, best_v = DROP, b, v
+            if v > best_v + EPS:
+                best_a, best_t, best_v, nt = DROP, b, v, 1
+            elif v >= best_v - EPS:
+                nt += 1
+                if keep_tied(nt, state):
+                    best_a, best_t = DROP, b
     if has_vehicle(d, veh):
         for b in range(fl.size):
             if fl[b] > 0 and (b_dist[b] == d or adj[d, b_dist[b]] == 1):
                 f = 1.0 if b_dist[b] == d else 0.5 * fp[0]  # far meeples fall in another street
                 v = f * pp[p, K_THROW_HIT_B] * ip[I_THROW_N] * pp[p, K_THROW_Q] * (1.0 - 1.5 * pp[p, K_THROW_ESC])
-                if v > best_v:
-                    best_a, best_t, best_v = THROW, b, v
+                if v > best_v + EPS:
+                    best_a, best_t, best_v, nt = THROW, b, v, 1
+                elif v >= best_v - EPS:
+                    nt += 1
+                    if keep_tied(nt, state):
+                        best_a, best_t = THROW, b
         for q in range(n_players):
             if q != p and pl[q, FALLEN] == 0 and pl[q, TEETH] > 0 and \
                     (pl[q, DIST] == d or adj[d, pl[q, DIST]] == 1):
                 f = 1.0 if pl[q, DIST] == d else fp[0]
                 v = f * pp[p, K_THROW_HIT_M] * 2.0 * tooth
-                if v > best_v:
-                    best_a, best_t, best_v = THROW, -1 - q, v
+                if v > best_v + EPS:
+                    best_a, best_t, best_v, nt = THROW, -1 - q, v, 1
+                elif v >= best_v - EPS:
+                    nt += 1
+                    if keep_tied(nt, state):
+                        best_a, best_t = THROW, -1 - q
     v = -1.5 * ground[d].sum() * pp[p, K_BLOW_STREET]
     for b in range(fl.size):
         if b_dist[b] == d and fl[b] > 0:
@@ -535,8 +599,12 @@ def choose_action(p, pl, pp, ip, fp, adj, fl, b_dist, ground, veh, strat, state)
     for q in range(n_players):
         if q != p and pl[q, DIST] == d and pl[q, FALLEN] == 0 and pl[q, TEETH] > 0:
             v += pp[p, K_BLOW_TOPPLE] * 2.0 * tooth
-    if v > best_v:
+    if v > best_v + EPS:
         best_a, best_t, best_v = BLOW, 0, v
+    elif v >= best_v - EPS:
+        nt += 1
+        if keep_tied(nt, state):
+            best_a, best_t = BLOW, 0
     return best_a, best_t
 
 
@@ -553,7 +621,8 @@ def play_turn(p, pl, sto, pp, ip, fp, adj, bm, fl, ground, veh, b_dist, corner, 
         a, t = choose_action(p, pl, pp, ip, fp, adj, fl, b_dist, ground, veh, strat, state)
         acts[p, a] += 1
         if a == MOVE:
-            act_move(p, t, pl, pp, adj, ground, fl, b_dist, veh, corner, strat, state)
+            act_move(p, t, pl, pp, adj, ground, fl, b_dist, veh, corner, strat, state,
+                     fp[1] if ip[I_OBSTACLES] == 1 else 1.0)
         elif a == THROW:
             act_throw(p, t, pl, sto, pp, fp, bm, fl, ground, b_dist, veh, veh_home, adj, gs, ip, strat, state)
         elif a == DROP:
@@ -562,7 +631,7 @@ def play_turn(p, pl, sto, pp, ip, fp, adj, bm, fl, ground, veh, b_dist, corner, 
             act_blow(p, pl, sto, pp, bm, fl, ground, b_dist, veh, adj, gs, ip, strat, state)
         if gs[G_ENDED] == 1:
             return
-    eat(p, pl, sto, ground, strat, state)
+    eat(p, pl, sto, ground, bm, fl, b_dist, gs, ip[I_EDIBLE_FREE] == 1, strat, state)
 
 
 @njit(cache=True)

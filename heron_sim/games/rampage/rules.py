@@ -81,6 +81,9 @@ class RampageRules:
     blow_escape: tuple
     blow_street: tuple
     blow_topple: tuple
+    edible: str = "free"
+    fallen_obstacles: bool = True
+    obstacle_pass: float = 0.5
 
     def __post_init__(self) -> None:
         _validate(self)
@@ -106,6 +109,7 @@ class RampageRules:
             self.end_buildings or len(self.building_floors), self.max_rounds,
             self.set_points, self.floor_points, self.tooth_points, self.character_points,
             self.throw_trials, self.drop_trials, self.blow_trials,
+            1 if self.edible == "free" else 0, 1 if self.fallen_obstacles else 0,
         ], dtype=np.int64)
         adj = np.zeros((self.districts, self.districts), dtype=np.int64)
         for d, row in enumerate(self.adjacency):
@@ -113,7 +117,7 @@ class RampageRules:
                 adj[d, e] = 1
                 adj[e, d] = 1  # a flick can go both ways
         return {
-            "ip": ip, "pp": np.ascontiguousarray(pp), "fp": np.array([self.far_factor]),
+            "ip": ip, "pp": np.ascontiguousarray(pp), "fp": np.array([self.far_factor, self.obstacle_pass]),
             "adj": adj,
             "b_dist": np.array(self.building_district, dtype=np.int64),
             "b_floors": np.array(self.building_floors, dtype=np.int64),
@@ -138,7 +142,11 @@ def _validate(r: RampageRules) -> None:
         if (len(v) != 2 or any(isinstance(x, bool) or not isinstance(x, (int, float)) for x in v)
                 or not all(0.0 <= x <= 1.0 for x in v)):
             raise _field_error(name, list(v), "a pair [at skill 0, at skill 1] of probabilities in 0..1")
-    for name in ("default_skill", "far_factor"):
+    if r.edible not in ("free", "street"):
+        raise _field_error("edible", r.edible, "free, street")
+    if not isinstance(r.fallen_obstacles, bool):
+        raise _field_error("fallen_obstacles", r.fallen_obstacles, "true, false")
+    for name in ("default_skill", "far_factor", "obstacle_pass"):
         v = getattr(r, name)
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0.0 <= v <= 1.0:
             raise _field_error(name, v, "a number in 0..1")

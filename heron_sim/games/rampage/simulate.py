@@ -23,7 +23,8 @@ def simulate(rules: RampageRules, games: int, players: int, seed: int, strategie
              progress: Callable[[int], None] | None = None, first_game: int = 0) -> pd.DataFrame:
     """Play ``games`` games (indices first_game ..) and return one row per game.
 
-    Columns: CORE_COLUMNS, then ``face``, ``skill_i``, ``end_reason`` (buildings, line6, cap),
+    Columns: CORE_COLUMNS, then ``face``, ``winners`` (bit mask of the seats tied for first,
+    0 if unfinished; ``winner`` is -1 when it has several bits), ``skill_i``, ``end_reason`` (buildings, line6, cap),
     ``escaped``, ``fires`` (lines or zones completed), ``turns``, and per seat ``score_i``,
     ``sets_i``, ``floors_i``, ``teeth_i`` (points of each source), ``char_i``, ``eaten_i``,
     ``lost_i`` (teeth lost), ``topples_i``, ``escapes_i``, ``loser_i`` (filled line 6),
@@ -70,6 +71,11 @@ def _frame(og, os_, rules, players, seed, strategies, first_game) -> pd.DataFram
         for i in range(players):
             v = os_[:, i, k]
             cols[f"{name}_{i}"] = v.astype(bool) if name == "loser" else v.astype(np.int64)
+    sc = os_[:, :, E.S_SCORE].copy()
+    sc[os_[:, :, E.S_LOSER] > 0] = -np.inf
+    best = sc == sc.max(axis=1, keepdims=True)
+    mask = (best.astype(np.int64) << np.arange(players, dtype=np.int64)).sum(axis=1)
+    cols["winners"] = np.where(og[:, E.O_FINISHED] > 0, mask, 0).astype(np.int64)
     df = pd.DataFrame(cols)
     assert tuple(df.columns[: len(CORE_COLUMNS)]) == CORE_COLUMNS
     return df

@@ -6,8 +6,17 @@ import numpy as np
 import pandas as pd
 
 from ...analysis.intervals import mean_interval, wilson
+from ...analysis.metrics import light_seat_table, light_strategy_table, light_win_shares
+from ..base import seat_frame, seat_markdown, strategy_frame, variants_frames
 
 SOURCES = ("sets", "floors", "teeth", "char")
+#: Every player count the seed allows.
+PLAYERS = (2, 3, 4)
+#: The seed's readings (the defaults) and the old model's, one at a time and together.
+READINGS = {"seed readings (default)": {}, "end when all buildings are captured (old)": {"end_buildings": 0},
+            "only street meeples edible (old)": {"edible": "street"},
+            "fallen bodies no obstacle (old)": {"fallen_obstacles": False},
+            "old model (all three)": {"end_buildings": 0, "edible": "street", "fallen_obstacles": False}}
 
 
 def _pct(rate, low, high) -> str:
@@ -16,32 +25,18 @@ def _pct(rate, low, high) -> str:
 
 
 def seat_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Wins of each seat with a 95 % Wilson interval (finished games only)."""
-    fin = df[df["finished"]]
-    players = int(df["players"].iloc[0])
-    rows = []
-    for i in range(players):
-        k = int((fin["winner"] == i).sum())
-        rate, low, high = wilson(k, len(fin))
-        rows.append({"seat": i, "strategy": df["seats"].iloc[0].split(",")[i],
-                     "skill": float(df[f"skill_{i}"].iloc[0]) if f"skill_{i}" in df else np.nan,
-                     "wins": k, "rate": rate, "low": low, "high": high})
-    return pd.DataFrame(rows)
+    """Win share of each seat over decided games (a tie for first counts 1/k to each of the k
+    tied), 95 % Wilson interval and Holm p against 1/players; with strategy and skill."""
+    t = light_seat_table(df).rename(columns={"win_rate": "rate"})
+    t.insert(1, "strategy", df["seats"].iloc[0].split(","))
+    t.insert(2, "skill", [float(df[f"skill_{i}"].iloc[0]) if f"skill_{i}" in df else np.nan for i in t["seat"]])
+    return t
 
 
 def strategy_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Win rate of each strategy per seat it occupied, with a 95 % Wilson interval."""
-    fin = df[df["finished"]]
-    players = int(df["players"].iloc[0])
-    seats = df["seats"].iloc[0].split(",")
-    rows = []
-    for name in sorted(set(seats)):
-        idx = [i for i in range(players) if seats[i] == name]
-        k = int(fin["winner"].isin(idx).sum())
-        n = len(fin) * len(idx)
-        rate, low, high = wilson(k, n)
-        rows.append({"strategy": name, "seats": len(idx), "wins": k, "rate": rate, "low": low, "high": high})
-    return pd.DataFrame(rows)
+    """Win share of each strategy per seat it occupied, with a 95 % Wilson interval."""
+    t = light_strategy_table(df)
+    return t[t["seat"].astype(str) == "all"].rename(columns={"win_rate": "rate"}).reset_index(drop=True)
 
 
 def source_table(df: pd.DataFrame) -> pd.DataFrame:
@@ -82,11 +77,9 @@ def summarize(df: pd.DataFrame) -> str:
     out.append(f"Finished: {len(fin)} / {n}; ended by buildings {reasons.get('buildings', 0)}, "
                f"by line 6 {reasons.get('line6', 0)}, stopped at the cap {reasons.get('cap', 0)}; "
                f"ties for first {ties}.")
-    out += ["", "## Seat advantage (win rate, 95 % interval; fair = "
-            f"{100 / players:.1f} %)", "", "| seat | strategy | skill | wins | win rate |",
-            "|---|---|---|---|---|"]
-    for r in seat_table(df).itertuples():
-        out.append(f"| {r.seat} | {r.strategy} | {r.skill:.2f} | {r.wins} | {_pct(r.rate, r.low, r.high)} |")
+    out += ["", "## Seat advantage", ""]
+    out += seat_markdown(df, {"strategy": df["seats"].iloc[0].split(","),
+                              "skill": [f"{float(df[f'skill_{i}'].iloc[0]):.2f}" for i in range(players)]})
 
     m, lo, hi = mean_interval(df["length"])
     q = df["length"].quantile([0.05, 0.25, 0.5, 0.75, 0.95])
@@ -98,9 +91,9 @@ def summarize(df: pd.DataFrame) -> str:
         out.append(f"| {k} | {v} |")
 
     out += ["", "## Strategy win rates (per seat occupied, 95 % interval)", "",
-            "| strategy | seats | wins | win rate |", "|---|---|---|---|"]
+            "| strategy | seat-games | wins | win rate |", "|---|---|---|---|"]
     for r in strategy_table(df).itertuples():
-        out.append(f"| {r.strategy} | {r.seats} | {r.wins} | {_pct(r.rate, r.low, r.high)} |")
+        out.append(f"| {r.strategy} | {r.seat_games} | {r.wins:.1f} | {_pct(r.rate, r.low, r.high)} |")
 
     skills = np.array([float(df[f"skill_{i}"].iloc[0]) for i in range(players)])
     out += ["", "## How much skill decides the winner", ""]
@@ -109,8 +102,10 @@ def summarize(df: pd.DataFrame) -> str:
                    "to seat players of different skills.")
     else:
         top = np.flatnonzero(skills == skills.max())
-        k = int(fin["winner"].isin(top).sum())
-        rate, low, high = wilson(k, len(fin))
+        sh = light_win_shares(fin)
+        sh = sh[sh.sum(axis=1) > 0.5]
+        k = float(sh[:, top].sum())
+        rate, low, high = wilson(k, len(sh))
         fair = len(top) / players
         out.append(f"The most skilled seat(s) {list(map(int, top))} (skill {skills.max():.2f}) win "
                    f"{_pct(rate, low, high)} of finished games (no skill effect: {100 * fair:.1f} %).")
@@ -147,3 +142,44 @@ def summarize(df: pd.DataFrame) -> str:
     tot = sum(acts.values()) or 1
     out += ["", "Actions taken: " + ", ".join(f"{a} {100 * v / tot:.1f} %" for a, v in acts.items()) + "."]
     return "\n".join(out)
+
+
+# ---------------------------------------------------------------- tidy frames for the report
+def _game():
+    from .. import get
+    return get("rampage")
+
+
+def seat_shares(games: int = 4000, seed: int = 1, players=PLAYERS) -> pd.DataFrame:
+    """Seat win shares (every seat greedy, default rules) at every player count the seed allows:
+    one row per (players, seat) with wins, shared, win_rate, low, high, fair, p, p_holm."""
+    return seat_frame(_game(), games, seed, players)
+
+
+def readings(games: int = 4000, seed: int = 1, players=PLAYERS) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """What each seed reading does (:data:`READINGS`, same seeds): (seat rows, length rows)."""
+    return variants_frames(_game(), READINGS, games, seed, players)
+
+
+def strategies(games: int = 4000, seed: int = 1, players=PLAYERS) -> pd.DataFrame:
+    """Greedy against random, random taking each seat in turn, at every player count."""
+    return strategy_frame(_game(), games, seed, players)
+
+
+def skill_frame(games: int = 4000, seed: int = 1, players=PLAYERS, long_game: bool = False) -> pd.DataFrame:
+    """Win share of a skill-1 seat against skill-0 seats (the skilled seat rotated over the
+    seats), at every player count; ``long_game``: every building must fall (end_buildings 0)."""
+    from ..base import run_frame
+    from ...analysis.metrics import share_test
+    rows = []
+    for P in players:
+        parts = []
+        for s in range(P):
+            skills = [1.0 if i == s else 0.0 for i in range(P)]
+            over = {"skills": skills} | ({"end_buildings": 0} if long_game else {})
+            sh = light_win_shares(run_frame(_game(), P, max(1, games // P), seed + s, over))
+            sh = sh[sh.sum(axis=1) > 0.5]
+            parts.append(sh[:, s])
+        t = share_test(np.concatenate(parts), 1 / P)
+        rows.append({"players": P, "long_game": long_game, **t, "fair": 1 / P})
+    return pd.DataFrame(rows)

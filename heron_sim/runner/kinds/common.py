@@ -1,0 +1,52 @@
+"""Helpers shared by the experiment kinds: display tables, sample sizes, names."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+if TYPE_CHECKING:
+    from ..config import Experiment
+
+NO_ANXIETY = 99  # anxiety_threshold that never triggers (ablation)
+
+
+def _disp(cols: dict, index=None) -> pd.DataFrame:
+    """A display table from columns that may be Series with a different index than ``index``
+    (values are taken by position, never aligned)."""
+    cols = {k: (v.to_numpy() if isinstance(v, pd.Series) else v) for k, v in cols.items()}
+    if isinstance(index, pd.Series):
+        index = pd.Index(index.to_numpy(), name=index.name)
+    return pd.DataFrame(cols, index=index)
+
+
+def _n(exp_n: int, override: int | None, factor: float = 1.0) -> int:
+    return max(1, int(override * factor)) if override is not None else exp_n
+
+
+
+def _want(exp: Experiment, name: str) -> bool:
+    return name in exp.figures
+
+
+def _seating_text(job: dict) -> str:
+    s = job["seatings"]
+    if not s:
+        return job.get("strategy", "")
+    if len(s) == 1:
+        return ", ".join(s[0])
+    return ", ".join(s[0]) + f" (rotated over {len(s)} seatings)"
+
+
+def _mode_name(m: str) -> str:
+    n, d = m.split("d")
+    return f"{n} D{d}"
+
+
+def _fmt_cell(x):
+    if isinstance(x, float):
+        return f"{x:.4g}"
+    return x
+
+

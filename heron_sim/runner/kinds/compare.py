@@ -1,0 +1,110 @@
+"""Kind ``compare``: two rule sets on the same seeds, every metric paired game by game."""
+
+from __future__ import annotations
+
+import math
+from functools import partial
+
+import numpy as np
+import pandas as pd
+
+from ...analysis import metrics as M
+from ...analysis.stats import bootstrap_interval, format_p, holm, paired_difference
+from ...report import figures as F
+from ...report.section import Figure, Section, Table, signed_ci
+from ..config import Experiment
+from ..run import Job, resolve_strategies, seatings
+from .common import _disp, _mode_name, _seating_text, _want
+
+
+def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
+    """The simulation jobs of this kind (``g(n)`` applies the --games override)."""
+    P = exp.players
+    jobs: list[Job] = []
+    seat = seatings(resolve_strategies(exp.seating), P)
+    for m in exp.modes:
+        for side, spec in (("a", exp.a), ("b", exp.b)):
+            jobs.append(Job(f"{side}_{m}", "games", spec.build(m, P), g(exp.games), exp.seed, seat,
+                            labels={"mode": m, "side": side, "label": spec.label or side.upper()}))
+    return jobs
+
+
+# ---------------------------------------------------------------------- compare
+def compare_frames(a: pd.DataFrame, b: pd.DataFrame, label_a: str = "A", label_b: str = "B",
+                   n_boot: int = 400) -> pd.DataFrame:
+    """Every per-game metric of two runs on the same seeds, paired game by game: means, the
+    difference B - A, its 95 % t interval and p-value; Ludii's Balance by paired bootstrap."""
+    n = min(len(a), len(b))
+    a, b = a.iloc[:n].reset_index(drop=True), b.iloc[:n].reset_index(drop=True)
+    if not (a["game"].to_numpy() == b["game"].to_numpy()).all():
+        raise ValueError("compare: the two runs do not cover the same games")
+    ma, mb = M.game_metrics(a), M.game_metrics(b)
+    rows = []
+    for key in ma:
+        if key not in mb:
+            continue
+        d = paired_difference(ma[key], mb[key])
+        rows.append({"metric": key, label_a: d["a"], label_b: d["b"], "diff": d["diff"], "low": d["low"],
+                     "high": d["high"], "p": d["p"], "n": d["n"]})
+    P = M.seats(a)
+    wa, wb = a["winner"].to_numpy(), b["winner"].to_numpy()
+    idx = np.arange(n)
+    diff, lo, hi = bootstrap_interval(idx, lambda i: M.balance_of(wb[i], P) - M.balance_of(wa[i], P), n_boot=n_boot)
+    rows.insert(0, {"metric": "Balance (Ludii)", label_a: M.balance_of(wa, P), label_b: M.balance_of(wb, P), "diff": diff,
+                    "low": lo, "high": hi, "p": math.nan, "n": n})
+    t = pd.DataFrame(rows)
+    t["p_holm"] = holm(t["p"].fillna(1.0))
+    return t
+
+
+def compare_display(t: pd.DataFrame, label_a: str, label_b: str) -> pd.DataFrame:
+    return _disp({
+        label_a: t[label_a].map(lambda x: f"{x:.4g}"), label_b: t[label_b].map(lambda x: f"{x:.4g}"),
+        f"{label_b} - {label_a} [95 % CI]": [signed_ci(r["diff"], r["low"], r["high"], 4) for _, r in t.iterrows()],
+        "p (Holm)": [format_p(p) if math.isfinite(r) else "bootstrap" for p, r in zip(t["p_holm"], t["p"])],
+        "n": t["n"].map("{:,}".format)}, index=t["metric"])
+
+
+KEY_METRICS = ["rounds (finished games)", "advance per played turn", "lead changes per game", "Ponds per game",
+               "Anxieties per game", "mid-game leader loses", "mid-game last wins", "AdvantageP1 (seat 0 wins)",
+               "Completion", "Balance (Ludii)"]
+
+
+def analyse(exp, data, sec: Section) -> None:
+    sec.intro = sec.intro or "Two rule sets on the same seeds."
+    for m in exp.modes:
+        ja, jb = data.jobs[f"a_{m}"], data.jobs[f"b_{m}"]
+        la, lb = ja["labels"]["label"], jb["labels"]["label"]
+        if la == lb:
+            la, lb = f"{la} (A)", f"{lb} (B)"
+        t = compare_frames(data.frame(ja["key"]), data.frame(jb["key"]), la, lb)
+        sec.notes.append(f"{_mode_name(m)}: A = {la} (rules {ja['rules_hash']}), B = {lb} (rules {jb['rules_hash']}); "
+                         f"seating {_seating_text(ja)}.")
+        sec.tables.append(Table(f"{_mode_name(m)}: {la} vs {lb}, paired by seed", compare_display(t, la, lb), data=t,
+                                note="Differences B - A with 95 % paired t intervals (Balance: paired bootstrap); p-values Holm-corrected over the metrics."))
+        sig = t[(t["p_holm"] < 0.05)]
+        main = t.set_index("metric")
+        r = main.loc["rounds (finished games)"]
+        sec.findings.append(
+            f"{lb} vs {la} on {_mode_name(m)}: game length {r[la]:.2f} -> {r[lb]:.2f} rounds "
+            f"({signed_ci(r['diff'], r['low'], r['high'], 2)}, {format_p(r['p_holm'])}, Holm); "
+            f"{len(sig)} of {len(t)} metrics differ significantly after Holm correction"
+            + (f" (largest relative change: {_largest(sig, la)})." if len(sig) else "."))
+        if _want(exp, "differences"):
+            k = t[t["metric"].isin(KEY_METRICS)].copy()
+            base = k[la].abs().replace(0, np.nan)
+            k["rel"], k["rlo"], k["rhi"] = k["diff"] / base, k["low"] / base, k["high"] / base
+            sec.figures.append(Figure(f"differences_{m}", "Main metrics, relative change B vs A (95 % interval, paired by seed).",
+                                      partial(F.forest, k, label="metric", value="rel", low="rlo", high="rhi", scale=100,
+                                              title=f"{lb} vs {la} ({_mode_name(m)})",
+                                              xlabel=f"relative change, {lb} vs {la} (%)",
+                                              note=f"n = {int(k['n'].max()):,} paired games")))
+
+
+def _largest(sig: pd.DataFrame, la: str) -> str:
+    base = sig[la].abs().replace(0, np.nan)
+    rel = (sig["diff"] / base).abs()
+    if rel.isna().all():
+        return sig.iloc[0]["metric"]
+    r = sig.loc[rel.idxmax()]
+    return f"{r['metric']} {100 * r['diff'] / abs(r[la]):+.1f} %"

@@ -1,0 +1,222 @@
+"""Kind ``games``: the lighter games, one report section each."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import pandas as pd
+
+from ...analysis import metrics as M
+from ...analysis.stats import format_p
+from ...report import figures as F
+from ...report.section import Figure, Section, Table, num_ci, pct, pct_ci
+from ..config import Experiment
+from ..run import Job, seatings
+from .common import _disp, _seating_text, _want
+
+
+def light_unit(game) -> str:
+    """The unit of a lighter game's ``length`` column, as its doc states it ("`length` is
+    counted in **player turns**"); stored in the job labels so a re-render needs no doc."""
+    import re
+    from pathlib import Path
+
+    doc = Path(__file__).resolve().parents[3] / game.doc if game.doc else None
+    if doc is not None and doc.is_file():
+        m = re.search(r"`length` is counted in \*\*([^*]+)\*\*", doc.read_text(encoding="utf-8"))
+        if m:
+            return m.group(1).strip()
+    return "turns or rounds, see " + (game.doc or "the game's doc")
+
+
+def _summary_module(name: str):
+    """The game's summary module (its ``PLAYERS`` and ``READINGS``), or None."""
+    import importlib
+
+    try:
+        return importlib.import_module(f"heron_sim.games.{name.replace('-', '_')}.summary")
+    except ImportError:
+        return None
+
+
+def _plan_light(exp: Experiment, g) -> list[Job]:
+    """Each lighter game at every player count it allows: one batch with every seat greedy
+    (seat shares, length), one with greedy and random rotated over the seats (strategy win
+    shares), and one per reading of the seed the game's summary lists in ``READINGS`` (the
+    old model's reading, or an option; same seeds as the default batch)."""
+    from ...games import available
+
+    registry = available()
+    names = list(registry) if exp.light_games == "all" else list(exp.light_games)
+    jobs = []
+    for name in names:
+        game = registry[name]
+        mod = _summary_module(name)
+        readings = dict(getattr(mod, "READINGS", {}) or {})
+        default_label = next((k for k, v in readings.items() if not v), "default")
+        best = "greedy" if "greedy" in game.strategies else game.strategies[0]
+        other = "random" if "random" in game.strategies and best != "random" else next(
+            (s for s in game.strategies if s != best), None)
+        rules = game.load_rules(None, {})
+        for P in range(game.min_players, game.max_players + 1):
+            base = {"game": name, "title": game.title, "players": P, "unit": light_unit(game), "doc": game.doc}
+            jobs.append(Job(f"{name}_{P}p_{best}", "light", rules, g(exp.games), exp.seed, [[best] * P],
+                            labels={**base, "part": "seats", "strategy": best, "variant": default_label}))
+            if other is not None:
+                jobs.append(Job(f"{name}_{P}p_mixed", "light", rules, g(exp.mixed_games or exp.games), exp.seed,
+                                seatings([best, other], P),
+                                labels={**base, "part": "mixed", "strategies": [best, other]}))
+            for i, (label, over) in enumerate(readings.items()):
+                if over:
+                    jobs.append(Job(f"{name}_{P}p_reading{i}", "light", game.load_rules(None, dict(over)),
+                                    g(exp.games), exp.seed, [[best] * P],
+                                    labels={**base, "part": "reading", "strategy": best, "variant": label,
+                                            "overrides": dict(over)}))
+    return jobs
+
+
+# ---------------------------------------------------------------------- lighter games
+def _light_sections(exp, data) -> list[Section]:
+    games = list(dict.fromkeys(j["labels"]["game"] for j in data.entry["jobs"]))
+    return [_light_game(exp, data, name) for name in games]
+
+
+def _seat_cell(r) -> str:
+    flag = (" ▲" if r["win_rate"] > r["fair"] else " ▼") if r["p_holm"] < 0.05 else ""
+    return pct_ci(r["win_rate"], r["low"], r["high"]) + flag
+
+
+def _light_game(exp, data, name: str) -> Section:
+    from ...games.base import length_rows, seat_rows
+
+    jobs = data.select(game=name)
+    seats_jobs = sorted((j for j in jobs if j["labels"]["part"] == "seats"), key=lambda j: int(j["labels"]["players"]))
+    mixed_jobs = {int(j["labels"]["players"]): j for j in jobs if j["labels"]["part"] == "mixed"}
+    reading_jobs = [j for j in jobs if j["labels"]["part"] == "reading"]
+    lab = seats_jobs[0]["labels"]
+    unit, best = lab["unit"], lab["strategy"]
+    counts = [int(j["labels"]["players"]) for j in seats_jobs]
+    frames = {int(j["labels"]["players"]): data.frame(j["key"]) for j in seats_jobs}
+    doc = f" (rules and assumptions: `{lab['doc']}`)" if lab.get("doc") else ""
+    n_games = seats_jobs[0]["n"]
+    sec = Section(key=f"{exp.name}-{name}", title=f"{lab['title']}",
+                  intro=f"Lighter game `{name}`{doc}, its default rules (the seed's readings), at every player count "
+                        f"it allows ({counts[0]}–{counts[-1]}). Seat shares and length from {n_games:,} games per "
+                        f"player count with every seat {best}"
+                        + (f"; strategy win shares from games with {best} and the other strategy rotated over the seats"
+                           if mixed_jobs else "")
+                        + ("; each reading of the seed against the old model's on the same seeds." if reading_jobs else "."))
+
+    # seat shares, every player count
+    st = pd.concat([seat_rows(df, players=P) for P, df in frames.items()], ignore_index=True)
+    P_max = max(counts)
+    disp = {"decided games": [f"{int(st[st['players'] == P]['games'].iloc[0]):,}" for P in counts],
+            "fair": [pct(1 / P, 1) for P in counts]}
+    for s_ in range(P_max):
+        disp[f"seat {s_}"] = [_seat_cell(st[(st["players"] == P) & (st["seat"] == s_)].iloc[0])
+                              if s_ < P else "" for P in counts]
+    sec.tables.append(Table(f"Seat win shares by player count ({best} in every seat)", _disp(
+        disp, index=pd.Index(counts, name="players")), data=st,
+        note="Win share over decided games: a shared win counts 1/k to each of its k co-winners, so the fair share "
+             "is 1/players. Wilson 95 % intervals; exact binomial test against 1/players (the conservative score "
+             "test when a seat has shared wins), Holm-corrected over the seats; ▲/▼: above/below fair after Holm."))
+    if _want(exp, "seats") and len(st):
+        fig_t = st.assign(ratio=st["win_rate"] * st["players"], rlow=st["low"] * st["players"],
+                          rhigh=st["high"] * st["players"], batch=st["players"].map(lambda P: f"{P} players"), n=st["games"])
+        sec.figures.append(Figure("seats", f"{lab['title']}: win share by seat relative to the fair share (1 = fair), "
+                                           f"every player count, {n_games:,} games each; 95 % Wilson intervals.",
+                                  partial(F.grouped_rates, fig_t, group="batch", category="seat", value="ratio",
+                                          low="rlow", high="rhigh", percent=False,
+                                          title=f"{lab['title']}: seat shares / fair share", xlabel="seat (turn order)",
+                                          ylabel="win share × players (1 = fair)", fair=1.0, fair_label="fair",
+                                          note="a shared win counts 1/k to each co-winner")))
+    P0 = min(max(exp.players, counts[0]), counts[-1])   # the headline count first, then the others
+    for P in [P0] + [c for c in counts if c != P0]:
+        t = st[st["players"] == P]
+        i = int((t["win_rate"] - t["fair"]).abs().idxmax())
+        r = st.loc[i]
+        sig = "significant after Holm" if r["p_holm"] < 0.05 else "not significant after Holm"
+        sec.findings.append(f"Seat {int(r['seat'])} wins {pct_ci(r['win_rate'], r['low'], r['high'])} against a fair "
+                            f"{pct(r['fair'], 0 if (100 * r['fair']).is_integer() else 1)} ({P} players × {best}, "
+                            f"n = {int(r['games']):,} decided games; {sig}, {format_p(r['p_holm'])}).")
+
+    # length, every player count
+    lt = pd.DataFrame([{"players": P, **M.light_length_table(df)} for P, df in frames.items()])
+    sec.tables.append(Table(f"Game length ({unit}, finished games) by player count", _disp({
+        "games": lt["games"].map("{:,}".format),
+        "finished [95 % CI]": [pct_ci(r["finished_rate"], r["finished_low"], r["finished_high"]) for _, r in lt.iterrows()],
+        f"mean ({unit}) [95 % CI]": [num_ci(r["mean"], r["mean_low"], r["mean_high"]) for _, r in lt.iterrows()],
+        "median [95 % CI]": [num_ci(r["median"], r["median_low"], r["median_high"], 0) for _, r in lt.iterrows()],
+        "p10 – p90": [f"{r['p10']:.0f} – {r['p90']:.0f}" for _, r in lt.iterrows()],
+        "min – max": [f"{r['min']:.0f} – {r['max']:.0f}" for _, r in lt.iterrows()],
+    }, index=pd.Index(lt["players"], name="players")), data=lt,
+        note=f"length in {unit}, as docs say for this game; mean: t interval; median: order-statistic interval."))
+    if _want(exp, "length"):
+        dists = {f"{P} players": M.light_length_distribution(df) for P, df in frames.items()}
+        stats = pd.DataFrame({"label": [f"{P} players" for P in lt["players"]], "mean": lt["mean"],
+                              "low": lt["mean_low"], "high": lt["mean_high"], "n": lt["finished"]})
+        sec.figures.append(Figure("length", f"{lab['title']}: distribution of game length ({unit}) over finished games, "
+                                            "by player count; points: mean with 95 % t interval.",
+                                  partial(F.length_distributions, dists, stats, unit=unit, legend_below=True,
+                                          title=f"{lab['title']}: game length (points: mean with 95 % interval)")))
+
+    # the seed's readings: what each changes in seat balance and length
+    if reading_jobs:
+        rows = [length_rows(df, variant=lab.get("variant", "default"), players=P) for P, df in frames.items()]
+        for j in reading_jobs:
+            rows.append(length_rows(data.frame(j["key"]), variant=j["labels"]["variant"], players=int(j["labels"]["players"])))
+        rt = pd.concat(rows, ignore_index=True)
+        rt = rt.sort_values(["players"], kind="stable").reset_index(drop=True)
+        sec.tables.append(Table("The seed's readings against the old model's (same seeds)", _disp({
+            "players": rt["players"],
+            f"mean length ({unit}) [95 % CI]": [num_ci(r["length_mean"], r["length_low"], r["length_high"])
+                                                for _, r in rt.iterrows()],
+            "largest seat share": [pct(x, 1) for x in rt["max_seat_share"]],
+            "balance": [f"{x:.3f}" for x in rt["balance"]],
+            "smallest Holm p (seats)": [format_p(x) for x in rt["min_p_holm"]],
+            "shared wins": rt["shared"].map("{:,}".format),
+        }, index=pd.Index(rt["variant"], name="rules")), data=rt,
+            note="Each row: every seat greedy, the default rules but for the named reading. Balance: 1 - the largest "
+                 "gap between two seats' win shares (1 = balanced); shares count a shared win as 1/k."))
+
+    # strategies, every player count
+    if mixed_jobs:
+        stt = pd.concat([M.light_strategy_table(data.frame(j["key"])).assign(players=P)
+                         for P, j in sorted(mixed_jobs.items())], ignore_index=True)
+        allrows = stt[stt["seat"].astype(str) == "all"]
+        sec.tables.append(Table("Strategy win shares per seat played (mixed seating), by player count", _disp({
+            "players": allrows["players"], "seat games": allrows["seat_games"].map("{:,}".format),
+            "win share [95 % CI]": [pct_ci(r["win_rate"], r["low"], r["high"]) for _, r in allrows.iterrows()],
+            "fair": [pct(x, 1) for x in allrows["fair"]],
+        }, index=pd.Index(allrows["strategy"], name="strategy")), data=stt,
+            note="Win share per seat played (a shared win counts 1/k); Wilson 95 % intervals; seatings rotated "
+                 "over the seats."))
+        if _want(exp, "strategies"):
+            ft = allrows.assign(batch=allrows["players"].map(lambda P: f"{P} players"), n=allrows["seat_games"])
+            sec.figures.append(Figure("strategies", f"{lab['title']}: win share per seat played by strategy (mixed "
+                                                    "seating), every player count; 95 % Wilson intervals.",
+                                      partial(F.grouped_rates, ft, group="batch", category="strategy",
+                                              title=f"{lab['title']}: strategy win shares (mixed seating)",
+                                              xlabel="strategy", ylabel="win share per seat played (%)",
+                                              value="win_rate")))
+
+    # the game's own answers, at the experiment's player count
+    from ...games import available
+
+    game = available().get(name)
+    if game is not None and P0 in frames:
+        sec.markdown.append(f"**The game's own summary (`summarize`), {P0} × {best}:**\n\n" + game.summarize(frames[P0]).strip())
+    sizes = "; ".join(f"{j['key']}: {j['n']:,} games" for j in jobs)
+    sec.notes.append(f"Sample sizes: {sizes}; seed {exp.seed} (game i draws from stream (seed, i)); "
+                     f"{sum(j.get('seconds', 0) for j in jobs):.1f} s.")
+    return sec
+
+
+def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
+    """The simulation jobs of this kind (``g(n)`` applies the --games override)."""
+    return _plan_light(exp, g)
+
+
+def analyse(exp, data) -> list[Section]:
+    """One report section per lighter game."""
+    return _light_sections(exp, data)

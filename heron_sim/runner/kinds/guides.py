@@ -1,0 +1,155 @@
+"""Kind ``guides``: win rate per guide, Guide Power doubling, one-shot powers by ablation."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import pandas as pd
+
+from ...analysis import metrics as M
+from ...analysis.stats import format_p
+from ...animals import NAMES as ANIMALS
+from ...report import figures as F
+from ...report.section import Figure, Section, Table, pct, pct_ci, signed_ci
+from ..config import Experiment
+from ..run import Job, resolve_strategies, seatings
+from .common import _disp, _mode_name, _seating_text, _want
+
+
+def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
+    """The simulation jobs of this kind (``g(n)`` applies the --games override)."""
+    P = exp.players
+    jobs: list[Job] = []
+    seat = seatings(resolve_strategies(exp.seating), P)
+    for m in exp.modes:
+        r = exp.rules.build(m, P)
+        jobs.append(Job(f"games_{m}_on", "games", r, g(exp.games), exp.seed, seat, labels={"mode": m, "powers": True}))
+        n_off = g(exp.ablation_games or exp.games)
+        if n_off != g(exp.games):
+            # the ablations are paired game by game (same seeds and seatings): they need a
+            # default-rules batch of their own size when it differs from the main batch
+            jobs.append(Job(f"games_{m}_ref", "games", r, n_off, exp.seed, seat,
+                            labels={"mode": m, "powers": True, "reference": True}))
+        jobs.append(Job(f"games_{m}_off", "games", r.replace(powers=False), n_off, exp.seed, seat,
+                        labels={"mode": m, "powers": False}))
+        # Clean per-power ablation: the same seeds with only guide a's one-shot power disabled.
+        for a, name in enumerate(ANIMALS):
+            if not r.power_enabled(a):
+                continue  # already off in this experiment's rules: nothing to ablate
+            no_a = r.replace(disabled_powers=tuple(sorted(set(r.disabled_powers) | {a})))
+            jobs.append(Job(f"games_{m}_no_{name}", "games", no_a, n_off, exp.seed, seat,
+                            labels={"mode": m, "powers": True, "disabled": name}))
+    return jobs
+
+
+# ---------------------------------------------------------------------- guides
+def analyse(exp, data, sec: Section) -> None:
+    sec.intro = sec.intro or "Win rate of each guide, Guide Power doubling, and one-shot powers by ablation."
+    for m in exp.modes:
+        on_key, off_key = f"games_{m}_on", f"games_{m}_off"
+        on = data.frame(on_key)
+        gt = M.guide_table(on)
+        sec.notes.append(f"Seating: {_seating_text(data.jobs[on_key])}.")
+        sec.tables.append(Table(f"{_mode_name(m)}: win rate by starting guide (share of all games)", _disp({
+            "games": gt["games"].map("{:,}".format),
+            "win rate [95 % CI]": [pct_ci(r["win_rate"], r["low"], r["high"]) for _, r in gt.iterrows()],
+            "fair": gt["fair"].map(pct),
+            "when dealt (fair 1/players)": [pct_ci(r["win_rate_when_dealt"], r["when_dealt_low"], r["when_dealt_high"]) for _, r in gt.iterrows()],
+            "p": gt["p"].map(format_p), "p (Holm)": gt["p_holm"].map(format_p), "flag": gt["flag"],
+        }, index=gt["guide"]), data=gt, note="Exact binomial test against 1/7, Holm-corrected over the seven guides; flag at 5 %."))
+        dbl = M.doubling_share(on)
+        sec.tables.append(Table(f"{_mode_name(m)}: share of advance from Guide Power doubling, by starting guide", _disp({
+            "player-games": dbl["players"].map("{:,}".format),
+            "share [95 % CI]": [pct_ci(r["share"], r["low"], r["high"]) for _, r in dbl.iterrows()]}, index=dbl["guide"]), data=dbl))
+        # Reference for the paired ablations: the default-rules batch of the ablations' size.
+        ref_key = f"games_{m}_ref" if f"games_{m}_ref" in data.jobs else on_key
+        ref = data.frame(ref_key) if ref_key != on_key else on
+        offs = {j["labels"]["disabled"]: data.frame(j["key"])
+                for j in data.select(mode=m) if j["labels"].get("disabled")}
+        ab = _ablation(sec, ref, offs) if offs else pd.DataFrame()
+        allp = (_ablation(sec, ref, {name: data.frame(off_key) for name in ANIMALS}) if off_key in data.jobs
+                else pd.DataFrame())
+        if len(ab):
+            cols = {
+                "power uses / game": ab["uses"].map("{:.3f}".format),
+                "win rate when dealt, power off": ab["off"].map(pct), "on": ab["on"].map(pct),
+                "on - off [95 % CI]": [signed_ci(r["diff"], r["low"], r["high"], 1, 100, " pts") for _, r in ab.iterrows()],
+                "p (Holm)": ab["p_holm"].map(format_p)}
+            if len(allp):
+                al = allp.set_index("guide")
+                cols["all powers off instead [95 % CI]"] = [
+                    signed_ci(al.at[g, "diff"], al.at[g, "low"], al.at[g, "high"], 1, 100, " pts") if g in al.index else "n/a"
+                    for g in ab["guide"]]
+            sec.tables.append(Table(
+                f"{_mode_name(m)}: value of each one-shot power, one power switched off at a time (same seeds)",
+                _disp(cols, index=ab["guide"]), data=ab,
+                note=f"Row g: the default rules vs the same {int(ab['games'].iloc[0]):,} games (seeds and seatings) with only "
+                     "g's one-shot power disabled (rules key disabled_powers = [g]; Guide Power doubling unchanged); win rate "
+                     "of the player dealt g at the start, paired t interval over the games where g was dealt "
+                     f"(about {int(ab['n'].median()):,}), Holm-corrected over the guides. The last column is the older "
+                     "all-powers-off ablation, which mixes g's power with the loss of the opponents' powers."))
+        elif len(allp):
+            sec.tables.append(Table(f"{_mode_name(m)}: one-shot powers by ablation (same seeds, all powers on vs off)", _disp({
+                "power uses / game": allp["uses"].map("{:.3f}".format),
+                "win rate when dealt, off": allp["off"].map(pct), "on": allp["on"].map(pct),
+                "on - off [95 % CI]": [signed_ci(r["diff"], r["low"], r["high"], 1, 100, " pts") for _, r in allp.iterrows()],
+                "p (Holm)": allp["p_holm"].map(format_p)}, index=allp["guide"]), data=allp,
+                note="All one-shot powers off at once: each row is that guide's power plus its interactions."))
+        # findings
+        worst = gt.iloc[(gt["win_rate"] - gt["fair"]).abs().argmax()]
+        best = gt.iloc[gt["win_rate"].argmax()]
+        flagged = gt[gt["flag"] != ""]
+        sec.findings.append(
+            f"On {_mode_name(m)} the {worst['guide']} guide wins {pct_ci(worst['win_rate'], worst['low'], worst['high'])} of games "
+            f"against a fair {pct(worst['fair'])} ({format_p(worst['p'])}, Holm {format_p(worst['p_holm'])}); "
+            + (f"the strongest is {best['guide']} at {pct_ci(best['win_rate'], best['low'], best['high'])}; " if best['guide'] != worst['guide'] else "")
+            + (f"guides significantly off after correction: {', '.join(f'{r.guide} ({r.flag})' for r in flagged.itertuples())}."
+               if len(flagged) else "no guide is significantly off the fair share after Holm correction."))
+        sec.findings.append(f"Guide Power doubling gives {pct_ci(dbl.iloc[0]['share'], dbl.iloc[0]['low'], dbl.iloc[0]['high'])} "
+                            f"of all advance on {_mode_name(m)}.")
+        if len(ab):
+            best = ab.iloc[ab["diff"].abs().argmax()]
+            sig = ab[ab["p_holm"] <= 0.05]
+            sec.findings.append(
+                f"One power at a time on {_mode_name(m)} (same {int(ab['games'].iloc[0]):,} seeds, only that power disabled): "
+                f"the largest effect is {best['guide']}'s power, worth "
+                f"{signed_ci(best['diff'], best['low'], best['high'], 1, 100, ' points')} of win rate to the player dealt it "
+                f"(Holm {format_p(best['p_holm'])}); "
+                + (f"powers that change their holder's win rate significantly after Holm correction: "
+                   + ", ".join(f"{r.guide} {100 * r.diff:+.1f}" for r in sig.sort_values("diff", ascending=False).itertuples())
+                   + " points." if len(sig) else "no single power changes its holder's win rate significantly after Holm correction."))
+        elif len(allp):
+            best = allp.iloc[allp["diff"].abs().argmax()]
+            sec.findings.append(
+                f"Largest power effect by ablation (all powers off): {best['guide']} "
+                f"({signed_ci(best['diff'], best['low'], best['high'], 1, 100, ' points')} win rate when dealt, Holm {format_p(best['p_holm'])}).")
+        if _want(exp, "win_rate"):
+            t = gt.rename(columns={"win_rate": "rate"}).assign(n=gt["games"], mode=_mode_name(m))
+            sec.figures.append(Figure(f"win_rate_{m}", f"Win rate by starting guide, {_mode_name(m)} (95 % Wilson; dashed: fair 1/7).",
+                                      partial(F.grouped_rates, t, group="mode", category="guide",
+                                              title=f"Win rate by guide ({_mode_name(m)})", xlabel="starting guide",
+                                              ylabel="share of games won (%)", fair=1 / 7, fair_label="fair share 1/7")))
+        fab = ab if len(ab) else allp
+        if _want(exp, "ablation") and len(fab):
+            how = "only that guide's power switched off" if len(ab) else "all powers switched off"
+            sec.figures.append(Figure(f"ablation_{m}", f"Value of each one-shot power: win rate of the player dealt the guide, "
+                                                       f"default rules minus {how} (paired by seed, 95 % t interval).",
+                                      partial(F.forest, fab, label="guide", title=f"Value of the guides' powers by ablation ({_mode_name(m)})",
+                                              xlabel="win rate when dealt, on - off (percentage points)", scale=100,
+                                              note=f"{how}; n = {int(fab['n'].min()):,}-{int(fab['n'].max()):,} paired games per guide")))
+        if _want(exp, "doubling"):
+            t = dbl.rename(columns={"share": "rate"}).assign(group=_mode_name(m), n=dbl["players"])
+            sec.figures.append(Figure(f"doubling_{m}", "Share of advance due to Guide Power doubling (95 % interval).",
+                                      partial(F.grouped_rates, t, group="group", category="guide",
+                                              title=f"Advance from Guide Power doubling ({_mode_name(m)})", xlabel="starting guide",
+                                              ylabel="share of the player's advance (%)")))
+
+
+def _ablation(sec: Section, ref: pd.DataFrame, offs: dict) -> pd.DataFrame:
+    """:func:`metrics.power_ablation`, or an empty table and a note when the batches are not
+    paired game by game (a run folder from before the reference batch existed)."""
+    try:
+        return M.power_ablation(ref, offs)
+    except ValueError as err:
+        sec.notes.append(f"Ablation left out: {err}.")
+        return pd.DataFrame()

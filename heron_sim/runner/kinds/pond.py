@@ -1,0 +1,173 @@
+"""Kind ``pond``: the Peaceful Pond's rate and push-back, simulated beside the exact law."""
+
+from __future__ import annotations
+
+import math
+from functools import partial
+
+import numpy as np
+import pandas as pd
+
+from ...analysis import metrics as M
+from ...analysis.intervals import wilson
+from ...analysis.stats import binom_test, chi2_sf, format_p
+from ...engine import layout as L
+from ...report import figures as F
+from ...report.section import Figure, Section, Table, num_ci, pct, pct_ci
+from ..config import Experiment
+from ..run import Job, resolve_strategies, seatings
+from .common import _disp, _mode_name, _n, _want
+
+
+def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
+    """The simulation jobs of this kind (``g(n)`` applies the --games override)."""
+    P = exp.players
+    jobs: list[Job] = []
+    seat = seatings(resolve_strategies(exp.seating), P)
+    for m in exp.modes:
+        r = exp.rules.build(m, P)
+        jobs.append(Job(f"turns_{m}", "turns", r, _n(exp.turns, games_override, 50), exp.seed,
+                        strategy="greedy", guide=exp.guide, labels={"mode": m, "part": "turns"}))
+        jobs.append(Job(f"games_{m}", "games", r, g(exp.games), exp.seed, seat, labels={"mode": m, "part": "games"}))
+    return jobs
+
+
+# ---------------------------------------------------------------------- pond
+def analyse(exp, data, sec: Section) -> None:
+    from ...exact import p_pond, pond_pushback
+
+    sec.intro = sec.intro or "The Peaceful Pond's push-back, simulated beside the exact law."
+    rate_rows, push_rows, test_rows, game_rows = [], [], [], []
+    for j in data.select(part="turns"):
+        m = j["labels"]["mode"]
+        rules = data.rules(j["key"])
+        t = data.frame(j["key"])
+        pond = t["outcome"].to_numpy() == L.OUT_POND
+        n, k = len(t), int(pond.sum())
+        r, lo, hi = wilson(k, n)
+        exact = p_pond(rules)
+        rate_rows.append({"mode": m, "turns": n, "ponds": k, "rate": r, "low": lo, "high": hi, "exact": exact,
+                          "p": binom_test(k, n, exact)})
+        law = pond_pushback(rules)
+        values = t.loc[pond, "value"].to_numpy()
+        ks = sorted(set(law) | set(np.unique(values).tolist()))
+        obs = np.array([(values == kk).sum() for kk in ks], float)
+        exp_p = np.array([law.get(kk, 0.0) for kk in ks])
+        for kk, o, e in zip(ks, obs, exp_p):
+            s, slo, shi = wilson(o, k)
+            push_rows.append({"mode": m, "k": kk, "count": int(o), "share": s, "low": slo, "high": shi, "exact": e, "n": k})
+        chi, dof = _chi2(obs, exp_p * k)
+        test_rows.append({"mode": m, "ponds": k, "chi2": chi, "dof": dof, "p": chi2_sf(chi, dof) if dof > 0 else math.nan,
+                          "mean_sim": float(values.mean()) if k else math.nan,
+                          "mean_exact": float(sum(kk * p for kk, p in law.items()))})
+    for j in data.select(part="games"):
+        m = j["labels"]["mode"]
+        df = data.frame(j["key"])
+        from ...analysis.stats import t_interval
+
+        pg, pglo, pghi = t_interval(df["ponds"].to_numpy(float))
+        pb, pblo, pbhi = t_interval(df["pushback"].to_numpy(float))
+        any_pond = df["ponds"].to_numpy() > 0
+        share, slo, shi = wilson(int(any_pond.sum()), len(df))
+        row = {"mode": m, "games": len(df), "ponds": pg, "ponds_low": pglo, "ponds_high": pghi,
+               "pushback": pb, "pushback_low": pblo, "pushback_high": pbhi,
+               "any": share, "any_low": slo, "any_high": shi}
+        if "pond_lead_losses" in df.columns:
+            row.update({f"lead_{k}": v for k, v in M.pond_decides(df).items() if k != "games"})
+        game_rows.append(row)
+    rates = pd.DataFrame(rate_rows)
+    push = pd.DataFrame(push_rows)
+    tests = pd.DataFrame(test_rows)
+    games = pd.DataFrame(game_rows)
+    sec.tables.append(Table("P(Pond) per turn: simulated vs exact", _disp({
+        "turns": rates["turns"].map("{:,}".format),
+        "simulated [95 % CI]": [pct_ci(r["rate"], r["low"], r["high"], 3) for _, r in rates.iterrows()],
+        "exact": rates["exact"].map(lambda x: pct(x, 3)),
+        "test": rates["p"].map(format_p)}, index=rates["mode"]), data=rates))
+    pt = push.pivot(index="k", columns="mode", values="share")
+    disp = pd.DataFrame(index=pt.index)
+    for m in pt.columns:
+        sub = push[push["mode"] == m].set_index("k")
+        disp[m] = [f"{pct_ci(sub.at[k, 'share'], sub.at[k, 'low'], sub.at[k, 'high'], 2)} (exact {pct(sub.at[k, 'exact'], 2)})"
+                   if k in sub.index else "—" for k in pt.index]
+    disp.index.name = "push-back H"
+    sec.tables.append(Table("Push-back per opponent given a Pond: simulated [95 % CI] (exact)", disp,
+                            note="Goodness of fit (chi-square, tail bins merged to expected >= 5): " + "; ".join(
+                                f"{r['mode']}: chi2 = {r['chi2']:.1f}, dof {r['dof']}, {format_p(r['p'])}" for _, r in tests.iterrows()),
+                            data=push))
+    gcols = {
+        "games": games["games"].map("{:,}".format),
+        "Ponds per game": [num_ci(r["ponds"], r["ponds_low"], r["ponds_high"], 3) for _, r in games.iterrows()],
+        "push-back per game (squares)": [num_ci(r["pushback"], r["pushback_low"], r["pushback_high"], 2) for _, r in games.iterrows()],
+        "games with a Pond": [pct_ci(r["any"], r["any_low"], r["any_high"]) for _, r in games.iterrows()],
+    }
+    decides = "lead_per_pond" in games.columns
+    if decides:
+        gcols.update({
+            "Ponds that cost the leader the lead": [pct_ci(r["lead_per_pond"], r["lead_per_pond_low"], r["lead_per_pond_high"])
+                                                    for _, r in games.iterrows()],
+            "games with such a Pond": [pct_ci(r["lead_per_game"], r["lead_per_game_low"], r["lead_per_game_high"])
+                                       for _, r in games.iterrows()],
+            "… among games with a Pond": [pct_ci(r["lead_per_game_with_pond"], r["lead_per_game_with_pond_low"],
+                                                 r["lead_per_game_with_pond_high"]) for _, r in games.iterrows()],
+            "lead-losing Ponds per game": [num_ci(r["lead_per_game_mean"], r["lead_per_game_mean_low"],
+                                                  r["lead_per_game_mean_high"], 3) for _, r in games.iterrows()],
+        })
+    sec.tables.append(Table("Ponds in whole games, and how often a Pond decides the lead", _disp(gcols, index=games["mode"]), data=games,
+        note=("A Pond costs the leader the lead when the seat strictly ahead of all others just before it no longer is "
+              "just after it (engine counter pond_lead_losses). Wilson intervals: per Pond over all Ponds (Ponds of one "
+              "game are counted as independent), per game over games. Whether the game's eventual winner was that "
+              "leader is not recorded (the counter does not say who led), so the share of games a Pond turns against "
+              "the eventual winner is not given.") if decides else
+             "This run predates the engine's per-Pond lead-loss counter (pond_lead_losses); rerun for the lead-loss rates."))
+    base = "8d8" if "8d8" in set(rates["mode"]) else rates["mode"].iloc[0]
+    r = rates.set_index("mode").loc[base]
+    t = tests.set_index("mode").loc[base]
+    sub = push[push["mode"] == base].set_index("k")
+    k4 = sub.loc[4] if 4 in sub.index else None
+    sec.findings.append(
+        f"On {_mode_name(base)} a Pond opens on {pct_ci(r['rate'], r['low'], r['high'], 2)} of turns (exact {pct(r['exact'], 2)}); "
+        f"it pushes each opponent back {t['mean_sim']:.2f} squares on average (exact {t['mean_exact']:.2f})"
+        + (f", exactly 4 squares in {pct_ci(k4['share'], k4['low'], k4['high'])} of Ponds" if k4 is not None else "")
+        + f"; simulation and exact law agree (chi-square {format_p(t['p'])}).")
+    if len(games):
+        gb = games.set_index("mode").loc[base] if base in set(games["mode"]) else games.iloc[0]
+        text = (f"In whole {_mode_name(base)} games, {pct_ci(gb['any'], gb['any_low'], gb['any_high'])} of games see at "
+                f"least one Pond")
+        if "lead_per_pond" in games.columns and math.isfinite(gb["lead_per_pond"]):
+            text += (f"; a Pond decides the lead (the player strictly ahead before it is no longer ahead after it) in "
+                     f"{pct_ci(gb['lead_per_pond'], gb['lead_per_pond_low'], gb['lead_per_pond_high'])} of Ponds "
+                     f"({int(gb['lead_lead_losses']):,} of {int(gb['lead_ponds']):,}), and "
+                     f"{pct_ci(gb['lead_per_game'], gb['lead_per_game_low'], gb['lead_per_game_high'])} of games have at "
+                     f"least one such Pond ({gb['lead_per_game_mean']:.2f} per game)")
+        sec.findings.append(text + ".")
+    if _want(exp, "pushback"):
+        sec.figures.append(Figure("pushback", "Pond push-back: simulated shares (bars, 95 % Wilson) vs the exact law (black ticks).",
+                                  partial(F.pushback, push)))
+    if _want(exp, "pond_rate"):
+        t2 = rates.assign(n=rates["turns"])
+        rows = []
+        for _, rr in t2.iterrows():
+            rows.append({"mode": rr["mode"], "source": "simulated", "rate": rr["rate"], "low": rr["low"], "high": rr["high"], "n": rr["turns"]})
+            rows.append({"mode": rr["mode"], "source": "exact (enumeration)", "rate": rr["exact"], "low": rr["exact"], "high": rr["exact"], "n": np.nan})
+        sec.figures.append(Figure("pond_rate", "P(Pond) per turn by mode, simulated (95 % Wilson) and exact.",
+                                  partial(F.grouped_rates, pd.DataFrame(rows), group="source", category="mode",
+                                          title="Probability of the Peaceful Pond per turn", xlabel="dice mode",
+                                          ylabel="P(Pond) per turn (%)")))
+
+
+def _chi2(obs: np.ndarray, expected: np.ndarray) -> tuple[float, int]:
+    """Chi-square statistic with tail bins merged until every expected count is >= 5."""
+    o, e = list(obs), list(expected)
+    while len(e) > 1 and e[-1] < 5:
+        ev, ov = e.pop(), o.pop()
+        e[-1] += ev
+        o[-1] += ov
+    while len(e) > 1 and e[0] < 5:
+        ev, ov = e.pop(0), o.pop(0)
+        e[0] += ev
+        o[0] += ov
+    o, e = np.array(o), np.array(e)
+    ok = e > 0
+    chi = float((((o - e) ** 2)[ok] / e[ok]).sum())
+    return chi, int(ok.sum()) - 1

@@ -1,0 +1,40 @@
+"""The summary modules' tidy frames for the report: every player count, fair shares, intervals."""
+
+import importlib
+
+import numpy as np
+import pytest
+
+from heron_sim.games import get
+
+MODULES = {"akeruption": "akeruption", "fire-mountain": "fire_mountain", "mekong-dragons": "mekong_dragons",
+           "rampage": "rampage"}
+
+
+@pytest.mark.parametrize("name", list(MODULES))
+def test_seat_shares_cover_every_player_count_with_fair_shares(name):
+    S = importlib.import_module(f"heron_sim.games.{MODULES[name]}.summary")
+    game = get(name)
+    assert tuple(S.PLAYERS) == tuple(range(game.min_players, game.max_players + 1))
+    t = S.seat_shares(games=30, seed=2)
+    assert sorted(t["players"].unique()) == list(S.PLAYERS)
+    for P, g in t.groupby("players"):
+        assert list(g["seat"]) == list(range(P)) and np.allclose(g["fair"], 1 / P)
+        if g["games"].iloc[0]:
+            assert g["win_rate"].sum() == pytest.approx(1.0)
+        assert ((g["low"] <= g["win_rate"] + 1e-12) & (g["win_rate"] <= g["high"] + 1e-12)).all()
+
+
+def test_readings_frames_have_every_variant_and_player_count():
+    from heron_sim.games.akeruption import summary as S
+    seats, lengths = S.readings(games=20, seed=1, players=(2, 3))
+    assert set(lengths["variant"]) == set(S.READINGS) and set(lengths["players"]) == {2, 3}
+    assert len(seats) == len(S.READINGS) * (2 + 3)
+    assert {"length_mean", "length_low", "length_high", "balance", "min_p_holm"} <= set(lengths.columns)
+
+
+def test_strategy_frame_rotates_the_second_strategy():
+    from heron_sim.games.mekong_dragons import summary as S
+    t = S.strategies(games=30, seed=1, players=(2, 3))
+    alls = t[t["seat"].astype(str) == "all"]
+    assert set(alls["strategy"]) == {"greedy", "random"} and set(alls["players"]) == {2, 3}
