@@ -352,7 +352,7 @@ def run_experiments(experiments: list[Experiment], run_dir: Path,
         described = entry["jobs"]
         for job in jobs:
             old = done_jobs.get((exp.name, job.key))
-            if old is not None:
+            if old is not None and _same_job(old, job):
                 described.append(old)
                 continue
             if stop_requested():
@@ -388,6 +388,12 @@ def run_experiments(experiments: list[Experiment], run_dir: Path,
     manifest["interrupted"] = not complete
     _write_manifest(run_dir, manifest)
     return manifest
+
+
+def _same_job(old: dict, job: Job) -> bool:
+    """A finished job of the manifest is the planned one (same size, seed, rules, seatings)."""
+    new = json.loads(json.dumps(clean_json(job.describe()), default=_jsonable))
+    return all(old.get(k) == new.get(k) for k in ("kind", "n", "seed", "rules_hash", "seatings", "strategy", "guide"))
 
 
 def _job_requested(job: Job) -> int:
