@@ -456,3 +456,38 @@ def test_random_signals_during_a_run_then_resume(tmp_path, trial):
     assert m["status"] == "complete" and m["played"] == m["requested"] == 4 * 30000
     for j in m["experiments"][0]["jobs"]:
         assert len(pd.read_parquet(run_dir / "modes" / f"{j['key']}.parquet")) == 30000
+
+
+class _StopAfter:
+    """Stands in for the stop flag: set after ``n`` looks (a Ctrl-C during the n-th batch)."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def is_set(self):
+        self.n -= 1
+        return self.n < 0
+
+    def set(self):
+        self.n = -1
+
+    def clear(self):
+        pass
+
+
+@pytest.mark.parametrize("args, what", [
+    (("turns", "--turns", "3000000", "--json"), "turns"),
+    (("modes", "--games", "20000", "--json"), "games"),
+    (("tournament", "--strategies", "greedy,random,prudent", "--games", "3000", "--json"), "games"),
+    (("game", "rampage", "simulate", "--games", "60000", "--json"), "games"),
+])
+def test_every_command_stops_at_a_batch_boundary_and_labels(monkeypatch, args, what):
+    monkeypatch.setattr(interrupt, "_stop", _StopAfter(2))
+    res = cli(*args)
+    assert res.exit_code == 130, res.output
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("interrupted") and what in lines[0], res.stderr
+    doc = json.loads(res.stdout)
+    assert doc["interrupted"] is True and 0 < doc["played"] < doc["requested"]
+    if args[0] in ("game", "turns"):  # the summary holds exactly the games (turns) played
+        assert doc["games" if args[0] == "game" else "turns"] == doc["played"]
