@@ -15,7 +15,7 @@ from .cli import _fail, app
 from .errors import HeronSimError, OutputError
 from .io import check_output
 
-PLAN_ORDER = ("modes", "pond", "anxiety", "guides", "strategies")
+PLAN_ORDER = ("modes", "pond", "anxiety", "guides", "strategies", "sensitivity")
 
 GamesOpt = Annotated[Optional[int], typer.Option("--games", help="Games per batch for a quick check (turns: 50 x games); default: each experiment's own sizes.")]
 RunDirOpt = Annotated[Optional[Path], typer.Option("--run-dir", help="Run folder for the raw Parquet results (default runs/<timestamp>).")]
@@ -104,10 +104,12 @@ def run_cmd(
     run_dir: RunDirOpt = None,
     out: Annotated[Optional[Path], typer.Option("--out", help="Also write a report of these experiments to this folder.")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Finish the interrupted run in --run-dir without replaying its finished jobs.")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the machine-readable findings (every figure with id, estimate, interval, n, unit) as JSON instead of Markdown.")] = False,
 ) -> None:
     """Run one or more experiment files: raw per-game Parquet under the run folder, then print
-    each experiment's findings and tables (Markdown)."""
-    from .report import build_sections, markdown_table
+    each experiment's findings and tables (Markdown), or with --json the findings as JSON."""
+    from .report import build_sections, markdown_table, run_metadata
+    from .report.render import findings_json
     from .runner import RunData
 
     try:
@@ -115,7 +117,13 @@ def run_cmd(
             check_output(out, "--out", folder=True)
         folder = _run(experiments, run_dir, games, resume)
         run = RunData(folder)
-        for sec in build_sections(run):
+        sections = build_sections(run)
+        if as_json:
+            from .io import dumps
+
+            typer.echo(dumps(findings_json(sections, run_metadata(run)), ensure_ascii=False, indent=1))
+            sections = []
+        for sec in sections:
             typer.echo(f"\n## {sec.title}\n")
             for f in sec.findings:
                 typer.echo(f"- {f}")

@@ -19,6 +19,7 @@ EXPERIMENTS = {
     "guides": 'kind = "guides"\nmodes = ["8d8"]\nseating = "greedy"',
     "strategies": 'kind = "strategies"\nmodes = ["8d8"]\nstrategies = ["greedy", "random"]',
     "games": 'kind = "games"\nlight_games = ["fire-mountain", "rampage"]',
+    "sensitivity": 'kind = "sensitivity"\nmodes = ["8d8"]\nseating = "greedy"',
     "variant": 'kind = "compare"\nmodes = ["8d8"]\nseating = "greedy"\n[a]\nlabel = "default"\n[b]\nlabel = "4 rolls"\nset = { rolls = 4 }',
 }
 
@@ -34,7 +35,7 @@ def synthetic_section():
 def test_write_report_synthetic(tmp_path):
     paths = write_report([synthetic_section()], {"package version": "0.1.0", "seeds": "1"}, tmp_path)
     page = paths["html"].read_text()
-    assert "id='demo'" in page and "Summary of findings" in page and "Run metadata" in page
+    assert 'id="demo"' in page and "Answers at a glance" in page and "Run metadata" in page
     assert page.count("data:image/png;base64,") == 1 and "<code>intro</code>" in page
     md = paths["md"].read_text()
     refs = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md)
@@ -59,17 +60,31 @@ def test_plan_report_and_rerender(plan_dir):
     page = (out / "report.html").read_text()
     for key in EXPERIMENTS:
         if key != "games":
-            assert f"<section id='{key}'>" in page
+            assert f'<section id="{key}">' in page
     # the lighter games: one section per game with its figures, tables and own summary
     for game in ("fire-mountain", "rampage"):
-        body = page.split(f"<section id='games-{game}'>")[1].split("</section>")[0]
+        body = page.split(f'<section id="games-{game}">')[1].split("</section>")[0]
         assert "Seat win shares" in body and "Strategy win shares" in body and "game-summary" in body
         assert body.count("data:image/png;base64,") == 3
         assert (out / "figures" / f"games-{game}-seats.png").is_file()
     assert "Game length (player turns" in page and "Game length (rounds" in page
-    summary = page.split("<section id='summary'>")[1].split("</section>")[0]
-    assert "<b>La Colère de la Montagne de Feu.</b> Seat" in summary and "against a fair 25 %" in summary
-    assert "<section id='across'>" in page and "<section id='metadata'>" in page
+    # the executive answers first, the lighter games in an appendix after every Héron section
+    answers = page.split('<section id="answers">')[1].split("</section>")[0]
+    assert answers.count("<tr>") >= 8 and "test plan" in answers and "balance" in answers
+    assert page.index('id="answers"') < page.index('<section id="modes">') < page.index('<section id="across">') \
+        < page.index('id="appendix"') < page.index('<section id="games-fire-mountain">') < page.index('<section id="metadata">')
+    for word in ("Glossary", "Étang Paisible", "Angoisse du Héron", "Puissance du Guide", "Assumptions"):
+        assert word in page
+    # no sentence twice among the answers and the sections' findings
+    sentences = re.findall(r"<li>(.*?)</li>", page.split('<section id="metadata">')[0])
+    texts = [t for t in sentences if len(t) > 40 and "href" not in t]
+    assert len(texts) == len(set(texts))
+    import json
+    found = json.loads((out / "findings.json").read_text())
+    ids = {f["id"] for f in found["findings"]}
+    assert {"modes.length.8d8", "pond.rate.8d8", "anxiety.per_turn.8d8.greedy", "guides.doubling_effect.8d8.heron",
+            "balance.seat1.pooled.8d8", "sensitivity.anxiety4.length_rel", "players.7.minutes"} <= ids
+    assert all(set(f) >= {"id", "estimate", "interval", "n", "unit"} for f in found["findings"])
     # guides: the clean per-power ablation beside the all-off one; pond: how often a Pond decides the lead
     assert "one power switched off at a time" in page and "all powers off instead" in page
     assert "Ponds that cost the leader the lead" in page and "a Pond decides the lead" in page
@@ -80,7 +95,7 @@ def test_plan_report_and_rerender(plan_dir):
     md = (out / "report.md").read_text()
     refs = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md)
     assert len(refs) >= 12 and all((out / r).is_file() for r in refs)
-    assert "Summary of findings" in md and "[" in md.split("## Summary of findings")[1].split("##")[0]
+    assert "Answers at a glance" in md and "[" in md.split("## Answers at a glance")[1].split("##")[0]
     # re-render from the run folder, no simulation: the same tables
     out2 = plan_dir / "again"
     res = runner.invoke(app, ["report", "--from", str(run), "--out", str(out2)])
@@ -122,9 +137,24 @@ def test_markdown_blocks_render_in_both_formats(tmp_path):
     block = "# Title\n\nSome `code`.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- item"
     assert demote_headings(block).startswith("### Title")
     h = markdown_block_html(block)
-    assert "<h3>Title</h3>" in h and "<code>code</code>" in h and "<td>1</td><td>2</td>" in h
+    flat = re.sub(r">\s+<", "><", str(h))
+    assert "<h3>Title</h3>" in h and "<code>code</code>" in h and "<td>1</td><td>2</td>" in flat
     assert "<th>a</th>" in h and "---" not in h and "<li>item</li>" in h
     sec = synthetic_section()
     sec.markdown.append(block)
     paths = write_report([sec], {"seeds": "1"}, tmp_path)
     assert "### Title" in paths["md"].read_text() and "<h3>Title</h3>" in paths["html"].read_text()
+
+
+def test_run_json_prints_the_findings(plan_dir, tmp_path):
+    import json
+
+    res = CliRunner().invoke(app, ["run", str(plan_dir / "experiments" / "modes.toml"), "--games", "30", "--json",
+                                   "--run-dir", str(tmp_path / "run")])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.stdout)
+    by_id = {f["id"]: f for f in data["findings"]}
+    f = by_id["modes.length.8d8"]
+    assert f["unit"] == "rounds" and f["n"] > 0 and f["interval"][0] <= f["estimate"] <= f["interval"][1]
+    assert by_id["modes.length_rel.7d8"]["unit"] == "relative change"
+    assert "git commit (report)" in data["meta"]

@@ -1,4 +1,4 @@
-"""Statistical tests and intervals used by the experiments (no SciPy needed).
+"""Statistical tests and intervals used by the experiments (scipy.stats and statsmodels underneath).
 
 Everything takes plain arrays and returns floats, so that tests can check it on synthetic
 data with known answers.
@@ -10,119 +10,64 @@ import math
 
 import numpy as np
 
+from scipy import stats as _st
+from statsmodels.stats.multitest import multipletests
+
 from .intervals import Z95
 
 
 # ---------------------------------------------------------------- distributions
 def normal_sf(z: float) -> float:
     """P(Z > z) for a standard normal."""
-    return 0.5 * math.erfc(z / math.sqrt(2.0))
-
-
-def _gammainc_lower_reg(a: float, x: float) -> float:
-    """Regularized lower incomplete gamma P(a, x) (series / continued fraction)."""
-    if x <= 0:
-        return 0.0
-    gln = math.lgamma(a)
-    if x < a + 1.0:
-        term = 1.0 / a
-        total = term
-        ap = a
-        for _ in range(10_000):
-            ap += 1.0
-            term *= x / ap
-            total += term
-            if abs(term) < abs(total) * 1e-15:
-                break
-        return total * math.exp(-x + a * math.log(x) - gln)
-    # Lentz continued fraction for Q(a, x)
-    tiny = 1e-300
-    b = x + 1.0 - a
-    c = 1.0 / tiny
-    d = 1.0 / b
-    h = d
-    for i in range(1, 10_000):
-        an = -i * (i - a)
-        b += 2.0
-        d = an * d + b
-        d = tiny if abs(d) < tiny else d
-        c = b + an / c
-        c = tiny if abs(c) < tiny else c
-        d = 1.0 / d
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < 1e-15:
-            break
-    return 1.0 - math.exp(-x + a * math.log(x) - gln) * h
+    return float(_st.norm.sf(z))
 
 
 def chi2_sf(x: float, dof: int) -> float:
     """P(X > x) for a chi-square with ``dof`` degrees of freedom."""
     if dof <= 0:
         return math.nan
-    return max(0.0, 1.0 - _gammainc_lower_reg(dof / 2.0, x / 2.0))
+    return float(_st.chi2.sf(x, dof))
 
 
 def t_quantile(df: int, q: float = 0.975) -> float:
-    """Student t quantile (Cornish-Fisher expansion; exact enough for df >= 3)."""
-    z = math.sqrt(2.0) * _erfinv(2 * q - 1)
-    if df <= 0 or not math.isfinite(df):
-        return z
-    g1 = (z**3 + z) / 4
-    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
-    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
-    return z + g1 / df + g2 / df**2 + g3 / df**3
-
-
-def _erfinv(y: float) -> float:
-    # Newton iterations on erf, from a good start
-    if y <= -1:
-        return -math.inf
-    if y >= 1:
-        return math.inf
-    a = 0.147
-    ln = math.log(1 - y * y)
-    t = 2 / (math.pi * a) + ln / 2
-    x = math.copysign(math.sqrt(math.sqrt(t * t - ln / a) - t), y)
-    for _ in range(3):
-        x -= (math.erf(x) - y) / (2 / math.sqrt(math.pi) * math.exp(-x * x))
-    return x
+    """Student t quantile (the normal one when ``df`` is not a positive finite number)."""
+    if df is None or df <= 0 or not math.isfinite(df):
+        return float(_st.norm.ppf(q))
+    return float(_st.t.ppf(q, df))
 
 
 # ---------------------------------------------------------------- tests
 def binom_test(k: int, n: int, p: float) -> float:
-    """Two-sided exact binomial test of ``k`` successes in ``n`` trials against rate ``p``.
-
-    p-value = sum of the probabilities of every outcome no more likely than ``k``.
-    """
+    """Two-sided exact binomial test of ``k`` successes in ``n`` trials against rate ``p``
+    (``scipy.stats.binomtest``: the probabilities of every outcome no more likely than ``k``)."""
     if n <= 0:
         return math.nan
-    ks = np.arange(n + 1)
-    logp = (np.array([math.lgamma(n + 1)]) - _lgamma_vec(ks + 1) - _lgamma_vec(n - ks + 1)
-            + ks * math.log(p) + (n - ks) * math.log1p(-p)) if 0 < p < 1 else None
-    if logp is None:
-        return 1.0 if (p == 0 and k == 0) or (p == 1 and k == n) else 0.0
-    pk = logp[k]
-    mask = logp <= pk + 1e-7 * abs(pk) + 1e-12
-    m = logp[mask].max()
-    return float(min(1.0, math.exp(m) * np.exp(logp[mask] - m).sum()))
-
-
-def _lgamma_vec(x: np.ndarray) -> np.ndarray:
-    return np.array([math.lgamma(v) for v in np.asarray(x, dtype=float)])
+    return float(_st.binomtest(int(k), int(n), p).pvalue)
 
 
 def holm(pvalues) -> np.ndarray:
-    """Holm-Bonferroni adjusted p-values (same order as given); reject where <= alpha."""
+    """Holm-Bonferroni adjusted p-values (same order as given); reject where <= alpha
+    (``statsmodels.stats.multitest.multipletests(method="holm")``)."""
     p = np.asarray(pvalues, dtype=float)
-    m = p.size
-    order = np.argsort(p)
-    adj = np.empty(m)
-    running = 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (m - rank) * p[i]))
-        adj[i] = running
-    return adj
+    if p.size == 0:
+        return p.copy()
+    return multipletests(p, method="holm")[1]
+
+
+def equivalence(diff: float, low: float, high: float, margin: float) -> str:
+    """Practical reading of an effect ``diff`` with interval [low, high] against a margin of
+    practical equivalence ``margin`` (same unit): "negligible" when the whole interval lies
+    within +-margin, "real and relevant" when it lies wholly beyond it, "real but small" when
+    it excludes 0 but stays within the margin on one side, else "uncertain"."""
+    if not all(map(math.isfinite, (diff, low, high))):
+        return "uncertain"
+    if -margin <= low and high <= margin:
+        return "negligible" if (low <= 0 <= high) else "real but small"
+    if low > margin or high < -margin:
+        return "real and relevant"
+    if low > 0 or high < 0:
+        return "real, possibly relevant"
+    return "uncertain"
 
 
 # ---------------------------------------------------------------- intervals
@@ -163,7 +108,7 @@ def quantile_interval(values, q: float, conf: float = 0.95) -> tuple[float, floa
     n = x.size
     if n == 0:
         return math.nan, math.nan, math.nan
-    z = Z95 if conf == 0.95 else math.sqrt(2.0) * _erfinv(conf)
+    z = Z95 if conf == 0.95 else float(_st.norm.ppf(0.5 + conf / 2))
     h = z * math.sqrt(n * q * (1 - q))
     lo = int(max(0, math.floor(n * q - h)))
     hi = int(min(n - 1, math.ceil(n * q + h)))
@@ -184,7 +129,7 @@ def paired_difference(a, b, conf: float = 0.95) -> dict:
     if n >= 2:
         sd = float(d.std(ddof=1))
         if sd > 0:
-            p = 2 * normal_sf(abs(mean) / (sd / math.sqrt(n)))
+            p = float(2 * _st.t.sf(abs(mean) / (sd / math.sqrt(n)), n - 1))
         else:
             p = 1.0 if mean == 0 else 0.0
     else:

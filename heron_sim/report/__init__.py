@@ -25,6 +25,22 @@ def build_sections(run) -> list:
     return sections
 
 
+def proposals_section(results_root) -> Section | None:
+    """The lab's "Proposed rule changes" (``heron_sim.lab.outputs.proposed_changes_markdown``)
+    when the lab module and its studies under ``results_root/tune-*`` exist; else None."""
+    try:
+        from ..lab.outputs import proposed_changes_markdown  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    text = proposed_changes_markdown(results_root)
+    if not text.strip():
+        return None
+    sec = Section(key="proposed-rule-changes", title="Proposed rule changes (the lab)",
+                  intro="Rule variants the tuning lab proposes, each measured against the default rules on paired seeds.")
+    sec.markdown.append(text)
+    return sec
+
+
 def run_metadata(run, extra: dict | None = None) -> dict:
     """Package version, git commit, rules hashes, seeds, games, run time of a run folder."""
     from ..runner.run import git_commit, package_version
@@ -41,6 +57,7 @@ def run_metadata(run, extra: dict | None = None) -> dict:
             hashes.setdefault(j["rules_hash"], f"{e['experiment']['name']}/{j['key']}")
             seeds.add(j["seed"])
         per_exp.append(f"{e['experiment']['name']}: {g:,} games, {t:,} turns, {e['seconds']:.1f} s")
+    tour = tournament_games(run)
     meta = {
         "package version": m.get("package_version", "unknown"),
         "git commit (run)": m.get("git_commit", "unknown"),
@@ -50,7 +67,8 @@ def run_metadata(run, extra: dict | None = None) -> dict:
         "run started": m.get("started", ""),
         "simulation run time": f"{m.get('seconds', float('nan')):.1f} s (whole plan, all experiments)",
         "experiments": "; ".join(per_exp),
-        "games simulated": f"{games:,}",
+        "games played (all)": f"{games + tour:,}",
+        "games simulated": f"{games:,} in the experiments' batches + {tour:,} in tournaments",
         "single turns simulated": f"{turns:,}",
         "seeds": ", ".join(map(str, sorted(seeds))) + " (game i of a batch draws from stream (seed, i))",
         "rules hashes": ", ".join(f"{h} (first used by {w})" for h, w in hashes.items()),
@@ -59,6 +77,20 @@ def run_metadata(run, extra: dict | None = None) -> dict:
     }
     meta.update(extra or {})
     return meta
+
+
+def tournament_games(run) -> int:
+    """Games played by the run's tournaments (each game counted once: the ranking counts every
+    game once per player, two players per game)."""
+    total = 0
+    for exp, data in run.experiments():
+        for j in data.entry["jobs"]:
+            if j["kind"] != "tournament":
+                continue
+            t = data.frame(j["key"])
+            if "table" in t.columns and "games" in t.columns:
+                total += int(t.loc[t["table"] == "ranking", "games"].sum()) // 2
+    return total
 
 
 def report_from_run(run_dir, out_dir="results", extra_meta: dict | None = None,
@@ -72,10 +104,15 @@ def report_from_run(run_dir, out_dir="results", extra_meta: dict | None = None,
     t0 = time.perf_counter()
     run = RunData(run_dir)
     sections = build_sections(run)
+    prop = proposals_section(Path(out_dir))
+    if prop is not None:
+        sections.insert(len(sections) - 1, prop)
     extra = dict(extra_meta or {})
     extra.setdefault("report computed in", f"{time.perf_counter() - t0:.1f} s (tables; figures not included)")
     if started is not None:
         extra["total time (simulate + tables)"] = f"{time.perf_counter() - started:.1f} s"
-    paths = write_report(sections, run_metadata(run, extra), Path(out_dir))
+    meta = run_metadata(run, extra)
+    paths = write_report(sections, meta, Path(out_dir))
     paths["sections"] = sections
+    paths["meta"] = meta
     return paths

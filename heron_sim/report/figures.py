@@ -163,24 +163,34 @@ def forest(table: pd.DataFrame, *, title: str, xlabel: str, label: str = "label"
     return fig
 
 
-def heatmap(rate: pd.DataFrame, low: pd.DataFrame, high: pd.DataFrame, n: pd.DataFrame, ax=None):
+def heatmap(rate: pd.DataFrame, low: pd.DataFrame, high: pd.DataFrame, n: pd.DataFrame, ax=None,
+            baselines: tuple = ("random",)):
     """Head-to-head win share of the row strategy against the column strategy (%), with the
-    95 % interval and the games under each cell."""
+    95 % interval and the games under each cell. Rows and columns of a baseline (``random``)
+    are printed on grey and kept out of the colour scale, which spans the AI cells only."""
     fig, ax = _axes(ax, (1.6 * len(rate.columns) + 3, 1.2 * len(rate.index) + 2))
     data = rate.to_numpy(float) * 100
-    im = ax.imshow(data, cmap="RdBu", vmin=0, vmax=100)
+    base_r = np.array([x in baselines for x in rate.index])
+    base_c = np.array([x in baselines for x in rate.columns])
+    shown = data.copy()
+    shown[base_r, :] = np.nan
+    shown[:, base_c] = np.nan
+    ai = shown[np.isfinite(shown)]
+    spread = max(5.0, float(np.abs(ai - 50).max())) if ai.size else 50.0
+    cmap = plt.get_cmap("RdBu").with_extremes(bad="#e6e6e6")
+    im = ax.imshow(np.ma.masked_invalid(shown), cmap=cmap, vmin=50 - spread, vmax=50 + spread)
     for i in range(data.shape[0]):
         for j in range(data.shape[1]):
             if np.isfinite(data[i, j]):
                 ax.text(j, i, f"{data[i, j]:.1f} %\n[{100 * low.iat[i, j]:.1f}, {100 * high.iat[i, j]:.1f}]\nn = {int(n.iat[i, j]):,}",
                         ha="center", va="center", fontsize=8,
-                        color="white" if abs(data[i, j] - 50) > 30 else "black")
+                        color="white" if np.isfinite(shown[i, j]) and abs(shown[i, j] - 50) > 0.6 * spread else "black")
             else:
                 ax.text(j, i, "—", ha="center", va="center")
     ax.set_xticks(range(len(rate.columns)), rate.columns)
     ax.set_yticks(range(len(rate.index)), rate.index)
     fig.colorbar(im, ax=ax, label="row strategy's share of wins (%)")
-    ax.set_title("Head to head: share of wins of the row strategy\n(two seats each, seats rotated)", fontsize=12)
+    ax.set_title("Head to head: share of wins of the row strategy\n(two seats each, seats rotated; grey: random baseline)", fontsize=12)
     ax.set_xlabel("opponent strategy")
     ax.set_ylabel("strategy")
     fig.tight_layout()

@@ -1,54 +1,84 @@
 """Render report sections to ``report.html`` (one self-contained page, figures embedded as
-base64 PNG) and ``report.md`` (PNG files beside it, under ``figures/``)."""
+base64 PNG; a jinja2 template) and ``report.md`` (PNG files beside it, under ``figures/``), and
+the machine-readable ``findings.json``.
+
+Order: the executive answers, the Angoisse rates reconciled, the glossary and the assumptions,
+then the Héron sections, the lighter games in an appendix, and the run's metadata.
+"""
 
 from __future__ import annotations
 
 import base64
-import html
-import io
+import json
 import math
 import re
 from pathlib import Path
 
+import markdown as _markdown_lib
 import pandas as pd
+from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup, escape
 
 from . import figures as F
+from .executive import ASSUMPTIONS, GLOSSARY, anxiety_reconciliation, build_rows
 from .section import Section
 
-CSS = """
-body{font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222;line-height:1.45}
-h1{border-bottom:2px solid #333}h2{border-bottom:1px solid #bbb;margin-top:2em}
-table{border-collapse:collapse;font-size:0.85em;margin:0.6em 0}
-th,td{border:1px solid #ccc;padding:3px 7px;text-align:right}th{background:#f0f0f0}
-td:first-child,th:first-child{text-align:left}
-.caption{font-weight:bold;margin-top:1.2em}.note{color:#555;font-size:0.85em}
-figure{margin:1em 0}figcaption{color:#444;font-size:0.9em}img{max-width:100%}
-.findings li{margin:0.3em 0}
-"""
+_ENV = Environment(loader=PackageLoader("heron_sim.report", "templates"), autoescape=select_autoescape(["html", "j2"]),
+                   trim_blocks=True, lstrip_blocks=True)
+
+#: Cells that mean "no value": shown as "n/a" rather than nan/None.
+_MISSING = re.compile(r"\b(nan|None)\b( ?%)?( ?\[[^\]]*\])?")
+
+
+# ---------------------------------------------------------------- tables
+def display_frame(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame with its index as ordinary columns (no empty index-name header row); a
+    default RangeIndex is dropped. Missing values become "—"."""
+    idx = frame.index
+    if isinstance(idx, pd.RangeIndex) and idx.name is None:
+        out = frame.copy()
+    else:
+        names = [n if n else "" for n in idx.names]
+        out = frame.copy()
+        out.index = pd.MultiIndex.from_tuples(list(idx), names=names) if isinstance(idx, pd.MultiIndex) else pd.Index(idx, name=names[0])
+        if len(names) == 1 and names[0] in out.columns:
+            out.columns = [f"{c} " if c == names[0] else c for c in out.columns]
+        out = out.reset_index(names=[n if n else " " * (i + 1) for i, n in enumerate(names)])
+    out.columns = [str(c) for c in out.columns]
+    return out.map(lambda v: "—" if v is None or (isinstance(v, float) and math.isnan(v)) else v)
+
+
+def table_html(frame: pd.DataFrame, text: bool = False) -> Markup:
+    """A table as HTML; ``text``: a table of sentences, every cell aligned left."""
+    return Markup(display_frame(frame).to_html(index=False, border=0, escape=True, na_rep="—",
+                                               classes="text" if text else None))
 
 
 def markdown_table(frame: pd.DataFrame) -> str:
-    """A GitHub Markdown table of a (string) DataFrame, index included."""
-    idx_names = [n if n else "" for n in (frame.index.names or [""])]
-    header = idx_names + [str(c) for c in frame.columns]
+    """A GitHub Markdown table of a (string) DataFrame, its index as the first columns."""
+    d = display_frame(frame)
+    header = [c.strip() for c in d.columns]
     lines = ["| " + " | ".join(_md(h) for h in header) + " |", "|" + "|".join("---" for _ in header) + "|"]
-    for idx, row in frame.iterrows():
-        keys = list(idx) if isinstance(idx, tuple) else [idx]
-        lines.append("| " + " | ".join(_md(v) for v in keys + list(row.values)) + " |")
+    for row in d.itertuples(index=False):
+        lines.append("| " + " | ".join(_md(v) for v in row) + " |")
     return "\n".join(lines)
 
 
 def _md(v) -> str:
-    if isinstance(v, float) and math.isnan(v):
-        return ""
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "—"
     return str(v).replace("|", "\\|").replace("\n", " ")
 
 
-def _md_inline(text: str) -> str:
-    """Markdown text to HTML for the few inline marks the findings use (`code`, **bold**)."""
-    t = html.escape(text)
-    t = re.sub(r"`([^`]+)`", r"<code>\1</code>", t)
-    return re.sub(r"\*\*([^*]+)\*\*", r"<b>\1</b>", t)
+# ---------------------------------------------------------------- text
+def md_inline(text: str) -> Markup:
+    """One paragraph of Markdown (`code`, **bold**, *em*) as inline HTML."""
+    t = str(escape(text)).replace("&#39;", "'").replace("&#34;", '"')
+    if re.match(r"^\s*([*+-]|\d+\.)\s", t):  # a sentence, not a list
+        t = "\\" + t.lstrip()
+    h = _markdown_lib.markdown(t)
+    h = re.sub(r"^<p>(.*)</p>$", r"\1", h.strip(), flags=re.S)
+    return Markup(h)
 
 
 def demote_headings(text: str, levels: int = 2) -> str:
@@ -60,52 +90,20 @@ def demote_headings(text: str, levels: int = 2) -> str:
     return "\n".join(out)
 
 
-def markdown_block_html(text: str, levels: int = 2) -> str:
-    """A small Markdown block (headings, pipe tables, lists, paragraphs; inline `code` and
-    **bold**) as HTML, headings moved ``levels`` deeper. Enough for the games' summaries."""
-    lines = text.splitlines()
-    h, i, para = [], 0, []
-
-    def flush():
-        if para:
-            h.append(f"<p>{_md_inline(' '.join(para))}</p>")
-            para.clear()
-
-    while i < len(lines):
-        line = lines[i].rstrip()
-        m = re.match(r"^(#{1,6})\s+(.*)$", line)
-        if not line.strip():
-            flush()
-        elif m:
-            flush()
-            lv = min(6, len(m.group(1)) + levels)
-            h.append(f"<h{lv}>{_md_inline(m.group(2))}</h{lv}>")
-        elif line.lstrip().startswith("|"):
-            flush()
-            rows = []
-            while i < len(lines) and lines[i].lstrip().startswith("|"):
-                rows.append([c.strip() for c in lines[i].strip().strip("|").split("|")])
-                i += 1
-            body = [r for r in rows[1:] if not all(re.fullmatch(r":?-{2,}:?", c or "--") for c in r)]
-            h.append("<table><tr>" + "".join(f"<th>{_md_inline(c)}</th>" for c in rows[0]) + "</tr>"
-                     + "".join("<tr>" + "".join(f"<td>{_md_inline(c)}</td>" for c in r) + "</tr>" for r in body)
-                     + "</table>")
-            continue
-        elif re.match(r"^\s*[-*]\s+", line):
-            flush()
-            items = []
-            while i < len(lines) and re.match(r"^\s*[-*]\s+", lines[i]):
-                items.append(re.sub(r"^\s*[-*]\s+", "", lines[i]))
-                i += 1
-            h.append("<ul>" + "".join(f"<li>{_md_inline(x)}</li>" for x in items) + "</ul>")
-            continue
-        else:
-            para.append(line.strip())
-        i += 1
-    flush()
-    return "\n".join(h)
+def clean_missing(text: str) -> str:
+    """nan / None (and a following '%' or interval) as "n/a"."""
+    return _MISSING.sub("n/a", text)
 
 
+def markdown_block_html(text: str, levels: int = 2) -> Markup:
+    """A Markdown block (a lighter game's own summary) as HTML by the ``markdown`` library,
+    headings moved ``levels`` deeper, every table in a scrolling box."""
+    h = _markdown_lib.markdown(clean_missing(demote_headings(text, levels)), extensions=["tables"])
+    h = h.replace("<table>", "<div class='table-wrap'><table>").replace("</table>", "</table></div>")
+    return Markup(h)
+
+
+# ---------------------------------------------------------------- figures
 def render_figures(sections: list[Section], fig_dir: Path) -> dict[tuple[str, str], Path]:
     """Draw every figure once, save it as PNG; returns {(section, name): path}."""
     fig_dir.mkdir(parents=True, exist_ok=True)
@@ -119,19 +117,69 @@ def render_figures(sections: list[Section], fig_dir: Path) -> dict[tuple[str, st
     return out
 
 
+def _png_b64(path: Path) -> str:
+    return base64.b64encode(Path(path).read_bytes()).decode("ascii")
+
+
+# ---------------------------------------------------------------- the report
+def ordered(sections: list[Section]) -> list[Section]:
+    """The Héron sections first (plan order), the lighter games after them."""
+    return [s for s in sections if s.part != "appendix"] + [s for s in sections if s.part == "appendix"]
+
+
+def all_facts(sections: list[Section]) -> dict:
+    out = {}
+    for s in sections:
+        for f in s.facts:
+            out[f.id] = f
+    return out
+
+
+def _anchors(sections: list[Section]) -> dict[str, str]:
+    """Kind-like names ("modes", "pond", ...) to section ids, from the facts each section holds."""
+    out = {}
+    for s in sections:
+        out.setdefault(s.key, s.key)
+        for f in s.facts:
+            head = f.id.split(".")[0]
+            head = {"turns": "pond", "balance": "across", "players": "sensitivity", "d6": "sensitivity"}.get(head, head)
+            out.setdefault(head, s.key)
+    return out
+
+
+def findings_json(sections: list[Section], meta: dict) -> dict:
+    return {"schema": "heron-sim findings 1",
+            "meta": {k: str(v) for k, v in meta.items()},
+            "findings": [f.as_dict() for f in all_facts(sections).values()]}
+
+
 def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title: str = "Héron dice race — balance report") -> dict:
-    """Write ``report.html``, ``report.md`` and ``figures/*.png`` under ``out_dir``."""
+    """Write ``report.html``, ``report.md``, ``findings.json`` and ``figures/*.png`` under ``out_dir``."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     fig_dir = out_dir / "figures"
     for old in fig_dir.glob("*.png") if fig_dir.is_dir() else []:
         old.unlink()
+    sections = ordered(sections)
     pngs = render_figures(sections, fig_dir)
-    md = _markdown(sections, meta, title, pngs, out_dir)
-    page = _html(sections, meta, title, pngs)
-    (out_dir / "report.md").write_text(md, encoding="utf-8")
-    (out_dir / "report.html").write_text(page, encoding="utf-8")
-    return {"html": out_dir / "report.html", "md": out_dir / "report.md", "figures": sorted(pngs.values())}
+    facts = all_facts(sections)
+    proposals = any(s.key == "proposed-rule-changes" for s in sections)
+    rows = build_rows(facts, _anchors(sections), proposals)
+    reconcile = anxiety_reconciliation(facts)
+    md = _markdown(sections, meta, title, pngs, out_dir, rows, reconcile)
+    page = _html(sections, meta, title, pngs, rows, reconcile)
+    paths = {"html": out_dir / "report.html", "md": out_dir / "report.md", "json": out_dir / "findings.json"}
+    _atomic_write(paths["md"], md)
+    _atomic_write(paths["html"], page)
+    _atomic_write(paths["json"], json.dumps(findings_json(sections, meta), indent=1, ensure_ascii=False) + "\n")
+    paths["figures"] = sorted(pngs.values())
+    return paths
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
 
 
 def _meta_rows(meta: dict) -> list[tuple[str, str]]:
@@ -143,15 +191,71 @@ def _meta_rows(meta: dict) -> list[tuple[str, str]]:
     return rows
 
 
-def _markdown(sections, meta, title, pngs, out_dir: Path) -> str:
-    parts = [f"# {title}", "", "## Summary of findings", ""]
+def _subtitle(meta: dict) -> str:
+    return (f"Generated from git commit {meta.get('git commit (report)', 'unknown')}; "
+            f"{meta.get('games played (all)', meta.get('games simulated', '?'))} games played. "
+            "Héron sections first; the lighter games are in the appendix.")
+
+
+def _glossary_frame() -> pd.DataFrame:
+    return pd.DataFrame(GLOSSARY, columns=["the game's word", "in English", "what it is"])
+
+
+def _html(sections, meta, title, pngs, rows, reconcile) -> str:
+    toc = [{"id": "answers", "title": "Answers at a glance", "children": []}]
+    if len(reconcile):
+        toc.append({"id": "anxiety-rates", "title": "Every Angoisse rate, reconciled", "children": []})
+    toc += [{"id": "glossary", "title": "Glossary", "children": []},
+            {"id": "assumptions", "title": "Assumptions", "children": []}]
+    secs = []
+    first_app = True
     for sec in sections:
-        for f in sec.findings:
-            parts.append(f"- **{sec.title}.** {f}")
-    parts.append("")
-    parts.append("Contents: " + ", ".join(f"[{s.title}](#{_anchor(s.title)})" for s in sections) + ", [Run metadata](#run-metadata)")
+        tables = [{"id": f"{sec.key}-t{i + 1}", "caption": t.caption, "html": table_html(t.frame),
+                   "note": md_inline(t.note) if t.note else ""} for i, t in enumerate(sec.tables)]
+        figs = [{"id": f"{sec.key}-f{i + 1}", "caption": f.caption, "b64": _png_b64(pngs[(sec.key, f.name)])}
+                for i, f in enumerate(sec.figures)]
+        app = sec.part == "appendix" and first_app
+        if sec.part == "appendix":
+            first_app = False
+        secs.append({"id": sec.key, "title": sec.title, "intro": md_inline(sec.intro) if sec.intro else "",
+                     "findings": [md_inline(f) for f in sec.findings], "tables": tables, "figures": figs,
+                     "markdown": [markdown_block_html(b) for b in sec.markdown], "notes": [md_inline(n) for n in sec.notes],
+                     "appendix_start": app})
+        if app:
+            toc.append({"id": "appendix", "title": "Appendix: the lighter games", "children": []})
+        item = {"id": sec.key, "title": sec.title, "children": [{"id": t["id"], "title": t["caption"]} for t in tables]}
+        if sec.part == "appendix":
+            toc[-1]["children"].append({"id": sec.key, "title": sec.title})
+        else:
+            toc.append(item)
+    toc.append({"id": "metadata", "title": "Run metadata", "children": []})
+    rec_html = table_html(reconcile.drop(columns=["id"]), text=True) if len(reconcile) else ""
+    return _ENV.get_template("report.html.j2").render(
+        title=title, subtitle=_subtitle(meta), toc=toc, rows=rows, reconcile=rec_html,
+        glossary=table_html(_glossary_frame(), text=True), assumptions=ASSUMPTIONS, sections=secs, meta=_meta_rows(meta))
+
+
+def _anchor(title: str) -> str:
+    return re.sub(r"[^\w\- ]", "", title.lower()).strip().replace(" ", "-")
+
+
+def _markdown(sections, meta, title, pngs, out_dir: Path, rows, reconcile) -> str:
+    parts = [f"# {title}", "", _subtitle(meta), "", "## Answers at a glance", "",
+             "| question | answer | figure [95 % CI], n | how sure | what a designer could do |", "|---|---|---|---|---|"]
+    for r in rows:
+        parts.append(f"| **{_md(r.question)}** ({'test plan' if r.plan else 'balance'}) | {_md(r.answer)} | {_md(r.figure)} | "
+                     f"{_md(r.sure)} | {_md(r.action)} |")
+    if len(reconcile):
+        parts += ["", "## Every Angoisse rate of this report, reconciled (8 D8)", "", markdown_table(reconcile.drop(columns=["id"]))]
+    parts += ["", "## Glossary: the game's words", "", markdown_table(_glossary_frame()), "", "## Assumptions", ""]
+    parts += [f"- {a}" for a in ASSUMPTIONS]
+    in_app = False
     for sec in sections:
-        parts += ["", f"## {sec.title}", ""]
+        if sec.part == "appendix" and not in_app:
+            parts += ["", "## Appendix: the lighter games"]
+            in_app = True
+        h = "###" if in_app else "##"
+        parts += ["", f"{h} {sec.title}", ""]
         if sec.intro:
             parts += [sec.intro, ""]
         if sec.findings:
@@ -164,53 +268,9 @@ def _markdown(sections, meta, title, pngs, out_dir: Path) -> str:
             rel = pngs[(sec.key, f.name)].relative_to(out_dir).as_posix()
             parts += [f"![{f.caption}]({rel})", "", f"*{f.caption}*", ""]
         for block in sec.markdown:
-            parts += [demote_headings(block), ""]
+            parts += [clean_missing(demote_headings(block, 3 if in_app else 2)), ""]
         for n in sec.notes:
             parts += [f"*{n}*", ""]
     parts += ["", "## Run metadata", "", "| key | value |", "|---|---|"]
     parts += [f"| {_md(k)} | {_md(v)} |" for k, v in _meta_rows(meta)]
     return "\n".join(parts) + "\n"
-
-
-def _anchor(title: str) -> str:
-    a = re.sub(r"[^\w\- ]", "", title.lower()).strip().replace(" ", "-")
-    return a
-
-
-def _png_b64(path: Path) -> str:
-    return base64.b64encode(Path(path).read_bytes()).decode("ascii")
-
-
-def _html(sections, meta, title, pngs) -> str:
-    h = ["<!DOCTYPE html>", "<html lang='en'><head><meta charset='utf-8'>", f"<title>{html.escape(title)}</title>",
-         f"<style>{CSS}</style></head><body>", f"<h1>{html.escape(title)}</h1>",
-         "<section id='summary'><h2>Summary of findings</h2><ul class='findings'>"]
-    for sec in sections:
-        for f in sec.findings:
-            h.append(f"<li><b>{html.escape(sec.title)}.</b> {_md_inline(f)}</li>")
-    h.append("</ul><p>Contents: " + ", ".join(f"<a href='#{sec.key}'>{html.escape(sec.title)}</a>" for sec in sections)
-             + ", <a href='#metadata'>Run metadata</a></p></section>")
-    for sec in sections:
-        h.append(f"<section id='{html.escape(sec.key)}'><h2>{html.escape(sec.title)}</h2>")
-        if sec.intro:
-            h.append(f"<p>{_md_inline(sec.intro)}</p>")
-        if sec.findings:
-            h.append("<ul class='findings'>" + "".join(f"<li>{_md_inline(f)}</li>" for f in sec.findings) + "</ul>")
-        for t in sec.tables:
-            h.append(f"<p class='caption'>{html.escape(t.caption)}</p>")
-            h.append(t.frame.to_html(border=0, escape=True, na_rep=""))
-            if t.note:
-                h.append(f"<p class='note'>{_md_inline(t.note)}</p>")
-        for f in sec.figures:
-            b64 = _png_b64(pngs[(sec.key, f.name)])
-            h.append(f"<figure><img alt='{html.escape(f.caption, quote=True)}' src='data:image/png;base64,{b64}'>"
-                     f"<figcaption>{html.escape(f.caption)}</figcaption></figure>")
-        for block in sec.markdown:
-            h.append(f"<div class='game-summary'>{markdown_block_html(block)}</div>")
-        for n in sec.notes:
-            h.append(f"<p class='note'>{_md_inline(n)}</p>")
-        h.append("</section>")
-    h.append("<section id='metadata'><h2>Run metadata</h2><table>")
-    h += [f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>" for k, v in _meta_rows(meta)]
-    h.append("</table></section></body></html>")
-    return "\n".join(h)

@@ -29,6 +29,30 @@ class Figure:
 
 
 @dataclass
+class Fact:
+    """One figure of the report, machine-readable (``results/findings.json``): an estimate with
+    its 95 % interval, the sample size behind it and their units."""
+
+    id: str                 # stable dotted id, e.g. "modes.length.8d8"
+    label: str              # what it is, in words
+    estimate: float
+    low: float = math.nan
+    high: float = math.nan
+    n: int = 0
+    unit: str = ""          # "share", "rounds", "squares per turn", "percentage points", ...
+    n_unit: str = "games"   # what n counts
+    p: float = math.nan     # p-value of the test named in note, when there is one
+    note: str = ""
+
+    def as_dict(self) -> dict:
+        def clean(x):
+            return None if isinstance(x, float) and not math.isfinite(x) else x
+        return {"id": self.id, "label": self.label, "estimate": clean(float(self.estimate)),
+                "interval": [clean(float(self.low)), clean(float(self.high))], "n": int(self.n),
+                "n_unit": self.n_unit, "unit": self.unit, "p": clean(float(self.p)), "note": self.note}
+
+
+@dataclass
 class Section:
     key: str
     title: str
@@ -40,6 +64,16 @@ class Section:
     #: Markdown blocks shown as they are (headings demoted below the section's), e.g. a
     #: lighter game's own ``summarize(df)`` text
     markdown: list[str] = field(default_factory=list)
+    #: machine-readable figures (results/findings.json, the executive page)
+    facts: list[Fact] = field(default_factory=list)
+    #: "heron" (the main report) or "appendix" (the lighter games)
+    part: str = "heron"
+
+    def fact(self, id: str, label: str, estimate: float, low: float = math.nan, high: float = math.nan,
+             n: int = 0, unit: str = "", **kw) -> Fact:
+        f = Fact(id, label, float(estimate), float(low), float(high), int(n), unit, **kw)
+        self.facts.append(f)
+        return f
 
 
 # ---------------------------------------------------------------- number formatting

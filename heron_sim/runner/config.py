@@ -29,7 +29,7 @@ from typing import Any
 from ..errors import HeronSimError
 from ..rules import MODES, Rules
 
-KINDS = ("modes", "pond", "anxiety", "guides", "strategies", "compare", "games")
+KINDS = ("modes", "pond", "anxiety", "guides", "strategies", "compare", "games", "sensitivity")
 
 #: Figures each kind can draw (the ``figures`` key chooses among them; default: all).
 FIGURES = {
@@ -40,6 +40,7 @@ FIGURES = {
     "strategies": ("head_to_head", "per_mode", "variance"),
     "compare": ("differences",),
     "games": ("seats", "length", "strategies"),
+    "sensitivity": ("sensitivity",),
 }
 
 _KEYS = {"name", "kind", "title", "description", "seed", "games", "turns", "modes", "players",

@@ -7,7 +7,7 @@ and the tables, figures and findings it computes from them.
 re-renders without simulating.
 
 Each kind module (``modes``, ``pond``, ``anxiety``, ``guides``, ``strategies``, ``games``,
-``compare``) has ``plan(exp, g, games_override)`` and ``analyse(exp, data[, sec])``;
+``compare``, ``sensitivity``) has ``plan(exp, g, games_override)`` and ``analyse(exp, data[, sec])``;
 ``across`` summarises every batch of the run; ``common`` holds the shared helpers.
 """
 
@@ -18,7 +18,7 @@ from functools import partial
 from ...report.section import Section
 from ..config import Experiment
 from ..run import Job
-from . import anxiety, compare, games, guides, modes, pond, strategies
+from . import anxiety, compare, games, guides, modes, pond, sensitivity, strategies
 from .across import across
 from .common import NO_ANXIETY, _n
 from .compare import KEY_METRICS, compare_display, compare_frames
@@ -27,7 +27,7 @@ from .pond import _chi2
 from .strategies import skill_strategy
 
 KIND_MODULES = {"modes": modes, "pond": pond, "anxiety": anxiety, "guides": guides,
-                "strategies": strategies, "games": games, "compare": compare}
+                "strategies": strategies, "games": games, "compare": compare, "sensitivity": sensitivity}
 
 __all__ = ["KEY_METRICS", "KIND_MODULES", "NO_ANXIETY", "across", "analyse", "compare_display",
            "compare_frames", "light_unit", "plan_jobs", "skill_strategy", "_chi2"]

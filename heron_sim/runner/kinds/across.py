@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import pandas as pd
 
 from ...analysis import metrics as M
+from ...analysis.intervals import wilson
+from ...analysis.stats import binom_test, equivalence, format_p
 from ...report.section import Section, Table, num_ci, pct, pct_ci
-from .common import _disp
+from .common import GUIDE_FR, _disp, _mode_name
 
 
 # ---------------------------------------------------------------------- across all experiments
@@ -22,7 +26,7 @@ def across(run) -> Section:
                 continue
             df = data.frame(j["key"])
             lm, dr = M.ludii_metrics(df), M.drama(df)
-            rows.append({"experiment": exp.name, "job": j["key"], "games": len(df), **{k: v for k, v in lm.items() if k != "games"}, **dr})
+            rows.append({"experiment": exp.title.split(":")[0], "job": job_label(j), "games": len(df), **{k: v for k, v in lm.items() if k != "games"}, **dr})
             cv = M.rule_coverage(df)
             cv["experiment"], cv["job"], cv["mode"] = exp.name, j["key"], j["mode"]
             cover.append(cv)
@@ -52,16 +56,18 @@ def across(run) -> Section:
     pv = g.pivot_table(index=["kind", "rule"], columns="mode", values="per_game", sort=False)
     wv = g.pivot_table(index=["kind", "rule"], columns="mode", values="games_with", sort=False)
     never = g.groupby(["kind", "rule"], sort=False)["never"].all()
-    disp = pd.DataFrame(index=pv.index)
+    disp = pd.DataFrame(index=pd.MultiIndex.from_tuples(
+        [(k, rule_name(k, r)) for k, r in pv.index], names=["kind", "rule"]))
     for mcol in pv.columns:
         n = int(g[g["mode"] == mcol]["games"].max())
-        disp[f"{mcol} per game (games with it), n = {n:,}"] = [
+        disp[f"{_mode_name(mcol)} per game (games with it), n = {n:,}"] = [
             f"{pv.at[i, mcol]:.3f} ({pct(wv.at[i, mcol])})" for i in pv.index]
     disp["never fired"] = ["NEVER" if never.loc[i] else "" for i in pv.index]
     sec.tables.append(Table("Rule coverage: triggers per game of each special square and each guide power (all batches pooled, by mode)",
                             disp, data=g, note="A rule that never fires in any batch is flagged NEVER (for powers: no registered "
                                                "strategy in the run used it)."))
-    nv = [f"{k} {r}" for (k, r), v in never.items() if v]
+    pooled_first_player(run, sec)
+    nv = [f"{k} {rule_name(k, r)}" for (k, r), v in never.items() if v]
     sec.findings.append(f"Rule coverage: {len(never) - len(nv)} of {len(never)} rules fired"
                         + (f"; never fired: {', '.join(nv)}." if nv else "; every rule fired at least once."))
     base = t.iloc[0]
@@ -70,3 +76,97 @@ def across(run) -> Section:
                         f"{pct_ci(base['leader_loses'], base['leader_loses_low'], base['leader_loses_high'])} of games and the "
                         f"player last at mid-game wins {pct_ci(base['last_wins'], base['last_wins_low'], base['last_wins_high'])}.")
     return sec
+
+
+def pooled_first_player(run, sec: Section, mode: str = "8d8", players: int = 4) -> None:
+    """First-player advantage from every batch of whole games under the default rules of
+    ``mode`` with ``players`` seats and no random-baseline seat, pooled (a batch that repeats
+    the seeds and seatings of one already counted is left out)."""
+    from ...rules import Rules
+
+    default = Rules.build(mode=mode, players=players).digest()
+    seen, rows = set(), []
+    for exp, data in run.experiments():
+        for j in data.entry["jobs"]:
+            if j["kind"] != "games" or j.get("rules_hash") != default:
+                continue
+            names = {x for seating in (j.get("seatings") or []) for x in seating}
+            if "random" in names:
+                continue
+            key = (j["seed"], json.dumps(j.get("seatings")))
+            if key in seen:
+                continue
+            seen.add(key)
+            df = data.frame(j["key"])
+            w = df["winner"].to_numpy()
+            rows.append({"batch": f"{exp.title.split(':')[0]}: {job_label(j)}", "seed": j["seed"], "games": len(df),
+                         **{f"wins_{s}": int((w == s).sum()) for s in range(players)}})
+    if not rows:
+        return
+    t = pd.DataFrame(rows)
+    n = int(t["games"].sum())
+    disp, facts = {}, []
+    for s in range(players):
+        k = int(t[f"wins_{s}"].sum())
+        r, lo, hi = wilson(k, n)
+        p = binom_test(k, n, 1 / players)
+        facts.append((s, r, lo, hi, p))
+        disp[f"seat {s + 1}"] = [pct_ci(r, lo, hi, 2), f"{100 * (r - 1 / players):+.2f} pts", format_p(p),
+                                 equivalence(100 * (r - 1 / players), 100 * (lo - 1 / players), 100 * (hi - 1 / players), 1.0)]
+    sec.tables.append(Table(f"First-player advantage, every default {mode} batch pooled ({n:,} games, {len(t)} batches)",
+                            pd.DataFrame(disp, index=pd.Index(["win rate [95 % CI]", "minus fair share", "exact binomial test",
+                                                               "reading (margin ±1 point)"], name="")),
+                            data=t, note="Batches: " + ", ".join(f"{b} ({g:,})" for b, g in zip(t["batch"], t["games"]))
+                            + f". Fair share 1/{players}. Seat 1 plays first. Independent seeds per batch; a batch with "
+                              "a random-baseline seat is left out."))
+    for s, r, lo, hi, p in facts:
+        sec.fact(f"balance.seat{s + 1}.pooled.{mode}", f"win rate of seat {s + 1} (seat 1 plays first), {mode}, all default "
+                 "batches pooled", r, lo, hi, n, "share", p=p, note=f"fair {1 / players:.4f}; {len(t)} batches")
+
+
+SQUARE_NAMES = {"loup": "Loup", "echange": "Échange", "taureau": "Taureau", "emerveillement": "Émerveillement",
+                "serpent": "Serpent", "rotation": "Rotation", "lion": "Lion", "protection": "Protection",
+                "aigle": "Aigle", "cerf": "Cerf", "regeneration": "Régénération", "heron": "Héron"}
+
+
+def rule_name(kind: str, rule: str) -> str:
+    """A rule of the coverage table in the game's words: "24 serpent" -> "square 24 Serpent"."""
+    if kind == "square":
+        sq, _, effect = rule.partition(" ")
+        return f"square {sq} {SQUARE_NAMES.get(effect, effect)}"
+    return f"{GUIDE_FR.get(rule, rule)} guide's power"
+
+
+def job_label(j: dict) -> str:
+    """A batch of games in words, from its labels (no code ids)."""
+    lab = j.get("labels", {})
+    mode = _mode_name(j["mode"]) if j.get("mode") else ""
+    parts = [mode]
+    if lab.get("disabled"):
+        parts.append(f"{GUIDE_FR.get(lab['disabled'], lab['disabled'])} power off")
+    if lab.get("powers") is False:
+        parts.append("all pouvoirs ponctuels off")
+    if lab.get("doubling") is False:
+        parts.append("Puissance du Guide off")
+    if lab.get("reference"):
+        parts.append("reference for the ablations")
+    part = lab.get("part")
+    if part == "solo":
+        parts.append(f"{lab['strategy']} alone")
+    elif part == "h2h":
+        parts.append(f"{lab['a']} vs {lab['b']}")
+    elif part == "skill":
+        parts.append(f"one {lab['strategy']} vs random baseline")
+    elif part == "mixed":
+        parts.append("AI strategies mixed" if lab.get("ai_only") else "all strategies mixed")
+    elif part in ("variant",):
+        parts.append(lab["label"])
+    elif part == "players":
+        parts.append(f"{lab['players']} players")
+    elif part == "d6":
+        parts.append("assumed dice" if lab.get("dice") == "d6_default" else "rotated dice")
+    if lab.get("side"):
+        parts.append(f"{lab.get('label', lab['side'])}")
+    if len(parts) == 1:
+        parts.append("default rules")
+    return ", ".join(p for p in parts if p)

@@ -78,6 +78,29 @@ def analyse(exp, data, sec: Section) -> None:
         st = M.strategy_table(df)
         game_rows.append({"mode": m, "games": len(df), "lion": lr, "lion_low": llo, "lion_high": lhi,
                           "anx": ag, "anx_low": aglo, "anx_high": aghi, "strategies": st})
+    for r in turn_rows:
+        m, s_ = r["mode"], r["strategy"]
+        sec.fact(f"anxiety.per_turn.{m}.{s_}", f"P(Angoisse du Héron) per turn, {s_}, {_mode_name(m)} (single turns)",
+                 r["rate"], r["low"], r["high"], r["n"], "share", n_unit="single turns",
+                 note="fresh state, guide Loup (no Lion rescue)")
+        sec.fact(f"anxiety.first_roll_exact.{m}", f"P(Angoisse) on the first roll, exact, {_mode_name(m)}",
+                 r["first_roll_exact"], r["first_roll_exact"], r["first_roll_exact"], 0, "share", n_unit="exact enumeration")
+    for r in haz_rows:
+        sec.fact(f"anxiety.roll.{r['mode']}.{r['strategy']}.{r['roll']}",
+                 f"P(Angoisse) at roll {r['roll']} given the roll is made, {r['strategy']}, {_mode_name(r['mode'])}",
+                 r["rate"], r["low"], r["high"], r["reached"], "share", n_unit="rolls made")
+    for r in loss_rows:
+        sec.fact(f"anxiety.cost.{r['mode']}", f"squares per turn the Angoisse costs a greedy player, {_mode_name(r['mode'])}",
+                 r["diff"], r["low"], r["high"], r["n"], "squares per turn", n_unit="paired single turns", p=r["p"])
+    for r in game_rows:
+        m = r["mode"]
+        sec.fact(f"anxiety.lion_rescue.{m}", f"share of Angoisses the Lion guide rescues in whole games, {_mode_name(m)}",
+                 r["lion"], r["lion_low"], r["lion_high"], r["games"], "share", note="ratio over games, clustered by game")
+        for _, st in r["strategies"].iterrows():
+            sec.fact(f"anxiety.games_per_turn.{m}.{st['strategy']}",
+                     f"Angoisse per turn in whole games, {st['strategy']}, {_mode_name(m)} (strategies rotated)",
+                     st["anxiety_per_turn"], st["anxiety_low"], st["anxiety_high"], r["games"], "share",
+                     note="ratio over games, clustered by game")
     haz = pd.DataFrame(haz_rows)
     turns = pd.DataFrame(turn_rows)
     loss = pd.DataFrame(loss_rows)
@@ -93,31 +116,49 @@ def analyse(exp, data, sec: Section) -> None:
         row["per turn"] = pct_ci(tr["rate"], tr["low"], tr["high"], 2)
         row["roll 1 exact"] = pct(tr["first_roll_exact"], 2)
         disp.append(row)
-    disp = pd.DataFrame(disp).set_index(["mode", "strategy"])
-    sec.tables.append(Table("P(Anxiety) at each roll, given the roll is made, and per turn", disp,
+    disp = pd.DataFrame(disp)
+    disp["mode"] = disp["mode"].map(_mode_name)
+    disp = disp.set_index(["mode", "strategy"])
+    sec.tables.append(Table("P(Angoisse du Héron) at each roll, given the roll is made, and per turn", disp,
                             note=f"Single turns from a fresh state, guide {exp.guide} (no Lion rescue); n = {int(turns['n'].iloc[0]):,} turns per row. "
                                  "Roll 1 has an exact value (exactly the anxiety threshold of herons, below the Pond).",
                             data=haz))
     if len(loss):
-        sec.tables.append(Table("Squares lost to Anxiety (greedy): advance per turn with Anxiety on vs off, same seeds", _disp({
+        sec.tables.append(Table("Squares lost to the Angoisse (greedy): advance per turn with the Angoisse on vs off, same seeds", _disp({
             "turns": loss["n"].map("{:,}".format),
             "advance with Anxiety": loss["a"].map("{:.3f}".format),
             "advance without": loss["b"].map("{:.3f}".format),
             "lost per turn [95 % CI]": [num_ci(r["diff"], r["low"], r["high"], 3) for _, r in loss.iterrows()],
-        }, index=loss["mode"]), data=loss))
+        }, index=pd.Index(loss["mode"].map(_mode_name), name="mode")), data=loss))
     if game_rows:
         gdisp = _disp({
             "games": [f"{r['games']:,}" for r in game_rows],
             "Anxieties per game": [num_ci(r["anx"], r["anx_low"], r["anx_high"]) for r in game_rows],
             "Lion rescues / Anxiety": [pct_ci(r["lion"], r["lion_low"], r["lion_high"]) for r in game_rows],
-        }, index=[r["mode"] for r in game_rows])
+        }, index=pd.Index([_mode_name(r["mode"]) for r in game_rows], name="mode"))
         for s in strats:
             vals = []
             for r in game_rows:
                 st = r["strategies"].set_index("strategy")
                 vals.append(pct_ci(st.at[s, "anxiety_per_turn"], st.at[s, "anxiety_low"], st.at[s, "anxiety_high"], 2) if s in st.index else "—")
             gdisp[f"Anxiety / turn, {s}"] = vals
-        sec.tables.append(Table("Anxiety in whole games (strategies rotated over the seats)", gdisp))
+        sec.tables.append(Table("The Angoisse in whole games (strategies rotated over the seats)", gdisp))
+    sit = situation_risk(data, modes)
+    if len(sit):
+        cols = [c for c in sit.columns if c.startswith("reroll")]
+        disp_s = sit.assign(mode=sit["mode"].map(_mode_name)).set_index(["mode", "herons reserved"])[cols].map(
+            lambda x: pct(x, 1) if x == x else "—")
+        sec.tables.append(Table("Risk of the Angoisse by situation: herons already reserved × free dice rerolled (exact)",
+                                disp_s, data=sit,
+                                note="P(the reroll brings the reserved herons to the Angoisse threshold) = P(Binomial(free dice, "
+                                     "p) ≥ threshold − reserved), with p the chance a die shows a Héron (1/7 on a D8 after "
+                                     "its free-reroll face; 1/6 on each 10 D6 die, which has one Héron face). Exact, no simulation."))
+        for _, r in sit.iterrows():
+            for c in cols:
+                if r[c] == r[c]:
+                    sec.fact(f"anxiety.situation.{r['mode']}.h{r['herons reserved']}.f{c.split()[1]}",
+                             f"P(Angoisse) when rerolling {c.split()[1]} free dice with {r['herons reserved']} Héron(s) reserved, "
+                             f"{_mode_name(r['mode'])}", r[c], r[c], r[c], 0, "share", n_unit="exact")
     base = "8d8" if "8d8" in modes else modes[0]
     g = turns[(turns["mode"] == base) & (turns["strategy"] == ("greedy" if "greedy" in strats else strats[0]))].iloc[0]
     hz = haz[(haz["mode"] == base) & (haz["strategy"] == g["strategy"])].set_index("roll")
@@ -142,3 +183,29 @@ def analyse(exp, data, sec: Section) -> None:
                                   partial(F.grouped_rates, turns, group="strategy", category="mode",
                                           title="Anxiety per turn by strategy", xlabel="dice mode",
                                           ylabel="P(Anxiety) per turn (%)")))
+
+
+def situation_risk(data, modes) -> pd.DataFrame:
+    """Exact P(Angoisse on the next reroll) for each mode, herons reserved h < threshold, and
+    free dice f rerolled: P(Binomial(f, p) >= threshold - h), p = a die's Héron share (dice of
+    a mode must share it; otherwise the mode is left out)."""
+    from scipy.stats import binom
+
+    rows = []
+    for m in modes:
+        key = next((j["key"] for j in data.select(mode=m)), None)
+        if key is None:
+            continue
+        rules = data.rules(key)
+        shares = {die.count(6) / len(die) for die in rules.dice} if rules.dice else set()
+        if len(shares) != 1:
+            continue
+        p = shares.pop()
+        thr = int(rules.anxiety_threshold)
+        n = len(rules.dice)
+        for h in range(thr):
+            row = {"mode": m, "herons reserved": h}
+            for f in range(1, n + 1):
+                row[f"reroll {f}"] = float(binom.sf(thr - h - 1, f, p)) if f <= n - h else float("nan")
+            rows.append(row)
+    return pd.DataFrame(rows)

@@ -11,6 +11,28 @@ if TYPE_CHECKING:
 
 NO_ANXIETY = 99  # anxiety_threshold that never triggers (ablation)
 
+#: Assumed time of one player's turn at the table (roll up to three times, keep, move, apply a
+#: square): a guess to be replaced by a timed playtest; lengths in minutes scale with it.
+SECONDS_PER_TURN = 40
+
+#: The game's own names of the guides (animals), by code name.
+GUIDE_FR = {"loup": "Loup", "taureau": "Taureau", "serpent": "Serpent", "lion": "Lion", "aigle": "Aigle",
+            "cerf": "Cerf", "heron": "Héron", "all": "all"}
+
+#: Modes in the report's order.
+MODE_ORDER = ("8d8", "7d8", "10d8", "10d6")
+
+
+def minutes(rounds: float, players: int) -> float:
+    """Minutes at the table for ``rounds`` rounds of ``players`` turns at SECONDS_PER_TURN each."""
+    return rounds * players * SECONDS_PER_TURN / 60
+
+
+def mode_sorted(modes) -> list:
+    """Modes in the report's order (8 D8, 7 D8, 10 D8, 10 D6), unknown ones last."""
+    rank = {m: i for i, m in enumerate(MODE_ORDER)}
+    return sorted(dict.fromkeys(modes), key=lambda m: (rank.get(m, len(rank)), m))
+
 
 def _disp(cols: dict, index=None) -> pd.DataFrame:
     """A display table from columns that may be Series with a different index than ``index``

@@ -14,7 +14,7 @@ from ...report import figures as F
 from ...report.section import Figure, Section, Table, signed_ci
 from ..config import Experiment
 from ..run import Job, resolve_strategies, seatings
-from .common import _disp, _mode_name, _seating_text, _want
+from .common import GUIDE_FR, _disp, _mode_name, _seating_text, _want
 
 
 def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
@@ -62,7 +62,23 @@ def compare_display(t: pd.DataFrame, label_a: str, label_b: str) -> pd.DataFrame
         label_a: t[label_a].map(lambda x: f"{x:.4g}"), label_b: t[label_b].map(lambda x: f"{x:.4g}"),
         f"{label_b} - {label_a} [95 % CI]": [signed_ci(r["diff"], r["low"], r["high"], 4) for _, r in t.iterrows()],
         "p (Holm)": [format_p(p) if math.isfinite(r) else "bootstrap" for p, r in zip(t["p_holm"], t["p"])],
-        "n": t["n"].map("{:,}".format)}, index=t["metric"])
+        "n": t["n"].map("{:,}".format)}, index=pd.Index(t["metric"].map(metric_name), name="metric"))
+
+
+def metric_name(key: str) -> str:
+    """A metric of :func:`metrics.game_metrics` in the game's words ("square_24_serpent per game"
+    -> "square 24 Serpent per game", "power_aigle per game" -> "Aigle guide's power per game")."""
+    import re
+
+    from .across import SQUARE_NAMES
+
+    m = re.match(r"square_(\d+)_([a-z]+)(.*)$", key)
+    if m:
+        return f"square {m.group(1)} {SQUARE_NAMES.get(m.group(2), m.group(2))}{m.group(3)}"
+    m = re.match(r"power_([a-z]+)(.*)$", key)
+    if m:
+        return f"{GUIDE_FR.get(m.group(1), m.group(1))} guide's power{m.group(2)}"
+    return key
 
 
 KEY_METRICS = ["rounds (finished games)", "advance per played turn", "lead changes per game", "Ponds per game",
@@ -105,6 +121,6 @@ def _largest(sig: pd.DataFrame, la: str) -> str:
     base = sig[la].abs().replace(0, np.nan)
     rel = (sig["diff"] / base).abs()
     if rel.isna().all():
-        return sig.iloc[0]["metric"]
+        return metric_name(sig.iloc[0]["metric"])
     r = sig.loc[rel.idxmax()]
-    return f"{r['metric']} {100 * r['diff'] / abs(r[la]):+.1f} %"
+    return f"{metric_name(r['metric'])} {100 * r['diff'] / abs(r[la]):+.1f} %"

@@ -78,7 +78,10 @@ def _plan_light(exp: Experiment, g) -> list[Job]:
 # ---------------------------------------------------------------------- lighter games
 def _light_sections(exp, data) -> list[Section]:
     games = list(dict.fromkeys(j["labels"]["game"] for j in data.entry["jobs"]))
-    return [_light_game(exp, data, name) for name in games]
+    secs = [_light_game(exp, data, name) for name in games]
+    for s in secs:
+        s.part = "appendix"
+    return secs
 
 
 def _seat_cell(r) -> str:

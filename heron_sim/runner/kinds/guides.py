@@ -4,16 +4,17 @@ from __future__ import annotations
 
 from functools import partial
 
+import numpy as np
 import pandas as pd
 
 from ...analysis import metrics as M
-from ...analysis.stats import format_p
+from ...analysis.stats import format_p, holm, paired_difference
 from ...animals import NAMES as ANIMALS
 from ...report import figures as F
 from ...report.section import Figure, Section, Table, pct, pct_ci, signed_ci
 from ..config import Experiment
 from ..run import Job, resolve_strategies, seatings
-from .common import _disp, _mode_name, _seating_text, _want
+from .common import GUIDE_FR, _disp, _mode_name, _seating_text, _want
 
 
 def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
@@ -30,6 +31,9 @@ def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
             # default-rules batch of their own size when it differs from the main batch
             jobs.append(Job(f"games_{m}_ref", "games", r, n_off, exp.seed, seat,
                             labels={"mode": m, "powers": True, "reference": True}))
+        # Puissance du Guide (the passive doubling) switched off, same seeds and seatings as the main batch
+        jobs.append(Job(f"games_{m}_nodouble", "games", r.replace(guide_power_doubling=False), g(exp.games), exp.seed,
+                        seat, labels={"mode": m, "powers": True, "doubling": False}))
         jobs.append(Job(f"games_{m}_off", "games", r.replace(powers=False), n_off, exp.seed, seat,
                         labels={"mode": m, "powers": False}))
         # Clean per-power ablation: the same seeds with only guide a's one-shot power disabled.
@@ -56,11 +60,11 @@ def analyse(exp, data, sec: Section) -> None:
             "fair": gt["fair"].map(pct),
             "when dealt (fair 1/players)": [pct_ci(r["win_rate_when_dealt"], r["when_dealt_low"], r["when_dealt_high"]) for _, r in gt.iterrows()],
             "p": gt["p"].map(format_p), "p (Holm)": gt["p_holm"].map(format_p), "flag": gt["flag"],
-        }, index=gt["guide"]), data=gt, note="Exact binomial test against 1/7, Holm-corrected over the seven guides; flag at 5 %."))
+        }, index=pd.Index(gt["guide"].map(GUIDE_FR), name="guide")), data=gt, note="Exact binomial test against 1/7, Holm-corrected over the seven guides; flag at 5 %."))
         dbl = M.doubling_share(on)
-        sec.tables.append(Table(f"{_mode_name(m)}: share of advance from Guide Power doubling, by starting guide", _disp({
+        sec.tables.append(Table(f"{_mode_name(m)}: share of advance from the Puissance du Guide (passive doubling), by starting guide", _disp({
             "player-games": dbl["players"].map("{:,}".format),
-            "share [95 % CI]": [pct_ci(r["share"], r["low"], r["high"]) for _, r in dbl.iterrows()]}, index=dbl["guide"]), data=dbl))
+            "share [95 % CI]": [pct_ci(r["share"], r["low"], r["high"]) for _, r in dbl.iterrows()]}, index=pd.Index(dbl["guide"].map(GUIDE_FR), name="guide")), data=dbl))
         # Reference for the paired ablations: the default-rules batch of the ablations' size.
         ref_key = f"games_{m}_ref" if f"games_{m}_ref" in data.jobs else on_key
         ref = data.frame(ref_key) if ref_key != on_key else on
@@ -82,28 +86,47 @@ def analyse(exp, data, sec: Section) -> None:
                     for g in ab["guide"]]
             sec.tables.append(Table(
                 f"{_mode_name(m)}: value of each one-shot power, one power switched off at a time (same seeds)",
-                _disp(cols, index=ab["guide"]), data=ab,
+                _disp(cols, index=pd.Index(ab["guide"].map(GUIDE_FR), name="guide")), data=ab,
                 note=f"Row g: the default rules vs the same {int(ab['games'].iloc[0]):,} games (seeds and seatings) with only "
                      "g's one-shot power disabled (rules key disabled_powers = [g]; Guide Power doubling unchanged); win rate "
                      "of the player dealt g at the start, paired t interval over the games where g was dealt "
                      f"(about {int(ab['n'].median()):,}), Holm-corrected over the guides. The last column is the older "
                      "all-powers-off ablation, which mixes g's power with the loss of the opponents' powers."))
         elif len(allp):
-            sec.tables.append(Table(f"{_mode_name(m)}: one-shot powers by ablation (same seeds, all powers on vs off)", _disp({
+            sec.tables.append(Table(f"{_mode_name(m)}: pouvoirs ponctuels by ablation (same seeds, all powers on vs off)", _disp({
                 "power uses / game": allp["uses"].map("{:.3f}".format),
                 "win rate when dealt, off": allp["off"].map(pct), "on": allp["on"].map(pct),
                 "on - off [95 % CI]": [signed_ci(r["diff"], r["low"], r["high"], 1, 100, " pts") for _, r in allp.iterrows()],
-                "p (Holm)": allp["p_holm"].map(format_p)}, index=allp["guide"]), data=allp,
+                "p (Holm)": allp["p_holm"].map(format_p)}, index=pd.Index(allp["guide"].map(GUIDE_FR), name="guide")), data=allp,
                 note="All one-shot powers off at once: each row is that guide's power plus its interactions."))
+        for _, r in gt.iterrows():
+            sec.fact(f"guides.win_rate.{m}.{r['guide']}", f"share of games won by the player dealt the {GUIDE_FR[r['guide']]} guide, "
+                     f"{_mode_name(m)}", r["win_rate"], r["low"], r["high"], r["games"], "share", p=r["p_holm"],
+                     note="fair 1/7; exact binomial test, Holm over the 7 guides")
+        for _, r in dbl.iterrows():
+            sec.fact(f"guides.doubling_share.{m}.{r['guide']}", f"share of advance from the Puissance du Guide, "
+                     f"{'all players' if r['guide'] == 'all' else GUIDE_FR[r['guide']] + ' guide'}, {_mode_name(m)}",
+                     r["share"], r["low"], r["high"], r["players"], "share", n_unit="player-games",
+                     note="ratio over player-games")
+        spread = float(gt["win_rate"].max() - gt["win_rate"].min())
+        sec.fact(f"guides.spread.{m}", f"gap between the strongest and the weakest guide's share of wins, {_mode_name(m)}",
+                 spread, n=int(gt["games"].iloc[0]), unit="share")
+        nd_key = f"games_{m}_nodouble"
+        if nd_key in data.jobs:
+            _no_doubling(sec, m, on, data.frame(nd_key), gt)
+        for _, r in (ab if len(ab) else pd.DataFrame()).iterrows():
+            sec.fact(f"guides.power_value.{m}.{r['guide']}", f"value of the {GUIDE_FR[r['guide']]} guide's pouvoir ponctuel "
+                     f"to its holder (win rate when dealt, on − off), {_mode_name(m)}", r["diff"], r["low"], r["high"],
+                     r["n"], "share difference", n_unit="paired games where dealt", p=r["p_holm"])
         # findings
         worst = gt.iloc[(gt["win_rate"] - gt["fair"]).abs().argmax()]
         best = gt.iloc[gt["win_rate"].argmax()]
         flagged = gt[gt["flag"] != ""]
         sec.findings.append(
-            f"On {_mode_name(m)} the {worst['guide']} guide wins {pct_ci(worst['win_rate'], worst['low'], worst['high'])} of games "
+            f"On {_mode_name(m)} the {GUIDE_FR[worst['guide']]} guide wins {pct_ci(worst['win_rate'], worst['low'], worst['high'])} of games "
             f"against a fair {pct(worst['fair'])} ({format_p(worst['p'])}, Holm {format_p(worst['p_holm'])}); "
-            + (f"the strongest is {best['guide']} at {pct_ci(best['win_rate'], best['low'], best['high'])}; " if best['guide'] != worst['guide'] else "")
-            + (f"guides significantly off after correction: {', '.join(f'{r.guide} ({r.flag})' for r in flagged.itertuples())}."
+            + (f"the strongest is {GUIDE_FR[best['guide']]} at {pct_ci(best['win_rate'], best['low'], best['high'])}; " if best['guide'] != worst['guide'] else "")
+            + (f"guides significantly off after correction: {', '.join(f'{GUIDE_FR[r.guide]} ({r.flag})' for r in flagged.itertuples())}."
                if len(flagged) else "no guide is significantly off the fair share after Holm correction."))
         sec.findings.append(f"Guide Power doubling gives {pct_ci(dbl.iloc[0]['share'], dbl.iloc[0]['low'], dbl.iloc[0]['high'])} "
                             f"of all advance on {_mode_name(m)}.")
@@ -112,19 +135,19 @@ def analyse(exp, data, sec: Section) -> None:
             sig = ab[ab["p_holm"] <= 0.05]
             sec.findings.append(
                 f"One power at a time on {_mode_name(m)} (same {int(ab['games'].iloc[0]):,} seeds, only that power disabled): "
-                f"the largest effect is {best['guide']}'s power, worth "
+                f"the largest effect is {GUIDE_FR[best['guide']]}'s power, worth "
                 f"{signed_ci(best['diff'], best['low'], best['high'], 1, 100, ' points')} of win rate to the player dealt it "
                 f"(Holm {format_p(best['p_holm'])}); "
                 + (f"powers that change their holder's win rate significantly after Holm correction: "
-                   + ", ".join(f"{r.guide} {100 * r.diff:+.1f}" for r in sig.sort_values("diff", ascending=False).itertuples())
+                   + ", ".join(f"{GUIDE_FR[r.guide]} {100 * r.diff:+.1f}" for r in sig.sort_values("diff", ascending=False).itertuples())
                    + " points." if len(sig) else "no single power changes its holder's win rate significantly after Holm correction."))
         elif len(allp):
             best = allp.iloc[allp["diff"].abs().argmax()]
             sec.findings.append(
-                f"Largest power effect by ablation (all powers off): {best['guide']} "
+                f"Largest power effect by ablation (all powers off): {GUIDE_FR[best['guide']]} "
                 f"({signed_ci(best['diff'], best['low'], best['high'], 1, 100, ' points')} win rate when dealt, Holm {format_p(best['p_holm'])}).")
         if _want(exp, "win_rate"):
-            t = gt.rename(columns={"win_rate": "rate"}).assign(n=gt["games"], mode=_mode_name(m))
+            t = gt.rename(columns={"win_rate": "rate"}).assign(n=gt["games"], mode=_mode_name(m), guide=gt["guide"].map(GUIDE_FR))
             sec.figures.append(Figure(f"win_rate_{m}", f"Win rate by starting guide, {_mode_name(m)} (95 % Wilson; dashed: fair 1/7).",
                                       partial(F.grouped_rates, t, group="mode", category="guide",
                                               title=f"Win rate by guide ({_mode_name(m)})", xlabel="starting guide",
@@ -134,14 +157,14 @@ def analyse(exp, data, sec: Section) -> None:
             how = "only that guide's power switched off" if len(ab) else "all powers switched off"
             sec.figures.append(Figure(f"ablation_{m}", f"Value of each one-shot power: win rate of the player dealt the guide, "
                                                        f"default rules minus {how} (paired by seed, 95 % t interval).",
-                                      partial(F.forest, fab, label="guide", title=f"Value of the guides' powers by ablation ({_mode_name(m)})",
+                                      partial(F.forest, fab.assign(guide=fab["guide"].map(GUIDE_FR)), label="guide", title=f"Value of the guides' powers by ablation ({_mode_name(m)})",
                                               xlabel="win rate when dealt, on - off (percentage points)", scale=100,
                                               note=f"{how}; n = {int(fab['n'].min()):,}-{int(fab['n'].max()):,} paired games per guide")))
         if _want(exp, "doubling"):
-            t = dbl.rename(columns={"share": "rate"}).assign(group=_mode_name(m), n=dbl["players"])
-            sec.figures.append(Figure(f"doubling_{m}", "Share of advance due to Guide Power doubling (95 % interval).",
+            t = dbl.rename(columns={"share": "rate"}).assign(group=_mode_name(m), n=dbl["players"], guide=dbl["guide"].map(GUIDE_FR))
+            sec.figures.append(Figure(f"doubling_{m}", "Share of each guide's advance that comes from the Puissance du Guide (passive doubling), 95 % interval. Look at the Héron bar: herons never form a set, so a Héron guide can never double.",
                                       partial(F.grouped_rates, t, group="group", category="guide",
-                                              title=f"Advance from Guide Power doubling ({_mode_name(m)})", xlabel="starting guide",
+                                              title=f"Advance from the Puissance du Guide ({_mode_name(m)})", xlabel="starting guide",
                                               ylabel="share of the player's advance (%)")))
 
 
@@ -153,3 +176,45 @@ def _ablation(sec: Section, ref: pd.DataFrame, offs: dict) -> pd.DataFrame:
     except ValueError as err:
         sec.notes.append(f"Ablation left out: {err}.")
         return pd.DataFrame()
+
+
+def _no_doubling(sec: Section, m: str, on: pd.DataFrame, off: pd.DataFrame, gt: pd.DataFrame) -> None:
+    """Puissance du Guide on vs off on the same seeds: each guide's win rate when dealt, paired
+    game by game, and the game length."""
+    n = min(len(on), len(off))
+    on, off = on.iloc[:n], off.iloc[:n]
+    rows = []
+    for a, name in enumerate(ANIMALS):
+        d = paired_difference(M.guide_win_indicator(off, a), M.guide_win_indicator(on, a))  # on - off
+        rows.append({"guide": name, "off": d["a"], "on": d["b"], "diff": d["diff"], "low": d["low"],
+                     "high": d["high"], "p": d["p"], "n": d["n"]})
+    t = pd.DataFrame(rows)
+    t["p_holm"] = holm(t["p"].fillna(1.0))
+    fin_on = np.where(on["finished"], on["rounds"], np.nan)
+    fin_off = np.where(off["finished"], off["rounds"], np.nan)
+    ln = paired_difference(fin_off, fin_on)  # on - off
+    spread_off = float(t["off"].max() - t["off"].min())
+    spread_on = float(t["on"].max() - t["on"].min())
+    sec.tables.append(Table(f"{_mode_name(m)}: Puissance du Guide (passive doubling) on vs off, same seeds", _disp({
+        "win rate when dealt, doubling off": t["off"].map(pct),
+        "on": t["on"].map(pct),
+        "on − off [95 % CI]": [signed_ci(r["diff"], r["low"], r["high"], 1, 100, " pts") for _, r in t.iterrows()],
+        "p (Holm)": t["p_holm"].map(format_p),
+    }, index=pd.Index([GUIDE_FR[g] for g in t["guide"]], name="guide")), data=t,
+        note=f"The same {n:,} games (seeds, seatings, guides dealt) played with guide_power_doubling = false; paired "
+             f"t intervals over the games where the guide was dealt; fair share when dealt 1/{M.seats(on)}. "
+             f"Gap between the best and worst guide: {pct(spread_on)} with doubling, {pct(spread_off)} without. "
+             f"Game length with doubling {ln['b']:.2f} rounds, without {ln['a']:.2f} "
+             f"({signed_ci(ln['diff'], ln['low'], ln['high'], 2)} rounds)."))
+    for _, r in t.iterrows():
+        sec.fact(f"guides.doubling_effect.{m}.{r['guide']}", f"win rate when dealt the {GUIDE_FR[r['guide']]} guide, "
+                 f"Puissance du Guide on − off, {_mode_name(m)}", r["diff"], r["low"], r["high"], r["n"], "share difference",
+                 n_unit="paired games where dealt", p=r["p_holm"])
+        sec.fact(f"guides.win_when_dealt_nodouble.{m}.{r['guide']}", f"win rate when dealt the {GUIDE_FR[r['guide']]} guide "
+                 f"without Puissance du Guide, {_mode_name(m)}", r["off"], n=r["n"], unit="share", n_unit="games where dealt")
+    sec.fact(f"guides.spread_nodouble.{m}", f"gap between the best and worst guide's win rate when dealt, doubling off, {_mode_name(m)}",
+             spread_off, n=n, unit="share")
+    sec.fact(f"guides.spread_when_dealt.{m}", f"gap between the best and worst guide's win rate when dealt, doubling on, {_mode_name(m)}",
+             spread_on, n=n, unit="share")
+    sec.fact(f"guides.nodouble.length.{m}", f"game length change from the Puissance du Guide (on − off), {_mode_name(m)}",
+             ln["diff"], ln["low"], ln["high"], ln["n"], "rounds", n_unit="paired finished games", p=ln["p"])

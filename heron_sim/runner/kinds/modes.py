@@ -9,13 +9,14 @@ import numpy as np
 import pandas as pd
 
 from ...analysis import metrics as M
-from ...analysis.stats import format_p, paired_difference
+from ...analysis.intervals import wilson
+from ...analysis.stats import t_interval, format_p, paired_difference
 from ...animals import NAMES as ANIMALS
 from ...report import figures as F
 from ...report.section import Figure, Section, Table, num_ci, pct, pct_ci
 from ..config import Experiment
 from ..run import Job, resolve_strategies, seatings
-from .common import _disp, _mode_name, _seating_text, _want
+from .common import GUIDE_FR, SECONDS_PER_TURN, minutes, _disp, _mode_name, _seating_text, _want
 
 
 def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
@@ -35,6 +36,10 @@ def analyse(exp, data, sec: Section) -> None:
     frames = {j["labels"]["mode"]: data.frame(j["key"]) for j in jobs}
     sec.intro = sec.intro or "The four dice modes, same seeds, same seating."
     sec.notes.append(f"Seating: {_seating_text(jobs[0])}.")
+    if "10d6" in frames:
+        sec.notes.append("10 D6 plays on dice assumed by the rulings (the seed lists no faces): Aigle and Cerf on 9 of "
+                         "the 10 dice, the other non-heron animals on 8, one Héron face each; the sensitivity section "
+                         "compares another composition.")
     length_rows, pace_rows, seat_rows, combo_rows, guide_rows, std_rows = [], [], [], [], [], []
     dists = {}
     for m, df in frames.items():
@@ -62,40 +67,110 @@ def analyse(exp, data, sec: Section) -> None:
     combos = pd.concat(combo_rows, ignore_index=True)
     guides = pd.concat(guide_rows, ignore_index=True)
 
+    unfinished = {m: int((~df["finished"].to_numpy(bool)).sum()) for m, df in frames.items()}
+    totals = {m: len(df) for m, df in frames.items()}
     sec.tables.append(Table("Game length (rounds, finished games)", _disp({
-        "games": length["games"].map("{:,}".format),
+        "finished games": length["games"].map("{:,}".format),
+        "unfinished": [f"{unfinished[m]:,} of {totals[m]:,}" + (" ⚠" if unfinished[m] > 0.01 * totals[m] else "")
+                       for m in length["mode"]],
+        "minutes (assumed)": [f"{minutes(r['mean'], exp.players):.0f}" for _, r in length.iterrows()],
         "mean [95 % CI]": [num_ci(r["mean"], r["mean_low"], r["mean_high"]) for _, r in length.iterrows()],
         "median [CI]": [num_ci(r["median"], r["median_low"], r["median_high"], 0) for _, r in length.iterrows()],
         "p90 [CI]": [num_ci(r["p90"], r["p90_low"], r["p90_high"], 0) for _, r in length.iterrows()],
         "Completion": [pct_ci(r["completion"], r["completion_low"], r["completion_high"], 2) for _, r in length.iterrows()],
-    }, index=length["mode"]), data=length))
+    }, index=pd.Index(length["mode"].map(_mode_name), name="mode")), data=length))
     sec.tables.append(Table("Pace per really-played turn", _disp({
         "turns": pace["turns"].map("{:,}".format),
         "advance (squares)": [num_ci(r["advance"], r["advance_low"], r["advance_high"], 3) for _, r in pace.iterrows()],
         "Pond": [pct_ci(r["pond"], r["pond_low"], r["pond_high"], 2) for _, r in pace.iterrows()],
         "Anxiety": [pct_ci(r["anxiety"], r["anxiety_low"], r["anxiety_high"], 2) for _, r in pace.iterrows()],
         "Lion rescues / Anxiety": [pct_ci(r["lion"], r["lion_low"], r["lion_high"]) for _, r in pace.iterrows()],
-    }, index=pace["mode"]), data=pace))
+    }, index=pd.Index(pace["mode"].map(_mode_name), name="mode")), data=pace))
     sp = seats.pivot(index="mode", columns="seat", values="win_rate").reindex(list(frames))
-    seat_disp = pd.DataFrame(index=list(frames))
+    seat_disp = pd.DataFrame(index=pd.Index([_mode_name(m) for m in frames], name="mode"))
     for s in sorted(seats["seat"].unique()):
         sub = seats[seats["seat"] == s].set_index("mode")
-        seat_disp[f"seat {s}"] = [pct_ci(sub.at[m, "win_rate"], sub.at[m, "low"], sub.at[m, "high"]) for m in frames]
+        seat_disp[f"seat {s + 1}"] = [pct_ci(sub.at[m, "win_rate"], sub.at[m, "low"], sub.at[m, "high"]) for m in frames]
     seat_disp["AdvantageP1 p (vs fair)"] = [format_p(seats[(seats["mode"] == m) & (seats["seat"] == 0)]["p"].iloc[0]) for m in frames]
     seat_disp["Balance"] = [f"{r['Balance']:.3f}" for r in std_rows]
     sec.tables.append(Table("First-player advantage: win rate by seat (wins / games)", seat_disp,
                             note="Fair share 1 / players. Balance = 1 - largest gap between two seats (Ludii).",
                             data=seats))
-    gd = pd.DataFrame(index=ANIMALS)
+    gd = pd.DataFrame(index=pd.Index([GUIDE_FR[a] for a in ANIMALS], name="guide"))
     for m in frames:
         sub = guides[guides["mode"] == m].set_index("guide")
-        gd[m] = [pct_ci(sub.at[a, "win_rate"], sub.at[a, "low"], sub.at[a, "high"]) + (" *" if sub.at[a, "flag"] else "") for a in ANIMALS]
+        gd[_mode_name(m)] = [pct_ci(sub.at[a, "win_rate"], sub.at[a, "low"], sub.at[a, "high"]) + (" *" if sub.at[a, "flag"] else "") for a in ANIMALS]
     sec.tables.append(Table("Win rate by starting guide (share of all games; fair 14.3 %)", gd,
-                            note="* significantly off the fair share (exact binomial test, Holm-corrected over the 7 guides, 5 %).",
+                            note="A star (*) marks a guide significantly off the fair share (exact binomial test, Holm-corrected over the 7 guides, 5 %).",
                             data=guides))
     cd = combos.pivot(index="size", columns="mode", values="share")[list(frames)]
+    cd.columns = [_mode_name(m) for m in cd.columns]
+    cd.index.name = "largest set (dice)"
     sec.tables.append(Table("Largest set per scored turn (share of scored turns)",
                             cd.map(lambda x: pct(x, 2) if math.isfinite(x) else "—"), data=combos))
+
+    # machine-readable figures
+    for _, r in length.iterrows():
+        m = r["mode"]
+        sec.fact(f"modes.length.{m}", f"mean game length, {_mode_name(m)} (finished games)", r["mean"],
+                 r["mean_low"], r["mean_high"], r["games"], "rounds", n_unit="finished games")
+        sec.fact(f"modes.minutes.{m}", f"mean game length in minutes, {_mode_name(m)}, at {SECONDS_PER_TURN} s per turn",
+                 minutes(r["mean"], exp.players), minutes(r["mean_low"], exp.players),
+                 minutes(r["mean_high"], exp.players), r["games"], "minutes", n_unit="finished games",
+                 note=f"assumed {SECONDS_PER_TURN} s per turn, {exp.players} players")
+        u, ulo, uhi = wilson(unfinished[m], totals[m])
+        sec.fact(f"modes.unfinished.{m}", f"share of games unfinished after the round limit, {_mode_name(m)}",
+                 u, ulo, uhi, totals[m], "share")
+    for _, r in pace.iterrows():
+        m = r["mode"]
+        sec.fact(f"modes.anxiety_per_played_turn.{m}", f"Anxiety per really-played turn in whole games, {_mode_name(m)}",
+                 r["anxiety"], r["anxiety_low"], r["anxiety_high"], r["turns"], "share", n_unit="played turns",
+                 note="ratio over games (clustered by game)")
+        sec.fact(f"modes.pond_per_played_turn.{m}", f"Pond per really-played turn in whole games, {_mode_name(m)}",
+                 r["pond"], r["pond_low"], r["pond_high"], r["turns"], "share", n_unit="played turns",
+                 note="ratio over games (clustered by game)")
+    for m in frames:
+        sub = combos[(combos["mode"] == m) & (combos["size"] >= 9)]
+        if len(sub):
+            k = int(sub["turns"].sum())
+            n = int(combos[combos["mode"] == m]["turns"].sum())
+            r9, lo9, hi9 = wilson(k, n)
+            sec.fact(f"modes.sets9plus.{m}", f"share of scored turns whose largest set has 9 or 10 dice, {_mode_name(m)}",
+                     r9, lo9, hi9, n, "share", n_unit="scored turns")
+    dec_rows = []
+    for m, df in frames.items():
+        dr = M.drama(df)
+        fin = df[df["finished"].to_numpy(bool) & (df["winner"].to_numpy() >= 0)]
+        P = M.seats(df)
+        pos = np.stack([fin[f"pos_{s}"].to_numpy(float) for s in range(P)], axis=1)
+        w = fin["winner"].to_numpy()
+        others = np.where(np.arange(P)[None, :] == w[:, None], -np.inf, pos)
+        margin = pos[np.arange(len(fin)), w] - others.max(axis=1)
+        mg, mglo, mghi = t_interval(margin)
+        wins = 1 - dr["leader_loses"]
+        dec_rows.append({"mode": m, "leader_wins": wins, "low": 1 - dr["leader_loses_high"], "high": 1 - dr["leader_loses_low"],
+                         "leader_games": dr["leader_games"], "lead_changes": dr["lead_changes"], "margin": mg,
+                         "margin_low": mglo, "margin_high": mghi, "finished": len(fin), "fair": 1 / P})
+        sec.fact(f"modes.mid_leader_wins.{m}", f"chance that the leader at mid-game wins, {_mode_name(m)}", wins,
+                 1 - dr["leader_loses_high"], 1 - dr["leader_loses_low"], dr["leader_games"], "share",
+                 note=f"games with a single leader at the end of round rounds // 2; fair {1 / P:.4f}")
+        sec.fact(f"modes.final_margin.{m}", f"winner's lead over the runner-up at the end, {_mode_name(m)}", mg, mglo, mghi,
+                 len(fin), "squares", n_unit="finished games")
+    dec = pd.DataFrame(dec_rows)
+    sec.tables.append(Table("Decisiveness: does the leader at mid-game win, and by how much does the winner finish ahead", _disp({
+        "mid-game leader wins [95 % CI]": [pct_ci(r["leader_wins"], r["low"], r["high"]) for _, r in dec.iterrows()],
+        "no-skill baseline": dec["fair"].map(pct),
+        "lead changes per game": dec["lead_changes"].map("{:.2f}".format),
+        "winner's final margin (squares) [95 % CI]": [num_ci(r["margin"], r["margin_low"], r["margin_high"], 1) for _, r in dec.iterrows()],
+    }, index=pd.Index(dec["mode"].map(_mode_name), name="mode")), data=dec,
+        note="Mid-game: the end of round rounds // 2 of each game; games where one player led alone. Final margin: the "
+             "winner's square minus the runner-up's when the game ends (the winner's square may pass the finish). The "
+             "engine records positions only at mid-game and at the end, so the leader's chance through the whole game "
+             "and the winner's worst deficit are not measured."))
+    for m in frames:
+        s0 = seats[(seats["mode"] == m) & (seats["seat"] == 0)].iloc[0]
+        sec.fact(f"modes.seat0.{m}", f"win rate of the first player, {_mode_name(m)}", s0["win_rate"], s0["low"],
+                 s0["high"], s0["games"], "share", p=s0["p"], note=f"fair {s0['fair']:.4f}; exact binomial test")
 
     # findings
     base = "8d8" if "8d8" in frames else next(iter(frames))
@@ -106,6 +181,8 @@ def analyse(exp, data, sec: Section) -> None:
         d = paired_difference(np.where(a["finished"], a["rounds"], np.nan), np.where(df["finished"], df["rounds"], np.nan))
         rel, rlo, rhi = d["diff"] / d["a"], d["low"] / d["a"], d["high"] / d["a"]
         word = "longer" if rel > 0 else "shorter"
+        sec.fact(f"modes.length_rel.{m}", f"game length of {_mode_name(m)} relative to {_mode_name(base)} (paired by seed)",
+                 rel, rlo, rhi, d["n"], "relative change", n_unit="paired finished games", p=d["p"])
         sec.findings.append(
             f"{_mode_name(m)} games last {abs(100 * rel):.1f} % {word} than {_mode_name(base)} "
             f"({d['b']:.2f} vs {d['a']:.2f} rounds; difference {100 * rel:+.1f} % [{100 * rlo:+.1f}, {100 * rhi:+.1f}], "
@@ -129,7 +206,7 @@ def analyse(exp, data, sec: Section) -> None:
         t = seats.rename(columns={"win_rate": "rate"}).assign(n=seats["games"])
         sec.figures.append(Figure("seats", "Win rate by seat per mode with 95 % Wilson intervals.",
                                   partial(F.grouped_rates, t, group="mode", category="seat",
-                                          title="First-player advantage: win rate by seat", xlabel="seat (0 plays first)",
+                                          title="First-player advantage: win rate by seat", xlabel="seat (0 plays first; the tables number seats from 1)",
                                           ylabel="win rate (% of games)", fair=1 / exp.players)))
     if _want(exp, "combos"):
         t = combos[combos["size"] >= 3].rename(columns={"share": "rate"})
@@ -144,7 +221,7 @@ def analyse(exp, data, sec: Section) -> None:
             for what in ("pond", "anxiety"):
                 rows.append({"mode": r["mode"], "event": "Pond" if what == "pond" else "Anxiety",
                              "rate": r[what], "low": r[f"{what}_low"], "high": r[f"{what}_high"], "n": r["turns"]})
-        sec.figures.append(Figure("pace", "Pond and Anxiety per really-played turn, by mode.",
+        sec.figures.append(Figure("pace", "Étang Paisible and Angoisse per really-played turn, by mode (95 % intervals clustered by game); compare the height of the two events within each mode.",
                                   partial(F.grouped_rates, pd.DataFrame(rows), group="mode", category="event",
                                           title="Pond and Anxiety per played turn", xlabel="event",
                                           ylabel="share of played turns (%)")))

@@ -10,13 +10,13 @@ import pandas as pd
 
 from ...analysis import metrics as M
 from ...analysis.intervals import wilson
-from ...analysis.stats import binom_test, chi2_sf, format_p
+from ...analysis.stats import t_interval, binom_test, chi2_sf, format_p
 from ...engine import layout as L
 from ...report import figures as F
 from ...report.section import Figure, Section, Table, num_ci, pct, pct_ci
 from ..config import Experiment
 from ..run import Job, resolve_strategies, seatings
-from .common import _disp, _mode_name, _n, _want
+from .common import mode_sorted, _disp, _mode_name, _n, _want
 
 
 def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
@@ -37,7 +37,7 @@ def analyse(exp, data, sec: Section) -> None:
     from ...exact import p_pond, pond_pushback
 
     sec.intro = sec.intro or "The Peaceful Pond's push-back, simulated beside the exact law."
-    rate_rows, push_rows, test_rows, game_rows = [], [], [], []
+    rate_rows, push_rows, test_rows, game_rows, dead_rows = [], [], [], [], []
     for j in data.select(part="turns"):
         m = j["labels"]["mode"]
         rules = data.rules(j["key"])
@@ -50,6 +50,25 @@ def analyse(exp, data, sec: Section) -> None:
                           "p": binom_test(k, n, exact)})
         law = pond_pushback(rules)
         values = t.loc[pond, "value"].to_numpy()
+        # dead turn: the player neither moves nor opens a Pond (Anxiety not rescued, or no set of 3)
+        dead = (~pond) & (t["value"].to_numpy() == 0)
+        dr, dlo, dhi = wilson(int(dead.sum()), n)
+        dead_rows.append({"mode": m, "turns": n, "dead": int(dead.sum()), "rate": dr, "low": dlo, "high": dhi,
+                          "anxiety": float(((t["outcome"].to_numpy() == L.OUT_ANXIETY)).mean()),
+                          "small": float(((t["outcome"].to_numpy() == L.OUT_SCORED) & (t["value"].to_numpy() == 0)).mean())})
+        sec.fact(f"turns.dead.{m}", f"dead turns (no move, no Pond) of a greedy player, {_mode_name(m)}", dr, dlo, dhi, n,
+                 "share", n_unit="single turns", note="single turns from a fresh state, guide Loup (power unused)")
+        sec.fact(f"pond.rate.{m}", f"P(Étang Paisible) per turn, simulated, {_mode_name(m)}", r, lo, hi, n, "share",
+                 n_unit="single turns", p=rate_rows[-1]["p"], note=f"exact {exact:.6f}; exact binomial test against it")
+        sec.fact(f"pond.exact.{m}", f"P(Étang Paisible) per turn, exact, {_mode_name(m)}", exact, exact, exact, 0, "share",
+                 n_unit="exact enumeration")
+        if k:
+            pm, pmlo, pmhi = t_interval(values.astype(float))
+            sec.fact(f"pond.pushback_mean.{m}", f"squares each opponent moves back per Étang Paisible, {_mode_name(m)}",
+                     pm, pmlo, pmhi, k, "squares", n_unit="Ponds")
+            k4, lo4, hi4 = wilson(int((values == 4).sum()), k)
+            sec.fact(f"pond.pushback4.{m}", f"share of Ponds pushing back exactly 4 squares (the minimum), {_mode_name(m)}",
+                     k4, lo4, hi4, k, "share", n_unit="Ponds")
         ks = sorted(set(law) | set(np.unique(values).tolist()))
         obs = np.array([(values == kk).sum() for kk in ks], float)
         exp_p = np.array([law.get(kk, 0.0) for kk in ks])
@@ -63,7 +82,6 @@ def analyse(exp, data, sec: Section) -> None:
     for j in data.select(part="games"):
         m = j["labels"]["mode"]
         df = data.frame(j["key"])
-        from ...analysis.stats import t_interval
 
         pg, pglo, pghi = t_interval(df["ponds"].to_numpy(float))
         pb, pblo, pbhi = t_interval(df["pushback"].to_numpy(float))
@@ -74,24 +92,47 @@ def analyse(exp, data, sec: Section) -> None:
                "any": share, "any_low": slo, "any_high": shi}
         if "pond_lead_losses" in df.columns:
             row.update({f"lead_{k}": v for k, v in M.pond_decides(df).items() if k != "games"})
+        # per Pond: a ratio over games (Ponds of one game are not independent): clustered by game
+        if "pond_lead_losses" in df.columns:
+            lr, llo, lhi = M.ratio_interval(df["pond_lead_losses"], df["ponds"])
+            row.update({"lead_per_pond": lr, "lead_per_pond_low": llo, "lead_per_pond_high": lhi})
+            sec.fact(f"pond.lead_loss_per_pond.{m}", f"share of Ponds that cost the leader the lead, {_mode_name(m)}",
+                     lr, llo, lhi, int(df["ponds"].sum()), "share", n_unit="Ponds",
+                     note=f"ratio over {len(df):,} games, interval clustered by game")
+        sec.fact(f"pond.games_with_pond.{m}", f"share of games with at least one Étang Paisible, {_mode_name(m)}",
+                 share, slo, shi, len(df), "share")
         game_rows.append(row)
+    sec.notes.append("Not measured yet: what an Étang Paisible does to the chance of winning of the player who opens it "
+                     "and of each player it pushes back, and the push-back each seat receives over a game. The engine "
+                     "counts Ponds and push-back per game, not per seat; a per-seat counter would answer both.")
     rates = pd.DataFrame(rate_rows)
     push = pd.DataFrame(push_rows)
     tests = pd.DataFrame(test_rows)
     games = pd.DataFrame(game_rows)
-    sec.tables.append(Table("P(Pond) per turn: simulated vs exact", _disp({
+    sec.tables.append(Table("P(Étang Paisible) per turn: simulated vs exact", _disp({
         "turns": rates["turns"].map("{:,}".format),
         "simulated [95 % CI]": [pct_ci(r["rate"], r["low"], r["high"], 3) for _, r in rates.iterrows()],
         "exact": rates["exact"].map(lambda x: pct(x, 3)),
-        "test": rates["p"].map(format_p)}, index=rates["mode"]), data=rates))
+        "test": rates["p"].map(format_p)}, index=pd.Index(rates["mode"].map(_mode_name), name="mode")), data=rates))
+    dead_t = pd.DataFrame(dead_rows)
+    if len(dead_t):
+        sec.tables.append(Table("Dead turns: a greedy turn that moves nobody (no set of 3, or Angoisse du Héron)", _disp({
+            "turns": dead_t["turns"].map("{:,}".format),
+            "dead turns [95 % CI]": [pct_ci(r["rate"], r["low"], r["high"], 2) for _, r in dead_t.iterrows()],
+            "Angoisse (share of all turns)": dead_t["anxiety"].map(lambda x: pct(x, 2)),
+            "no set of 3 (share of all turns)": dead_t["small"].map(lambda x: pct(x, 2)),
+        }, index=pd.Index(dead_t["mode"].map(_mode_name), name="mode")), data=dead_t,
+            note="Single turns of the greedy player from a fresh state, guide Loup (its power is never used by greedy). "
+                 "A Pond turn is not dead: the opponents move back."))
     pt = push.pivot(index="k", columns="mode", values="share")
+    pt = pt[mode_sorted(pt.columns)]
     disp = pd.DataFrame(index=pt.index)
     for m in pt.columns:
         sub = push[push["mode"] == m].set_index("k")
-        disp[m] = [f"{pct_ci(sub.at[k, 'share'], sub.at[k, 'low'], sub.at[k, 'high'], 2)} (exact {pct(sub.at[k, 'exact'], 2)})"
+        disp[_mode_name(m)] = [f"{pct_ci(sub.at[k, 'share'], sub.at[k, 'low'], sub.at[k, 'high'], 2)} (exact {pct(sub.at[k, 'exact'], 2)})"
                    if k in sub.index else "—" for k in pt.index]
     disp.index.name = "push-back H"
-    sec.tables.append(Table("Push-back per opponent given a Pond: simulated [95 % CI] (exact)", disp,
+    sec.tables.append(Table("Push-back per opponent given an Étang Paisible: simulated [95 % CI] (exact)", disp,
                             note="Goodness of fit (chi-square, tail bins merged to expected >= 5): " + "; ".join(
                                 f"{r['mode']}: chi2 = {r['chi2']:.1f}, dof {r['dof']}, {format_p(r['p'])}" for _, r in tests.iterrows()),
                             data=push))
@@ -104,7 +145,7 @@ def analyse(exp, data, sec: Section) -> None:
     decides = "lead_per_pond" in games.columns
     if decides:
         gcols.update({
-            "Ponds that cost the leader the lead": [pct_ci(r["lead_per_pond"], r["lead_per_pond_low"], r["lead_per_pond_high"])
+            "Ponds that cost the leader the lead (clustered by game)": [pct_ci(r["lead_per_pond"], r["lead_per_pond_low"], r["lead_per_pond_high"])
                                                     for _, r in games.iterrows()],
             "games with such a Pond": [pct_ci(r["lead_per_game"], r["lead_per_game_low"], r["lead_per_game_high"])
                                        for _, r in games.iterrows()],
@@ -113,10 +154,10 @@ def analyse(exp, data, sec: Section) -> None:
             "lead-losing Ponds per game": [num_ci(r["lead_per_game_mean"], r["lead_per_game_mean_low"],
                                                   r["lead_per_game_mean_high"], 3) for _, r in games.iterrows()],
         })
-    sec.tables.append(Table("Ponds in whole games, and how often a Pond decides the lead", _disp(gcols, index=games["mode"]), data=games,
+    sec.tables.append(Table("Étangs Paisibles in whole games, and how often one decides the lead", _disp(gcols, index=pd.Index(games["mode"].map(_mode_name), name="mode")), data=games,
         note=("A Pond costs the leader the lead when the seat strictly ahead of all others just before it no longer is "
-              "just after it (engine counter pond_lead_losses). Wilson intervals: per Pond over all Ponds (Ponds of one "
-              "game are counted as independent), per game over games. Whether the game's eventual winner was that "
+              "just after it. Per Pond: a ratio over games with a delta-method "
+              "interval clustered by game (the Ponds of one game are not independent); per game: Wilson over games. Whether the game's eventual winner was that "
               "leader is not recorded (the counter does not say who led), so the share of games a Pond turns against "
               "the eventual winner is not given.") if decides else
              "This run predates the engine's per-Pond lead-loss counter (pond_lead_losses); rerun for the lead-loss rates."))

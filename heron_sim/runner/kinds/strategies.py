@@ -69,6 +69,11 @@ def analyse(exp, data, sec: Section) -> None:
     solo = data.select(part="solo")
     strats = list(dict.fromkeys(j["labels"]["strategy"] for j in solo))
     sec.notes.append(f"Strategies registered at run time: {', '.join(strats)}.")
+    known = [s for s in strats if s in AI_DESCRIPTIONS]
+    if known:
+        sec.tables.append(Table("The AI players (docs/strategies.md)", pd.DataFrame(
+            {"what it does": [AI_DESCRIPTIONS[s][0] for s in known], "role": [AI_DESCRIPTIONS[s][1] for s in known]},
+            index=pd.Index(known, name="strategy"))))
     if "tournament" in data.jobs:
         t = data.frame("tournament")
         tj = data.jobs["tournament"]
@@ -82,7 +87,7 @@ def analyse(exp, data, sec: Section) -> None:
                 "rating (Bradley-Terry, Elo scale)": [f"{x:+.0f}" for x in rk["rating"]],
                 "advance / turn": [f"{x:.3f}" for x in rk["advance_per_turn"]],
                 "Anxiety / turn": [pct(x, 2) for x in rk["anxiety_rate"]],
-            }, index=pd.Index(rk["strategy"].to_numpy(), name="strategy"))
+            }, index=pd.Index([x + (" (baseline)" if x == "random" else "") for x in rk["strategy"]], name="strategy"))
             sec.tables.append(Table(f"Tournament (heron_sim.tournament): two-player round robin on {_mode_name(tj['mode'])}, "
                                     f"{tj['n']:,} games per seating of each pair, seats and guides mirrored", disp, data=t))
             pr = t[t["table"] == "pair"]
@@ -93,6 +98,10 @@ def analyse(exp, data, sec: Section) -> None:
             hi = pr.pivot(index="strategy", columns="opponent", values="high").reindex(index=order, columns=order)
             sec.tables.append(Table("Tournament: win rate of the row against the column [95 % CI]", pd.DataFrame(
                 {b: [pct_ci(m.at[a, b], lo.at[a, b], hi.at[a, b]) if a != b else "—" for a in order] for b in order}, index=order)))
+            for _, r in rk.iterrows():
+                sec.fact(f"strategies.tournament.{r['strategy']}", f"share of its two-player games won by {r['strategy']} "
+                         f"in the round robin{' (baseline, not a player)' if r['strategy'] == 'random' else ''}",
+                         r["win_rate"], r["low"], r["high"], int(r["games"]), "share")
             best = rk.iloc[0]
             sec.findings.append(f"Tournament (two players, {_mode_name(tj['mode'])}): {best['strategy']} ranks first, winning "
                                 f"{pct_ci(best['win_rate'], best['low'], best['high'])} of its games (rating {best['rating']:+.0f}); "
@@ -107,14 +116,19 @@ def analyse(exp, data, sec: Section) -> None:
         lt = M.length_table(df)
         pr = M.per_turn_rates(df)
         rows.append({"mode": j["labels"]["mode"], "strategy": j["labels"]["strategy"], "games": len(df), **lt,
+                     "played": len(df), "finished": int(df["finished"].sum()),
                      **{f"pr_{k}": v for k, v in pr.items()}})
     solo_t = pd.DataFrame(rows)
     sec.tables.append(Table("Each strategy alone at the table, per mode", _disp({
-        "mode": solo_t["mode"], "strategy": solo_t["strategy"], "games": solo_t["games"].map("{:,}".format),
-        "rounds [95 % CI]": [num_ci(r["mean"], r["mean_low"], r["mean_high"]) for _, r in solo_t.iterrows()],
+        "mode": solo_t["mode"].map(_mode_name), "strategy": solo_t["strategy"],
+        "finished / played": [f"{r['finished']:,} / {r['played']:,}" + (" ⚠" if r["finished"] < 0.99 * r["played"] else "")
+                              for _, r in solo_t.iterrows()],
+        "rounds, finished games [95 % CI]": [num_ci(r["mean"], r["mean_low"], r["mean_high"]) for _, r in solo_t.iterrows()],
         "advance / turn": [num_ci(r["pr_advance"], r["pr_advance_low"], r["pr_advance_high"], 3) for _, r in solo_t.iterrows()],
         "Anxiety / turn": [pct_ci(r["pr_anxiety"], r["pr_anxiety_low"], r["pr_anxiety_high"], 2) for _, r in solo_t.iterrows()],
-    }).set_index(["mode", "strategy"]), data=solo_t))
+    }).set_index(["mode", "strategy"]), data=solo_t,
+        note="⚠: more than 1 % of the games did not finish within the round limit; the mean is over finished games only "
+             "and understates the length."))
     # head to head
     names = strats
     rate = pd.DataFrame(np.nan, index=names, columns=names)
@@ -159,12 +173,11 @@ def analyse(exp, data, sec: Section) -> None:
         k, n = int(st.at[s, "wins"]), int(st.at[s, "seats"])
         r, lo, hi = wilson(k, n)
         p = binom_test(k, n, 1 / P)
-        sec.tables.append(Table(f"Skill: one {s} seat against {P - 1} random seats (seats rotated)", _disp({
+        sec.tables.append(Table(f"Sanity check: one {s} seat against {P - 1} random-baseline seats (seats rotated)", _disp({
             "games": [f"{n:,}"], f"{s} win rate [95 % CI]": [pct_ci(r, lo, hi)], "fair": [pct(1 / P)], "test": [format_p(p)]},
             index=[s])))
-        sec.findings.append(f"Skill matters{'' if p < 0.05 else ' little'}: one {s} player against {P - 1} random players wins "
-                            f"{pct_ci(r, lo, hi)} of games against a fair {pct(1 / P)} ({format_p(p)})."
-                            + ("" if s == "expert" else " (`expert` was not registered; the best available AI stands in.)"))
+        sec.findings.append(f"Against the random baseline (a sanity check, not a player): one {s} seat with {P - 1} random seats "
+                            f"wins {pct_ci(r, lo, hi)} of games ({format_p(p)} against {pct(1 / P)}).")
     ve_all = []
     for key, who in (("mixed", "all strategies"), ("mixed_ai", "AI strategies only")):
         if key not in data.jobs:
@@ -178,9 +191,9 @@ def analyse(exp, data, sec: Section) -> None:
                                               "eta squared [95 % CI]": [pct_ci(r["eta_squared"], r["low"], r["high"], 2) for _, r in ve.iterrows()]},
                                              index=ve["factor"]), data=ve,
                                 note=f"{len(df):,} games, {_seating_text(data.jobs[key])}; interval: bootstrap over games. "
-                                     "The rest of the variance is the dice."))
+                                     "Each factor alone; the rest is not explained by any one of them (dice, interactions, opponents)."))
         sec.findings.append(f"Share of the variance of winning explained ({who}): " + ", ".join(
-            f"{r['factor']} {pct_ci(r['eta_squared'], r['low'], r['high'], 2)}" for _, r in ve.iterrows()) + "; the dice explain the rest.")
+            f"{r['factor']} {pct_ci(r['eta_squared'], r['low'], r['high'], 2)}" for _, r in ve.iterrows()) + " (each factor alone).")
     if ve_all and _want(exp, "variance"):
         t = pd.concat(ve_all, ignore_index=True)
         t = t.assign(rate=t["eta_squared"], group=t["table"], n=t["player_games"])
@@ -198,3 +211,18 @@ def analyse(exp, data, sec: Section) -> None:
                                   partial(F.grouped_rates, t, group="strategy", category="mode", percent=False,
                                           title="Advance per turn by strategy and mode", xlabel="dice mode",
                                           ylabel="advance per played turn (squares)")))
+
+
+#: One line per registered AI, for readers who never saw the code (details: docs/strategies.md).
+AI_DESCRIPTIONS = {
+    "greedy": ("chases the largest set showing, keeps its dice, rerolls whenever allowed; uses only the Taureau, Lion "
+               "and Serpent powers (rulings §7)", "the simple reference; its turn law is computed exactly"),
+    "prudent": ("like greedy, but stops with a scoring hand when the next roll risks the Angoisse more than 30 % "
+                "or would not raise the expected advance",
+                "a cautious, human-like player"),
+    "expert": ("the exactly optimal single turn: maximises the expected advance of the turn over every keep/stop "
+               "decision (dynamic programme)", "a strong player for one turn at a time"),
+    "racer": ("the expert's tables played for the race: also weighs the square it would land on and the finish",
+              "the strongest player measured"),
+    "random": ("every decision drawn at random among the legal ones", "a baseline, not a player: kept out of skill claims"),
+}

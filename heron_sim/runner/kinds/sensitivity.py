@@ -1,0 +1,217 @@
+"""Kind ``sensitivity``: what a designer can turn. One rule changed at a time on the same seeds
+(Angoisse threshold, Étang threshold, rolls per turn, finish 60 vs 63), the player counts 2 to 7,
+and the 10 D6 dice composition (the rulings' assumed dice against a rotated alternative)."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import numpy as np
+import pandas as pd
+
+from ...analysis import metrics as M
+from ...analysis.stats import equivalence, format_p, paired_difference
+from ...animals import NAMES as ANIMALS
+from ...report import figures as F
+from ...report.section import Figure, Section, Table, num_ci, pct, pct_ci, signed_ci
+from ...rules import Rules
+from ..config import Experiment
+from ..run import Job, resolve_strategies, seatings
+from .common import GUIDE_FR, SECONDS_PER_TURN, _disp, _mode_name, _want, minutes
+
+#: (key, rules key, value, label) — one rule changed at a time, everything else default.
+VARIANTS = (
+    ("anxiety2", "anxiety_threshold", 2, "Angoisse at 2 Hérons"),
+    ("anxiety4", "anxiety_threshold", 4, "Angoisse at 4 Hérons"),
+    ("pond3", "pond_threshold", 3, "Étang Paisible at 3 Hérons"),
+    ("pond5", "pond_threshold", 5, "Étang Paisible at 5 Hérons"),
+    ("rolls2", "rolls", 2, "2 rolls per turn"),
+    ("rolls4", "rolls", 4, "4 rolls per turn"),
+    ("finish60", "finish", 60, "finish at 60, no Héron square (old booklet)"),
+)
+PLAYER_COUNTS = (2, 3, 4, 5, 6, 7)
+NON_HERON = ANIMALS[:6]
+
+
+def alternative_d6() -> list[list[str]]:
+    """The rulings' 10 D6 rotated by two: die k lacks animal (k + 2) mod 6 instead of k mod 6, so
+    Loup and Taureau sit on 9 dice and Aigle and Cerf on 8 (the default gives 9 to Aigle and Cerf)."""
+    return [[a for i, a in enumerate(NON_HERON) if i != (k + 2) % 6] + ["heron"] for k in range(10)]
+
+
+def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
+    """The simulation jobs of this kind (``g(n)`` applies the --games override)."""
+    P = exp.players
+    m = exp.modes[0]
+    names = resolve_strategies(exp.seating)
+    seat = seatings(names, P)
+    base = exp.rules.build(m, P)
+    n = g(exp.games)
+    jobs = [Job("base", "games", base, n, exp.seed, seat, labels={"part": "base", "mode": m})]
+    for key, rule, value, label in VARIANTS:
+        over = {**exp.rules.overrides, rule: value}
+        if rule == "finish":
+            # the old booklet's 60-square board: the squares from the finish on are dropped (the Héron square 60)
+            squares = base.to_table()["board"]["squares"]
+            over["board"] = {"squares": {k: v for k, v in squares.items() if int(k) < value}}
+        r = Rules.build(mode=m, players=P, rules_file=exp.rules.file, overrides=over)
+        jobs.append(Job(key, "games", r, n, exp.seed, seat,
+                        labels={"part": "variant", "mode": m, "rule": rule, "value": value, "label": label}))
+    for p in PLAYER_COUNTS:
+        if p == P:
+            continue
+        jobs.append(Job(f"players{p}", "games", exp.rules.build(m, p), n, exp.seed, seatings(names, p),
+                        labels={"part": "players", "mode": m, "players": p}))
+    for key, faces in (("d6_default", None), ("d6_rotated", alternative_d6())):
+        over = dict(exp.rules.overrides)
+        if faces is not None:
+            over["dice"] = {"faces": faces}
+        r = Rules.build(mode="10d6", players=P, rules_file=exp.rules.file, overrides=over)
+        jobs.append(Job(key, "games", r, n, exp.seed, seat, labels={"part": "d6", "mode": "10d6", "dice": key}))
+    return jobs
+
+
+def _length(df: pd.DataFrame) -> np.ndarray:
+    return np.where(df["finished"].to_numpy(bool), df["rounds"].to_numpy(float), np.nan)
+
+
+def analyse(exp, data, sec: Section) -> None:
+    sec.intro = sec.intro or "One rule at a time, the player counts, and the 10 D6 dice."
+    base = data.frame("base")
+    P = int(base["players"].iloc[0])
+    m = data.jobs["base"]["labels"]["mode"]
+    rows = []
+    b_len = _length(base)
+    for key, label, df in [("base", "default rules", base)] + [
+            (j["key"], j["labels"]["label"], data.frame(j["key"])) for j in data.select(part="variant")]:
+        lt = M.length_table(df)
+        seat = M.seat_table(df).iloc[0]
+        pr = M.per_turn_rates(df)
+        unf = int((~df["finished"].to_numpy(bool)).sum())
+        d = paired_difference(b_len, _length(df))
+        rel = d["diff"] / d["a"] if d["a"] else float("nan")
+        rows.append({"key": key, "label": label, "games": len(df), "unfinished": unf, **lt,
+                     "rel": rel if key != "base" else 0.0, "rel_low": d["low"] / d["a"] if key != "base" else 0.0,
+                     "rel_high": d["high"] / d["a"] if key != "base" else 0.0, "rel_p": d["p"],
+                     "seat1": seat["win_rate"], "seat1_low": seat["low"], "seat1_high": seat["high"], "seat1_p": seat["p"],
+                     "balance": M.ludii_metrics(df)["Balance"], "anxiety": pr["anxiety"], "pond": pr["pond"]})
+    t = pd.DataFrame(rows)
+    sec.tables.append(Table(f"One rule at a time ({_mode_name(m)}, {P} players, the same seeds)", _disp({
+        "finished games": t["games"].sub(t["unfinished"]).map("{:,}".format),
+        "unfinished": [f"{u:,}" + (" ⚠" if u > 0.01 * g else "") for u, g in zip(t["unfinished"], t["games"])],
+        "rounds [95 % CI]": [num_ci(r["mean"], r["mean_low"], r["mean_high"]) for _, r in t.iterrows()],
+        "vs default [95 % CI]": ["—" if r["key"] == "base" else signed_ci(r["rel"], r["rel_low"], r["rel_high"], 1, 100, " %")
+                                 for _, r in t.iterrows()],
+        "minutes": [f"{minutes(x, P):.0f}" for x in t["mean"]],
+        "first player wins [95 % CI]": [pct_ci(r["seat1"], r["seat1_low"], r["seat1_high"]) for _, r in t.iterrows()],
+        "Balance": t["balance"].map("{:.3f}".format),
+        "Angoisse / turn": t["anxiety"].map(lambda x: pct(x, 1)),
+        "Étang / turn": t["pond"].map(lambda x: pct(x, 2)),
+    }, index=pd.Index(t["label"], name="rule changed")), data=t,
+        note=f"Length over finished games, paired with the default game by game (same seeds); fair share of a seat "
+             f"{pct(1 / P)}; minutes at an assumed {SECONDS_PER_TURN} s per turn. Balance = 1 − the largest gap between "
+             "two seats' win rates."))
+    for _, r in t.iterrows():
+        sec.fact(f"sensitivity.{r['key']}.length", f"mean game length, {r['label']} ({_mode_name(m)})", r["mean"],
+                 r["mean_low"], r["mean_high"], r["games"] - r["unfinished"], "rounds", n_unit="finished games")
+        if r["key"] != "base":
+            sec.fact(f"sensitivity.{r['key']}.length_rel", f"game length change, {r['label']} vs default ({_mode_name(m)})",
+                     r["rel"], r["rel_low"], r["rel_high"], r["games"], "relative change", n_unit="paired games", p=r["rel_p"])
+        sec.fact(f"sensitivity.{r['key']}.seat1", f"first player's win rate, {r['label']} ({_mode_name(m)})", r["seat1"],
+                 r["seat1_low"], r["seat1_high"], r["games"], "share", p=r["seat1_p"], note=f"fair {1 / P:.4f}")
+    if _want(exp, "sensitivity"):
+        k = t[t["key"] != "base"].copy()
+        sec.figures.append(Figure("sensitivity", "Game length when one rule changes, relative to the default rules on the same "
+                                                 "seeds (95 % paired interval). Points right of zero: longer games.",
+                                  partial(F.forest, k, label="label", value="rel", low="rel_low", high="rel_high", scale=100,
+                                          title=f"Sensitivity of game length ({_mode_name(m)})",
+                                          xlabel="change in mean game length vs default (%)",
+                                          note=f"n = {int(k['games'].min()):,} paired games per rule")))
+
+    # player counts
+    prow = []
+    for p in PLAYER_COUNTS:
+        key = "base" if p == P else f"players{p}"
+        if key not in data.jobs:
+            continue
+        df = data.frame(key)
+        lt = M.length_table(df)
+        st = M.seat_table(df)
+        first, last = st.iloc[0], st.iloc[-1]
+        prow.append({"players": p, "games": len(df), "unfinished": int((~df["finished"].to_numpy(bool)).sum()), **lt,
+                     "first": first["win_rate"], "first_low": first["low"], "first_high": first["high"], "first_p": first["p"],
+                     "last": last["win_rate"], "last_low": last["low"], "last_high": last["high"], "fair": 1 / p})
+    pt = pd.DataFrame(prow)
+    if len(pt):
+        sec.tables.append(Table(f"Player counts 2 to 7 ({_mode_name(m)}, the same seeds)", _disp({
+            "games": pt["games"].map("{:,}".format),
+            "unfinished": pt["unfinished"].map("{:,}".format),
+            "rounds [95 % CI]": [num_ci(r["mean"], r["mean_low"], r["mean_high"]) for _, r in pt.iterrows()],
+            "minutes": [f"{minutes(r['mean'], r['players']):.0f}" for _, r in pt.iterrows()],
+            "first player wins [95 % CI]": [pct_ci(r["first"], r["first_low"], r["first_high"]) for _, r in pt.iterrows()],
+            "last player wins [95 % CI]": [pct_ci(r["last"], r["last_low"], r["last_high"]) for _, r in pt.iterrows()],
+            "fair": pt["fair"].map(pct),
+            "first vs fair": [format_p(x) for x in pt["first_p"]],
+        }, index=pd.Index(pt["players"], name="players")), data=pt,
+            note=f"Minutes: rounds × players × an assumed {SECONDS_PER_TURN} s per turn. Exact binomial test of the first "
+                 "player's share against 1/players."))
+        for _, r in pt.iterrows():
+            p = int(r["players"])
+            sec.fact(f"players.{p}.length", f"mean game length with {p} players ({_mode_name(m)})", r["mean"], r["mean_low"],
+                     r["mean_high"], r["games"] - r["unfinished"], "rounds", n_unit="finished games")
+            sec.fact(f"players.{p}.minutes", f"mean game length in minutes with {p} players at {SECONDS_PER_TURN} s per turn",
+                     minutes(r["mean"], p), minutes(r["mean_low"], p), minutes(r["mean_high"], p),
+                     r["games"] - r["unfinished"], "minutes", n_unit="finished games")
+            sec.fact(f"players.{p}.seat1", f"first player's win rate with {p} players ({_mode_name(m)})", r["first"],
+                     r["first_low"], r["first_high"], r["games"], "share", p=r["first_p"], note=f"fair {1 / p:.4f}")
+
+    # 10 D6 composition
+    if "d6_default" in data.jobs and "d6_rotated" in data.jobs:
+        d_def, d_alt = data.frame("d6_default"), data.frame("d6_rotated")
+        r_def, r_alt = data.rules("d6_default"), data.rules("d6_rotated")
+        crow = []
+        for a, name in enumerate(ANIMALS):
+            c_def = sum(a in die for die in r_def.dice)
+            c_alt = sum(a in die for die in r_alt.dice)
+            gd = paired_difference(M.guide_win_indicator(d_def, a), M.guide_win_indicator(d_alt, a))
+            crow.append({"guide": name, "dice_default": c_def, "dice_rotated": c_alt,
+                         "win_default": gd["a"], "win_rotated": gd["b"], "diff": gd["diff"], "low": gd["low"],
+                         "high": gd["high"], "p": gd["p"], "n": gd["n"]})
+        ct = pd.DataFrame(crow)
+        ld = paired_difference(_length(d_def), _length(d_alt))
+        sec.tables.append(Table("10 D6: the assumed dice (rulings) against a rotated composition, the same seeds", _disp({
+            "dice showing it, assumed": ct["dice_default"],
+            "dice showing it, rotated": ct["dice_rotated"],
+            "win rate when dealt, assumed": ct["win_default"].map(pct),
+            "rotated": ct["win_rotated"].map(pct),
+            "rotated − assumed [95 % CI]": [signed_ci(r["diff"], r["low"], r["high"], 1, 100, " pts") for _, r in ct.iterrows()],
+        }, index=pd.Index([GUIDE_FR[g] for g in ct["guide"]], name="guide (animal)")), data=ct,
+            note="The seed lists no faces for the ten historic D6: the rulings assume die k has one Héron face and the five "
+                 "non-heron animals other than animal k mod 6, so Aigle and Cerf are on 9 dice and the other four on 8. "
+                 "The rotated set (die k lacks animal (k + 2) mod 6) moves the extra faces to Loup and Taureau. Win rate when "
+                 f"dealt (fair 1/{P}), paired over the games where the guide was dealt. Game length: assumed "
+                 f"{ld['a']:.2f} rounds, rotated {ld['b']:.2f} ({signed_ci(ld['diff'], ld['low'], ld['high'], 2)})."))
+        for _, r in ct.iterrows():
+            sec.fact(f"d6.dice_with.{r['guide']}", f"number of the 10 assumed D6 dice that show {GUIDE_FR[r['guide']]}",
+                     r["dice_default"], n=10, unit="dice", n_unit="dice")
+            sec.fact(f"d6.composition_effect.{r['guide']}", f"win rate when dealt {GUIDE_FR[r['guide']]}, rotated − assumed "
+                     "10 D6 dice", r["diff"], r["low"], r["high"], r["n"], "share difference", n_unit="paired games where dealt", p=r["p"])
+        nine = [GUIDE_FR[g] for g, c in zip(ct["guide"], ct["dice_default"]) if c == 9]
+        sig = ct[(ct["low"] > 0) | (ct["high"] < 0)]
+        sec.findings.append(
+            f"10 D6 dice are assumed (the seed lists no faces): {', '.join(nine)} appear on 9 of the 10 dice, the other "
+            "non-heron animals on 8. Moving the extra faces to Loup and Taureau changes "
+            + (", ".join(f"{GUIDE_FR[r.guide]} {100 * r.diff:+.1f} pts" for r in sig.itertuples()) if len(sig)
+               else "no guide's win rate beyond its 95 % interval")
+            + f" (win rate when dealt, {int(ct['n'].max()):,} paired games).")
+
+    base_row = t.iloc[0]
+    sec.findings.append(
+        "Game length by rule (vs default, same seeds): " + "; ".join(
+            f"{r['label']} {100 * r['rel']:+.1f} %" for _, r in t.iloc[1:].iterrows())
+        + f" (default {base_row['mean']:.1f} rounds).")
+    if len(pt):
+        sec.findings.append("First player's win rate by player count: " + ", ".join(
+            f"{int(r['players'])} players {pct(r['first'])} (fair {pct(r['fair'])}, "
+            f"{equivalence(100 * (r['first'] - r['fair']), 100 * (r['first_low'] - r['fair']), 100 * (r['first_high'] - r['fair']), 1.0)})"
+            for _, r in pt.iterrows()) + ".")
