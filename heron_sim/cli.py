@@ -37,7 +37,7 @@ class OneLineErrors(TyperGroup):
         except click.ClickException as err:
             typer.echo(f"error: {' '.join(err.format_message().split())}", err=True)
             code = err.exit_code
-        except click.exceptions.Abort:
+        except typer.Abort:
             typer.echo("interrupted: stopped at once; the games of the current batch are lost "
                        "and nothing was written", err=True)
             code = 130

@@ -162,6 +162,7 @@ def test_rules_replace_rebuilds_what_depends_on_the_change():
     short = Rules().replace(finish=40)
     assert all(s < 40 for s, _ in short.squares) and short.squares
     custom = Rules.build(overrides={"dice.faces": [["loup", "heron"], ["cerf"]]})
+    assert custom.mode == "2d1-2*"
     with pytest.raises(RulesError, match="dice="):
         custom.replace(mode="8d8")
     with pytest.raises(RulesError, match="not a field"):
@@ -171,9 +172,10 @@ def test_rules_replace_rebuilds_what_depends_on_the_change():
 def test_dice_are_labelled_by_what_they_are(tmp_path):
     f = tmp_path / "dice.toml"
     f.write_text('dice = [["loup", "heron", "cerf"], ["loup"]]\n')
-    assert Rules.build(mode="8d8", overrides={"dice.file": str(f)}).mode == "custom"
+    assert Rules.build(mode="8d8", overrides={"dice.file": str(f)}).mode == "2d1-3*"
     assert Rules.build(mode="8d8", overrides={"dice.count": 5}).mode == "5d8"
-    assert Rules(mode="8d8", dice=((0, 1, 2),)).mode == "custom"
+    assert Rules.build(mode="10d6", overrides={"dice.count": 3}).mode == "3d6*"
+    assert Rules(mode="8d8", dice=((0, 1, 2),)).mode == "1d3*"
     r = Rules.build(overrides={"dice.count": 3})
     assert Rules.from_table(r.to_table()) == r
 

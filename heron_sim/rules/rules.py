@@ -96,12 +96,18 @@ def mode_dice(mode: str) -> tuple[tuple[int, ...], ...]:
 
 
 def dice_label(dice) -> str:
-    """What the dice are: ``<n>d8`` for n D8, ``10d6`` for the historic D6, else ``custom``."""
+    """What the dice are: ``<n>d8`` for n D8, ``10d6`` for the historic D6, else
+    ``<n>d<k>*``: n dice of another composition with k animal faces each (``<lo>-<hi>`` when
+    the dice differ in size), e.g. ``2d1-3*`` for a 3-face and a 1-face die."""
     if dice and all(tuple(d) == _dice.d8() for d in dice):
         return f"{len(dice)}d8"
     if dice and tuple(tuple(d) for d in dice) == _dice.historic_d6():
         return "10d6"
-    return "custom"
+    sizes = [len(d) for d in dice or ()]
+    if not sizes:
+        return "0d0*"
+    k = str(sizes[0]) if min(sizes) == max(sizes) else f"{min(sizes)}-{max(sizes)}"
+    return f"{len(sizes)}d{k}*"
 
 
 def _default_squares(finish: int) -> tuple[tuple[int, int], ...]:
