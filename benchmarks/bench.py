@@ -1,22 +1,30 @@
-"""Performance figures of heron-sim (``make bench``). Not a test: prints medians and ratios.
+"""Performance figures of heron-sim (``make bench``). Not a test: prints medians, targets, and
+the ratio to a baseline version measured in the same run.
 
-    python benchmarks/bench.py [--repeats 5] [--quick]
+    python benchmarks/bench.py [--repeats 5] [--games 50000] [--baseline REF] [--quick]
 
-Measures, on this machine:
-- four-player 8d8 greedy games per second with 1 and 2 threads (in-process, warm kernels);
-- single turns per second of the ``turns`` kernel;
-- four-player 8d8 games per second of ``expert`` players against ``greedy`` players (1 thread,
-  interleaved, and their ratio: the target is at most 2x);
-- the build time of the expert's 10d8 tables (kernels warm) and their load time from the
-  disk cache;
-- the wall time of ``heron-sim simulate --games 10000`` with a warm and with a cold numba cache
-  (a fresh cache folder), Python start-up included;
-- the wall time of ``heron-sim game NAME simulate --games 10000`` for each lighter game (warm).
+Measures, on this machine (in-process figures: medians of ``--repeats`` runs, warm kernels):
+- four-player 8d8 greedy games per second with 1 and 2 threads (target >= 55,000 and 100,000);
+- single turns per second of the ``turns`` kernel, 2 threads (target >= 20 M);
+- four-player 8d8 expert games per second, 1 thread, and greedy / expert (target <= 2x);
+- the same figures for the baseline version ``--baseline`` (default: the commit named in
+  benchmarks/baseline.txt, the engine before the speed work), checked out in a temporary git
+  worktree and run in its own process with the same machine, repeats and games: the ratio
+  current / baseline is printed beside each figure (the baseline is skipped if git or the
+  commit is missing, or with ``--baseline none``; on a machine where the baseline never ran,
+  its first run compiles all of its kernels, several minutes);
+- the wall time of ``heron-sim simulate --games 10000`` with a warm and with an empty cache
+  (a fresh ``HERON_SIM_CACHE``; target < 30 s), Python start-up and compilation included;
+- the first-run wall time of ``heron-sim game NAME simulate --games 10000`` for each lighter
+  game with an empty cache (target < 30 s), and its warm time.
+
+Figures on a shared or busy machine are noisy: the bench prints the load average it started at.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -30,115 +38,136 @@ ROOT = Path(__file__).resolve().parents[1]
 CLI = [sys.executable, "-m", "heron_sim"]
 
 
-def median_time(fn, repeats):
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times), times
-
-
-def wall(cmd, env=None):
-    t = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=env, cwd=ROOT)
-    return time.perf_counter() - t
-
-
-def expert_rows(rules, games, repeats):
-    """expert vs greedy games/s (interleaved repeats, one thread), 10d8 table build and load."""
-    from heron_sim.rules import Rules
-    from heron_sim.simulation import simulate
-    from heron_sim.strategies import expert_dp
-
-    simulate(rules, 200, seed=1, strategies="expert")  # tables and kernels ready
-    times = {"greedy": [], "expert": []}
-    for _ in range(repeats):
-        for name in times:
-            t = time.perf_counter()
-            simulate(rules, games, seed=1, strategies=name, threads=1)
-            times[name].append(time.perf_counter() - t)
-    rate = {k: games / statistics.median(v) for k, v in times.items()}
-    rows = [
-        ("8d8 expert 4-player games/s, 1 thread", f"{rate['expert']:,.0f}"),
-        ("8d8 greedy 4-player games/s, 1 thread (same runs)", f"{rate['greedy']:,.0f}"),
-        ("greedy / expert games/s (target <= 2)", f"{rate['greedy'] / rate['expert']:.2f}x"),
-    ]
-    r10 = Rules.build(mode="10d8")
-    expert_dp.build_tables(Rules.build(mode="7d8"))  # numba compiles the programme
-    build = statistics.median(expert_dp.build_tables(r10).seconds for _ in range(min(repeats, 3)))
-    rows.append(("expert tables 10d8: build (kernels warm)", f"{build:.1f} s"))
-    cache = tempfile.mkdtemp(prefix="heron-tables-")
-    old = os.environ.get("HERON_SIM_CACHE")
-    try:
-        os.environ["HERON_SIM_CACHE"] = cache
-        expert_dp._tables_cached.cache_clear()
-        expert_dp.expert_tables(r10)  # builds and saves
-        loads = []
-        for _ in range(repeats):
-            expert_dp._tables_cached.cache_clear()
-            loads.append(expert_dp.expert_tables(r10).seconds)
-        rows.append(("expert tables 10d8: load from the disk cache", f"{statistics.median(loads) * 1e3:.0f} ms"))
-    finally:
-        if old is None:
-            os.environ.pop("HERON_SIM_CACHE", None)
-        else:
-            os.environ["HERON_SIM_CACHE"] = old
-        expert_dp._tables_cached.cache_clear()
-        shutil.rmtree(cache, ignore_errors=True)
-    return rows
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--games", type=int, default=50_000)
-    parser.add_argument("--quick", action="store_true", help="skip the cold-cache run and the lighter games")
-    args = parser.parse_args()
-
+def worker(games: int, repeats: int) -> dict:
+    """In-process figures of the package on sys.path (run in a subprocess per version)."""
     import numba
 
     from heron_sim.rules import Rules
     from heron_sim.simulation import simulate, simulate_turns
 
     rules = Rules.build(mode="8d8")
-    simulate(rules, 200, seed=1)  # load or compile the kernels
+    threads = sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)})
+    simulate(rules, 600, seed=1)  # load or compile the kernels
+    simulate(rules, 200, seed=1, strategies="expert")
     simulate_turns(rules, 1000, 1)
-    print(f"heron-sim benchmark — {os.cpu_count()} cores, numba {numba.__version__}, "
-          f"{args.repeats} repeats, medians\n")
-    rows = []
-    rates = {}
-    for threads in sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)}):
-        med, _ = median_time(lambda: simulate(rules, args.games, seed=1, threads=threads), args.repeats)
-        rates[threads] = args.games / med
-        rows.append((f"8d8 greedy 4-player games/s, {threads} thread(s)", f"{rates[threads]:,.0f}"))
-    if len(rates) == 2:
-        rows.append(("speed-up 2 threads / 1 thread", f"{rates[2] / rates[1]:.2f}x"))
-    n_turns = 2_000_000
-    med, _ = median_time(lambda: simulate_turns(rules, n_turns, 1), args.repeats)
-    rows.append(("single turns/s (turns kernel, all threads)", f"{n_turns / med:,.0f}"))
-    rows.extend(expert_rows(rules, args.games // 2, args.repeats))
+    res = {}
+
+    def med(fn):
+        times = []
+        for _ in range(repeats):
+            t = time.perf_counter()
+            fn()
+            times.append(time.perf_counter() - t)
+        return statistics.median(times)
+
+    for th in threads:
+        res[f"greedy_{th}"] = games / med(lambda: simulate(rules, games, seed=1, threads=th))
+    n_turns = 4_000_000
+    res["turns_2"] = n_turns / med(lambda: simulate_turns(rules, n_turns, 1, threads=threads[-1]))
+    eg = games // 4
+    res["expert_1"] = eg / med(lambda: simulate(rules, eg, seed=1, strategies="expert", threads=1))
+    res["greedy_expert_ratio"] = res["greedy_1"] / res["expert_1"]
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+    return res
 
-    warm = statistics.median(wall(CLI + ["simulate", "--games", "10000", "--json"]) for _ in range(args.repeats))
-    rows.append(("`heron-sim simulate --games 10000` wall, warm cache", f"{warm:.2f} s"))
-    if not args.quick:
-        cold_dir = tempfile.mkdtemp(prefix="heron-cold-")
+
+def run_worker(tree: Path, games: int, repeats: int) -> dict:
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench.py"), "--worker",
+                          "--games", str(games), "--repeats", str(repeats)],
+                         capture_output=True, text=True, env=env, cwd=tree, check=True)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def wall(cmd, env=None):
+    t = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=ROOT)
+    return time.perf_counter() - t
+
+
+def cold_env(folder: str) -> dict:
+    env = dict(os.environ, HERON_SIM_CACHE=folder, PYTHONPATH=str(ROOT))
+    env.pop("NUMBA_CACHE_DIR", None)
+    return env
+
+
+def baseline_tree(ref: str):
+    """A temporary worktree of ``ref`` (or None: no git, no such commit)."""
+    if ref == "none":
+        return None
+    folder = Path(tempfile.mkdtemp(prefix="heron-bench-base-"))
+    try:
+        subprocess.run(["git", "worktree", "add", "--detach", str(folder), ref], cwd=ROOT,
+                       check=True, capture_output=True)
+    except (OSError, subprocess.CalledProcessError):
+        shutil.rmtree(folder, ignore_errors=True)
+        return None
+    return folder
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--games", type=int, default=50_000)
+    parser.add_argument("--baseline", default=None, help="git commit to compare with ('none': skip)")
+    parser.add_argument("--quick", action="store_true", help="skip the cold-cache runs and the lighter games")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.worker:
+        print(json.dumps(worker(args.games, args.repeats)))
+        return
+
+    import numba
+
+    ref = args.baseline or (ROOT / "benchmarks" / "baseline.txt").read_text().split()[0]
+    print(f"heron-sim benchmark — {os.cpu_count()} cores, numba {numba.__version__}, {args.repeats} "
+          f"repeats, medians; load average at start {os.getloadavg()[0]:.2f}\n")
+    cur = run_worker(ROOT, args.games, args.repeats)
+    base, tree = None, baseline_tree(ref)
+    if tree is not None:
         try:
-            env = dict(os.environ, NUMBA_CACHE_DIR=cold_dir)
-            cold = wall(CLI + ["simulate", "--games", "10000", "--json"], env=env)
-            rows.append(("`heron-sim simulate --games 10000` wall, cold cache", f"{cold:.1f} s"))
+            base = run_worker(tree, args.games, args.repeats)
+        except subprocess.CalledProcessError as err:
+            print(f"(baseline {ref}: failed: {err.stderr.strip().splitlines()[-1:]})")
         finally:
-            shutil.rmtree(cold_dir, ignore_errors=True)
-        from heron_sim.games import available
+            subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=ROOT, capture_output=True)
+            shutil.rmtree(tree, ignore_errors=True)
+    rows = []
 
-        for name in available():
-            wall(CLI + ["game", name, "simulate", "--games", "200"])  # warm its cache
-            t = statistics.median(wall(CLI + ["game", name, "simulate", "--games", "10000"]) for _ in range(3))
-            rows.append((f"`heron-sim game {name} simulate --games 10000` wall", f"{t:.2f} s"))
+    def row(label, key, fmt, target=""):
+        value = cur[key]
+        ratio = f"{value / base[key]:.2f}x {ref[:10]}" if base and key in base else ""
+        rows.append((label, fmt.format(value), ratio, target))
+
+    row("8d8 greedy 4-player games/s, 1 thread", "greedy_1", "{:,.0f}", ">= 55,000")
+    if "greedy_2" in cur:
+        row("8d8 greedy 4-player games/s, 2 threads", "greedy_2", "{:,.0f}", ">= 100,000")
+    row("single turns/s (turns kernel, 2 threads)", "turns_2", "{:,.0f}", ">= 20,000,000")
+    row("8d8 expert 4-player games/s, 1 thread", "expert_1", "{:,.0f}")
+    rows.append(("greedy / expert time per game", f"{cur['greedy_expert_ratio']:.2f}x",
+                 f"(baseline {base['greedy_expert_ratio']:.2f}x)" if base else "", "<= 2x"))
+
+    warm = statistics.median(wall(CLI + ["simulate", "--games", "10000", "--json"]) for _ in range(3))
+    rows.append(("`heron-sim simulate --games 10000`, warm cache", f"{warm:.2f} s", "", ""))
+    if not args.quick:
+        folder = tempfile.mkdtemp(prefix="heron-cold-")
+        try:
+            cold = wall(CLI + ["simulate", "--games", "10000", "--json"], env=cold_env(folder))
+            rows.append(("`heron-sim simulate --games 10000`, empty cache", f"{cold:.1f} s", "", "< 30 s"))
+            from heron_sim.games import available
+
+            for name in available():
+                cmd = CLI + ["game", name, "simulate", "--games", "10000"]
+                first = wall(cmd, env=cold_env(folder))
+                again = wall(cmd, env=cold_env(folder))
+                rows.append((f"`heron-sim game {name} simulate --games 10000`, empty cache / warm",
+                             f"{first:.1f} / {again:.1f} s", "", "< 30 s"))
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
     width = max(len(r[0]) for r in rows)
-    for label, value in rows:
-        print(f"{label:<{width}}  {value:>12}")
+    print(f"{'':<{width}}  {'now':>14}  {'vs baseline':<18}  target")
+    for label, value, ratio, target in rows:
+        print(f"{label:<{width}}  {value:>14}  {ratio:<18}  {target}")
 
 
 if __name__ == "__main__":

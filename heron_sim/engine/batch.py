@@ -1,96 +1,67 @@
-"""Batches of games and of single turns, parallel over games (``prange``).
+"""Batches of games and of single turns: the Python entry points of the compiled engine.
 
-Every game ``g`` starts its own random stream from ``(seed, first_game + g)`` and resets its
-state, so a game's result does not depend on the thread that plays it nor on the batch split.
+``play_batch``, ``play_turns`` and ``play_scripted`` take the same arguments as the kernels of
+heron_sim.engine.loops; each call picks the kernels compiled for the strategies seated
+(heron_sim.engine.kernels: built on first use, then loaded from the disk cache), so a run with
+greedy players never compiles, nor dispatches through, the other strategies' code.
+
+Games (and turns) are split into slices played at once by ``numba.get_num_threads()`` threads
+(the kernels release the GIL). Every game ``g`` starts its own random stream from
+``(seed, first_game + g)`` and resets its state, so a game's result does not depend on the
+thread that plays it nor on the batch split.
 """
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
 import numpy as np
-from numba import njit, prange
 
-from ..rules.rules import P_FINISH, P_MAX_ROUNDS, P_PLAYERS
-from .game import play_game, play_rounds
-from .layout import (
-    DSCRIPT, DSCRIPT_LEN, GUIDE, LEAD, NDICE, PLAYERS, R_NDICE, READY, ROLL, ROW, RSCRIPT,
-    RSCRIPT_LEN, SID, USED, C_SQUARES, HEADER, OUT_ANXIETY, OUT_POND,
-)
-from .rng import stream_start
-from .turn import roll_phase, score_dice
+from .kernels import kernel, run_kernel
+from .layout import PLAYERS, SID
 
-CHUNK = 64  # games per work unit: a workspace is allocated once per chunk
+SLICE = 512  # games (or turns / 16) per slice at least: a slice allocates one workspace
+
+_pools: dict[int, ThreadPoolExecutor] = {}
 
 
-@njit(cache=True)
-def make_workspace(R, sids):
-    """A fresh workspace for one worker (no scripts); see heron_sim.engine.layout."""
-    finish = R[P_FINISH]
-    ncols = C_SQUARES + finish
-    w = np.zeros(HEADER + ncols + finish + 2 * (R[P_MAX_ROUNDS] + 1), dtype=np.int64)
-    w[PLAYERS] = sids.shape[0]
-    w[NDICE] = R[R_NDICE]
-    w[ROW] = HEADER
-    w[USED] = HEADER + ncols
-    w[LEAD] = HEADER + ncols + finish
-    w[RSCRIPT] = w.shape[0]
-    w[DSCRIPT] = w.shape[0]
-    w[RSCRIPT_LEN] = 0
-    w[DSCRIPT_LEN] = 0
-    for s in range(sids.shape[0]):
-        w[SID + s] = sids[s]
-    return w
+def _pool(threads: int) -> ThreadPoolExecutor:
+    if threads not in _pools:
+        _pools[threads] = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="heron-sim")
+    return _pools[threads]
 
 
-@njit(cache=True, parallel=True)
+def _split(sids, entry, first, out, minimum, args_of):
+    """Run kernel ``entry`` over slices of ``out``'s rows, on the configured threads."""
+    n = out.shape[0]
+    threads = numba.get_num_threads()
+    if threads <= 1 or n < 2 * minimum:
+        return run_kernel(sids, entry, *args_of(first, out))
+    run_kernel(sids, entry, *args_of(first, out[:0]))  # compile (and say so) once, up front
+    fn = kernel(sids, entry)
+    size = max(minimum, -(-n // (4 * threads)))
+    pool = _pool(threads)
+    futures = [pool.submit(fn, *args_of(first + a, out[a : a + size])) for a in range(0, n, size)]
+    for f in futures:
+        f.result()
+
+
 def play_batch(seed, first_game, R, sids, sp, out):
     """Play ``out.shape[0]`` games: game g uses the stream (seed, first_game + g) and fills
     row g of ``out`` (int64[games, n_columns(finish)])."""
-    n_games = out.shape[0]
-    width = out.shape[1]
-    n_chunks = (n_games + CHUNK - 1) // CHUNK
-    for c in prange(n_chunks):
-        w = make_workspace(R, sids)
-        rng = np.zeros(3, dtype=np.uint64)
-        row = w[ROW]
-        stop = min(n_games, (c + 1) * CHUNK)
-        for g in range(c * CHUNK, stop):
-            stream_start(seed, first_game + g, rng)
-            play_game(w, R, rng, sp)
-            for k in range(width):
-                out[g, k] = w[row + k]
+    _split(sids, "play_batch", first_game, out, SLICE,
+           lambda first, rows: (seed, first, R, sids, sp, rows))
 
 
-@njit(cache=True, parallel=True)
 def play_turns(seed, first_turn, R, guide, sid, sp_row, out):
     """Single turns from a fresh turn state (guide ready, no board): turn t uses the stream
-    (seed, first_turn + t). out[t] = (outcome, value, last roll): value is the Pond's push-back
-    for OUT_POND, else the turn's advance (0 for an unrescued Anxiety)."""
-    n_turns = out.shape[0]
-    players = 2  # a dummy opponent, for decisions that look at one
-    sids = np.full(players, sid, dtype=np.int64)
-    sp = np.zeros((players, sp_row.shape[0]), dtype=np.float64)
-    for p in range(players):
-        sp[p, :] = sp_row
-    n_chunks = (n_turns + 1023) // 1024
-    for c in prange(n_chunks):
-        w = make_workspace(R, sids)
-        rng = np.zeros(3, dtype=np.uint64)
-        w[GUIDE + 1] = 6 if guide != 6 else 5
-        stop = min(n_turns, (c + 1) * 1024)
-        for t in range(c * 1024, stop):
-            stream_start(seed, first_turn + t, rng)
-            w[GUIDE] = guide
-            w[READY] = 1
-            w[READY + 1] = 1
-            outcome, value = roll_phase(0, w, R, rng, sp)
-            if outcome != OUT_POND and outcome != OUT_ANXIETY:
-                value = score_dice(0, w, R, rng, sp)
-            out[t, 0] = outcome
-            out[t, 1] = value
-            out[t, 2] = w[ROLL]
+    (seed, first_turn + t). out[t] = (outcome, value, last roll)."""
+    _split([sid], "play_turns", first_turn, out, 16 * SLICE,
+           lambda first, rows: (seed, first, R, guide, sid, sp_row, rows))
 
 
-@njit(cache=True)
 def play_scripted(first_seat, max_slots, w, R, rng, sp):
     """Play from a prepared workspace (positions, guides, scripts set by the caller)."""
-    return play_rounds(first_seat, max_slots, w, R, rng, sp)
+    sids = np.asarray(w[SID : SID + int(w[PLAYERS])], dtype=np.int64)
+    return run_kernel(sids, "play_scripted", first_seat, max_slots, w, R, rng, sp)

@@ -8,14 +8,15 @@ from ..rules.rules import (
     EFFECT_CHOICE, EFFECT_REGENERATE, EFFECT_SWAP, P_ANXIETY, P_DOUBLING, P_POND, P_ROLLS,
 )
 from ..strategies.common import can_target
-from ..strategies.dispatch import decide
+from ..strategies.dispatch import GREEDY, HAS_GREEDY, decide
 from .dice import best_set, count_animals, newly_kept_count, reserved_herons, roll_free_dice
 from .layout import (
     BONUS, C_ANXIETIES, C_COMBOS, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, C_SEAT_DOUBLED, D_BULL,
     D_KEEP, D_LION, D_POWER, D_SET_CHOICE, D_SET_SWAP, FREE, GUIDE, KEEP, KEPT, LION, NDICE,
     OUT_ANXIETY, OUT_POND, OUT_RESCUED, OUT_SCORED, R_ADVANCE, R_EFFECT, READY, ROLL, ROLLS_LEFT,
-    ROW, SET_SIZE, STATUS, TAUREAU,
+    ROW, SET_SIZE, SID, STATUS, TAUREAU,
 )
+from .greedy_turn import greedy_roll_phase, greedy_score
 from .powers import apply_power, has_roll_time_power, power_enabled
 
 
@@ -26,8 +27,11 @@ def roll_phase(seat, w, R, rng, sp):
     Returns (outcome, value): (OUT_POND, H) for a Peaceful Pond with H herons (the push-back);
     (OUT_ANXIETY, 0) for Heron's Anxiety; (OUT_RESCUED, 0) for an Anxiety rescued by the Lion
     (the dice are then scored); (OUT_SCORED, 0) when the player stops or cannot reroll.
-    ``w[ROLL]`` is the number of the roll the turn ended on (1 = first).
+    ``w[ROLL]`` is the number of the roll the turn ended on (1 = first). A greedy seat takes
+    the fused path of heron_sim.engine.greedy_turn (same results, same draws).
     """
+    if HAS_GREEDY and w[SID + seat] == GREEDY:
+        return greedy_roll_phase(seat, w, R, rng)
     n = w[NDICE]
     row = w[ROW]
     rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
@@ -95,6 +99,8 @@ def score_dice(seat, w, R, rng, sp):
     Returns the turn's advance (doubling and Bull included). Applies, in the rulings' order,
     the set effect (regenerate or swap) and then the Bull's +2.
     """
+    if HAS_GREEDY and w[SID + seat] == GREEDY:
+        return greedy_score(seat, w, R)
     row = w[ROW]
     count_animals(w)
     guide = w[GUIDE + seat]

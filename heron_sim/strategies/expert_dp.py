@@ -87,7 +87,7 @@ ENTRY = 8                 # floats per state: action, value, best reroll action,
                           # then the roll-time power decision (Wolf, Eagle, Deer, Patience): -1 none,
                           # -2 not stored, else the use in canonical form (expert_powers)
 E_WOLF, E_EAGLE, E_DEER, E_PATIENCE = 4, 5, 6, 7
-VERSION = 7               # bump when the table format or the programme changes
+VERSION = 8               # bump when the table format or the programme changes (8: checksum)
 
 
 def dir_index(t, r, h, fl, rmax, anx):
@@ -549,8 +549,55 @@ def build_tables(rules) -> ExpertTables:
     return ExpertTables(row, values, model.exact, time.perf_counter() - t0, False)
 
 
+def _checksum(row: np.ndarray, value: np.ndarray, exact: bool) -> str:
+    digest = hashlib.sha256(np.ascontiguousarray(row, dtype=np.float64).tobytes())
+    digest.update(np.ascontiguousarray(value, dtype=np.float64).tobytes())
+    digest.update(b"exact" if exact else b"approx")
+    return digest.hexdigest()
+
+
+def check_tables(tab: ExpertTables, rules) -> str | None:
+    """Why tables loaded from a file cannot be the tables of ``rules`` (None: they can): the
+    row's head, directory and blocks must have the sizes these rules imply."""
+    row, value = tab.row, tab.value
+    if row.ndim != 1 or row.dtype != np.float64 or value.shape != (N_TABLES,):
+        return "wrong shape or type"
+    model = dice_model(rules)
+    if tab.exact != model.exact:
+        return "built for other dice"
+    n = model.n
+    anx_eff = min(rules.anxiety_threshold, n + 1)
+    rmax = rules.rolls
+    _, _, P, F = _rank_tables(n)
+    n_dir = N_TABLES * (rmax + 1) * anx_eff * 2
+    pi_off = ROW_DIR + 2 * n_dir
+    f_off = pi_off + 2 * (n + 1) * (n + 1)
+    pos = f_off + F.size
+    if row.size < pos:
+        return "too short"
+    head = {ROW_MAGIC: MAGIC, ROW_B: n + 1, ROW_RMAX: rmax, ROW_ANX: anx_eff, ROW_TSEAT: -1,
+            ROW_PI: pi_off, ROW_F: f_off, ROW_P1: P + 1, ROW_STRIDE: n + 1}
+    if any(row[k] != v for k, v in head.items()):
+        return "head does not match the rules"
+    for t in range(N_TABLES):
+        for r in range(rmax + 1):
+            for h in range(anx_eff):
+                for fl in range(2):
+                    d = dir_index(t, r, h, fl, rmax, anx_eff)
+                    if row[ROW_DIR + 2 * d] != pos or row[ROW_DIR + 2 * d + 1] != F[6, P, n - h]:
+                        return "directory does not match the rules"
+                    pos += ENTRY * int(F[6, P, n - h])
+    if row.size != pos:
+        return f"{row.size} values where the rules imply {pos}"
+    if not (np.isfinite(row).all() and np.isfinite(value).all()):
+        return "values that are not numbers"
+    return None
+
+
 @lru_cache(maxsize=16)
 def _tables_cached(key_json: str, rules) -> ExpertTables:
+    from .._numba_cache import say_once
+
     digest = hashlib.sha256(key_json.encode()).hexdigest()[:16]
     path = cache_folder() / f"expert-v{VERSION}-{digest}.npz"
     if path.exists():
@@ -560,19 +607,28 @@ def _tables_cached(key_json: str, rules) -> ExpertTables:
                 if int(z["version"]) != VERSION:
                     raise ValueError("tables of another format version")
                 tab = ExpertTables(z["row"], z["value"], bool(z["exact"]), 0.0, True)
+                if str(z["checksum"]) != _checksum(tab.row, tab.value, tab.exact):
+                    raise ValueError("checksum mismatch")
+            reason = check_tables(tab, rules)
+            if reason is not None:
+                raise ValueError(reason)
             tab.seconds = time.perf_counter() - t0
             return tab
-        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile):
-            pass  # a torn or stale file (or one from another version): rebuild it
+        except Exception as err:  # noqa: BLE001 — torn, damaged or foreign: rebuild (and say so)
+            say_once("tables", f"the expert tables {path} were unusable ({err}); rebuilding them once")
+            with contextlib.suppress(OSError):
+                path.unlink()
     tab = build_tables(rules)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
-        np.savez(tmp, row=tab.row, value=tab.value, exact=tab.exact, version=VERSION)
+        np.savez(tmp, row=tab.row, value=tab.value, exact=tab.exact, version=VERSION,
+                 checksum=_checksum(tab.row, tab.value, tab.exact))
         os.replace(tmp, path)
         _forget_other_versions(path.parent)
-    except OSError:
-        pass  # a read-only home: tables are rebuilt next time
+    except OSError as err:
+        say_once("unwritable", f"cannot write the expert tables to {path.parent} "
+                                      f"({err.strerror or err}); they are rebuilt each run")
     return tab
 
 

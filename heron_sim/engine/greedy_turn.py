@@ -1,0 +1,219 @@
+"""Greedy's turn, fused: the hot path of most runs.
+
+``greedy_roll_phase`` and ``greedy_score`` do exactly what ``roll_phase`` and ``score_dice``
+(heron_sim.engine.turn) do for a seat whose strategy is ``greedy`` (heron_sim.strategies.greedy),
+with the same random draws in the same order, but without asking ``decide`` and without
+recounting the dice at every step: each roll rolls the free dice and counts this roll's animals
+in one pass (the random state kept in a register, four dice cut from each 64-bit draw), the
+counts of the dice set aside (kept, reserved herons) are carried from roll to roll, and the
+choice, the keep and the reroll test read those counts. Greedy never uses a roll-time power, so
+none is offered; it always rescues with the Lion and always uses the Bull; a 7-set never swaps
+and an 8+ set regenerates.
+
+The scripted-dice harness goes through here too (scripted dice are read as in
+heron_sim.engine.dice.roll_die), and tests/test_speed.py checks this path against the generic one
+game by game (the ``scripted`` strategy with an empty script plays greedy through ``decide``).
+
+Scratch: ``w[KEEP + a]`` (a = 0..6) holds the last roll's dice by animal; ``w[COUNTS + a]`` the
+dice set aside, and all dice once the roll phase ends (``greedy_score`` reads them).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..rules.rules import (
+    EFFECT_CHOICE, EFFECT_REGENERATE, P_ANXIETY, P_DOUBLING, P_POND, P_POWERS, P_POWERS_OFF,
+    P_ROLLS,
+)
+from .dice import roll_die
+from .jit import hot
+from .layout import (
+    BONUS, C_ANXIETIES, C_COMBOS, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, C_SEAT_DOUBLED, COUNTS, FACE,
+    FREE, FRESH, GUIDE, HERON, KEEP, KEPT, LION, MAX_FACES, NDICE, OUT_ANXIETY, OUT_POND,
+    OUT_RESCUED, OUT_SCORED, R_ADVANCE, R_EFFECT, R_FACES, R_NFACES, R_REJECT, READY, RESERVED,
+    ROLL, ROLLS_LEFT, ROW, RPTR, RSCRIPT_LEN, SET_SIZE, STATUS, TAUREAU,
+)
+
+FREE_LIST = KEEP  # [MAX_DICE] scratch: indices of the free dice, ascending
+from .rng import mix64
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_ONE = np.uint64(1)
+_BYTE = np.uint64(0xFF)
+_S48 = np.uint64(8 * HERON)
+_MASK16 = np.uint64(0xFFFF)
+_S16 = np.uint64(16)
+
+
+@hot
+def _enabled(R, guide):
+    return R[P_POWERS] != 0 and (R[P_POWERS_OFF] >> guide) & 1 == 0
+
+
+@hot
+def roll_free_list(nf, w, R, rng):
+    """Roll the ``nf`` free dice listed in ``w[FREE_LIST:]`` (ascending die order: the draws of
+    heron_sim.engine.dice.roll_free_dice). Returns this roll's dice by animal, packed 8 bits a
+    lane (lane a = animal a, lane 6 = herons)."""
+    packed = np.uint64(0)
+    if w[RPTR] < w[RSCRIPT_LEN]:
+        for j in range(nf):
+            i = w[FREE_LIST + j]
+            f = roll_die(i, w, R, rng)
+            w[FACE + i] = f
+            packed += _ONE << np.uint64(8 * f)
+        return packed
+    s = rng[0]
+    bits = np.uint64(0)
+    chunks = 0
+    for j in range(nf):
+        i = w[FREE_LIST + j]
+        faces = np.uint64(R[R_NFACES + i])
+        reject = np.uint64(R[R_REJECT + i])
+        while True:
+            if chunks == 0:
+                s += _GOLDEN
+                bits = mix64(s)
+                chunks = 4
+            m = (bits & _MASK16) * faces
+            bits = bits >> _S16
+            chunks -= 1
+            if (m & _MASK16) >= reject:
+                break
+        f = R[R_FACES + MAX_FACES * i + np.int64(m >> _S16)]
+        w[FACE + i] = f
+        packed += _ONE << np.uint64(8 * f)
+    rng[0] = s
+    return packed
+
+
+@hot
+def _lane(packed, a):
+    return np.int64((packed >> np.uint64(8 * a)) & _BYTE)
+
+
+@hot
+def _drop(nf, w, target):
+    """Compact the free list: drop the dice showing ``target`` or a heron. Returns its length."""
+    k = 0
+    for j in range(nf):
+        i = w[FREE_LIST + j]
+        f = w[FACE + i]
+        w[FREE_LIST + k] = i
+        k += (f != target) & (f != HERON)
+    return k
+
+
+@hot
+def _finish(nf, w, n, packed):
+    """End of the roll phase: statuses (as the generic path leaves them), and all dice by
+    animal in w[COUNTS]."""
+    for i in range(n):
+        w[STATUS + i] = RESERVED if w[FACE + i] == HERON else KEPT
+        w[FRESH + i] = 0
+    for j in range(nf):  # the last roll's dice: fresh, and free unless herons
+        i = w[FREE_LIST + j]
+        w[FRESH + i] = 1
+        if w[FACE + i] != HERON:
+            w[STATUS + i] = FREE
+    for a in range(7):
+        w[COUNTS + a] = _lane(packed, a)
+
+
+@hot
+def greedy_roll_phase(seat, w, R, rng):
+    """heron_sim.engine.turn.roll_phase for a greedy seat (same outcome, values and draws)."""
+    n = w[NDICE]
+    row = w[ROW]
+    rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
+    w[BONUS + seat] = 0
+    for i in range(n):
+        w[FREE_LIST + i] = i
+    nf = n
+    roll = roll_free_list(nf, w, R, rng)
+    herons = _lane(roll, HERON)
+    w[ROLL] = 1
+    w[ROLLS_LEFT] = rolls - 1
+    if herons >= R[P_POND]:
+        total = herons
+        kept = np.uint64(0)
+        while total < n:
+            kept += roll & (_BYTE << _S48)  # the herons stay reserved
+            nf = _drop(nf, w, HERON)
+            roll = roll_free_list(nf, w, R, rng)
+            new = _lane(roll, HERON)
+            total += new
+            if new == 0:
+                break
+        _finish(nf, w, n, kept + roll)
+        return OUT_POND, total
+    reserved = herons
+    guide = w[GUIDE + seat]
+    kept = np.uint64(0)  # the dice set aside (kept, reserved herons), packed like a roll
+    while True:
+        if reserved >= R[P_ANXIETY]:
+            w[row + C_ANXIETIES] += 1
+            w[row + C_SEAT_ANX + seat] += 1
+            _finish(nf, w, n, kept + roll)
+            if guide == LION and w[READY + seat] != 0 and _enabled(R, LION):
+                w[READY + seat] = 0
+                w[row + C_POWERS + LION] += 1
+                w[row + C_LION_RESCUES] += 1
+                return OUT_RESCUED, 0
+            return OUT_ANXIETY, 0
+        # The largest set among all dice showing; ties: the guide's animal, then lowest index.
+        total = kept + roll
+        size = 0
+        target = 0
+        for a in range(6):
+            c = _lane(total, a)
+            if c > size:
+                size = c
+                target = a
+        if guide < 6 and size > 0 and _lane(total, guide) == size:
+            target = guide
+        new_herons = _lane(roll, HERON)
+        taken = _lane(roll, target)       # free dice of this roll showing the target
+        left = nf - new_herons - taken    # free dice left to reroll
+        if w[ROLLS_LEFT] <= 0 or left == 0 or taken + new_herons == 0:
+            _finish(nf, w, n, total)
+            return OUT_SCORED, 0
+        kept += (np.uint64(taken) << np.uint64(8 * target)) + (np.uint64(new_herons) << _S48)
+        nf = _drop(nf, w, target)
+        roll = roll_free_list(nf, w, R, rng)
+        reserved += _lane(roll, HERON)
+        w[ROLLS_LEFT] -= 1
+        w[ROLL] += 1
+
+
+@hot
+def greedy_score(seat, w, R):
+    """heron_sim.engine.turn.score_dice for a greedy seat, after greedy_roll_phase (reads the
+    counts it leaves in w[COUNTS])."""
+    row = w[ROW]
+    guide = w[GUIDE + seat]
+    size = 0
+    animal = 0
+    for a in range(6):
+        c = w[COUNTS + a]
+        if c > size:
+            size = c
+            animal = a
+    if guide < 6 and size > 0 and w[COUNTS + guide] == size:
+        animal = guide
+    w[row + C_COMBOS + size] += 1
+    w[SET_SIZE] = size
+    base = R[R_ADVANCE + size]
+    advance = base
+    if R[P_DOUBLING] != 0 and animal == guide:
+        advance = 2 * base
+        w[row + C_SEAT_DOUBLED + seat] += base
+    effect = R[R_EFFECT + size]
+    if effect == EFFECT_REGENERATE or effect == EFFECT_CHOICE:  # greedy never swaps guides
+        w[READY + seat] = 1
+    if size >= 3 and guide == TAUREAU and w[READY + seat] != 0 and _enabled(R, TAUREAU):
+        w[READY + seat] = 0
+        w[row + C_POWERS + TAUREAU] += 1
+        advance += 2
+    return advance

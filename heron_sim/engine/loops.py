@@ -1,0 +1,94 @@
+"""The batch kernels: games and single turns (one slice of them per call, without the GIL).
+
+This module is a template: heron_sim.engine.kernels compiles a copy of it (with turn, game,
+squares, moves and powers) per strategy set, whose ``decide`` only knows the strategies seated.
+Call it through heron_sim.engine.batch, which picks (and builds once) the right copy.
+
+Every game ``g`` starts its own random stream from ``(seed, first_game + g)`` and resets its
+state, so a game's result does not depend on the thread that plays it nor on the batch split.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..rules.rules import P_FINISH, P_MAX_ROUNDS, P_PLAYERS
+from .game import play_game, play_rounds
+from .layout import (
+    DSCRIPT, DSCRIPT_LEN, GUIDE, LEAD, NDICE, PLAYERS, R_NDICE, READY, ROLL, ROW, RSCRIPT,
+    RSCRIPT_LEN, SID, USED, C_SQUARES, HEADER, OUT_ANXIETY, OUT_POND,
+)
+from .rng import stream_start
+from .turn import roll_phase, score_dice
+
+@njit(cache=True)
+def make_workspace(R, sids):
+    """A fresh workspace for one worker (no scripts); see heron_sim.engine.layout."""
+    finish = R[P_FINISH]
+    ncols = C_SQUARES + finish
+    w = np.zeros(HEADER + ncols + finish + 2 * (R[P_MAX_ROUNDS] + 1), dtype=np.int64)
+    w[PLAYERS] = sids.shape[0]
+    w[NDICE] = R[R_NDICE]
+    w[ROW] = HEADER
+    w[USED] = HEADER + ncols
+    w[LEAD] = HEADER + ncols + finish
+    w[RSCRIPT] = w.shape[0]
+    w[DSCRIPT] = w.shape[0]
+    w[RSCRIPT_LEN] = 0
+    w[DSCRIPT_LEN] = 0
+    for s in range(sids.shape[0]):
+        w[SID + s] = sids[s]
+    return w
+
+
+@njit(cache=True, nogil=True)
+def play_batch(seed, first_game, R, sids, sp, out):
+    """Play ``out.shape[0]`` games: game g uses the stream (seed, first_game + g) and fills
+    row g of ``out`` (int64[games, n_columns(finish)]). Releases the GIL: heron_sim.engine.batch
+    runs several calls at once on disjoint rows (no ``prange``: a parallel kernel costs seconds
+    more to compile, and gives nothing a thread per slice of games does not)."""
+    n_games = out.shape[0]
+    width = out.shape[1]
+    w = make_workspace(R, sids)
+    rng = np.zeros(3, dtype=np.uint64)
+    row = w[ROW]
+    for g in range(n_games):
+        stream_start(seed, first_game + g, rng)
+        play_game(w, R, rng, sp)
+        for k in range(width):
+            out[g, k] = w[row + k]
+
+
+@njit(cache=True, nogil=True)
+def play_turns(seed, first_turn, R, guide, sid, sp_row, out):
+    """Single turns from a fresh turn state (guide ready, no board): turn t uses the stream
+    (seed, first_turn + t). out[t] = (outcome, value, last roll): value is the Pond's push-back
+    for OUT_POND, else the turn's advance (0 for an unrescued Anxiety). Releases the GIL."""
+    n_turns = out.shape[0]
+    players = 2  # a dummy opponent, for decisions that look at one
+    sids = np.full(players, sid, dtype=np.int64)
+    sp = np.zeros((players, sp_row.shape[0]), dtype=np.float64)
+    for p in range(players):
+        sp[p, :] = sp_row
+    w = make_workspace(R, sids)
+    rng = np.zeros(3, dtype=np.uint64)
+    w[GUIDE + 1] = 6 if guide != 6 else 5
+    seat = sids[0] - sid  # 0, typed like a seat (not a literal: one compiled turn for all)
+    for t in range(n_turns):
+        stream_start(seed, first_turn + t, rng)
+        w[GUIDE] = guide
+        w[READY] = 1
+        w[READY + 1] = 1
+        outcome, value = roll_phase(seat, w, R, rng, sp)
+        if outcome != OUT_POND and outcome != OUT_ANXIETY:
+            value = score_dice(seat, w, R, rng, sp)
+        out[t, 0] = outcome
+        out[t, 1] = value
+        out[t, 2] = w[ROLL]
+
+
+@njit(cache=True)
+def play_scripted(first_seat, max_slots, w, R, rng, sp):
+    """Play from a prepared workspace (positions, guides, scripts set by the caller)."""
+    return play_rounds(first_seat, max_slots, w, R, rng, sp)
