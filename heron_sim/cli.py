@@ -7,11 +7,47 @@ import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
+try:  # typer >= 0.25 vendors click as typer._click
+    from typer import _click as click
+except ImportError:  # pragma: no cover
+    import click
 import typer
+from typer.core import TyperGroup
 
-from .errors import HeronSimError
+from .errors import HeronSimError, OutputError
+
+
+class OneLineErrors(TyperGroup):
+    """Usage errors of the command-line framework (``--games abc``, an unknown option) as one
+    ``error:`` line, exit 2, instead of a boxed usage block; a second Ctrl-C exits 130."""
+
+    def main(self, args=None, prog_name=None, complete_var=None, standalone_mode=True, **extra):
+        try:
+            rv = super().main(args=args, prog_name=prog_name, complete_var=complete_var,
+                              standalone_mode=False, **extra)
+            code = rv if isinstance(rv, int) else 0
+        except click.exceptions.NoArgsIsHelpError as err:
+            err.show()
+            code = 2
+        except click.exceptions.UsageError as err:
+            where = err.ctx.command_path if err.ctx is not None else "heron-sim"
+            msg = " ".join(err.format_message().split())
+            typer.echo(f"error: {where}: {msg} (see {where} --help)", err=True)
+            code = 2
+        except click.ClickException as err:
+            typer.echo(f"error: {' '.join(err.format_message().split())}", err=True)
+            code = err.exit_code
+        except typer.Abort:
+            typer.echo("interrupted: stopped at once; the games of the current batch are lost "
+                       "and nothing was written", err=True)
+            code = 130
+        if standalone_mode:
+            sys.exit(code)
+        return code
+
 
 app = typer.Typer(
+    cls=OneLineErrors,
     name="heron-sim",
     help="Monte Carlo balance simulator for the Héron dice race (and four lighter games).",
     no_args_is_help=True,
@@ -28,9 +64,24 @@ def _root() -> None:
     """
 
 
-def _fail(message: str) -> None:
+def _fail(message: str, code: int = 2) -> None:
     typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code=2)
+    raise typer.Exit(code=code)
+
+
+def _fail_io(err: OutputError) -> None:
+    """A file that could not be written: one line, exit 1 (after what was printed)."""
+    _fail(str(err), code=1)
+
+
+def _interrupted(played: int, requested: int, what: str = "games", written: str | None = None) -> None:
+    """Say in one line that the run was cut short, and exit 130."""
+    from .interrupt import signal_name
+
+    where = f", written to {written}" if written else ""
+    typer.echo(f"interrupted ({signal_name() or 'SIGINT'}): kept the {played:,} of {requested:,} "
+               f"{what} already played{where}", err=True)
+    raise typer.Exit(code=130)
 
 
 def _parse_overrides(items: list[str] | None) -> dict:
@@ -67,21 +118,95 @@ def _rules(mode, rules_file, sets, players=None, **extra):
     return Rules.build(mode=mode, players=players, rules_file=rules_file, overrides=overrides)
 
 
-def _run_games(rules, games, seed, strategy, threads, label):
-    from .progress import progress_bar
-    from .simulation import simulate
+def _check_user_strategies(spec: str, players: int) -> list[str]:
+    """The seating of ``spec``; hidden strategies (``scripted``) are not accepted by name."""
+    from .simulation import user_strategies
+    from .strategies import parse_seating, parse_strategy
 
-    with progress_bar(games, label) as advance:
-        df = simulate(rules, games, seed, strategy, threads=threads, progress=advance)
-    if df.attrs.get("interrupted"):
-        typer.echo(f"interrupted: keeping the {len(df):,} games already played", err=True)
-    return df
+    seating = parse_seating(spec, players)
+    for s in seating:
+        if parse_strategy(s)[0] not in user_strategies():
+            raise HeronSimError(f"--strategy: {s!r} is not a strategy; allowed: {', '.join(user_strategies())}")
+    return seating
+
+
+def _stream_games(rules, games, seed, strategy, threads, label, out=None):
+    """Play ``games`` games batch by batch: each batch goes to ``out`` (a row group) and only
+    the columns of the summary stay in memory. Returns (summary frame, played, write error).
+
+    A write that fails stops the writing (the temporary file is removed, the old file kept)
+    but not the games, so that the summary is still printed before the error.
+    """
+    import pandas as pd
+
+    from .io import FrameWriter
+    from .progress import progress_bar
+    from .simulation import simulate_batches, summary_columns
+
+    from .simulation import check_memory
+
+    _check_user_strategies(strategy, rules.players)
+    # Only the summary's columns stay in memory (~9 bytes per seat and 30 per game), twice
+    # while they are joined at the end.
+    check_memory(2 * games * (30 + 9 * rules.players), f"--games: {games:,} games",
+                 "play fewer games per command (results on disk are streamed)")
+    meta = {"requested": int(games), "seed": int(seed), "mode": rules.mode, "rules": rules.digest(),
+            "strategies": strategy}
+    writer = FrameWriter(out, meta) if out is not None else None
+    if writer is not None:
+        writer.__enter__()
+    parts, played, error = [], 0, None
+    try:
+        with progress_bar(games, label) as advance:
+            for batch in simulate_batches(rules, games, seed, strategy, threads=threads, progress=advance):
+                parts.append(summary_columns(batch))
+                played += len(batch)
+                if writer is not None and error is None:
+                    try:
+                        writer.write(batch)
+                    except OutputError as err:
+                        error = err
+        if writer is not None:
+            writer.meta.update(played=played, interrupted=played < games)
+            if error is not None:
+                raise error
+            if played == 0 and games > 0:  # stopped before the first batch: keep the old file
+                writer.__exit__(InterruptedError, None, None)
+                writer = None
+            else:
+                writer.__exit__(None, None, None)
+    except OutputError as err:
+        error = error or err
+        if writer is not None:
+            writer.__exit__(type(err), err, err.__traceback__)
+    except BaseException as err:
+        if writer is not None:
+            writer.__exit__(type(err), err, err.__traceback__)
+        raise
+    frame = pd.concat(parts, ignore_index=True) if parts else None
+    return frame, played, error
+
+
+def _summarize(frame):
+    from .analysis import summarize
+
+    if frame is None:
+        import pandas as pd
+
+        frame = pd.DataFrame({"players": [], "finished": [], "winner": []})
+    return summarize(frame)
 
 
 def _json_default(x):
     if hasattr(x, "item"):
         return x.item()
     raise TypeError(type(x))
+
+
+def _dumps(doc, **kw) -> str:
+    from .io import dumps
+
+    return dumps(doc, **kw)
 
 
 @app.command("simulate")
@@ -99,27 +224,45 @@ def simulate_cmd(
     precision: Annotated[Optional[float], typer.Option("--precision", help="Play blocks of --games games until every win rate's (seat, guide when dealt) 95 % half-width is at most this, e.g. 0.005; reports the games used.")] = None,
 ) -> None:
     """Play whole games and print the summary: win rates by seat and guide (95 % intervals),
-    game length, Pond, Anxiety and advance per played turn."""
-    from .analysis import summarize, summary_table
+    game length, Pond, Anxiety and advance per played turn. Results stream to --out batch by
+    batch (memory bounded by the batch); Ctrl-C keeps, writes and labels the games played."""
+    from .analysis import summary_table
+    from .io import TABLE_FORMATS, check_output
 
     try:
         r = _rules(mode, rules, set_, players)
+        if out is not None:
+            check_output(out, "--out", TABLE_FORMATS)
         if precision is not None:
+            # --precision plays blocks of --games until the win rates are that narrow: the games
+            # used are not known in advance, so they are kept in memory and written once at the end.
+            from .io import write_frame
             from .lab.precision import simulate_to_precision
 
-            df = simulate_to_precision(r, precision, seed, strategy, block=games, threads=threads)
-            typer.echo(f"precision {precision}: {df.attrs['games_used']:,} games used, widest win-rate half-width "
-                       f"{df.attrs['halfwidth']:.4f}" + ("" if df.attrs["reached"] else " (not reached: game cap)"), err=True)
+            frame = simulate_to_precision(r, precision, seed, strategy, block=games, threads=threads)
+            typer.echo(f"precision {precision}: {frame.attrs['games_used']:,} games used, widest win-rate half-width "
+                       f"{frame.attrs['halfwidth']:.4f}" + ("" if frame.attrs["reached"] else " (not reached: game cap)"),
+                       err=True)
+            games = played = len(frame)
+            error = None
+            if out is not None:
+                try:
+                    write_frame(frame, out, meta={"requested": games, "played": played, "interrupted": False})
+                except (HeronSimError, OSError) as err:  # printed after the summary, as for streamed runs
+                    error = err
         else:
-            df = _run_games(r, games, seed, strategy, threads, f"{r.mode} games")
-        if out is not None:
-            _save(df, out)
-        summary = summarize(df)
+            frame, played, error = _stream_games(r, games, seed, strategy, threads, f"{r.mode} games", out)
+        summary = _summarize(frame)
+        summary.update(requested=int(games), played=int(played), interrupted=played < games)
         if as_json:
-            typer.echo(json.dumps(summary, default=_json_default))
+            typer.echo(_dumps(summary))
         else:
-            typer.echo(summary_table({r.mode: summary}).to_markdown() if _has_tabulate()
-                       else summary_table({r.mode: summary}).to_string())
+            table = summary_table({r.mode: summary})
+            typer.echo(table.to_markdown() if _has_tabulate() else table.to_string())
+        if error is not None:
+            _fail_io(error)
+        if played < games:
+            _interrupted(played, games, written=str(out) if out is not None and played else None)
     except HeronSimError as err:
         _fail(str(err))
 
@@ -148,17 +291,20 @@ def turns_cmd(
 ) -> None:
     """Play single turns from a fresh turn state (guide ready, no board) and count Ponds,
     Anxieties (Lion rescues included), advances and Pond push-backs."""
-    from .simulation import simulate_turns, turns_report
+    from .progress import progress_bar
+    from .simulation import count_turns
 
     try:
         r = _rules(mode, rules, set_, rolls=rolls, powers=False if no_powers else None)
-        out = simulate_turns(r, turns, seed, strategy, guide, threads=threads)
-        report = turns_report(r, turns, seed, strategy, guide, out)
+        with progress_bar(turns, f"{r.mode} turns") as advance:
+            report = count_turns(r, turns, seed, strategy, guide, threads=threads, progress=advance)
+        played = report["played"]
         if as_json:
-            typer.echo(json.dumps(report))
+            typer.echo(_dumps(report))
         else:
-            n = max(turns, 1)
-            typer.echo(f"{r.mode}, {strategy}, guide {report['guide']}, {r.rolls} rolls, powers {'on' if r.powers else 'off'}: {turns:,} turns")
+            n = max(played, 1)
+            label = f"{played:,} turns" + (f" of {turns:,} requested (interrupted)" if played < turns else "")
+            typer.echo(f"{r.mode}, {strategy}, guide {report['guide']}, {r.rolls} rolls, powers {'on' if r.powers else 'off'}: {label}")
             typer.echo(f"  Pond     {report['pond']:>10,}  {100 * report['pond'] / n:6.2f} %")
             typer.echo(f"  Anxiety  {report['anxiety']:>10,}  {100 * report['anxiety'] / n:6.2f} %")
             total = sum(int(k) * v for k, v in report["advance"].items())
@@ -167,6 +313,8 @@ def turns_cmd(
                 typer.echo(f"  advance {k:>3}  {v:>10,}  {100 * v / n:6.2f} %")
             for k, v in report["pond_pushback"].items():
                 typer.echo(f"  push-back {k:>3}  {v:>8,}")
+        if played < turns:
+            _interrupted(played, turns, "turns")
     except HeronSimError as err:
         _fail(str(err))
 
@@ -184,30 +332,52 @@ def modes_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Compare the four dice modes (8d8, 7d8, 10d8, 10d6) side by side, same seeds."""
-    from .analysis import summarize, summary_table
+    from .analysis import summary_table
+    from .io import check_output, write_text
     from .rules import MODES
 
     try:
-        summaries = {}
-        for mode in MODES:
-            r = _rules(mode, rules, set_, players)
-            df = _run_games(r, games, seed, strategy, threads, f"{mode} games")
-            summaries[mode] = summarize(df)
-        if as_json:
-            typer.echo(json.dumps(summaries, default=_json_default))
-            return
-        table = summary_table(summaries)
-        text = table.to_string()
-        typer.echo(text)
         if out is not None:
-            out.parent.mkdir(parents=True, exist_ok=True)
-            table.to_csv(out.with_suffix(".csv"))
-            header = (f"# Dice modes compared\n\n{games:,} games per mode, {r.players} players, "
-                      f"strategy {strategy}, seed {seed}. Rates with 95 % Wilson intervals.\n\n")
-            out.with_suffix(".md").write_text(header + "```\n" + text + "\n```\n", encoding="utf-8")
-            typer.echo(f"saved {out.with_suffix('.csv')} and {out.with_suffix('.md')}", err=True)
+            check_output(out.with_suffix(".csv"), "--out")
+        built = [_rules(m, rules, set_, players) for m in MODES]  # every mode checked first
+        summaries, played = {}, {}
+        for mode, r in zip(MODES, built):
+            frame, n, _ = _stream_games(r, games, seed, strategy, threads, f"{mode} games")
+            if n == 0:
+                break
+            summaries[mode] = _summarize(frame)
+            summaries[mode].update(requested=int(games), played=int(n), interrupted=n < games)
+            played[mode] = n
+            if n < games:
+                break
+        total = sum(played.values())
+        requested = games * len(MODES)
+        if as_json:
+            typer.echo(_dumps({**summaries, "requested": requested, "played": total,
+                               "interrupted": total < requested}))
+        else:
+            table = summary_table(summaries) if summaries else None
+            if table is not None and total < requested:
+                table.loc["requested games"] = [f"{games:,}"] * len(table.columns)
+                table.loc["interrupted"] = ["yes" if summaries[m]["interrupted"] else "no" for m in table.columns]
+            text = table.to_string() if table is not None else "(no games played)"
+            typer.echo(text)
+            if out is not None and table is not None:
+                sizes = ("; ".join(f"{m}: {n:,}" for m, n in played.items())
+                         if total < requested else f"{games:,} games per mode")
+                note = (f"**Interrupted**: {total:,} of {requested:,} games played "
+                        f"({len(played)} of {len(MODES)} modes).\n\n" if total < requested else "")
+                header = (f"# Dice modes compared\n\n{note}{sizes}, {built[0].players} players, "
+                          f"strategy {strategy}, seed {seed}. Rates with 95 % Wilson intervals.\n\n")
+                write_text(out.with_suffix(".csv"), table.to_csv())
+                write_text(out.with_suffix(".md"), header + "```\n" + text + "\n```\n")
+                typer.echo(f"saved {out.with_suffix('.csv')} and {out.with_suffix('.md')}", err=True)
+        if total < requested:
+            _interrupted(total, requested)
     except HeronSimError as err:
         _fail(str(err))
+    except OutputError as err:
+        _fail_io(err)
 
 
 @app.command("exact")
@@ -246,7 +416,7 @@ def exact_cmd(
             doc["optimal_turn"] = {"guide": guide, "powers": False, "exact": b.exact,
                                    "value" if b.exact else "upper_bound": b.value}
         if as_json:
-            typer.echo(json.dumps(doc))
+            typer.echo(_dumps(doc))
         else:
             typer.echo(f"{r.mode}: P(Pond) = {100 * doc['p_pond']:.4f} %, P(first-roll Anxiety) = {100 * doc['p_first_roll_anxiety']:.4f} %")
             typer.echo("Pond push-back (given a Pond): " + ", ".join(f"{k}: {100 * v:.2f} %" for k, v in doc["pond_pushback"].items()))
@@ -313,29 +483,51 @@ def game_cmd(
         for s in names:
             if s not in game.strategies:
                 raise HeronSimError(f"--strategy: {s!r}; allowed: {', '.join(game.strategies)}")
-        game_rules = game.load_rules(str(rules) if rules else None, {})
-        with progress_bar(games, f"{game.name}") as advance:
-            df = game.simulate(game_rules, games=games, players=n_players, seed=seed,
-                               strategies=names, progress=advance)
+        from .games.base import MAX_SEED, simulate_chunks
+        from .io import TABLE_FORMATS, FrameWriter, check_output
+
+        if seed > MAX_SEED:
+            raise HeronSimError(f"--seed: {seed}; allowed: 0..{MAX_SEED}")
         if out is not None:
-            _save(df, out)
+            check_output(out, "--out", TABLE_FORMATS)
+        game_rules = game.load_rules(str(rules) if rules else None, {})
+        import pandas as pd
+
+        parts, error = [], None
+        meta = {"requested": int(games), "seed": int(seed), "game": game.name, "seats": ",".join(names)}
+        with progress_bar(games, f"{game.name}") as advance:
+            from .simulation import check_memory
+
+            for df in simulate_chunks(game, game_rules, games, n_players, seed, names, advance):
+                if not parts and len(df) < games:  # the first chunk gives the size of a game's row
+                    per_game = df.memory_usage(deep=True).sum() / max(len(df), 1)
+                    check_memory(2 * games * per_game, f"--games: {games:,} games",
+                                 "play fewer games per command")
+                parts.append(df)
+        df = pd.concat(parts, ignore_index=True) if parts else None
+        played = 0 if df is None else len(df)
+        if out is not None and df is not None:
+            try:
+                with FrameWriter(out, {**meta, "played": played, "interrupted": played < games}) as w:
+                    w.write(df)
+            except OutputError as err:
+                error = err
         if as_json:
             from .games.base import light_summary
 
-            typer.echo(json.dumps({"game": game.name, "players": n_players, "seed": seed, **light_summary(df)},
-                                  default=_json_default))
+            summary = light_summary(df) if df is not None else {"games": 0}
+            typer.echo(_dumps({"game": game.name, "players": n_players, "seed": seed, **summary,
+                               "requested": int(games), "played": played, "interrupted": played < games}))
         else:
-            typer.echo(game.summarize(df))
+            typer.echo(game.summarize(df) if df is not None else "(no games played)")
+            if played < games:
+                typer.echo(f"(interrupted: this summary holds {played:,} of the {games:,} games requested)")
+        if error is not None:
+            _fail_io(error)
+        if played < games:
+            _interrupted(played, games, written=str(out) if out is not None and df is not None else None)
     except HeronSimError as err:
         _fail(str(err))
-
-
-def _save(df, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if path.suffix == ".csv":
-        df.to_csv(path, index=False)
-    else:
-        df.to_parquet(path, index=False)
 
 
 def _register_command_modules() -> None:
@@ -367,11 +559,18 @@ _unwrap_help()
 
 
 def main() -> None:
-    """Entry point of the ``heron-sim`` console script."""
+    """Entry point of the ``heron-sim`` console script.
+
+    Exit codes: 0 done; 2 bad input (one ``error:`` line); 1 a file could not be written; 130
+    interrupted (Ctrl-C or SIGTERM: the games already played are kept, written and labelled).
+    """
+    from .interrupt import handle_signals
+
     try:
-        app()
+        with handle_signals():
+            app()
     except KeyboardInterrupt:
-        typer.echo("interrupted", err=True)
+        typer.echo("interrupted: stopped at once; nothing of the current batch was written", err=True)
         sys.exit(130)
 
 

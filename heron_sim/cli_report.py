@@ -12,7 +12,8 @@ from typing import Annotated, Optional
 import typer
 
 from .cli import _fail, app
-from .errors import HeronSimError
+from .errors import HeronSimError, OutputError
+from .io import check_output
 
 PLAN_ORDER = ("modes", "pond", "anxiety", "guides", "strategies", "sensitivity")
 
@@ -49,19 +50,47 @@ def _check_games(games):
         raise HeronSimError(f"--games: {games}; allowed: >= 1")
 
 
-def _run(files, run_dir, games):
+def _run(files, run_dir, games, resume: bool = False):
+    """Check everything, play the experiments into the run folder; on an interruption say what
+    was kept and exit 130 (the folder is marked interrupted; ``run --resume`` finishes it)."""
     from .runner import load_experiment, new_run_dir, run_experiments
+    from .runner.config import Experiment
+    from .runner.run import check_run_dir
 
     _check_games(games)
-    exps = [load_experiment(p) for p in files]  # validate everything before creating a folder
+    if resume and run_dir is None:
+        raise HeronSimError("--resume: give the run folder to finish with --run-dir")
+    manifest = check_run_dir(run_dir, resume) if run_dir is not None else None
+    if manifest is not None and not files:
+        try:
+            exps = [Experiment.from_dict(e["experiment"]) for e in manifest["experiments"]]
+        except (TypeError, KeyError, AttributeError) as err:
+            raise HeronSimError(f"--resume: {run_dir}: damaged manifest ({type(err).__name__}: {err})") from None
+    else:
+        if not files:
+            raise HeronSimError("experiments: give at least one experiment file (or --resume --run-dir RUN)")
+        exps = [load_experiment(p) for p in files]  # validate everything before creating a folder
     names = [e.name for e in exps]
     dup = sorted({n for n in names if names.count(n) > 1})
     if dup:
         raise HeronSimError(f"two experiments named {dup[0]!r}; names must be unique in a run")
+    if manifest is not None:
+        old = [e["experiment"].get("name") for e in manifest["experiments"]]
+        if names != old:
+            raise HeronSimError(f"--resume: the run folder holds experiments {old}, not {names}")
+        if games is not None and games != manifest.get("games_override"):
+            raise HeronSimError(f"--games: {games}, but the run was started with --games "
+                                f"{manifest.get('games_override')}; leave it out to resume")
     run_dir = Path(run_dir) if run_dir else new_run_dir()
-    run_dir.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
-    run_experiments(exps, run_dir, log=_log, games=games)
+    m = run_experiments(exps, run_dir, log=_log, games=games, resume=manifest)
+    if m["status"] != "complete":
+        from .interrupt import signal_name
+
+        _log(f"interrupted ({signal_name() or 'SIGINT'}): kept {m['jobs_done']} of {m['jobs_total']} jobs "
+             f"({m['played']:,} of {m['requested']:,} games and turns) in {run_dir}, marked interrupted; "
+             f"finish it with: heron-sim run --resume --run-dir {run_dir}")
+        raise typer.Exit(code=130)
     _log(f"raw results in {run_dir} ({time.perf_counter() - t0:.1f} s)")
     return run_dir
 
@@ -77,28 +106,31 @@ def _report(run_dir, out, started=None):
 
 @app.command("run")
 def run_cmd(
-    experiments: Annotated[list[Path], typer.Argument(help="Experiment file(s), e.g. experiments/modes.toml.")],
+    experiments: Annotated[Optional[list[Path]], typer.Argument(help="Experiment file(s), e.g. experiments/modes.toml (none with --resume: the run folder's).")] = None,
     games: GamesOpt = None,
     run_dir: RunDirOpt = None,
     out: Annotated[Optional[Path], typer.Option("--out", help="Also write a report of these experiments to this folder.")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Finish the interrupted run in --run-dir without replaying its finished jobs.")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print the machine-readable findings (every figure with id, estimate, interval, n, unit) as JSON instead of Markdown.")] = False,
     scheduler: SchedulerOpt = None,
 ) -> None:
     """Run one or more experiment files: raw per-game Parquet under the run folder, then print
     each experiment's findings and tables (Markdown), or with --json the findings as JSON."""
-    import json
-
     from .report import build_sections, markdown_table, run_metadata
     from .report.render import findings_json
     from .runner import RunData
 
     try:
         _use_scheduler(scheduler)
-        folder = _run(experiments, run_dir, games)
+        if out is not None:
+            check_output(out, "--out", folder=True)
+        folder = _run(experiments, run_dir, games, resume)
         run = RunData(folder)
         sections = build_sections(run)
         if as_json:
-            typer.echo(json.dumps(findings_json(sections, run_metadata(run)), ensure_ascii=False, indent=1))
+            from .io import dumps
+
+            typer.echo(dumps(findings_json(sections, run_metadata(run)), ensure_ascii=False, indent=1))
             sections = []
         for sec in sections:
             typer.echo(f"\n## {sec.title}\n")
@@ -110,6 +142,8 @@ def run_cmd(
             _report(folder, out)
     except HeronSimError as err:
         _fail(str(err))
+    except OutputError as err:
+        _fail(str(err), code=1)
 
 
 @app.command("plan")
@@ -123,11 +157,14 @@ def plan_cmd(
     """Run the whole test plan (every experiment file of the folder) and write the report."""
     try:
         _use_scheduler(scheduler)
+        check_output(out, "--out", folder=True)
         started = time.perf_counter()
         folder_run = _run(plan_files(folder), run_dir, games)
         _report(folder_run, out, started)
     except HeronSimError as err:
         _fail(str(err))
+    except OutputError as err:
+        _fail(str(err), code=1)
 
 
 @app.command("report")
@@ -141,6 +178,7 @@ def report_cmd(
     """Write results/report.html (self-contained) and results/report.md (PNG figures beside it):
     runs the plan first unless --from names a run folder."""
     try:
+        check_output(out, "--out", folder=True)
         if from_ is not None:
             _report(from_, out)
         else:
@@ -149,6 +187,8 @@ def report_cmd(
             _report(folder_run, out, started)
     except HeronSimError as err:
         _fail(str(err))
+    except OutputError as err:
+        _fail(str(err), code=1)
 
 
 @app.command("compare")
@@ -181,12 +221,19 @@ def compare_cmd(
                          seating=seating, figures=("differences",), a=specs[0], b=specs[1])
         for s in specs:
             s.build(m, exp.players)
-        folder = Path(run_dir) if run_dir else None
         from .runner import new_run_dir
+        from .runner.run import check_run_dir
 
-        folder = folder or new_run_dir(name=f"compare-{time.strftime('%Y%m%d-%H%M%S')}")
-        folder.mkdir(parents=True, exist_ok=True)
-        run_experiments([exp], folder, log=_log)
+        if out is not None:
+            check_output(out, "--out", folder=True)
+        if run_dir is not None:
+            check_run_dir(run_dir)
+        folder = Path(run_dir) if run_dir else new_run_dir(name=f"compare-{time.strftime('%Y%m%d-%H%M%S')}")
+        m = run_experiments([exp], folder, log=_log)
+        if m["status"] != "complete":
+            _log(f"interrupted: kept {m['played']:,} of {m['requested']:,} games in {folder} (marked "
+                 "interrupted); no comparison is printed from a partial run")
+            raise typer.Exit(code=130)
         run = RunData(folder)
         sections = build_sections(run)[:1]
         for sec in sections:
@@ -201,6 +248,8 @@ def compare_cmd(
             _log(f"report: {paths['html']} and {paths['md']}")
     except HeronSimError as err:
         _fail(str(err))
+    except OutputError as err:
+        _fail(str(err), code=1)
 
 
 def _rules_source(path: Path, label: str):

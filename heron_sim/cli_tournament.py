@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -30,10 +29,17 @@ def tournament_cmd(
     try:
         r = _rules(mode, rules, set_)
         names = [s for s in strategies.split(",") if s.strip()]
+        from .cli import _check_user_strategies, _interrupted
+        from .io import dumps
+
+        for name in names:
+            _check_user_strategies(name, 1)
         res = tournament(r, names, games, seed, threads=threads)
         if as_json:
-            typer.echo(json.dumps(res.to_dict(), default=lambda x: x.item() if hasattr(x, "item") else str(x)))
+            typer.echo(dumps(res.to_dict()))
         else:
             typer.echo(res.to_text())
+        if res.interrupted:
+            _interrupted(res.played, res.requested)
     except HeronSimError as err:
         _fail(str(err))

@@ -7,3 +7,8 @@ class HeronSimError(ValueError):
 
 class RulesError(HeronSimError):
     """A rules object, a rules TOML file or an override is invalid."""
+
+
+class OutputError(Exception):
+    """A file could not be written (disk full, read-only, permission): exit code 1."""
+

@@ -8,7 +8,7 @@
 from __future__ import annotations
 
 import math
-from typing import Callable
+from typing import Callable, Iterator
 
 import numba
 import numpy as np
@@ -20,6 +20,7 @@ from .engine import layout as L
 from .engine.batch import play_batch, play_turns
 from .engine.pack import pack_rules
 from .errors import HeronSimError
+from .interrupt import stop_requested
 from .rules import Rules
 from .rules.board import EFFECT_NAMES
 from .strategies import REGISTRY, parse_seating, parse_strategy, seat_arrays
@@ -34,6 +35,54 @@ def _set_threads(threads: int | None) -> None:
     if not 1 <= threads <= limit:
         raise HeronSimError(f"--threads: {threads}; allowed: 1..{limit}")
     numba.set_num_threads(threads)
+
+
+MAX_SEED = 2**63 - 1
+#: Columns :func:`heron_sim.analysis.summarize` reads (what a streamed run keeps in memory).
+SUMMARY_COLUMNS = ("players", "finished", "rounds", "winner", "played_turns", "ponds",
+                   "anxieties", "lion_rescues", "lead_changes")
+
+
+def check_seed(seed: int, field: str = "--seed") -> int:
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed <= MAX_SEED:
+        raise HeronSimError(f"{field}: {seed}; allowed: 0..{MAX_SEED}")
+    return int(seed)
+
+
+def available_memory() -> int | None:
+    """Bytes of memory available now (Linux ``MemAvailable``), or None if unknown."""
+    try:
+        with open("/proc/meminfo", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+def check_memory(n_bytes: float, what: str, hint: str) -> None:
+    """Refuse up front a run whose results would not fit in memory (with the figure)."""
+    avail = available_memory()
+    if avail is not None and n_bytes > 0.8 * avail:
+        raise HeronSimError(f"{what} need about {n_bytes / 1e9:,.1f} GB of memory, "
+                            f"{avail / 1e9:,.1f} GB available; {hint}")
+
+
+def frame_bytes_per_game(rules: Rules) -> int:
+    """Peak bytes per game of :func:`simulate` (the kernel's rows, then the frame's columns)."""
+    return 2 * 8 * L.n_columns(rules.finish) + 64
+
+
+def _prepare(rules: Rules, games: int, seed: int, strategies, batch_size: int):
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 0:
+        raise HeronSimError(f"--games: {games}; allowed: a number of games >= 0")
+    check_seed(seed)
+    if batch_size < 1:
+        raise HeronSimError(f"batch_size: {batch_size}; allowed: >= 1")
+    seating = parse_seating(strategies, rules.players)
+    sids, sp = seat_arrays(seating, rules)
+    return seating, sids, sp, pack_rules(rules)
 
 
 def simulate(
@@ -51,17 +100,13 @@ def simulate(
 
     Game ``i`` (``first_game <= i < first_game + games``) draws only from the stream
     ``(seed, i)``: the frame is identical for any ``threads`` and ``batch_size``. On Ctrl-C
-    between batches, the games already played are returned (``df.attrs["interrupted"]``).
+    (or SIGTERM under the command line) between batches, the games already played are returned;
+    ``df.attrs`` holds ``requested``, ``played`` and ``interrupted``. A run whose frame would
+    not fit in memory is refused up front (stream it with :func:`simulate_batches`).
     """
-    if games < 0:
-        raise HeronSimError(f"--games: {games}; allowed: a number of games >= 0")
-    if not 0 <= seed < 2**63:
-        raise HeronSimError(f"--seed: {seed}; allowed: 0..{2**63 - 1}")
-    if batch_size < 1:
-        raise HeronSimError(f"batch_size: {batch_size}; allowed: >= 1")
-    seating = parse_seating(strategies, rules.players)
-    sids, sp = seat_arrays(seating, rules)
-    R = pack_rules(rules)
+    seating, sids, sp, R = _prepare(rules, games, seed, strategies, batch_size)
+    check_memory(games * frame_bytes_per_game(rules), f"--games: {games:,} games",
+                 "stream them to a file (heron-sim simulate --out FILE.parquet) or play fewer")
     _set_threads(threads)
     width = L.n_columns(rules.finish)
     out = np.zeros((games, width), dtype=np.int64)
@@ -69,6 +114,9 @@ def simulate(
     interrupted = False
     try:
         while done < games:
+            if stop_requested():
+                interrupted = True
+                break
             n = min(batch_size, games - done)
             play_batch(np.uint64(seed), first_game + done, R, sids, sp, out[done : done + n])
             done += n
@@ -77,8 +125,51 @@ def simulate(
     except KeyboardInterrupt:
         interrupted = True
     df = results_frame(out[:done], rules, seed, seating, first_game)
-    df.attrs["interrupted"] = interrupted
+    df.attrs.update(requested=int(games), played=int(done), interrupted=interrupted)
     return df
+
+
+def simulate_batches(
+    rules: Rules,
+    games: int,
+    seed: int = 1,
+    strategies: str | list[str] = "greedy",
+    *,
+    first_game: int = 0,
+    threads: int | None = None,
+    batch_size: int = DEFAULT_BATCH,
+    progress: Callable[[int], None] | None = None,
+) -> Iterator[pd.DataFrame]:
+    """Yield the results of :func:`simulate` batch by batch (memory bounded by the batch).
+
+    Stops early, between batches, when a stop was requested (SIGINT/SIGTERM under the command
+    line); the caller counts the rows it received.
+    """
+    seating, sids, sp, R = _prepare(rules, games, seed, strategies, batch_size)
+    _set_threads(threads)
+    width = L.n_columns(rules.finish)
+    done = 0
+    while done < games and not stop_requested():
+        n = min(batch_size, games - done)
+        out = np.zeros((n, width), dtype=np.int64)
+        play_batch(np.uint64(seed), first_game + done, R, sids, sp, out)
+        yield results_frame(out, rules, seed, seating, first_game + done)
+        done += n
+        if progress is not None:
+            progress(n)
+
+
+def summary_columns(df: pd.DataFrame) -> pd.DataFrame:
+    """The columns :func:`heron_sim.analysis.summarize` needs, in compact types."""
+    P = int(df["players"].iloc[0]) if len(df) else 0
+    keep = list(SUMMARY_COLUMNS) + [f"guide_{s}" for s in range(P)] + [f"advance_{s}" for s in range(P)]
+    slim = df[keep].copy()
+    for c in ("players", "winner"):
+        slim[c] = slim[c].astype(np.int8)
+    for c in ("rounds", "played_turns", "ponds", "anxieties", "lion_rescues", "lead_changes",
+              *[f"advance_{s}" for s in range(P)]):
+        slim[c] = slim[c].astype(np.int32)
+    return slim
 
 
 def results_frame(out: np.ndarray, rules: Rules, seed: int, seating: list[str],
@@ -136,6 +227,24 @@ def results_frame(out: np.ndarray, rules: Rules, seed: int, seating: list[str],
     return pd.DataFrame(cols)
 
 
+TURN_CHUNK = 1 << 20
+
+
+def _turns_setup(rules, turns, seed, strategy, guide):
+    if isinstance(turns, bool) or not isinstance(turns, (int, np.integer)) or turns < 0:
+        raise HeronSimError(f"--turns: {turns}; allowed: >= 0")
+    check_seed(seed)
+    if parse_strategy(strategy)[0] not in user_strategies():
+        raise HeronSimError(f"--strategy: {strategy!r}; allowed: {', '.join(user_strategies())}")
+    g = animal_index(guide, "--guide")
+    sids, sp = seat_arrays([strategy], rules)
+    return g, int(sids[0]), sp[0], pack_rules(rules)
+
+
+def user_strategies() -> list[str]:
+    return [n for n, s in REGISTRY.items() if s.user_facing]
+
+
 def simulate_turns(
     rules: Rules,
     turns: int,
@@ -145,44 +254,106 @@ def simulate_turns(
     *,
     first_turn: int = 0,
     threads: int | None = None,
+    progress: Callable[[int], None] | None = None,
 ) -> np.ndarray:
     """Play ``turns`` single turns from a fresh turn state (guide ready, no board).
 
     Returns int64[turns, 3]: (outcome, value, last roll) with outcome 0 scored, 1 Pond,
     2 Anxiety, 3 Anxiety rescued by the Lion; value = push-back for a Pond, else the advance
     (doubling and Bull included). Turn t draws from the stream (seed, first_turn + t).
+    Played in chunks: on Ctrl-C (or a requested stop) the turns already played are returned
+    (fewer rows than ``turns``).
     """
-    if turns < 0:
-        raise HeronSimError(f"--turns: {turns}; allowed: >= 0")
-    if parse_strategy(strategy)[0] == "scripted":
-        raise HeronSimError(f"--strategy: {strategy!r}; allowed: {', '.join(n for n, s in REGISTRY.items() if s.user_facing)}")
-    g = animal_index(guide, "--guide")
-    sids, sp = seat_arrays([strategy], rules)
+    g, sid, sp_row, R = _turns_setup(rules, turns, seed, strategy, guide)
+    check_memory(24 * turns, f"--turns: {turns:,} turns", "play fewer turns (heron-sim turns counts them without keeping them)")
     _set_threads(threads)
     out = np.zeros((turns, 3), dtype=np.int64)
-    play_turns(np.uint64(seed), first_turn, pack_rules(rules), g, int(sids[0]), sp[0], out)
+    done = 0
+    try:
+        while done < turns and not stop_requested():
+            n = min(TURN_CHUNK, turns - done)
+            play_turns(np.uint64(seed), first_turn + done, R, g, sid, sp_row, out[done:done + n])
+            done += n
+            if progress is not None:
+                progress(n)
+    except KeyboardInterrupt:
+        pass
+    return out[:done]
+
+
+def count_turns(rules: Rules, turns: int, seed: int = 1, strategy: str = "greedy",
+                guide: str | int = "loup", *, threads: int | None = None,
+                progress: Callable[[int], None] | None = None) -> dict:
+    """:func:`turns_report` of ``turns`` turns, counted chunk by chunk (memory bounded by the
+    chunk, whatever ``turns``); ``requested``, ``played`` and ``interrupted`` say how many
+    were played."""
+    g, sid, sp_row, R = _turns_setup(rules, turns, seed, strategy, guide)
+    _set_threads(threads)
+    pond = anxiety = 0
+    adv = np.zeros(0, dtype=np.int64)
+    push = np.zeros(0, dtype=np.int64)
+    done = 0
+    interrupted = False
+    try:
+        while done < turns:
+            if stop_requested():
+                interrupted = True
+                break
+            n = min(TURN_CHUNK, turns - done)
+            out = np.zeros((n, 3), dtype=np.int64)
+            play_turns(np.uint64(seed), done, R, g, sid, sp_row, out)
+            outcome, value = out[:, 0], out[:, 1]
+            scored = outcome == L.OUT_SCORED
+            is_pond = outcome == L.OUT_POND
+            pond += int(is_pond.sum())
+            anxiety += int(((outcome == L.OUT_ANXIETY) | (outcome == L.OUT_RESCUED)).sum())
+            adv = _add_counts(adv, np.bincount(value[scored]))
+            push = _add_counts(push, np.bincount(value[is_pond]))
+            done += n
+            if progress is not None:
+                progress(n)
+    except KeyboardInterrupt:
+        interrupted = True
+    return _turns_doc(rules, turns, done, interrupted, seed, strategy, guide, pond, anxiety, adv, push)
+
+
+def _add_counts(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    n = max(len(a), len(b))
+    out = np.zeros(n, dtype=np.int64)
+    out[: len(a)] += a
+    out[: len(b)] += b
     return out
 
 
-def turns_report(rules: Rules, turns: int, seed: int, strategy: str, guide: str | int,
-                 out: np.ndarray) -> dict:
-    """The JSON document of ``heron-sim turns``: counts of Ponds, Anxieties (rescued ones
-    included), advances over the turns that are neither, and Pond push-backs."""
-    outcome, value = out[:, 0], out[:, 1]
-    scored = outcome == L.OUT_SCORED
-    pond = outcome == L.OUT_POND
-    adv = np.bincount(value[scored]) if scored.any() else np.zeros(0, dtype=np.int64)
-    push = np.bincount(value[pond]) if pond.any() else np.zeros(0, dtype=np.int64)
+def _turns_doc(rules, turns, played, interrupted, seed, strategy, guide, pond, anxiety, adv, push):
     return {
         "mode": rules.mode,
         "strategy": strategy,
         "guide": ANIMALS[animal_index(guide, "--guide")],
         "rolls": rules.rolls,
         "powers": rules.powers,
-        "turns": int(turns),
+        "turns": int(played),
         "seed": int(seed),
-        "pond": int(pond.sum()),
-        "anxiety": int(((outcome == L.OUT_ANXIETY) | (outcome == L.OUT_RESCUED)).sum()),
+        "pond": int(pond),
+        "anxiety": int(anxiety),
         "advance": {str(k): int(c) for k, c in enumerate(adv) if c > 0},
         "pond_pushback": {str(k): int(c) for k, c in enumerate(push) if c > 0},
+        "requested": int(turns),
+        "played": int(played),
+        "interrupted": bool(interrupted),
     }
+
+
+def turns_report(rules: Rules, turns: int, seed: int, strategy: str, guide: str | int,
+                 out: np.ndarray) -> dict:
+    """The JSON document of ``heron-sim turns``: counts of Ponds, Anxieties (rescued ones
+    included), advances over the turns that are neither, and Pond push-backs; ``turns`` and
+    ``played`` are the rows of ``out``, ``requested`` the turns asked for."""
+    outcome, value = out[:, 0], out[:, 1]
+    scored = outcome == L.OUT_SCORED
+    pond = outcome == L.OUT_POND
+    adv = np.bincount(value[scored]) if scored.any() else np.zeros(0, dtype=np.int64)
+    push = np.bincount(value[pond]) if pond.any() else np.zeros(0, dtype=np.int64)
+    anxiety = ((outcome == L.OUT_ANXIETY) | (outcome == L.OUT_RESCUED)).sum()
+    return _turns_doc(rules, turns, len(out), len(out) < turns, seed, strategy, guide,
+                      pond.sum(), anxiety, adv, push)

@@ -1,4 +1,4 @@
-"""Reading TOML files with one-line errors (every rules, dice, board and experiment file)."""
+"""Reading TOML files with one-line errors (every rules, dice, board, game and experiment file)."""
 
 from __future__ import annotations
 
@@ -6,21 +6,23 @@ import tomllib
 from importlib import resources
 from pathlib import Path
 
-from .errors import RulesError
+from .errors import HeronSimError, RulesError
+from .io import read_text
 
 
 def read_toml(path: str | Path, field: str) -> dict:
-    """The table of the TOML file ``path``; a missing or malformed file raises a one-line
-    :class:`~heron_sim.errors.RulesError` that starts with ``field``."""
+    """The table of the TOML file ``path``; a missing, unreadable, non-UTF-8 or malformed file
+    raises a one-line :class:`~heron_sim.errors.RulesError` that starts with ``field``."""
     try:
-        with open(path, "rb") as fh:
-            return tomllib.load(fh)
-    except FileNotFoundError:
-        raise RulesError(f"{field}: file not found: {path}; allowed: an existing TOML file") from None
-    except IsADirectoryError:
-        raise RulesError(f"{field}: {path} is a folder; allowed: a TOML file") from None
+        text = read_text(path, field)
+    except HeronSimError as err:
+        raise RulesError(str(err)) from None
+    try:
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise RulesError(f"{field}: malformed TOML in {path}: {err}") from None
+    except RecursionError:
+        raise RulesError(f"{field}: {path}: TOML nested too deeply") from None
 
 
 def package_toml(package: str, relative: str) -> dict:

@@ -23,6 +23,7 @@ import pandas as pd
 
 from .analysis.intervals import wilson
 from .errors import HeronSimError
+from .interrupt import stop_requested
 from .rules import Rules
 from .simulation import simulate
 from .strategies import parse_strategy
@@ -51,6 +52,9 @@ class TournamentResult:
     low: pd.DataFrame
     high: pd.DataFrame
     ranking: pd.DataFrame
+    requested: int = 0     # games asked for (all pairs, both seatings)
+    played: int = 0        # games really played (fewer if interrupted)
+    interrupted: bool = False
 
     def matrix_text(self) -> str:
         cells = {}
@@ -68,7 +72,9 @@ class TournamentResult:
             rk[c] = (100 * rk[c]).round(1)
         rk["rating"] = rk["rating"].round(0).astype(int)
         rk["advance_per_turn"] = rk["advance_per_turn"].round(3)
-        return (f"Tournament, {self.mode}, two-player games, {self.games:,} per seating of each pair "
+        cut = (f"INTERRUPTED: {self.played:,} of {self.requested:,} games played; the tables hold "
+               "only those (the last pair may lack its mirrored seating)\n\n" if self.interrupted else "")
+        return (f"{cut}Tournament, {self.mode}, two-player games, {self.games:,} per seating of each pair "
                 f"(seats and guides mirrored), seed {self.seed}\n\n"
                 f"Head-to-head win rate of the row against the column, % [95 % Wilson interval]:\n"
                 f"{self.matrix_text()}\n\nRanking (rating: Bradley–Terry, Elo scale):\n"
@@ -83,6 +89,7 @@ class TournamentResult:
             "low": {a: {b: _nan_none(self.low.loc[a, b]) for b in self.strategies} for a in self.strategies},
             "high": {a: {b: _nan_none(self.high.loc[a, b]) for b in self.strategies} for a in self.strategies},
             "ranking": self.ranking.to_dict(orient="records"),
+            "requested": self.requested, "played": self.played, "interrupted": self.interrupted,
         }
 
 
@@ -132,17 +139,25 @@ def tournament(rules: Rules, strategies: list[str], games: int, seed: int = 1, *
     adv = np.zeros(k)
     turns = np.zeros(k)
     anx = np.zeros(k)
-    for i, j in combinations(range(k), 2):
-        for first, second in ((i, j), (j, i)):
-            df = simulate(r2, games, seed, [strategies[first], strategies[second]], threads=threads)
-            wins[first, second] += int((df["winner"] == 0).sum())
-            wins[second, first] += int((df["winner"] == 1).sum())
-            for seat, who in ((0, first), (1, second)):
-                adv[who] += df[f"advance_{seat}"].sum()
-                turns[who] += df[f"turns_{seat}"].sum()
-                anx[who] += df[f"anxiety_{seat}"].sum()
-            if progress is not None:
-                progress(games)
+    pairs = [(a, b) for i, j in combinations(range(k), 2) for a, b in ((i, j), (j, i))]
+    requested, played, interrupted = games * len(pairs), 0, False
+    for first, second in pairs:
+        if stop_requested():
+            interrupted = True
+            break
+        df = simulate(r2, games, seed, [strategies[first], strategies[second]], threads=threads)
+        played += len(df)
+        interrupted = interrupted or bool(df.attrs.get("interrupted"))
+        wins[first, second] += int((df["winner"] == 0).sum())
+        wins[second, first] += int((df["winner"] == 1).sum())
+        for seat, who in ((0, first), (1, second)):
+            adv[who] += df[f"advance_{seat}"].sum()
+            turns[who] += df[f"turns_{seat}"].sum()
+            anx[who] += df[f"anxiety_{seat}"].sum()
+        if progress is not None:
+            progress(len(df))
+        if interrupted:
+            break
     decided = wins + wins.T
     rate, lo, hi = wilson(wins, decided)
     for m in (rate, lo, hi):
@@ -161,4 +176,4 @@ def tournament(rules: Rules, strategies: list[str], games: int, seed: int = 1, *
         "anxiety_rate": anx / np.maximum(turns, 1),
     }).sort_values("rating", ascending=False, kind="stable").reset_index(drop=True)
     return TournamentResult(strategies, games, seed, rules.mode, wins, frame(rate), frame(lo),
-                            frame(hi), ranking)
+                            frame(hi), ranking, requested, played, interrupted)

@@ -20,7 +20,7 @@ def test_turns_json_has_exactly_the_documented_keys():
     assert res.exit_code == 0, res.output
     doc = json.loads(res.output)
     assert list(doc) == ["mode", "strategy", "guide", "rolls", "powers", "turns", "seed", "pond",
-                         "anxiety", "advance", "pond_pushback"]
+                         "anxiety", "advance", "pond_pushback", "requested", "played", "interrupted"]
     assert doc["powers"] is False and doc["turns"] == 20000 and doc["guide"] == "loup"
     assert doc["pond"] + doc["anxiety"] + sum(doc["advance"].values()) == 20000
     assert sum(doc["pond_pushback"].values()) == doc["pond"]

@@ -26,6 +26,11 @@ import pandas as pd
 
 from ..errors import HeronSimError
 
+MAX_SEED = 2**63 - 1
+#: Games per call of a game's ``simulate`` when :func:`simulate_chunks` drives it: the stop
+#: flag (Ctrl-C, SIGTERM) is read between chunks.
+GAME_CHUNK = 20_000
+
 #: Columns every per-game result table starts with.
 #: seed (int), game (index, int), players (int), seats (str, strategy by seat, e.g.
 #: "greedy,random,greedy"), strategies (str, sorted unique strategy names joined by ","), winner (seat index, -1 if none), length (rounds or
@@ -68,6 +73,8 @@ def seat_strategies(strategies, players: int, ids: dict[str, int], min_players: 
         raise HeronSimError(f"players: {players}; allowed: {min_players}..{max_players}")
     if games < 0 or seed < 0 or first_game < 0:
         raise HeronSimError("games, seed, first_game: negative; allowed: integers >= 0")
+    if seed > MAX_SEED or first_game + games > MAX_SEED:
+        raise HeronSimError(f"seed: {seed}; allowed: 0..{MAX_SEED} (and game indices below it)")
     names = list(strategies) if strategies else [next(iter(ids))] * players
     if len(names) == 1:
         names = names * players
@@ -80,6 +87,25 @@ def check_core_columns(df: pd.DataFrame) -> None:
     """Raise AssertionError unless ``df`` starts with the core columns."""
     head = tuple(df.columns[: len(CORE_COLUMNS)])
     assert head == CORE_COLUMNS, f"result columns must start with {CORE_COLUMNS}, got {head}"
+
+
+def simulate_chunks(game: LightGame, rules, games: int, players: int, seed: int, strategies,
+                    progress: Callable[[int], None] | None = None, first_game: int = 0,
+                    chunk: int = GAME_CHUNK):
+    """Yield ``game.simulate`` frames of at most ``chunk`` games (indices ``first_game ..``),
+    stopping between chunks once a stop was requested (Ctrl-C or SIGTERM under the command
+    line). Game ``i`` draws from its own stream, so the chunks join into the frame one call
+    would give."""
+    from ..interrupt import stop_requested
+
+    if not 0 <= seed <= MAX_SEED:
+        raise HeronSimError(f"--seed: {seed}; allowed: 0..{MAX_SEED}")
+    done = 0
+    while done < games and not stop_requested():
+        n = min(chunk, games - done)
+        yield game.simulate(rules, games=n, players=players, seed=seed, strategies=list(strategies),
+                            progress=progress, first_game=first_game + done)
+        done += n
 
 
 def light_summary(df: pd.DataFrame) -> dict:

@@ -93,6 +93,36 @@ def _check_scalar(name: str, value: Any) -> Any:
     return value
 
 
+_EXAMPLE_KEY = {"dice": "count=9", "combinations": "advance=[0,0,0,1,2,5,7,9,10]",
+                "board": "file=my-board.toml"}
+
+
+def mode_dice(mode: str) -> tuple[tuple[int, ...], ...]:
+    """The dice of a standard mode (``8d8``: eight D8; ``10d6``: the ten historic D6)."""
+    if mode == "10d6":
+        return _dice.historic_d6()
+    return (_dice.d8(),) * int(mode.split("d")[0])
+
+
+def dice_label(dice) -> str:
+    """What the dice are: ``<n>d8`` for n D8, ``10d6`` for the historic D6, else
+    ``<n>d<k>*``: n dice of another composition with k animal faces each (``<lo>-<hi>`` when
+    the dice differ in size), e.g. ``2d1-3*`` for a 3-face and a 1-face die."""
+    if dice and all(tuple(d) == _dice.d8() for d in dice):
+        return f"{len(dice)}d8"
+    if dice and tuple(tuple(d) for d in dice) == _dice.historic_d6():
+        return "10d6"
+    sizes = [len(d) for d in dice or ()]
+    if not sizes:
+        return "0d0*"
+    k = str(sizes[0]) if min(sizes) == max(sizes) else f"{min(sizes)}-{max(sizes)}"
+    return f"{len(sizes)}d{k}*"
+
+
+def _default_squares(finish: int) -> tuple[tuple[int, int], ...]:
+    return _resolve_board({}, finish, Path("."))
+
+
 def _extend(values: list, n: int) -> list:
     """Pad a by-size list to length n with its last value (sizes past the end use the last)."""
     return list(values[:n]) + [values[-1]] * max(0, n - len(values))
@@ -160,12 +190,21 @@ class Rules:
         unknown = sorted(set(table) - set(_TOP_KEYS))
         if unknown:
             raise RulesError(f"{unknown[0]}: unknown rules key; allowed: {', '.join(_TOP_KEYS)}")
+        for key in ("dice", "combinations", "board"):
+            if not isinstance(table.get(key, {}) or {}, dict):
+                raise RulesError(f"{key}: {table[key]!r} is not a table; allowed: a [{key}] table "
+                                 f"(e.g. --set {key}.{_EXAMPLE_KEY[key]})")
+        dice_table = table.get("dice", {}) or {}
+        custom = any(k in dice_table for k in ("faces", "file")) or (
+            "count" in dice_table and table.get("mode", "8d8") in MODES)
         mode = table.get("mode", "8d8")
-        if mode not in MODES:
+        if not isinstance(mode, str) or (mode not in MODES and not custom):
             raise RulesError(f"mode: {mode!r} is not a mode; allowed: {', '.join(MODES)}")
         scalars = {name: _check_scalar(name, table[name]) for name in _SCALARS if name in table}
         finish = scalars.get("finish", 63)
-        dice = _resolve_dice(mode, table.get("dice", {}) or {}, base_dir)
+        dice = _resolve_dice(mode if mode in MODES else "8d8", dice_table, base_dir)
+        if custom:
+            mode = dice_label(dice)  # labelled by what the dice are, not by the mode asked
         advance, effect = _resolve_combinations(table.get("combinations", {}) or {}, len(dice))
         squares = _resolve_board(table.get("board", {}) or {}, finish, base_dir)
         disabled = _resolve_disabled_powers(table.get("disabled_powers", []))
@@ -173,27 +212,84 @@ class Rules:
                    squares=squares, disabled_powers=disabled, **scalars)
 
     def replace(self, **changes) -> "Rules":
-        """A copy with some fields changed, validated again."""
+        """A copy with some fields changed, validated again.
+
+        What depends on a changed field is rebuilt: a new ``mode`` brings its dice (unless
+        ``dice`` is given too; refused if these rules' dice are not their mode's own), new dice
+        relabel the mode and resize the combination tables, a new ``finish`` drops the default
+        board's squares past it. Unknown fields are refused.
+        """
+        fields = {f.name for f in dataclasses.fields(self)}
+        unknown = sorted(set(changes) - fields)
+        if unknown:
+            raise RulesError(f"{unknown[0]}: not a field of Rules; allowed: {', '.join(sorted(fields))}")
+        if "mode" in changes and "dice" not in changes and changes["mode"] != self.mode:
+            if self.mode not in MODES or self.dice != mode_dice(self.mode):
+                raise RulesError(f"mode: these rules' dice are not those of mode {self.mode!r}; "
+                                 "give dice= with the new mode")
+            changes["dice"] = None
+        if "dice" in changes and changes["dice"] is not None and "mode" not in changes:
+            changes["mode"] = dice_label(tuple(tuple(d) for d in changes["dice"]))
+        if "finish" in changes and "squares" not in changes and self.squares == _default_squares(self.finish):
+            changes["squares"] = None
         new = dataclasses.replace(self, **changes)
-        new.validate()
         return new
 
     def validate(self) -> None:
-        if self.mode not in MODES and self.mode != "custom":
+        """Check every field's type and range (the constructor calls it)."""
+        if not isinstance(self.mode, str) or (self.mode not in MODES and self.mode != dice_label(self.dice)):
             raise RulesError(f"mode: {self.mode!r} is not a mode; allowed: {', '.join(MODES)}")
         for name in _SCALARS:
             _check_scalar(name, getattr(self, name))
-        if not self.dice:
-            raise RulesError("dice: no dice")
-        for square, code in self.squares:
-            if not 1 <= square <= self.finish - 1:
-                raise RulesError(f"board.squares: square {square} is out of range; allowed: 1..{self.finish - 1}")
+        if not self.dice or len(self.dice) > 16:
+            raise RulesError(f"dice: {len(self.dice or ())} dice; allowed: 1..16")
+        for i, die in enumerate(self.dice):
+            if not die or any(isinstance(f, bool) or not isinstance(f, (int, np.integer)) or not 0 <= f < 7
+                              for f in die):
+                raise RulesError(f"dice[{i}]: {die!r}; allowed: a non-empty tuple of animal indices 0..6")
+        n = len(self.dice) + 1
+        for name, values, hi in (("combo_advance", self.combo_advance, None),
+                                 ("combo_effect", self.combo_effect, len(COMBO_EFFECTS) - 1)):
+            if len(values) != n or any(isinstance(v, bool) or not isinstance(v, (int, np.integer)) or v < 0
+                                       or (hi is not None and v > hi) for v in values):
+                what = f"integers 0..{hi}" if hi is not None else "integers >= 0"
+                raise RulesError(f"{name}: {values!r}; allowed: {n} {what} (one per set size 0..{n - 1})")
+        for item in self.squares:
+            if not (isinstance(item, tuple) and len(item) == 2):
+                raise RulesError(f"squares: {item!r}; allowed: (square, effect code) pairs")
+            square, code = item
+            if isinstance(square, bool) or not isinstance(square, (int, np.integer)) or not 1 <= square <= self.finish - 1:
+                raise RulesError(f"board.squares: square {square!r} is out of range; allowed: 1..{self.finish - 1}")
+            if isinstance(code, bool) or not isinstance(code, (int, np.integer)) or not 0 <= code < len(_board.EFFECT_NAMES):
+                raise RulesError(f"board.squares.{square}: effect code {code!r}; allowed: 0..{len(_board.EFFECT_NAMES) - 1}")
+        if len({s for s, _ in self.squares}) != len(self.squares):
+            raise RulesError("board.squares: a square is listed twice")
+        for g in self.disabled_powers:
+            if isinstance(g, bool) or not isinstance(g, (int, np.integer)) or not 0 <= g < 7:
+                raise RulesError(f"disabled_powers: {g!r}; allowed: animal indices 0..6")
 
     def __post_init__(self):
+        if not isinstance(self.mode, str):
+            raise RulesError(f"mode: {self.mode!r} is not a mode; allowed: {', '.join(MODES)}")
         if self.dice is None:
-            object.__setattr__(self, "dice", _resolve_dice(self.mode, {}, Path(".")))
-        if self.squares is None:
-            object.__setattr__(self, "squares", _resolve_board({}, self.finish, Path(".")))
+            if self.mode not in MODES:
+                raise RulesError(f"mode: {self.mode!r} is not a mode; allowed: {', '.join(MODES)}")
+            object.__setattr__(self, "dice", mode_dice(self.mode))
+        elif not isinstance(self.dice, (tuple, list)) or not all(isinstance(d, (tuple, list)) for d in self.dice):
+            raise RulesError(f"dice: {self.dice!r}; allowed: a tuple of dice, each a tuple of animal indices")
+        else:
+            object.__setattr__(self, "dice", tuple(tuple(d) for d in self.dice))
+            if self.mode not in MODES or self.dice != mode_dice(self.mode):
+                object.__setattr__(self, "mode", dice_label(self.dice))  # named by what they are
+        if isinstance(self.finish, int) and not isinstance(self.finish, bool) and self.squares is None:
+            object.__setattr__(self, "squares", _default_squares(self.finish))
+        elif self.squares is None:
+            object.__setattr__(self, "squares", ())
+        for name in ("combo_advance", "combo_effect", "squares", "disabled_powers"):
+            value = getattr(self, name)
+            if not isinstance(value, (tuple, list)):
+                raise RulesError(f"{name}: {value!r}; allowed: a tuple")
+            object.__setattr__(self, name, tuple(tuple(v) if isinstance(v, list) else v for v in value))
         n = len(self.dice) + 1
         object.__setattr__(self, "combo_advance", tuple(_extend(list(self.combo_advance), n)))
         object.__setattr__(self, "combo_effect", tuple(_extend(list(self.combo_effect), n)))
@@ -283,9 +379,10 @@ def _merge(base: dict, extra: dict, prefix: str) -> None:
         name = f"{prefix}{key}"
         if prefix == "" and key not in _TOP_KEYS:
             raise RulesError(f"{name}: unknown rules key; allowed: {', '.join(_TOP_KEYS)}")
+        if key in ("dice", "board", "combinations") and prefix == "" and not isinstance(value, dict):
+            raise RulesError(f"{name}: {value!r} is not a table; allowed: a [{key}] table "
+                             f"(e.g. --set {key}.{_EXAMPLE_KEY[key]})")
         if key in ("dice", "board") and prefix == "":
-            if not isinstance(value, dict):
-                raise RulesError(f"{name}: expected a table")
             # A composition given one way replaces the defaults' other ways.
             base[key] = dict(value)
         elif isinstance(value, dict) and isinstance(base.get(key), dict):
@@ -309,6 +406,13 @@ def _resolve_disabled_powers(names) -> tuple[int, ...]:
     return tuple(sorted(set(out)))
 
 
+def _file_path(value, field: str, base_dir: Path) -> Path:
+    if not isinstance(value, str) or not value:
+        raise RulesError(f"{field}: {value!r}; allowed: a file name (a string)")
+    path = Path(value)
+    return path if path.is_absolute() else base_dir / path
+
+
 def _resolve_dice(mode: str, table: dict, base_dir: Path) -> tuple[tuple[int, ...], ...]:
     allowed = ("count", "file", "faces")
     unknown = sorted(set(table) - set(allowed))
@@ -317,9 +421,7 @@ def _resolve_dice(mode: str, table: dict, base_dir: Path) -> tuple[tuple[int, ..
     if "faces" in table:
         dice = _dice.parse_dice(table["faces"], "dice.faces")
     elif "file" in table:
-        path = Path(table["file"])
-        if not path.is_absolute():
-            path = base_dir / path
+        path = _file_path(table["file"], "dice.file", base_dir)
         dice = _dice.load_dice_file(path)
     elif mode == "10d6":
         dice = _dice.historic_d6()
@@ -354,10 +456,15 @@ def _resolve_combinations(table: dict, n_dice: int) -> tuple[tuple[int, ...], tu
         raise RulesError(f"combinations.effect: {effect!r}; allowed: a list of {', '.join(COMBO_EFFECTS)} by set size")
     codes = []
     for i, name in enumerate(effect):
-        if name not in COMBO_EFFECTS:
+        if not isinstance(name, str) or name not in COMBO_EFFECTS:
             raise RulesError(f"combinations.effect[{i}]: {name!r}; allowed: {', '.join(COMBO_EFFECTS)}")
         codes.append(COMBO_EFFECTS.index(name))
     n = n_dice + 1
+    for key, values in (("advance", advance), ("effect", effect)):
+        if len(values) > n and values != defaults[key]:
+            raise RulesError(f"combinations.{key}: {len(values)} entries but {n_dice} dice make sets "
+                             f"of size 0..{n_dice}; allowed: at most {n} entries (sizes past the end "
+                             "use the last value)")
     return tuple(_extend(advance, n)), tuple(_extend(codes, n))
 
 
@@ -369,9 +476,7 @@ def _resolve_board(table: dict, finish: int, base_dir: Path) -> tuple[tuple[int,
     if "squares" in table:
         squares = _board.parse_squares(table["squares"], finish, "board.squares")
     elif "file" in table:
-        path = Path(table["file"])
-        if not path.is_absolute():
-            path = base_dir / path
+        path = _file_path(table["file"], "board.file", base_dir)
         data = read_toml(path, "board.file")
         squares = _board.parse_squares(data.get("squares", {}), finish, "board.file:squares")
     else:

@@ -22,7 +22,6 @@ names the file, the key and what is allowed.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -113,16 +112,10 @@ class Experiment:
 
 def load_experiment(path: str | Path) -> Experiment:
     """Read and validate one experiment file."""
+    from ..tomlfile import read_toml
+
     path = Path(path)
-    try:
-        with open(path, "rb") as fh:
-            table = tomllib.load(fh)
-    except FileNotFoundError:
-        raise HeronSimError(f"experiment file not found: {path}") from None
-    except IsADirectoryError:
-        raise HeronSimError(f"{path}: is a folder, not an experiment file") from None
-    except tomllib.TOMLDecodeError as err:
-        raise HeronSimError(f"{path}: malformed TOML: {err}") from None
+    table = read_toml(path, "experiment")
     table.setdefault("name", path.stem)
     return parse_experiment(table, str(path), base_dir=path.parent)
 

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ..errors import HeronSimError
+from ..io import check_output, clean_json, mkdir, read_text, write_frame, write_text
 from ..rules import Rules
 from ..strategies import REGISTRY
 from .config import Experiment
@@ -121,25 +122,36 @@ def play_job(job: Job, progress: Callable[[int], None] | None = None) -> pd.Data
         for r, seating in enumerate(job.seatings):
             lo, hi = int(bounds[r]), int(bounds[r + 1])
             if hi > lo:
-                parts.append(simulate(job.rules, hi - lo, job.seed, seating, first_game=lo, progress=progress))
+                part = simulate(job.rules, hi - lo, job.seed, seating, first_game=lo, progress=progress)
+                parts.append(part)
+                if part.attrs.get("interrupted"):
+                    break
         df = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
         for col in [c for c in df.columns if c.startswith("strategy_")] + ["strategies", "winner_strategy"]:
-            df[col] = df[col].astype(str)
-        return df
+            if col in df:
+                df[col] = df[col].astype(str)
+        return _label(df, job.n, len(df))
     if job.kind == "light":
         return play_light(job, progress)
     if job.kind == "turns":
-        out = simulate_turns(job.rules, job.n, job.seed, job.strategy, job.guide)
-        if progress is not None:
-            progress(job.n)
-        return pd.DataFrame({"outcome": out[:, 0].astype(np.int8), "value": out[:, 1].astype(np.int16),
-                             "roll": out[:, 2].astype(np.int8)})
+        out = simulate_turns(job.rules, job.n, job.seed, job.strategy, job.guide, progress=progress)
+        df = pd.DataFrame({"outcome": out[:, 0].astype(np.int8), "value": out[:, 1].astype(np.int16),
+                           "roll": out[:, 2].astype(np.int8)})
+        return _label(df, job.n, len(df))
     if job.kind == "tournament":
         from .. import tournament as tmod  # type: ignore[attr-defined]
 
         res = tmod.tournament(job.rules, job.labels["strategies"], job.n, job.seed)
-        return _as_frame(res)
+        df = _as_frame(res)
+        requested = getattr(res, "requested", job.n)
+        return _label(df, requested, getattr(res, "played", requested))
     raise HeronSimError(f"job kind {job.kind!r}")
+
+
+def _label(df: pd.DataFrame, requested: int, played: int) -> pd.DataFrame:
+    """Record in ``df.attrs`` how many games (turns) were asked for and really played."""
+    df.attrs.update(requested=int(requested), played=int(played), interrupted=int(played) < int(requested))
+    return df
 
 
 def light_rules_table(rules) -> dict:
@@ -171,6 +183,8 @@ def play_light(job: Job, progress: Callable[[int], None] | None = None) -> pd.Da
     ``lo..hi-1`` (streams ``(seed, i)``), as the Héron jobs do."""
     from ..games import get
 
+    from ..games.base import simulate_chunks
+
     game = get(job.labels["game"])
     players = int(job.labels["players"])
     bounds = np.linspace(0, job.n, len(job.seatings) + 1).astype(int)
@@ -178,13 +192,13 @@ def play_light(job: Job, progress: Callable[[int], None] | None = None) -> pd.Da
     for r, seating in enumerate(job.seatings):
         lo, hi = int(bounds[r]), int(bounds[r + 1])
         if hi > lo:
-            parts.append(game.simulate(job.rules, games=hi - lo, players=players, seed=job.seed,
-                                       strategies=list(seating), progress=progress, first_game=lo))
+            parts.extend(simulate_chunks(game, job.rules, hi - lo, players, job.seed, list(seating),
+                                         progress, first_game=lo))
     df = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
     for col in ("seats", "strategies"):
         if col in df:
             df[col] = df[col].astype(str)
-    return df
+    return _label(df, job.n, len(df))
 
 
 def _as_frame(res) -> pd.DataFrame:
@@ -249,51 +263,160 @@ def package_version() -> str:
 
 
 def new_run_dir(root: str | Path = "runs", name: str | None = None) -> Path:
+    """A new, empty run folder ``root/<timestamp>`` (``-2``, ``-3``... if that one is taken)."""
     stamp = name or _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    path = Path(root) / stamp
-    path.mkdir(parents=True, exist_ok=True)
+    path, k = Path(root) / stamp, 1
+    while path.exists() and any(path.iterdir()):
+        k += 1
+        path = Path(root) / f"{stamp}-{k}"
+    mkdir(path)
     return path
+
+
+MANIFEST = "manifest.json"
+#: Status of a run folder in its manifest: a folder is complete only once its last job is written.
+IN_PROGRESS, INTERRUPTED, COMPLETE = "in_progress", "interrupted", "complete"
+
+
+def check_run_dir(run_dir: str | Path, resume: bool = False) -> dict | None:
+    """Check ``run_dir`` before any game is played: an empty or new folder, or (``resume``) a
+    run folder to finish. Returns the manifest to resume from (None for a new run)."""
+    run_dir = Path(run_dir)
+    check_output(run_dir, "--run-dir", folder=True)
+    if not run_dir.exists() or not any(run_dir.iterdir()):
+        if resume:
+            raise HeronSimError(f"--resume: {run_dir} holds no run to finish")
+        return None
+    if not resume:
+        what = "a run folder" if (run_dir / MANIFEST).exists() else "a folder that is not empty"
+        raise HeronSimError(f"--run-dir: {run_dir} is {what} already; pass --resume to finish that "
+                            "run, or choose a new folder")
+    manifest = read_manifest(run_dir, "--resume")
+    if manifest.get("status") == COMPLETE:
+        raise HeronSimError(f"--resume: {run_dir} is complete already; nothing to finish")
+    return manifest
+
+
+def read_manifest(run_dir: Path, field: str) -> dict:
+    """The manifest of a run folder, checked for shape (one-line errors)."""
+    path = Path(run_dir) / MANIFEST
+    if not path.is_file():
+        raise HeronSimError(f"{field}: {run_dir} is not a run folder (no {MANIFEST})")
+    try:
+        manifest = json.loads(read_text(path, field))
+    except json.JSONDecodeError as err:
+        raise HeronSimError(f"{field}: {path}: damaged manifest ({err})") from None
+    if not isinstance(manifest, dict) or not isinstance(manifest.get("experiments"), list) or not all(
+            isinstance(e, dict) and isinstance(e.get("experiment"), dict) and isinstance(e.get("jobs"), list)
+            for e in manifest["experiments"]):
+        raise HeronSimError(f"{field}: {path}: damaged manifest (experiments and jobs missing)")
+    return manifest
 
 
 def run_experiments(experiments: list[Experiment], run_dir: Path,
                     log: Callable[[str], None] | None = None,
-                    games: int | None = None) -> dict:
+                    games: int | None = None, resume: dict | None = None) -> dict:
     """Plan and play every experiment's jobs, write Parquet and ``manifest.json``.
 
     ``games`` scales every experiment down (or up) to that many games per job (and turns to
-    50 x games), for quick checks. Returns the manifest.
+    50 x games), for quick checks. The manifest is rewritten (atomically) after every job, with
+    ``status`` ``in_progress`` until the last job is written (``complete``), ``interrupted``
+    if a stop was requested (SIGINT/SIGTERM): the finished jobs are kept, a job cut short is
+    written with ``played < requested`` and replayed by a resume. ``resume`` (a manifest read
+    by :func:`check_run_dir`) skips the jobs it records as complete. Returns the manifest.
     """
+    from ..interrupt import stop_requested
     from .kinds import plan_jobs
 
     log = log or (lambda s: None)
     run_dir = Path(run_dir)
-    manifest = {"version": 1, "package_version": package_version(), "git_commit": git_commit(),
-                "started": _dt.datetime.now().isoformat(timespec="seconds"),
+    done_jobs: dict[tuple[str, str], dict] = {}
+    if resume is not None:
+        games = resume.get("games_override", games)
+        for e in resume["experiments"]:
+            for j in e["jobs"]:
+                path = run_dir / e["experiment"].get("name", "") / f"{j.get('key')}.parquet"
+                if j.get("status") == COMPLETE and path.is_file():
+                    done_jobs[(e["experiment"].get("name"), j.get("key"))] = j
+    manifest = {"version": 2, "package_version": package_version(), "git_commit": git_commit(),
+                "started": (resume or {}).get("started") or _dt.datetime.now().isoformat(timespec="seconds"),
                 "strategies_available": available_strategies(),
-                "tournament_available": _has_tournament(), "experiments": []}
+                "tournament_available": _has_tournament(), "games_override": games,
+                "status": IN_PROGRESS, "requested": 0, "played": 0, "interrupted": False,
+                "experiments": [{"experiment": e.to_dict(), "jobs": [], "seconds": 0.0} for e in experiments]}
+    plans = [plan_jobs(exp, games_override=games) for exp in experiments]
+    manifest["requested"] = sum(_job_requested(j) for jobs in plans for j in jobs)
+    manifest["jobs_total"] = sum(len(jobs) for jobs in plans)
+    _write_manifest(run_dir, manifest)
     t_all = time.perf_counter()
-    for exp in experiments:
+    interrupted = False
+    for exp, jobs, entry in zip(experiments, plans, manifest["experiments"]):
         t0 = time.perf_counter()
-        jobs = plan_jobs(exp, games_override=games)
-        (run_dir / exp.name).mkdir(parents=True, exist_ok=True)
-        described = []
+        mkdir(run_dir / exp.name)
+        described = entry["jobs"]
         for job in jobs:
+            old = done_jobs.get((exp.name, job.key))
+            if old is not None and _same_job(old, job):
+                described.append(old)
+                continue
+            if stop_requested():
+                interrupted = True
+                break
             tj = time.perf_counter()
             df = play_job(job)
-            df.to_parquet(run_dir / exp.name / f"{job.key}.parquet", index=False)
+            played = int(df.attrs.get("played", len(df)))
+            cut = bool(df.attrs.get("interrupted", False))
             d = job.describe()
-            d["seconds"] = round(time.perf_counter() - tj, 3)
-            d["rows"] = len(df)
-            described.append(d)
+            d.update(seconds=round(time.perf_counter() - tj, 3), rows=len(df), requested=_job_requested(job),
+                     played=played, interrupted=cut, status=INTERRUPTED if cut else COMPLETE)
+            if played > 0 or not cut:
+                write_frame(df, run_dir / exp.name / f"{job.key}.parquet",
+                            {k: d[k] for k in ("key", "kind", "requested", "played", "interrupted")})
+                described.append(d)
+            _write_manifest(run_dir, _totals(manifest))
+            if cut:
+                interrupted = True
+                break
         sec = time.perf_counter() - t0
-        log(f"{exp.name}: {len(jobs)} jobs, {sum(j.n for j in jobs if j.kind in ('games', 'light')):,} games, "
-            f"{sum(j.n for j in jobs if j.kind == 'turns'):,} turns in {sec:.1f} s")
-        manifest["experiments"].append({"experiment": exp.to_dict(), "jobs": described,
-                                        "seconds": round(sec, 2)})
+        entry["seconds"] = round(entry.get("seconds", 0.0) + sec, 2)
+        log(f"{exp.name}: {sum(j.get('status') == COMPLETE for j in described)} of {len(jobs)} jobs complete, "
+            f"{sum(j['played'] for j in described if j['kind'] in ('games', 'light', 'tournament')):,} games, "
+            f"{sum(j['played'] for j in described if j['kind'] == 'turns'):,} turns in {sec:.1f} s")
+        if interrupted:
+            break
     manifest["seconds"] = round(time.perf_counter() - t_all, 2)
     manifest["finished"] = _dt.datetime.now().isoformat(timespec="seconds")
-    (run_dir / "manifest.json").write_text(json.dumps(manifest, indent=1, default=_jsonable), encoding="utf-8")
+    _totals(manifest)
+    complete = not interrupted and manifest["jobs_done"] == manifest["jobs_total"]
+    manifest["status"] = COMPLETE if complete else INTERRUPTED
+    manifest["interrupted"] = not complete
+    _write_manifest(run_dir, manifest)
     return manifest
+
+
+def _same_job(old: dict, job: Job) -> bool:
+    """A finished job of the manifest is the planned one (same size, seed, rules, seatings)."""
+    new = json.loads(json.dumps(clean_json(job.describe()), default=_jsonable))
+    return all(old.get(k) == new.get(k) for k in ("kind", "n", "seed", "rules_hash", "seatings", "strategy", "guide"))
+
+
+def _job_requested(job: Job) -> int:
+    """Games (turns) a job plays: a tournament job plays ``n`` per ordered pair of strategies."""
+    if job.kind == "tournament":
+        k = len(job.labels.get("strategies", ()))
+        return job.n * k * (k - 1)
+    return job.n
+
+
+def _totals(manifest: dict) -> dict:
+    jobs = [j for e in manifest["experiments"] for j in e["jobs"]]
+    manifest["played"] = sum(int(j.get("played", j.get("n", 0))) for j in jobs)
+    manifest["jobs_done"] = sum(1 for j in jobs if j.get("status", COMPLETE) == COMPLETE)
+    return manifest
+
+
+def _write_manifest(run_dir: Path, manifest: dict) -> None:
+    write_text(Path(run_dir) / MANIFEST, json.dumps(clean_json(manifest), indent=1, default=_jsonable))
 
 
 def _jsonable(x):
@@ -319,21 +442,25 @@ def _has_tournament() -> bool:
 class RunData:
     """A run folder read back: the manifest, and each job's frame on demand."""
 
-    def __init__(self, run_dir: str | Path):
+    def __init__(self, run_dir: str | Path, allow_partial: bool = False):
         self.dir = Path(run_dir)
-        path = self.dir / "manifest.json"
-        if not path.is_file():
-            raise HeronSimError(f"--from: {self.dir} is not a run folder (no manifest.json)")
-        try:
-            self.manifest = json.loads(path.read_text(encoding="utf-8"))
-        except json.JSONDecodeError as err:
-            raise HeronSimError(f"--from: {path}: unreadable manifest: {err}") from None
+        self.manifest = read_manifest(self.dir, "--from")
+        status = self.manifest.get("status", COMPLETE)  # version-1 manifests: written at the end
+        if status != COMPLETE and not allow_partial:
+            m = self.manifest
+            raise HeronSimError(
+                f"--from: {self.dir} is a partial run ({status}: {m.get('jobs_done', '?')} of "
+                f"{m.get('jobs_total', '?')} jobs, {m.get('played', 0):,} of {m.get('requested', 0):,} "
+                f"games and turns played); finish it with: heron-sim run --resume --run-dir {self.dir}")
         self._cache: dict = {}
 
     def experiments(self) -> list[tuple[Experiment, "ExperimentData"]]:
         out = []
         for entry in self.manifest["experiments"]:
-            exp = Experiment.from_dict(entry["experiment"])
+            try:
+                exp = Experiment.from_dict(entry["experiment"])
+            except (TypeError, KeyError, AttributeError) as err:
+                raise HeronSimError(f"--from: {self.dir}: damaged manifest entry ({err})") from None
             out.append((exp, ExperimentData(self.dir / exp.name, entry)))
         return out
 
@@ -352,7 +479,14 @@ class ExperimentData:
             path = self.folder / f"{key}.parquet"
             if not path.is_file():
                 raise HeronSimError(f"--from: missing result file {path}")
-            self._frames[key] = pd.read_parquet(path)
+            try:
+                df = pd.read_parquet(path)
+            except Exception as err:  # noqa: BLE001 - pyarrow raises several kinds on a damaged file
+                raise HeronSimError(f"--from: {path}: damaged result file ({type(err).__name__})") from None
+            want = self.jobs.get(key, {}).get("rows")
+            if want is not None and len(df) != want:
+                raise HeronSimError(f"--from: {path}: {len(df)} rows, the manifest says {want}")
+            self._frames[key] = df
         return self._frames[key]
 
     def rules(self, key: str) -> Rules:
@@ -369,6 +503,7 @@ class ExperimentData:
 
 
 def run_experiment_files(paths: list[str | Path], run_dir: Path, log=None, games: int | None = None) -> dict:
+    """Load experiment files and run them into ``run_dir`` (see :func:`run_experiments`)."""
     from .config import load_experiment
 
     exps = [load_experiment(p) for p in paths]

@@ -88,12 +88,16 @@ def parse_strategy(spec: str) -> tuple[str, dict[str, float]]:
         raise HeronSimError(f"--strategy: {name!r} is not a strategy; allowed: {', '.join(names())}")
     info = REGISTRY[name]
     values = dict(info.params)
+    seen: set[str] = set()
     for item in filter(None, (x.strip() for x in rest.replace(";", "&").split("&"))):
         key, eq, raw = item.partition("=")
         key = key.strip()
         if not eq or key not in info.params:
             allowed = ", ".join(f"{k}=<number>" for k in info.params) or "none"
             raise HeronSimError(f"--strategy: {spec!r}: bad parameter {item!r}; allowed: {allowed}")
+        if key in seen:
+            raise HeronSimError(f"--strategy: {spec!r}: parameter {key} given twice; allowed: once")
+        seen.add(key)
         try:
             values[key] = float(raw)
         except ValueError:

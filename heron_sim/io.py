@@ -1,0 +1,298 @@
+"""Every file the project reads or writes goes through here.
+
+Reading: :func:`read_bytes` / :func:`read_text` turn a missing file, a folder, a permission or
+another OS error, and text that is not UTF-8 into one-line errors ``FILE: what went wrong``
+(:class:`~heron_sim.errors.HeronSimError`, exit 2 on the command line).
+
+Writing: :func:`atomic_path` hands out a temporary file in the destination's folder and renames
+it into place only once it is completely written (``os.replace``, atomic on POSIX): a kill, a
+full disk or a read-only folder never leaves a half-written file nor destroys the old one. A
+write that fails raises :class:`~heron_sim.errors.OutputError` (exit 1).
+
+JSON: :func:`dumps` writes ``null`` for NaN and infinities (JSON has no NaN).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Iterator
+
+from .errors import HeronSimError, OutputError
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+_MODE = 0o666 & ~_umask()  # what open() would give a new file (mkstemp gives 0600)
+
+#: Output formats by file extension.
+TABLE_FORMATS = {".csv": "csv", ".parquet": "parquet"}
+
+
+# ---------------------------------------------------------------- reading
+def read_bytes(path: str | Path, field: str | None = None) -> bytes:
+    """The bytes of ``path``; OS errors become one-line :class:`HeronSimError`."""
+    where = f"{field}: " if field else ""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read()
+    except FileNotFoundError:
+        raise HeronSimError(f"{where}{path}: file not found") from None
+    except IsADirectoryError:
+        raise HeronSimError(f"{where}{path}: is a folder, not a file") from None
+    except PermissionError:
+        raise HeronSimError(f"{where}{path}: permission denied") from None
+    except OSError as err:
+        raise HeronSimError(f"{where}{path}: cannot read: {err.strerror or err}") from None
+
+
+def read_text(path: str | Path, field: str | None = None) -> str:
+    """The text of ``path`` (UTF-8); a file that is not UTF-8 is a one-line error."""
+    data = read_bytes(path, field)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        where = f"{field}: " if field else ""
+        raise HeronSimError(f"{where}{path}: not UTF-8 text (byte {err.start}); allowed: a UTF-8 file") from None
+
+
+# ---------------------------------------------------------------- JSON
+def clean_json(x: Any) -> Any:
+    """``x`` with NaN and infinite floats replaced by None and numpy scalars/arrays unboxed."""
+    if isinstance(x, dict):
+        return {str(k): clean_json(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [clean_json(v) for v in x]
+    if hasattr(x, "tolist") and not isinstance(x, (str, bytes)):
+        return clean_json(x.tolist())
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, Path):
+        return str(x)
+    return x
+
+
+def dumps(doc: Any, **kw) -> str:
+    """JSON text with ``null`` for NaN/inf (never the bare ``NaN`` JSON readers reject)."""
+    return json.dumps(clean_json(doc), allow_nan=False, **kw)
+
+
+# ---------------------------------------------------------------- writing
+def check_output(path: str | Path, field: str = "--out", formats: dict | None = None,
+                 folder: bool = False) -> Path:
+    """Check, before any game is played, that ``path`` can be written.
+
+    ``formats`` maps allowed extensions to formats (an unknown extension is refused); with
+    ``folder``, ``path`` is a folder to create or fill. The nearest existing parent must be a
+    writable folder.
+    """
+    path = Path(path)
+    if formats is not None and path.suffix.lower() not in formats:
+        raise HeronSimError(f"{field}: {path}: unknown extension {path.suffix or '(none)'!r}; "
+                            f"allowed: {', '.join(formats)}")
+    if folder:
+        if path.exists() and not path.is_dir():
+            raise HeronSimError(f"{field}: {path} is a file; allowed: a folder")
+    elif path.is_dir():
+        raise HeronSimError(f"{field}: {path} is a folder; allowed: a file name")
+    parent = path if folder and path.is_dir() else path.parent
+    while not parent.exists():
+        if parent.parent == parent:
+            break
+        parent = parent.parent
+    if parent.exists() and not parent.is_dir():
+        raise HeronSimError(f"{field}: {parent} is a file, not a folder")
+    if not _writable(parent):
+        raise HeronSimError(f"{field}: {parent}: folder not writable (read-only or permission denied)")
+    return path
+
+
+def _writable(folder: Path) -> bool:
+    return os.access(folder, os.W_OK | os.X_OK)
+
+
+def _io_error(path: Path, err: OSError) -> OutputError:
+    return OutputError(f"{path}: cannot write: {err.strerror or err}")
+
+
+def mkdir(path: str | Path) -> Path:
+    path = Path(path)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise _io_error(path, err) from None
+    return path
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | Path) -> Iterator[Path]:
+    """Yield a temporary path beside ``path``; on success it is synced and renamed onto
+    ``path``, on any failure it is removed and ``path`` is left as it was."""
+    path = Path(path)
+    mkdir(path.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+    except OSError as err:
+        raise _io_error(path, err) from None
+    os.close(fd)
+    tmp = Path(tmp)
+    with contextlib.suppress(OSError):
+        os.chmod(tmp, _MODE)
+    try:
+        yield tmp
+        with open(tmp, "rb+") as fh:
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except OSError as err:
+        _unlink(tmp)
+        raise _io_error(path, err) from None
+    except BaseException:
+        _unlink(tmp)
+        raise
+    try:  # make the rename itself durable
+        dfd = os.open(path.parent, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    except OSError:
+        pass  # some file systems refuse fsync on a folder; the rename has happened
+
+
+def _unlink(p: Path) -> None:
+    with contextlib.suppress(OSError):
+        p.unlink()
+
+
+def write_text(path: str | Path, text: str) -> Path:
+    """Write ``text`` (UTF-8) atomically."""
+    with atomic_path(path) as tmp:
+        tmp.write_text(text, encoding="utf-8")
+    return Path(path)
+
+
+def write_bytes(path: str | Path, data: bytes) -> Path:
+    with atomic_path(path) as tmp:
+        tmp.write_bytes(data)
+    return Path(path)
+
+
+def write_json(path: str | Path, doc: Any, **kw) -> Path:
+    return write_text(path, dumps(doc, **kw))
+
+
+def write_frame(df, path: str | Path, meta: dict | None = None) -> Path:
+    """Write a DataFrame atomically, as CSV or Parquet by ``path``'s extension.
+
+    ``meta`` (requested, played, interrupted, ...) goes into the Parquet schema metadata
+    (key ``heron_sim``), and for a CSV into a ``PATH.meta.json`` file beside it.
+    """
+    path = Path(path)
+    fmt = TABLE_FORMATS.get(path.suffix.lower())
+    if fmt is None:
+        raise HeronSimError(f"--out: {path}: unknown extension; allowed: {', '.join(TABLE_FORMATS)}")
+    with FrameWriter(path, meta) as w:
+        w.write(df)
+    return path
+
+
+class FrameWriter:
+    """Append DataFrame batches to one CSV or Parquet file (Parquet: one row group per batch),
+    written to a temporary file and renamed into place by :meth:`close` (``commit``).
+
+    Used as a context manager: leaving it by an exception discards the temporary file.
+    """
+
+    def __init__(self, path: str | Path, meta: dict | None = None):
+        self.path = Path(path)
+        self.fmt = TABLE_FORMATS.get(self.path.suffix.lower())
+        if self.fmt is None:
+            raise HeronSimError(f"--out: {self.path}: unknown extension; allowed: {', '.join(TABLE_FORMATS)}")
+        self.meta = dict(meta or {})
+        self.rows = 0
+        self._ctx = atomic_path(self.path)
+        self._tmp: Path | None = None
+        self._writer = None
+        self._schema = None
+
+    def __enter__(self) -> "FrameWriter":
+        self._tmp = self._ctx.__enter__()
+        return self
+
+    def write(self, df) -> None:
+        try:
+            if self.fmt == "csv":
+                df.to_csv(self._tmp, mode="w" if self.rows == 0 else "a", header=self.rows == 0, index=False)
+            else:
+                import pyarrow as pa
+                import pyarrow.parquet as pq
+
+                table = pa.Table.from_pandas(df, preserve_index=False)
+                if self._writer is None:
+                    self._schema = table.schema
+                    self._writer = pq.ParquetWriter(self._tmp, self._schema)
+                else:
+                    table = table.cast(self._schema)
+                self._writer.write_table(table)
+        except OSError as err:
+            raise _io_error(self.path, err) from None
+        self.rows += len(df)
+
+    def __exit__(self, etype, exc, tb):
+        try:
+            if etype is None:
+                self._finish()
+        except BaseException as err:
+            self._close_writer()
+            self._ctx.__exit__(type(err), err, err.__traceback__)  # removes the temporary file
+            raise
+        self._close_writer()
+        return self._ctx.__exit__(etype, exc, tb)
+
+    def _close_writer(self) -> None:
+        if self._writer is not None:
+            with contextlib.suppress(Exception):
+                self._writer.close()
+            self._writer = None
+
+    def _finish(self) -> None:
+        meta = {**self.meta, "rows": self.rows}
+        try:
+            if self.fmt == "parquet":
+                import pyarrow.parquet as pq
+
+                if self._writer is None:  # no rows at all: an empty file still says so
+                    import pyarrow as pa
+
+                    self._writer = pq.ParquetWriter(self._tmp, pa.schema([]))
+                # Parquet metadata is in the footer: rewrite the schema metadata at close.
+                self._writer.add_key_value_metadata({"heron_sim": dumps(meta)})
+                self._writer.close()
+                self._writer = None
+            else:
+                if self.rows == 0:
+                    self._tmp.write_text("", encoding="utf-8")
+        except OSError as err:
+            raise _io_error(self.path, err) from None
+        if self.fmt == "csv":
+            write_json(self.path.with_name(self.path.name + ".meta.json"), meta, indent=1)
+
+
+def read_meta(path: str | Path) -> dict:
+    """The ``heron_sim`` metadata of a result file written by :class:`FrameWriter`."""
+    path = Path(path)
+    if path.suffix.lower() == ".parquet":
+        import pyarrow.parquet as pq
+
+        md = pq.read_metadata(path).metadata or {}
+        raw = md.get(b"heron_sim")
+        return json.loads(raw) if raw else {}
+    side = path.with_name(path.name + ".meta.json")
+    return json.loads(read_text(side)) if side.exists() else {}
