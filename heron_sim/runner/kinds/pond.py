@@ -243,24 +243,21 @@ def _seat_ponds(df: pd.DataFrame, m: str, sec: Section) -> tuple[list[dict], lis
         r0, l0, h0 = wilson(int(no.sum()), len(no))
         assoc.append({"mode": m, "group": who, "n_yes": len(yes), "win_yes": r1, "win_yes_low": l1, "win_yes_high": h1,
                       "n_no": len(no), "win_no": r0, "win_no_low": l0, "win_no_high": h0})
-    # within-game linear probability model: win ~ Ponds rolled + squares lost + seat + strategy, game fixed effects
-    cols = {"Ponds rolled": rolls, "squares lost to Ponds": back}
-    for k in range(1, P):
-        cols[f"seat{k}"] = (seat == k).astype(float)
-    names = sorted(set(strat))
-    for nm in names[1:]:
-        cols[f"strategy {nm}"] = (strat == nm).astype(float)
-    X = pd.DataFrame(cols)
-    X = X.loc[:, X.std() > 0]
-    Xw = X - X.groupby(game).transform("mean")
+    # within-game linear probability models (game fixed effects; seat and strategy controlled), one per
+    # measure: a Pond rolled also makes the others lose squares, so the two are not put in one model
+    ctrl = {f"seat{k}": (seat == k).astype(float) for k in range(1, P)}
+    for nm in sorted(set(strat))[1:]:
+        ctrl[f"strategy {nm}"] = (strat == nm).astype(float)
     yw = win - pd.Series(win).groupby(game).transform("mean").to_numpy()
-    fit = sm.OLS(yw, Xw.to_numpy()).fit(cov_type="cluster", cov_kwds={"groups": game})
-    ci = fit.conf_int()
-    for i, name in enumerate(X.columns):
-        if name not in ("Ponds rolled", "squares lost to Ponds"):
+    for key, x in (("per_pond_rolled", rolls), ("per_square_lost", back)):
+        X = pd.DataFrame({"x": x, **ctrl})
+        X = X.loc[:, X.std() > 0]
+        if "x" not in X.columns:
             continue
-        est, lo, hi = float(fit.params[i]), float(ci[i, 0]), float(ci[i, 1])
-        key = "per_pond_rolled" if name == "Ponds rolled" else "per_square_lost"
+        Xw = X - X.groupby(game).transform("mean")
+        fit = sm.OLS(yw, Xw.to_numpy()).fit(cov_type="cluster", cov_kwds={"groups": game})
+        ci = fit.conf_int()
+        est, lo, hi = float(fit.params[0]), float(ci[0, 0]), float(ci[0, 1])
         assoc.append({"mode": m, "group": key, "estimate": est, "low": lo, "high": hi, "n": n})
         sec.fact(f"pond.win_{key}.{m}", (f"change in a player's chance of winning per Étang Paisible rolled, {_mode_name(m)}"
                                           if key == "per_pond_rolled" else
@@ -308,7 +305,8 @@ def _seat_tables(sec: Section, seats: pd.DataFrame, assoc: pd.DataFrame, base: s
     sec.tables.append(Table("Étang Paisible and the chance of winning: the roller and the players hit (associations)", t,
                             data=assoc, note="Finished games; one row per player per game. Win rates: Wilson 95 % intervals "
                             "(players of one game are not independent). Within game: a linear probability model of winning on "
-                            "Ponds rolled and squares lost, with game fixed effects (only the seats of one game are compared, "
+                            "Ponds rolled, and another on squares lost (a Pond rolled is also squares lost by the others, so "
+                            "they are not put in one model), with game fixed effects (only the seats of one game are compared, "
                             "so a game's length cancels out), seat and strategy controlled, 95 % intervals clustered by game. "
                             "These are associations, not causal effects: no game is replayed with the Pond removed."))
     a = assoc[assoc["mode"] == base].set_index("group")
