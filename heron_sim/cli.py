@@ -96,6 +96,7 @@ def simulate_cmd(
     threads: ThreadsOpt = None,
     out: Annotated[Optional[Path], typer.Option("--out", help="Save the per-game results (.parquet or .csv).")] = None,
     as_json: JsonOpt = False,
+    precision: Annotated[Optional[float], typer.Option("--precision", help="Play blocks of --games games until every win rate's (seat, guide when dealt) 95 % half-width is at most this, e.g. 0.005; reports the games used.")] = None,
 ) -> None:
     """Play whole games and print the summary: win rates by seat and guide (95 % intervals),
     game length, Pond, Anxiety and advance per played turn."""
@@ -103,7 +104,14 @@ def simulate_cmd(
 
     try:
         r = _rules(mode, rules, set_, players)
-        df = _run_games(r, games, seed, strategy, threads, f"{r.mode} games")
+        if precision is not None:
+            from .lab.precision import simulate_to_precision
+
+            df = simulate_to_precision(r, precision, seed, strategy, block=games, threads=threads)
+            typer.echo(f"precision {precision}: {df.attrs['games_used']:,} games used, widest win-rate half-width "
+                       f"{df.attrs['halfwidth']:.4f}" + ("" if df.attrs["reached"] else " (not reached: game cap)"), err=True)
+        else:
+            df = _run_games(r, games, seed, strategy, threads, f"{r.mode} games")
         if out is not None:
             _save(df, out)
         summary = summarize(df)
@@ -334,7 +342,7 @@ def _register_command_modules() -> None:
     """Commands that live in their own modules (each adds itself to ``app`` on import)."""
     import importlib
 
-    for name in ("cli_tournament", "cli_report"):
+    for name in ("cli_tournament", "cli_report", "cli_tune"):
         try:
             importlib.import_module(f"heron_sim.{name}")
         except ModuleNotFoundError as err:

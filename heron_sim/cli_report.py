@@ -20,17 +20,24 @@ GamesOpt = Annotated[Optional[int], typer.Option("--games", help="Games per batc
 RunDirOpt = Annotated[Optional[Path], typer.Option("--run-dir", help="Run folder for the raw Parquet results (default runs/<timestamp>).")]
 OutOpt = Annotated[Path, typer.Option("--out", help="Folder of report.html, report.md and figures/.")]
 PlanDirOpt = Annotated[Path, typer.Option("--experiments", help="Folder of the plan's experiment files.")]
+SchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Where games jobs run: local (default), local-cluster[:N] or tcp://HOST:PORT (Dask); same results.")]
 
 
 def plan_files(folder: Path) -> list[Path]:
     """The plan's experiment files: the seed's five first, then the others by name."""
     if not folder.is_dir():
         raise HeronSimError(f"--experiments: {folder} is not a folder")
-    files = sorted(folder.glob("*.toml"))
+    files = sorted(p for p in folder.glob("*.toml") if not p.stem.startswith("tune-"))  # tune files: `tune`
     if not files:
         raise HeronSimError(f"--experiments: no experiment files (*.toml) in {folder}")
     rank = {n: i for i, n in enumerate(PLAN_ORDER)}
     return sorted(files, key=lambda p: (rank.get(p.stem, len(rank)), p.stem))
+
+
+def _use_scheduler(scheduler) -> None:
+    from .runner.executor import use_scheduler
+
+    use_scheduler(scheduler)
 
 
 def _log(msg: str) -> None:
@@ -75,6 +82,7 @@ def run_cmd(
     run_dir: RunDirOpt = None,
     out: Annotated[Optional[Path], typer.Option("--out", help="Also write a report of these experiments to this folder.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the machine-readable findings (every figure with id, estimate, interval, n, unit) as JSON instead of Markdown.")] = False,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Run one or more experiment files: raw per-game Parquet under the run folder, then print
     each experiment's findings and tables (Markdown), or with --json the findings as JSON."""
@@ -85,6 +93,7 @@ def run_cmd(
     from .runner import RunData
 
     try:
+        _use_scheduler(scheduler)
         folder = _run(experiments, run_dir, games)
         run = RunData(folder)
         sections = build_sections(run)
@@ -109,9 +118,11 @@ def plan_cmd(
     games: GamesOpt = None,
     run_dir: RunDirOpt = None,
     out: OutOpt = Path("results"),
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Run the whole test plan (every experiment file of the folder) and write the report."""
     try:
+        _use_scheduler(scheduler)
         started = time.perf_counter()
         folder_run = _run(plan_files(folder), run_dir, games)
         _report(folder_run, out, started)
@@ -151,6 +162,7 @@ def compare_cmd(
     seed: Annotated[int, typer.Option("--seed", help="Master seed: game i draws from stream (seed, i) under both rules.")] = 1,
     out: Annotated[Optional[Path], typer.Option("--out", help="Also write compare.md / report.html to this folder.")] = None,
     run_dir: RunDirOpt = None,
+    scheduler: SchedulerOpt = None,
 ) -> None:
     """Run the same seeds under two rule sets and print every metric side by side with the
     difference B - A, its 95 % interval (paired by seed) and a Holm-corrected p-value."""
@@ -159,6 +171,7 @@ def compare_cmd(
     from .runner.config import Experiment, RulesSpec
 
     try:
+        _use_scheduler(scheduler)
         if games < 1:
             raise HeronSimError(f"--games: {games}; allowed: >= 1")
         specs = [_rules_source(p, label) for p, label in ((a, a.stem), (b, b.stem))]

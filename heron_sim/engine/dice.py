@@ -9,6 +9,7 @@ from .layout import (
     COUNTS, FACE, FREE, FRESH, HERON, KEEP, MAX_FACES, NDICE, R_FACES, R_NFACES, R_REJECT, RESERVED,
     RPTR, RSCRIPT, RSCRIPT_LEN, STATUS,
 )
+from ..rules.rules import HERON_SET_SHIFT, P_HERON_DOUBLING
 from .rng import below, next_u64
 
 _MASK16 = np.uint64(0xFFFF)
@@ -113,3 +114,14 @@ def newly_kept_count(w):
         elif w[FRESH + i] != 0:
             newly += 1
     return newly, free_left
+
+
+@hot
+def heron_earns_doubling(guide, size, w, R):
+    """Variant ``heron_doubling_herons = k >= 1``: a Héron guide earns the Guide Power doubling
+    when the final dice show at least k herons (counted by count_animals) and its set has at least
+    ``heron_doubling_min_set`` dice. k = 0: never (the rulings). Both live in R[P_HERON_DOUBLING]
+    (k + HERON_SET_SHIFT * min_set)."""
+    k = R[P_HERON_DOUBLING] % HERON_SET_SHIFT
+    min_set = R[P_HERON_DOUBLING] // HERON_SET_SHIFT
+    return guide == HERON and k > 0 and w[COUNTS + HERON] >= k and size >= min_set

@@ -23,10 +23,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..rules.rules import (
-    EFFECT_CHOICE, EFFECT_REGENERATE, P_ANXIETY, P_DOUBLING, P_POND, P_POWERS, P_POWERS_OFF,
+    EFFECT_CHOICE, EFFECT_REGENERATE, P_ANXIETY, P_BULL_BONUS, P_DOUBLING, P_POND, P_POWERS, P_POWERS_OFF,
     P_ROLLS,
 )
-from .dice import roll_die
+from .dice import heron_earns_doubling, roll_die
 from .jit import hot
 from .layout import (
     BONUS, C_ANXIETIES, C_COMBOS, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, C_SEAT_DOUBLED, COUNTS, FACE,
@@ -206,7 +206,7 @@ def greedy_score(seat, w, R):
     w[SET_SIZE] = size
     base = R[R_ADVANCE + size]
     advance = base
-    if R[P_DOUBLING] != 0 and animal == guide:
+    if R[P_DOUBLING] != 0 and (animal == guide or heron_earns_doubling(guide, size, w, R)):
         advance = 2 * base
         w[row + C_SEAT_DOUBLED + seat] += base
     effect = R[R_EFFECT + size]
@@ -215,5 +215,5 @@ def greedy_score(seat, w, R):
     if size >= 3 and guide == TAUREAU and w[READY + seat] != 0 and _enabled(R, TAUREAU):
         w[READY + seat] = 0
         w[row + C_POWERS + TAUREAU] += 1
-        advance += 2
+        advance += R[P_BULL_BONUS]
     return advance

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .jit import hot
 
-from ..rules.rules import P_EXACT, P_FINISH
+from ..rules.rules import P_EXACT, P_FINISH, P_SNAKE_ADVANCE, P_SNAKE_MAX_CANCEL
 from ..strategies.dispatch import decide
 from .powers import power_enabled
 from .layout import C_POWERS, D_SNAKE, GUIDE, NOMINAL, POS, READY, ROW, SERPENT
@@ -33,15 +33,16 @@ def forward(p, delta, w, R):
 def move_back(p, amount, w, R, rng, sp):
     """A fixed move back of ``amount`` hits pawn ``p`` (Pond, Lion square, 🔄 −1, Héron square).
 
-    A ready Snake guide may cancel it and advance 1 instead (that advance triggers nothing; it
-    can win). Floors at square 0. Returns True if ``p`` wins. The caller checks protection.
+    A ready Snake guide may cancel it and advance ``snake_advance`` (1) instead (that advance triggers nothing; it
+    can win); variant ``snake_max_cancel``: only moves back of at most that many squares. Floors at square 0. Returns True if ``p`` wins. The caller checks protection.
     """
-    if w[GUIDE + p] == SERPENT and w[READY + p] != 0 and power_enabled(R, SERPENT):
+    if (w[GUIDE + p] == SERPENT and w[READY + p] != 0 and power_enabled(R, SERPENT)
+            and (R[P_SNAKE_MAX_CANCEL] == 0 or amount <= R[P_SNAKE_MAX_CANCEL])):
         w[NOMINAL] = amount
         if decide(D_SNAKE, p, w, R, rng, sp) == 1:
             w[READY + p] = 0
             w[w[ROW] + C_POWERS + SERPENT] += 1
-            return forward(p, 1, w, R)
+            return forward(p, R[P_SNAKE_ADVANCE], w, R)
     pos = w[POS + p] - amount
     w[POS + p] = pos if pos > 0 else 0
     return False

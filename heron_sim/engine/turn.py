@@ -5,13 +5,14 @@ from __future__ import annotations
 from .jit import hot
 
 from ..rules.rules import (
-    EFFECT_CHOICE, EFFECT_REGENERATE, EFFECT_SWAP, P_ANXIETY, P_DOUBLING, P_POND, P_ROLLS,
+    EFFECT_CHOICE, EFFECT_REGENERATE, EFFECT_SWAP, HERON_SET_SHIFT, P_ANXIETY, P_BULL_BONUS, P_DOUBLING,
+    P_HERON_DOUBLING, P_POND, P_ROLLS,
 )
 from ..strategies.common import can_target
 from ..strategies.dispatch import GREEDY, HAS_GREEDY, decide
-from .dice import best_set, count_animals, newly_kept_count, reserved_herons, roll_free_dice
+from .dice import best_set, count_animals, heron_earns_doubling, newly_kept_count, reserved_herons, roll_free_dice
 from .layout import (
-    BONUS, C_ANXIETIES, C_COMBOS, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, C_SEAT_DOUBLED, D_BULL,
+    BONUS, C_ANXIETIES, COUNTS, HERON, C_COMBOS, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, C_SEAT_DOUBLED, D_BULL,
     D_KEEP, D_LION, D_POWER, D_SET_CHOICE, D_SET_SWAP, FREE, GUIDE, KEEP, KEPT, LION, NDICE,
     OUT_ANXIETY, OUT_POND, OUT_RESCUED, OUT_SCORED, R_ADVANCE, R_EFFECT, READY, ROLL, ROLLS_LEFT,
     ROW, SET_SIZE, SID, STATUS, TAUREAU,
@@ -109,7 +110,7 @@ def score_dice(seat, w, R, rng, sp):
     w[SET_SIZE] = size
     base = R[R_ADVANCE + size]
     advance = base
-    if R[P_DOUBLING] != 0 and animal == guide:
+    if R[P_DOUBLING] != 0 and (animal == guide or heron_earns_doubling(guide, size, w, R)):
         advance = 2 * base
         w[row + C_SEAT_DOUBLED + seat] += base
     effect = R[R_EFFECT + size]
@@ -129,5 +130,5 @@ def score_dice(seat, w, R, rng, sp):
         if decide(D_BULL, seat, w, R, rng, sp) == 1:
             w[READY + seat] = 0
             w[row + C_POWERS + TAUREAU] += 1
-            advance += 2
+            advance += R[P_BULL_BONUS]
     return advance

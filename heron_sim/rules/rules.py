@@ -31,7 +31,10 @@ EFFECT_NONE, EFFECT_REGENERATE, EFFECT_SWAP, EFFECT_CHOICE = range(4)
 
 # Layout of the kernel's integer parameter vector.
 P_ROLLS, P_POND, P_ANXIETY, P_DOUBLING, P_POWERS, P_FINISH, P_EXACT, P_SINGLE_USE, \
-    P_MAX_ROUNDS, P_PLAYERS, P_POWERS_OFF, N_PARAMS = range(12)
+    P_MAX_ROUNDS, P_PLAYERS, P_POWERS_OFF, P_HERON_DOUBLING, P_BULL_BONUS, P_SNAKE_ADVANCE, \
+    P_SNAKE_MAX_CANCEL, N_PARAMS = range(16)
+#: P_HERON_DOUBLING packs heron_doubling_herons + HERON_SET_SHIFT * heron_doubling_min_set.
+HERON_SET_SHIFT = 32
 
 _SCALARS = {
     # name: (type, min, max)
@@ -45,6 +48,12 @@ _SCALARS = {
     "exact_finish": (bool, None, None),
     "single_use_squares": (bool, None, None),
     "max_rounds": (int, 1, 1_000_000),
+    # Guide variants (the lab's search keys; defaults = the rulings).
+    "heron_doubling_herons": (int, 0, 16),
+    "heron_doubling_min_set": (int, 0, 16),
+    "bull_bonus": (int, 0, 20),
+    "snake_advance": (int, 0, 20),
+    "snake_max_cancel": (int, 0, 1000),
 }
 _TOP_KEYS = ("mode", *_SCALARS, "disabled_powers", "combinations", "dice", "board")
 
@@ -108,6 +117,11 @@ class Rules:
     exact_finish: bool = False
     single_use_squares: bool = False
     max_rounds: int = 500
+    heron_doubling_herons: int = 0
+    heron_doubling_min_set: int = 0
+    bull_bonus: int = 2
+    snake_advance: int = 1
+    snake_max_cancel: int = 0
     combo_advance: tuple[int, ...] = (0, 0, 0, 1, 2, 5, 7, 9, 10)
     combo_effect: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 1, 2, 3)
     squares: tuple[tuple[int, int], ...] | None = None
@@ -220,6 +234,10 @@ class Rules:
         params[P_MAX_ROUNDS] = self.max_rounds
         params[P_PLAYERS] = self.players
         params[P_POWERS_OFF] = sum(1 << g for g in set(self.disabled_powers))
+        params[P_HERON_DOUBLING] = self.heron_doubling_herons + HERON_SET_SHIFT * self.heron_doubling_min_set
+        params[P_BULL_BONUS] = self.bull_bonus
+        params[P_SNAKE_ADVANCE] = self.snake_advance
+        params[P_SNAKE_MAX_CANCEL] = self.snake_max_cancel
         return KernelRules(
             faces=faces,
             n_faces=n_faces,

@@ -111,6 +111,10 @@ def play_job(job: Job, progress: Callable[[int], None] | None = None) -> pd.Data
     from ..simulation import simulate, simulate_turns
 
     if job.kind == "games":
+        from .executor import current, play_games_job
+
+        if current() is not None:  # --scheduler: the same frame, batches on a Dask cluster
+            return play_games_job(job, current())
         chunks = len(job.seatings)
         bounds = np.linspace(0, job.n, chunks + 1).astype(int)
         parts = []

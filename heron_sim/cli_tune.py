@@ -1,0 +1,60 @@
+"""The ``tune`` command: search the rules for better-balanced variants (docs/tuning.md).
+
+Imported by :mod:`heron_sim.cli`, which registers it on its ``app``.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from .cli import _fail, app
+from .errors import HeronSimError
+
+
+def parse_duration(text: str | None) -> float | None:
+    """``"90"``, ``"90s"``, ``"10m"``, ``"1h"`` -> seconds."""
+    if text is None:
+        return None
+    t = text.strip().lower()
+    mult = {"s": 1, "m": 60, "h": 3600}.get(t[-1:], None)
+    num = t[:-1] if mult else t
+    try:
+        v = float(num) * (mult or 1)
+    except ValueError:
+        raise HeronSimError(f"--time-limit: {text!r}; allowed: seconds, or a number with s, m or h (e.g. 10m)") from None
+    if v < 0:
+        raise HeronSimError(f"--time-limit: {text!r}; allowed: >= 0")
+    return v
+
+
+@app.command("tune")
+def tune_cmd(
+    file: Annotated[Path, typer.Argument(help="Tune file, e.g. experiments/tune-guides.toml (docs/tuning.md).")],
+    trials: Annotated[Optional[int], typer.Option("--trials", help="Finished trials to reach (default: the file's).")] = None,
+    games: Annotated[Optional[int], typer.Option("--games", help="Games per candidate in the search, the same seeds for all (default: the file's).")] = None,
+    time_limit: Annotated[Optional[str], typer.Option("--time-limit", help="Stop the search after this long (e.g. 600, 10m); the front is then raced and reported.")] = None,
+    precision: Annotated[Optional[float], typer.Option("--precision", help="Play the last racing rung until every headline win rate's 95 % half-width is at most this (e.g. 0.005).")] = None,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Where games run: local (this process, default), local-cluster[:N] (embedded Dask on 127.0.0.1) or tcp://HOST:PORT (an existing Dask scheduler).")] = None,
+    run_dir: Annotated[Optional[Path], typer.Option("--run-dir", help="Folder of the study (journal and cached evaluations); default runs/tune-<name>.")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Folder of the results; default results/tune-<name>.")] = None,
+    fresh: Annotated[bool, typer.Option("--fresh", help="Start the study over (delete the stored trials).")] = False,
+) -> None:
+    """Search rule variants (optuna, multi-objective) on common random numbers, re-evaluate the
+    front on fresh seeds, and write the front, figures and variant rules files. Ctrl-C keeps the
+    finished trials; the same command resumes."""
+    from .lab import TuneInterrupted, tune
+
+    try:
+        res = tune(file, trials=trials, games=games, time_limit=parse_duration(time_limit), precision=precision,
+                   scheduler=scheduler, run_dir=run_dir, out=out, fresh=fresh,
+                   log=lambda s: typer.echo(s, err=True))
+        typer.echo(res["paths"]["front_md"].read_text(encoding="utf-8"))
+    except TuneInterrupted as err:
+        typer.echo(str(err), err=True)
+        sys.exit(130)
+    except HeronSimError as err:
+        _fail(str(err))

@@ -1,0 +1,154 @@
+"""The rule-variant lab: search the rules for a better-balanced game (docs/tuning.md).
+
+    from heron_sim.lab import tune
+    result = tune("experiments/tune-guides.toml", trials=40, games=4000)
+    result["finding"], result["paths"]["front_md"]
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from pathlib import Path
+from typing import Callable
+
+from ..errors import HeronSimError
+from .metrics import format_value, unit_suffix
+from .outputs import proposed_changes, proposed_changes_markdown, write_outputs
+from .spec import TuneSpec, load_spec, parse_spec
+
+__all__ = ["tune", "load_spec", "parse_spec", "TuneSpec", "proposed_changes", "proposed_changes_markdown",
+           "TuneInterrupted"]
+
+
+class TuneInterrupted(HeronSimError):
+    """Ctrl-C: the finished trials are kept in the run folder; the same command resumes."""
+
+
+def _pct(x):
+    return f"{100 * x:.1f} %" if x is not None and math.isfinite(x) else "n/a"
+
+
+def _loss_str(o, key="loss"):
+    if "relative distance" in o["objective"]:
+        return _pct(o[key])
+    return f"{format_value(o['metric'], o[key])}{unit_suffix(o['metric'])}"
+
+
+def finding_text(spec: TuneSpec, finalists: list[dict]) -> str:
+    """What the study found, in one paragraph, honest about goals and intervals."""
+    if not finalists:
+        return "The search produced no candidate to re-evaluate (no finished trial)."
+    feas = [e for e in finalists if e["feasible"]]
+    best = finalists[0]
+    changes = ", ".join(f"{k} = {v}" for k, v in best["params"].items())
+    parts = []
+    for o in best["objectives"]:
+        s = (f"{o['metric']} {_loss_str(o)} [{_loss_str(o, 'loss_low')}, {_loss_str(o, 'loss_high')}] "
+             f"against {_loss_str(o, 'base_loss')} for the base ({o['verdict']}")
+        s += ")" if o["verdict"] != "better" else ": the paired interval excludes zero)"
+        parts.append(s)
+    cons = []
+    for c in best["constraints"]:
+        if "relative_change" in c:
+            cons.append(f"{c['constraint']}: {100 * c['relative_change']:+.1f} % "
+                        f"[{100 * c['low']:+.1f}, {100 * c['high']:+.1f}] ({'holds' if c['holds'] else 'violated'})")
+        else:
+            cons.append(f"{c['constraint']}: {'holds' if c['holds'] else 'violated'}")
+    goals = [o for o in best["objectives"] if o["goal"] is not None]
+    text = (f"Best variant `{best['id']}` ({changes}), on {best['games']:,} fresh games paired with the base: "
+            + "; ".join(parts) + ".")
+    if cons:
+        text += " Constraints: " + "; ".join(cons) + "."
+    if not feas:
+        text += (" No re-evaluated variant satisfies every constraint on fresh seeds: the searched space "
+                 "holds no such variant (at this precision).")
+    if goals:
+        met = [o for o in goals if o["goal_met"]]
+        sure = [o for o in goals if o["goal_met_95"]]
+        if len(met) == len(goals) and best["feasible"]:
+            text += " The goal" + ("s are" if len(goals) > 1 else " is") + " met on the estimates"
+            text += (" and with 95 % confidence (upper bound within the goal)." if len(sure) == len(goals)
+                     else ", but not yet with 95 % confidence (the upper bound of the interval lies past the goal).")
+        else:
+            missed = [o["metric"] for o in goals if not o["goal_met"]]
+            text += (" Goal not reached on " + ", ".join(missed) + ": the searched space holds no variant "
+                     "that meets it (at this precision); this is the closest found.")
+    return text
+
+
+def tune(spec: TuneSpec | str | Path, *, trials: int | None = None, games: int | None = None,
+         time_limit: float | None = None, precision: float | None = None, scheduler: str | None = None,
+         workers: int | None = None, run_dir: str | Path | None = None, out: str | Path | None = None,
+         fresh: bool = False, log: Callable[[str], None] | None = None, progress: bool | None = None) -> dict:
+    """Run (or resume) a tuning study and write ``results/tune-<name>/``.
+
+    Returns a dict: finding, finalists (paired evidence), paths, trials, games_played, seconds.
+    Raises :class:`TuneInterrupted` on Ctrl-C (finished trials kept; call again to resume).
+    """
+    from ..runner.executor import get_executor
+    from .evaluate import Evaluator
+    from .progress import StudyProgress
+    from .study import evidence, finished_trials, open_study, race, run_search, search_front
+
+    if not isinstance(spec, TuneSpec):
+        spec = load_spec(spec)
+    if trials is not None and trials < 1:
+        raise HeronSimError(f"--trials: {trials}; allowed: >= 1")
+    if games is not None and games < 10:
+        raise HeronSimError(f"--games: {games}; allowed: >= 10")
+    if time_limit is not None and time_limit < 0:
+        raise HeronSimError(f"--time-limit: {time_limit}; allowed: seconds >= 0")
+    if precision is not None and not 0 < precision < 0.5:
+        raise HeronSimError(f"--precision: {precision}; allowed: a half-width between 0 and 0.5 (e.g. 0.005)")
+    spec = spec.with_overrides(trials=trials, games=games)
+    log = log or (lambda s: None)
+    run_dir = Path(run_dir) if run_dir else Path("runs") / f"tune-{spec.name}"
+    out = Path(out) if out else Path("results") / f"tune-{spec.name}"
+    t0 = time.perf_counter()
+    study = open_study(spec, run_dir, fresh=fresh)
+    done_before = len(finished_trials(study))
+    limit = spec.time_limit if time_limit is None else time_limit
+    with get_executor(scheduler, workers) as ex:
+        log(f"tune {spec.name}: {spec.trials} trials x {spec.games:,} games on {ex.describe()}; "
+            f"study in {run_dir / 'study.journal'} ({done_before} trials already finished)")
+        with StudyProgress(spec, enabled=progress) as bar:
+            ev = Evaluator(spec, ex, run_dir / "evals", progress=bar.games)
+            base_sums = ev.cached_sums("base", spec.base, 0, spec.games)
+            ref_sums = ev.cached_sums("ref", spec.reference, 0, spec.games) if spec.reference else None
+            bar.start(done_before)
+            width = ex.width if ex.kind != "local" else 1
+            try:
+                st = run_search(spec, study, ev, base_sums=base_sums, ref_sums=ref_sums, on_trial=bar.trial,
+                                time_limit=limit, width=max(1, min(width, spec.population)))
+            except KeyboardInterrupt:
+                raise TuneInterrupted(_interrupted(study, run_dir)) from None
+            if st.interrupted:
+                raise TuneInterrupted(_interrupted(study, run_dir))
+            if st.stopped_by_time:
+                log(f"time limit reached after {len(finished_trials(study))} finished trials")
+            cands, complete = search_front(spec, study, base_sums)
+            log(f"search done: {len(complete)} trials; {len(cands)} candidates on the front go to racing")
+            bar.racing()
+            try:
+                finalists, last = race(spec, ev, cands, precision=precision, log=log) if cands else ([], None)
+            except KeyboardInterrupt:
+                raise TuneInterrupted(_interrupted(study, run_dir, racing=True)) from None
+        fin = evidence(spec, finalists, last) if last else []
+        result = {"finalists": fin, "trials": len(complete), "last_games": last["games"] if last else 0,
+                  "games_played": ev.games_played, "seconds": round(time.perf_counter() - t0, 1),
+                  "executor": ex.describe(), "finding": finding_text(spec, fin)}
+    paths = write_outputs(spec, result, study.get_trials(deepcopy=False), out)
+    result["paths"] = paths
+    log(result["finding"])
+    log(f"results in {out} ({result['seconds']:.0f} s, {result['games_played']:,} games played this time)")
+    return result
+
+
+def _interrupted(study, run_dir, racing=False) -> str:
+    from .study import finished_trials
+
+    n = len(finished_trials(study))
+    where = "during racing (re-evaluations already finished are kept)" if racing else ""
+    return (f"interrupted {where}: {n} finished trials kept in {run_dir / 'study.journal'}; "
+            "run the same command to resume").replace("  ", " ")

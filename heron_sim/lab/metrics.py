@@ -1,0 +1,257 @@
+"""The lab's metrics: per-game columns, the metrics as functions of their sums, and paired
+bootstrap intervals.
+
+Every metric the lab optimises or reports is a function of *sums over games* of a few per-game
+columns (:data:`COLUMNS`): a win rate is wins / games dealt, a length is rounds of finished
+games / finished games, a rate per turn is a count / played turns. So a sample of games is a
+matrix ``X`` (one row per game, int32) and a metric is ``f(X.sum(axis=0))``. That makes the
+paired bootstrap exact and cheap: weights ``W`` (one Poisson(1) weight per game and replicate,
+the same for every rules set played on the same games) give replicate sums ``W @ X`` for the
+base and for each variant at once, and the interval of ``f(variant) - f(base)`` pairs every
+game with itself (common random numbers).
+
+The dead-turn count is computed from the engine's existing per-game counters (no new engine
+column): a played turn is *dead* when the active player's own combination moves it 0 squares,
+i.e. a Pond, an Anxiety the Lion does not rescue, or a scored turn whose largest set is worth
+0 squares (sizes whose ``combinations.advance`` is 0). Exact for the rulings and every variant
+that does not give a 3+ set an advance of 0 with the Bull's bonus on (such a set may then move
+2 squares with the Bull, and is counted as not dead).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from ..animals import NAMES as ANIMALS
+
+# ---------------------------------------------------------------- per-game columns
+COLUMNS: tuple[str, ...] = (
+    "games", "finished", "rounds_finished",
+    *(f"seat_win_{s}" for s in range(7)),
+    *(f"dealt_{g}" for g in ANIMALS),
+    *(f"won_{g}" for g in ANIMALS),
+    "played", "dead", "lead_changes", "pushback", "ponds", "anxieties", "advance",
+)
+IX = {name: i for i, name in enumerate(COLUMNS)}
+K = len(COLUMNS)
+
+
+def matrix_from_rows(rows: np.ndarray, rules) -> np.ndarray:
+    """The per-game columns (int32[games, K]) from the engine's raw output rows."""
+    from ..engine import layout as L
+
+    n = rows.shape[0]
+    P = rules.players
+    X = np.zeros((n, K), dtype=np.int32)
+    fin = rows[:, L.C_FINISHED] != 0
+    winner = rows[:, L.C_WINNER]
+    X[:, IX["games"]] = 1
+    X[:, IX["finished"]] = fin
+    X[:, IX["rounds_finished"]] = np.where(fin, rows[:, L.C_ROUNDS], 0)
+    guides = rows[:, L.C_GUIDE : L.C_GUIDE + P]
+    for s in range(P):
+        X[:, IX[f"seat_win_{s}"]] = winner == s
+    for a, g in enumerate(ANIMALS):
+        has = guides == a
+        X[:, IX[f"dealt_{g}"]] = has.any(axis=1)
+        X[:, IX[f"won_{g}"]] = (has & (winner[:, None] == np.arange(P)[None, :])).any(axis=1)
+    X[:, IX["played"]] = rows[:, L.C_PLAYED]
+    X[:, IX["dead"]] = dead_turns(rows, rules)
+    X[:, IX["lead_changes"]] = rows[:, L.C_LEAD_CHANGES]
+    X[:, IX["pushback"]] = rows[:, L.C_PUSHBACK]
+    X[:, IX["ponds"]] = rows[:, L.C_PONDS]
+    X[:, IX["anxieties"]] = rows[:, L.C_ANXIETIES]
+    X[:, IX["advance"]] = rows[:, L.C_ADVANCE : L.C_ADVANCE + P].sum(axis=1)
+    return X
+
+
+def dead_turns(rows: np.ndarray, rules) -> np.ndarray:
+    """Played turns per game on which the active player's own combination moved it 0 squares."""
+    from ..animals import animal_index
+    from ..engine import layout as L
+
+    bull = rules.bull_bonus > 0 and rules.power_enabled(animal_index("taureau"))
+    dead = rows[:, L.C_PONDS] + rows[:, L.C_ANXIETIES] - rows[:, L.C_LION_RESCUES]
+    for size, adv in enumerate(rules.combo_advance):
+        if adv == 0 and not (size >= 3 and bull):
+            dead = dead + rows[:, L.C_COMBOS + size]
+    return dead
+
+
+def batch_matrix(batch) -> np.ndarray:
+    """Play one executor batch (heron_sim.runner.executor.Batch) and return its columns."""
+    from ..runner.executor import play_rows
+
+    return matrix_from_rows(play_rows(batch), batch.rules)
+
+
+# ---------------------------------------------------------------- metrics of the sums
+def _c(S: np.ndarray, name: str) -> np.ndarray:
+    return S[..., IX[name]].astype(float)
+
+
+def _div(a, b):
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(b > 0, a / np.where(b > 0, b, 1), np.nan)
+
+
+def _guide_rates(S, players):
+    return np.stack([_div(_c(S, f"won_{g}"), _c(S, f"dealt_{g}")) for g in ANIMALS], axis=-1)
+
+
+@dataclass(frozen=True)
+class Metric:
+    name: str
+    label: str
+    unit: str        # "rate" (shown in %), "points" (a rate difference, in points), "rounds", "count", "share"
+    fn: Callable     # (S [..., K], players) -> value [...]
+    headline: bool = True
+
+
+def _guide_spread(S, players):
+    d = np.abs(_guide_rates(S, players) - 1.0 / players)
+    return np.nanmax(d, axis=-1)
+
+
+def _seat_balance(S, players):
+    rates = np.stack([_div(_c(S, f"seat_win_{s}"), _c(S, "games")) for s in range(players)], axis=-1)
+    return 1.0 - (rates.max(axis=-1) - rates.min(axis=-1))
+
+
+def _metrics() -> dict[str, Metric]:
+    m = [
+        Metric("guide_spread", "guide spread (largest gap between a guide's win rate when dealt and the fair share)", "points", _guide_spread),
+        Metric("first_player_advantage", "first-player advantage (seat 0 win rate - fair)", "points",
+               lambda S, P: _div(_c(S, "seat_win_0"), _c(S, "games")) - 1.0 / P),
+        Metric("length", "mean length (rounds, finished games)", "rounds",
+               lambda S, P: _div(_c(S, "rounds_finished"), _c(S, "finished"))),
+        Metric("dead_turn_rate", "dead-turn rate (played turns moving nobody forward)", "rate",
+               lambda S, P: _div(_c(S, "dead"), _c(S, "played"))),
+        Metric("lead_changes", "lead changes per game", "count",
+               lambda S, P: _div(_c(S, "lead_changes"), _c(S, "games"))),
+        Metric("pushback", "Pond push-back per game (squares)", "count",
+               lambda S, P: _div(_c(S, "pushback"), _c(S, "games"))),
+        Metric("completion", "completion (games with a winner)", "rate",
+               lambda S, P: _div(_c(S, "finished"), _c(S, "games"))),
+        Metric("seat_balance", "seat balance (Ludii: 1 - largest seat gap)", "share", _seat_balance),
+        Metric("pond_rate", "Pond per played turn", "rate", lambda S, P: _div(_c(S, "ponds"), _c(S, "played"))),
+        Metric("anxiety_rate", "Anxiety per played turn", "rate",
+               lambda S, P: _div(_c(S, "anxieties"), _c(S, "played"))),
+        Metric("advance_per_turn", "advance per played turn (squares)", "count",
+               lambda S, P: _div(_c(S, "advance"), _c(S, "played"))),
+    ]
+    for s in range(7):
+        m.append(Metric(f"seat_{s}_win_rate", f"win rate seat {s}", "rate",
+                        (lambda s: lambda S, P: _div(_c(S, f"seat_win_{s}"), _c(S, "games")))(s)))
+    for g in ANIMALS:
+        m.append(Metric(f"guide_{g}_win_rate", f"win rate when dealt: {g}", "rate",
+                        (lambda g: lambda S, P: _div(_c(S, f"won_{g}"), _c(S, f"dealt_{g}")))(g)))
+    return {x.name: x for x in m}
+
+
+METRICS: dict[str, Metric] = _metrics()
+#: The metrics an objective or a constraint may name.
+OBJECTIVE_METRICS = ("guide_spread", "first_player_advantage", "length", "dead_turn_rate", "lead_changes",
+                     "pushback", "completion", "seat_balance", "pond_rate", "anxiety_rate", "advance_per_turn")
+
+
+def headline_metrics(players: int) -> list[str]:
+    """Every headline metric for ``players`` seats (the "every metric" of a proposal's effects)."""
+    names = [n for n in OBJECTIVE_METRICS]
+    names += [f"seat_{s}_win_rate" for s in range(players)]
+    names += [f"guide_{g}_win_rate" for g in ANIMALS]
+    return names
+
+
+def value(metric: str, S: np.ndarray, players: int):
+    return METRICS[metric].fn(np.asarray(S), players)
+
+
+def all_values(S: np.ndarray, players: int) -> dict[str, float]:
+    return {name: float(value(name, S, players)) for name in headline_metrics(players)}
+
+
+# ---------------------------------------------------------------- bootstrap
+class Bootstrap:
+    """Replicate sums of several samples played on the same games (same rows = same games).
+
+    ``sums[j]`` is sample j's total (K,), ``reps[j]`` its replicate sums (B, K) under Poisson(1)
+    weights shared by every sample, so that contrasts between samples are paired by game.
+    """
+
+    def __init__(self, samples: list[np.ndarray], B: int = 1000, seed: int = 0, chunk: int = 10_000):
+        n = samples[0].shape[0]
+        if any(x.shape[0] != n for x in samples):
+            raise ValueError("bootstrap: samples must cover the same games")
+        self.n = n
+        self.B = B
+        self.sums = [x.sum(axis=0, dtype=np.int64).astype(float) for x in samples]
+        self.reps = [np.zeros((B, K)) for _ in samples]
+        rng = np.random.default_rng(seed)
+        for lo in range(0, n, chunk):
+            hi = min(n, lo + chunk)
+            W = rng.poisson(1.0, size=(B, hi - lo)).astype(np.float32)
+            for j, x in enumerate(samples):
+                self.reps[j] += W @ x[lo:hi].astype(np.float32)
+
+    def estimate(self, j: int, fn) -> float:
+        return float(fn(self.sums[j]))
+
+    def interval(self, j: int, fn, conf: float = 0.95) -> tuple[float, float, float]:
+        est = float(fn(self.sums[j]))
+        r = np.asarray(fn(self.reps[j]), float)
+        r = r[np.isfinite(r)]
+        if r.size < 10:
+            return est, math.nan, math.nan
+        lo, hi = np.quantile(r, [(1 - conf) / 2, (1 + conf) / 2])
+        return est, float(lo), float(hi)
+
+    def contrast(self, j: int, i: int, fn, conf: float = 0.95) -> dict:
+        """``fn(sample j) - fn(sample i)`` on the same games: estimate and percentile interval."""
+        a = float(fn(self.sums[i]))
+        b = float(fn(self.sums[j]))
+        d = np.asarray(fn(self.reps[j]), float) - np.asarray(fn(self.reps[i]), float)
+        d = d[np.isfinite(d)]
+        lo, hi = (np.quantile(d, [(1 - conf) / 2, (1 + conf) / 2]) if d.size >= 10 else (math.nan, math.nan))
+        return {"base": a, "variant": b, "diff": b - a, "low": float(lo), "high": float(hi), "games": self.n}
+
+
+def wilson_halfwidth(k: float, n: float) -> float:
+    if n <= 0:
+        return math.inf
+    from ..analysis.intervals import wilson
+
+    _, lo, hi = wilson(k, n)
+    return (hi - lo) / 2
+
+
+def rate_halfwidths(S: np.ndarray, players: int) -> dict[str, float]:
+    """95 % Wilson half-widths of the headline win rates (seats, guides when dealt)."""
+    out = {}
+    n = float(S[IX["games"]])
+    for s in range(players):
+        out[f"seat_{s}_win_rate"] = wilson_halfwidth(float(S[IX[f"seat_win_{s}"]]), n)
+    for g in ANIMALS:
+        out[f"guide_{g}_win_rate"] = wilson_halfwidth(float(S[IX[f"won_{g}"]]), float(S[IX[f"dealt_{g}"]]))
+    return out
+
+
+def format_value(metric: str, v: float, diff: bool = False) -> str:
+    """A metric value (or a difference) in its reader's unit: rates in %, points in points."""
+    if v is None or not np.isfinite(v):
+        return "n/a"
+    unit = METRICS[metric].unit if metric in METRICS else "count"
+    if unit in ("rate", "points"):
+        return f"{100 * v:+.2f}" if diff else f"{100 * v:.2f}"
+    if unit == "share":
+        return f"{v:+.4f}" if diff else f"{v:.4f}"
+    return f"{v:+.3f}" if diff else f"{v:.3f}"
+
+
+def unit_suffix(metric: str) -> str:
+    unit = METRICS[metric].unit if metric in METRICS else "count"
+    return {"rate": " %", "points": " pt", "rounds": " rounds"}.get(unit, "")

@@ -1,0 +1,440 @@
+"""What a study leaves for a designer: results/tune-<name>/.
+
+- ``front.csv`` / ``front.md``: the re-evaluated front, one row per variant, with each
+  objective's value, its paired difference to the base rules and the 95 % interval;
+- ``effects.csv``: every headline metric of every reported variant against the base (paired);
+- ``search.csv``: every trial of the search (parameters, objective values on the search games);
+- ``variants/<name>-<id>.toml``: each reported variant as a rules file (``--rules``, ``compare``);
+- ``figures/front.png``, ``figures/objectives_vs_params.png`` (matplotlib, Agg);
+- ``summary.json``: all of it, machine-readable (read by :func:`proposed_changes`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..rules import Rules
+from .metrics import METRICS, format_value, unit_suffix
+
+
+# ---------------------------------------------------------------- TOML of a variant
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        return json.dumps(v, ensure_ascii=False)
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(x)}" for k, x in v.items()) + " }"
+    raise TypeError(type(v))
+
+
+def _toml_key(k: str) -> str:
+    return k if k.replace("_", "").replace("-", "").isalnum() and not k.isdigit() else json.dumps(k)
+
+
+def variant_table(rules: Rules) -> dict:
+    """The keys of ``rules`` that differ from the defaults (mode and players always)."""
+    full = rules.to_table()
+    default = Rules.build(mode=rules.mode, players=rules.players).to_table()
+    out: dict = {"mode": full["mode"], "players": full["players"]}
+    for k, v in full.items():
+        if k in ("mode", "players", "combinations", "dice", "board"):
+            continue
+        if v != default.get(k):
+            out[k] = v
+    comb = {k: v for k, v in full["combinations"].items() if v != default["combinations"][k]}
+    if comb:
+        out["combinations"] = comb
+    if full["dice"] != default["dice"]:
+        out["dice"] = full["dice"]
+    if full["board"] != default["board"]:
+        out["board"] = {"squares": full["board"]["squares"]}
+    return out
+
+
+def rules_toml(rules: Rules, header: list[str]) -> str:
+    table = variant_table(rules)
+    lines = [f"# {h}" for h in header] + [""]
+    tables = {k: v for k, v in table.items() if isinstance(v, dict)}
+    for k, v in table.items():
+        if not isinstance(v, dict):
+            lines.append(f"{k} = {_toml_value(v)}")
+    for name, sub in tables.items():
+        lines += ["", f"[{name}]"]
+        for k, v in sub.items():
+            lines.append(f"{_toml_key(k)} = {_toml_value(v)}")
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- atomic writes
+def write_text(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)
+
+
+def write_csv(path: Path, df: pd.DataFrame) -> None:
+    write_text(path, df.to_csv(index=False))
+
+
+# ---------------------------------------------------------------- tables
+def _interval(metric, d, lo, hi) -> str:
+    return f"{format_value(metric, d, True)} [{format_value(metric, lo, True)}, {format_value(metric, hi, True)}]"
+
+
+def front_frame(spec, finalists: list[dict]) -> pd.DataFrame:
+    rows = []
+    for rank, e in enumerate(finalists, 1):
+        row = {"rank": rank, "variant": e["id"], "games": e["games"], "feasible": e["feasible"]}
+        row.update({f"param {k}": v for k, v in e["params"].items()})
+        for o in e["objectives"]:
+            m = o["metric"]
+            row[f"{m} loss"] = o["loss"]
+            row[f"{m} loss low"] = o["loss_low"]
+            row[f"{m} loss high"] = o["loss_high"]
+            row[f"{m} diff vs base"] = o["diff"]
+            row[f"{m} diff low"] = o["low"]
+            row[f"{m} diff high"] = o["high"]
+            row[f"{m} verdict"] = o["verdict"]
+            if o["goal"] is not None:
+                row[f"{m} goal met"] = o["goal_met"]
+        for c in e["constraints"]:
+            row[f"holds: {c['constraint']}"] = c["holds"]
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def effects_frame(finalists: list[dict]) -> pd.DataFrame:
+    rows = []
+    for e in finalists:
+        for x in e["effects"]:
+            rows.append({"variant": e["id"], "metric": x["metric"], "label": x["label"], "base": x["base"],
+                         "variant_value": x["variant"], "reference": x["reference"], "diff": x["diff"],
+                         "low": x["low"], "high": x["high"], "significant": x["significant"], "games": e["games"]})
+    return pd.DataFrame(rows)
+
+
+def search_frame(spec, trials) -> pd.DataFrame:
+    rows = []
+    for t in trials:
+        row = {"trial": t.number, "state": t.state.name, "rules": t.user_attrs.get("rules")}
+        row.update({f"param {k}": v for k, v in t.params.items()})
+        if t.values:
+            for o, v in zip(spec.objectives, t.values):
+                row[f"{o.metric} loss"] = v
+        cons = t.user_attrs.get("constraints")
+        if cons is not None:
+            row["feasible"] = all(c <= 0 for c in cons)
+        for m, v in (t.user_attrs.get("metrics") or {}).items():
+            if m in ("guide_spread", "length", "dead_turn_rate", "completion", "first_player_advantage",
+                     "lead_changes", "pushback"):
+                row[m] = v
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def _loss_text(o) -> str:
+    m = o["metric"]
+    if "relative distance" in o["objective"]:
+        f = lambda x: f"{100 * x:.1f} %" if math.isfinite(x) else "n/a"  # noqa: E731
+        return f"{f(o['loss'])} [{f(o['loss_low'])}, {f(o['loss_high'])}]"
+    suffix = unit_suffix(m)
+    return (f"{format_value(m, o['loss'])} [{format_value(m, o['loss_low'])}, {format_value(m, o['loss_high'])}]"
+            f"{suffix}")
+
+
+def _diff_text(o) -> str:
+    """A loss difference: in points of relative distance for a relative target, else in the
+    metric's unit."""
+    if "relative distance" in o["objective"]:
+        f = lambda x: f"{100 * x:+.1f}" if math.isfinite(x) else "n/a"  # noqa: E731
+        return f"{f(o['diff'])} [{f(o['low'])}, {f(o['high'])}] pt of distance"
+    return _interval(o["metric"], o["diff"], o["low"], o["high"])
+
+
+def front_markdown(spec, result: dict) -> str:
+    fin = result["finalists"]
+    lines = [f"# {spec.title}", ""]
+    if spec.description:
+        lines += [spec.description.strip(), ""]
+    lines += [f"Tune file `{Path(spec.path).as_posix()}`; {spec.players} players, seating {spec.seating_text}, "
+              f"base rules {spec.base.mode} ({spec.base.digest()}), seed {spec.seed}.",
+              f"Search: {result['trials']} trials ({spec.sampler}), {spec.games:,} games each on the same seeds. "
+              f"Racing on fresh seeds: rungs of {', '.join(f'{g:,}' for g in spec.rungs)} games; "
+              f"the figures below come from the last rung only ({result['last_games']:,} games per rules set, "
+              "never used to select).", "",
+              "Objectives: " + "; ".join(o.describe() for o in spec.objectives) + ".",
+              "Constraints: " + ("; ".join(c.describe() for c in spec.constraints) or "none") + ".", "",
+              "A variant is *better* than the base on an objective only when the 95 % interval of the paired "
+              "difference (variant − base, same games) lies below zero.", ""]
+    lines += ["## Finding", "", result["finding"], ""]
+    if not fin:
+        return "\n".join(lines) + "\n"
+    lines += ["## The front (re-evaluated)", ""]
+    head = ["rank", "variant", "changes"] + [f"{o.metric}" for o in spec.objectives] + \
+           [f"Δ {o.metric} vs base" for o in spec.objectives] + ["constraints"]
+    lines.append("| " + " | ".join(head) + " |")
+    lines.append("|" + "---|" * len(head))
+    base_losses = {o["metric"]: o["base_loss"] for o in fin[0]["objectives"]}
+    for rank, e in enumerate(fin, 1):
+        cells = [str(rank), f"`{e['id']}`", ", ".join(f"{k} = {v}" for k, v in e["params"].items())]
+        cells += [_loss_text(o) for o in e["objectives"]]
+        cells += [f"{_diff_text(o)} ({o['verdict']})" for o in e["objectives"]]
+        cells.append("ok" if e["feasible"] else "violated: " + "; ".join(c["constraint"] for c in e["constraints"] if not c["holds"]))
+        lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", "Base rules on the same games: " + ", ".join(
+        f"{m} {format_value(m, v) + unit_suffix(m) if not o.relative else f'{100 * v:.1f} % from its target'}"
+        for (m, v), o in zip(base_losses.items(), spec.objectives)) + ".", ""]
+    best = fin[0]
+    ref = spec.reference is not None
+    lines += [f"## Best variant `{best['id']}`: every headline metric", "",
+              f"`{result['variant_files'][best['id']]}` — {best['games']:,} games on fresh seeds, paired with the base"
+              + (" (the reference rules on the same games in the last column)." if ref else "."), "",
+              "| metric | base | variant | difference [95 %] |" + (" reference |" if ref else ""),
+              "|---|---|---|---|" + ("---|" if ref else "")]
+    for x in best["effects"]:
+        m = x["metric"]
+        mark = " *" if x["significant"] == "differs" else ""
+        refcell = f" {format_value(m, x['reference'])}{unit_suffix(m)} |" if ref else ""
+        lines.append(f"| {x['label']} | {format_value(m, x['base'])}{unit_suffix(m)} | {format_value(m, x['variant'])}{unit_suffix(m)} "
+                     f"| {_interval(m, x['diff'], x['low'], x['high'])}{mark} |{refcell}")
+    lines += ["", "\\* the interval excludes zero.", "",
+              "Figures: `figures/front.png` (the search and the re-evaluated front), "
+              "`figures/objectives_vs_params.png` (each objective against the parameters that matter)."]
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- figures
+def figures(spec, trials, finalists, out: Path) -> list[Path]:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figdir = out / "figures"
+    figdir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    done = [t for t in trials if t.values]
+    names = [o.metric for o in spec.objectives]
+    # The front.
+    fig, ax = plt.subplots(figsize=(6.4, 4.6))
+    if len(names) >= 2 and done:
+        x = np.array([t.values[0] for t in done])
+        y = np.array([t.values[1] for t in done])
+        feas = np.array([all(c <= 0 for c in t.user_attrs.get("constraints", [])) for t in done])
+        ax.scatter(x[~feas], y[~feas], s=10, c="#cccccc", label="search: infeasible")
+        ax.scatter(x[feas], y[feas], s=12, c="#7fa7d9", label="search: feasible")
+        for e in finalists:
+            o0, o1 = e["objectives"][0], e["objectives"][1]
+            ax.errorbar([o0["loss"]], [o1["loss"]], xerr=[[o0["loss"] - o0["loss_low"]], [o0["loss_high"] - o0["loss"]]],
+                        yerr=[[o1["loss"] - o1["loss_low"]], [o1["loss_high"] - o1["loss"]]], fmt="o", c="#c0392b",
+                        ms=5, capsize=2)
+            ax.annotate(e["id"], (o0["loss"], o1["loss"]), fontsize=7, xytext=(3, 3), textcoords="offset points")
+        if finalists:
+            b0, b1 = finalists[0]["objectives"][0]["base_loss"], finalists[0]["objectives"][1]["base_loss"]
+            ax.scatter([b0], [b1], marker="*", s=120, c="k", label="base rules (fresh seeds)")
+        ax.errorbar([], [], fmt="o", c="#c0392b", label="front, re-evaluated (95 %)")
+        ax.set_xlabel(spec.objectives[0].describe())
+        ax.set_ylabel(spec.objectives[1].describe())
+    elif done:
+        x = np.arange(len(done))
+        ax.scatter(x, [t.values[0] for t in done], s=10, c="#7fa7d9", label="search")
+        ax.set_xlabel("trial")
+        ax.set_ylabel(spec.objectives[0].describe())
+    ax.legend(fontsize=7)
+    ax.set_title(f"{spec.title}: the front", fontsize=10)
+    fig.tight_layout()
+    p = figdir / "front.png"
+    fig.savefig(p, dpi=110)
+    plt.close(fig)
+    paths.append(p)
+    # Objectives against the parameters that matter (eta squared of each parameter alone).
+    if done:
+        params = [pp.name for pp in spec.params]
+        imp = {}
+        for k, o in enumerate(spec.objectives):
+            y = np.array([t.values[k] for t in done], float)
+            ok = np.isfinite(y) & (y < 1e8)
+            scores = []
+            for name in params:
+                xs = np.array([str(t.params.get(name)) for t in done])
+                scores.append((_eta2(y[ok], xs[ok]), name))
+            imp[o.metric] = [n for s, n in sorted(scores, reverse=True)[:3]]
+        ncol = max(len(v) for v in imp.values())
+        fig, axes = plt.subplots(len(spec.objectives), ncol, figsize=(3.2 * ncol, 2.6 * len(spec.objectives)),
+                                 squeeze=False)
+        for k, o in enumerate(spec.objectives):
+            y = np.array([t.values[k] for t in done], float)
+            ok = np.isfinite(y) & (y < 1e8)
+            for c in range(ncol):
+                ax = axes[k][c]
+                if c >= len(imp[o.metric]):
+                    ax.axis("off")
+                    continue
+                name = imp[o.metric][c]
+                xs = [t.params.get(name) for t in done]
+                numeric = all(isinstance(v, (int, float)) for v in xs)
+                if numeric:
+                    ax.scatter(np.array(xs, float)[ok], y[ok], s=8, alpha=0.6)
+                else:
+                    cats = sorted({str(v) for v in xs})
+                    pos = np.array([cats.index(str(v)) for v in xs])
+                    jitter = (np.random.default_rng(0).random(len(pos)) - 0.5) * 0.3
+                    ax.scatter(pos[ok] + jitter[ok], y[ok], s=8, alpha=0.6)
+                    ax.set_xticks(range(len(cats)), [c_[:12] for c_ in cats], fontsize=6, rotation=30)
+                ax.set_xlabel(name, fontsize=8)
+                if c == 0:
+                    ax.set_ylabel(o.metric, fontsize=8)
+                ax.tick_params(labelsize=7)
+        fig.suptitle("Objectives (search games) against the parameters that explain them most", fontsize=9)
+        fig.tight_layout()
+        p = figdir / "objectives_vs_params.png"
+        fig.savefig(p, dpi=100)
+        plt.close(fig)
+        paths.append(p)
+    return paths
+
+
+def _eta2(y, groups) -> float:
+    if y.size < 2 or np.var(y) == 0:
+        return 0.0
+    total = ((y - y.mean()) ** 2).sum()
+    between = 0.0
+    for g in np.unique(groups):
+        sel = y[groups == g]
+        between += sel.size * (sel.mean() - y.mean()) ** 2
+    return float(between / total)
+
+
+# ---------------------------------------------------------------- the report's data
+def proposed_changes(results_root: str | Path = "results") -> list[dict]:
+    """Data for the report section "Proposed rule changes": one entry per study found under
+    ``results_root/tune-*/summary.json``: its problem (title, objectives, constraints), finding,
+    and its best variants, each with its rules file and paired effects (base, variant,
+    difference, 95 % interval) on every headline metric."""
+    out = []
+    for path in sorted(Path(results_root).glob("tune-*/summary.json")):
+        try:
+            s = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            continue
+        out.append({
+            "study": s["name"], "title": s["title"], "problem": s.get("description", ""),
+            "objectives": s["objectives"], "constraints": s["constraints"], "finding": s["finding"],
+            "folder": str(path.parent),
+            "variants": [{"id": v["id"], "rules_file": v["rules_file"], "changes": v["params"],
+                          "games": v["games"], "feasible": v["feasible"], "objectives": v["objectives"],
+                          "effects": v["effects"]} for v in s["finalists"][:3]],
+        })
+    return out
+
+
+def proposed_changes_markdown(results_root: str | Path = "results") -> str:
+    """The section as Markdown (a helper for the report)."""
+    lines = []
+    for p in proposed_changes(results_root):
+        lines += [f"### {p['title']}", "", p["finding"], ""]
+        for v in p["variants"]:
+            lines += [f"**`{v['id']}`** (`{v['rules_file']}`: " + ", ".join(f"{k} = {x}" for k, x in v["changes"].items())
+                      + f"; {v['games']:,} games on fresh seeds, paired with the base)", "",
+                      "| metric | base | variant | difference [95 %] |", "|---|---|---|---|"]
+            for x in v["effects"]:
+                m = x["metric"]
+                lines.append(f"| {x['label']} | {format_value(m, x['base'])}{unit_suffix(m)} | "
+                             f"{format_value(m, x['variant'])}{unit_suffix(m)} | {_interval(m, x['diff'], x['low'], x['high'])} |")
+            lines.append("")
+    return "\n".join(lines)
+
+
+def jsonable(x):
+    if isinstance(x, Rules):
+        return x.digest()
+    if isinstance(x, (np.integer,)):
+        return int(x)
+    if isinstance(x, (np.floating,)):
+        v = float(x)
+        return v if math.isfinite(v) else None
+    if isinstance(x, float) and not math.isfinite(x):
+        return None
+    if isinstance(x, np.ndarray):
+        return x.tolist()
+    raise TypeError(type(x))
+
+
+def _clean(o):
+    if isinstance(o, dict):
+        return {str(k): _clean(v) for k, v in o.items()}
+    if isinstance(o, (list, tuple)):
+        return [_clean(v) for v in o]
+    if isinstance(o, float) and not math.isfinite(o):
+        return None
+    if isinstance(o, (np.floating,)):
+        return _clean(float(o))
+    if isinstance(o, (np.integer,)):
+        return int(o)
+    if isinstance(o, (np.bool_,)):
+        return bool(o)
+    if isinstance(o, Rules):
+        return o.digest()
+    return o
+
+
+def write_outputs(spec, result: dict, trials, out: Path) -> dict:
+    """Write every file of results/tune-<name>/; returns their paths."""
+    out.mkdir(parents=True, exist_ok=True)
+    fin = result["finalists"]
+    vdir = out / "variants"
+    vdir.mkdir(exist_ok=True)
+    for old in vdir.glob("*.toml"):
+        old.unlink()
+    files = {}
+    for rank, e in enumerate(fin[: spec.report], 1):
+        path = vdir / f"{spec.name}-{rank}-{e['id']}.toml"
+        header = [f"Variant {e['id']} of tune study {spec.name} (rank {rank}); base rules {spec.base.digest()}.",
+                  "Changes: " + ", ".join(f"{k} = {v}" for k, v in e["params"].items()),
+                  f"Evidence: {e['games']:,} games on fresh seeds (indices from {e['first_game']:,}), paired with the base:"]
+        for o in e["objectives"]:
+            header.append(f"  {o['objective']}: diff {_interval(o['metric'], o['diff'], o['low'], o['high'])} -> {o['verdict']}")
+        header.append(f"Use: heron-sim simulate --rules {path.as_posix()}   or   heron-sim compare BASE.toml {path.as_posix()}")
+        write_text(path, rules_toml(e["rules"], header))
+        files[e["id"]] = path.as_posix()
+    result["variant_files"] = files
+    reported = fin[: spec.report]
+    write_csv(out / "front.csv", front_frame(spec, reported))
+    write_csv(out / "effects.csv", effects_frame(reported))
+    write_csv(out / "search.csv", search_frame(spec, trials))
+    write_text(out / "front.md", front_markdown(spec, {**result, "finalists": reported}))
+    figs = figures(spec, trials, reported, out)
+    summary = {
+        "name": spec.name, "title": spec.title, "description": spec.description, "tune_file": spec.path,
+        "players": spec.players, "seating": spec.seating_text, "seed": spec.seed,
+        "base_rules": spec.base.digest(), "base_mode": spec.base.mode,
+        "reference_rules": spec.reference.digest() if spec.reference else None,
+        "objectives": [o.describe() for o in spec.objectives],
+        "constraints": [c.describe() for c in spec.constraints],
+        "params": [p.describe() for p in spec.params],
+        "trials": result["trials"], "search_games": spec.games, "rungs": list(spec.rungs),
+        "last_games": result["last_games"], "games_played": result["games_played"],
+        "seconds": result["seconds"], "executor": result["executor"], "finding": result["finding"],
+        "finalists": [{**{k: v for k, v in e.items() if k != "rules"}, "rules_file": files.get(e["id"])}
+                      for e in reported],
+    }
+    write_text(out / "summary.json", json.dumps(_clean(summary), indent=1, ensure_ascii=False))
+    return {"folder": out, "front_md": out / "front.md", "front_csv": out / "front.csv", "figures": figs,
+            "variants": list(files.values())}
+
+
+__all__ = ["proposed_changes", "proposed_changes_markdown", "rules_toml", "variant_table", "write_outputs",
+           "METRICS"]

@@ -1,0 +1,382 @@
+"""Tune files: a study of rule variants, declared in TOML (see docs/tuning.md).
+
+    name = "guides"                  # results/tune-guides/, runs/tune-guides/
+    title = "Fair guides"
+    mode = "8d8"
+    players = 4
+    seating = "greedy"               # one strategy, or one per seat (rotated over the games)
+    seed = 20261130
+
+    [rules]                          # the base rules: defaults, a rules file, overrides
+    file = "my-rules.toml"
+    set = { rolls = 3 }
+
+    [reference]                      # optional: rules an objective or constraint may target
+    mode = "8d8"
+
+    [search]
+    trials = 60                      # finished trials (the study stops there; resumable)
+    games = 4000                     # games per candidate, the same seeds for every candidate
+    sampler = "nsga2"                # or "tpe"
+    population = 16                  # NSGA-II population
+
+    [racing]                         # re-evaluation of the front on fresh seeds
+    rungs = [20000, 60000]           # games per rung (successive halving between rungs)
+    keep = 6                         # at most this many candidates reach the last rung
+
+    [[param]]
+    key = "bull_bonus"
+    int = [0, 3]
+
+    [[objective]]
+    metric = "guide_spread"
+    direction = "minimize"
+    goal = 0.01
+
+    [[constraint]]
+    metric = "length"
+    within = 0.05                    # relative to `of` (base or reference)
+    of = "base"
+
+Every bad value raises HeronSimError with one line naming the file, the field and what is
+allowed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..errors import HeronSimError
+from ..rules import MODES, Rules
+from .metrics import METRICS, OBJECTIVE_METRICS
+from .space import Param, check_params, parse_param
+
+_TOP = {"name", "title", "description", "mode", "players", "seating", "seed", "rules", "reference",
+        "search", "racing", "param", "objective", "constraint"}
+_SEARCH = {"trials": 60, "games": 4000, "sampler": "nsga2", "population": 16, "batch_games": 5000,
+           "time_limit": 0}
+_RACING = {"rungs": [20000, 60000], "keep": 6, "max_candidates": 12, "report": 5, "max_games": 400_000}
+SAMPLERS = ("nsga2", "tpe")
+#: Game indices of racing rung r start at (r + 1) * FRESH: seeds the search never plays.
+FRESH = 1_000_000_000
+
+
+@dataclass(frozen=True)
+class RulesSource:
+    mode: str | None = None
+    file: str | None = None
+    overrides: dict = field(default_factory=dict)
+
+    def build(self, players: int | None) -> Rules:
+        return Rules.build(mode=self.mode, players=players, rules_file=self.file, overrides=dict(self.overrides))
+
+
+@dataclass(frozen=True)
+class Objective:
+    metric: str
+    direction: str = "minimize"     # "minimize" | "maximize" | "target"
+    target: Any = None              # a number, "base" or "reference" (direction "target")
+    relative: bool = False          # target: |value / target - 1| instead of |value - target|
+    goal: float | None = None       # success threshold on the loss (the quantity minimised)
+
+    def describe(self) -> str:
+        label = self.metric
+        if self.direction == "target":
+            t = self.target if isinstance(self.target, str) else f"{self.target:g}"
+            s = f"{label}: {'relative ' if self.relative else ''}distance to {t}"
+        else:
+            s = f"{label}: {self.direction}"
+        return s + (f" (goal <= {self.goal:g})" if self.goal is not None else "")
+
+
+@dataclass(frozen=True)
+class Constraint:
+    metric: str
+    min: float | None = None
+    max: float | None = None
+    within: float | None = None     # relative distance to `of`
+    of: str = "base"
+
+    def describe(self) -> str:
+        if self.within is not None:
+            return f"{self.metric} within ±{100 * self.within:g} % of {self.of}"
+        parts = []
+        if self.min is not None:
+            parts.append(f"{self.metric} >= {self.min:g}")
+        if self.max is not None:
+            parts.append(f"{self.metric} <= {self.max:g}")
+        return " and ".join(parts)
+
+
+@dataclass(frozen=True)
+class TuneSpec:
+    name: str
+    title: str
+    description: str
+    path: str
+    players: int
+    seating: tuple[tuple[str, ...], ...]
+    seating_text: str
+    seed: int
+    base: Rules
+    base_source: RulesSource
+    reference: Rules | None
+    params: tuple[Param, ...]
+    objectives: tuple[Objective, ...]
+    constraints: tuple[Constraint, ...]
+    trials: int
+    games: int
+    sampler: str
+    population: int
+    batch_games: int
+    time_limit: float
+    rungs: tuple[int, ...]
+    keep: int
+    max_candidates: int
+    report: int
+    max_games: int
+
+    def fingerprint(self) -> str:
+        """What a resumed study must share with the stored one (not trials or time limit)."""
+        blob = {"base": self.base.digest(), "ref": self.reference.digest() if self.reference else None,
+                "params": [repr(p) for p in self.params], "objectives": [repr(o) for o in self.objectives],
+                "constraints": [repr(c) for c in self.constraints], "seating": self.seating, "seed": self.seed,
+                "games": self.games, "sampler": self.sampler, "population": self.population,
+                "engine": _engine_hash()}
+        return hashlib.sha256(json.dumps(blob, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+    def with_overrides(self, **kw) -> "TuneSpec":
+        import dataclasses
+
+        return dataclasses.replace(self, **{k: v for k, v in kw.items() if v is not None})
+
+
+def _engine_hash() -> str:
+    """The hash of the engine's sources: a study run by another engine is not resumed."""
+    from .._numba_cache import _sources_hash
+
+    return _sources_hash()
+
+
+def _int(table, key, lo, hi, where):
+    v = table[key]
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise HeronSimError(f"{where}{key}: {v!r}; allowed: an integer {lo}..{hi}")
+    return v
+
+
+def _rules_source(table: Any, where: str, base_dir: Path, mode: str | None) -> RulesSource:
+    if not isinstance(table, dict):
+        raise HeronSimError(f"{where}: expected a table (file, set, mode)")
+    unknown = sorted(set(table) - {"file", "set", "mode"})
+    if unknown:
+        raise HeronSimError(f"{where}.{unknown[0]}: unknown field; allowed: file, set, mode")
+    file = table.get("file")
+    if file is not None:
+        if not isinstance(file, str):
+            raise HeronSimError(f"{where}.file: {file!r}; allowed: a path to a rules TOML file")
+        p = Path(file)
+        file = str(p if p.is_absolute() else base_dir / p)
+    sets = table.get("set", {}) or {}
+    if not isinstance(sets, dict):
+        raise HeronSimError(f"{where}.set: expected a table of rules keys")
+    from ..runner.config import _flatten
+
+    m = table.get("mode", mode)
+    if m is not None and m not in MODES:
+        raise HeronSimError(f"{where}.mode: {m!r}; allowed: {', '.join(MODES)}")
+    return RulesSource(mode=m, file=file, overrides=_flatten(sets))
+
+
+def _parse_seating(value: Any, players: int, where: str) -> tuple[tuple[tuple[str, ...], ...], str]:
+    from ..runner.run import seatings
+    from ..strategies import parse_strategy
+
+    if isinstance(value, str):
+        names = [s.strip() for s in value.split(",")]
+    elif isinstance(value, list) and value and all(isinstance(s, str) for s in value):
+        names = list(value)
+    else:
+        raise HeronSimError(f"{where}seating: {value!r}; allowed: a strategy name or a list of names")
+    for n in names:
+        try:
+            parse_strategy(n)
+        except HeronSimError as err:
+            raise HeronSimError(f"{where}seating: {err}") from None
+    rot = seatings(names, players)
+    return tuple(tuple(s) for s in rot), ",".join(names)
+
+
+def parse_spec(data: dict, path: str | Path = "<tune>") -> TuneSpec:
+    """Validate a tune table (a parsed tune file)."""
+    path = Path(path)
+    where = f"{path.name}: "
+    unknown = sorted(set(data) - _TOP)
+    if unknown:
+        raise HeronSimError(f"{where}{unknown[0]}: unknown field; allowed: {', '.join(sorted(_TOP))}")
+    name = data.get("name", path.stem.removeprefix("tune-"))
+    if not isinstance(name, str) or not name or not all(c.isalnum() or c in "-_" for c in name):
+        raise HeronSimError(f"{where}name: {name!r}; allowed: letters, digits, - and _")
+    mode = data.get("mode")
+    if mode is not None and mode not in MODES:
+        raise HeronSimError(f"{where}mode: {mode!r}; allowed: {', '.join(MODES)}")
+    players = _int(data, "players", 2, 7, where) if "players" in data else None
+    seed = _int(data, "seed", 0, 2**63 - 1, where) if "seed" in data else 1
+    src = _rules_source(data.get("rules", {}) or {}, f"{where}rules", path.parent, mode)
+    try:
+        base = src.build(players)
+    except HeronSimError as err:
+        raise HeronSimError(f"{where}rules: {err}") from None
+    players = base.players
+    ref = None
+    if "reference" in data:
+        rsrc = _rules_source(data["reference"], f"{where}reference", path.parent, None)
+        try:
+            ref = rsrc.build(players)
+        except HeronSimError as err:
+            raise HeronSimError(f"{where}reference: {err}") from None
+    seating, seating_text = _parse_seating(data.get("seating", "greedy"), players, where)
+
+    search = dict(_SEARCH)
+    s_in = data.get("search", {}) or {}
+    if not isinstance(s_in, dict):
+        raise HeronSimError(f"{where}search: expected a table")
+    bad = sorted(set(s_in) - set(_SEARCH))
+    if bad:
+        raise HeronSimError(f"{where}search.{bad[0]}: unknown field; allowed: {', '.join(_SEARCH)}")
+    search.update(s_in)
+    for key, lo, hi in (("trials", 1, 100_000), ("games", 10, FRESH - 1), ("population", 2, 10_000),
+                        ("batch_games", 1, 10_000_000)):
+        _int(search, key, lo, hi, f"{where}search.")
+    if search["sampler"] not in SAMPLERS:
+        raise HeronSimError(f"{where}search.sampler: {search['sampler']!r}; allowed: {', '.join(SAMPLERS)}")
+    tl = search["time_limit"]
+    if isinstance(tl, bool) or not isinstance(tl, (int, float)) or tl < 0:
+        raise HeronSimError(f"{where}search.time_limit: {tl!r}; allowed: seconds >= 0 (0: none)")
+
+    racing = dict(_RACING)
+    r_in = data.get("racing", {}) or {}
+    if not isinstance(r_in, dict):
+        raise HeronSimError(f"{where}racing: expected a table")
+    bad = sorted(set(r_in) - set(_RACING))
+    if bad:
+        raise HeronSimError(f"{where}racing.{bad[0]}: unknown field; allowed: {', '.join(_RACING)}")
+    racing.update(r_in)
+    rungs = racing["rungs"]
+    if (not isinstance(rungs, list) or not rungs
+            or any(isinstance(x, bool) or not isinstance(x, int) or not 10 <= x < FRESH for x in rungs)):
+        raise HeronSimError(f"{where}racing.rungs: {rungs!r}; allowed: a non-empty list of game counts (10 or more)")
+    for key, lo, hi in (("keep", 1, 1000), ("max_candidates", 1, 1000), ("report", 1, 100),
+                        ("max_games", 10, FRESH - 1)):
+        _int(racing, key, lo, hi, f"{where}racing.")
+
+    raw_params = data.get("param", [])
+    if not isinstance(raw_params, list) or not raw_params:
+        raise HeronSimError(f"{where}param: at least one [[param]] table (key and int, float or choices)")
+    params = [parse_param(p, f"{where}param[{i}]") for i, p in enumerate(raw_params)]
+    check_params(base, params)
+
+    objectives = [_objective(o, f"{where}objective[{i}]", ref) for i, o in enumerate(_list(data, "objective", where))]
+    if not objectives:
+        raise HeronSimError(f"{where}objective: at least one [[objective]] table (metric and direction or target)")
+    constraints = [_constraint(c, f"{where}constraint[{i}]", ref)
+                   for i, c in enumerate(_list(data, "constraint", where, required=False))]
+    title = data.get("title", f"Tuning study {name}")
+    desc = data.get("description", "")
+    if not isinstance(title, str) or not isinstance(desc, str):
+        raise HeronSimError(f"{where}title/description: expected strings")
+    return TuneSpec(name=name, title=title, description=desc, path=str(path), players=players,
+                    seating=seating, seating_text=seating_text, seed=seed, base=base, base_source=src,
+                    reference=ref, params=tuple(params), objectives=tuple(objectives),
+                    constraints=tuple(constraints), trials=search["trials"], games=search["games"],
+                    sampler=search["sampler"], population=search["population"],
+                    batch_games=search["batch_games"], time_limit=float(tl), rungs=tuple(rungs),
+                    keep=racing["keep"], max_candidates=racing["max_candidates"], report=racing["report"],
+                    max_games=racing["max_games"])
+
+
+def _list(data, key, where, required=True):
+    v = data.get(key, [])
+    if not isinstance(v, list) or any(not isinstance(x, dict) for x in v):
+        raise HeronSimError(f"{where}{key}: expected [[{key}]] tables")
+    return v
+
+
+def _metric(entry, where):
+    m = entry.get("metric")
+    if m not in OBJECTIVE_METRICS:
+        raise HeronSimError(f"{where}.metric: {m!r}; allowed: {', '.join(OBJECTIVE_METRICS)}")
+    return m
+
+
+def _number(v, where, field):
+    if v is None:
+        return None
+    if isinstance(v, bool) or not isinstance(v, (int, float)):
+        raise HeronSimError(f"{where}.{field}: {v!r}; allowed: a number")
+    return float(v)
+
+
+def _objective(entry, where, ref) -> Objective:
+    unknown = sorted(set(entry) - {"metric", "direction", "target", "relative", "goal"})
+    if unknown:
+        raise HeronSimError(f"{where}.{unknown[0]}: unknown field; allowed: metric, direction, target, relative, goal")
+    metric = _metric(entry, where)
+    has_t = "target" in entry
+    direction = entry.get("direction", "target" if has_t else None)
+    if direction not in ("minimize", "maximize", "target"):
+        raise HeronSimError(f"{where}.direction: {direction!r}; allowed: minimize, maximize (or give target = ...)")
+    target = entry.get("target")
+    if direction == "target":
+        if target in ("base", "reference"):
+            if target == "reference" and ref is None:
+                raise HeronSimError(f"{where}.target: \"reference\" needs a [reference] table")
+        else:
+            target = _number(target, where, "target")
+            if target is None:
+                raise HeronSimError(f"{where}.target: missing; allowed: a number, \"base\" or \"reference\"")
+    elif has_t:
+        raise HeronSimError(f"{where}: give direction or target, not both")
+    relative = entry.get("relative", False)
+    if not isinstance(relative, bool):
+        raise HeronSimError(f"{where}.relative: {relative!r}; allowed: true, false")
+    goal = _number(entry.get("goal"), where, "goal")
+    return Objective(metric, direction, target, relative, goal)
+
+
+def _constraint(entry, where, ref) -> Constraint:
+    unknown = sorted(set(entry) - {"metric", "min", "max", "within", "of"})
+    if unknown:
+        raise HeronSimError(f"{where}.{unknown[0]}: unknown field; allowed: metric, min, max, within, of")
+    metric = _metric(entry, where)
+    lo, hi = _number(entry.get("min"), where, "min"), _number(entry.get("max"), where, "max")
+    within = _number(entry.get("within"), where, "within")
+    of = entry.get("of", "base")
+    if of not in ("base", "reference") or (of == "reference" and ref is None):
+        raise HeronSimError(f"{where}.of: {of!r}; allowed: base" + (", reference" if ref is not None else ""))
+    if within is None and lo is None and hi is None:
+        raise HeronSimError(f"{where}: give min, max or within (relative to `of`)")
+    if within is not None and within < 0:
+        raise HeronSimError(f"{where}.within: {within}; allowed: >= 0 (e.g. 0.05 for ±5 %)")
+    return Constraint(metric, lo, hi, within, of)
+
+
+def load_spec(path: str | Path) -> TuneSpec:
+    path = Path(path)
+    if not path.is_file():
+        raise HeronSimError(f"{path}: no such tune file")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as err:
+        raise HeronSimError(f"{path.name}: not valid TOML: {err}") from None
+    except UnicodeDecodeError:
+        raise HeronSimError(f"{path.name}: not UTF-8 text") from None
+    return parse_spec(data, path)
+
+
+assert set(OBJECTIVE_METRICS) <= set(METRICS)
