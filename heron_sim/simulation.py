@@ -177,7 +177,9 @@ def results_frame(out: np.ndarray, rules: Rules, seed: int, seating: list[str],
     """Tidy per-game table from the kernel's output rows.
 
     Columns: seed, game, mode, players, strategies (by seat, comma list), rules (hash), then by
-    seat s: guide_s, strategy_s, pos_s, advance_s, turns_s, anxiety_s, doubled_s; winner (seat,
+    seat s: guide_s, strategy_s, pos_s, advance_s, turns_s, anxiety_s, doubled_s, pond_rolls_s
+    (Ponds rolled), pond_hits_s (times pushed by a Pond, protection excepted; a Snake cancel
+    counts), pond_back_s (squares lost to Ponds, after the floor at 0); winner (seat,
     -1 unfinished), winner_guide, winner_strategy, rounds, finished, ponds, pushback (total
     squares pushed per opponent, summed over Ponds), anxieties, lion_rescues, played_turns,
     skipped_turns, lead_changes, mid_leader, mid_last (unique leader / last seat at the end of
@@ -215,7 +217,8 @@ def results_frame(out: np.ndarray, rules: Rules, seed: int, seating: list[str],
                       ("pond_lead_losses", L.C_POND_LEAD_LOSSES)):
         cols[name] = out[:, off]
     for name, off in (("pos", L.C_POS), ("advance", L.C_ADVANCE), ("turns", L.C_TURNS),
-                      ("anxiety", L.C_SEAT_ANX), ("doubled", L.C_SEAT_DOUBLED)):
+                      ("anxiety", L.C_SEAT_ANX), ("doubled", L.C_SEAT_DOUBLED), ("pond_rolls", L.C_SEAT_PONDS),
+                      ("pond_hits", L.C_SEAT_POND_HITS), ("pond_back", L.C_SEAT_POND_BACK)):
         for s in range(P):
             cols[f"{name}_{s}"] = out[:, off + s]
     for a, name in enumerate(ANIMALS):

@@ -260,3 +260,27 @@ def test_pond_lead_losses_count_ponds_that_change_the_leader():
     assert res.positions == [5, 8, 0, 6] and res.row["pond_lead_losses"] == 0  # seat 1 still leads
     res = play(dice, [], positions=[10, 12, 3, 8], **kw)
     assert res.positions == [10, 8, 0, 4] and res.row["pond_lead_losses"] == 1  # seat 0 now leads
+
+
+def _seat(res, block, players=4):
+    return [int(res.raw_row[block + s]) for s in range(players)]
+
+
+def test_pond_per_seat_counters_record_roller_hits_and_squares_lost():
+    dice = ["heron"] * 4 + ["loup"] * 4 + ["heron", "loup", "loup", "loup"] + ["loup"] * 3  # a Pond of 5
+    res = play(dice, [], positions=[5, 10, 3, 20], protected=[0, 0, 0, 1], strategies=["greedy"] * 4,
+               guides=["aigle", "loup", "taureau", "cerf"])
+    assert res.positions == [5, 5, 0, 20]
+    assert _seat(res, L.C_SEAT_PONDS) == [1, 0, 0, 0]          # the roller
+    assert _seat(res, L.C_SEAT_POND_HITS) == [0, 1, 1, 0]      # protected seat 3 is not hit
+    assert _seat(res, L.C_SEAT_POND_BACK) == [0, 5, 3, 0]      # seat 2 floors at square 0: loses 3, not 5
+
+
+def test_pond_per_seat_counters_with_a_snake_cancel():
+    dice = ["heron"] * 4 + ["loup"] * 4 + ["loup"] * 4          # a Pond of 4
+    res = play(dice, [], positions=[0, 30, 30, 30], strategies=["greedy"] * 4,
+               guides=["aigle", "serpent", "taureau", "cerf"])
+    assert res.positions[1:] == [31, 26, 26]
+    assert _seat(res, L.C_SEAT_POND_HITS) == [0, 1, 1, 1]      # the Snake's seat was hit, and cancelled it
+    assert _seat(res, L.C_SEAT_POND_BACK) == [0, 0, 4, 4]
+    assert sum(_seat(res, L.C_SEAT_POND_BACK)) <= res.row["pushback"] * 3

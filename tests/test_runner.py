@@ -161,6 +161,12 @@ def test_guides_and_pond_analyses_on_a_tiny_run(tmp_path):
     assert games["lead_ponds"] == df["ponds"].sum() and games["lead_lead_losses"] == df["pond_lead_losses"].sum()
     assert games["lead_per_pond"] == pytest.approx(df["pond_lead_losses"].sum() / df["ponds"].sum())
     assert any("decides the lead" in f for f in secs["p"].findings)
+    seats = next(t for t in secs["p"].tables if "Push-back received per player" in t.caption).data
+    assert list(seats["back"]) == pytest.approx([df[f"pond_back_{s}"].mean() for s in range(4)])
+    wins = next(t for t in secs["p"].tables if "chance of winning" in t.caption).data.set_index("group")
+    fin = df[df["winner"] >= 0]
+    rolled = sum(((fin[f"pond_rolls_{s}"] > 0) & (fin["winner"] == s)).sum() for s in range(4))
+    assert wins.loc["rolled", "win_yes"] * wins.loc["rolled", "n_yes"] == pytest.approx(rolled)
 
 
 LIGHT = """

@@ -7,7 +7,8 @@ from .jit import hot
 from ..rules.rules import P_MAX_ROUNDS
 from .layout import (
     ACTIVE, C_ADVANCE, C_FINISHED, C_POND_LEAD_LOSSES, C_GUIDE, C_LEAD_CHANGES, C_MID_LAST, C_MID_LEADER, C_PLAYED,
-    C_PONDS, C_POS, C_PUSHBACK, C_ROUNDS, C_SKIPPED, C_TURNS, C_WINNER, COUNTS, DPTR, GUIDE, LEAD,
+    C_PONDS, C_POS, C_PUSHBACK, C_ROUNDS, C_SEAT_POND_BACK, C_SEAT_POND_HITS, C_SEAT_PONDS, C_SKIPPED,
+    C_TURNS, C_WINNER, COUNTS, DPTR, GUIDE, LEAD,
     MAX_SEATS, OUT_ANXIETY, OUT_POND, PLAYERS, POS, PROT, READY, ROUND, ROW, RPTR, SID, SKIP,
     WINNER,
 )
@@ -51,12 +52,17 @@ def play_slot(a, w, R, rng, sp):
     if outcome == OUT_POND:
         w[row + C_PONDS] += 1
         w[row + C_PUSHBACK] += value
+        w[row + C_SEAT_PONDS + a] += 1
         leader = _unique_extreme(w, True)
         for k in range(1, players):
             o = (a + k) % players
             if w[PROT + o] == 0:
+                w[row + C_SEAT_POND_HITS + o] += 1
+                before = w[POS + o]
                 if move_back(o, value, w, R, rng, sp):
                     return o
+                if w[POS + o] < before:
+                    w[row + C_SEAT_POND_BACK + o] += before - w[POS + o]
         if leader >= 0 and _unique_extreme(w, True) != leader:
             w[row + C_POND_LEAD_LOSSES] += 1
         return -1

@@ -112,7 +112,12 @@ C_ADVANCE = C_GUIDE + MAX_SEATS         # [7] advance from own combinations (+ B
 C_TURNS = C_ADVANCE + MAX_SEATS         # [7] really-played turns, by seat
 C_SEAT_ANX = C_TURNS + MAX_SEATS        # [7] Anxieties, by seat
 C_SEAT_DOUBLED = C_SEAT_ANX + MAX_SEATS  # [7] advance gained by Guide Power doubling, by seat
-C_POWERS = C_SEAT_DOUBLED + MAX_SEATS   # [7] one-shot powers used, by guide animal
+C_SEAT_PONDS = C_SEAT_DOUBLED + MAX_SEATS  # [7] Peaceful Ponds rolled, by seat (the roller)
+C_SEAT_POND_HITS = C_SEAT_PONDS + MAX_SEATS  # [7] times an unprotected seat was targeted by a Pond
+                                             # (a Snake cancel counts: the seat was hit)
+C_SEAT_POND_BACK = C_SEAT_POND_HITS + MAX_SEATS  # [7] squares lost to Ponds, by seat (after the
+                                                 # floor at square 0; a Snake cancel loses none)
+C_POWERS = C_SEAT_POND_BACK + MAX_SEATS  # [7] one-shot powers used, by guide animal
 C_COMBOS = C_POWERS + 7                 # [17] scored turns by largest-set size 0..16
 C_SQUARES = C_COMBOS + MAX_DICE + 1     # [finish] special squares triggered, by square
 

@@ -171,8 +171,15 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
                   f"({'consistent with' if agree else 'unlike'} the exact {pc(pe.estimate, 2)}) and pushes each opponent back "
                   f"{pm.estimate:.1f} squares on average" + (f", the minimum 4 in {pc(p4.estimate, 0)} of Ponds" if p4 else "")
                   + (f"; {pc(ll.estimate, 0)} of Ponds take the lead from the leader." if ll else "."))
+        wr, wb = F("pond.win_per_pond_rolled.8d8"), F("pond.win_per_square_lost.8d8")
+        if wr and wb:
+            answer += (f" Comparing the players of one game, each Pond rolled goes with {100 * wr.estimate:+.1f} points of "
+                       f"the roller's chance to win and each square lost to one with {100 * wb.estimate:+.2f} points "
+                       f"(an association, not a causal effect).")
         sure = (f"the exact value lies {'inside' if agree else 'outside'} the simulation's 95 % interval"
-                + (f"; lead lost per Pond {show(ll)}" if ll else ""))
+                + (f"; lead lost per Pond {show(ll)}" if ll else "")
+                + (f"; per Pond rolled [{100 * wr.low:+.1f}, {100 * wr.high:+.1f}] points, clustered by game"
+                   if wr and wb else ""))
         gp = F("pond.games_with_pond.8d8")
         action = ((f"{pc(gp.estimate, 0)} of 8 D8 games see at least one Étang. " if gp else "")
                   + "To make it matter less, lower the push-back or raise the Étang threshold (the sensitivity "

@@ -102,9 +102,16 @@ def analyse(exp, data, sec: Section) -> None:
         sec.fact(f"pond.games_with_pond.{m}", f"share of games with at least one Étang Paisible, {_mode_name(m)}",
                  share, slo, shi, len(df), "share")
         game_rows.append(row)
-    sec.notes.append("Not measured yet: what an Étang Paisible does to the chance of winning of the player who opens it "
-                     "and of each player it pushes back, and the push-back each seat receives over a game. The engine "
-                     "counts Ponds and push-back per game, not per seat; a per-seat counter would answer both.")
+    seat_rows, assoc_rows = [], []
+    for j in data.select(part="games"):
+        df = data.frame(j["key"])
+        if "pond_back_0" in df.columns:
+            sr, ar = _seat_ponds(df, j["labels"]["mode"], sec)
+            seat_rows += sr
+            assoc_rows += ar
+    if not seat_rows:
+        sec.notes.append("This run predates the engine's per-seat Pond counters (pond_rolls_s, pond_hits_s, "
+                         "pond_back_s); rerun for the Pond's effect on the chance of winning and the push-back per seat.")
     rates = pd.DataFrame(rate_rows)
     push = pd.DataFrame(push_rows)
     tests = pd.DataFrame(test_rows)
@@ -182,6 +189,8 @@ def analyse(exp, data, sec: Section) -> None:
                      f"{pct_ci(gb['lead_per_game'], gb['lead_per_game_low'], gb['lead_per_game_high'])} of games have at "
                      f"least one such Pond ({gb['lead_per_game_mean']:.2f} per game)")
         sec.findings.append(text + ".")
+    if seat_rows:
+        _seat_tables(sec, pd.DataFrame(seat_rows), pd.DataFrame(assoc_rows), base)
     if _want(exp, "pushback"):
         sec.figures.append(Figure("pushback", "Pond push-back: simulated shares (bars, 95 % Wilson) vs the exact law (black ticks).",
                                   partial(F.pushback, push)))
@@ -195,6 +204,122 @@ def analyse(exp, data, sec: Section) -> None:
                                   partial(F.grouped_rates, pd.DataFrame(rows), group="source", category="mode",
                                           title="Probability of the Peaceful Pond per turn", xlabel="dice mode",
                                           ylabel="P(Pond) per turn (%)")))
+
+
+def _seat_ponds(df: pd.DataFrame, m: str, sec: Section) -> tuple[list[dict], list[dict]]:
+    """Per seat: push-back received; per seat-game: the win rate of the roller and of the players
+    hit. Associations, not causal effects: a seat that plays more turns rolls and receives more
+    Ponds. The within-game model compares the seats of one game (game fixed effects), so a game's
+    length and number of Ponds cancel out; seat and strategy are controlled; intervals clustered by game."""
+    import statsmodels.api as sm
+
+    P = int(df["players"].iloc[0])
+    seat_rows = []
+    for s in range(P):
+        back = df[f"pond_back_{s}"].to_numpy(float)
+        hits = df[f"pond_hits_{s}"].to_numpy(float)
+        b, blo, bhi = t_interval(back)
+        h, hlo, hhi = t_interval(hits)
+        seat_rows.append({"mode": m, "seat": s, "games": len(df), "back": b, "back_low": blo, "back_high": bhi,
+                          "hits": h, "hits_low": hlo, "hits_high": hhi,
+                          "rolls": float(df[f"pond_rolls_{s}"].mean())})
+        sec.fact(f"pond.seat_pushback.{m}.seat{s + 1}", f"squares lost to Étangs Paisibles per game, seat {s + 1}, "
+                 f"{_mode_name(m)}", b, blo, bhi, len(df), "squares", note="after the floor at square 0; all games")
+    fin = df[df["winner"].to_numpy() >= 0]
+    n = len(fin)
+    if n < 10:
+        return seat_rows, []
+    win = np.concatenate([(fin["winner"].to_numpy() == s) for s in range(P)]).astype(float)
+    rolls = np.concatenate([fin[f"pond_rolls_{s}"].to_numpy() for s in range(P)]).astype(float)
+    hits = np.concatenate([fin[f"pond_hits_{s}"].to_numpy() for s in range(P)]).astype(float)
+    back = np.concatenate([fin[f"pond_back_{s}"].to_numpy() for s in range(P)]).astype(float)
+    strat = np.concatenate([fin[f"strategy_{s}"].astype(str).to_numpy() for s in range(P)])
+    seat = np.repeat(np.arange(P), n)
+    game = np.tile(np.arange(n), P)
+    assoc = []
+    for who, flag in (("rolled", rolls > 0), ("hit", hits > 0)):
+        yes, no = win[flag], win[~flag]
+        r1, l1, h1 = wilson(int(yes.sum()), len(yes))
+        r0, l0, h0 = wilson(int(no.sum()), len(no))
+        assoc.append({"mode": m, "group": who, "n_yes": len(yes), "win_yes": r1, "win_yes_low": l1, "win_yes_high": h1,
+                      "n_no": len(no), "win_no": r0, "win_no_low": l0, "win_no_high": h0})
+    # within-game linear probability models (game fixed effects; seat and strategy controlled), one per
+    # measure: a Pond rolled also makes the others lose squares, so the two are not put in one model
+    ctrl = {f"seat{k}": (seat == k).astype(float) for k in range(1, P)}
+    for nm in sorted(set(strat))[1:]:
+        ctrl[f"strategy {nm}"] = (strat == nm).astype(float)
+    yw = win - pd.Series(win).groupby(game).transform("mean").to_numpy()
+    for key, x in (("per_pond_rolled", rolls), ("per_square_lost", back)):
+        X = pd.DataFrame({"x": x, **ctrl})
+        X = X.loc[:, X.std() > 0]
+        if "x" not in X.columns:
+            continue
+        Xw = X - X.groupby(game).transform("mean")
+        fit = sm.OLS(yw, Xw.to_numpy()).fit(cov_type="cluster", cov_kwds={"groups": game})
+        ci = fit.conf_int()
+        est, lo, hi = float(fit.params[0]), float(ci[0, 0]), float(ci[0, 1])
+        assoc.append({"mode": m, "group": key, "estimate": est, "low": lo, "high": hi, "n": n})
+        sec.fact(f"pond.win_{key}.{m}", (f"change in a player's chance of winning per Étang Paisible rolled, {_mode_name(m)}"
+                                          if key == "per_pond_rolled" else
+                                          f"change in a player's chance of winning per square lost to Étangs Paisibles, "
+                                          f"{_mode_name(m)}"), est, lo, hi, n, "share", n_unit="finished games",
+                 note="association: within-game linear probability model (game fixed effects; seat and strategy "
+                      "controlled), 95 % interval clustered by game")
+    for a in assoc[:2]:
+        sec.fact(f"pond.win_if_{a['group']}.{m}", f"win rate of players who {'rolled' if a['group'] == 'rolled' else 'were hit by'} "
+                 f"at least one Étang Paisible, {_mode_name(m)}", a["win_yes"], a["win_yes_low"], a["win_yes_high"],
+                 a["n_yes"], "share", n_unit="seat-games (finished)", note="association, not a causal effect")
+        sec.fact(f"pond.win_if_not_{a['group']}.{m}", f"win rate of players who {'rolled' if a['group'] == 'rolled' else 'were hit by'} "
+                 f"no Étang Paisible, {_mode_name(m)}", a["win_no"], a["win_no_low"], a["win_no_high"],
+                 a["n_no"], "share", n_unit="seat-games (finished)", note="association, not a causal effect")
+    return seat_rows, assoc
+
+
+def _seat_tables(sec: Section, seats: pd.DataFrame, assoc: pd.DataFrame, base: str) -> None:
+    modes = mode_sorted(list(dict.fromkeys(seats["mode"])))
+    disp = pd.DataFrame(index=pd.Index([f"seat {s + 1}" for s in sorted(set(seats["seat"]))], name="seat"))
+    for m in modes:
+        sub = seats[seats["mode"] == m].set_index("seat")
+        disp[_mode_name(m)] = [f"{num_ci(sub.at[s, 'back'], sub.at[s, 'back_low'], sub.at[s, 'back_high'], 2)} "
+                               f"({sub.at[s, 'hits']:.2f} hits)" for s in sub.index]
+    sec.tables.append(Table("Push-back received per player: squares lost to Étangs Paisibles per game [95 % CI] (Ponds that hit the seat)",
+                            disp, data=seats, note="All games (unfinished included); squares actually lost, after the floor at "
+                            "square 0; a Snake cancel counts as a hit that loses nothing; a protected seat is not hit."))
+    if not len(assoc):
+        return
+    rows = []
+    for m in modes:
+        a = assoc[assoc["mode"] == m].set_index("group")
+        row = {"mode": _mode_name(m)}
+        for g, label in (("rolled", "rolled ≥ 1 Pond"), ("hit", "hit by ≥ 1 Pond")):
+            if g in a.index:
+                r = a.loc[g]
+                row[f"win rate, {label}"] = pct_ci(r["win_yes"], r["win_yes_low"], r["win_yes_high"])
+                row[f"win rate, {label.replace('≥ 1', 'no')}"] = pct_ci(r["win_no"], r["win_no_low"], r["win_no_high"])
+        for g, label in (("per_pond_rolled", "per Pond rolled (within game)"), ("per_square_lost", "per square lost (within game)")):
+            if g in a.index:
+                r = a.loc[g]
+                row[label] = f"{100 * r['estimate']:+.2f} pt [{100 * r['low']:+.2f}, {100 * r['high']:+.2f}]"
+        rows.append(row)
+    t = pd.DataFrame(rows).set_index("mode")
+    sec.tables.append(Table("Étang Paisible and the chance of winning: the roller and the players hit (associations)", t,
+                            data=assoc, note="Finished games; one row per player per game. Win rates: Wilson 95 % intervals "
+                            "(players of one game are not independent). Within game: a linear probability model of winning on "
+                            "Ponds rolled, and another on squares lost (a Pond rolled is also squares lost by the others, so "
+                            "they are not put in one model), with game fixed effects (only the seats of one game are compared, "
+                            "so a game's length cancels out), seat and strategy controlled, 95 % intervals clustered by game. "
+                            "These are associations, not causal effects: no game is replayed with the Pond removed."))
+    a = assoc[assoc["mode"] == base].set_index("group")
+    if {"per_pond_rolled", "per_square_lost", "rolled", "hit"} <= set(a.index):
+        pr, sq, ro, hi = a.loc["per_pond_rolled"], a.loc["per_square_lost"], a.loc["rolled"], a.loc["hit"]
+        sec.findings.append(
+            f"On {_mode_name(base)}, players who rolled at least one Pond won {pct_ci(ro['win_yes'], ro['win_yes_low'], ro['win_yes_high'])} "
+            f"of finished games against {pct_ci(ro['win_no'], ro['win_no_low'], ro['win_no_high'])} for those who rolled none; "
+            f"players hit at least once won {pct_ci(hi['win_yes'], hi['win_yes_low'], hi['win_yes_high'])} against "
+            f"{pct_ci(hi['win_no'], hi['win_no_low'], hi['win_no_high'])}. Comparing the players of one game, each Pond rolled "
+            f"goes with {100 * pr['estimate']:+.1f} points [{100 * pr['low']:+.1f}, {100 * pr['high']:+.1f}] of chance to win "
+            f"and each square lost with {100 * sq['estimate']:+.2f} points [{100 * sq['low']:+.2f}, {100 * sq['high']:+.2f}] "
+            f"(associations, not causal effects).")
 
 
 def _chi2(obs: np.ndarray, expected: np.ndarray) -> tuple[float, int]:
