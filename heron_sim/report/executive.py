@@ -9,6 +9,7 @@ Every sentence is built from the facts at render time; a question whose facts ar
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 
 import pandas as pd
@@ -78,6 +79,48 @@ def _sure_share(f: Fact, ref: float, what: str | None = "fair share") -> str:
     return f"{d:+.1f} points{where} [{lo:+.1f}, {hi:+.1f}]: {reading} (margin ±1 point){p}"
 
 
+def _rel(f: Fact) -> str:
+    return f"{100 * f.estimate:+.0f}\u00a0% [{100 * f.low:+.0f}, {100 * f.high:+.0f}]"
+
+
+def _anxiety_action(cost: Fact | None, s4: Fact | None) -> str:
+    """What the Angoisse threshold does to the length of a game, read against the ±5 % margin:
+    "a real brake" only when raising the threshold shortens games beyond the margin."""
+    if not s4:
+        return "Test a threshold of 4 Hérons in the sensitivity table."
+    reading = equivalence(s4.estimate, s4.low, s4.high, LENGTH_MARGIN)
+    change = f"moving the threshold to 4 Hérons changes game length by {_rel(s4)}"
+    if reading == "real and relevant" and s4.high < 0 and (cost is None or cost.low > 0):
+        return f"The third Héron is a real brake: {change}."
+    if reading in ("negligible", "real but small"):
+        return f"The third Héron hardly sets the pace: {change}, within the ±5\u00a0% margin."
+    return f"{change[0].upper()}{change[1:]} ({reading}, margin ±5\u00a0%)."
+
+
+def _first_player_action(reading: str, d: float) -> str:
+    """What to do about the first player's edge ``d`` (points from the fair share), by its reading."""
+    who = "the last player" if d > 0 else "the first player"
+    if reading == "negligible":
+        return "Nothing to fix."
+    if reading == "real but small":
+        return "Real but within ±1 point: small enough to leave."
+    if reading == "real, possibly relevant":
+        return (f"Possibly above the ±1 point margin; if wanted, give {who} a first-turn bonus (e.g. +1 square) "
+                "and re-test.")
+    if reading == "real and relevant":
+        return f"Worth correcting: give {who} a first-turn bonus (e.g. +1 square) and re-test."
+    return "Not settled by these games: play more before changing anything."
+
+
+def _guide_action(reading: str, weakest: str) -> str:
+    if reading in ("real and relevant", "real, possibly relevant"):
+        return (f"Strengthen the {GUIDES[weakest]} guide first"
+                + (" (its own doubling never applies: see the Puissance du Guide)" if weakest == "heron" else "") + ".")
+    if reading in ("negligible", "real but small"):
+        return "Even the weakest guide is within ±1 point of the fair share: no guide needs a change."
+    return f"Not settled for the {GUIDES[weakest]} guide: play more games before changing it."
+
+
 def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool = False) -> list[Row]:
     """The executive rows that the facts allow, in the order a designer asks them."""
     rows: list[Row] = []
@@ -101,11 +144,15 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
         if unf:
             answer += " Some games stop unfinished at the round limit in " + ", ".join(MODE_NAMES[m] for m in unf) + "."
         rels = {m: F(f"modes.length_rel.{m}") for m in ("7d8", "10d8") if F(f"modes.length_rel.{m}")}
-        shorter = [MODE_NAMES[m] for m, r in rels.items() if r.high < 0]
-        longer = [MODE_NAMES[m] for m, r in rels.items() if r.low > 0]
+        # only a change beyond the ±5 % margin is worth offering as a shorter or longer game
+        small = {m for m, r in rels.items() if equivalence(r.estimate, r.low, r.high, LENGTH_MARGIN)
+                 in ("negligible", "real but small", "uncertain")}
+        shorter = [MODE_NAMES[m] for m, r in rels.items() if r.high < 0 and m not in small]
+        longer = [MODE_NAMES[m] for m, r in rels.items() if r.low > 0 and m not in small]
+        offers = ([f"{' or '.join(shorter)} for a shorter game"] if shorter else []) + (
+            [f"{' or '.join(longer)} for a longer game"] if longer else [])
         action = ("Keep 8 D8 as the standard length"
-                  + (f"; offer {' or '.join(shorter)} for a shorter game" if shorter else "")
-                  + (f" and {' or '.join(longer)} for a longer one" if longer else "")
+                  + (f"; offer {' and '.join(offers)}" if offers else "")
                   + ". 10 D6 plays on assumed dice (the seed lists no faces): fix its faces before judging it.")
         readings = {m: equivalence(F(f"modes.length_rel.{m}").estimate, F(f"modes.length_rel.{m}").low,
                                    F(f"modes.length_rel.{m}").high, LENGTH_MARGIN)
@@ -121,11 +168,11 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
     if pr and pe and pm:
         agree = pr.low <= pe.estimate <= pr.high
         answer = (f"On 8 D8 the Étang Paisible opens on {pc(pr.estimate, 2)} of turns "
-                  f"({'as' if agree else 'unlike'} the exact {pc(pe.estimate, 2)}) and pushes each opponent back "
+                  f"({'consistent with' if agree else 'unlike'} the exact {pc(pe.estimate, 2)}) and pushes each opponent back "
                   f"{pm.estimate:.1f} squares on average" + (f", the minimum 4 in {pc(p4.estimate, 0)} of Ponds" if p4 else "")
                   + (f"; {pc(ll.estimate, 0)} of Ponds take the lead from the leader." if ll else "."))
-        sure = (f"simulation {'within' if agree else 'outside'} its 95 % interval of the exact law; "
-                + (f"lead lost per Pond {show(ll)}" if ll else ""))
+        sure = (f"the exact value lies {'inside' if agree else 'outside'} the simulation's 95 % interval"
+                + (f"; lead lost per Pond {show(ll)}" if ll else ""))
         gp = F("pond.games_with_pond.8d8")
         action = ((f"{pc(gp.estimate, 0)} of 8 D8 games see at least one Étang. " if gp else "")
                   + "To make it matter less, lower the push-back or raise the Étang threshold (the sensitivity "
@@ -142,9 +189,7 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
                   + (f", which costs {cost.estimate:.2f} squares per turn" if cost else "")
                   + (f"; with two Hérons reserved, rerolling 5 dice risks it {pc(s25.estimate, 0)} of the time" if s25 else "")
                   + ".")
-        action = (("The third Héron is a real brake: " if cost and cost.low > 0 else "") + (
-            f"moving the threshold to 4 Hérons changes game length by {100 * s4.estimate:+.0f} %." if s4 else
-            "test a threshold of 4 Hérons in the sensitivity table.") + lab)
+        action = _anxiety_action(cost, s4) + lab
         rows.append(Row("Angoisse du Héron: the risk from the third Héron", answer, show(at),
                         f"interval ±{100 * (at.high - at.low) / 2:.2f} points; the rates of the report are reconciled below",
                         action, at.id, anchors.get("anxiety", ""), True))
@@ -157,11 +202,11 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
     if ds:
         answer = (f"The passive doubling gives {pc(ds.estimate, 0)} of all advance on 8 D8"
                   + (f" but only {pc(dh.estimate, 1)} of the advance of players dealt the Héron: Hérons never form a set, so "
-                     "the Héron guide itself can never double (its holders double only after swapping guides)" if dh else "")
+                     "the Héron guide itself can never double (its holders double only after their guide changes hands: a swap or the Rotation square)" if dh else "")
                   + (f"; with the doubling on, the Héron guide's win rate when dealt differs by {100 * he_eff.estimate:+.1f} points "
                      f"from the same games with it off (on − off)" if he_eff else "")
-                  + (f" and the gap between the best and the worst guide's win rate when dealt goes from "
-                     f"{100 * sp_on.estimate:.1f} to {100 * sp_off.estimate:.1f} points"
+                  + (f"; the gap between the best and the worst guide's win rate when dealt is "
+                     f"{100 * sp_on.estimate:.1f} points with the doubling and {100 * sp_off.estimate:.1f} without"
                      if sp_on and sp_off else "")
                   + (f"; games get {abs(ln.estimate):.1f} rounds {'shorter' if ln.estimate < 0 else 'longer'} with it" if ln else "")
                   + ".")
@@ -173,12 +218,18 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
 
     # 5. the three AI strategies
     tour = {k.split(".")[-1]: v for k, v in facts.items() if k.startswith("strategies.tournament.")}
-    ai = {k: v for k, v in tour.items() if k != "random"}
+    # the random baseline is kept out of skill claims: an AI's share of wins counts only its games
+    # against the other AI strategies (its games against random would inflate every AI alike)
+    vs_ai = {k.split(".")[-1]: v for k, v in facts.items() if k.startswith("strategies.tournament_ai.")}
+    ai = vs_ai or {k: v for k, v in tour.items() if k != "random"}
     if ai:
         order = sorted(ai, key=lambda k: ai[k].estimate, reverse=True)
         top = ai[order[0]]
-        answer = (f"In a two-player round robin {order[0]} wins {pc(top.estimate, 0)} of its games; order "
-                  + " > ".join(order) + (f"; the random baseline wins {pc(tour['random'].estimate, 0)}" if "random" in tour else "")
+        answer = (f"In a two-player round robin {order[0]} wins {pc(top.estimate, 0)} of its games"
+                  + (" against the other AI strategies" if vs_ai else
+                     " (its games against the random baseline included)" if "random" in tour else "")
+                  + "; order " + " > ".join(order)
+                  + (f"; the random baseline wins {pc(tour['random'].estimate, 0)} of its games" if "random" in tour else "")
                   + ".")
         action = (f"The seed asks for three AI strategies; the simulator has {len(ai)} ({', '.join(sorted(ai))}) and a "
                   f"random baseline. Use {order[0]} as the strong opponent in playtests and greedy as the simple "
@@ -191,10 +242,9 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
     if s1:
         d, lo, hi = _pts(s1, 0.25)
         reading = equivalence(d, lo, hi, 1.0)
-        answer = (f"Over every default 8 D8 batch pooled, the first player wins {pc(s1.estimate, 1)} against a fair 25 % "
+        answer = (f"Over the independent default 8 D8 batches pooled (one per seed), the first player wins {pc(s1.estimate, 1)} against a fair 25 % "
                   f"({d:+.1f} points): {reading}.")
-        action = ("Nothing to fix." if reading == "negligible" else
-                  "Small enough to leave; if wanted, give the last player a first-turn bonus (e.g. +1 square) and re-test.")
+        action = _first_player_action(reading, d)
         rows.append(Row("First-player advantage", answer, show(s1), _sure_share(s1, 0.25), action, s1.id,
                         anchors.get("across", ""), False))
 
@@ -205,8 +255,8 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
         hi_g = max(gw, key=lambda k: gw[k].estimate)
         answer = (f"The {GUIDES[lo_g]} guide is the weakest ({pc(gw[lo_g].estimate, 1)} of games against a fair 14.3 %), "
                   f"the {GUIDES[hi_g]} the strongest ({pc(gw[hi_g].estimate, 1)}).")
-        action = (f"Strengthen the {GUIDES[lo_g]} guide first"
-                  + (" (its doubling never applies: see the Puissance du Guide)" if lo_g == "heron" else "") + "." + lab)
+        d, lo, hi = _pts(gw[lo_g], 1 / 7)
+        action = _guide_action(equivalence(d, lo, hi, 100 * SHARE_MARGIN), lo_g) + lab
         rows.append(Row("Guide balance", answer, show(gw[lo_g]), _sure_share(gw[lo_g], 1 / 7), action, gw[lo_g].id,
                         anchors.get("guides", ""), False))
 
@@ -217,6 +267,10 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
         answer = (f"At an assumed 40 s per turn a game lasts about {pl[lo_p].estimate:.0f} minutes with {lo_p} players and "
                   f"{pl[hi_p].estimate:.0f} with {hi_p}" + (f" ({pl[4].estimate:.0f} with 4)" if 4 in pl and 4 not in (lo_p, hi_p) else "")
                   + ".")
+        unf = [p for p in sorted(pl) if F(f"players.{p}.unfinished") and F(f"players.{p}.unfinished").estimate > 0]
+        if unf:  # minutes are means over finished games: say when some games did not finish
+            answer += (" These are means over finished games; some games stop unfinished at the round limit with "
+                       + ", ".join(f"{p} ({pc(F(f'players.{p}.unfinished').estimate, 1)})" for p in unf) + " players.")
         action = "Time a few real turns: every minute figure scales with the time per turn."
         rows.append(Row("Length at the table", answer, show(pl[4] if 4 in pl else pl[lo_p]),
                         "rounds are measured; minutes rest on the assumed time per turn", action,
@@ -237,13 +291,17 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
     # 10. decisiveness
     ml = F("modes.mid_leader_wins.8d8")
     if ml:
-        verdict = ("the lead counts" if ml.low > 0.25 else "the lead hardly counts") + (
-            " and the race stays open" if ml.high < 0.75 else ", and the race is often decided by mid-game")
-        answer = (f"The leader at mid-game wins {pc(ml.estimate, 0)} of 8 D8 games, against 25 % if the lead meant "
-                  f"nothing: {verdict}.")
+        m_ = re.search(r"fair ([0-9.]+)", ml.note or "")
+        fair = float(m_.group(1)) if m_ else 0.25
+        verdict = ("the lead counts" if ml.low > fair else
+                   "the mid-game leader wins less often than chance" if ml.high < fair else
+                   "these games do not show that the lead counts")
+        verdict += (" and the race stays open" if ml.high < 0.75 else ", and the race is often decided by mid-game")
+        answer = (f"The leader at mid-game wins {pc(ml.estimate, 0)} of 8 D8 games, against {pc(fair, 0)} if the lead "
+                  f"meant nothing: {verdict}.")
         action = "Nothing to fix unless playtesters find the end predictable."
-        rows.append(Row("Decisiveness", answer, show(ml), _sure_share(ml, 0.25, "no-skill baseline"), action, ml.id,
-                        anchors.get("modes", ""), False))
+        rows.append(Row("Decisiveness", answer, show(ml), _sure_share(ml, fair, "share of a lead that means nothing"),
+                        action, ml.id, anchors.get("modes", ""), False))
 
     # 11. the assumed 10 D6
     d6 = {k.split(".")[-1]: v for k, v in facts.items() if k.startswith("d6.composition_effect.")}

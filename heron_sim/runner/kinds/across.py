@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 
 import pandas as pd
 
@@ -42,7 +41,7 @@ def across(run) -> Section:
         "mid-game leader loses": [pct_ci(r["leader_loses"], r["leader_loses_low"], r["leader_loses_high"]) for _, r in t.iterrows()],
         "mid-game last wins": [pct_ci(r["last_wins"], r["last_wins_low"], r["last_wins_high"]) for _, r in t.iterrows()],
     }).set_index(["experiment", "job"]), data=t.drop(columns=["AdvantageP1_ci", "Completion_ci"]),
-        note="Balance: 1 - largest gap between two seats' win rates; AdvantageP1: seat 0's win rate; Completion: games "
+        note="Balance: 1 - largest gap between two seats' win rates; AdvantageP1: the first player's (seat 1) win rate; Completion: games "
              "with a winner before the round limit (Ludii's definitions). Mid-game = end of round rounds // 2."))
     cov = pd.concat(cover, ignore_index=True)
     grouped = []
@@ -80,12 +79,13 @@ def across(run) -> Section:
 
 def pooled_first_player(run, sec: Section, mode: str = "8d8", players: int = 4) -> None:
     """First-player advantage from every batch of whole games under the default rules of
-    ``mode`` with ``players`` seats and no random-baseline seat, pooled (a batch that repeats
-    the seeds and seatings of one already counted is left out)."""
+    ``mode`` with ``players`` seats and no random-baseline seat, pooled. Game i of every batch
+    of one seed draws from the same stream (seed, i), so batches sharing a seed are not
+    independent: only the largest batch of each seed is pooled."""
     from ...rules import Rules
 
     default = Rules.build(mode=mode, players=players).digest()
-    seen, rows = set(), []
+    best: dict = {}
     for exp, data in run.experiments():
         for j in data.entry["jobs"]:
             if j["kind"] != "games" or j.get("rules_hash") != default:
@@ -93,14 +93,15 @@ def pooled_first_player(run, sec: Section, mode: str = "8d8", players: int = 4) 
             names = {x for seating in (j.get("seatings") or []) for x in seating}
             if "random" in names:
                 continue
-            key = (j["seed"], json.dumps(j.get("seatings")))
-            if key in seen:
+            if j["seed"] in best and best[j["seed"]][0] >= j.get("n", 0):
                 continue
-            seen.add(key)
-            df = data.frame(j["key"])
-            w = df["winner"].to_numpy()
-            rows.append({"batch": f"{exp.title.split(':')[0]}: {job_label(j)}", "seed": j["seed"], "games": len(df),
-                         **{f"wins_{s}": int((w == s).sum()) for s in range(players)}})
+            best[j["seed"]] = (j.get("n", 0), exp, data, j)
+    rows = []
+    for _, exp, data, j in best.values():
+        df = data.frame(j["key"])
+        w = df["winner"].to_numpy()
+        rows.append({"batch": f"{exp.title.split(':')[0]}: {job_label(j)}", "seed": j["seed"], "games": len(df),
+                     **{f"wins_{s}": int((w == s).sum()) for s in range(players)}})
     if not rows:
         return
     t = pd.DataFrame(rows)
@@ -113,12 +114,13 @@ def pooled_first_player(run, sec: Section, mode: str = "8d8", players: int = 4) 
         facts.append((s, r, lo, hi, p))
         disp[f"seat {s + 1}"] = [pct_ci(r, lo, hi, 2), f"{100 * (r - 1 / players):+.2f} pts", format_p(p),
                                  equivalence(100 * (r - 1 / players), 100 * (lo - 1 / players), 100 * (hi - 1 / players), 1.0)]
-    sec.tables.append(Table(f"First-player advantage, every default {mode} batch pooled ({n:,} games, {len(t)} batches)",
+    sec.tables.append(Table(f"First-player advantage, the default {_mode_name(mode)} batches pooled, one per seed ({n:,} games, {len(t)} batches)",
                             pd.DataFrame(disp, index=pd.Index(["win rate [95 % CI]", "minus fair share", "exact binomial test",
                                                                "reading (margin ±1 point)"], name="")),
                             data=t, note="Batches: " + ", ".join(f"{b} ({g:,})" for b, g in zip(t["batch"], t["games"]))
-                            + f". Fair share 1/{players}. Seat 1 plays first. Independent seeds per batch; a batch with "
-                              "a random-baseline seat is left out."))
+                            + f". Fair share 1/{players}. Seat 1 plays first. One batch per seed (the largest): the batches of "
+                              "one experiment share its seed, so their games share dice streams and are not independent; "
+                              "a batch with a random-baseline seat is left out."))
     for s, r, lo, hi, p in facts:
         sec.fact(f"balance.seat{s + 1}.pooled.{mode}", f"win rate of seat {s + 1} (seat 1 plays first), {mode}, all default "
                  "batches pooled", r, lo, hi, n, "share", p=p, note=f"fair {1 / players:.4f}; {len(t)} batches")

@@ -152,13 +152,18 @@ def analyse(exp, data, sec: Section) -> None:
                                 disp_s, data=sit,
                                 note="P(the reroll brings the reserved herons to the Angoisse threshold) = P(Binomial(free dice, "
                                      "p) ≥ threshold − reserved), with p the chance a die shows a Héron (1/7 on a D8 after "
-                                     "its free-reroll face; 1/6 on each 10 D6 die, which has one Héron face). Exact, no simulation."))
+                                     "its free-reroll face; 1/6 on each 10 D6 die, which has one Héron face). With none reserved and "
+                                     "every die rolled, the roll is the first one, where the Étang threshold or more "
+                                     "Hérons open the Étang Paisible instead: that cell counts only threshold ≤ Hérons < "
+                                     "Étang threshold (the exact first-roll risk). Exact, no simulation."))
         for _, r in sit.iterrows():
             for c in cols:
                 if r[c] == r[c]:
                     sec.fact(f"anxiety.situation.{r['mode']}.h{r['herons reserved']}.f{c.split()[1]}",
-                             f"P(Angoisse) when rerolling {c.split()[1]} free dice with {r['herons reserved']} Héron(s) reserved, "
-                             f"{_mode_name(r['mode'])}", r[c], r[c], r[c], 0, "share", n_unit="exact")
+                             (f"P(Angoisse) on the first roll ({c.split()[1]} dice), "
+                              if r["herons reserved"] == 0 and c == _last_cell(r, cols) else
+                              f"P(Angoisse) when rerolling {c.split()[1]} free dice with {r['herons reserved']} Héron(s) "
+                              "reserved, ") + _mode_name(r["mode"]), r[c], r[c], r[c], 0, "share", n_unit="exact")
     base = "8d8" if "8d8" in modes else modes[0]
     g = turns[(turns["mode"] == base) & (turns["strategy"] == ("greedy" if "greedy" in strats else strats[0]))].iloc[0]
     hz = haz[(haz["mode"] == base) & (haz["strategy"] == g["strategy"])].set_index("roll")
@@ -201,11 +206,24 @@ def situation_risk(data, modes) -> pd.DataFrame:
         if len(shares) != 1:
             continue
         p = shares.pop()
-        thr = int(rules.anxiety_threshold)
+        thr, pond = int(rules.anxiety_threshold), int(rules.pond_threshold)
         n = len(rules.dice)
         for h in range(thr):
             row = {"mode": m, "herons reserved": h}
             for f in range(1, n + 1):
-                row[f"reroll {f}"] = float(binom.sf(thr - h - 1, f, p)) if f <= n - h else float("nan")
+                if f > n - h:
+                    row[f"reroll {f}"] = float("nan")
+                elif h == 0 and f == n:
+                    # every die with none reserved is the first roll: pond or more Hérons open the
+                    # Étang Paisible instead, so the Angoisse needs threshold <= herons < pond
+                    row[f"reroll {f}"] = float(binom.cdf(pond - 1, f, p) - binom.cdf(thr - 1, f, p)) if pond > thr else 0.0
+                else:
+                    row[f"reroll {f}"] = float(binom.sf(thr - h - 1, f, p))
             rows.append(row)
     return pd.DataFrame(rows)
+
+
+def _last_cell(row, cols) -> str | None:
+    """The last finite cell of a situation row: with none reserved, the roll of every die."""
+    finite = [c for c in cols if row[c] == row[c]]
+    return finite[-1] if finite else None

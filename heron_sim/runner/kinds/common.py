@@ -58,6 +58,9 @@ def _seating_text(job: dict) -> str:
         return job.get("strategy", "")
     if len(s) == 1:
         return ", ".join(s[0])
+    names = list(dict.fromkeys(x for seating in s for x in seating))
+    if set(names) != set(s[0]):  # more strategies than seats: name every one, not the first seating's
+        return ", ".join(names) + f" ({len(s[0])} seats at a time, rotated over {len(s)} seatings)"
     return ", ".join(s[0]) + f" (rotated over {len(s)} seatings)"
 
 

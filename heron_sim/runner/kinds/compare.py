@@ -78,6 +78,14 @@ def metric_name(key: str) -> str:
     m = re.match(r"power_([a-z]+)(.*)$", key)
     if m:
         return f"{GUIDE_FR.get(m.group(1), m.group(1))} guide's power{m.group(2)}"
+    if key == "AdvantageP1 (seat 0 wins)":  # seats are numbered from 1 everywhere else on the page
+        return "first player (seat 1) wins (AdvantageP1)"
+    m = re.match(r"seat (\d+) wins$", key)
+    if m:
+        return f"seat {int(m.group(1)) + 1} wins"
+    m = re.match(r"guide ([a-z]+) wins$", key)
+    if m:
+        return f"player dealt the {GUIDE_FR.get(m.group(1), m.group(1))} guide wins"
     return key
 
 
@@ -110,6 +118,7 @@ def analyse(exp, data, sec: Section) -> None:
             k = t[t["metric"].isin(KEY_METRICS)].copy()
             base = k[la].abs().replace(0, np.nan)
             k["rel"], k["rlo"], k["rhi"] = k["diff"] / base, k["low"] / base, k["high"] / base
+            k["metric"] = k["metric"].map(metric_name)
             sec.figures.append(Figure(f"differences_{m}", "Main metrics, relative change B vs A (95 % interval, paired by seed).",
                                       partial(F.forest, k, label="metric", value="rel", low="rlo", high="rhi", scale=100,
                                               title=f"{lb} vs {la} ({_mode_name(m)})",

@@ -110,7 +110,7 @@ def analyse(exp, data, sec: Section) -> None:
                      note="ratio over player-games")
         spread = float(gt["win_rate"].max() - gt["win_rate"].min())
         sec.fact(f"guides.spread.{m}", f"gap between the strongest and the weakest guide's share of wins, {_mode_name(m)}",
-                 spread, n=int(gt["games"].iloc[0]), unit="share")
+                 spread, n=int(gt["games"].iloc[0]), unit="share difference")
         nd_key = f"games_{m}_nodouble"
         if nd_key in data.jobs:
             _no_doubling(sec, m, on, data.frame(nd_key), gt)
@@ -203,7 +203,8 @@ def _no_doubling(sec: Section, m: str, on: pd.DataFrame, off: pd.DataFrame, gt: 
     }, index=pd.Index([GUIDE_FR[g] for g in t["guide"]], name="guide")), data=t,
         note=f"The same {n:,} games (seeds, seatings, guides dealt) played with guide_power_doubling = false; paired "
              f"t intervals over the games where the guide was dealt; fair share when dealt 1/{M.seats(on)}. "
-             f"Gap between the best and worst guide: {pct(spread_on)} with doubling, {pct(spread_off)} without. "
+             f"Gap between the best and worst guide's win rate when dealt: {100 * spread_on:.1f} points with doubling, "
+             f"{100 * spread_off:.1f} without. "
              f"Game length with doubling {ln['b']:.2f} rounds, without {ln['a']:.2f} "
              f"({signed_ci(ln['diff'], ln['low'], ln['high'], 2)} rounds)."))
     for _, r in t.iterrows():
@@ -213,8 +214,8 @@ def _no_doubling(sec: Section, m: str, on: pd.DataFrame, off: pd.DataFrame, gt: 
         sec.fact(f"guides.win_when_dealt_nodouble.{m}.{r['guide']}", f"win rate when dealt the {GUIDE_FR[r['guide']]} guide "
                  f"without Puissance du Guide, {_mode_name(m)}", r["off"], n=r["n"], unit="share", n_unit="games where dealt")
     sec.fact(f"guides.spread_nodouble.{m}", f"gap between the best and worst guide's win rate when dealt, doubling off, {_mode_name(m)}",
-             spread_off, n=n, unit="share")
+             spread_off, n=n, unit="share difference")
     sec.fact(f"guides.spread_when_dealt.{m}", f"gap between the best and worst guide's win rate when dealt, doubling on, {_mode_name(m)}",
-             spread_on, n=n, unit="share")
+             spread_on, n=n, unit="share difference")
     sec.fact(f"guides.nodouble.length.{m}", f"game length change from the Puissance du Guide (on − off), {_mode_name(m)}",
              ln["diff"], ln["low"], ln["high"], ln["n"], "rounds", n_unit="paired finished games", p=ln["p"])

@@ -153,17 +153,19 @@ def analyse(exp, data, sec: Section) -> None:
                          "margin_low": mglo, "margin_high": mghi, "finished": len(fin), "fair": 1 / P})
         sec.fact(f"modes.mid_leader_wins.{m}", f"chance that the leader at mid-game wins, {_mode_name(m)}", wins,
                  1 - dr["leader_loses_high"], 1 - dr["leader_loses_low"], dr["leader_games"], "share",
-                 note=f"games with a single leader at the end of round rounds // 2; fair {1 / P:.4f}")
+                 note=f"leader: the player most recently strictly ahead at the end of round rounds // 2; fair {1 / P:.4f}")
         sec.fact(f"modes.final_margin.{m}", f"winner's lead over the runner-up at the end, {_mode_name(m)}", mg, mglo, mghi,
                  len(fin), "squares", n_unit="finished games")
     dec = pd.DataFrame(dec_rows)
     sec.tables.append(Table("Decisiveness: does the leader at mid-game win, and by how much does the winner finish ahead", _disp({
         "mid-game leader wins [95 % CI]": [pct_ci(r["leader_wins"], r["low"], r["high"]) for _, r in dec.iterrows()],
-        "no-skill baseline": dec["fair"].map(pct),
+        "if the lead meant nothing": dec["fair"].map(pct),
         "lead changes per game": dec["lead_changes"].map("{:.2f}".format),
         "winner's final margin (squares) [95 % CI]": [num_ci(r["margin"], r["margin_low"], r["margin_high"], 1) for _, r in dec.iterrows()],
     }, index=pd.Index(dec["mode"].map(_mode_name), name="mode")), data=dec,
-        note="Mid-game: the end of round rounds // 2 of each game; games where one player led alone. Final margin: the "
+        note="Mid-game: the end of round rounds // 2 of each game; the mid-game leader is the player most recently strictly "
+             "ahead of all others at that point (a tie for the lead keeps the previous sole leader, as the engine records it). "
+             "Final margin: the "
              "winner's square minus the runner-up's when the game ends (the winner's square may pass the finish). The "
              "engine records positions only at mid-game and at the end, so the leader's chance through the whole game "
              "and the winner's worst deficit are not measured."))
@@ -189,7 +191,7 @@ def analyse(exp, data, sec: Section) -> None:
             f"paired over {d['n']:,} seeds, {format_p(d['p'])}).")
     s0 = seats[(seats["mode"] == base) & (seats["seat"] == 0)].iloc[0]
     sec.findings.append(
-        f"First-player advantage on {_mode_name(base)}: seat 0 wins {pct_ci(s0['win_rate'], s0['low'], s0['high'])} "
+        f"First-player advantage on {_mode_name(base)}: the first player (seat 1) wins {pct_ci(s0['win_rate'], s0['low'], s0['high'])} "
         f"of games against a fair {pct(s0['fair'])} ({format_p(s0['p'])}; AdvantageP1).")
     pb = pace.set_index("mode")
     sec.findings.append("Pond per played turn: " + ", ".join(

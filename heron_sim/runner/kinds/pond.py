@@ -170,7 +170,7 @@ def analyse(exp, data, sec: Section) -> None:
         f"On {_mode_name(base)} a Pond opens on {pct_ci(r['rate'], r['low'], r['high'], 2)} of turns (exact {pct(r['exact'], 2)}); "
         f"it pushes each opponent back {t['mean_sim']:.2f} squares on average (exact {t['mean_exact']:.2f})"
         + (f", exactly 4 squares in {pct_ci(k4['share'], k4['low'], k4['high'])} of Ponds" if k4 is not None else "")
-        + f"; simulation and exact law agree (chi-square {format_p(t['p'])}).")
+        + f"; {fit_reading(t['p'])}.")
     if len(games):
         gb = games.set_index("mode").loc[base] if base in set(games["mode"]) else games.iloc[0]
         text = (f"In whole {_mode_name(base)} games, {pct_ci(gb['any'], gb['any_low'], gb['any_high'])} of games see at "
@@ -212,3 +212,13 @@ def _chi2(obs: np.ndarray, expected: np.ndarray) -> tuple[float, int]:
     ok = e > 0
     chi = float((((o - e) ** 2)[ok] / e[ok]).sum())
     return chi, int(ok.sum()) - 1
+
+
+def fit_reading(p: float, alpha: float = 0.05) -> str:
+    """The chi-square goodness of fit in words: a test that does not reject shows no detectable
+    difference (not that the two laws are equal); one that rejects says they differ."""
+    if not (p == p):
+        return "no goodness-of-fit test (too few Ponds)"
+    if p < alpha:
+        return f"the simulated push-back law differs from the exact one (chi-square {format_p(p)})"
+    return f"the chi-square test detects no difference from the exact law ({format_p(p)})"

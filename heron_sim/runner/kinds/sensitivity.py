@@ -162,6 +162,8 @@ def analyse(exp, data, sec: Section) -> None:
             sec.fact(f"players.{p}.minutes", f"mean game length in minutes with {p} players at {SECONDS_PER_TURN} s per turn",
                      minutes(r["mean"], p), minutes(r["mean_low"], p), minutes(r["mean_high"], p),
                      r["games"] - r["unfinished"], "minutes", n_unit="finished games")
+            sec.fact(f"players.{p}.unfinished", f"share of games unfinished at the round limit with {p} players "
+                     f"({_mode_name(m)})", r["unfinished"] / r["games"], n=r["games"], unit="share")
             sec.fact(f"players.{p}.seat1", f"first player's win rate with {p} players ({_mode_name(m)})", r["first"],
                      r["first_low"], r["first_high"], r["games"], "share", p=r["first_p"], note=f"fair {1 / p:.4f}")
 

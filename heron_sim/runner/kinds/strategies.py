@@ -102,6 +102,10 @@ def analyse(exp, data, sec: Section) -> None:
                 sec.fact(f"strategies.tournament.{r['strategy']}", f"share of its two-player games won by {r['strategy']} "
                          f"in the round robin{' (baseline, not a player)' if r['strategy'] == 'random' else ''}",
                          r["win_rate"], r["low"], r["high"], int(r["games"]), "share")
+            for a, r_ai in tournament_vs_ai(pr).items():
+                sec.fact(f"strategies.tournament_ai.{a}", f"share of its two-player games against the other AI strategies "
+                         f"won by {a} in the round robin (games against the random baseline left out)",
+                         r_ai["rate"], r_ai["low"], r_ai["high"], r_ai["games"], "share", n_unit="decided games")
             best = rk.iloc[0]
             sec.findings.append(f"Tournament (two players, {_mode_name(tj['mode'])}): {best['strategy']} ranks first, winning "
                                 f"{pct_ci(best['win_rate'], best['low'], best['high'])} of its games (rating {best['rating']:+.0f}); "
@@ -226,3 +230,23 @@ AI_DESCRIPTIONS = {
               "the strongest player measured"),
     "random": ("every decision drawn at random among the legal ones", "a baseline, not a player: kept out of skill claims"),
 }
+
+
+def tournament_vs_ai(pairs: pd.DataFrame, baseline: str = "random") -> dict:
+    """Each AI strategy's share of wins over its round-robin games against the other AI
+    strategies only (the ``baseline`` is left out, as opponent and as player): the wins of the
+    row and of the column of each pair add up to the pair's decided games. Wilson interval."""
+    wins = {(r["strategy"], r["opponent"]): int(r["wins"]) for _, r in pairs.iterrows()}
+    out = {}
+    for a in dict.fromkeys(pairs["strategy"]):
+        if a == baseline:
+            continue
+        k = n = 0
+        for (x, b), w in wins.items():
+            if x == a and b != baseline and (b, a) in wins:
+                k += w
+                n += w + wins[(b, a)]
+        if n:
+            rate, lo, hi = wilson(k, n)
+            out[a] = {"rate": rate, "low": lo, "high": hi, "games": n}
+    return out
