@@ -32,7 +32,7 @@ from .layout import (
     BONUS, C_ANXIETIES, C_COMBOS, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, C_SEAT_DOUBLED, COUNTS, FACE,
     FREE, FRESH, GUIDE, HERON, KEEP, KEPT, LION, MAX_FACES, NDICE, OUT_ANXIETY, OUT_POND,
     OUT_RESCUED, OUT_SCORED, R_ADVANCE, R_EFFECT, R_FACES, R_NFACES, R_REJECT, READY, RESERVED,
-    ROLL, ROLLS_LEFT, ROW, RPTR, RSCRIPT_LEN, SET_SIZE, STATUS, TAUREAU,
+    R_UNIFORM, ROLL, ROLLS_LEFT, ROW, RPTR, RSCRIPT_LEN, SET_SIZE, STATUS, TAUREAU,
 )
 
 FREE_LIST = KEEP  # [MAX_DICE] scratch: indices of the free dice, ascending
@@ -67,6 +67,26 @@ def roll_free_list(nf, w, R, rng):
     s = rng[0]
     bits = np.uint64(0)
     chunks = 0
+    if R[R_UNIFORM] != 0:  # every die alike (pack_rules): one table, read once
+        faces = np.uint64(R[R_NFACES])
+        reject = np.uint64(R[R_REJECT])
+        for j in range(nf):
+            i = w[FREE_LIST + j]
+            while True:
+                if chunks == 0:
+                    s += _GOLDEN
+                    bits = mix64(s)
+                    chunks = 4
+                m = (bits & _MASK16) * faces
+                bits = bits >> _S16
+                chunks -= 1
+                if (m & _MASK16) >= reject:
+                    break
+            f = R[R_FACES + np.int64(m >> _S16)]
+            w[FACE + i] = f
+            packed += _ONE << np.uint64(8 * f)
+        rng[0] = s
+        return packed
     for j in range(nf):
         i = w[FREE_LIST + j]
         faces = np.uint64(R[R_NFACES + i])
@@ -110,13 +130,12 @@ def _finish(nf, w, n, packed):
     """End of the roll phase: statuses (as the generic path leaves them), and all dice by
     animal in w[COUNTS]."""
     for i in range(n):
-        w[STATUS + i] = RESERVED if w[FACE + i] == HERON else KEPT
+        w[STATUS + i] = KEPT + (RESERVED - KEPT) * (w[FACE + i] == HERON)
         w[FRESH + i] = 0
     for j in range(nf):  # the last roll's dice: fresh, and free unless herons
         i = w[FREE_LIST + j]
         w[FRESH + i] = 1
-        if w[FACE + i] != HERON:
-            w[STATUS + i] = FREE
+        w[STATUS + i] = FREE + (RESERVED - FREE) * (w[FACE + i] == HERON)
     for a in range(7):
         w[COUNTS + a] = _lane(packed, a)
 

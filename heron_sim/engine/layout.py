@@ -24,6 +24,7 @@ MAX_FACES = 16
 
 # ---------------------------------------------------------------- rules vector R
 # 0 .. 15: scalars P_* (heron_sim.rules.rules), then:
+R_UNIFORM = 14                # 1 if every die has the same faces (one table for all: fast path)
 R_NDICE = 15                  # number of dice
 R_ADVANCE = 16                # [MAX_DICE + 1] advance by set size
 R_EFFECT = R_ADVANCE + MAX_DICE + 1   # [MAX_DICE + 1] combination effect by set size

@@ -25,6 +25,7 @@ def pack_rules(rules) -> np.ndarray:
     R[L.R_FACES : L.R_FACES + faces.size] = faces.ravel()
     R[L.R_REJECT : L.R_REJECT + n_dice] = 65536 % k.n_faces
     R[L.R_BOARD : L.R_BOARD + rules.finish] = k.board
+    R[L.R_UNIFORM] = int(bool(np.all(k.faces == k.faces[0])) and bool(np.all(k.n_faces == k.n_faces[0])))
     return R
 
 
