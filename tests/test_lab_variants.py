@@ -96,3 +96,21 @@ def test_greedy_seats_play_the_guide_variants_too():
     base = simulate(rules(), 300, seed=4, strategies="greedy")
     no_bull = simulate(rules(bull_bonus=0), 300, seed=4, strategies="greedy")
     assert not np.array_equal(base["rounds"].to_numpy(), no_bull["rounds"].to_numpy())
+
+
+def test_every_rule_scalar_survives_packing():
+    """Each P_* scalar reaches the kernels unchanged: no derived slot of the rules vector (such as
+    R_UNIFORM) may share its index (one did, and the Snake's cancel limit read the dice flag)."""
+    import numpy as np
+
+    from heron_sim.engine import layout as L
+    from heron_sim.engine.pack import pack_rules
+
+    from heron_sim.rules import Rules
+
+    rules = Rules.build(overrides={"snake_max_cancel": 7, "snake_advance": 2, "bull_bonus": 3})
+    k = rules.to_kernel()
+    R = pack_rules(rules)
+    assert k.params.size <= L.R_UNIFORM
+    np.testing.assert_array_equal(R[: k.params.size], k.params)
+    assert R[L.R_UNIFORM] == 1 and R[L.R_NDICE] == 8

@@ -23,10 +23,10 @@ MAX_DICE = 16
 MAX_FACES = 16
 
 # ---------------------------------------------------------------- rules vector R
-# 0 .. 15: scalars P_* (heron_sim.rules.rules), then:
-R_UNIFORM = 14                # 1 if every die has the same faces (one table for all: fast path)
-R_NDICE = 15                  # number of dice
-R_ADVANCE = 16                # [MAX_DICE + 1] advance by set size
+# 0 .. R_UNIFORM - 1: scalars P_* (heron_sim.rules.rules; pack_rules checks they fit), then:
+R_UNIFORM = 15                # 1 if every die has the same faces (one table for all: fast path)
+R_NDICE = 16                  # number of dice
+R_ADVANCE = 17                # [MAX_DICE + 1] advance by set size
 R_EFFECT = R_ADVANCE + MAX_DICE + 1   # [MAX_DICE + 1] combination effect by set size
 R_NFACES = R_EFFECT + MAX_DICE + 1    # [MAX_DICE] faces per die
 R_FACES = R_NFACES + MAX_DICE         # [MAX_DICE * MAX_FACES] animal on face k of die i

@@ -14,6 +14,10 @@ def pack_rules(rules) -> np.ndarray:
     n_dice, max_faces = k.faces.shape
     if n_dice > L.MAX_DICE or max_faces > L.MAX_FACES:
         raise RulesError(f"dice: at most {L.MAX_DICE} dice of at most {L.MAX_FACES} faces")
+    if k.params.size > L.R_UNIFORM:
+        # the scalars must end before the first derived slot, or a new rule key would silently
+        # share its slot with R_UNIFORM (it once did: the Snake's cancel limit read the dice flag)
+        raise AssertionError(f"{k.params.size} rule scalars overlap the rules vector's slot {L.R_UNIFORM}")
     R = np.zeros(L.rules_length(rules.finish), dtype=np.int64)
     R[: k.params.size] = k.params
     R[L.R_NDICE] = n_dice
