@@ -198,5 +198,11 @@ def heatmap(rate: pd.DataFrame, low: pd.DataFrame, high: pd.DataFrame, n: pd.Dat
 
 
 def save(fig, path) -> None:
-    fig.savefig(path, format="png")
-    plt.close(fig)
+    """Write ``fig`` as a PNG atomically (a temporary file beside ``path``, renamed into place)."""
+    from ..io import atomic_path
+
+    try:
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp, format="png")
+    finally:
+        plt.close(fig)

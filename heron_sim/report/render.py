@@ -177,9 +177,9 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
 
 
 def _atomic_write(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    from ..io import write_text
+
+    write_text(path, text)  # a temporary file beside it, synced, renamed into place
 
 
 def _meta_rows(meta: dict) -> list[tuple[str, str]]:
