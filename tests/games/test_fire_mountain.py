@@ -267,7 +267,7 @@ def test_seed_reading_free_order_of_the_dice():
     o = E.choose_order(0, E.S_GREEDY, st.copy(), b["grid"], b["ttype"], RULES_SPECIES, RULES_COST, params,
                        b["cm"], b["dsp"], b["dloc"], b["res"], x["egg"], x["volc"], x["supply"], x["hatched"],
                        x["stats"], b["label"], b["size"], b["st"], b["reg"], x["pts"], b["dist"], b["parent"],
-                       x["bparent"], 0, 1, 0, 1, 1)
+                       x["bparent"], 0, 1, 0, 1, 1, E.new_workspace(P), E.new_workspace(P))
     order = list(E.ORDERS[o])
     assert order.index(E.B_ENTRIES) < order.index(E.B_EGGS) < 4
     _act(b, x, o, params, st.copy())
@@ -402,3 +402,34 @@ def test_negative_control_turning_the_board_keeps_seat_shares_long():
         base = _rotation(8000, 0, players, 41)
         for k in (1, 2, 3):
             assert_rotation_invariant(base, _rotation(8000, k, players, 41 + k))
+
+
+def _run_kernel(rules, players, games, seed, strategies, replay):
+    """The batch kernel's raw outputs; ``replay`` sets the reference way of playing free_order
+    (every order tried, the best one replayed on the real state)."""
+    strat = np.array([E.STRATEGY_ID[s] for s in strategies], I)
+    params = rules.kernel_params(players)
+    params[E.P_REPLAY_ORDERS] = int(replay)
+    out = (np.empty(games, I), np.empty(games, I), np.empty(games, np.bool_), np.empty((games, players), I),
+           np.empty((games, players, 6), I), np.empty((games, E.N_STATS), I))
+    E.run_games(seed, 0, games, strat, np.array(rules.layout, I), np.array(rules.faces, I),
+                np.array(rules.species, I), np.array(rules.cost, I), params, *out)
+    return out
+
+
+@pytest.mark.parametrize("players,over,strategies", [
+    (2, {}, ["greedy"] * 2),
+    (3, {"triceratops_guards": True, "end": "round"}, ["greedy", "random", "greedy"]),
+    (4, {}, ["greedy"] * 4),
+    (4, {"species": {"names": ["stegosaurus", "plesiosaurus", "pteranodon", "tyrannosaurus"]}}, ["greedy"] * 4),
+    (3, {"dice": 7, "rolls": 2, "faces": {"footprint": 1, "hut": 2}}, ["greedy"] * 3),
+])
+def test_free_order_quick_path_plays_the_reference_games(players, over, strategies):
+    """greedy's free order is played the quick way (orders that make the same moves skipped,
+    the best order's end state kept instead of replayed): every game, draw for draw, must be
+    the one the reference way gives (every order tried, the best replayed)."""
+    rules = load_rules(None, over)
+    quick = _run_kernel(rules, players, 120, 7, strategies, replay=False)
+    ref = _run_kernel(rules, players, 120, 7, strategies, replay=True)
+    for a, b in zip(quick, ref):
+        np.testing.assert_array_equal(a, b)

@@ -23,7 +23,9 @@ from .rules import BRONTO, CAVE, F_CAVE, F_EGG, F_FOOT, F_HUT, F_VOLCANO, HUT, J
 
 # Layout of the scalar parameter vector.
 P_SPACES, P_TARGET, P_DICE, P_ROLLS, P_CROMAGNONS, P_SLOTS, P_MAX_TURNS, P_COPIES, \
-    P_STEGO_VOLCANO, P_TRICE_GUARD, P_FREE_ORDER, P_END_ROUND, N_PARAMS = range(13)
+    P_STEGO_VOLCANO, P_TRICE_GUARD, P_FREE_ORDER, P_END_ROUND, P_REPLAY_ORDERS, N_PARAMS = range(14)
+# P_REPLAY_ORDERS is no rule: 1 plays free_order the plain way (every order tried, the best one
+# replayed), the reference the tests compare the quick way with; the rules leave it 0.
 # Strategy ids (order of engine.STRATEGIES).
 S_RANDOM, S_GREEDY = 0, 1
 STRATEGIES = ("greedy", "random")
@@ -32,6 +34,9 @@ STRATEGY_ID = {"random": S_RANDOM, "greedy": S_GREEDY}
 ST_QUAKES, ST_FLIPS, ST_ERUPTIONS, ST_THREATENED, N_STATS = range(5)
 STAT_NAMES = ("quakes", "quake_flips", "eruptions", "threatened")
 MAX_SLOTS = 8
+#: Typed integers for call arguments and counters: a plain literal (``rnd(state, TWO)``, or a
+#: counter that starts at ``0``) makes numba compile the callee once more for ``Literal[int]``.
+ZERO, ONE, TWO, FOUR = np.int64(0), np.int64(1), np.int64(2), np.int64(4)
 #: Blocks of the action step: eggs and one hatching, Volcano faces, Hut/Cave entries, Footprints.
 B_EGGS, B_VOLCANO, B_ENTRIES, B_FOOT = range(4)
 #: Orders of the blocks greedy compares under ``free_order`` (the first: the fixed order).
@@ -380,7 +385,7 @@ def greedy_move(p, steps, grid, ttype, cm, dsp, dloc, res, n_players, label, siz
     region_strength(grid, label, n_reg, st, n_players, reg)
     base = evaluate(reg, size, n_reg, n_players, p, pts)
     best, bfig, bsrc, bdst, bcost = 1e-9, -2, -1, -1, 0
-    nt = 0
+    nt = ZERO
     n_slots = dsp.shape[1]
     for src in range(16):
         t = grid[src]
@@ -456,12 +461,12 @@ def pick_species(p, egg, dsp, supply, species, cost, n_slots, state, strat):
                 if species[j] == s and supply[s] > 0 and cost[s] <= egg[p]:
                     return s
         return -1
-    n = 0
+    n = ZERO
     for j in range(species.shape[0]):
         s = species[j]
         if supply[s] > 0 and cost[s] <= egg[p]:
             n += 1
-    if n == 0 or rnd(state, 2) == 0:
+    if n == 0 or rnd(state, TWO) == 0:
         return -1
     c = rnd(state, n)
     for j in range(species.shape[0]):
@@ -503,7 +508,7 @@ def volcano_face(p, volc, n_spaces, res, egg, cm, grid, strat, state, n_players)
     if res[p] > 0:
         res[p] -= 1
     else:
-        n_src = 1 if egg[p] > 0 else 0
+        n_src = ONE if egg[p] > 0 else ZERO
         for t in range(16):
             if cm[t, p] > 0:
                 n_src += 1
@@ -513,10 +518,10 @@ def volcano_face(p, volc, n_spaces, res, egg, cm, grid, strat, state, n_players)
             c = 0
         elif strat == S_GREEDY:
             # the tile where this Cro-Magnon weighs least: the one holding the most of them
-            bt, bn, nt = -1, -1, 0
+            bt, bn, nt = -1, -1, ZERO
             for t in range(16):
                 if cm[t, p] > bn:
-                    bt, bn, nt = t, cm[t, p], 1
+                    bt, bn, nt = t, cm[t, p], ONE
                 elif cm[t, p] == bn and bn > 0:
                     nt += 1
                     if rnd(state, nt) == 0:
@@ -588,7 +593,7 @@ def act_phase(p, order, strat, state, grid, ttype, species, cost, params, cm, ds
                     break
                 fig = -1
                 if strat == S_RANDOM:
-                    if rnd(state, 2) == 0:
+                    if rnd(state, TWO) == 0:
                         continue
                     c = rnd(state, res[p] + n_d)
                     if c >= res[p]:
@@ -624,7 +629,7 @@ def act_phase(p, order, strat, state, grid, ttype, species, cost, params, cm, ds
                     left -= c
                     continue
                 # random: a random figure on the board, a random legal end within the footprints left
-                n_fig = 0
+                n_fig = ZERO
                 for t in range(16):
                     n_fig += cm[t, p]
                 for k in range(n_slots):
@@ -646,13 +651,13 @@ def act_phase(p, order, strat, state, grid, ttype, species, cost, params, cm, ds
                                 fig, src_t = k, dloc[p, k]
                                 break
                             c -= 1
-                src = 0
+                src = ZERO
                 for pos in range(16):
                     if grid[pos] == src_t:
                         src = pos
                 sp = -1 if fig < 0 else dsp[p, fig]
                 reach(grid, ttype, src, left, sp, dist, parent, sv)
-                n_dst = 0
+                n_dst = ZERO
                 for pos in range(16):
                     if legal_end(grid, ttype, pos, dist, sp, sv):
                         n_dst += 1
@@ -671,19 +676,101 @@ def act_phase(p, order, strat, state, grid, ttype, species, cost, params, cm, ds
 
 
 @njit(cache=True)
+def order_code(order, present):
+    """The blocks of ``order`` that do something this turn (bit ``b`` of ``present`` set for block
+    ``b``), in their order, as one number (base 5, digits 1..4): two orders with one code make
+    the same moves with the same draws."""
+    code = ZERO
+    for b in range(4):
+        if present >> order[b] & 1:
+            code = code * 5 + order[b] + 1
+    return code
+
+
+@njit(cache=True)
+def copy_state(cm, dsp, dloc, res, egg, volc, supply, hatched, stats, state,
+               cm2, dsp2, dloc2, res2, egg2, volc2, supply2, hat2, stats2, state2):
+    """Copy what the action step changes (figures, reserves, Egg spaces, volcano spaces, supply,
+    counters, random state) into the second set of arrays (same shapes)."""
+    for t in range(cm.shape[0]):
+        for q in range(cm.shape[1]):
+            cm2[t, q] = cm[t, q]
+    for q in range(dsp.shape[0]):
+        for k in range(dsp.shape[1]):
+            dsp2[q, k] = dsp[q, k]
+            dloc2[q, k] = dloc[q, k]
+        for k in range(hatched.shape[1]):
+            hat2[q, k] = hatched[q, k]
+        res2[q] = res[q]
+        egg2[q] = egg[q]
+    for i in range(volc.shape[0]):
+        volc2[i] = volc[i]
+    for i in range(supply.shape[0]):
+        supply2[i] = supply[i]
+    for i in range(stats.shape[0]):
+        stats2[i] = stats[i]
+    for i in range(state.shape[0]):
+        state2[i] = state[i]
+
+
+@njit(cache=True)
+def new_workspace(n_players):
+    """A set of arrays for :func:`copy_state`: cm, dsp, dloc, res, egg, volc, supply, hatched,
+    stats, random state."""
+    return (np.zeros((16, n_players), np.int64), np.zeros((n_players, MAX_SLOTS), np.int64),
+            np.zeros((n_players, MAX_SLOTS), np.int64), np.zeros(n_players, np.int64),
+            np.zeros(n_players, np.int64), np.zeros(10, np.int64), np.zeros(6, np.int64),
+            np.zeros((n_players, 6), np.int64), np.zeros(N_STATS, np.int64), np.zeros(3, np.uint64))
+
+
+@njit(cache=True)
 def choose_order(p, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc, res, egg, volc,
                  supply, hatched, stats, label, size, st, reg, pts, dist, parent, bparent, n_v, n_h, n_c,
-                 n_f, n_e):
-    """Greedy's order of using its dice (free_order): plays each order of ORDERS on copies of
-    the state, each from a copy of the random ``state`` (left untouched, so the chosen order
-    replays the same draws), and returns the index of the best by its evaluation (ties: the
-    earlier order; orders carry no board or seat label)."""
+                 n_f, n_e, ws_try, ws_best):
+    """Greedy's order of using its dice (free_order): plays each order of ORDERS on a copy of
+    the state (``ws_try``, a :func:`new_workspace`), each from a copy of the random ``state``
+    (left untouched), and returns the index of the best by its evaluation (ties: the earlier
+    order; orders carry no board or seat label); the state that order reached is left in
+    ``ws_best`` (a workspace too), random state included, so the caller need not replay it.
+
+    A block with nothing to do this turn (no Volcano face, no Hut or Cave, no Footprint; no Egg
+    and nothing to hatch) changes nothing and draws nothing, wherever it comes, so an order whose
+    other blocks come in the same sequence as an earlier order's plays the same moves: it is
+    skipped (it could only tie, and a tie keeps the earlier order). Returns -1, having played
+    nothing, when every order plays the same. With ``params[P_REPLAY_ORDERS]`` (the reference)
+    every order is played and nothing is skipped."""
     n_players = cm.shape[1]
+    check = params[P_REPLAY_ORDERS] == 1
+    present = ZERO
+    if n_e > 0 or pick_species(p, egg, dsp, supply, species, cost, params[P_SLOTS], state, strat) >= 0:
+        present |= 1 << B_EGGS   # greedy's choice of a species draws nothing; Egg spaces only shrink outside this block
+    if n_v > 0:
+        present |= 1 << B_VOLCANO
+    if n_h + n_c > 0:
+        present |= 1 << B_ENTRIES
+    if n_f > 0:
+        present |= 1 << B_FOOT
+    if not check:
+        c0 = order_code(ORDERS[0], present)
+        same = True
+        for o in range(1, ORDERS.shape[0]):
+            if order_code(ORDERS[o], present) != c0:
+                same = False
+        if same:
+            return -1
+    cm2, dsp2, dloc2, res2, egg2, volc2, supply2, hat2, stats2, state2 = ws_try
     best_o, best_v = 0, -1e18
     for o in range(ORDERS.shape[0]):
-        cm2, dsp2, dloc2, res2 = cm.copy(), dsp.copy(), dloc.copy(), res.copy()
-        egg2, volc2, supply2, hat2, stats2 = egg.copy(), volc.copy(), supply.copy(), hatched.copy(), stats.copy()
-        state2 = state.copy()
+        if not check:
+            c = order_code(ORDERS[o], present)
+            seen = False
+            for j in range(o):
+                if order_code(ORDERS[j], present) == c:
+                    seen = True
+            if seen:
+                continue
+        copy_state(cm, dsp, dloc, res, egg, volc, supply, hatched, stats, state,
+                   cm2, dsp2, dloc2, res2, egg2, volc2, supply2, hat2, stats2, state2)
         act_phase(p, ORDERS[o], strat, state2, grid, ttype, species, cost, params, cm2, dsp2, dloc2, res2,
                   egg2, volc2, supply2, hat2, stats2, label, size, st, reg, pts, dist, parent, bparent,
                   n_v, n_h, n_c, n_f, n_e)
@@ -693,34 +780,32 @@ def choose_order(p, strat, state, grid, ttype, species, cost, params, cm, dsp, d
         v = evaluate(reg, size, n_reg, n_players, p, pts)
         if v > best_v + EPS:
             best_o, best_v = o, v
+            k_cm, k_dsp, k_dloc, k_res, k_egg, k_volc, k_supply, k_hat, k_stats, k_state = ws_best
+            copy_state(cm2, dsp2, dloc2, res2, egg2, volc2, supply2, hat2, stats2, state2,
+                       k_cm, k_dsp, k_dloc, k_res, k_egg, k_volc, k_supply, k_hat, k_stats, k_state)
     return best_o
 
 
 @njit(cache=True)
 def play_turn(p, strat, state, grid, ttype, faces, species, cost, params, cm, dsp, dloc, res,
               egg, score, volc, supply, hatched, stats, label, size, st, reg, pts, dist, parent,
-              bparent, dv, grid2):
-    """One turn of player ``p``: roll, act, earthquake, eruption. Returns True on an eruption."""
+              bparent, dv, grid2, ws_try, ws_best):
+    """One turn of player ``p``: roll, act, earthquake, eruption. Returns True on an eruption.
+    ``ws_try`` and ``ws_best``: two :func:`new_workspace` for :func:`choose_order`."""
     n_players = cm.shape[1]
     n_spaces = params[P_SPACES]
     n_slots = params[P_SLOTS]
     n_dice = params[P_DICE]
     nf = faces.shape[0]
-    hut_t, cave_t = -1, -1
-    for t in range(16):
-        if ttype[t] == HUT:
-            hut_t = t
-        elif ttype[t] == CAVE:
-            cave_t = t
     # ---- 1. roll up to `rolls` times; any dice may be rerolled, even ones kept before
     for i in range(n_dice):
         dv[i] = faces[rnd(state, nf)]
     for roll in range(1, params[P_ROLLS]):
         if strat == S_RANDOM:
-            if rnd(state, 2) == 0:
+            if rnd(state, TWO) == 0:
                 break
             for i in range(n_dice):
-                if rnd(state, 2) == 1:
+                if rnd(state, TWO) == 1:
                     dv[i] = faces[rnd(state, nf)]
             continue
         # greedy: reroll the faces it has no use for
@@ -779,17 +864,21 @@ def play_turn(p, strat, state, grid, ttype, faces, species, cost, params, cm, ds
         elif f == F_EGG:
             n_e += 1
     # ---- 2. act: eggs and one hatching, volcano faces, entries, footprints, in an order
+    o_play = ZERO
     if strat == S_GREEDY and params[P_FREE_ORDER] == 1:
         # the seed: the results are used "dans l'ordre qui vous convient"
-        rng0 = state.copy()
-        best_o = choose_order(p, strat, rng0, grid, ttype, species, cost, params, cm, dsp, dloc, res, egg,
+        best_o = choose_order(p, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc, res, egg,
                               volc, supply, hatched, stats, label, size, st, reg, pts, dist, parent, bparent,
-                              n_v, n_h, n_c, n_f, n_e)
-        act_phase(p, ORDERS[best_o], strat, state, grid, ttype, species, cost, params, cm, dsp, dloc, res,
-                  egg, volc, supply, hatched, stats, label, size, st, reg, pts, dist, parent, bparent,
-                  n_v, n_h, n_c, n_f, n_e)
-    else:
-        act_phase(p, ORDERS[0], strat, state, grid, ttype, species, cost, params, cm, dsp, dloc, res,
+                              n_v, n_h, n_c, n_f, n_e, ws_try, ws_best)
+        if best_o >= 0 and params[P_REPLAY_ORDERS] == 0:
+            k_cm, k_dsp, k_dloc, k_res, k_egg, k_volc, k_supply, k_hat, k_stats, k_state = ws_best
+            copy_state(k_cm, k_dsp, k_dloc, k_res, k_egg, k_volc, k_supply, k_hat, k_stats, k_state,
+                       cm, dsp, dloc, res, egg, volc, supply, hatched, stats, state)
+            o_play = -1                # the best order's end state is in place: nothing to replay
+        elif best_o >= 0:
+            o_play = best_o            # the reference: replay the best order on the real state
+    if o_play >= 0:
+        act_phase(p, ORDERS[o_play], strat, state, grid, ttype, species, cost, params, cm, dsp, dloc, res,
                   egg, volc, supply, hatched, stats, label, size, st, reg, pts, dist, parent, bparent,
                   n_v, n_h, n_c, n_f, n_e)
     n_reg = label_regions(grid, ttype, label, size)
@@ -802,13 +891,13 @@ def play_turn(p, strat, state, grid, ttype, faces, species, cost, params, cm, ds
         vpos = volcano_pos(grid, ttype)
         d = -1
         if strat == S_RANDOM:
-            if rnd(state, 2) == 1:
-                d = rnd(state, 4)
+            if rnd(state, TWO) == 1:
+                d = rnd(state, FOUR)
         else:
             tile_strength(cm, dsp, dloc, n_players, st)
             region_strength(grid, label, n_reg, st, n_players, reg)
             best = evaluate(reg, size, n_reg, n_players, p, pts) + 1e-9
-            ntq = 0
+            ntq = ZERO
             for dd in range(4):
                 for i in range(16):
                     grid2[i] = grid[i]
@@ -883,46 +972,74 @@ def run_games(seed, first, n_games, strat, layout, faces, species, cost, params,
     stream (seed, i). Writes winner[n], length[n] (turns), finished[n], scores[n, P],
     hatched[n, P, 6] (dinosaurs hatched per species), stats[n, N_STATS]."""
     n_players = strat.shape[0]
+    # Arrays are filled by loops, never by slices or np.full/np.ones: each numpy overload (and a
+    # slice assignment's shape check, which formats its error message) costs compile time.
+    ws_try = new_workspace(n_players)
+    ws_best = new_workspace(n_players)
+    state = np.zeros(3, np.uint64)
+    grid = np.zeros(16, np.int64)
+    ttype = np.zeros(16, np.int64)
+    cm = np.zeros((16, n_players), np.int64)
+    dsp = np.zeros((n_players, MAX_SLOTS), np.int64)
+    dloc = np.zeros((n_players, MAX_SLOTS), np.int64)
+    res = np.zeros(n_players, np.int64)
+    egg = np.zeros(n_players, np.int64)
+    score = np.zeros(n_players, np.int64)
+    volc = np.zeros(10, np.int64)
+    supply = np.zeros(6, np.int64)
+    label = np.zeros(16, np.int64)
+    size = np.zeros(16, np.int64)
+    st = np.zeros((16, n_players), np.int64)
+    reg = np.zeros((16, n_players), np.int64)
+    pts = np.zeros(n_players, np.int64)
+    dist = np.zeros(16, np.int64)
+    parent = np.zeros(16, np.int64)
+    bparent = np.zeros(16, np.int64)
+    dv = np.zeros(params[P_DICE], np.int64)
+    grid2 = np.zeros(16, np.int64)
+    hat = np.zeros((n_players, 6), np.int64)
+    stt = np.zeros(N_STATS, np.int64)
     for g in range(n_games):
-        state = np.zeros(3, np.uint64)
         stream_start(seed, first + g, state)
-        grid = np.arange(16).astype(np.int64)
-        ttype = layout.copy()
-        cm = np.zeros((16, n_players), np.int64)
-        dsp = -np.ones((n_players, MAX_SLOTS), np.int64)
-        dloc = -np.ones((n_players, MAX_SLOTS), np.int64)
-        res = np.full(n_players, params[P_CROMAGNONS], np.int64)
-        egg = np.zeros(n_players, np.int64)
-        score = np.zeros(n_players, np.int64)
-        volc = -np.ones(10, np.int64)
-        supply = np.full(6, params[P_COPIES], np.int64)
-        label = np.zeros(16, np.int64)
-        size = np.zeros(16, np.int64)
-        st = np.zeros((16, n_players), np.int64)
-        reg = np.zeros((16, n_players), np.int64)
-        pts = np.zeros(n_players, np.int64)
-        dist = np.zeros(16, np.int64)
-        parent = np.zeros(16, np.int64)
-        bparent = np.zeros(16, np.int64)
-        dv = np.zeros(params[P_DICE], np.int64)
-        grid2 = np.zeros(16, np.int64)
-        hat = np.zeros((n_players, 6), np.int64)
-        stt = np.zeros(N_STATS, np.int64)
-        z = np.int64(0)  # not a literal 0: keeps numba from compiling play_turn twice
-        turns, p, done = z, z, False
+        for t in range(16):
+            grid[t] = t
+            ttype[t] = layout[t]
+            for q in range(n_players):
+                cm[t, q] = 0
+        for q in range(n_players):
+            for k in range(MAX_SLOTS):
+                dsp[q, k] = -1
+                dloc[q, k] = -1
+            for s in range(6):
+                hat[q, s] = 0
+            res[q] = params[P_CROMAGNONS]
+            egg[q] = 0
+            score[q] = 0
+        for i in range(10):
+            volc[i] = -1
+        for s in range(6):
+            supply[s] = params[P_COPIES]
+        for i in range(N_STATS):
+            stt[i] = 0
+        turns, p, done = ZERO, ZERO, False
         while turns < params[P_MAX_TURNS]:
             erupted = play_turn(p, strat[p], state, grid, ttype, faces, species, cost, params, cm,
                                 dsp, dloc, res, egg, score, volc, supply, hat, stt, label, size,
-                                st, reg, pts, dist, parent, bparent, dv, grid2)
+                                st, reg, pts, dist, parent, bparent, dv, grid2, ws_try, ws_best)
             turns += 1
-            if erupted and score.max() >= params[P_TARGET]:
-                done = True
+            if erupted:
+                for q in range(n_players):
+                    if score[q] >= params[P_TARGET]:
+                        done = True
             if done and (params[P_END_ROUND] == 0 or p == n_players - 1):
                 break                  # the seed ends at once; end = "round" lets the round finish
             p = (p + 1) % n_players
         winner[g] = winner_of(score, n_players) if done else -1
         length[g] = turns
         finished[g] = done
-        scores[g, :] = score
-        hatched[g, :, :] = hat
-        stats[g, :] = stt
+        for q in range(n_players):
+            scores[g, q] = score[q]
+            for s in range(6):
+                hatched[g, q, s] = hat[q, s]
+        for i in range(N_STATS):
+            stats[g, i] = stt[i]
