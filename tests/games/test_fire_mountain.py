@@ -83,10 +83,10 @@ def test_quake_flip_is_detected():
     # pushing right joins tiles 7 and 4 into one region led by player 1: player 0 loses its lead
     g2 = np.zeros(16, I)
     assert E.quake_flips(b["grid"], b["ttype"], 5, 3, b["cm"], b["dsp"], b["dloc"], P, b["label"],
-                         b["size"], b["st"], b["reg"], g2)
+                         b["size"], b["st"], b["reg"], g2, np.zeros(16, I))
     # pushing down moves only column 1 (no figures, no region joins another occupied one)
     assert not E.quake_flips(b["grid"], b["ttype"], 5, 1, b["cm"], b["dsp"], b["dloc"], P,
-                             b["label"], b["size"], b["st"], b["reg"], g2)
+                             b["label"], b["size"], b["st"], b["reg"], g2, np.zeros(16, I))
 
 
 # ---------------------------------------------------------------- movement
@@ -248,7 +248,7 @@ def _act(b, x, order_index, params, st):
     E.act_phase(0, E.ORDERS[order_index], E.S_GREEDY, st, b["grid"], b["ttype"], RULES_SPECIES, RULES_COST,
                 params, b["cm"], b["dsp"], b["dloc"], b["res"], x["egg"], x["volc"], x["supply"], x["hatched"],
                 x["stats"], b["label"], b["size"], b["st"], b["reg"], x["pts"], b["dist"], b["parent"],
-                x["bparent"], 0, 1, 0, 1, 1)
+                x["bparent"], (0, 1, 0, 1, 1))
 
 
 RULES_SPECIES = np.array(RULES.species, I)
@@ -263,15 +263,14 @@ def test_seed_reading_free_order_of_the_dice():
     params = RULES.kernel_params(P)
     assert params[E.P_FREE_ORDER] == 1
     b, x = _order_state()
-    st = np.zeros(3, np.uint64)
-    o = E.choose_order(0, E.S_GREEDY, st.copy(), b["grid"], b["ttype"], RULES_SPECIES, RULES_COST, params,
-                       b["cm"], b["dsp"], b["dloc"], b["res"], x["egg"], x["volc"], x["supply"], x["hatched"],
-                       x["stats"], b["label"], b["size"], b["st"], b["reg"], x["pts"], b["dist"], b["parent"],
-                       x["bparent"], 0, 1, 0, 1, 1, E.new_workspace(P), E.new_workspace(P))
+    o = E.act_step(0, E.S_GREEDY, np.zeros(3, np.uint64), b["grid"], b["ttype"], RULES_SPECIES, RULES_COST,
+                   params, b["cm"], b["dsp"], b["dloc"], b["res"], x["egg"], x["volc"], x["supply"],
+                   x["hatched"], x["stats"], b["label"], b["size"], b["st"], b["reg"], x["pts"], b["dist"],
+                   b["parent"], x["bparent"], (0, 1, 0, 1, 1), E.new_workspace(P), E.new_workspace(P))
     order = list(E.ORDERS[o])
     assert order.index(E.B_ENTRIES) < order.index(E.B_EGGS) < 4
-    _act(b, x, o, params, st.copy())
     assert x["egg"][0] == 0 and b["cm"][[10, 13], 0].sum() == 1          # on jungle 10 or 13
+    st = np.zeros(3, np.uint64)
     b, x = _order_state()                   # the fixed order: the egg takes it, nothing enters
     _act(b, x, 0, params, st.copy())
     assert x["egg"][0] == 1 and b["cm"][:, 0].sum() == 0

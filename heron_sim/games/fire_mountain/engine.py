@@ -17,6 +17,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ...engine.jit import hot
 from ...engine.rng import below, stream_start, uniform
 from .rules import BRONTO, CAVE, F_CAVE, F_EGG, F_FOOT, F_HUT, F_VOLCANO, HUT, JUNGLE, LAGOON, \
     PLESIO, PRAIRIE, PTERA, STEGO, TREX, TRICE, VOLCANO
@@ -62,7 +63,7 @@ def _neighbours() -> np.ndarray:
 NB = _neighbours()
 
 
-@njit(cache=True)
+@hot
 def rnd(state, n):
     """A uniform integer 0..n-1 from the game's stream (one call site of the inlined
     ``below``, so the kernels stay quick to compile)."""
@@ -70,7 +71,7 @@ def rnd(state, n):
 
 
 # ------------------------------------------------------------------ board and regions
-@njit(cache=True)
+@hot
 def volcano_pos(grid, ttype):
     """Grid position of the volcano tile."""
     for pos in range(16):
@@ -79,35 +80,38 @@ def volcano_pos(grid, ttype):
     return -1
 
 
-@njit(cache=True)
+@hot
 def shift_line(grid, vpos, d):
     """Earthquake: push the volcano at ``vpos`` one cell in direction ``d`` (0 up, 1 down,
     2 left, 3 right). Its whole row (left/right) or column (up/down) slides one cell that way and
     the tile pushed off the edge comes back at the other end; figures travel with their tiles
     (they are kept by tile id). Returns the volcano's new position."""
-    r, c = vpos // 4, vpos % 4
-    line = np.empty(4, np.int64)
-    for i in range(4):  # positions in the order of travel
-        if d == 3:
-            line[i] = r * 4 + i
-        elif d == 2:
-            line[i] = r * 4 + 3 - i
-        elif d == 1:
-            line[i] = i * 4 + c
-        else:
-            line[i] = (3 - i) * 4 + c
-    last = grid[line[3]]
+    last = grid[line_pos(vpos, d, 3)]
     for i in range(3, 0, -1):
-        grid[line[i]] = grid[line[i - 1]]
-    grid[line[0]] = last
+        grid[line_pos(vpos, d, i)] = grid[line_pos(vpos, d, i - 1)]
+    grid[line_pos(vpos, d, 0)] = last
     new = -1
     for i in range(4):
-        if line[i] == vpos:
-            new = line[0] if i == 3 else line[i + 1]
+        if line_pos(vpos, d, i) == vpos:
+            new = line_pos(vpos, d, 0) if i == 3 else line_pos(vpos, d, i + 1)
     return new
 
 
-@njit(cache=True)
+@hot
+def line_pos(vpos, d, i):
+    """Grid position of the ``i``-th cell (in the order of travel) of the line that an
+    earthquake in direction ``d`` slides, the line through ``vpos``."""
+    r, c = vpos // 4, vpos % 4
+    if d == 3:
+        return r * 4 + i
+    if d == 2:
+        return r * 4 + 3 - i
+    if d == 1:
+        return i * 4 + c
+    return (3 - i) * 4 + c
+
+
+@hot
 def label_regions(grid, ttype, label, size):
     """Regions: maximal orthogonally connected sets of prairie tiles, or of jungle tiles.
 
@@ -115,32 +119,34 @@ def label_regions(grid, ttype, label, size):
     (tiles in region r); returns the number of regions."""
     for i in range(16):
         label[i] = -1
-    stack = np.empty(16, np.int64)
     n = 0
     for s in range(16):
         t = ttype[grid[s]]
         if label[s] != -1 or (t != PRAIRIE and t != JUNGLE):
             continue
-        label[s] = n
-        stack[0] = s
-        top = 1
+        members = ONE << s         # the region of s, grown one ring at a time (bit = position)
+        ring = members
+        while ring != 0:
+            grown = ZERO
+            for x in range(16):
+                if ring >> x & 1:
+                    for k in range(4):
+                        y = NB[x, k]
+                        if y >= 0 and not members >> y & 1 and ttype[grid[y]] == t:
+                            grown |= ONE << y
+            members |= grown
+            ring = grown
         cnt = 0
-        while top > 0:
-            top -= 1
-            x = stack[top]
-            cnt += 1
-            for k in range(4):
-                y = NB[x, k]
-                if y >= 0 and label[y] == -1 and ttype[grid[y]] == t:
-                    label[y] = n
-                    stack[top] = y
-                    top += 1
+        for x in range(16):
+            if members >> x & 1:
+                label[x] = n
+                cnt += 1
         size[n] = cnt
         n += 1
     return n
 
 
-@njit(cache=True)
+@hot
 def tile_strength(cm, dsp, dloc, n_players, st):
     """Majority strength of each player on each tile id: a Cro-Magnon or a dinosaur counts one,
     a Brontosaurus three. Writes ``st[16, P]``."""
@@ -153,7 +159,7 @@ def tile_strength(cm, dsp, dloc, n_players, st):
                 st[dloc[p, k], p] += 3 if dsp[p, k] == BRONTO else 1
 
 
-@njit(cache=True)
+@hot
 def region_strength(grid, label, n_reg, st, n_players, reg):
     """Sum the tile strengths of each region: ``reg[r, p]``."""
     for r in range(n_reg):
@@ -166,7 +172,7 @@ def region_strength(grid, label, n_reg, st, n_players, reg):
                 reg[r, p] += st[grid[pos], p]
 
 
-@njit(cache=True)
+@hot
 def leaders(reg, r, n_players):
     """Bit mask of the players with the majority in region ``r`` (all tied firsts; 0 if empty)."""
     best = 0
@@ -182,7 +188,7 @@ def leaders(reg, r, n_players):
     return mask
 
 
-@njit(cache=True)
+@hot
 def projected(reg, size, n_reg, n_players, pts):
     """Points each player would take from the regions if the volcano erupted now."""
     for p in range(n_players):
@@ -194,7 +200,7 @@ def projected(reg, size, n_reg, n_players, pts):
                 pts[p] += size[r]
 
 
-@njit(cache=True)
+@hot
 def score_regions(grid, label, n_reg, size, cm, dsp, dloc, res, score, n_players, st, reg):
     """Region scoring of an eruption: each region's majority holders (ties: all of them) score
     one point per tile of the region, then take back all their figures in it to their reserves;
@@ -221,7 +227,7 @@ def score_regions(grid, label, n_reg, size, cm, dsp, dloc, res, score, n_players
                             dloc[p, k] = -1
 
 
-@njit(cache=True)
+@hot
 def volcano_counts(volc, n_spaces, n_players, cnt):
     """Occupied volcano spaces of each player; returns the number of free spaces."""
     for p in range(n_players):
@@ -235,36 +241,44 @@ def volcano_counts(volc, n_spaces, n_players, cnt):
     return free
 
 
-@njit(cache=True)
+@hot
+def volcano_count(volc, n_spaces, p):
+    """Volcano spaces occupied by player ``p``."""
+    n = 0
+    for s in range(n_spaces):
+        if volc[s] == p:
+            n += 1
+    return n
+
+
+@hot
 def is_worshipper(volc, n_spaces, n_players, p):
     """Supreme Worshipper: occupies the most volcano spaces, alone or tied (and at least one)."""
-    cnt = np.zeros(n_players, np.int64)
-    volcano_counts(volc, n_spaces, n_players, cnt)
     best = 0
     for q in range(n_players):
-        best = max(best, cnt[q])
-    return cnt[p] >= 1 and cnt[p] == best
+        best = max(best, volcano_count(volc, n_spaces, q))
+    mine = volcano_count(volc, n_spaces, p)
+    return mine >= 1 and mine == best
 
 
-@njit(cache=True)
+@hot
 def score_volcano(volc, n_spaces, n_players, score, res):
     """Volcano scoring of an eruption: 3 points to every player tied for the most spaces, 1 to
     every other player present; then every figure on the volcano goes back to its reserve."""
-    cnt = np.zeros(n_players, np.int64)
-    volcano_counts(volc, n_spaces, n_players, cnt)
     best = 0
     for p in range(n_players):
-        best = max(best, cnt[p])
+        best = max(best, volcano_count(volc, n_spaces, p))
     for p in range(n_players):
-        if cnt[p] > 0:
-            score[p] += 3 if cnt[p] == best else 1
-            res[p] += cnt[p]
+        n = volcano_count(volc, n_spaces, p)
+        if n > 0:
+            score[p] += 3 if n == best else 1
+            res[p] += n
     for s in range(n_spaces):
         volc[s] = -1
 
 
 # ------------------------------------------------------------------ movement
-@njit(cache=True)
+@hot
 def reach(grid, ttype, start, steps, species, dist, parent, stego_volcano=0):
     """Where a figure at grid position ``start`` can end a move of up to ``steps`` Footprints.
 
@@ -279,11 +293,10 @@ def reach(grid, ttype, start, steps, species, dist, parent, stego_volcano=0):
         dist[i] = -1
         parent[i] = -1
     dist[start] = 0
-    queue = np.empty(16, np.int64)
-    queue[0] = start
+    queue = ZERO | start       # the breadth-first queue: entry i in bits 4i..4i+3 (16 positions)
     head, tail = 0, 1
     while head < tail:
-        x = queue[head]
+        x = (queue >> (4 * head)) & 15
         head += 1
         if dist[x] >= steps:
             continue
@@ -292,7 +305,7 @@ def reach(grid, ttype, start, steps, species, dist, parent, stego_volcano=0):
             if y >= 0 and dist[y] == -1 and ttype[grid[y]] != VOLCANO:
                 dist[y] = dist[x] + 1
                 parent[y] = x
-                queue[tail] = y
+                queue |= y << (4 * tail)
                 tail += 1
             elif y >= 0 and dist[y] == -1 and stego_volcano == 1 and species == STEGO:
                 dist[y] = dist[x] + 1     # onto the volcano, not through it (not queued)
@@ -305,7 +318,7 @@ def reach(grid, ttype, start, steps, species, dist, parent, stego_volcano=0):
                 parent[y] = start
 
 
-@njit(cache=True)
+@hot
 def legal_end(grid, ttype, pos, dist, species, stego_volcano=0):
     """May a move end at ``pos`` (reached, not the start, not the volcano unless a Stegosaurus
     with ``stego_volcano``, not a lagoon unless Plesiosaurus)?"""
@@ -319,7 +332,7 @@ def legal_end(grid, ttype, pos, dist, species, stego_volcano=0):
     return True
 
 
-@njit(cache=True)
+@hot
 def threaten(tile, p, cm, dsp, dloc, res, n_players, trice_guard=0):
     """Tyrannosaurus of player ``p`` entering ``tile``: opposing Cro-Magnons there go back to
     their reserves, except (with ``trice_guard``, a power the seed does not give) those of a
@@ -339,7 +352,7 @@ def threaten(tile, p, cm, dsp, dloc, res, n_players, trice_guard=0):
     return n
 
 
-@njit(cache=True)
+@hot
 def apply_move(p, fig, src, dst, grid, parent, cm, dsp, dloc, res, n_players, trice_guard=0):
     """Move figure ``fig`` of player ``p`` (-1: a Cro-Magnon, else a dinosaur base) from grid
     position ``src`` to ``dst`` along ``parent``; a Tyrannosaurus threatens every tile it enters.
@@ -360,7 +373,7 @@ def apply_move(p, fig, src, dst, grid, parent, cm, dsp, dloc, res, n_players, tr
 
 
 # ------------------------------------------------------------------ strategy helpers
-@njit(cache=True)
+@hot
 def evaluate(reg, size, n_reg, n_players, p, pts):
     """Greedy's value of a position for player ``p``: projected region points minus the best
     opponent's (times 4), plus a small bonus for own strength standing in regions."""
@@ -375,7 +388,7 @@ def evaluate(reg, size, n_reg, n_players, p, pts):
     return 4.0 * (pts[p] - other) + 0.1 * mine
 
 
-@njit(cache=True)
+@hot
 def greedy_move(p, steps, grid, ttype, cm, dsp, dloc, res, n_players, label, size, n_reg,
                 st, reg, pts, dist, parent, best_parent, state, stego_volcano=0):
     """Greedy's best single move with at most ``steps`` Footprints; returns (gain, fig, src,
@@ -444,7 +457,7 @@ def greedy_move(p, steps, grid, ttype, cm, dsp, dloc, res, n_players, label, siz
     return best, bfig, bsrc, bdst, bcost
 
 
-@njit(cache=True)
+@hot
 def pick_species(p, egg, dsp, supply, species, cost, n_slots, state, strat):
     """The species player ``p`` hatches this turn, or -1: one it can pay with the Cro-Magnons on
     its Egg space, with a copy left and a free base."""
@@ -478,7 +491,7 @@ def pick_species(p, egg, dsp, supply, species, cost, n_slots, state, strat):
     return -1
 
 
-@njit(cache=True)
+@hot
 def hatch(p, s, egg, res, dsp, dloc, supply, n_slots):
     """Hatch species ``s``: the dinosaur joins the reserve and *all* the Cro-Magnons of the Egg
     space go back to the reserve, whatever the cost. Returns the base used (-1 if none)."""
@@ -493,7 +506,7 @@ def hatch(p, s, egg, res, dsp, dloc, supply, n_slots):
     return -1
 
 
-@njit(cache=True)
+@hot
 def volcano_face(p, volc, n_spaces, res, egg, cm, grid, strat, state, n_players):
     """One Volcano face (mandatory): put a Cro-Magnon on a free volcano space, from the reserve,
     or if it is empty from the Egg space or a tile. No effect once every space is taken.
@@ -548,11 +561,13 @@ def volcano_face(p, volc, n_spaces, res, egg, cm, grid, strat, state, n_players)
 
 
 # ------------------------------------------------------------------ one turn, one game
-@njit(cache=True)
+@hot
 def act_phase(p, order, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc, res, egg, volc,
-              supply, hatched, stats, label, size, st, reg, pts, dist, parent, bparent, n_v, n_h, n_c, n_f, n_e):
-    """Player ``p`` uses its final dice: the four blocks (B_EGGS, B_VOLCANO, B_ENTRIES, B_FOOT)
-    in ``order``. Volcano faces are mandatory whenever they come."""
+              supply, hatched, stats, label, size, st, reg, pts, dist, parent, bparent, counts):
+    """Player ``p`` uses its final dice (``counts``: Volcano, Hut, Cave, Footprint and Egg faces):
+    the four blocks (B_EGGS, B_VOLCANO, B_ENTRIES, B_FOOT) in ``order``. Volcano faces are
+    mandatory whenever they come."""
+    n_v, n_h, n_c, n_f, n_e = counts
     n_players = cm.shape[1]
     n_spaces = params[P_SPACES]
     n_slots = params[P_SLOTS]
@@ -675,129 +690,16 @@ def act_phase(p, order, strat, state, grid, ttype, species, cost, params, cm, ds
                         c -= 1
 
 
-@njit(cache=True)
-def order_code(order, present):
-    """The blocks of ``order`` that do something this turn (bit ``b`` of ``present`` set for block
-    ``b``), in their order, as one number (base 5, digits 1..4): two orders with one code make
-    the same moves with the same draws."""
-    code = ZERO
-    for b in range(4):
-        if present >> order[b] & 1:
-            code = code * 5 + order[b] + 1
-    return code
-
-
-@njit(cache=True)
-def copy_state(cm, dsp, dloc, res, egg, volc, supply, hatched, stats, state,
-               cm2, dsp2, dloc2, res2, egg2, volc2, supply2, hat2, stats2, state2):
-    """Copy what the action step changes (figures, reserves, Egg spaces, volcano spaces, supply,
-    counters, random state) into the second set of arrays (same shapes)."""
-    for t in range(cm.shape[0]):
-        for q in range(cm.shape[1]):
-            cm2[t, q] = cm[t, q]
-    for q in range(dsp.shape[0]):
-        for k in range(dsp.shape[1]):
-            dsp2[q, k] = dsp[q, k]
-            dloc2[q, k] = dloc[q, k]
-        for k in range(hatched.shape[1]):
-            hat2[q, k] = hatched[q, k]
-        res2[q] = res[q]
-        egg2[q] = egg[q]
-    for i in range(volc.shape[0]):
-        volc2[i] = volc[i]
-    for i in range(supply.shape[0]):
-        supply2[i] = supply[i]
-    for i in range(stats.shape[0]):
-        stats2[i] = stats[i]
-    for i in range(state.shape[0]):
-        state2[i] = state[i]
-
-
-@njit(cache=True)
-def new_workspace(n_players):
-    """A set of arrays for :func:`copy_state`: cm, dsp, dloc, res, egg, volc, supply, hatched,
-    stats, random state."""
-    return (np.zeros((16, n_players), np.int64), np.zeros((n_players, MAX_SLOTS), np.int64),
-            np.zeros((n_players, MAX_SLOTS), np.int64), np.zeros(n_players, np.int64),
-            np.zeros(n_players, np.int64), np.zeros(10, np.int64), np.zeros(6, np.int64),
-            np.zeros((n_players, 6), np.int64), np.zeros(N_STATS, np.int64), np.zeros(3, np.uint64))
-
-
-@njit(cache=True)
-def choose_order(p, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc, res, egg, volc,
-                 supply, hatched, stats, label, size, st, reg, pts, dist, parent, bparent, n_v, n_h, n_c,
-                 n_f, n_e, ws_try, ws_best):
-    """Greedy's order of using its dice (free_order): plays each order of ORDERS on a copy of
-    the state (``ws_try``, a :func:`new_workspace`), each from a copy of the random ``state``
-    (left untouched), and returns the index of the best by its evaluation (ties: the earlier
-    order; orders carry no board or seat label); the state that order reached is left in
-    ``ws_best`` (a workspace too), random state included, so the caller need not replay it.
-
-    A block with nothing to do this turn (no Volcano face, no Hut or Cave, no Footprint; no Egg
-    and nothing to hatch) changes nothing and draws nothing, wherever it comes, so an order whose
-    other blocks come in the same sequence as an earlier order's plays the same moves: it is
-    skipped (it could only tie, and a tie keeps the earlier order). Returns -1, having played
-    nothing, when every order plays the same. With ``params[P_REPLAY_ORDERS]`` (the reference)
-    every order is played and nothing is skipped."""
-    n_players = cm.shape[1]
-    check = params[P_REPLAY_ORDERS] == 1
-    present = ZERO
-    if n_e > 0 or pick_species(p, egg, dsp, supply, species, cost, params[P_SLOTS], state, strat) >= 0:
-        present |= 1 << B_EGGS   # greedy's choice of a species draws nothing; Egg spaces only shrink outside this block
-    if n_v > 0:
-        present |= 1 << B_VOLCANO
-    if n_h + n_c > 0:
-        present |= 1 << B_ENTRIES
-    if n_f > 0:
-        present |= 1 << B_FOOT
-    if not check:
-        c0 = order_code(ORDERS[0], present)
-        same = True
-        for o in range(1, ORDERS.shape[0]):
-            if order_code(ORDERS[o], present) != c0:
-                same = False
-        if same:
-            return -1
-    cm2, dsp2, dloc2, res2, egg2, volc2, supply2, hat2, stats2, state2 = ws_try
-    best_o, best_v = 0, -1e18
-    for o in range(ORDERS.shape[0]):
-        if not check:
-            c = order_code(ORDERS[o], present)
-            seen = False
-            for j in range(o):
-                if order_code(ORDERS[j], present) == c:
-                    seen = True
-            if seen:
-                continue
-        copy_state(cm, dsp, dloc, res, egg, volc, supply, hatched, stats, state,
-                   cm2, dsp2, dloc2, res2, egg2, volc2, supply2, hat2, stats2, state2)
-        act_phase(p, ORDERS[o], strat, state2, grid, ttype, species, cost, params, cm2, dsp2, dloc2, res2,
-                  egg2, volc2, supply2, hat2, stats2, label, size, st, reg, pts, dist, parent, bparent,
-                  n_v, n_h, n_c, n_f, n_e)
-        n_reg = label_regions(grid, ttype, label, size)
-        tile_strength(cm2, dsp2, dloc2, n_players, st)
-        region_strength(grid, label, n_reg, st, n_players, reg)
-        v = evaluate(reg, size, n_reg, n_players, p, pts)
-        if v > best_v + EPS:
-            best_o, best_v = o, v
-            k_cm, k_dsp, k_dloc, k_res, k_egg, k_volc, k_supply, k_hat, k_stats, k_state = ws_best
-            copy_state(cm2, dsp2, dloc2, res2, egg2, volc2, supply2, hat2, stats2, state2,
-                       k_cm, k_dsp, k_dloc, k_res, k_egg, k_volc, k_supply, k_hat, k_stats, k_state)
-    return best_o
-
-
-@njit(cache=True)
-def play_turn(p, strat, state, grid, ttype, faces, species, cost, params, cm, dsp, dloc, res,
-              egg, score, volc, supply, hatched, stats, label, size, st, reg, pts, dist, parent,
-              bparent, dv, grid2, ws_try, ws_best):
-    """One turn of player ``p``: roll, act, earthquake, eruption. Returns True on an eruption.
-    ``ws_try`` and ``ws_best``: two :func:`new_workspace` for :func:`choose_order`."""
+@hot
+def roll_dice(p, strat, state, grid, ttype, faces, species, cost, params, cm, dsp, dloc, res, egg, volc,
+              supply, label, size, st, reg, pts, cnt, dv):
+    """Step 1 of a turn: roll the dice up to ``rolls`` times (any dice may be rerolled, even ones
+    kept before); writes the final faces to ``dv``. ``cnt``: scratch (int64[P])."""
     n_players = cm.shape[1]
     n_spaces = params[P_SPACES]
     n_slots = params[P_SLOTS]
     n_dice = params[P_DICE]
     nf = faces.shape[0]
-    # ---- 1. roll up to `rolls` times; any dice may be rerolled, even ones kept before
     for i in range(n_dice):
         dv[i] = faces[rnd(state, nf)]
     for roll in range(1, params[P_ROLLS]):
@@ -813,7 +715,6 @@ def play_turn(p, strat, state, grid, ttype, faces, species, cost, params, cm, ds
         tile_strength(cm, dsp, dloc, n_players, st)
         region_strength(grid, label, n_reg, st, n_players, reg)
         ev = evaluate(reg, size, n_reg, n_players, p, pts)
-        cnt = np.zeros(n_players, np.int64)
         volcano_counts(volc, n_spaces, n_players, cnt)
         other = 0
         for q in range(n_players):
@@ -849,90 +750,191 @@ def play_turn(p, strat, state, grid, ttype, faces, species, cost, params, cm, ds
                 any_reroll = True
         if not any_reroll:
             break
-    z = np.int64(0)  # not a literal 0: keeps numba from compiling callees twice
-    n_v, n_h, n_c, n_f, n_e = z, z, z, z, z
-    for i in range(n_dice):
-        f = dv[i]
-        if f == F_VOLCANO:
-            n_v += 1
-        elif f == F_HUT:
-            n_h += 1
-        elif f == F_CAVE:
-            n_c += 1
-        elif f == F_FOOT:
-            n_f += 1
-        elif f == F_EGG:
-            n_e += 1
-    # ---- 2. act: eggs and one hatching, volcano faces, entries, footprints, in an order
-    o_play = ZERO
-    if strat == S_GREEDY and params[P_FREE_ORDER] == 1:
-        # the seed: the results are used "dans l'ordre qui vous convient"
-        best_o = choose_order(p, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc, res, egg,
-                              volc, supply, hatched, stats, label, size, st, reg, pts, dist, parent, bparent,
-                              n_v, n_h, n_c, n_f, n_e, ws_try, ws_best)
-        if best_o >= 0 and params[P_REPLAY_ORDERS] == 0:
-            k_cm, k_dsp, k_dloc, k_res, k_egg, k_volc, k_supply, k_hat, k_stats, k_state = ws_best
-            copy_state(k_cm, k_dsp, k_dloc, k_res, k_egg, k_volc, k_supply, k_hat, k_stats, k_state,
-                       cm, dsp, dloc, res, egg, volc, supply, hatched, stats, state)
-            o_play = -1                # the best order's end state is in place: nothing to replay
-        elif best_o >= 0:
-            o_play = best_o            # the reference: replay the best order on the real state
-    if o_play >= 0:
-        act_phase(p, ORDERS[o_play], strat, state, grid, ttype, species, cost, params, cm, dsp, dloc, res,
-                  egg, volc, supply, hatched, stats, label, size, st, reg, pts, dist, parent, bparent,
-                  n_v, n_h, n_c, n_f, n_e)
-    n_reg = label_regions(grid, ttype, label, size)
-    # ---- 3. earthquake (Supreme Worshipper, or owner of a Stegosaurus on the board)
-    may = is_worshipper(volc, n_spaces, n_players, p)
-    for k in range(n_slots):
-        if dsp[p, k] == STEGO and dloc[p, k] >= 0:
-            may = True
-    if may:
-        vpos = volcano_pos(grid, ttype)
-        d = -1
-        if strat == S_RANDOM:
-            if rnd(state, TWO) == 1:
-                d = rnd(state, FOUR)
-        else:
-            tile_strength(cm, dsp, dloc, n_players, st)
-            region_strength(grid, label, n_reg, st, n_players, reg)
-            best = evaluate(reg, size, n_reg, n_players, p, pts) + 1e-9
-            ntq = ZERO
-            for dd in range(4):
-                for i in range(16):
-                    grid2[i] = grid[i]
-                shift_line(grid2, vpos, dd)
-                nr = label_regions(grid2, ttype, label, size)
-                region_strength(grid2, label, nr, st, n_players, reg)
-                e = evaluate(reg, size, nr, n_players, p, pts)
-                if e > best + EPS:
-                    best, d, ntq = e, dd, 1
-                elif d >= 0 and e >= best - EPS:
-                    ntq += 1
-                    if rnd(state, ntq) == 0:
-                        d = dd
-        if d >= 0:
-            stats[ST_QUAKES] += 1
-            if quake_flips(grid, ttype, vpos, d, cm, dsp, dloc, n_players, label, size, st, reg, grid2):
-                stats[ST_FLIPS] += 1
-            shift_line(grid, vpos, d)
-    # ---- 4. eruption when every volcano space is taken
-    for s2 in range(n_spaces):
-        if volc[s2] < 0:
-            return False
-    stats[ST_ERUPTIONS] += 1
-    score_volcano(volc, n_spaces, n_players, score, res)
-    n_reg = label_regions(grid, ttype, label, size)
-    score_regions(grid, label, n_reg, size, cm, dsp, dloc, res, score, n_players, st, reg)
-    return True
+
+
+@hot
+def order_code(order, present):
+    """The blocks of ``order`` that do something this turn (bit ``b`` of ``present`` set for block
+    ``b``), in their order, as one number (base 5, digits 1..4): two orders with one code make
+    the same moves with the same draws."""
+    code = ZERO
+    for b in range(4):
+        if present >> order[b] & 1:
+            code = code * 5 + order[b] + 1
+    return code
+
+
+@hot
+def copy_state(cm, dsp, dloc, res, egg, volc, supply, hatched, stats, state,
+               cm2, dsp2, dloc2, res2, egg2, volc2, supply2, hat2, stats2, state2):
+    """Copy what the action step changes (figures, reserves, Egg spaces, volcano spaces, supply,
+    counters, random state) into the second set of arrays (same shapes)."""
+    for t in range(cm.shape[0]):
+        for q in range(cm.shape[1]):
+            cm2[t, q] = cm[t, q]
+    for q in range(dsp.shape[0]):
+        for k in range(dsp.shape[1]):
+            dsp2[q, k] = dsp[q, k]
+            dloc2[q, k] = dloc[q, k]
+        for k in range(hatched.shape[1]):
+            hat2[q, k] = hatched[q, k]
+        res2[q] = res[q]
+        egg2[q] = egg[q]
+    for i in range(volc.shape[0]):
+        volc2[i] = volc[i]
+    for i in range(supply.shape[0]):
+        supply2[i] = supply[i]
+    for i in range(stats.shape[0]):
+        stats2[i] = stats[i]
+    for i in range(state.shape[0]):
+        state2[i] = state[i]
 
 
 @njit(cache=True)
-def quake_flips(grid, ttype, vpos, d, cm, dsp, dloc, n_players, label, size, st, reg, grid2):
+def new_workspace(n_players):
+    """A set of arrays for :func:`copy_state`: cm, dsp, dloc, res, egg, volc, supply, hatched,
+    stats, random state."""
+    return (np.zeros((16, n_players), np.int64), np.zeros((n_players, MAX_SLOTS), np.int64),
+            np.zeros((n_players, MAX_SLOTS), np.int64), np.zeros(n_players, np.int64),
+            np.zeros(n_players, np.int64), np.zeros(10, np.int64), np.zeros(6, np.int64),
+            np.zeros((n_players, 6), np.int64), np.zeros(N_STATS, np.int64), np.zeros(3, np.uint64))
+
+
+@hot
+def act_step(p, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc, res, egg, volc,
+             supply, hatched, stats, label, size, st, reg, pts, dist, parent, bparent, counts, ws_try,
+             ws_best):
+    """Step 2 of a turn: player ``p`` uses its final dice (``counts``: Volcano, Hut, Cave,
+    Footprint and Egg faces) in an order of ORDERS; returns the order's index.
+
+    The fixed order is ORDERS[0]. Under free_order greedy plays each order on a copy of the
+    state (``ws_try``, a :func:`new_workspace`), each from a copy of the random ``state``, and
+    takes the best by its evaluation (ties: the earlier order; orders carry no board or seat
+    label): the state that order reached (kept in ``ws_best``, random state included) becomes the
+    real one. A block with nothing to do this turn (no Volcano face; no Hut or Cave; no Footprint;
+    no Egg and nothing to hatch) changes nothing and draws nothing wherever it comes, so an order
+    whose other blocks come in the same sequence as an earlier order's makes the same moves: it is
+    not tried (it could only tie), and when every order plays the same none is tried. With
+    ``params[P_REPLAY_ORDERS]`` (the reference the tests compare with) every order is tried and
+    the best one replayed on the real state."""
+    n_players = cm.shape[1]
+    n_v, n_h, n_c, n_f, n_e = counts
+    n_orders = ORDERS.shape[0]
+    replay = params[P_REPLAY_ORDERS] == 1
+    tries = strat == S_GREEDY and params[P_FREE_ORDER] == 1
+    present = ZERO
+    if tries:
+        if n_e > 0 or pick_species(p, egg, dsp, supply, species, cost, params[P_SLOTS], state, strat) >= 0:
+            present |= 1 << B_EGGS   # greedy's pick draws nothing; Egg spaces only shrink outside this block
+        if n_v > 0:
+            present |= 1 << B_VOLCANO
+        if n_h + n_c > 0:
+            present |= 1 << B_ENTRIES
+        if n_f > 0:
+            present |= 1 << B_FOOT
+    if tries and not replay:
+        tries = False
+        for o in range(1, n_orders):
+            if order_code(ORDERS[o], present) != order_code(ORDERS[0], present):
+                tries = True
+    cm2, dsp2, dloc2, res2, egg2, volc2, supply2, hat2, stats2, state2 = ws_try
+    k_cm, k_dsp, k_dloc, k_res, k_egg, k_volc, k_supply, k_hat, k_stats, k_state = ws_best
+    best_o, best_v = ZERO, -1e18
+    for o in range(n_orders + 1):  # the orders tried on copies, then the real play
+        trying = o < n_orders
+        if trying:
+            if not tries:
+                continue
+            if not replay:
+                c = order_code(ORDERS[o], present)
+                seen = False
+                for j in range(o):
+                    if order_code(ORDERS[j], present) == c:
+                        seen = True
+                if seen:
+                    continue
+            copy_state(cm, dsp, dloc, res, egg, volc, supply, hatched, stats, state,
+                       cm2, dsp2, dloc2, res2, egg2, volc2, supply2, hat2, stats2, state2)
+            a_cm, a_dsp, a_dloc, a_res, a_egg, a_volc, a_supply, a_hat, a_stats, a_state = \
+                cm2, dsp2, dloc2, res2, egg2, volc2, supply2, hat2, stats2, state2
+            play = o
+        elif tries and not replay:
+            copy_state(k_cm, k_dsp, k_dloc, k_res, k_egg, k_volc, k_supply, k_hat, k_stats, k_state,
+                       cm, dsp, dloc, res, egg, volc, supply, hatched, stats, state)
+            return best_o
+        else:
+            a_cm, a_dsp, a_dloc, a_res, a_egg, a_volc, a_supply, a_hat, a_stats, a_state = \
+                cm, dsp, dloc, res, egg, volc, supply, hatched, stats, state
+            play = best_o
+        act_phase(p, ORDERS[play], strat, a_state, grid, ttype, species, cost, params, a_cm, a_dsp, a_dloc,
+                  a_res, a_egg, a_volc, a_supply, a_hat, a_stats, label, size, st, reg, pts, dist, parent,
+                  bparent, counts)
+        if trying:
+            n_reg = label_regions(grid, ttype, label, size)
+            tile_strength(cm2, dsp2, dloc2, n_players, st)
+            region_strength(grid, label, n_reg, st, n_players, reg)
+            v = evaluate(reg, size, n_reg, n_players, p, pts)
+            if v > best_v + EPS:
+                best_o, best_v = play, v
+                if not replay:
+                    copy_state(cm2, dsp2, dloc2, res2, egg2, volc2, supply2, hat2, stats2, state2,
+                               k_cm, k_dsp, k_dloc, k_res, k_egg, k_volc, k_supply, k_hat, k_stats, k_state)
+    return best_o
+
+
+@hot
+def earthquake(p, strat, state, grid, ttype, params, cm, dsp, dloc, volc, stats, label, size, st, reg,
+               pts, grid2, tmp16):
+    """Step 3 of a turn: the Supreme Worshipper, or the owner of a Stegosaurus on the board, may
+    push the volcano one cell (greedy: the best direction by its evaluation, ties at random).
+    ``grid2``, ``tmp16``: scratch (int64[16])."""
+    n_players = cm.shape[1]
+    n_spaces = params[P_SPACES]
+    n_reg = label_regions(grid, ttype, label, size)
+    may = is_worshipper(volc, n_spaces, n_players, p)
+    for k in range(params[P_SLOTS]):
+        if dsp[p, k] == STEGO and dloc[p, k] >= 0:
+            may = True
+    if not may:
+        return
+    vpos = volcano_pos(grid, ttype)
+    d = -1
+    if strat == S_RANDOM:
+        if rnd(state, TWO) == 1:
+            d = rnd(state, FOUR)
+    else:
+        tile_strength(cm, dsp, dloc, n_players, st)
+        region_strength(grid, label, n_reg, st, n_players, reg)
+        best = evaluate(reg, size, n_reg, n_players, p, pts) + 1e-9
+        ntq = ZERO
+        for dd in range(4):
+            for i in range(16):
+                grid2[i] = grid[i]
+            shift_line(grid2, vpos, dd)
+            nr = label_regions(grid2, ttype, label, size)
+            region_strength(grid2, label, nr, st, n_players, reg)
+            e = evaluate(reg, size, nr, n_players, p, pts)
+            if e > best + EPS:
+                best, d, ntq = e, dd, 1
+            elif d >= 0 and e >= best - EPS:
+                ntq += 1
+                if rnd(state, ntq) == 0:
+                    d = dd
+    if d >= 0:
+        stats[ST_QUAKES] += 1
+        if quake_flips(grid, ttype, vpos, d, cm, dsp, dloc, n_players, label, size, st, reg, grid2, tmp16):
+            stats[ST_FLIPS] += 1
+        shift_line(grid, vpos, d)
+
+
+@hot
+def quake_flips(grid, ttype, vpos, d, cm, dsp, dloc, n_players, label, size, st, reg, grid2, before):
     """Would the earthquake (``vpos``, ``d``) change the majority holders of the region of some
-    occupied prairie or jungle tile? (compared tile by tile, before and after the slide)"""
+    occupied prairie or jungle tile? (compared tile by tile, before and after the slide;
+    ``grid2``, ``before``: scratch, int64[16])"""
     tile_strength(cm, dsp, dloc, n_players, st)
-    before = np.zeros(16, np.int64)
+    for t in range(16):
+        before[t] = 0
     nr = label_regions(grid, ttype, label, size)
     region_strength(grid, label, nr, st, n_players, reg)
     for pos in range(16):
@@ -955,7 +957,7 @@ def quake_flips(grid, ttype, vpos, d, cm, dsp, dloc, n_players, label, size, st,
     return False
 
 
-@njit(cache=True)
+@hot
 def winner_of(score, n_players):
     """Best score wins; a tie goes to the tied player farthest from the first in turn order."""
     w = 0
@@ -999,6 +1001,8 @@ def run_games(seed, first, n_games, strat, layout, faces, species, cost, params,
     grid2 = np.zeros(16, np.int64)
     hat = np.zeros((n_players, 6), np.int64)
     stt = np.zeros(N_STATS, np.int64)
+    cnt = np.zeros(n_players, np.int64)
+    tmp16 = np.zeros(16, np.int64)
     for g in range(n_games):
         stream_start(seed, first + g, state)
         for t in range(16):
@@ -1023,9 +1027,38 @@ def run_games(seed, first, n_games, strat, layout, faces, species, cost, params,
             stt[i] = 0
         turns, p, done = ZERO, ZERO, False
         while turns < params[P_MAX_TURNS]:
-            erupted = play_turn(p, strat[p], state, grid, ttype, faces, species, cost, params, cm,
-                                dsp, dloc, res, egg, score, volc, supply, hat, stt, label, size,
-                                st, reg, pts, dist, parent, bparent, dv, grid2, ws_try, ws_best)
+            # one turn of player p: roll, act, earthquake, eruption (called from here, not from a
+            # turn function: each level of calls compiles its callees' code once more)
+            sp = strat[p]
+            roll_dice(p, sp, state, grid, ttype, faces, species, cost, params, cm, dsp, dloc, res, egg, volc,
+                      supply, label, size, st, reg, pts, cnt, dv)
+            n_v, n_h, n_c, n_f, n_e = ZERO, ZERO, ZERO, ZERO, ZERO
+            for i in range(params[P_DICE]):
+                f = dv[i]
+                if f == F_VOLCANO:
+                    n_v += 1
+                elif f == F_HUT:
+                    n_h += 1
+                elif f == F_CAVE:
+                    n_c += 1
+                elif f == F_FOOT:
+                    n_f += 1
+                elif f == F_EGG:
+                    n_e += 1
+            act_step(p, sp, state, grid, ttype, species, cost, params, cm, dsp, dloc, res, egg, volc, supply,
+                     hat, stt, label, size, st, reg, pts, dist, parent, bparent, (n_v, n_h, n_c, n_f, n_e),
+                     ws_try, ws_best)
+            earthquake(p, sp, state, grid, ttype, params, cm, dsp, dloc, volc, stt, label, size, st, reg, pts,
+                       grid2, tmp16)
+            erupted = True             # every volcano space taken: the volcano erupts
+            for s in range(params[P_SPACES]):
+                if volc[s] < 0:
+                    erupted = False
+            if erupted:
+                stt[ST_ERUPTIONS] += 1
+                score_volcano(volc, params[P_SPACES], n_players, score, res)
+                n_reg = label_regions(grid, ttype, label, size)
+                score_regions(grid, label, n_reg, size, cm, dsp, dloc, res, score, n_players, st, reg)
             turns += 1
             if erupted:
                 for q in range(n_players):
