@@ -244,11 +244,14 @@ def _order_state():
     return b, extra
 
 
-def _act(b, x, order_index, params, st):
-    E.act_phase(0, E.ORDERS[order_index], E.S_GREEDY, st, b["grid"], b["ttype"], RULES_SPECIES, RULES_COST,
-                params, b["cm"], b["dsp"], b["dloc"], b["res"], x["egg"], x["volc"], x["supply"], x["hatched"],
-                x["stats"], b["label"], b["size"], b["st"], b["reg"], x["pts"], b["dist"], b["parent"],
-                x["bparent"], (0, 1, 0, 1, 1))
+def _act_fixed(b, x, params, st):
+    """Greedy's action step in the fixed order (ORDERS[0]) with one Egg, one Hut, one Footprint."""
+    params = params.copy()
+    params[E.P_FREE_ORDER] = 0
+    return E.act_step(0, E.S_GREEDY, st, b["grid"], b["ttype"], RULES_SPECIES, RULES_COST, params, b["cm"],
+                      b["dsp"], b["dloc"], b["res"], x["egg"], x["volc"], x["supply"], x["hatched"], x["stats"],
+                      b["label"], b["size"], b["st"], b["reg"], x["pts"], b["dist"], b["parent"], x["bparent"],
+                      (0, 1, 0, 1, 1), E.new_workspace(P), E.new_workspace(P))
 
 
 RULES_SPECIES = np.array(RULES.species, I)
@@ -272,7 +275,7 @@ def test_seed_reading_free_order_of_the_dice():
     assert x["egg"][0] == 0 and b["cm"][[10, 13], 0].sum() == 1          # on jungle 10 or 13
     st = np.zeros(3, np.uint64)
     b, x = _order_state()                   # the fixed order: the egg takes it, nothing enters
-    _act(b, x, 0, params, st.copy())
+    assert _act_fixed(b, x, params, st.copy()) == 0
     assert x["egg"][0] == 1 and b["cm"][:, 0].sum() == 0
 
 

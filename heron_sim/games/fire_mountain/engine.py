@@ -562,135 +562,6 @@ def volcano_face(p, volc, n_spaces, res, egg, cm, grid, strat, state, n_players)
 
 # ------------------------------------------------------------------ one turn, one game
 @hot
-def act_phase(p, order, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc, res, egg, volc,
-              supply, hatched, stats, label, size, st, reg, pts, dist, parent, bparent, counts):
-    """Player ``p`` uses its final dice (``counts``: Volcano, Hut, Cave, Footprint and Egg faces):
-    the four blocks (B_EGGS, B_VOLCANO, B_ENTRIES, B_FOOT) in ``order``. Volcano faces are
-    mandatory whenever they come."""
-    n_v, n_h, n_c, n_f, n_e = counts
-    n_players = cm.shape[1]
-    n_spaces = params[P_SPACES]
-    n_slots = params[P_SLOTS]
-    sv = params[P_STEGO_VOLCANO]
-    tg = params[P_TRICE_GUARD]
-    hut_t, cave_t = -1, -1
-    for t in range(16):
-        if ttype[t] == HUT:
-            hut_t = t
-        elif ttype[t] == CAVE:
-            cave_t = t
-    for b in range(4):
-        blk = order[b]
-        if blk == B_EGGS:
-            free = 0
-            for k in range(n_slots):
-                if dsp[p, k] < 0:
-                    free += 1
-            for i in range(n_e):
-                if res[p] > 0 and (strat == S_RANDOM or free > 0):
-                    res[p] -= 1
-                    egg[p] += 1
-            s = pick_species(p, egg, dsp, supply, species, cost, n_slots, state, strat)
-            if s >= 0:
-                hatch(p, s, egg, res, dsp, dloc, supply, n_slots)
-                hatched[p, s] += 1
-        elif blk == B_VOLCANO:
-            for i in range(n_v):
-                volcano_face(p, volc, n_spaces, res, egg, cm, grid, strat, state, n_players)
-        elif blk == B_ENTRIES:
-            for i in range(n_h + n_c):
-                tile = hut_t if i < n_h else cave_t
-                n_d = 0
-                for k in range(n_slots):
-                    if dsp[p, k] >= 0 and dloc[p, k] < 0:
-                        n_d += 1
-                if res[p] + n_d == 0:
-                    break
-                fig = -1
-                if strat == S_RANDOM:
-                    if rnd(state, TWO) == 0:
-                        continue
-                    c = rnd(state, res[p] + n_d)
-                    if c >= res[p]:
-                        c -= res[p]
-                        for k in range(n_slots):
-                            if dsp[p, k] >= 0 and dloc[p, k] < 0:
-                                if c == 0:
-                                    fig = k
-                                    break
-                                c -= 1
-                elif n_d > 0:
-                    for j in range(PREFERENCE.shape[0]):
-                        for k in range(n_slots):
-                            if fig < 0 and dsp[p, k] == PREFERENCE[j] and dloc[p, k] < 0:
-                                fig = k
-                if fig < 0:
-                    res[p] -= 1
-                    cm[tile, p] += 1
-                else:
-                    dloc[p, fig] = tile
-        else:
-            n_reg = label_regions(grid, ttype, label, size)
-            left = n_f
-            while left > 0:
-                if strat == S_GREEDY:
-                    gain, fig, src, dst, c = greedy_move(p, left, grid, ttype, cm, dsp, dloc, res, n_players,
-                                                         label, size, n_reg, st, reg, pts, dist, parent, bparent,
-                                                         state, sv)
-                    if fig == -2:
-                        break
-                    stats[ST_THREATENED] += apply_move(p, fig, src, dst, grid, bparent, cm, dsp, dloc, res, n_players,
-                                                       tg)
-                    left -= c
-                    continue
-                # random: a random figure on the board, a random legal end within the footprints left
-                n_fig = ZERO
-                for t in range(16):
-                    n_fig += cm[t, p]
-                for k in range(n_slots):
-                    if dsp[p, k] >= 0 and dloc[p, k] >= 0:
-                        n_fig += 1
-                if n_fig == 0:
-                    break
-                c = rnd(state, n_fig)
-                fig, src_t = -1, -1
-                for t in range(16):
-                    if c < cm[t, p]:
-                        src_t = t
-                        break
-                    c -= cm[t, p]
-                if src_t < 0:
-                    for k in range(n_slots):
-                        if dsp[p, k] >= 0 and dloc[p, k] >= 0:
-                            if c == 0:
-                                fig, src_t = k, dloc[p, k]
-                                break
-                            c -= 1
-                src = ZERO
-                for pos in range(16):
-                    if grid[pos] == src_t:
-                        src = pos
-                sp = -1 if fig < 0 else dsp[p, fig]
-                reach(grid, ttype, src, left, sp, dist, parent, sv)
-                n_dst = ZERO
-                for pos in range(16):
-                    if legal_end(grid, ttype, pos, dist, sp, sv):
-                        n_dst += 1
-                if n_dst == 0:
-                    left -= 1  # this footprint is lost on a figure that cannot move
-                    continue
-                c = rnd(state, n_dst)
-                for pos in range(16):
-                    if legal_end(grid, ttype, pos, dist, sp, sv):
-                        if c == 0:
-                            stats[ST_THREATENED] += apply_move(p, fig, src, pos, grid, parent, cm, dsp, dloc,
-                                                               res, n_players, tg)
-                            left -= dist[pos]
-                            break
-                        c -= 1
-
-
-@hot
 def roll_dice(p, strat, state, grid, ttype, faces, species, cost, params, cm, dsp, dloc, res, egg, volc,
               supply, label, size, st, reg, pts, cnt, dv):
     """Step 1 of a turn: roll the dice up to ``rolls`` times (any dice may be rerolled, even ones
@@ -820,6 +691,16 @@ def act_step(p, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc,
     n_players = cm.shape[1]
     n_v, n_h, n_c, n_f, n_e = counts
     n_orders = ORDERS.shape[0]
+    n_spaces = params[P_SPACES]
+    n_slots = params[P_SLOTS]
+    sv = params[P_STEGO_VOLCANO]
+    tg = params[P_TRICE_GUARD]
+    hut_t, cave_t = -1, -1
+    for t in range(16):
+        if ttype[t] == HUT:
+            hut_t = t
+        elif ttype[t] == CAVE:
+            cave_t = t
     replay = params[P_REPLAY_ORDERS] == 1
     tries = strat == S_GREEDY and params[P_FREE_ORDER] == 1
     present = ZERO
@@ -866,9 +747,118 @@ def act_step(p, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc,
             a_cm, a_dsp, a_dloc, a_res, a_egg, a_volc, a_supply, a_hat, a_stats, a_state = \
                 cm, dsp, dloc, res, egg, volc, supply, hatched, stats, state
             play = best_o
-        act_phase(p, ORDERS[play], strat, a_state, grid, ttype, species, cost, params, a_cm, a_dsp, a_dloc,
-                  a_res, a_egg, a_volc, a_supply, a_hat, a_stats, label, size, st, reg, pts, dist, parent,
-                  bparent, counts)
+        # the four blocks (B_EGGS, B_VOLCANO, B_ENTRIES, B_FOOT) in order; Volcano faces are
+        # mandatory whenever they come
+        a_order = ORDERS[play]
+        for b in range(4):
+            blk = a_order[b]
+            if blk == B_EGGS:
+                free = 0
+                for k in range(n_slots):
+                    if a_dsp[p, k] < 0:
+                        free += 1
+                for i in range(n_e):
+                    if a_res[p] > 0 and (strat == S_RANDOM or free > 0):
+                        a_res[p] -= 1
+                        a_egg[p] += 1
+                s = pick_species(p, a_egg, a_dsp, a_supply, species, cost, n_slots, a_state, strat)
+                if s >= 0:
+                    hatch(p, s, a_egg, a_res, a_dsp, a_dloc, a_supply, n_slots)
+                    a_hat[p, s] += 1
+            elif blk == B_VOLCANO:
+                for i in range(n_v):
+                    volcano_face(p, a_volc, n_spaces, a_res, a_egg, a_cm, grid, strat, a_state, n_players)
+            elif blk == B_ENTRIES:
+                for i in range(n_h + n_c):
+                    tile = hut_t if i < n_h else cave_t
+                    n_d = 0
+                    for k in range(n_slots):
+                        if a_dsp[p, k] >= 0 and a_dloc[p, k] < 0:
+                            n_d += 1
+                    if a_res[p] + n_d == 0:
+                        break
+                    fig = -1
+                    if strat == S_RANDOM:
+                        if rnd(a_state, TWO) == 0:
+                            continue
+                        c = rnd(a_state, a_res[p] + n_d)
+                        if c >= a_res[p]:
+                            c -= a_res[p]
+                            for k in range(n_slots):
+                                if a_dsp[p, k] >= 0 and a_dloc[p, k] < 0:
+                                    if c == 0:
+                                        fig = k
+                                        break
+                                    c -= 1
+                    elif n_d > 0:
+                        for j in range(PREFERENCE.shape[0]):
+                            for k in range(n_slots):
+                                if fig < 0 and a_dsp[p, k] == PREFERENCE[j] and a_dloc[p, k] < 0:
+                                    fig = k
+                    if fig < 0:
+                        a_res[p] -= 1
+                        a_cm[tile, p] += 1
+                    else:
+                        a_dloc[p, fig] = tile
+            else:
+                n_reg = label_regions(grid, ttype, label, size)
+                left = n_f
+                while left > 0:
+                    if strat == S_GREEDY:
+                        gain, fig, src, dst, c = greedy_move(p, left, grid, ttype, a_cm, a_dsp, a_dloc, a_res, n_players,
+                                                             label, size, n_reg, st, reg, pts, dist, parent, bparent,
+                                                             a_state, sv)
+                        if fig == -2:
+                            break
+                        a_stats[ST_THREATENED] += apply_move(p, fig, src, dst, grid, bparent, a_cm, a_dsp, a_dloc, a_res, n_players,
+                                                           tg)
+                        left -= c
+                        continue
+                    # random: a random figure on the board, a random legal end within the footprints left
+                    n_fig = ZERO
+                    for t in range(16):
+                        n_fig += a_cm[t, p]
+                    for k in range(n_slots):
+                        if a_dsp[p, k] >= 0 and a_dloc[p, k] >= 0:
+                            n_fig += 1
+                    if n_fig == 0:
+                        break
+                    c = rnd(a_state, n_fig)
+                    fig, src_t = -1, -1
+                    for t in range(16):
+                        if c < a_cm[t, p]:
+                            src_t = t
+                            break
+                        c -= a_cm[t, p]
+                    if src_t < 0:
+                        for k in range(n_slots):
+                            if a_dsp[p, k] >= 0 and a_dloc[p, k] >= 0:
+                                if c == 0:
+                                    fig, src_t = k, a_dloc[p, k]
+                                    break
+                                c -= 1
+                    src = ZERO
+                    for pos in range(16):
+                        if grid[pos] == src_t:
+                            src = pos
+                    sp = -1 if fig < 0 else a_dsp[p, fig]
+                    reach(grid, ttype, src, left, sp, dist, parent, sv)
+                    n_dst = ZERO
+                    for pos in range(16):
+                        if legal_end(grid, ttype, pos, dist, sp, sv):
+                            n_dst += 1
+                    if n_dst == 0:
+                        left -= 1  # this footprint is lost on a figure that cannot move
+                        continue
+                    c = rnd(a_state, n_dst)
+                    for pos in range(16):
+                        if legal_end(grid, ttype, pos, dist, sp, sv):
+                            if c == 0:
+                                a_stats[ST_THREATENED] += apply_move(p, fig, src, pos, grid, parent, a_cm, a_dsp, a_dloc,
+                                                                   a_res, n_players, tg)
+                                left -= dist[pos]
+                                break
+                            c -= 1
         if trying:
             n_reg = label_regions(grid, ttype, label, size)
             tile_strength(cm2, dsp2, dloc2, n_players, st)
