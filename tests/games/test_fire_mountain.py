@@ -251,7 +251,7 @@ def _act_fixed(b, x, params, st):
     return E.act_step(0, E.S_GREEDY, st, b["grid"], b["ttype"], RULES_SPECIES, RULES_COST, params, b["cm"],
                       b["dsp"], b["dloc"], b["res"], x["egg"], x["volc"], x["supply"], x["hatched"], x["stats"],
                       b["label"], b["size"], b["st"], b["reg"], x["pts"], b["dist"], b["parent"], x["bparent"],
-                      (0, 1, 0, 1, 1), E.new_workspace(P), E.new_workspace(P))
+                      np.zeros(P, I), np.zeros(16, I), (0, 1, 0, 1, 1), E.new_workspace(P), E.new_workspace(P))
 
 
 RULES_SPECIES = np.array(RULES.species, I)
@@ -269,7 +269,8 @@ def test_seed_reading_free_order_of_the_dice():
     o = E.act_step(0, E.S_GREEDY, np.zeros(3, np.uint64), b["grid"], b["ttype"], RULES_SPECIES, RULES_COST,
                    params, b["cm"], b["dsp"], b["dloc"], b["res"], x["egg"], x["volc"], x["supply"],
                    x["hatched"], x["stats"], b["label"], b["size"], b["st"], b["reg"], x["pts"], b["dist"],
-                   b["parent"], x["bparent"], (0, 1, 0, 1, 1), E.new_workspace(P), E.new_workspace(P))
+                   b["parent"], x["bparent"], np.zeros(P, I), np.zeros(16, I), (0, 1, 0, 1, 1),
+                   E.new_workspace(P), E.new_workspace(P))
     order = list(E.ORDERS[o])
     assert order.index(E.B_ENTRIES) < order.index(E.B_EGGS) < 4
     assert x["egg"][0] == 0 and b["cm"][[10, 13], 0].sum() == 1          # on jungle 10 or 13

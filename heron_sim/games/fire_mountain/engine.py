@@ -389,14 +389,51 @@ def evaluate(reg, size, n_reg, n_players, p, pts):
 
 
 @hot
+def moved_value(reg, size, n_players, p, pts, pts0, lead0, changed, mine):
+    """:func:`evaluate` of a position that differs from a base one only in the regions whose
+    bits are set in ``changed``: ``pts0`` and ``lead0`` are the base's projected points and
+    region leaders, ``mine`` the position's own strength summed over its regions. Writes the
+    position's projected points to ``pts``."""
+    for q in range(n_players):
+        pts[q] = pts0[q]
+    r = 0
+    while changed != 0:
+        if changed & 1:
+            m0 = lead0[r]
+            m = leaders(reg, r, n_players)
+            if m != m0:
+                for q in range(n_players):
+                    if m0 >> q & 1:
+                        pts[q] -= size[r]
+                    if m >> q & 1:
+                        pts[q] += size[r]
+        changed >>= 1
+        r += 1
+    other = 0
+    for q in range(n_players):
+        if q != p and pts[q] > other:
+            other = pts[q]
+    return 4.0 * (pts[p] - other) + 0.1 * mine
+
+
+@hot
 def greedy_move(p, steps, grid, ttype, cm, dsp, dloc, res, n_players, label, size, n_reg,
-                st, reg, pts, dist, parent, best_parent, state, stego_volcano=0):
+                st, reg, pts, dist, parent, best_parent, state, stego_volcano, pts0, lead0):
     """Greedy's best single move with at most ``steps`` Footprints; returns (gain, fig, src,
     dst, cost), fig = -2 if no move improves the evaluation; ties between equally good moves
-    are broken uniformly at random. Writes the chosen path to ``best_parent``."""
+    are broken uniformly at random. Writes the chosen path to ``best_parent``. ``pts0``
+    (int64[P]), ``lead0`` (int64[16]): scratch."""
     tile_strength(cm, dsp, dloc, n_players, st)
     region_strength(grid, label, n_reg, st, n_players, reg)
     base = evaluate(reg, size, n_reg, n_players, p, pts)
+    # each move changes a few regions only: its evaluation is the base one updated there
+    # (moved_value: the same integers as evaluate's, so the same value to the last bit)
+    mine0 = ZERO
+    for q in range(n_players):
+        pts0[q] = pts[q]
+    for r in range(n_reg):
+        lead0[r] = leaders(reg, r, n_players)
+        mine0 += reg[r, p]
     best, bfig, bsrc, bdst, bcost = 1e-9, -2, -1, -1, 0
     nt = ZERO
     n_slots = dsp.shape[1]
@@ -418,20 +455,26 @@ def greedy_move(p, steps, grid, ttype, cm, dsp, dloc, res, n_players, label, siz
                 if not legal_end(grid, ttype, dst, dist, sp, stego_volcano):
                     continue
                 rb = label[dst]
+                changed, mine = ZERO, mine0   # regions the move changes (bits), own strength in regions
                 if ra >= 0:
                     reg[ra, p] -= w
+                    changed |= ONE << ra
+                    mine -= w
                 if rb >= 0:
                     reg[rb, p] += w
+                    changed |= ONE << rb
+                    mine += w
                 # a Tyrannosaurus also weakens opponents along its path
                 if sp == TREX:
                     x = dst
                     while x != src and x >= 0:
                         if label[x] >= 0:
+                            changed |= ONE << label[x]
                             for q in range(n_players):
                                 if q != p and cm[grid[x], q] > 0:
                                     reg[label[x], q] -= cm[grid[x], q]
                         x = parent[x]
-                gain = evaluate(reg, size, n_reg, n_players, p, pts) - base - 0.01 * dist[dst]
+                gain = moved_value(reg, size, n_players, p, pts, pts0, lead0, changed, mine) - base - 0.01 * dist[dst]
                 if sp == TREX:
                     x = dst
                     while x != src and x >= 0:
@@ -673,8 +716,8 @@ def new_workspace(n_players):
 
 @hot
 def act_step(p, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc, res, egg, volc,
-             supply, hatched, stats, label, size, st, reg, pts, dist, parent, bparent, counts, ws_try,
-             ws_best):
+             supply, hatched, stats, label, size, st, reg, pts, dist, parent, bparent, pts0, lead0, counts,
+             ws_try, ws_best):
     """Step 2 of a turn: player ``p`` uses its final dice (``counts``: Volcano, Hut, Cave,
     Footprint and Egg faces) in an order of ORDERS; returns the order's index.
 
@@ -807,7 +850,7 @@ def act_step(p, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc,
                     if strat == S_GREEDY:
                         gain, fig, src, dst, c = greedy_move(p, left, grid, ttype, a_cm, a_dsp, a_dloc, a_res, n_players,
                                                              label, size, n_reg, st, reg, pts, dist, parent, bparent,
-                                                             a_state, sv)
+                                                             a_state, sv, pts0, lead0)
                         if fig == -2:
                             break
                         a_stats[ST_THREATENED] += apply_move(p, fig, src, dst, grid, bparent, a_cm, a_dsp, a_dloc, a_res, n_players,
@@ -1036,8 +1079,8 @@ def run_games(seed, first, n_games, strat, layout, faces, species, cost, params,
                 elif f == F_EGG:
                     n_e += 1
             act_step(p, sp, state, grid, ttype, species, cost, params, cm, dsp, dloc, res, egg, volc, supply,
-                     hat, stt, label, size, st, reg, pts, dist, parent, bparent, (n_v, n_h, n_c, n_f, n_e),
-                     ws_try, ws_best)
+                     hat, stt, label, size, st, reg, pts, dist, parent, bparent, cnt, tmp16,
+                     (n_v, n_h, n_c, n_f, n_e), ws_try, ws_best)
             earthquake(p, sp, state, grid, ttype, params, cm, dsp, dloc, volc, stt, label, size, st, reg, pts,
                        grid2, tmp16)
             erupted = True             # every volcano space taken: the volcano erupts
