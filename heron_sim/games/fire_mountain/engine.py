@@ -37,7 +37,7 @@ STAT_NAMES = ("quakes", "quake_flips", "eruptions", "threatened")
 MAX_SLOTS = 8
 #: Typed integers for call arguments and counters: a plain literal (``rnd(state, TWO)``, or a
 #: counter that starts at ``0``) makes numba compile the callee once more for ``Literal[int]``.
-ZERO, ONE, TWO, FOUR = np.int64(0), np.int64(1), np.int64(2), np.int64(4)
+ZERO, ONE, TWO, THREE, FOUR = np.int64(0), np.int64(1), np.int64(2), np.int64(3), np.int64(4)
 #: Blocks of the action step: eggs and one hatching, Volcano faces, Hut/Cave entries, Footprints.
 B_EGGS, B_VOLCANO, B_ENTRIES, B_FOOT = range(4)
 #: Orders of the blocks greedy compares under ``free_order`` (the first: the fixed order).
@@ -86,14 +86,14 @@ def shift_line(grid, vpos, d):
     2 left, 3 right). Its whole row (left/right) or column (up/down) slides one cell that way and
     the tile pushed off the edge comes back at the other end; figures travel with their tiles
     (they are kept by tile id). Returns the volcano's new position."""
-    last = grid[line_pos(vpos, d, 3)]
+    last = grid[line_pos(vpos, d, THREE)]
     for i in range(3, 0, -1):
         grid[line_pos(vpos, d, i)] = grid[line_pos(vpos, d, i - 1)]
-    grid[line_pos(vpos, d, 0)] = last
+    grid[line_pos(vpos, d, ZERO)] = last
     new = -1
     for i in range(4):
         if line_pos(vpos, d, i) == vpos:
-            new = line_pos(vpos, d, 0) if i == 3 else line_pos(vpos, d, i + 1)
+            new = line_pos(vpos, d, ZERO) if i == 3 else line_pos(vpos, d, i + 1)
     return new
 
 
@@ -396,7 +396,7 @@ def moved_value(reg, size, n_players, p, pts, pts0, lead0, changed, mine):
     position's projected points to ``pts``."""
     for q in range(n_players):
         pts[q] = pts0[q]
-    r = 0
+    r = ZERO
     while changed != 0:
         if changed & 1:
             m0 = lead0[r]
@@ -604,67 +604,6 @@ def volcano_face(p, volc, n_spaces, res, egg, cm, grid, strat, state, n_players)
 
 
 # ------------------------------------------------------------------ one turn, one game
-@hot
-def roll_dice(p, strat, state, grid, ttype, faces, species, cost, params, cm, dsp, dloc, res, egg, volc,
-              supply, label, size, st, reg, pts, cnt, dv):
-    """Step 1 of a turn: roll the dice up to ``rolls`` times (any dice may be rerolled, even ones
-    kept before); writes the final faces to ``dv``. ``cnt``: scratch (int64[P])."""
-    n_players = cm.shape[1]
-    n_spaces = params[P_SPACES]
-    n_slots = params[P_SLOTS]
-    n_dice = params[P_DICE]
-    nf = faces.shape[0]
-    for i in range(n_dice):
-        dv[i] = faces[rnd(state, nf)]
-    for roll in range(1, params[P_ROLLS]):
-        if strat == S_RANDOM:
-            if rnd(state, TWO) == 0:
-                break
-            for i in range(n_dice):
-                if rnd(state, TWO) == 1:
-                    dv[i] = faces[rnd(state, nf)]
-            continue
-        # greedy: reroll the faces it has no use for
-        n_reg = label_regions(grid, ttype, label, size)
-        tile_strength(cm, dsp, dloc, n_players, st)
-        region_strength(grid, label, n_reg, st, n_players, reg)
-        ev = evaluate(reg, size, n_reg, n_players, p, pts)
-        volcano_counts(volc, n_spaces, n_players, cnt)
-        other = 0
-        for q in range(n_players):
-            if q != p:
-                other = max(other, cnt[q])
-        n_res = res[p]
-        free = 0
-        max_cost = 0
-        for k in range(n_slots):
-            if dsp[p, k] < 0:
-                free += 1
-            elif dloc[p, k] < 0:
-                n_res += 1
-        for j in range(species.shape[0]):
-            if supply[species[j]] > 0:
-                max_cost = max(max_cost, cost[species[j]])
-        kept_entries, kept_eggs, kept_volc = 0, 0, 0
-        any_reroll = False
-        for i in range(n_dice):
-            f = dv[i]
-            keep = True
-            if f == F_VOLCANO:
-                keep = ev >= 0 or cnt[p] + kept_volc + 1 >= other
-                kept_volc += 1
-            elif f == F_HUT or f == F_CAVE:
-                keep = kept_entries < n_res
-                kept_entries += 1
-            elif f == F_EGG:
-                keep = free > 0 and egg[p] + kept_eggs < max_cost
-                kept_eggs += 1
-            if not keep:
-                dv[i] = faces[rnd(state, nf)]
-                any_reroll = True
-        if not any_reroll:
-            break
-
 
 @hot
 def order_code(order, present):
@@ -915,50 +854,6 @@ def act_step(p, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc,
     return best_o
 
 
-@hot
-def earthquake(p, strat, state, grid, ttype, params, cm, dsp, dloc, volc, stats, label, size, st, reg,
-               pts, grid2, tmp16):
-    """Step 3 of a turn: the Supreme Worshipper, or the owner of a Stegosaurus on the board, may
-    push the volcano one cell (greedy: the best direction by its evaluation, ties at random).
-    ``grid2``, ``tmp16``: scratch (int64[16])."""
-    n_players = cm.shape[1]
-    n_spaces = params[P_SPACES]
-    n_reg = label_regions(grid, ttype, label, size)
-    may = is_worshipper(volc, n_spaces, n_players, p)
-    for k in range(params[P_SLOTS]):
-        if dsp[p, k] == STEGO and dloc[p, k] >= 0:
-            may = True
-    if not may:
-        return
-    vpos = volcano_pos(grid, ttype)
-    d = -1
-    if strat == S_RANDOM:
-        if rnd(state, TWO) == 1:
-            d = rnd(state, FOUR)
-    else:
-        tile_strength(cm, dsp, dloc, n_players, st)
-        region_strength(grid, label, n_reg, st, n_players, reg)
-        best = evaluate(reg, size, n_reg, n_players, p, pts) + 1e-9
-        ntq = ZERO
-        for dd in range(4):
-            for i in range(16):
-                grid2[i] = grid[i]
-            shift_line(grid2, vpos, dd)
-            nr = label_regions(grid2, ttype, label, size)
-            region_strength(grid2, label, nr, st, n_players, reg)
-            e = evaluate(reg, size, nr, n_players, p, pts)
-            if e > best + EPS:
-                best, d, ntq = e, dd, 1
-            elif d >= 0 and e >= best - EPS:
-                ntq += 1
-                if rnd(state, ntq) == 0:
-                    d = dd
-    if d >= 0:
-        stats[ST_QUAKES] += 1
-        if quake_flips(grid, ttype, vpos, d, cm, dsp, dloc, n_players, label, size, st, reg, grid2, tmp16):
-            stats[ST_FLIPS] += 1
-        shift_line(grid, vpos, d)
-
 
 @hot
 def quake_flips(grid, ttype, vpos, d, cm, dsp, dloc, n_players, label, size, st, reg, grid2, before):
@@ -1007,6 +902,10 @@ def run_games(seed, first, n_games, strat, layout, faces, species, cost, params,
     stream (seed, i). Writes winner[n], length[n] (turns), finished[n], scores[n, P],
     hatched[n, P, 6] (dinosaurs hatched per species), stats[n, N_STATS]."""
     n_players = strat.shape[0]
+    n_spaces = params[P_SPACES]
+    n_slots = params[P_SLOTS]
+    n_dice = params[P_DICE]
+    nf = faces.shape[0]
     # Arrays are filled by loops, never by slices or np.full/np.ones: each numpy overload (and a
     # slice assignment's shape check, which formats its error message) costs compile time.
     ws_try = new_workspace(n_players)
@@ -1060,11 +959,62 @@ def run_games(seed, first, n_games, strat, layout, faces, species, cost, params,
             stt[i] = 0
         turns, p, done = ZERO, ZERO, False
         while turns < params[P_MAX_TURNS]:
-            # one turn of player p: roll, act, earthquake, eruption (called from here, not from a
-            # turn function: each level of calls compiles its callees' code once more)
+            # one turn of player p: roll, act, earthquake, eruption. The steps are written here,
+            # not in functions of their own: numba compiles a callee's code once more into each
+            # caller, so every level of calls costs compile time (act_step is the exception: its
+            # own tests call it).
             sp = strat[p]
-            roll_dice(p, sp, state, grid, ttype, faces, species, cost, params, cm, dsp, dloc, res, egg, volc,
-                      supply, label, size, st, reg, pts, cnt, dv)
+            # -- 1. roll up to `rolls` times; any dice may be rerolled, even ones kept before
+            for i in range(n_dice):
+                dv[i] = faces[rnd(state, nf)]
+            for roll in range(1, params[P_ROLLS]):
+                if sp == S_RANDOM:
+                    if rnd(state, TWO) == 0:
+                        break
+                    for i in range(n_dice):
+                        if rnd(state, TWO) == 1:
+                            dv[i] = faces[rnd(state, nf)]
+                    continue
+                # greedy: reroll the faces it has no use for
+                n_reg = label_regions(grid, ttype, label, size)
+                tile_strength(cm, dsp, dloc, n_players, st)
+                region_strength(grid, label, n_reg, st, n_players, reg)
+                ev = evaluate(reg, size, n_reg, n_players, p, pts)
+                volcano_counts(volc, n_spaces, n_players, cnt)
+                other = 0
+                for q in range(n_players):
+                    if q != p:
+                        other = max(other, cnt[q])
+                n_res = res[p]
+                free = 0
+                max_cost = 0
+                for k in range(n_slots):
+                    if dsp[p, k] < 0:
+                        free += 1
+                    elif dloc[p, k] < 0:
+                        n_res += 1
+                for j in range(species.shape[0]):
+                    if supply[species[j]] > 0:
+                        max_cost = max(max_cost, cost[species[j]])
+                kept_entries, kept_eggs, kept_volc = 0, 0, 0
+                any_reroll = False
+                for i in range(n_dice):
+                    f = dv[i]
+                    keep = True
+                    if f == F_VOLCANO:
+                        keep = ev >= 0 or cnt[p] + kept_volc + 1 >= other
+                        kept_volc += 1
+                    elif f == F_HUT or f == F_CAVE:
+                        keep = kept_entries < n_res
+                        kept_entries += 1
+                    elif f == F_EGG:
+                        keep = free > 0 and egg[p] + kept_eggs < max_cost
+                        kept_eggs += 1
+                    if not keep:
+                        dv[i] = faces[rnd(state, nf)]
+                        any_reroll = True
+                if not any_reroll:
+                    break
             n_v, n_h, n_c, n_f, n_e = ZERO, ZERO, ZERO, ZERO, ZERO
             for i in range(params[P_DICE]):
                 f = dv[i]
@@ -1078,12 +1028,48 @@ def run_games(seed, first, n_games, strat, layout, faces, species, cost, params,
                     n_f += 1
                 elif f == F_EGG:
                     n_e += 1
+            # -- 2. act: eggs and one hatching, volcano faces, entries, footprints, in an order
             act_step(p, sp, state, grid, ttype, species, cost, params, cm, dsp, dloc, res, egg, volc, supply,
                      hat, stt, label, size, st, reg, pts, dist, parent, bparent, cnt, tmp16,
                      (n_v, n_h, n_c, n_f, n_e), ws_try, ws_best)
-            earthquake(p, sp, state, grid, ttype, params, cm, dsp, dloc, volc, stt, label, size, st, reg, pts,
-                       grid2, tmp16)
-            erupted = True             # every volcano space taken: the volcano erupts
+            # -- 3. earthquake: the Supreme Worshipper, or the owner of a Stegosaurus on the board,
+            # may push the volcano one cell (greedy: the best direction by its evaluation, ties at random)
+            n_reg = label_regions(grid, ttype, label, size)
+            may = is_worshipper(volc, n_spaces, n_players, p)
+            for k in range(params[P_SLOTS]):
+                if dsp[p, k] == STEGO and dloc[p, k] >= 0:
+                    may = True
+            if may:
+                vpos = volcano_pos(grid, ttype)
+                d = -1
+                if sp == S_RANDOM:
+                    if rnd(state, TWO) == 1:
+                        d = rnd(state, FOUR)
+                else:
+                    tile_strength(cm, dsp, dloc, n_players, st)
+                    region_strength(grid, label, n_reg, st, n_players, reg)
+                    best = evaluate(reg, size, n_reg, n_players, p, pts) + 1e-9
+                    ntq = ZERO
+                    for dd in range(4):
+                        for i in range(16):
+                            grid2[i] = grid[i]
+                        shift_line(grid2, vpos, dd)
+                        nr = label_regions(grid2, ttype, label, size)
+                        region_strength(grid2, label, nr, st, n_players, reg)
+                        e = evaluate(reg, size, nr, n_players, p, pts)
+                        if e > best + EPS:
+                            best, d, ntq = e, dd, 1
+                        elif d >= 0 and e >= best - EPS:
+                            ntq += 1
+                            if rnd(state, ntq) == 0:
+                                d = dd
+                if d >= 0:
+                    stt[ST_QUAKES] += 1
+                    if quake_flips(grid, ttype, vpos, d, cm, dsp, dloc, n_players, label, size, st, reg, grid2, tmp16):
+                        stt[ST_FLIPS] += 1
+                    shift_line(grid, vpos, d)
+            # -- 4. eruption when every volcano space is taken
+            erupted = True
             for s in range(params[P_SPACES]):
                 if volc[s] < 0:
                     erupted = False
