@@ -63,7 +63,14 @@ def _neighbours() -> np.ndarray:
 NB = _neighbours()
 
 
-@hot
+def inner(fn):
+    """:func:`~heron_sim.engine.jit.hot` for a helper that only compiled code calls: numba then
+    builds neither a Python wrapper (argument unboxing) nor a C-callable wrapper for it, which
+    costs compile time on a first run."""
+    return njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)(fn)
+
+
+@inner
 def rnd(state, n):
     """A uniform integer 0..n-1 from the game's stream (one call site of the inlined
     ``below``, so the kernels stay quick to compile)."""
@@ -97,7 +104,7 @@ def shift_line(grid, vpos, d):
     return new
 
 
-@hot
+@inner
 def line_pos(vpos, d, i):
     """Grid position of the ``i``-th cell (in the order of travel) of the line that an
     earthquake in direction ``d`` slides, the line through ``vpos``."""
@@ -172,7 +179,7 @@ def region_strength(grid, label, n_reg, st, n_players, reg):
                 reg[r, p] += st[grid[pos], p]
 
 
-@hot
+@inner
 def leaders(reg, r, n_players):
     """Bit mask of the players with the majority in region ``r`` (all tied firsts; 0 if empty)."""
     best = 0
@@ -188,7 +195,7 @@ def leaders(reg, r, n_players):
     return mask
 
 
-@hot
+@inner
 def projected(reg, size, n_reg, n_players, pts):
     """Points each player would take from the regions if the volcano erupted now."""
     for p in range(n_players):
@@ -227,7 +234,7 @@ def score_regions(grid, label, n_reg, size, cm, dsp, dloc, res, score, n_players
                             dloc[p, k] = -1
 
 
-@hot
+@inner
 def volcano_counts(volc, n_spaces, n_players, cnt):
     """Occupied volcano spaces of each player; returns the number of free spaces."""
     for p in range(n_players):
@@ -241,7 +248,7 @@ def volcano_counts(volc, n_spaces, n_players, cnt):
     return free
 
 
-@hot
+@inner
 def volcano_count(volc, n_spaces, p):
     """Volcano spaces occupied by player ``p``."""
     n = 0
@@ -332,7 +339,7 @@ def legal_end(grid, ttype, pos, dist, species, stego_volcano=0):
     return True
 
 
-@hot
+@inner
 def threaten(tile, p, cm, dsp, dloc, res, n_players, trice_guard=0):
     """Tyrannosaurus of player ``p`` entering ``tile``: opposing Cro-Magnons there go back to
     their reserves, except (with ``trice_guard``, a power the seed does not give) those of a
@@ -373,7 +380,7 @@ def apply_move(p, fig, src, dst, grid, parent, cm, dsp, dloc, res, n_players, tr
 
 
 # ------------------------------------------------------------------ strategy helpers
-@hot
+@inner
 def evaluate(reg, size, n_reg, n_players, p, pts):
     """Greedy's value of a position for player ``p``: projected region points minus the best
     opponent's (times 4), plus a small bonus for own strength standing in regions."""
@@ -388,7 +395,7 @@ def evaluate(reg, size, n_reg, n_players, p, pts):
     return 4.0 * (pts[p] - other) + 0.1 * mine
 
 
-@hot
+@inner
 def moved_value(reg, size, n_players, p, pts, pts0, lead0, changed, mine):
     """:func:`evaluate` of a position that differs from a base one only in the regions whose
     bits are set in ``changed``: ``pts0`` and ``lead0`` are the base's projected points and
@@ -416,7 +423,7 @@ def moved_value(reg, size, n_players, p, pts, pts0, lead0, changed, mine):
     return 4.0 * (pts[p] - other) + 0.1 * mine
 
 
-@hot
+@inner
 def greedy_move(p, steps, grid, ttype, cm, dsp, dloc, res, n_players, label, size, n_reg,
                 st, reg, pts, dist, parent, best_parent, state, stego_volcano, pts0, lead0):
     """Greedy's best single move with at most ``steps`` Footprints; returns (gain, fig, src,
@@ -605,7 +612,7 @@ def volcano_face(p, volc, n_spaces, res, egg, cm, grid, strat, state, n_players)
 
 # ------------------------------------------------------------------ one turn, one game
 
-@hot
+@inner
 def order_code(order, present):
     """The blocks of ``order`` that do something this turn (bit ``b`` of ``present`` set for block
     ``b``), in their order, as one number (base 5, digits 1..4): two orders with one code make
@@ -617,7 +624,7 @@ def order_code(order, present):
     return code
 
 
-@hot
+@inner
 def copy_state(cm, dsp, dloc, res, egg, volc, supply, hatched, stats, state,
                cm2, dsp2, dloc2, res2, egg2, volc2, supply2, hat2, stats2, state2):
     """Copy what the action step changes (figures, reserves, Egg spaces, volcano spaces, supply,
