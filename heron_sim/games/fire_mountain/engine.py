@@ -17,7 +17,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...engine.jit import hot
 from ...engine.rng import below, stream_start, uniform
 from .rules import BRONTO, CAVE, F_CAVE, F_EGG, F_FOOT, F_HUT, F_VOLCANO, HUT, JUNGLE, LAGOON, \
     PLESIO, PRAIRIE, PTERA, STEGO, TREX, TRICE, VOLCANO
@@ -63,8 +62,15 @@ def _neighbours() -> np.ndarray:
 NB = _neighbours()
 
 
+def rule(fn):
+    """A compiled helper that the tests also call from Python: ``njit(cache=True)`` without
+    reference counting (it allocates nothing: see heron_sim.engine.jit.hot) and without the
+    C-callable wrapper numba would build for it (compile time on a first run)."""
+    return njit(cache=True, _nrt=False, no_cfunc_wrapper=True)(fn)
+
+
 def inner(fn):
-    """:func:`~heron_sim.engine.jit.hot` for a helper that only compiled code calls: numba then
+    """:func:`rule` for a helper that only compiled code calls: numba then
     builds neither a Python wrapper (argument unboxing) nor a C-callable wrapper for it, which
     costs compile time on a first run."""
     return njit(cache=True, _nrt=False, no_cpython_wrapper=True, no_cfunc_wrapper=True)(fn)
@@ -78,7 +84,7 @@ def rnd(state, n):
 
 
 # ------------------------------------------------------------------ board and regions
-@hot
+@rule
 def volcano_pos(grid, ttype):
     """Grid position of the volcano tile."""
     for pos in range(16):
@@ -87,7 +93,7 @@ def volcano_pos(grid, ttype):
     return -1
 
 
-@hot
+@rule
 def shift_line(grid, vpos, d):
     """Earthquake: push the volcano at ``vpos`` one cell in direction ``d`` (0 up, 1 down,
     2 left, 3 right). Its whole row (left/right) or column (up/down) slides one cell that way and
@@ -118,7 +124,7 @@ def line_pos(vpos, d, i):
     return (3 - i) * 4 + c
 
 
-@hot
+@rule
 def label_regions(grid, ttype, label, size):
     """Regions: maximal orthogonally connected sets of prairie tiles, or of jungle tiles.
 
@@ -153,7 +159,7 @@ def label_regions(grid, ttype, label, size):
     return n
 
 
-@hot
+@rule
 def tile_strength(cm, dsp, dloc, n_players, st):
     """Majority strength of each player on each tile id: a Cro-Magnon or a dinosaur counts one,
     a Brontosaurus three. Writes ``st[16, P]``."""
@@ -166,7 +172,7 @@ def tile_strength(cm, dsp, dloc, n_players, st):
                 st[dloc[p, k], p] += 3 if dsp[p, k] == BRONTO else 1
 
 
-@hot
+@rule
 def region_strength(grid, label, n_reg, st, n_players, reg):
     """Sum the tile strengths of each region: ``reg[r, p]``."""
     for r in range(n_reg):
@@ -207,7 +213,7 @@ def projected(reg, size, n_reg, n_players, pts):
                 pts[p] += size[r]
 
 
-@hot
+@rule
 def score_regions(grid, label, n_reg, size, cm, dsp, dloc, res, score, n_players, st, reg):
     """Region scoring of an eruption: each region's majority holders (ties: all of them) score
     one point per tile of the region, then take back all their figures in it to their reserves;
@@ -258,7 +264,7 @@ def volcano_count(volc, n_spaces, p):
     return n
 
 
-@hot
+@rule
 def is_worshipper(volc, n_spaces, n_players, p):
     """Supreme Worshipper: occupies the most volcano spaces, alone or tied (and at least one)."""
     best = 0
@@ -268,7 +274,7 @@ def is_worshipper(volc, n_spaces, n_players, p):
     return mine >= 1 and mine == best
 
 
-@hot
+@rule
 def score_volcano(volc, n_spaces, n_players, score, res):
     """Volcano scoring of an eruption: 3 points to every player tied for the most spaces, 1 to
     every other player present; then every figure on the volcano goes back to its reserve."""
@@ -285,7 +291,7 @@ def score_volcano(volc, n_spaces, n_players, score, res):
 
 
 # ------------------------------------------------------------------ movement
-@hot
+@rule
 def reach(grid, ttype, start, steps, species, dist, parent, stego_volcano=0):
     """Where a figure at grid position ``start`` can end a move of up to ``steps`` Footprints.
 
@@ -325,7 +331,7 @@ def reach(grid, ttype, start, steps, species, dist, parent, stego_volcano=0):
                 parent[y] = start
 
 
-@hot
+@rule
 def legal_end(grid, ttype, pos, dist, species, stego_volcano=0):
     """May a move end at ``pos`` (reached, not the start, not the volcano unless a Stegosaurus
     with ``stego_volcano``, not a lagoon unless Plesiosaurus)?"""
@@ -359,7 +365,7 @@ def threaten(tile, p, cm, dsp, dloc, res, n_players, trice_guard=0):
     return n
 
 
-@hot
+@rule
 def apply_move(p, fig, src, dst, grid, parent, cm, dsp, dloc, res, n_players, trice_guard=0):
     """Move figure ``fig`` of player ``p`` (-1: a Cro-Magnon, else a dinosaur base) from grid
     position ``src`` to ``dst`` along ``parent``; a Tyrannosaurus threatens every tile it enters.
@@ -507,7 +513,7 @@ def greedy_move(p, steps, grid, ttype, cm, dsp, dloc, res, n_players, label, siz
     return best, bfig, bsrc, bdst, bcost
 
 
-@hot
+@rule
 def pick_species(p, egg, dsp, supply, species, cost, n_slots, state, strat):
     """The species player ``p`` hatches this turn, or -1: one it can pay with the Cro-Magnons on
     its Egg space, with a copy left and a free base."""
@@ -541,7 +547,7 @@ def pick_species(p, egg, dsp, supply, species, cost, n_slots, state, strat):
     return -1
 
 
-@hot
+@rule
 def hatch(p, s, egg, res, dsp, dloc, supply, n_slots):
     """Hatch species ``s``: the dinosaur joins the reserve and *all* the Cro-Magnons of the Egg
     space go back to the reserve, whatever the cost. Returns the base used (-1 if none)."""
@@ -556,7 +562,7 @@ def hatch(p, s, egg, res, dsp, dloc, supply, n_slots):
     return -1
 
 
-@hot
+@rule
 def volcano_face(p, volc, n_spaces, res, egg, cm, grid, strat, state, n_players):
     """One Volcano face (mandatory): put a Cro-Magnon on a free volcano space, from the reserve,
     or if it is empty from the Egg space or a tile. No effect once every space is taken.
@@ -660,7 +666,7 @@ def new_workspace(n_players):
             np.zeros((n_players, 6), np.int64), np.zeros(N_STATS, np.int64), np.zeros(3, np.uint64))
 
 
-@hot
+@rule
 def act_step(p, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc, res, egg, volc,
              supply, hatched, stats, label, size, st, reg, pts, dist, parent, bparent, pts0, lead0, counts,
              ws_try, ws_best):
@@ -862,7 +868,7 @@ def act_step(p, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc,
 
 
 
-@hot
+@rule
 def quake_flips(grid, ttype, vpos, d, cm, dsp, dloc, n_players, label, size, st, reg, grid2, before):
     """Would the earthquake (``vpos``, ``d``) change the majority holders of the region of some
     occupied prairie or jungle tile? (compared tile by tile, before and after the slide;
@@ -892,7 +898,7 @@ def quake_flips(grid, ttype, vpos, d, cm, dsp, dloc, n_players, label, size, st,
     return False
 
 
-@hot
+@rule
 def winner_of(score, n_players):
     """Best score wins; a tie goes to the tied player farthest from the first in turn order."""
     w = 0
