@@ -358,6 +358,10 @@ def run_experiments(experiments: list[Experiment], run_dir: Path,
     manifest["jobs_total"] = sum(len(jobs) for jobs in plans)
     _write_manifest(run_dir, manifest)
     t_all = time.perf_counter()
+    from .warm import compile_ahead
+
+    compile_ahead([job for exp, jobs in zip(experiments, plans) for job in jobs
+                   if (exp.name, job.key) not in done_jobs], log=log)
     interrupted = False
     for exp, jobs, entry in zip(experiments, plans, manifest["experiments"]):
         t0 = time.perf_counter()
