@@ -97,7 +97,9 @@ def test_single_strategies_get_their_own_decide_and_mixes_share_one_kernel():
         assert "strategies.dispatch" not in text and "\nfrom ." not in text
 
 
-@pytest.mark.parametrize("sid", [1, 3, 4, 5], ids=["random", "expert", "prudent", "racer"])
+@pytest.mark.parametrize("sid", [1, 3, pytest.param(4, marks=pytest.mark.slow),
+                                 pytest.param(5, marks=pytest.mark.slow)],
+                         ids=["random", "expert", "prudent", "racer"])  # slow: a kernel each
 def test_the_shared_kernel_plays_the_same_games_as_a_strategys_own(sid):
     """The shared kernel calls the strategies through an address; a strategy's own kernel calls
     it directly. Same games, same counters, same single turns."""
