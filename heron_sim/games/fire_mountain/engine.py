@@ -10,6 +10,14 @@ State of one game (all int64, ``P`` players):
   (-1 in the reserve, else a tile id);
 - ``res[P]``, ``egg[P]``, ``score[P]``: Cro-Magnons in reserve and on the Egg space, points;
 - ``volc[10]``: owner of each volcano space (-1 free), ``supply[6]``: copies left per species.
+
+Compile time (a first run compiles all of this): numba compiles each function once per argument
+types, and links and optimises a callee's code again into every caller. So the helpers allocate
+nothing and run without reference counting (:func:`rule`, :func:`inner`), calls never pass a
+bare literal (a ``Literal[int]`` argument is one more compilation: see ``ZERO``..``FOUR``), the
+batch loop ``run_games`` plays the turn's steps itself and calls ``act_step`` for the action
+step (the one big step its own tests call), and nothing formats error messages (no slice
+assignment, no ``np.full``).
 """
 
 from __future__ import annotations
@@ -34,7 +42,7 @@ STRATEGY_ID = {"random": S_RANDOM, "greedy": S_GREEDY}
 ST_QUAKES, ST_FLIPS, ST_ERUPTIONS, ST_THREATENED, N_STATS = range(5)
 STAT_NAMES = ("quakes", "quake_flips", "eruptions", "threatened")
 MAX_SLOTS = 8
-#: Typed integers for call arguments and counters: a plain literal (``rnd(state, TWO)``, or a
+#: Typed integers for call arguments and counters: a plain literal (``rnd(state, 2)``, or a
 #: counter that starts at ``0``) makes numba compile the callee once more for ``Literal[int]``.
 ZERO, ONE, TWO, THREE, FOUR = np.int64(0), np.int64(1), np.int64(2), np.int64(3), np.int64(4)
 #: Blocks of the action step: eggs and one hatching, Volcano faces, Hut/Cave entries, Footprints.
