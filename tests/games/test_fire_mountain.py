@@ -436,3 +436,45 @@ def test_free_order_quick_path_plays_the_reference_games(players, over, strategi
     ref = _run_kernel(rules, players, 120, 7, strategies, replay=True)
     for a, b in zip(quick, ref):
         np.testing.assert_array_equal(a, b)
+
+
+def test_move_search_updates_the_evaluation_to_the_last_bit():
+    """Greedy's move search evaluates a move by updating the base position's projected points in
+    the regions the move changes (moved_value); on random positions and changes it must give
+    evaluate's value exactly (same float bits), since ties between moves are decided on it."""
+    from numba import njit
+
+    @njit
+    def both(reg, size, n_reg, n_players, p, rows, players, deltas):
+        pts, pts0, lead0 = np.zeros(n_players, np.int64), np.zeros(n_players, np.int64), np.zeros(16, np.int64)
+        E.evaluate(reg, size, n_reg, n_players, p, pts)
+        mine = 0
+        for q in range(n_players):
+            pts0[q] = pts[q]
+        for r in range(n_reg):
+            lead0[r] = E.leaders(reg, r, n_players)
+            mine += reg[r, p]
+        changed = 0
+        for i in range(rows.shape[0]):
+            reg[rows[i], players[i]] += deltas[i]
+            changed |= 1 << rows[i]
+            if players[i] == p:
+                mine += deltas[i]
+        quick = E.moved_value(reg, size, n_players, p, pts, pts0, lead0, changed, mine)
+        return E.evaluate(reg, size, n_reg, n_players, p, pts), quick
+
+    gen = np.random.default_rng(2024)
+    moved = 0
+    for _ in range(400):
+        n_players, n_reg = int(gen.integers(2, 5)), int(gen.integers(1, 17))
+        reg = np.zeros((16, n_players), I)
+        reg[:n_reg] = gen.integers(0, 5, (n_reg, n_players))
+        size = gen.integers(1, 5, 16).astype(I)
+        k = int(gen.integers(1, 5))
+        rows, players = gen.integers(0, n_reg, k).astype(I), gen.integers(0, n_players, k).astype(I)
+        deltas = gen.integers(-3, 4, k).astype(I)
+        p = int(gen.integers(0, n_players))
+        full, quick = both(reg.copy(), size, n_reg, n_players, p, rows, players, deltas)
+        assert full == quick
+        moved += full != both(reg.copy(), size, n_reg, n_players, p, rows[:0], players[:0], deltas[:0])[0]
+    assert moved > 200   # most changes move the evaluation: the comparison is not between equal bases
