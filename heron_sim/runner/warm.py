@@ -106,7 +106,8 @@ def compile_ahead(jobs, log=None, workers: int | None = None) -> int:
     if len(groups) < 2 or workers < 2:
         return 0
     order = sorted(groups, key=lambda g: -_SECONDS.get(g[1] if g[0] == "heron" else "game", 20))
-    names = ", ".join(f"{n} engine" if k == "heron" else n for k, n in order)
+    label = {"greedy": "the engine for greedy", "shared": "the engine for mixed strategies"}
+    names = ", ".join(label[n] if k == "heron" else n for k, n in order)
     if log is not None:
         log(f"compiling {len(order)} kernels ahead in {workers} processes, once per machine: {names}")
     t0 = time.perf_counter()
