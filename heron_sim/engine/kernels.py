@@ -44,6 +44,7 @@ _STRATEGIES = {
           "plug-in"),
 }
 GREEDY = 0
+EXPERT = 3
 
 #: One compiled ``decide`` per set (numba would otherwise compile one per call site's literal
 #: decision kind: 22 copies of every strategy). The kernels' arrays are all C-contiguous.
@@ -86,7 +87,8 @@ def decide_source(ids: tuple[int, ...]) -> str:
     for s in ids:
         mod, fn, _, _ = _STRATEGIES[s]
         lines.append(f"from {mod} import {fn}")
-    lines += [f"GREEDY = {GREEDY}", f"HAS_GREEDY = {GREEDY in ids}", "", "",
+    lines += [f"GREEDY = {GREEDY}", f"HAS_GREEDY = {GREEDY in ids}", f"EXPERT = {EXPERT}",
+              f"HAS_EXPERT = {EXPERT in ids}", "", "",
               f"@njit({_DECIDE_SIGNATURE!r}, cache=True, _nrt=False)",
               "def decide(kind, seat, w, R, rng, sp):", "    sid = w[SID + seat]"]
     for s in ids:

@@ -1,0 +1,256 @@
+"""The expert's turn, fused: the roll phase of an ``expert`` seat without ``decide``.
+
+``expert_roll_phase`` does what heron_sim.engine.turn.roll_phase does for a seat whose strategy
+is ``expert`` (heron_sim.strategies.expert), with the same random draws in the same order and
+the same decisions, but as one loop with the dice counted as they are rolled (like greedy's fused
+turn, heron_sim.engine.greedy_turn): the dice of each roll are counted by animal in one pass
+(packed 8 bits a lane), the dice set aside are carried from roll to roll in the same form, and
+the table look-up reads those counts instead of recounting every die (the digits ``k * B + c``
+of :func:`heron_sim.strategies.expert.lookup` come straight from the lanes). The free dice are
+a list of 4-bit die indices in one register (ascending die order: the draws of
+heron_sim.engine.dice.roll_free_dice), so no scratch of the workspace is shared with the rank's.
+
+It plays the common case itself: the first roll, a Peaceful Pond, Heron's Anxiety (and the
+Lion's rescue), and every keep/stop decision the tables answer, including a ready Wolf, Eagle,
+Deer or Heron guide whose stored power decision for the dice is "no use" (identical dice). In
+any other case (no tables, dice the tables do not hold, a power to use or not stored) it lays
+the dice out in the workspace exactly as the generic path would have them at that point and
+returns ``CONTINUE``: the generic loop then takes over from the same decision point (the same
+answers, since decisions do not draw). tests/test_speed.py plays the same games through both.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.dice import roll_die
+from ..engine.jit import hot
+from ..engine.layout import (
+    AIGLE, BONUS, C_ANXIETIES, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, CERF, COUNTS, FACE, FREE, FRESH,
+    GUIDE, HERON, KEEP, KEPT, LION, LOUP, MAX_FACES, NDICE, OUT_ANXIETY, OUT_POND, OUT_RESCUED,
+    OUT_SCORED, R_FACES, R_NFACES, R_REJECT, R_UNIFORM, READY, RESERVED, ROLL, ROLLS_LEFT, ROW,
+    RPTR, RSCRIPT_LEN, STATUS,
+)
+from ..engine.rng import mix64
+from ..rules.rules import P_ANXIETY, P_POND, P_POWERS, P_POWERS_OFF, P_ROLLS
+from .expert import _column, _rank, has_tables, lion_worth_it, power_column, table_seat
+from .expert_dp import ACTION_BITS, ROW_ANX, ROW_B, ROW_POWERS, ROW_RMAX
+
+#: expert_roll_phase: the generic loop goes on from the dice laid out in the workspace.
+CONTINUE = -1
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_ONE = np.uint64(1)
+_BYTE = np.uint64(0xFF)
+_NIBBLE = np.uint64(0xF)
+_MASK16 = np.uint64(0xFFFF)
+_S16 = np.uint64(16)
+_S48 = np.uint64(8 * HERON)
+
+
+@hot
+def _lane(packed, a):
+    return np.int64((packed >> np.uint64(8 * a)) & _BYTE)
+
+
+@hot
+def _die(lst, j):
+    """Entry j of a die list (4 bits an entry)."""
+    return np.int64((lst >> np.uint64(4 * j)) & _NIBBLE)
+
+
+@hot
+def roll_list(lst, nf, w, R, rng):
+    """Roll the ``nf`` dice of the list ``lst`` (ascending die order: the draws of
+    heron_sim.engine.dice.roll_free_dice, scripted dice included). Returns this roll's dice by
+    animal, packed 8 bits a lane (lane 6: herons)."""
+    packed = np.uint64(0)
+    if w[RPTR] < w[RSCRIPT_LEN]:
+        for j in range(nf):
+            i = _die(lst, j)
+            f = roll_die(i, w, R, rng)
+            w[FACE + i] = f
+            packed += _ONE << np.uint64(8 * f)
+        return packed
+    s = rng[0]
+    bits = np.uint64(0)
+    chunks = 0
+    uniform = R[R_UNIFORM] != 0
+    for j in range(nf):
+        i = _die(lst, j)
+        d = 0 if uniform else i  # every die alike: one face table
+        faces = np.uint64(R[R_NFACES + d])
+        reject = np.uint64(R[R_REJECT + d])
+        while True:
+            if chunks == 0:
+                s += _GOLDEN
+                bits = mix64(s)
+                chunks = 4
+            m = (bits & _MASK16) * faces
+            bits = bits >> _S16
+            chunks -= 1
+            if (m & _MASK16) >= reject:
+                break
+        f = R[R_FACES + MAX_FACES * d + np.int64(m >> _S16)]
+        w[FACE + i] = f
+        packed += _ONE << np.uint64(8 * f)
+    rng[0] = s
+    return packed
+
+
+@hot
+def _lay_out(lst, nf, w, n, total):
+    """The dice as the generic path leaves them: the last roll's dice (the list) fresh, free
+    unless herons; the others kept or reserved herons, not fresh. All dice by animal in
+    w[COUNTS]."""
+    for i in range(n):
+        w[STATUS + i] = KEPT + (RESERVED - KEPT) * (w[FACE + i] == HERON)
+        w[FRESH + i] = 0
+    for j in range(nf):
+        i = _die(lst, j)
+        w[FRESH + i] = 1
+        w[STATUS + i] = FREE + (RESERVED - FREE) * (w[FACE + i] == HERON)
+    for a in range(7):
+        w[COUNTS + a] = _lane(total, a)
+
+
+@hot
+def _enabled(R, guide):
+    return R[P_POWERS] != 0 and (R[P_POWERS_OFF] >> guide) & 1 == 0
+
+
+@hot
+def state_column(seat, w, R, sp, ts, r, kept, roll, n):
+    """heron_sim.strategies.expert.lookup for the dice set aside ``kept`` and this roll's dice
+    ``roll`` (packed counts; no power used this turn, so the only fresh held dice are this
+    roll's herons): the table column, or -1. Leaves the slot of animal a in w[KEEP + 6 + a]."""
+    anx = int(sp[ts, ROW_ANX])
+    rmax = int(sp[ts, ROW_RMAX])
+    h = _lane(kept + roll, HERON)
+    if h >= anx or r < 0 or r > rmax:
+        return -1
+    B = int(sp[ts, ROW_B])
+    for a in range(6):
+        k = _lane(kept, a)
+        c = _lane(roll, a)
+        w[KEEP + a] = k * B + c
+        w[COUNTS + a] = k + c
+    fl = 1 if _lane(roll, HERON) > 0 else 0
+    return _column(seat, w, R, sp, ts, r, h, fl, _rank(seat, w, sp, ts, n - h), rmax, anx)
+
+
+@hot
+def expert_roll_phase(seat, w, R, rng, sp):
+    """heron_sim.engine.turn.roll_phase for an ``expert`` seat, up to the first decision it
+    cannot answer alone. Returns ``outcome + 4 * value`` (the roll phase's pair), or
+    ``CONTINUE`` with the dice laid out for the generic loop (w[ROLL], w[ROLLS_LEFT] set)."""
+    n = w[NDICE]
+    row = w[ROW]
+    rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
+    w[BONUS + seat] = 0
+    lst = np.uint64(0)
+    for i in range(n):
+        lst |= np.uint64(i) << np.uint64(4 * i)
+    nf = n
+    roll = roll_list(lst, nf, w, R, rng)
+    w[ROLL] = 1
+    w[ROLLS_LEFT] = rolls - 1
+    herons = _lane(roll, HERON)
+    if herons >= R[P_POND]:
+        total = herons
+        kept = np.uint64(0)
+        while total < n:
+            kept += roll & (_BYTE << _S48)  # the herons stay reserved
+            k = 0
+            nxt = np.uint64(0)
+            for j in range(nf):
+                i = _die(lst, j)
+                if w[FACE + i] != HERON:
+                    nxt |= np.uint64(i) << np.uint64(4 * k)
+                    k += 1
+            lst = nxt
+            nf = k
+            roll = roll_list(lst, nf, w, R, rng)
+            new = _lane(roll, HERON)
+            total += new
+            if new == 0:
+                break
+        _lay_out(lst, nf, w, n, kept + roll)
+        return OUT_POND + 4 * total
+    guide = w[GUIDE + seat]
+    kept = np.uint64(0)  # the dice set aside (kept, reserved herons), packed like a roll
+    if not has_tables(seat, sp):
+        _lay_out(lst, nf, w, n, roll)
+        return CONTINUE
+    ts = table_seat(seat, sp)
+    stored = sp[ts, ROW_POWERS] != 0
+    anxiety = R[P_ANXIETY]
+    roll_time = guide == LOUP or guide == AIGLE or guide == CERF or guide == HERON
+    while True:
+        total = kept + roll
+        if _lane(total, HERON) >= anxiety:
+            w[row + C_ANXIETIES] += 1
+            w[row + C_SEAT_ANX + seat] += 1
+            _lay_out(lst, nf, w, n, total)
+            if guide == LION and w[READY + seat] != 0 and _enabled(R, LION):
+                if lion_worth_it(seat, w, R) == 1:
+                    w[READY + seat] = 0
+                    w[row + C_POWERS + LION] += 1
+                    w[row + C_LION_RESCUES] += 1
+                    return OUT_RESCUED
+            return OUT_ANXIETY
+        r = w[ROLLS_LEFT]
+        if roll_time and w[READY + seat] != 0 and _enabled(R, guide):
+            # expert.best_power: the stored decision of these dice; "no use" goes on below
+            # with the same column (the memo of expert.keep_column), anything else is the
+            # generic path's
+            col = state_column(seat, w, R, sp, ts, r, kept, roll, n) if stored else -1
+            if col < 0 or int(sp[ts, col + power_column(guide)]) != -1:
+                _lay_out(lst, nf, w, n, total)
+                return CONTINUE
+            if r <= 0:
+                _lay_out(lst, nf, w, n, total)
+                return OUT_SCORED
+        else:
+            if r <= 0:
+                _lay_out(lst, nf, w, n, total)
+                return OUT_SCORED
+            col = state_column(seat, w, R, sp, ts, r, kept, roll, n)
+            if col < 0:  # dice the tables do not hold: expert plays greedy there
+                _lay_out(lst, nf, w, n, total)
+                return CONTINUE
+        action = int(sp[ts, col])
+        if action < 0:
+            _lay_out(lst, nf, w, n, total)
+            return OUT_SCORED
+        # expert.apply_keep_action: the first free dice (in die order) of each slot's count
+        want = np.uint64(0)
+        for a in range(6):
+            want += np.uint64((action >> (ACTION_BITS * w[KEEP + 6 + a])) & 15) << np.uint64(8 * a)
+        taken = np.uint64(0)
+        k = 0
+        nxt = np.uint64(0)
+        for j in range(nf):
+            i = _die(lst, j)
+            f = w[FACE + i]
+            if f != HERON:
+                lane = np.uint64(8 * f)
+                if (want >> lane) & _BYTE != 0:
+                    want -= _ONE << lane
+                    taken += _ONE << lane
+                else:
+                    nxt |= np.uint64(i) << np.uint64(4 * k)
+                    k += 1
+        new_herons = _lane(roll, HERON)
+        newly = new_herons
+        for a in range(6):
+            newly += _lane(taken, a)
+        if k == 0 or newly == 0:
+            _lay_out(lst, nf, w, n, total)
+            raise ValueError("illegal reroll: needs a roll left, a free die and a newly kept die")
+        kept += taken + (np.uint64(new_herons) << _S48)
+        lst = nxt
+        nf = k
+        roll = roll_list(lst, nf, w, R, rng)
+        w[ROLLS_LEFT] -= 1
+        w[ROLL] += 1
