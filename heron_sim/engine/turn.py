@@ -70,6 +70,8 @@ def roll_phase(seat, w, R, rng, sp):
                     w[READY + seat] = 0
                     w[row + C_POWERS + LION] += 1
                     w[row + C_LION_RESCUES] += 1
+                    if HAS_EXPERT and w[SID + seat] == EXPERT:
+                        count_animals(w)  # what the expert's score reads
                     return OUT_RESCUED, 0
             return OUT_ANXIETY, 0
         guide = w[GUIDE + seat]
@@ -80,6 +82,8 @@ def roll_phase(seat, w, R, rng, sp):
                 reserved = reserved_herons(w)
                 continue  # Anxiety is checked after every die modification
         if decide(D_KEEP, seat, w, R, rng, sp) == 0:
+            if HAS_EXPERT and w[SID + seat] == EXPERT:
+                count_animals(w)  # what the expert's score reads
             return OUT_SCORED, 0
         newly, free_left = newly_kept_count(w)
         if w[ROLLS_LEFT] <= 0 or free_left == 0 or newly == 0:
@@ -111,6 +115,10 @@ def score_dice(seat, w, R, rng, sp):
     the set effect (regenerate or swap) and then the Bull's +2.
     """
     if HAS_GREEDY and w[SID + seat] == GREEDY:
+        return greedy_score(seat, w, R)
+    if HAS_EXPERT and w[SID + seat] == EXPERT:
+        # expert scores as greedy does (expert_decide: no guide swap, regenerate on an 8+ set,
+        # Bull always), from the counts its roll phase leaves in w[COUNTS]
         return greedy_score(seat, w, R)
     row = w[ROW]
     count_animals(w)

@@ -27,14 +27,17 @@ from ..engine.dice import roll_die
 from ..engine.jit import hot
 from ..engine.layout import (
     AIGLE, BONUS, C_ANXIETIES, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, CERF, COUNTS, FACE, FREE, FRESH,
-    GUIDE, HERON, KEEP, KEPT, LION, LOUP, MAX_FACES, NDICE, OUT_ANXIETY, OUT_POND, OUT_RESCUED,
+    GUIDE, HERON, KEPT, LION, LOUP, MAX_FACES, NDICE, OUT_ANXIETY, OUT_POND, OUT_RESCUED,
     OUT_SCORED, R_FACES, R_NFACES, R_REJECT, R_UNIFORM, READY, RESERVED, ROLL, ROLLS_LEFT, ROW,
     RPTR, RSCRIPT_LEN, STATUS,
 )
 from ..engine.rng import mix64
 from ..rules.rules import P_ANXIETY, P_POND, P_POWERS, P_POWERS_OFF, P_ROLLS
-from .expert import _column, _rank, has_tables, lion_worth_it, power_column, table_seat
-from .expert_dp import ACTION_BITS, ROW_ANX, ROW_B, ROW_POWERS, ROW_RMAX
+from .expert import has_tables, lion_worth_it, power_column, table_of, table_seat
+from .expert_dp import (
+    ACTION_BITS, ENTRY, ROW_ANX, ROW_B, ROW_DIR, ROW_F, ROW_P1, ROW_PI, ROW_POWERS, ROW_RMAX,
+    ROW_STRIDE,
+)
 
 #: expert_roll_phase: the generic loop goes on from the dice laid out in the workspace.
 CONTINUE = -1
@@ -75,12 +78,30 @@ def roll_list(lst, nf, w, R, rng):
     s = rng[0]
     bits = np.uint64(0)
     chunks = 0
-    uniform = R[R_UNIFORM] != 0
+    if R[R_UNIFORM] != 0:  # every die alike (pack_rules): one face table, read once
+        faces = np.uint64(R[R_NFACES])
+        reject = np.uint64(R[R_REJECT])
+        for j in range(nf):
+            i = _die(lst, j)
+            while True:
+                if chunks == 0:
+                    s += _GOLDEN
+                    bits = mix64(s)
+                    chunks = 4
+                m = (bits & _MASK16) * faces
+                bits = bits >> _S16
+                chunks -= 1
+                if (m & _MASK16) >= reject:
+                    break
+            f = R[R_FACES + np.int64(m >> _S16)]
+            w[FACE + i] = f
+            packed += _ONE << np.uint64(8 * f)
+        rng[0] = s
+        return packed
     for j in range(nf):
         i = _die(lst, j)
-        d = 0 if uniform else i  # every die alike: one face table
-        faces = np.uint64(R[R_NFACES + d])
-        reject = np.uint64(R[R_REJECT + d])
+        faces = np.uint64(R[R_NFACES + i])
+        reject = np.uint64(R[R_REJECT + i])
         while True:
             if chunks == 0:
                 s += _GOLDEN
@@ -91,7 +112,7 @@ def roll_list(lst, nf, w, R, rng):
             chunks -= 1
             if (m & _MASK16) >= reject:
                 break
-        f = R[R_FACES + MAX_FACES * d + np.int64(m >> _S16)]
+        f = R[R_FACES + MAX_FACES * i + np.int64(m >> _S16)]
         w[FACE + i] = f
         packed += _ONE << np.uint64(8 * f)
     rng[0] = s
@@ -115,28 +136,90 @@ def _lay_out(lst, nf, w, n, total):
 
 
 @hot
+def _counts(w, total):
+    """All dice by animal in w[COUNTS] (what the score reads)."""
+    for a in range(7):
+        w[COUNTS + a] = _lane(total, a)
+
+
+@hot
 def _enabled(R, guide):
     return R[P_POWERS] != 0 and (R[P_POWERS_OFF] >> guide) & 1 == 0
 
 
 @hot
-def state_column(seat, w, R, sp, ts, r, kept, roll, n):
-    """heron_sim.strategies.expert.lookup for the dice set aside ``kept`` and this roll's dice
-    ``roll`` (packed counts; no power used this turn, so the only fresh held dice are this
-    roll's herons): the table column, or -1. Leaves the slot of animal a in w[KEEP + 6 + a]."""
+def _key(kept, roll, B, a, g0):
+    """Sort key of animal a for the rank (expert._rank's order): its digit ``k * B + c``, then
+    its size ``k + c`` (a function of the digit: the order is the digit's), then ``7 - a`` (ties
+    by increasing index); the guide's animal -1 (it sorts last)."""
+    k = _lane(kept, a)
+    c = _lane(roll, a)
+    return -1 if a == g0 else ((k * B + c) * 32 + k + c) * 8 + 7 - a
+
+
+@hot
+def _step(sp, ts, pi, fo, p1, stride, key, slot, rank, rem, slots):
+    """expert._rank_step with the size in the key and the slots in a register (4 bits by
+    animal)."""
+    a = 7 - (key & 7)
+    digit = key >> 8
+    slots |= slot << (4 * a)
+    rank += int(sp[ts, fo + ((6 - slot) * p1 + int(sp[ts, pi + 2 * digit])) * stride + rem])
+    return rank, rem - ((key >> 3) & 31), slots
+
+
+@hot
+def state_column(sp, ts, t, g, r, kept, roll, n):
+    """heron_sim.strategies.expert.lookup for table ``t`` and guide ``g``, with the dice set
+    aside ``kept`` and this roll's dice ``roll`` (packed counts; no power used this turn, so the
+    only fresh held dice are this roll's herons), without touching the workspace: the same
+    rank, by the same sorting network. Returns (column or -1, slot of animal a in bits 4a..)."""
     anx = int(sp[ts, ROW_ANX])
     rmax = int(sp[ts, ROW_RMAX])
     h = _lane(kept + roll, HERON)
     if h >= anx or r < 0 or r > rmax:
-        return -1
+        return -1, 0
     B = int(sp[ts, ROW_B])
-    for a in range(6):
-        k = _lane(kept, a)
-        c = _lane(roll, a)
-        w[KEEP + a] = k * B + c
-        w[COUNTS + a] = k + c
+    pi = int(sp[ts, ROW_PI])
+    fo = int(sp[ts, ROW_F])
+    p1 = int(sp[ts, ROW_P1])
+    stride = int(sp[ts, ROW_STRIDE])
+    g0 = g if g < 6 else 0
+    s = n - h
+    kg = _lane(kept, g0)
+    cg = _lane(roll, g0)
+    p0 = int(sp[ts, pi + 2 * (kg * B + cg)])
+    rank = int(sp[ts, fo + (6 * p1 + p0) * stride + s])
+    rem = s - kg - cg
+    k0 = _key(kept, roll, B, 0, g0)
+    k1 = _key(kept, roll, B, 1, g0)
+    k2 = _key(kept, roll, B, 2, g0)
+    k3 = _key(kept, roll, B, 3, g0)
+    k4 = _key(kept, roll, B, 4, g0)
+    k5 = _key(kept, roll, B, 5, g0)
+    k0, k5 = max(k0, k5), min(k0, k5)
+    k1, k3 = max(k1, k3), min(k1, k3)
+    k2, k4 = max(k2, k4), min(k2, k4)
+    k1, k2 = max(k1, k2), min(k1, k2)
+    k3, k4 = max(k3, k4), min(k3, k4)
+    k0, k3 = max(k0, k3), min(k0, k3)
+    k2, k5 = max(k2, k5), min(k2, k5)
+    k0, k1 = max(k0, k1), min(k0, k1)
+    k2, k3 = max(k2, k3), min(k2, k3)
+    k4, k5 = max(k4, k5), min(k4, k5)
+    k1, k2 = max(k1, k2), min(k1, k2)
+    k3, k4 = max(k3, k4), min(k3, k4)
+    slots = 0  # the guide's animal: slot 0
+    rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k0, 1, rank, rem, slots)
+    rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k1, 2, rank, rem, slots)
+    rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k2, 3, rank, rem, slots)
+    rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k3, 4, rank, rem, slots)
+    rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k4, 5, rank, rem, slots)
     fl = 1 if _lane(roll, HERON) > 0 else 0
-    return _column(seat, w, R, sp, ts, r, h, fl, _rank(seat, w, sp, ts, n - h), rmax, anx)
+    d = ((t * (rmax + 1) + r) * anx + h) * 2 + fl  # expert._column
+    if rank >= int(sp[ts, ROW_DIR + 2 * d + 1]):
+        return -1, slots
+    return int(sp[ts, ROW_DIR + 2 * d]) + ENTRY * rank, slots
 
 
 @hot
@@ -186,12 +269,12 @@ def expert_roll_phase(seat, w, R, rng, sp):
     stored = sp[ts, ROW_POWERS] != 0
     anxiety = R[P_ANXIETY]
     roll_time = guide == LOUP or guide == AIGLE or guide == CERF or guide == HERON
+    t = table_of(seat, w, R)  # the guide's state does not change before the roll phase ends
     while True:
         total = kept + roll
         if _lane(total, HERON) >= anxiety:
             w[row + C_ANXIETIES] += 1
             w[row + C_SEAT_ANX + seat] += 1
-            _lay_out(lst, nf, w, n, total)
             if guide == LION and w[READY + seat] != 0 and _enabled(R, LION):
                 if lion_worth_it(seat, w, R) == 1:
                     w[READY + seat] = 0
@@ -204,29 +287,33 @@ def expert_roll_phase(seat, w, R, rng, sp):
             # expert.best_power: the stored decision of these dice; "no use" goes on below
             # with the same column (the memo of expert.keep_column), anything else is the
             # generic path's
-            col = state_column(seat, w, R, sp, ts, r, kept, roll, n) if stored else -1
+            col = -1
+            slots = 0
+            if stored:
+                col, slots = state_column(sp, ts, t, guide, r, kept, roll, n)
             if col < 0 or int(sp[ts, col + power_column(guide)]) != -1:
                 _lay_out(lst, nf, w, n, total)
                 return CONTINUE
             if r <= 0:
-                _lay_out(lst, nf, w, n, total)
+                _counts(w, total)
                 return OUT_SCORED
         else:
             if r <= 0:
-                _lay_out(lst, nf, w, n, total)
+                _counts(w, total)
                 return OUT_SCORED
-            col = state_column(seat, w, R, sp, ts, r, kept, roll, n)
+            col, slots = state_column(sp, ts, t, guide, r, kept, roll, n)
             if col < 0:  # dice the tables do not hold: expert plays greedy there
                 _lay_out(lst, nf, w, n, total)
                 return CONTINUE
         action = int(sp[ts, col])
         if action < 0:
-            _lay_out(lst, nf, w, n, total)
+            _counts(w, total)
             return OUT_SCORED
         # expert.apply_keep_action: the first free dice (in die order) of each slot's count
         want = np.uint64(0)
         for a in range(6):
-            want += np.uint64((action >> (ACTION_BITS * w[KEEP + 6 + a])) & 15) << np.uint64(8 * a)
+            slot = (slots >> (4 * a)) & 15
+            want += np.uint64((action >> (ACTION_BITS * slot)) & 15) << np.uint64(8 * a)
         taken = np.uint64(0)
         k = 0
         nxt = np.uint64(0)
