@@ -248,9 +248,9 @@ def expert_roll_phase(seat, w, R, rng, sp):
             nxt = np.uint64(0)
             for j in range(nf):
                 i = _die(lst, j)
-                if w[FACE + i] != HERON:
-                    nxt |= np.uint64(i) << np.uint64(4 * k)
-                    k += 1
+                pos = np.uint64(4 * k)
+                nxt = (nxt & ~(_NIBBLE << pos)) | (np.uint64(i) << pos)
+                k += np.int64(w[FACE + i] != HERON)
             lst = nxt
             nf = k
             roll = roll_list(lst, nf, w, R, rng)
@@ -315,26 +315,24 @@ def expert_roll_phase(seat, w, R, rng, sp):
             slot = (slots >> (4 * a)) & 15
             want += np.uint64((action >> (ACTION_BITS * slot)) & 15) << np.uint64(8 * a)
         taken = np.uint64(0)
+        newly = _lane(roll, HERON)  # this roll's herons are newly held
         k = 0
         nxt = np.uint64(0)
-        for j in range(nf):
+        for j in range(nf):  # without data-dependent branches (they mispredict)
             i = _die(lst, j)
             f = w[FACE + i]
-            if f != HERON:
-                lane = np.uint64(8 * f)
-                if (want >> lane) & _BYTE != 0:
-                    want -= _ONE << lane
-                    taken += _ONE << lane
-                else:
-                    nxt |= np.uint64(i) << np.uint64(4 * k)
-                    k += 1
-        new_herons = _lane(roll, HERON)
-        newly = new_herons
-        for a in range(6):
-            newly += _lane(taken, a)
+            lane = np.uint64(8 * f)
+            take = np.uint64(((want >> lane) & _BYTE) != 0)  # never a heron: its lane is 0
+            want -= take << lane
+            taken += take << lane
+            newly += np.int64(take)
+            pos = np.uint64(4 * k)  # written at k, kept there if the die stays free
+            nxt = (nxt & ~(_NIBBLE << pos)) | (np.uint64(i) << pos)
+            k += np.int64((take == 0) & (f != HERON))
         if k == 0 or newly == 0:
             _lay_out(lst, nf, w, n, total)
             raise ValueError("illegal reroll: needs a roll left, a free die and a newly kept die")
+        new_herons = _lane(roll, HERON)
         kept += taken + (np.uint64(new_herons) << _S48)
         lst = nxt
         nf = k
