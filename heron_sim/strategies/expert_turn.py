@@ -4,11 +4,13 @@
 is ``expert`` (heron_sim.strategies.expert), with the same random draws in the same order and
 the same decisions, but as one loop with the dice counted as they are rolled (like greedy's fused
 turn, heron_sim.engine.greedy_turn): the dice of each roll are counted by animal in one pass
-(packed 8 bits a lane), the dice set aside are carried from roll to roll in the same form, and
-the table look-up reads those counts instead of recounting every die (the digits ``k * B + c``
-of :func:`heron_sim.strategies.expert.lookup` come straight from the lanes). The free dice are
-a list of 4-bit die indices in one register (ascending die order: the draws of
-heron_sim.engine.dice.roll_free_dice), so no scratch of the workspace is shared with the rank's.
+(packed 8 bits a lane) and the dice set aside are carried from roll to roll in the same form.
+The table look-up (:func:`state_column`) computes the same rank as
+:func:`heron_sim.strategies.expert.lookup` from those counts, in registers: the digits
+``k * B + c`` come straight from the lanes, each sort key carries its animal's size, and the
+slots land in a 4-bit map. The free dice are a list of 4-bit die indices in one register
+(ascending die order: the draws of heron_sim.engine.dice.roll_free_dice), and the keep walks it
+without data-dependent branches (mispredicted branches cost more than the rest of a decision).
 
 It plays the common case itself: the first roll, a Peaceful Pond, Heron's Anxiety (and the
 Lion's rescue), and every keep/stop decision the tables answer, including a ready Wolf, Eagle,
@@ -16,7 +18,11 @@ Deer or Heron guide whose stored power decision for the dice is "no use" (identi
 any other case (no tables, dice the tables do not hold, a power to use or not stored) it lays
 the dice out in the workspace exactly as the generic path would have them at that point and
 returns ``CONTINUE``: the generic loop then takes over from the same decision point (the same
-answers, since decisions do not draw). tests/test_speed.py plays the same games through both.
+answers, since decisions do not draw). When it ends the roll phase itself it leaves all dice by
+animal in w[COUNTS] (what heron_sim.engine.turn.score_dice reads for an expert seat) and the
+faces in w[FACE]; the statuses are laid out only for a Pond (nothing reads them after the roll
+phase: the next turn rolls every die). tests/test_expert_turn.py plays the same games through
+the fused and the generic path (expert_decide seated as a plug-in).
 """
 
 from __future__ import annotations
@@ -231,9 +237,7 @@ def expert_roll_phase(seat, w, R, rng, sp):
     row = w[ROW]
     rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
     w[BONUS + seat] = 0
-    lst = np.uint64(0)
-    for i in range(n):
-        lst |= np.uint64(i) << np.uint64(4 * i)
+    lst = np.uint64(0xFEDCBA9876543210)  # dice 0..n-1 (entries past n are never read)
     nf = n
     roll = roll_list(lst, nf, w, R, rng)
     w[ROLL] = 1
