@@ -132,6 +132,8 @@ def test_state_column_equals_the_lookup(mode):
     assert checked > 1000
 
 
-def test_expert_sets_say_so_to_the_turn():
-    assert "HAS_EXPERT = True" in kernels.decide_source((0, 3))
-    assert "HAS_EXPERT = False" in kernels.decide_source((0,))
+def test_kernels_with_expert_seats_take_the_fused_turn():
+    assert "HAS_EXPERT = True" in kernels.decide_source((EXPERT,))
+    assert "HAS_EXPERT = True" in kernels.decide_source(kernels.SHARED)
+    for sid in (GREEDY, PLUGIN):
+        assert "HAS_EXPERT = False" in kernels.decide_source((sid,))

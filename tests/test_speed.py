@@ -3,6 +3,8 @@ generic path, kernels per strategy set, threads."""
 
 from __future__ import annotations
 
+import contextlib
+
 import numba
 import numpy as np
 import pytest
@@ -69,16 +71,65 @@ def test_results_do_not_depend_on_threads_or_split():
     np.testing.assert_array_equal(one, part)
 
 
-def test_each_strategy_set_gets_its_own_decide():
+def test_single_strategies_get_their_own_decide_and_mixes_share_one_kernel():
     assert kernels.strategy_set([3, 0, 0, 3]) == (0, 3)
+    assert kernels.kernel_key([0, 0, 0]) == (0,)
+    assert kernels.kernel_key([3, 3]) == (3,)
+    assert kernels.kernel_key([3, 0, 0, 3]) == kernels.SHARED
+    assert kernels.kernel_key([4, 5]) == kernels.SHARED
+    with kernels.shared_kernel():
+        assert kernels.kernel_key([3, 3]) == kernels.SHARED
+        assert kernels.kernel_key([0, 0]) == (0,)  # greedy alone keeps its fused, direct kernel
+    assert kernels.kernel_key([3, 3]) == (3,)
     src = kernels.decide_source((0,))
     assert "greedy_decide" in src and "expert" not in src and "HAS_GREEDY = True" in src
-    src = kernels.decide_source((3, 4))
-    assert "expert_decide" in src and "prudent_decide" in src and "greedy_decide" not in src
-    assert "HAS_GREEDY = False" in src
+    src = kernels.decide_source((3,))
+    assert "expert_decide" in src and "greedy_decide" not in src and "HAS_GREEDY = False" in src
+    src = kernels.decide_source(kernels.SHARED)
+    assert "call_address(w[DECIDE_FN]" in src and "HAS_GREEDY = True" in src
+    assert "expert" not in src and "greedy_decide" not in src  # no strategy linked in
+    assert kernels.decide_address([0, 0]) == 0 and kernels.decide_address([0, 3]) != 0
     with pytest.raises(ValueError):
         kernels.strategy_set([42])
     # every template's relative imports are rewritten (no import of the generic dispatcher)
     for name in kernels.TEMPLATES:
         text = kernels.template_source(name, "pkg")
         assert "strategies.dispatch" not in text and "\nfrom ." not in text
+
+
+@pytest.mark.parametrize("sid", [1, 3, pytest.param(4, marks=pytest.mark.slow),
+                                 pytest.param(5, marks=pytest.mark.slow)],
+                         ids=["random", "expert", "prudent", "racer"])  # slow: a kernel each
+def test_the_shared_kernel_plays_the_same_games_as_a_strategys_own(sid):
+    """The shared kernel calls the strategies through an address; a strategy's own kernel calls
+    it directly. Same games, same counters, same single turns."""
+    rules = Rules.build(mode="8d8", players=4)
+    own = _games(rules, sid, games=400)
+    with kernels.shared_kernel():
+        shared = _games(rules, sid, games=400)
+    assert shared[:, L.C_PLAYED].sum() > 1_000
+    np.testing.assert_array_equal(own, shared)
+    R = pack_rules(rules)
+    turns = []
+    for ctx in (contextlib.nullcontext(), kernels.shared_kernel()):
+        out = np.zeros((3000, 3), dtype=np.int64)
+        with ctx:
+            play_turns(np.uint64(3), 0, R, 3, sid, np.zeros(4), out)
+        turns.append(out)
+    np.testing.assert_array_equal(turns[0], turns[1])
+
+
+def test_a_mixed_seating_plays_the_same_games_whatever_the_other_seats():
+    """In the shared kernel each seat calls its own strategy: greedy seats (fused turn) beside
+    expert seats give, seat for seat, the decisions of their own kernels. Checked through a
+    seating that puts the scripted-greedy generic path beside the fused one: same games as
+    greedy everywhere."""
+    rules = Rules.build(mode="8d8", players=4)
+    R = pack_rules(rules)
+    out = {}
+    for name, sids in {"greedy": [GREEDY] * 4, "mixed": [GREEDY, SCRIPTED, GREEDY, SCRIPTED]}.items():
+        rows = np.zeros((1500, L.n_columns(rules.finish)), dtype=np.int64)
+        play_batch(np.uint64(9), 0, R, np.array(sids, dtype=np.int64), np.zeros((4, 4)), rows)
+        out[name] = rows
+    assert kernels.kernel_key([GREEDY, SCRIPTED]) == kernels.SHARED
+    np.testing.assert_array_equal(out["greedy"], out["mixed"])

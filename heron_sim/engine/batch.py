@@ -2,8 +2,10 @@
 
 ``play_batch``, ``play_turns`` and ``play_scripted`` take the same arguments as the kernels of
 heron_sim.engine.loops; each call picks the kernels compiled for the strategies seated
-(heron_sim.engine.kernels: built on first use, then loaded from the disk cache), so a run with
-greedy players never compiles, nor dispatches through, the other strategies' code.
+(heron_sim.engine.kernels: greedy's own, or the kernel shared by every other seating; built
+on first use, then loaded from the disk cache), so a run with greedy players never compiles,
+nor dispatches through, the other strategies' code. The kernels take the address of the
+strategies' ``decide`` as their last argument (heron_sim.engine.kernels.decide_address).
 
 Games (and turns) are split into slices played at once by ``numba.get_num_threads()`` threads
 (the kernels release the GIL). Every game ``g`` starts its own random stream from
@@ -18,7 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 import numba
 import numpy as np
 
-from .kernels import kernel, run_kernel
+from .kernels import decide_address, kernel, run_kernel
 from .layout import PLAYERS, SID
 
 SLICE = 512  # games (or turns / 16) per slice at least: a slice allocates one workspace
@@ -40,9 +42,11 @@ def _split(sids, entry, first, out, minimum, args_of):
         return run_kernel(sids, entry, *args_of(first, out))
     run_kernel(sids, entry, *args_of(first, out[:0]))  # compile (and say so) once, up front
     fn = kernel(sids, entry)
+    address = decide_address(sids)
     size = max(minimum, -(-n // (4 * threads)))
     pool = _pool(threads)
-    futures = [pool.submit(fn, *args_of(first + a, out[a : a + size])) for a in range(0, n, size)]
+    futures = [pool.submit(fn, *args_of(first + a, out[a : a + size]), address)
+               for a in range(0, n, size)]
     for f in futures:
         f.result()
 

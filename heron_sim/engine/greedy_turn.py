@@ -32,7 +32,7 @@ from .layout import (
     BONUS, C_ANXIETIES, C_COMBOS, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, C_SEAT_DOUBLED, COUNTS, FACE,
     FREE, FRESH, GUIDE, HERON, KEEP, KEPT, LION, MAX_FACES, NDICE, OUT_ANXIETY, OUT_POND,
     OUT_RESCUED, OUT_SCORED, R_ADVANCE, R_EFFECT, R_FACES, R_NFACES, R_REJECT, READY, RESERVED,
-    R_UNIFORM, ROLL, ROLLS_LEFT, ROW, RPTR, RSCRIPT_LEN, SET_SIZE, STATUS, TAUREAU,
+    R_UNIFORM, ROLL, ROLLS_LEFT, ROW, RPTR, DSCRIPT_LEN, RSCRIPT_LEN, SET_SIZE, STATUS, TAUREAU,
 )
 
 FREE_LIST = KEEP  # [MAX_DICE] scratch: indices of the free dice, ascending
@@ -109,6 +109,33 @@ def roll_free_list(nf, w, R, rng):
 
 
 @hot
+def roll_counts(nf, R, rng):
+    """Roll ``nf`` dice that are all alike (``R[R_UNIFORM]``), with the draws of
+    :func:`roll_free_list`, and return only this roll's dice by animal, packed 8 bits a lane:
+    with identical dice, which die shows what never matters to greedy."""
+    s = rng[0]
+    bits = np.uint64(0)
+    chunks = 0
+    faces = np.uint64(R[R_NFACES])
+    reject = np.uint64(R[R_REJECT])
+    packed = np.uint64(0)
+    for _ in range(nf):
+        while True:
+            if chunks == 0:
+                s += _GOLDEN
+                bits = mix64(s)
+                chunks = 4
+            m = (bits & _MASK16) * faces
+            bits = bits >> _S16
+            chunks -= 1
+            if (m & _MASK16) >= reject:
+                break
+        packed += _ONE << np.uint64(8 * R[R_FACES + np.int64(m >> _S16)])
+    rng[0] = s
+    return packed
+
+
+@hot
 def _lane(packed, a):
     return np.int64((packed >> np.uint64(8 * a)) & _BYTE)
 
@@ -143,6 +170,8 @@ def _finish(nf, w, n, packed):
 @hot
 def greedy_roll_phase(seat, w, R, rng):
     """heron_sim.engine.turn.roll_phase for a greedy seat (same outcome, values and draws)."""
+    if R[R_UNIFORM] != 0 and w[RSCRIPT_LEN] == 0 and w[DSCRIPT_LEN] == 0:
+        return greedy_roll_counts(seat, w, R, rng)
     n = w[NDICE]
     row = w[ROW]
     rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
@@ -204,6 +233,77 @@ def greedy_roll_phase(seat, w, R, rng):
         reserved += _lane(roll, HERON)
         w[ROLLS_LEFT] -= 1
         w[ROLL] += 1
+
+
+@hot
+def greedy_roll_counts(seat, w, R, rng):
+    """:func:`greedy_roll_phase` with dice all alike and no script: the dice are counted, never
+    placed (same outcome, values and draws; ``w[COUNTS]`` as the generic path leaves it, the
+    dice's faces and statuses not written: nothing reads them after a greedy turn)."""
+    n = w[NDICE]
+    row = w[ROW]
+    rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
+    w[BONUS + seat] = 0
+    nf = n
+    roll = roll_counts(nf, R, rng)
+    herons = _lane(roll, HERON)
+    w[ROLL] = 1
+    w[ROLLS_LEFT] = rolls - 1
+    if herons >= R[P_POND]:
+        total = herons
+        kept = np.uint64(0)
+        while total < n:
+            kept += roll & (_BYTE << _S48)  # the herons stay reserved
+            nf -= _lane(roll, HERON)
+            roll = roll_counts(nf, R, rng)
+            new = _lane(roll, HERON)
+            total += new
+            if new == 0:
+                break
+        _counts(w, kept + roll)
+        return OUT_POND, total
+    reserved = herons
+    guide = w[GUIDE + seat]
+    kept = np.uint64(0)  # the dice set aside (kept, reserved herons), packed like a roll
+    while True:
+        if reserved >= R[P_ANXIETY]:
+            w[row + C_ANXIETIES] += 1
+            w[row + C_SEAT_ANX + seat] += 1
+            _counts(w, kept + roll)
+            if guide == LION and w[READY + seat] != 0 and _enabled(R, LION):
+                w[READY + seat] = 0
+                w[row + C_POWERS + LION] += 1
+                w[row + C_LION_RESCUES] += 1
+                return OUT_RESCUED, 0
+            return OUT_ANXIETY, 0
+        total = kept + roll
+        size = 0
+        target = 0
+        for a in range(6):
+            c = _lane(total, a)
+            if c > size:
+                size = c
+                target = a
+        if guide < 6 and size > 0 and _lane(total, guide) == size:
+            target = guide
+        new_herons = _lane(roll, HERON)
+        taken = _lane(roll, target)
+        left = nf - new_herons - taken
+        if w[ROLLS_LEFT] <= 0 or left == 0 or taken + new_herons == 0:
+            _counts(w, total)
+            return OUT_SCORED, 0
+        kept += (np.uint64(taken) << np.uint64(8 * target)) + (np.uint64(new_herons) << _S48)
+        nf = left
+        roll = roll_counts(nf, R, rng)
+        reserved += _lane(roll, HERON)
+        w[ROLLS_LEFT] -= 1
+        w[ROLL] += 1
+
+
+@hot
+def _counts(w, packed):
+    for a in range(7):
+        w[COUNTS + a] = _lane(packed, a)
 
 
 @hot

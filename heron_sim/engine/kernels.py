@@ -1,22 +1,32 @@
 """Kernels specialised by the strategies seated: compiled on first use, cached on disk.
 
 The game loop (heron_sim.engine: powers, moves, squares, turn, game, loops) asks a seat's
-strategy for its decisions through one function, ``decide``. Compiled once for every strategy,
-that function drags the expert's, racer's and prudent's code into every run and costs a switch
-at every decision. Instead, for each *strategy set* (the distinct strategies of a seating) this
-module writes a small package into the engine's cache folder: a ``decide`` that knows only those
-strategies (a single strategy: a direct call), and copies of the loop's modules, whose imports
-are rewritten to use that ``decide``. Numba then compiles (and caches, ``cache=True``) only the
-code the run uses: a greedy run compiles greedy and the engine, nothing else.
+strategy for its decisions through one function, ``decide``. Numba links a callee's code into
+every function that calls it, so a ``decide`` that calls every strategy directly makes each of
+the engine's functions carry (and compile) the expert's, racer's and prudent's code. This module
+writes a small package into the engine's cache folder, with copies of the loop's modules whose
+imports are rewritten to use one of two ``decide``:
 
-The cache folder is keyed on a hash of every engine source (heron_sim._numba_cache), so the
-generated copies can never be stale. If the folder cannot be written, the package is built in
-memory (compiled each run). The first compilation of a strategy set prints one line on stderr
-(on a terminal, or with ``HERON_SIM_COMPILE_NOTE=1``).
+- **one strategy** (greedy alone is the default seating, the hot path of most runs): a direct
+  call of its decision function. A greedy run compiles greedy and the engine, nothing else.
+- **every other seating** (one *shared* kernel, also used for a single strategy inside
+  :func:`shared_kernel`, as the test plan's runner does): an indirect call through the address of
+  heron_sim.strategies.decide_c, a C-callable ``decide`` of every strategy compiled once, stored
+  in the workspace (``w[DECIDE_FN]``). Numba compiles the strategies once and the engine's
+  functions stay as small as greedy's; one kernel serves every mix of strategies, so a plan that
+  seats fifteen different sets compiles two kernels, not fifteen. The price is one indirect
+  call per decision (greedy seats keep their fused turn, heron_sim.engine.greedy_turn).
+
+The kernels take the ``decide`` address as their last argument (0 for greedy alone). The cache
+folder is keyed on a hash of every engine source (heron_sim._numba_cache), so the generated
+copies can never be stale. If the folder cannot be written, the package is built in memory
+(compiled each run). The first compilation of a kernel prints one line on stderr (on a
+terminal, or with ``HERON_SIM_COMPILE_NOTE=1``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import re
@@ -44,7 +54,9 @@ _STRATEGIES = {
           "plug-in"),
 }
 GREEDY = 0
-EXPERT = 3
+EXPERT = 3  # its seats take a fused turn (heron_sim.strategies.expert_turn) where it is seated
+#: The key of the kernel shared by every strategy set but greedy alone.
+SHARED = ("shared",)
 
 #: One compiled ``decide`` per set (numba would otherwise compile one per call site's literal
 #: decision kind: 22 copies of every strategy). The kernels' arrays are all C-contiguous.
@@ -52,8 +64,8 @@ _DECIDE_SIGNATURE = "int64(int64, int64, int64[::1], int64[::1], uint64[::1], fl
 
 #: First-compile seconds measured on the 2-core development machine (engine + each strategy),
 #: for the one-line message.
-_BASE_SECONDS = {"play_batch": 20, "play_turns": 14, "play_scripted": 14}
-_EXTRA_SECONDS = {0: 0, 1: 8, 2: 4, 3: 60, 4: 12, 5: 65, 100: 5}
+_BASE_SECONDS = {"play_batch": 15, "play_turns": 6, "play_scripted": 10}
+_SHARED_SECONDS = 30  # heron_sim.strategies.decide_c: every strategy, compiled once
 
 _loaded: dict[tuple, types.ModuleType] = {}
 _ready: set[tuple] = set()
@@ -67,34 +79,80 @@ def strategy_set(sids) -> tuple[int, ...]:
     return ids
 
 
-def set_name(ids: tuple[int, ...]) -> str:
-    return "+".join(_STRATEGIES[s][3] for s in ids)
+_prefer_shared = False
 
 
-def _key(ids: tuple[int, ...]) -> str:
-    return "s" + "_".join(str(s) for s in ids)
+@contextlib.contextmanager
+def shared_kernel():
+    """Within this block, a single strategy other than greedy plays in the shared kernel too
+    (a plan or a study that seats many strategy sets compiles two kernels, not one per
+    strategy); results are the same, decisions cost one indirect call more."""
+    global _prefer_shared
+    before, _prefer_shared = _prefer_shared, True
+    try:
+        yield
+    finally:
+        _prefer_shared = before
 
 
-def decide_source(ids: tuple[int, ...]) -> str:
-    """The ``decide`` of a strategy set: a direct call for one strategy, else a switch over the
-    seated ones only."""
+def kernel_key(sids) -> tuple:
+    """The kernel that plays the strategy set of ``sids``: its own for a single strategy
+    (``(sid,)``; greedy alone always), else :data:`SHARED` (see :func:`shared_kernel`)."""
+    if tuple(sids) == SHARED:
+        return SHARED
+    ids = strategy_set(sids)
+    if ids == (GREEDY,) or (len(ids) == 1 and not _prefer_shared):
+        return ids
+    return SHARED
+
+
+def set_name(key: tuple) -> str:
+    return "every strategy" if key == SHARED else "+".join(_STRATEGIES[s][3] for s in key)
+
+
+def _key(key: tuple) -> str:
+    return "shared" if key == SHARED else "s" + "_".join(str(s) for s in key)
+
+
+def decide_address(sids) -> int:
+    """The ``decide`` address the kernels of ``sids`` take (0: they call their strategy directly)."""
+    if kernel_key(sids) != SHARED:
+        return 0
+    from ..strategies import decide_c  # compiled (or loaded from the cache) on first use
+
+    return decide_c.address()
+
+
+def decide_source(key: tuple) -> str:
+    """The ``decide`` of a kernel: a direct call of one strategy's decisions, or (:data:`SHARED`)
+    an indirect call of every strategy's through the address in ``w[DECIDE_FN]``."""
     lines = [
-        '"""Generated by heron_sim.engine.kernels: decide for the strategy set '
-        f'{set_name(ids)} (do not edit)."""',
+        '"""Generated by heron_sim.engine.kernels: decide for '
+        f'{set_name(key)} (do not edit)."""',
         "from numba import njit",
-        "from heron_sim.engine.layout import SID",
+        "from heron_sim.engine.layout import DECIDE_FN, SID",
+        f"GREEDY = {GREEDY}",
+        "HAS_GREEDY = True",
+        f"EXPERT = {EXPERT}",
+        "HAS_EXPERT = True",
+        "",
+        "",
     ]
-    for s in ids:
-        mod, fn, _, _ = _STRATEGIES[s]
-        lines.append(f"from {mod} import {fn}")
-    lines += [f"GREEDY = {GREEDY}", f"HAS_GREEDY = {GREEDY in ids}", f"EXPERT = {EXPERT}",
-              f"HAS_EXPERT = {EXPERT in ids}", "", "",
-              f"@njit({_DECIDE_SIGNATURE!r}, cache=True, _nrt=False)",
-              "def decide(kind, seat, w, R, rng, sp):", "    sid = w[SID + seat]"]
-    for s in ids:
-        _, fn, args, _ = _STRATEGIES[s]
-        lines += [f"    if sid == {s}:", f"        return {fn}({args})"]
-    lines += ['    raise ValueError("strategy id not in this kernel\'s strategy set")', ""]
+    if key == SHARED:
+        lines[3:3] = ["from heron_sim.strategies.plugins import call_address"]
+        lines += [f"@njit({_DECIDE_SIGNATURE!r}, cache=True, _nrt=False)",
+                  "def decide(kind, seat, w, R, rng, sp):",
+                  "    return call_address(w[DECIDE_FN], kind, seat, w, R, rng, sp)", ""]
+        return "\n".join(lines)
+    (sid,) = key
+    mod, fn, args, _ = _STRATEGIES[sid]
+    lines[3:3] = [f"from {mod} import {fn}"]
+    lines[5] = f"HAS_GREEDY = {sid == GREEDY}"
+    lines[7] = f"HAS_EXPERT = {sid == EXPERT}"
+    lines += [f"@njit({_DECIDE_SIGNATURE!r}, cache=True, _nrt=False)",
+              "def decide(kind, seat, w, R, rng, sp):", "    sid = w[SID + seat]",
+              f"    if sid == {sid}:", f"        return {fn}({args})",
+              '    raise ValueError("strategy id not in this kernel\'s strategy set")', ""]
     return "\n".join(lines)
 
 
@@ -146,8 +204,8 @@ def _exec_module(fullname: str, source: str, filename: str) -> types.ModuleType:
 
 def kernels_for(sids) -> types.ModuleType:
     """The ``loops`` module compiled for the strategy set of ``sids`` (play_batch,
-    play_turns, play_scripted)."""
-    ids = strategy_set(sids)
+    play_turns, play_scripted): greedy's own, or the shared one (:func:`kernel_key`)."""
+    ids = kernel_key(sids)
     if ids in _loaded:
         return _loaded[ids]
     key = _key(ids)
@@ -204,22 +262,24 @@ def _announce() -> bool:
 
 
 def run_kernel(sids, entry: str, *args):
-    """Call kernel ``entry`` of the strategy set of ``sids``; the first time it is compiled on
-    this machine, say so on stderr (one line)."""
-    ids = strategy_set(sids)
+    """Call kernel ``entry`` of the strategy set of ``sids`` with ``args`` and the ``decide``
+    address (:func:`decide_address`, added last); the first time it is compiled on this
+    machine, say so on stderr (one line)."""
+    ids = kernel_key(sids)
     fn = getattr(kernels_for(ids), entry)
     if (ids, entry) in _ready:
-        return fn(*args)
+        return fn(*args, decide_address(ids))
     marker = _marker(ids, entry)
     cold = not (cache.writable() and marker.exists())
     if cold and _announce():
-        seconds = _BASE_SECONDS[entry] + sum(_EXTRA_SECONDS[s] for s in ids)
+        first_shared = ids == SHARED and "heron_sim.strategies.decide_c" not in sys.modules
+        seconds = _BASE_SECONDS[entry] + (_SHARED_SECONDS if first_shared else 0)
         what = "the engine" if entry == "play_batch" else f"the engine's {entry.replace('play_', '')} kernel"
         when = "once per machine" if cache.writable() else "not kept: the cache folder is read-only"
         print(f"compiling {what} for {set_name(ids)}, {when}: about {seconds} s",
               file=sys.stderr, flush=True)
     t0 = time.perf_counter()
-    result = fn(*args)
+    result = fn(*args, decide_address(ids))
     _ready.add((ids, entry))
     if cold and cache.writable():
         try:

@@ -81,7 +81,9 @@ FRESH = 125        # [MAX_DICE] 1 if the die belongs to the current roll (rolled
                    # rerolled by the Wolf): kept or reserved fresh dice are "newly kept" (§2.3)
 MEMO = 141         # [2] a strategy's note from D_POWER to the D_KEEP that follows it at the same
                    # decision point (expert: a stamp, then the dice's table column)
-HEADER = 143       # the variable regions start here
+DECIDE_FN = 143    # address of the C-callable ``decide`` of every strategy (the shared kernel,
+                   # heron_sim.engine.kernels); 0 in a kernel that calls its strategies directly
+HEADER = 144       # the variable regions start here
 
 FREE, KEPT, RESERVED = range(3)
 

@@ -16,15 +16,16 @@ from numba import njit
 from ..rules.rules import P_FINISH, P_MAX_ROUNDS, P_PLAYERS
 from .game import play_game, play_rounds
 from .layout import (
-    DSCRIPT, DSCRIPT_LEN, GUIDE, LEAD, NDICE, PLAYERS, R_NDICE, READY, ROLL, ROW, RSCRIPT,
+    DECIDE_FN, DSCRIPT, DSCRIPT_LEN, GUIDE, LEAD, NDICE, PLAYERS, R_NDICE, READY, ROLL, ROW, RSCRIPT,
     RSCRIPT_LEN, SID, USED, C_SQUARES, HEADER, OUT_ANXIETY, OUT_POND,
 )
 from .rng import stream_start
 from .turn import roll_phase, score_dice
 
 @njit(cache=True)
-def make_workspace(R, sids):
-    """A fresh workspace for one worker (no scripts); see heron_sim.engine.layout."""
+def make_workspace(R, sids, decide_fn):
+    """A fresh workspace for one worker (no scripts); see heron_sim.engine.layout.
+    ``decide_fn``: the address of the strategies' ``decide`` (heron_sim.engine.kernels)."""
     finish = R[P_FINISH]
     ncols = C_SQUARES + finish
     w = np.zeros(HEADER + ncols + finish + 2 * (R[P_MAX_ROUNDS] + 1), dtype=np.int64)
@@ -37,20 +38,21 @@ def make_workspace(R, sids):
     w[DSCRIPT] = w.shape[0]
     w[RSCRIPT_LEN] = 0
     w[DSCRIPT_LEN] = 0
+    w[DECIDE_FN] = decide_fn
     for s in range(sids.shape[0]):
         w[SID + s] = sids[s]
     return w
 
 
 @njit(cache=True, nogil=True)
-def play_batch(seed, first_game, R, sids, sp, out):
+def play_batch(seed, first_game, R, sids, sp, out, decide_fn):
     """Play ``out.shape[0]`` games: game g uses the stream (seed, first_game + g) and fills
     row g of ``out`` (int64[games, n_columns(finish)]). Releases the GIL: heron_sim.engine.batch
     runs several calls at once on disjoint rows (no ``prange``: a parallel kernel costs seconds
     more to compile, and gives nothing a thread per slice of games does not)."""
     n_games = out.shape[0]
     width = out.shape[1]
-    w = make_workspace(R, sids)
+    w = make_workspace(R, sids, decide_fn)
     rng = np.zeros(3, dtype=np.uint64)
     row = w[ROW]
     for g in range(n_games):
@@ -61,7 +63,7 @@ def play_batch(seed, first_game, R, sids, sp, out):
 
 
 @njit(cache=True, nogil=True)
-def play_turns(seed, first_turn, R, guide, sid, sp_row, out):
+def play_turns(seed, first_turn, R, guide, sid, sp_row, out, decide_fn):
     """Single turns from a fresh turn state (guide ready, no board): turn t uses the stream
     (seed, first_turn + t). out[t] = (outcome, value, last roll): value is the Pond's push-back
     for OUT_POND, else the turn's advance (0 for an unrescued Anxiety). Releases the GIL."""
@@ -71,7 +73,7 @@ def play_turns(seed, first_turn, R, guide, sid, sp_row, out):
     sp = np.zeros((players, sp_row.shape[0]), dtype=np.float64)
     for p in range(players):
         sp[p, :] = sp_row
-    w = make_workspace(R, sids)
+    w = make_workspace(R, sids, decide_fn)
     rng = np.zeros(3, dtype=np.uint64)
     w[GUIDE + 1] = 6 if guide != 6 else 5
     seat = sids[0] - sid  # 0, typed like a seat (not a literal: one compiled turn for all)
@@ -89,6 +91,7 @@ def play_turns(seed, first_turn, R, guide, sid, sp_row, out):
 
 
 @njit(cache=True)
-def play_scripted(first_seat, max_slots, w, R, rng, sp):
+def play_scripted(first_seat, max_slots, w, R, rng, sp, decide_fn):
     """Play from a prepared workspace (positions, guides, scripts set by the caller)."""
+    w[DECIDE_FN] = decide_fn
     return play_rounds(first_seat, max_slots, w, R, rng, sp)

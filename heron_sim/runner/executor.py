@@ -84,6 +84,7 @@ def play_rows(batch: Batch) -> np.ndarray:
     """Play one batch and return the engine's raw output rows (int64[games, columns])."""
     from ..engine import layout as L
     from ..engine.batch import play_batch
+    from ..engine.kernels import shared_kernel
     from ..engine.pack import pack_rules
     from ..strategies import parse_seating, seat_arrays
 
@@ -94,7 +95,8 @@ def play_rows(batch: Batch) -> np.ndarray:
     old = _set_threads(batch.threads)
     try:
         if batch.games:
-            play_batch(np.uint64(batch.seed), batch.first_game, pack_rules(rules), sids, sp, out)
+            with shared_kernel():  # one kernel for every seating of a run (same results)
+                play_batch(np.uint64(batch.seed), batch.first_game, pack_rules(rules), sids, sp, out)
     finally:
         if old is not None:
             _set_threads(old)

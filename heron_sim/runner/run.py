@@ -108,7 +108,16 @@ class Job:
 
 
 def play_job(job: Job, progress: Callable[[int], None] | None = None) -> pd.DataFrame:
-    """Simulate one job and return its raw rows (games, or turns)."""
+    """Simulate one job and return its raw rows (games, or turns). A plan seats many strategy
+    sets: every one but greedy alone plays in the engine's shared kernel (compiled once, not
+    once per set; heron_sim.engine.kernels.shared_kernel), with the same results."""
+    from ..engine.kernels import shared_kernel
+
+    with shared_kernel():
+        return _play_job(job, progress)
+
+
+def _play_job(job: Job, progress: Callable[[int], None] | None = None) -> pd.DataFrame:
     from ..simulation import simulate, simulate_turns
 
     if job.kind == "games":
@@ -349,6 +358,10 @@ def run_experiments(experiments: list[Experiment], run_dir: Path,
     manifest["jobs_total"] = sum(len(jobs) for jobs in plans)
     _write_manifest(run_dir, manifest)
     t_all = time.perf_counter()
+    from .warm import compile_ahead
+
+    compile_ahead([job for exp, jobs in zip(experiments, plans) for job in jobs
+                   if (exp.name, job.key) not in done_jobs], log=log)
     interrupted = False
     for exp, jobs, entry in zip(experiments, plans, manifest["experiments"]):
         t0 = time.perf_counter()

@@ -1,0 +1,86 @@
+"""Compiling a plan's kernels ahead (heron_sim.runner.warm): which kernels a plan needs, and a
+real warm-up in worker processes that leaves them in the cache."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from heron_sim.rules import Rules
+from heron_sim.runner import warm
+from heron_sim.runner.run import Job
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _jobs():
+    r = Rules.build(mode="8d8")
+    return [
+        Job("a", "games", r, 1000, 1, [["greedy"] * 4]),
+        Job("b", "games", r, 1000, 1, [["greedy", "expert", "greedy", "expert"]]),
+        Job("c", "games", r, 1000, 1, [["racer"] * 4]),  # alone, but a plan shares the kernel
+        Job("d", "turns", r, 10**6, 2, strategy="greedy"),
+        Job("e", "turns", r, 10**6, 2, strategy="prudent"),
+        Job("f", "games", r, 1000, 1, [["greedy"] * 4, ["greedy", "racer", "greedy", "racer"]]),
+    ]
+
+
+def test_a_plan_needs_the_greedy_kernel_and_the_shared_one():
+    groups = [warm._group(j) for j in _jobs()]
+    assert groups == [("heron", "greedy"), ("heron", "shared"), ("heron", "shared"),
+                      ("heron", "greedy"), ("heron", "shared"), None]  # f mixes both: no group
+
+
+def test_each_cold_group_is_warmed_by_one_small_job_of_each_kind(monkeypatch):
+    monkeypatch.setattr(warm, "_cold", lambda group: True)
+    groups = warm.warm_groups(_jobs())
+    assert set(groups) == {("heron", "greedy"), ("heron", "shared")}
+    shared = groups[("heron", "shared")]
+    assert [(j.key, j.kind, j.n) for j in shared] == [("b", "games", 2), ("e", "turns", 64)]
+    greedy = groups[("heron", "greedy")]
+    assert [(j.key, j.kind, j.n) for j in greedy] == [("a", "games", 2), ("d", "turns", 64)]
+    monkeypatch.setattr(warm, "_cold", lambda group: group[1] == "shared")
+    assert set(warm.warm_groups(_jobs())) == {("heron", "shared")}
+
+
+def test_nothing_to_overlap_nothing_started(monkeypatch):
+    monkeypatch.setattr(warm, "_cold", lambda group: group[1] == "shared")  # one group only
+    started = []
+    monkeypatch.setattr(warm, "ProcessPoolExecutor", lambda *a, **k: started.append(1))
+    assert warm.compile_ahead(_jobs(), workers=2) == 0
+    monkeypatch.setattr(warm, "_cold", lambda group: False)
+    assert warm.compile_ahead(_jobs(), workers=2) == 0
+    assert not started
+
+
+@pytest.mark.slow
+def test_a_real_warm_up_leaves_the_kernels_in_the_cache(tmp_path):
+    """Two lighter games compiled ahead in two worker processes of a fresh cache: both are then
+    warm, and the log says so."""
+    code = textwrap.dedent("""
+        from heron_sim.runner import warm
+        from heron_sim.runner.kinds import plan_jobs
+        from heron_sim.runner.config import load_experiment
+        exp = load_experiment("experiments/games.toml")
+        jobs = [j for j in plan_jobs(exp) if j.labels.get("game") in ("akeruption", "rampage")]
+        groups = sorted(warm.warm_groups(jobs))
+        print(groups)
+        lines = []
+        n = warm.compile_ahead(jobs, log=lines.append, workers=2)
+        print(n, [warm._cold(g) for g in groups])
+        print(lines)
+    """)
+    env = dict(os.environ, HERON_SIM_CACHE=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
+    env.pop("NUMBA_CACHE_DIR", None)
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True,
+                         text=True, timeout=900)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "[('game', 'akeruption'), ('game', 'rampage')]"
+    assert lines[1] == "2 [False, False]"
+    assert "compiling 2 kernels ahead in 2 processes" in lines[2]
