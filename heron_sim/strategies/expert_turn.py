@@ -126,6 +126,32 @@ def roll_list(lst, nf, w, R, rng):
 
 
 @hot
+def roll_count(nf, R, rng):
+    """``nf`` dice all alike rolled, counted and not placed (the draws of :func:`roll_list` for
+    unscripted dice): this roll's dice by animal, packed."""
+    packed = np.uint64(0)
+    s = rng[0]
+    bits = np.uint64(0)
+    chunks = 0
+    faces = np.uint64(R[R_NFACES])
+    reject = np.uint64(R[R_REJECT])
+    for j in range(nf):
+        while True:
+            if chunks == 0:
+                s += _GOLDEN
+                bits = mix64(s)
+                chunks = 4
+            m = (bits & _MASK16) * faces
+            bits = bits >> _S16
+            chunks -= 1
+            if (m & _MASK16) >= reject:
+                break
+        packed += _ONE << np.uint64(8 * R[R_FACES + np.int64(m >> _S16)])
+    rng[0] = s
+    return packed
+
+
+@hot
 def _lay_out(lst, nf, w, n, total):
     """The dice as the generic path leaves them: the last roll's dice (the list) fresh, free
     unless herons; the others kept or reserved herons, not fresh. All dice by animal in
@@ -229,10 +255,11 @@ def state_column(sp, ts, t, g, r, kept, roll, n):
 
 
 @hot
-def expert_roll_phase(seat, w, R, rng, sp):
+def roll_phase_dice(seat, w, R, rng, sp):
     """heron_sim.engine.turn.roll_phase for an ``expert`` seat, up to the first decision it
-    cannot answer alone. Returns ``outcome + 4 * value`` (the roll phase's pair), or
-    ``CONTINUE`` with the dice laid out for the generic loop (w[ROLL], w[ROLLS_LEFT] set)."""
+    cannot answer alone, placing every die. Returns ``outcome + 4 * value`` (the roll phase's
+    pair), or ``CONTINUE`` with the dice laid out for the generic loop (w[ROLL], w[ROLLS_LEFT]
+    set)."""
     n = w[NDICE]
     row = w[ROW]
     rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
@@ -343,3 +370,107 @@ def expert_roll_phase(seat, w, R, rng, sp):
         roll = roll_list(lst, nf, w, R, rng)
         w[ROLLS_LEFT] -= 1
         w[ROLL] += 1
+
+
+@hot
+def roll_phase_counts(seat, w, R, rng, sp):
+    """:func:`roll_phase_dice` for unscripted dice all alike, counting the dice without placing
+    them (which die shows what does not matter then, and nothing reads the faces after an
+    expert's roll phase: its score reads w[COUNTS]). Returns ``CONTINUE``, having changed
+    nothing but the stream's counter, w[BONUS + seat], w[ROLL] and w[ROLLS_LEFT], where the
+    dice must be placed: at a hand-over to the generic loop, and at an Anxiety a ready Lion may
+    rescue (:func:`expert_roll_phase` then plays the turn again with :func:`roll_phase_dice`)."""
+    n = w[NDICE]
+    row = w[ROW]
+    rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
+    w[BONUS + seat] = 0
+    nf = n
+    roll = roll_count(nf, R, rng)
+    w[ROLL] = 1
+    w[ROLLS_LEFT] = rolls - 1
+    herons = _lane(roll, HERON)
+    if herons >= R[P_POND]:
+        total = herons
+        while total < n:
+            nf -= _lane(roll, HERON)  # the herons stay reserved
+            roll = roll_count(nf, R, rng)
+            new = _lane(roll, HERON)
+            total += new
+            if new == 0:
+                break
+        return OUT_POND + 4 * total
+    guide = w[GUIDE + seat]
+    kept = np.uint64(0)  # the dice set aside (kept, reserved herons), packed like a roll
+    if not has_tables(seat, sp):
+        return CONTINUE
+    ts = table_seat(seat, sp)
+    stored = sp[ts, ROW_POWERS] != 0
+    anxiety = R[P_ANXIETY]
+    roll_time = guide == LOUP or guide == AIGLE or guide == CERF or guide == HERON
+    t = table_of(seat, w, R)  # the guide's state does not change before the roll phase ends
+    while True:
+        total = kept + roll
+        if _lane(total, HERON) >= anxiety:
+            if guide == LION and w[READY + seat] != 0 and _enabled(R, LION):
+                return CONTINUE  # the Lion's choice reads the dice
+            w[row + C_ANXIETIES] += 1
+            w[row + C_SEAT_ANX + seat] += 1
+            return OUT_ANXIETY
+        r = w[ROLLS_LEFT]
+        if roll_time and w[READY + seat] != 0 and _enabled(R, guide):
+            col = -1
+            slots = 0
+            if stored:
+                col, slots = state_column(sp, ts, t, guide, r, kept, roll, n)
+            if col < 0 or int(sp[ts, col + power_column(guide)]) != -1:
+                return CONTINUE
+            if r <= 0:
+                _counts(w, total)
+                return OUT_SCORED
+        else:
+            if r <= 0:
+                _counts(w, total)
+                return OUT_SCORED
+            col, slots = state_column(sp, ts, t, guide, r, kept, roll, n)
+            if col < 0:
+                return CONTINUE
+        action = int(sp[ts, col])
+        if action < 0:
+            _counts(w, total)
+            return OUT_SCORED
+        # expert.apply_keep_action by counts: each slot's count, as far as this roll shows it
+        taken = np.uint64(0)
+        newly = _lane(roll, HERON)  # this roll's herons are newly held
+        for a in range(6):
+            slot = (slots >> (4 * a)) & 15
+            x = (action >> (ACTION_BITS * slot)) & 15
+            c = _lane(roll, a)
+            x = x if x < c else c
+            taken += np.uint64(x) << np.uint64(8 * a)
+            newly += x
+        nf -= newly
+        if nf == 0 or newly == 0:
+            return CONTINUE  # the generic loop says why (illegal reroll)
+        kept += taken + (roll & (_BYTE << _S48))
+        roll = roll_count(nf, R, rng)
+        w[ROLLS_LEFT] -= 1
+        w[ROLL] += 1
+
+
+@hot
+def expert_roll_phase(seat, w, R, rng, sp):
+    """heron_sim.engine.turn.roll_phase for an ``expert`` seat, up to the first decision it
+    cannot answer alone. Returns ``outcome + 4 * value`` (the roll phase's pair), or
+    ``CONTINUE`` with the dice laid out for the generic loop (w[ROLL], w[ROLLS_LEFT] set).
+    Unscripted dice all alike are counted, not placed (:func:`roll_phase_counts`); where the
+    dice must be placed after all, the turn is played again from its first draw, placing them
+    (the same draws, the same decisions)."""
+    if R[R_UNIFORM] != 0 and w[RPTR] >= w[RSCRIPT_LEN]:
+        start = rng[0]
+        bonus = w[BONUS + seat]
+        code = roll_phase_counts(seat, w, R, rng, sp)
+        if code != CONTINUE:
+            return code
+        rng[0] = start
+        w[BONUS + seat] = bonus
+    return roll_phase_dice(seat, w, R, rng, sp)
