@@ -1,7 +1,7 @@
 """Performance figures of heron-sim (``make bench``). Not a test: prints medians, targets, and
 the ratio to a baseline version measured in the same run.
 
-    python benchmarks/bench.py [--repeats 5] [--games 50000] [--baseline REF] [--quick]
+    python benchmarks/bench.py [--repeats 5] [--games 50000] [--baseline REF] [--quick] [--report]
 
 Measures, on this machine (in-process figures: medians of ``--repeats`` runs, warm kernels):
 - four-player 8d8 greedy games per second with 1 and 2 threads (target >= 55,000 and 100,000);
@@ -16,7 +16,10 @@ Measures, on this machine (in-process figures: medians of ``--repeats`` runs, wa
 - the wall time of ``heron-sim simulate --games 10000`` with a warm and with an empty cache
   (a fresh ``HERON_SIM_CACHE``; target < 30 s), Python start-up and compilation included;
 - the first-run wall time of ``heron-sim game NAME simulate --games 10000`` for each lighter
-  game with an empty cache (target < 30 s), and its warm time.
+  game with an empty cache (target < 30 s), and its warm time;
+- with ``--report``: the wall time of ``heron-sim report`` (the whole test plan, simulation,
+  analysis and rendering) with an empty cache, as ``make report`` runs it on a fresh clone
+  (target < 5 min).
 
 Figures on a shared or busy machine are noisy: the bench prints the load average it started at.
 """
@@ -111,6 +114,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=50_000)
     parser.add_argument("--baseline", default=None, help="git commit to compare with ('none': skip)")
     parser.add_argument("--quick", action="store_true", help="skip the cold-cache runs and the lighter games")
+    parser.add_argument("--report", action="store_true",
+                        help="also time the whole plan's report with an empty cache (5 minutes or more)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
@@ -162,6 +167,15 @@ def main() -> None:
                 again = wall(cmd, env=cold_env(folder))
                 rows.append((f"`heron-sim game {name} simulate --games 10000`, empty cache / warm",
                              f"{first:.1f} / {again:.1f} s", "", "< 30 s"))
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+    if args.report:
+        folder = tempfile.mkdtemp(prefix="heron-report-")
+        try:
+            took = wall(CLI + ["report", "--out", f"{folder}/results", "--run-dir", f"{folder}/run"],
+                        env=cold_env(f"{folder}/cache"))
+            rows.append(("`heron-sim report` (the whole plan), empty cache", f"{took / 60:.1f} min", "",
+                         "< 5 min"))
         finally:
             shutil.rmtree(folder, ignore_errors=True)
     width = max(len(r[0]) for r in rows)

@@ -3,6 +3,7 @@ real warm-up in worker processes that leaves them in the cache."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -84,3 +85,30 @@ def test_a_real_warm_up_leaves_the_kernels_in_the_cache(tmp_path):
     assert lines[0] == "[('game', 'akeruption'), ('game', 'rampage')]"
     assert lines[1] == "2 [False, False]"
     assert "compiling 2 kernels ahead in 2 processes" in lines[2]
+
+
+@pytest.mark.skipif((os.cpu_count() or 1) < 2, reason="the warm-up needs two cores")
+def test_ctrl_c_during_the_warm_up_stops_the_workers_and_labels_the_run(tmp_path):
+    """Ctrl-C while the kernels compile ahead: the workers end at once (no traceback from
+    them), the run is kept as interrupted with nothing played, exit 130."""
+    import signal
+    import time
+
+    env = dict(os.environ, HERON_SIM_CACHE=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
+    env.pop("NUMBA_CACHE_DIR", None)
+    cmd = [sys.executable, "-m", "heron_sim", "run", "experiments/modes.toml", "experiments/pond.toml",
+           "--games", "200", "--run-dir", str(tmp_path / "run")]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True)
+    line = proc.stderr.readline()  # the warm-up's first line, before any game
+    assert "kernels ahead in 2 processes" in line, line
+    time.sleep(1.0)
+    t0 = time.perf_counter()
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert time.perf_counter() - t0 < 30  # not after the compilations
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err, err
+    assert [l for l in err.splitlines() if l.startswith("interrupted")], err
+    manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
+    assert manifest["interrupted"] is True and manifest["played"] == 0

@@ -19,6 +19,8 @@ from .layout import (
     DECIDE_FN, DSCRIPT, DSCRIPT_LEN, GUIDE, LEAD, NDICE, PLAYERS, R_NDICE, READY, ROLL, ROW, RSCRIPT,
     RSCRIPT_LEN, SID, USED, C_SQUARES, HEADER, OUT_ANXIETY, OUT_POND,
 )
+from ..strategies.dispatch import GREEDY, HAS_GREEDY
+from .greedy_turn import greedy_roll_phase, greedy_score
 from .rng import stream_start
 from .turn import roll_phase, score_dice
 
@@ -77,14 +79,20 @@ def play_turns(seed, first_turn, R, guide, sid, sp_row, out, decide_fn):
     rng = np.zeros(3, dtype=np.uint64)
     w[GUIDE + 1] = 6 if guide != 6 else 5
     seat = sids[0] - sid  # 0, typed like a seat (not a literal: one compiled turn for all)
+    fused = HAS_GREEDY and sid == GREEDY  # greedy's own turn, without the dispatch layers
     for t in range(n_turns):
         stream_start(seed, first_turn + t, rng)
         w[GUIDE] = guide
         w[READY] = 1
         w[READY + 1] = 1
-        outcome, value = roll_phase(seat, w, R, rng, sp)
-        if outcome != OUT_POND and outcome != OUT_ANXIETY:
-            value = score_dice(seat, w, R, rng, sp)
+        if fused:
+            outcome, value = greedy_roll_phase(seat, w, R, rng)
+            if outcome != OUT_POND and outcome != OUT_ANXIETY:
+                value = greedy_score(seat, w, R)
+        else:
+            outcome, value = roll_phase(seat, w, R, rng, sp)
+            if outcome != OUT_POND and outcome != OUT_ANXIETY:
+                value = score_dice(seat, w, R, rng, sp)
         out[t, 0] = outcome
         out[t, 1] = value
         out[t, 2] = w[ROLL]

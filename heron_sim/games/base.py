@@ -31,6 +31,35 @@ MAX_SEED = 2**63 - 1
 #: flag (Ctrl-C, SIGTERM) is read between chunks.
 GAME_CHUNK = 20_000
 
+def play_slices(games: int, chunk: int, play: Callable[[int, int], None],
+                progress: Callable[[int], None] | None = None) -> None:
+    """Call ``play(a, b)`` for the slices ``a..b-1`` of ``range(games)`` (at most ``chunk``
+    games each), on ``numba.get_num_threads()`` threads at once: the games' kernels release the
+    GIL (``nogil=True``) and write disjoint rows, and game ``i`` draws from its own stream, so
+    the results are the same for any number of threads. ``progress`` is called in this thread,
+    in slice order."""
+    import numba
+
+    threads = numba.get_num_threads()
+    if threads > 1 and games > 1:
+        chunk = max(1, min(chunk, -(-games // (2 * threads))))
+    bounds = [(a, min(games, a + chunk)) for a in range(0, games, chunk)]
+    if threads <= 1 or len(bounds) <= 1:
+        for a, b in bounds:
+            play(a, b)
+            if progress is not None:
+                progress(b - a)
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="heron-sim-game") as pool:
+        futures = [pool.submit(play, a, b) for a, b in bounds]
+        for (a, b), f in zip(bounds, futures):
+            f.result()
+            if progress is not None:
+                progress(b - a)
+
+
 #: Columns every per-game result table starts with.
 #: seed (int), game (index, int), players (int), seats (str, strategy by seat, e.g.
 #: "greedy,random,greedy"), strategies (str, sorted unique strategy names joined by ","), winner (seat index, -1 if none), length (rounds or

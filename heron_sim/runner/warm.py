@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import multiprocessing
 import os
+import signal
 import time
 from concurrent.futures import ProcessPoolExecutor, wait
 
@@ -83,6 +84,21 @@ def warm_groups(jobs) -> dict[tuple[str, str], list]:
     return groups
 
 
+def _worker_init() -> None:
+    """Workers leave Ctrl-C to the plan's process, which stops them (no traceback from them)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _stop(pool) -> None:
+    """End the workers now (a compilation cut short writes nothing: cache files are renamed
+    into place whole)."""
+    if pool is None:
+        return
+    for proc in list(getattr(pool, "_processes", {}).values()):
+        proc.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)
+
+
 def _compile(jobs) -> float:
     """In a worker process: play the small jobs (their results are thrown away)."""
     from .run import play_job
@@ -97,6 +113,7 @@ def _compile(jobs) -> float:
 def compile_ahead(jobs, log=None, workers: int | None = None) -> int:
     """Compile the cold kernels of ``jobs`` in parallel worker processes (see the module's
     doc). Returns the number of groups compiled ahead (0 when skipped)."""
+    from ..interrupt import stop_requested
     from .executor import current
 
     if current() is not None or not cache.writable():
@@ -106,18 +123,30 @@ def compile_ahead(jobs, log=None, workers: int | None = None) -> int:
     if len(groups) < 2 or workers < 2:
         return 0
     order = sorted(groups, key=lambda g: -_SECONDS.get(g[1] if g[0] == "heron" else "game", 20))
-    names = ", ".join(f"{n} engine" if k == "heron" else n for k, n in order)
+    label = {"greedy": "the engine for greedy", "shared": "the engine for mixed strategies"}
+    names = ", ".join(label[n] if k == "heron" else n for k, n in order)
     if log is not None:
         log(f"compiling {len(order)} kernels ahead in {workers} processes, once per machine: {names}")
     t0 = time.perf_counter()
     ctx = multiprocessing.get_context("spawn")
+    pool = None
     try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-            futures = [pool.submit(_compile, groups[g]) for g in order]
-            wait(futures)
-            failed = sum(f.exception() is not None for f in futures)
-    except (KeyboardInterrupt, OSError, RuntimeError):
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init)
+        pending = {pool.submit(_compile, groups[g]) for g in order}
+        futures = list(pending)
+        while pending:
+            _, pending = wait(pending, timeout=0.25)
+            if stop_requested():  # Ctrl-C / SIGTERM: the plan stops before its first job
+                _stop(pool)
+                return 0
+        failed = sum(f.exception() is not None for f in futures)
+    except KeyboardInterrupt:  # outside the command line (no handler): stop the workers too
+        _stop(pool)
+        raise
+    except (OSError, RuntimeError):
+        _stop(pool)
         return 0
+    pool.shutdown()
     if log is not None:
         note = f" ({failed} left to the plan)" if failed else ""
         log(f"kernels compiled in {time.perf_counter() - t0:.0f} s{note}")

@@ -38,3 +38,29 @@ def test_strategy_frame_rotates_the_second_strategy():
     t = S.strategies(games=30, seed=1, players=(2, 3))
     alls = t[t["seat"].astype(str) == "all"]
     assert set(alls["strategy"]) == {"greedy", "random"} and set(alls["players"]) == {2, 3}
+
+
+@pytest.mark.parametrize("name", ["akeruption", "fire-mountain", "mekong-dragons", "rampage"])
+def test_a_lighter_game_plays_the_same_games_on_one_thread_or_two(name):
+    """games.base.play_slices runs slices of games in threads (the kernels release the GIL):
+    the frame must not depend on it."""
+    import numba
+
+    from heron_sim.games import get
+
+    game = get(name)
+    rules = game.load_rules(None, {})
+    players = game.min_players + 1
+    frames = []
+    for threads in (1, 2):
+        old = numba.get_num_threads()
+        numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))
+        try:
+            frames.append(game.simulate(rules, games=301, players=players, seed=5,
+                                        strategies=[game.strategies[0]] * players, first_game=7))
+        finally:
+            numba.set_num_threads(old)
+    import pandas as pd
+
+    assert len(frames[0]) == 301
+    pd.testing.assert_frame_equal(frames[0], frames[1])

@@ -479,7 +479,7 @@ def play_turn(p, strat, state, temp, entered, taken, critical, flow, vwall, ends
                     c -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # games.base.play_slices runs slices in threads
 def run_games(seed, first, n_games, strat, critical, bonus, start_walls, tiles, res_w, params, fl,
               winner, length, finished, reason, temps, points, kstats_out, built_out, meta_out):
     """Play games ``first .. first+n_games-1`` of master ``seed``; game i draws only from the

@@ -7,7 +7,7 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from ..base import seat_strategies
+from ..base import play_slices, seat_strategies
 from .engine import STRATEGIES, K_HOLDS, K_STOPS, K_TESTS, N_KCOUNT, N_META, M_BYPASSED, M_ERUPTIONS, \
     M_FLOWS, STRATEGY_ID, run_games
 from .rules import MAX_PLAYERS, MIN_PLAYERS, WALLS, AkeruptionRules
@@ -42,13 +42,12 @@ def simulate(rules: AkeruptionRules, games: int, players: int, seed: int,
     kst = np.empty((games, 3, N_KCOUNT), np.int64)
     built = np.empty((games, players, 3), np.int64)
     meta = np.empty((games, N_META), np.int64)
-    for a in range(0, games, _CHUNK):
-        b = min(games, a + _CHUNK)
+    def play(a, b):
         run_games(seed, first_game + a, b - a, strat, critical, bonus, start_walls, tiles, res_w,
                   params, fl, winner[a:b], length[a:b], finished[a:b], reason[a:b], temps[a:b],
                   points[a:b], kst[a:b], built[a:b], meta[a:b])
-        if progress is not None:
-            progress(b - a)
+
+    play_slices(games, _CHUNK, play, progress)
     df = pd.DataFrame({
         "seed": np.full(games, seed, np.int64),
         "game": np.arange(first_game, first_game + games, dtype=np.int64),

@@ -876,7 +876,7 @@ def winner_of(score, n_players):
     return w
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # games.base.play_slices runs slices in threads
 def run_games(seed, first, n_games, strat, layout, faces, species, cost, params,
               winner, length, finished, scores, hatched, stats):
     """Play games ``first .. first+n_games-1`` of master ``seed``; game i draws only from the

@@ -7,7 +7,7 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from ..base import seat_strategies
+from ..base import play_slices, seat_strategies
 from .engine import STRATEGIES, N_STATS, STAT_NAMES, STRATEGY_ID, run_games
 from .rules import MAX_PLAYERS, MIN_PLAYERS, SPECIES, FireMountainRules
 
@@ -37,12 +37,11 @@ def simulate(rules: FireMountainRules, games: int, players: int, seed: int,
     scores = np.empty((games, players), np.int64)
     hatched = np.empty((games, players, len(SPECIES)), np.int64)
     stats = np.empty((games, N_STATS), np.int64)
-    for a in range(0, games, _CHUNK):
-        b = min(games, a + _CHUNK)
+    def play(a, b):
         run_games(seed, first_game + a, b - a, strat, layout, faces, species, cost, params,
                   winner[a:b], length[a:b], finished[a:b], scores[a:b], hatched[a:b], stats[a:b])
-        if progress is not None:
-            progress(b - a)
+
+    play_slices(games, _CHUNK, play, progress)
     df = pd.DataFrame({
         "seed": np.full(games, seed, np.int64),
         "game": np.arange(first_game, first_game + games, dtype=np.int64),

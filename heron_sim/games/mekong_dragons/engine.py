@@ -829,7 +829,7 @@ def play_game(seed, g, strat, home, ip, dist, judgement, og, os):
     og[O_PLANKS_ON] = pon.sum()
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # games.base.play_slices runs slices in threads
 def play_batch(seed, first_game, strat, home, ip, dist, judgement, og, os):
     """Games first_game .. first_game + len(og) - 1; game i uses only the stream (seed, i)."""
     for i in range(og.shape[0]):

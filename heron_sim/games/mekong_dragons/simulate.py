@@ -7,7 +7,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from ..base import seat_strategies
+from ..base import play_slices, seat_strategies
 from ..base import CORE_COLUMNS
 from . import engine as E
 from .rules import CARDS, COLOURS_BY_PLAYERS, VILLAGES, MekongRules
@@ -40,12 +40,11 @@ def simulate(rules: MekongRules, games: int, players: int, seed: int, strategies
     home = seat_villages(players)
     og = np.zeros((games, E.NOG), dtype=np.int64)
     os_ = np.zeros((games, players, E.NOS), dtype=np.int64)
-    for start in range(0, games, _CHUNK):
-        stop = min(games, start + _CHUNK)
+    def play(start, stop):
         E.play_batch(np.uint64(seed), first_game + start, strat, home, ip, geo["dist"],
                      float(rules.judgement_error), og[start:stop], os_[start:stop])
-        if progress is not None:
-            progress(stop - start)
+
+    play_slices(games, _CHUNK, play, progress)
     n = games
     cols = {
         "seed": np.full(n, seed, dtype=np.int64),

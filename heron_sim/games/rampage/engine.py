@@ -775,7 +775,7 @@ def play_game(seed, g, strat, pp, ip, fp, adj, b_dist, b_floors, corner, veh_hom
     og[O_TURNS] = turns
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # games.base.play_slices runs slices in threads
 def play_batch(seed, first_game, strat, pp, ip, fp, adj, b_dist, b_floors, corner, veh_home, og, os):
     """Games first_game .. first_game + len(og) - 1; game i uses only the stream (seed, i)."""
     for i in range(og.shape[0]):

@@ -7,7 +7,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from ..base import seat_strategies
+from ..base import play_slices, seat_strategies
 from ..base import CORE_COLUMNS
 from . import engine as E
 from .rules import RampageRules
@@ -35,13 +35,12 @@ def simulate(rules: RampageRules, games: int, players: int, seed: int, strategie
     ka = rules.kernel_arrays(players)
     og = np.zeros((games, E.NOG), dtype=np.int64)
     os_ = np.zeros((games, players, E.NOS), dtype=np.float64)
-    for start in range(0, games, _CHUNK):
-        stop = min(games, start + _CHUNK)
+    def play(start, stop):
         E.play_batch(np.uint64(seed), first_game + start, strat, ka["pp"], ka["ip"], ka["fp"],
                      ka["adj"], ka["b_dist"], ka["b_floors"], ka["corner"], ka["veh_home"],
                      og[start:stop], os_[start:stop])
-        if progress is not None:
-            progress(stop - start)
+
+    play_slices(games, _CHUNK, play, progress)
     return _frame(og, os_, rules, players, seed, strategies, first_game)
 
 
