@@ -54,6 +54,7 @@ _STRATEGIES = {
           "plug-in"),
 }
 GREEDY = 0
+EXPERT = 3  # its seats take a fused turn (heron_sim.strategies.expert_turn) where it is seated
 #: The key of the kernel shared by every strategy set but greedy alone.
 SHARED = ("shared",)
 
@@ -132,6 +133,8 @@ def decide_source(key: tuple) -> str:
         "from heron_sim.engine.layout import DECIDE_FN, SID",
         f"GREEDY = {GREEDY}",
         "HAS_GREEDY = True",
+        f"EXPERT = {EXPERT}",
+        "HAS_EXPERT = True",
         "",
         "",
     ]
@@ -145,6 +148,7 @@ def decide_source(key: tuple) -> str:
     mod, fn, args, _ = _STRATEGIES[sid]
     lines[3:3] = [f"from {mod} import {fn}"]
     lines[5] = f"HAS_GREEDY = {sid == GREEDY}"
+    lines[7] = f"HAS_EXPERT = {sid == EXPERT}"
     lines += [f"@njit({_DECIDE_SIGNATURE!r}, cache=True, _nrt=False)",
               "def decide(kind, seat, w, R, rng, sp):", "    sid = w[SID + seat]",
               f"    if sid == {sid}:", f"        return {fn}({args})",

@@ -9,7 +9,8 @@ from ..rules.rules import (
     P_HERON_DOUBLING, P_POND, P_ROLLS,
 )
 from ..strategies.common import can_target
-from ..strategies.dispatch import GREEDY, HAS_GREEDY, decide
+from ..strategies.dispatch import EXPERT, GREEDY, HAS_EXPERT, HAS_GREEDY, decide
+from ..strategies.expert_turn import expert_roll_phase
 from .dice import best_set, count_animals, heron_earns_doubling, newly_kept_count, reserved_herons, roll_free_dice
 from .layout import (
     BONUS, C_ANXIETIES, COUNTS, HERON, C_COMBOS, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, C_SEAT_DOUBLED, D_BULL,
@@ -29,28 +30,37 @@ def roll_phase(seat, w, R, rng, sp):
     (OUT_ANXIETY, 0) for Heron's Anxiety; (OUT_RESCUED, 0) for an Anxiety rescued by the Lion
     (the dice are then scored); (OUT_SCORED, 0) when the player stops or cannot reroll.
     ``w[ROLL]`` is the number of the roll the turn ended on (1 = first). A greedy seat takes
-    the fused path of heron_sim.engine.greedy_turn (same results, same draws).
+    the fused path of heron_sim.engine.greedy_turn (same results, same draws); an expert seat
+    that of heron_sim.strategies.expert_turn, which hands the turn back to the loop below (at a
+    decision point, the dice laid out) where the tables alone do not decide.
     """
     if HAS_GREEDY and w[SID + seat] == GREEDY:
         return greedy_roll_phase(seat, w, R, rng)
     n = w[NDICE]
     row = w[ROW]
-    rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
-    w[BONUS + seat] = 0
-    for i in range(n):
-        w[STATUS + i] = FREE
-    herons = roll_free_dice(w, R, rng)
-    w[ROLL] = 1
-    w[ROLLS_LEFT] = rolls - 1
-    if herons >= R[P_POND]:
-        total = herons
-        while total < n:
-            new = roll_free_dice(w, R, rng)
-            total += new
-            if new == 0:
-                break
-        return OUT_POND, total
-    reserved = herons  # kept up to date: +new herons per roll, recounted after a power
+    reserved = -1
+    if HAS_EXPERT and w[SID + seat] == EXPERT:
+        code = expert_roll_phase(seat, w, R, rng, sp)
+        if code >= 0:
+            return code % 4, code // 4
+        reserved = reserved_herons(w)
+    if reserved < 0:
+        rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
+        w[BONUS + seat] = 0
+        for i in range(n):
+            w[STATUS + i] = FREE
+        herons = roll_free_dice(w, R, rng)
+        w[ROLL] = 1
+        w[ROLLS_LEFT] = rolls - 1
+        if herons >= R[P_POND]:
+            total = herons
+            while total < n:
+                new = roll_free_dice(w, R, rng)
+                total += new
+                if new == 0:
+                    break
+            return OUT_POND, total
+        reserved = herons  # kept up to date: +new herons per roll, recounted after a power
     while True:
         if reserved >= R[P_ANXIETY]:
             w[row + C_ANXIETIES] += 1
@@ -60,6 +70,8 @@ def roll_phase(seat, w, R, rng, sp):
                     w[READY + seat] = 0
                     w[row + C_POWERS + LION] += 1
                     w[row + C_LION_RESCUES] += 1
+                    if HAS_EXPERT and w[SID + seat] == EXPERT:
+                        count_animals(w)  # what the expert's score reads
                     return OUT_RESCUED, 0
             return OUT_ANXIETY, 0
         guide = w[GUIDE + seat]
@@ -70,6 +82,8 @@ def roll_phase(seat, w, R, rng, sp):
                 reserved = reserved_herons(w)
                 continue  # Anxiety is checked after every die modification
         if decide(D_KEEP, seat, w, R, rng, sp) == 0:
+            if HAS_EXPERT and w[SID + seat] == EXPERT:
+                count_animals(w)  # what the expert's score reads
             return OUT_SCORED, 0
         newly, free_left = newly_kept_count(w)
         if w[ROLLS_LEFT] <= 0 or free_left == 0 or newly == 0:
@@ -101,6 +115,10 @@ def score_dice(seat, w, R, rng, sp):
     the set effect (regenerate or swap) and then the Bull's +2.
     """
     if HAS_GREEDY and w[SID + seat] == GREEDY:
+        return greedy_score(seat, w, R)
+    if HAS_EXPERT and w[SID + seat] == EXPERT:
+        # expert scores as greedy does (expert_decide: no guide swap, regenerate on an 8+ set,
+        # Bull always), from the counts its roll phase leaves in w[COUNTS]
         return greedy_score(seat, w, R)
     row = w[ROW]
     count_animals(w)

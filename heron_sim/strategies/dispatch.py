@@ -23,6 +23,7 @@ from .scripted import scripted_decide
 GREEDY, RANDOM, SCRIPTED, EXPERT, PRUDENT, RACER = 0, 1, 2, 3, 4, 5
 PLUGIN = 100
 HAS_GREEDY = True  # the kernels generated per strategy set say whether greedy is seated
+HAS_EXPERT = True  # ... and expert (heron_sim.engine.turn: its fused turn)
 
 
 @hot

@@ -1,0 +1,476 @@
+"""The expert's turn, fused: the roll phase of an ``expert`` seat without ``decide``.
+
+``expert_roll_phase`` does what heron_sim.engine.turn.roll_phase does for a seat whose strategy
+is ``expert`` (heron_sim.strategies.expert), with the same random draws in the same order and
+the same decisions, but as one loop with the dice counted as they are rolled (like greedy's fused
+turn, heron_sim.engine.greedy_turn): the dice of each roll are counted by animal in one pass
+(packed 8 bits a lane) and the dice set aside are carried from roll to roll in the same form.
+The table look-up (:func:`state_column`) computes the same rank as
+:func:`heron_sim.strategies.expert.lookup` from those counts, in registers: the digits
+``k * B + c`` come straight from the lanes, each sort key carries its animal's size, and the
+slots land in a 4-bit map. The free dice are a list of 4-bit die indices in one register
+(ascending die order: the draws of heron_sim.engine.dice.roll_free_dice), and the keep walks it
+without data-dependent branches (mispredicted branches cost more than the rest of a decision).
+
+It plays the common case itself: the first roll, a Peaceful Pond, Heron's Anxiety (and the
+Lion's rescue), and every keep/stop decision the tables answer, including a ready Wolf, Eagle,
+Deer or Heron guide whose stored power decision for the dice is "no use" (identical dice). In
+any other case (no tables, dice the tables do not hold, a power to use or not stored) it lays
+the dice out in the workspace exactly as the generic path would have them at that point and
+returns ``CONTINUE``: the generic loop then takes over from the same decision point (the same
+answers, since decisions do not draw). When it ends the roll phase itself it leaves all dice by
+animal in w[COUNTS] (what heron_sim.engine.turn.score_dice reads for an expert seat) and the
+faces in w[FACE]; the statuses are laid out only for a Pond (nothing reads them after the roll
+phase: the next turn rolls every die). tests/test_expert_turn.py plays the same games through
+the fused and the generic path (expert_decide seated as a plug-in).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.dice import roll_die
+from ..engine.jit import hot
+from ..engine.layout import (
+    AIGLE, BONUS, C_ANXIETIES, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, CERF, COUNTS, FACE, FREE, FRESH,
+    GUIDE, HERON, KEPT, LION, LOUP, MAX_FACES, NDICE, OUT_ANXIETY, OUT_POND, OUT_RESCUED,
+    OUT_SCORED, R_FACES, R_NFACES, R_REJECT, R_UNIFORM, READY, RESERVED, ROLL, ROLLS_LEFT, ROW,
+    RPTR, RSCRIPT_LEN, STATUS,
+)
+from ..engine.rng import mix64
+from ..rules.rules import P_ANXIETY, P_POND, P_POWERS, P_POWERS_OFF, P_ROLLS
+from .expert import has_tables, lion_worth_it, power_column, table_of, table_seat
+from .expert_dp import (
+    ACTION_BITS, ENTRY, ROW_ANX, ROW_B, ROW_DIR, ROW_F, ROW_P1, ROW_PI, ROW_POWERS, ROW_RMAX,
+    ROW_STRIDE,
+)
+
+#: expert_roll_phase: the generic loop goes on from the dice laid out in the workspace.
+CONTINUE = -1
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_ONE = np.uint64(1)
+_BYTE = np.uint64(0xFF)
+_NIBBLE = np.uint64(0xF)
+_MASK16 = np.uint64(0xFFFF)
+_S16 = np.uint64(16)
+_S48 = np.uint64(8 * HERON)
+
+
+@hot
+def _lane(packed, a):
+    return np.int64((packed >> np.uint64(8 * a)) & _BYTE)
+
+
+@hot
+def _die(lst, j):
+    """Entry j of a die list (4 bits an entry)."""
+    return np.int64((lst >> np.uint64(4 * j)) & _NIBBLE)
+
+
+@hot
+def roll_list(lst, nf, w, R, rng):
+    """Roll the ``nf`` dice of the list ``lst`` (ascending die order: the draws of
+    heron_sim.engine.dice.roll_free_dice, scripted dice included). Returns this roll's dice by
+    animal, packed 8 bits a lane (lane 6: herons)."""
+    packed = np.uint64(0)
+    if w[RPTR] < w[RSCRIPT_LEN]:
+        for j in range(nf):
+            i = _die(lst, j)
+            f = roll_die(i, w, R, rng)
+            w[FACE + i] = f
+            packed += _ONE << np.uint64(8 * f)
+        return packed
+    s = rng[0]
+    bits = np.uint64(0)
+    chunks = 0
+    if R[R_UNIFORM] != 0:  # every die alike (pack_rules): one face table, read once
+        faces = np.uint64(R[R_NFACES])
+        reject = np.uint64(R[R_REJECT])
+        for j in range(nf):
+            i = _die(lst, j)
+            while True:
+                if chunks == 0:
+                    s += _GOLDEN
+                    bits = mix64(s)
+                    chunks = 4
+                m = (bits & _MASK16) * faces
+                bits = bits >> _S16
+                chunks -= 1
+                if (m & _MASK16) >= reject:
+                    break
+            f = R[R_FACES + np.int64(m >> _S16)]
+            w[FACE + i] = f
+            packed += _ONE << np.uint64(8 * f)
+        rng[0] = s
+        return packed
+    for j in range(nf):
+        i = _die(lst, j)
+        faces = np.uint64(R[R_NFACES + i])
+        reject = np.uint64(R[R_REJECT + i])
+        while True:
+            if chunks == 0:
+                s += _GOLDEN
+                bits = mix64(s)
+                chunks = 4
+            m = (bits & _MASK16) * faces
+            bits = bits >> _S16
+            chunks -= 1
+            if (m & _MASK16) >= reject:
+                break
+        f = R[R_FACES + MAX_FACES * i + np.int64(m >> _S16)]
+        w[FACE + i] = f
+        packed += _ONE << np.uint64(8 * f)
+    rng[0] = s
+    return packed
+
+
+@hot
+def roll_count(nf, R, rng):
+    """``nf`` dice all alike rolled, counted and not placed (the draws of :func:`roll_list` for
+    unscripted dice): this roll's dice by animal, packed."""
+    packed = np.uint64(0)
+    s = rng[0]
+    bits = np.uint64(0)
+    chunks = 0
+    faces = np.uint64(R[R_NFACES])
+    reject = np.uint64(R[R_REJECT])
+    for j in range(nf):
+        while True:
+            if chunks == 0:
+                s += _GOLDEN
+                bits = mix64(s)
+                chunks = 4
+            m = (bits & _MASK16) * faces
+            bits = bits >> _S16
+            chunks -= 1
+            if (m & _MASK16) >= reject:
+                break
+        packed += _ONE << np.uint64(8 * R[R_FACES + np.int64(m >> _S16)])
+    rng[0] = s
+    return packed
+
+
+@hot
+def _lay_out(lst, nf, w, n, total):
+    """The dice as the generic path leaves them: the last roll's dice (the list) fresh, free
+    unless herons; the others kept or reserved herons, not fresh. All dice by animal in
+    w[COUNTS]."""
+    for i in range(n):
+        w[STATUS + i] = KEPT + (RESERVED - KEPT) * (w[FACE + i] == HERON)
+        w[FRESH + i] = 0
+    for j in range(nf):
+        i = _die(lst, j)
+        w[FRESH + i] = 1
+        w[STATUS + i] = FREE + (RESERVED - FREE) * (w[FACE + i] == HERON)
+    for a in range(7):
+        w[COUNTS + a] = _lane(total, a)
+
+
+@hot
+def _counts(w, total):
+    """All dice by animal in w[COUNTS] (what the score reads)."""
+    for a in range(7):
+        w[COUNTS + a] = _lane(total, a)
+
+
+@hot
+def _enabled(R, guide):
+    return R[P_POWERS] != 0 and (R[P_POWERS_OFF] >> guide) & 1 == 0
+
+
+@hot
+def _key(kept, roll, B, a, g0):
+    """Sort key of animal a for the rank (expert._rank's order): its digit ``k * B + c``, then
+    its size ``k + c`` (a function of the digit: the order is the digit's), then ``7 - a`` (ties
+    by increasing index); the guide's animal -1 (it sorts last)."""
+    k = _lane(kept, a)
+    c = _lane(roll, a)
+    return -1 if a == g0 else ((k * B + c) * 32 + k + c) * 8 + 7 - a
+
+
+@hot
+def _step(sp, ts, pi, fo, p1, stride, key, slot, rank, rem, slots):
+    """expert._rank_step with the size in the key and the slots in a register (4 bits by
+    animal)."""
+    a = 7 - (key & 7)
+    digit = key >> 8
+    slots |= slot << (4 * a)
+    rank += int(sp[ts, fo + ((6 - slot) * p1 + int(sp[ts, pi + 2 * digit])) * stride + rem])
+    return rank, rem - ((key >> 3) & 31), slots
+
+
+@hot
+def state_column(sp, ts, t, g, r, kept, roll, n):
+    """heron_sim.strategies.expert.lookup for table ``t`` and guide ``g``, with the dice set
+    aside ``kept`` and this roll's dice ``roll`` (packed counts; no power used this turn, so the
+    only fresh held dice are this roll's herons), without touching the workspace: the same
+    rank, by the same sorting network. Returns (column or -1, slot of animal a in bits 4a..)."""
+    anx = int(sp[ts, ROW_ANX])
+    rmax = int(sp[ts, ROW_RMAX])
+    h = _lane(kept + roll, HERON)
+    if h >= anx or r < 0 or r > rmax:
+        return -1, 0
+    B = int(sp[ts, ROW_B])
+    pi = int(sp[ts, ROW_PI])
+    fo = int(sp[ts, ROW_F])
+    p1 = int(sp[ts, ROW_P1])
+    stride = int(sp[ts, ROW_STRIDE])
+    g0 = g if g < 6 else 0
+    s = n - h
+    kg = _lane(kept, g0)
+    cg = _lane(roll, g0)
+    p0 = int(sp[ts, pi + 2 * (kg * B + cg)])
+    rank = int(sp[ts, fo + (6 * p1 + p0) * stride + s])
+    rem = s - kg - cg
+    k0 = _key(kept, roll, B, 0, g0)
+    k1 = _key(kept, roll, B, 1, g0)
+    k2 = _key(kept, roll, B, 2, g0)
+    k3 = _key(kept, roll, B, 3, g0)
+    k4 = _key(kept, roll, B, 4, g0)
+    k5 = _key(kept, roll, B, 5, g0)
+    k0, k5 = max(k0, k5), min(k0, k5)
+    k1, k3 = max(k1, k3), min(k1, k3)
+    k2, k4 = max(k2, k4), min(k2, k4)
+    k1, k2 = max(k1, k2), min(k1, k2)
+    k3, k4 = max(k3, k4), min(k3, k4)
+    k0, k3 = max(k0, k3), min(k0, k3)
+    k2, k5 = max(k2, k5), min(k2, k5)
+    k0, k1 = max(k0, k1), min(k0, k1)
+    k2, k3 = max(k2, k3), min(k2, k3)
+    k4, k5 = max(k4, k5), min(k4, k5)
+    k1, k2 = max(k1, k2), min(k1, k2)
+    k3, k4 = max(k3, k4), min(k3, k4)
+    slots = 0  # the guide's animal: slot 0
+    rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k0, 1, rank, rem, slots)
+    rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k1, 2, rank, rem, slots)
+    rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k2, 3, rank, rem, slots)
+    rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k3, 4, rank, rem, slots)
+    rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k4, 5, rank, rem, slots)
+    fl = 1 if _lane(roll, HERON) > 0 else 0
+    d = ((t * (rmax + 1) + r) * anx + h) * 2 + fl  # expert._column
+    if rank >= int(sp[ts, ROW_DIR + 2 * d + 1]):
+        return -1, slots
+    return int(sp[ts, ROW_DIR + 2 * d]) + ENTRY * rank, slots
+
+
+@hot
+def roll_phase_dice(seat, w, R, rng, sp):
+    """heron_sim.engine.turn.roll_phase for an ``expert`` seat, up to the first decision it
+    cannot answer alone, placing every die. Returns ``outcome + 4 * value`` (the roll phase's
+    pair), or ``CONTINUE`` with the dice laid out for the generic loop (w[ROLL], w[ROLLS_LEFT]
+    set)."""
+    n = w[NDICE]
+    row = w[ROW]
+    rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
+    w[BONUS + seat] = 0
+    lst = np.uint64(0xFEDCBA9876543210)  # dice 0..n-1 (entries past n are never read)
+    nf = n
+    roll = roll_list(lst, nf, w, R, rng)
+    w[ROLL] = 1
+    w[ROLLS_LEFT] = rolls - 1
+    herons = _lane(roll, HERON)
+    if herons >= R[P_POND]:
+        total = herons
+        kept = np.uint64(0)
+        while total < n:
+            kept += roll & (_BYTE << _S48)  # the herons stay reserved
+            k = 0
+            nxt = np.uint64(0)
+            for j in range(nf):
+                i = _die(lst, j)
+                pos = np.uint64(4 * k)
+                nxt = (nxt & ~(_NIBBLE << pos)) | (np.uint64(i) << pos)
+                k += np.int64(w[FACE + i] != HERON)
+            lst = nxt
+            nf = k
+            roll = roll_list(lst, nf, w, R, rng)
+            new = _lane(roll, HERON)
+            total += new
+            if new == 0:
+                break
+        _lay_out(lst, nf, w, n, kept + roll)
+        return OUT_POND + 4 * total
+    guide = w[GUIDE + seat]
+    kept = np.uint64(0)  # the dice set aside (kept, reserved herons), packed like a roll
+    if not has_tables(seat, sp):
+        _lay_out(lst, nf, w, n, roll)
+        return CONTINUE
+    ts = table_seat(seat, sp)
+    stored = sp[ts, ROW_POWERS] != 0
+    anxiety = R[P_ANXIETY]
+    roll_time = guide == LOUP or guide == AIGLE or guide == CERF or guide == HERON
+    t = table_of(seat, w, R)  # the guide's state does not change before the roll phase ends
+    while True:
+        total = kept + roll
+        if _lane(total, HERON) >= anxiety:
+            w[row + C_ANXIETIES] += 1
+            w[row + C_SEAT_ANX + seat] += 1
+            if guide == LION and w[READY + seat] != 0 and _enabled(R, LION):
+                if lion_worth_it(seat, w, R) == 1:
+                    w[READY + seat] = 0
+                    w[row + C_POWERS + LION] += 1
+                    w[row + C_LION_RESCUES] += 1
+                    return OUT_RESCUED
+            return OUT_ANXIETY
+        r = w[ROLLS_LEFT]
+        if roll_time and w[READY + seat] != 0 and _enabled(R, guide):
+            # expert.best_power: the stored decision of these dice; "no use" goes on below
+            # with the same column (the memo of expert.keep_column), anything else is the
+            # generic path's
+            col = -1
+            slots = 0
+            if stored:
+                col, slots = state_column(sp, ts, t, guide, r, kept, roll, n)
+            if col < 0 or int(sp[ts, col + power_column(guide)]) != -1:
+                _lay_out(lst, nf, w, n, total)
+                return CONTINUE
+            if r <= 0:
+                _counts(w, total)
+                return OUT_SCORED
+        else:
+            if r <= 0:
+                _counts(w, total)
+                return OUT_SCORED
+            col, slots = state_column(sp, ts, t, guide, r, kept, roll, n)
+            if col < 0:  # dice the tables do not hold: expert plays greedy there
+                _lay_out(lst, nf, w, n, total)
+                return CONTINUE
+        action = int(sp[ts, col])
+        if action < 0:
+            _counts(w, total)
+            return OUT_SCORED
+        # expert.apply_keep_action: the first free dice (in die order) of each slot's count
+        want = np.uint64(0)
+        for a in range(6):
+            slot = (slots >> (4 * a)) & 15
+            want += np.uint64((action >> (ACTION_BITS * slot)) & 15) << np.uint64(8 * a)
+        taken = np.uint64(0)
+        newly = _lane(roll, HERON)  # this roll's herons are newly held
+        k = 0
+        nxt = np.uint64(0)
+        for j in range(nf):  # without data-dependent branches (they mispredict)
+            i = _die(lst, j)
+            f = w[FACE + i]
+            lane = np.uint64(8 * f)
+            take = np.uint64(((want >> lane) & _BYTE) != 0)  # never a heron: its lane is 0
+            want -= take << lane
+            taken += take << lane
+            newly += np.int64(take)
+            pos = np.uint64(4 * k)  # written at k, kept there if the die stays free
+            nxt = (nxt & ~(_NIBBLE << pos)) | (np.uint64(i) << pos)
+            k += np.int64((take == 0) & (f != HERON))
+        if k == 0 or newly == 0:
+            _lay_out(lst, nf, w, n, total)
+            raise ValueError("illegal reroll: needs a roll left, a free die and a newly kept die")
+        new_herons = _lane(roll, HERON)
+        kept += taken + (np.uint64(new_herons) << _S48)
+        lst = nxt
+        nf = k
+        roll = roll_list(lst, nf, w, R, rng)
+        w[ROLLS_LEFT] -= 1
+        w[ROLL] += 1
+
+
+@hot
+def roll_phase_counts(seat, w, R, rng, sp):
+    """:func:`roll_phase_dice` for unscripted dice all alike, counting the dice without placing
+    them (which die shows what does not matter then, and nothing reads the faces after an
+    expert's roll phase: its score reads w[COUNTS]). Returns ``CONTINUE``, having changed
+    nothing but the stream's counter, w[BONUS + seat], w[ROLL] and w[ROLLS_LEFT], where the
+    dice must be placed: at a hand-over to the generic loop, and at an Anxiety a ready Lion may
+    rescue (:func:`expert_roll_phase` then plays the turn again with :func:`roll_phase_dice`)."""
+    n = w[NDICE]
+    row = w[ROW]
+    rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
+    w[BONUS + seat] = 0
+    nf = n
+    roll = roll_count(nf, R, rng)
+    w[ROLL] = 1
+    w[ROLLS_LEFT] = rolls - 1
+    herons = _lane(roll, HERON)
+    if herons >= R[P_POND]:
+        total = herons
+        while total < n:
+            nf -= _lane(roll, HERON)  # the herons stay reserved
+            roll = roll_count(nf, R, rng)
+            new = _lane(roll, HERON)
+            total += new
+            if new == 0:
+                break
+        return OUT_POND + 4 * total
+    guide = w[GUIDE + seat]
+    kept = np.uint64(0)  # the dice set aside (kept, reserved herons), packed like a roll
+    if not has_tables(seat, sp):
+        return CONTINUE
+    ts = table_seat(seat, sp)
+    stored = sp[ts, ROW_POWERS] != 0
+    anxiety = R[P_ANXIETY]
+    roll_time = guide == LOUP or guide == AIGLE or guide == CERF or guide == HERON
+    t = table_of(seat, w, R)  # the guide's state does not change before the roll phase ends
+    while True:
+        total = kept + roll
+        if _lane(total, HERON) >= anxiety:
+            if guide == LION and w[READY + seat] != 0 and _enabled(R, LION):
+                return CONTINUE  # the Lion's choice reads the dice
+            w[row + C_ANXIETIES] += 1
+            w[row + C_SEAT_ANX + seat] += 1
+            return OUT_ANXIETY
+        r = w[ROLLS_LEFT]
+        if roll_time and w[READY + seat] != 0 and _enabled(R, guide):
+            col = -1
+            slots = 0
+            if stored:
+                col, slots = state_column(sp, ts, t, guide, r, kept, roll, n)
+            if col < 0 or int(sp[ts, col + power_column(guide)]) != -1:
+                return CONTINUE
+            if r <= 0:
+                _counts(w, total)
+                return OUT_SCORED
+        else:
+            if r <= 0:
+                _counts(w, total)
+                return OUT_SCORED
+            col, slots = state_column(sp, ts, t, guide, r, kept, roll, n)
+            if col < 0:
+                return CONTINUE
+        action = int(sp[ts, col])
+        if action < 0:
+            _counts(w, total)
+            return OUT_SCORED
+        # expert.apply_keep_action by counts: each slot's count, as far as this roll shows it
+        taken = np.uint64(0)
+        newly = _lane(roll, HERON)  # this roll's herons are newly held
+        for a in range(6):
+            slot = (slots >> (4 * a)) & 15
+            x = (action >> (ACTION_BITS * slot)) & 15
+            c = _lane(roll, a)
+            x = x if x < c else c
+            taken += np.uint64(x) << np.uint64(8 * a)
+            newly += x
+        nf -= newly
+        if nf == 0 or newly == 0:
+            return CONTINUE  # the generic loop says why (illegal reroll)
+        kept += taken + (roll & (_BYTE << _S48))
+        roll = roll_count(nf, R, rng)
+        w[ROLLS_LEFT] -= 1
+        w[ROLL] += 1
+
+
+@hot
+def expert_roll_phase(seat, w, R, rng, sp):
+    """heron_sim.engine.turn.roll_phase for an ``expert`` seat, up to the first decision it
+    cannot answer alone. Returns ``outcome + 4 * value`` (the roll phase's pair), or
+    ``CONTINUE`` with the dice laid out for the generic loop (w[ROLL], w[ROLLS_LEFT] set).
+    Unscripted dice all alike are counted, not placed (:func:`roll_phase_counts`); where the
+    dice must be placed after all, the turn is played again from its first draw, placing them
+    (the same draws, the same decisions)."""
+    if R[R_UNIFORM] != 0 and w[RPTR] >= w[RSCRIPT_LEN]:
+        start = rng[0]
+        bonus = w[BONUS + seat]
+        code = roll_phase_counts(seat, w, R, rng, sp)
+        if code != CONTINUE:
+            return code
+        rng[0] = start
+        w[BONUS + seat] = bonus
+    return roll_phase_dice(seat, w, R, rng, sp)

@@ -1,0 +1,139 @@
+"""The expert's fused turn (heron_sim.strategies.expert_turn) must not change a single game.
+
+The reference is the generic path: the same decision function, ``expert_decide``, seated as a
+plug-in (its C-callable wrapper, heron_sim.strategies.plugins) plays every decision through the
+dispatcher and the generic roll loop of heron_sim.engine.turn, while an ``expert`` seat takes
+the fused turn. Same tables, same streams: every counter of every game must agree.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from heron_sim.animals import AIGLE, CERF, HERON, LION, LOUP, SERPENT, TAUREAU
+from heron_sim.engine import kernels
+from heron_sim.engine import layout as L
+from heron_sim.engine.batch import play_batch, play_turns
+from heron_sim.engine.pack import pack_rules
+from heron_sim.rules import Rules
+from heron_sim.strategies import seat_arrays
+from heron_sim.strategies.dispatch import EXPERT, GREEDY, PLUGIN
+
+VARIANTS = [
+    dict(mode="8d8", players=4),
+    dict(mode="10d6", players=3),  # dice that differ: no stored power decisions, scans
+    dict(mode="7d8", players=5, overrides={"rolls": 4, "pond_threshold": 3}),
+    dict(mode="8d8", players=2, overrides={"powers": False}),
+]
+
+
+@pytest.fixture(scope="module")
+def generic_expert():
+    """The address of ``expert_decide`` as a plug-in (the generic path's expert)."""
+    from heron_sim.strategies.expert import expert_decide
+    from heron_sim.strategies.plugins import compile_plugin
+
+    wrapper = compile_plugin(expert_decide)
+    return wrapper, wrapper.address
+
+
+def _games(rules, sids, address, games, seed=11, first=3):
+    seating = ["expert" if s in (EXPERT, PLUGIN) else "greedy" for s in sids]
+    _, sp = seat_arrays(seating, rules)
+    sids = np.asarray(sids, dtype=np.int64)
+    sp[sids == PLUGIN, 0] = float(address)  # a plug-in's row: its address, then the tables
+    out = np.zeros((games, L.n_columns(rules.finish)), dtype=np.int64)
+    play_batch(np.uint64(seed), first, pack_rules(rules), sids, sp, out)
+    return out
+
+
+@pytest.mark.parametrize("variant", VARIANTS,
+                         ids=lambda v: f"{v['mode']}-{v['players']}p" + ("-" + "-".join(v["overrides"]) if "overrides" in v else ""))
+def test_fused_expert_turn_plays_the_same_games_as_the_generic_path(variant, generic_expert):
+    rules = Rules.build(**variant)
+    n = rules.players
+    _, address = generic_expert
+    fused = _games(rules, [EXPERT] * n, address, 1500)
+    generic = _games(rules, [PLUGIN] * n, address, 1500)
+    assert fused[:, L.C_PLAYED].sum() > 20_000
+    np.testing.assert_array_equal(fused, generic)
+    if rules.powers:  # the hand-overs to the generic loop (power uses) were played
+        assert fused[:, L.C_POWERS + np.array([LOUP, AIGLE, CERF, HERON])].sum() > 100
+
+
+def test_fused_expert_turn_beside_greedy_seats(generic_expert):
+    rules = Rules.build(mode="8d8", players=4)
+    _, address = generic_expert
+    fused = _games(rules, [GREEDY, EXPERT, GREEDY, EXPERT], address, 1500, seed=5)
+    generic = _games(rules, [GREEDY, PLUGIN, GREEDY, PLUGIN], address, 1500, seed=5)
+    np.testing.assert_array_equal(fused, generic)
+
+
+@pytest.mark.parametrize("guide", [LOUP, TAUREAU, SERPENT, LION, AIGLE, CERF, HERON])
+def test_fused_expert_turns_kernel_matches_the_generic_path(guide, generic_expert):
+    """Single turns from a ready guide: the power uses, the Lion's rescues, the Bull."""
+    rules = Rules.build(mode="8d8")
+    R = pack_rules(rules)
+    _, sp = seat_arrays(["expert"], rules)
+    _, address = generic_expert
+    outs = []
+    for sid in (EXPERT, PLUGIN):
+        row = sp[0].copy()
+        if sid == PLUGIN:
+            row[0] = float(address)
+        out = np.zeros((20_000, 3), dtype=np.int64)
+        play_turns(np.uint64(3), 0, R, guide, sid, row, out)
+        outs.append(out)
+    np.testing.assert_array_equal(outs[0], outs[1])
+    if guide == LION:
+        assert (outs[0][:, 0] == L.OUT_RESCUED).sum() > 100
+
+
+@pytest.mark.parametrize("mode", ["8d8", "10d6"])
+def test_state_column_equals_the_lookup(mode):
+    """The fused turn's rank (sizes in the sort keys, slots in a register) finds the same
+    table entry and the same slots as expert.lookup, on dice of every table state."""
+    from heron_sim.strategies import expert_dp
+    from heron_sim.strategies.expert import lookup, table_of
+    from heron_sim.strategies.expert_powers import _lay_out
+    from heron_sim.strategies.expert_turn import state_column
+
+    rules = Rules.build(mode=mode)
+    R = pack_rules(rules)
+    _, sp = seat_arrays(["expert"], rules)
+    n, anx = rules.n_dice, rules.anxiety_threshold
+    K, C, _ = expert_dp._post_states(n, anx)
+    rng = np.random.default_rng(3)
+    checked = 0
+    for idx in rng.choice(len(K), 400, replace=False):
+        h = n - int((K[idx] + C[idx]).sum())
+        fl = 1 if h > 0 else 0
+        for g in range(7):
+            r = int(rng.integers(0, rules.rolls + 1))
+            w = np.zeros(L.HEADER + 4096, dtype=np.int64)
+            w[L.NDICE], w[L.GUIDE], w[L.READY], w[L.ROLLS_LEFT] = n, g, int(rng.integers(0, 2)), r
+            _lay_out(w, g, K[idx], C[idx], h, fl)  # slot 0: the guide's animal
+            kept = roll = 0
+            for i in range(n):
+                lane = 1 << (8 * int(w[L.FACE + i]))
+                if w[L.STATUS + i] == L.FREE or (w[L.FACE + i] == HERON and w[L.FRESH + i]):
+                    roll += lane
+                else:
+                    kept += lane
+            ref = lookup(0, w, R, sp, r)
+            col, slots = state_column(sp, 0, table_of(0, w, R), g, r, np.uint64(kept),
+                                      np.uint64(roll), n)
+            assert col == ref, (idx, g, r)
+            if ref >= 0:
+                checked += 1
+                for a in range(6):
+                    assert (slots >> (4 * a)) & 15 == w[L.KEEP + 6 + a], (idx, g, a)
+    assert checked > 1000
+
+
+def test_kernels_with_expert_seats_take_the_fused_turn():
+    assert "HAS_EXPERT = True" in kernels.decide_source((EXPERT,))
+    assert "HAS_EXPERT = True" in kernels.decide_source(kernels.SHARED)
+    for sid in (GREEDY, PLUGIN):
+        assert "HAS_EXPERT = False" in kernels.decide_source((sid,))
