@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.dice import roll_die
+from ..engine.greedy_turn import _lane, roll_counts  # the same counted roll as greedy's
 from ..engine.jit import hot
 from ..engine.layout import (
     AIGLE, BONUS, C_ANXIETIES, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, CERF, COUNTS, FACE, FREE, FRESH,
@@ -55,11 +56,6 @@ _NIBBLE = np.uint64(0xF)
 _MASK16 = np.uint64(0xFFFF)
 _S16 = np.uint64(16)
 _S48 = np.uint64(8 * HERON)
-
-
-@hot
-def _lane(packed, a):
-    return np.int64((packed >> np.uint64(8 * a)) & _BYTE)
 
 
 @hot
@@ -121,32 +117,6 @@ def roll_list(lst, nf, w, R, rng):
         f = R[R_FACES + MAX_FACES * i + np.int64(m >> _S16)]
         w[FACE + i] = f
         packed += _ONE << np.uint64(8 * f)
-    rng[0] = s
-    return packed
-
-
-@hot
-def roll_count(nf, R, rng):
-    """``nf`` dice all alike rolled, counted and not placed (the draws of :func:`roll_list` for
-    unscripted dice): this roll's dice by animal, packed."""
-    packed = np.uint64(0)
-    s = rng[0]
-    bits = np.uint64(0)
-    chunks = 0
-    faces = np.uint64(R[R_NFACES])
-    reject = np.uint64(R[R_REJECT])
-    for j in range(nf):
-        while True:
-            if chunks == 0:
-                s += _GOLDEN
-                bits = mix64(s)
-                chunks = 4
-            m = (bits & _MASK16) * faces
-            bits = bits >> _S16
-            chunks -= 1
-            if (m & _MASK16) >= reject:
-                break
-        packed += _ONE << np.uint64(8 * R[R_FACES + np.int64(m >> _S16)])
     rng[0] = s
     return packed
 
@@ -385,7 +355,7 @@ def roll_phase_counts(seat, w, R, rng, sp):
     rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
     w[BONUS + seat] = 0
     nf = n
-    roll = roll_count(nf, R, rng)
+    roll = roll_counts(nf, R, rng)
     w[ROLL] = 1
     w[ROLLS_LEFT] = rolls - 1
     herons = _lane(roll, HERON)
@@ -393,7 +363,7 @@ def roll_phase_counts(seat, w, R, rng, sp):
         total = herons
         while total < n:
             nf -= _lane(roll, HERON)  # the herons stay reserved
-            roll = roll_count(nf, R, rng)
+            roll = roll_counts(nf, R, rng)
             new = _lane(roll, HERON)
             total += new
             if new == 0:
@@ -452,7 +422,7 @@ def roll_phase_counts(seat, w, R, rng, sp):
         if nf == 0 or newly == 0:
             return CONTINUE  # the generic loop says why (illegal reroll)
         kept += taken + (roll & (_BYTE << _S48))
-        roll = roll_count(nf, R, rng)
+        roll = roll_counts(nf, R, rng)
         w[ROLLS_LEFT] -= 1
         w[ROLL] += 1
 
