@@ -168,18 +168,49 @@ def _finish(nf, w, n, packed):
 
 
 @hot
+def _roll(placed, nf, w, R, rng):
+    """This roll's dice by animal: the free list's dice rolled and placed, or (dice all alike,
+    no script) only counted. Same draws either way."""
+    if placed:
+        return roll_free_list(nf, w, R, rng)
+    return roll_counts(nf, R, rng)
+
+
+@hot
+def _set_aside(placed, nf, w, target, left):
+    """The free dice once those showing ``target`` or a heron are set aside: the list
+    compacted, or (counted dice) just their number, ``left``."""
+    if placed:
+        return _drop(nf, w, target)
+    return left
+
+
+@hot
+def _end(placed, nf, w, n, packed):
+    """End of the roll phase: all dice by animal in w[COUNTS]; placed dice also get the
+    statuses the generic path leaves (counted dice have none: nothing reads them after a
+    greedy turn)."""
+    if placed:
+        _finish(nf, w, n, packed)
+    else:
+        _counts(w, packed)
+
+
+@hot
 def greedy_roll_phase(seat, w, R, rng):
-    """heron_sim.engine.turn.roll_phase for a greedy seat (same outcome, values and draws)."""
-    if R[R_UNIFORM] != 0 and w[RSCRIPT_LEN] == 0 and w[DSCRIPT_LEN] == 0:
-        return greedy_roll_counts(seat, w, R, rng)
+    """heron_sim.engine.turn.roll_phase for a greedy seat (same outcome, values and draws).
+    With dice all alike and no script, the dice are counted, never placed: which die shows
+    what never matters to greedy."""
+    placed = not (R[R_UNIFORM] != 0 and w[RSCRIPT_LEN] == 0 and w[DSCRIPT_LEN] == 0)
     n = w[NDICE]
     row = w[ROW]
     rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
     w[BONUS + seat] = 0
-    for i in range(n):
-        w[FREE_LIST + i] = i
+    if placed:
+        for i in range(n):
+            w[FREE_LIST + i] = i
     nf = n
-    roll = roll_free_list(nf, w, R, rng)
+    roll = _roll(placed, nf, w, R, rng)
     herons = _lane(roll, HERON)
     w[ROLL] = 1
     w[ROLLS_LEFT] = rolls - 1
@@ -188,13 +219,13 @@ def greedy_roll_phase(seat, w, R, rng):
         kept = np.uint64(0)
         while total < n:
             kept += roll & (_BYTE << _S48)  # the herons stay reserved
-            nf = _drop(nf, w, HERON)
-            roll = roll_free_list(nf, w, R, rng)
+            nf = _set_aside(placed, nf, w, HERON, nf - _lane(roll, HERON))
+            roll = _roll(placed, nf, w, R, rng)
             new = _lane(roll, HERON)
             total += new
             if new == 0:
                 break
-        _finish(nf, w, n, kept + roll)
+        _end(placed, nf, w, n, kept + roll)
         return OUT_POND, total
     reserved = herons
     guide = w[GUIDE + seat]
@@ -203,7 +234,7 @@ def greedy_roll_phase(seat, w, R, rng):
         if reserved >= R[P_ANXIETY]:
             w[row + C_ANXIETIES] += 1
             w[row + C_SEAT_ANX + seat] += 1
-            _finish(nf, w, n, kept + roll)
+            _end(placed, nf, w, n, kept + roll)
             if guide == LION and w[READY + seat] != 0 and _enabled(R, LION):
                 w[READY + seat] = 0
                 w[row + C_POWERS + LION] += 1
@@ -225,76 +256,11 @@ def greedy_roll_phase(seat, w, R, rng):
         taken = _lane(roll, target)       # free dice of this roll showing the target
         left = nf - new_herons - taken    # free dice left to reroll
         if w[ROLLS_LEFT] <= 0 or left == 0 or taken + new_herons == 0:
-            _finish(nf, w, n, total)
+            _end(placed, nf, w, n, total)
             return OUT_SCORED, 0
         kept += (np.uint64(taken) << np.uint64(8 * target)) + (np.uint64(new_herons) << _S48)
-        nf = _drop(nf, w, target)
-        roll = roll_free_list(nf, w, R, rng)
-        reserved += _lane(roll, HERON)
-        w[ROLLS_LEFT] -= 1
-        w[ROLL] += 1
-
-
-@hot
-def greedy_roll_counts(seat, w, R, rng):
-    """:func:`greedy_roll_phase` with dice all alike and no script: the dice are counted, never
-    placed (same outcome, values and draws; ``w[COUNTS]`` as the generic path leaves it, the
-    dice's faces and statuses not written: nothing reads them after a greedy turn)."""
-    n = w[NDICE]
-    row = w[ROW]
-    rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
-    w[BONUS + seat] = 0
-    nf = n
-    roll = roll_counts(nf, R, rng)
-    herons = _lane(roll, HERON)
-    w[ROLL] = 1
-    w[ROLLS_LEFT] = rolls - 1
-    if herons >= R[P_POND]:
-        total = herons
-        kept = np.uint64(0)
-        while total < n:
-            kept += roll & (_BYTE << _S48)  # the herons stay reserved
-            nf -= _lane(roll, HERON)
-            roll = roll_counts(nf, R, rng)
-            new = _lane(roll, HERON)
-            total += new
-            if new == 0:
-                break
-        _counts(w, kept + roll)
-        return OUT_POND, total
-    reserved = herons
-    guide = w[GUIDE + seat]
-    kept = np.uint64(0)  # the dice set aside (kept, reserved herons), packed like a roll
-    while True:
-        if reserved >= R[P_ANXIETY]:
-            w[row + C_ANXIETIES] += 1
-            w[row + C_SEAT_ANX + seat] += 1
-            _counts(w, kept + roll)
-            if guide == LION and w[READY + seat] != 0 and _enabled(R, LION):
-                w[READY + seat] = 0
-                w[row + C_POWERS + LION] += 1
-                w[row + C_LION_RESCUES] += 1
-                return OUT_RESCUED, 0
-            return OUT_ANXIETY, 0
-        total = kept + roll
-        size = 0
-        target = 0
-        for a in range(6):
-            c = _lane(total, a)
-            if c > size:
-                size = c
-                target = a
-        if guide < 6 and size > 0 and _lane(total, guide) == size:
-            target = guide
-        new_herons = _lane(roll, HERON)
-        taken = _lane(roll, target)
-        left = nf - new_herons - taken
-        if w[ROLLS_LEFT] <= 0 or left == 0 or taken + new_herons == 0:
-            _counts(w, total)
-            return OUT_SCORED, 0
-        kept += (np.uint64(taken) << np.uint64(8 * target)) + (np.uint64(new_herons) << _S48)
-        nf = left
-        roll = roll_counts(nf, R, rng)
+        nf = _set_aside(placed, nf, w, target, left)
+        roll = _roll(placed, nf, w, R, rng)
         reserved += _lane(roll, HERON)
         w[ROLLS_LEFT] -= 1
         w[ROLL] += 1
