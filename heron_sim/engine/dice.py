@@ -10,10 +10,8 @@ from .layout import (
     RPTR, RSCRIPT, RSCRIPT_LEN, STATUS,
 )
 from ..rules.rules import HERON_SET_SHIFT, P_HERON_DOUBLING
-from .rng import below, next_u64
+from .rng import below, draw_index
 
-_MASK16 = np.uint64(0xFFFF)
-_S16 = np.uint64(16)
 
 
 @hot
@@ -37,6 +35,7 @@ def roll_free_dice(w, R, rng):
     """
     new_herons = 0
     scripted = w[RPTR] < w[RSCRIPT_LEN]
+    s = rng[0]
     bits = np.uint64(0)
     chunks = 0
     for i in range(w[NDICE]):
@@ -44,18 +43,9 @@ def roll_free_dice(w, R, rng):
             if scripted:
                 f = roll_die(i, w, R, rng)
             else:
-                faces = np.uint64(R[R_NFACES + i])
-                reject = np.uint64(R[R_REJECT + i])
-                while True:
-                    if chunks == 0:
-                        bits = next_u64(rng)
-                        chunks = 4
-                    m = (bits & _MASK16) * faces
-                    bits = bits >> _S16
-                    chunks -= 1
-                    if (m & _MASK16) >= reject:
-                        break
-                f = R[R_FACES + MAX_FACES * i + np.int64(m >> _S16)]
+                k, s, bits, chunks = draw_index(np.uint64(R[R_NFACES + i]), np.uint64(R[R_REJECT + i]),
+                                                s, bits, chunks)
+                f = R[R_FACES + MAX_FACES * i + k]
             w[FACE + i] = f
             w[FRESH + i] = 1
             if f == HERON:
@@ -63,6 +53,8 @@ def roll_free_dice(w, R, rng):
                 new_herons += 1
         else:
             w[FRESH + i] = 0
+    if not scripted:
+        rng[0] = s
     return new_herons
 
 

@@ -36,14 +36,11 @@ from .layout import (
 )
 
 FREE_LIST = KEEP  # [MAX_DICE] scratch: indices of the free dice, ascending
-from .rng import mix64
+from .rng import draw_index
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _ONE = np.uint64(1)
 _BYTE = np.uint64(0xFF)
 _S48 = np.uint64(8 * HERON)
-_MASK16 = np.uint64(0xFFFF)
-_S16 = np.uint64(16)
 
 
 @hot
@@ -72,17 +69,8 @@ def roll_free_list(nf, w, R, rng):
         reject = np.uint64(R[R_REJECT])
         for j in range(nf):
             i = w[FREE_LIST + j]
-            while True:
-                if chunks == 0:
-                    s += _GOLDEN
-                    bits = mix64(s)
-                    chunks = 4
-                m = (bits & _MASK16) * faces
-                bits = bits >> _S16
-                chunks -= 1
-                if (m & _MASK16) >= reject:
-                    break
-            f = R[R_FACES + np.int64(m >> _S16)]
+            k, s, bits, chunks = draw_index(faces, reject, s, bits, chunks)
+            f = R[R_FACES + k]
             w[FACE + i] = f
             packed += _ONE << np.uint64(8 * f)
         rng[0] = s
@@ -91,17 +79,8 @@ def roll_free_list(nf, w, R, rng):
         i = w[FREE_LIST + j]
         faces = np.uint64(R[R_NFACES + i])
         reject = np.uint64(R[R_REJECT + i])
-        while True:
-            if chunks == 0:
-                s += _GOLDEN
-                bits = mix64(s)
-                chunks = 4
-            m = (bits & _MASK16) * faces
-            bits = bits >> _S16
-            chunks -= 1
-            if (m & _MASK16) >= reject:
-                break
-        f = R[R_FACES + MAX_FACES * i + np.int64(m >> _S16)]
+        k, s, bits, chunks = draw_index(faces, reject, s, bits, chunks)
+        f = R[R_FACES + MAX_FACES * i + k]
         w[FACE + i] = f
         packed += _ONE << np.uint64(8 * f)
     rng[0] = s
@@ -120,17 +99,8 @@ def roll_counts(nf, R, rng):
     reject = np.uint64(R[R_REJECT])
     packed = np.uint64(0)
     for _ in range(nf):
-        while True:
-            if chunks == 0:
-                s += _GOLDEN
-                bits = mix64(s)
-                chunks = 4
-            m = (bits & _MASK16) * faces
-            bits = bits >> _S16
-            chunks -= 1
-            if (m & _MASK16) >= reject:
-                break
-        packed += _ONE << np.uint64(8 * R[R_FACES + np.int64(m >> _S16)])
+        k, s, bits, chunks = draw_index(faces, reject, s, bits, chunks)
+        packed += _ONE << np.uint64(8 * R[R_FACES + k])
     rng[0] = s
     return packed
 

@@ -76,6 +76,26 @@ def below(state, n):
 
 
 @hot
+def draw_index(faces, reject, s, bits, chunks):
+    """One die's face index, uniform on 0..faces-1: the next 16-bit chunk of the buffered
+    64-bit draw ``bits`` (``chunks`` left; a new draw of the stream counter ``s`` when none),
+    by Lemire's multiply-and-shift, rejecting chunks whose low product is below ``reject``
+    (``65536 mod faces``) so that every face is exactly equiprobable. Every roll of the engine
+    cuts its dice this way (four dice a draw, unused chunks dropped at the end of the roll).
+    Returns (index, s, bits, chunks); the caller stores ``s`` back in ``state[0]``."""
+    while True:
+        if chunks == 0:
+            s += _GOLDEN
+            bits = mix64(s)
+            chunks = 4
+        m = (bits & _MASK16) * faces
+        bits = bits >> _S16
+        chunks -= 1
+        if (m & _MASK16) >= reject:
+            return np.int64(m >> _S16), s, bits, chunks
+
+
+@hot
 def uniform(state):
     """A float uniform on [0, 1) with 53 random bits."""
     return np.float64(next_u64(state) >> _S11) * (1.0 / 9007199254740992.0)

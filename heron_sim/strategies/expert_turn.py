@@ -38,7 +38,7 @@ from ..engine.layout import (
     OUT_SCORED, R_FACES, R_NFACES, R_REJECT, R_UNIFORM, READY, RESERVED, ROLL, ROLLS_LEFT, ROW,
     RPTR, RSCRIPT_LEN, STATUS,
 )
-from ..engine.rng import mix64
+from ..engine.rng import draw_index
 from ..rules.rules import P_ANXIETY, P_POND, P_POWERS, P_POWERS_OFF, P_ROLLS
 from .expert import has_tables, lion_worth_it, power_column, table_of, table_seat
 from .expert_dp import (
@@ -49,12 +49,9 @@ from .expert_dp import (
 #: expert_roll_phase: the generic loop goes on from the dice laid out in the workspace.
 CONTINUE = -1
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _ONE = np.uint64(1)
 _BYTE = np.uint64(0xFF)
 _NIBBLE = np.uint64(0xF)
-_MASK16 = np.uint64(0xFFFF)
-_S16 = np.uint64(16)
 _S48 = np.uint64(8 * HERON)
 
 
@@ -85,17 +82,8 @@ def roll_list(lst, nf, w, R, rng):
         reject = np.uint64(R[R_REJECT])
         for j in range(nf):
             i = _die(lst, j)
-            while True:
-                if chunks == 0:
-                    s += _GOLDEN
-                    bits = mix64(s)
-                    chunks = 4
-                m = (bits & _MASK16) * faces
-                bits = bits >> _S16
-                chunks -= 1
-                if (m & _MASK16) >= reject:
-                    break
-            f = R[R_FACES + np.int64(m >> _S16)]
+            k, s, bits, chunks = draw_index(faces, reject, s, bits, chunks)
+            f = R[R_FACES + k]
             w[FACE + i] = f
             packed += _ONE << np.uint64(8 * f)
         rng[0] = s
@@ -104,17 +92,8 @@ def roll_list(lst, nf, w, R, rng):
         i = _die(lst, j)
         faces = np.uint64(R[R_NFACES + i])
         reject = np.uint64(R[R_REJECT + i])
-        while True:
-            if chunks == 0:
-                s += _GOLDEN
-                bits = mix64(s)
-                chunks = 4
-            m = (bits & _MASK16) * faces
-            bits = bits >> _S16
-            chunks -= 1
-            if (m & _MASK16) >= reject:
-                break
-        f = R[R_FACES + MAX_FACES * i + np.int64(m >> _S16)]
+        k, s, bits, chunks = draw_index(faces, reject, s, bits, chunks)
+        f = R[R_FACES + MAX_FACES * i + k]
         w[FACE + i] = f
         packed += _ONE << np.uint64(8 * f)
     rng[0] = s
