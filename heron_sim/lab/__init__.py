@@ -35,34 +35,57 @@ def _loss_str(o, key="loss"):
     return f"{format_value(o['metric'], o[key])}{unit_suffix(o['metric'])}"
 
 
+def _objective_text(o: dict) -> str:
+    worst = max(o["scenarios"], key=lambda x: abs(x["distance"]) if x["distance"] is not None else x["value"]) \
+        if o["scenarios"] else None
+    s = (f"{o['metric']} loss {_loss_str(o)} [{_loss_str(o, 'loss_low')}, {_loss_str(o, 'loss_high')}] "
+         f"against {_loss_str(o, 'base_loss')} for the base ({o['verdict']}")
+    s += ")" if o["verdict"] != "better" else ": the paired interval excludes zero)"
+    if worst is not None and len(o["scenarios"]) > 1:
+        s += f"; worst table {worst['scenario']}: {worst['text']}"
+    elif worst is not None:
+        s += f"; {worst['text']}"
+    return s
+
+
 def finding_text(spec: TuneSpec, finalists: list[dict]) -> str:
-    """What the study found, in one paragraph, honest about goals and intervals."""
+    """What the study found, in one paragraph, honest about goals and intervals: the smallest
+    change that meets every goal with 95 % confidence first, then the best variant."""
+    from .ladder import smallest_meeting
+
     if not finalists:
         return "The search produced no candidate to re-evaluate (no finished trial)."
     feas = [e for e in finalists if e["feasible"]]
     best = finalists[0]
-    changes = ", ".join(f"{k} = {v}" for k, v in best["params"].items())
-    parts = []
-    for o in best["objectives"]:
-        s = (f"{o['metric']} {_loss_str(o)} [{_loss_str(o, 'loss_low')}, {_loss_str(o, 'loss_high')}] "
-             f"against {_loss_str(o, 'base_loss')} for the base ({o['verdict']}")
-        s += ")" if o["verdict"] != "better" else ": the paired interval excludes zero)"
-        parts.append(s)
+    small = smallest_meeting(finalists)
+    tables = (f"{len(best['scenarios'])} tables ({spec.aggregate} over the panel)" if len(best["scenarios"]) > 1
+              else "one table")
+    text = ""
+    if small is not None:
+        text += (f"Smallest change that meets every goal with 95 % confidence on {tables}: `{small['id']}` "
+                 f"({small['n_changed']} rule{'s' if small['n_changed'] != 1 else ''}: {small['changes']}). ")
+    elif any(o.goal is not None for o in spec.objectives):
+        text += ("No re-evaluated variant meets every goal with 95 % confidence at every table "
+                 f"(ladder of up to {spec.ladder_max_keys} rules and the search, at this precision). ")
+    parts = [_objective_text(o) for o in best["objectives"]]
     cons = []
     for c in best["constraints"]:
         if "relative_change" in c:
             cons.append(f"{c['constraint']}: {100 * c['relative_change']:+.1f} % "
-                        f"[{100 * c['low']:+.1f}, {100 * c['high']:+.1f}] ({'holds' if c['holds'] else 'violated'})")
+                        f"[{100 * c['low']:+.1f}, {100 * c['high']:+.1f}] at {c.get('scenario', 'the table')} "
+                        f"({'holds' if c['holds'] else 'violated'})")
+        elif c.get("inert") or c.get("powers_off"):
+            cons.append(f"{c['constraint']}: violated ({', '.join(sorted(set(c.get('powers_off', []) + c.get('inert', []))))})")
         else:
             cons.append(f"{c['constraint']}: {'holds' if c['holds'] else 'violated'}")
     goals = [o for o in best["objectives"] if o["goal"] is not None]
-    text = (f"Best variant `{best['id']}` ({changes}), on {best['games']:,} fresh games paired with the base: "
-            + "; ".join(parts) + ".")
+    text += (f"Best variant `{best['id']}` ({best['n_changed']} rules changed: {best['changes']}), on {best['games']:,} "
+             f"fresh games a table paired with the base: " + "; ".join(parts) + ".")
     if cons:
         text += " Constraints: " + "; ".join(cons) + "."
     if not feas:
-        text += (" No re-evaluated variant satisfies every constraint on fresh seeds: the searched space "
-                 "holds no such variant (at this precision).")
+        text += (" No re-evaluated variant satisfies every constraint on fresh seeds at every table "
+                 "(at this precision): this is the closest found.")
     if goals:
         met = [o for o in goals if o["goal_met"]]
         sure = [o for o in goals if o["goal_met_95"]]
@@ -72,8 +95,9 @@ def finding_text(spec: TuneSpec, finalists: list[dict]) -> str:
                      else ", but not yet with 95 % confidence (the upper bound of the interval lies past the goal).")
         else:
             missed = [o["metric"] for o in goals if not o["goal_met"]]
-            text += (" Goal not reached on " + ", ".join(missed) + ": the searched space holds no variant "
-                     "that meets it (at this precision); this is the closest found.")
+            text += (" Goal not reached on " + ", ".join(missed) + " by any re-evaluated variant "
+                     f"(the ladder's one- to {spec.ladder_max_keys}-rule changes and the search's front); "
+                     "this is the closest found.")
     return text
 
 
@@ -89,6 +113,7 @@ def tune(spec: TuneSpec | str | Path, *, trials: int | None = None, games: int |
     from ..runner.executor import get_executor
     from .evaluate import Evaluator
     from .progress import StudyProgress
+    from .ladder import ladder_table, run_ladder
     from .study import evidence, finished_trials, open_study, race, run_search, search_front
 
     if not isinstance(spec, TuneSpec):
@@ -110,39 +135,63 @@ def tune(spec: TuneSpec | str | Path, *, trials: int | None = None, games: int |
     done_before = len(finished_trials(study))
     limit = spec.time_limit if time_limit is None else time_limit
     with get_executor(scheduler, workers) as ex:
-        log(f"tune {spec.name}: {spec.trials} trials x {spec.games:,} games on {ex.describe()}; "
-            f"study in {run_dir / 'study.journal'} ({done_before} trials already finished)")
+        log(f"tune {spec.name}: {spec.trials} trials x {spec.games:,} games x {len(spec.scenario_bases)} scenario(s) "
+            f"on {ex.describe()}; study in {run_dir / 'study.journal'} ({done_before} trials already finished)")
         with StudyProgress(spec, enabled=progress) as bar:
+            log = bar.wrap_log(log)
             ev = Evaluator(spec, ex, run_dir / "evals", progress=bar.games)
-            base_sums = ev.cached_sums("base", spec.base, 0, spec.games)
-            ref_sums = ev.cached_sums("ref", spec.reference, 0, spec.games) if spec.reference else None
+            base_c = tuple(spec.scenario_bases)
+            ref_c = tuple(spec.scenario_refs) if spec.reference else None
+            try:
+                base_sums = ev.cached_sums("base", base_c, 0, spec.games)
+                ref_sums = ev.cached_sums("ref", ref_c, 0, spec.games) if ref_c else None
+                played: dict = {}
+                bar.phase("ladder", _ladder_games(spec))
+                ladder = run_ladder(spec, ev, base_sums, ref_sums, played=played, log=log)
+            except KeyboardInterrupt:
+                raise TuneInterrupted(_interrupted(study, run_dir)) from None
             bar.start(done_before)
-            width = ex.width if ex.kind != "local" else 1
             try:
                 st = run_search(spec, study, ev, base_sums=base_sums, ref_sums=ref_sums, on_trial=bar.trial,
-                                time_limit=limit, width=max(1, min(width, spec.population)))
+                                time_limit=limit, played=played, run_dir=run_dir)
             except KeyboardInterrupt:
                 raise TuneInterrupted(_interrupted(study, run_dir)) from None
             if st.interrupted:
                 raise TuneInterrupted(_interrupted(study, run_dir))
             if st.stopped_by_time:
                 log(f"time limit reached after {len(finished_trials(study))} finished trials")
-            cands, complete = search_front(spec, study, base_sums)
-            log(f"search done: {len(complete)} trials; {len(cands)} candidates on the front go to racing")
-            bar.racing()
+            if st.exhausted:
+                log(f"the space holds no further rule set to play: {len(finished_trials(study))} distinct trials")
+            cands, complete = search_front(spec, study, base_sums, ladder)
+            log(f"search done: {len(ladder)} ladder entries and {len(complete)} trials; {len(cands)} candidates "
+                "go to racing")
             try:
-                finalists, last = race(spec, ev, cands, precision=precision, log=log) if cands else ([], None)
+                finalists, last = (race(spec, ev, cands, precision=precision, log=log, on_rung=bar.rung)
+                                   if cands else ([], None))
             except KeyboardInterrupt:
                 raise TuneInterrupted(_interrupted(study, run_dir, racing=True)) from None
         fin = evidence(spec, finalists, last) if last else []
-        result = {"finalists": fin, "trials": len(complete), "last_games": last["games"] if last else 0,
+        result = {"finalists": fin, "trials": len(complete), "ladder_played": len(ladder),
+                  "last_games": last["games"] if last else 0,
                   "games_played": ev.games_played, "seconds": round(time.perf_counter() - t0, 1),
-                  "executor": ex.describe(), "finding": finding_text(spec, fin)}
+                  "executor": ex.describe()}
+        result["ladder"] = ladder_table(spec, fin)
+        result["finding"] = finding_text(spec, fin)
     paths = write_outputs(spec, result, study.get_trials(deepcopy=False), out)
     result["paths"] = paths
     log(result["finding"])
     log(f"results in {out} ({result['seconds']:.0f} s, {result['games_played']:,} games played this time)")
     return result
+
+
+def _ladder_games(spec) -> int:
+    """Games the ladder plays at most (a bound for the progress bar: cached entries finish at once)."""
+    from .ladder import grid_values
+
+    n1 = sum(len(grid_values(p, spec.ladder_grid)) for p in spec.params)
+    top = min(spec.ladder_top, len(spec.params))
+    n = n1 + sum(math.comb(top, k) for k in range(2, spec.ladder_max_keys + 1)) if spec.ladder_max_keys else 0
+    return n * spec.games * len(spec.scenario_bases)
 
 
 def _interrupted(study, run_dir, racing=False) -> str:
