@@ -55,7 +55,9 @@ def rank_sum(points: list[list[float]]) -> list[float]:
     arr = np.asarray(points, float)
     if arr.size == 0:
         return []
-    ranks = np.argsort(np.argsort(arr, axis=0, kind="stable"), axis=0, kind="stable")
+    import pandas as pd
+
+    ranks = pd.DataFrame(arr).rank(method="min", axis=0).to_numpy() - 1  # ties share a rank
     return ranks.sum(axis=1).tolist()
 
 
