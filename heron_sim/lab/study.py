@@ -234,7 +234,7 @@ def finished_trials(study):
 
 
 #: Consecutive asks giving rule sets already played after which the space counts as exhausted.
-MAX_DUPLICATES = 200
+MAX_DUPLICATES = 50
 
 
 def run_search(spec: TuneSpec, study, evaluator, *, base_sums, ref_sums, on_trial: Callable | None = None,
