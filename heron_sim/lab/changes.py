@@ -45,8 +45,8 @@ def rule_changes(base: Rules, variant: Rules) -> list[Change]:
             out.append(Change(k, a.get(k), v))
     for sub in ("advance", "effect"):
         x, y = a["combinations"][sub], b["combinations"][sub]
-        n = max(len(x), len(y))
-        x, y = _pad(x, n), _pad(y, n)
+        # Sizes past the smaller number of dice cannot be rolled by one of the two: no change.
+        n = min(len(x), len(y))
         for i in range(n):
             if x[i] != y[i]:
                 out.append(Change(f"combinations.{sub}[{i}]", x[i], y[i]))

@@ -126,6 +126,7 @@ def run_ladder(spec, evaluator, base_sums, ref_sums, *, played: dict, log=lambda
             if e.digest in played or e.digest == spec.base.digest():
                 continue
             e.n_changed = n_changed(spec.base, e.cand[0])
+            e.id = f"L{len(entries) + len(fresh) + 1}"  # in the order played: the same on every run
             played[e.digest] = e
             fresh.append(e)
         log(f"ladder: {len(fresh)} {what} on the search games ({spec.games:,} games a scenario)")
@@ -144,7 +145,7 @@ def run_ladder(spec, evaluator, base_sums, ref_sums, *, played: dict, log=lambda
     for k in range(2, spec.ladder_max_keys + 1):
         if len({next(iter(e.values)) for e in singles}) < k:
             break
-        play(combine(spec, singles, k, n + 1000 * k), f"{k}-key combinations of the best one-key changes")
+        play(combine(spec, singles, k, 0), f"{k}-key combinations of the best one-key changes")
     return entries
 
 

@@ -111,7 +111,7 @@ def open_study(spec: TuneSpec, run_dir: Path, fresh: bool = False):
         sampler = optuna.samplers.NSGAIISampler(population_size=spec.population, seed=spec.seed % 2**32)
     else:
         sampler = optuna.samplers.TPESampler(seed=spec.seed % 2**32, multivariate=True,
-                                             n_startup_trials=min(10, spec.trials))
+                                             n_startup_trials=10)  # not --trials: a resume with more asks alike
     sampler = load_sampler(run_dir, sampler) if not fresh else sampler
     study = optuna.create_study(study_name=f"tune-{spec.name}", storage=storage, sampler=sampler,
                                 directions=["minimize"] * len(spec.objectives), load_if_exists=True)
