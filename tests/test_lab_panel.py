@@ -84,6 +84,16 @@ def test_changes_count_rules_that_differ_not_keys_listed():
     assert [c.key for c in rule_changes(base, Rules.build(overrides={"dice.count": 7}))] == ["dice.count"]
 
 
+def test_finish_can_be_a_parameter():
+    from heron_sim.lab.space import build_rules
+
+    p = parse_param({"key": "finish", "int": [54, 63]}, "p")
+    r = build_rules(Rules.build(), [p], {"finish": 54})
+    assert r == Rules.build(overrides={"finish": 54})        # as --set finish=54
+    assert changes_text(Rules.build(), r) == "finish = 54"    # its squares past 54 go with it
+    spec_of(param=[{"key": "finish", "int": [54, 63]}])       # both ends validate
+
+
 def test_grid_values_cover_each_value_or_a_documented_grid():
     assert grid_values(parse_param({"key": "rolls", "int": [1, 5]}, "p"), 9) == [1, 2, 3, 4, 5]
     big = grid_values(parse_param({"key": "max_rounds", "int": [100, 900]}, "p"), 9)

@@ -58,6 +58,8 @@ def rule_changes(base: Rules, variant: Rules) -> list[Change]:
             out.append(Change("dice.faces", fa, fb))
     sa, sb = a["board"]["squares"], b["board"]["squares"]
     for sq in sorted(set(sa) | set(sb), key=int):
+        if int(sq) >= b["finish"] and sq not in sb:
+            continue  # a square past the variant's finish goes with the finish: no rule of its own
         if sa.get(sq) != sb.get(sq):
             out.append(Change(f"board.square.{sq}", sa.get(sq), sb.get(sq)))
     return out

@@ -137,6 +137,8 @@ def apply(table: dict, key: str, value: Any) -> None:
             else:
                 squares[s] = eff
         return
+    if key == "finish":
+        _finish_board(table, value)
     m = _INDEX.match(key)
     index = None
     if m:
@@ -163,6 +165,21 @@ def apply(table: dict, key: str, value: Any) -> None:
     lst = list(lst)
     lst[index] = value
     cur[last] = lst
+
+
+def _finish_board(table: dict, finish) -> None:
+    """A new finish on the default board keeps the default board's squares before it (as
+    ``--set finish=54`` does); a board of the study's own is left as it is (and validated)."""
+    from ..rules import board as _board
+    from ..rules.rules import _default_squares
+
+    if isinstance(finish, bool) or not isinstance(finish, int) or finish < 2:
+        return
+    def names(sq):
+        return {str(s): _board.EFFECT_NAMES[c] for s, c in sq}
+    squares = table.get("board", {}).get("squares")
+    if squares is not None and squares == names(_default_squares(int(table.get("finish", 63)))):
+        table["board"]["squares"] = names(_default_squares(finish))
 
 
 def build_rules(base: Rules, params: list[Param], values: dict[str, Any]) -> Rules:
