@@ -79,7 +79,8 @@ def finding_text(spec: TuneSpec, finalists: list[dict]) -> str:
         else:
             cons.append(f"{c['constraint']}: {'holds' if c['holds'] else 'violated'}")
     goals = [o for o in best["objectives"] if o["goal"] is not None]
-    text += (f"Best variant `{best['id']}` ({best['n_changed']} rules changed: {best['changes']}), on {best['games']:,} "
+    nc = best["n_changed"]
+    text += (f"Best variant `{best['id']}` ({nc} rule{'s' if nc != 1 else ''} changed: {best['changes']}), on {best['games']:,} "
              f"fresh games a table paired with the base: " + "; ".join(parts) + ".")
     if cons:
         text += " Constraints: " + "; ".join(cons) + "."
