@@ -164,7 +164,8 @@ def test_every_rules_key_has_a_phrase_in_both_languages():
     missing = sorted(k for k in _rules_keys() if k not in PHRASES)
     assert not missing, f"no phrase for {missing}"
     samples = {"combinations.advance": 2, "combinations.effect": "swap", "board.squares": "lion",
-               "dice.faces": [["loup", "heron"]], "disabled_powers": ["lion"]}
+               "dice.faces": [["loup", "heron"]], "disabled_powers": ["lion"], "start_squares": [0, 0, 1, 1],
+               "first_turn_extra_rolls": [0, 1], "heron_patience_doubling": True}
     for k in PHRASES:
         for lang in LANGS:
             title, text = phrase(k + ("[3]" if k.startswith("combinations") else ""), samples.get(k, 3), lang)

@@ -166,9 +166,10 @@ def disables_a_power(base, variant) -> list[str]:
 
 
 #: Strength keys whose value 0 leaves a power nothing to do (bull_bonus = 0: the Taureau adds
-#: nothing). Remedy keys with a strength join this table when they exist on the Rules.
-INERT_VALUES = (("bull_bonus", "taureau"), ("lion_rescue", "lion"), ("eagle_rerolls", "aigle"),
-                ("stag_bonus", "cerf"), ("wolf_bonus", "loup"))
+#: nothing; eagle_draws = 0: the Aigle reveals nothing). A key absent from the Rules is skipped.
+#: Other ways of making a power inert (a Serpent limit below every move back, a Taureau set
+#: size no roll reaches) are caught by the measured use rate (objectives.inert_powers).
+INERT_VALUES = (("bull_bonus", "taureau"), ("eagle_draws", "aigle"))
 
 
 def ladder_table(spec, finalists: list[dict]) -> list[dict]:

@@ -65,6 +65,15 @@ def _yes(v, fr_yes, fr_no, en_yes, en_no):
     return {"fr": fr_yes if v else fr_no, "en": en_yes if v else en_no}
 
 
+def _seats(v, lang, fr_none, en_none, each, fr_head, en_head):
+    """A by-seat list (seat 0 plays first): only the seats that get something are named."""
+    v = list(v or [])
+    if not any(v):
+        return fr_none if lang == "fr" else en_none
+    parts = [each(s, x) for s, x in enumerate(v) if x]
+    return (fr_head if lang == "fr" else en_head) + ", ".join(parts) + (" (les autres : 0)." if lang == "fr" else " (others: 0).")
+
+
 def _guides(names, lang):
     return ", ".join(GUIDES[lang].get(g, g) for g in names)
 
@@ -137,6 +146,57 @@ PHRASES: dict[str, Phrase] = {
         {"fr": "Le Serpent peut annuler n'importe quel recul.", "en": "The Snake may cancel any move back."}[l]
         if not v else {"fr": f"Le Serpent ne peut annuler qu'un recul d'au plus {_sq(v, l)}.",
                        "en": f"The Snake may cancel only a move back of at most {_sq(v, l)}."}[l])),
+    # The remedy keys (docs/rules.md §3, §4b, §5).
+    "bull_min_set": ("Pouvoir du Taureau : série minimale", "The Bull's power: smallest set", lambda v, l, i: {
+        "fr": f"Le pouvoir du Taureau s'ajoute à une série d'au moins {v} animaux identiques.",
+        "en": f"The Bull's power adds to a set of at least {v} identical animals."}[l]),
+    "eagle_draws": ("Pouvoir de l'Aigle", "The Eagle's power", lambda v, l, i: {
+        "fr": f"Aigle : révéler {v} face" + ("s" if v > 1 else "") + " possible" + ("s" if v > 1 else "")
+              + " d'un dé, choisir ou conserver l'originale.",
+        "en": f"Eagle: reveal {v} possible face" + ("s" if v != 1 else "") + " of a die, take one or keep the original."}[l]),
+    "patience_cost": ("Patience du Héron", "The Heron's Patience", lambda v, l, i: (
+        {"fr": "Patience : sans sacrifier de lancer (utilisable même au dernier lancer), choisir une face réellement "
+               "présente sur un dé, qui devient réservé.",
+         "en": "Patience: with no roll given up (even on the last roll), set a die to a face it really has; it is kept."}[l]
+        if not v else
+        {"fr": f"Patience : sacrifier {v} lancer" + ("s" if v > 1 else "") + " restant" + ("s" if v > 1 else "")
+               + " pour choisir une face réellement présente sur un dé, qui devient réservé.",
+         "en": f"Patience: give up {v} remaining roll" + ("s" if v != 1 else "")
+               + " to set a die to a face it really has; it is kept."}[l])),
+    "heron_patience_doubling": ("Patience et Puissance du Guide Héron", "Patience and the Heron guide's Guide Power",
+                                lambda v, l, i: _yes(
+        v, "Le Guide Héron double, pour ce tour, l'animal qu'il a choisi avec Patience (comme si c'était l'animal de son Guide).",
+        "La Patience ne donne pas de doublement au Guide Héron.",
+        "For that turn the Heron guide doubles the animal it set with Patience (as if it were its guide's animal).",
+        "Patience gives the Heron guide no doubling.")[l]),
+    "pond_pushback_per_heron": ("Recul de l'Étang : par Héron", "The Pond's push-back: per heron", lambda v, l, i: {
+        "fr": f"À l'Étang Paisible, chaque adversaire recule de {_sq(v, l)} par Héron obtenu.",
+        "en": f"In the Peaceful Pond each opponent moves back {_sq(v, l)} per heron."}[l]),
+    "pond_pushback_flat": ("Recul de l'Étang : fixe", "The Pond's push-back: flat", lambda v, l, i: (
+        {"fr": "Le recul de l'Étang n'a pas de part fixe.", "en": "The Pond's push-back has no flat part."}[l] if not v else
+        {"fr": f"Le recul de l'Étang compte en plus {_sq(v, l)} fixe" + ("s" if v > 1 else "") + ".",
+         "en": f"The Pond's push-back adds a flat {_sq(v, l)}."}[l])),
+    "pond_pushback_max": ("Recul de l'Étang : plafond", "The Pond's push-back: cap", lambda v, l, i: (
+        {"fr": "Le recul de l'Étang n'est pas plafonné.", "en": "The Pond's push-back has no cap."}[l] if not v else
+        {"fr": f"Le recul de l'Étang est d'au plus {_sq(v, l)}.", "en": f"The Pond pushes back at most {_sq(v, l)}."}[l])),
+    "consolation_anxiety": ("Consolation après l'Angoisse", "Consolation after an Anxiety", lambda v, l, i: (
+        {"fr": "L'Angoisse ne donne aucune consolation.", "en": "An Anxiety gives no consolation."}[l] if not v else
+        {"fr": f"Après une Angoisse que le Lion ne sauve pas, le joueur avance de {_sq(v, l)} (sans effet de case).",
+         "en": f"After an Anxiety the Lion does not rescue, the player advances {_sq(v, l)} (no square effect)."}[l])),
+    "consolation_no_set": ("Consolation sans série", "Consolation for a turn worth nothing", lambda v, l, i: (
+        {"fr": "Un tour sans série gagnante ne donne aucune consolation.", "en": "A turn worth no square gives no consolation."}[l]
+        if not v else
+        {"fr": f"Après un tour qui ne fait gagner aucune case (pas de série de 3), le joueur avance de {_sq(v, l)} "
+               "(sans effet de case).",
+         "en": f"After a turn worth no square (no set of 3), the player advances {_sq(v, l)} (no square effect)."}[l])),
+    "start_squares": ("Cases de départ", "Start squares", lambda v, l, i: _seats(
+        v, l, "Tous les joueurs partent de la case 0.", "Every player starts on square 0.",
+        lambda s, x: {"fr": f"joueur {s + 1} : case {x}", "en": f"player {s + 1}: square {x}"}[l],
+        "Départ : ", "Start: ")),
+    "first_turn_extra_rolls": ("Lancers en plus au premier tour", "Extra rolls on the first turn", lambda v, l, i: _seats(
+        v, l, "Aucun lancer en plus au premier tour.", "No extra roll on the first turn.",
+        lambda s, x: {"fr": f"joueur {s + 1} : +{x}", "en": f"player {s + 1}: +{x}"}[l],
+        "Lancers en plus à son premier tour : ", "Extra rolls on one's first turn: ")),
     "combinations.advance": ("Combinaisons", "Combinations", lambda v, l, i: {
         "fr": f"{i} identiques : " + (f"+{_sq(v, l)}." if v else "aucun déplacement."),
         "en": f"{i} of a kind: " + (f"+{_sq(v, l)}." if v else "no move.")}[l]),
