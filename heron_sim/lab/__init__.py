@@ -36,7 +36,8 @@ def _loss_str(o, key="loss"):
 
 
 def _objective_text(o: dict) -> str:
-    worst = max(o["scenarios"], key=lambda x: abs(x["distance"]) if x["distance"] is not None else x["value"]) \
+    # The table that decides the panel's loss (the largest loss there).
+    worst = max(o["scenarios"], key=lambda x: x["loss"] if x["loss"] == x["loss"] else -1e18) \
         if o["scenarios"] else None
     s = (f"{o['metric']} loss {_loss_str(o)} [{_loss_str(o, 'loss_low')}, {_loss_str(o, 'loss_high')}] "
          f"against {_loss_str(o, 'base_loss')} for the base ({o['verdict']}")

@@ -414,9 +414,12 @@ def _eta2(y, groups) -> float:
 # ---------------------------------------------------------------- the report's data
 def proposed_changes(results_root: str | Path = "results") -> list[dict]:
     """Data for the report section "Proposed rule changes": one entry per study found under
-    ``results_root/tune-*/summary.json``: its problem (title, objectives, constraints), finding,
-    and its best variants, each with its rules file and paired effects (base, variant,
-    difference, 95 % interval) on every headline metric."""
+    ``results_root/tune-*/summary.json``: its problem (title, objectives, constraints), panel,
+    ladder, finding, and its best variants, each with its rules file, the rules it changes
+    (``changes``: key -> proposed value, only what differs from the base; ``n_changed``), its
+    rule sheets (``sheets``: "fr.md", "en.md", "html" -> path) and paired effects (base, variant,
+    difference, 95 % interval) on every headline metric, at the first table (``effects``) and
+    at each (``effects_by_scenario``)."""
     out = []
     for path in sorted(Path(results_root).glob("tune-*/summary.json")):
         try:
@@ -427,9 +430,17 @@ def proposed_changes(results_root: str | Path = "results") -> list[dict]:
             "study": s["name"], "title": s["title"], "problem": s.get("description", ""),
             "objectives": s["objectives"], "constraints": s["constraints"], "finding": s["finding"],
             "folder": str(path.parent),
-            "variants": [{"id": v["id"], "rules_file": v["rules_file"], "changes": v["params"],
+            "panel": s.get("panel", []), "ladder": s.get("ladder") or [],
+            "variants": [{"id": v["id"], "rules_file": v["rules_file"],
+                          # only the rules whose value differs from the base (older summaries: the params)
+                          "changes": ({c["key"]: c["new"] for c in v["rule_changes"]} if "rule_changes" in v
+                                      else v["params"]),
+                          "n_changed": v.get("n_changed"), "changes_text": v.get("changes"),
+                          "sheets": {k: str(path.parent / f"sheet-{v['id']}.{k}") for k in ("fr.md", "en.md", "html")
+                                     if (path.parent / f"sheet-{v['id']}.{k}").is_file()},
                           "games": v["games"], "feasible": v["feasible"], "objectives": v["objectives"],
-                          "effects": v["effects"]} for v in s["finalists"][:3]],
+                          "effects": v["effects"], "effects_by_scenario": v.get("effects_by_scenario", {})}
+                         for v in s["finalists"][:3]],
         })
     return out
 

@@ -24,7 +24,7 @@ import numpy as np
 
 from ..errors import HeronSimError
 from .metrics import METRICS, headline_metrics, value
-from .changes import changes_text, n_changed
+from .changes import changes_text, n_changed, rule_changes
 from .space import build_rules
 from .spec import FRESH, Objective, TuneSpec
 
@@ -505,7 +505,7 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
     from .evaluate import max_rate_halfwidth
     from .ladder import disables_a_power
     from .objectives import (constraint_labels, constraint_scenario, describe_distance, inert_powers,
-                             signed_distance, target_value)
+                             scenario_loss, signed_distance, target_value)
 
     Ps = players_of(spec)
     names = [sc.name for sc in spec.panel] or ["table"]
@@ -539,7 +539,8 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
                 d = (float(signed_distance(o, S[i], bS[i], rs_i, P)) if t is not None else None)
                 dlo, dhi = (_q(signed_distance(o, R[i], bR[i], rr_i, P)) if t is not None else (None, None))
                 bl = float(value(o.metric, bS[i], P))
-                scen.append({"scenario": names[i], "value": v, "low": vlo, "high": vhi, "base": bl,
+                sl = float(scenario_loss(o, S[i], bS[i], rs_i, P))
+                scen.append({"scenario": names[i], "value": v, "low": vlo, "high": vhi, "base": bl, "loss": sl,
                              "target": t, "distance": d, "distance_low": dlo, "distance_high": dhi,
                              "text": describe_distance(o, v, t, d) if t is not None else
                              describe_distance(o, v, None, None)})
@@ -587,6 +588,7 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
                 effects = rows
         out.append({"id": c.id, "trial": c.trial, "params": c.params, "rules": c.rules, "digest": c.rules.digest(),
                     "changes": changes_text(spec.base, c.rules), "n_changed": c.n_changed,
+                    "rule_changes": [{"key": x.key, "old": x.old, "new": x.new} for x in rule_changes(spec.base, c.rules)],
                     "ladder": c.protected,
                     "games": last["games"], "first_game": last["first_game"], "objectives": obj,
                     "constraints": cons, "feasible": all(x["holds"] for x in cons), "effects": effects,
