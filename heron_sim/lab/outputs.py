@@ -46,7 +46,11 @@ def _toml_key(k: str) -> str:
 def variant_table(rules: Rules) -> dict:
     """The keys of ``rules`` that differ from the defaults (mode and players always)."""
     full = rules.to_table()
-    default = Rules.build(mode=rules.mode, players=rules.players).to_table()
+    from ..rules import MODES
+
+    # Dice of a study's own (a mode label like "10d6*"): compared with the 8 D8 defaults, the
+    # dice written in full.
+    default = Rules.build(mode=rules.mode if rules.mode in MODES else None, players=rules.players).to_table()
     out: dict = {"mode": full["mode"], "players": full["players"]}
     for k, v in full.items():
         if k in ("mode", "players", "combinations", "dice", "board"):
