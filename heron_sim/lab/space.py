@@ -113,6 +113,11 @@ def _label(v) -> str:
 
 
 # ---------------------------------------------------------------- applying values
+#: Rules lists by seat (seat 0 first, missing seats 0): ``start_squares[2]`` sets the third
+#: seat's entry, padding the list with zeros.
+SEAT_LISTS = ("start_squares", "first_turn_extra_rolls")
+
+
 def apply(table: dict, key: str, value: Any) -> None:
     """Set ``key`` to ``value`` in a full rules table (the shape of ``Rules.to_table()``)."""
     if key.startswith("board.square.") or key.startswith("board.position."):
@@ -160,6 +165,8 @@ def apply(table: dict, key: str, value: Any) -> None:
     lst = cur.get(last)
     if not isinstance(lst, list):
         raise RulesError(f"{key}[{index}]: {key} is not a list in the rules")
+    if key in SEAT_LISTS and index < 7:
+        lst = list(lst) + [0] * (index + 1 - len(lst))  # by seat: missing seats are 0
     if index >= len(lst):
         raise RulesError(f"{key}[{index}]: index out of range; allowed: 0..{len(lst) - 1}")
     lst = list(lst)
