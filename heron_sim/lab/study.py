@@ -521,6 +521,10 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
             lv = float(loss(o, S, bS, rS, spec))
             lo, hi = _q(np.asarray(loss(o, R, bR, rR, spec), float) - np.asarray(loss(o, bR, bR, rR, spec), float))
             llo, lhi = _q(loss(o, R, bR, rR, spec))
+            # The bootstrap of a maximum (the worst table, an absolute distance) is biased
+            # upward: the interval is widened to contain its own estimate.
+            if math.isfinite(llo):
+                llo, lhi = min(llo, lv), max(lhi, lv)
             met = met_sure = None
             if o.goal is not None:
                 if o.direction == "maximize":
