@@ -335,8 +335,10 @@ def figures(spec, trials, finalists, out: Path) -> list[Path]:
         ax.scatter(x[feas], y[feas], s=12, c="#7fa7d9", label="search: feasible")
         for e in finalists:
             o0, o1 = e["objectives"][0], e["objectives"][1]
-            ax.errorbar([o0["loss"]], [o1["loss"]], xerr=[[o0["loss"] - o0["loss_low"]], [o0["loss_high"] - o0["loss"]]],
-                        yerr=[[o1["loss"] - o1["loss_low"]], [o1["loss_high"] - o1["loss"]]], fmt="o", c="#c0392b",
+            def err(o):
+                return [[max(0.0, o["loss"] - o["loss_low"])], [max(0.0, o["loss_high"] - o["loss"])]]
+
+            ax.errorbar([o0["loss"]], [o1["loss"]], xerr=err(o0), yerr=err(o1), fmt="o", c="#c0392b",
                         ms=5, capsize=2)
             ax.annotate(e["id"], (o0["loss"], o1["loss"]), fontsize=7, xytext=(3, 3), textcoords="offset points")
         if finalists:
