@@ -280,3 +280,14 @@ def test_a_resumed_study_asks_the_trials_of_an_uninterrupted_one(tmp_path):
     assert params(a) == params(b) and len(params(a)) == 13
     names = lambda o: sorted(x.name for x in (o / "variants").glob("*.toml"))  # noqa: E731
     assert names(tmp_path / "oa") == names(tmp_path / "ob")
+
+
+@pytest.mark.slow
+def test_a_study_on_a_cluster_gives_the_local_front(tmp_path):
+    p = tmp_path / "tune-e2e.toml"
+    p.write_text(STUDY.replace("trials = 3", "trials = 5"), encoding="utf-8")
+    tune(p, run_dir=tmp_path / "a", out=tmp_path / "oa", progress=False)
+    tune(p, run_dir=tmp_path / "b", out=tmp_path / "ob", progress=False, scheduler="local-cluster:2")
+    assert (tmp_path / "oa" / "front.csv").read_text() == (tmp_path / "ob" / "front.csv").read_text()
+    names = lambda o: sorted(x.name for x in (o / "variants").glob("*.toml"))  # noqa: E731
+    assert names(tmp_path / "oa") == names(tmp_path / "ob")
