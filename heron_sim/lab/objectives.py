@@ -160,15 +160,24 @@ def constraint_labels(spec) -> list[str]:
     return labels
 
 
-def describe_distance(o, v, t, d) -> str:
-    """"dead-turn rate 42.8 % against 39.2 % for 8 D8: +3.6 points" (one scenario)."""
+def mode_words(mode: str) -> str:
+    """``"8d8"`` -> ``"8 D8"`` (a study's own dice keep their label)."""
+    import re
+
+    m = re.fullmatch(r"(\d+)d(\d+)", mode or "")
+    return f"{m.group(1)} D{m.group(2)}" if m else str(mode)
+
+
+def describe_distance(o, v, t, d, reference: str | None = None) -> str:
+    """"dead-turn rate 42.8 % against 39.2 % for 8 D8: +3.6 points" (one scenario);
+    ``reference``: what the reference rules are called (e.g. "8 D8")."""
     from .metrics import format_value, unit_suffix
 
     m = METRICS[o.metric]
     name = m.label.split(" (")[0]
     if o.direction in ("minimize", "maximize"):
         return f"{name} {format_value(o.metric, v)}{unit_suffix(o.metric)}"
-    who = {"base": "the base rules", "reference": "the reference"}.get(o.target, "the target") \
+    who = {"base": "the base rules", "reference": reference or "the reference"}.get(o.target, "the target") \
         if isinstance(o.target, str) else "the target"
     if o.relative:
         dist = f"{100 * d:+.1f} %" if math.isfinite(d) else "n/a"

@@ -507,8 +507,11 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
     from .objectives import (constraint_labels, constraint_scenario, describe_distance, inert_powers,
                              scenario_loss, signed_distance, target_value)
 
+    from .objectives import mode_words
+
     Ps = players_of(spec)
     names = [sc.name for sc in spec.panel] or ["table"]
+    ref_name = mode_words(spec.reference.mode) if spec.reference is not None else None
     bS, bR = last["base"]
     rS, rR = last["ref"] if last["ref"] else (None, None)
     labels = constraint_labels(spec)
@@ -546,7 +549,7 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
                 sl = float(scenario_loss(o, S[i], bS[i], rs_i, P))
                 scen.append({"scenario": names[i], "value": v, "low": vlo, "high": vhi, "base": bl, "loss": sl,
                              "target": t, "distance": d, "distance_low": dlo, "distance_high": dhi,
-                             "text": describe_distance(o, v, t, d) if t is not None else
+                             "text": describe_distance(o, v, t, d, ref_name) if t is not None else
                              describe_distance(o, v, None, None)})
             obj.append({"metric": o.metric, "objective": o.describe(), "base_loss": lb, "loss": lv,
                         "loss_low": llo, "loss_high": lhi,
