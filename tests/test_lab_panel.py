@@ -291,3 +291,30 @@ def test_a_study_on_a_cluster_gives_the_local_front(tmp_path):
     assert (tmp_path / "oa" / "front.csv").read_text() == (tmp_path / "ob" / "front.csv").read_text()
     names = lambda o: sorted(x.name for x in (o / "variants").glob("*.toml"))  # noqa: E731
     assert names(tmp_path / "oa") == names(tmp_path / "ob")
+
+
+def test_a_distance_reads_with_its_sign_beside_value_and_target():
+    from heron_sim.lab.objectives import describe_distance, mode_words
+    from heron_sim.lab.spec import Objective
+
+    o = Objective("dead_turn_rate", "at_most", "reference")
+    assert (describe_distance(o, 0.428, 0.392, 0.036, mode_words("8d8"))
+            == "dead-turn rate 42.80 % against 39.20 % for 8 D8: +3.6 points")
+    rel = Objective("length", "target", "reference", relative=True)
+    assert describe_distance(rel, 25.0, 28.0, 25 / 28 - 1, "8 D8").endswith("for 8 D8: -10.7 %")
+
+
+def test_a_power_the_base_uses_but_a_variant_does_not_is_inert():
+    from heron_sim.lab.metrics import IX, K
+    from heron_sim.lab.objectives import inert_power_value, inert_powers
+
+    s = spec_of(scenario=[{"players": 4}, {"players": 2}])
+    base = np.zeros((2, K))
+    base[:, IX["dealt_serpent"]] = 100
+    base[:, IX["dealt_loup"]] = 100
+    base[:, IX["power_serpent"]] = 140                  # 1.4 uses a game dealt at both tables
+    var = base.copy()
+    var[1, IX["power_serpent"]] = 5                      # at the 2-player table: 0.05, under a tenth
+    assert inert_powers(s, var, base) == ["serpent"] and inert_power_value(s, var, base) == 1.0
+    var[1, IX["power_serpent"]] = 20                     # 0.2: still in play
+    assert inert_powers(s, var, base) == []              # the Loup, never used by the base, is not checked
