@@ -318,3 +318,29 @@ def test_a_power_the_base_uses_but_a_variant_does_not_is_inert():
     assert inert_powers(s, var, base) == ["serpent"] and inert_power_value(s, var, base) == 1.0
     var[1, IX["power_serpent"]] = 20                     # 0.2: still in play
     assert inert_powers(s, var, base) == []              # the Loup, never used by the base, is not checked
+
+
+def test_a_tpe_search_goes_on_from_the_ladder(tmp_path):
+    import optuna
+    from optuna.storages import JournalStorage
+    from optuna.storages.journal import JournalFileBackend
+
+    p = tmp_path / "tune-e2e.toml"
+    p.write_text(STUDY.replace("[search]", "[search]\nsampler = \"tpe\"").replace("games = 150", "games = 60")
+                 .replace("rungs = [200, 300]", "rungs = [60]"), encoding="utf-8")
+    res = tune(p, run_dir=tmp_path / "run", out=tmp_path / "out", progress=False)
+    st = optuna.load_study(study_name="tune-e2e",
+                           storage=JournalStorage(JournalFileBackend(str(tmp_path / "run" / "study.journal"))))
+    told = [t for t in st.trials if "ladder" in t.user_attrs]
+    counted = [t for t in st.trials if t.state.name == "COMPLETE" and "ladder" not in t.user_attrs
+               and "duplicate_of" not in t.user_attrs]
+    assert len(told) == res["ladder_played"] == 7 and len(counted) == 3
+    # The ladder's entries sit in the study at the base's values but for their own key(s) ...
+    one = [t for t in told if t.user_attrs["n_changed"] == 1]
+    assert all(sum(t.params[k] != {"rolls": 3, "bull_bonus": 2}[k] for k in t.params) == 1 for t in one)
+    # ... and the search never plays one of their rule sets again.
+    assert not {t.user_attrs["rules"] for t in counted} & {t.user_attrs["rules"] for t in told}
+    tune(p, run_dir=tmp_path / "run", out=tmp_path / "out", progress=False)   # resumed: not told twice
+    st = optuna.load_study(study_name="tune-e2e",
+                           storage=JournalStorage(JournalFileBackend(str(tmp_path / "run" / "study.journal"))))
+    assert sum("ladder" in t.user_attrs for t in st.trials) == 7

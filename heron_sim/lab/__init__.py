@@ -115,7 +115,7 @@ def tune(spec: TuneSpec | str | Path, *, trials: int | None = None, games: int |
     from ..runner.executor import get_executor
     from .evaluate import Evaluator
     from .progress import StudyProgress
-    from .ladder import ladder_table, run_ladder
+    from .ladder import ladder_table, run_ladder, seed_search
     from .study import evidence, finished_trials, open_study, race, run_search, search_front
 
     if not isinstance(spec, TuneSpec):
@@ -150,6 +150,7 @@ def tune(spec: TuneSpec | str | Path, *, trials: int | None = None, games: int |
                 played: dict = {}
                 bar.phase("ladder", _ladder_games(spec))
                 ladder = run_ladder(spec, ev, base_sums, ref_sums, played=played, log=log)
+                seed_search(spec, study, ladder, log=log)
             except KeyboardInterrupt:
                 raise TuneInterrupted(_interrupted(study, run_dir)) from None
             bar.start(done_before)

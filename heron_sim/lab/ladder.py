@@ -200,3 +200,85 @@ def smallest_meeting(finalists: list[dict]) -> dict | None:
 
 __all__ = ["grid_values", "one_key_entries", "run_ladder", "ladder_table", "smallest_meeting",
            "disables_a_power", "rule_changes"]
+
+
+# ---------------------------------------------------------------- the search goes on from the ladder
+def base_value(table: dict, key: str):
+    """The value of a parameter's key in a full rules table (the inverse of space.apply)."""
+    import re
+
+    if key.startswith("board.square."):
+        return table.get("board", {}).get("squares", {}).get(key.rsplit(".", 1)[1], "neutral")
+    if key.startswith("board.position."):
+        return int(key.rsplit(".", 1)[1])
+    m = re.match(r"^(?P<key>[A-Za-z_][\w.]*)\[(?P<i>\d+)\]$", key)
+    index = int(m.group("i")) if m else None
+    cur = table
+    for part in (m.group("key") if m else key).split("."):
+        if not isinstance(cur, dict) or part not in cur:
+            return None
+        cur = cur[part]
+    if index is not None:
+        return cur[index] if isinstance(cur, list) and index < len(cur) else (0 if isinstance(cur, list) else None)
+    return cur
+
+
+def base_params(spec) -> dict | None:
+    """The base rules as optuna values of every parameter, or None when one of them cannot hold
+    the base's value (a range that excludes it, choices without it)."""
+    table = spec.base.to_table()
+    out = {}
+    for p in spec.params:
+        v = base_value(table, p.key)
+        if p.kind == "choice":
+            hits = [lab for lab, c in zip(p.labels, p.choices) if c == v]
+            if not hits:
+                return None
+            out[p.name] = hits[0]
+        elif p.kind == "int":
+            if isinstance(v, bool) or not isinstance(v, int) or not p.low <= v <= p.high or (v - p.low) % p.step:
+                return None
+            out[p.name] = v
+        else:
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not p.low <= v <= p.high:
+                return None
+            out[p.name] = float(v)
+    return out
+
+
+def seed_search(spec, study, entries: list[Entry], log=lambda s: None) -> int:
+    """Tell a TPE study what the ladder found, so its search goes on from there: each ladder
+    entry becomes a finished trial (user attribute ``ladder``: not counted in ``trials``, not
+    raced twice). Done once per study (a resumed study has them already). NSGA-II breeds from its
+    own generations and is not seeded. Returns the trials added."""
+    import optuna
+    from optuna.distributions import CategoricalDistribution, FloatDistribution, IntDistribution
+
+    if spec.sampler != "tpe" or not entries:
+        return 0
+    if any("ladder" in t.user_attrs for t in study.get_trials(deepcopy=False)):
+        return 0
+    base = base_params(spec)
+    if base is None:
+        log("ladder: the search is not seeded with it (a parameter's domain does not hold the base's value)")
+        return 0
+    dists = {}
+    for p in spec.params:
+        if p.kind == "int":
+            dists[p.name] = IntDistribution(int(p.low), int(p.high), step=p.step)
+        elif p.kind == "float":
+            dists[p.name] = FloatDistribution(float(p.low), float(p.high), log=p.log)
+        else:
+            dists[p.name] = CategoricalDistribution(list(p.labels))
+    n = 0
+    for e in entries:
+        if e.sums is None:
+            continue
+        t = optuna.trial.create_trial(
+            values=list(e.losses), params={**base, **e.values}, distributions=dists,
+            user_attrs={"ladder": e.id, "rules": e.digest, "n_changed": e.n_changed,
+                        "constraints": list(e.constraints)},
+            constraints={f"c{i}": float(c) for i, c in enumerate(e.constraints)})
+        study.add_trial(t)
+        n += 1
+    return n

@@ -143,7 +143,8 @@ def search_frame(spec, trials) -> pd.DataFrame:
     rows = []
     for t in trials:
         row = {"trial": t.number, "state": t.state.name, "rules": t.user_attrs.get("rules"),
-               "rules changed": t.user_attrs.get("n_changed"), "duplicate of": t.user_attrs.get("duplicate_of")}
+               "rules changed": t.user_attrs.get("n_changed"), "duplicate of": t.user_attrs.get("duplicate_of"),
+               "ladder": t.user_attrs.get("ladder")}
         row.update({f"param {k}": v for k, v in t.params.items()})
         if t.values:
             for o, v in zip(spec.objectives, t.values):

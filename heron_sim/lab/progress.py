@@ -84,7 +84,7 @@ class StudyProgress:
             best = study.best_trials
         except Exception:  # noqa: BLE001 - no finished trial yet
             return ""
-        best = [t for t in best if "duplicate_of" not in t.user_attrs] or best
+        best = [t for t in best if "duplicate_of" not in t.user_attrs and "ladder" not in t.user_attrs] or best
         feas = [t for t in best if all(c <= 0 for c in t.user_attrs.get("constraints", []))] or best
         if not feas:
             return ""

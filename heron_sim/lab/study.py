@@ -230,7 +230,7 @@ def finished_trials(study):
     from optuna.trial import TrialState
 
     return [t for t in study.get_trials(deepcopy=False) if t.state in (TrialState.COMPLETE, TrialState.PRUNED)
-            and "duplicate_of" not in t.user_attrs]
+            and "duplicate_of" not in t.user_attrs and "ladder" not in t.user_attrs]
 
 
 #: Consecutive asks giving rule sets already played after which the space counts as exhausted.
@@ -383,7 +383,7 @@ def search_front(spec: TuneSpec, study, base_sums=None, ladder=None) -> tuple[li
     from optuna.trial import TrialState
 
     complete = [t for t in study.get_trials(deepcopy=False)
-                if t.state == TrialState.COMPLETE and "duplicate_of" not in t.user_attrs]
+                if t.state == TrialState.COMPLETE and "duplicate_of" not in t.user_attrs and "ladder" not in t.user_attrs]
     base_key = tuple(int(x) for x in np.asarray(base_sums).ravel()) if base_sums is not None else None
     seen, cands = set(), []
     # The ladder's picks: the best entry changing at most k rules, for each k.
