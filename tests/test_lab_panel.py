@@ -78,6 +78,7 @@ def test_changes_count_rules_that_differ_not_keys_listed():
     assert [c.key for c in rule_changes(base, v)] == ["rolls", "combinations.advance[3]"]
     assert n_changed(base, v) == 2 and changes_text(base, v) == "rolls = 4, combinations.advance[3] = 2"
     assert n_changed(base, base) == 0 and changes_text(base, base) == "none"
+    assert changes_text(base, Rules.build(overrides={"powers": False})) == "powers = false"   # TOML's words
     sw = Rules.build(overrides={"board.squares": {**{str(k): e for k, e in base.to_table()["board"]["squares"].items()},
                                                   "60": "neutral"}})
     assert [c.key for c in rule_changes(base, sw)] == ["board.square.60"]

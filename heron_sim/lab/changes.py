@@ -73,6 +73,8 @@ def n_changed(base: Rules, variant: Rules) -> int:
 def changes_text(base: Rules, variant: Rules) -> str:
     """``"rolls = 4, combinations.advance[3] = 2"`` (only what differs), or ``"none"``."""
     def fmt(v):
+        if isinstance(v, bool):
+            return "true" if v else "false"
         if isinstance(v, list) and len(str(v)) > 40:
             return f"[{len(v)} entries]"
         return "off" if v is None else str(v)
