@@ -37,10 +37,16 @@ class OneLineErrors(TyperGroup):
         except click.ClickException as err:
             typer.echo(f"error: {' '.join(err.format_message().split())}", err=True)
             code = err.exit_code
-        except typer.Abort:
-            typer.echo("interrupted: stopped at once; the games of the current batch are lost "
-                       "and nothing was written", err=True)
-            code = 130
+        except typer.Abort as err:
+            if isinstance(err.__cause__ or err.__context__, EOFError):
+                # click turns an EOFError into Abort: that is no interruption (no signal came).
+                cause = err.__cause__ or err.__context__
+                typer.echo(f"error: unexpected end of a file or of the input (EOFError: {cause})", err=True)
+                code = 1
+            else:
+                typer.echo("interrupted: stopped at once; the games of the current batch are lost "
+                           "and nothing was written", err=True)
+                code = 130
         if standalone_mode:
             sys.exit(code)
         return code
@@ -233,35 +239,53 @@ def simulate_cmd(
         r = _rules(mode, rules, set_, players)
         if out is not None:
             check_output(out, "--out", TABLE_FORMATS)
+        precision_cut = False
         if precision is not None:
             # --precision plays blocks of --games until the win rates are that narrow: the games
             # used are not known in advance, so they are kept in memory and written once at the end.
             from .io import write_frame
-            from .lab.precision import simulate_to_precision
+            from .lab.precision import simulate_to_precision, stop_reason
 
+            if games < 1:
+                raise HeronSimError(f"--games: {games}; allowed: >= 1 with --precision (the games per block)")
             frame = simulate_to_precision(r, precision, seed, strategy, block=games, threads=threads)
+            precision_cut = bool(frame.attrs.get("interrupted"))
             typer.echo(f"precision {precision}: {frame.attrs['games_used']:,} games used, widest win-rate half-width "
-                       f"{frame.attrs['halfwidth']:.4f}" + ("" if frame.attrs["reached"] else " (not reached: game cap)"),
-                       err=True)
+                       f"{frame.attrs['halfwidth']:.4f} ({stop_reason(frame)})", err=True)
             games = played = len(frame)
             error = None
-            if out is not None:
+            if out is not None and (played or not precision_cut):
                 try:
-                    write_frame(frame, out, meta={"requested": games, "played": played, "interrupted": False})
+                    write_frame(frame, out, meta={"requested": int(frame.attrs.get("max_games", games)),
+                                                  "played": played, "interrupted": precision_cut,
+                                                  "stopped": stop_reason(frame)})
                 except (HeronSimError, OSError) as err:  # printed after the summary, as for streamed runs
                     error = err
         else:
             frame, played, error = _stream_games(r, games, seed, strategy, threads, f"{r.mode} games", out)
         summary = _summarize(frame)
-        summary.update(requested=int(games), played=int(played), interrupted=played < games)
+        cut = precision_cut or played < games
+        summary.update(requested=int(games), played=int(played), interrupted=cut)
+        if precision is not None:
+            summary["stopped"] = stop_reason(frame)
         if as_json:
             typer.echo(_dumps(summary))
         else:
             table = summary_table({r.mode: summary})
+            if cut:  # the table itself says that it holds an interrupted run (as modes' does)
+                table.loc["interrupted"] = [f"yes ({played:,} of {games:,} games)" if not precision_cut
+                                            else f"yes ({played:,} games)"]
             typer.echo(table.to_markdown() if _has_tabulate() else table.to_string())
         if error is not None:
             _fail_io(error)
-        if played < games:
+        if precision_cut:
+            from .interrupt import signal_name
+
+            typer.echo(f"interrupted ({signal_name() or 'SIGINT'}): kept the {played:,} games played before "
+                       "the precision was reached" + (f"; written to {out}" if out is not None and played else ""),
+                       err=True)
+            raise typer.Exit(code=130)
+        if cut:
             _interrupted(played, games, written=str(out) if out is not None and played else None)
     except HeronSimError as err:
         _fail(str(err))

@@ -1,10 +1,15 @@
 """Ctrl-C and SIGTERM as a first-class outcome: stop at the next batch boundary.
 
-The command line installs :func:`handle_signals`: the first SIGINT or SIGTERM only sets a flag
-that every batch loop reads (:func:`stop_requested`) between batches, so the games already
-played are kept, written and labelled (``interrupted``); a second signal stops at once
-(``KeyboardInterrupt``). From Python, without the handlers, Ctrl-C raises KeyboardInterrupt as
-usual and :func:`heron_sim.simulation.simulate` still returns the games already played.
+One mechanism for every long phase. The command line installs :func:`handle_signals` for the
+whole command (``tune`` and :func:`heron_sim.lab.tune` install it too, re-entrantly): the first
+SIGINT or SIGTERM only sets a flag that every batch loop reads (:func:`stop_requested`) between
+batches — simulate, modes, the run folder's jobs, every executor (:func:`check` raises
+:class:`Stopped` there), the study's base evaluation, search, racing and output — so the games
+already played are kept, written and labelled (``interrupted``, exit 130); a second signal
+stops at once (``KeyboardInterrupt``), except inside a :func:`critical` block (a write to a
+study's journal), where it is deferred to the end of the block. From Python, without the
+handlers, Ctrl-C raises KeyboardInterrupt as usual and :func:`heron_sim.simulation.simulate`
+still returns the games already played.
 """
 
 from __future__ import annotations
@@ -16,11 +21,23 @@ import threading
 
 _stop = threading.Event()
 _signal_name = ""
+_state = {"installed": 0, "critical": 0, "pending": False}
+
+
+class Stopped(KeyboardInterrupt):
+    """Raised by :func:`check` at a batch boundary once a stop was requested (the first
+    SIGINT/SIGTERM): the work already finished is kept by whoever catches it."""
 
 
 def stop_requested() -> bool:
     """True once SIGINT or SIGTERM has been received (under :func:`handle_signals`)."""
     return _stop.is_set()
+
+
+def check() -> None:
+    """Raise :class:`Stopped` if a stop was requested (call it between batches)."""
+    if _stop.is_set():
+        raise Stopped(signal_name() or "stop")
 
 
 def request_stop(name: str = "stop") -> None:
@@ -33,6 +50,7 @@ def reset() -> None:
     global _signal_name
     _stop.clear()
     _signal_name = ""
+    _state["pending"] = False
 
 
 def signal_name() -> str:
@@ -40,16 +58,39 @@ def signal_name() -> str:
 
 
 def _handler(signum, frame):  # noqa: ARG001
+    name = signal.Signals(signum).name
     if _stop.is_set():
+        if _state["critical"]:  # a journal record is being written: stop right after it
+            _state["pending"] = True
+            return
         raise KeyboardInterrupt  # second signal: stop now
-    request_stop(signal.Signals(signum).name)
-    sys.stderr.write(f"\n{signal.Signals(signum).name}: stopping after the current batch "
-                     "(again to stop at once)\n")
+    request_stop(name)
+    sys.stderr.write(f"\n{name}: stopping after the current batch (again to stop at once)\n")
+
+
+@contextlib.contextmanager
+def critical():
+    """A block that a second signal never cuts: it is raised as KeyboardInterrupt when the
+    outermost block ends (a study's journal record is written whole or not at all)."""
+    _state["critical"] += 1
+    try:
+        yield
+    finally:
+        _state["critical"] -= 1
+        if not _state["critical"] and _state["pending"]:
+            _state["pending"] = False
+            raise KeyboardInterrupt
 
 
 @contextlib.contextmanager
 def handle_signals():
-    """Install the flag-setting handlers for SIGINT and SIGTERM (main thread only)."""
+    """Install the flag-setting handlers for SIGINT and SIGTERM (main thread only).
+
+    Re-entrant: an inner ``with handle_signals():`` (a library call inside a command) keeps the
+    outer handlers and the flag as they are."""
+    if _state["installed"]:
+        yield
+        return
     reset()
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -57,8 +98,10 @@ def handle_signals():
     old = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
     for s in old:
         signal.signal(s, _handler)
+    _state["installed"] += 1
     try:
         yield
     finally:
+        _state["installed"] -= 1
         for s, h in old.items():
             signal.signal(s, h)
