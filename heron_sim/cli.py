@@ -44,8 +44,11 @@ class OneLineErrors(TyperGroup):
                 typer.echo(f"error: unexpected end of a file or of the input (EOFError: {cause})", err=True)
                 code = 1
             else:
-                typer.echo("interrupted: stopped at once; the games of the current batch are lost "
-                           "and nothing was written", err=True)
+                from .interrupt import stopped_at_once
+
+                if not stopped_at_once():  # else the signal handler said it already
+                    typer.echo("interrupted: stopped at once; the games of the current batch are lost "
+                               "and nothing was written", err=True)
                 code = 130
         if standalone_mode:
             sys.exit(code)
@@ -588,13 +591,17 @@ def main() -> None:
     Exit codes: 0 done; 2 bad input (one ``error:`` line); 1 a file could not be written; 130
     interrupted (Ctrl-C or SIGTERM: the games already played are kept, written and labelled).
     """
-    from .interrupt import handle_signals
+    from .interrupt import handle_signals, quiet_exit_on_signal, stopped_at_once
 
     try:
-        with handle_signals():
-            app()
+        try:
+            with handle_signals():
+                app()
+        finally:
+            quiet_exit_on_signal()  # the work is done: a late signal exits 130, no traceback
     except KeyboardInterrupt:
-        typer.echo("interrupted: stopped at once; nothing of the current batch was written", err=True)
+        if not stopped_at_once():
+            typer.echo("interrupted: stopped at once; nothing of the current batch was written", err=True)
         sys.exit(130)
 
 

@@ -51,10 +51,35 @@ def reset() -> None:
     _stop.clear()
     _signal_name = ""
     _state["pending"] = False
+    _state["said"] = False
 
 
 def signal_name() -> str:
     return _signal_name
+
+
+def stopped_at_once() -> bool:
+    """True once a second signal stopped the command at once (and said so on stderr)."""
+    return bool(_state.get("said"))
+
+
+def _exit_quietly(signum, frame):  # noqa: ARG001
+    import os
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001 - a closed pipe: nothing more to say
+            pass
+    os._exit(130)
+
+
+def quiet_exit_on_signal() -> None:
+    """After the command's work is done (everything written): a signal during the interpreter's
+    shutdown exits at once with 130 instead of a traceback from ``threading._shutdown``."""
+    if threading.current_thread() is threading.main_thread():
+        for s in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(s, _exit_quietly)
 
 
 def _handler(signum, frame):  # noqa: ARG001
@@ -63,6 +88,13 @@ def _handler(signum, frame):  # noqa: ARG001
         if _state["critical"]:  # a journal record is being written: stop right after it
             _state["pending"] = True
             return
+        if not _state.get("said"):
+            # Say it here, once: the KeyboardInterrupt may land anywhere (a thread pool's wait,
+            # a write) and whoever catches it must not need to print for the user to know.
+            _state["said"] = True
+            sys.stderr.write(f"interrupted ({name} again): stopped at once; the games of the current "
+                             "batch are lost and nothing of it was written\n")
+            sys.stderr.flush()
         raise KeyboardInterrupt  # second signal: stop now
     request_stop(name)
     sys.stderr.write(f"\n{name}: stopping after the current batch (again to stop at once)\n")

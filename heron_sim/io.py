@@ -37,12 +37,20 @@ TABLE_FORMATS = {".csv": "csv", ".parquet": "parquet"}
 
 
 # ---------------------------------------------------------------- reading
-def read_bytes(path: str | Path, field: str | None = None) -> bytes:
-    """The bytes of ``path``; OS errors become one-line :class:`HeronSimError`."""
+#: The most bytes :func:`read_bytes` reads: an input file (rules, experiment, tune file, manifest)
+#: is small; ``/dev/zero`` or a huge file is refused instead of filling the memory.
+MAX_READ = 64 * 2**20
+
+
+def read_bytes(path: str | Path, field: str | None = None, limit: int = MAX_READ) -> bytes:
+    """The bytes of ``path`` (at most ``limit``); OS errors become one-line :class:`HeronSimError`."""
     where = f"{field}: " if field else ""
     try:
         with open(path, "rb") as fh:
-            return fh.read()
+            data = fh.read(limit + 1)
+            if len(data) > limit:
+                raise HeronSimError(f"{where}{path}: larger than {limit // 2**20} MiB; allowed: a small text file")
+            return data
     except FileNotFoundError:
         raise HeronSimError(f"{where}{path}: file not found") from None
     except IsADirectoryError:
@@ -138,7 +146,7 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     path = Path(path)
     mkdir(path.parent)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".part", dir=path.parent)
     except OSError as err:
         raise _io_error(path, err) from None
     os.close(fd)
@@ -156,6 +164,7 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     except BaseException:
         _unlink(tmp)
         raise
+    _remove_dead_parts(path)
     try:  # make the rename itself durable
         dfd = os.open(path.parent, os.O_RDONLY)
         try:
@@ -164,6 +173,28 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
             os.close(dfd)
     except OSError:
         pass  # some file systems refuse fsync on a folder; the rename has happened
+
+
+def _remove_dead_parts(path: Path) -> None:
+    """Remove the temporary files ``.NAME.<pid>.*.part`` of ``path`` left by processes that no
+    longer run (a SIGKILL mid-write): they would otherwise stay forever."""
+    prefix = f".{path.name}."
+    try:
+        names = [n for n in os.listdir(path.parent) if n.startswith(prefix) and n.endswith(".part")]
+    except OSError:
+        return
+    for name in names:
+        pid_text = name[len(prefix):].split(".", 1)[0]
+        if not pid_text.isdigit() or int(pid_text) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid_text), 0)
+            continue  # still running: its write is in progress
+        except ProcessLookupError:
+            pass
+        except OSError:
+            continue
+        _unlink(path.parent / name)
 
 
 def _unlink(p: Path) -> None:
