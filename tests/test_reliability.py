@@ -322,3 +322,297 @@ def test_eof_error_is_not_an_interruption(tmp_path, monkeypatch):
     res = cli("tune", tiny_spec(tmp_path))
     assert res.exit_code == 1 and "interrupted" not in res.stderr
     assert res.stderr.strip().startswith("error:") and "EOFError" in res.stderr
+
+
+# ---------------------------------------------------------------- 4. a run folder has one owner
+def test_two_runs_into_one_new_run_dir(tmp_path):
+    """The second `run` into a folder in use is refused with one line (both used to exit 0)."""
+    run_dir = tmp_path / "run"
+    first = _spawn(["run", ROOT / "experiments/modes.toml", "--games", "200000", "--run-dir", run_dir])
+    t0 = time.monotonic()
+    while not (run_dir / ".lock").exists() and time.monotonic() - t0 < 60 and first.poll() is None:
+        time.sleep(0.05)
+    assert first.poll() is None, first.communicate()
+    second = subprocess.run([sys.executable, "-m", "heron_sim", "run", ROOT / "experiments/modes.toml",
+                             "--games", "20", "--run-dir", run_dir], capture_output=True, text=True,
+                            env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=120)
+    first.send_signal(signal.SIGINT)
+    _, err1 = first.communicate(timeout=120)
+    lines = [ln for ln in second.stderr.splitlines() if ln.strip()]
+    assert second.returncode == 2 and len(lines) == 1, second.stderr
+    assert lines[0].startswith("error: --run-dir:") and (f"process {first.pid}" in lines[0]
+                                                         or "already" in lines[0]), lines
+    assert first.returncode == 130, err1
+    m = json.loads((run_dir / "manifest.json").read_text())
+    assert m["status"] == "interrupted" and m["games_override"] == 200000  # the first run's own
+
+
+def test_run_lock_refuses_a_live_owner_and_takes_over_a_dead_one(tmp_path):
+    from heron_sim.runlock import RunLock
+
+    run_dir = tmp_path / "run"
+    with RunLock(run_dir):
+        line = one_line_error(cli("run", ROOT / "experiments/modes.toml", "--games", "20", "--run-dir", run_dir))
+        assert f"in use by process {os.getpid()}" in line
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    (run_dir / ".lock").write_text(f"{dead.pid} {socket.gethostname()} 2026-01-01T00:00:00\n")
+    res = cli("run", ROOT / "experiments/modes.toml", "--games", "20", "--run-dir", run_dir)
+    assert res.exit_code == 0, res.output
+    assert f"stale lock of process {dead.pid}" in res.stderr and not (run_dir / ".lock").exists()
+
+
+def test_lost_scheduler_during_run_is_one_line_and_resumable(tmp_path, monkeypatch):
+    import heron_sim.runner.run as run_mod
+    from heron_sim.runner.executor import ClusterLost
+
+    real, calls = run_mod.play_job, []
+
+    def play(job, progress=None):
+        calls.append(job.key)
+        if len(calls) == 3:
+            raise ClusterLost("--scheduler: lost the Dask scheduler tcp://127.0.0.1:1 (CommClosedError); "
+                              "1 of 2 batches had come back")
+        return real(job, progress)
+
+    monkeypatch.setattr(run_mod, "play_job", play)
+    run_dir = tmp_path / "run"
+    line = one_line_error(cli("run", ROOT / "experiments/modes.toml", "--games", "30", "--run-dir", run_dir))
+    assert "lost the Dask scheduler" in line and "--resume" in line and "2 finished jobs" in line
+    m = json.loads((run_dir / "manifest.json").read_text())
+    assert m["status"] == "interrupted" and m["jobs_done"] == 2
+    monkeypatch.setattr(run_mod, "play_job", real)
+    res = cli("run", "--resume", "--run-dir", run_dir)
+    assert res.exit_code == 0, res.output
+    assert json.loads((run_dir / "manifest.json").read_text())["status"] == "complete"
+
+
+# ---------------------------------------------------------------- 5. precision runs
+def test_precision_with_games_zero_is_refused():
+    line = one_line_error(cli("simulate", "--precision", "0.02", "--games", "0"))
+    assert "--games" in line and "--precision" in line
+    from heron_sim.lab.precision import simulate_to_precision
+    from heron_sim.rules import Rules
+
+    with pytest.raises(HeronSimError, match="--games"):
+        simulate_to_precision(Rules.build(), 0.02, block=0)
+
+
+class _StopAfter:
+    """Stands in for the stop flag: set after ``n`` looks (a signal during the n-th batch)."""
+
+    def __init__(self, n):
+        self.n = n
+
+    def is_set(self):
+        self.n -= 1
+        return self.n < 0
+
+    def set(self):
+        self.n = -1
+
+    def clear(self):
+        pass
+
+
+def test_interrupted_precision_run_is_labelled_and_exits_130(monkeypatch, tmp_path):
+    monkeypatch.setattr(interrupt, "_stop", _StopAfter(3))
+    out = tmp_path / "g.parquet"
+    res = cli("simulate", "--precision", "0.001", "--games", "2000", "--json", "--out", out)
+    assert res.exit_code == 130, res.output
+    doc = json.loads(res.stdout)
+    assert doc["interrupted"] is True and doc["stopped"].startswith("interrupted")
+    assert "game cap" not in res.stderr and "interrupted before the precision was reached" in res.stderr
+    from heron_sim.io import read_meta
+
+    assert read_meta(out)["interrupted"] is True and read_meta(out)["played"] == doc["played"] > 0
+    monkeypatch.setattr(interrupt, "_stop", _StopAfter(2))
+    res = cli("simulate", "--precision", "0.001", "--games", "2000")
+    assert res.exit_code == 130 and "interrupted" in res.stdout.splitlines()[-1]  # the table says so
+
+
+def test_precision_reached_and_game_cap_are_told_apart():
+    from heron_sim.lab.precision import simulate_to_precision, stop_reason
+    from heron_sim.rules import Rules
+
+    r = Rules.build()
+    assert stop_reason(simulate_to_precision(r, 0.2, block=500)) == "precision reached"
+    capped = simulate_to_precision(r, 0.001, block=500, max_games=1000)
+    assert stop_reason(capped) == "not reached: game cap of 1,000 games" and len(capped) == 1000
+
+
+def test_sigterm_precision_real_process(tmp_path):
+    proc = _spawn(["simulate", "--precision", "0.0001", "--games", "4000", "--json"])
+    time.sleep(4.0)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, err
+    doc = json.loads(out)
+    assert doc["interrupted"] is True and "game cap" not in err and "Traceback" not in err
+
+
+# ---------------------------------------------------------------- 6. read-only kernel cache
+def test_generated_kernel_in_an_unwritable_cache_compiles_in_memory(monkeypatch):
+    """The mechanism (fast): a kernel module generated into the cache folder is compiled in
+    memory when the folder cannot be written (it used to stat its missing source file)."""
+    from heron_sim import _numba_cache as cache
+    from heron_sim.engine.kernels import _exec_module
+
+    monkeypatch.setitem(cache._state, "writable", False)
+    src = "from numba import njit\n\n@njit(cache=True)\ndef plus_one(x):\n    return x + 1\n"
+    path = cache.folder() / "kernels" / "zz-test-missing" / "_decide.py"
+    assert not path.exists()
+    mod = _exec_module("heron_sim._kernels_test_zz._decide", src, str(path))
+    try:
+        assert mod.plus_one(41) == 42
+        assert not path.parent.exists()
+    finally:
+        sys.modules.pop("heron_sim._kernels_test_zz._decide", None)
+
+
+@pytest.fixture
+def read_only_mount(tmp_path):
+    mnt = tmp_path / "ro"
+    mnt.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k,ro", "tmpfs", str(mnt)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a read-only tmpfs here")
+    yield mnt
+    subprocess.run(["umount", "-l", str(mnt)], capture_output=True)
+
+
+@pytest.mark.slow
+def test_read_only_cache_every_command_runs_and_says_so_once(read_only_mount):
+    """HERON_SIM_CACHE on a read-only mount with no kernels yet (a container): the command
+    compiles in memory, says so once, and gives the same results."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), HERON_SIM_CACHE=str(read_only_mount / "cache"))
+    env.pop("NUMBA_CACHE_DIR", None)
+    args = [sys.executable, "-m", "heron_sim", "simulate", "--games", "200", "--seed", "4", "--json"]
+    res = subprocess.run(args, capture_output=True, text=True, env=env, timeout=600)
+    assert res.returncode == 0, res.stderr
+    said = [ln for ln in res.stderr.splitlines() if "cache folder" in ln]
+    assert len(said) == 1 and "Traceback" not in res.stderr, res.stderr
+    normal = subprocess.run(args, capture_output=True, text=True, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                            timeout=600)
+    assert json.loads(res.stdout) == json.loads(normal.stdout)
+
+
+# ---------------------------------------------------------------- 7. lighter games' rules files
+def test_rampage_flat_adjacency_is_one_line(tmp_path):
+    f = tmp_path / "r.toml"
+    f.write_text("adjacency = [1, 2, 3, 4, 0]\n")
+    line = one_line_error(cli("game", "rampage", "simulate", "--games", "10", "--rules", f))
+    assert "adjacency" in line and "list of lists of integers" in line
+
+
+# ---------------------------------------------------------------- 3. Dask, honest and interruptible
+def test_a_port_that_does_not_speak_dask_is_refused_within_the_timeout():
+    """A web server (a dashboard port) used to hang the client forever, ignoring a signal."""
+    import http.server
+
+    from heron_sim.runner.executor import get_executor
+
+    srv = http.server.ThreadingHTTPServer(("127.0.0.1", 0), http.server.BaseHTTPRequestHandler)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    try:
+        t0 = time.monotonic()
+        with pytest.raises(HeronSimError, match="--scheduler: .* Dask scheduler"):
+            get_executor(f"tcp://127.0.0.1:{srv.server_address[1]}", timeout=2)
+        assert time.monotonic() - t0 < 8
+    finally:
+        srv.shutdown()
+
+
+def _slow_rows(i):
+    """A batch for the cluster tests: a second of work, then an array (checksummed on the way)."""
+    time.sleep(1.0)
+    return np.full(3, i, dtype=np.int64)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_killed_scheduler_is_one_line_with_the_finished_batches(tmp_path):
+    """A scheduler killed mid-map: ClusterLost (one line) carrying the batches that came back
+    (it used to be `TypeError: cannot unpack non-iterable FutureCancelledError`)."""
+    pytest.importorskip("distributed")
+    from heron_sim.runner.executor import ClusterLost, get_executor
+
+    port = _free_port()
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    sched = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                              "--port", str(port), "--no-dashboard"], env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = None
+    try:
+        addr = f"tcp://127.0.0.1:{port}"
+        worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", addr, "--nthreads", "1",
+                                   "--nworkers", "1", "--host", "127.0.0.1", "--no-dashboard", "--no-nanny"],
+                                  env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        t0 = time.monotonic()
+        ex = None
+        while time.monotonic() - t0 < 60:
+            try:
+                ex = get_executor(addr, timeout=2)
+                if ex.client.scheduler_info()["workers"]:
+                    break
+            except HeronSimError:
+                pass
+            time.sleep(0.3)
+        assert ex is not None and ex.client.scheduler_info()["workers"], "no cluster came up"
+        box = {}
+        got = []
+
+        def run():
+            try:
+                ex.map(_slow_rows, list(range(30)), progress=got.append)
+            except BaseException as err:  # noqa: BLE001 - what the test inspects
+                box["err"] = err
+
+        th = threading.Thread(target=run)
+        th.start()
+        while len(got) < 2 and th.is_alive():
+            time.sleep(0.05)
+        sched.kill()
+        th.join(timeout=60)
+        assert not th.is_alive(), "the executor hung after the scheduler died"
+        err = box.get("err")
+        assert isinstance(err, ClusterLost), repr(err)
+        assert "\n" not in str(err) and "lost the Dask scheduler" in str(err)
+        kept = [r for r in err.results if r is not None]
+        assert len(kept) >= 2 and all(r[0] == i for i, r in enumerate(err.results) if r is not None)
+        ex.close()
+    finally:
+        for p in (worker, sched):
+            if p is not None and p.poll() is None:
+                p.kill()
+                p.wait()
+
+
+def test_terminal_ctrl_c_with_a_local_cluster(tmp_path):
+    """Ctrl-C at a terminal reaches the whole process group (workers too): `run` stops, exit
+    130, manifest interrupted, resumable (it used to hang forever, manifest in_progress)."""
+    pytest.importorskip("distributed")
+    run_dir = tmp_path / "run"
+    proc = _spawn(["run", ROOT / "experiments/modes.toml", "--games", "400000", "--run-dir", run_dir,
+                   "--scheduler", "local-cluster:1"], start_new_session=True)
+    t0 = time.monotonic()
+    while time.monotonic() - t0 < 120 and proc.poll() is None:
+        if (run_dir / "manifest.json").exists():
+            break
+        time.sleep(0.1)
+    time.sleep(3.0)  # batches are running on the worker
+    assert proc.poll() is None, proc.communicate()
+    os.killpg(proc.pid, signal.SIGINT)
+    try:
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "--resume" in err
+    m = json.loads((run_dir / "manifest.json").read_text())
+    assert m["status"] == "interrupted" and m["interrupted"] is True

@@ -144,6 +144,25 @@ class LocalExecutor:
         self.close()
 
 
+def _quiet_cluster(LocalCluster, n: int):
+    """An embedded cluster whose worker processes ignore SIGINT: a terminal's Ctrl-C reaches
+    the whole process group, and it is this process that stops the run (and closes the
+    workers); workers that died of it would print tracebacks and leave the run hanging."""
+    import signal
+    import threading
+
+    main = threading.current_thread() is threading.main_thread()
+    old = signal.getsignal(signal.SIGINT) if main else None
+    if main:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited by the spawned workers
+    try:
+        return LocalCluster(host="127.0.0.1", n_workers=n, threads_per_worker=1, processes=True,
+                            dashboard_address=None)
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, old)
+
+
 def _stop_if_requested(results: list) -> None:
     """Raise :class:`~heron_sim.interrupt.Stopped` (with the finished ``results``) if a stop
     was requested."""
@@ -222,8 +241,7 @@ class DaskExecutor:
         self.damaged = 0  # batch results whose CRC did not match on arrival (run again)
         if address is None:
             n = workers or max(1, min(os.cpu_count() or 1, 4))
-            self.cluster = LocalCluster(host="127.0.0.1", n_workers=n, threads_per_worker=1,
-                                        processes=True, dashboard_address=None)
+            self.cluster = _quiet_cluster(LocalCluster, n)
             self.client = Client(self.cluster, timeout=f"{timeout}s")
         else:
             from .dask_probe import probe
