@@ -595,7 +595,7 @@ def main() -> None:
 
     try:
         try:
-            with handle_signals():
+            with handle_signals(hard_exit=True):
                 app()
         finally:
             quiet_exit_on_signal()  # the work is done: a late signal exits 130, no traceback

@@ -95,7 +95,7 @@ def _handler(signum, frame):  # noqa: ARG001
             sys.stderr.write(f"interrupted ({name} again): stopped at once; the games of the current "
                              "batch are lost and nothing of it was written\n")
             sys.stderr.flush()
-        raise KeyboardInterrupt  # second signal: stop now
+        _stop_now()
     request_stop(name)
     sys.stderr.write(f"\n{name}: stopping after the current batch (again to stop at once)\n")
 
@@ -111,19 +111,30 @@ def critical():
         _state["critical"] -= 1
         if not _state["critical"] and _state["pending"]:
             _state["pending"] = False
-            raise KeyboardInterrupt
+            _stop_now()
+
+
+def _stop_now():
+    """The second signal: the command line exits at once (130; every file it writes is atomic,
+    so nothing half-written is left, and the temporary file of the write in progress is removed
+    by the next write); a library caller gets KeyboardInterrupt."""
+    if _state.get("hard_exit"):
+        _exit_quietly(None, None)
+    raise KeyboardInterrupt
 
 
 @contextlib.contextmanager
-def handle_signals():
+def handle_signals(hard_exit: bool = False):
     """Install the flag-setting handlers for SIGINT and SIGTERM (main thread only).
 
     Re-entrant: an inner ``with handle_signals():`` (a library call inside a command) keeps the
-    outer handlers and the flag as they are."""
+    outer handlers and the flag as they are. ``hard_exit`` (the command line): a second signal
+    exits the process at once with 130 instead of raising KeyboardInterrupt wherever it lands."""
     if _state["installed"]:
         yield
         return
     reset()
+    _state["hard_exit"] = hard_exit
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -135,5 +146,6 @@ def handle_signals():
         yield
     finally:
         _state["installed"] -= 1
+        _state["hard_exit"] = False
         for s, h in old.items():
             signal.signal(s, h)

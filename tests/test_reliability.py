@@ -616,3 +616,139 @@ def test_terminal_ctrl_c_with_a_local_cluster(tmp_path):
     assert "Traceback" not in err and "--resume" in err
     m = json.loads((run_dir / "manifest.json").read_text())
     assert m["status"] == "interrupted" and m["interrupted"] is True
+
+
+# ---------------------------------------------------------------- 7. a fuzzer of rules files
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+def _toml_value(v) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v) if v == v and abs(v) != float("inf") else ("nan" if v != v else ("inf" if v > 0 else "-inf"))
+    if isinstance(v, str):
+        return json.dumps(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{json.dumps(str(k))} = {_toml_value(x)}" for k, x in v.items()) + " }"
+    raise TypeError(type(v))
+
+
+_scalars = (st.integers(-10**20, 10**20) | st.integers(-3, 40) | st.floats(allow_nan=True, allow_infinity=True)
+            | st.booleans() | st.text(max_size=6))
+_hostile = st.recursive(_scalars, lambda inner: st.lists(inner, max_size=6)
+                        | st.dictionaries(st.text(min_size=1, max_size=5), inner, max_size=3), max_leaves=12)
+
+
+def _defaults(game: str) -> dict:
+    from heron_sim.tomlfile import package_toml
+
+    if game == "heron":
+        return package_toml("heron_sim.rules", "data/defaults.toml")
+    from heron_sim import games
+
+    package = games.get(game).load_rules.__wrapped__.__module__.rsplit(".", 1)[0]
+    return package_toml(package, "data/defaults.toml")
+
+
+def _mutated(draw_data, defaults: dict) -> dict:
+    """Up to three keys of the defaults (or a nested key, or an unknown one) given hostile
+    values, or a near-miss: a list flattened, a number off its range, a wrong type."""
+    keys = sorted(defaults)
+    out = {}
+    for _ in range(draw_data.draw(st.integers(1, 3))):
+        key = draw_data.draw(st.sampled_from(keys + ["no_such_key"]))
+        default = defaults.get(key)
+        if isinstance(default, dict) and default and draw_data.draw(st.booleans()):
+            sub = draw_data.draw(st.sampled_from(sorted(default)))
+            out[key] = {sub: draw_data.draw(_hostile)}
+            continue
+        near = []
+        if isinstance(default, list):
+            flat = [x for row in default for x in (row if isinstance(row, list) else [row])]
+            near += [flat, default[:1], default + default, [], [default]]
+        if isinstance(default, (int, float)) and not isinstance(default, bool):
+            near += [default * 1000 + 1, -default - 1, 0, float(default) + 0.5, str(default)]
+        value = draw_data.draw(st.sampled_from(near) | _hostile) if near else draw_data.draw(_hostile)
+        out[key] = value
+    return out
+
+
+def _load(game: str, path: Path):
+    if game == "heron":
+        from heron_sim.rules import Rules
+
+        return Rules.build(rules_file=path)
+    from heron_sim import games
+
+    return games.get(game).load_rules(str(path), None)
+
+
+@pytest.mark.parametrize("game", ["heron", "akeruption", "fire-mountain", "mekong-dragons", "rampage"])
+@settings(max_examples=int(os.environ.get("HS_FUZZ", "60")), deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                 HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_fuzzed_rules_files_give_rules_or_one_line(tmp_path, game, data):
+    """Every rules file of every game gives rules or one error line naming what is wrong;
+    never a traceback (Rampage's flat adjacency used to be a TypeError)."""
+    layer = _mutated(data, _defaults(game))
+    f = tmp_path / f"{game}.toml"
+    f.write_text("\n".join(f"{json.dumps(k)} = {_toml_value(v)}" for k, v in layer.items()) + "\n",
+                 encoding="utf-8")
+    try:
+        _load(game, f)
+    except HeronSimError as err:
+        assert "\n" not in str(err) and str(err)
+
+
+# ---------------------------------------------------------------- 8. the minor list
+def test_simulate_table_says_interrupted(monkeypatch):
+    monkeypatch.setattr(interrupt, "_stop", _StopAfter(2))
+    res = cli("simulate", "--games", "100000")
+    assert res.exit_code == 130
+    row = [ln for ln in res.stdout.splitlines() if "interrupted" in ln]
+    assert len(row) == 1 and "of 100,000 games" in row[0]
+
+
+@pytest.mark.parametrize("args", [("game", "rampage", "simulate", "--games", "5000000"),
+                                  ("simulate", "--games", "5000000")])
+def test_a_second_ctrl_c_says_so_once_without_a_traceback(args):
+    proc = _spawn(list(args))
+    time.sleep(3.0)
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.2)
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=60)
+    lines = [ln for ln in err.splitlines() if ln.strip()]
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and lines and lines[-1].startswith("interrupted"), err
+    assert sum(ln.startswith("interrupted") for ln in lines) == 1, err
+
+
+def test_a_part_file_left_by_a_killed_writer_is_removed_by_the_next_write(tmp_path):
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    out = tmp_path / "g.csv"
+    left = tmp_path / f".g.csv.{dead.pid}.x1y2.part"  # what a SIGKILL mid-write leaves
+    left.write_bytes(b"half a file")
+    mine = tmp_path / f".g.csv.{os.getpid()}.live.part"  # a writer still running keeps its file
+    mine.write_bytes(b"in progress")
+    assert cli("simulate", "--games", "50", "--out", out).exit_code == 0
+    assert not left.exists() and mine.exists() and out.is_file()
+
+
+def test_rules_from_dev_zero_is_bounded():
+    if not Path("/dev/zero").exists():
+        pytest.skip("no /dev/zero")
+    line = one_line_error(cli("rules", "--rules", "/dev/zero"))
+    assert "/dev/zero" in line and "MiB" in line
+
+
+def test_a_bad_rules_set_of_an_experiment_names_the_file(tmp_path):
+    f = tmp_path / "bad-set.toml"
+    f.write_text('name = "badset"\nkind = "modes"\ngames = 10\n[rules]\nset = { rolls = 99 }\n')
+    line = one_line_error(cli("run", f, "--games", "10", "--run-dir", tmp_path / "run"))
+    assert str(f) in line and "rolls" in line
