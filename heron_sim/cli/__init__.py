@@ -25,6 +25,7 @@ def main() -> None:
 
     try:
         try:
+            # hard_exit: a second signal exits at once (130, one line), wherever it lands
             with handle_signals(hard_exit=True):
                 app()
         finally:

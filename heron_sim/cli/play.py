@@ -70,7 +70,7 @@ def simulate_cmd(
                                               "stopped": stop_reason(frame)})
             except (HeronSimError, OSError) as err:  # printed after the summary, as for streamed runs
                 error = err
-        written = out is not None and error is None and (played or not precision_cut)
+        written = out is not None and error is None and bool(played or not precision_cut)
     else:
         from ..simulation import simulate_to_file
 
@@ -96,9 +96,9 @@ def simulate_cmd(
     if precision_cut:
         from ..interrupt import signal_name
 
-        raise Interrupted(f"interrupted ({signal_name() or 'SIGINT'}): kept the {played:,} games played before "
-                          "the precision was reached" + (f"; written to {out}" if written and played else ""))
-    if played < games:
+        raise Interrupted(f"interrupted ({signal_name() or 'SIGINT'}): kept the {played:,} games played "
+                          "before the precision was reached" + (f", written to {out}" if written else ""))
+    if cut:
         raise Interrupted(interrupted_line(played, games, written=str(out) if written else None))
 
 
