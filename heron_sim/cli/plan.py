@@ -174,72 +174,48 @@ def report_cmd(
 
 @app.command("compare")
 def compare_cmd(
-    a: Annotated[Path, typer.Argument(help="Rules file A (like heron_sim/rules/data/defaults.toml) or an experiment file.")],
-    b: Annotated[Path, typer.Argument(help="Rules file B.")],
-    games: Annotated[int, typer.Option("--games", help="Games per rule set (same seeds under both).")] = 10_000,
-    mode: Annotated[Optional[str], typer.Option("--mode", help="Dice mode (default: each file's, else 8d8).")] = None,
-    players: Annotated[Optional[int], typer.Option("--players", help="Players, 2..7.")] = None,
-    seating: Annotated[str, typer.Option("--strategy", help="Strategies: ai, all, or names (one per seat, rotated).")] = "ai",
-    seed: Annotated[int, typer.Option("--seed", help="Master seed: game i draws from stream (seed, i) under both rules.")] = 1,
+    a: Annotated[Path, typer.Argument(help="Rules file A (like heron_sim/rules/data/defaults.toml), an experiment file, or alone an experiment file of kind compare (its [a] and [b]).")],
+    b: Annotated[Optional[Path], typer.Argument(help="Rules file B (or an experiment file).")] = None,
+    games: Annotated[Optional[int], typer.Option("--games", help="Games per rule set, the same seeds under both (default: the experiment's, else 10000).")] = None,
+    mode: Annotated[Optional[str], typer.Option("--mode", help="Dice mode for both (default: each file's own, else 8d8).")] = None,
+    players: Annotated[Optional[int], typer.Option("--players", help="Players for both, 2..7 (default: each file's own; they must agree).")] = None,
+    seating: Annotated[Optional[str], typer.Option("--strategy", help="Strategies: ai, all, or names (one per seat, rotated); default ai.")] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", help="Master seed: game i draws from stream (seed, i) under both rules (default 1).")] = None,
     out: Annotated[Optional[Path], typer.Option("--out", help="Also write compare.md / report.html to this folder.")] = None,
     run_dir: RunDirOpt = None,
     scheduler: SchedulerOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the findings (every figure with id, estimate, interval, n, unit) as JSON.")] = False,
 ) -> None:
     """Run the same seeds under two rule sets and print every metric side by side with the
-    difference B - A, its 95 % interval (paired by seed) and a Holm-corrected p-value."""
-    from ..report import build_sections, markdown_table, write_report
-    from ..runner import RunData, run_experiments
-    from ..runner.config import Experiment, RulesSpec
+    difference B - A, its 95 % interval (paired by seed) and a Holm-corrected p-value. Each
+    file plays its own mode and players; the first line says what was played."""
+    from ..report import build_sections, markdown_table, run_metadata, write_report
+    from ..runner.compare_rules import compare_experiment, compare_rules, describe_pair
 
     _use_scheduler(scheduler)
-    if games < 1:
-        raise HeronSimError(f"--games: {games}; allowed: >= 1")
-    specs = [_rules_source(p, label) for p, label in ((a, a.stem), (b, b.stem))]
-    m = mode or specs[0].build(None, players).mode
-    exp = Experiment(name="compare", kind="compare", title=f"Rule variant: {b.stem} vs {a.stem}",
-                     seed=seed, games=games, modes=(m,), players=players or specs[0].build(m).players,
-                     seating=seating, figures=("differences",), a=specs[0], b=specs[1])
-    for s in specs:
-        s.build(m, exp.players)
-    from ..runner import new_run_dir
-    from ..runner.run import check_run_dir
-
+    exp = compare_experiment(a, b, games=games, mode=mode, players=players, seating=seating, seed=seed)
     if out is not None:
         check_output(out, "--out", folder=True)
-    if run_dir is not None:
-        check_run_dir(run_dir)
-    folder = Path(run_dir) if run_dir else new_run_dir(name=f"compare-{time.strftime('%Y%m%d-%H%M%S')}")
-    m = run_experiments([exp], folder, log=_log)
+    played = describe_pair(exp)
+    run = compare_rules(a, b, games=games, mode=mode, players=players, seating=seating, seed=seed,
+                        run_dir=run_dir, log=_log)
+    m = run.manifest
     if m["status"] != "complete":
-        _log(f"interrupted: kept {m['played']:,} of {m['requested']:,} games in {folder} (marked "
-             "interrupted); no comparison is printed from a partial run")
-        raise typer.Exit(code=130)
-    run = RunData(folder)
+        raise Interrupted(f"interrupted: kept {m['played']:,} of {m['requested']:,} games in {run.dir} (marked "
+                          "interrupted); no comparison is printed from a partial run")
     sections = build_sections(run)[:1]
-    for sec in sections:
-        for f in sec.findings:
-            typer.echo(f"- {f}")
-        for t in sec.tables:
-            typer.echo(f"\n**{t.caption}**\n\n{markdown_table(t.frame)}\n\n*{t.note}*")
-    if out is not None:
-        from ..report import run_metadata
+    if as_json:
+        from ..io import dumps
+        from ..report.render import findings_json
 
+        typer.echo(dumps({"played": played, **findings_json(sections, run_metadata(run))}, ensure_ascii=False, indent=1))
+    else:
+        typer.echo(played)
+        for sec in sections:
+            for f in sec.findings:
+                typer.echo(f"- {f}")
+            for t in sec.tables:
+                typer.echo(f"\n**{t.caption}**\n\n{markdown_table(t.frame)}\n\n*{t.note}*")
+    if out is not None:
         paths = write_report(sections, run_metadata(run), out, title=exp.title)
         _log(f"report: {paths['html']} and {paths['md']}")
-
-
-def _rules_source(path: Path, label: str):
-    """A rules file, or an experiment file (its [rules] table), as a RulesSpec."""
-    from ..runner.config import RulesSpec
-    from ..tomlfile import read_toml
-
-    table = read_toml(path, label)
-    if "kind" in table:  # an experiment file
-        r = table.get("rules", {}) or {}
-        file = r.get("file")
-        if file is not None:
-            file = str(path.parent / file)
-        from ..runner.config import _flatten
-
-        return RulesSpec(file=file, overrides=_flatten(r.get("set", {}) or {}), label=label)
-    return RulesSpec(file=str(path), label=label)

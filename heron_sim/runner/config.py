@@ -58,9 +58,13 @@ class RulesSpec:
     file: str | None = None
     overrides: dict = field(default_factory=dict)
     label: str = ""
+    #: play the mode of the file (or of the ``mode`` override), not the experiment's: what
+    #: ``heron-sim compare A.toml B.toml`` does without --mode
+    own_mode: bool = False
 
     def build(self, mode: str | None = None, players: int | None = None) -> Rules:
-        return Rules.build(mode=mode, players=players, rules_file=self.file, overrides=dict(self.overrides))
+        return Rules.build(mode=None if self.own_mode else mode, players=players, rules_file=self.file,
+                           overrides=dict(self.overrides))
 
 
 @dataclass(frozen=True)
@@ -98,7 +102,8 @@ class Experiment:
         d["figures"] = list(self.figures)
         for key in ("rules", "a", "b"):
             spec = getattr(self, key)
-            d[key] = None if spec is None else {"file": spec.file, "set": dict(spec.overrides), "label": spec.label}
+            d[key] = None if spec is None else {"file": spec.file, "set": dict(spec.overrides), "label": spec.label,
+                                                "own_mode": spec.own_mode}
         return d
 
     @classmethod
@@ -126,9 +131,12 @@ def _rules_spec(value: Any, where: str, base_dir: Path | None, label: str = "",
         return RulesSpec(label=label)
     if not isinstance(value, dict):
         raise HeronSimError(f"{where}: must be a table with keys file, set, label")
-    unknown = set(value) - {"file", "set", "label"}
+    unknown = set(value) - {"file", "set", "label", "own_mode"}
     if unknown:
-        raise HeronSimError(f"{where}.{sorted(unknown)[0]}: unknown key; allowed: file, set, label")
+        raise HeronSimError(f"{where}.{sorted(unknown)[0]}: unknown key; allowed: file, set, label, own_mode")
+    own = value.get("own_mode", False)
+    if not isinstance(own, bool):
+        raise HeronSimError(f"{where}.own_mode: {own!r}; allowed: true or false")
     file = value.get("file")
     if file is not None:
         if not isinstance(file, str):
@@ -143,7 +151,7 @@ def _rules_spec(value: Any, where: str, base_dir: Path | None, label: str = "",
     if not isinstance(overrides, dict):
         raise HeronSimError(f"{where}.set: must be a table of rule overrides (e.g. set = {{ rolls = 4 }})")
     flat = _flatten(overrides)
-    return RulesSpec(file=file, overrides=flat, label=str(value.get("label", label)))
+    return RulesSpec(file=file, overrides=flat, label=str(value.get("label", label)), own_mode=own)
 
 
 def _flatten(d: dict, prefix: str = "") -> dict:
@@ -210,6 +218,10 @@ def parse_experiment(table: dict, where: str, base_dir: Path | None, check: bool
         v = table.get(key)
         if v is not None and not (isinstance(v, str) or (isinstance(v, list) and v and all(isinstance(x, str) for x in v))):
             raise HeronSimError(f"{where}: {key}: {v!r}; allowed: \"ai\", \"all\", or strategy names")
+        if v is not None and check:
+            from .jobs import resolve_strategies
+
+            resolve_strategies(v, f"{where}: {key}")  # an unknown name: one line, now
     guide = table.get("guide", "loup")
     from ..animals import animal_index
     animal_index(guide, f"{where}: guide")

@@ -17,7 +17,6 @@ import datetime as _dt
 import json
 import subprocess
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -27,84 +26,10 @@ import pandas as pd
 from ..errors import HeronSimError
 from ..io import check_output, clean_json, mkdir, read_text, write_frame, write_text
 from ..rules import Rules
-from ..strategies import REGISTRY
 from .config import Experiment
 
-# ---------------------------------------------------------------- strategies at run time
-
-
-def available_strategies() -> list[str]:
-    """User-facing strategies registered now (the strategies issue may add more)."""
-    return [n for n, s in REGISTRY.items() if s.user_facing]
-
-
-def ai_strategies() -> list[str]:
-    """The AI strategies: every registered one except ``random`` (at least ``greedy``)."""
-    out = [n for n in available_strategies() if n != "random"]
-    return out or ["greedy"]
-
-
-def resolve_strategies(spec) -> list[str]:
-    """``"ai"``, ``"all"``, a comma string or a list -> registered strategy names."""
-    if isinstance(spec, str) and spec in ("ai", "all"):
-        return ai_strategies() if spec == "ai" else available_strategies()
-    names = spec.split(",") if isinstance(spec, str) else list(spec)
-    names = [n.strip() for n in names]
-    # Names not registered (yet) are skipped, so that a plan written for strategies still being
-    # built runs with whatever exists; it fails only if nothing is left.
-    known = [n for n in names if n in REGISTRY and REGISTRY[n].user_facing]
-    if not known:
-        raise HeronSimError(f"seating: none of {names} is a registered strategy; allowed: {', '.join(available_strategies())}")
-    return known
-
-
-def seatings(names: list[str], players: int) -> list[list[str]]:
-    """The seatings of a rotation, so that every strategy sits in every seat equally often.
-
-    Fewer names than seats: the names are cycled over the seats, then rotated by one seat per
-    chunk (``players`` seatings). As many names as seats or more: chunk ``r`` seats
-    ``names[(r + s) % k]`` at seat ``s`` (``k`` seatings), so that no strategy is left out.
-    One seating if every seat holds the same strategy.
-    """
-    k = len(names)
-    if k >= players:
-        return [[names[(r + s) % k] for s in range(players)] for r in range(k)]
-    base = [names[i % k] for i in range(players)]
-    if len(set(base)) == 1:
-        return [base]
-    return [[base[(s + r) % players] for s in range(players)] for r in range(players)]
-
-
-# ---------------------------------------------------------------- jobs
-
-
-@dataclass
-class Job:
-    """One batch of simulation: games under one rules set and a rotation of seatings, or
-    single turns of one strategy and guide."""
-
-    key: str
-    kind: str  # "games" | "turns" | "tournament" | "light" (a lighter game of heron_sim.games)
-    rules: Rules  # for "light": that game's own rules object
-    n: int
-    seed: int
-    seatings: list[list[str]] = field(default_factory=list)
-    strategy: str = "greedy"
-    guide: str = "loup"
-    labels: dict = field(default_factory=dict)
-
-    def describe(self) -> dict:
-        if self.kind == "light":
-            table = light_rules_table(self.rules)
-            return {"key": self.key, "kind": self.kind, "n": self.n, "seed": self.seed, "mode": None,
-                    "players": self.labels.get("players"), "game": self.labels.get("game"),
-                    "rules_hash": _digest(table), "rules": table, "seatings": self.seatings,
-                    "strategy": "", "guide": "", "labels": self.labels}
-        return {"key": self.key, "kind": self.kind, "n": self.n, "seed": self.seed,
-                "mode": self.rules.mode, "players": self.rules.players,
-                "rules_hash": self.rules.digest(), "rules": self.rules.to_table(),
-                "seatings": self.seatings, "strategy": self.strategy, "guide": self.guide,
-                "labels": self.labels}
+from .jobs import (Job, _digest, ai_strategies, available_strategies, light_rules_table,  # noqa: F401
+                   resolve_strategies, seatings)  # (re-exported: their home is the leaf .jobs)
 
 
 def play_job(job: Job, progress: Callable[[int], None] | None = None) -> pd.DataFrame:
@@ -163,30 +88,6 @@ def _label(df: pd.DataFrame, requested: int, played: int) -> pd.DataFrame:
     return df
 
 
-def light_rules_table(rules) -> dict:
-    """A lighter game's rules as a JSON-able table (dataclass fields; arrays as lists)."""
-    import dataclasses
-
-    def conv(v):
-        if hasattr(v, "tolist"):
-            return v.tolist()
-        if isinstance(v, dict):
-            return {str(k): conv(x) for k, x in v.items()}
-        if isinstance(v, (list, tuple)):
-            return [conv(x) for x in v]
-        return v if isinstance(v, (int, float, str, bool)) or v is None else repr(v)
-
-    if dataclasses.is_dataclass(rules):
-        return {f.name: conv(getattr(rules, f.name)) for f in dataclasses.fields(rules)}
-    return {"repr": repr(rules)}
-
-
-def _digest(table: dict) -> str:
-    import hashlib
-
-    return hashlib.sha256(json.dumps(table, sort_keys=True, default=str).encode()).hexdigest()[:12]
-
-
 def play_light(job: Job, progress: Callable[[int], None] | None = None) -> pd.DataFrame:
     """A lighter game's batch: chunk ``r`` of the games plays seating ``r`` on game indices
     ``lo..hi-1`` (streams ``(seed, i)``), as the Héron jobs do."""
@@ -211,43 +112,23 @@ def play_light(job: Job, progress: Callable[[int], None] | None = None) -> pd.Da
 
 
 def _as_frame(res) -> pd.DataFrame:
-    """Whatever the tournament returns, as a DataFrame (a table, or an object holding one).
+    """A tournament's result as one long frame with a ``table`` column: ``ranking`` rows, then
+    ``pair`` rows (strategy, opponent, wins, win_rate, low, high). Only a
+    :class:`~heron_sim.tournament.TournamentResult` is accepted (no guessing at attributes)."""
+    from ..tournament import TournamentResult
 
-    A ``TournamentResult`` (ranking + pair matrices) becomes one long frame with a ``table``
-    column: ``ranking`` rows, then ``pair`` rows (row strategy, column strategy, wins, rate,
-    low, high)."""
-    ranking = getattr(res, "ranking", None)
-    if isinstance(ranking, pd.DataFrame) and isinstance(getattr(res, "win_rate", None), pd.DataFrame):
-        rk = ranking.assign(table="ranking")
-        pairs = []
-        names = list(res.win_rate.index)
-        wins = np.asarray(getattr(res, "wins", np.zeros((len(names), len(names)))))
-        for i, a in enumerate(names):
-            for j, b in enumerate(names):
-                if a != b:
-                    pairs.append({"table": "pair", "strategy": a, "opponent": b, "wins": int(wins[i, j]),
-                                  "win_rate": float(res.win_rate.loc[a, b]), "low": float(res.low.loc[a, b]),
-                                  "high": float(res.high.loc[a, b])})
-        out = pd.concat([rk, pd.DataFrame(pairs)], ignore_index=True)
-        out.attrs = {}
-        return out
-    if isinstance(res, pd.DataFrame):
-        return res.reset_index() if not isinstance(res.index, pd.RangeIndex) else res
-    for attr in ("ranking", "table", "frame", "standings", "to_frame", "summary"):
-        val = getattr(res, attr, None)
-        if callable(val):
-            try:
-                val = val()
-            except TypeError:
-                continue
-        if isinstance(val, pd.DataFrame):
-            return _as_frame(val)
-    if isinstance(res, dict):
-        try:
-            return pd.DataFrame(res)
-        except ValueError:
-            return pd.DataFrame({"key": list(res), "value": [str(v) for v in res.values()]})
-    return pd.DataFrame({"result": [str(res)]})
+    if not isinstance(res, TournamentResult):
+        raise TypeError(f"a tournament job returned {type(res).__name__}, not a TournamentResult")
+    rk = res.ranking.assign(table="ranking")
+    names = list(res.win_rate.index)
+    wins = np.asarray(res.wins)
+    pairs = [{"table": "pair", "strategy": a, "opponent": b, "wins": int(wins[i, j]),
+              "win_rate": float(res.win_rate.loc[a, b]), "low": float(res.low.loc[a, b]),
+              "high": float(res.high.loc[a, b])}
+             for i, a in enumerate(names) for j, b in enumerate(names) if a != b]
+    out = pd.concat([rk, pd.DataFrame(pairs)], ignore_index=True)
+    out.attrs = {}
+    return out
 
 
 # ---------------------------------------------------------------- the run folder
@@ -441,12 +322,10 @@ def _jsonable(x):
 
 
 def _has_tournament() -> bool:
-    try:
-        from .. import tournament  # noqa: F401
+    """Always True: the tournament is part of the package (kept for the manifests' key)."""
+    from .. import tournament  # noqa: F401  (a broken module fails here, loudly)
 
-        return hasattr(tournament, "tournament")
-    except ImportError:
-        return False
+    return True
 
 
 # ---------------------------------------------------------------- reading a run back

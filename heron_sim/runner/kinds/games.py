@@ -30,12 +30,16 @@ def light_unit(game) -> str:
 
 
 def _summary_module(name: str):
-    """The game's summary module (its ``PLAYERS`` and ``READINGS``), or None."""
+    """The game's summary module (its ``PLAYERS`` and ``READINGS``), or None if the game has
+    none (an error inside one is raised, not taken for an absent module)."""
     import importlib
 
+    module = f"heron_sim.games.{name.replace('-', '_')}.summary"
     try:
-        return importlib.import_module(f"heron_sim.games.{name.replace('-', '_')}.summary")
-    except ImportError:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as err:
+        if err.name != module:
+            raise
         return None
 
 
