@@ -21,6 +21,7 @@ GamesOpt = Annotated[Optional[int], typer.Option("--games", help="Games per batc
 RunDirOpt = Annotated[Optional[Path], typer.Option("--run-dir", help="Run folder for the raw Parquet results (default runs/<timestamp>).")]
 OutOpt = Annotated[Path, typer.Option("--out", help="Folder of report.html, report.md and figures/.")]
 PlanDirOpt = Annotated[Path, typer.Option("--experiments", help="Folder of the plan's experiment files.")]
+PathsJsonOpt = Annotated[bool, typer.Option("--json", help="Print the paths written (report.html, report.md, figures, run folder) as JSON.")]
 SchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Where games jobs run: local (default), local-cluster[:N] or tcp://HOST:PORT (Dask); same results.")]
 
 
@@ -41,42 +42,13 @@ def _use_scheduler(scheduler) -> None:
     use_scheduler(scheduler)
 
 
-def _check_games(games):
-    if games is not None and games < 1:
-        raise HeronSimError(f"--games: {games}; allowed: >= 1")
-
-
 def _run(files, run_dir, games, resume: bool = False):
     """Check everything, play the experiments into the run folder; on an interruption say what
     was kept and exit 130 (the folder is marked interrupted; ``run --resume`` finishes it)."""
-    from ..runner import load_experiment, new_run_dir, run_experiments
-    from ..runner.config import Experiment
-    from ..runner.run import check_run_dir
+    from ..runner import new_run_dir, run_experiments
+    from ..runner.run import prepare_run
 
-    _check_games(games)
-    if resume and run_dir is None:
-        raise HeronSimError("--resume: give the run folder to finish with --run-dir")
-    manifest = check_run_dir(run_dir, resume) if run_dir is not None else None
-    if manifest is not None and not files:
-        try:
-            exps = [Experiment.from_dict(e["experiment"]) for e in manifest["experiments"]]
-        except (TypeError, KeyError, AttributeError) as err:
-            raise HeronSimError(f"--resume: {run_dir}: damaged manifest ({type(err).__name__}: {err})") from None
-    else:
-        if not files:
-            raise HeronSimError("experiments: give at least one experiment file (or --resume --run-dir RUN)")
-        exps = [load_experiment(p) for p in files]  # validate everything before creating a folder
-    names = [e.name for e in exps]
-    dup = sorted({n for n in names if names.count(n) > 1})
-    if dup:
-        raise HeronSimError(f"two experiments named {dup[0]!r}; names must be unique in a run")
-    if manifest is not None:
-        old = [e["experiment"].get("name") for e in manifest["experiments"]]
-        if names != old:
-            raise HeronSimError(f"--resume: the run folder holds experiments {old}, not {names}")
-        if games is not None and games != manifest.get("games_override"):
-            raise HeronSimError(f"--games: {games}, but the run was started with --games "
-                                f"{manifest.get('games_override')}; leave it out to resume")
+    exps, manifest = prepare_run(files, run_dir, games, resume)
     run_dir = Path(run_dir) if run_dir else new_run_dir()
     t0 = time.perf_counter()
     m = run_experiments(exps, run_dir, log=_log, games=games, resume=manifest)
@@ -144,13 +116,14 @@ def plan_cmd(
     run_dir: RunDirOpt = None,
     out: OutOpt = Path("results"),
     scheduler: SchedulerOpt = None,
+    as_json: PathsJsonOpt = False,
 ) -> None:
     """Run the whole test plan (every experiment file of the folder) and write the report."""
     _use_scheduler(scheduler)
     check_output(out, "--out", folder=True)
     started = time.perf_counter()
     folder_run = _run(plan_files(folder), run_dir, games)
-    _report(folder_run, out, started)
+    _echo_paths(_report(folder_run, out, started), folder_run, as_json)
 
 
 @app.command("report")
@@ -160,16 +133,25 @@ def report_cmd(
     folder: PlanDirOpt = Path("experiments"),
     games: GamesOpt = None,
     run_dir: RunDirOpt = None,
+    as_json: PathsJsonOpt = False,
 ) -> None:
     """Write results/report.html (self-contained) and results/report.md (PNG figures beside it):
     runs the plan first unless --from names a run folder."""
     check_output(out, "--out", folder=True)
     if from_ is not None:
-        _report(from_, out)
+        _echo_paths(_report(from_, out), from_, as_json)
     else:
         started = time.perf_counter()
         folder_run = _run(plan_files(folder), run_dir, games)
-        _report(folder_run, out, started)
+        _echo_paths(_report(folder_run, out, started), folder_run, as_json)
+
+
+def _echo_paths(paths: dict, run_dir, as_json: bool) -> None:
+    """With --json, the files written (the report's and the run folder) as JSON on stdout."""
+    if as_json:
+        from ..io import dumps
+
+        typer.echo(dumps({"run_dir": str(run_dir), **{k: v for k, v in paths.items() if k not in ("sections", "meta")}}, indent=1))
 
 
 @app.command("compare")

@@ -187,6 +187,45 @@ def check_run_dir(run_dir: str | Path, resume: bool = False) -> dict | None:
     return manifest
 
 
+def prepare_run(files, run_dir: str | Path | None = None, games: int | None = None,
+                resume: bool = False) -> tuple[list[Experiment], dict | None]:
+    """Every check of a run before any game is played or any folder is made: the experiment
+    files (or, resuming with no files, the run folder's own), unique names, the run folder, and
+    for ``resume`` that the files and ``games`` are those the run was started with.
+
+    Returns the experiments and the manifest to resume from (None for a new run); one-line
+    :class:`HeronSimError` otherwise.
+    """
+    from .config import load_experiment
+
+    if games is not None and (isinstance(games, bool) or games < 1):
+        raise HeronSimError(f"--games: {games}; allowed: >= 1")
+    if resume and run_dir is None:
+        raise HeronSimError("--resume: give the run folder to finish with --run-dir")
+    manifest = check_run_dir(run_dir, resume) if run_dir is not None else None
+    if manifest is not None and not files:
+        try:
+            exps = [Experiment.from_dict(e["experiment"]) for e in manifest["experiments"]]
+        except (TypeError, KeyError, AttributeError) as err:
+            raise HeronSimError(f"--resume: {run_dir}: damaged manifest ({type(err).__name__}: {err})") from None
+    else:
+        if not files:
+            raise HeronSimError("experiments: give at least one experiment file (or --resume --run-dir RUN)")
+        exps = [load_experiment(p) for p in files]  # validate everything before creating a folder
+    names = [e.name for e in exps]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise HeronSimError(f"two experiments named {dup[0]!r}; names must be unique in a run")
+    if manifest is not None:
+        old = [e["experiment"].get("name") for e in manifest["experiments"]]
+        if names != old:
+            raise HeronSimError(f"--resume: the run folder holds experiments {old}, not {names}")
+        if games is not None and games != manifest.get("games_override"):
+            raise HeronSimError(f"--games: {games}, but the run was started with --games "
+                                f"{manifest.get('games_override')}; leave it out to resume")
+    return exps, manifest
+
+
 def read_manifest(run_dir: Path, field: str) -> dict:
     """The manifest of a run folder, checked for shape (one-line errors)."""
     path = Path(run_dir) / MANIFEST
