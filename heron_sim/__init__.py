@@ -36,7 +36,7 @@ _PUBLIC = {
     "p_pond": ".exact", "pond_pushback": ".exact", "greedy_turn": ".exact",
     "exact_figures": ".exact",
     # strategies
-    "register_strategy": ".strategies",
+    "register_strategy": ".strategies", "load_plugin": ".user_plugins",
     # tournaments, experiments, comparisons
     "tournament": ".tournament", "TournamentResult": ".tournament",
     "load_experiment": ".runner", "run_experiments": ".runner", "RunData": ".runner",

@@ -45,7 +45,7 @@ FIGURES = {
 
 _KEYS = {"name", "kind", "title", "description", "seed", "games", "turns", "modes", "players",
          "seating", "strategies", "guide", "figures", "rules", "a", "b", "skill_games",
-         "h2h_games", "ablation_games", "mixed_games", "light_games"}
+         "h2h_games", "ablation_games", "mixed_games", "light_games", "plugins"}
 _INT_LIMITS = {"seed": (0, 2**63 - 1), "games": (1, 10_000_000), "turns": (1, 100_000_000),
                "players": (2, 7), "skill_games": (0, 10_000_000), "h2h_games": (0, 10_000_000),
                "ablation_games": (0, 10_000_000), "mixed_games": (0, 10_000_000)}
@@ -90,6 +90,8 @@ class Experiment:
     ablation_games: int = 0
     mixed_games: int = 0
     light_games: Any = "all"  # kind games: "all" or names of heron_sim.games
+    #: user strategy modules or files loaded before the seating is read (heron_sim.user_plugins)
+    plugins: tuple[str, ...] = ()
     source: str = ""
 
     def to_dict(self) -> dict:
@@ -100,6 +102,7 @@ class Experiment:
         d["light_games"] = self.light_games if isinstance(self.light_games, str) else list(self.light_games)
         d["modes"] = list(self.modes)
         d["figures"] = list(self.figures)
+        d["plugins"] = list(self.plugins)
         for key in ("rules", "a", "b"):
             spec = getattr(self, key)
             d[key] = None if spec is None else {"file": spec.file, "set": dict(spec.overrides), "label": spec.label,
@@ -187,6 +190,20 @@ def parse_experiment(table: dict, where: str, base_dir: Path | None, check: bool
     unknown = sorted(set(table) - _KEYS)
     if unknown:
         raise HeronSimError(f"{where}: {unknown[0]}: unknown key; allowed: {', '.join(sorted(_KEYS))}")
+    plugins = table.get("plugins", [])
+    if isinstance(plugins, str):
+        plugins = [plugins]
+    if not isinstance(plugins, list) or not all(isinstance(p, str) and p for p in plugins):
+        raise HeronSimError(f"{where}: plugins: {plugins!r}; allowed: a list of module names or .py files")
+    from ..user_plugins import load_plugin
+
+    resolved = []
+    for spec in plugins:  # before the seating is read: it may name their strategies
+        is_file = spec.endswith(".py") or "/" in spec
+        if is_file and base_dir is not None and not Path(spec).is_absolute():
+            spec = str((base_dir / spec).resolve())
+        load_plugin(spec, field=f"{where}: plugins")
+        resolved.append(spec)
     kind = table.get("kind")
     if kind not in KINDS:
         raise HeronSimError(f"{where}: kind: {kind!r}; allowed: {', '.join(KINDS)}")
@@ -247,7 +264,8 @@ def parse_experiment(table: dict, where: str, base_dir: Path | None, check: bool
     exp = Experiment(
         name=name, kind=kind, title=table.get("title", name), description=table.get("description", ""),
         modes=tuple(modes), seating=table.get("seating", "ai"), strategies=table.get("strategies", "all"),
-        guide=guide, figures=tuple(figures), rules=rules, a=a, b=b, light_games=light, source=where, **ints,
+        guide=guide, figures=tuple(figures), rules=rules, a=a, b=b, light_games=light,
+        plugins=tuple(resolved), source=where, **ints,
     )
     # Build the rules once, now, so that a bad rules key fails at load time.
     players = exp.players

@@ -45,6 +45,11 @@ def resolve_strategies(spec, where: str = "seating") -> list[str]:
     allowed = available_strategies()
     if not names or not all(names):
         raise HeronSimError(f"{where}: {spec!r}: an empty strategy name; allowed: \"ai\", \"all\" or names among {', '.join(allowed)}")
+    if any(n.partition(":")[0].strip() not in allowed for n in names):
+        from ..user_plugins import load_entry_points  # an installed package's plug-in?
+
+        if load_entry_points():
+            allowed = available_strategies()
     for n in names:
         base = n.partition(":")[0].strip()
         if base not in allowed:
@@ -127,3 +132,10 @@ def _digest(table: dict) -> str:
     import hashlib
 
     return hashlib.sha256(json.dumps(table, sort_keys=True, default=str).encode()).hexdigest()[:12]
+
+
+def _has_tournament() -> bool:
+    """Always True: the tournament is part of the package (kept for the manifests' key)."""
+    from .. import tournament  # noqa: F401  (a broken module fails here, loudly)
+
+    return True

@@ -11,7 +11,7 @@ from ...analysis.stats import format_p
 from ...report import figures as F
 from ...report.section import Figure, Section, Table, num_ci, pct, pct_ci
 from ..config import Experiment
-from ..run import Job, seatings
+from ..jobs import Job, seatings
 from .common import _disp, _seating_text, _want
 
 
