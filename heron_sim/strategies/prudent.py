@@ -29,7 +29,7 @@ from ..engine.layout import (
     POWER_ARG, R_ADVANCE, R_FACES, R_NFACES, READY, RESERVED, ROLLS_LEFT, STATUS, TAUREAU,
     X_BULL_MIN, X_EAGLE_DRAWS,
 )
-from ..rules.rules import P_ANXIETY, P_BULL_BONUS, P_DOUBLING, P_POWERS, P_POWERS_OFF
+from ..rules.rules import P_ANXIETY, P_BULL_BONUS, P_DOUBLING, P_POWERS, P_POWERS_OFF, P_SNAKE_ADVANCE
 from .common import furthest_ahead_opponent
 
 NAME = "prudent"
@@ -190,7 +190,7 @@ def prudent_decide(kind, seat, w, R, rng, sp):
     if kind == D_BULL or kind == D_DEER_SQUARE:
         return 1
     if kind == D_SNAKE:
-        return 1 if w[NOMINAL] >= 3 else 0
+        return 1 if w[NOMINAL] + R[P_SNAKE_ADVANCE] >= 4 else 0  # a move back of 3+ (advance 1)
     if kind == D_EAGLE_SQUARE:
         return furthest_ahead_opponent(w, seat)
     return -1
