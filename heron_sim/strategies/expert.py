@@ -12,8 +12,9 @@ optimal value of the dice after the power, in expectation over the Wolf's and Ea
 and uses the power when it gains at least ``POWER_MARGIN`` squares of expected advance, the
 value it gives to keeping the power for a later turn.
 
-Other choices: Lion rescue when the rescued dice score; Bull always; Snake on a move back
->= 2; never swaps guides (regenerates on an 8+ set); 🔄 +1 for itself; Aigle square swaps with
+Other choices: Lion rescue when the rescued dice score more than consolation_anxiety (0); Bull
+always; Snake when the move back plus snake_advance is >= 3 (a move back >= 2 with the rulings'
+advance of 1); never swaps guides (regenerates on an 8+ set); 🔄 +1 for itself; Aigle square swaps with
 the furthest opponent ahead; Cerf square regenerates an exhausted guide.
 """
 

@@ -15,7 +15,8 @@ at stake: 0 never risks a scoring hand, 1 rerolls whenever the expected gain is 
 Powers: Wolf rerolls a reserved heron when one more heron would be Anxiety and it means to
 reroll; Eagle and Deer improve the target set on the last decision of the turn (the Eagle
 takes a drawn face only if it shows the target); Lion rescues when the rescued dice score;
-Bull always; Snake only on a move back of 3 or more (saved for large push-backs); never
+Bull always (its bonus and smallest set read from the rules); Snake only on a move back of 3
+or more (saved for large push-backs; 4 - snake_advance under that key); never
 Heron's Patience, never a guide swap. Squares as ``greedy``.
 """
 
