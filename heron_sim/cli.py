@@ -534,7 +534,7 @@ def _register_command_modules() -> None:
     """Commands that live in their own modules (each adds itself to ``app`` on import)."""
     import importlib
 
-    for name in ("cli_tournament", "cli_report", "cli_tune"):
+    for name in ("cli_tournament", "cli_report", "cli_tune", "cli_explore"):
         try:
             importlib.import_module(f"heron_sim.{name}")
         except ModuleNotFoundError as err:
