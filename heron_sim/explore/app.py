@@ -193,7 +193,7 @@ def create_app(engine: Engine | None = None) -> Starlette:
                 yield "retry: 2000\n\n"
                 while not request.app.state.stopping:
                     job.last_seen = time.monotonic()
-                    if job.version != seen:
+                    if job.version != seen and job.version > 0:
                         with job.lock:
                             seen, snap = job.version, job.snapshot
                         yield f"event: update\ndata: {json.dumps(_clean(snap))}\n\n"

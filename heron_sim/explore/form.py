@@ -106,12 +106,22 @@ _COMMENTED_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\s*=\s*(\[|\"|\d|\{|true|fa
 
 
 # ---------------------------------------------------------------- the schema the page draws
+def validation_table() -> dict:
+    """The rules' validation of each scalar key: ``{key: (type, min, max)}``."""
+    return _R._SCALARS
+
+
+def rules_table() -> dict:
+    """The rules' defaults (``defaults.toml`` as a table): the form has one field per key."""
+    return _R.default_table()
+
+
 def _label(key: str) -> str:
     return key.split(".")[-1].replace("_", " ")
 
 
 def _scalar_field(key: str, default: Any, helps: dict) -> dict:
-    spec = _R._SCALARS.get(key)
+    spec = validation_table().get(key)
     f: dict[str, Any] = {"key": key, "label": _label(key), "help": helps.get(key, ""), "default": default}
     if spec is not None and isinstance(spec, tuple) and len(spec) == 3:
         kind, lo, hi = spec
@@ -142,7 +152,7 @@ def schema(mode: str = "8d8", players: int = 4) -> dict:
 
     base = Rules.build(mode=mode, players=players)
     full = base.to_table()
-    table = _R.default_table()
+    table = rules_table()
     helps, group_of, table_help = file_layout()
     groups: dict[str, list[dict]] = {}
 
@@ -181,7 +191,7 @@ def schema(mode: str = "8d8", players: int = 4) -> dict:
         else:
             add(group, _scalar_field(key, full.get(key, default), helps))
     # validated keys that the defaults file does not list (still part of the rules)
-    for key in _R._SCALARS:
+    for key in validation_table():
         if key not in table and key not in SCENARIO_KEYS:
             add("Other rules", _scalar_field(key, getattr(base, key, None), helps))
     add("Other rules", {"key": EXTRA, "label": "other rules (TOML)", "type": "text", "default": "",
@@ -388,9 +398,16 @@ def parse_setup(doc: dict) -> Setup:
     errors.update(errs)
     # each key alone first (so that every bad field gets its own message), then all together
     keys = list(types) + [EXTRA]
-    for key, v in list(overrides.items()):
+    # the dice first (the combination table's length depends on them), then every other key
+    # with the dice, so that each bad field gets its own message
+    context: dict = {}
+    order = sorted(overrides, key=lambda k: not k.startswith("dice."))
+    for key in order:
+        v = overrides[key]
         try:
-            Rules.build(mode=mode, players=players, overrides={key: v})
+            Rules.build(mode=mode, players=players, overrides={**context, key: v})
+            if key.startswith("dice."):
+                context[key] = v
         except HeronSimError as err:
             errors[key if key in types else EXTRA] = str(err)
             del overrides[key]

@@ -218,13 +218,13 @@ class PanelJob(Job):
 
     kind = "panel"
 
-    def __init__(self, tab: str, setup, rank: str = "guide_spread", games: int = PANEL_GAMES):
+    def __init__(self, tab: str, setup, rank: str = "guide_spread", games: int | None = None):
         from ..lab.panel import DEFAULT_PANEL
 
         super().__init__(tab)
         self.setup = setup
         self.rank = rank if rank in PANEL_RANKS else "guide_spread"
-        self.games = games
+        self.games = games or PANEL_GAMES
         self.scenarios = list(DEFAULT_PANEL)
         self.results: list[dict] = []
         self.next = 0

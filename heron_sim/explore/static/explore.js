@@ -287,6 +287,7 @@
   function follow(job) {
     closeStream();
     state.job = job;
+    document.body.dataset.job = job;
     document.body.dataset.state = "running";
     var es = new EventSource("/api/stream/" + job);
     state.stream = es;
@@ -315,6 +316,7 @@
       (done ? " · done" : " · playing…");
     document.body.dataset.state = done ? "done" : "running";
     document.body.dataset.games = snap.games;
+    document.body.dataset.rendered = snap.job;
     renderHeadline(snap);
     renderTable(snap);
     drawLength(snap);
