@@ -318,6 +318,10 @@
     document.body.dataset.games = snap.games;
     document.body.dataset.rendered = snap.job;
     renderHeadline(snap);
+    var L = row(snap, "length");
+    $("mini").textContent = L ? "length " + (L.relative !== null && L.rel_low !== null ? signed(100 * L.relative, 1) + " % [" +
+      signed(100 * L.rel_low, 1) + ", " + signed(100 * L.rel_high, 1) + "]" + (L.reading ? " · " + L.reading : "") : "no change") +
+      " · " + snap.games.toLocaleString("en") + " games" + (done ? "" : "…") : "";
     renderTable(snap);
     drawLength(snap);
     drawRates($("chart-guides"), snap.rows.filter(function (r) { return r.group === "Guides"; }), snap.fair, function (r) { return r.label.split(" ")[0]; });
