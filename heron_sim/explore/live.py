@@ -25,6 +25,7 @@ import math
 import threading
 import time
 import traceback
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import numpy as np
@@ -34,11 +35,15 @@ from .stats import PairedSums, figures, game_columns, length_histogram
 
 #: Games per side of the first chunk (the first estimate).
 FIRST_CHUNK = 1024
+#: Games per side of the later chunks at least (fewer, larger batches for the engine).
+MIN_CHUNK = 2048
 #: Target seconds of one chunk (how long a new change may wait for the old games to stop).
-CHUNK_SECONDS = 0.25
+CHUNK_SECONDS = 0.3
 MAX_CHUNK = 50_000
-#: Seconds between two published updates (every chunk when chunks are slower).
-UPDATE_SECONDS = 0.2
+#: Seconds between two published updates at least, and at most this share of the time spent
+#: on updates (the bootstrap of every figure): more games, fewer updates on a slow machine.
+UPDATE_SECONDS = 0.25
+UPDATE_SHARE = 0.15
 #: A job nobody has listened to for this long is cancelled (its tab is gone).
 ORPHAN_SECONDS = 8.0
 #: Games per side of each panel scenario.
@@ -101,8 +106,15 @@ class Seated:
 
         key = (rules, tuple(seating))
         if key not in self._cache:
+            from ..engine import layout as L
+            from ..engine.batch import play_batch
+            from ..engine.kernels import shared_kernel
+
             sids, sp = seat_arrays(parse_seating(list(seating), rules.players), rules)
-            self._cache[key] = (pack_rules(rules), sids, sp)
+            R = pack_rules(rules)
+            with shared_kernel():  # load the kernel here (its first import is not thread-safe)
+                play_batch(np.uint64(0), 0, R, sids, sp, np.zeros((0, L.n_columns(rules.finish)), dtype=np.int64))
+            self._cache[key] = (R, sids, sp)
         return self._cache[key]
 
     def play(self, rules, seating, seed, lo, n):
@@ -117,6 +129,28 @@ class Seated:
             with shared_kernel():
                 play_batch(np.uint64(seed), int(lo), R, sids, sp, rows)
         return game_columns(rows, rules), length_histogram(rows)
+
+
+_pool: ThreadPoolExecutor | None = None
+
+
+def _single_thread() -> None:
+    import numba
+
+    numba.set_num_threads(1)  # thread-local: each pool thread plays its batch alone
+
+
+def play_all(seated: Seated, seed: int, tasks: list) -> list:
+    """Play batches ``(side, rules, seating, first game, games)`` at once, one per core: the
+    kernels release the GIL, and a chunk's batches (one per seating and side) are too small for
+    the engine to split them over the cores itself. Results in the order of ``tasks``."""
+    global _pool
+    import numba
+
+    if _pool is None:
+        _pool = ThreadPoolExecutor(max_workers=numba.config.NUMBA_NUM_THREADS, initializer=_single_thread,
+                                   thread_name_prefix="explore-play")
+    return list(_pool.map(lambda t: seated.play(t[1], t[2], seed, t[3], t[4]), tasks))
 
 
 def _play(rules, seating, seed, lo, n):
@@ -140,6 +174,7 @@ class CompareJob(Job):
         self.played = 0
         self.rate = None           # games per second per side, measured
         self.last_update = 0.0
+        self.update_cost = 0.0
         self.elapsed = 0.0
 
     def snapshot_extra(self) -> dict:
@@ -149,7 +184,7 @@ class CompareJob(Job):
     def _chunk(self) -> int:
         if self.rate is None:
             return FIRST_CHUNK
-        return int(min(MAX_CHUNK, max(FIRST_CHUNK, self.rate * CHUNK_SECONDS)))
+        return int(min(MAX_CHUNK, max(MIN_CHUNK, self.rate * CHUNK_SECONDS)))
 
     def step(self) -> None:
         if self.started is None:
@@ -157,24 +192,26 @@ class CompareJob(Job):
         s = self.setup
         per_share = max(1, -(-self._chunk() // len(self.shares)))
         t0 = time.perf_counter()
-        n = 0
+        tasks = []
         for r, share in enumerate(self.shares):
             lo = share[1]
             m = min(per_share, share[2] - lo)
             if m <= 0:
                 continue
-            for side, rules in enumerate((s.base, s.variant)):
-                if self.state != "running":
-                    return
-                if side == 1 and not s.changed:
-                    X, h = X0, h0
-                else:
-                    X, h = self.seated.play(rules, s.seatings[r], s.seed, lo, m)
-                    if side == 0:
-                        X0, h0 = X, h
-                self.acc.add(side, lo, X, h)
+            for side, rules in enumerate((s.base, s.variant) if s.changed else (s.base,)):
+                self.seated.arrays(rules, s.seatings[r])  # prepared here, once, not in the pool
+                tasks.append((side, rules, s.seatings[r], lo, m))
             share[1] = lo + m
-            n += m
+        if self.state != "running":
+            return
+        results = play_all(self.seated, s.seed, tasks)
+        n = 0
+        for (side, _, _, lo, m), (X, h) in zip(tasks, results):
+            self.acc.add(side, lo, X, h)
+            if not s.changed:
+                self.acc.add(1, lo, X, h)
+            if side == 0:
+                n += m
         dt = time.perf_counter() - t0
         self.played += n
         if n and dt > 0:
@@ -185,9 +222,12 @@ class CompareJob(Job):
         self.elapsed = now - self.started
         if done:
             self.state = "done"
-        if done or now - self.last_update >= UPDATE_SECONDS or self.version == 0:
+        wait = max(UPDATE_SECONDS, self.update_cost / UPDATE_SHARE)
+        if done or now - self.last_update >= wait or self.version == 0:
             self.last_update = now
+            t1 = time.perf_counter()
             doc = figures(self.acc, s.players, changed=s.changed)
+            self.update_cost = time.perf_counter() - t1
             if self.first_update_s is None:
                 self.first_update_s = round(now - self.started, 3)
             self._publish(doc)
@@ -242,13 +282,16 @@ class PanelJob(Job):
         bounds = np.linspace(0, self.games, len(seat) + 1).astype(int)
         acc = PairedSums(2)
         seated = Seated()
+        tasks = []
         for r, seating in enumerate(seat):
             lo, hi = int(bounds[r]), int(bounds[r + 1])
             for side, rules in enumerate((base, variant)):
-                if self.state != "running":
-                    return
-                X, h = seated.play(rules, seating, self.setup.seed, lo, hi - lo)
-                acc.add(side, lo, X, h)
+                seated.arrays(rules, seating)
+                tasks.append((side, rules, seating, lo, hi - lo))
+        if self.state != "running":
+            return
+        for (side, _, _, lo, _), (X, h) in zip(tasks, play_all(seated, self.setup.seed, tasks)):
+            acc.add(side, lo, X, h)
         fig = figures(acc, sc.players, changed=base != variant)
         rows = {r["key"]: r for r in fig["rows"] if r["key"] in PANEL_FIGURES}
         self.results.append({"name": sc.name, "describe": sc.describe(), "players": sc.players,

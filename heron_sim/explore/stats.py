@@ -69,8 +69,8 @@ def length_histogram(rows: np.ndarray) -> np.ndarray:
 
 @lru_cache(maxsize=1)
 def weights() -> np.ndarray:
-    """The Poisson(1) bootstrap weights of the blocks (float64[BOOT, BLOCKS]), drawn once."""
-    return np.random.default_rng(BOOT_SEED).poisson(1.0, size=(BOOT, BLOCKS)).astype(np.float64)
+    """The Poisson(1) bootstrap weights of the blocks (float32[BOOT, BLOCKS]), drawn once."""
+    return np.random.default_rng(BOOT_SEED).poisson(1.0, size=(BOOT, BLOCKS)).astype(np.float32)
 
 
 class PairedSums:
@@ -97,7 +97,9 @@ class PairedSums:
         return self.blocks[side].sum(axis=0).astype(float)
 
     def replicates(self, side: int) -> np.ndarray:
-        return weights() @ self.blocks[side].astype(np.float64)
+        """Replicate sums (float64[BOOT, K2]); the product in float32 (block sums are exact
+        there below 2**24, far above any count a block holds) then widened."""
+        return (weights() @ self.blocks[side].astype(np.float32)).astype(np.float64)
 
 
 # ---------------------------------------------------------------- the figures the page shows
