@@ -364,3 +364,18 @@ def test_explore_serves_and_stops_cleanly_on_ctrl_c():
     finally:
         if proc.poll() is None:
             proc.kill()
+
+
+def test_the_command_refuses_a_busy_port_in_one_line():
+    from typer.testing import CliRunner
+
+    from heron_sim.cli import app
+
+    s = bind(0)
+    try:
+        port = s.getsockname()[1]
+        res = CliRunner().invoke(app, ["explore", "--port", str(port)])
+    finally:
+        s.close()
+    assert res.exit_code == 2
+    assert f"error: --port: {port} is in use on 127.0.0.1" in res.output

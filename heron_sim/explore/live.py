@@ -205,6 +205,8 @@ class CompareJob(Job):
         if self.state != "running":
             return
         results = play_all(self.seated, s.seed, tasks)
+        if self.state != "running":
+            return  # cancelled while the chunk played: nothing more is published
         n = 0
         for (side, _, _, lo, m), (X, h) in zip(tasks, results):
             self.acc.add(side, lo, X, h)
@@ -290,7 +292,10 @@ class PanelJob(Job):
                 tasks.append((side, rules, seating, lo, hi - lo))
         if self.state != "running":
             return
-        for (side, _, _, lo, _), (X, h) in zip(tasks, play_all(seated, self.setup.seed, tasks)):
+        results = play_all(seated, self.setup.seed, tasks)
+        if self.state != "running":
+            return
+        for (side, _, _, lo, _), (X, h) in zip(tasks, results):
             acc.add(side, lo, X, h)
         fig = figures(acc, sc.players, changed=base != variant)
         rows = {r["key"]: r for r in fig["rows"] if r["key"] in PANEL_FIGURES}

@@ -1,4 +1,4 @@
-"""The ``explore`` command: the local page of heron_sim.explore (imported by heron_sim.cli)."""
+"""The ``explore`` command: the local page of :mod:`heron_sim.explore` (docs/explore.md)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from .cli import _fail, app
-from .errors import HeronSimError
+from ._app import app
 
 
 @app.command("explore")
@@ -18,9 +17,6 @@ def explore_cmd(
     """Serve a local page (127.0.0.1 only) where you change a rule and watch its effect: the
     rulings and the variant play the same games, with paired differences and 95 % intervals
     narrowing as games stream in. Prints the URL; Ctrl-C stops it."""
-    from .explore import serve
+    from ..explore import serve
 
-    try:
-        serve(port=port, open_browser=open_, echo=lambda s: typer.echo(s, err=True))
-    except HeronSimError as err:
-        _fail(str(err))
+    serve(port=port, open_browser=open_, echo=lambda s: typer.echo(s, err=True))
