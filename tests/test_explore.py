@@ -317,6 +317,12 @@ def test_the_page_and_its_assets_are_served_from_the_package(client):
 
 
 # ---------------------------------------------------------------- serving
+def test_requests_for_another_host_are_refused(client):
+    """A page elsewhere that rebinds its name to 127.0.0.1 cannot drive the explorer."""
+    assert client.get("/api/status", headers={"Host": "evil.example"}).status_code == 400
+    assert client.get("/api/status", headers={"Host": "127.0.0.1:8765"}).status_code == 200
+
+
 def test_bind_is_loopback_only_and_a_busy_port_is_one_error_line():
     s = bind(0)
     try:

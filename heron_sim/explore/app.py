@@ -17,7 +17,8 @@ Routes (all JSON unless said):
 - ``POST /api/sheet``: the variant's rule sheet (only when heron_sim.lab.sheets has it);
 - ``GET /api/status``: the running jobs.
 
-A bad value is never a server error: every handler turns a domain error into a 422 answer
+Only requests whose Host is 127.0.0.1 or localhost are answered (no DNS rebinding). A bad
+value is never a server error: every handler turns a domain error into a 422 answer
 with the field's message; an unexpected exception is a 500 answer with one line, and the server
 goes on.
 """
@@ -32,6 +33,8 @@ from importlib import resources
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
@@ -216,7 +219,10 @@ def create_app(engine: Engine | None = None) -> Starlette:
         return StreamingResponse(events(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
-    app = Starlette(routes=[
+    # Only requests addressed to this machine by name: a page elsewhere that rebinds its own
+    # name to 127.0.0.1 (DNS rebinding) is refused (400), whatever it asks.
+    hosts = ["127.0.0.1", "localhost", "testserver"]
+    app = Starlette(middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)], routes=[
         Route("/", index),
         Route("/api/schema", api_schema),
         Route("/api/run", api_run, methods=["POST"]),
