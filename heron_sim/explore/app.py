@@ -41,7 +41,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import HeronSimError
-from . import exports
+from . import exports, live
 from .form import EXTRA, FormErrors, load_variant, parse_setup, schema
 from .live import PANEL_RANKS, CompareJob, Engine, PanelJob
 
@@ -124,6 +124,7 @@ def create_app(engine: Engine | None = None) -> Starlette:
             raise FormErrors({"players": f"players: {players!r}; allowed: 2..7"})
         doc = schema(mode, int(players))
         doc["panel_ranks"] = {k: v[0] for k, v in PANEL_RANKS.items()}
+        doc["panel_games"] = live.PANEL_GAMES
         return _json(doc)
 
     @handled

@@ -121,7 +121,7 @@
         input.appendChild(el("label", {}, [cb, " " + c]));
       });
     } else if (f.type === "list-int" || f.type === "list-choice") {
-      input = el("div", { "class": "list", id: idOf(f.key) });
+      input = el("div", { "class": f.type === "list-choice" ? "list choices" : "list", id: idOf(f.key) });
       var n = listLength(f), cur = v.slice(0, n);
       while (cur.length < n) cur.push(cur[cur.length - 1]);
       var defs = f["default"].slice(0, n);
@@ -199,7 +199,8 @@
     state.schema.groups.forEach(function (g, i) {
       var d = el("details", { "class": "group" });
       d.dataset.title = g.title;
-      d.open = (g.title in open) ? open[g.title] : i === 0;
+      var touched = g.fields.some(function (f) { return Object.prototype.hasOwnProperty.call(state.changes, f.key); });
+      d.open = touched || ((g.title in open) ? open[g.title] : i === 0);
       d.appendChild(el("summary", { text: g.title }));
       g.fields.forEach(function (f) { d.appendChild(renderField(f)); });
       form.appendChild(d);
@@ -289,6 +290,11 @@
     state.job = job;
     document.body.dataset.job = job;
     document.body.dataset.state = "running";
+    if (state.last) {  // until the new rules' first figures arrive, the old ones are shown dimmed
+      document.body.classList.add("stale");
+      $("status").textContent = "Playing the new rules… (dimmed: the figures of the previous rules)";
+      $("mini").textContent = "playing the new rules…";
+    }
     var es = new EventSource("/api/stream/" + job);
     state.stream = es;
     es.addEventListener("update", function (ev) {
@@ -306,6 +312,7 @@
     if (snap.error) { $("status").textContent = "Error: " + snap.error; document.body.dataset.state = "error"; return; }
     if (!snap.rows) return;
     state.last = snap;
+    document.body.classList.remove("stale");
     var pct = snap.target ? Math.min(100, 100 * snap.played / snap.target) : 0;
     $("bar").style.width = pct.toFixed(1) + "%";
     document.querySelector(".progress").setAttribute("aria-valuenow", pct.toFixed(0));
@@ -581,7 +588,7 @@
       $("seed").value = 1;
       sc.strategies.forEach(function (s) { $("strategy-list").appendChild(el("option", { value: s })); });
       Object.keys(sch.panel_ranks).forEach(function (k) { $("panel-rank").appendChild(el("option", { value: k, text: sch.panel_ranks[k] })); });
-      $("panel-games").textContent = "4,000";
+      $("panel-games").textContent = sch.panel_games.toLocaleString("en");
       renderForm();
       renderSeats();
       $("mode").addEventListener("change", function () { loadSchema(seats()).then(changed); });
