@@ -385,3 +385,13 @@ def test_the_command_refuses_a_busy_port_in_one_line():
         s.close()
     assert res.exit_code == 2
     assert f"error: --port: {port} is in use on 127.0.0.1" in res.output
+
+
+def test_a_fixed_seating_is_reproduced_by_simulate_commands():
+    setup = parse_setup(_settings(seats=["greedy", "expert", "greedy", "racer"], rotate=False,
+                                  values={"rolls": 4}))
+    cmds = exports.commands(setup, "v.toml")
+    assert setup.seatings == [["greedy", "expert", "greedy", "racer"]]
+    assert "compare" not in cmds  # compare always rotates the seats
+    assert cmds["simulate_base"].endswith("--strategy greedy,expert,greedy,racer")
+    assert cmds["simulate"].startswith("heron-sim simulate --rules v.toml --mode 8d8 --players 4 --games 2000 --seed 1")

@@ -75,6 +75,8 @@ def commands(setup: Setup, variant_file: str | None = None) -> dict[str, str]:
     if setup.rotate or same:
         strategy = setup.seats[0] if same else ",".join(setup.seats)
         out["compare"] = f"heron-sim compare {q(defaults_path())} {q(vf)} {common} --strategy {q(strategy)}"
+        if any(":" in seat for seat in setup.seats):
+            out["compare"] += "   # note: compare seats strategies by name only (their parameters are dropped)"
     if not setup.rotate or same:
         seats = q(",".join(setup.seatings[0]))
         if not same:
