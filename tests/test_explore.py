@@ -84,6 +84,8 @@ def test_schema_has_every_rules_key_with_the_validations_bounds():
     assert fields["combinations.effect"]["choices"] == list(R.COMBO_EFFECTS)
     assert fields["board.squares"]["default"]["8"] == "loup"
     assert fields["disabled_powers"]["type"] == "multi"
+    for key in getattr(R, "_SEAT_LISTS", {}):  # by-seat keys (the remedies): one box per seat
+        assert fields[key]["type"] == "list-int" and fields[key]["default"] == [0, 0, 0, 0], key
     assert [g["title"] for g in sch["groups"]][:2] == ["The race", "Guide variants (docs/rules.md §5; the defaults are the rulings)"]
     # 10d6 has 10 dice: 11 set sizes
     assert len(next(f for g in schema("10d6", 3)["groups"] for f in g["fields"]
@@ -357,7 +359,7 @@ def test_explore_serves_and_stops_cleanly_on_ctrl_c():
         conn.request("POST", "/api/run", json.dumps(_settings(games=500_000)), {"Content-Type": "application/json"})
         job = json.loads(conn.getresponse().read())["job"]
         stream = socket.create_connection((HOST, port), timeout=30)
-        stream.sendall(f"GET /api/stream/{job} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        stream.sendall(f"GET /api/stream/{job} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n\r\n".encode())
         assert b"200" in stream.recv(200)
         time.sleep(0.5)
         t0 = time.monotonic()

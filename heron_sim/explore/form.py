@@ -168,7 +168,7 @@ def schema(mode: str = "8d8", players: int = 4) -> dict:
                         "default": list(full.get(key, default)), "help": helps.get(key, "")})
         elif key == "combinations":
             n = base.n_dice + 1
-            sizes = [f"{s}" for s in range(n)]
+            sizes = [f"set {s}" for s in range(n)]
             add("Combinations", {"key": "combinations.advance", "label": "advance by largest set",
                                  "type": "list-int", "min": 0, "max": None, "labels": sizes,
                                  "default": list(full["combinations"]["advance"]),
@@ -185,6 +185,11 @@ def schema(mode: str = "8d8", players: int = 4) -> dict:
                                    "choices": list(EFFECT_NAMES), "min": 1, "max": base.finish - 1,
                                    "default": dict(full["board"]["squares"]),
                                    "help": "square number and effect; 'neutral' removes a square"})
+        elif key in getattr(_R, "_SEAT_LISTS", {}):  # a value by seat: one box per seat at the table
+            values = list(base.seat_values(key)) if hasattr(base, "seat_values") else [0] * players
+            add(group, {"key": key, "label": _label(key), "type": "list-int", "min": 0, "max": None,
+                        "labels": [f"seat {s + 1}" for s in range(players)], "default": values,
+                        "help": helps.get(key, "")})
         elif isinstance(default, dict):  # a table the form does not know: one TOML field per key
             for sub, v in default.items():
                 add(key, _scalar_field(f"{key}.{sub}", v, helps))

@@ -62,6 +62,7 @@
     return Object.prototype.hasOwnProperty.call(state.changes, f.key) ? state.changes[f.key] : f["default"];
   }
   function listLength(f) {
+    if (f.key.indexOf("combinations.") !== 0) return f["default"].length;
     var cnt = state.changes["dice.count"];
     var n = parseInt(cnt, 10);
     return (isFinite(n) && n >= 1 && n <= 16) ? n + 1 : f["default"].length;
@@ -146,7 +147,7 @@
           $(idOf(f.key) + "-box").classList.toggle("changed", !!state.changes[f.key]);
           changed();
         });
-        input.appendChild(el("div", {}, [el("label", { text: "set " + i }), inp]));
+        input.appendChild(el("div", {}, [el("label", { text: (f.labels && f.labels[i]) || "set " + i }), inp]));
       });
     } else if (f.type === "squares") {
       input = renderSquares(f, v);
