@@ -34,7 +34,7 @@ from ..runner.executor import Batch, play_rows
 from .stats import PairedSums, figures, game_columns, length_histogram
 
 #: Games per side of the first chunk (the first estimate).
-FIRST_CHUNK = 1024
+FIRST_CHUNK = 512
 #: Games per side of the later chunks at least (fewer, larger batches for the engine).
 MIN_CHUNK = 2048
 #: Target seconds of one chunk (how long a new change may wait for the old games to stop).
