@@ -22,7 +22,7 @@ with warnings.catch_warnings():  # newer Starlette prefers the httpx2 fork; http
 from heron_sim.errors import HeronSimError
 from heron_sim.explore import exports, live
 from heron_sim.explore.app import create_app
-from heron_sim.explore.form import FormErrors, load_variant, parse_setup, schema
+from heron_sim.explore.form import load_variant, parse_setup, schema
 from heron_sim.explore.live import CompareJob, Engine
 from heron_sim.explore.server import HOST, bind
 from heron_sim.explore.stats import PairedSums, figures, game_columns

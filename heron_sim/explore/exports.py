@@ -126,7 +126,7 @@ def tune_toml(setup: Setup, name: str | None = None) -> tuple[str, str]:
         params = [("anxiety_threshold", {"int": [2, 5]}), ("pond_threshold", {"int": [3, 6]})]
     rotate = setup.rotate and len(set(setup.seats)) > 1
     seating = setup.seats if rotate else (setup.seats[0] if len(set(setup.seats)) == 1 else setup.seats)
-    lines = [f"# Tune study around a variant explored in `heron-sim explore` (docs/tuning.md).",
+    lines = ["# Tune study around a variant explored in `heron-sim explore` (docs/tuning.md).",
              f"# Run it with: heron-sim tune {name}.toml",
              f"name = {_toml_value(name)}",
              f"title = {_toml_value('Around the explored variant: ' + (', '.join(f'{k} = {_toml_value(v)}' for k, v in setup.overrides.items()) or 'the rulings'))}",

@@ -469,7 +469,6 @@ def load_variant(text: str) -> dict:
         table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise FormErrors({"file": f"file: malformed TOML: {err}"}) from None
-    mode = table.get("mode", "8d8")
     dice = table.get("dice") or {}
     if isinstance(dice, dict) and "file" in dice or isinstance(table.get("board"), dict) and "file" in table["board"]:
         raise FormErrors({"file": "file: it names another file (dice.file or board.file); load a file "

@@ -30,7 +30,6 @@ from typing import Any
 
 import numpy as np
 
-from ..runner.executor import Batch, play_rows
 from .stats import PairedSums, figures, game_columns, length_histogram
 
 #: Games per side of the first chunk (the first estimate).
@@ -151,11 +150,6 @@ def play_all(seated: Seated, seed: int, tasks: list) -> list:
         _pool = ThreadPoolExecutor(max_workers=numba.config.NUMBA_NUM_THREADS, initializer=_single_thread,
                                    thread_name_prefix="explore-play")
     return list(_pool.map(lambda t: seated.play(t[1], t[2], seed, t[3], t[4]), tasks))
-
-
-def _play(rules, seating, seed, lo, n):
-    rows = play_rows(Batch(rules, tuple(seating), int(seed), int(lo), int(n)))
-    return game_columns(rows, rules), length_histogram(rows)
 
 
 class CompareJob(Job):
