@@ -397,3 +397,25 @@ def test_a_fixed_seating_is_reproduced_by_simulate_commands():
     assert "compare" not in cmds  # compare always rotates the seats
     assert cmds["simulate_base"].endswith("--strategy greedy,expert,greedy,racer")
     assert cmds["simulate"].startswith("heron-sim simulate --rules v.toml --mode 8d8 --players 4 --games 2000 --seed 1")
+
+
+def test_the_labs_proposals_load_into_the_page_as_they_are():
+    """Every committed lab proposal (results/tune-*/variants) loads by name into the form, and
+    the form's values rebuild exactly that file's rules; a name not listed is refused."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1] / "results"
+    app = create_app(Engine(warm=False), results_root=root)
+    try:
+        with TestClient(app) as c:
+            names = c.get("/api/proposals").json()["proposals"]
+            assert names, "no lab proposal under results/"
+            for name in names:
+                d = c.post("/api/load", json={"proposal": name}).json()
+                setup = parse_setup(_settings(mode=d["mode"], players=d["players"], values=d["values"]))
+                study, stem = name.split("/")
+                assert setup.variant == Rules.build(rules_file=root / study / "variants" / f"{stem}.toml"), name
+            r = c.post("/api/load", json={"proposal": "../../etc/passwd"})
+            assert r.status_code == 422 and "not a lab proposal" in r.json()["errors"]["file"]
+    finally:
+        app.state.engine.close()

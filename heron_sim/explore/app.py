@@ -13,7 +13,8 @@ Routes (all JSON unless said):
 - ``POST /api/panel``: the same settings over the lab's default panel;
 - ``POST /api/cancel``: stop a tab's games (sent when the tab is hidden for good);
 - ``POST /api/tune``: a tune file around the variant and its command;
-- ``POST /api/load``: a rules file's text -> the page's settings;
+- ``POST /api/load``: a rules file's text (or a lab proposal's name) -> the page's settings;
+- ``GET /api/proposals``: the lab's proposed variants (``results/tune-*/variants/*.toml``);
 - ``POST /api/sheet``: the variant's rule sheet (only when heron_sim.lab.sheets has it);
 - ``GET /api/status``: the running jobs.
 
@@ -30,6 +31,7 @@ import json
 import math
 import time
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
@@ -101,9 +103,20 @@ def handled(fn):
     return route
 
 
-def create_app(engine: Engine | None = None) -> Starlette:
+def proposals(results_root: Path) -> dict[str, Path]:
+    """The lab's proposed variants under ``results_root`` (``tune-*/variants/*.toml``, as
+    ``heron-sim tune`` writes them), by name (``tune-guides/guides-1-t90``)."""
+    out = {}
+    for path in sorted(Path(results_root).glob("tune-*/variants/*.toml")):
+        out[f"{path.parent.parent.name}/{path.stem}"] = path
+    return out
+
+
+def create_app(engine: Engine | None = None, results_root: str | Path = "results") -> Starlette:
     """The explorer's ASGI application (``app.state.engine`` plays the games;
-    ``app.state.stopping`` set to True ends every event stream, for a quick shutdown)."""
+    ``app.state.stopping`` set to True ends every event stream, for a quick shutdown).
+    ``results_root``: where the lab's proposals are listed from (``results/`` of the current
+    folder by default)."""
     static = resources.files("heron_sim.explore").joinpath("static")
 
     async def index(request: Request) -> Response:
@@ -159,10 +172,18 @@ def create_app(engine: Engine | None = None) -> Starlette:
         return _json({"toml": text, "file_name": name, "command": f"heron-sim tune {name}",
                       "variant_toml": exports.variant_toml(setup)})
 
+    async def api_proposals(request: Request) -> Response:
+        return _json({"proposals": list(proposals(results_root)), "root": str(results_root)})
+
     @handled
     async def api_load(request: Request) -> Response:
         doc = await _body(request)
         text = doc.get("text")
+        if "proposal" in doc:  # one of the listed files only, by name (never a path)
+            found = proposals(results_root).get(str(doc["proposal"]))
+            if found is None:
+                raise FormErrors({"file": f"proposal: {doc['proposal']!r} is not a lab proposal under {results_root}"})
+            text = found.read_text(encoding="utf-8")
         if not isinstance(text, str):
             raise FormErrors({"file": "file: expected the text of a rules TOML file"})
         return _json(load_variant(text))
@@ -231,6 +252,7 @@ def create_app(engine: Engine | None = None) -> Starlette:
         Route("/api/cancel", api_cancel, methods=["POST"]),
         Route("/api/tune", api_tune, methods=["POST"]),
         Route("/api/load", api_load, methods=["POST"]),
+        Route("/api/proposals", api_proposals),
         Route("/api/sheet", api_sheet, methods=["POST"]),
         Route("/api/status", api_status),
         Route("/api/stream/{job}", api_stream),

@@ -562,18 +562,27 @@
       if (w) { w.document.title = "Rule sheet"; var pre = w.document.createElement("pre"); pre.textContent = text; pre.style.whiteSpace = "pre-wrap"; w.document.body.appendChild(pre); w.print(); }
     });
   }
+  function loaded(res) {
+    if (res.status !== 200) { showErrors(res.data.errors || {}); return; }
+    $("mode").value = res.data.mode;
+    $("players").value = res.data.players;
+    state.changes = res.data.values;
+    loadSchema(seats()).then(function () { changed(); });
+  }
   function loadFile(file) {
     var reader = new FileReader();
-    reader.onload = function () {
-      post("/api/load", { text: String(reader.result) }).then(function (res) {
-        if (res.status !== 200) { showErrors(res.data.errors || {}); return; }
-        $("mode").value = res.data.mode;
-        $("players").value = res.data.players;
-        state.changes = res.data.values;
-        loadSchema(seats()).then(function () { changed(); });
-      });
-    };
+    reader.onload = function () { post("/api/load", { text: String(reader.result) }).then(loaded); };
     reader.readAsText(file);
+  }
+  function listProposals() {
+    fetch("/api/proposals").then(function (r) { return r.json(); }).then(function (d) {
+      if (!d.proposals || !d.proposals.length) return;
+      d.proposals.forEach(function (p) { $("proposal").appendChild(el("option", { value: p, text: p })); });
+      $("proposal-box").hidden = false;
+      $("proposal").addEventListener("change", function () {
+        if (this.value) post("/api/load", { proposal: this.value }).then(loaded);
+      });
+    });
   }
 
   // ------------------------------------------------------------ start
@@ -602,6 +611,7 @@
       $("reset").addEventListener("click", function () { state.changes = {}; renderForm(); changed(); });
       $("load-file").addEventListener("change", function () { if (this.files[0]) loadFile(this.files[0]); this.value = ""; });
       $("panel-run").addEventListener("click", runPanel);
+      listProposals();
       $("save").addEventListener("click", function () { if (state.exports) download(state.exports.file_name, state.exports.variant_toml); });
       $("tune").addEventListener("click", tune);
       if (window.HERON_HAS_SHEET) {
