@@ -419,3 +419,36 @@ def test_the_labs_proposals_load_into_the_page_as_they_are():
             assert r.status_code == 422 and "not a lab proposal" in r.json()["errors"]["file"]
     finally:
         app.state.engine.close()
+
+
+def test_the_rule_sheet_button_is_wired_to_the_labs_function_when_it_exists(monkeypatch):
+    """Without heron_sim.lab.sheets the page has no rule-sheet button; with it, the button calls
+    rule_sheet(base, variant, evidence, lang) with the tab's latest paired figures."""
+    import types
+
+    import heron_sim.lab
+
+    calls = []
+    if exports.rule_sheet_function() is None:
+        bare = create_app(Engine(warm=False))
+        assert "window.HERON_HAS_SHEET = false" in TestClient(bare).get("/").text
+        bare.state.engine.close()
+        fake = types.ModuleType("heron_sim.lab.sheets")
+        fake.rule_sheet = lambda base, variant, evidence, lang: calls.append((base, variant, evidence, lang)) or f"sheet {lang}"
+        monkeypatch.setitem(sys.modules, "heron_sim.lab.sheets", fake)
+        monkeypatch.setattr(heron_sim.lab, "sheets", fake, raising=False)
+    app = create_app(Engine(warm=False))
+    try:
+        with TestClient(app) as c:
+            assert "window.HERON_HAS_SHEET = true" in c.get("/").text
+            doc = _settings(tab="sheet", values={"rolls": 4}, games=1000)
+            _stream(c, c.post("/api/run", json=doc).json()["job"])
+            r = c.post("/api/sheet", json={**doc, "lang": "fr"})
+            assert r.status_code == 200, r.text
+            assert c.post("/api/sheet", json={**doc, "lang": "de"}).status_code == 422
+    finally:
+        app.state.engine.close()
+    if calls:
+        base, variant, evidence, lang = calls[0]
+        assert base == Rules.build() and variant == Rules.build(overrides={"rolls": 4}) and lang == "fr"
+        assert evidence["games"] == 1000 and any(e["metric"] == "length" for e in evidence["effects"])

@@ -198,7 +198,7 @@ def create_app(engine: Engine | None = None, results_root: str | Path = "results
         lang = doc.get("lang", "en")
         if lang not in ("en", "fr"):
             raise FormErrors({EXTRA: f"rule sheet: language {lang!r}; allowed: en, fr"})
-        sheet = fn(setup.base, setup.variant, doc.get("evidence"), lang)
+        sheet = fn(setup.base, setup.variant, _evidence(request.app.state.engine, _tab(doc), setup), lang)
         return _json({"sheet": sheet if isinstance(sheet, str) else str(sheet), "lang": lang})
 
     async def api_status(request: Request) -> Response:
@@ -268,3 +268,16 @@ def _exports(setup) -> dict:
     return {"variant_toml": exports.variant_toml(setup), "file_name": name,
             "commands": exports.commands(setup, name), "changed": setup.changed,
             "changes": {k: v for k, v in setup.overrides.items()}}
+
+
+def _evidence(engine: Engine, tab: str, setup) -> dict | None:
+    """The paired figures behind a rule sheet: the tab's latest games of these very rules, as the
+    lab reports a variant's effects (metric, label, base, variant, diff, low, high, reading)."""
+    job = engine.by_tab.get(tab)
+    snap = job.snapshot if isinstance(job, CompareJob) and job.setup.variant == setup.variant else {}
+    if not snap.get("rows"):
+        return None
+    return {"games": snap["games"], "seed": setup.seed, "seatings": setup.seatings,
+            "effects": [{"metric": r["key"], "label": r["label"], "base": r["base"], "variant": r["variant"],
+                         "reference": None, "diff": r["diff"], "low": r["low"], "high": r["high"],
+                         "significant": r["reading"]} for r in snap["rows"]]}

@@ -551,7 +551,6 @@
   function sheet(lang) {
     var body = settings();
     body.lang = lang;
-    body.evidence = state.last;
     post("/api/sheet", body).then(function (res) {
       var box = $("sheet-out");
       if (res.status !== 200) { showErrors(res.data.errors || {}); return; }
