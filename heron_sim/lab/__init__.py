@@ -115,7 +115,6 @@ def tune(spec: TuneSpec | str | Path, *, trials: int | None = None, games: int |
     from ..runner.executor import get_executor
     from .evaluate import Evaluator
     from .progress import StudyProgress
-    from .ladder import ladder_table, run_ladder, seed_search
     from .study import evidence, finished_trials, open_study, race, run_search, search_front
 
     if not isinstance(spec, TuneSpec):
@@ -130,36 +129,64 @@ def tune(spec: TuneSpec | str | Path, *, trials: int | None = None, games: int |
         raise HeronSimError(f"--precision: {precision}; allowed: a half-width between 0 and 0.5 (e.g. 0.005)")
     spec = spec.with_overrides(trials=trials, games=games)
     log = log or (lambda s: None)
+    from ..interrupt import handle_signals
+    from .checks import check_spec
+
+    check_spec(spec)
     run_dir = Path(run_dir) if run_dir else Path("runs") / f"tune-{spec.name}"
     out = Path(out) if out else Path("results") / f"tune-{spec.name}"
+    # Every output place is checked before the first game (and before any folder is made).
+    from ..io import check_output
+
+    check_output(run_dir, "--run-dir", folder=True)
+    check_output(out, "--out", folder=True)
     t0 = time.perf_counter()
-    study = open_study(spec, run_dir, fresh=fresh)
+    # One stop mechanism for the whole study (base, search, racing, output): the first
+    # SIGINT/SIGTERM sets the flag read between batches; finished work is kept.
+    with handle_signals(), get_executor(scheduler, workers) as ex:
+        from .rundir import open_run_dir
+
+        lock = open_run_dir(run_dir, fresh=fresh, log=log)
+        try:
+            return _tune_locked(spec, ex, run_dir, out, precision, time_limit, progress, log, t0)
+        finally:
+            lock.release()
+
+
+def _tune_locked(spec, ex, run_dir, out, precision, time_limit, progress, log, t0) -> dict:
+    from ..interrupt import stop_requested
+    from ..runner.executor import ClusterLost
+    from .evaluate import Evaluator
+    from .progress import StudyProgress
+    from .ladder import ladder_table, run_ladder, seed_search
+    from .study import evidence, finished_trials, open_study, race, run_search, search_front
+
+    study = open_study(spec, run_dir)
     done_before = len(finished_trials(study))
     limit = spec.time_limit if time_limit is None else time_limit
-    with get_executor(scheduler, workers) as ex:
+    phase = "base"
+    try:
         log(f"tune {spec.name}: {spec.trials} trials x {spec.games:,} games x {len(spec.scenario_bases)} scenario(s) "
             f"on {ex.describe()}; study in {run_dir / 'study.journal'} ({done_before} trials already finished)")
         with StudyProgress(spec, enabled=progress) as bar:
             log = bar.wrap_log(log)
-            ev = Evaluator(spec, ex, run_dir / "evals", progress=bar.games)
+            ev = Evaluator(spec, ex, run_dir / "evals", progress=bar.games, log=log)
             base_c = tuple(spec.scenario_bases)
             ref_c = tuple(spec.scenario_refs) if spec.reference else None
-            try:
-                base_sums = ev.cached_sums("base", base_c, 0, spec.games)
-                ref_sums = ev.cached_sums("ref", ref_c, 0, spec.games) if ref_c else None
-                played: dict = {}
-                bar.phase("ladder", _ladder_games(spec))
-                ladder = run_ladder(spec, ev, base_sums, ref_sums, played=played, log=log)
-                seed_search(spec, study, ladder, log=log)
-            except KeyboardInterrupt:
-                raise TuneInterrupted(_interrupted(study, run_dir)) from None
+            base_sums = ev.cached_sums("base", base_c, 0, spec.games)
+            ref_sums = ev.cached_sums("ref", ref_c, 0, spec.games) if ref_c else None
+            phase = "ladder"
+            played: dict = {}
+            bar.phase("ladder", _ladder_games(spec))
+            ladder = run_ladder(spec, ev, base_sums, ref_sums, played=played, log=log)
+            if stop_requested():
+                raise KeyboardInterrupt
+            seed_search(spec, study, ladder, log=log)
             bar.start(done_before)
-            try:
-                st = run_search(spec, study, ev, base_sums=base_sums, ref_sums=ref_sums, on_trial=bar.trial,
-                                time_limit=limit, played=played, run_dir=run_dir)
-            except KeyboardInterrupt:
-                raise TuneInterrupted(_interrupted(study, run_dir)) from None
-            if st.interrupted:
+            phase = "search"
+            st = run_search(spec, study, ev, base_sums=base_sums, ref_sums=ref_sums, on_trial=bar.trial,
+                            time_limit=limit, played=played, run_dir=run_dir)
+            if st.interrupted or stop_requested():
                 raise TuneInterrupted(_interrupted(study, run_dir))
             if st.stopped_by_time:
                 log(f"time limit reached after {len(finished_trials(study))} finished trials")
@@ -168,11 +195,15 @@ def tune(spec: TuneSpec | str | Path, *, trials: int | None = None, games: int |
             cands, complete = search_front(spec, study, base_sums, ladder)
             log(f"search done: {len(ladder)} ladder entries and {len(complete)} trials; {len(cands)} candidates "
                 "go to racing")
-            try:
-                finalists, last = (race(spec, ev, cands, precision=precision, log=log, on_rung=bar.rung)
-                                   if cands else ([], None))
-            except KeyboardInterrupt:
-                raise TuneInterrupted(_interrupted(study, run_dir, racing=True)) from None
+            degenerate = _degenerate(spec, base_sums, complete)
+            if degenerate:
+                log(degenerate)
+            phase = "racing"
+            finalists, last = (race(spec, ev, cands, precision=precision, log=log, on_rung=bar.rung)
+                               if cands else ([], None))
+        phase = "output"
+        if stop_requested():
+            raise KeyboardInterrupt
         fin = evidence(spec, finalists, last) if last else []
         result = {"finalists": fin, "trials": len(complete), "ladder_played": len(ladder),
                   "last_games": last["games"] if last else 0,
@@ -180,7 +211,22 @@ def tune(spec: TuneSpec | str | Path, *, trials: int | None = None, games: int |
                   "executor": ex.describe()}
         result["ladder"] = ladder_table(spec, fin)
         result["finding"] = finding_text(spec, fin)
-    paths = write_outputs(spec, result, study.get_trials(deepcopy=False), out)
+        if degenerate:
+            result["finding"] = degenerate + " " + result["finding"]
+            result["degenerate"] = degenerate
+        from ..io import atomic_folder
+
+        # The results folder is written as a whole: a new front never sits beside an old summary.
+        with atomic_folder(out, "--out") as tmp:
+            paths = write_outputs(spec, result, study.get_trials(deepcopy=False), tmp)
+        paths = {k: (out / Path(v).relative_to(tmp) if isinstance(v, Path) and _under(v, tmp) else v)
+                 for k, v in paths.items()}
+    except KeyboardInterrupt:
+        raise TuneInterrupted(_interrupted(study, run_dir, racing=phase in ("racing", "output"),
+                                           phase=phase)) from None
+    except ClusterLost as err:
+        raise HeronSimError(f"{err}; {len(finished_trials(study))} finished trials (and finished "
+                            f"re-evaluations) are kept in {run_dir}; run the same command to resume") from None
     result["paths"] = paths
     log(result["finding"])
     log(f"results in {out} ({result['seconds']:.0f} s, {result['games_played']:,} games played this time)")
@@ -197,10 +243,45 @@ def _ladder_games(spec) -> int:
     return n * spec.games * len(spec.scenario_bases)
 
 
-def _interrupted(study, run_dir, racing=False) -> str:
+def _under(p: Path, folder: Path) -> bool:
+    try:
+        Path(p).relative_to(folder)
+        return True
+    except ValueError:
+        return False
+
+
+def _degenerate(spec, base_sums, complete) -> str:
+    """A sentence when the searched space cannot be judged: no game ends under the base rules
+    or under any trial (every metric undefined) at any table, else empty."""
+    import numpy as np
+
+    from .metrics import value
+
+    n_sc = len(spec.scenario_bases)
+    players = [b.players for b in spec.scenario_bases]
+
+    def none_finished(S) -> bool:
+        S = np.asarray(S).reshape(n_sc, -1)
+        try:
+            return not any(math.isfinite(float(value("length", S[i], players[i]))) for i in range(n_sc))
+        except Exception:  # noqa: BLE001 - a metric that cannot be computed at all
+            return True
+
+    trial_sums = [t.user_attrs.get("sums") for t in complete if t.user_attrs.get("sums")]
+    if trial_sums and all(none_finished(S) for S in trial_sums):
+        return ("Degenerate space: no game finished under any searched variant (e.g. a round limit "
+                "too low), so no metric is defined and no variant can be judged.")
+    if none_finished(base_sums):
+        return "Degenerate base: no game finished under the base rules, so no comparison is defined."
+    return ""
+
+
+def _interrupted(study, run_dir, racing=False, phase: str = "") -> str:
     from .study import finished_trials
 
     n = len(finished_trials(study))
-    where = "during racing (re-evaluations already finished are kept)" if racing else ""
+    where = ("during racing (re-evaluations already finished are kept)" if racing
+             else "during the base evaluation" if phase == "base" else "")
     return (f"interrupted {where}: {n} finished trials kept in {run_dir / 'study.journal'}; "
             "run the same command to resume").replace("  ", " ")

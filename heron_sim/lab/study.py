@@ -179,50 +179,22 @@ def _pkey(params: dict) -> str:
 
 
 class _DeferInterrupt:
-    """Ctrl-C never lands inside a write to the study's journal: while ``with guard():`` is
-    open, SIGINT is remembered and raised as KeyboardInterrupt when the block ends (a write cut
-    in the middle could leave optuna's lock or a half trial behind). Outside, Ctrl-C acts at once."""
-
-    def __init__(self):
-        self.depth = 0
-        self.pending = False
-        self.old = None
-
-    def _handler(self, signum, frame):
-        if self.depth:
-            self.pending = True
-        else:
-            raise KeyboardInterrupt
+    """Ctrl-C never lands inside a write to the study's journal. The stop mechanism is
+    :mod:`heron_sim.interrupt` (installed for the whole study by :func:`heron_sim.lab.tune`):
+    the first SIGINT/SIGTERM sets the flag read between batches; a second one inside
+    ``with guard():`` is deferred to the end of the block (a write cut in the middle could
+    leave optuna's lock or a half trial behind)."""
 
     def install(self):
-        import signal
-        import threading
-
-        if threading.current_thread() is threading.main_thread():
-            self.old = signal.signal(signal.SIGINT, self._handler)
         return self
 
     def uninstall(self):
-        import signal
-
-        if self.old is not None:
-            signal.signal(signal.SIGINT, self.old)
-            self.old = None
+        pass
 
     def __call__(self):
-        import contextlib
+        from ..interrupt import critical
 
-        @contextlib.contextmanager
-        def block():
-            self.depth += 1
-            try:
-                yield
-            finally:
-                self.depth -= 1
-                if self.depth == 0 and self.pending:
-                    self.pending = False
-                    raise KeyboardInterrupt
-        return block()
+        return critical()
 
 
 def finished_trials(study):
@@ -276,7 +248,12 @@ def _search_loop(spec, study, evaluator, state, guard, base_sums, ref_sums, on_t
     from .ladder import disables_a_power
 
     dup_run = 0
+    from ..interrupt import stop_requested
+
     while True:
+        if stop_requested():  # Ctrl-C / SIGTERM between two trials
+            state.interrupted = True
+            break
         done = len(finished_trials(study))
         if done >= spec.trials:
             break
@@ -353,6 +330,17 @@ def _tell(spec, study, t, S, base_sums, ref_sums, cand, record: bool):
         t.set_user_attr("metrics", {m: _f(value(m, S[0], spec.scenario_bases[0].players))
                                     for m in headline_metrics(spec.scenario_bases[0].players)})
     study.tell(t, losses(spec, S, base_sums, ref_sums))
+
+
+def _interval95(x) -> tuple[float, float]:
+    """The 2.5 % and 97.5 % quantiles of the finite values of ``x`` (NaN if fewer than 10:
+    e.g. a space where no game ends, whose metrics are all undefined)."""
+    x = np.asarray(x, float)
+    x = x[np.isfinite(x)]
+    if x.size < 10:
+        return math.nan, math.nan
+    lo, hi = np.quantile(x, [0.025, 0.975])
+    return float(lo), float(hi)
 
 
 def _f(x) -> float | None:
