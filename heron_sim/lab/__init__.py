@@ -218,7 +218,7 @@ def _tune_locked(spec, ex, run_dir, out, precision, time_limit, progress, log, t
 
         # The results folder is written as a whole: a new front never sits beside an old summary.
         with atomic_folder(out, "--out") as tmp:
-            paths = write_outputs(spec, result, study.get_trials(deepcopy=False), tmp)
+            paths = write_outputs(spec, result, study.get_trials(deepcopy=False), tmp, final=out)
         paths = {k: (out / Path(v).relative_to(tmp) if isinstance(v, Path) and _under(v, tmp) else v)
                  for k, v in paths.items()}
     except KeyboardInterrupt:
