@@ -1,8 +1,9 @@
 """Run the compiled engine from Python: batches of games and of single turns.
 
-    from heron_sim import Rules, simulate, summarize
-    df = simulate(Rules.build(mode="10d6"), games=10_000, seed=1, strategies="greedy")
-    summarize(df)
+>>> from heron_sim import Rules, simulate, summarize
+>>> df = simulate(Rules.build(mode="10d6"), games=50, seed=1, strategies="greedy")
+>>> len(df), df.attrs["interrupted"], summarize(df)["games"]
+(50, False, 50)
 """
 
 from __future__ import annotations

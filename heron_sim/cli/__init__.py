@@ -21,13 +21,18 @@ def main() -> None:
     """Entry point of the ``heron-sim`` console script (exit codes: :class:`ExitCode`)."""
     import typer
 
-    from ..interrupt import handle_signals
+    from ..interrupt import handle_signals, quiet_exit_on_signal, stopped_at_once
 
     try:
-        with handle_signals():
-            app()
+        try:
+            # hard_exit: a second signal exits at once (130, one line), wherever it lands
+            with handle_signals(hard_exit=True):
+                app()
+        finally:
+            quiet_exit_on_signal()  # the work is done: a late signal exits 130, no traceback
     except KeyboardInterrupt:
-        typer.echo("interrupted: stopped at once; nothing of the current batch was written", err=True)
+        if not stopped_at_once():
+            typer.echo("interrupted: stopped at once; nothing of the current batch was written", err=True)
         sys.exit(ExitCode.INTERRUPTED)
 
 
