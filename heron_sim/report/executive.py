@@ -15,12 +15,13 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ..analysis.stats import equivalence
+from .judge import LENGTH_MARGIN, SHARE_MARGIN, family_readings, reading
 from .section import Fact
 
-#: Margin of practical equivalence for a share (win rates, rates per turn): ±1 percentage point.
-SHARE_MARGIN = 0.01
-#: Margin of practical equivalence for a relative length change: ±5 %.
-LENGTH_MARGIN = 0.05
+#: The target length of a game, stated by the plan (Ludii's IdealDuration, here in minutes at the
+#: table for 4 players at the assumed 40 s per turn): a family dice race of 30 to 45 minutes. An
+#: assumption of this report until the designer states one.
+TARGET_MINUTES = (30.0, 45.0)
 
 MODE_NAMES = {"8d8": "8 D8", "7d8": "7 D8", "10d8": "10 D8", "10d6": "10 D6"}
 MODE_ORDER = ("8d8", "7d8", "10d8", "10d6")
@@ -119,6 +120,66 @@ def _guide_action(reading: str, weakest: str) -> str:
     if reading in ("negligible", "real but small"):
         return "Even the weakest guide is within ±1 point of the fair share: no guide needs a change."
     return f"Not settled for the {GUIDES[weakest]} guide: play more games before changing it."
+
+
+# ---------------------------------------------------------------- measured remedies
+_VARIANT_LABEL = re.compile(r"game length change, (.*) vs default")
+
+
+def variants(facts: dict[str, Fact]) -> dict[str, str]:
+    """The rule changes the plan played on its own seating and player count (the sensitivity
+    batches, same seeds as the default): key -> label, in plan order."""
+    out = {}
+    for k, f in facts.items():
+        m = re.fullmatch(r"sensitivity\.(\w+)\.length_rel", k)
+        if m:
+            lab = _VARIANT_LABEL.match(f.label)
+            out[m.group(1)] = lab.group(1) if lab else m.group(1)
+    return out
+
+
+def side_effects(facts: dict[str, Fact], key: str, skip: str = "") -> str:
+    """What else a played change does, from its own batch: length, first player, weakest guide."""
+    F = facts.get
+    parts = []
+    ln = F(f"sensitivity.{key}.length_rel")
+    if ln and skip != "length":
+        parts.append(f"length {_rel(ln)}")
+    s1, b1 = F(f"sensitivity.{key}.seat1"), F("sensitivity.base.seat1")
+    if s1 and b1 and skip != "seat1":
+        parts.append(f"first player {pc(s1.estimate)} (default {pc(b1.estimate)})")
+    w, bw = F(f"sensitivity.{key}.weakest"), F("sensitivity.base.weakest")
+    if w and bw and skip != "weakest":
+        parts.append(f"weakest guide {pc(w.estimate)} when dealt (default {pc(bw.estimate)})")
+    a, ba = F(f"sensitivity.{key}.anxiety"), F("sensitivity.base.anxiety")
+    if a and ba and skip != "anxiety":
+        parts.append(f"Angoisse {pc(a.estimate)} of turns (default {pc(ba.estimate)})")
+    return "; ".join(parts)
+
+
+def remedy(facts: dict[str, Fact], measure: str, fixed, describe, keys=None) -> str:
+    """The smallest played change that fixes a problem, with its effect, interval and side
+    effects; or "no tested remedy fixes this; tried: …". ``measure``: the suffix of the
+    variant's fact (``seat1``, ``weakest``, ``length``, …); ``fixed(fact)`` says whether the
+    variant's figure is a fix; ``describe(fact)`` shows it. "Smallest": the fix that changes the
+    game's length least (every change is one rules key)."""
+    vs = variants(facts)
+    if keys is not None:
+        vs = {k: v for k, v in vs.items() if k in keys}
+    if not vs:
+        return "No remedy was played for this in the plan."
+    fixes = []
+    for k, label in vs.items():
+        f = facts.get(f"sensitivity.{k}.{measure}")
+        if f is not None and fixed(f):
+            ln = facts.get(f"sensitivity.{k}.length_rel")
+            fixes.append((abs(ln.estimate) if ln else math.inf, k, label, f))
+    if not fixes:
+        return "No tested remedy fixes this; tried: " + ", ".join(vs.values()) + "."
+    _, k, label, f = min(fixes, key=lambda t: t[0])
+    side = side_effects(facts, k, skip=measure)
+    return (f"Smallest tested change that fixes it: {label} ({describe(f)}" + (f"; side effects: {side}" if side else "")
+            + f"). {len(fixes)} of {len(vs)} changes tried fix it.")
 
 
 def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool = False) -> list[Row]:

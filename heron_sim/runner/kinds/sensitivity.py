@@ -29,6 +29,15 @@ VARIANTS = (
     ("rolls4", "rolls", 4, "4 rolls per turn"),
     ("finish60", "finish", 60, "finish at 60, no Héron square (old booklet)"),
 )
+#: Candidate remedies the report plays on its own seating and player count (same seeds as the
+#: default): (key, rules key, value, label, the problem it is tried on). Only rules keys that
+#: exist; the executive page names the smallest one that fixes its problem, or none.
+REMEDIES = (
+    ("single_use", "single_use_squares", True, "single-use special squares", "comeback"),
+    ("heron_dbl2", "heron_doubling_herons", 2, "Héron guide doubles when 2+ Hérons show", "guides"),
+    ("heron_dbl3", "heron_doubling_herons", 3, "Héron guide doubles when 3+ Hérons show", "guides"),
+    ("exact_finish", "exact_finish", True, "exact finish (overshoot bounces back)", "comeback"),
+)
 PLAYER_COUNTS = (2, 3, 4, 5, 6, 7)
 NON_HERON = ANIMALS[:6]
 
@@ -48,7 +57,7 @@ def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
     base = exp.rules.build(m, P)
     n = g(exp.games)
     jobs = [Job("base", "games", base, n, exp.seed, seat, labels={"part": "base", "mode": m})]
-    for key, rule, value, label in VARIANTS:
+    for key, rule, value, label, *problem in VARIANTS + tuple(r for r in REMEDIES if _has_key(base, r[1])):
         over = {**exp.rules.overrides, rule: value}
         if rule == "finish":
             # the old booklet's 60-square board: the squares from the finish on are dropped (the Héron square 60)
@@ -56,7 +65,8 @@ def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
             over["board"] = {"squares": {k: v for k, v in squares.items() if int(k) < value}}
         r = Rules.build(mode=m, players=P, rules_file=exp.rules.file, overrides=over)
         jobs.append(Job(key, "games", r, n, exp.seed, seat,
-                        labels={"part": "variant", "mode": m, "rule": rule, "value": value, "label": label}))
+                        labels={"part": "variant", "mode": m, "rule": rule, "value": value, "label": label,
+                                **({"remedy_for": problem[0]} if problem else {})}))
     for p in PLAYER_COUNTS:
         if p == P:
             continue
@@ -69,6 +79,11 @@ def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
         r = Rules.build(mode="10d6", players=P, rules_file=exp.rules.file, overrides=over)
         jobs.append(Job(key, "games", r, n, exp.seed, seat, labels={"part": "d6", "mode": "10d6", "dice": key}))
     return jobs
+
+
+def _has_key(rules: Rules, key: str) -> bool:
+    """Whether this version of the rules knows ``key`` (remedy keys arrive over time)."""
+    return key in rules.to_table() or hasattr(rules, key)
 
 
 def _length(df: pd.DataFrame) -> np.ndarray:
@@ -90,7 +105,15 @@ def analyse(exp, data, sec: Section) -> None:
         unf = int((~df["finished"].to_numpy(bool)).sum())
         d = paired_difference(b_len, _length(df))
         rel = d["diff"] / d["a"] if d["a"] else float("nan")
+        gt = M.guide_table(df)
+        dealt = gt[gt["dealt"] > 0]
+        weak = dealt.loc[dealt["win_rate_when_dealt"].idxmin()]
+        dr = M.drama(df)
         rows.append({"key": key, "label": label, "games": len(df), "unfinished": unf, **lt,
+                     "spread": float(dealt["win_rate_when_dealt"].max() - dealt["win_rate_when_dealt"].min()),
+                     "weakest": weak["guide"], "weakest_rate": weak["win_rate_when_dealt"],
+                     "weakest_low": weak["when_dealt_low"], "weakest_high": weak["when_dealt_high"],
+                     "last_wins": dr["last_wins"], "last_wins_low": dr["last_wins_low"], "last_wins_high": dr["last_wins_high"],
                      "rel": rel if key != "base" else 0.0, "rel_low": d["low"] / d["a"] if key != "base" else 0.0,
                      "rel_high": d["high"] / d["a"] if key != "base" else 0.0, "rel_p": d["p"],
                      "seat1": seat["win_rate"], "seat1_low": seat["low"], "seat1_high": seat["high"], "seat1_p": seat["p"],
@@ -119,6 +142,18 @@ def analyse(exp, data, sec: Section) -> None:
                      r["rel"], r["rel_low"], r["rel_high"], r["games"], "relative change", n_unit="paired games", p=r["rel_p"])
         sec.fact(f"sensitivity.{r['key']}.seat1", f"first player's win rate, {r['label']} ({_mode_name(m)})", r["seat1"],
                  r["seat1_low"], r["seat1_high"], r["games"], "share", p=r["seat1_p"], note=f"fair {1 / P:.4f}")
+        sec.fact(f"sensitivity.{r['key']}.spread", f"gap between the best and worst guide's win rate when dealt, "
+                 f"{r['label']} ({_mode_name(m)})", r["spread"], n=r["games"], unit="share difference")
+        sec.fact(f"sensitivity.{r['key']}.weakest", f"win rate when dealt of the weakest guide ({GUIDE_FR[r['weakest']]}), "
+                 f"{r['label']} ({_mode_name(m)})", r["weakest_rate"], r["weakest_low"], r["weakest_high"], r["games"],
+                 "share", note=f"guide {r['weakest']}; fair {1 / P:.4f}")
+        sec.fact(f"sensitivity.{r['key']}.last_wins", f"chance that the player last at mid-game wins, {r['label']} "
+                 f"({_mode_name(m)})", r["last_wins"], r["last_wins_low"], r["last_wins_high"], r["games"], "share",
+                 note=f"fair {1 / P:.4f}")
+        sec.fact(f"sensitivity.{r['key']}.anxiety", f"Angoisse per played turn, {r['label']} ({_mode_name(m)})",
+                 r["anxiety"], n=r["games"], unit="share", n_unit="games")
+        sec.fact(f"sensitivity.{r['key']}.pond", f"Étang per played turn, {r['label']} ({_mode_name(m)})",
+                 r["pond"], n=r["games"], unit="share", n_unit="games")
     if _want(exp, "sensitivity"):
         k = t[t["key"] != "base"].copy()
         sec.figures.append(Figure("sensitivity", "Game length when one rule changes, relative to the default rules on the same "

@@ -187,6 +187,18 @@ def analyse(exp, data, sec: Section) -> None:
         if key not in data.jobs:
             continue
         df = data.frame(key)
+        if key == "mixed_ai" or "mixed_ai" not in data.jobs:
+            # the skill answer in a designer's terms: each strategy's share of the seats it won at a
+            # rotated 4-player table of the AI strategies (fair 1/players)
+            st4 = M.strategy_table(df)
+            P4 = int(df["players"].iloc[0])
+            for _, r in st4.iterrows():
+                if r["strategy"] == "random" and key == "mixed_ai":
+                    continue
+                k4, n4 = int(r["wins"]), int(r["seats"])
+                sec.fact(f"strategies.win_share.{r['strategy']}", f"{r['strategy']}'s win rate per seat at a rotated "
+                         f"{P4}-player table ({who})", r["win_rate"], r["low"], r["high"], n4, "share",
+                         n_unit="seats played", p=binom_test(k4, n4, 1 / P4), note=f"fair {1 / P4:.4f}")
         ve = M.variance_explained(df)
         ve["table"] = who
         ve_all.append(ve)
