@@ -106,14 +106,16 @@ class Problem:
     figure: str      # the figure with its interval
     size: float      # the effect against its margin (|effect| / margin); > 1: beyond it
     anchor: str      # the answer it links to
-    fine: bool = False
+    fine: bool = False  # shown as fine (the reading is negligible or real but small)
 
 
-def rank(problems: list[Problem], most: int = 6) -> tuple[list[Problem], list[Problem]]:
-    """What is wrong (size > 1, largest first, at most ``most``) and what is fine."""
+def rank(problems: list[Problem], most: int = 6) -> tuple[list[Problem], list[Problem], list[Problem]]:
+    """What is wrong (its interval lies beyond the margin: size > 1, largest first, at most
+    ``most``), what is fine, and what these games leave open (neither)."""
     wrong = sorted((p for p in problems if not p.fine and p.size > 1), key=lambda p: -p.size)[:most]
-    fine = [p for p in problems if p.fine or p.size <= 1]
-    return wrong, fine
+    fine = [p for p in problems if p.fine]
+    open_ = [p for p in problems if not p.fine and p.size <= 1]
+    return wrong, fine, open_
 
 
 def lower_bound_size(diff: float, low: float, high: float, margin: float) -> float:

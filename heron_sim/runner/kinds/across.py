@@ -41,8 +41,8 @@ def across(run) -> Section:
         "mid-game leader loses": [pct_ci(r["leader_loses"], r["leader_loses_low"], r["leader_loses_high"]) for _, r in t.iterrows()],
         "mid-game last wins": [pct_ci(r["last_wins"], r["last_wins_low"], r["last_wins_high"]) for _, r in t.iterrows()],
     }).set_index(["experiment", "job"]), data=t.drop(columns=["AdvantageP1_ci", "Completion_ci"]),
-        note="Balance: 1 - largest gap between two seats' win rates; AdvantageP1: the first player's (seat 1) win rate; Completion: games "
-             "with a winner before the round limit (Ludii's definitions). Mid-game = end of round rounds // 2."))
+        note="Balance: 1 - largest gap between two seats' win rates; AdvantageP1: the first player's (seat 1) win rate (the report's one first-player figure is the pooled table below); Completion: games "
+             "with a winner before the round limit (Ludii's definitions). Mid-game = the end of the middle round of each game (half its rounds, rounded down)."))
     cov = pd.concat(cover, ignore_index=True)
     grouped = []
     for (rule, kind, mode), sub in cov.groupby(["rule", "kind", "mode"], sort=False):

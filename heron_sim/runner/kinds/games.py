@@ -208,8 +208,10 @@ def _light_game(exp, data, name: str) -> Section:
 
     game = available().get(name)
     if game is not None and P0 in frames:
-        sec.markdown.append(f"**The game's own summary (`summarize`), {P0} × {best}:**\n\n" + game.summarize(frames[P0]).strip())
-    sizes = "; ".join(f"{j['key']}: {j['n']:,} games" for j in jobs)
+        sec.markdown.append(f"**The game's own summary, {P0} × {best}:**\n\n" + game.summarize(frames[P0]).strip())
+    sizes = "; ".join(f"{int(j['labels'].get('players', 0)) or ''}{' players, ' if j['labels'].get('players') else ''}"
+                      f"{j['labels'].get('variant') or j['labels'].get('strategy') or 'batch'}: {j['n']:,} games"
+                      if isinstance(j.get("labels"), dict) else f"{j['n']:,} games" for j in jobs)
     sec.notes.append(f"Sample sizes: {sizes}; seed {exp.seed} (game i draws from stream (seed, i)); "
                      f"{sum(j.get('seconds', 0) for j in jobs):.1f} s.")
     return sec

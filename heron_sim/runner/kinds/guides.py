@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from functools import partial
 
 import numpy as np
@@ -54,13 +55,15 @@ def analyse(exp, data, sec: Section) -> None:
         on = data.frame(on_key)
         gt = M.guide_table(on)
         sec.notes.append(f"Seating: {_seating_text(data.jobs[on_key])}.")
-        sec.tables.append(Table(f"{_mode_name(m)}: win rate by starting guide (share of all games)", _disp({
-            "games": gt["games"].map("{:,}".format),
-            "win rate [95 % CI]": [pct_ci(r["win_rate"], r["low"], r["high"]) for _, r in gt.iterrows()],
-            "fair": gt["fair"].map(pct),
-            "when dealt (fair 1/players)": [pct_ci(r["win_rate_when_dealt"], r["when_dealt_low"], r["when_dealt_high"]) for _, r in gt.iterrows()],
-            "p": gt["p"].map(format_p), "p (Holm)": gt["p_holm"].map(format_p), "flag": gt["flag"],
-        }, index=pd.Index(gt["guide"].map(GUIDE_FR), name="guide")), data=gt, note="Exact binomial test against 1/7, Holm-corrected over the seven guides; flag at 5 %."))
+        sec.tables.append(Table(f"{_mode_name(m)}: win rate by starting guide, when dealt (fair 1/{M.seats(on)})", _disp({
+            "games where dealt": gt["dealt"].map("{:,}".format),
+            "win rate when dealt [95 % CI]": [pct_ci(r["win_rate_when_dealt"], r["when_dealt_low"], r["when_dealt_high"]) for _, r in gt.iterrows()],
+            "minus fair": [f"{100 * (r['win_rate_when_dealt'] - r['fair_when_dealt']):+.1f} pts" for _, r in gt.iterrows()],
+            "p (Holm)": gt["p_when_dealt_holm"].map(format_p), "flag": gt["flag"],
+        }, index=pd.Index(gt["guide"].map(GUIDE_FR), name="guide")), data=gt,
+            note=f"One scale for every guide figure of the report: the win rate of the player dealt the guide, fair 1/{M.seats(on)}. "
+                 "Exact binomial test, Holm-corrected over the seven guides; a guide is flagged strong or weak only when the "
+                 "test survives the correction and the interval lies beyond ±1 point (possibly: it reaches beyond)."))
         dbl = M.doubling_share(on)
         sec.tables.append(Table(f"{_mode_name(m)}: share of advance from the Puissance du Guide (passive doubling), by starting guide", _disp({
             "player-games": dbl["players"].map("{:,}".format),
@@ -88,7 +91,7 @@ def analyse(exp, data, sec: Section) -> None:
                 f"{_mode_name(m)}: value of each one-shot power, one power switched off at a time (same seeds)",
                 _disp(cols, index=pd.Index(ab["guide"].map(GUIDE_FR), name="guide")), data=ab,
                 note=f"Row g: the default rules vs the same {int(ab['games'].iloc[0]):,} games (seeds and seatings) with only "
-                     "g's one-shot power disabled (rules key disabled_powers = [g]; Guide Power doubling unchanged); win rate "
+                     "g's one-shot power switched off (Guide Power doubling unchanged); win rate "
                      "of the player dealt g at the start, paired t interval over the games where g was dealt "
                      f"(about {int(ab['n'].median()):,}), Holm-corrected over the guides. The last column is the older "
                      "all-powers-off ablation, which mixes g's power with the loss of the opponents' powers."))
@@ -108,6 +111,23 @@ def analyse(exp, data, sec: Section) -> None:
                      f"{'all players' if r['guide'] == 'all' else GUIDE_FR[r['guide']] + ' guide'}, {_mode_name(m)}",
                      r["share"], r["low"], r["high"], r["players"], "share", n_unit="player-games",
                      note="ratio over player-games")
+        P = M.seats(on)
+        for _, r in gt.iterrows():
+            if r["dealt"] == 0:
+                continue
+            sec.fact(f"guides.when_dealt.{m}.{r['guide']}", f"win rate of the player dealt the {GUIDE_FR[r['guide']]} guide "
+                     f"(when dealt), {_mode_name(m)}", r["win_rate_when_dealt"], r["when_dealt_low"], r["when_dealt_high"],
+                     r["dealt"], "share", n_unit="games where dealt", p=r["p_when_dealt_holm"],
+                     note=(f"flag {r['flag']}; " if r["flag"] else "") + f"fair {1 / P:.4f}; exact binomial test, Holm over the "
+                          "7 guides; flagged only beyond ±1 point")
+        dealt = gt[gt["dealt"] > 0]
+        from ...report.judge import fair_floor_dealt
+
+        fl = fair_floor_dealt(int(dealt["dealt"].mean()), 1 / P, len(dealt))
+        sec.fact(f"guides.spread_floor.{m}", f"gap between the best and worst guide's win rate when dealt in a perfectly "
+                 f"fair game at the same n (median; high: 95th percentile), {_mode_name(m)}", fl["gap_median"],
+                 math.nan, fl["gap_p95"], int(dealt["dealt"].mean()), "share difference", n_unit="games where dealt (each guide)",
+                 note="simulated: 2,000 fair games of the same size, fixed seed")
         spread = float(gt["win_rate"].max() - gt["win_rate"].min())
         sec.fact(f"guides.spread.{m}", f"gap between the strongest and the weakest guide's share of wins, {_mode_name(m)}",
                  spread, n=int(gt["games"].iloc[0]), unit="share difference")
@@ -201,7 +221,7 @@ def _no_doubling(sec: Section, m: str, on: pd.DataFrame, off: pd.DataFrame, gt: 
         "on − off [95 % CI]": [signed_ci(r["diff"], r["low"], r["high"], 1, 100, " pts") for _, r in t.iterrows()],
         "p (Holm)": t["p_holm"].map(format_p),
     }, index=pd.Index([GUIDE_FR[g] for g in t["guide"]], name="guide")), data=t,
-        note=f"The same {n:,} games (seeds, seatings, guides dealt) played with guide_power_doubling = false; paired "
+        note=f"The same {n:,} games (seeds, seatings, guides dealt) played with the Puissance du Guide switched off; paired "
              f"t intervals over the games where the guide was dealt; fair share when dealt 1/{M.seats(on)}. "
              f"Gap between the best and worst guide's win rate when dealt: {100 * spread_on:.1f} points with doubling, "
              f"{100 * spread_off:.1f} without. "

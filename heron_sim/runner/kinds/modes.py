@@ -93,15 +93,17 @@ def analyse(exp, data, sec: Section) -> None:
         seat_disp[f"seat {s + 1}"] = [pct_ci(sub.at[m, "win_rate"], sub.at[m, "low"], sub.at[m, "high"]) for m in frames]
     seat_disp["AdvantageP1 p (vs fair)"] = [format_p(seats[(seats["mode"] == m) & (seats["seat"] == 0)]["p"].iloc[0]) for m in frames]
     seat_disp["Balance"] = [f"{r['Balance']:.3f}" for r in std_rows]
-    sec.tables.append(Table("First-player advantage: win rate by seat (wins / games)", seat_disp,
-                            note="Fair share 1 / players. Balance = 1 - largest gap between two seats (Ludii).",
+    sec.tables.append(Table("Win rate by seat in this experiment's batches (wins / games)", seat_disp,
+                            note="Fair share 1 / players. Balance = 1 - largest gap between two seats (Ludii). The report's one "
+                                 "first-player figure is the pooled one (Across all experiments); these are its parts.",
                             data=seats))
     gd = pd.DataFrame(index=pd.Index([GUIDE_FR[a] for a in ANIMALS], name="guide"))
     for m in frames:
         sub = guides[guides["mode"] == m].set_index("guide")
-        gd[_mode_name(m)] = [pct_ci(sub.at[a, "win_rate"], sub.at[a, "low"], sub.at[a, "high"]) + (" *" if sub.at[a, "flag"] else "") for a in ANIMALS]
-    sec.tables.append(Table("Win rate by starting guide (share of all games; fair 14.3 %)", gd,
-                            note="A star (*) marks a guide significantly off the fair share (exact binomial test, Holm-corrected over the 7 guides, 5 %).",
+        gd[_mode_name(m)] = [pct_ci(sub.at[a, "win_rate_when_dealt"], sub.at[a, "when_dealt_low"], sub.at[a, "when_dealt_high"])
+                             + (" *" if sub.at[a, "flag"] else "") for a in ANIMALS]
+    sec.tables.append(Table(f"Win rate by starting guide, when dealt (fair 1/{exp.players})", gd,
+                            note="A star (*) marks a guide beyond the ±1 point margin whose exact binomial test survives Holm over the 7 guides.",
                             data=guides))
     cd = combos.pivot(index="size", columns="mode", values="share")[list(frames)]
     cd.columns = [_mode_name(m) for m in cd.columns]
@@ -153,7 +155,7 @@ def analyse(exp, data, sec: Section) -> None:
                          "margin_low": mglo, "margin_high": mghi, "finished": len(fin), "fair": 1 / P})
         sec.fact(f"modes.mid_leader_wins.{m}", f"chance that the leader at mid-game wins, {_mode_name(m)}", wins,
                  1 - dr["leader_loses_high"], 1 - dr["leader_loses_low"], dr["leader_games"], "share",
-                 note=f"leader: the player most recently strictly ahead at the end of round rounds // 2; fair {1 / P:.4f}")
+                 note=f"leader: the player most recently strictly ahead at the end of the middle round; fair {1 / P:.4f}")
         sec.fact(f"modes.final_margin.{m}", f"winner's lead over the runner-up at the end, {_mode_name(m)}", mg, mglo, mghi,
                  len(fin), "squares", n_unit="finished games")
     dec = pd.DataFrame(dec_rows)
@@ -163,12 +165,12 @@ def analyse(exp, data, sec: Section) -> None:
         "lead changes per game": dec["lead_changes"].map("{:.2f}".format),
         "winner's final margin (squares) [95 % CI]": [num_ci(r["margin"], r["margin_low"], r["margin_high"], 1) for _, r in dec.iterrows()],
     }, index=pd.Index(dec["mode"].map(_mode_name), name="mode")), data=dec,
-        note="Mid-game: the end of round rounds // 2 of each game; the mid-game leader is the player most recently strictly "
+        note="Mid-game: the end of the middle round of each game (half its rounds, rounded down); the mid-game leader is the player most recently strictly "
              "ahead of all others at that point (a tie for the lead keeps the previous sole leader, as the engine records it). "
              "Final margin: the "
              "winner's square minus the runner-up's when the game ends (the winner's square may pass the finish). The "
-             "engine records positions only at mid-game and at the end, so the leader's chance through the whole game "
-             "and the winner's worst deficit are not measured."))
+             "engine records positions only at mid-game and at the end; the leader's chance through the whole game "
+             "and the winner's worst deficit are not measured in this report."))
     for m in frames:
         s0 = seats[(seats["mode"] == m) & (seats["seat"] == 0)].iloc[0]
         sec.fact(f"modes.seat0.{m}", f"win rate of the first player, {_mode_name(m)}", s0["win_rate"], s0["low"],
@@ -191,8 +193,8 @@ def analyse(exp, data, sec: Section) -> None:
             f"paired over {d['n']:,} seeds, {format_p(d['p'])}).")
     s0 = seats[(seats["mode"] == base) & (seats["seat"] == 0)].iloc[0]
     sec.findings.append(
-        f"First-player advantage on {_mode_name(base)}: the first player (seat 1) wins {pct_ci(s0['win_rate'], s0['low'], s0['high'])} "
-        f"of games against a fair {pct(s0['fair'])} ({format_p(s0['p'])}; AdvantageP1).")
+        f"In this experiment's {_mode_name(base)} batch the first player (seat 1) wins {pct_ci(s0['win_rate'], s0['low'], s0['high'])} "
+        f"of games (fair {pct(s0['fair'])}); the report's first-player figure pools every independent batch (Across all experiments).")
     pb = pace.set_index("mode")
     sec.findings.append("Pond per played turn: " + ", ".join(
         f"{_mode_name(m)} {pct_ci(pb.at[m, 'pond'], pb.at[m, 'pond_low'], pb.at[m, 'pond_high'], 2)}" for m in frames)
@@ -205,10 +207,10 @@ def analyse(exp, data, sec: Section) -> None:
         sec.figures.append(Figure("length", "Distribution of game length per mode (finished games).",
                                   partial(F.length_distributions, dists, stats)))
     if _want(exp, "seats"):
-        t = seats.rename(columns={"win_rate": "rate"}).assign(n=seats["games"])
+        t = seats.rename(columns={"win_rate": "rate"}).assign(n=seats["games"], seat=seats["seat"] + 1)
         sec.figures.append(Figure("seats", "Win rate by seat per mode with 95 % Wilson intervals.",
                                   partial(F.grouped_rates, t, group="mode", category="seat",
-                                          title="First-player advantage: win rate by seat", xlabel="seat (0 plays first; the tables number seats from 1)",
+                                          title="First-player advantage: win rate by seat", xlabel="seat (1 plays first)",
                                           ylabel="win rate (% of games)", fair=1 / exp.players)))
     if _want(exp, "combos"):
         t = combos[combos["size"] >= 3].rename(columns={"share": "rate"})
