@@ -53,10 +53,12 @@ def guide_flag(rate: float, low: float, high: float, fair: float, p_holm: float,
                margin: float = SHARE_MARGIN, alpha: float = 0.05) -> str:
     """A guide's flag on the one scale the report uses (win rate when dealt, fair 1/players):
     "strong"/"weak" only when the test survives Holm over the guides and the whole interval lies
-    beyond the ±``margin``; "possibly strong/weak" when it survives and the interval reaches
-    beyond the margin; else "" (within the margin, or not settled)."""
+    beyond the ±``margin``; "possibly strong/weak" when it survives and the estimate itself lies
+    beyond the margin (its interval reaching inside); else "" (within the margin, or not settled)."""
     r = reading(rate - fair, low - fair, high - fair, margin, p_holm, alpha)
     side = "strong" if rate > fair else "weak"
+    if r == "real, possibly relevant" and abs(rate - fair) <= margin:
+        return ""  # the estimate itself lies inside the margin
     return {"real and relevant": side, "real, possibly relevant": f"possibly {side}"}.get(r, "")
 
 

@@ -221,8 +221,12 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
     pngs = render_figures(sections, fig_dir)
     facts = all_facts(sections)
     rows = build_rows(facts, _anchors(heron))
-    reconcile = anxiety_reconciliation(facts)
+    for r in rows:  # one vocabulary on the page
+        r.question, r.answer, r.sure, r.action = (vocab(x) for x in (r.question, r.answer, r.sure, r.action))
     wrong, fine, open_ = verdict(facts)
+    for p in wrong + fine + open_:
+        p.what = vocab(p.what)
+    reconcile = anxiety_reconciliation(facts)
     md = _markdown(heron, meta, title, pngs, out_dir, rows, reconcile, (wrong, fine, open_))
     page = _html(heron, meta, title, pngs, rows, reconcile, (wrong, fine, open_), games)
     paths = {"html": out_dir / "report.html", "md": out_dir / "report.md", "json": out_dir / "findings.json",

@@ -141,7 +141,7 @@ def analyse(exp, data, sec: Section) -> None:
     disp.index.name = "push-back H"
     sec.tables.append(Table("Push-back per opponent given an Étang Paisible: simulated [95 % CI] (exact)", disp,
                             note="Goodness of fit (chi-square, tail bins merged to expected >= 5): " + "; ".join(
-                                f"{r['mode']}: chi2 = {r['chi2']:.1f}, dof {r['dof']}, {format_p(r['p'])}" for _, r in tests.iterrows()),
+                                f"{_mode_name(r['mode'])}: chi2 = {r['chi2']:.1f}, dof {r['dof']}, {format_p(r['p'])}" for _, r in tests.iterrows()),
                             data=push))
     gcols = {
         "games": games["games"].map("{:,}".format),

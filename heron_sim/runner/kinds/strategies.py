@@ -88,7 +88,7 @@ def analyse(exp, data, sec: Section) -> None:
                 "advance / turn": [f"{x:.3f}" for x in rk["advance_per_turn"]],
                 "Anxiety / turn": [pct(x, 2) for x in rk["anxiety_rate"]],
             }, index=pd.Index([x + (" (baseline)" if x == "random" else "") for x in rk["strategy"]], name="strategy"))
-            sec.tables.append(Table(f"Tournament (heron_sim.tournament): two-player round robin on {_mode_name(tj['mode'])}, "
+            sec.tables.append(Table(f"Tournament: two-player round robin on {_mode_name(tj['mode'])}, "
                                     f"{tj['n']:,} games per seating of each pair, seats and guides mirrored", disp, data=t))
             pr = t[t["table"] == "pair"]
             m = pr.pivot(index="strategy", columns="opponent", values="win_rate")
@@ -111,7 +111,7 @@ def analyse(exp, data, sec: Section) -> None:
                                 f"{pct_ci(best['win_rate'], best['low'], best['high'])} of its games (rating {best['rating']:+.0f}); "
                                 "order: " + " > ".join(rk["strategy"]) + ".")
         else:
-            sec.tables.append(Table("Tournament (heron_sim.tournament)", t.head(50).map(_fmt_cell)))
+            sec.tables.append(Table("Tournament", t.head(50).map(_fmt_cell)))
     else:
         sec.notes.append("heron_sim.tournament was not available: the head-to-head below uses a rotation of seats.")
     rows = []
