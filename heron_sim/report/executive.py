@@ -495,7 +495,20 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
         verdict += (" and the race stays open" if ml.high < 0.75 else ", and the race is often decided by mid-game")
         answer = (f"The leader at mid-game wins {pc(ml.estimate, 0)} of 8 D8 games, against {pc(fair, 0)} if the lead "
                   f"meant nothing: {verdict}.")
+        through = [(q, F(f"modes.leader_wins_at.{q}.8d8")) for q in (25, 50, 75) if F(f"modes.leader_wins_at.{q}.8d8")]
+        if through:
+            answer += (" Through the game the leader wins " + ", ".join(f"{pc(f.estimate, 0)} at {q} %" for q, f in through)
+                       + " of the way.")
+        wd, w10 = F("modes.worst_deficit.8d8"), F("modes.won_from_10_behind.8d8")
+        if wd:
+            answer += (f" The winner's worst deficit averages {wd.estimate:.1f} squares [{wd.low:.1f}, {wd.high:.1f}]"
+                       + (f"; {pc(w10.estimate, 0)} of winners were 10 or more squares behind at some point" if w10 else "") + ".")
         action = single_use_verdict(facts)
+        last = F("sensitivity.base.last_wins")
+        if last:
+            fair_l = _fair(last, 0.25)
+            action += (f" Comebacks (the player last at mid-game wins {pc(last.estimate)}, fair {pc(fair_l)}): " + remedy(
+                facts, "last_wins", lambda f: f.estimate >= fair_l - SHARE_MARGIN, lambda f: f"last at mid-game wins {show(f)}"))
         rows.append(Row("Decisiveness", answer, show(ml), _sure_share(ml, fair, "share of a lead that means nothing"),
                         action, ml.id, anchors.get("modes", ""), False))
 

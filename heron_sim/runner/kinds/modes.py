@@ -169,8 +169,9 @@ def analyse(exp, data, sec: Section) -> None:
              "ahead of all others at that point (a tie for the lead keeps the previous sole leader, as the engine records it). "
              "Final margin: the "
              "winner's square minus the runner-up's when the game ends (the winner's square may pass the finish). The "
-             "engine records positions only at mid-game and at the end; the leader's chance through the whole game "
-             "and the winner's worst deficit are not measured in this report."))
+             "leader's chance through the whole game and the winner's worst deficit are in the next table (games replayed "
+             "round by round)."))
+    _trajectories(sec, data, jobs, exp.players)
     for m in frames:
         s0 = seats[(seats["mode"] == m) & (seats["seat"] == 0)].iloc[0]
         sec.fact(f"modes.seat0.{m}", f"win rate of the first player, {_mode_name(m)}", s0["win_rate"], s0["low"],
@@ -229,3 +230,52 @@ def analyse(exp, data, sec: Section) -> None:
                                   partial(F.grouped_rates, pd.DataFrame(rows), group="mode", category="event",
                                           title="Pond and Anxiety per played turn", xlabel="event",
                                           ylabel="share of played turns (%)")))
+
+
+#: Games of the 8 D8 batch replayed round by round for the leader's chance and the worst deficit.
+REPLAY_GAMES = 1000
+
+
+def _trajectories(sec: Section, data, jobs, players: int, mode: str = "8d8") -> None:
+    """The leader's chance of winning at a quarter, half and three quarters of the game, and the
+    winner's worst deficit, from the first games of the ``mode`` batch replayed round by round
+    (:mod:`heron_sim.analysis.trajectory`; each replay checked against the stored game)."""
+    from ...analysis.trajectory import ReplayMismatch, trajectories
+
+    job = next((j for j in jobs if j["labels"].get("mode") == mode), None)
+    if job is None:
+        return
+    try:
+        t = trajectories(data.rules(job["key"]), data.frame(job["key"]), REPLAY_GAMES)
+    except ReplayMismatch as err:
+        sec.notes.append(f"Leader through the game left out: {err}.")
+        return
+    if not len(t):
+        return
+    rows = []
+    for f in (0.25, 0.5, 0.75):
+        lead = t[f"leader_{f}"].to_numpy()
+        ok = lead >= 0
+        k, n = int((lead[ok] == t["winner"].to_numpy()[ok]).sum()), int(ok.sum())
+        r, lo, hi = wilson(k, n)
+        rows.append({"point": f, "wins": r, "low": lo, "high": hi, "games": n})
+        sec.fact(f"modes.leader_wins_at.{int(100 * f)}.{mode}", f"chance that the leader {int(100 * f)} % of the way "
+                 f"through the game wins, {_mode_name(mode)}", r, lo, hi, n, "share",
+                 note=f"fair {1 / players:.4f}; unique leader at the end of that round; games replayed round by round")
+    dm, dlo, dhi = t_interval(t["worst_deficit"].to_numpy(float))
+    behind10 = wilson(int((t["worst_deficit"] >= 10).sum()), len(t))
+    sec.fact(f"modes.worst_deficit.{mode}", f"winner's worst deficit behind the leader at the end of a round, "
+             f"{_mode_name(mode)}", dm, dlo, dhi, len(t), "squares", n_unit="finished games replayed")
+    sec.fact(f"modes.won_from_10_behind.{mode}", f"share of games won by a player who was 10 or more squares behind "
+             f"the leader at the end of some round, {_mode_name(mode)}", *behind10, len(t), "share",
+             n_unit="finished games replayed")
+    tt = pd.DataFrame(rows)
+    sec.tables.append(Table(f"{_mode_name(mode)}: the leader's chance of winning through the game, and the winner's worst deficit", _disp({
+        "leader wins [95 % CI]": [pct_ci(r["wins"], r["low"], r["high"]) for _, r in tt.iterrows()],
+        "if the lead meant nothing": [pct(1 / players)] * len(tt),
+        "games (a unique leader)": tt["games"].map("{:,}".format),
+    }, index=pd.Index([f"{int(100 * f)} % of the way" for f in tt["point"]], name="point of the game")), data=tt,
+        note=f"The first {len(t):,} finished games of the batch, replayed round by round from their own dice streams "
+             "(each replay checked against the stored game). Leader: the player strictly ahead at the end of that round. "
+             f"The winner's worst deficit behind the leader at the end of a round: {dm:.1f} squares [{dlo:.1f}, {dhi:.1f}] "
+             f"on average; {pct_ci(*behind10)} of the winners were 10 or more squares behind at some point."))

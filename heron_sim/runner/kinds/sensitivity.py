@@ -34,8 +34,8 @@ VARIANTS = (
 #: exist; the executive page names the smallest one that fixes its problem, or none.
 REMEDIES = (
     ("single_use", "single_use_squares", True, "single-use special squares", "comeback"),
+    ("heron_dbl1", "heron_doubling_herons", 1, "Héron guide doubles when a Héron shows", "guides"),
     ("heron_dbl2", "heron_doubling_herons", 2, "Héron guide doubles when 2+ Hérons show", "guides"),
-    ("heron_dbl3", "heron_doubling_herons", 3, "Héron guide doubles when 3+ Hérons show", "guides"),
     ("exact_finish", "exact_finish", True, "exact finish (overshoot bounces back)", "comeback"),
 )
 PLAYER_COUNTS = (2, 3, 4, 5, 6, 7)
