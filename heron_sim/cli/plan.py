@@ -1,6 +1,6 @@
 """Commands of the test plan and the balance report: run, plan, report, compare.
 
-Imported by :mod:`heron_sim.cli`, which registers these commands on its ``app``.
+Registered on the ``app`` of :mod:`heron_sim.cli._app` when :mod:`heron_sim.cli` imports it.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from typing import Annotated, Optional
 
 import typer
 
-from .cli import _fail, app
-from .errors import HeronSimError, OutputError
-from .io import check_output
+from ..errors import HeronSimError
+from ..io import check_output
+from ._app import Interrupted, app, log as _log
 
 PLAN_ORDER = ("modes", "pond", "anxiety", "guides", "strategies", "sensitivity")
 
@@ -36,13 +36,9 @@ def plan_files(folder: Path) -> list[Path]:
 
 
 def _use_scheduler(scheduler) -> None:
-    from .runner.executor import use_scheduler
+    from ..runner.executor import use_scheduler
 
     use_scheduler(scheduler)
-
-
-def _log(msg: str) -> None:
-    typer.echo(msg, err=True)
 
 
 def _check_games(games):
@@ -53,9 +49,9 @@ def _check_games(games):
 def _run(files, run_dir, games, resume: bool = False):
     """Check everything, play the experiments into the run folder; on an interruption say what
     was kept and exit 130 (the folder is marked interrupted; ``run --resume`` finishes it)."""
-    from .runner import load_experiment, new_run_dir, run_experiments
-    from .runner.config import Experiment
-    from .runner.run import check_run_dir
+    from ..runner import load_experiment, new_run_dir, run_experiments
+    from ..runner.config import Experiment
+    from ..runner.run import check_run_dir
 
     _check_games(games)
     if resume and run_dir is None:
@@ -85,18 +81,18 @@ def _run(files, run_dir, games, resume: bool = False):
     t0 = time.perf_counter()
     m = run_experiments(exps, run_dir, log=_log, games=games, resume=manifest)
     if m["status"] != "complete":
-        from .interrupt import signal_name
+        from ..interrupt import signal_name
 
-        _log(f"interrupted ({signal_name() or 'SIGINT'}): kept {m['jobs_done']} of {m['jobs_total']} jobs "
-             f"({m['played']:,} of {m['requested']:,} games and turns) in {run_dir}, marked interrupted; "
-             f"finish it with: heron-sim run --resume --run-dir {run_dir}")
-        raise typer.Exit(code=130)
+        raise Interrupted(
+            f"interrupted ({signal_name() or 'SIGINT'}): kept {m['jobs_done']} of {m['jobs_total']} jobs "
+            f"({m['played']:,} of {m['requested']:,} games and turns) in {run_dir}, marked interrupted; "
+            f"finish it with: heron-sim run --resume --run-dir {run_dir}")
     _log(f"raw results in {run_dir} ({time.perf_counter() - t0:.1f} s)")
     return run_dir
 
 
 def _report(run_dir, out, started=None):
-    from .report import report_from_run
+    from ..report import report_from_run
 
     t0 = time.perf_counter()
     paths = report_from_run(run_dir, out, started=started)
@@ -116,34 +112,29 @@ def run_cmd(
 ) -> None:
     """Run one or more experiment files: raw per-game Parquet under the run folder, then print
     each experiment's findings and tables (Markdown), or with --json the findings as JSON."""
-    from .report import build_sections, markdown_table, run_metadata
-    from .report.render import findings_json
-    from .runner import RunData
+    from ..report import build_sections, markdown_table, run_metadata
+    from ..report.render import findings_json
+    from ..runner import RunData
 
-    try:
-        _use_scheduler(scheduler)
-        if out is not None:
-            check_output(out, "--out", folder=True)
-        folder = _run(experiments, run_dir, games, resume)
-        run = RunData(folder)
-        sections = build_sections(run)
-        if as_json:
-            from .io import dumps
+    _use_scheduler(scheduler)
+    if out is not None:
+        check_output(out, "--out", folder=True)
+    folder = _run(experiments, run_dir, games, resume)
+    run = RunData(folder)
+    sections = build_sections(run)
+    if as_json:
+        from ..io import dumps
 
-            typer.echo(dumps(findings_json(sections, run_metadata(run)), ensure_ascii=False, indent=1))
-            sections = []
-        for sec in sections:
-            typer.echo(f"\n## {sec.title}\n")
-            for f in sec.findings:
-                typer.echo(f"- {f}")
-            for t in sec.tables:
-                typer.echo(f"\n**{t.caption}**\n\n{markdown_table(t.frame)}")
-        if out is not None:
-            _report(folder, out)
-    except HeronSimError as err:
-        _fail(str(err))
-    except OutputError as err:
-        _fail(str(err), code=1)
+        typer.echo(dumps(findings_json(sections, run_metadata(run)), ensure_ascii=False, indent=1))
+        sections = []
+    for sec in sections:
+        typer.echo(f"\n## {sec.title}\n")
+        for f in sec.findings:
+            typer.echo(f"- {f}")
+        for t in sec.tables:
+            typer.echo(f"\n**{t.caption}**\n\n{markdown_table(t.frame)}")
+    if out is not None:
+        _report(folder, out)
 
 
 @app.command("plan")
@@ -155,16 +146,11 @@ def plan_cmd(
     scheduler: SchedulerOpt = None,
 ) -> None:
     """Run the whole test plan (every experiment file of the folder) and write the report."""
-    try:
-        _use_scheduler(scheduler)
-        check_output(out, "--out", folder=True)
-        started = time.perf_counter()
-        folder_run = _run(plan_files(folder), run_dir, games)
-        _report(folder_run, out, started)
-    except HeronSimError as err:
-        _fail(str(err))
-    except OutputError as err:
-        _fail(str(err), code=1)
+    _use_scheduler(scheduler)
+    check_output(out, "--out", folder=True)
+    started = time.perf_counter()
+    folder_run = _run(plan_files(folder), run_dir, games)
+    _report(folder_run, out, started)
 
 
 @app.command("report")
@@ -177,18 +163,13 @@ def report_cmd(
 ) -> None:
     """Write results/report.html (self-contained) and results/report.md (PNG figures beside it):
     runs the plan first unless --from names a run folder."""
-    try:
-        check_output(out, "--out", folder=True)
-        if from_ is not None:
-            _report(from_, out)
-        else:
-            started = time.perf_counter()
-            folder_run = _run(plan_files(folder), run_dir, games)
-            _report(folder_run, out, started)
-    except HeronSimError as err:
-        _fail(str(err))
-    except OutputError as err:
-        _fail(str(err), code=1)
+    check_output(out, "--out", folder=True)
+    if from_ is not None:
+        _report(from_, out)
+    else:
+        started = time.perf_counter()
+        folder_run = _run(plan_files(folder), run_dir, games)
+        _report(folder_run, out, started)
 
 
 @app.command("compare")
@@ -206,56 +187,51 @@ def compare_cmd(
 ) -> None:
     """Run the same seeds under two rule sets and print every metric side by side with the
     difference B - A, its 95 % interval (paired by seed) and a Holm-corrected p-value."""
-    from .report import build_sections, markdown_table, write_report
-    from .runner import RunData, run_experiments
-    from .runner.config import Experiment, RulesSpec
+    from ..report import build_sections, markdown_table, write_report
+    from ..runner import RunData, run_experiments
+    from ..runner.config import Experiment, RulesSpec
 
-    try:
-        _use_scheduler(scheduler)
-        if games < 1:
-            raise HeronSimError(f"--games: {games}; allowed: >= 1")
-        specs = [_rules_source(p, label) for p, label in ((a, a.stem), (b, b.stem))]
-        m = mode or specs[0].build(None, players).mode
-        exp = Experiment(name="compare", kind="compare", title=f"Rule variant: {b.stem} vs {a.stem}",
-                         seed=seed, games=games, modes=(m,), players=players or specs[0].build(m).players,
-                         seating=seating, figures=("differences",), a=specs[0], b=specs[1])
-        for s in specs:
-            s.build(m, exp.players)
-        from .runner import new_run_dir
-        from .runner.run import check_run_dir
+    _use_scheduler(scheduler)
+    if games < 1:
+        raise HeronSimError(f"--games: {games}; allowed: >= 1")
+    specs = [_rules_source(p, label) for p, label in ((a, a.stem), (b, b.stem))]
+    m = mode or specs[0].build(None, players).mode
+    exp = Experiment(name="compare", kind="compare", title=f"Rule variant: {b.stem} vs {a.stem}",
+                     seed=seed, games=games, modes=(m,), players=players or specs[0].build(m).players,
+                     seating=seating, figures=("differences",), a=specs[0], b=specs[1])
+    for s in specs:
+        s.build(m, exp.players)
+    from ..runner import new_run_dir
+    from ..runner.run import check_run_dir
 
-        if out is not None:
-            check_output(out, "--out", folder=True)
-        if run_dir is not None:
-            check_run_dir(run_dir)
-        folder = Path(run_dir) if run_dir else new_run_dir(name=f"compare-{time.strftime('%Y%m%d-%H%M%S')}")
-        m = run_experiments([exp], folder, log=_log)
-        if m["status"] != "complete":
-            _log(f"interrupted: kept {m['played']:,} of {m['requested']:,} games in {folder} (marked "
-                 "interrupted); no comparison is printed from a partial run")
-            raise typer.Exit(code=130)
-        run = RunData(folder)
-        sections = build_sections(run)[:1]
-        for sec in sections:
-            for f in sec.findings:
-                typer.echo(f"- {f}")
-            for t in sec.tables:
-                typer.echo(f"\n**{t.caption}**\n\n{markdown_table(t.frame)}\n\n*{t.note}*")
-        if out is not None:
-            from .report import run_metadata
+    if out is not None:
+        check_output(out, "--out", folder=True)
+    if run_dir is not None:
+        check_run_dir(run_dir)
+    folder = Path(run_dir) if run_dir else new_run_dir(name=f"compare-{time.strftime('%Y%m%d-%H%M%S')}")
+    m = run_experiments([exp], folder, log=_log)
+    if m["status"] != "complete":
+        _log(f"interrupted: kept {m['played']:,} of {m['requested']:,} games in {folder} (marked "
+             "interrupted); no comparison is printed from a partial run")
+        raise typer.Exit(code=130)
+    run = RunData(folder)
+    sections = build_sections(run)[:1]
+    for sec in sections:
+        for f in sec.findings:
+            typer.echo(f"- {f}")
+        for t in sec.tables:
+            typer.echo(f"\n**{t.caption}**\n\n{markdown_table(t.frame)}\n\n*{t.note}*")
+    if out is not None:
+        from ..report import run_metadata
 
-            paths = write_report(sections, run_metadata(run), out, title=exp.title)
-            _log(f"report: {paths['html']} and {paths['md']}")
-    except HeronSimError as err:
-        _fail(str(err))
-    except OutputError as err:
-        _fail(str(err), code=1)
+        paths = write_report(sections, run_metadata(run), out, title=exp.title)
+        _log(f"report: {paths['html']} and {paths['md']}")
 
 
 def _rules_source(path: Path, label: str):
     """A rules file, or an experiment file (its [rules] table), as a RulesSpec."""
-    from .runner.config import RulesSpec
-    from .tomlfile import read_toml
+    from ..runner.config import RulesSpec
+    from ..tomlfile import read_toml
 
     table = read_toml(path, label)
     if "kind" in table:  # an experiment file
@@ -263,7 +239,7 @@ def _rules_source(path: Path, label: str):
         file = r.get("file")
         if file is not None:
             file = str(path.parent / file)
-        from .runner.config import _flatten
+        from ..runner.config import _flatten
 
         return RulesSpec(file=file, overrides=_flatten(r.get("set", {}) or {}), label=label)
     return RulesSpec(file=str(path), label=label)
