@@ -161,8 +161,9 @@ def report_cmd(
     games: GamesOpt = None,
     run_dir: RunDirOpt = None,
 ) -> None:
-    """Write results/report.html (self-contained) and results/report.md (PNG figures beside it):
-    runs the plan first unless --from names a run folder."""
+    """Write results/index.html (links every page), report.html (the Héron report, self-contained),
+    one page per lighter game, report.md and findings.json: runs the plan first unless --from
+    names a run folder."""
     check_output(out, "--out", folder=True)
     if from_ is not None:
         _report(from_, out)

@@ -72,6 +72,7 @@ def _cell(v) -> str:
 
 #: One vocabulary on every page: the game's own words for its two events.
 _VOCAB = [(re.compile(r"\bPeaceful Ponds?\b"), None), (re.compile(r"\bHeron's Anxiety\b"), None),
+          (re.compile(r"\ba Pond\b"), "an Étang"), (re.compile(r"\bA Pond\b"), "An Étang"),
           (re.compile(r"\bPonds\b"), "Étangs"), (re.compile(r"\bPond\b"), "Étang"),
           (re.compile(r"\bAnxieties\b"), "Angoisses"), (re.compile(r"\bAnxiety\b"), "Angoisse"),
           (re.compile(r"\bpond\b"), "Étang"), (re.compile(r"\banxiety\b"), "Angoisse")]
