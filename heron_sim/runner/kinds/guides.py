@@ -128,8 +128,9 @@ def analyse(exp, data, sec: Section) -> None:
                  f"fair game at the same n (median; high: 95th percentile), {_mode_name(m)}", fl["gap_median"],
                  math.nan, fl["gap_p95"], int(dealt["dealt"].mean()), "share difference", n_unit="games where dealt (each guide)",
                  note="simulated: 2,000 fair games of the same size, fixed seed")
-        spread = float(gt["win_rate"].max() - gt["win_rate"].min())
-        sec.fact(f"guides.spread.{m}", f"gap between the strongest and the weakest guide's share of wins, {_mode_name(m)}",
+        spread = float(dealt["win_rate_when_dealt"].max() - dealt["win_rate_when_dealt"].min())
+        sec.fact(f"guides.spread.{m}", f"gap between the strongest and the weakest guide's win rate when dealt, "
+                 f"{_mode_name(m)} (a perfectly fair game at the same n: guides.spread_floor)",
                  spread, n=int(gt["games"].iloc[0]), unit="share difference")
         nd_key = f"games_{m}_nodouble"
         if nd_key in data.jobs:

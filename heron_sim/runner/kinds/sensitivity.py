@@ -81,6 +81,12 @@ def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
     return jobs
 
 
+def _fair_balance(n: int, players: int) -> str:
+    from .across import _fair_balance as fb
+
+    return fb(n, players)
+
+
 def _has_key(rules: Rules, key: str) -> bool:
     """Whether this version of the rules knows ``key`` (remedy keys arrive over time)."""
     return key in rules.to_table() or hasattr(rules, key)
@@ -133,7 +139,8 @@ def analyse(exp, data, sec: Section) -> None:
     }, index=pd.Index(t["label"], name="rule changed")), data=t,
         note=f"Length over finished games, paired with the default game by game (same seeds); fair share of a seat "
              f"{pct(1 / P)}; minutes at an assumed {SECONDS_PER_TURN} s per turn. Balance = 1 − the largest gap between "
-             "two seats' win rates."))
+             f"two seats' win rates; a perfectly fair game of {len(base):,} games reads {_fair_balance(len(base), P)} "
+             "(5th percentile–median of 1,000 simulated fair batches), so a Balance in that range is noise."))
     for _, r in t.iterrows():
         sec.fact(f"sensitivity.{r['key']}.length", f"mean game length, {r['label']} ({_mode_name(m)})", r["mean"],
                  r["mean_low"], r["mean_high"], r["games"] - r["unfinished"], "rounds", n_unit="finished games")
