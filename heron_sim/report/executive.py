@@ -255,6 +255,37 @@ def doubling_weighing(facts: dict[str, Fact]) -> str:
     return "Dropping the doubling (measured, same seeds): " + "; ".join(parts) + "."
 
 
+def pushback_test(facts: dict[str, Fact], m: str = "8d8") -> str:
+    """The causal test of the push-back's size on the same seeds: for the default and each
+    played size, the roller's and each victim's chance to win (games with exactly one Étang, one
+    comparison that adds up), the squares a hit really costs, and the length; then which sizes
+    bring the roller within ±1 point of a fair share."""
+    F = facts.get
+    vs = {k: v for k, v in variants(facts).items() if "pushback" in k}
+    parts = []
+    fair = 0.25
+    for k, label in [("base", "as now (1 per Héron, 4 to 8)")] + list(vs.items()):
+        ro, vi = F(f"sensitivity.{k}.one_pond.roller_wins.{m}"), F(f"sensitivity.{k}.one_pond.victim_wins.{m}")
+        ph, ln = F(f"sensitivity.{k}.realised_per_hit.{m}"), F(f"sensitivity.{k}.length_rel")
+        if not ro:
+            continue
+        fair = _fair(ro, fair)
+        parts.append(f"{label}: roller {pc(ro.estimate)} [{100 * ro.low:.1f}, {100 * ro.high:.1f}], each victim {pc(vi.estimate)}"
+                     + (f", {ph.estimate:.1f} squares per hit" if ph else "") + (f", length {_rel(ln)}" if ln else ""))
+    if not parts:
+        return ""
+    base = F(f"sensitivity.base.one_pond.roller_wins.{m}")
+    text = "The push-back's size, same seeds (games with exactly one Étang; fair " + pc(fair) + "): " + "; ".join(parts) + ". "
+    if base and reading(100 * (base.estimate - fair), 100 * (base.low - fair), 100 * (base.high - fair), 1.0).startswith("real"):
+        text += "At 4 to 8 squares the roller's chance is off the fair share. " + remedy(
+            facts, f"one_pond.roller_wins.{m}", lambda f: abs(f.estimate - fair) <= SHARE_MARGIN,
+            lambda f: f"roller {show(f)}", keys=list(vs))
+    else:
+        text += ("At 4 to 8 squares the roller's chance is not shown to be off the fair share: on this evidence "
+                 "the size is not wrong.")
+    return text
+
+
 def single_use_verdict(facts: dict[str, Fact]) -> str:
     """The single-use variant judged on its comeback figures (the player last at mid-game)."""
     lw = facts.get("variant.last_wins.8d8")
@@ -340,8 +371,9 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
                              for k in tried if F(f"sensitivity.{k}.pond") and F("sensitivity.base.pond"))
         action = ((f"{pc(gp.estimate, 0)} of 8 D8 games see at least one Étang. " if gp else "")
                   + (f"Measured: {measured}. " if measured else "")
-                  + ("The push-back's size (fixed 4, halved, capped, none) was not played: the rules have no key for it "
-                     "yet, so whether 4 to 8 squares is right stays open." if not any("pushback" in k for k in tried) else ""))
+                  + (pushback_test(facts) if any("pushback" in k for k in tried) else
+                     "The push-back's size (fixed 4, halved, capped, none) was not played: the rules have no key for it "
+                     "yet, so whether 4 to 8 squares is right stays open."))
         rows.append(Row("Étang Paisible: push-back of 4 to 8 squares on 8 D8", answer, show(pr), sure, action, pr.id,
                         anchors.get("pond", ""), True))
 
@@ -478,8 +510,11 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
         worst = max(dead, key=lambda m: dead[m].estimate)
         answer = ("A greedy turn moves nobody (no set of 3, or the Angoisse) in " + ", ".join(
             f"{pc(dead[m].estimate, 0)} of turns on {MODE_NAMES[m]}" for m in dead) + ".")
-        action = (f"{MODE_NAMES[worst]} has the most dead turns. A consolation on a dead turn was not played: the rules "
-                  "have no key for it yet.")
+        cons = {k: v for k, v in variants(facts).items() if k.startswith("consolation")}
+        action = (f"{MODE_NAMES[worst]} has the most dead turns. " + (
+            "Consolations played on 8 D8 (same seeds; the plan has no frustration target, so none is called a fix): "
+            + "; ".join(f"{label}: {side_effects(facts, k)}" for k, label in cons.items()) + "." if cons else
+            "A consolation on a dead turn was not played: the rules have no key for it yet."))
         f0 = dead.get("8d8") or next(iter(dead.values()))
         rows.append(Row("Dead turns", answer, show(f0), f"interval ±{100 * (f0.high - f0.low) / 2:.2f} points",
                         action, f0.id, anchors.get("pond", ""), False))

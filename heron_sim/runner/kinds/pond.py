@@ -323,7 +323,7 @@ def _seat_tables(sec: Section, seats: pd.DataFrame, assoc: pd.DataFrame, base: s
             f"(associations, not causal effects).")
 
 
-def one_pond(df: pd.DataFrame, m: str, sec: Section) -> dict:
+def one_pond(df: pd.DataFrame, m: str, sec: Section, prefix: str = "pond") -> dict:
     """The Étang's effect as one within-game comparison that adds up: in finished games with
     exactly one Étang, the roller's and each victim's win rate (roller + victims x (players - 1)
     = 100 %); and the push-back a hit realises in games (squares lost / hits, after the floor at 0).
@@ -338,7 +338,7 @@ def one_pond(df: pd.DataFrame, m: str, sec: Section) -> dict:
         per_game_hits = hits.sum(axis=1).astype(float)
         r, lo, hi = M.ratio_interval(back.sum(axis=1), per_game_hits)
         out["per_hit"] = (r, lo, hi, nh)
-        sec.fact(f"pond.realised_per_hit.{m}", f"squares an Étang hit really costs its victim in games (after the floor "
+        sec.fact(f"{prefix}.realised_per_hit.{m}", f"squares an Étang hit really costs its victim in games (after the floor "
                  f"at square 0), {_mode_name(m)}", r, lo, hi, nh, "squares", n_unit="hits",
                  note="ratio over games (clustered by game)")
     w = df["winner"].to_numpy()
@@ -350,10 +350,10 @@ def one_pond(df: pd.DataFrame, m: str, sec: Section) -> dict:
         r, lo, hi = wilson(kr, k)
         v, vlo, vhi = (1 - r) / (P - 1), (1 - hi) / (P - 1), (1 - lo) / (P - 1)
         out["roller"], out["victim"], out["games"] = (r, lo, hi), (v, vlo, vhi), k
-        sec.fact(f"pond.one_pond.roller_wins.{m}", f"win rate of the player who rolled the game's only Étang, "
+        sec.fact(f"{prefix}.one_pond.roller_wins.{m}", f"win rate of the player who rolled the game's only Étang, "
                  f"{_mode_name(m)}", r, lo, hi, k, "share", p=binom_test(kr, k, 1 / P),
                  note=f"games with exactly one Étang; fair {1 / P:.4f}")
-        sec.fact(f"pond.one_pond.victim_wins.{m}", f"win rate of each player the game's only Étang hit, {_mode_name(m)}",
+        sec.fact(f"{prefix}.one_pond.victim_wins.{m}", f"win rate of each player the game's only Étang hit, {_mode_name(m)}",
                  v, vlo, vhi, k, "share", note=f"(1 − roller) / {P - 1}: the same games, so roller + victims = 100 %")
     return out
 

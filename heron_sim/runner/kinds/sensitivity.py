@@ -37,6 +37,17 @@ REMEDIES = (
     ("heron_dbl1", "heron_doubling_herons", 1, "Héron guide doubles when a Héron shows", "guides"),
     ("heron_dbl2", "heron_doubling_herons", 2, "Héron guide doubles when 2+ Hérons show", "guides"),
     ("exact_finish", "exact_finish", True, "exact finish (overshoot bounces back)", "comeback"),
+    # the remedy keys of the lab issue (played only when this version of the rules has them)
+    ("heron_patience", "heron_patience_doubling", True, "Héron guide doubles the animal it set with Patience", "guides"),
+    ("pushback_fixed4", {"pond_pushback_per_heron": 0, "pond_pushback_flat": 4}, None, "Étang push-back a fixed 4", "etang"),
+    ("pushback_fixed2", {"pond_pushback_per_heron": 0, "pond_pushback_flat": 2}, None, "Étang push-back a fixed 2 (about half)", "etang"),
+    ("pushback_cap5", "pond_pushback_max", 5, "Étang push-back capped at 5", "etang"),
+    ("pushback_none", {"pond_pushback_per_heron": 0, "pond_pushback_flat": 0}, None, "no Étang push-back", "etang"),
+    ("start_last1", "start_squares", [0, 0, 0, 1], "the last seat starts on square 1", "first"),
+    ("start_ladder", "start_squares", [0, 0, 1, 1], "seats 3 and 4 start on square 1", "first"),
+    ("extra_roll_last", "first_turn_extra_rolls", [0, 0, 0, 1], "an extra roll on the last seat's first turn", "first"),
+    ("consolation_anx1", "consolation_anxiety", 1, "+1 square after an unrescued Angoisse", "dead"),
+    ("consolation_zero1", "consolation_no_set", 1, "+1 square after a turn worth 0", "dead"),
 )
 PLAYER_COUNTS = (2, 3, 4, 5, 6, 7)
 NON_HERON = ANIMALS[:6]
@@ -57,15 +68,16 @@ def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
     base = exp.rules.build(m, P)
     n = g(exp.games)
     jobs = [Job("base", "games", base, n, exp.seed, seat, labels={"part": "base", "mode": m})]
-    for key, rule, value, label, *problem in VARIANTS + tuple(r for r in REMEDIES if _has_key(base, r[1])):
-        over = {**exp.rules.overrides, rule: value}
+    for key, rule, value, label, *problem in VARIANTS + tuple(r for r in REMEDIES if _has_key(base, r[1]) and P == 4):
+        over = {**exp.rules.overrides, **(rule if isinstance(rule, dict) else {rule: value})}
         if rule == "finish":
             # the old booklet's 60-square board: the squares from the finish on are dropped (the Héron square 60)
             squares = base.to_table()["board"]["squares"]
             over["board"] = {"squares": {k: v for k, v in squares.items() if int(k) < value}}
         r = Rules.build(mode=m, players=P, rules_file=exp.rules.file, overrides=over)
         jobs.append(Job(key, "games", r, n, exp.seed, seat,
-                        labels={"part": "variant", "mode": m, "rule": rule, "value": value, "label": label,
+                        labels={"part": "variant", "mode": m, "rule": rule if isinstance(rule, str) else ",".join(rule),
+                                "value": value if not isinstance(rule, dict) else list(rule.values()), "label": label,
                                 **({"remedy_for": problem[0]} if problem else {})}))
     for p in PLAYER_COUNTS:
         if p == P:
@@ -87,9 +99,11 @@ def _fair_balance(n: int, players: int) -> str:
     return fb(n, players)
 
 
-def _has_key(rules: Rules, key: str) -> bool:
-    """Whether this version of the rules knows ``key`` (remedy keys arrive over time)."""
-    return key in rules.to_table() or hasattr(rules, key)
+def _has_key(rules: Rules, key) -> bool:
+    """Whether this version of the rules knows ``key`` (a name, or a dict of names; remedy keys
+    arrive over time)."""
+    keys = list(key) if isinstance(key, dict) else [key]
+    return all(k in rules.to_table() or hasattr(rules, k) for k in keys)
 
 
 def _length(df: pd.DataFrame) -> np.ndarray:
@@ -111,6 +125,10 @@ def analyse(exp, data, sec: Section) -> None:
         unf = int((~df["finished"].to_numpy(bool)).sum())
         d = paired_difference(b_len, _length(df))
         rel = d["diff"] / d["a"] if d["a"] else float("nan")
+        if key == "base" or "pushback" in key or key.startswith("pond"):
+            from .pond import one_pond
+
+            one_pond(df, m, sec, prefix=f"sensitivity.{key}")
         gt = M.guide_table(df)
         dealt = gt[gt["dealt"] > 0]
         weak = dealt.loc[dealt["win_rate_when_dealt"].idxmin()]
