@@ -453,7 +453,8 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
                   "advised on this evidence." if rd == "uncertain" else remedy(
             facts, "seat1", lambda f: abs(f.estimate - 0.25) <= SHARE_MARGIN and reading(
                 100 * (f.estimate - 0.25), 100 * (f.low - 0.25), 100 * (f.high - 0.25), 1.0) in ("negligible", "real but small", "uncertain"),
-            lambda f: f"first player {show(f)}"))
+            lambda f: f"first player {show(f)}",
+            keys=[k for k in variants(facts) if k.startswith(("start_", "extra_roll"))] or None))
         rows.append(Row("First-player advantage", answer, show(s1), _sure_share(s1, 0.25), action, s1.id,
                         anchors.get("across", ""), False))
 

@@ -182,12 +182,12 @@ def analyse(exp, data, sec: Section) -> None:
     if _want(exp, "per_roll"):
         greedy = "greedy" if "greedy" in strats else strats[0]
         sec.figures.append(Figure("per_roll", f"Risk of Anxiety at each roll, {greedy} strategy, by mode.",
-                                  partial(F.hazard, haz[haz["strategy"] == greedy].assign(label=lambda d: d["mode"]))))
+                                  partial(F.hazard, haz[haz["strategy"] == greedy].assign(label=lambda d: d["mode"].map(_mode_name)))))
     if _want(exp, "per_strategy"):
         sec.figures.append(Figure("per_strategy", "P(Anxiety) per turn by strategy and mode (95 % Wilson).",
-                                  partial(F.grouped_rates, turns, group="strategy", category="mode",
-                                          title="Anxiety per turn by strategy", xlabel="dice mode",
-                                          ylabel="P(Anxiety) per turn (%)")))
+                                  partial(F.grouped_rates, turns.assign(mode=turns["mode"].map(_mode_name)), group="strategy",
+                                          category="mode", title="Angoisse per turn by strategy (single turns)", xlabel="dice mode",
+                                          ylabel="P(Angoisse) per turn (%)")))
 
 
 def situation_risk(data, modes) -> pd.DataFrame:

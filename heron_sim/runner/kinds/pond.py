@@ -198,12 +198,12 @@ def analyse(exp, data, sec: Section) -> None:
         t2 = rates.assign(n=rates["turns"])
         rows = []
         for _, rr in t2.iterrows():
-            rows.append({"mode": rr["mode"], "source": "simulated", "rate": rr["rate"], "low": rr["low"], "high": rr["high"], "n": rr["turns"]})
-            rows.append({"mode": rr["mode"], "source": "exact (enumeration)", "rate": rr["exact"], "low": rr["exact"], "high": rr["exact"], "n": np.nan})
+            rows.append({"mode": _mode_name(rr["mode"]), "source": "simulated", "rate": rr["rate"], "low": rr["low"], "high": rr["high"], "n": rr["turns"]})
+            rows.append({"mode": _mode_name(rr["mode"]), "source": "exact (enumeration)", "rate": rr["exact"], "low": rr["exact"], "high": rr["exact"], "n": np.nan})
         sec.figures.append(Figure("pond_rate", "P(Pond) per turn by mode, simulated (95 % Wilson) and exact.",
                                   partial(F.grouped_rates, pd.DataFrame(rows), group="source", category="mode",
-                                          title="Probability of the Peaceful Pond per turn", xlabel="dice mode",
-                                          ylabel="P(Pond) per turn (%)")))
+                                          title="Probability of the Étang Paisible per turn", xlabel="dice mode",
+                                          ylabel="P(Étang) per turn (%)")))
 
 
 def _seat_ponds(df: pd.DataFrame, m: str, sec: Section) -> tuple[list[dict], list[dict]]:
