@@ -561,14 +561,19 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
     pv = {k.split(".")[-1]: v for k, v in facts.items() if k.startswith("guides.power_value.8d8.")}
     if pv:
         rd = {g: reading(100 * f.estimate, 100 * f.low, 100 * f.high, 100 * SHARE_MARGIN, f.p) for g, f in pv.items()}
-        nil = [g for g, r in rd.items() if r in ("negligible", "real but small")]
+        flags = {k.split(".")[-1]: f for k, f in facts.items() if k.startswith("guides.power_nil.8d8.")}
+        nil = ([g for g, f in flags.items() if f.estimate == 1] if flags else
+               [g for g, r in rd.items() if r in ("negligible", "real but small")])
         best = max(pv, key=lambda g: pv[g].estimate)
         answer = ("Win rate when dealt, default rules minus the same games with only that guide's power off: "
                   + ", ".join(f"{GUIDES[g]} {100 * f.estimate:+.1f} [{100 * f.low:+.1f}, {100 * f.high:+.1f}]" for g, f in pv.items())
                   + " points.")
-        action = (("Within noise (inside ±1 point after Holm over the guides): " + ", ".join(GUIDES[g] for g in nil)
-                   + " — these powers do not change their holder's chances measurably. ") if nil else "") + (
-            "Measured only at the plan's 4-player table of the AI strategies rotated (not per strategy or player count).")
+        action = ((("Within noise for every strategy (each strategy's interval inside ±1 point): " if flags else
+                    "Within noise (inside ±1 point after Holm over the guides): ") + ", ".join(GUIDES[g] for g in nil)
+                   + " — these powers do not change their holder's chances measurably. ") if nil else
+                  "Every power changes its holder's chances for at least one strategy. ") + (
+            "Measured at the plan's 4-player table of the AI strategies rotated" + (", per strategy" if flags else "")
+            + " (not at other player counts).")
         rows.append(Row("Each power's worth to its holder", answer, show(pv[best]),
                         _sure_share(pv[best], 0.0, None) + " (Holm over the guides)", action, pv[best].id,
                         anchors.get("guides", ""), False))

@@ -74,6 +74,8 @@ def analyse(exp, data, sec: Section) -> None:
         offs = {j["labels"]["disabled"]: data.frame(j["key"])
                 for j in data.select(mode=m) if j["labels"].get("disabled")}
         ab = _ablation(sec, ref, offs) if offs else pd.DataFrame()
+        if len(ab):
+            _power_by_strategy(sec, m, ref, offs)
         allp = (_ablation(sec, ref, {name: data.frame(off_key) for name in ANIMALS}) if off_key in data.jobs
                 else pd.DataFrame())
         if len(ab):
@@ -240,3 +242,64 @@ def _no_doubling(sec: Section, m: str, on: pd.DataFrame, off: pd.DataFrame, gt: 
              spread_on, n=n, unit="share difference")
     sec.fact(f"guides.nodouble.length.{m}", f"game length change from the Puissance du Guide (on − off), {_mode_name(m)}",
              ln["diff"], ln["low"], ln["high"], ln["n"], "rounds", n_unit="paired finished games", p=ln["p"])
+
+
+def _holder_indicator(df: pd.DataFrame, guide: int, strategy: str) -> np.ndarray:
+    """Per game: 1 if the player dealt ``guide`` won, 0 if not; NaN unless that player plays
+    ``strategy``."""
+    P = M.seats(df)
+    winner = df["winner"].to_numpy()
+    out = np.full(len(df), np.nan)
+    for s in range(P):
+        g = df[f"guide_{s}"]
+        codes = g.cat.codes.to_numpy() if hasattr(g, "cat") else np.array([ANIMALS.index(v) for v in g])
+        has = (codes == guide) & (df[f"strategy_{s}"].astype(str).to_numpy() == strategy)
+        out[has] = (winner[has] == s).astype(float)
+    return out
+
+
+def _power_by_strategy(sec: Section, m: str, ref: pd.DataFrame, offs: dict) -> pd.DataFrame:
+    """Each power's worth to its holder per strategy (restricted play: the same games with only
+    that power off), Holm over every guide and strategy; a power is "within noise for every
+    strategy" when no strategy's difference is real after the correction and every interval lies
+    inside ±1 point."""
+    from ...report.judge import SHARE_MARGIN, family_readings
+
+    strategies = sorted({str(x) for s in range(M.seats(ref)) for x in ref[f"strategy_{s}"].astype(str).unique()})
+    rows = []
+    for g, off in offs.items():
+        a = ANIMALS.index(g)
+        for st in strategies:
+            d = paired_difference(_holder_indicator(off, a, st), _holder_indicator(ref, a, st))
+            rows.append({"guide": g, "strategy": st, "diff": d["diff"], "low": d["low"], "high": d["high"],
+                         "p": d["p"], "n": d["n"]})
+    t = pd.DataFrame(rows)
+    if not len(t):
+        return t
+    rd = family_readings([(100 * r.diff, 100 * r.low, 100 * r.high, r.p) for r in t.itertuples()], 100 * SHARE_MARGIN)
+    t["reading"], t["p_holm"] = [r for r, _ in rd], [q for _, q in rd]
+    piv = t.pivot(index="guide", columns="strategy", values="diff").reindex(list(offs))
+    disp = pd.DataFrame(index=pd.Index([GUIDE_FR[g] for g in piv.index], name="guide"))
+    for st in strategies:
+        sub = t[t["strategy"] == st].set_index("guide")
+        disp[f"{st} [95 % CI]"] = [signed_ci(sub.at[g, "diff"], sub.at[g, "low"], sub.at[g, "high"], 1, 100, " pts")
+                                   + ("" if sub.at[g, "reading"] in ("negligible", "real but small", "uncertain") else " *")
+                                   for g in piv.index]
+    nil = {g: bool((t[t["guide"] == g]["reading"] == "negligible").all()) for g in offs}
+    disp["within noise for every strategy"] = ["yes" if nil[g] else "" for g in piv.index]
+    sec.tables.append(Table(f"{_mode_name(m)}: each power's worth to its holder, by the holder's strategy (same seeds, only "
+                            "that power off)", disp, data=t,
+                            note="Win rate of the player dealt the guide, default rules minus the same games with only that "
+                                 "guide's one-shot power switched off, over the games where a player of that strategy was "
+                                 "dealt it (paired t interval). Holm over every guide and strategy; * marks a real effect "
+                                 "after the correction. \"Within noise for every strategy\": every interval inside ±1 point. "
+                                 "Measured at the plan's 4-player table only."))
+    for r in t.itertuples():
+        sec.fact(f"guides.power_value_by_strategy.{m}.{r.guide}.{r.strategy}", f"value of the {GUIDE_FR[r.guide]} guide's "
+                 f"power to a {r.strategy} holder (on − off), {_mode_name(m)}", r.diff, r.low, r.high, r.n,
+                 "share difference", n_unit="paired games where dealt", p=r.p_holm, note=f"reading {r.reading}")
+    for g, v in nil.items():
+        sec.fact(f"guides.power_nil.{m}.{g}", f"the {GUIDE_FR[g]} guide's power is within noise for every strategy "
+                 f"(1 yes, 0 no), {_mode_name(m)}", float(v), n=int(t[t["guide"] == g]["n"].sum()), unit="flag",
+                 n_unit="paired games where dealt")
+    return t
