@@ -207,3 +207,25 @@ def test_verdict_ranks_by_effect_against_margin_and_says_what_is_fine():
     assert lower_bound_size(2.0, -0.1, 4.0, 1.0) == 0.0 and lower_bound_size(-5, -6, -3, 1.0) == 3.0
     w, f, o = rank([Problem("a", "", 0.5, "x"), Problem("b", "", 2.0, "y")])
     assert [p.what for p in w] == ["b"] and [p.what for p in o] == ["a"] and not f
+
+
+def test_power_worth_per_strategy_and_the_within_noise_flag():
+    from heron_sim.runner.kinds.guides import _power_by_strategy
+
+    n = 400
+    names = ["loup", "taureau", "serpent", "lion"]
+    base = {"game": np.arange(n), "players": 4, "finished": True, "strategies": "a,b,a,b"}
+    for s in range(4):
+        base[f"guide_{s}"] = names[s]
+        base[f"strategy_{s}"] = "a" if s % 2 == 0 else "b"
+    ref = pd.DataFrame({**base, "winner": np.where(np.arange(n) % 2 == 0, 0, 1)})  # loup (seat 1, strategy a) wins half
+    off = ref.copy()
+    off["winner"] = 1  # with loup's power off its holder never wins
+    sec = Section("guides", "guides")
+    t = _power_by_strategy(sec, "8d8", ref, {"loup": off, "taureau": ref.copy()}).set_index(["guide", "strategy"])
+    assert t.at[("loup", "a"), "diff"] == pytest.approx(0.5) and t.at[("loup", "a"), "reading"] == "real and relevant"
+    assert t.at[("taureau", "b"), "diff"] == 0.0
+    f = {x.id: x for x in sec.facts}
+    assert f["guides.power_nil.8d8.loup"].estimate == 0.0
+    # Taureau's holder plays b only: strategy a says nothing about it and is left out
+    assert ("taureau", "a") not in t.index

@@ -274,6 +274,7 @@ def _power_by_strategy(sec: Section, m: str, ref: pd.DataFrame, offs: dict) -> p
             rows.append({"guide": g, "strategy": st, "diff": d["diff"], "low": d["low"], "high": d["high"],
                          "p": d["p"], "n": d["n"]})
     t = pd.DataFrame(rows)
+    t = t[t["n"] > 1].reset_index(drop=True)  # a strategy never dealt the guide says nothing about it
     if not len(t):
         return t
     rd = family_readings([(100 * r.diff, 100 * r.low, 100 * r.high, r.p) for r in t.itertuples()], 100 * SHARE_MARGIN)
@@ -282,9 +283,9 @@ def _power_by_strategy(sec: Section, m: str, ref: pd.DataFrame, offs: dict) -> p
     disp = pd.DataFrame(index=pd.Index([GUIDE_FR[g] for g in piv.index], name="guide"))
     for st in strategies:
         sub = t[t["strategy"] == st].set_index("guide")
-        disp[f"{st} [95 % CI]"] = [signed_ci(sub.at[g, "diff"], sub.at[g, "low"], sub.at[g, "high"], 1, 100, " pts")
-                                   + ("" if sub.at[g, "reading"] in ("negligible", "real but small", "uncertain") else " *")
-                                   for g in piv.index]
+        disp[f"{st} [95 % CI]"] = [(signed_ci(sub.at[g, "diff"], sub.at[g, "low"], sub.at[g, "high"], 1, 100, " pts")
+                                    + ("" if sub.at[g, "reading"] in ("negligible", "real but small", "uncertain") else " *"))
+                                   if g in sub.index else "—" for g in piv.index]
     nil = {g: bool((t[t["guide"] == g]["reading"] == "negligible").all()) for g in offs}
     disp["within noise for every strategy"] = ["yes" if nil[g] else "" for g in piv.index]
     sec.tables.append(Table(f"{_mode_name(m)}: each power's worth to its holder, by the holder's strategy (same seeds, only "
