@@ -37,6 +37,10 @@ def test_single_turn_angoisse_rates_say_how_they_were_made():
     assert "own choices" not in single["why it differs"]
     assert "unused Loup power" in single["figure"] and "not a per-strategy rate" in single["why it differs"]
     assert "whole games" in whole["figure"] and "per-strategy rate" in whole["figure"]
+    # measured with the powers off (the plan now does so), the single-turn rate says so
+    off = _facts(_f("anxiety.per_turn.8d8.expert", 0.339, 0.336, 0.342, note="fresh state; one-shot powers off (no fresh-power artefact)"))
+    row = anxiety_reconciliation(off).set_index("id").loc["anxiety.per_turn.8d8.expert"]
+    assert "powers off" in row["figure"] and "own choices" in row["why it differs"]
 
 
 # ---------------------------------------------------------------- one first-player figure, Holm families

@@ -611,9 +611,15 @@ def anxiety_reconciliation(facts: dict[str, Fact]) -> pd.DataFrame:
     add("anxiety.per_turn.8d8.greedy", "per turn, greedy, single turns (made: fresh turn, Loup guide, greedy never uses its power)",
         "up to 3 rolls; no Lion rescue; greedy does not use the Loup power, so no artefact")
     for s in ("prudent", "expert", "racer", "random"):
-        add(f"anxiety.per_turn.8d8.{s}", f"per turn, {s}, single turns (made: fresh turn with an unused Loup power)",
-            "not a per-strategy rate: every single turn starts with a fresh Loup power this player uses every turn; "
-            "use the whole-game rate of this strategy below")
+        f = F(f"anxiety.per_turn.8d8.{s}")
+        if f is not None and "powers off" in (f.note or ""):
+            add(f"anxiety.per_turn.8d8.{s}", f"per turn, {s}, single turns (made: fresh turn, Loup guide, one-shot powers off)",
+                "its own choices of what to keep and when to stop; powers off, so no fresh Loup power every turn "
+                "(a real game never gives one)")
+        else:
+            add(f"anxiety.per_turn.8d8.{s}", f"per turn, {s}, single turns (made: fresh turn with an unused Loup power)",
+                "not a per-strategy rate: every single turn starts with a fresh Loup power this player uses every turn; "
+                "use the whole-game rate of this strategy below")
     add("modes.anxiety_per_played_turn.8d8", "per really-played turn, whole games (AI strategies rotated)",
         "mixes strategies; Étang turns and Lion rescues counted; Loup square adds a roll")
     for s in ("greedy", "prudent", "expert", "racer", "random"):
