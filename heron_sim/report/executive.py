@@ -451,9 +451,9 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
         action = ("Nothing to fix: the edge is inside ±1 point." if rd in ("negligible", "real but small") else
                   "Not settled by these games (the interval holds both 0 and values beyond ±1 point); no change is "
                   "advised on this evidence." if rd == "uncertain" else remedy(
-            facts, "seat1", lambda f: abs(f.estimate - 0.25) <= SHARE_MARGIN and reading(
-                100 * (f.estimate - 0.25), 100 * (f.low - 0.25), 100 * (f.high - 0.25), 1.0) in ("negligible", "real but small", "uncertain"),
-            lambda f: f"first player {show(f)}",
+            facts, "seat1", lambda f: reading(100 * (f.estimate - 0.25), 100 * (f.low - 0.25), 100 * (f.high - 0.25),
+                                              1.0) == "negligible",
+            lambda f: f"first player {show(f)}, its whole interval inside ±1 point",
             keys=[k for k in variants(facts) if k.startswith(("start_", "extra_roll"))] or None))
         rows.append(Row("First-player advantage", answer, show(s1), _sure_share(s1, 0.25), action, s1.id,
                         anchors.get("across", ""), False))
@@ -568,7 +568,7 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
         answer = ("Win rate when dealt, default rules minus the same games with only that guide's power off: "
                   + ", ".join(f"{GUIDES[g]} {100 * f.estimate:+.1f} [{100 * f.low:+.1f}, {100 * f.high:+.1f}]" for g, f in pv.items())
                   + " points.")
-        action = ((("Within noise for every strategy (each strategy's interval inside ±1 point): " if flags else
+        action = ((("Within noise for every strategy (no strategy's effect is real after Holm): " if flags else
                     "Within noise (inside ±1 point after Holm over the guides): ") + ", ".join(GUIDES[g] for g in nil)
                    + " — these powers do not change their holder's chances measurably. ") if nil else
                   "Every power changes its holder's chances for at least one strategy. ") + (
@@ -675,6 +675,10 @@ def verdict(facts: dict[str, Fact]) -> tuple[list, list, list]:
         size = lower_bound_size(d, lo, hi, 1.0)
         probs.append(Problem(f"The first player {'wins more' if d > 0 else 'wins less'} than a fair 25 %" if size > 1 else
                              "The first player's edge is within ±1 point" if _is_fine(rd) else
+                             f"The first player wins {d:+.1f} points more than a fair share: real, but its interval reaches "
+                             "past the ±1 point margin" if rd == "real, possibly relevant" and d > 0 else
+                             f"The first player wins {-d:.1f} points less than a fair share: real, but its interval reaches "
+                             "past the ±1 point margin" if rd == "real, possibly relevant" else
                              "The first player's edge is not settled by these games",
                              show(s1), size, "q-first-player", fine=_is_fine(rd)))
     gw = {k.split(".")[-1]: v for k, v in facts.items() if k.startswith("guides.when_dealt.8d8.")}
@@ -707,13 +711,15 @@ def verdict(facts: dict[str, Fact]) -> tuple[list, list, list]:
                              if size > 1 and d < 0 else "The player last at mid-game wins about a fair share",
                              show(last), size, "q-decisiveness", fine=_is_fine(reading(d, lo, hi, 1.0))))
     pv = {k.split(".")[-1]: v for k, v in facts.items() if k.startswith("guides.power_value.8d8.")}
-    if pv:
-        nil = [GUIDES[g] for g, f in pv.items() if reading(100 * f.estimate, 100 * f.low, 100 * f.high, 1.0, f.p)
-               in ("negligible", "real but small")]
-        if nil:
-            probs.append(Problem("Powers worth nothing measurable to their holder (within ±1 point): " + ", ".join(nil),
-                                 "; ".join(f"{GUIDES[g]} {show(pv[g])}" for g in pv if GUIDES[g] in nil),
-                                 0.0, "q-powers", fine=True))
+    flags = {k.split(".")[-1]: f for k, f in facts.items() if k.startswith("guides.power_nil.8d8.")}
+    nil = ([g for g, f in flags.items() if f.estimate == 1] if flags else
+           [g for g, f in pv.items() if reading(100 * f.estimate, 100 * f.low, 100 * f.high, 1.0, f.p)
+            in ("negligible", "real but small")])
+    if nil and pv:
+        probs.append(Problem("Powers that change nothing measurable for their holder"
+                             + (" (within noise for every strategy)" if flags else "") + ": "
+                             + ", ".join(GUIDES[g] for g in nil),
+                             "; ".join(f"{GUIDES[g]} {show(pv[g])}" for g in nil if g in pv), 0.0, "q-powers"))
     pr, pe = F("pond.rate.8d8"), F("pond.exact.8d8")
     if pr and pe and pr.low <= pe.estimate <= pr.high:
         probs.append(Problem("The simulator agrees with the exact Étang rate", show(pr), 0.0, "q-etang", fine=True))

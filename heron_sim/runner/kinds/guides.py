@@ -261,8 +261,7 @@ def _holder_indicator(df: pd.DataFrame, guide: int, strategy: str) -> np.ndarray
 def _power_by_strategy(sec: Section, m: str, ref: pd.DataFrame, offs: dict) -> pd.DataFrame:
     """Each power's worth to its holder per strategy (restricted play: the same games with only
     that power off), Holm over every guide and strategy; a power is "within noise for every
-    strategy" when no strategy's difference is real after the correction and every interval lies
-    inside ±1 point."""
+    strategy" when no strategy's difference is real after the correction."""
     from ...report.judge import SHARE_MARGIN, family_readings
 
     strategies = sorted({str(x) for s in range(M.seats(ref)) for x in ref[f"strategy_{s}"].astype(str).unique()})
@@ -286,14 +285,14 @@ def _power_by_strategy(sec: Section, m: str, ref: pd.DataFrame, offs: dict) -> p
         disp[f"{st} [95 % CI]"] = [(signed_ci(sub.at[g, "diff"], sub.at[g, "low"], sub.at[g, "high"], 1, 100, " pts")
                                     + ("" if sub.at[g, "reading"] in ("negligible", "real but small", "uncertain") else " *"))
                                    if g in sub.index else "—" for g in piv.index]
-    nil = {g: bool((t[t["guide"] == g]["reading"] == "negligible").all()) for g in offs}
+    nil = {g: not t[t["guide"] == g]["reading"].str.startswith("real").any() for g in offs}
     disp["within noise for every strategy"] = ["yes" if nil[g] else "" for g in piv.index]
     sec.tables.append(Table(f"{_mode_name(m)}: each power's worth to its holder, by the holder's strategy (same seeds, only "
                             "that power off)", disp, data=t,
                             note="Win rate of the player dealt the guide, default rules minus the same games with only that "
                                  "guide's one-shot power switched off, over the games where a player of that strategy was "
                                  "dealt it (paired t interval). Holm over every guide and strategy; * marks a real effect "
-                                 "after the correction. \"Within noise for every strategy\": every interval inside ±1 point. "
+                                 "after the correction. \"Within noise for every strategy\": no strategy's effect is real after the correction. "
                                  "Measured at the plan's 4-player table only."))
     for r in t.itertuples():
         sec.fact(f"guides.power_value_by_strategy.{m}.{r.guide}.{r.strategy}", f"value of the {GUIDE_FR[r.guide]} guide's "
