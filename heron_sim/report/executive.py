@@ -707,7 +707,8 @@ def verdict(facts: dict[str, Fact]) -> tuple[list, list, list]:
         fair = _fair(last, 0.25)
         d, lo, hi = _pts(last, fair)
         size = lower_bound_size(d, lo, hi, 1.0)
-        probs.append(Problem("Comebacks are rare: the player last at mid-game wins far less than a fair share"
+        probs.append(Problem(f"Comebacks are rare: the player last at mid-game wins {pc(last.estimate, 0)}, far below the "
+                             f"{pc(fair, 0)} of a game where mid-game position meant nothing"
                              if size > 1 and d < 0 else "The player last at mid-game wins about a fair share",
                              show(last), size, "q-decisiveness", fine=_is_fine(reading(d, lo, hi, 1.0))))
     pv = {k.split(".")[-1]: v for k, v in facts.items() if k.startswith("guides.power_value.8d8.")}
