@@ -123,8 +123,15 @@ def pooled_first_player(run, sec: Section, mode: str = "8d8", players: int = 4) 
         r, lo, hi = wilson(k, n)
         p = binom_test(k, n, 1 / players)
         facts.append((s, r, lo, hi, p))
-        disp[f"seat {s + 1}"] = [pct_ci(r, lo, hi, 2), f"{100 * (r - 1 / players):+.2f} pts", format_p(p),
-                                 equivalence(100 * (r - 1 / players), 100 * (lo - 1 / players), 100 * (hi - 1 / players), 1.0)]
+    from ...report.judge import family_readings
+
+    fair = 1 / players
+    rd = family_readings([(100 * (r - fair), 100 * (lo - fair), 100 * (hi - fair), p) for _, r, lo, hi, p in facts], 1.0)
+    for (s, r, lo, hi, p), (reading, q) in zip(facts, rd):
+        # seat 1 is the question asked (one test); the other seats are read with Holm over the seats
+        disp[f"seat {s + 1}"] = [pct_ci(r, lo, hi, 2), f"{100 * (r - fair):+.2f} pts", format_p(p),
+                                 equivalence(100 * (r - fair), 100 * (lo - fair), 100 * (hi - fair), 1.0) if s == 0
+                                 else f"{reading} (Holm p = {q:.3f})"]
     sec.tables.append(Table(f"First-player advantage, the default {_mode_name(mode)} batches pooled, one per seed ({n:,} games, {len(t)} batches)",
                             pd.DataFrame(disp, index=pd.Index(["win rate [95 % CI]", "minus fair share", "exact binomial test",
                                                                "reading (margin ±1 point)"], name="")),

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ...analysis import metrics as M
-from ...analysis.stats import equivalence, format_p, paired_difference
+from ...analysis.stats import format_p, paired_difference
 from ...animals import NAMES as ANIMALS
 from ...report import figures as F
 from ...report.section import Figure, Section, Table, num_ci, pct, pct_ci, signed_ci
@@ -273,7 +273,11 @@ def analyse(exp, data, sec: Section) -> None:
             f"{r['label']} {100 * r['rel']:+.1f} %" for _, r in t.iloc[1:].iterrows())
         + f" (default {base_row['mean']:.1f} rounds).")
     if len(pt):
-        sec.findings.append("First player's win rate by player count: " + ", ".join(
-            f"{int(r['players'])} players {pct(r['first'])} (fair {pct(r['fair'])}, "
-            f"{equivalence(100 * (r['first'] - r['fair']), 100 * (r['first_low'] - r['fair']), 100 * (r['first_high'] - r['fair']), 1.0)})"
-            for _, r in pt.iterrows()) + ".")
+        from ...report.judge import family_readings
+
+        rd = family_readings([(100 * (r["first"] - r["fair"]), 100 * (r["first_low"] - r["fair"]),
+                               100 * (r["first_high"] - r["fair"]), r["first_p"]) for _, r in pt.iterrows()], 1.0)
+        sec.findings.append("First player's win rate by player count, read with Holm over the "
+                            f"{len(pt)} counts (the report's one first-player figure is the pooled 4-player one): " + ", ".join(
+            f"{int(r['players'])} players {pct(r['first'])} (fair {pct(r['fair'])}, {reading}, Holm p = {q:.3f})"
+            for (_, r), (reading, q) in zip(pt.iterrows(), rd)) + ".")
