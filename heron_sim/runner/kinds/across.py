@@ -136,7 +136,8 @@ def pooled_first_player(run, sec: Section, mode: str = "8d8", players: int = 4) 
                             pd.DataFrame(disp, index=pd.Index(["win rate [95 % CI]", "minus fair share", "exact binomial test",
                                                                "reading (margin ±1 point)"], name="")),
                             data=t, note="Batches: " + ", ".join(f"{b} ({g:,})" for b, g in zip(t["batch"], t["games"]))
-                            + f". Fair share 1/{players}. Seat 1 plays first. One batch per seed (the largest): the batches of "
+                            + f". Fair share 1/{players}. Seat 1 plays first: it is the question asked (one test); the other seats are read "
+                              "with Holm over the seats. One batch per seed (the largest): the batches of "
                               "one experiment share its seed, so their games share dice streams and are not independent; "
                               "a batch with a random-baseline seat is left out."))
     for s, r, lo, hi, p in facts:
