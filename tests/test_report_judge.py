@@ -233,3 +233,30 @@ def test_power_worth_per_strategy_and_the_within_noise_flag():
     assert f["guides.power_nil.8d8.loup"].estimate == 0.0
     # Taureau's holder plays b only: strategy a says nothing about it and is left out
     assert ("taureau", "a") not in t.index
+
+
+def test_leader_through_the_game_and_the_winners_worst_deficit():
+    from heron_sim.analysis.trajectory import leader_and_deficit
+
+    # 4 rounds, 2 seats: seat 0 leads early, seat 1 is 7 behind after round 2, then wins
+    pos = np.array([[5, 2], [12, 5], [14, 13], [15, 63]])
+    out = leader_and_deficit(pos, winner=1)
+    assert out["leader_0.25"] == 0 and out["leader_0.5"] == 0 and out["leader_0.75"] == 0
+    assert out["worst_deficit"] == 7  # the end of round 2; the last row is the winning turn
+    tie = leader_and_deficit(np.array([[3, 3], [4, 63]]), winner=1, points=(0.5,))
+    assert tie["leader_0.5"] == -1  # a tie for the lead has no leader
+
+
+def test_a_replay_round_by_round_is_the_stored_game():
+    from heron_sim.analysis.trajectory import ReplayMismatch, replay, trajectories
+    from heron_sim.rules import Rules
+    from heron_sim.simulation import simulate
+
+    rules = Rules.build(mode="8d8", players=3)
+    df = simulate(rules, games=12, seed=5, strategies="greedy")
+    t = trajectories(rules, df, games=12)
+    assert len(t) == int(df["finished"].sum()) and (t["rounds"].to_numpy() == df.loc[df["finished"], "rounds"].to_numpy()).all()
+    bad = df.iloc[0].copy()
+    bad["winner"] = (int(bad["winner"]) + 1) % 3
+    with pytest.raises(ReplayMismatch):
+        replay(rules, bad)
