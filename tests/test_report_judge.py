@@ -173,8 +173,8 @@ def test_remedy_names_the_smallest_played_fix_or_every_change_tried():
     fix = lambda f: abs(f.estimate - 0.25) <= 0.01  # noqa: E731
     text = remedy(fs, "seat1", fix, lambda f: f"{f.estimate:.3f}")
     assert text.startswith("Smallest tested change that fixes it: change B") and "2 of 3" in text
-    none = remedy(fs, "seat1", lambda f: False, str)
-    assert none == "No tested remedy fixes this; tried: change A, change B, change C."
+    none = remedy(fs, "seat1", lambda f: False, lambda f: f"{100 * f.estimate:.1f} %")
+    assert none == "No tested remedy fixes this; tried: change A (25.0 %); change B (25.2 %); change C (28.0 %)."
 
 
 def test_no_fixed_advice_survives():

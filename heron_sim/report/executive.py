@@ -186,6 +186,12 @@ def remedy(facts: dict[str, Fact], measure: str, fixed, describe, keys=None) -> 
             ln = facts.get(f"sensitivity.{k}.length_rel")
             fixes.append((abs(ln.estimate) if ln else math.inf, k, label, f))
     if not fixes:
+        if len(vs) <= 6:  # few enough to show what each did
+            shown = []
+            for k, label in vs.items():
+                f = facts.get(f"sensitivity.{k}.{measure}")
+                shown.append(f"{label} ({describe(f)})" if f is not None else label)
+            return "No tested remedy fixes this; tried: " + "; ".join(shown) + "."
         return "No tested remedy fixes this; tried: " + ", ".join(vs.values()) + "."
     _, k, label, f = min(fixes, key=lambda t: t[0])
     side = side_effects(facts, k, skip=measure)
