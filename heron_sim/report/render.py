@@ -239,7 +239,7 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
         _atomic_write(gp, _html([g], meta, g.title, pngs, [], pd.DataFrame(), None, [], game=True))
         paths["games"].append(gp)
     _atomic_write(paths["index"], _ENV.get_template("index.html.j2").render(
-        title=title, subtitle=_subtitle(meta), wrong=wrong,
+        title=title, subtitle=_subtitle(meta, "index"), wrong=wrong,
         games=[{"href": game_page(g), "title": g.title, "intro": md_inline(g.intro) if g.intro else ""} for g in games]))
     _atomic_write(paths["json"], json.dumps(findings_json(sections, meta), indent=1, ensure_ascii=False) + "\n")
     paths["figures"] = sorted(pngs.values())
@@ -261,10 +261,11 @@ def _meta_rows(meta: dict) -> list[tuple[str, str]]:
     return rows
 
 
-def _subtitle(meta: dict) -> str:
-    return (f"Generated from git commit {meta.get('git commit (report)', 'unknown')}; "
-            f"{meta.get('games played (all)', meta.get('games simulated', '?'))} games played. "
-            "The lighter games have pages of their own (see the index).")
+def _subtitle(meta: dict, where: str = "heron") -> str:
+    head = (f"Generated from git commit {meta.get('git commit (report)', 'unknown')}; "
+            f"{meta.get('games played (all)', meta.get('games simulated', '?'))} games played in the run.")
+    return head + {"heron": " The lighter games have pages of their own (see the index).",
+                   "game": " A lighter game of the same run as the Héron report."}.get(where, "")
 
 
 def _glossary_frame() -> pd.DataFrame:
@@ -301,7 +302,7 @@ def _html(sections, meta, title, pngs, rows, reconcile, judged=None, games=(), g
     wrong, fine, open_ = judged or ([], [], [])
     lo_t, hi_t = TARGET_MINUTES
     return _ENV.get_template("report.html.j2").render(
-        title=title, subtitle=_subtitle(meta), toc=toc, rows=rows, reconcile=rec_html, game=game,
+        title=title, subtitle=_subtitle(meta, "game" if game else "heron"), toc=toc, rows=rows, reconcile=rec_html, game=game,
         wrong=wrong, fine=fine, open=open_, readings=READINGS, target=f"{lo_t:.0f}–{hi_t:.0f} minutes",
         games=[{"href": game_page(g), "title": vocab(g.title)} for g in games],
         glossary=table_html(_glossary_frame(), text=True), assumptions=ASSUMPTIONS, sections=secs, meta=_meta_rows(meta))
