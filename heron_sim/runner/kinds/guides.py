@@ -142,15 +142,18 @@ def analyse(exp, data, sec: Section) -> None:
                      f"to its holder (win rate when dealt, on − off), {_mode_name(m)}", r["diff"], r["low"], r["high"],
                      r["n"], "share difference", n_unit="paired games where dealt", p=r["p_holm"])
         # findings
-        worst = gt.iloc[(gt["win_rate"] - gt["fair"]).abs().argmax()]
-        best = gt.iloc[gt["win_rate"].argmax()]
+        gd_ = gt[gt["dealt"] > 0].reset_index(drop=True)
+        worst = gd_.iloc[(gd_["win_rate_when_dealt"] - gd_["fair_when_dealt"]).abs().argmax()]
+        best = gd_.iloc[gd_["win_rate_when_dealt"].argmax()]
         flagged = gt[gt["flag"] != ""]
         sec.findings.append(
-            f"On {_mode_name(m)} the {GUIDE_FR[worst['guide']]} guide wins {pct_ci(worst['win_rate'], worst['low'], worst['high'])} of games "
-            f"against a fair {pct(worst['fair'])} ({format_p(worst['p'])}, Holm {format_p(worst['p_holm'])}); "
-            + (f"the strongest is {GUIDE_FR[best['guide']]} at {pct_ci(best['win_rate'], best['low'], best['high'])}; " if best['guide'] != worst['guide'] else "")
-            + (f"guides significantly off after correction: {', '.join(f'{GUIDE_FR[r.guide]} ({r.flag})' for r in flagged.itertuples())}."
-               if len(flagged) else "no guide is significantly off the fair share after Holm correction."))
+            f"On {_mode_name(m)} the player dealt the {GUIDE_FR[worst['guide']]} guide wins "
+            f"{pct_ci(worst['win_rate_when_dealt'], worst['when_dealt_low'], worst['when_dealt_high'])} of its games "
+            f"against a fair {pct(worst['fair_when_dealt'])} (Holm {format_p(worst['p_when_dealt_holm'])}); "
+            + (f"the strongest is {GUIDE_FR[best['guide']]} at {pct_ci(best['win_rate_when_dealt'], best['when_dealt_low'], best['when_dealt_high'])}; "
+               if best['guide'] != worst['guide'] else "")
+            + (f"flagged beyond the ±1 point margin after Holm: {', '.join(f'{GUIDE_FR[r.guide]} ({r.flag})' for r in flagged.itertuples())}."
+               if len(flagged) else "no guide is beyond the ±1 point margin after Holm correction."))
         sec.findings.append(f"Guide Power doubling gives {pct_ci(dbl.iloc[0]['share'], dbl.iloc[0]['low'], dbl.iloc[0]['high'])} "
                             f"of all advance on {_mode_name(m)}.")
         if len(ab):
@@ -170,11 +173,16 @@ def analyse(exp, data, sec: Section) -> None:
                 f"Largest power effect by ablation (all powers off): {GUIDE_FR[best['guide']]} "
                 f"({signed_ci(best['diff'], best['low'], best['high'], 1, 100, ' points')} win rate when dealt, Holm {format_p(best['p_holm'])}).")
         if _want(exp, "win_rate"):
-            t = gt.rename(columns={"win_rate": "rate"}).assign(n=gt["games"], mode=_mode_name(m), guide=gt["guide"].map(GUIDE_FR))
-            sec.figures.append(Figure(f"win_rate_{m}", f"Win rate by starting guide, {_mode_name(m)} (95 % Wilson; dashed: fair 1/7).",
+            t = gt[gt["dealt"] > 0].assign(rate=lambda d: d["win_rate_when_dealt"], low=lambda d: d["when_dealt_low"],
+                                            high=lambda d: d["when_dealt_high"], n=lambda d: d["dealt"],
+                                            mode=_mode_name(m), guide=lambda d: d["guide"].map(GUIDE_FR))
+            P_ = M.seats(on)
+            sec.figures.append(Figure(f"win_rate_{m}", f"Win rate by starting guide when dealt, {_mode_name(m)} (95 % Wilson; "
+                                                       f"dashed: fair 1/{P_}).",
                                       partial(F.grouped_rates, t, group="mode", category="guide",
-                                              title=f"Win rate by guide ({_mode_name(m)})", xlabel="starting guide",
-                                              ylabel="share of games won (%)", fair=1 / 7, fair_label="fair share 1/7")))
+                                              title=f"Win rate by guide when dealt ({_mode_name(m)})", xlabel="starting guide",
+                                              ylabel="win rate of the player dealt it (%)", fair=1 / P_,
+                                              fair_label=f"fair share 1/{P_}")))
         fab = ab if len(ab) else allp
         if _want(exp, "ablation") and len(fab):
             how = "only that guide's power switched off" if len(ab) else "all powers switched off"
