@@ -109,6 +109,10 @@ def test_a_fair_four_seat_game_reads_about_0954_at_n_500():
     assert 0.01 < g["gap_median"] < g["gap_p95"] < 0.1
     est, lo, hi = balance_interval(np.array([130, 120, 125, 125]), 500)
     assert est == pytest.approx(0.98) and lo < hi
+    from heron_sim.report.judge import spread_interval
+
+    sp, slo, shi = spread_interval([200, 250, 300], [1000, 1000, 1000])
+    assert sp == pytest.approx(0.1) and slo < sp < shi and shi - slo < 0.1
 
 
 # ---------------------------------------------------------------- the Étang

@@ -101,6 +101,21 @@ def balance_interval(wins: np.ndarray, n: int, reps: int = 2000, seed: int = 21)
     return float(est), float(np.quantile(b, 0.025)), float(np.quantile(b, 0.975))
 
 
+def spread_interval(wins, dealt, reps: int = 2000, seed: int = 22) -> tuple[float, float, float]:
+    """The gap between the best and the worst of several win rates (``wins[i] / dealt[i]``) and
+    a 95 % parametric bootstrap interval (each rate redrawn binomially, fixed seed)."""
+    wins, dealt = np.asarray(wins, float), np.asarray(dealt, float)
+    ok = dealt > 0
+    wins, dealt = wins[ok], dealt[ok]
+    if len(wins) < 2:
+        return math.nan, math.nan, math.nan
+    r = wins / dealt
+    rng = np.random.default_rng(seed)
+    b = rng.binomial(dealt.astype(np.int64), r, size=(reps, len(r))) / dealt
+    gap = b.max(axis=1) - b.min(axis=1)
+    return float(r.max() - r.min()), float(np.quantile(gap, 0.025)), float(np.quantile(gap, 0.975))
+
+
 # ---------------------------------------------------------------- the verdict
 @dataclass
 class Problem:

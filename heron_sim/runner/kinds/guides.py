@@ -130,10 +130,13 @@ def analyse(exp, data, sec: Section) -> None:
                  f"fair game at the same n (median; high: 95th percentile), {_mode_name(m)}", fl["gap_median"],
                  math.nan, fl["gap_p95"], int(dealt["dealt"].mean()), "share difference", n_unit="games where dealt (each guide)",
                  note="simulated: 2,000 fair games of the same size, fixed seed")
-        spread = float(dealt["win_rate_when_dealt"].max() - dealt["win_rate_when_dealt"].min())
+        from ...report.judge import spread_interval
+
+        spread, slo, shi = spread_interval(dealt["wins"], dealt["dealt"])
         sec.fact(f"guides.spread.{m}", f"gap between the strongest and the weakest guide's win rate when dealt, "
                  f"{_mode_name(m)} (a perfectly fair game at the same n: guides.spread_floor)",
-                 spread, n=int(gt["games"].iloc[0]), unit="share difference")
+                 spread, slo, shi, n=int(gt["games"].iloc[0]), unit="share difference",
+                 note="interval: parametric bootstrap of the seven win rates")
         nd_key = f"games_{m}_nodouble"
         if nd_key in data.jobs:
             _no_doubling(sec, m, on, data.frame(nd_key), gt)
