@@ -727,6 +727,13 @@ def verdict(facts: dict[str, Fact]) -> tuple[list, list, list]:
                              + (" (within noise for every strategy)" if flags else "") + ": "
                              + ", ".join(GUIDES[g] for g in nil),
                              "; ".join(f"{GUIDES[g]} {show(pv[g])}" for g in nil if g in pv), 0.0, "q-powers"))
+    un = F("modes.unfinished.8d8")
+    if un and un.high < 0.01:
+        probs.append(Problem("Every 8 D8 game finishes before the round limit", show(un), 0.0, "q-modes", fine=True))
+    cap = F("modes.sets9plus.10d8")
+    if cap and cap.high < 0.01:
+        probs.append(Problem("The provisional +10 cap for sets of 9–10 dice hardly ever applies", show(cap), 0.0, "q-cap",
+                             fine=True))
     pr, pe = F("pond.rate.8d8"), F("pond.exact.8d8")
     if pr and pe and pr.low <= pe.estimate <= pr.high:
         probs.append(Problem("The simulator agrees with the exact Étang rate", show(pr), 0.0, "q-etang", fine=True))
