@@ -38,7 +38,9 @@ _PUBLIC = {
     # strategies
     "register_strategy": ".strategies", "load_plugin": ".user_plugins",
     # tournaments, experiments, comparisons
-    "tournament": ".tournament", "TournamentResult": ".tournament",
+    # (the tournament itself: heron_sim.tournament.tournament; a top-level name "tournament" would
+    # shadow the submodule heron_sim.tournament, depending on import order)
+    "TournamentResult": ".tournament",
     "load_experiment": ".runner", "run_experiments": ".runner", "RunData": ".runner",
     "compare_rules": ".runner.compare_rules",
 }
