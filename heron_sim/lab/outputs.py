@@ -503,11 +503,9 @@ def _clean(o):
 
 
 def write_outputs(spec, result: dict, trials, out: Path, final: Path | None = None) -> dict:
-    """Write every file of results/tune-<name>/ into ``out``; returns their paths.
-
-    ``final``: the folder ``out`` will become (``out`` is then a temporary folder swapped in as a
-    whole, :func:`heron_sim.io.atomic_folder`): the paths written into the files and returned
-    name the final folder, never the temporary one."""
+    """Write every file of results/tune-<name>/ into ``out``; returns their paths. ``final``:
+    where the folder will stand (``out`` is then a temporary folder swapped in whole): the paths
+    written inside the files (summary.json's rules files, the variants' "Use:" lines) are there."""
     out.mkdir(parents=True, exist_ok=True)
     final = Path(final) if final is not None else out
     fin = result["finalists"]
