@@ -1,13 +1,17 @@
 """Run the compiled engine from Python: batches of games and of single turns.
 
-    from heron_sim import Rules, simulate, summarize
-    df = simulate(Rules.build(mode="10d6"), games=10_000, seed=1, strategies="greedy")
-    summarize(df)
+>>> from heron_sim import Rules, simulate, summarize
+>>> df = simulate(Rules.build(mode="10d6"), games=50, seed=1, strategies="greedy")
+>>> len(df), df.attrs["interrupted"], summarize(df)["games"]
+(50, False, 50)
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable, Iterator
 
 import numba
@@ -19,7 +23,7 @@ from .animals import animal_index
 from .engine import layout as L
 from .engine.batch import play_batch, play_turns
 from .engine.pack import pack_rules
-from .errors import HeronSimError
+from .errors import HeronSimError, OutputError
 from .interrupt import stop_requested
 from .rules import Rules
 from .rules.board import EFFECT_NAMES
@@ -360,3 +364,154 @@ def turns_report(rules: Rules, turns: int, seed: int, strategy: str, guide: str 
     anxiety = ((outcome == L.OUT_ANXIETY) | (outcome == L.OUT_RESCUED)).sum()
     return _turns_doc(rules, turns, len(out), len(out) < turns, seed, strategy, guide,
                       pond.sum(), anxiety, adv, push)
+
+
+class _KeepOldFile(Exception):
+    """Stopped before the first batch: discard the temporary file, keep the old one."""
+
+
+@dataclass
+class StreamedRun:
+    """What :func:`simulate_to_file` played: the summary columns of every game (one row per
+    game, :data:`SUMMARY_COLUMNS` and the seats' guides and advances), the counts, and the
+    error that stopped the writing, if any (the games went on; raise it after the summary)."""
+
+    frame: pd.DataFrame | None
+    requested: int
+    played: int
+    path: Path | None = None
+    write_error: Exception | None = None
+
+    @property
+    def interrupted(self) -> bool:
+        return self.played < self.requested
+
+    @property
+    def written(self) -> bool:
+        """True when ``path`` holds this run's games."""
+        return self.path is not None and self.write_error is None and (self.played > 0 or self.requested == 0)
+
+
+def simulate_to_file(
+    rules: Rules,
+    games: int,
+    seed: int = 1,
+    strategies: str | list[str] = "greedy",
+    out: str | Path | None = None,
+    *,
+    threads: int | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> StreamedRun:
+    """Play ``games`` games batch by batch, append each batch to ``out`` (a Parquet row group,
+    or CSV rows) and keep in memory only the columns :func:`heron_sim.analysis.summarize` reads.
+
+    The file is written atomically and labelled (``requested``, ``played``, ``interrupted``,
+    ``seed``, ``mode``, the rules hash and the strategies, see :func:`heron_sim.io.read_meta`).
+    A stop between batches (Ctrl-C/SIGTERM under the command line) keeps and labels the games
+    played; a stop before the first batch keeps the old file. A write that fails stops the
+    writing (temporary file removed, old file kept) but not the games: the error is returned in
+    ``write_error`` so that the summary can be shown first.
+
+    Examples
+    --------
+    >>> from heron_sim import Rules
+    >>> run = simulate_to_file(Rules.build(mode="8d8", players=2), games=8, seed=3)
+    >>> (run.requested, run.played, run.interrupted, len(run.frame))
+    (8, 8, False, 8)
+    """
+    from .io import FrameWriter
+
+    seating = parse_seating(strategies, rules.players)
+    # Only the summary's columns stay in memory (~9 bytes per seat and 30 per game), twice
+    # while they are joined at the end.
+    check_memory(2 * games * (30 + 9 * rules.players), f"--games: {games:,} games",
+                 "play fewer games per command (results on disk are streamed)")
+    spec = strategies if isinstance(strategies, str) else ",".join(seating)
+    meta = {"requested": int(games), "seed": int(seed), "mode": rules.mode, "rules": rules.digest(),
+            "strategies": spec}
+    writer = FrameWriter(out, meta) if out is not None else None
+    parts, played, error = [], 0, None
+    try:
+        with writer if writer is not None else contextlib.nullcontext():
+            for batch in simulate_batches(rules, games, seed, seating, threads=threads, progress=progress):
+                parts.append(summary_columns(batch))
+                played += len(batch)
+                if writer is not None and error is None:
+                    try:
+                        writer.write(batch)
+                    except OutputError as err:
+                        error = err
+            if writer is not None:
+                writer.meta.update(played=played, interrupted=played < games)
+                if error is not None:
+                    raise error  # leaving the writer by an error discards its temporary file
+                if played == 0 and games > 0:
+                    raise _KeepOldFile
+    except _KeepOldFile:
+        pass
+    except OutputError as err:  # the file's close failed (or the error above)
+        error = error or err
+    frame = pd.concat(parts, ignore_index=True) if parts else None
+    return StreamedRun(frame, int(games), played, Path(out) if out is not None else None, error)
+
+
+def simulate_game(
+    name: str,
+    games: int,
+    players: int | None = None,
+    seed: int = 1,
+    strategies: str | list[str] | None = None,
+    rules_file: str | Path | None = None,
+    out: str | Path | None = None,
+    *,
+    progress: Callable[[int], None] | None = None,
+) -> StreamedRun:
+    """Play ``games`` games of the lighter game ``name`` (see :func:`heron_sim.games.available`)
+    chunk by chunk and write them, labelled, to ``out`` (``.parquet`` or ``.csv``).
+
+    ``players`` defaults to 4 within the game's range; ``strategies`` is one name or one per
+    seat (default: the game's first). Stopped between chunks (Ctrl-C/SIGTERM under the command
+    line), the games played are kept and labelled. ``StreamedRun.frame`` is the whole frame.
+    """
+    from . import games as registry
+    from .games.base import MAX_SEED, simulate_chunks
+    from .io import FrameWriter
+
+    game = registry.get(name)
+    n_players = max(game.min_players, min(game.max_players, 4)) if players is None else players
+    if not game.min_players <= n_players <= game.max_players:
+        raise HeronSimError(f"--players: {n_players}; allowed: {game.min_players}..{game.max_players}")
+    if strategies is None:
+        strategies = game.strategies[0]
+    names = strategies.split(",") if isinstance(strategies, str) else list(strategies)
+    names = [n.strip() for n in names]
+    if len(names) == 1:
+        names = names * n_players
+    if len(names) != n_players:
+        raise HeronSimError(f"--strategy: {len(names)} names for {n_players} players; give one name or one per seat")
+    for s in names:
+        if s not in game.strategies:
+            raise HeronSimError(f"--strategy: {s!r}; allowed: {', '.join(game.strategies)}")
+    if isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+        raise HeronSimError(f"--seed: {seed}; allowed: 0..{MAX_SEED}")
+    if games < 1:
+        raise HeronSimError(f"--games: {games}; allowed: >= 1")
+    game_rules = game.load_rules(str(rules_file) if rules_file else None, {})
+    parts = []
+    for df in simulate_chunks(game, game_rules, games, n_players, seed, names, progress):
+        if not parts and len(df) < games:  # the first chunk gives the size of a game's row
+            per_game = df.memory_usage(deep=True).sum() / max(len(df), 1)
+            check_memory(2 * games * per_game, f"--games: {games:,} games", "play fewer games per command")
+        parts.append(df)
+    frame = pd.concat(parts, ignore_index=True) if parts else None
+    played = 0 if frame is None else len(frame)
+    error = None
+    if out is not None and frame is not None:
+        meta = {"requested": int(games), "seed": int(seed), "game": game.name, "seats": ",".join(names),
+                "played": played, "interrupted": played < games}
+        try:
+            with FrameWriter(out, meta) as w:
+                w.write(frame)
+        except OutputError as err:
+            error = err
+    return StreamedRun(frame, int(games), played, Path(out) if out is not None else None, error)

@@ -20,8 +20,8 @@ imports are rewritten to use one of two ``decide``:
 The kernels take the ``decide`` address as their last argument (0 for greedy alone). The cache
 folder is keyed on a hash of every engine source (heron_sim._numba_cache), so the generated
 copies can never be stale. If the folder cannot be written, the package is built in memory
-(compiled each run). The first compilation of a kernel prints one line on stderr (on a
-terminal, or with ``HERON_SIM_COMPILE_NOTE=1``).
+(compiled each run). The first compilation of a kernel prints one line on stderr, whatever
+stderr is (``HERON_SIM_COMPILE_NOTE=0`` silences it).
 """
 
 from __future__ import annotations
@@ -250,15 +250,10 @@ def kernel(sids, entry: str):
 
 
 def _announce() -> bool:
-    """The compile note is for a person at a terminal (``HERON_SIM_COMPILE_NOTE=1``: always,
-    ``0``: never); output captured by a program stays exactly what it was."""
-    flag = os.environ.get("HERON_SIM_COMPILE_NOTE")
-    if flag is not None:
-        return flag == "1"
-    try:
-        return sys.stderr.isatty()
-    except (AttributeError, ValueError):
-        return False
+    """The compile note (one line on stderr) is printed whatever stderr is, a terminal, a log
+    or a pipe: a first run that compiles for 20 s says why it is silent
+    (``HERON_SIM_COMPILE_NOTE=0``: never)."""
+    return os.environ.get("HERON_SIM_COMPILE_NOTE", "1") != "0"
 
 
 def run_kernel(sids, entry: str, *args):
@@ -282,8 +277,11 @@ def run_kernel(sids, entry: str, *args):
     result = fn(*args, decide_address(ids))
     _ready.add((ids, entry))
     if cold and cache.writable():
-        try:
-            marker.write_text(f"{time.perf_counter() - t0:.1f}\n", encoding="utf-8")
-        except OSError:
+        from ..errors import OutputError
+        from ..io import write_text
+
+        try:  # atomic: a kill never leaves a torn marker
+            write_text(marker, f"{time.perf_counter() - t0:.1f}\n")
+        except OutputError:
             pass
     return result

@@ -16,6 +16,31 @@ from .dice_laws import (
 )
 from .turn_bound import TurnBound, turn_upper_bound
 
+
+def exact_figures(rules, guide: str | int = "loup", optimal: bool = False) -> dict:
+    """The figures of ``heron-sim exact`` as one JSON-ready dict: P(Pond), the Pond's push-back
+    law, the first roll's Herons and Anxiety, the greedy turn's law for ``guide``, and with
+    ``optimal`` the optimal turn with powers off (or its exact upper bound, ~25 s for 10d6)."""
+    from ..animals import animal_index
+
+    g = animal_index(guide, "--guide")
+    law = greedy_turn(rules, g)
+    doc = {
+        "mode": rules.mode,
+        "p_pond": p_pond(rules),
+        "pond_pushback": {str(k): v for k, v in pond_pushback(rules).items()},
+        "first_roll_herons": list(map(float, first_roll_herons(rules))),
+        "p_first_roll_anxiety": p_first_roll_anxiety(rules),
+        "greedy_turn": {"guide": guide, "powers": rules.powers, "p_pond": law.p_pond,
+                        "p_anxiety": law.p_anxiety, "expected_advance": law.expected_advance,
+                        "advance": {str(k): v for k, v in sorted(law.advance.items())}},
+    }
+    if optimal:
+        b = turn_upper_bound(rules, g)
+        doc["optimal_turn"] = {"guide": guide, "powers": False, "exact": b.exact,
+                               "value" if b.exact else "upper_bound": b.value}
+    return doc
+
 __all__ = [
     "TurnLaw",
     "first_roll_herons",
@@ -26,5 +51,6 @@ __all__ = [
     "pond_pushback",
     "pond_pushback_unconditional",
     "TurnBound",
+    "exact_figures",
     "turn_upper_bound",
 ]

@@ -103,52 +103,129 @@ def tune(spec: TuneSpec | str | Path, *, trials: int | None = None, games: int |
         raise HeronSimError(f"--precision: {precision}; allowed: a half-width between 0 and 0.5 (e.g. 0.005)")
     spec = spec.with_overrides(trials=trials, games=games)
     log = log or (lambda s: None)
+    from ..interrupt import handle_signals
+    from .checks import check_spec
+
+    check_spec(spec)
     run_dir = Path(run_dir) if run_dir else Path("runs") / f"tune-{spec.name}"
     out = Path(out) if out else Path("results") / f"tune-{spec.name}"
+    # Every output place is checked before the first game (and before any folder is made).
+    from ..io import check_output
+
+    check_output(run_dir, "--run-dir", folder=True)
+    check_output(out, "--out", folder=True)
     t0 = time.perf_counter()
-    study = open_study(spec, run_dir, fresh=fresh)
+    # One stop mechanism for the whole study (base, search, racing, output): the first
+    # SIGINT/SIGTERM sets the flag read between batches; finished work is kept.
+    with handle_signals(), get_executor(scheduler, workers) as ex:
+        from .rundir import open_run_dir
+
+        lock = open_run_dir(run_dir, fresh=fresh, log=log)
+        try:
+            return _tune_locked(spec, ex, run_dir, out, precision, time_limit, progress, log, t0)
+        finally:
+            lock.release()
+
+
+def _tune_locked(spec, ex, run_dir, out, precision, time_limit, progress, log, t0) -> dict:
+    from ..interrupt import stop_requested
+    from ..runner.executor import ClusterLost
+    from .evaluate import Evaluator
+    from .progress import StudyProgress
+    from .study import evidence, finished_trials, open_study, race, run_search, search_front
+
+    study = open_study(spec, run_dir)
     done_before = len(finished_trials(study))
     limit = spec.time_limit if time_limit is None else time_limit
-    with get_executor(scheduler, workers) as ex:
+    phase = "base"
+    try:
         log(f"tune {spec.name}: {spec.trials} trials x {spec.games:,} games on {ex.describe()}; "
             f"study in {run_dir / 'study.journal'} ({done_before} trials already finished)")
         with StudyProgress(spec, enabled=progress) as bar:
-            ev = Evaluator(spec, ex, run_dir / "evals", progress=bar.games)
+            ev = Evaluator(spec, ex, run_dir / "evals", progress=bar.games, log=log)
             base_sums = ev.cached_sums("base", spec.base, 0, spec.games)
             ref_sums = ev.cached_sums("ref", spec.reference, 0, spec.games) if spec.reference else None
             bar.start(done_before)
             width = ex.width if ex.kind != "local" else 1
-            try:
-                st = run_search(spec, study, ev, base_sums=base_sums, ref_sums=ref_sums, on_trial=bar.trial,
-                                time_limit=limit, width=max(1, min(width, spec.population)))
-            except KeyboardInterrupt:
-                raise TuneInterrupted(_interrupted(study, run_dir)) from None
-            if st.interrupted:
+            phase = "search"
+            st = run_search(spec, study, ev, base_sums=base_sums, ref_sums=ref_sums, on_trial=bar.trial,
+                            time_limit=limit, width=max(1, min(width, spec.population)))
+            if st.interrupted or stop_requested():
                 raise TuneInterrupted(_interrupted(study, run_dir))
             if st.stopped_by_time:
                 log(f"time limit reached after {len(finished_trials(study))} finished trials")
             cands, complete = search_front(spec, study, base_sums)
             log(f"search done: {len(complete)} trials; {len(cands)} candidates on the front go to racing")
+            degenerate = _degenerate(spec, base_sums, complete)
+            if degenerate:
+                log(degenerate)
             bar.racing()
-            try:
-                finalists, last = race(spec, ev, cands, precision=precision, log=log) if cands else ([], None)
-            except KeyboardInterrupt:
-                raise TuneInterrupted(_interrupted(study, run_dir, racing=True)) from None
+            phase = "racing"
+            finalists, last = race(spec, ev, cands, precision=precision, log=log) if cands else ([], None)
+        phase = "output"
+        if stop_requested():
+            raise KeyboardInterrupt
         fin = evidence(spec, finalists, last) if last else []
         result = {"finalists": fin, "trials": len(complete), "last_games": last["games"] if last else 0,
                   "games_played": ev.games_played, "seconds": round(time.perf_counter() - t0, 1),
                   "executor": ex.describe(), "finding": finding_text(spec, fin)}
-    paths = write_outputs(spec, result, study.get_trials(deepcopy=False), out)
+        if degenerate:
+            result["finding"] = degenerate + " " + result["finding"]
+            result["degenerate"] = degenerate
+        from ..io import atomic_folder
+
+        # The results folder is written as a whole: a new front never sits beside an old summary.
+        with atomic_folder(out, "--out") as tmp:
+            paths = write_outputs(spec, result, study.get_trials(deepcopy=False), tmp)
+        paths = {k: (out / Path(v).relative_to(tmp) if isinstance(v, Path) and _under(v, tmp) else v)
+                 for k, v in paths.items()}
+    except KeyboardInterrupt:
+        raise TuneInterrupted(_interrupted(study, run_dir, racing=phase in ("racing", "output"),
+                                           phase=phase)) from None
+    except ClusterLost as err:
+        raise HeronSimError(f"{err}; {len(finished_trials(study))} finished trials (and finished "
+                            f"re-evaluations) are kept in {run_dir}; run the same command to resume") from None
     result["paths"] = paths
     log(result["finding"])
     log(f"results in {out} ({result['seconds']:.0f} s, {result['games_played']:,} games played this time)")
     return result
 
 
-def _interrupted(study, run_dir, racing=False) -> str:
+def _under(p: Path, folder: Path) -> bool:
+    try:
+        Path(p).relative_to(folder)
+        return True
+    except ValueError:
+        return False
+
+
+def _degenerate(spec, base_sums, complete) -> str:
+    """A sentence when the searched space cannot be judged: no game ends under the base rules
+    or under any trial (every metric undefined), else empty."""
+    from .metrics import value
+
+    def none_finished(S) -> bool:
+        try:
+            return not math.isfinite(float(value("length", S, spec.players)))
+        except Exception:  # noqa: BLE001 - a metric that cannot be computed at all
+            return True
+
+    trial_sums = [t.user_attrs.get("sums") for t in complete if t.user_attrs.get("sums")]
+    import numpy as np
+
+    if trial_sums and all(none_finished(np.asarray(S)) for S in trial_sums):
+        return ("Degenerate space: no game finished under any searched variant (e.g. a round limit "
+                "too low), so no metric is defined and no variant can be judged.")
+    if none_finished(base_sums):
+        return "Degenerate base: no game finished under the base rules, so no comparison is defined."
+    return ""
+
+
+def _interrupted(study, run_dir, racing=False, phase: str = "") -> str:
     from .study import finished_trials
 
     n = len(finished_trials(study))
-    where = "during racing (re-evaluations already finished are kept)" if racing else ""
+    where = ("during racing (re-evaluations already finished are kept)" if racing
+             else "during the base evaluation" if phase == "base" else "")
     return (f"interrupted {where}: {n} finished trials kept in {run_dir / 'study.journal'}; "
             "run the same command to resume").replace("  ", " ")

@@ -8,11 +8,11 @@ search never used). Batches go through an executor (heron_sim.runner.executor).
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 
 import numpy as np
 
+from ..io import mkdir, read_arrays, write_arrays
 from ..runner.executor import split_games
 from .metrics import IX, K, Bootstrap, batch_matrix, rate_halfwidths
 
@@ -25,12 +25,13 @@ def batch_sums(batch) -> np.ndarray:
 
 
 class Evaluator:
-    def __init__(self, spec, executor, cache_dir: Path | None = None, progress=None):
+    def __init__(self, spec, executor, cache_dir: Path | None = None, progress=None, log=None):
         self.spec = spec
         self.executor = executor
+        self.log = log or (lambda s: None)
         self.cache = Path(cache_dir) if cache_dir else None
         if self.cache:
-            self.cache.mkdir(parents=True, exist_ok=True)
+            mkdir(self.cache)
         self.progress = progress  # called with the games of each finished batch
         self.games_played = 0
 
@@ -58,13 +59,24 @@ class Evaluator:
         return out
 
     def cached_sums(self, key: str, rules, first_game: int, games: int) -> np.ndarray:
-        path = self.cache / f"sums-{key}-{self._key(rules, first_game, games)}.npy" if self.cache else None
-        if path is not None and path.is_file():
-            return np.load(path)
+        path = self.cache / f"sums-{key}-{self._key(rules, first_game, games)}.arrays" if self.cache else None
+        z = self._load(path)
+        if z is not None and "sums" in z:
+            return z["sums"]
         s = self.sums([rules], first_game, games)[0]
         if path is not None:
-            _save_atomic(path, s)
+            write_arrays(path, sums=s)
         return s
+
+    def _load(self, path):
+        """A cached evaluation (checksummed, heron_sim.io.write_arrays), or None: missing, or
+        damaged (then recomputed; one line says so)."""
+        if path is None or not path.exists():
+            return None
+        z = read_arrays(path)
+        if z is None:
+            self.log(f"{path}: damaged cached evaluation (checksum); recomputing it")
+        return z
 
     # ------------------------------------------------------------ racing: columns + bootstrap
     def _key(self, rules, first_game, games) -> str:
@@ -81,10 +93,10 @@ class Evaluator:
         out: list = [None] * len(rules_list)
         todo = []
         for j, r in enumerate(rules_list):
-            path = self.cache / f"boot-{self._key(r, first_game, games)}-{boot_seed}.npz" if self.cache else None
-            if path is not None and path.is_file():
-                with np.load(path) as z:
-                    out[j] = (z["sums"], z["reps"])
+            path = self.cache / f"boot-{self._key(r, first_game, games)}-{boot_seed}.arrays" if self.cache else None
+            z = self._load(path)
+            if z is not None and {"sums", "reps"} <= set(z):
+                out[j] = (z["sums"], z["reps"])
             else:
                 todo.append((j, path))
         if todo:
@@ -99,18 +111,8 @@ class Evaluator:
             for k, (j, path) in enumerate(todo):
                 out[j] = (boot.sums[k], boot.reps[k])
                 if path is not None:
-                    _save_atomic(path, None, sums=boot.sums[k], reps=boot.reps[k])
+                    write_arrays(path, sums=boot.sums[k], reps=boot.reps[k])
         return out
-
-
-def _save_atomic(path: Path, array=None, **arrays) -> None:
-    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
-    with open(tmp, "wb") as fh:
-        if array is not None:
-            np.save(fh, array)
-        else:
-            np.savez(fh, **arrays)
-    os.replace(tmp, path)
 
 
 def max_rate_halfwidth(sums: np.ndarray, players: int) -> float:

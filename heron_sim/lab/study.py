@@ -195,50 +195,22 @@ def _pkey(params: dict) -> str:
 
 
 class _DeferInterrupt:
-    """Ctrl-C never lands inside a write to the study's journal: while ``with guard():`` is
-    open, SIGINT is remembered and raised as KeyboardInterrupt when the block ends (a write cut
-    in the middle could leave optuna's lock or a half trial behind). Outside, Ctrl-C acts at once."""
-
-    def __init__(self):
-        self.depth = 0
-        self.pending = False
-        self.old = None
-
-    def _handler(self, signum, frame):
-        if self.depth:
-            self.pending = True
-        else:
-            raise KeyboardInterrupt
+    """Ctrl-C never lands inside a write to the study's journal. The stop mechanism is
+    :mod:`heron_sim.interrupt` (installed for the whole study by :func:`heron_sim.lab.tune`):
+    the first SIGINT/SIGTERM sets the flag read between batches; a second one inside
+    ``with guard():`` is deferred to the end of the block (a write cut in the middle could
+    leave optuna's lock or a half trial behind)."""
 
     def install(self):
-        import signal
-        import threading
-
-        if threading.current_thread() is threading.main_thread():
-            self.old = signal.signal(signal.SIGINT, self._handler)
         return self
 
     def uninstall(self):
-        import signal
-
-        if self.old is not None:
-            signal.signal(signal.SIGINT, self.old)
-            self.old = None
+        pass
 
     def __call__(self):
-        import contextlib
+        from ..interrupt import critical
 
-        @contextlib.contextmanager
-        def block():
-            self.depth += 1
-            try:
-                yield
-            finally:
-                self.depth -= 1
-                if self.depth == 0 and self.pending:
-                    self.pending = False
-                    raise KeyboardInterrupt
-        return block()
+        return critical()
 
 
 def finished_trials(study):
@@ -266,7 +238,12 @@ def run_search(spec: TuneSpec, study, evaluator, *, base_sums, ref_sums, on_tria
 def _search_loop(spec, study, evaluator, state, guard, base_sums, ref_sums, on_trial, time_limit, width, t0, P):
     from optuna.trial import TrialState
 
+    from ..interrupt import stop_requested
+
     while True:
+        if stop_requested():  # Ctrl-C / SIGTERM between two trials
+            state.interrupted = True
+            break
         done = len(finished_trials(study))
         if done >= spec.trials:
             break
@@ -314,6 +291,17 @@ def _search_loop(spec, study, evaluator, state, guard, base_sums, ref_sums, on_t
                         pass
             state.interrupted = True
             break
+
+
+def _interval95(x) -> tuple[float, float]:
+    """The 2.5 % and 97.5 % quantiles of the finite values of ``x`` (NaN if fewer than 10:
+    e.g. a space where no game ends, whose metrics are all undefined)."""
+    x = np.asarray(x, float)
+    x = x[np.isfinite(x)]
+    if x.size < 10:
+        return math.nan, math.nan
+    lo, hi = np.quantile(x, [0.025, 0.975])
+    return float(lo), float(hi)
 
 
 def _f(x) -> float | None:
@@ -471,7 +459,7 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
                 ratio = np.asarray(value(cst.metric, R, P), float) / np.asarray(value(cst.metric, refR, P), float) - 1
                 ratio = ratio[np.isfinite(ratio)]
                 entry["relative_change"] = float(value(cst.metric, S, P) / value(cst.metric, refS, P) - 1)
-                entry["low"], entry["high"] = (float(x) for x in np.quantile(ratio, [0.025, 0.975]))
+                entry["low"], entry["high"] = _interval95(ratio)
             cons.append(entry)
         effects = []
         for m in headline_metrics(P):

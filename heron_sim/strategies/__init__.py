@@ -11,7 +11,7 @@ gets one float64 parameter row (its parameters in declaration order from column 
 the widest.
 
 User strategies: :func:`register_strategy` (see heron_sim.strategies.plugins and
-docs/strategies.md).
+docs/strategies.md), loaded from a module, a file or an entry point by heron_sim.user_plugins.
 """
 
 from __future__ import annotations
@@ -84,6 +84,10 @@ def parse_strategy(spec: str) -> tuple[str, dict[str, float]]:
     spec = spec.strip()
     name, _, rest = spec.partition(":")
     name = name.strip()
+    if name not in REGISTRY:  # perhaps an installed package's plug-in (entry point)
+        from ..user_plugins import load_entry_points
+
+        load_entry_points()
     if name not in REGISTRY or not REGISTRY[name].user_facing and name != "scripted":
         raise HeronSimError(f"--strategy: {name!r} is not a strategy; allowed: {', '.join(names())}")
     info = REGISTRY[name]

@@ -1,18 +1,17 @@
 """The ``tune`` command: search the rules for better-balanced variants (docs/tuning.md).
 
-Imported by :mod:`heron_sim.cli`, which registers it on its ``app``.
+Registered on the ``app`` of :mod:`heron_sim.cli._app` when :mod:`heron_sim.cli` imports it.
 """
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from .cli import _fail, app
-from .errors import HeronSimError
+from ..errors import HeronSimError
+from ._app import Interrupted, app, log
 
 
 def parse_duration(text: str | None) -> float | None:
@@ -46,15 +45,11 @@ def tune_cmd(
     """Search rule variants (optuna, multi-objective) on common random numbers, re-evaluate the
     front on fresh seeds, and write the front, figures and variant rules files. Ctrl-C keeps the
     finished trials; the same command resumes."""
-    from .lab import TuneInterrupted, tune
+    from ..lab import TuneInterrupted, tune
 
     try:
         res = tune(file, trials=trials, games=games, time_limit=parse_duration(time_limit), precision=precision,
-                   scheduler=scheduler, run_dir=run_dir, out=out, fresh=fresh,
-                   log=lambda s: typer.echo(s, err=True))
-        typer.echo(res["paths"]["front_md"].read_text(encoding="utf-8"))
+                   scheduler=scheduler, run_dir=run_dir, out=out, fresh=fresh, log=log)
     except TuneInterrupted as err:
-        typer.echo(str(err), err=True)
-        sys.exit(130)
-    except HeronSimError as err:
-        _fail(str(err))
+        raise Interrupted(str(err)) from None
+    typer.echo(res["paths"]["front_md"].read_text(encoding="utf-8"))

@@ -1,0 +1,204 @@
+"""Commands that play Héron: ``simulate`` (whole games), ``turns`` (single turns), ``modes``
+(the four dice modes side by side)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from ._app import (Interrupted, JsonOpt, ModeOpt, PlayersOpt, RulesOpt, SeedOpt, SetOpt, ThreadsOpt,
+                   app, build_rules, check_user_strategies, dumps, interrupted_line, log,
+                   markdown_table, strategy_names)
+
+
+def _summarize(frame):
+    from ..analysis import summarize
+
+    if frame is None:
+        import pandas as pd
+
+        frame = pd.DataFrame({"players": [], "finished": [], "winner": []})
+    return summarize(frame)
+
+
+@app.command("simulate")
+def simulate_cmd(
+    mode: ModeOpt = None,
+    games: Annotated[int, typer.Option("--games", help="Number of games.")] = 10_000,
+    players: PlayersOpt = None,
+    strategy: Annotated[str, typer.Option("--strategy", help=f"One strategy for every seat, or a comma list, one per seat ({strategy_names()}).")] = "greedy",
+    seed: SeedOpt = 1,
+    rules: RulesOpt = None,
+    set_: SetOpt = None,
+    threads: ThreadsOpt = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Save the per-game results (.parquet or .csv).")] = None,
+    as_json: JsonOpt = False,
+    precision: Annotated[Optional[float], typer.Option("--precision", help="Play blocks of --games games until every win rate's (seat, guide when dealt) 95 % half-width is at most this, e.g. 0.005; reports the games used.")] = None,
+) -> None:
+    """Play whole games and print the summary: win rates by seat and guide (95 % intervals),
+    game length, Pond, Anxiety and advance per played turn. Results stream to --out batch by
+    batch (memory bounded by the batch); Ctrl-C keeps, writes and labels the games played."""
+    from ..analysis import summary_table
+    from ..io import TABLE_FORMATS, check_output
+    from ..progress import progress_bar
+
+    r = build_rules(mode, rules, set_, players)
+    if out is not None:
+        check_output(out, "--out", TABLE_FORMATS)
+    precision_cut = False
+    if precision is not None:
+        # --precision plays blocks of --games until the win rates are that narrow: the games
+        # used are not known in advance, so they are kept in memory and written once at the end.
+        from ..errors import HeronSimError
+        from ..io import write_frame
+        from ..lab.precision import simulate_to_precision, stop_reason
+
+        if games < 1:
+            raise HeronSimError(f"--games: {games}; allowed: >= 1 with --precision (the games per block)")
+        frame = simulate_to_precision(r, precision, seed, strategy, block=games, threads=threads)
+        precision_cut = bool(frame.attrs.get("interrupted"))
+        log(f"precision {precision}: {frame.attrs['games_used']:,} games used, widest win-rate half-width "
+            f"{frame.attrs['halfwidth']:.4f} ({stop_reason(frame)})")
+        games = played = len(frame)
+        error = None
+        if out is not None and (played or not precision_cut):
+            try:
+                write_frame(frame, out, meta={"requested": int(frame.attrs.get("max_games", games)),
+                                              "played": played, "interrupted": precision_cut,
+                                              "stopped": stop_reason(frame)})
+            except (HeronSimError, OSError) as err:  # printed after the summary, as for streamed runs
+                error = err
+        written = out is not None and error is None and bool(played or not precision_cut)
+    else:
+        from ..simulation import simulate_to_file
+
+        check_user_strategies(strategy, r.players)
+        with progress_bar(games, f"{r.mode} games") as advance:
+            run = simulate_to_file(r, games, seed, strategy, out, threads=threads, progress=advance)
+        frame, played, error, written = run.frame, run.played, run.write_error, run.written
+    summary = _summarize(frame)
+    cut = precision_cut or played < games
+    summary.update(requested=int(games), played=int(played), interrupted=cut)
+    if precision is not None:
+        summary["stopped"] = stop_reason(frame)
+    if as_json:
+        typer.echo(dumps(summary))
+    else:
+        table = summary_table({r.mode: summary})
+        if cut:  # the table itself says that it holds an interrupted run (as modes' does)
+            table.loc["interrupted"] = [f"yes ({played:,} games)" if precision_cut
+                                        else f"yes ({played:,} of {games:,} games)"]
+        typer.echo(markdown_table(table))
+    if error is not None:
+        raise error
+    if precision_cut:
+        from ..interrupt import signal_name
+
+        raise Interrupted(f"interrupted ({signal_name() or 'SIGINT'}): kept the {played:,} games played "
+                          "before the precision was reached" + (f", written to {out}" if written else ""))
+    if cut:
+        raise Interrupted(interrupted_line(played, games, written=str(out) if written else None))
+
+
+@app.command("turns")
+def turns_cmd(
+    mode: ModeOpt = None,
+    strategy: Annotated[str, typer.Option("--strategy", help=f"Strategy that plays the turns ({strategy_names()}).")] = "greedy",
+    guide: Annotated[str, typer.Option("--guide", help="The player's guide: loup taureau serpent lion aigle cerf heron (or English names).")] = "loup",
+    rolls: Annotated[Optional[int], typer.Option("--rolls", help="Rolls per turn (default: the rules', 3).")] = None,
+    turns: Annotated[int, typer.Option("--turns", help="Number of single turns.")] = 1_000_000,
+    seed: SeedOpt = 1,
+    no_powers: Annotated[bool, typer.Option("--no-powers", help="Switch off one-shot powers (Guide Power doubling stays).")] = False,
+    rules: RulesOpt = None,
+    set_: SetOpt = None,
+    threads: ThreadsOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Play single turns from a fresh turn state (guide ready, no board) and count Ponds,
+    Anxieties (Lion rescues included), advances and Pond push-backs."""
+    from ..progress import progress_bar
+    from ..simulation import count_turns
+
+    r = build_rules(mode, rules, set_, rolls=rolls, powers=False if no_powers else None)
+    with progress_bar(turns, f"{r.mode} turns") as advance:
+        report = count_turns(r, turns, seed, strategy, guide, threads=threads, progress=advance)
+    played = report["played"]
+    if as_json:
+        typer.echo(dumps(report))
+    else:
+        n = max(played, 1)
+        label = f"{played:,} turns" + (f" of {turns:,} requested (interrupted)" if played < turns else "")
+        typer.echo(f"{r.mode}, {strategy}, guide {report['guide']}, {r.rolls} rolls, powers {'on' if r.powers else 'off'}: {label}")
+        typer.echo(f"  Pond     {report['pond']:>10,}  {100 * report['pond'] / n:6.2f} %")
+        typer.echo(f"  Anxiety  {report['anxiety']:>10,}  {100 * report['anxiety'] / n:6.2f} %")
+        total = sum(int(k) * v for k, v in report["advance"].items())
+        typer.echo(f"  mean advance per turn: {total / n:.4f}")
+        for k, v in report["advance"].items():
+            typer.echo(f"  advance {k:>3}  {v:>10,}  {100 * v / n:6.2f} %")
+        for k, v in report["pond_pushback"].items():
+            typer.echo(f"  push-back {k:>3}  {v:>8,}")
+    if played < turns:
+        raise Interrupted(interrupted_line(played, turns, "turns"))
+
+
+@app.command("modes")
+def modes_cmd(
+    games: Annotated[int, typer.Option("--games", help="Games per mode.")] = 10_000,
+    players: PlayersOpt = None,
+    strategy: Annotated[str, typer.Option("--strategy", help=f"Strategy for every seat, or one per seat ({strategy_names()}).")] = "greedy",
+    seed: SeedOpt = 1,
+    rules: RulesOpt = None,
+    set_: SetOpt = None,
+    threads: ThreadsOpt = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Write PREFIX.csv (the table) and PREFIX.md.")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """Compare the four dice modes (8d8, 7d8, 10d8, 10d6) side by side, same seeds."""
+    from ..analysis import summary_table
+    from ..io import check_output, write_text
+    from ..progress import progress_bar
+    from ..rules import MODES
+    from ..simulation import simulate_to_file
+
+    if out is not None:
+        check_output(out.with_suffix(".csv"), "--out")
+    built = [build_rules(m, rules, set_, players) for m in MODES]  # every mode checked first
+    check_user_strategies(strategy, built[0].players)
+    summaries, played = {}, {}
+    for mode, r in zip(MODES, built):
+        with progress_bar(games, f"{mode} games") as advance:
+            run = simulate_to_file(r, games, seed, strategy, threads=threads, progress=advance)
+        n = run.played
+        if n == 0:
+            break
+        summaries[mode] = _summarize(run.frame)
+        summaries[mode].update(requested=int(games), played=int(n), interrupted=n < games)
+        played[mode] = n
+        if n < games:
+            break
+    total = sum(played.values())
+    requested = games * len(MODES)
+    table = summary_table(summaries) if summaries else None
+    if table is not None and total < requested:
+        table.loc["requested games"] = [f"{games:,}"] * len(table.columns)
+        table.loc["interrupted"] = ["yes" if summaries[m]["interrupted"] else "no" for m in table.columns]
+    text = table.to_string() if table is not None else "(no games played)"
+    if as_json:
+        typer.echo(dumps({**summaries, "requested": requested, "played": total,
+                          "interrupted": total < requested}))
+    else:
+        typer.echo(text)
+    if out is not None and table is not None:
+        sizes = ("; ".join(f"{m}: {n:,}" for m, n in played.items())
+                 if total < requested else f"{games:,} games per mode")
+        note = (f"**Interrupted**: {total:,} of {requested:,} games played "
+                f"({len(played)} of {len(MODES)} modes).\n\n" if total < requested else "")
+        header = (f"# Dice modes compared\n\n{note}{sizes}, {built[0].players} players, "
+                  f"strategy {strategy}, seed {seed}. Rates with 95 % Wilson intervals.\n\n")
+        write_text(out.with_suffix(".csv"), table.to_csv())
+        write_text(out.with_suffix(".md"), header + "```\n" + text + "\n```\n")
+        log(f"saved {out.with_suffix('.csv')} and {out.with_suffix('.md')}")
+    if total < requested:
+        raise Interrupted(interrupted_line(total, requested))
