@@ -38,7 +38,7 @@ _PUBLIC = {
     # strategies
     "register_strategy": ".strategies", "load_plugin": ".user_plugins",
     # tournaments, experiments, comparisons
-    "tournament": ".tournament", "TournamentResult": ".tournament",
+    "TournamentResult": ".tournament",  # (the function: heron_sim.tournament.tournament)
     "load_experiment": ".runner", "run_experiments": ".runner", "RunData": ".runner",
     "compare_rules": ".runner.compare_rules",
 }

@@ -22,8 +22,8 @@ from typing import Callable
 import numpy as np
 
 from ..errors import HeronSimError
-from . import expert, greedy, prudent, racer, random_policy, scripted
-from .dispatch import EXPERT, GREEDY, PLUGIN, PRUDENT, RACER, RANDOM, SCRIPTED
+from .declared import declarations
+from .dispatch import EXPERT, GREEDY, PLUGIN, PRUDENT, RACER, RANDOM, SCRIPTED  # noqa: F401
 
 N_STRATEGY_PARAMS = 4  # width of the per-seat parameter rows (before any table)
 
@@ -40,15 +40,18 @@ class StrategyInfo:
     tables: bool = False
     #: plug-ins: the compiled wrapper (kept alive here) whose address goes in column 0
     plugin: object = None
+    #: built-in strategies: the module and decision function the kernels call, and its arguments
+    module: str = ""
+    decide: str = ""
+    args: str = ""
 
 
+#: Every strategy by name: the built-in ones as their modules declare them
+#: (heron_sim.strategies.declared), then the plug-ins registered in this process.
 REGISTRY: dict[str, StrategyInfo] = {
-    greedy.NAME: StrategyInfo(greedy.NAME, GREEDY, greedy.DESCRIPTION),
-    prudent.NAME: StrategyInfo(prudent.NAME, PRUDENT, prudent.DESCRIPTION, params=dict(prudent.PARAMS)),
-    expert.NAME: StrategyInfo(expert.NAME, EXPERT, expert.DESCRIPTION, tables=True),
-    racer.NAME: StrategyInfo(racer.NAME, RACER, racer.DESCRIPTION, tables=True),
-    random_policy.NAME: StrategyInfo(random_policy.NAME, RANDOM, random_policy.DESCRIPTION),
-    scripted.NAME: StrategyInfo(scripted.NAME, SCRIPTED, scripted.DESCRIPTION, user_facing=False),
+    d.name: StrategyInfo(d.name, d.sid, d.description, d.user_facing, dict(d.params), d.tables,
+                         module=d.module, decide=d.decide, args=d.args)
+    for d in declarations()
 }
 
 
