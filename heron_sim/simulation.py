@@ -427,8 +427,10 @@ def simulate_to_file(
     check_memory(2 * games * (30 + 9 * rules.players), f"--games: {games:,} games",
                  "play fewer games per command (results on disk are streamed)")
     spec = strategies if isinstance(strategies, str) else ",".join(seating)
+    from .provenance import git_commit
+
     meta = {"requested": int(games), "seed": int(seed), "mode": rules.mode, "rules": rules.digest(),
-            "strategies": spec}
+            "strategies": spec, "git_commit": git_commit(), "rules_table": rules.to_table()}
     writer = FrameWriter(out, meta) if out is not None else None
     parts, played, error = [], 0, None
     try:

@@ -61,7 +61,12 @@ def simulate_cmd(
         error = None
         if out is not None:
             try:
-                write_frame(frame, out, meta={"requested": games, "played": played, "interrupted": False})
+                from ..provenance import git_commit
+
+                write_frame(frame, out, meta={"requested": games, "played": played, "interrupted": False,
+                                              "seed": int(seed), "mode": r.mode, "rules": r.digest(),
+                                              "strategies": strategy, "git_commit": git_commit(),
+                                              "rules_table": r.to_table()})
             except (HeronSimError, OSError) as err:  # printed after the summary, as for streamed runs
                 error = err
         written = out is not None and error is None
