@@ -48,3 +48,34 @@ def test_seat_win_rates_name_their_denominator():
     assert s["win_rate_by_seat"] == pytest.approx([w / 40 for w in wins])
     assert s["win_rate_by_seat_finished"] == pytest.approx([w / 30 for w in wins])
     assert sum(s["win_rate_by_seat_finished"]) == pytest.approx(1.0)
+
+
+def test_threads_of_one_call_do_not_leak_into_later_calls():
+    import numba
+
+    from heron_sim import simulate, simulate_turns
+
+    before = numba.get_num_threads()
+    simulate(Rules.build(players=2), 10, 1, threads=1)
+    simulate_turns(Rules.build(), 100, 1, threads=1)
+    assert numba.get_num_threads() == before
+
+
+def test_holm_is_computed_without_statsmodels_and_agrees_with_it(monkeypatch):
+    import numpy as np
+    from statsmodels.stats import multitest
+
+    from heron_sim.analysis import stats
+
+    rng = np.random.default_rng(4)
+    cases = [rng.uniform(0, 0.2, 12), np.array([0.01, 0.01, 0.04, 0.5, 1.0]), np.array([0.3])]
+    expected = [multitest.multipletests(p, method="holm")[1] for p in cases]
+
+    def fail(*a, **k):
+        raise AssertionError("holm must not call statsmodels (it swaps gc.collect process-wide)")
+
+    monkeypatch.setattr(multitest, "multipletests", fail)
+    monkeypatch.setattr(stats, "multipletests", fail, raising=False)
+    for p, want in zip(cases, expected):
+        np.testing.assert_allclose(stats.holm(p), want, rtol=0, atol=1e-15)
+    assert stats.holm([]).size == 0
