@@ -19,6 +19,7 @@ from heron_sim.errors import HeronSimError
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "experiments" / "plugin_strategy.py"
 runner = CliRunner()
+pytestmark = pytest.mark.cli
 
 
 def test_plugin_option_loads_a_file_and_plays_it():
