@@ -76,9 +76,17 @@ def boundary(call) -> int:
     except OutputError as err:
         typer.echo(f"error: {err}", err=True)
         return ExitCode.FAILURE
-    except typer.Abort:
-        typer.echo("interrupted: stopped at once; the games of the current batch are lost "
-                   "and nothing was written", err=True)
+    except typer.Abort as err:
+        cause = err.__cause__ or err.__context__
+        if isinstance(cause, EOFError):
+            # click turns an EOFError into Abort: that is no interruption (no signal came).
+            typer.echo(f"error: unexpected end of a file or of the input (EOFError: {cause})", err=True)
+            return ExitCode.FAILURE
+        from ..interrupt import stopped_at_once
+
+        if not stopped_at_once():  # else the signal handler said it already
+            typer.echo("interrupted: stopped at once; the games of the current batch are lost "
+                       "and nothing was written", err=True)
         return ExitCode.INTERRUPTED
 
 

@@ -6,8 +6,8 @@ import numpy as np
 
 from .jit import hot
 from .layout import (
-    COUNTS, FACE, FREE, FRESH, HERON, KEEP, MAX_FACES, NDICE, R_FACES, R_NFACES, R_REJECT, RESERVED,
-    RPTR, RSCRIPT, RSCRIPT_LEN, STATUS,
+    COUNTS, FACE, FREE, FRESH, HERON, KEEP, MAX_FACES, NDICE, PATIENCE, R_FACES, R_NFACES, R_REJECT,
+    RESERVED, RPTR, RSCRIPT, RSCRIPT_LEN, STATUS, X_PATIENCE_DOUBLING,
 )
 from ..rules.rules import HERON_SET_SHIFT, P_HERON_DOUBLING
 from .rng import below, draw_index
@@ -117,3 +117,13 @@ def heron_earns_doubling(guide, size, w, R):
     k = R[P_HERON_DOUBLING] % HERON_SET_SHIFT
     min_set = R[P_HERON_DOUBLING] // HERON_SET_SHIFT
     return guide == HERON and k > 0 and w[COUNTS + HERON] >= k and size >= min_set
+
+
+@hot
+def doubling_guide(guide, w, R):
+    """The animal whose sets a seat's Guide Power doubles (and that wins ties of the largest
+    set): its guide's animal; for a Héron guide under variant ``heron_patience_doubling``, the
+    animal it set with Patience this turn (w[PATIENCE]; none: the heron, which never combines)."""
+    if guide == HERON and R[X_PATIENCE_DOUBLING] != 0 and w[PATIENCE] >= 0:
+        return w[PATIENCE]
+    return guide

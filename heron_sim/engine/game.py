@@ -10,9 +10,9 @@ from .layout import (
     C_PONDS, C_POS, C_PUSHBACK, C_ROUNDS, C_SEAT_POND_BACK, C_SEAT_POND_HITS, C_SEAT_PONDS, C_SKIPPED,
     C_TURNS, C_WINNER, COUNTS, DPTR, GUIDE, LEAD,
     MAX_SEATS, OUT_ANXIETY, OUT_POND, PLAYERS, POS, PROT, READY, ROUND, ROW, RPTR, SID, SKIP,
-    WINNER,
+    WINNER, BONUS, X_CONS_ANX, X_CONS_NOSET, X_EXTRA_ROLLS, X_START,
 )
-from .moves import forward, move_back
+from .moves import forward, move_back, pond_pushback
 from .rng import below
 from .squares import trigger_square
 from .turn import roll_phase, score_dice
@@ -51,10 +51,11 @@ def play_slot(a, w, R, rng, sp):
     outcome, value = roll_phase(a, w, R, rng, sp)
     if outcome == OUT_POND:
         w[row + C_PONDS] += 1
+        value = pond_pushback(R, value)  # H herons: H squares back (rulings §3), or a variant
         w[row + C_PUSHBACK] += value
         w[row + C_SEAT_PONDS + a] += 1
         leader = _unique_extreme(w, True)
-        for k in range(1, players):
+        for k in range(1 if value > 0 else players, players):  # a push-back of 0 hits nobody
             o = (a + k) % players
             if w[PROT + o] == 0:
                 w[row + C_SEAT_POND_HITS + o] += 1
@@ -67,10 +68,17 @@ def play_slot(a, w, R, rng, sp):
             w[row + C_POND_LEAD_LOSSES] += 1
         return -1
     if outcome == OUT_ANXIETY:
+        # variant consolation_anxiety: a few squares after an unrescued Anxiety (trigger nothing)
+        if R[X_CONS_ANX] > 0 and forward(a, R[X_CONS_ANX], w, R):
+            return a
         return -1
     advance = score_dice(a, w, R, rng, sp)
     w[row + C_ADVANCE + a] += advance
     if advance <= 0:
+        # variant consolation_no_set: a few squares after a scored turn worth 0 (no set of 3
+        # with the rulings' table); like the Anxiety's, it triggers no square
+        if R[X_CONS_NOSET] > 0 and forward(a, R[X_CONS_NOSET], w, R):
+            return a
         return -1  # an advance of 0 is not a move: the square does not trigger again
     if forward(a, advance, w, R):
         return a
@@ -104,6 +112,16 @@ def deal_guides(w, rng):
     for p in range(w[PLAYERS]):
         w[GUIDE + p] = w[COUNTS + p]
         w[READY + p] = 1
+
+
+@hot
+def seat_compensation(w, R):
+    """Variants start_squares and first_turn_extra_rolls: each seat's start square and the extra
+    rolls of its first really-played turn (kept where the Wolf square's bonus is, which that
+    turn uses up; all 0 with the rulings)."""
+    for p in range(w[PLAYERS]):
+        w[POS + p] = R[X_START + p]
+        w[BONUS + p] = R[X_EXTRA_ROLLS + p]
 
 
 @hot
@@ -157,9 +175,10 @@ def play_rounds(first_seat, max_slots, w, R, rng, sp):
 
 @hot
 def play_game(w, R, rng, sp):
-    """A whole game from the start: deal the guides, play rounds from seat 0."""
+    """A whole game from the start: deal the guides, place the pawns, play rounds from seat 0."""
     reset_game(w)
     deal_guides(w, rng)
+    seat_compensation(w, R)
     row = w[ROW]
     for p in range(MAX_SEATS):
         w[row + C_GUIDE + p] = w[GUIDE + p] if p < w[PLAYERS] else -1

@@ -26,13 +26,14 @@ from ..rules.rules import (
     EFFECT_CHOICE, EFFECT_REGENERATE, P_ANXIETY, P_BULL_BONUS, P_DOUBLING, P_POND, P_POWERS, P_POWERS_OFF,
     P_ROLLS,
 )
-from .dice import heron_earns_doubling, roll_die
+from .dice import doubling_guide, heron_earns_doubling, roll_die
 from .jit import hot
 from .layout import (
     BONUS, C_ANXIETIES, C_COMBOS, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, C_SEAT_DOUBLED, COUNTS, FACE,
     FREE, FRESH, GUIDE, HERON, KEEP, KEPT, LION, MAX_FACES, NDICE, OUT_ANXIETY, OUT_POND,
     OUT_RESCUED, OUT_SCORED, R_ADVANCE, R_EFFECT, R_FACES, R_NFACES, R_REJECT, READY, RESERVED,
     R_UNIFORM, ROLL, ROLLS_LEFT, ROW, RPTR, DSCRIPT_LEN, RSCRIPT_LEN, SET_SIZE, STATUS, TAUREAU,
+    X_BULL_MIN,
 )
 
 FREE_LIST = KEEP  # [MAX_DICE] scratch: indices of the free dice, ascending
@@ -248,6 +249,7 @@ def greedy_score(seat, w, R):
     counts it leaves in w[COUNTS])."""
     row = w[ROW]
     guide = w[GUIDE + seat]
+    dg = doubling_guide(guide, w, R)  # an expert's Héron may have set an animal with Patience
     size = 0
     animal = 0
     for a in range(6):
@@ -255,19 +257,19 @@ def greedy_score(seat, w, R):
         if c > size:
             size = c
             animal = a
-    if guide < 6 and size > 0 and w[COUNTS + guide] == size:
-        animal = guide
+    if dg < 6 and size > 0 and w[COUNTS + dg] == size:
+        animal = dg
     w[row + C_COMBOS + size] += 1
     w[SET_SIZE] = size
     base = R[R_ADVANCE + size]
     advance = base
-    if R[P_DOUBLING] != 0 and (animal == guide or heron_earns_doubling(guide, size, w, R)):
+    if R[P_DOUBLING] != 0 and (animal == dg or heron_earns_doubling(guide, size, w, R)):
         advance = 2 * base
         w[row + C_SEAT_DOUBLED + seat] += base
     effect = R[R_EFFECT + size]
     if effect == EFFECT_REGENERATE or effect == EFFECT_CHOICE:  # greedy never swaps guides
         w[READY + seat] = 1
-    if size >= 3 and guide == TAUREAU and w[READY + seat] != 0 and _enabled(R, TAUREAU):
+    if size >= R[X_BULL_MIN] and guide == TAUREAU and w[READY + seat] != 0 and _enabled(R, TAUREAU):
         w[READY + seat] = 0
         w[row + C_POWERS + TAUREAU] += 1
         advance += R[P_BULL_BONUS]

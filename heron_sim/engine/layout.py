@@ -32,7 +32,22 @@ R_NFACES = R_EFFECT + MAX_DICE + 1    # [MAX_DICE] faces per die
 R_FACES = R_NFACES + MAX_DICE         # [MAX_DICE * MAX_FACES] animal on face k of die i
 R_REJECT = R_FACES + MAX_DICE * MAX_FACES  # [MAX_DICE] 65536 mod faces: 16-bit draws below it
                                            # are rejected (so every face is exactly equiprobable)
-R_BOARD = R_REJECT + MAX_DICE          # [finish] square effect codes
+# The remedy keys of issue 17 (heron_sim.rules.rules; at their defaults every game is the
+# rulings' game):
+R_X = R_REJECT + MAX_DICE
+X_PUSH_PER = R_X + 0          # pond_pushback_per_heron: squares of push-back per Pond heron
+X_PUSH_FLAT = R_X + 1         # pond_pushback_flat: squares added to every Pond's push-back
+X_PUSH_MAX = R_X + 2          # pond_pushback_max: cap of the push-back (0: none)
+X_CONS_ANX = R_X + 3          # consolation_anxiety: squares after an unrescued Anxiety
+X_CONS_NOSET = R_X + 4        # consolation_no_set: squares after a scored turn worth 0
+X_BULL_MIN = R_X + 5          # bull_min_set: smallest set the Taureau's power applies to
+X_EAGLE_DRAWS = R_X + 6       # eagle_draws: faces the Aigle's power draws
+X_PATIENCE_COST = R_X + 7     # patience_cost: rolls the Héron's Patience gives up
+X_PATIENCE_DOUBLING = R_X + 8  # heron_patience_doubling: 1 a Héron guide doubles the animal
+                               # it set with Patience this turn
+X_START = R_X + 9             # [MAX_SEATS] start_squares by seat
+X_EXTRA_ROLLS = X_START + MAX_SEATS  # [MAX_SEATS] first_turn_extra_rolls by seat
+R_BOARD = X_EXTRA_ROLLS + MAX_SEATS  # [finish] square effect codes
 
 
 def rules_length(finish: int) -> int:
@@ -67,9 +82,8 @@ DPTR = 62          # next decision-script position
 ROLLS_LEFT = 63    # rolls still allowed this turn
 NOMINAL = 64       # the fixed move back a Snake decision is about
 SET_SIZE = 65      # size of the turn's largest set
-EAGLE_DIE = 66     # die chosen for the Eagle, and the two faces drawn
-EAGLE_F1 = 67
-EAGLE_F2 = 68
+EAGLE_DIE = 66     # die chosen for the Eagle (its drawn faces: EAGLE_FACES)
+# 67, 68: free (the Eagle's two faces moved to EAGLE_FACES when their number became a rule)
 ROLL = 69          # number of the current roll (1 = first)
 # Scratch.
 COUNTS = 70        # [7] dice showing each animal (also the deck when dealing guides)
@@ -83,13 +97,17 @@ MEMO = 141         # [2] a strategy's note from D_POWER to the D_KEEP that follo
                    # decision point (expert: a stamp, then the dice's table column)
 DECIDE_FN = 143    # address of the C-callable ``decide`` of every strategy (the shared kernel,
                    # heron_sim.engine.kernels); 0 in a kernel that calls its strategies directly
-HEADER = 144       # the variable regions start here
+PATIENCE = 144     # animal a Héron guide set with Patience this turn (-1: none; reset by
+                   # every roll phase; read by heron_patience_doubling)
+MAX_EAGLE_DRAWS = 6
+EAGLE_FACES = 145  # [MAX_EAGLE_DRAWS] the faces the Eagle drew (eagle_draws of them)
+HEADER = EAGLE_FACES + MAX_EAGLE_DRAWS  # the variable regions start here
 
 FREE, KEPT, RESERVED = range(3)
 
 # Decision kinds (what a strategy is asked). Return values:
 D_POWER = 0         # roll-time power (Wolf, Eagle, Deer, Heron): -1 none, else die + 32 * arg
-D_EAGLE_PICK = 1    # Eagle's face: 0 keep the original, 1 first drawn face, 2 second
+D_EAGLE_PICK = 1    # Eagle's face: 0 keep the original, k the k-th drawn face (1..eagle_draws)
 D_KEEP = 2          # set w[KEEP + i] = 1 for free dice to keep; return 1 reroll, 0 stop
 D_LION = 3          # 1 rescue this Anxiety with the Lion, 0 not
 D_BULL = 4          # 1 use the Bull (+2), 0 not

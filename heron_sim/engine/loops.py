@@ -15,9 +15,10 @@ from numba import njit
 
 from ..rules.rules import P_FINISH, P_MAX_ROUNDS, P_PLAYERS
 from .game import play_game, play_rounds
+from .moves import pond_pushback
 from .layout import (
     DECIDE_FN, DSCRIPT, DSCRIPT_LEN, GUIDE, LEAD, NDICE, PLAYERS, R_NDICE, READY, ROLL, ROW, RSCRIPT,
-    RSCRIPT_LEN, SID, USED, C_SQUARES, HEADER, OUT_ANXIETY, OUT_POND,
+    RSCRIPT_LEN, SID, USED, C_SQUARES, HEADER, OUT_ANXIETY, OUT_POND, PATIENCE,
 )
 from ..strategies.dispatch import GREEDY, HAS_GREEDY
 from .greedy_turn import greedy_roll_phase, greedy_score
@@ -41,6 +42,7 @@ def make_workspace(R, sids, decide_fn):
     w[RSCRIPT_LEN] = 0
     w[DSCRIPT_LEN] = 0
     w[DECIDE_FN] = decide_fn
+    w[PATIENCE] = -1
     for s in range(sids.shape[0]):
         w[SID + s] = sids[s]
     return w
@@ -93,6 +95,8 @@ def play_turns(seed, first_turn, R, guide, sid, sp_row, out, decide_fn):
             outcome, value = roll_phase(seat, w, R, rng, sp)
             if outcome != OUT_POND and outcome != OUT_ANXIETY:
                 value = score_dice(seat, w, R, rng, sp)
+        if outcome == OUT_POND:
+            value = pond_pushback(R, value)
         out[t, 0] = outcome
         out[t, 1] = value
         out[t, 2] = w[ROLL]

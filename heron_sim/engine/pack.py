@@ -28,6 +28,21 @@ def pack_rules(rules) -> np.ndarray:
     faces[:n_dice, :max_faces] = k.faces
     R[L.R_FACES : L.R_FACES + faces.size] = faces.ravel()
     R[L.R_REJECT : L.R_REJECT + n_dice] = 65536 % k.n_faces
+    R[L.X_PUSH_PER] = rules.pond_pushback_per_heron
+    R[L.X_PUSH_FLAT] = rules.pond_pushback_flat
+    R[L.X_PUSH_MAX] = rules.pond_pushback_max
+    R[L.X_CONS_ANX] = rules.consolation_anxiety
+    R[L.X_CONS_NOSET] = rules.consolation_no_set
+    R[L.X_BULL_MIN] = rules.bull_min_set
+    R[L.X_EAGLE_DRAWS] = rules.eagle_draws
+    R[L.X_PATIENCE_COST] = rules.patience_cost
+    R[L.X_PATIENCE_DOUBLING] = int(rules.heron_patience_doubling)
+    if rules.eagle_draws > L.MAX_EAGLE_DRAWS:
+        raise RulesError(f"eagle_draws: {rules.eagle_draws}; allowed: 1..{L.MAX_EAGLE_DRAWS}")
+    start = rules.seat_values("start_squares")
+    extra = rules.seat_values("first_turn_extra_rolls")
+    R[L.X_START : L.X_START + len(start)] = start
+    R[L.X_EXTRA_ROLLS : L.X_EXTRA_ROLLS + len(extra)] = extra
     R[L.R_BOARD : L.R_BOARD + rules.finish] = k.board
     R[L.R_UNIFORM] = int(bool(np.all(k.faces == k.faces[0])) and bool(np.all(k.n_faces == k.n_faces[0])))
     return R
@@ -64,5 +79,6 @@ def init_workspace(w, R, sids):
     w[L.LEAD] = w[L.USED] + finish
     w[L.RSCRIPT] = w[L.DSCRIPT] = w.size
     w[L.RSCRIPT_LEN] = w[L.DSCRIPT_LEN] = 0
+    w[L.PATIENCE] = -1
     for s in range(sids.size):
         w[L.SID + s] = int(sids[s])

@@ -8,7 +8,8 @@ from ..rules.rules import P_POWERS, P_POWERS_OFF
 from ..strategies.dispatch import decide
 from .dice import roll_die
 from .layout import (
-    AIGLE, C_POWERS, CERF, D_EAGLE_PICK, EAGLE_DIE, EAGLE_F1, EAGLE_F2, FACE, FREE, FRESH, GUIDE,
+    AIGLE, C_POWERS, CERF, D_EAGLE_PICK, EAGLE_DIE, EAGLE_FACES, FACE, FREE, FRESH, GUIDE, PATIENCE,
+    X_EAGLE_DRAWS, X_PATIENCE_COST,
     HERON, KEPT, LOUP, MAX_FACES, NDICE, POWER_ARG, R_FACES, R_NFACES, READY, RESERVED,
     ROLLS_LEFT, ROW, STATUS,
 )
@@ -47,15 +48,14 @@ def apply_power(seat, action, w, R, rng, sp):
         if w[STATUS + die] == RESERVED:
             raise ValueError("Eagle: cannot pick a reserved heron")
         w[EAGLE_DIE] = die
-        w[EAGLE_F1] = roll_die(die, w, R, rng)
-        w[EAGLE_F2] = roll_die(die, w, R, rng)
+        draws = R[X_EAGLE_DRAWS]  # two (rulings §5), or variant eagle_draws
+        for k in range(draws):
+            w[EAGLE_FACES + k] = roll_die(die, w, R, rng)
         pick = decide(D_EAGLE_PICK, seat, w, R, rng, sp)
-        if pick == 1:
-            w[FACE + die] = w[EAGLE_F1]
-        elif pick == 2:
-            w[FACE + die] = w[EAGLE_F2]
-        elif pick != 0:
-            raise ValueError("Eagle: the pick must be 0, 1 or 2")
+        if pick < 0 or pick > draws:
+            raise ValueError("Eagle: the pick must be 0 (the original face) or a drawn face 1..eagle_draws")
+        if pick > 0:
+            w[FACE + die] = w[EAGLE_FACES + pick - 1]
         if w[FACE + die] == HERON:
             w[STATUS + die] = RESERVED
     elif guide == CERF:
@@ -69,14 +69,17 @@ def apply_power(seat, action, w, R, rng, sp):
             raise ValueError("Deer: the new animal must show on another die")
         w[FACE + die] = arg
     elif guide == HERON:
-        if w[ROLLS_LEFT] <= 0:
-            raise ValueError("Heron: Patience needs a remaining roll")
+        cost = R[X_PATIENCE_COST]  # one roll (rulings §5), or variant patience_cost
+        if w[ROLLS_LEFT] < cost:
+            raise ValueError("Heron: Patience needs patience_cost remaining rolls")
         if w[STATUS + die] != FREE or arg < 0 or arg >= R[R_NFACES + die]:
             raise ValueError("Heron: Patience sets a free die to one of its own faces")
-        w[ROLLS_LEFT] -= 1
+        w[ROLLS_LEFT] -= cost
         f = R[R_FACES + MAX_FACES * die + arg]
         w[FACE + die] = f
         w[STATUS + die] = RESERVED if f == HERON else KEPT
+        if f != HERON:
+            w[PATIENCE] = f  # the animal a heron_patience_doubling Héron doubles this turn
     else:
         raise ValueError("power: this guide has no roll-time power")
     w[READY + seat] = 0

@@ -11,12 +11,14 @@ from ..rules.rules import (
 from ..strategies.common import can_target
 from ..strategies.dispatch import EXPERT, GREEDY, HAS_EXPERT, HAS_GREEDY, decide
 from ..strategies.expert_turn import expert_roll_phase
-from .dice import best_set, count_animals, heron_earns_doubling, newly_kept_count, reserved_herons, roll_free_dice
+from .dice import (
+    best_set, count_animals, doubling_guide, heron_earns_doubling, newly_kept_count, reserved_herons, roll_free_dice,
+)
 from .layout import (
     BONUS, C_ANXIETIES, COUNTS, HERON, C_COMBOS, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, C_SEAT_DOUBLED, D_BULL,
     D_KEEP, D_LION, D_POWER, D_SET_CHOICE, D_SET_SWAP, FREE, GUIDE, KEEP, KEPT, LION, NDICE,
     OUT_ANXIETY, OUT_POND, OUT_RESCUED, OUT_SCORED, R_ADVANCE, R_EFFECT, READY, ROLL, ROLLS_LEFT,
-    ROW, SET_SIZE, SID, STATUS, TAUREAU,
+    ROW, SET_SIZE, SID, STATUS, TAUREAU, PATIENCE, X_BULL_MIN,
 )
 from .greedy_turn import greedy_roll_phase, greedy_score
 from .powers import apply_power, has_roll_time_power, power_enabled
@@ -34,6 +36,7 @@ def roll_phase(seat, w, R, rng, sp):
     that of heron_sim.strategies.expert_turn, which hands the turn back to the loop below (at a
     decision point, the dice laid out) where the tables alone do not decide.
     """
+    w[PATIENCE] = -1  # no Patience yet this turn
     if HAS_GREEDY and w[SID + seat] == GREEDY:
         return greedy_roll_phase(seat, w, R, rng)
     n = w[NDICE]
@@ -123,12 +126,13 @@ def score_dice(seat, w, R, rng, sp):
     row = w[ROW]
     count_animals(w)
     guide = w[GUIDE + seat]
-    size, animal = best_set(w, guide)
+    dg = doubling_guide(guide, w, R)
+    size, animal = best_set(w, dg)
     w[row + C_COMBOS + size] += 1
     w[SET_SIZE] = size
     base = R[R_ADVANCE + size]
     advance = base
-    if R[P_DOUBLING] != 0 and (animal == guide or heron_earns_doubling(guide, size, w, R)):
+    if R[P_DOUBLING] != 0 and (animal == dg or heron_earns_doubling(guide, size, w, R)):
         advance = 2 * base
         w[row + C_SEAT_DOUBLED + seat] += base
     effect = R[R_EFFECT + size]
@@ -144,7 +148,7 @@ def score_dice(seat, w, R, rng, sp):
             swap_guides(seat, target, w)
         else:
             w[READY + seat] = 1
-    if size >= 3 and w[GUIDE + seat] == TAUREAU and w[READY + seat] != 0 and power_enabled(R, TAUREAU):
+    if size >= R[X_BULL_MIN] and w[GUIDE + seat] == TAUREAU and w[READY + seat] != 0 and power_enabled(R, TAUREAU):
         if decide(D_BULL, seat, w, R, rng, sp) == 1:
             w[READY + seat] = 0
             w[row + C_POWERS + TAUREAU] += 1

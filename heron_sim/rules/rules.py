@@ -54,8 +54,33 @@ _SCALARS = {
     "bull_bonus": (int, 0, 20),
     "snake_advance": (int, 0, 20),
     "snake_max_cancel": (int, 0, 1000),
+    # Remedies (issue 17; defaults = the rulings, so every game is unchanged).
+    "pond_pushback_per_heron": (int, 0, 20),
+    "pond_pushback_flat": (int, 0, 100),
+    "pond_pushback_max": (int, 0, 1000),
+    "consolation_anxiety": (int, 0, 20),
+    "consolation_no_set": (int, 0, 20),
+    "bull_min_set": (int, 1, 16),
+    "eagle_draws": (int, 1, 6),
+    "patience_cost": (int, 0, 3),
+    "heron_patience_doubling": (bool, None, None),
 }
-_TOP_KEYS = ("mode", *_SCALARS, "disabled_powers", "combinations", "dice", "board")
+#: By-seat lists (seat 0 first; seats past the end of a list get 0, entries for seats that are
+#: not at the table are ignored, so one list serves every player count): (max value, what).
+_SEAT_LISTS = {
+    "start_squares": "a square below finish",
+    "first_turn_extra_rolls": "0..10",
+}
+MAX_EXTRA_ROLLS = 10
+#: Keys added after the first release of the rules file: left out of :meth:`Rules.digest` while
+#: they hold their default, so the digest of every rule set that existed before is unchanged.
+_LATER_KEYS = {
+    "pond_pushback_per_heron": 1, "pond_pushback_flat": 0, "pond_pushback_max": 0,
+    "consolation_anxiety": 0, "consolation_no_set": 0, "bull_min_set": 3, "eagle_draws": 2,
+    "patience_cost": 1, "heron_patience_doubling": False, "start_squares": [],
+    "first_turn_extra_rolls": [],
+}
+_TOP_KEYS = ("mode", *_SCALARS, "disabled_powers", *_SEAT_LISTS, "combinations", "dice", "board")
 
 
 class KernelRules(NamedTuple):
@@ -152,6 +177,17 @@ class Rules:
     bull_bonus: int = 2
     snake_advance: int = 1
     snake_max_cancel: int = 0
+    pond_pushback_per_heron: int = 1
+    pond_pushback_flat: int = 0
+    pond_pushback_max: int = 0
+    consolation_anxiety: int = 0
+    consolation_no_set: int = 0
+    bull_min_set: int = 3
+    eagle_draws: int = 2
+    patience_cost: int = 1
+    heron_patience_doubling: bool = False
+    start_squares: tuple[int, ...] = ()
+    first_turn_extra_rolls: tuple[int, ...] = ()
     combo_advance: tuple[int, ...] = (0, 0, 0, 1, 2, 5, 7, 9, 10)
     combo_effect: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 1, 2, 3)
     squares: tuple[tuple[int, int], ...] | None = None
@@ -208,8 +244,9 @@ class Rules:
         advance, effect = _resolve_combinations(table.get("combinations", {}) or {}, len(dice))
         squares = _resolve_board(table.get("board", {}) or {}, finish, base_dir)
         disabled = _resolve_disabled_powers(table.get("disabled_powers", []))
+        lists = {name: _resolve_seat_list(name, table[name], finish) for name in _SEAT_LISTS if name in table}
         return cls(mode=mode, dice=dice, combo_advance=advance, combo_effect=effect,
-                   squares=squares, disabled_powers=disabled, **scalars)
+                   squares=squares, disabled_powers=disabled, **scalars, **lists)
 
     def replace(self, **changes) -> "Rules":
         """A copy with some fields changed, validated again.
@@ -264,6 +301,8 @@ class Rules:
                 raise RulesError(f"board.squares.{square}: effect code {code!r}; allowed: 0..{len(_board.EFFECT_NAMES) - 1}")
         if len({s for s, _ in self.squares}) != len(self.squares):
             raise RulesError("board.squares: a square is listed twice")
+        for name in _SEAT_LISTS:
+            _resolve_seat_list(name, list(getattr(self, name)), self.finish)
         for g in self.disabled_powers:
             if isinstance(g, bool) or not isinstance(g, (int, np.integer)) or not 0 <= g < 7:
                 raise RulesError(f"disabled_powers: {g!r}; allowed: animal indices 0..6")
@@ -285,7 +324,7 @@ class Rules:
             object.__setattr__(self, "squares", _default_squares(self.finish))
         elif self.squares is None:
             object.__setattr__(self, "squares", ())
-        for name in ("combo_advance", "combo_effect", "squares", "disabled_powers"):
+        for name in ("combo_advance", "combo_effect", "squares", "disabled_powers", *_SEAT_LISTS):
             value = getattr(self, name)
             if not isinstance(value, (tuple, list)):
                 raise RulesError(f"{name}: {value!r}; allowed: a tuple")
@@ -303,6 +342,18 @@ class Rules:
     def power_enabled(self, guide: int) -> bool:
         """True if the one-shot power of ``guide`` (animal index) can be used."""
         return self.powers and guide not in self.disabled_powers
+
+    def seat_values(self, name: str) -> tuple[int, ...]:
+        """A by-seat list key (``start_squares``, ``first_turn_extra_rolls``) for the seats at the
+        table: ``players`` values, 0 past the end of the list."""
+        values = tuple(getattr(self, name))[: self.players]
+        return values + (0,) * (self.players - len(values))
+
+    def pond_pushback(self, herons: int) -> int:
+        """Squares each opponent moves back after a Pond of ``herons`` herons (rulings §3: H;
+        variants: per heron, flat, cap)."""
+        back = self.pond_pushback_per_heron * herons + self.pond_pushback_flat
+        return min(back, self.pond_pushback_max) if self.pond_pushback_max > 0 else back
 
     def square_effects(self) -> np.ndarray:
         """Effect code of every square 0..finish-1."""
@@ -349,6 +400,7 @@ class Rules:
             "mode": self.mode,
             **{name: getattr(self, name) for name in _SCALARS},
             "disabled_powers": [ANIMAL_NAMES[g] for g in sorted(set(self.disabled_powers))],
+            **{name: list(getattr(self, name)) for name in _SEAT_LISTS},
             "combinations": {
                 "advance": list(self.combo_advance),
                 "effect": [COMBO_EFFECTS[c] for c in self.combo_effect],
@@ -359,7 +411,9 @@ class Rules:
 
     def digest(self) -> str:
         """A short hash that identifies these rules (for reports and result files)."""
-        blob = json.dumps(self.to_table(), sort_keys=True, ensure_ascii=True).encode()
+        table = {k: v for k, v in self.to_table().items()
+                 if not (k in _LATER_KEYS and v == _LATER_KEYS[k])}
+        blob = json.dumps(table, sort_keys=True, ensure_ascii=True).encode()
         return hashlib.sha256(blob).hexdigest()[:12]
 
 
@@ -389,6 +443,18 @@ def _merge(base: dict, extra: dict, prefix: str) -> None:
             _merge(base[key], value, f"{name}.")
         else:
             base[key] = value
+
+
+def _resolve_seat_list(name: str, values, finish: int) -> tuple[int, ...]:
+    """A by-seat list key: at most 7 integers (seat 0 first)."""
+    hi = finish - 1 if name == "start_squares" else MAX_EXTRA_ROLLS
+    allowed = f"a list of at most 7 integers 0..{hi} by seat (seat 0 first), e.g. [0, 0, 1, 1]"
+    if not isinstance(values, (list, tuple)) or len(values) > 7:
+        raise RulesError(f"{name}: {values!r}; allowed: {allowed}")
+    for i, v in enumerate(values):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v <= hi:
+            raise RulesError(f"{name}[{i}]: {v!r} is out of range; allowed: {allowed}")
+    return tuple(int(v) for v in values)
 
 
 def _resolve_disabled_powers(names) -> tuple[int, ...]:
@@ -468,13 +534,36 @@ def _resolve_combinations(table: dict, n_dice: int) -> tuple[tuple[int, ...], tu
     return tuple(_extend(advance, n)), tuple(_extend(codes, n))
 
 
+def _is_default_board(squares) -> bool:
+    """``squares`` (a {square: effect name} table) is the default board, or the default board
+    cut at some finish (every square as on the default board, every default square below the
+    largest one given present)."""
+    if not isinstance(squares, dict) or not squares:
+        return False
+    try:
+        given = _board.parse_squares(squares, 10**6, "board.squares")
+        default = _board.parse_squares(default_board(), 10**6, "board")
+    except RulesError:
+        return False
+    given = {s: c for s, c in given.items() if c != _board.NEUTRAL}
+    default = {s: c for s, c in default.items() if c != _board.NEUTRAL}
+    top = max(given, default=0)
+    return all(default.get(s) == c for s, c in given.items()) and all(
+        s in given for s in default if s <= top)
+
+
 def _resolve_board(table: dict, finish: int, base_dir: Path) -> tuple[tuple[int, int], ...]:
     allowed = ("file", "squares")
     unknown = sorted(set(table) - set(allowed))
     if unknown:
         raise RulesError(f"board.{unknown[0]}: unknown key; allowed: {', '.join(allowed)}")
     if "squares" in table:
-        squares = _board.parse_squares(table["squares"], finish, "board.squares")
+        given = table["squares"]
+        if _is_default_board(given):
+            # The default board spelled out (as to_table writes it, e.g. a study's base rules)
+            # loses its squares at or past a shorter finish, as the default board does.
+            given = {k: v for k, v in given.items() if int(k) < finish}
+        squares = _board.parse_squares(given, finish, "board.squares")
     elif "file" in table:
         path = _file_path(table["file"], "board.file", base_dir)
         data = read_toml(path, "board.file")

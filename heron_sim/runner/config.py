@@ -269,8 +269,12 @@ def parse_experiment(table: dict, where: str, base_dir: Path | None, check: bool
     )
     # Build the rules once, now, so that a bad rules key fails at load time.
     players = exp.players
-    for spec in (() if not check else (exp.rules, exp.a, exp.b)):
+    for table_name, spec in (() if not check else (("rules", exp.rules), ("a", exp.a), ("b", exp.b))):
         if spec is not None:
             for m in exp.modes:
-                spec.build(m, players)
+                try:
+                    spec.build(m, players)
+                except HeronSimError as err:  # name the experiment file and its table
+                    msg = str(err)
+                    raise type(err)(msg if msg.startswith(where) else f"{where}: [{table_name}]: {msg}") from None
     return exp

@@ -77,7 +77,9 @@ def check_run_dir(run_dir: str | Path, resume: bool = False) -> dict | None:
     run folder to finish. Returns the manifest to resume from (None for a new run)."""
     run_dir = Path(run_dir)
     check_output(run_dir, "--run-dir", folder=True)
-    if not run_dir.exists() or not any(run_dir.iterdir()):
+    from ..runlock import is_lock_file
+
+    if not run_dir.exists() or not any(not is_lock_file(p) for p in run_dir.iterdir()):
         if resume:
             raise HeronSimError(f"--resume: {run_dir} holds no run to finish")
         return None
@@ -158,11 +160,23 @@ def run_experiments(experiments: list[Experiment], run_dir: Path,
     written with ``played < requested`` and replayed by a resume. ``resume`` (a manifest read
     by :func:`check_run_dir`) skips the jobs it records as complete. Returns the manifest.
     """
-    from ..interrupt import stop_requested
-    from .kinds import plan_jobs
+    from ..runlock import RunLock
 
     log = log or (lambda s: None)
     run_dir = Path(run_dir)
+    # A run folder has one owner: a second process on it is refused with one line.
+    with RunLock(run_dir, "--run-dir", log=log):
+        if resume is None and (run_dir / MANIFEST).exists():  # another run took it meanwhile
+            raise HeronSimError(f"--run-dir: {run_dir} is a run folder already; pass --resume to finish "
+                                "that run, or choose a new folder")
+        return _run_experiments(experiments, run_dir, log, games, resume)
+
+
+def _run_experiments(experiments, run_dir, log, games, resume) -> dict:
+    from ..interrupt import stop_requested
+    from .executor import ClusterLost
+    from .kinds import plan_jobs
+
     done_jobs: dict[tuple[str, str], dict] = {}
     if resume is not None:
         games = resume.get("games_override", games)
@@ -200,7 +214,16 @@ def run_experiments(experiments: list[Experiment], run_dir: Path,
                 interrupted = True
                 break
             tj = time.perf_counter()
-            df = play_job(job)
+            try:
+                df = play_job(job)
+            except ClusterLost as err:
+                # The scheduler went away: the finished jobs are kept, the folder is marked
+                # interrupted and resumable; one line says so.
+                manifest["status"], manifest["interrupted"] = INTERRUPTED, True
+                manifest["stopped"] = "scheduler lost"
+                _write_manifest(run_dir, _totals(manifest))
+                raise HeronSimError(f"{err}; the {manifest['jobs_done']} finished jobs are kept in {run_dir}; "
+                                    f"finish it with: heron-sim run --resume --run-dir {run_dir}") from None
             played = int(df.attrs.get("played", len(df)))
             cut = bool(df.attrs.get("interrupted", False))
             d = job.describe()

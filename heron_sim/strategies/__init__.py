@@ -55,6 +55,37 @@ REGISTRY: dict[str, StrategyInfo] = {
 }
 
 
+#: The entry point group of user strategies (see heron_sim.user_plugins and docs/strategies.md).
+ENTRY_POINT_GROUP = "heron_sim.strategies"
+_entry_points_done = False
+
+
+def load_entry_points() -> list[str]:
+    """Load every entry point of :data:`ENTRY_POINT_GROUP` once per process (a ``register``
+    callable, or a module that registers on import); returns the strategy names added. Called
+    the first time a strategy name is not found."""
+    global _entry_points_done
+    if _entry_points_done:
+        return []
+    _entry_points_done = True
+    from importlib.metadata import entry_points
+
+    before = set(REGISTRY)
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        where = f"entry point {ep.name} = {ep.value!r} ({ENTRY_POINT_GROUP})"
+        try:
+            obj = ep.load()
+            if callable(obj):
+                obj()
+            elif callable(getattr(obj, "register", None)):
+                obj.register()
+        except HeronSimError:
+            raise
+        except Exception as err:  # noqa: BLE001 — an installed package's: one line naming it
+            raise HeronSimError(f"{where}: {type(err).__name__}: {err}") from None
+    return sorted(set(REGISTRY) - before)
+
+
 def names(user_facing_only: bool = True) -> list[str]:
     return [n for n, s in REGISTRY.items() if s.user_facing or not user_facing_only]
 
@@ -88,8 +119,6 @@ def parse_strategy(spec: str) -> tuple[str, dict[str, float]]:
     name, _, rest = spec.partition(":")
     name = name.strip()
     if name not in REGISTRY:  # perhaps an installed package's plug-in (entry point)
-        from ..user_plugins import load_entry_points
-
         load_entry_points()
     if name not in REGISTRY or not REGISTRY[name].user_facing and name != "scripted":
         raise HeronSimError(f"--strategy: {name!r} is not a strategy; allowed: {', '.join(names())}")

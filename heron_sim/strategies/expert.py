@@ -12,8 +12,9 @@ optimal value of the dice after the power, in expectation over the Wolf's and Ea
 and uses the power when it gains at least ``POWER_MARGIN`` squares of expected advance, the
 value it gives to keeping the power for a later turn.
 
-Other choices: Lion rescue when the rescued dice score; Bull always; Snake on a move back
->= 2; never swaps guides (regenerates on an 8+ set); 🔄 +1 for itself; Aigle square swaps with
+Other choices: Lion rescue when the rescued dice score more than consolation_anxiety (0); Bull
+always; Snake when the move back plus snake_advance is >= 3 (a move back >= 2 with the rulings'
+advance of 1); never swaps guides (regenerates on an 8+ set); 🔄 +1 for itself; Aigle square swaps with
 the furthest opponent ahead; Cerf square regenerates an exhausted guide.
 """
 
@@ -21,12 +22,13 @@ from __future__ import annotations
 
 from ..engine.jit import hot
 from ..engine.layout import (
-    AIGLE, CERF, COUNTS, D_EAGLE_PICK, D_KEEP, D_LION, D_POWER, EAGLE_DIE, EAGLE_F1, FACE, FREE,
-    FRESH, GUIDE, HERON, KEEP, KEPT, LION, LOUP, MAX_FACES, MEMO, NDICE, POWER_ARG, R_ADVANCE,
-    R_FACES, R_NFACES, READY, RESERVED, ROLL, ROLLS_LEFT, STATUS, TAUREAU,
+    AIGLE, CERF, COUNTS, D_EAGLE_PICK, D_KEEP, D_SNAKE, NOMINAL, D_LION, D_POWER, EAGLE_DIE, EAGLE_FACES, FACE, FREE,
+    FRESH, GUIDE, HERON, KEEP, KEPT, LION, LOUP, MAX_FACES, MEMO, NDICE, PATIENCE, POWER_ARG,
+    R_ADVANCE, R_FACES, R_NFACES, READY, RESERVED, ROLL, ROLLS_LEFT, STATUS, TAUREAU, X_BULL_MIN,
+    X_CONS_ANX, X_CONS_NOSET, X_EAGLE_DRAWS, X_PATIENCE_COST, X_PATIENCE_DOUBLING,
 )
-from ..engine.dice import best_set, count_animals
-from ..rules.rules import P_ANXIETY, P_DOUBLING, P_POWERS
+from ..engine.dice import best_set, count_animals, doubling_guide, heron_earns_doubling
+from ..rules.rules import P_ANXIETY, P_BULL_BONUS, P_DOUBLING, P_POWERS, P_POWERS_OFF, P_SNAKE_ADVANCE
 from .common import shown_elsewhere
 from .expert_dp import (
     ACTION_BITS, E_DEER, E_EAGLE, E_PATIENCE, E_WOLF, ENTRY, MAGIC, POWER_MARGIN, ROW_ANX, ROW_B,
@@ -52,16 +54,31 @@ def has_tables(seat, sp):
 
 
 @hot
+def enabled(R, guide):
+    """The guide's one-shot power can be used (heron_sim.engine.powers.power_enabled)."""
+    return R[P_POWERS] != 0 and (R[P_POWERS_OFF] >> guide) & 1 == 0
+
+
+@hot
 def table_of(seat, w, R):
     g = w[GUIDE + seat]
-    powers = R[P_POWERS] != 0
-    if powers and g == TAUREAU:
+    if g == TAUREAU and enabled(R, TAUREAU):
         return T_BULL_READY if w[READY + seat] != 0 else T_BULL_EXHAUSTED
-    if powers and g == LION and w[READY + seat] != 0:
+    if g == LION and w[READY + seat] != 0 and enabled(R, LION):
         return T_LION_READY
     if g == HERON:
-        return T_NODOUBLE
+        # a Héron that set an animal with Patience (heron_patience_doubling) doubles that
+        # animal for the rest of the turn: the plain table, that animal in slot 0
+        return T_PLAIN if doubling_guide(g, w, R) < HERON else T_NODOUBLE
     return T_PLAIN
+
+
+@hot
+def slot0_animal(seat, w, R):
+    """The animal of slot 0 of the tables (the guide's; 0 for a Héron guide, whose table does
+    not double, unless Patience set it an animal to double)."""
+    g = doubling_guide(w[GUIDE + seat], w, R)
+    return g if g < 6 else 0
 
 
 @hot
@@ -82,12 +99,11 @@ def _rank_step(w, sp, ts, pi, fo, p1, stride, key, slot, rank, rem):
 
 
 @hot
-def _rank(seat, w, sp, ts, s):
+def _rank(seat, w, R, sp, ts, s):
     """Rank of the canonical state whose digit (kept * B + free) and size by animal are in
     w[KEEP + a] and w[COUNTS + a] (a < 6), with s non-heron dice, among the states of that
     size; notes each animal's slot in w[KEEP + 6 + a] (the guide's animal: slot 0)."""
-    g = w[GUIDE + seat]
-    g0 = g if g < 6 else 0
+    g0 = slot0_animal(seat, w, R)
     pi = int(sp[ts, ROW_PI])
     fo = int(sp[ts, ROW_F])
     p1 = int(sp[ts, ROW_P1])
@@ -161,7 +177,7 @@ def lookup(seat, w, R, sp, r):
     h = w[COUNTS + HERON]
     if h >= anx or r < 0 or r > rmax:
         return -1
-    return _column(seat, w, R, sp, ts, r, h, fl, _rank(seat, w, sp, ts, n - h), rmax, anx)
+    return _column(seat, w, R, sp, ts, r, h, fl, _rank(seat, w, R, sp, ts, n - h), rmax, anx)
 
 
 @hot
@@ -213,16 +229,39 @@ def apply_keep_action(seat, w, sp, action):
 
 @hot
 def final_advance(seat, w, R):
-    """Advance the dice showing would score now (doubling and a ready Bull included)."""
+    """Advance the dice showing would score now (heron_sim.engine.turn.score_dice: doubling, the
+    Héron's variants and a ready Bull included; no consolation)."""
     count_animals(w)
     g = w[GUIDE + seat]
-    size, animal = best_set(w, g)
+    dg = doubling_guide(g, w, R)
+    size, animal = best_set(w, dg)
     adv = R[R_ADVANCE + size]
-    if R[P_DOUBLING] != 0 and animal == g:
+    if R[P_DOUBLING] != 0 and (animal == dg or heron_earns_doubling(g, size, w, R)):
         adv *= 2
-    if size >= 3 and R[P_POWERS] != 0 and g == TAUREAU and w[READY + seat] != 0:
-        adv += 2
+    if size >= R[X_BULL_MIN] and g == TAUREAU and w[READY + seat] != 0 and enabled(R, TAUREAU):
+        adv += R[P_BULL_BONUS]
     return adv
+
+
+@hot
+def final_value(seat, w, R):
+    """What stopping now moves the pawn: :func:`final_advance`, or the consolation of a turn
+    worth 0 (consolation_no_set)."""
+    adv = final_advance(seat, w, R)
+    return adv if adv > 0 else R[X_CONS_NOSET]
+
+
+@hot
+def anxiety_value(seat, w, R):
+    """What an Anxiety on the dice showing moves the pawn: the Lion's rescue where the expert
+    uses it (:func:`lion_worth_it`: the rescued dice score more than consolation_anxiety),
+    else consolation_anxiety."""
+    g = w[GUIDE + seat]
+    if g == LION and w[READY + seat] != 0 and enabled(R, LION):
+        adv = final_advance(seat, w, R)
+        if adv > R[X_CONS_ANX]:
+            return adv
+    return R[X_CONS_ANX]
 
 
 @hot
@@ -234,15 +273,12 @@ def state_value(seat, w, R, sp, r):
         if w[FACE + i] == HERON:
             h += 1
     if h >= R[P_ANXIETY]:
-        g = w[GUIDE + seat]
-        if R[P_POWERS] != 0 and g == LION and w[READY + seat] != 0:
-            return float(final_advance(seat, w, R))
-        return 0.0
+        return float(anxiety_value(seat, w, R))
     if r <= 0:
-        return float(final_advance(seat, w, R))
+        return float(final_value(seat, w, R))
     col = lookup(seat, w, R, sp, r)
     if col < 0:
-        return float(final_advance(seat, w, R))
+        return float(final_value(seat, w, R))
     return sp[table_seat(seat, sp), col + 1]
 
 
@@ -312,7 +348,7 @@ def _fast_value(seat, w, R, sp, ts, r, die, face, status, h0, fl0):
     if face != HERON:
         w[KEEP + face] += step
         w[COUNTS + face] += 1
-    rank = _rank(seat, w, sp, ts, w[NDICE] - h)
+    rank = _rank(seat, w, R, sp, ts, w[NDICE] - h)
     if face != HERON:
         w[KEEP + face] -= step
         w[COUNTS + face] -= 1
@@ -389,11 +425,19 @@ def deer_use_value(seat, w, R, sp, r, i, b):
 
 @hot
 def patience_use_value(seat, w, R, sp, r, i, k):
-    """Look-ahead value of Heron's Patience setting free die i to its face k (one roll less)."""
+    """Look-ahead value of Heron's Patience setting free die i to its face k (patience_cost
+    rolls less; under heron_patience_doubling the face's animal doubles for the rest of the
+    turn)."""
     ts = table_seat(seat, sp)
-    h0, fl0 = _prep_without(w, sp, ts, i)
     f = R[R_FACES + MAX_FACES * i + k]
-    return _face_value(seat, w, R, sp, ts, r - 1, i, f, RESERVED if f == HERON else KEPT, h0, fl0)
+    doubles = R[X_PATIENCE_DOUBLING] != 0 and f != HERON
+    if doubles:
+        w[PATIENCE] = f
+    h0, fl0 = _prep_without(w, sp, ts, i)
+    v = _face_value(seat, w, R, sp, ts, r - R[X_PATIENCE_COST], i, f, RESERVED if f == HERON else KEPT, h0, fl0)
+    if doubles:
+        w[PATIENCE] = -1
+    return v
 
 
 @hot
@@ -413,9 +457,23 @@ def wolf_use_value(seat, w, R, sp, r, i):
 @hot
 def eagle_use_value(seat, w, R, sp, r, i, base):
     """Look-ahead value of the Eagle on die i: E[max(original, draw 1, draw 2)] over ordered
-    pairs of draws (the diagonal once, each unordered pair twice)."""
+    pairs of draws (the diagonal once, each unordered pair twice); for eagle_draws = d other
+    than 2, E[max(original, d draws)] from the faces' values in increasing order (the j-th
+    smallest is the largest draw with probability (j/nf)^d - ((j-1)/nf)^d)."""
     nf = R[R_NFACES + i]
     vals = _values_by_animal(seat, w, R, sp, r, i, w[STATUS + i])
+    d = R[X_EAGLE_DRAWS]
+    if d != 2:
+        # faces ranked by (value, index) without sorting (no allocation in a decision)
+        acc = 0.0
+        for j in range(nf):
+            uj = max(base, vals[R[R_FACES + MAX_FACES * i + j]])
+            below = 0
+            for k in range(nf):
+                uk = max(base, vals[R[R_FACES + MAX_FACES * i + k]])
+                below += 1 if (uk < uj or (uk == uj and k < j)) else 0
+            acc += uj * (((below + 1) / nf) ** d - (below / nf) ** d)
+        return acc
     acc = 0.0
     for k1 in range(nf):
         v1 = vals[R[R_FACES + MAX_FACES * i + k1]]
@@ -447,11 +505,19 @@ def power_scan(seat, w, R, sp, best):
                         best = v
                         action = i + POWER_ARG * b
     elif g == HERON:
-        if r >= 1:
+        cost = R[X_PATIENCE_COST]
+        if r >= cost:
             for i in range(n):
                 if w[STATUS + i] != FREE or _same_as_earlier(w, R, i):
                     continue
-                vals = _values_by_animal(seat, w, R, sp, r - 1, i, KEPT)
+                if R[X_PATIENCE_DOUBLING] != 0:  # each face with its own doubling
+                    for k in range(R[R_NFACES + i]):
+                        v = patience_use_value(seat, w, R, sp, r, i, k)
+                        if v > best:
+                            best = v
+                            action = i + POWER_ARG * k
+                    continue
+                vals = _values_by_animal(seat, w, R, sp, r - cost, i, KEPT)
                 for k in range(R[R_NFACES + i]):
                     v = vals[R[R_FACES + MAX_FACES * i + k]]
                     if v > best:
@@ -592,8 +658,8 @@ def eagle_pick(seat, w, R, sp):
     st = w[STATUS + die]
     best = state_value(seat, w, R, sp, r)
     pick = 0
-    for k in range(2):
-        f = w[EAGLE_F1 + k]
+    for k in range(R[X_EAGLE_DRAWS]):
+        f = w[EAGLE_FACES + k]
         v = _value_with_face(seat, w, R, sp, r, die, f, RESERVED if f == HERON else st)
         if v > best + 1e-12:
             best = v
@@ -603,8 +669,9 @@ def eagle_pick(seat, w, R, sp):
 
 @hot
 def lion_worth_it(seat, w, R):
-    """Rescue only when the rescued dice score (otherwise keep the Lion for later)."""
-    return 1 if final_advance(seat, w, R) > 0 else 0
+    """Rescue only when the rescued dice score, more than the Anxiety's consolation (otherwise
+    keep the Lion for later)."""
+    return 1 if final_advance(seat, w, R) > R[X_CONS_ANX] else 0
 
 
 @hot
@@ -617,6 +684,10 @@ def expert_decide(kind, seat, w, R, rng, sp):
         return eagle_pick(seat, w, R, sp)
     if kind == D_LION:
         return lion_worth_it(seat, w, R)
-    # Bull, Snake and the squares: as greedy (Bull always, Snake on a move back >= 2, the
-    # Aigle square against the furthest ahead, the Cerf square regenerates; no guide swap).
+    if kind == D_SNAKE:
+        # cancel when the swing (the move back avoided + the Serpent's advance) is 3 or more:
+        # greedy's "a move back of 2 or more" with the rulings' advance of 1
+        return 1 if w[NOMINAL] + R[P_SNAKE_ADVANCE] >= 3 else 0
+    # Bull and the squares: as greedy (Bull always, the Aigle square against the furthest
+    # ahead, the Cerf square regenerates; no guide swap).
     return greedy_decide(kind, seat, w)

@@ -124,12 +124,18 @@ def _pre_code(T, B):
     return code
 
 
-@njit(cache=True)
-def _score(tot, adv, eff, dbl, bull, choice_regen):
-    """Advance of final dice with totals ``tot`` by slot (slot 0 = guide).
+# The rules a table's scores read (``par``, int64): see :func:`_params`.
+PAR_BULL, PAR_BULL_MIN, PAR_CONS_NOSET, PAR_CONS_ANX, PAR_HERON_K, PAR_HERON_MIN = range(6)
 
-    bull: 0 none, 1 ready (+2 on a set of 3+), 2 exhausted Bull (+2 only if the set itself
-    regenerates the guide first: a 'regenerate' or 'choice' effect, the expert regenerates).
+
+@njit(cache=True)
+def _raw_score(tot, h, adv, eff, dbl, bull, choice_regen, par):
+    """Advance of final dice with totals ``tot`` by slot (slot 0 = guide) and ``h`` herons.
+
+    bull: 0 none, 1 ready (+bull_bonus on a set of bull_min_set+), 2 exhausted Bull (the bonus
+    only if the set itself regenerates the guide first: a 'regenerate' or 'choice' effect, the
+    expert regenerates). par[PAR_HERON_K] > 0 (a Héron's table, heron_doubling_herons): doubled
+    when h >= that many herons and the set has at least par[PAR_HERON_MIN] dice.
     """
     s = 0
     for j in range(6):
@@ -138,15 +144,36 @@ def _score(tot, adv, eff, dbl, bull, choice_regen):
     a = adv[s]
     if dbl and s > 0 and tot[0] == s:
         a = 2 * a
-    if s >= 3:
+    elif par[PAR_HERON_K] > 0 and h >= par[PAR_HERON_K] and s >= par[PAR_HERON_MIN]:
+        a = 2 * a
+    if s >= par[PAR_BULL_MIN]:
         if bull == 1 or (bull == 2 and (eff[s] == 1 or (eff[s] == 3 and choice_regen))):
-            a += 2
+            a += par[PAR_BULL]
     return a
 
 
 @njit(cache=True)
+def _score(tot, h, adv, eff, dbl, bull, choice_regen, par):
+    """What stopping on these dice moves the pawn: the advance, or consolation_no_set when the
+    advance is 0."""
+    a = _raw_score(tot, h, adv, eff, dbl, bull, choice_regen, par)
+    return a if a > 0 else par[PAR_CONS_NOSET]
+
+
+@njit(cache=True)
+def _anxiety(tot, h, adv, eff, dbl, bull, lion, par):
+    """What an Anxiety moves the pawn: a ready Lion's rescue where it scores more than
+    consolation_anxiety (the expert rescues only then), else consolation_anxiety."""
+    if lion:
+        a = _raw_score(tot, h, adv, eff, dbl, bull, True, par)
+        if a > par[PAR_CONS_ANX]:
+            return a
+    return par[PAR_CONS_ANX]
+
+
+@njit(cache=True)
 def _run_dp(n, anx, rmax, post_K, post_C, post_codes, pre_T, pre_index, out_off, out_cnt,
-            out_probs, adv, eff, dbl, bull, lion, B):
+            out_probs, adv, eff, dbl, bull, lion, B, par):
     """Q[r, state, fl], A[r, state, fl] (actions) for r = 0..rmax, by backward induction."""
     ns = post_K.shape[0]
     npre = pre_T.shape[0]
@@ -161,9 +188,11 @@ def _run_dp(n, anx, rmax, post_K, post_C, post_codes, pre_T, pre_index, out_off,
     Cn = np.zeros(6, dtype=np.int64)
     stop = np.zeros(ns)
     for i in range(ns):
+        hs = n
         for j in range(6):
             tot[j] = post_K[i, j] + post_C[i, j]
-        stop[i] = _score(tot, adv, eff, dbl, bull, True)
+            hs -= tot[j]
+        stop[i] = _score(tot, hs, adv, eff, dbl, bull, True, par)
     for r in range(rmax + 1):
         # Q at r uses V at r - 1 (computed in the previous pass).
         for i in range(ns):
@@ -227,10 +256,9 @@ def _run_dp(n, anx, rmax, post_K, post_C, post_codes, pre_T, pre_index, out_off,
                 for o in range(out_off[f], out_off[f + 1]):
                     h2 = h + out_cnt[o, 6]
                     if h2 >= anx:
-                        if lion:
-                            for j in range(6):
-                                tot[j] = pre_T[p, j] + out_cnt[o, j]
-                            acc += out_probs[o] * _score(tot, adv, eff, dbl, bull, True)
+                        for j in range(6):
+                            tot[j] = pre_T[p, j] + out_cnt[o, j]
+                        acc += out_probs[o] * _anxiety(tot, h2, adv, eff, dbl, bull, lion, par)
                         continue
                     for j in range(6):
                         Cn[j] = out_cnt[o, j]
@@ -246,7 +274,7 @@ def _run_dp(n, anx, rmax, post_K, post_C, post_codes, pre_T, pre_index, out_off,
 
 @njit(cache=True)
 def _first_roll(n, pond, anx, rolls_left, out_off, out_cnt, out_probs, post_codes, Q, lion,
-                adv, eff, dbl, bull, B):
+                adv, eff, dbl, bull, B, par):
     K = np.zeros(6, dtype=np.int64)
     Cn = np.zeros(6, dtype=np.int64)
     acc = 0.0
@@ -257,8 +285,7 @@ def _first_roll(n, pond, anx, rolls_left, out_off, out_cnt, out_probs, post_code
         for j in range(6):
             Cn[j] = out_cnt[o, j]
         if h >= anx:
-            if lion:
-                acc += out_probs[o] * _score(Cn, adv, eff, dbl, bull, True)
+            acc += out_probs[o] * _anxiety(Cn, h, adv, eff, dbl, bull, lion, par)
             continue
         k = np.searchsorted(post_codes, _post_code(K, Cn, B))
         acc += out_probs[o] * Q[rolls_left, k, 1 if h > 0 else 0]
@@ -376,8 +403,38 @@ def _table_flags(t: int, doubling: bool):
     return dbl, bull, t == T_LION_READY
 
 
+def _params(rules, t: int) -> np.ndarray:
+    """The rules table t's scores read (PAR_*): the Taureau's bonus and smallest set, the
+    consolations, and for the Héron's table (T_NODOUBLE) the heron_doubling keys."""
+    par = np.zeros(6, dtype=np.int64)
+    par[PAR_BULL] = rules.bull_bonus
+    par[PAR_BULL_MIN] = rules.bull_min_set
+    par[PAR_CONS_NOSET] = rules.consolation_no_set
+    par[PAR_CONS_ANX] = rules.consolation_anxiety
+    if t == T_NODOUBLE and rules.guide_power_doubling:
+        par[PAR_HERON_K] = rules.heron_doubling_herons
+        par[PAR_HERON_MIN] = rules.heron_doubling_min_set
+    return par
+
+
+def table_rolls(rules) -> int:
+    """The most rolls left after a roll that the tables hold: rolls - 1, plus the Wolf square's
+    bonus roll or the largest first_turn_extra_rolls."""
+    return rules.rolls - 1 + max([1, *rules.first_turn_extra_rolls])
+
+
+#: Rules keys that cannot change a single turn's tables (the board, the race, the Serpent, the
+#: Pond's push-back on the others, the seats' start). Every other key of Rules.to_table is in
+#: the cache key, so a new key is covered until it is added here; first_turn_extra_rolls only
+#: through table_rolls; powers/disabled_powers only choose which table a seat reads.
+_TURN_FREE_KEYS = ("mode", "players", "finish", "exact_finish", "single_use_squares", "max_rounds",
+                   "snake_advance", "snake_max_cancel", "pond_pushback_per_heron",
+                   "pond_pushback_flat", "pond_pushback_max", "start_squares",
+                   "first_turn_extra_rolls", "powers", "disabled_powers", "board", "dice")
+
+
 def _key(rules) -> dict:
-    return {
+    key = {
         "version": VERSION,
         "dice": [list(d) for d in rules.dice],
         "rolls": rules.rolls,
@@ -388,6 +445,15 @@ def _key(rules) -> dict:
         "effect": list(rules.combo_effect),
         "power_margin": POWER_MARGIN,
     }
+    if table_rolls(rules) != rules.rolls:
+        key["rmax"] = table_rolls(rules)
+    named = {"rolls", "pond_threshold", "anxiety_threshold", "guide_power_doubling", "combinations"}
+    defaults = type(rules)().to_table()
+    for k, v in rules.to_table().items():
+        # keys at the rulings' value stay out, so the rulings' tables keep their cache file
+        if k not in _TURN_FREE_KEYS and k not in named and v != defaults.get(k):
+            key[k] = v
+    return key
 
 
 def cache_folder() -> Path:
@@ -482,7 +548,7 @@ def build_tables(rules) -> ExpertTables:
     model = dice_model(rules)
     n, anx, pond = model.n, rules.anxiety_threshold, rules.pond_threshold
     anx_eff = min(anx, n + 1)
-    rmax = rules.rolls  # rolls left after a roll: rolls - 1, + 1 with the Wolf square's bonus
+    rmax = table_rolls(rules)  # rolls left after a roll: rolls - 1, + the Wolf's or first-turn bonus
     B = n + 1
     offs, cnt, probs = _outcomes(n, model.p_heron)
     post_K, post_C, post_codes = _post_states(n, anx_eff)
@@ -511,10 +577,11 @@ def build_tables(rules) -> ExpertTables:
         sels.append((sel, rk))
     for t in range(N_TABLES):
         dbl, bull, lion = _table_flags(t, rules.guide_power_doubling)
+        par = _params(rules, t)
         Q, A, QR, AR = _run_dp(n, anx_eff, rmax, post_K, post_C, post_codes, pre_T, pre_index, offs, cnt,
-                       probs, adv, eff, dbl, bull, lion, B)
+                       probs, adv, eff, dbl, bull, lion, B, par)
         values[t] = _first_roll(n, pond, anx_eff, rules.rolls - 1, offs, cnt, probs, post_codes,
-                                Q, lion, adv, eff, dbl, bull, B)
+                                Q, lion, adv, eff, dbl, bull, B, par)
         for r in range(rmax + 1):
             for h in range(anx_eff):
                 sel, rk = sels[h]
@@ -567,7 +634,7 @@ def check_tables(tab: ExpertTables, rules) -> str | None:
         return "built for other dice"
     n = model.n
     anx_eff = min(rules.anxiety_threshold, n + 1)
-    rmax = rules.rolls
+    rmax = table_rolls(rules)
     _, _, P, F = _rank_tables(n)
     n_dir = N_TABLES * (rmax + 1) * anx_eff * 2
     pi_off = ROW_DIR + 2 * n_dir
@@ -653,6 +720,7 @@ def optimal_turn_value(rules, guide: int, powers: bool | None = None) -> float:
     on sets of 3+; Lion ready: the rescue of an Anxiety.
     """
     pw = rules.powers if powers is None else powers
+    pw = pw and guide not in rules.disabled_powers
     return float(expert_tables(rules).value[table_for(guide, True, pw)])
 
 

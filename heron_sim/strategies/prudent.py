@@ -15,7 +15,8 @@ at stake: 0 never risks a scoring hand, 1 rerolls whenever the expected gain is 
 Powers: Wolf rerolls a reserved heron when one more heron would be Anxiety and it means to
 reroll; Eagle and Deer improve the target set on the last decision of the turn (the Eagle
 takes a drawn face only if it shows the target); Lion rescues when the rescued dice score;
-Bull always; Snake only on a move back of 3 or more (saved for large push-backs); never
+Bull always (its bonus and smallest set read from the rules); Snake only on a move back of 3
+or more (saved for large push-backs; 4 - snake_advance under that key); never
 Heron's Patience, never a guide swap. Squares as ``greedy``.
 """
 
@@ -25,10 +26,11 @@ from ..engine.jit import hot
 from ..engine.dice import best_set, count_animals
 from ..engine.layout import (
     AIGLE, CERF, COUNTS, D_BULL, D_DEER_SQUARE, D_EAGLE_PICK, D_EAGLE_SQUARE, D_KEEP, D_LION,
-    D_POWER, D_SNAKE, EAGLE_F1, FACE, FREE, FRESH, GUIDE, HERON, KEEP, LOUP, MAX_FACES, NDICE, NOMINAL,
+    D_POWER, D_SNAKE, EAGLE_FACES, FACE, FREE, FRESH, GUIDE, HERON, KEEP, LOUP, MAX_FACES, NDICE, NOMINAL,
     POWER_ARG, R_ADVANCE, R_FACES, R_NFACES, READY, RESERVED, ROLLS_LEFT, STATUS, TAUREAU,
+    X_BULL_MIN, X_EAGLE_DRAWS,
 )
-from ..rules.rules import P_ANXIETY, P_DOUBLING, P_POWERS
+from ..rules.rules import P_ANXIETY, P_BULL_BONUS, P_DOUBLING, P_POWERS, P_POWERS_OFF, P_SNAKE_ADVANCE
 from .common import furthest_ahead_opponent
 
 NAME = "prudent"
@@ -40,13 +42,18 @@ ORDER = 1  # where it is listed (help, "all", "ai")
 
 
 @hot
+def power_enabled(R, guide):
+    return R[P_POWERS] != 0 and (R[P_POWERS_OFF] >> guide) & 1 == 0
+
+
+@hot
 def _advance_of(seat, w, R, size, animal):
     adv = R[R_ADVANCE + size]
     g = w[GUIDE + seat]
     if R[P_DOUBLING] != 0 and animal == g and size > 0:
         adv *= 2
-    if size >= 3 and R[P_POWERS] != 0 and g == TAUREAU and w[READY + seat] != 0:
-        adv += 2
+    if size >= R[X_BULL_MIN] and g == TAUREAU and w[READY + seat] != 0 and power_enabled(R, TAUREAU):
+        adv += R[P_BULL_BONUS]
     return adv
 
 
@@ -163,13 +170,12 @@ def prudent_power(seat, w, R, sp):
 
 
 @hot
-def prudent_eagle_pick(seat, w):
+def prudent_eagle_pick(seat, w, R):
     count_animals(w)
     _, target = best_set(w, w[GUIDE + seat])
-    if w[EAGLE_F1] == target:
-        return 1
-    if w[EAGLE_F1 + 1] == target:
-        return 2
+    for k in range(R[X_EAGLE_DRAWS]):
+        if w[EAGLE_FACES + k] == target:
+            return k + 1
     return 0
 
 
@@ -180,7 +186,7 @@ def prudent_decide(kind, seat, w, R, rng, sp):
     if kind == D_POWER:
         return prudent_power(seat, w, R, sp)
     if kind == D_EAGLE_PICK:
-        return prudent_eagle_pick(seat, w)
+        return prudent_eagle_pick(seat, w, R)
     if kind == D_LION:
         count_animals(w)
         size, animal = best_set(w, w[GUIDE + seat])
@@ -188,7 +194,7 @@ def prudent_decide(kind, seat, w, R, rng, sp):
     if kind == D_BULL or kind == D_DEER_SQUARE:
         return 1
     if kind == D_SNAKE:
-        return 1 if w[NOMINAL] >= 3 else 0
+        return 1 if w[NOMINAL] + R[P_SNAKE_ADVANCE] >= 4 else 0  # a move back of 3+ (advance 1)
     if kind == D_EAGLE_SQUARE:
         return furthest_ahead_opponent(w, seat)
     return -1

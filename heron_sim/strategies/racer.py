@@ -17,7 +17,7 @@ Everything else (powers, Lion, Bull, Snake, squares) is the expert's.
 from __future__ import annotations
 
 from ..engine.jit import hot
-from ..engine.layout import D_KEEP, PLAYERS, POS, PROT, R_BOARD
+from ..engine.layout import D_KEEP, PLAYERS, POS, PROT, R_BOARD, X_CONS_NOSET
 from ..rules.board import (
     DEER_TOTEM, EAGLE_SWAP, EXCHANGE, HERON_BACK, LION_ALL, PROTECTION, REGENERATION, SNAKE_JOIN,
     WOLF_ROLL, WONDER,
@@ -86,7 +86,11 @@ def racer_keep(seat, w, R, sp):
     land = pos + s0
     if R[P_EXACT] != 0 and land > R[P_FINISH]:
         land = R[P_FINISH] - (land - R[P_FINISH])
-    stop_value = float(s0) + (square_worth(seat, w, R, land) if s0 > 0 else 0.0)
+    if s0 > 0:
+        stop_value = float(s0) + square_worth(seat, w, R, land)
+    else:  # consolation_no_set (0 with the rulings) moves the pawn but triggers no square
+        c = R[X_CONS_NOSET]
+        stop_value = float(c) + (WIN if c > 0 and pos + c >= R[P_FINISH] and R[P_EXACT] == 0 else 0.0)
     lead = 0
     for o in range(w[PLAYERS]):
         if o != seat and w[POS + o] - pos > lead:

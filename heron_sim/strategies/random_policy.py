@@ -14,6 +14,7 @@ from __future__ import annotations
 from ..engine.jit import hot
 
 from ..engine.layout import (
+    X_EAGLE_DRAWS, X_PATIENCE_COST,
     AIGLE, CERF, D_EAGLE_PICK, D_EAGLE_SQUARE, D_EXCHANGE, D_KEEP, D_POWER, D_SET_CHOICE,
     D_SET_SWAP, FACE, FREE, FRESH, GUIDE, HERON, KEEP, LOUP, NDICE, PLAYERS, POWER_ARG, R_NFACES,
     RESERVED, ROLLS_LEFT, STATUS,
@@ -120,7 +121,7 @@ def random_power(seat, w, R, rng):
                             return i + POWER_ARG * a
                         u -= 1
     if guide == HERON:
-        if w[ROLLS_LEFT] <= 0:
+        if w[ROLLS_LEFT] < R[X_PATIENCE_COST]:
             return -1
         m = 0
         for i in range(n):
@@ -144,7 +145,7 @@ def random_decide(kind, seat, w, R, rng):
     if kind == D_POWER:
         return random_power(seat, w, R, rng)
     if kind == D_EAGLE_PICK:
-        return below(rng, 3)
+        return below(rng, R[X_EAGLE_DRAWS] + 1)  # the original face or one of the drawn
     if kind == D_SET_SWAP or kind == D_SET_CHOICE or kind == D_EXCHANGE or kind == D_EAGLE_SQUARE:
         return random_opponent_or_none(w, seat, rng)
     # Yes/no: Lion, Bull, Snake, Cerf square.
