@@ -24,10 +24,9 @@ from pathlib import Path
 
 from .errors import HeronSimError
 
-ENTRY_POINT_GROUP = "heron_sim.strategies"
+ENTRY_POINT_GROUP = "heron_sim.strategies"  # = heron_sim.strategies.ENTRY_POINT_GROUP
 
 _loaded: dict[str, list[str]] = {}
-_entry_points_done = False
 
 
 def _registered() -> set[str]:
@@ -91,19 +90,8 @@ def load_plugin(spec: str | Path, base_dir: str | Path | None = None, field: str
 
 
 def load_entry_points() -> list[str]:
-    """Load every entry point of :data:`ENTRY_POINT_GROUP` once; returns the names added."""
-    global _entry_points_done
-    if _entry_points_done:
-        return []
-    _entry_points_done = True
-    from importlib.metadata import entry_points
+    """Load the entry points of :data:`ENTRY_POINT_GROUP` now (once per process; otherwise the
+    first unknown strategy name does): heron_sim.strategies.load_entry_points."""
+    from .strategies import load_entry_points as load
 
-    before = _registered()
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
-        where = f"entry point {ep.name} = {ep.value!r} ({ENTRY_POINT_GROUP})"
-        try:
-            obj = ep.load()
-        except Exception as err:  # noqa: BLE001 — an installed package's: one line naming it
-            raise HeronSimError(f"{where}: import failed: {type(err).__name__}: {err}") from None
-        _call_register(obj, where)
-    return sorted(_registered() - before)
+    return load()

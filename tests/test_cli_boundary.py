@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from heron_sim.cli import ExitCode, app
 
 runner = CliRunner()
+pytestmark = pytest.mark.cli
 
 
 def run(*args):

@@ -15,6 +15,7 @@ from heron_sim.errors import HeronSimError
 from heron_sim.runner import load_experiment
 
 runner = CliRunner()
+pytestmark = pytest.mark.cli
 
 
 def _exp(tmp_path, body, name="exp.toml"):

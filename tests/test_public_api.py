@@ -29,6 +29,15 @@ def test_every_public_name_resolves_to_its_module():
         heron_sim.no_such_name  # noqa: B018
 
 
+def test_no_public_name_hides_a_submodule():
+    import pkgutil
+
+    import heron_sim
+
+    submodules = {m.name for m in pkgutil.iter_modules(heron_sim.__path__)}
+    assert not submodules & set(heron_sim.__all__), submodules & set(heron_sim.__all__)
+
+
 def test_import_is_lazy():
     code = ("import sys, heron_sim; print(sorted(m for m in ('heron_sim.simulation', 'heron_sim.runner', "
             "'heron_sim.report', 'pandas') if m in sys.modules))")

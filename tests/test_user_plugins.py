@@ -19,6 +19,7 @@ from heron_sim.errors import HeronSimError
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = ROOT / "experiments" / "plugin_strategy.py"
 runner = CliRunner()
+pytestmark = pytest.mark.cli
 
 
 def test_plugin_option_loads_a_file_and_plays_it():
@@ -78,7 +79,9 @@ def test_entry_point_plugin_is_found_by_name(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(tmp_path))
     ep = metadata.EntryPoint(name="epsatisficer", value="ep_strategy:register", group=user_plugins.ENTRY_POINT_GROUP)
     monkeypatch.setattr(metadata, "entry_points", lambda group=None: [ep] if group == user_plugins.ENTRY_POINT_GROUP else [])
-    monkeypatch.setattr(user_plugins, "_entry_points_done", False)
+    import heron_sim.strategies as strategies
+
+    monkeypatch.setattr(strategies, "_entry_points_done", False)
     monkeypatch.setitem(sys.modules, "ep_strategy_unused", None)
     assert "epsatisficer" not in REGISTRY
     try:

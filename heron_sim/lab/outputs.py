@@ -82,11 +82,12 @@ def rules_toml(rules: Rules, header: list[str]) -> str:
 
 
 # ---------------------------------------------------------------- atomic writes
+from ..io import write_text as _io_write_text  # noqa: E402
+
+
 def write_text(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    """Through heron_sim.io (a unique temporary file, renamed into place; OutputError on failure)."""
+    _io_write_text(path, text)
 
 
 def write_csv(path: Path, df: pd.DataFrame) -> None:

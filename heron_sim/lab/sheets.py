@@ -456,7 +456,7 @@ def write_sheets(spec, finalists: list[dict], out, limit: int) -> list:
     each of the first ``limit`` finalists; returns the paths."""
     from pathlib import Path
 
-    from .outputs import write_text
+    from ..io import write_text
 
     out = Path(out)
     paths = []

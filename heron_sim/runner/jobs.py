@@ -46,7 +46,7 @@ def resolve_strategies(spec, where: str = "seating") -> list[str]:
     if not names or not all(names):
         raise HeronSimError(f"{where}: {spec!r}: an empty strategy name; allowed: \"ai\", \"all\" or names among {', '.join(allowed)}")
     if any(n.partition(":")[0].strip() not in allowed for n in names):
-        from ..user_plugins import load_entry_points  # an installed package's plug-in?
+        from ..strategies import load_entry_points  # an installed package's plug-in?
 
         if load_entry_points():
             allowed = available_strategies()

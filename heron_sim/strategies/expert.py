@@ -41,6 +41,10 @@ KEEP_GREEDY, KEEP_STOP = -1, -2  # keep_column: the tables do not decide
 
 NAME = "expert"
 DESCRIPTION = "Optimal single turn: maximises the turn's expected advance (exact DP tables)."
+SID = 3  # the kernel's id of this strategy (unique; heron_sim.strategies.dispatch)
+DECIDE = "expert_decide"  # its decision function, called by the generated dispatcher
+ORDER = 2  # where it is listed (help, "all", "ai")
+TABLES = True
 
 
 

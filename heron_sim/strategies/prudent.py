@@ -36,6 +36,9 @@ from .common import furthest_ahead_opponent
 NAME = "prudent"
 DESCRIPTION = "Risk-aware heuristic: rerolls when P(Anxiety next roll) <= risk and the gain is positive."
 PARAMS = {"risk": 0.3}
+SID = 4  # the kernel's id of this strategy (unique; heron_sim.strategies.dispatch)
+DECIDE = "prudent_decide"  # its decision function, called by the generated dispatcher
+ORDER = 1  # where it is listed (help, "all", "ai")
 
 
 @hot
