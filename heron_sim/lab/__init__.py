@@ -177,8 +177,9 @@ def _tune_locked(spec, ex, run_dir, out, precision, time_limit, progress, log, t
         # The results folder is written as a whole: a new front never sits beside an old summary.
         with atomic_folder(out, "--out") as tmp:
             paths = write_outputs(spec, result, study.get_trials(deepcopy=False), tmp)
-        paths = {k: (out / Path(v).relative_to(tmp) if isinstance(v, Path) and _under(v, tmp) else v)
-                 for k, v in paths.items()}
+            _retarget(tmp, out)
+        paths = _moved(paths, tmp, out)
+        result["variant_files"] = _moved(result.get("variant_files", {}), tmp, out)
     except KeyboardInterrupt:
         raise TuneInterrupted(_interrupted(study, run_dir, racing=phase in ("racing", "output"),
                                            phase=phase)) from None
@@ -191,12 +192,33 @@ def _tune_locked(spec, ex, run_dir, out, precision, time_limit, progress, log, t
     return result
 
 
-def _under(p: Path, folder: Path) -> bool:
-    try:
-        Path(p).relative_to(folder)
-        return True
-    except ValueError:
-        return False
+def _moved(x, tmp: Path, out: Path):
+    """``x`` (paths, strings, lists, dicts of them) with the temporary folder replaced by ``out``."""
+    if isinstance(x, dict):
+        return {k: _moved(v, tmp, out) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return type(x)(_moved(v, tmp, out) for v in x)
+    if isinstance(x, Path):
+        try:
+            return out / x.relative_to(tmp)
+        except ValueError:
+            return x
+    if isinstance(x, str):
+        return x.replace(tmp.as_posix(), out.as_posix())
+    return x
+
+
+def _retarget(tmp: Path, out: Path) -> None:
+    """The files were written into ``tmp`` before the swap: the paths they mention (a variant's
+    rules file in summary.json, front.md, a variant's header) must name ``out``."""
+    from ..io import write_text
+
+    old, new = tmp.as_posix(), out.as_posix()
+    for p in tmp.rglob("*"):
+        if p.is_file() and p.suffix in (".json", ".md", ".csv", ".toml", ".txt", ".html"):
+            text = p.read_text(encoding="utf-8")
+            if old in text:
+                write_text(p, text.replace(old, new))
 
 
 def _degenerate(spec, base_sums, complete) -> str:
