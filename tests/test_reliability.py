@@ -830,7 +830,7 @@ def test_random_signals_during_tune_then_resume(tmp_path, trial):
 
     rnd = random.Random(300 + trial)
     sig = rnd.choice([signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
-    spec = tiny_spec(tmp_path, trials=12)
+    spec = tiny_spec(tmp_path, trials=12, hi=20)  # room for 12 distinct rule sets
     args = ["tune", spec, "--run-dir", tmp_path / "run", "--out", tmp_path / "out"]
     proc = _spawn(args)
     time.sleep(rnd.uniform(2.0, 8.0))
