@@ -123,6 +123,16 @@ def test_tune_stops_in_every_phase(tmp_path, monkeypatch, phase):
     assert res["trials"] == 3 and (tmp_path / "out" / "front.md").is_file()
 
 
+def _finish(proc, timeout):
+    """``proc.communicate`` that never leaves a process behind: killed if it overruns."""
+    try:
+        return proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise
+
+
 def _spawn(args, **kw):
     env = dict(os.environ, PYTHONPATH=str(ROOT), HERON_SIM_PROGRESS="0")
     return subprocess.Popen([sys.executable, "-m", "heron_sim", *map(str, args)], env=env,
@@ -143,7 +153,7 @@ def test_sigterm_stops_a_real_tune_process(tmp_path):
         time.sleep(0.1)
     assert proc.poll() is None, proc.communicate()
     proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=60)
+    _, err = _finish(proc, 60)
     assert proc.returncode == 130, err
     assert "run the same command to resume" in err and "Traceback" not in err
     assert len(_trials(run_dir)) >= 1
@@ -337,7 +347,7 @@ def test_two_runs_into_one_new_run_dir(tmp_path):
                              "--games", "20", "--run-dir", run_dir], capture_output=True, text=True,
                             env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=120)
     first.send_signal(signal.SIGINT)
-    _, err1 = first.communicate(timeout=120)
+    _, err1 = _finish(first, 120)
     lines = [ln for ln in second.stderr.splitlines() if ln.strip()]
     assert second.returncode == 2 and len(lines) == 1, second.stderr
     assert lines[0].startswith("error: --run-dir:") and (f"process {first.pid}" in lines[0]
@@ -445,7 +455,7 @@ def test_sigterm_precision_real_process(tmp_path):
     proc = _spawn(["simulate", "--precision", "0.0001", "--games", "4000", "--json"])
     time.sleep(4.0)
     proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=120)
+    out, err = _finish(proc, 120)
     assert proc.returncode == 130, err
     doc = json.loads(out)
     assert doc["interrupted"] is True and "game cap" not in err and "Traceback" not in err
@@ -721,7 +731,7 @@ def test_a_second_ctrl_c_says_so_once_without_a_traceback(args):
     proc.send_signal(signal.SIGINT)
     time.sleep(0.2)
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    _, err = _finish(proc, 60)
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert proc.returncode == 130, err
     assert "Traceback" not in err and lines and lines[-1].startswith("interrupted"), err
@@ -831,7 +841,7 @@ def test_random_signals_during_tune_then_resume(tmp_path, trial):
     proc = _spawn(args)
     time.sleep(rnd.uniform(2.0, 8.0))
     proc.send_signal(sig)
-    _, err = proc.communicate(timeout=120)
+    _, err = _finish(proc, 120)
     if proc.returncode not in (0, -signal.SIGKILL):
         assert proc.returncode == 130 and "Traceback" not in err, err
     before = _trials(tmp_path / "run") if (tmp_path / "run" / "study.journal").exists() else {}
