@@ -34,6 +34,9 @@ _MODE = 0o666 & ~_umask()  # what open() would give a new file (mkstemp gives 06
 
 #: Output formats by file extension.
 TABLE_FORMATS = {".csv": "csv", ".parquet": "parquet"}
+#: Version of the result files' layout and metadata (``format_version`` in :func:`read_meta`):
+#: raised when a column or a key changes meaning; a reader refuses a newer one.
+FORMAT_VERSION = 1
 
 
 # ---------------------------------------------------------------- reading
@@ -294,7 +297,10 @@ class FrameWriter:
             self._writer = None
 
     def _finish(self) -> None:
-        meta = {**self.meta, "rows": self.rows}
+        from .provenance import package_version
+
+        meta = {"format_version": FORMAT_VERSION, "package_version": package_version(), **self.meta,
+                "rows": self.rows}
         try:
             if self.fmt == "parquet":
                 import pyarrow.parquet as pq
@@ -316,17 +322,48 @@ class FrameWriter:
             write_json(self.path.with_name(self.path.name + ".meta.json"), meta, indent=1)
 
 
-def read_meta(path: str | Path) -> dict:
-    """The ``heron_sim`` metadata of a result file written by :class:`FrameWriter`."""
+def read_meta(path: str | Path, check: bool = True) -> dict:
+    """The ``heron_sim`` metadata of a result file written by :class:`FrameWriter`
+    (``format_version``, ``package_version``, ``requested``, ``played``, ``interrupted``, and
+    what the writer added: seed, mode, rules hash and table, git commit, ...).
+
+    With ``check``, a file of a newer format than this heron-sim reads is one-line
+    :class:`HeronSimError` (files written before the version was recorded read as version 0).
+    """
     path = Path(path)
     if path.suffix.lower() == ".parquet":
         import pyarrow.parquet as pq
 
-        md = pq.read_metadata(path).metadata or {}
+        try:
+            md = pq.read_metadata(path).metadata or {}
+        except OSError as err:
+            raise HeronSimError(f"{path}: not a Parquet file heron-sim can read ({err})") from None
         raw = md.get(b"heron_sim")
-        return json.loads(raw) if raw else {}
-    side = path.with_name(path.name + ".meta.json")
-    return json.loads(read_text(side)) if side.exists() else {}
+        meta = json.loads(raw) if raw else {}
+    else:
+        side = path.with_name(path.name + ".meta.json")
+        meta = json.loads(read_text(side)) if side.exists() else {}
+    if check:
+        version = meta.get("format_version", 0)
+        if not isinstance(version, int) or version > FORMAT_VERSION:
+            raise HeronSimError(f"{path}: result format {version!r}, newer than this heron-sim reads "
+                                f"({FORMAT_VERSION}); allowed: files of format <= {FORMAT_VERSION} (upgrade heron-sim)")
+    return meta
+
+
+def read_frame(path: str | Path):
+    """A result file written by :class:`FrameWriter` (CSV or Parquet), its format checked;
+    ``df.attrs["heron_sim"]`` holds its metadata (:func:`read_meta`)."""
+    import pandas as pd
+
+    path = Path(path)
+    meta = read_meta(path)
+    fmt = TABLE_FORMATS.get(path.suffix.lower())
+    if fmt is None:
+        raise HeronSimError(f"{path}: unknown extension; allowed: {', '.join(TABLE_FORMATS)}")
+    df = pd.read_parquet(path) if fmt == "parquet" else pd.read_csv(path)
+    df.attrs["heron_sim"] = meta
+    return df
 
 
 # ---------------------------------------------------------------- checksummed arrays

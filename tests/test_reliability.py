@@ -42,6 +42,8 @@ rungs = [100]
 keep = 2
 report = 2
 max_candidates = 2
+[ladder]
+max_keys = 0
 [[param]]
 key = "{key}"
 int = [{lo}, {hi}]
@@ -51,7 +53,7 @@ direction = "minimize"
 """
 
 
-def tiny_spec(tmp_path, trials=3, key="bull_bonus", lo=0, hi=4, extra="") -> Path:
+def tiny_spec(tmp_path, trials=3, key="bull_bonus", lo=0, hi=9, extra="") -> Path:
     path = tmp_path / "tune-tiny.toml"
     path.write_text(TINY.format(trials=trials, key=key, lo=lo, hi=hi) + extra, encoding="utf-8")
     return path
@@ -94,7 +96,9 @@ def _trials(run_dir: Path):
 
     st = optuna.load_study(study_name="tune-tiny",
                            storage=JournalStorage(JournalFileBackend(str(run_dir / "study.journal"))))
-    return {t.number: (t.params, t.values) for t in st.get_trials(deepcopy=False) if t.state.name == "COMPLETE"}
+    # Distinct trials: a trial that rebuilt a rule set already played is marked and not counted.
+    return {t.number: (t.params, t.values) for t in st.get_trials(deepcopy=False) if t.state.name == "COMPLETE"
+            and "duplicate_of" not in t.user_attrs}
 
 
 # ---------------------------------------------------------------- 1. one stop mechanism in tune

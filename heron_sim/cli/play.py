@@ -65,9 +65,14 @@ def simulate_cmd(
         error = None
         if out is not None and (played or not precision_cut):
             try:
+                from ..provenance import git_commit
+
                 write_frame(frame, out, meta={"requested": int(frame.attrs.get("max_games", games)),
                                               "played": played, "interrupted": precision_cut,
-                                              "stopped": stop_reason(frame)})
+                                              "stopped": stop_reason(frame),
+                                              "seed": int(seed), "mode": r.mode, "rules": r.digest(),
+                                              "strategies": strategy, "git_commit": git_commit(),
+                                              "rules_table": r.to_table()})
             except (HeronSimError, OSError) as err:  # printed after the summary, as for streamed runs
                 error = err
         written = out is not None and error is None and bool(played or not precision_cut)
