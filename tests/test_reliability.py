@@ -361,6 +361,22 @@ def test_two_runs_into_one_new_run_dir(tmp_path):
     assert m["status"] == "interrupted" and m["games_override"] == 200000  # the first run's own
 
 
+def test_two_runs_that_both_found_the_folder_empty(tmp_path):
+    """The race of two `run` into one new --run-dir, serialized: B checks the folder (empty),
+    A runs into it, then B starts playing. B used to overwrite A's manifest and exit 0."""
+    from heron_sim.runner import load_experiment, run_experiments
+    from heron_sim.runner.run import check_run_dir
+
+    run_dir = tmp_path / "run"
+    exps = [load_experiment(ROOT / "experiments/modes.toml")]
+    assert check_run_dir(run_dir) is None                       # B: a new, empty folder
+    assert cli("run", ROOT / "experiments/modes.toml", "--games", "20", "--run-dir", run_dir).exit_code == 0
+    a = (run_dir / "manifest.json").read_bytes()
+    with pytest.raises(HeronSimError, match="run folder already"):
+        run_experiments(exps, run_dir, games=30)
+    assert (run_dir / "manifest.json").read_bytes() == a       # A's run stands
+
+
 def test_run_lock_refuses_a_live_owner_and_takes_over_a_dead_one(tmp_path):
     from heron_sim.runlock import RunLock
 
@@ -664,7 +680,8 @@ def _defaults(game: str) -> dict:
         return package_toml("heron_sim.rules", "data/defaults.toml")
     from heron_sim import games
 
-    package = games.get(game).load_rules.__wrapped__.__module__.rsplit(".", 1)[0]
+    load = games.get(game).load_rules
+    package = getattr(load, "__wrapped__", load).__module__.rsplit(".", 1)[0]
     return package_toml(package, "data/defaults.toml")
 
 
@@ -854,3 +871,26 @@ def test_random_signals_during_tune_then_resume(tmp_path, trial):
     assert res.returncode == 0, res.stderr
     after = _trials(tmp_path / "run")
     assert len(after) == 12 and all(after[k] == v for k, v in before.items())
+
+
+@pytest.mark.parametrize("game", ["heron", "akeruption", "fire-mountain", "mekong-dragons", "rampage"])
+def test_every_key_with_a_wrong_shape_is_one_line(tmp_path, game):
+    """A sweep of near misses over every key of every game's defaults (the fuzzer samples;
+    this covers each key once): a list of lists flattened, a scalar for a list, a list for a
+    scalar, a table, a string. Rules or one line, never a traceback."""
+    defaults = _defaults(game)
+    f = tmp_path / "r.toml"
+    for key, default in defaults.items():
+        tries = ["x", {"k": 1}]
+        if isinstance(default, list):
+            flat = [x for row in default for x in (row if isinstance(row, list) else [row])]
+            firsts = [row[0] if isinstance(row, list) and row else 0 for row in default]  # same length
+            tries += [flat, firsts, 3, [[flat]]]
+        elif not isinstance(default, dict):
+            tries += [[default, default], [[1]]]
+        for value in tries:
+            f.write_text(f"{json.dumps(key)} = {_toml_value(value)}\n", encoding="utf-8")
+            try:
+                _load(game, f)
+            except HeronSimError as err:
+                assert "\n" not in str(err) and str(err)
