@@ -53,6 +53,11 @@ direction = "minimize"
 """
 
 
+#: Two more parameters: a space of 160 rule sets, for studies that must outlast a signal.
+WIDE = ('[[param]]\nkey = "heron_doubling_herons"\nint = [0, 3]\n'
+        '[[param]]\nkey = "snake_advance"\nint = [0, 3]\n')
+
+
 def tiny_spec(tmp_path, trials=3, key="bull_bonus", lo=0, hi=9, extra="") -> Path:
     path = tmp_path / "tune-tiny.toml"
     path.write_text(TINY.format(trials=trials, key=key, lo=lo, hi=hi) + extra, encoding="utf-8")
@@ -146,7 +151,7 @@ def _spawn(args, **kw):
 def test_sigterm_stops_a_real_tune_process(tmp_path):
     """SIGTERM during the search of a real `tune`: exit 130, finished trials kept (it used to be
     ignored outside the search, and inside it only SIGINT was handled)."""
-    spec = tiny_spec(tmp_path, trials=10_000)
+    spec = tiny_spec(tmp_path, trials=10_000, extra=WIDE)
     run_dir = tmp_path / "run"
     proc = _spawn(["tune", spec, "--run-dir", run_dir, "--out", tmp_path / "out"])
     t0 = time.monotonic()
@@ -859,7 +864,7 @@ def test_random_signals_during_tune_then_resume(tmp_path, trial):
 
     rnd = random.Random(300 + trial)
     sig = rnd.choice([signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
-    spec = tiny_spec(tmp_path, trials=12)
+    spec = tiny_spec(tmp_path, trials=12, extra=WIDE)
     args = ["tune", spec, "--run-dir", tmp_path / "run", "--out", tmp_path / "out"]
     proc = _spawn(args)
     time.sleep(rnd.uniform(2.0, 8.0))
