@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed-stamp
 GAMES  ?= 10000
 SEED   ?= 1
 
-.PHONY: report simulate test test-slow test-all bench clean
+.PHONY: report simulate explore test test-slow test-all bench clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,11 @@ report: $(STAMP)
 ## Compare 8d8, 7d8, 10d8 and 10d6 over $(GAMES) four-player greedy games each.
 simulate: $(STAMP)
 	$(BIN)/heron-sim modes --games $(GAMES) --seed $(SEED) --out runs/modes
+
+## The explorer: a local page (127.0.0.1, a free port, printed) where you change a rule and
+## watch its paired effect; Ctrl-C stops it. PORT=8765 for a fixed port.
+explore: $(STAMP)
+	$(BIN)/heron-sim explore $(if $(PORT),--port $(PORT)) --open
 
 ## The default test suite (fast versions of every statistical test).
 test: $(STAMP)

@@ -17,6 +17,9 @@ Measures, on this machine (in-process figures: medians of ``--repeats`` runs, wa
   (a fresh ``HERON_SIM_CACHE``; target < 30 s), Python start-up and compilation included;
 - the first-run wall time of ``heron-sim game NAME simulate --games 10000`` for each lighter
   game with an empty cache (target < 30 s), and its warm time;
+- ``heron-sim explore`` after a change: the seconds until 20,000 games of the AI mix per side
+  (base and variant, 40,000 games, bootstrap updates included) are in, and until the first
+  estimate, warm kernels (target <= 1 s); ``--explore`` prints only these figures;
 - with ``--report``: the wall time of ``heron-sim report`` (the whole test plan, simulation,
   analysis and rendering) with an empty cache, as ``make report`` runs it on a fresh clone
   (target < 5 min).
@@ -74,6 +77,50 @@ def worker(games: int, repeats: int) -> dict:
     return res
 
 
+def explore_figures(repeats: int = 3, games: int = 20_000) -> dict:
+    """``heron-sim explore`` after a change: seconds until ``games`` games of the AI mix per side
+    (rulings and variant, the page's own job: chunks, columns, bootstrap updates) and until the
+    first estimate, with warm kernels; each repeat is a new variant (the expert's tables are
+    built for it, as after a change on the page). Also the engine alone on the same games."""
+    from heron_sim.explore.form import parse_setup
+    from heron_sim.explore.live import CompareJob
+    from heron_sim.explore.stats import weights
+    from heron_sim.lab.panel import AI_MIX
+    from heron_sim.runner.executor import play_rows, split_games
+
+    weights()
+
+    def setup(bull):
+        return parse_setup({"values": {"anxiety_threshold": 4, "bull_bonus": bull}, "games": games,
+                            "seats": list(AI_MIX), "rotate": True})
+
+    def play(s):
+        job = CompareJob("bench", s)
+        t = time.perf_counter()
+        while not job.finished:
+            job.step()
+        return time.perf_counter() - t, job.first_update_s
+
+    play(setup(20))  # load the kernels
+    runs = [play(setup(b)) for b in range(repeats)]
+    total = statistics.median(r[0] for r in runs)
+    s = setup(19)
+    t = time.perf_counter()
+    for rules in (s.base, s.variant):
+        for b in split_games(rules, s.seatings, 1, games):
+            play_rows(b)
+    engine = time.perf_counter() - t
+    return {"explore_s": total, "explore_first_s": statistics.median(r[1] for r in runs),
+            "explore_engine_s": engine, "explore_games": games, "load": os.getloadavg()[0]}
+
+
+def explore_rows(fig: dict) -> list[tuple]:
+    g = fig["explore_games"]
+    return [(f"`explore` after a change: {g:,} AI-mix games per side in", f"{fig['explore_s']:.2f} s", "", "<= 1 s"),
+            ("`explore` after a change: first estimate in", f"{fig['explore_first_s']:.2f} s", "", "~1 s"),
+            (f"  the engine alone on the same {2 * g:,} games", f"{fig['explore_engine_s']:.2f} s", "", "")]
+
+
 def run_worker(tree: Path, games: int, repeats: int) -> dict:
     env = dict(os.environ, PYTHONPATH=str(tree))
     out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench.py"), "--worker",
@@ -116,10 +163,16 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="skip the cold-cache runs and the lighter games")
     parser.add_argument("--report", action="store_true",
                         help="also time the whole plan's report with an empty cache (5 minutes or more)")
+    parser.add_argument("--explore", action="store_true", help="only the figures of `heron-sim explore`")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         print(json.dumps(worker(args.games, args.repeats)))
+        return
+    if args.explore:
+        print(f"load average at start {os.getloadavg()[0]:.2f}")
+        for label, value, _, target in explore_rows(explore_figures(args.repeats)):
+            print(f"{label:<62} {value:>8}  {target}")
         return
 
     import numba
@@ -152,6 +205,7 @@ def main() -> None:
     rows.append(("greedy / expert time per game", f"{cur['greedy_expert_ratio']:.2f}x",
                  f"(baseline {base['greedy_expert_ratio']:.2f}x)" if base else "", "<= 2x"))
 
+    rows += explore_rows(explore_figures(min(args.repeats, 3)))
     warm = statistics.median(wall(CLI + ["simulate", "--games", "10000", "--json"]) for _ in range(3))
     rows.append(("`heron-sim simulate --games 10000`, warm cache", f"{warm:.2f} s", "", ""))
     if not args.quick:

@@ -248,7 +248,10 @@ def _enable_caching_here(self):
     """Functions of the package cache nothing when the folder cannot be written (numba would
     otherwise fall back to the source tree or ~/.cache/numba)."""
     try:
-        ours = _component_of(Path(inspect.getfile(self.py_func)).resolve()) is not None
+        src = Path(inspect.getfile(self.py_func)).resolve()
+        # The package's sources, and the kernel modules generated into the cache folder: when
+        # that folder is read-only they are compiled in memory and never written to disk.
+        ours = _component_of(src) is not None or _ours(src)
     except (TypeError, OSError):
         ours = False
     if ours and not writable():

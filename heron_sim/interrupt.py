@@ -1,10 +1,15 @@
 """Ctrl-C and SIGTERM as a first-class outcome: stop at the next batch boundary.
 
-The command line installs :func:`handle_signals`: the first SIGINT or SIGTERM only sets a flag
-that every batch loop reads (:func:`stop_requested`) between batches, so the games already
-played are kept, written and labelled (``interrupted``); a second signal stops at once
-(``KeyboardInterrupt``). From Python, without the handlers, Ctrl-C raises KeyboardInterrupt as
-usual and :func:`heron_sim.simulation.simulate` still returns the games already played.
+One mechanism for every long phase. The command line installs :func:`handle_signals` for the
+whole command (``tune`` and :func:`heron_sim.lab.tune` install it too, re-entrantly): the first
+SIGINT or SIGTERM only sets a flag that every batch loop reads (:func:`stop_requested`) between
+batches — simulate, modes, the run folder's jobs, every executor (:func:`check` raises
+:class:`Stopped` there), the study's base evaluation, search, racing and output — so the games
+already played are kept, written and labelled (``interrupted``, exit 130); a second signal
+stops at once (``KeyboardInterrupt``), except inside a :func:`critical` block (a write to a
+study's journal), where it is deferred to the end of the block. From Python, without the
+handlers, Ctrl-C raises KeyboardInterrupt as usual and :func:`heron_sim.simulation.simulate`
+still returns the games already played.
 """
 
 from __future__ import annotations
@@ -16,11 +21,23 @@ import threading
 
 _stop = threading.Event()
 _signal_name = ""
+_state = {"installed": 0, "critical": 0, "pending": False}
+
+
+class Stopped(KeyboardInterrupt):
+    """Raised by :func:`check` at a batch boundary once a stop was requested (the first
+    SIGINT/SIGTERM): the work already finished is kept by whoever catches it."""
 
 
 def stop_requested() -> bool:
     """True once SIGINT or SIGTERM has been received (under :func:`handle_signals`)."""
     return _stop.is_set()
+
+
+def check() -> None:
+    """Raise :class:`Stopped` if a stop was requested (call it between batches)."""
+    if _stop.is_set():
+        raise Stopped(signal_name() or "stop")
 
 
 def request_stop(name: str = "stop") -> None:
@@ -33,32 +50,102 @@ def reset() -> None:
     global _signal_name
     _stop.clear()
     _signal_name = ""
+    _state["pending"] = False
+    _state["said"] = False
 
 
 def signal_name() -> str:
     return _signal_name
 
 
+def stopped_at_once() -> bool:
+    """True once a second signal stopped the command at once (and said so on stderr)."""
+    return bool(_state.get("said"))
+
+
+def _exit_quietly(signum, frame):  # noqa: ARG001
+    import os
+
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except Exception:  # noqa: BLE001 - a closed pipe: nothing more to say
+            pass
+    os._exit(130)
+
+
+def quiet_exit_on_signal() -> None:
+    """After the command's work is done (everything written): a signal during the interpreter's
+    shutdown exits at once with 130 instead of a traceback from ``threading._shutdown``."""
+    if threading.current_thread() is threading.main_thread():
+        for s in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(s, _exit_quietly)
+
+
 def _handler(signum, frame):  # noqa: ARG001
+    name = signal.Signals(signum).name
     if _stop.is_set():
-        raise KeyboardInterrupt  # second signal: stop now
-    request_stop(signal.Signals(signum).name)
-    sys.stderr.write(f"\n{signal.Signals(signum).name}: stopping after the current batch "
-                     "(again to stop at once)\n")
+        if _state["critical"]:  # a journal record is being written: stop right after it
+            _state["pending"] = True
+            return
+        if not _state.get("said"):
+            # Say it here, once: the KeyboardInterrupt may land anywhere (a thread pool's wait,
+            # a write) and whoever catches it must not need to print for the user to know.
+            _state["said"] = True
+            sys.stderr.write(f"interrupted ({name} again): stopped at once; the games of the current "
+                             "batch are lost and nothing of it was written\n")
+            sys.stderr.flush()
+        _stop_now()
+    request_stop(name)
+    sys.stderr.write(f"\n{name}: stopping after the current batch (again to stop at once)\n")
 
 
 @contextlib.contextmanager
-def handle_signals():
-    """Install the flag-setting handlers for SIGINT and SIGTERM (main thread only)."""
+def critical():
+    """A block that a second signal never cuts: it is raised as KeyboardInterrupt when the
+    outermost block ends (a study's journal record is written whole or not at all)."""
+    _state["critical"] += 1
+    try:
+        yield
+    finally:
+        _state["critical"] -= 1
+        if not _state["critical"] and _state["pending"]:
+            _state["pending"] = False
+            _stop_now()
+
+
+def _stop_now():
+    """The second signal: the command line exits at once (130; every file it writes is atomic,
+    so nothing half-written is left, and the temporary file of the write in progress is removed
+    by the next write); a library caller gets KeyboardInterrupt."""
+    if _state.get("hard_exit"):
+        _exit_quietly(None, None)
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def handle_signals(hard_exit: bool = False):
+    """Install the flag-setting handlers for SIGINT and SIGTERM (main thread only).
+
+    Re-entrant: an inner ``with handle_signals():`` (a library call inside a command) keeps the
+    outer handlers and the flag as they are. ``hard_exit`` (the command line): a second signal
+    exits the process at once with 130 instead of raising KeyboardInterrupt wherever it lands."""
+    if _state["installed"]:
+        yield
+        return
     reset()
+    _state["hard_exit"] = hard_exit
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     old = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
     for s in old:
         signal.signal(s, _handler)
+    _state["installed"] += 1
     try:
         yield
     finally:
+        _state["installed"] -= 1
+        _state["hard_exit"] = False
         for s, h in old.items():
             signal.signal(s, h)

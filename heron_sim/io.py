@@ -34,15 +34,26 @@ _MODE = 0o666 & ~_umask()  # what open() would give a new file (mkstemp gives 06
 
 #: Output formats by file extension.
 TABLE_FORMATS = {".csv": "csv", ".parquet": "parquet"}
+#: Version of the result files' layout and metadata (``format_version`` in :func:`read_meta`):
+#: raised when a column or a key changes meaning; a reader refuses a newer one.
+FORMAT_VERSION = 1
 
 
 # ---------------------------------------------------------------- reading
-def read_bytes(path: str | Path, field: str | None = None) -> bytes:
-    """The bytes of ``path``; OS errors become one-line :class:`HeronSimError`."""
+#: The most bytes :func:`read_bytes` reads: an input file (rules, experiment, tune file, manifest)
+#: is small; ``/dev/zero`` or a huge file is refused instead of filling the memory.
+MAX_READ = 64 * 2**20
+
+
+def read_bytes(path: str | Path, field: str | None = None, limit: int = MAX_READ) -> bytes:
+    """The bytes of ``path`` (at most ``limit``); OS errors become one-line :class:`HeronSimError`."""
     where = f"{field}: " if field else ""
     try:
         with open(path, "rb") as fh:
-            return fh.read()
+            data = fh.read(limit + 1)
+            if len(data) > limit:
+                raise HeronSimError(f"{where}{path}: larger than {limit // 2**20} MiB; allowed: a small text file")
+            return data
     except FileNotFoundError:
         raise HeronSimError(f"{where}{path}: file not found") from None
     except IsADirectoryError:
@@ -138,7 +149,7 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     path = Path(path)
     mkdir(path.parent)
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=".part", dir=path.parent)
     except OSError as err:
         raise _io_error(path, err) from None
     os.close(fd)
@@ -156,6 +167,7 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     except BaseException:
         _unlink(tmp)
         raise
+    _remove_dead_parts(path)
     try:  # make the rename itself durable
         dfd = os.open(path.parent, os.O_RDONLY)
         try:
@@ -164,6 +176,28 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
             os.close(dfd)
     except OSError:
         pass  # some file systems refuse fsync on a folder; the rename has happened
+
+
+def _remove_dead_parts(path: Path) -> None:
+    """Remove the temporary files ``.NAME.<pid>.*.part`` of ``path`` left by processes that no
+    longer run (a SIGKILL mid-write): they would otherwise stay forever."""
+    prefix = f".{path.name}."
+    try:
+        names = [n for n in os.listdir(path.parent) if n.startswith(prefix) and n.endswith(".part")]
+    except OSError:
+        return
+    for name in names:
+        pid_text = name[len(prefix):].split(".", 1)[0]
+        if not pid_text.isdigit() or int(pid_text) == os.getpid():
+            continue
+        try:
+            os.kill(int(pid_text), 0)
+            continue  # still running: its write is in progress
+        except ProcessLookupError:
+            pass
+        except OSError:
+            continue
+        _unlink(path.parent / name)
 
 
 def _unlink(p: Path) -> None:
@@ -263,7 +297,10 @@ class FrameWriter:
             self._writer = None
 
     def _finish(self) -> None:
-        meta = {**self.meta, "rows": self.rows}
+        from .provenance import package_version
+
+        meta = {"format_version": FORMAT_VERSION, "package_version": package_version(), **self.meta,
+                "rows": self.rows}
         try:
             if self.fmt == "parquet":
                 import pyarrow.parquet as pq
@@ -285,14 +322,127 @@ class FrameWriter:
             write_json(self.path.with_name(self.path.name + ".meta.json"), meta, indent=1)
 
 
-def read_meta(path: str | Path) -> dict:
-    """The ``heron_sim`` metadata of a result file written by :class:`FrameWriter`."""
+def read_meta(path: str | Path, check: bool = True) -> dict:
+    """The ``heron_sim`` metadata of a result file written by :class:`FrameWriter`
+    (``format_version``, ``package_version``, ``requested``, ``played``, ``interrupted``, and
+    what the writer added: seed, mode, rules hash and table, git commit, ...).
+
+    With ``check``, a file of a newer format than this heron-sim reads is one-line
+    :class:`HeronSimError` (files written before the version was recorded read as version 0).
+    """
     path = Path(path)
     if path.suffix.lower() == ".parquet":
         import pyarrow.parquet as pq
 
-        md = pq.read_metadata(path).metadata or {}
+        try:
+            md = pq.read_metadata(path).metadata or {}
+        except OSError as err:
+            raise HeronSimError(f"{path}: not a Parquet file heron-sim can read ({err})") from None
         raw = md.get(b"heron_sim")
-        return json.loads(raw) if raw else {}
-    side = path.with_name(path.name + ".meta.json")
-    return json.loads(read_text(side)) if side.exists() else {}
+        meta = json.loads(raw) if raw else {}
+    else:
+        side = path.with_name(path.name + ".meta.json")
+        meta = json.loads(read_text(side)) if side.exists() else {}
+    if check:
+        version = meta.get("format_version", 0)
+        if not isinstance(version, int) or version > FORMAT_VERSION:
+            raise HeronSimError(f"{path}: result format {version!r}, newer than this heron-sim reads "
+                                f"({FORMAT_VERSION}); allowed: files of format <= {FORMAT_VERSION} (upgrade heron-sim)")
+    return meta
+
+
+def read_frame(path: str | Path):
+    """A result file written by :class:`FrameWriter` (CSV or Parquet), its format checked;
+    ``df.attrs["heron_sim"]`` holds its metadata (:func:`read_meta`)."""
+    import pandas as pd
+
+    path = Path(path)
+    meta = read_meta(path)
+    fmt = TABLE_FORMATS.get(path.suffix.lower())
+    if fmt is None:
+        raise HeronSimError(f"{path}: unknown extension; allowed: {', '.join(TABLE_FORMATS)}")
+    df = pd.read_parquet(path) if fmt == "parquet" else pd.read_csv(path)
+    df.attrs["heron_sim"] = meta
+    return df
+
+
+# ---------------------------------------------------------------- checksummed arrays
+_ARRAYS_TRAILER = b"HERONSUM"  # then the SHA-256 of everything before it (as the kernel cache)
+
+
+def write_arrays(path: str | Path, **arrays) -> Path:
+    """Write numpy arrays (an ``.npz`` payload) atomically, with a SHA-256 trailer that
+    :func:`read_arrays` checks: a truncated, emptied or flipped file is never read as valid."""
+    import hashlib
+    import io as _io
+
+    import numpy as np
+
+    buf = _io.BytesIO()
+    np.savez(buf, **arrays)
+    payload = buf.getvalue()
+    return write_bytes(path, payload + _ARRAYS_TRAILER + hashlib.sha256(payload).digest())
+
+
+def read_arrays(path: str | Path) -> dict | None:
+    """The arrays of a file written by :func:`write_arrays`, or None if it is missing or
+    damaged (wrong checksum, unreadable): the caller recomputes it."""
+    import hashlib
+    import io as _io
+
+    import numpy as np
+
+    try:
+        data = Path(path).read_bytes()
+    except OSError:
+        return None
+    tail = len(_ARRAYS_TRAILER) + 32
+    payload = data[:-tail]
+    if (len(data) < tail or data[-tail:-32] != _ARRAYS_TRAILER
+            or hashlib.sha256(payload).digest() != data[-32:]):
+        return None
+    try:
+        with np.load(_io.BytesIO(payload), allow_pickle=False) as z:
+            return {k: z[k] for k in z.files}
+    except Exception:  # noqa: BLE001 - a payload that passed its checksum but does not load
+        return None
+
+
+# ---------------------------------------------------------------- a folder written as a whole
+@contextlib.contextmanager
+def atomic_folder(path: str | Path, field: str = "--out") -> Iterator[Path]:
+    """Yield an empty temporary folder beside ``path``; when the block succeeds it replaces
+    ``path`` as a whole (the old folder is renamed away, then removed), so a reader never sees
+    new files mixed with old ones. On any failure the temporary folder is removed and ``path``
+    is left as it was; an OS error becomes :class:`~heron_sim.errors.OutputError`."""
+    import shutil
+
+    path = Path(path)
+    mkdir(path.parent)
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".new", dir=path.parent))
+    except OSError as err:
+        raise OutputError(f"{field}: {path}: cannot write: {err.strerror or err}") from None
+    with contextlib.suppress(OSError):
+        os.chmod(tmp, 0o777 & ~_umask())
+    try:
+        yield tmp
+        old = None
+        if path.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{path.name}.", suffix=".old", dir=path.parent))
+            os.rmdir(old)
+            os.replace(path, old)
+        try:
+            os.replace(tmp, path)
+        except OSError:
+            if old is not None:  # put the old results back
+                os.replace(old, path)
+            raise
+        if old is not None:
+            shutil.rmtree(old, ignore_errors=True)
+    except OSError as err:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise OutputError(f"{field}: {path}: cannot write: {err.strerror or err}") from None
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise

@@ -1,8 +1,9 @@
 """Run the compiled engine from Python: batches of games and of single turns.
 
-    from heron_sim import Rules, simulate, summarize
-    df = simulate(Rules.build(mode="10d6"), games=10_000, seed=1, strategies="greedy")
-    summarize(df)
+>>> from heron_sim import Rules, simulate, summarize
+>>> df = simulate(Rules.build(mode="10d6"), games=50, seed=1, strategies="greedy")
+>>> len(df), df.attrs["interrupted"], summarize(df)["games"]
+(50, False, 50)
 """
 
 from __future__ import annotations
@@ -32,12 +33,28 @@ DEFAULT_BATCH = 4096
 
 
 def _set_threads(threads: int | None) -> None:
+    """Check ``threads`` (1..NUMBA_NUM_THREADS); see :func:`_threads` for setting it."""
     if threads is None:
         return
     limit = numba.config.NUMBA_NUM_THREADS
     if not 1 <= threads <= limit:
         raise HeronSimError(f"--threads: {threads}; allowed: 1..{limit}")
+
+
+@contextlib.contextmanager
+def _threads(threads: int | None):
+    """numba's thread count set to ``threads`` for the block only: a call with ``threads=1``
+    must not change the threads of every later call in the process."""
+    _set_threads(threads)
+    if threads is None:
+        yield
+        return
+    before = numba.get_num_threads()
     numba.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(before)
 
 
 MAX_SEED = 2**63 - 1
@@ -121,7 +138,8 @@ def simulate(
                 interrupted = True
                 break
             n = min(batch_size, games - done)
-            play_batch(np.uint64(seed), first_game + done, R, sids, sp, out[done : done + n])
+            with _threads(threads):  # numba's threads for this call only
+                play_batch(np.uint64(seed), first_game + done, R, sids, sp, out[done : done + n])
             done += n
             if progress is not None:
                 progress(n)
@@ -155,7 +173,8 @@ def simulate_batches(
     while done < games and not stop_requested():
         n = min(batch_size, games - done)
         out = np.zeros((n, width), dtype=np.int64)
-        play_batch(np.uint64(seed), first_game + done, R, sids, sp, out)
+        with _threads(threads):  # numba's threads for this call only
+            play_batch(np.uint64(seed), first_game + done, R, sids, sp, out)
         yield results_frame(out, rules, seed, seating, first_game + done)
         done += n
         if progress is not None:
@@ -278,7 +297,8 @@ def simulate_turns(
     try:
         while done < turns and not stop_requested():
             n = min(TURN_CHUNK, turns - done)
-            play_turns(np.uint64(seed), first_turn + done, R, g, sid, sp_row, out[done:done + n])
+            with _threads(threads):  # numba's threads for this call only
+                play_turns(np.uint64(seed), first_turn + done, R, g, sid, sp_row, out[done:done + n])
             done += n
             if progress is not None:
                 progress(n)
@@ -307,7 +327,8 @@ def count_turns(rules: Rules, turns: int, seed: int = 1, strategy: str = "greedy
                 break
             n = min(TURN_CHUNK, turns - done)
             out = np.zeros((n, 3), dtype=np.int64)
-            play_turns(np.uint64(seed), done, R, g, sid, sp_row, out)
+            with _threads(threads):  # numba's threads for this call only
+                play_turns(np.uint64(seed), done, R, g, sid, sp_row, out)
             outcome, value = out[:, 0], out[:, 1]
             scored = outcome == L.OUT_SCORED
             is_pond = outcome == L.OUT_POND
@@ -426,8 +447,10 @@ def simulate_to_file(
     check_memory(2 * games * (30 + 9 * rules.players), f"--games: {games:,} games",
                  "play fewer games per command (results on disk are streamed)")
     spec = strategies if isinstance(strategies, str) else ",".join(seating)
+    from .provenance import git_commit
+
     meta = {"requested": int(games), "seed": int(seed), "mode": rules.mode, "rules": rules.digest(),
-            "strategies": spec}
+            "strategies": spec, "git_commit": git_commit(), "rules_table": rules.to_table()}
     writer = FrameWriter(out, meta) if out is not None else None
     parts, played, error = [], 0, None
     try:

@@ -14,22 +14,35 @@ from heron_sim.rules import Rules
 
 def brute_force_turn(rules: Rules, guide: int, bull: bool = False, lion: bool = False) -> float:
     """Optimal expected advance of a fresh turn over every keep/stop decision, any dice (each
-    die's faces equiprobable): Guide Power doubling; ``bull``: +2 on sets of 3+ (a ready Bull);
-    ``lion``: an Anxiety is rescued and scored (a ready Lion); no other power."""
+    die's faces equiprobable): Guide Power doubling (and a Héron guide's heron_doubling_*
+    keys); ``bull``: +bull_bonus on sets of bull_min_set+ (a ready Bull); ``lion``: an Anxiety
+    is rescued and scored where the rescue scores (a ready Lion); consolation_no_set for a
+    stop worth 0, consolation_anxiety for an Anxiety not rescued; no other power."""
     dice = rules.dice
     adv = rules.combo_advance
     anx, pond = rules.anxiety_threshold, rules.pond_threshold
 
-    def score(showing):
+    def raw(showing):
         counts = [showing.count(a) for a in range(6)]
         s = max(counts)
         animal = guide if guide < 6 and s > 0 and counts[guide] == s else counts.index(s)
         a = adv[s]
-        if rules.guide_power_doubling and animal == guide and s > 0:
+        k = rules.heron_doubling_herons
+        if rules.guide_power_doubling and (
+                (animal == guide and s > 0)
+                or (guide == HERON and k > 0 and showing.count(HERON) >= k and s >= rules.heron_doubling_min_set)):
             a *= 2
-        if bull and s >= 3:
-            a += 2
+        if bull and s >= rules.bull_min_set:
+            a += rules.bull_bonus
         return a
+
+    def score(showing):
+        a = raw(showing)
+        return a if a > 0 else rules.consolation_no_set
+
+    def anxiety(showing):
+        a = raw(showing) if lion else 0
+        return max(a, rules.consolation_anxiety)
 
     def weight(indices):
         w = 1
@@ -42,7 +55,7 @@ def brute_force_turn(rules: Rules, guide: int, bull: bool = False, lion: bool = 
         # state: (face, held) per die; held = kept or reserved heron.
         showing = [f for f, _ in state]
         if showing.count(HERON) >= anx:
-            return float(score(showing)) if lion else 0.0
+            return float(anxiety(showing))
         best = float(score(showing))
         if r == 0:
             return best

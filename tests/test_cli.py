@@ -7,6 +7,8 @@ from typer.testing import CliRunner
 
 from heron_sim.cli import app
 
+pytestmark = pytest.mark.cli
+
 runner = CliRunner()
 
 

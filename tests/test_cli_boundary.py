@@ -11,6 +11,7 @@ from typer.testing import CliRunner
 from heron_sim.cli import ExitCode, app
 
 runner = CliRunner()
+pytestmark = pytest.mark.cli
 
 
 def run(*args):
@@ -123,3 +124,38 @@ def test_pyproject_pins_numba_and_typer_below_the_next_minor():
     for name in ("numba", "typer"):
         spec = next(d for d in deps if re.match(rf"{name}\b", d))
         assert f"<{_deps._next_minor(_deps.TESTED[name])}" in spec, spec
+
+
+def test_run_checks_live_in_the_runner(tmp_path):
+    from heron_sim.errors import HeronSimError
+    from heron_sim.runner.run import prepare_run
+
+    exp = tmp_path / "e.toml"
+    exp.write_text('kind = "modes"\nmodes = ["8d8"]\ngames = 10\nseating = "greedy"\n')
+    exps, manifest = prepare_run([exp], None, None)
+    assert [e.name for e in exps] == ["e"] and manifest is None
+    with pytest.raises(HeronSimError, match="--resume: give the run folder"):
+        prepare_run([exp], None, None, resume=True)
+    with pytest.raises(HeronSimError, match="names must be unique"):
+        prepare_run([exp, exp], None, None)
+    with pytest.raises(HeronSimError, match="--games: 0"):
+        prepare_run([exp], None, 0)
+
+
+def test_report_json_lists_the_files_written(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    exp = tmp_path / "e.toml"
+    exp.write_text('kind = "pond"\nmodes = ["8d8"]\ngames = 20\nturns = 200\nseating = "greedy"\n')
+    res = run("run", exp, "--run-dir", tmp_path / "run")
+    assert res.exit_code == 0, res.output
+    res = run("report", "--from", tmp_path / "run", "--out", tmp_path / "out", "--json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert doc["run_dir"] == str(tmp_path / "run")
+    assert doc["html"].endswith("report.html") and (tmp_path / "out" / "report.html").is_file()
+
+
+def test_tournament_takes_strategy_like_every_other_command():
+    res = run("tournament", "--strategy", "greedy,random", "--games", "20", "--json")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.stdout)["strategies"] == ["greedy", "random"]

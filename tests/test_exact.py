@@ -25,6 +25,8 @@ from heron_sim.exact import (
 )
 from heron_sim.rules import Rules
 
+pytestmark = pytest.mark.exact
+
 HERON = 6
 
 

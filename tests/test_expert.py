@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from heron_sim.animals import HERON, LION, LOUP, TAUREAU
+from heron_sim.animals import CERF, HERON, LION, LOUP, TAUREAU
 from heron_sim.exact import greedy_turn
 from heron_sim.rules import Rules
 from heron_sim.simulation import simulate_turns
@@ -48,6 +48,53 @@ def test_dp_powers_equal_brute_force(guide, flag):
     rules = Rules.build(mode="8d8", overrides={"dice": {"count": 4}})
     dp = optimal_turn_value(rules, guide, powers=True)
     assert dp == pytest.approx(brute_force_turn(rules, guide, **{flag: True}), abs=1e-12)
+
+
+# Rule variants the tables fold in (issue 17 item 1): each against the brute force, which reads
+# the same keys independently. (rules overrides, guide, powers flag for the brute force)
+VARIANTS = [
+    ({"bull_bonus": 3, "bull_min_set": 2}, TAUREAU, "bull"),
+    ({"heron_doubling_herons": 1, "heron_doubling_min_set": 2}, HERON, None),
+    ({"consolation_no_set": 1, "consolation_anxiety": 2}, LOUP, None),
+    ({"consolation_no_set": 1, "consolation_anxiety": 2, "anxiety_threshold": 2}, LION, "lion"),
+    ({"combinations": {"advance": [0, 0, 1, 3, 6]}, "rolls": 4, "guide_power_doubling": False}, CERF, None),
+]
+
+
+@pytest.mark.parametrize("overrides,guide,flag", VARIANTS)
+def test_dp_equals_brute_force_on_variants(overrides, guide, flag):
+    rules = Rules.build(mode="8d8", overrides={"dice": {"count": 4}, **overrides})
+    dp = optimal_turn_value(rules, guide, powers=flag is not None)
+    bf = brute_force_turn(rules, guide, **({flag: True} if flag else {}))
+    assert dp == pytest.approx(bf, rel=1e-10, abs=1e-12)
+    # the variant matters: the rulings' value is another
+    base = Rules.build(mode="8d8", overrides={"dice": {"count": 4}})
+    assert abs(optimal_turn_value(base, guide, powers=flag is not None) - dp) > 1e-3
+
+
+def test_tables_cache_key_covers_the_variant_keys():
+    base = Rules.build()
+    keys = {json.dumps(expert_dp._key(base), sort_keys=True)}
+    for over in ({"bull_bonus": 3}, {"bull_min_set": 4}, {"heron_doubling_herons": 2},
+                 {"heron_doubling_min_set": 3}, {"consolation_no_set": 1}, {"consolation_anxiety": 1},
+                 {"eagle_draws": 3}, {"patience_cost": 0}, {"heron_patience_doubling": True},
+                 {"first_turn_extra_rolls": [0, 3]}):
+        keys.add(json.dumps(expert_dp._key(Rules.build(overrides=over)), sort_keys=True))
+    assert len(keys) == 11
+    # keys that cannot change a turn share the rulings' tables
+    for over in ({"snake_advance": 3}, {"start_squares": [0, 2]}, {"pond_pushback_flat": 2},
+                 {"first_turn_extra_rolls": [0, 1]}, {"finish": 54}):
+        assert expert_dp._key(Rules.build(overrides=over)) == expert_dp._key(base)
+
+
+def test_expert_plays_a_variant_as_its_tables_value_it():
+    """The compiled expert on a Héron-doubling variant: its mean turn is the tables' optimum (and
+    not the rulings' optimum)."""
+    rules = Rules.build(mode="8d8", overrides={"heron_doubling_herons": 2, "powers": False})
+    mean, se = _sim_mean(rules, "expert", turns=100_000, seed=8, guide="heron")
+    assert abs(mean - optimal_turn_value(rules, HERON, powers=False)) < 5 * se
+    base = Rules.build(mode="8d8", overrides={"powers": False})
+    assert abs(mean - optimal_turn_value(base, HERON, powers=False)) > 5 * se
 
 
 def test_brute_force_can_fail():

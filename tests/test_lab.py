@@ -30,7 +30,7 @@ keep = 2
 report = 3
 [[param]]
 key = "bull_bonus"
-int = [0, 3]
+int = [0, 6]
 [[param]]
 key = "heron_doubling_herons"
 choices = [0, 1, 2]
@@ -130,7 +130,7 @@ def _row(res, r):
     (set_of("cerf", 3), [STOP], None, 0),                                     # moves 1
     (["heron"] * 3 + ["cerf"] * 5, [], ["aigle", "loup", "serpent", "taureau"], 1),  # Anxiety
     (["heron"] * 3 + ["lion"] * 4 + ["cerf"], [YES], None, 0),                # Lion rescue, moves
-    (["heron"] * 4 + ["loup"] * 4 + ["loup"] * 4, [], None, 1),               # Pond
+    (["heron"] * 4 + ["loup"] * 4 + ["loup"] * 4, [], None, 0),               # Pond: not dead (it pushes back)
 ])
 def test_dead_turns_from_scripted_games(dice, decisions, guides, dead):
     r = rules()
@@ -208,7 +208,8 @@ def test_small_study_writes_front_variants_and_resumes(tmp_path):
     def complete():
         st = optuna.load_study(study_name="tune-small",
                                storage=JournalStorage(JournalFileBackend(str(run_dir / "study.journal"))))
-        return {t.number: t.values for t in st.trials if t.state.name == "COMPLETE"}
+        return {t.number: t.values for t in st.trials if t.state.name == "COMPLETE"
+                and "duplicate_of" not in t.user_attrs}
 
     before = complete()
     tune(spec_path, run_dir=run_dir, out=out, trials=6, progress=False)

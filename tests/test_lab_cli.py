@@ -21,7 +21,7 @@ def run(*args):
     (None, "no such tune file"),
     ("name = ", "not valid TOML"),
     (SMALL.replace('metric = "guide_spread"', 'metric = "fun"'), "objective[0].metric"),
-    (SMALL.replace("int = [0, 3]", "int = [0, 99]"), "param[0] (bull_bonus = 99)"),
+    (SMALL.replace("int = [0, 6]", "int = [0, 99]"), "param[0] (bull_bonus = 99)"),
 ])
 def test_tune_bad_input_is_one_error_line(tmp_path, text, message):
     path = tmp_path / "tune-x.toml"

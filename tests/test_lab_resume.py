@@ -73,13 +73,15 @@ def test_sigint_then_same_command_resumes(tmp_path):
     _, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, err
     assert "interrupted" in err and "run the same command to resume" in err
-    before = {t.number: (t.params, t.values) for t in _trials(run_dir) if t.state.name == "COMPLETE"}
+    before = {t.number: (t.params, t.values) for t in _trials(run_dir) if t.state.name == "COMPLETE"
+              and "duplicate_of" not in t.user_attrs}
     assert 3 <= len(before) < 40
     assert not (out / "front.md").exists()
     res = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
     assert res.returncode == 0, res.stderr
     trials = _trials(run_dir)
-    complete = {t.number: (t.params, t.values) for t in trials if t.state.name == "COMPLETE"}
+    complete = {t.number: (t.params, t.values) for t in trials if t.state.name == "COMPLETE"
+                and "duplicate_of" not in t.user_attrs}
     assert len(complete) == 40                                    # exactly the trials asked for
     assert all(complete[k] == v for k, v in before.items())       # none lost, none replayed
     failed = [t for t in trials if t.state.name == "FAIL"]

@@ -26,6 +26,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.browser
+
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = Path(os.environ.get("HERON_RESULTS", ROOT / "results"))
 REPORT = Path(os.environ.get("HERON_REPORT", RESULTS / "report.html"))

@@ -17,7 +17,9 @@ def summarize(df: pd.DataFrame) -> dict:
     """The headline figures of a run, with 95 % Wilson intervals for the rates.
 
     Keys: games, finished, rounds_mean, rounds_median, rounds_p90 (over finished games),
-    win_rate_by_seat (wins / games), win_rate_by_seat_ci, win_rate_by_guide (wins of players
+    win_rate_by_seat (wins / all games: an unfinished game is a win for nobody),
+    win_rate_by_seat_ci, win_rate_by_seat_finished (wins / finished games: the denominator of
+    the report's seat table), win_rate_by_seat_finished_ci, win_rate_by_guide (wins of players
     dealt that guide at the start / games in which it was dealt), win_rate_by_guide_ci,
     pond_per_game, pond_per_played_turn, anxiety_per_played_turn, advance_per_played_turn,
     lion_rescues_per_game, lead_changes_mean.
@@ -29,6 +31,8 @@ def summarize(df: pd.DataFrame) -> dict:
     winner = df["winner"].to_numpy() if n else np.zeros(0, int)
     wins_by_seat = [int((winner == s).sum()) for s in range(P)]
     by_seat = [wilson(k, n) for k in wins_by_seat]
+    n_finished = int(finished.sum())
+    by_seat_fin = [wilson(k, n_finished) for k in wins_by_seat]
     by_guide, by_guide_ci = {}, {}
     for a, name in enumerate(ANIMALS):
         dealt = 0
@@ -51,6 +55,8 @@ def summarize(df: pd.DataFrame) -> dict:
         "rounds_p90": float(np.percentile(rounds, 90)) if rounds.size else float("nan"),
         "win_rate_by_seat": [r[0] for r in by_seat],
         "win_rate_by_seat_ci": [[r[1], r[2]] for r in by_seat],
+        "win_rate_by_seat_finished": [r[0] for r in by_seat_fin],
+        "win_rate_by_seat_finished_ci": [[r[1], r[2]] for r in by_seat_fin],
         "win_rate_by_guide": by_guide,
         "win_rate_by_guide_ci": by_guide_ci,
         "pond_per_game": float(df["ponds"].mean()) if n else float("nan"),

@@ -3,7 +3,7 @@
 One module per command group, each adding its commands to the ``app`` of :mod:`._app` (which
 imports none of them): :mod:`.play` (simulate, turns, modes), :mod:`.exact` (exact, rules),
 :mod:`.game` (game list, game simulate), :mod:`.plan` (run, plan, report, compare),
-:mod:`.tournament`, :mod:`.tune`. Errors become exit codes in one place
+:mod:`.tournament`, :mod:`.tune`, :mod:`.explore`. Errors become exit codes in one place
 (:func:`._app.boundary`, :class:`ExitCode`).
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 
 from ._app import ExitCode, Interrupted, app, unwrap_help
-from . import exact, game, play, plan, tournament, tune  # noqa: E402,F401  (register their commands)
+from . import exact, explore, game, play, plan, tournament, tune  # noqa: E402,F401  (register their commands)
 
 unwrap_help(app)
 
@@ -21,13 +21,18 @@ def main() -> None:
     """Entry point of the ``heron-sim`` console script (exit codes: :class:`ExitCode`)."""
     import typer
 
-    from ..interrupt import handle_signals
+    from ..interrupt import handle_signals, quiet_exit_on_signal, stopped_at_once
 
     try:
-        with handle_signals():
-            app()
+        try:
+            # hard_exit: a second signal exits at once (130, one line), wherever it lands
+            with handle_signals(hard_exit=True):
+                app()
+        finally:
+            quiet_exit_on_signal()  # the work is done: a late signal exits 130, no traceback
     except KeyboardInterrupt:
-        typer.echo("interrupted: stopped at once; nothing of the current batch was written", err=True)
+        if not stopped_at_once():
+            typer.echo("interrupted: stopped at once; nothing of the current batch was written", err=True)
         sys.exit(ExitCode.INTERRUPTED)
 
 

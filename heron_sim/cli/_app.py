@@ -76,9 +76,17 @@ def boundary(call) -> int:
     except OutputError as err:
         typer.echo(f"error: {err}", err=True)
         return ExitCode.FAILURE
-    except typer.Abort:
-        typer.echo("interrupted: stopped at once; the games of the current batch are lost "
-                   "and nothing was written", err=True)
+    except typer.Abort as err:
+        cause = err.__cause__ or err.__context__
+        if isinstance(cause, EOFError):
+            # click turns an EOFError into Abort: that is no interruption (no signal came).
+            typer.echo(f"error: unexpected end of a file or of the input (EOFError: {cause})", err=True)
+            return ExitCode.FAILURE
+        from ..interrupt import stopped_at_once
+
+        if not stopped_at_once():  # else the signal handler said it already
+            typer.echo("interrupted: stopped at once; the games of the current batch are lost "
+                       "and nothing was written", err=True)
         return ExitCode.INTERRUPTED
 
 
@@ -116,12 +124,20 @@ def _version(value: bool) -> None:
 def _root(
     version: Annotated[bool, typer.Option("--version", callback=_version, is_eager=True,
                                           help="Print the version and exit.")] = False,
+    plugins: Annotated[Optional[list[str]], typer.Option(
+        "--plugin", help="Load a user strategy module (a module name or a .py file) before the "
+        "command, e.g. --plugin experiments/plugin_strategy.py (repeatable).")] = None,
 ) -> None:
     """Monte Carlo balance simulator for the Héron dice race (and four lighter games).
 
     Every command takes --help. Exit codes: 0 done, 1 a file could not be written, 2 bad input
     (one error: line), 130 interrupted (finished work kept and labelled).
     """
+    if plugins:
+        from ..user_plugins import load_plugin
+
+        for spec in plugins:
+            load_plugin(spec)
 
 
 def parse_overrides(items: list[str] | None) -> dict:

@@ -21,6 +21,7 @@ GamesOpt = Annotated[Optional[int], typer.Option("--games", help="Games per batc
 RunDirOpt = Annotated[Optional[Path], typer.Option("--run-dir", help="Run folder for the raw Parquet results (default runs/<timestamp>).")]
 OutOpt = Annotated[Path, typer.Option("--out", help="Folder of report.html, report.md and figures/.")]
 PlanDirOpt = Annotated[Path, typer.Option("--experiments", help="Folder of the plan's experiment files.")]
+PathsJsonOpt = Annotated[bool, typer.Option("--json", help="Print the paths written (report.html, report.md, figures, run folder) as JSON.")]
 SchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Where games jobs run: local (default), local-cluster[:N] or tcp://HOST:PORT (Dask); same results.")]
 
 
@@ -41,42 +42,13 @@ def _use_scheduler(scheduler) -> None:
     use_scheduler(scheduler)
 
 
-def _check_games(games):
-    if games is not None and games < 1:
-        raise HeronSimError(f"--games: {games}; allowed: >= 1")
-
-
 def _run(files, run_dir, games, resume: bool = False):
     """Check everything, play the experiments into the run folder; on an interruption say what
     was kept and exit 130 (the folder is marked interrupted; ``run --resume`` finishes it)."""
-    from ..runner import load_experiment, new_run_dir, run_experiments
-    from ..runner.config import Experiment
-    from ..runner.run import check_run_dir
+    from ..runner import new_run_dir, run_experiments
+    from ..runner.run import prepare_run
 
-    _check_games(games)
-    if resume and run_dir is None:
-        raise HeronSimError("--resume: give the run folder to finish with --run-dir")
-    manifest = check_run_dir(run_dir, resume) if run_dir is not None else None
-    if manifest is not None and not files:
-        try:
-            exps = [Experiment.from_dict(e["experiment"]) for e in manifest["experiments"]]
-        except (TypeError, KeyError, AttributeError) as err:
-            raise HeronSimError(f"--resume: {run_dir}: damaged manifest ({type(err).__name__}: {err})") from None
-    else:
-        if not files:
-            raise HeronSimError("experiments: give at least one experiment file (or --resume --run-dir RUN)")
-        exps = [load_experiment(p) for p in files]  # validate everything before creating a folder
-    names = [e.name for e in exps]
-    dup = sorted({n for n in names if names.count(n) > 1})
-    if dup:
-        raise HeronSimError(f"two experiments named {dup[0]!r}; names must be unique in a run")
-    if manifest is not None:
-        old = [e["experiment"].get("name") for e in manifest["experiments"]]
-        if names != old:
-            raise HeronSimError(f"--resume: the run folder holds experiments {old}, not {names}")
-        if games is not None and games != manifest.get("games_override"):
-            raise HeronSimError(f"--games: {games}, but the run was started with --games "
-                                f"{manifest.get('games_override')}; leave it out to resume")
+    exps, manifest = prepare_run(files, run_dir, games, resume)
     run_dir = Path(run_dir) if run_dir else new_run_dir()
     t0 = time.perf_counter()
     m = run_experiments(exps, run_dir, log=_log, games=games, resume=manifest)
@@ -144,13 +116,14 @@ def plan_cmd(
     run_dir: RunDirOpt = None,
     out: OutOpt = Path("results"),
     scheduler: SchedulerOpt = None,
+    as_json: PathsJsonOpt = False,
 ) -> None:
     """Run the whole test plan (every experiment file of the folder) and write the report."""
     _use_scheduler(scheduler)
     check_output(out, "--out", folder=True)
     started = time.perf_counter()
     folder_run = _run(plan_files(folder), run_dir, games)
-    _report(folder_run, out, started)
+    _echo_paths(_report(folder_run, out, started), folder_run, as_json)
 
 
 @app.command("report")
@@ -160,87 +133,72 @@ def report_cmd(
     folder: PlanDirOpt = Path("experiments"),
     games: GamesOpt = None,
     run_dir: RunDirOpt = None,
+    as_json: PathsJsonOpt = False,
 ) -> None:
     """Write results/index.html (links every page), report.html (the Héron report, self-contained),
     one page per lighter game, report.md and findings.json: runs the plan first unless --from
     names a run folder."""
     check_output(out, "--out", folder=True)
     if from_ is not None:
-        _report(from_, out)
+        _echo_paths(_report(from_, out), from_, as_json)
     else:
         started = time.perf_counter()
         folder_run = _run(plan_files(folder), run_dir, games)
-        _report(folder_run, out, started)
+        _echo_paths(_report(folder_run, out, started), folder_run, as_json)
+
+
+def _echo_paths(paths: dict, run_dir, as_json: bool) -> None:
+    """With --json, the files written (the report's and the run folder) as JSON on stdout."""
+    if as_json:
+        from ..io import dumps
+
+        typer.echo(dumps({"run_dir": str(run_dir), **{k: v for k, v in paths.items() if k not in ("sections", "meta")}}, indent=1))
 
 
 @app.command("compare")
 def compare_cmd(
-    a: Annotated[Path, typer.Argument(help="Rules file A (like heron_sim/rules/data/defaults.toml) or an experiment file.")],
-    b: Annotated[Path, typer.Argument(help="Rules file B.")],
-    games: Annotated[int, typer.Option("--games", help="Games per rule set (same seeds under both).")] = 10_000,
-    mode: Annotated[Optional[str], typer.Option("--mode", help="Dice mode (default: each file's, else 8d8).")] = None,
-    players: Annotated[Optional[int], typer.Option("--players", help="Players, 2..7.")] = None,
-    seating: Annotated[str, typer.Option("--strategy", help="Strategies: ai, all, or names (one per seat, rotated).")] = "ai",
-    seed: Annotated[int, typer.Option("--seed", help="Master seed: game i draws from stream (seed, i) under both rules.")] = 1,
+    a: Annotated[Path, typer.Argument(help="Rules file A (like heron_sim/rules/data/defaults.toml), an experiment file, or alone an experiment file of kind compare (its [a] and [b]).")],
+    b: Annotated[Optional[Path], typer.Argument(help="Rules file B (or an experiment file).")] = None,
+    games: Annotated[Optional[int], typer.Option("--games", help="Games per rule set, the same seeds under both (default: the experiment's, else 10000).")] = None,
+    mode: Annotated[Optional[str], typer.Option("--mode", help="Dice mode for both (default: each file's own, else 8d8).")] = None,
+    players: Annotated[Optional[int], typer.Option("--players", help="Players for both, 2..7 (default: each file's own; they must agree).")] = None,
+    seating: Annotated[Optional[str], typer.Option("--strategy", help="Strategies: ai, all, or names (one per seat, rotated); default ai.")] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", help="Master seed: game i draws from stream (seed, i) under both rules (default 1).")] = None,
     out: Annotated[Optional[Path], typer.Option("--out", help="Also write compare.md / report.html to this folder.")] = None,
     run_dir: RunDirOpt = None,
     scheduler: SchedulerOpt = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the findings (every figure with id, estimate, interval, n, unit) as JSON.")] = False,
 ) -> None:
     """Run the same seeds under two rule sets and print every metric side by side with the
-    difference B - A, its 95 % interval (paired by seed) and a Holm-corrected p-value."""
-    from ..report import build_sections, markdown_table, write_report
-    from ..runner import RunData, run_experiments
-    from ..runner.config import Experiment, RulesSpec
+    difference B - A, its 95 % interval (paired by seed) and a Holm-corrected p-value. Each
+    file plays its own mode and players; the first line says what was played."""
+    from ..report import build_sections, markdown_table, run_metadata, write_report
+    from ..runner.compare_rules import compare_experiment, compare_rules, describe_pair
 
     _use_scheduler(scheduler)
-    if games < 1:
-        raise HeronSimError(f"--games: {games}; allowed: >= 1")
-    specs = [_rules_source(p, label) for p, label in ((a, a.stem), (b, b.stem))]
-    m = mode or specs[0].build(None, players).mode
-    exp = Experiment(name="compare", kind="compare", title=f"Rule variant: {b.stem} vs {a.stem}",
-                     seed=seed, games=games, modes=(m,), players=players or specs[0].build(m).players,
-                     seating=seating, figures=("differences",), a=specs[0], b=specs[1])
-    for s in specs:
-        s.build(m, exp.players)
-    from ..runner import new_run_dir
-    from ..runner.run import check_run_dir
-
+    exp = compare_experiment(a, b, games=games, mode=mode, players=players, seating=seating, seed=seed)
     if out is not None:
         check_output(out, "--out", folder=True)
-    if run_dir is not None:
-        check_run_dir(run_dir)
-    folder = Path(run_dir) if run_dir else new_run_dir(name=f"compare-{time.strftime('%Y%m%d-%H%M%S')}")
-    m = run_experiments([exp], folder, log=_log)
+    played = describe_pair(exp)
+    run = compare_rules(a, b, games=games, mode=mode, players=players, seating=seating, seed=seed,
+                        run_dir=run_dir, log=_log)
+    m = run.manifest
     if m["status"] != "complete":
-        _log(f"interrupted: kept {m['played']:,} of {m['requested']:,} games in {folder} (marked "
-             "interrupted); no comparison is printed from a partial run")
-        raise typer.Exit(code=130)
-    run = RunData(folder)
+        raise Interrupted(f"interrupted: kept {m['played']:,} of {m['requested']:,} games in {run.dir} (marked "
+                          "interrupted); no comparison is printed from a partial run")
     sections = build_sections(run)[:1]
-    for sec in sections:
-        for f in sec.findings:
-            typer.echo(f"- {f}")
-        for t in sec.tables:
-            typer.echo(f"\n**{t.caption}**\n\n{markdown_table(t.frame)}\n\n*{t.note}*")
-    if out is not None:
-        from ..report import run_metadata
+    if as_json:
+        from ..io import dumps
+        from ..report.render import findings_json
 
+        typer.echo(dumps({"played": played, **findings_json(sections, run_metadata(run))}, ensure_ascii=False, indent=1))
+    else:
+        typer.echo(played)
+        for sec in sections:
+            for f in sec.findings:
+                typer.echo(f"- {f}")
+            for t in sec.tables:
+                typer.echo(f"\n**{t.caption}**\n\n{markdown_table(t.frame)}\n\n*{t.note}*")
+    if out is not None:
         paths = write_report(sections, run_metadata(run), out, title=exp.title)
         _log(f"report: {paths['html']} and {paths['md']}")
-
-
-def _rules_source(path: Path, label: str):
-    """A rules file, or an experiment file (its [rules] table), as a RulesSpec."""
-    from ..runner.config import RulesSpec
-    from ..tomlfile import read_toml
-
-    table = read_toml(path, label)
-    if "kind" in table:  # an experiment file
-        r = table.get("rules", {}) or {}
-        file = r.get("file")
-        if file is not None:
-            file = str(path.parent / file)
-        from ..runner.config import _flatten
-
-        return RulesSpec(file=file, overrides=_flatten(r.get("set", {}) or {}), label=label)
-    return RulesSpec(file=str(path), label=label)

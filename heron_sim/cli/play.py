@@ -47,24 +47,35 @@ def simulate_cmd(
     r = build_rules(mode, rules, set_, players)
     if out is not None:
         check_output(out, "--out", TABLE_FORMATS)
+    precision_cut = False
     if precision is not None:
         # --precision plays blocks of --games until the win rates are that narrow: the games
         # used are not known in advance, so they are kept in memory and written once at the end.
         from ..errors import HeronSimError
         from ..io import write_frame
-        from ..lab.precision import simulate_to_precision
+        from ..lab.precision import simulate_to_precision, stop_reason
 
+        if games < 1:
+            raise HeronSimError(f"--games: {games}; allowed: >= 1 with --precision (the games per block)")
         frame = simulate_to_precision(r, precision, seed, strategy, block=games, threads=threads)
+        precision_cut = bool(frame.attrs.get("interrupted"))
         log(f"precision {precision}: {frame.attrs['games_used']:,} games used, widest win-rate half-width "
-            f"{frame.attrs['halfwidth']:.4f}" + ("" if frame.attrs["reached"] else " (not reached: game cap)"))
+            f"{frame.attrs['halfwidth']:.4f} ({stop_reason(frame)})")
         games = played = len(frame)
         error = None
-        if out is not None:
+        if out is not None and (played or not precision_cut):
             try:
-                write_frame(frame, out, meta={"requested": games, "played": played, "interrupted": False})
+                from ..provenance import git_commit
+
+                write_frame(frame, out, meta={"requested": int(frame.attrs.get("max_games", games)),
+                                              "played": played, "interrupted": precision_cut,
+                                              "stopped": stop_reason(frame),
+                                              "seed": int(seed), "mode": r.mode, "rules": r.digest(),
+                                              "strategies": strategy, "git_commit": git_commit(),
+                                              "rules_table": r.to_table()})
             except (HeronSimError, OSError) as err:  # printed after the summary, as for streamed runs
                 error = err
-        written = out is not None and error is None
+        written = out is not None and error is None and bool(played or not precision_cut)
     else:
         from ..simulation import simulate_to_file
 
@@ -73,14 +84,26 @@ def simulate_cmd(
             run = simulate_to_file(r, games, seed, strategy, out, threads=threads, progress=advance)
         frame, played, error, written = run.frame, run.played, run.write_error, run.written
     summary = _summarize(frame)
-    summary.update(requested=int(games), played=int(played), interrupted=played < games)
+    cut = precision_cut or played < games
+    summary.update(requested=int(games), played=int(played), interrupted=cut)
+    if precision is not None:
+        summary["stopped"] = stop_reason(frame)
     if as_json:
         typer.echo(dumps(summary))
     else:
-        typer.echo(markdown_table(summary_table({r.mode: summary})))
+        table = summary_table({r.mode: summary})
+        if cut:  # the table itself says that it holds an interrupted run (as modes' does)
+            table.loc["interrupted"] = [f"yes ({played:,} games)" if precision_cut
+                                        else f"yes ({played:,} of {games:,} games)"]
+        typer.echo(markdown_table(table))
     if error is not None:
         raise error
-    if played < games:
+    if precision_cut:
+        from ..interrupt import signal_name
+
+        raise Interrupted(f"interrupted ({signal_name() or 'SIGINT'}): kept the {played:,} games played "
+                          "before the precision was reached" + (f", written to {out}" if written else ""))
+    if cut:
         raise Interrupted(interrupted_line(played, games, written=str(out) if written else None))
 
 

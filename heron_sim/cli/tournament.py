@@ -12,7 +12,7 @@ from ._app import Interrupted, app, build_rules, check_user_strategies, dumps, i
 
 @app.command("tournament")
 def tournament_cmd(
-    strategies: Annotated[str, typer.Option("--strategies", help="Comma list of strategies (name or name:key=value), e.g. greedy,prudent,expert,racer,random.")] = "greedy,prudent,expert,racer,random",
+    strategies: Annotated[str, typer.Option("--strategies", "--strategy", help="Comma list of strategies (name or name:key=value), e.g. greedy,prudent,expert,racer,random.")] = "greedy,prudent,expert,racer,random",
     mode: Annotated[Optional[str], typer.Option("--mode", help="Dice mode: 8d8, 7d8, 10d8 or 10d6.")] = None,
     games: Annotated[int, typer.Option("--games", help="Two-player games per seating of each pair (each pair plays twice this, seats and guides mirrored).")] = 10_000,
     seed: Annotated[int, typer.Option("--seed", help="Master seed (game i of every pairing uses the stream (seed, i)).")] = 1,

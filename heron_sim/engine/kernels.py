@@ -20,8 +20,8 @@ imports are rewritten to use one of two ``decide``:
 The kernels take the ``decide`` address as their last argument (0 for greedy alone). The cache
 folder is keyed on a hash of every engine source (heron_sim._numba_cache), so the generated
 copies can never be stale. If the folder cannot be written, the package is built in memory
-(compiled each run). The first compilation of a kernel prints one line on stderr (on a
-terminal, or with ``HERON_SIM_COMPILE_NOTE=1``).
+(compiled each run). The first compilation of a kernel prints one line on stderr, whatever
+stderr is (``HERON_SIM_COMPILE_NOTE=0`` silences it).
 """
 
 from __future__ import annotations
@@ -42,18 +42,24 @@ _HERE = Path(__file__).resolve().parent
 #: The template modules, in import order: every module of the loop that calls ``decide``.
 TEMPLATES = ("powers", "moves", "squares", "turn", "game", "loops")
 
-#: Strategy id -> (module, decision function, its arguments, name for the message).
-_STRATEGIES = {
-    0: ("heron_sim.strategies.greedy", "greedy_decide", "kind, seat, w", "greedy"),
-    1: ("heron_sim.strategies.random_policy", "random_decide", "kind, seat, w, R, rng", "random"),
-    2: ("heron_sim.strategies.scripted", "scripted_decide", "kind, seat, w", "scripted"),
-    3: ("heron_sim.strategies.expert", "expert_decide", "kind, seat, w, R, rng, sp", "expert"),
-    4: ("heron_sim.strategies.prudent", "prudent_decide", "kind, seat, w, R, rng, sp", "prudent"),
-    5: ("heron_sim.strategies.racer", "racer_decide", "kind, seat, w, R, rng, sp", "racer"),
-    100: ("heron_sim.strategies.plugins", "call_address", "int(sp[seat, 0]), kind, seat, w, R, rng, sp",
-          "plug-in"),
-}
-GREEDY = 0
+
+
+def _strategies() -> dict[int, tuple[str, str, str, str]]:
+    """Strategy id -> (module, decision function, its arguments, name for the message): derived
+    from the strategies' own declarations (heron_sim.strategies.declared), plus plug-ins."""
+    global _STRATEGIES
+    if _STRATEGIES is None:
+        from ..strategies.declared import declarations
+        from ..strategies.dispatch import PLUGIN, PLUGIN_CALL
+
+        table = {d.sid: (d.module, d.decide, d.args, d.name) for d in declarations()}
+        table[PLUGIN] = (*PLUGIN_CALL, "plug-in")
+        _STRATEGIES = table
+    return _STRATEGIES
+
+
+_STRATEGIES: dict | None = None
+GREEDY = 0  # checked against the declarations below (greedy's fused turn needs its id here)
 EXPERT = 3  # its seats take a fused turn (heron_sim.strategies.expert_turn) where it is seated
 #: The key of the kernel shared by every strategy set but greedy alone.
 SHARED = ("shared",)
@@ -74,7 +80,7 @@ _ready: set[tuple] = set()
 def strategy_set(sids) -> tuple[int, ...]:
     ids = tuple(sorted({int(s) for s in sids}))
     for s in ids:
-        if s not in _STRATEGIES:
+        if s not in _strategies():
             raise ValueError(f"unknown strategy id {s}")
     return ids
 
@@ -107,7 +113,7 @@ def kernel_key(sids) -> tuple:
 
 
 def set_name(key: tuple) -> str:
-    return "every strategy" if key == SHARED else "+".join(_STRATEGIES[s][3] for s in key)
+    return "every strategy" if key == SHARED else "+".join(_strategies()[s][3] for s in key)
 
 
 def _key(key: tuple) -> str:
@@ -145,7 +151,7 @@ def decide_source(key: tuple) -> str:
                   "    return call_address(w[DECIDE_FN], kind, seat, w, R, rng, sp)", ""]
         return "\n".join(lines)
     (sid,) = key
-    mod, fn, args, _ = _STRATEGIES[sid]
+    mod, fn, args, _ = _strategies()[sid]
     lines[3:3] = [f"from {mod} import {fn}"]
     lines[5] = f"HAS_GREEDY = {sid == GREEDY}"
     lines[7] = f"HAS_EXPERT = {sid == EXPERT}"
@@ -250,15 +256,10 @@ def kernel(sids, entry: str):
 
 
 def _announce() -> bool:
-    """The compile note is for a person at a terminal (``HERON_SIM_COMPILE_NOTE=1``: always,
-    ``0``: never); output captured by a program stays exactly what it was."""
-    flag = os.environ.get("HERON_SIM_COMPILE_NOTE")
-    if flag is not None:
-        return flag == "1"
-    try:
-        return sys.stderr.isatty()
-    except (AttributeError, ValueError):
-        return False
+    """The compile note (one line on stderr) is printed whatever stderr is, a terminal, a log
+    or a pipe: a first run that compiles for 20 s says why it is silent
+    (``HERON_SIM_COMPILE_NOTE=0``: never)."""
+    return os.environ.get("HERON_SIM_COMPILE_NOTE", "1") != "0"
 
 
 def run_kernel(sids, entry: str, *args):
@@ -282,8 +283,11 @@ def run_kernel(sids, entry: str, *args):
     result = fn(*args, decide_address(ids))
     _ready.add((ids, entry))
     if cold and cache.writable():
-        try:
-            marker.write_text(f"{time.perf_counter() - t0:.1f}\n", encoding="utf-8")
-        except OSError:
+        from ..errors import OutputError
+        from ..io import write_text
+
+        try:  # atomic: a kill never leaves a torn marker
+            write_text(marker, f"{time.perf_counter() - t0:.1f}\n")
+        except OutputError:
             pass
     return result

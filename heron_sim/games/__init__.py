@@ -12,8 +12,32 @@ _REGISTRY: dict[str, LightGame] = {}
 
 
 def register(game: LightGame) -> LightGame:
+    """Register ``game``; its ``load_rules`` goes through the typed check of :mod:`.shapes`
+    (every key's shape from the game's ``data/defaults.toml``)."""
+    if not getattr(game.load_rules, "checked", False):
+        import dataclasses
+
+        from .shapes import checked_loader
+
+        package = game.load_rules.__module__.rsplit(".", 1)[0]
+        game = dataclasses.replace(game, load_rules=checked_loader(game.load_rules, _defaults_of(package)))
     _REGISTRY[game.name] = game
     return game
+
+
+def _defaults_of(package: str):
+    import functools
+
+    from ..tomlfile import package_toml
+
+    @functools.lru_cache(maxsize=1)
+    def table() -> dict:
+        try:
+            return package_toml(package, "data/defaults.toml")
+        except (FileNotFoundError, ModuleNotFoundError):
+            return {}
+
+    return lambda: __import__("copy").deepcopy(table())
 
 
 def _discover() -> None:

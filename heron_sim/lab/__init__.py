@@ -35,34 +35,59 @@ def _loss_str(o, key="loss"):
     return f"{format_value(o['metric'], o[key])}{unit_suffix(o['metric'])}"
 
 
+def _objective_text(o: dict) -> str:
+    # The table that decides the panel's loss (the largest loss there).
+    worst = max(o["scenarios"], key=lambda x: x["loss"] if x["loss"] == x["loss"] else -1e18) \
+        if o["scenarios"] else None
+    s = (f"{o['metric']} loss {_loss_str(o)} [{_loss_str(o, 'loss_low')}, {_loss_str(o, 'loss_high')}] "
+         f"against {_loss_str(o, 'base_loss')} for the base ({o['verdict']}")
+    s += ")" if o["verdict"] != "better" else ": the paired interval excludes zero)"
+    if worst is not None and len(o["scenarios"]) > 1:
+        s += f"; worst table {worst['scenario']}: {worst['text']}"
+    elif worst is not None:
+        s += f"; {worst['text']}"
+    return s
+
+
 def finding_text(spec: TuneSpec, finalists: list[dict]) -> str:
-    """What the study found, in one paragraph, honest about goals and intervals."""
+    """What the study found, in one paragraph, honest about goals and intervals: the smallest
+    change that meets every goal with 95 % confidence first, then the best variant."""
+    from .ladder import smallest_meeting
+
     if not finalists:
         return "The search produced no candidate to re-evaluate (no finished trial)."
     feas = [e for e in finalists if e["feasible"]]
     best = finalists[0]
-    changes = ", ".join(f"{k} = {v}" for k, v in best["params"].items())
-    parts = []
-    for o in best["objectives"]:
-        s = (f"{o['metric']} {_loss_str(o)} [{_loss_str(o, 'loss_low')}, {_loss_str(o, 'loss_high')}] "
-             f"against {_loss_str(o, 'base_loss')} for the base ({o['verdict']}")
-        s += ")" if o["verdict"] != "better" else ": the paired interval excludes zero)"
-        parts.append(s)
+    small = smallest_meeting(finalists)
+    tables = (f"{len(best['scenarios'])} tables ({spec.aggregate} over the panel)" if len(best["scenarios"]) > 1
+              else "one table")
+    text = ""
+    if small is not None:
+        text += (f"Smallest change that meets every goal with 95 % confidence on {tables}: `{small['id']}` "
+                 f"({small['n_changed']} rule{'s' if small['n_changed'] != 1 else ''}: {small['changes']}). ")
+    elif any(o.goal is not None for o in spec.objectives):
+        text += ("No re-evaluated variant meets every goal with 95 % confidence at every table "
+                 f"(ladder of up to {spec.ladder_max_keys} rules and the search, at this precision). ")
+    parts = [_objective_text(o) for o in best["objectives"]]
     cons = []
     for c in best["constraints"]:
         if "relative_change" in c:
             cons.append(f"{c['constraint']}: {100 * c['relative_change']:+.1f} % "
-                        f"[{100 * c['low']:+.1f}, {100 * c['high']:+.1f}] ({'holds' if c['holds'] else 'violated'})")
+                        f"[{100 * c['low']:+.1f}, {100 * c['high']:+.1f}] at {c.get('scenario', 'the table')} "
+                        f"({'holds' if c['holds'] else 'violated'})")
+        elif c.get("inert") or c.get("powers_off"):
+            cons.append(f"{c['constraint']}: violated ({', '.join(sorted(set(c.get('powers_off', []) + c.get('inert', []))))})")
         else:
             cons.append(f"{c['constraint']}: {'holds' if c['holds'] else 'violated'}")
     goals = [o for o in best["objectives"] if o["goal"] is not None]
-    text = (f"Best variant `{best['id']}` ({changes}), on {best['games']:,} fresh games paired with the base: "
-            + "; ".join(parts) + ".")
+    nc = best["n_changed"]
+    text += (f"Best variant `{best['id']}` ({nc} rule{'s' if nc != 1 else ''} changed: {best['changes']}), on {best['games']:,} "
+             f"fresh games a table paired with the base: " + "; ".join(parts) + ".")
     if cons:
         text += " Constraints: " + "; ".join(cons) + "."
     if not feas:
-        text += (" No re-evaluated variant satisfies every constraint on fresh seeds: the searched space "
-                 "holds no such variant (at this precision).")
+        text += (" No re-evaluated variant satisfies every constraint on fresh seeds at every table "
+                 "(at this precision): this is the closest found.")
     if goals:
         met = [o for o in goals if o["goal_met"]]
         sure = [o for o in goals if o["goal_met_95"]]
@@ -72,8 +97,9 @@ def finding_text(spec: TuneSpec, finalists: list[dict]) -> str:
                      else ", but not yet with 95 % confidence (the upper bound of the interval lies past the goal).")
         else:
             missed = [o["metric"] for o in goals if not o["goal_met"]]
-            text += (" Goal not reached on " + ", ".join(missed) + ": the searched space holds no variant "
-                     "that meets it (at this precision); this is the closest found.")
+            text += (" Goal not reached on " + ", ".join(missed) + " by any re-evaluated variant "
+                     f"(the ladder's one- to {spec.ladder_max_keys}-rule changes and the search's front); "
+                     "this is the closest found.")
     return text
 
 
@@ -103,52 +129,163 @@ def tune(spec: TuneSpec | str | Path, *, trials: int | None = None, games: int |
         raise HeronSimError(f"--precision: {precision}; allowed: a half-width between 0 and 0.5 (e.g. 0.005)")
     spec = spec.with_overrides(trials=trials, games=games)
     log = log or (lambda s: None)
+    from ..interrupt import handle_signals
+    from .checks import check_spec
+
+    check_spec(spec)
     run_dir = Path(run_dir) if run_dir else Path("runs") / f"tune-{spec.name}"
     out = Path(out) if out else Path("results") / f"tune-{spec.name}"
+    # Every output place is checked before the first game (and before any folder is made).
+    from ..io import check_output
+
+    check_output(run_dir, "--run-dir", folder=True)
+    check_output(out, "--out", folder=True)
     t0 = time.perf_counter()
-    study = open_study(spec, run_dir, fresh=fresh)
+    # One stop mechanism for the whole study (base, search, racing, output): the first
+    # SIGINT/SIGTERM sets the flag read between batches; finished work is kept.
+    with handle_signals(), get_executor(scheduler, workers) as ex:
+        from .rundir import open_run_dir
+
+        lock = open_run_dir(run_dir, fresh=fresh, log=log)
+        try:
+            return _tune_locked(spec, ex, run_dir, out, precision, time_limit, progress, log, t0)
+        finally:
+            lock.release()
+
+
+def _tune_locked(spec, ex, run_dir, out, precision, time_limit, progress, log, t0) -> dict:
+    from ..interrupt import stop_requested
+    from ..runner.executor import ClusterLost
+    from .evaluate import Evaluator
+    from .progress import StudyProgress
+    from .ladder import ladder_table, run_ladder, seed_search
+    from .study import evidence, finished_trials, open_study, race, run_search, search_front
+
+    study = open_study(spec, run_dir)
     done_before = len(finished_trials(study))
     limit = spec.time_limit if time_limit is None else time_limit
-    with get_executor(scheduler, workers) as ex:
-        log(f"tune {spec.name}: {spec.trials} trials x {spec.games:,} games on {ex.describe()}; "
-            f"study in {run_dir / 'study.journal'} ({done_before} trials already finished)")
+    phase = "base"
+    try:
+        log(f"tune {spec.name}: {spec.trials} trials x {spec.games:,} games x {len(spec.scenario_bases)} scenario(s) "
+            f"on {ex.describe()}; study in {run_dir / 'study.journal'} ({done_before} trials already finished)")
         with StudyProgress(spec, enabled=progress) as bar:
-            ev = Evaluator(spec, ex, run_dir / "evals", progress=bar.games)
-            base_sums = ev.cached_sums("base", spec.base, 0, spec.games)
-            ref_sums = ev.cached_sums("ref", spec.reference, 0, spec.games) if spec.reference else None
+            log = bar.wrap_log(log)
+            ev = Evaluator(spec, ex, run_dir / "evals", progress=bar.games, log=log)
+            base_c = tuple(spec.scenario_bases)
+            ref_c = tuple(spec.scenario_refs) if spec.reference else None
+            base_sums = ev.cached_sums("base", base_c, 0, spec.games)
+            ref_sums = ev.cached_sums("ref", ref_c, 0, spec.games) if ref_c else None
+            phase = "ladder"
+            played: dict = {}
+            bar.phase("ladder", _ladder_games(spec))
+            ladder = run_ladder(spec, ev, base_sums, ref_sums, played=played, log=log)
+            if stop_requested():
+                raise KeyboardInterrupt
+            seed_search(spec, study, ladder, log=log)
             bar.start(done_before)
-            width = ex.width if ex.kind != "local" else 1
-            try:
-                st = run_search(spec, study, ev, base_sums=base_sums, ref_sums=ref_sums, on_trial=bar.trial,
-                                time_limit=limit, width=max(1, min(width, spec.population)))
-            except KeyboardInterrupt:
-                raise TuneInterrupted(_interrupted(study, run_dir)) from None
-            if st.interrupted:
+            phase = "search"
+            st = run_search(spec, study, ev, base_sums=base_sums, ref_sums=ref_sums, on_trial=bar.trial,
+                            time_limit=limit, played=played, run_dir=run_dir)
+            if st.interrupted or stop_requested():
                 raise TuneInterrupted(_interrupted(study, run_dir))
             if st.stopped_by_time:
                 log(f"time limit reached after {len(finished_trials(study))} finished trials")
-            cands, complete = search_front(spec, study, base_sums)
-            log(f"search done: {len(complete)} trials; {len(cands)} candidates on the front go to racing")
-            bar.racing()
-            try:
-                finalists, last = race(spec, ev, cands, precision=precision, log=log) if cands else ([], None)
-            except KeyboardInterrupt:
-                raise TuneInterrupted(_interrupted(study, run_dir, racing=True)) from None
+            if st.exhausted:
+                log(f"the space holds no further rule set to play: {len(finished_trials(study))} distinct trials")
+            cands, complete = search_front(spec, study, base_sums, ladder)
+            log(f"search done: {len(ladder)} ladder entries and {len(complete)} trials; {len(cands)} candidates "
+                "go to racing")
+            degenerate = _degenerate(spec, base_sums, complete)
+            if degenerate:
+                log(degenerate)
+            phase = "racing"
+            finalists, last = (race(spec, ev, cands, precision=precision, log=log, on_rung=bar.rung)
+                               if cands else ([], None))
+        phase = "output"
+        if stop_requested():
+            raise KeyboardInterrupt
         fin = evidence(spec, finalists, last) if last else []
-        result = {"finalists": fin, "trials": len(complete), "last_games": last["games"] if last else 0,
+        result = {"finalists": fin, "trials": len(complete), "ladder_played": len(ladder),
+                  "last_games": last["games"] if last else 0,
                   "games_played": ev.games_played, "seconds": round(time.perf_counter() - t0, 1),
-                  "executor": ex.describe(), "finding": finding_text(spec, fin)}
-    paths = write_outputs(spec, result, study.get_trials(deepcopy=False), out)
+                  "executor": ex.describe()}
+        result["ladder"] = ladder_table(spec, fin)
+        result["finding"] = finding_text(spec, fin)
+        if degenerate:
+            result["finding"] = degenerate + " " + result["finding"]
+            result["degenerate"] = degenerate
+        from ..io import atomic_folder
+
+        # The results folder is written as a whole: a new front never sits beside an old summary.
+        with atomic_folder(out, "--out") as tmp:
+            paths = write_outputs(spec, result, study.get_trials(deepcopy=False), tmp, final=out)
+        def moved(v):
+            if isinstance(v, list):
+                return [moved(x) for x in v]
+            return out / Path(v).relative_to(tmp) if isinstance(v, Path) and _under(v, tmp) else v
+
+        paths = {k: moved(v) for k, v in paths.items()}
+    except KeyboardInterrupt:
+        raise TuneInterrupted(_interrupted(study, run_dir, racing=phase in ("racing", "output"),
+                                           phase=phase)) from None
+    except ClusterLost as err:
+        raise HeronSimError(f"{err}; {len(finished_trials(study))} finished trials (and finished "
+                            f"re-evaluations) are kept in {run_dir}; run the same command to resume") from None
     result["paths"] = paths
     log(result["finding"])
     log(f"results in {out} ({result['seconds']:.0f} s, {result['games_played']:,} games played this time)")
     return result
 
 
-def _interrupted(study, run_dir, racing=False) -> str:
+def _ladder_games(spec) -> int:
+    """Games the ladder plays at most (a bound for the progress bar: cached entries finish at once)."""
+    from .ladder import grid_values
+
+    n1 = sum(len(grid_values(p, spec.ladder_grid)) for p in spec.params)
+    top = min(spec.ladder_top, len(spec.params))
+    n = n1 + sum(math.comb(top, k) for k in range(2, spec.ladder_max_keys + 1)) if spec.ladder_max_keys else 0
+    return n * spec.games * len(spec.scenario_bases)
+
+
+def _under(p: Path, folder: Path) -> bool:
+    try:
+        Path(p).relative_to(folder)
+        return True
+    except ValueError:
+        return False
+
+
+def _degenerate(spec, base_sums, complete) -> str:
+    """A sentence when the searched space cannot be judged: no game ends under the base rules
+    or under any trial (every metric undefined) at any table, else empty."""
+    import numpy as np
+
+    from .metrics import value
+
+    n_sc = len(spec.scenario_bases)
+    players = [b.players for b in spec.scenario_bases]
+
+    def none_finished(S) -> bool:
+        S = np.asarray(S).reshape(n_sc, -1)
+        try:
+            return not any(math.isfinite(float(value("length", S[i], players[i]))) for i in range(n_sc))
+        except Exception:  # noqa: BLE001 - a metric that cannot be computed at all
+            return True
+
+    trial_sums = [t.user_attrs.get("sums") for t in complete if t.user_attrs.get("sums")]
+    if trial_sums and all(none_finished(S) for S in trial_sums):
+        return ("Degenerate space: no game finished under any searched variant (e.g. a round limit "
+                "too low), so no metric is defined and no variant can be judged.")
+    if none_finished(base_sums):
+        return "Degenerate base: no game finished under the base rules, so no comparison is defined."
+    return ""
+
+
+def _interrupted(study, run_dir, racing=False, phase: str = "") -> str:
     from .study import finished_trials
 
     n = len(finished_trials(study))
-    where = "during racing (re-evaluations already finished are kept)" if racing else ""
+    where = ("during racing (re-evaluations already finished are kept)" if racing
+             else "during the base evaluation" if phase == "base" else "")
     return (f"interrupted {where}: {n} finished trials kept in {run_dir / 'study.journal'}; "
             "run the same command to resume").replace("  ", " ")

@@ -8,11 +8,11 @@ search never used). Batches go through an executor (heron_sim.runner.executor).
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 
 import numpy as np
 
+from ..io import mkdir, read_arrays, write_arrays
 from ..runner.executor import split_games
 from .metrics import IX, K, Bootstrap, batch_matrix, rate_halfwidths
 
@@ -25,17 +25,27 @@ def batch_sums(batch) -> np.ndarray:
 
 
 class Evaluator:
-    def __init__(self, spec, executor, cache_dir: Path | None = None, progress=None):
+    """Plays candidates over the study's panel. A *candidate* is a tuple of rules, one per
+    scenario (:meth:`heron_sim.lab.spec.TuneSpec.rules_for`); its sums are ``[n_scenarios, K]``.
+    Scenario i plays its seatings on the streams (``spec.scenario_seed(i)``, game)."""
+
+    def __init__(self, spec, executor, cache_dir: Path | None = None, progress=None, log=None):
         self.spec = spec
         self.executor = executor
+        self.log = log or (lambda s: None)
         self.cache = Path(cache_dir) if cache_dir else None
         if self.cache:
-            self.cache.mkdir(parents=True, exist_ok=True)
+            mkdir(self.cache)
         self.progress = progress  # called with the games of each finished batch
         self.games_played = 0
+        self.panel = list(spec.panel) or [None]
 
-    def _batches(self, rules, first_game, games):
-        return split_games(rules, self.spec.seating, self.spec.seed, games, first_game=first_game,
+    def _seatings(self, i):
+        sc = self.panel[i]
+        return self.spec.seating if sc is None else tuple(tuple(x) for x in sc.seatings())
+
+    def _batches(self, rules, i, first_game, games):
+        return split_games(rules, self._seatings(i), self.spec.scenario_seed(i), games, first_game=first_game,
                            batch_games=self.spec.batch_games, threads=None)
 
     def _tick(self, batch):
@@ -44,77 +54,94 @@ class Evaluator:
             self.progress(batch.games)
 
     # ------------------------------------------------------------ search: sums only
-    def sums(self, rules_list, first_game: int, games: int) -> list[np.ndarray]:
-        """Column sums of each rules set over the same games."""
+    def sums(self, cands, first_game: int, games: int) -> list[np.ndarray]:
+        """Column sums ``[n_scenarios, K]`` of each candidate over the same games."""
         batches, owner = [], []
-        for j, r in enumerate(rules_list):
-            for b in self._batches(r, first_game, games):
-                batches.append(b)
-                owner.append(j)
+        for j, cand in enumerate(cands):
+            for i, r in enumerate(cand):
+                for b in self._batches(r, i, first_game, games):
+                    batches.append(b)
+                    owner.append((j, i))
         res = self.executor.map(batch_sums, batches, progress=self._tick)
-        out = [np.zeros(K, dtype=np.int64) for _ in rules_list]
-        for j, s in zip(owner, res):
-            out[j] += s
+        out = [np.zeros((len(c), K), dtype=np.int64) for c in cands]
+        for (j, i), s in zip(owner, res):
+            out[j][i] += s
         return out
 
-    def cached_sums(self, key: str, rules, first_game: int, games: int) -> np.ndarray:
-        path = self.cache / f"sums-{key}-{self._key(rules, first_game, games)}.npy" if self.cache else None
-        if path is not None and path.is_file():
-            return np.load(path)
-        s = self.sums([rules], first_game, games)[0]
+    def cached_sums(self, key: str, cand, first_game: int, games: int) -> np.ndarray:
+        path = self.cache / f"sums-{key}-{self._key(cand, first_game, games)}.arrays" if self.cache else None
+        z = self._load(path)
+        if z is not None and "sums" in z:
+            return z["sums"]
+        s = self.sums([cand], first_game, games)[0]
         if path is not None:
-            _save_atomic(path, s)
+            write_arrays(path, sums=s)
         return s
 
+    def _load(self, path):
+        """A cached evaluation (checksummed, heron_sim.io.write_arrays), or None: missing, or
+        damaged (then recomputed; one line says so)."""
+        if path is None or not path.exists():
+            return None
+        z = read_arrays(path)
+        if z is None:
+            self.log(f"{path}: damaged cached evaluation (checksum); recomputing it")
+        return z
+
     # ------------------------------------------------------------ racing: columns + bootstrap
-    def _key(self, rules, first_game, games) -> str:
+    def _key(self, cand, first_game, games) -> str:
         from .._numba_cache import _sources_hash
 
         # The engine's source hash too: a changed engine never re-uses a cached evaluation.
-        blob = f"{rules.digest()}|{self.spec.seating}|{self.spec.seed}|{first_game}|{games}|{BOOT_B}|{_sources_hash()}"
+        sc = [(r.digest(), self._seatings(i), self.spec.scenario_seed(i)) for i, r in enumerate(cand)]
+        blob = f"{sc}|{first_game}|{games}|{BOOT_B}|{K}|{_sources_hash()}"
         return hashlib.sha256(blob.encode()).hexdigest()[:20]
 
-    def replicates(self, rules_list, first_game: int, games: int, boot_seed: int):
-        """(sums [K], replicate sums [B, K]) of each rules set over the same games, the
-        replicates under the same Poisson weights (so contrasts are paired by game). Cached
-        per rules set in the run folder: an interrupted rung resumes without replaying."""
-        out: list = [None] * len(rules_list)
+    def replicates(self, cands, first_game: int, games: int, boot_seed: int):
+        """(sums [n_sc, K], replicate sums [n_sc, B, K]) of each candidate over the same games,
+        the replicates of a scenario under the same Poisson weights for every candidate (so
+        contrasts are paired by game). Cached per candidate in the run folder: an interrupted
+        rung resumes without replaying."""
+        out: list = [None] * len(cands)
         todo = []
-        for j, r in enumerate(rules_list):
-            path = self.cache / f"boot-{self._key(r, first_game, games)}-{boot_seed}.npz" if self.cache else None
-            if path is not None and path.is_file():
-                with np.load(path) as z:
-                    out[j] = (z["sums"], z["reps"])
+        for j, c in enumerate(cands):
+            path = self.cache / f"boot-{self._key(c, first_game, games)}-{boot_seed}.arrays" if self.cache else None
+            z = self._load(path)
+            if z is not None and {"sums", "reps"} <= set(z):
+                out[j] = (z["sums"], z["reps"])
             else:
                 todo.append((j, path))
         if todo:
+            n_sc = len(cands[todo[0][0]])
             batches, owner = [], []
             for j, _ in todo:
-                for b in self._batches(rules_list[j], first_game, games):
-                    batches.append(b)
-                    owner.append(j)
+                for i, r in enumerate(cands[j]):
+                    for b in self._batches(r, i, first_game, games):
+                        batches.append(b)
+                        owner.append((j, i))
             res = self.executor.map(batch_matrix, batches, progress=self._tick)
-            X = {j: np.concatenate([m for o, m in zip(owner, res) if o == j]).astype(np.int16) for j, _ in todo}
-            boot = Bootstrap([X[j] for j, _ in todo], B=BOOT_B, seed=boot_seed)
-            for k, (j, path) in enumerate(todo):
-                out[j] = (boot.sums[k], boot.reps[k])
+            sums = {j: [] for j, _ in todo}
+            reps = {j: [] for j, _ in todo}
+            for i in range(n_sc):
+                X = [np.concatenate([m for o, m in zip(owner, res) if o == (j, i)]).astype(np.int16) for j, _ in todo]
+                boot = Bootstrap(X, B=BOOT_B, seed=boot_seed + 104_729 * i)
+                for k, (j, _) in enumerate(todo):
+                    sums[j].append(boot.sums[k])
+                    reps[j].append(boot.reps[k])
+            for j, path in todo:
+                out[j] = (np.stack(sums[j]), np.stack(reps[j]))
                 if path is not None:
-                    _save_atomic(path, None, sums=boot.sums[k], reps=boot.reps[k])
+                    write_arrays(path, sums=out[j][0], reps=out[j][1])
         return out
 
 
-def _save_atomic(path: Path, array=None, **arrays) -> None:
-    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
-    with open(tmp, "wb") as fh:
-        if array is not None:
-            np.save(fh, array)
-        else:
-            np.savez(fh, **arrays)
-    os.replace(tmp, path)
-
-
-def max_rate_halfwidth(sums: np.ndarray, players: int) -> float:
-    return max(rate_halfwidths(sums, players).values())
+def max_rate_halfwidth(sums: np.ndarray, players) -> float:
+    """Widest headline win-rate half-width; over every scenario when ``sums`` is [n_sc, K]
+    and ``players`` a list (one per scenario)."""
+    sums = np.asarray(sums)
+    if sums.ndim == 1:
+        return max(rate_halfwidths(sums, players).values())
+    return max(max(rate_halfwidths(sums[i], p).values()) for i, p in enumerate(players))
 
 
 __all__ = ["Evaluator", "batch_sums", "max_rate_halfwidth", "IX"]

@@ -11,11 +11,14 @@ base and for each variant at once, and the interval of ``f(variant) - f(base)`` 
 game with itself (common random numbers).
 
 The dead-turn count is computed from the engine's existing per-game counters (no new engine
-column): a played turn is *dead* when the active player's own combination moves it 0 squares,
-i.e. a Pond, an Anxiety the Lion does not rescue, or a scored turn whose largest set is worth
-0 squares (sizes whose ``combinations.advance`` is 0). Exact for the rulings and every variant
-that does not give a 3+ set an advance of 0 with the Bull's bonus on (such a set may then move
-2 squares with the Bull, and is counted as not dead).
+column) by heron_sim.analysis.deadturns, the one definition the report uses too: a played turn
+is *dead* when it moves nobody — an Anxiety the Lion does not rescue, or a scored turn whose
+largest set is worth 0 squares; a Pond is not dead (it pushes the opponents back). Exact for the
+rulings and every variant that does not give a 3+ set an advance of 0 with the Bull's bonus on
+(such a set may then move 2 squares with the Bull, and is counted as not dead).
+
+Each guide's one-shot power uses per game come from the engine's counters too
+(``power_<guide>``; metric ``power_<guide>_use``: uses per game the guide is dealt).
 """
 
 from __future__ import annotations
@@ -35,6 +38,7 @@ COLUMNS: tuple[str, ...] = (
     *(f"dealt_{g}" for g in ANIMALS),
     *(f"won_{g}" for g in ANIMALS),
     "played", "dead", "lead_changes", "pushback", "ponds", "anxieties", "advance",
+    *(f"power_{g}" for g in ANIMALS),
 )
 IX = {name: i for i, name in enumerate(COLUMNS)}
 K = len(COLUMNS)
@@ -66,20 +70,17 @@ def matrix_from_rows(rows: np.ndarray, rules) -> np.ndarray:
     X[:, IX["ponds"]] = rows[:, L.C_PONDS]
     X[:, IX["anxieties"]] = rows[:, L.C_ANXIETIES]
     X[:, IX["advance"]] = rows[:, L.C_ADVANCE : L.C_ADVANCE + P].sum(axis=1)
+    for a, g in enumerate(ANIMALS):
+        X[:, IX[f"power_{g}"]] = rows[:, L.C_POWERS + a]
     return X
 
 
 def dead_turns(rows: np.ndarray, rules) -> np.ndarray:
-    """Played turns per game on which the active player's own combination moved it 0 squares."""
-    from ..animals import animal_index
-    from ..engine import layout as L
+    """Played turns per game that moved nobody (heron_sim.analysis.deadturns: one definition
+    for the lab and the report; a Pond is not dead)."""
+    from ..analysis.deadturns import dead_per_game
 
-    bull = rules.bull_bonus > 0 and rules.power_enabled(animal_index("taureau"))
-    dead = rows[:, L.C_PONDS] + rows[:, L.C_ANXIETIES] - rows[:, L.C_LION_RESCUES]
-    for size, adv in enumerate(rules.combo_advance):
-        if adv == 0 and not (size >= 3 and bull):
-            dead = dead + rows[:, L.C_COMBOS + size]
-    return dead
+    return dead_per_game(rows, rules)
 
 
 def batch_matrix(batch) -> np.ndarray:
@@ -129,7 +130,7 @@ def _metrics() -> dict[str, Metric]:
                lambda S, P: _div(_c(S, "seat_win_0"), _c(S, "games")) - 1.0 / P),
         Metric("length", "mean length (rounds, finished games)", "rounds",
                lambda S, P: _div(_c(S, "rounds_finished"), _c(S, "finished"))),
-        Metric("dead_turn_rate", "dead-turn rate (played turns moving nobody forward)", "rate",
+        Metric("dead_turn_rate", "dead-turn rate (played turns that move nobody; a Pond is not dead)", "rate",
                lambda S, P: _div(_c(S, "dead"), _c(S, "played"))),
         Metric("lead_changes", "lead changes per game", "count",
                lambda S, P: _div(_c(S, "lead_changes"), _c(S, "games"))),
@@ -148,6 +149,9 @@ def _metrics() -> dict[str, Metric]:
         m.append(Metric(f"seat_{s}_win_rate", f"win rate seat {s}", "rate",
                         (lambda s: lambda S, P: _div(_c(S, f"seat_win_{s}"), _c(S, "games")))(s)))
     for g in ANIMALS:
+        m.append(Metric(f"power_{g}_use", f"{g}'s power: uses per game dealt", "count",
+                        (lambda g: lambda S, P: _div(_c(S, f"power_{g}"), _c(S, f"dealt_{g}")))(g)))
+    for g in ANIMALS:
         m.append(Metric(f"guide_{g}_win_rate", f"win rate when dealt: {g}", "rate",
                         (lambda g: lambda S, P: _div(_c(S, f"won_{g}"), _c(S, f"dealt_{g}")))(g)))
     return {x.name: x for x in m}
@@ -164,6 +168,7 @@ def headline_metrics(players: int) -> list[str]:
     names = [n for n in OBJECTIVE_METRICS]
     names += [f"seat_{s}_win_rate" for s in range(players)]
     names += [f"guide_{g}_win_rate" for g in ANIMALS]
+    names += [f"power_{g}_use" for g in ANIMALS]
     return names
 
 

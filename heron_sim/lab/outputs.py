@@ -46,7 +46,11 @@ def _toml_key(k: str) -> str:
 def variant_table(rules: Rules) -> dict:
     """The keys of ``rules`` that differ from the defaults (mode and players always)."""
     full = rules.to_table()
-    default = Rules.build(mode=rules.mode, players=rules.players).to_table()
+    from ..rules import MODES
+
+    # Dice of a study's own (a mode label like "10d6*"): compared with the 8 D8 defaults, the
+    # dice written in full.
+    default = Rules.build(mode=rules.mode if rules.mode in MODES else None, players=rules.players).to_table()
     out: dict = {"mode": full["mode"], "players": full["players"]}
     for k, v in full.items():
         if k in ("mode", "players", "combinations", "dice", "board"):
@@ -78,11 +82,12 @@ def rules_toml(rules: Rules, header: list[str]) -> str:
 
 
 # ---------------------------------------------------------------- atomic writes
+from ..io import write_text as _io_write_text  # noqa: E402
+
+
 def write_text(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    """Through heron_sim.io (a unique temporary file, renamed into place; OutputError on failure)."""
+    _io_write_text(path, text)
 
 
 def write_csv(path: Path, df: pd.DataFrame) -> None:
@@ -97,7 +102,8 @@ def _interval(metric, d, lo, hi) -> str:
 def front_frame(spec, finalists: list[dict]) -> pd.DataFrame:
     rows = []
     for rank, e in enumerate(finalists, 1):
-        row = {"rank": rank, "variant": e["id"], "games": e["games"], "feasible": e["feasible"]}
+        row = {"rank": rank, "variant": e["id"], "rules changed": e.get("n_changed"), "changes": e.get("changes"),
+               "ladder": e.get("ladder", False), "games": e["games"], "feasible": e["feasible"]}
         row.update({f"param {k}": v for k, v in e["params"].items()})
         for o in e["objectives"]:
             m = o["metric"]
@@ -110,6 +116,13 @@ def front_frame(spec, finalists: list[dict]) -> pd.DataFrame:
             row[f"{m} verdict"] = o["verdict"]
             if o["goal"] is not None:
                 row[f"{m} goal met"] = o["goal_met"]
+                row[f"{m} goal met 95%"] = o["goal_met_95"]
+            for sc in o.get("scenarios", []):
+                row[f"{m} {sc['scenario']}"] = sc["value"]
+                row[f"{m} {sc['scenario']} low"] = sc["low"]
+                row[f"{m} {sc['scenario']} high"] = sc["high"]
+                if sc["distance"] is not None:
+                    row[f"{m} {sc['scenario']} distance"] = sc["distance"]
         for c in e["constraints"]:
             row[f"holds: {c['constraint']}"] = c["holds"]
         rows.append(row)
@@ -119,8 +132,9 @@ def front_frame(spec, finalists: list[dict]) -> pd.DataFrame:
 def effects_frame(finalists: list[dict]) -> pd.DataFrame:
     rows = []
     for e in finalists:
-        for x in e["effects"]:
-            rows.append({"variant": e["id"], "metric": x["metric"], "label": x["label"], "base": x["base"],
+        for scen, effects in (e.get("effects_by_scenario") or {"table": e["effects"]}).items():
+          for x in effects:
+            rows.append({"variant": e["id"], "scenario": scen, "metric": x["metric"], "label": x["label"], "base": x["base"],
                          "variant_value": x["variant"], "reference": x["reference"], "diff": x["diff"],
                          "low": x["low"], "high": x["high"], "significant": x["significant"], "games": e["games"]})
     return pd.DataFrame(rows)
@@ -129,7 +143,9 @@ def effects_frame(finalists: list[dict]) -> pd.DataFrame:
 def search_frame(spec, trials) -> pd.DataFrame:
     rows = []
     for t in trials:
-        row = {"trial": t.number, "state": t.state.name, "rules": t.user_attrs.get("rules")}
+        row = {"trial": t.number, "state": t.state.name, "rules": t.user_attrs.get("rules"),
+               "rules changed": t.user_attrs.get("n_changed"), "duplicate of": t.user_attrs.get("duplicate_of"),
+               "ladder": t.user_attrs.get("ladder")}
         row.update({f"param {k}": v for k, v in t.params.items()})
         if t.values:
             for o, v in zip(spec.objectives, t.values):
@@ -169,27 +185,34 @@ def front_markdown(spec, result: dict) -> str:
     lines = [f"# {spec.title}", ""]
     if spec.description:
         lines += [spec.description.strip(), ""]
-    lines += [f"Tune file `{Path(spec.path).as_posix()}`; {spec.players} players, seating {spec.seating_text}, "
-              f"base rules {spec.base.mode} ({spec.base.digest()}), seed {spec.seed}.",
+    panel = list(spec.panel)
+    lines += [f"Tune file `{Path(spec.path).as_posix()}`; base rules {spec.base.mode} ({spec.base.digest()}), "
+              f"seed {spec.seed}; panel of {len(panel)} table{'s' if len(panel) != 1 else ''} "
+              f"(objectives: the {spec.aggregate} table; constraints: every table): "
+              + "; ".join(f"`{sc.name}` {sc.describe()}" for sc in panel) + ".",
               f"Search: {result['trials']} trials ({spec.sampler}), {spec.games:,} games each on the same seeds. "
               f"Racing on fresh seeds: rungs of {', '.join(f'{g:,}' for g in spec.rungs)} games; "
               f"the figures below come from the last rung only ({result['last_games']:,} games per rules set, "
               "never used to select).", "",
               "Objectives: " + "; ".join(o.describe() for o in spec.objectives) + ".",
-              "Constraints: " + ("; ".join(c.describe() for c in spec.constraints) or "none") + ".", "",
+              "Constraints: " + ("; ".join(_constraint_labels(spec)) or "none") + ".", "",
               "A variant is *better* than the base on an objective only when the 95 % interval of the paired "
               "difference (variant − base, same games) lies below zero.", ""]
     lines += ["## Finding", "", result["finding"], ""]
     if not fin:
         return "\n".join(lines) + "\n"
-    lines += ["## The front (re-evaluated)", ""]
-    head = ["rank", "variant", "changes"] + [f"{o.metric}" for o in spec.objectives] + \
+    lines += ladder_markdown(result.get("ladder") or [])
+    lines += ["## The front (re-evaluated)", "",
+              "Changes list only the rules whose value differs from the base; *rules changed* counts them "
+              "(a tie-break: of two variants alike, the smaller change ranks first). Ladder entries (`L…`) are "
+              "the ladder's picks; `t…` the search's.", ""]
+    head = ["rank", "variant", "rules changed", "changes"] + [f"{o.metric}" for o in spec.objectives] + \
            [f"Δ {o.metric} vs base" for o in spec.objectives] + ["constraints"]
     lines.append("| " + " | ".join(head) + " |")
     lines.append("|" + "---|" * len(head))
     base_losses = {o["metric"]: o["base_loss"] for o in fin[0]["objectives"]}
     for rank, e in enumerate(fin, 1):
-        cells = [str(rank), f"`{e['id']}`", ", ".join(f"{k} = {v}" for k, v in e["params"].items())]
+        cells = [str(rank), f"`{e['id']}`", str(e.get("n_changed", "")), e.get("changes", "")]
         cells += [_loss_text(o) for o in e["objectives"]]
         cells += [f"{_diff_text(o)} ({o['verdict']})" for o in e["objectives"]]
         cells.append("ok" if e["feasible"] else "violated: " + "; ".join(c["constraint"] for c in e["constraints"] if not c["holds"]))
@@ -197,9 +220,12 @@ def front_markdown(spec, result: dict) -> str:
     lines += ["", "Base rules on the same games: " + ", ".join(
         f"{m} {format_value(m, v) + unit_suffix(m) if not o.relative else f'{100 * v:.1f} % from its target'}"
         for (m, v), o in zip(base_losses.items(), spec.objectives)) + ".", ""]
+    lines += scenario_markdown(spec, fin)
+    lines += powers_markdown(fin)
     best = fin[0]
     ref = spec.reference is not None
-    lines += [f"## Best variant `{best['id']}`: every headline metric", "",
+    lines += [f"## Best variant `{best['id']}`: every headline metric ({best['scenarios'][0]} table; every table in "
+              "`effects.csv`)", "",
               f"`{result['variant_files'][best['id']]}` — {best['games']:,} games on fresh seeds, paired with the base"
               + (" (the reference rules on the same games in the last column)." if ref else "."), "",
               "| metric | base | variant | difference [95 %] |" + (" reference |" if ref else ""),
@@ -214,6 +240,79 @@ def front_markdown(spec, result: dict) -> str:
               "Figures: `figures/front.png` (the search and the re-evaluated front), "
               "`figures/objectives_vs_params.png` (each objective against the parameters that matter)."]
     return "\n".join(lines) + "\n"
+
+
+def _constraint_labels(spec) -> list[str]:
+    from .objectives import constraint_labels
+
+    return constraint_labels(spec)
+
+
+def ladder_markdown(rows: list[dict]) -> list[str]:
+    """The ladder: for k = 1, 2, 3, the best re-evaluated variant changing at most k rules."""
+    if not rows:
+        return []
+    lines = ["## The ladder: the smallest change first", "",
+             "For each k, the best re-evaluated variant that changes at most k rules (fresh seeds, every table):",
+             "", "| at most | variant | rules changed | changes | " + " | ".join(o["metric"] for o in rows[0]["objectives"])
+             + " | every goal with 95 % |", "|---|---|---|---|" + "---|" * len(rows[0]["objectives"]) + "---|"]
+    for r in rows:
+        cells = [f"{r['k']} rule{'s' if r['k'] > 1 else ''}", f"`{r['id']}`", str(r["n_changed"]), r["changes"]]
+        cells += [_loss_text(o) for o in r["objectives"]]
+        cells.append("yes" if r["goals_met_95"] else ("no" if r["feasible"] else "no (a constraint fails)"))
+        lines.append("| " + " | ".join(cells) + " |")
+    return lines + [""]
+
+
+def scenario_markdown(spec, fin: list[dict]) -> list[str]:
+    """Each objective's figure at each table, with its 95 % interval (and the signed distance)."""
+    if not fin or not fin[0]["objectives"] or not fin[0]["objectives"][0].get("scenarios"):
+        return []
+    lines = ["## Every table", ""]
+    for k, o in enumerate(spec.objectives):
+        names = [x["scenario"] for x in fin[0]["objectives"][k]["scenarios"]]
+        lines += [f"**{o.describe()}** — value [95 %] at each table" +
+                  ("; signed distance to the target in brackets after it" if o.direction not in ("minimize", "maximize") else ""),
+                  "", "| variant | " + " | ".join(names) + " |", "|---|" + "---|" * len(names)]
+        base_cells = [f"{format_value(o.metric, x['base'])}{unit_suffix(o.metric)}" for x in fin[0]["objectives"][k]["scenarios"]]
+        lines.append("| base | " + " | ".join(base_cells) + " |")
+        for e in fin:
+            cells = []
+            for x in e["objectives"][k]["scenarios"]:
+                c = (f"{format_value(o.metric, x['value'])} [{format_value(o.metric, x['low'])}, "
+                     f"{format_value(o.metric, x['high'])}]{unit_suffix(o.metric)}")
+                if x["distance"] is not None:
+                    d = x["distance"]
+                    c += (f" ({100 * d:+.1f} %)" if o.relative else f" ({format_value(o.metric, d, True)})")
+                cells.append(c)
+            lines.append(f"| `{e['id']}` | " + " | ".join(cells) + " |")
+        lines.append("")
+    return lines
+
+
+def powers_markdown(fin: list[dict]) -> list[str]:
+    """Each guide's one-shot power: uses per game it is dealt, base and each variant, first table."""
+    from ..animals import NAMES
+
+    if not fin or not fin[0].get("effects_by_scenario"):
+        return []
+    lines = ["## The seven powers: uses per game dealt", "",
+             "Each table's figure, base → variant (0 for a power no seated strategy uses).", ""]
+    names = fin[0]["scenarios"]
+    lines += ["| variant | table | " + " | ".join(NAMES) + " |", "|---|---|" + "---|" * len(NAMES)]
+    for e in fin:
+        for scen in names:
+            rows = {x["metric"]: x for x in e["effects_by_scenario"][scen]}
+            cells = []
+            for g in NAMES:
+                x = rows.get(f"power_{g}_use")
+                cells.append("n/a" if x is None else f"{_num(x['base'])} → {_num(x['variant'])}")
+            lines.append(f"| `{e['id']}` | {scen} | " + " | ".join(cells) + " |")
+    return lines + [""]
+
+
+def _num(v) -> str:
+    return "n/a" if v is None or not math.isfinite(v) else f"{v:.2f}"
 
 
 # ---------------------------------------------------------------- figures
@@ -238,8 +337,10 @@ def figures(spec, trials, finalists, out: Path) -> list[Path]:
         ax.scatter(x[feas], y[feas], s=12, c="#7fa7d9", label="search: feasible")
         for e in finalists:
             o0, o1 = e["objectives"][0], e["objectives"][1]
-            ax.errorbar([o0["loss"]], [o1["loss"]], xerr=[[o0["loss"] - o0["loss_low"]], [o0["loss_high"] - o0["loss"]]],
-                        yerr=[[o1["loss"] - o1["loss_low"]], [o1["loss_high"] - o1["loss"]]], fmt="o", c="#c0392b",
+            def err(o):
+                return [[max(0.0, o["loss"] - o["loss_low"])], [max(0.0, o["loss_high"] - o["loss"])]]
+
+            ax.errorbar([o0["loss"]], [o1["loss"]], xerr=err(o0), yerr=err(o1), fmt="o", c="#c0392b",
                         ms=5, capsize=2)
             ax.annotate(e["id"], (o0["loss"], o1["loss"]), fontsize=7, xytext=(3, 3), textcoords="offset points")
         if finalists:
@@ -321,9 +422,12 @@ def _eta2(y, groups) -> float:
 # ---------------------------------------------------------------- the report's data
 def proposed_changes(results_root: str | Path = "results") -> list[dict]:
     """Data for the report section "Proposed rule changes": one entry per study found under
-    ``results_root/tune-*/summary.json``: its problem (title, objectives, constraints), finding,
-    and its best variants, each with its rules file and paired effects (base, variant,
-    difference, 95 % interval) on every headline metric."""
+    ``results_root/tune-*/summary.json``: its problem (title, objectives, constraints), panel,
+    ladder, finding, and its best variants, each with its rules file, the rules it changes
+    (``changes``: key -> proposed value, only what differs from the base; ``n_changed``), its
+    rule sheets (``sheets``: "fr.md", "en.md", "html" -> path) and paired effects (base, variant,
+    difference, 95 % interval) on every headline metric, at the first table (``effects``) and
+    at each (``effects_by_scenario``)."""
     out = []
     for path in sorted(Path(results_root).glob("tune-*/summary.json")):
         try:
@@ -334,9 +438,17 @@ def proposed_changes(results_root: str | Path = "results") -> list[dict]:
             "study": s["name"], "title": s["title"], "problem": s.get("description", ""),
             "objectives": s["objectives"], "constraints": s["constraints"], "finding": s["finding"],
             "folder": str(path.parent),
-            "variants": [{"id": v["id"], "rules_file": v["rules_file"], "changes": v["params"],
+            "panel": s.get("panel", []), "ladder": s.get("ladder") or [],
+            "variants": [{"id": v["id"], "rules_file": v["rules_file"],
+                          # only the rules whose value differs from the base (older summaries: the params)
+                          "changes": ({c["key"]: c["new"] for c in v["rule_changes"]} if "rule_changes" in v
+                                      else v["params"]),
+                          "n_changed": v.get("n_changed"), "changes_text": v.get("changes"),
+                          "sheets": {k: str(path.parent / f"sheet-{v['id']}.{k}") for k in ("fr.md", "en.md", "html")
+                                     if (path.parent / f"sheet-{v['id']}.{k}").is_file()},
                           "games": v["games"], "feasible": v["feasible"], "objectives": v["objectives"],
-                          "effects": v["effects"]} for v in s["finalists"][:3]],
+                          "effects": v["effects"], "effects_by_scenario": v.get("effects_by_scenario", {})}
+                         for v in s["finalists"][:3]],
         })
     return out
 
@@ -391,9 +503,12 @@ def _clean(o):
     return o
 
 
-def write_outputs(spec, result: dict, trials, out: Path) -> dict:
-    """Write every file of results/tune-<name>/; returns their paths."""
+def write_outputs(spec, result: dict, trials, out: Path, final: Path | None = None) -> dict:
+    """Write every file of results/tune-<name>/ into ``out``; returns their paths. ``final``:
+    where the folder will stand (``out`` is then a temporary folder swapped in whole): the paths
+    written inside the files (summary.json's rules files, the variants' "Use:" lines) are there."""
     out.mkdir(parents=True, exist_ok=True)
+    final = Path(final) if final is not None else out
     fin = result["finalists"]
     vdir = out / "variants"
     vdir.mkdir(exist_ok=True)
@@ -402,14 +517,15 @@ def write_outputs(spec, result: dict, trials, out: Path) -> dict:
     files = {}
     for rank, e in enumerate(fin[: spec.report], 1):
         path = vdir / f"{spec.name}-{rank}-{e['id']}.toml"
+        shown = final / "variants" / path.name
         header = [f"Variant {e['id']} of tune study {spec.name} (rank {rank}); base rules {spec.base.digest()}.",
-                  "Changes: " + ", ".join(f"{k} = {v}" for k, v in e["params"].items()),
+                  f"Changes ({e.get('n_changed')} rules): {e.get('changes')}",
                   f"Evidence: {e['games']:,} games on fresh seeds (indices from {e['first_game']:,}), paired with the base:"]
         for o in e["objectives"]:
             header.append(f"  {o['objective']}: diff {_interval(o['metric'], o['diff'], o['low'], o['high'])} -> {o['verdict']}")
-        header.append(f"Use: heron-sim simulate --rules {path.as_posix()}   or   heron-sim compare BASE.toml {path.as_posix()}")
+        header.append(f"Use: heron-sim simulate --rules {shown.as_posix()}   or   heron-sim compare BASE.toml {shown.as_posix()}")
         write_text(path, rules_toml(e["rules"], header))
-        files[e["id"]] = path.as_posix()
+        files[e["id"]] = shown.as_posix()
     result["variant_files"] = files
     reported = fin[: spec.report]
     write_csv(out / "front.csv", front_frame(spec, reported))
@@ -417,13 +533,19 @@ def write_outputs(spec, result: dict, trials, out: Path) -> dict:
     write_csv(out / "search.csv", search_frame(spec, trials))
     write_text(out / "front.md", front_markdown(spec, {**result, "finalists": reported}))
     figs = figures(spec, trials, reported, out)
+    from .sheets import write_sheets
+
+    sheets = write_sheets(spec, reported, out, spec.report)
     summary = {
         "name": spec.name, "title": spec.title, "description": spec.description, "tune_file": spec.path,
         "players": spec.players, "seating": spec.seating_text, "seed": spec.seed,
         "base_rules": spec.base.digest(), "base_mode": spec.base.mode,
         "reference_rules": spec.reference.digest() if spec.reference else None,
         "objectives": [o.describe() for o in spec.objectives],
-        "constraints": [c.describe() for c in spec.constraints],
+        "constraints": _constraint_labels(spec),
+        "panel": [{"name": sc.name, "players": sc.players, "strategies": list(sc.strategies), "mode": sc.mode,
+                   "description": sc.describe()} for sc in spec.panel],
+        "aggregate": spec.aggregate, "ladder": result.get("ladder"), "ladder_played": result.get("ladder_played"),
         "params": [p.describe() for p in spec.params],
         "trials": result["trials"], "search_games": spec.games, "rungs": list(spec.rungs),
         "last_games": result["last_games"], "games_played": result["games_played"],
@@ -433,7 +555,7 @@ def write_outputs(spec, result: dict, trials, out: Path) -> dict:
     }
     write_text(out / "summary.json", json.dumps(_clean(summary), indent=1, ensure_ascii=False))
     return {"folder": out, "front_md": out / "front.md", "front_csv": out / "front.csv", "figures": figs,
-            "variants": list(files.values())}
+            "variants": list(files.values()), "sheets": sheets}
 
 
 __all__ = ["proposed_changes", "proposed_changes_markdown", "rules_toml", "variant_table", "write_outputs",

@@ -67,3 +67,75 @@ DEFAULT_PANEL: tuple[Scenario, ...] = (
     Scenario("mix-5", 5, AI_MIX),
     Scenario("mix-6", 6, AI_MIX),
 )
+
+
+#: How an objective's per-scenario losses become the study's one loss.
+AGGREGATES = ("worst", "mean")
+
+
+def parse_panel(data: dict, players: int | None, seating, where: str, *, mode: str | None = None
+                ) -> tuple[tuple[Scenario, ...], str]:
+    """The panel of a tune file: ``panel = "default"`` (:data:`DEFAULT_PANEL`), ``[[scenario]]``
+    tables (name, players, seating, optional mode), or neither: a panel of one built from the
+    top-level ``players`` and ``seating``. Returns (scenarios, aggregate)."""
+    from ..errors import HeronSimError
+    from ..rules import MODES
+    from ..strategies import parse_strategy
+
+    aggregate = data.get("aggregate", "worst")
+    if aggregate not in AGGREGATES:
+        raise HeronSimError(f"{where}aggregate: {aggregate!r}; allowed: {', '.join(AGGREGATES)}")
+    panel = data.get("panel")
+    raw = data.get("scenario")
+    if panel is not None and raw is not None:
+        raise HeronSimError(f"{where}panel: give panel = \"default\" or [[scenario]] tables, not both")
+    if panel is not None:
+        if panel != "default":
+            raise HeronSimError(f"{where}panel: {panel!r}; allowed: \"default\" (or [[scenario]] tables)")
+        if "players" in data or "seating" in data:
+            raise HeronSimError(f"{where}players/seating: the default panel sets its own tables; "
+                                "remove players and seating (or give [[scenario]] tables)")
+        return DEFAULT_PANEL, aggregate
+
+    def names_of(value, w):
+        if isinstance(value, str):
+            names = [s.strip() for s in value.split(",")]
+        elif isinstance(value, list) and value and all(isinstance(s, str) for s in value):
+            names = list(value)
+        else:
+            raise HeronSimError(f"{w}seating: {value!r}; allowed: a strategy name or a list of names")
+        for n in names:
+            try:
+                parse_strategy(n)
+            except HeronSimError as err:
+                raise HeronSimError(f"{w}seating: {err}") from None
+        return tuple(names)
+
+    if raw is None:
+        names = names_of(seating if seating is not None else "greedy", where)
+        return (Scenario("table", players or 4, names),), aggregate
+    if not isinstance(raw, list) or not raw or any(not isinstance(x, dict) for x in raw):
+        raise HeronSimError(f"{where}scenario: expected [[scenario]] tables")
+    if "players" in data or "seating" in data:
+        raise HeronSimError(f"{where}players/seating: give them in each [[scenario]] table instead")
+    out: list[Scenario] = []
+    for i, s in enumerate(raw):
+        w = f"{where}scenario[{i}]."
+        unknown = sorted(set(s) - {"name", "players", "seating", "mode"})
+        if unknown:
+            raise HeronSimError(f"{w}{unknown[0]}: unknown field; allowed: name, players, seating, mode")
+        p = s.get("players")
+        if isinstance(p, bool) or not isinstance(p, int) or not 2 <= p <= 7:
+            raise HeronSimError(f"{w}players: {p!r}; allowed: an integer 2..7")
+        names = names_of(s.get("seating", "greedy"), w)
+        m = s.get("mode")
+        if m is not None and m not in MODES:
+            raise HeronSimError(f"{w}mode: {m!r}; allowed: {', '.join(MODES)}")
+        name = s.get("name", f"{'mix' if len(set(names)) > 1 else names[0].split(':')[0]}-{p}"
+                     + (f"-{m}" if m else ""))
+        if not isinstance(name, str) or not name or not all(c.isalnum() or c in "-_" for c in name):
+            raise HeronSimError(f"{w}name: {name!r}; allowed: letters, digits, - and _")
+        if any(x.name == name for x in out):
+            raise HeronSimError(f"{w}name: {name!r} is used twice; give each scenario its own name")
+        out.append(Scenario(name, p, names, m))
+    return tuple(out), aggregate

@@ -32,6 +32,8 @@ def simulate_to_precision(rules, precision: float, seed: int = 1, strategies="gr
 
     if not 0 < precision < 0.5:
         raise HeronSimError(f"--precision: {precision}; allowed: a half-width between 0 and 0.5 (e.g. 0.005)")
+    if isinstance(block, bool) or not isinstance(block, int) or block < 1:
+        raise HeronSimError(f"--games: {block}; allowed: >= 1 with --precision (the games per block)")
     parts: list[pd.DataFrame] = []
     done = 0
     width = float("inf")
@@ -47,8 +49,19 @@ def simulate_to_precision(rules, precision: float, seed: int = 1, strategies="gr
         width = widest_halfwidth(pd.concat(parts, ignore_index=True))
     df = pd.concat(parts, ignore_index=True)
     df.attrs.update({"games_used": int(len(df)), "halfwidth": float(width), "precision": float(precision),
-                     "reached": bool(width <= precision), "interrupted": interrupted})
+                     "reached": bool(width <= precision), "interrupted": interrupted,
+                     "max_games": int(max_games)})
     return df
 
 
-__all__ = ["simulate_to_precision", "widest_halfwidth", "np"]
+def stop_reason(df: pd.DataFrame) -> str:
+    """Why a precision run stopped, truly: interrupted, precision reached, or the game cap."""
+    a = df.attrs
+    if a.get("interrupted"):
+        return "interrupted before the precision was reached"
+    if a.get("reached"):
+        return "precision reached"
+    return f"not reached: game cap of {a.get('max_games', a.get('games_used', 0)):,} games"
+
+
+__all__ = ["simulate_to_precision", "stop_reason", "widest_halfwidth", "np"]

@@ -113,6 +113,11 @@ def _label(v) -> str:
 
 
 # ---------------------------------------------------------------- applying values
+#: Rules lists by seat (seat 0 first, missing seats 0): ``start_squares[2]`` sets the third
+#: seat's entry, padding the list with zeros.
+SEAT_LISTS = ("start_squares", "first_turn_extra_rolls")
+
+
 def apply(table: dict, key: str, value: Any) -> None:
     """Set ``key`` to ``value`` in a full rules table (the shape of ``Rules.to_table()``)."""
     if key.startswith("board.square.") or key.startswith("board.position."):
@@ -137,6 +142,8 @@ def apply(table: dict, key: str, value: Any) -> None:
             else:
                 squares[s] = eff
         return
+    if key == "finish":
+        _finish_board(table, value)
     m = _INDEX.match(key)
     index = None
     if m:
@@ -158,11 +165,28 @@ def apply(table: dict, key: str, value: Any) -> None:
     lst = cur.get(last)
     if not isinstance(lst, list):
         raise RulesError(f"{key}[{index}]: {key} is not a list in the rules")
+    if key in SEAT_LISTS and index < 7:
+        lst = list(lst) + [0] * (index + 1 - len(lst))  # by seat: missing seats are 0
     if index >= len(lst):
         raise RulesError(f"{key}[{index}]: index out of range; allowed: 0..{len(lst) - 1}")
     lst = list(lst)
     lst[index] = value
     cur[last] = lst
+
+
+def _finish_board(table: dict, finish) -> None:
+    """A new finish on the default board keeps the default board's squares before it (as
+    ``--set finish=54`` does); a board of the study's own is left as it is (and validated)."""
+    from ..rules import board as _board
+    from ..rules.rules import _default_squares
+
+    if isinstance(finish, bool) or not isinstance(finish, int) or finish < 2:
+        return
+    def names(sq):
+        return {str(s): _board.EFFECT_NAMES[c] for s, c in sq}
+    squares = table.get("board", {}).get("squares")
+    if squares is not None and squares == names(_default_squares(int(table.get("finish", 63)))):
+        table["board"]["squares"] = names(_default_squares(finish))
 
 
 def build_rules(base: Rules, params: list[Param], values: dict[str, Any]) -> Rules:

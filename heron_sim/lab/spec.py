@@ -57,7 +57,12 @@ from .metrics import METRICS, OBJECTIVE_METRICS
 from .space import Param, check_params, parse_param
 
 _TOP = {"name", "title", "description", "mode", "players", "seating", "seed", "rules", "reference",
-        "search", "racing", "param", "objective", "constraint"}
+        "search", "racing", "param", "objective", "constraint", "panel", "scenario", "aggregate",
+        "allow_inert_powers", "ladder"}
+#: The ladder of smallest changes (heron_sim.lab.ladder): one-key changes, then the best
+#: combinations of up to ``max_keys`` keys; ``grid``: values tried of a range with more values;
+#: ``top``: best one-key changes combined into pairs and triples.
+_LADDER = {"max_keys": 3, "grid": 9, "top": 6}
 _SEARCH = {"trials": 60, "games": 4000, "sampler": "nsga2", "population": 16, "batch_games": 5000,
            "time_limit": 0}
 _RACING = {"rungs": [20000, 60000], "keep": 6, "max_candidates": 12, "report": 5, "max_games": 400_000}
@@ -79,8 +84,8 @@ class RulesSource:
 @dataclass(frozen=True)
 class Objective:
     metric: str
-    direction: str = "minimize"     # "minimize" | "maximize" | "target"
-    target: Any = None              # a number, "base" or "reference" (direction "target")
+    direction: str = "minimize"     # "minimize" | "maximize" | "target" | "at_most" | "at_least"
+    target: Any = None              # a number, "base" or "reference" (target, at_most, at_least)
     relative: bool = False          # target: |value / target - 1| instead of |value - target|
     goal: float | None = None       # success threshold on the loss (the quantity minimised)
 
@@ -89,6 +94,10 @@ class Objective:
         if self.direction == "target":
             t = self.target if isinstance(self.target, str) else f"{self.target:g}"
             s = f"{label}: {'relative ' if self.relative else ''}distance to {t}"
+        elif self.direction in ("at_most", "at_least"):
+            t = self.target if isinstance(self.target, str) else f"{self.target:g}"
+            word = "no more than" if self.direction == "at_most" else "no less than"
+            s = f"{label}: {word} {t} ({'relative ' if self.relative else ''}excess minimised)"
         else:
             s = f"{label}: {self.direction}"
         return s + (f" (goal <= {self.goal:g})" if self.goal is not None else "")
@@ -140,6 +149,24 @@ class TuneSpec:
     max_candidates: int
     report: int
     max_games: int
+    panel: tuple = ()               # heron_sim.lab.panel.Scenario, one per table
+    aggregate: str = "worst"
+    allow_inert_powers: bool = False
+    ladder_max_keys: int = 3
+    ladder_grid: int = 9
+    ladder_top: int = 6
+    scenario_bases: tuple = ()      # the base rules of each scenario (its players, its mode)
+    scenario_refs: tuple = ()       # the reference rules of each scenario (or None)
+
+    def scenario_seed(self, i: int) -> int:
+        """Scenario i plays the dice streams (seed + i, game): the same for every candidate."""
+        return self.seed + i
+
+    def rules_for(self, values: dict) -> tuple:
+        """One candidate (optuna values by parameter name) as the rules of each scenario."""
+        from .space import build_rules
+
+        return tuple(build_rules(b, list(self.params), values) for b in self.scenario_bases)
 
     def fingerprint(self) -> str:
         """What a resumed study must share with the stored one (not trials or time limit)."""
@@ -147,7 +174,9 @@ class TuneSpec:
                 "params": [repr(p) for p in self.params], "objectives": [repr(o) for o in self.objectives],
                 "constraints": [repr(c) for c in self.constraints], "seating": self.seating, "seed": self.seed,
                 "games": self.games, "sampler": self.sampler, "population": self.population,
-                "engine": _engine_hash()}
+                "engine": _engine_hash(), "panel": [repr(x) for x in self.panel], "aggregate": self.aggregate,
+                "inert": self.allow_inert_powers,
+                "ladder": [self.ladder_max_keys, self.ladder_grid, self.ladder_top]}
         return hashlib.sha256(json.dumps(blob, sort_keys=True, default=str).encode()).hexdigest()[:16]
 
     def with_overrides(self, **kw) -> "TuneSpec":
@@ -240,7 +269,41 @@ def parse_spec(data: dict, path: str | Path = "<tune>") -> TuneSpec:
             ref = rsrc.build(players)
         except HeronSimError as err:
             raise HeronSimError(f"{where}reference: {err}") from None
-    seating, seating_text = _parse_seating(data.get("seating", "greedy"), players, where)
+    from .panel import parse_panel
+
+    panel, aggregate = parse_panel(data, players if "players" in data else None, data.get("seating"), where)
+    if "players" not in data:
+        players = panel[0].players
+    base0 = base
+    bases, refs = [], []
+    for i, sc in enumerate(panel):
+        try:
+            if sc.mode is None:
+                b = base0 if sc.players == base0.players else base0.replace(players=sc.players)
+            else:
+                b = RulesSource(sc.mode, src.file, src.overrides).build(sc.players)
+            r = rsrc.build(sc.players) if ref is not None else None
+        except HeronSimError as err:
+            raise HeronSimError(f"{where}scenario[{i}] ({sc.name}): {err}") from None
+        bases.append(b)
+        refs.append(r)
+    base = bases[0]
+    if ref is not None:
+        ref = refs[0]
+    seating, seating_text = _parse_seating(list(panel[0].strategies), players, where)
+    inert = data.get("allow_inert_powers", False)
+    if not isinstance(inert, bool):
+        raise HeronSimError(f"{where}allow_inert_powers: {inert!r}; allowed: true, false")
+    ladder = dict(_LADDER)
+    l_in = data.get("ladder", {}) or {}
+    if not isinstance(l_in, dict):
+        raise HeronSimError(f"{where}ladder: expected a table")
+    bad = sorted(set(l_in) - set(_LADDER))
+    if bad:
+        raise HeronSimError(f"{where}ladder.{bad[0]}: unknown field; allowed: {', '.join(_LADDER)}")
+    ladder.update(l_in)
+    for key, lo, hi in (("max_keys", 0, 3), ("grid", 2, 100), ("top", 1, 50)):
+        _int(ladder, key, lo, hi, f"{where}ladder.")
 
     search = dict(_SEARCH)
     s_in = data.get("search", {}) or {}
@@ -279,7 +342,8 @@ def parse_spec(data: dict, path: str | Path = "<tune>") -> TuneSpec:
     if not isinstance(raw_params, list) or not raw_params:
         raise HeronSimError(f"{where}param: at least one [[param]] table (key and int, float or choices)")
     params = [parse_param(p, f"{where}param[{i}]") for i, p in enumerate(raw_params)]
-    check_params(base, params)
+    for b in bases:
+        check_params(b, params)
 
     objectives = [_objective(o, f"{where}objective[{i}]", ref) for i, o in enumerate(_list(data, "objective", where))]
     if not objectives:
@@ -297,7 +361,9 @@ def parse_spec(data: dict, path: str | Path = "<tune>") -> TuneSpec:
                     sampler=search["sampler"], population=search["population"],
                     batch_games=search["batch_games"], time_limit=float(tl), rungs=tuple(rungs),
                     keep=racing["keep"], max_candidates=racing["max_candidates"], report=racing["report"],
-                    max_games=racing["max_games"])
+                    max_games=racing["max_games"], panel=panel, aggregate=aggregate,
+                    allow_inert_powers=inert, ladder_max_keys=ladder["max_keys"], ladder_grid=ladder["grid"],
+                    ladder_top=ladder["top"], scenario_bases=tuple(bases), scenario_refs=tuple(refs))
 
 
 def _list(data, key, where, required=True):
@@ -323,16 +389,25 @@ def _number(v, where, field):
 
 
 def _objective(entry, where, ref) -> Objective:
-    unknown = sorted(set(entry) - {"metric", "direction", "target", "relative", "goal"})
+    unknown = sorted(set(entry) - {"metric", "direction", "target", "relative", "goal", "at_most", "at_least"})
     if unknown:
-        raise HeronSimError(f"{where}.{unknown[0]}: unknown field; allowed: metric, direction, target, relative, goal")
+        raise HeronSimError(f"{where}.{unknown[0]}: unknown field; allowed: metric, direction, target, at_most, "
+                            "at_least, relative, goal")
     metric = _metric(entry, where)
-    has_t = "target" in entry
+    sides = [k for k in ("target", "at_most", "at_least") if k in entry]
+    if len(sides) > 1:
+        raise HeronSimError(f"{where}: give one of target, at_most, at_least")
+    if sides and sides[0] != "target":
+        if "direction" in entry:
+            raise HeronSimError(f"{where}: give direction or {sides[0]}, not both")
+        entry = {**entry, "direction": sides[0], "target": entry[sides[0]]}
+    has_t = bool(sides)
     direction = entry.get("direction", "target" if has_t else None)
-    if direction not in ("minimize", "maximize", "target"):
-        raise HeronSimError(f"{where}.direction: {direction!r}; allowed: minimize, maximize (or give target = ...)")
+    if direction not in ("minimize", "maximize", "target", "at_most", "at_least"):
+        raise HeronSimError(f"{where}.direction: {direction!r}; allowed: minimize, maximize (or give target, "
+                            "at_most or at_least = ...)")
     target = entry.get("target")
-    if direction == "target":
+    if direction in ("target", "at_most", "at_least"):
         if target in ("base", "reference"):
             if target == "reference" and ref is None:
                 raise HeronSimError(f"{where}.target: \"reference\" needs a [reference] table")
@@ -342,6 +417,8 @@ def _objective(entry, where, ref) -> Objective:
                 raise HeronSimError(f"{where}.target: missing; allowed: a number, \"base\" or \"reference\"")
     elif has_t:
         raise HeronSimError(f"{where}: give direction or target, not both")
+    if direction in ("at_most", "at_least") and "direction" in entry and sides == []:
+        raise HeronSimError(f"{where}.direction: {direction!r} needs at_most = ... or at_least = ...")
     relative = entry.get("relative", False)
     if not isinstance(relative, bool):
         raise HeronSimError(f"{where}.relative: {relative!r}; allowed: true, false")

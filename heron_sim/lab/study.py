@@ -24,6 +24,7 @@ import numpy as np
 
 from ..errors import HeronSimError
 from .metrics import METRICS, headline_metrics, value
+from .changes import changes_text, n_changed, rule_changes
 from .space import build_rules
 from .spec import FRESH, Objective, TuneSpec
 
@@ -31,66 +32,13 @@ BIG = 1e9
 
 
 # ---------------------------------------------------------------- losses and constraints
-def objective_value(o: Objective, S, players):
-    return value(o.metric, S, players)
+# Over the panel: heron_sim.lab.objectives (sums carry the scenario first, [n_sc, K]).
+from .objectives import constraint_values, losses, panel_loss, players_of  # noqa: E402,F401
 
 
-def target_value(o_target, metric, S_base, S_ref, players):
-    if o_target == "base":
-        return value(metric, S_base, players)
-    if o_target == "reference":
-        return value(metric, S_ref, players)
-    return o_target
-
-
-def loss(o: Objective, S, S_base, S_ref, players):
-    """The quantity minimised for objective ``o`` (vectorised over replicate rows)."""
-    v = objective_value(o, S, players)
-    if o.direction == "minimize":
-        return v
-    if o.direction == "maximize":
-        return -v
-    t = target_value(o.target, o.metric, S_base, S_ref, players)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.abs(v / t - 1.0) if o.relative else np.abs(v - t)
-
-
-def goal_met(o: Objective, S, S_base, S_ref, players) -> bool | None:
-    if o.goal is None:
-        return None
-    if o.direction == "maximize":
-        return bool(objective_value(o, S, players) >= o.goal)
-    return bool(loss(o, S, S_base, S_ref, players) <= o.goal)
-
-
-def constraint_values(spec: TuneSpec, S, S_base, S_ref) -> list[float]:
-    """One value per constraint, <= 0 when it holds (optuna's convention)."""
-    P = spec.players
-    out = []
-    for c in spec.constraints:
-        v = float(value(c.metric, S, P))
-        if not math.isfinite(v):
-            out.append(BIG)
-            continue
-        if c.within is not None:
-            ref = float(value(c.metric, S_base if c.of == "base" else S_ref, P))
-            out.append(abs(v / ref - 1.0) - c.within)
-        else:
-            worst = -BIG
-            if c.min is not None:
-                worst = max(worst, c.min - v)
-            if c.max is not None:
-                worst = max(worst, v - c.max)
-            out.append(worst)
-    return out
-
-
-def losses(spec: TuneSpec, S, S_base, S_ref) -> list[float]:
-    out = []
-    for o in spec.objectives:
-        x = float(loss(o, S, S_base, S_ref, spec.players))
-        out.append(x if math.isfinite(x) else BIG)
-    return out
+def loss(o: Objective, S, S_base, S_ref, spec):
+    """The quantity minimised for objective ``o`` over the panel (vectorised over replicates)."""
+    return panel_loss(spec, o, S, S_base, S_ref)
 
 
 def dominates(a, b) -> bool:
@@ -107,7 +55,9 @@ def rank_sum(points: list[list[float]]) -> list[float]:
     arr = np.asarray(points, float)
     if arr.size == 0:
         return []
-    ranks = np.argsort(np.argsort(arr, axis=0, kind="stable"), axis=0, kind="stable")
+    import pandas as pd
+
+    ranks = pd.DataFrame(arr).rank(method="min", axis=0).to_numpy() - 1  # ties share a rank
     return ranks.sum(axis=1).tolist()
 
 
@@ -134,6 +84,7 @@ class SearchState:
     ref_sums: np.ndarray | None
     interrupted: bool = False
     stopped_by_time: bool = False
+    exhausted: bool = False
     trials_run_now: int = 0
 
 
@@ -152,13 +103,16 @@ def open_study(spec: TuneSpec, run_dir: Path, fresh: bool = False):
     journal = run_dir / "study.journal"
     if fresh and journal.exists():
         journal.unlink()
+    if fresh and (run_dir / SAMPLER_FILE).exists():
+        (run_dir / SAMPLER_FILE).unlink()
     storage = _storage(run_dir)
     # Constraints travel with each trial (Trial.set_constraint): both samplers read them.
     if spec.sampler == "nsga2":
         sampler = optuna.samplers.NSGAIISampler(population_size=spec.population, seed=spec.seed % 2**32)
     else:
         sampler = optuna.samplers.TPESampler(seed=spec.seed % 2**32, multivariate=True,
-                                             n_startup_trials=min(10, spec.trials))
+                                             n_startup_trials=10)  # not --trials: a resume with more asks alike
+    sampler = load_sampler(run_dir, sampler) if not fresh else sampler
     study = optuna.create_study(study_name=f"tune-{spec.name}", storage=storage, sampler=sampler,
                                 directions=["minimize"] * len(spec.objectives), load_if_exists=True)
     fp = study.user_attrs.get("fingerprint")
@@ -171,6 +125,36 @@ def open_study(spec: TuneSpec, run_dir: Path, fresh: bool = False):
                             "or --run-dir for another folder")
     _requeue_interrupted(study)
     return study
+
+
+SAMPLER_FILE = "sampler.pkl"
+
+
+def load_sampler(run_dir: Path, default):
+    """The sampler as it stood after the last finished trial (its random state included), so a
+    resumed study asks the trials an uninterrupted one would; ``default`` when none is saved."""
+    import pickle
+
+    path = run_dir / SAMPLER_FILE
+    if not path.is_file():
+        return default
+    try:
+        with open(path, "rb") as fh:
+            s = pickle.load(fh)
+    except Exception:  # noqa: BLE001 - a damaged or foreign file: start from the seed
+        return default
+    return s if type(s) is type(default) else default
+
+
+def save_sampler(run_dir: Path, sampler) -> None:
+    import os
+    import pickle
+
+    path = run_dir / SAMPLER_FILE
+    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
+    with open(tmp, "wb") as fh:
+        pickle.dump(sampler, fh)
+    os.replace(tmp, path)
 
 
 def _requeue_interrupted(study) -> None:
@@ -195,125 +179,168 @@ def _pkey(params: dict) -> str:
 
 
 class _DeferInterrupt:
-    """Ctrl-C never lands inside a write to the study's journal: while ``with guard():`` is
-    open, SIGINT is remembered and raised as KeyboardInterrupt when the block ends (a write cut
-    in the middle could leave optuna's lock or a half trial behind). Outside, Ctrl-C acts at once."""
-
-    def __init__(self):
-        self.depth = 0
-        self.pending = False
-        self.old = None
-
-    def _handler(self, signum, frame):
-        if self.depth:
-            self.pending = True
-        else:
-            raise KeyboardInterrupt
+    """Ctrl-C never lands inside a write to the study's journal. The stop mechanism is
+    :mod:`heron_sim.interrupt` (installed for the whole study by :func:`heron_sim.lab.tune`):
+    the first SIGINT/SIGTERM sets the flag read between batches; a second one inside
+    ``with guard():`` is deferred to the end of the block (a write cut in the middle could
+    leave optuna's lock or a half trial behind)."""
 
     def install(self):
-        import signal
-        import threading
-
-        if threading.current_thread() is threading.main_thread():
-            self.old = signal.signal(signal.SIGINT, self._handler)
         return self
 
     def uninstall(self):
-        import signal
-
-        if self.old is not None:
-            signal.signal(signal.SIGINT, self.old)
-            self.old = None
+        pass
 
     def __call__(self):
-        import contextlib
+        from ..interrupt import critical
 
-        @contextlib.contextmanager
-        def block():
-            self.depth += 1
-            try:
-                yield
-            finally:
-                self.depth -= 1
-                if self.depth == 0 and self.pending:
-                    self.pending = False
-                    raise KeyboardInterrupt
-        return block()
+        return critical()
 
 
 def finished_trials(study):
+    """Finished trials that played a rule set of their own (a duplicate is not counted)."""
     from optuna.trial import TrialState
 
-    return [t for t in study.get_trials(deepcopy=False) if t.state in (TrialState.COMPLETE, TrialState.PRUNED)]
+    return [t for t in study.get_trials(deepcopy=False) if t.state in (TrialState.COMPLETE, TrialState.PRUNED)
+            and "duplicate_of" not in t.user_attrs and "ladder" not in t.user_attrs]
+
+
+#: Consecutive asks giving rule sets already played after which the space counts as exhausted.
+MAX_DUPLICATES = 50
 
 
 def run_search(spec: TuneSpec, study, evaluator, *, base_sums, ref_sums, on_trial: Callable | None = None,
-               time_limit: float = 0.0, width: int = 1) -> SearchState:
-    """Ask, play, tell until ``spec.trials`` trials are finished (or the time limit)."""
-    from optuna.trial import TrialState
+               time_limit: float = 0.0, width: int = 1, played: dict | None = None,
+               run_dir: Path | None = None) -> SearchState:
+    """Ask, play, tell until ``spec.trials`` trials are finished (or the time limit).
 
+    Trials are asked one at a time, whatever the executor's width (the batches of one trial
+    spread over the workers), so a study on a cluster of any width asks the same trials in the
+    same order as a local one. ``played`` (digest -> anything with ``sums``) holds the rule sets
+    already played (the ladder's, earlier trials'): a trial that builds one of them is told the
+    same values and marked ``duplicate_of`` (not counted: ``trials = N`` buys N distinct rule
+    sets). After each trial the sampler is saved to ``run_dir`` (a resume continues its draws)."""
     state = SearchState(study, base_sums, ref_sums)
     t0 = time.monotonic()
-    P = spec.players
+    played = {} if played is None else played
+    for t in study.get_trials(deepcopy=False):
+        d = t.user_attrs.get("rules")
+        if d and t.user_attrs.get("sums") is not None and d not in played:
+            played[d] = _Played(np.asarray(t.user_attrs["sums"], dtype=np.int64).reshape(len(spec.scenario_bases), -1))
     guard = _DeferInterrupt().install()
     try:
-        _search_loop(spec, study, evaluator, state, guard, base_sums, ref_sums, on_trial, time_limit, width, t0, P)
+        _search_loop(spec, study, evaluator, state, guard, base_sums, ref_sums, on_trial, time_limit, t0,
+                     played, run_dir)
     finally:
         guard.uninstall()
     return state
 
 
-def _search_loop(spec, study, evaluator, state, guard, base_sums, ref_sums, on_trial, time_limit, width, t0, P):
+@dataclass
+class _Played:
+    sums: np.ndarray
+
+
+def _search_loop(spec, study, evaluator, state, guard, base_sums, ref_sums, on_trial, time_limit, t0,
+                 played, run_dir):
     from optuna.trial import TrialState
 
+    from .ladder import disables_a_power
+
+    dup_run = 0
+    from ..interrupt import stop_requested
+
     while True:
+        if stop_requested():  # Ctrl-C / SIGTERM between two trials
+            state.interrupted = True
+            break
         done = len(finished_trials(study))
         if done >= spec.trials:
             break
         if time_limit and time.monotonic() - t0 >= time_limit:
             state.stopped_by_time = True
             break
-        k = max(1, min(width, spec.trials - done))
-        asked = []
+        if dup_run >= MAX_DUPLICATES:
+            state.exhausted = True
+            break
+        asked = None
         try:
-            for _ in range(k):
-                with guard():  # a trial is asked, suggested and recorded whole, or not at all
-                    t = study.ask()
-                    values = {p.name: p.suggest(t) for p in spec.params}
-                    try:
-                        rules = build_rules(spec.base, list(spec.params), values)
-                    except HeronSimError as err:
-                        t.set_user_attr("error", str(err))
-                        study.tell(t, state=TrialState.PRUNED)
-                        continue
-                    t.set_user_attr("rules", rules.digest())
-                    asked.append((t, rules))
-            if not asked:
-                continue
-            sums = evaluator.sums([r for _, r in asked], 0, spec.games)
-            for (t, rules), S in zip(asked, sums):
-                with guard():
-                    t.set_user_attr("sums", [int(x) for x in S])
-                    cv = constraint_values(spec, S, base_sums, ref_sums)
-                    t.set_user_attr("constraints", cv)
-                    for i, c in enumerate(cv):
-                        t.set_constraint(f"c{i}", c)
-                    t.set_user_attr("metrics", {m: _f(value(m, S, P)) for m in headline_metrics(P)})
-                    study.tell(t, losses(spec, S, base_sums, ref_sums))
-                    asked = [a for a in asked if a[0] is not t]
-                state.trials_run_now += 1
-                if on_trial is not None:
-                    on_trial(study)
-            asked = []
+            with guard():  # a trial is asked, suggested and recorded whole, or not at all
+                t = study.ask()
+                values = {p.name: p.suggest(t) for p in spec.params}
+                try:
+                    cand = spec.rules_for(values)
+                except HeronSimError as err:
+                    t.set_user_attr("error", str(err))
+                    study.tell(t, state=TrialState.PRUNED)
+                    continue
+                digest = cand[0].digest()
+                t.set_user_attr("rules", digest)
+                t.set_user_attr("n_changed", n_changed(spec.base, cand[0]))
+                prev = played.get(digest)
+                if prev is None and digest == spec.base.digest():
+                    prev = _Played(base_sums)
+                if prev is not None:
+                    dup_run += 1
+                    t.set_user_attr("duplicate_of", digest)
+                    _tell(spec, study, t, prev.sums, base_sums, ref_sums, cand, record=False)
+                    if run_dir is not None:
+                        save_sampler(run_dir, study.sampler)
+                    continue
+                dup_run = 0
+                asked = (t, cand)
+            S = evaluator.sums([cand], 0, spec.games)[0]
+            with guard():
+                _tell(spec, study, t, S, base_sums, ref_sums, cand, record=True)
+                played[digest] = _Played(S)
+                if run_dir is not None:
+                    save_sampler(run_dir, study.sampler)
+                asked = None
+            state.trials_run_now += 1
+            if on_trial is not None:
+                on_trial(study)
         except KeyboardInterrupt:
             with guard():
-                for t, _ in asked:
+                if asked is not None:
                     try:
-                        study.tell(t, state=TrialState.FAIL)
+                        study.tell(asked[0], state=TrialState.FAIL)
                     except Exception:  # noqa: BLE001 - already told: resume re-runs it anyway
                         pass
             state.interrupted = True
             break
+
+
+def _tell(spec, study, t, S, base_sums, ref_sums, cand, record: bool):
+    from .ladder import disables_a_power
+
+    if record:
+        t.set_user_attr("sums", [int(x) for x in np.asarray(S).ravel()])
+        # The variant's name counts distinct finished trials: the same whatever failed before.
+        t.set_user_attr("seq", len(finished_trials(study)) + 1)
+    cv = constraint_values(spec, S, base_sums, ref_sums)
+    if not spec.allow_inert_powers:
+        off = disables_a_power(spec.base, cand[0])
+        if off:
+            cv[-1] = max(cv[-1], float(len(off)))
+            t.set_user_attr("powers_off", off)
+    t.set_user_attr("constraints", cv)
+    for i, c in enumerate(cv):
+        t.set_constraint(f"c{i}", c)
+    if record:
+        t.set_user_attr("metrics", {m: _f(value(m, S[0], spec.scenario_bases[0].players))
+                                    for m in headline_metrics(spec.scenario_bases[0].players)})
+    study.tell(t, losses(spec, S, base_sums, ref_sums))
+
+
+def _interval95(x) -> tuple[float, float]:
+    """The 2.5 % and 97.5 % quantiles of the finite values of ``x`` (NaN if fewer than 10:
+    e.g. a space where no game ends, whose metrics are all undefined)."""
+    x = np.asarray(x, float)
+    x = x[np.isfinite(x)]
+    if x.size < 10:
+        return math.nan, math.nan
+    lo, hi = np.quantile(x, [0.025, 0.975])
+    return float(lo), float(hi)
 
 
 def _f(x) -> float | None:
@@ -324,87 +351,107 @@ def _f(x) -> float | None:
 # ---------------------------------------------------------------- the front of the search
 @dataclass
 class Candidate:
-    id: str                     # "t<trial number>"
-    trial: int
-    params: dict                # optuna values (choice labels)
-    rules: Any
+    id: str                     # "t<trial number>", or "L<n>" for a ladder entry
+    trial: int                  # optuna trial number (-1: a ladder entry)
+    params: dict                # optuna values (choice labels) it sets
+    rules: Any                  # the rules of the first scenario (the study's base players)
     search_losses: list[float]
     search_feasible: bool
     rungs: list[dict] = field(default_factory=list)   # per rung: games, losses, feasible
+    cand: tuple = ()            # the rules of each scenario
+    n_changed: int = 0
+    protected: bool = False     # a ladder pick: raced to the last rung whatever its rank
 
 
-def search_front(spec: TuneSpec, study, base_sums=None) -> tuple[list[Candidate], list]:
-    """The feasible non-dominated trials (or, if none is feasible, the least-violating ones),
-    one per distinct rules set, at most ``max_candidates``."""
+def search_front(spec: TuneSpec, study, base_sums=None, ladder=None) -> tuple[list[Candidate], list]:
+    """The candidates racing starts from: the ladder's best variant changing at most k rules
+    (k = 1 .. ladder.max_keys, protected: they reach the last rung), then the feasible
+    non-dominated trials of the search (or, if none is feasible, the least-violating ones),
+    one per distinct rule set, at most ``max_candidates`` in all."""
     from optuna.trial import TrialState
 
-    complete = [t for t in study.get_trials(deepcopy=False) if t.state == TrialState.COMPLETE]
+    complete = [t for t in study.get_trials(deepcopy=False)
+                if t.state == TrialState.COMPLETE and "duplicate_of" not in t.user_attrs and "ladder" not in t.user_attrs]
+    base_key = tuple(int(x) for x in np.asarray(base_sums).ravel()) if base_sums is not None else None
+    seen, cands = set(), []
+    # The ladder's picks: the best entry changing at most k rules, for each k.
+    entries = sorted(ladder or [], key=lambda e: (not e.feasible, e.score, e.n_changed))
+    for k in range(1, spec.ladder_max_keys + 1):
+        pool = [e for e in entries if e.n_changed <= k and e.digest not in seen]
+        if not pool:
+            continue
+        e = pool[0]
+        seen.add(e.digest)
+        cands.append(Candidate(e.id, -1, dict(e.values), e.cand[0], list(e.losses), e.feasible,
+                               cand=e.cand, n_changed=e.n_changed, protected=True))
     # One trial per behaviour: trials whose games came out identical (the same column sums over
     # the same seeds, e.g. a key that has no effect while another is off) are one candidate,
     # and a trial that plays exactly like the base rules is no proposal at all.
-    base_key = tuple(int(x) for x in base_sums) if base_sums is not None else None
-    seen, uniq = set(), []
+    sums_seen, uniq = set(), []
     for t in complete:
         d = tuple(t.user_attrs.get("sums") or ()) or t.user_attrs.get("rules")
-        if d in seen or d == base_key:
+        if d in sums_seen or d == base_key or t.user_attrs.get("rules") in seen:
             continue
-        seen.add(d)
+        sums_seen.add(d)
         uniq.append(t)
     feas = [t for t in uniq if all(c <= 0 for c in t.user_attrs.get("constraints", []))]
     pool = feas
     if not pool:
         pool = sorted(uniq, key=lambda t: sum(max(0.0, c) for c in t.user_attrs.get("constraints", [])))[: spec.keep]
-    # The front, then the next non-dominated layers while there is room: with noisy estimates a
-    # trial just behind the front on the search games may well be ahead on fresh seeds.
-    front = [pool[i] for i in select([list(t.values) for t in pool], [True] * len(pool), spec.max_candidates)]
-    if len(front) > spec.max_candidates:
-        best_each = {min(range(len(front)), key=lambda i: front[i].values[k]) for k in range(len(spec.objectives))}
-        rs = rank_sum([list(t.values) for t in front])
-        order = sorted(range(len(front)), key=lambda i: (i not in best_each, rs[i]))
-        front = [front[i] for i in order[: spec.max_candidates]]
-    cands = []
+    room = max(0, spec.max_candidates - len(cands))
+    front = [pool[i] for i in select([list(t.values) for t in pool], [True] * len(pool), room)] if room else []
     for t in front:
-        rules = build_rules(spec.base, list(spec.params), t.params)
-        cands.append(Candidate(f"t{t.number}", t.number, dict(t.params), rules, list(t.values),
-                               all(c <= 0 for c in t.user_attrs.get("constraints", []))))
+        cand = spec.rules_for(t.params)
+        cands.append(Candidate(f"t{t.user_attrs.get('seq', t.number)}", t.number, dict(t.params), cand[0], list(t.values),
+                               all(c <= 0 for c in t.user_attrs.get("constraints", [])), cand=cand,
+                               n_changed=n_changed(spec.base, cand[0])))
     return cands, complete
 
 
 # ---------------------------------------------------------------- racing
 def race(spec: TuneSpec, evaluator, cands: list[Candidate], *, precision: float | None = None,
-         log: Callable[[str], None] = lambda s: None):
-    """Successive halving on fresh seeds. Returns (finalists, last rung data)."""
+         log: Callable[[str], None] = lambda s: None, on_rung: Callable | None = None):
+    """Successive halving on fresh seeds, every scenario of the panel. Returns (finalists, last
+    rung data). ``on_rung(r, games_to_play)`` is told the games a rung is about to play."""
     from .evaluate import max_rate_halfwidth
+    from .ladder import disables_a_power
 
-    P = spec.players
+    Ps = players_of(spec)
+    base_c = tuple(spec.scenario_bases)
+    ref_c = tuple(spec.scenario_refs) if spec.reference else None
     alive = list(cands)
     last = None
     for r, games in enumerate(spec.rungs):
         first = (r + 1) * FRESH
         final = r == len(spec.rungs) - 1
-        rules = [spec.base] + ([spec.reference] if spec.reference else []) + [c.rules for c in alive]
-        log(f"racing rung {r + 1}/{len(spec.rungs)}: {len(alive)} candidates + base, {games:,} games each on fresh seeds")
+        rules = [base_c] + ([ref_c] if ref_c else []) + [c.cand for c in alive]
+        log(f"racing rung {r + 1}/{len(spec.rungs)}: {len(alive)} candidates + base, {games:,} games each "
+            f"in each of {len(base_c)} scenario(s), on fresh seeds")
+        if on_rung is not None:
+            on_rung(r, len(rules) * games * len(base_c))
         reps = evaluator.replicates(rules, first, games, boot_seed=spec.seed % 2**32 + r)
         n_used = games
         if final and precision:
             # Play more blocks of fresh games until every headline win rate is that precise.
             block = 1
-            while (max(max_rate_halfwidth(s, P) for s, _ in reps) > precision
+            while (max(max_rate_halfwidth(s, Ps) for s, _ in reps) > precision
                    and n_used + games <= spec.max_games):
                 block += 1
                 more = evaluator.replicates(rules, first + (block - 1) * games, games,
                                             boot_seed=spec.seed % 2**32 + r + 7919 * (block - 1))
                 reps = [(a[0] + b[0], a[1] + b[1]) for a, b in zip(reps, more)]
                 n_used += games
-            log(f"  precision {precision}: {n_used:,} games a candidate "
-                f"(widest win-rate half-width {100 * max(max_rate_halfwidth(s, P) for s, _ in reps):.2f} pt)")
+            log(f"  precision {precision}: {n_used:,} games a candidate and scenario "
+                f"(widest win-rate half-width {100 * max(max_rate_halfwidth(s, Ps) for s, _ in reps):.2f} pt)")
         base = reps[0]
-        ref = reps[1] if spec.reference else None
-        creps = reps[2:] if spec.reference else reps[1:]
+        ref = reps[1] if ref_c else None
+        creps = reps[2:] if ref_c else reps[1:]
         pts, feas = [], []
         for c, (S, _) in zip(alive, creps):
             L_ = losses(spec, S, base[0], ref[0] if ref else None)
             cv = constraint_values(spec, S, base[0], ref[0] if ref else None)
+            if not spec.allow_inert_powers and disables_a_power(spec.base, c.rules):
+                cv[-1] = max(cv[-1], 1.0)
             c.rungs.append({"rung": r + 1, "games": n_used, "first_game": first, "losses": L_,
                             "constraints": cv, "feasible": all(v <= 0 for v in cv)})
             pts.append(L_)
@@ -413,7 +460,7 @@ def race(spec: TuneSpec, evaluator, cands: list[Candidate], *, precision: float 
                 "cands": {c.id: rep for c, rep in zip(alive, creps)}}
         if final:
             break
-        front = select(pts, feas, spec.keep)
+        front = set(select(pts, feas, spec.keep)) | {i for i, c in enumerate(alive) if c.protected}
         dropped = [alive[i].id for i in range(len(alive)) if i not in front]
         if dropped:
             log(f"  dropped (behind or infeasible on fresh seeds): {', '.join(dropped)}")
@@ -433,69 +480,125 @@ def verdict(diff_low: float, diff_high: float) -> str:
     return "no clear difference"
 
 
-def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dict]:
-    """Per finalist: paired effects on the objectives (losses), constraints and every headline
-    metric, from the last rung's games. Sorted best first."""
-    from .evaluate import max_rate_halfwidth
+def _q(x, qs=(0.025, 0.975)):
+    x = np.asarray(x, float)
+    x = x[np.isfinite(x)]
+    return tuple(float(v) for v in np.quantile(x, qs)) if x.size >= 10 else (math.nan, math.nan)
 
-    P = spec.players
+
+def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dict]:
+    """Per finalist: paired effects on the objectives (losses over the panel, and each
+    scenario's value, target and signed distance), constraints, each power's use and every
+    headline metric of each scenario, from the last rung's games. Sorted best first."""
+    from .evaluate import max_rate_halfwidth
+    from .ladder import disables_a_power
+    from .objectives import (constraint_labels, constraint_scenario, describe_distance, inert_powers,
+                             scenario_loss, signed_distance, target_value)
+
+    from .objectives import mode_words
+
+    Ps = players_of(spec)
+    names = [sc.name for sc in spec.panel] or ["table"]
+    ref_name = mode_words(spec.reference.mode) if spec.reference is not None else None
     bS, bR = last["base"]
     rS, rR = last["ref"] if last["ref"] else (None, None)
+    labels = constraint_labels(spec)
     out = []
     for c in finalists:
         S, R = last["cands"][c.id]
         obj = []
         for o in spec.objectives:
-            lb = float(loss(o, bS, bS, rS, P))
-            lv = float(loss(o, S, bS, rS, P))
-            d = np.asarray(loss(o, R, bR, rR, P), float) - np.asarray(loss(o, bR, bR, rR, P), float)
-            d = d[np.isfinite(d)]
-            lo, hi = (np.quantile(d, [0.025, 0.975]) if d.size >= 10 else (math.nan, math.nan))
-            lvr = np.asarray(loss(o, R, bR, rR, P), float)
-            lvr = lvr[np.isfinite(lvr)]
-            llo, lhi = (np.quantile(lvr, [0.025, 0.975]) if lvr.size >= 10 else (math.nan, math.nan))
-            met = goal_met(o, S, bS, rS, P)
-            met_sure = None
+            lb = float(loss(o, bS, bS, rS, spec))
+            lv = float(loss(o, S, bS, rS, spec))
+            lo, hi = _q(np.asarray(loss(o, R, bR, rR, spec), float) - np.asarray(loss(o, bR, bR, rR, spec), float))
+            llo, lhi = _q(loss(o, R, bR, rR, spec))
+            # The bootstrap of a maximum (the worst table, an absolute distance) is biased
+            # upward: the interval is widened to contain its own estimate.
+            if math.isfinite(llo):
+                llo, lhi = min(llo, lv), max(lhi, lv)
+            met = met_sure = None
             if o.goal is not None:
-                met_sure = bool(lhi <= o.goal) if o.direction != "maximize" else None
+                if o.direction == "maximize":
+                    met = bool(-lv >= o.goal)
+                    met_sure = bool(-lhi >= o.goal) if math.isfinite(lhi) else False
+                else:
+                    met = bool(lv <= o.goal)
+                    met_sure = bool(lhi <= o.goal) if math.isfinite(lhi) else False
+            scen = []
+            for i, P in enumerate(Ps):
+                rs_i = None if rS is None else rS[i]
+                rr_i = None if rR is None else rR[i]
+                v = float(value(o.metric, S[i], P))
+                vlo, vhi = _q(value(o.metric, R[i], P))
+                t = (float(target_value(o, bS[i], rs_i, P)) if o.direction not in ("minimize", "maximize") else None)
+                d = (float(signed_distance(o, S[i], bS[i], rs_i, P)) if t is not None else None)
+                dlo, dhi = (_q(signed_distance(o, R[i], bR[i], rr_i, P)) if t is not None else (None, None))
+                bl = float(value(o.metric, bS[i], P))
+                sl = float(scenario_loss(o, S[i], bS[i], rs_i, P))
+                scen.append({"scenario": names[i], "value": v, "low": vlo, "high": vhi, "base": bl, "loss": sl,
+                             "target": t, "distance": d, "distance_low": dlo, "distance_high": dhi,
+                             "text": describe_distance(o, v, t, d, ref_name) if t is not None else
+                             describe_distance(o, v, None, None)})
             obj.append({"metric": o.metric, "objective": o.describe(), "base_loss": lb, "loss": lv,
-                        "loss_low": float(llo), "loss_high": float(lhi),
-                        "diff": lv - lb, "low": float(lo), "high": float(hi), "verdict": verdict(lo, hi),
-                        "goal": o.goal, "goal_met": met, "goal_met_95": met_sure})
+                        "loss_low": llo, "loss_high": lhi,
+                        "diff": lv - lb, "low": lo, "high": hi, "verdict": verdict(lo, hi),
+                        "goal": o.goal, "goal_met": met, "goal_met_95": met_sure, "scenarios": scen})
+        cv = constraint_values(spec, S, bS, rS)
+        off = disables_a_power(spec.base, c.rules) if not spec.allow_inert_powers else []
+        inert = inert_powers(spec, S, bS) if not spec.allow_inert_powers else []
+        if off:
+            cv[-1] = max(cv[-1], 1.0)
         cons = []
-        for k, cst in enumerate(spec.constraints):
-            cv = constraint_values(spec, S, bS, rS)[k]
-            entry = {"constraint": cst.describe(), "value": cv, "holds": cv <= 0}
-            if cst.within is not None:
-                refS, refR = (bS, bR) if cst.of == "base" else (rS, rR)
-                ratio = np.asarray(value(cst.metric, R, P), float) / np.asarray(value(cst.metric, refR, P), float) - 1
-                ratio = ratio[np.isfinite(ratio)]
-                entry["relative_change"] = float(value(cst.metric, S, P) / value(cst.metric, refS, P) - 1)
-                entry["low"], entry["high"] = (float(x) for x in np.quantile(ratio, [0.025, 0.975]))
+        for k, lab in enumerate(labels):
+            entry = {"constraint": lab, "value": cv[k], "holds": cv[k] <= 0}
+            if k < len(spec.constraints):
+                cst = spec.constraints[k]
+                if cst.within is not None:
+                    refS, refR = (bS, bR) if cst.of == "base" else (rS, rR)
+                    rel = [float(value(cst.metric, S[i], P) / value(cst.metric, refS[i], P) - 1) for i, P in enumerate(Ps)]
+                    worst = max(range(len(Ps)), key=lambda i: abs(rel[i]))
+                    entry["relative_change"] = rel[worst]
+                    entry["scenario"] = names[worst]
+                    entry["low"], entry["high"] = _q(np.asarray(value(cst.metric, R[worst], Ps[worst]), float)
+                                                     / np.asarray(value(cst.metric, refR[worst], Ps[worst]), float) - 1)
+                entry["scenarios"] = {names[i]: float(constraint_scenario(cst, S[i], bS[i], None if rS is None else rS[i], P)) <= 0
+                                      for i, P in enumerate(Ps)}
+            else:
+                entry["powers_off"] = off
+                entry["inert"] = inert
             cons.append(entry)
-        effects = []
-        for m in headline_metrics(P):
-            b = float(value(m, bS, P))
-            v = float(value(m, S, P))
-            d = np.asarray(value(m, R, P), float) - np.asarray(value(m, bR, P), float)
-            d = d[np.isfinite(d)]
-            lo, hi = (np.quantile(d, [0.025, 0.975]) if d.size >= 10 else (math.nan, math.nan))
-            ref_v = float(value(m, rS, P)) if rS is not None else None
-            sig = "differs" if (math.isfinite(lo) and (lo > 0 or hi < 0)) else "no clear difference"
-            effects.append({"metric": m, "label": METRICS[m].label, "base": b, "variant": v, "reference": ref_v,
-                            "diff": v - b, "low": float(lo), "high": float(hi), "significant": sig})
+        effects, by_scenario = [], {}
+        for i, P in enumerate(Ps):
+            rows = []
+            for m in headline_metrics(P):
+                b = float(value(m, bS[i], P))
+                v = float(value(m, S[i], P))
+                lo, hi = _q(np.asarray(value(m, R[i], P), float) - np.asarray(value(m, bR[i], P), float))
+                ref_v = float(value(m, rS[i], P)) if rS is not None else None
+                sig = "differs" if (math.isfinite(lo) and (lo > 0 or hi < 0)) else "no clear difference"
+                rows.append({"metric": m, "label": METRICS[m].label, "base": b, "variant": v, "reference": ref_v,
+                             "diff": v - b, "low": lo, "high": hi, "significant": sig})
+            by_scenario[names[i]] = rows
+            if i == 0:
+                effects = rows
         out.append({"id": c.id, "trial": c.trial, "params": c.params, "rules": c.rules, "digest": c.rules.digest(),
+                    "changes": changes_text(spec.base, c.rules), "n_changed": c.n_changed,
+                    "rule_changes": [{"key": x.key, "old": x.old, "new": x.new} for x in rule_changes(spec.base, c.rules)],
+                    "ladder": c.protected,
                     "games": last["games"], "first_game": last["first_game"], "objectives": obj,
                     "constraints": cons, "feasible": all(x["holds"] for x in cons), "effects": effects,
-                    "rate_halfwidth": max_rate_halfwidth(S, P),
+                    "effects_by_scenario": by_scenario, "scenarios": names,
+                    "rate_halfwidth": max_rate_halfwidth(S, Ps),
                     "rungs": c.rungs, "search_losses": c.search_losses})
     rs = rank_sum([[o["loss"] for o in e["objectives"]] for e in out]) if out else []
     for e, r in zip(out, rs):
-        # Feasible first, then the most goals met, the most objectives better than the base
-        # (paired interval below zero), the fewest worse, then the sum of ranks.
-        e["_rank"] = (not e["feasible"], -sum(1 for o in e["objectives"] if o["goal_met"]),
+        # Feasible first, then the most goals met with 95 % confidence, on the estimates, the
+        # most objectives better than the base (paired interval below zero), the fewest worse,
+        # the sum of ranks, and the fewest rules changed.
+        e["_rank"] = (not e["feasible"], -sum(1 for o in e["objectives"] if o["goal_met_95"]),
+                      -sum(1 for o in e["objectives"] if o["goal_met"]),
                       -sum(1 for o in e["objectives"] if o["verdict"] == "better"),
-                      sum(1 for o in e["objectives"] if o["verdict"] == "worse"), r)
+                      sum(1 for o in e["objectives"] if o["verdict"] == "worse"), r, e["n_changed"])
     out.sort(key=lambda e: e["_rank"])
     for e in out:
         e.pop("_rank")

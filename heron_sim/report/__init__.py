@@ -27,11 +27,9 @@ def build_sections(run) -> list:
 
 def proposals_section(results_root) -> Section | None:
     """The lab's "Proposed rule changes" (``heron_sim.lab.outputs.proposed_changes_markdown``)
-    when the lab module and its studies under ``results_root/tune-*`` exist; else None."""
-    try:
-        from ..lab.outputs import proposed_changes_markdown  # type: ignore[import-not-found]
-    except ImportError:
-        return None
+    when studies under ``results_root/tune-*`` exist; else None. (A broken lab module is an
+    error, never a section that silently vanishes.)"""
+    from ..lab.outputs import proposed_changes_markdown
     text = proposed_changes_markdown(results_root)
     if not text.strip():
         return None

@@ -45,7 +45,7 @@ FIGURES = {
 
 _KEYS = {"name", "kind", "title", "description", "seed", "games", "turns", "modes", "players",
          "seating", "strategies", "guide", "figures", "rules", "a", "b", "skill_games",
-         "h2h_games", "ablation_games", "mixed_games", "light_games"}
+         "h2h_games", "ablation_games", "mixed_games", "light_games", "plugins"}
 _INT_LIMITS = {"seed": (0, 2**63 - 1), "games": (1, 10_000_000), "turns": (1, 100_000_000),
                "players": (2, 7), "skill_games": (0, 10_000_000), "h2h_games": (0, 10_000_000),
                "ablation_games": (0, 10_000_000), "mixed_games": (0, 10_000_000)}
@@ -58,9 +58,13 @@ class RulesSpec:
     file: str | None = None
     overrides: dict = field(default_factory=dict)
     label: str = ""
+    #: play the mode of the file (or of the ``mode`` override), not the experiment's: what
+    #: ``heron-sim compare A.toml B.toml`` does without --mode
+    own_mode: bool = False
 
     def build(self, mode: str | None = None, players: int | None = None) -> Rules:
-        return Rules.build(mode=mode, players=players, rules_file=self.file, overrides=dict(self.overrides))
+        return Rules.build(mode=None if self.own_mode else mode, players=players, rules_file=self.file,
+                           overrides=dict(self.overrides))
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,8 @@ class Experiment:
     ablation_games: int = 0
     mixed_games: int = 0
     light_games: Any = "all"  # kind games: "all" or names of heron_sim.games
+    #: user strategy modules or files loaded before the seating is read (heron_sim.user_plugins)
+    plugins: tuple[str, ...] = ()
     source: str = ""
 
     def to_dict(self) -> dict:
@@ -96,9 +102,11 @@ class Experiment:
         d["light_games"] = self.light_games if isinstance(self.light_games, str) else list(self.light_games)
         d["modes"] = list(self.modes)
         d["figures"] = list(self.figures)
+        d["plugins"] = list(self.plugins)
         for key in ("rules", "a", "b"):
             spec = getattr(self, key)
-            d[key] = None if spec is None else {"file": spec.file, "set": dict(spec.overrides), "label": spec.label}
+            d[key] = None if spec is None else {"file": spec.file, "set": dict(spec.overrides), "label": spec.label,
+                                                "own_mode": spec.own_mode}
         return d
 
     @classmethod
@@ -126,9 +134,12 @@ def _rules_spec(value: Any, where: str, base_dir: Path | None, label: str = "",
         return RulesSpec(label=label)
     if not isinstance(value, dict):
         raise HeronSimError(f"{where}: must be a table with keys file, set, label")
-    unknown = set(value) - {"file", "set", "label"}
+    unknown = set(value) - {"file", "set", "label", "own_mode"}
     if unknown:
-        raise HeronSimError(f"{where}.{sorted(unknown)[0]}: unknown key; allowed: file, set, label")
+        raise HeronSimError(f"{where}.{sorted(unknown)[0]}: unknown key; allowed: file, set, label, own_mode")
+    own = value.get("own_mode", False)
+    if not isinstance(own, bool):
+        raise HeronSimError(f"{where}.own_mode: {own!r}; allowed: true or false")
     file = value.get("file")
     if file is not None:
         if not isinstance(file, str):
@@ -143,7 +154,7 @@ def _rules_spec(value: Any, where: str, base_dir: Path | None, label: str = "",
     if not isinstance(overrides, dict):
         raise HeronSimError(f"{where}.set: must be a table of rule overrides (e.g. set = {{ rolls = 4 }})")
     flat = _flatten(overrides)
-    return RulesSpec(file=file, overrides=flat, label=str(value.get("label", label)))
+    return RulesSpec(file=file, overrides=flat, label=str(value.get("label", label)), own_mode=own)
 
 
 def _flatten(d: dict, prefix: str = "") -> dict:
@@ -179,6 +190,20 @@ def parse_experiment(table: dict, where: str, base_dir: Path | None, check: bool
     unknown = sorted(set(table) - _KEYS)
     if unknown:
         raise HeronSimError(f"{where}: {unknown[0]}: unknown key; allowed: {', '.join(sorted(_KEYS))}")
+    plugins = table.get("plugins", [])
+    if isinstance(plugins, str):
+        plugins = [plugins]
+    if not isinstance(plugins, list) or not all(isinstance(p, str) and p for p in plugins):
+        raise HeronSimError(f"{where}: plugins: {plugins!r}; allowed: a list of module names or .py files")
+    from ..user_plugins import load_plugin
+
+    resolved = []
+    for spec in plugins:  # before the seating is read: it may name their strategies
+        is_file = spec.endswith(".py") or "/" in spec
+        if is_file and base_dir is not None and not Path(spec).is_absolute():
+            spec = str((base_dir / spec).resolve())
+        load_plugin(spec, field=f"{where}: plugins")
+        resolved.append(spec)
     kind = table.get("kind")
     if kind not in KINDS:
         raise HeronSimError(f"{where}: kind: {kind!r}; allowed: {', '.join(KINDS)}")
@@ -210,6 +235,10 @@ def parse_experiment(table: dict, where: str, base_dir: Path | None, check: bool
         v = table.get(key)
         if v is not None and not (isinstance(v, str) or (isinstance(v, list) and v and all(isinstance(x, str) for x in v))):
             raise HeronSimError(f"{where}: {key}: {v!r}; allowed: \"ai\", \"all\", or strategy names")
+        if v is not None and check:
+            from .jobs import resolve_strategies
+
+            resolve_strategies(v, f"{where}: {key}")  # an unknown name: one line, now
     guide = table.get("guide", "loup")
     from ..animals import animal_index
     animal_index(guide, f"{where}: guide")
@@ -235,12 +264,17 @@ def parse_experiment(table: dict, where: str, base_dir: Path | None, check: bool
     exp = Experiment(
         name=name, kind=kind, title=table.get("title", name), description=table.get("description", ""),
         modes=tuple(modes), seating=table.get("seating", "ai"), strategies=table.get("strategies", "all"),
-        guide=guide, figures=tuple(figures), rules=rules, a=a, b=b, light_games=light, source=where, **ints,
+        guide=guide, figures=tuple(figures), rules=rules, a=a, b=b, light_games=light,
+        plugins=tuple(resolved), source=where, **ints,
     )
     # Build the rules once, now, so that a bad rules key fails at load time.
     players = exp.players
-    for spec in (() if not check else (exp.rules, exp.a, exp.b)):
+    for table_name, spec in (() if not check else (("rules", exp.rules), ("a", exp.a), ("b", exp.b))):
         if spec is not None:
             for m in exp.modes:
-                spec.build(m, players)
+                try:
+                    spec.build(m, players)
+                except HeronSimError as err:  # name the experiment file and its table
+                    msg = str(err)
+                    raise type(err)(msg if msg.startswith(where) else f"{where}: [{table_name}]: {msg}") from None
     return exp

@@ -119,8 +119,13 @@ class LocalExecutor:
     width = 1  # batches that run at the same time
 
     def map(self, fn: Callable, items: Iterable, progress: Callable[[Any], None] | None = None) -> list:
-        out = []
+        """``fn`` of each item, in order. A stop request (Ctrl-C, SIGTERM) is read between
+        items: :class:`~heron_sim.interrupt.Stopped` is raised with ``results`` (the finished
+        results, None for the others)."""
+        items = list(items)
+        out: list = []
         for item in items:
+            _stop_if_requested(out + [None] * (len(items) - len(out)))
             out.append(fn(item))
             if progress is not None:
                 progress(item)
@@ -139,21 +144,76 @@ class LocalExecutor:
         self.close()
 
 
+def _quiet_cluster(LocalCluster, n: int):
+    """An embedded cluster whose worker processes ignore SIGINT: a terminal's Ctrl-C reaches
+    the whole process group, and it is this process that stops the run (and closes the
+    workers); workers that died of it would print tracebacks and leave the run hanging."""
+    import signal
+    import threading
+
+    main = threading.current_thread() is threading.main_thread()
+    old = signal.getsignal(signal.SIGINT) if main else None
+    if main:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited by the spawned workers
+    try:
+        return LocalCluster(host="127.0.0.1", n_workers=n, threads_per_worker=1, processes=True,
+                            dashboard_address=None)
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, old)
+
+
+def _stop_if_requested(results: list) -> None:
+    """Raise :class:`~heron_sim.interrupt.Stopped` (with the finished ``results``) if a stop
+    was requested."""
+    from ..interrupt import Stopped, signal_name, stop_requested
+
+    if stop_requested():
+        err = Stopped(signal_name() or "stop")
+        err.results = results
+        raise err
+
+
+class ClusterLost(HeronSimError):
+    """The Dask scheduler (or every worker) went away mid-run; ``results`` holds the batches
+    that had come back (None for the others)."""
+
+    results: list = []
+
+
 def _run_on_worker(fn, item):
     """Run ``fn(item)`` on a worker; an array result travels with its CRC-32, checked on arrival."""
     import zlib
 
     res = fn(item)
-    crc = zlib.crc32(np.ascontiguousarray(res).view(np.uint8)) if isinstance(res, np.ndarray) else None
-    return res, crc
+    return res, _crc(res)
+
+
+def _crc(res) -> int:
+    """CRC-32 of a result: an array, or a tuple/list of arrays (every transfer is checked;
+    the batch functions sent to a cluster return arrays, frames are built on the client)."""
+    import zlib
+
+    if isinstance(res, np.ndarray):
+        return zlib.crc32(np.ascontiguousarray(res).view(np.uint8))
+    if isinstance(res, (tuple, list)) and all(isinstance(x, np.ndarray) for x in res):
+        crc = 0
+        for x in res:
+            crc = zlib.crc32(np.ascontiguousarray(x).view(np.uint8), crc)
+        return crc
+    raise HeronSimError(f"executor: a batch returned {type(res).__name__}; only arrays travel "
+                        "(checksummed) between the cluster and this process")
 
 
 def _check(res_crc):
-    import zlib
-
+    if not isinstance(res_crc, tuple) or len(res_crc) != 2:
+        return None  # not what a worker sends: treat as damaged, run the batch again
     res, crc = res_crc
-    if crc is not None and zlib.crc32(np.ascontiguousarray(res).view(np.uint8)) != crc:
-        return None  # damaged on the way: the caller runs the batch again
+    try:
+        if _crc(res) != crc:
+            return None  # damaged on the way: the caller runs the batch again
+    except HeronSimError:
+        return None
     return res
 
 
@@ -176,13 +236,17 @@ class DaskExecutor:
             raise HeronSimError("--scheduler: dask.distributed is not installed") from None
         self.cluster = None
         self.retries = retries
+        self.timeout = timeout
+        self.poll = 0.25  # seconds between two looks at the stop flag
         self.damaged = 0  # batch results whose CRC did not match on arrival (run again)
         if address is None:
             n = workers or max(1, min(os.cpu_count() or 1, 4))
-            self.cluster = LocalCluster(host="127.0.0.1", n_workers=n, threads_per_worker=1,
-                                        processes=True, dashboard_address=None)
+            self.cluster = _quiet_cluster(LocalCluster, n)
             self.client = Client(self.cluster, timeout=f"{timeout}s")
         else:
+            from .dask_probe import probe
+
+            probe(address, timeout)  # a port that does not speak Dask is refused in `timeout` s
             try:
                 self.client = Client(address, timeout=f"{timeout}s")
             except (OSError, TimeoutError, ValueError) as err:
@@ -197,48 +261,90 @@ class DaskExecutor:
             return 1
 
     def map(self, fn: Callable, items: Iterable, progress: Callable[[Any], None] | None = None) -> list:
-        from distributed import as_completed
+        """``fn`` of each item on the cluster, in the order given. The stop flag is read every
+        ``poll`` seconds: a stop cancels the batches still running and raises
+        :class:`~heron_sim.interrupt.Stopped`; a lost scheduler or cluster raises
+        :class:`ClusterLost` (one line); both carry ``results`` (the batches that came back)."""
+        from distributed import wait
 
         items = list(items)
         if not items:
             return []
-        futures = self.client.map(_run_on_worker, [fn] * len(items), items, pure=False,
-                                  retries=self.retries)
-        where = {f.key: i for i, f in enumerate(futures)}
         out: list = [None] * len(items)
         done = [False] * len(items)
         try:
-            ac = as_completed(futures, with_results=True)
-            for fut, res in ac:
-                i = where[fut.key]
-                if done[i]:  # never counted twice (as_completed yields each future once)
+            futures = self.client.map(_run_on_worker, [fn] * len(items), items, pure=False,
+                                      retries=self.retries)
+        except Exception as err:  # noqa: BLE001 - the client is closed or the scheduler gone
+            raise self._lost(err, out) from None
+        owner = {f.key: i for i, f in enumerate(futures)}
+        pending = set(futures)
+        try:
+            while pending:
+                _stop_if_requested(out)
+                try:
+                    finished, pending = wait(pending, timeout=self.poll, return_when="FIRST_COMPLETED")
+                except TimeoutError:
                     continue
-                res = _check(res)
-                if res is None:
-                    self.damaged += 1
-                    if self.damaged > 10:
-                        raise HeronSimError("executor: batch results keep arriving damaged (CRC mismatch)")
-                    again = self.client.submit(_run_on_worker, fn, items[i], pure=False, retries=self.retries)
-                    where[again.key] = i
-                    futures.append(again)
-                    ac.add(again)
-                    continue
-                out[i], done[i] = res, True
-                if progress is not None:
-                    progress(items[i])
-        except KeyboardInterrupt:
-            self.client.cancel(futures)
+                except Exception as err:  # noqa: BLE001 - connection closed, scheduler gone
+                    raise self._lost(err, out) from None
+                for fut in finished:
+                    i = owner[fut.key]
+                    if done[i]:  # never counted twice
+                        continue
+                    if fut.status == "error":
+                        exc = fut.exception()
+                        if isinstance(exc, HeronSimError):
+                            raise HeronSimError(str(exc)) from None
+                        raise HeronSimError(f"executor: a batch failed on the cluster "
+                                            f"({type(exc).__name__}: {exc})") from None
+                    if fut.status != "finished":  # cancelled or lost with the scheduler
+                        raise self._lost(None, out)
+                    try:
+                        res = _check(fut.result(timeout=self.timeout))
+                    except Exception as err:  # noqa: BLE001
+                        raise self._lost(err, out) from None
+                    if res is None:
+                        self.damaged += 1
+                        if self.damaged > 10:
+                            raise HeronSimError("executor: batch results keep arriving damaged (CRC mismatch)")
+                        again = self.client.submit(_run_on_worker, fn, items[i], pure=False, retries=self.retries)
+                        owner[again.key] = i
+                        futures.append(again)
+                        pending.add(again)
+                        continue
+                    out[i], done[i] = res, True
+                    if progress is not None:
+                        progress(items[i])
+        except BaseException:
+            self._cancel(futures)
             raise
-        if not all(done):  # pragma: no cover - as_completed yields every future
-            raise HeronSimError(f"executor: {done.count(False)} batches did not come back")
         return out
 
-    def close(self) -> None:
+    def _cancel(self, futures) -> None:
         try:
-            self.client.close()
-        finally:
-            if self.cluster is not None:
-                self.cluster.close()
+            self.client.cancel(futures, force=True)
+        except Exception:  # noqa: BLE001 - the scheduler may be gone already
+            pass
+
+    def _lost(self, err, results) -> "ClusterLost":
+        kept = sum(r is not None for r in results)
+        why = f" ({type(err).__name__})" if err is not None else ""
+        e = ClusterLost(f"--scheduler: lost the Dask scheduler {self.address}{why}; "
+                        f"{kept} of {len(results)} batches had come back")
+        e.results = results
+        return e
+
+    def close(self) -> None:
+        import contextlib
+
+        # A closing that fails (the scheduler is gone, the workers died with a terminal's
+        # Ctrl-C) is no error of the run: give up after a few seconds, say nothing.
+        with contextlib.suppress(Exception):
+            self.client.close(timeout=5)
+        if self.cluster is not None:
+            with contextlib.suppress(Exception):
+                self.cluster.close(timeout=5)
 
     def describe(self) -> str:
         return f"Dask scheduler {self.address}" + (" (embedded, 127.0.0.1)" if self.cluster else "")
@@ -279,12 +385,28 @@ def play_games_job(job, executor, batch_games: int = DEFAULT_BATCH_GAMES):
     ``play_job`` may call this when given a non-local executor."""
     import pandas as pd
 
+    from ..interrupt import Stopped
+    from ..simulation import results_frame
+
     batches = split_games(job.rules, job.seatings, job.seed, job.n, batch_games=batch_games)
-    parts = [f for f in executor.map(play_frame, batches) if len(f)]
+    try:
+        rows = executor.map(play_rows, batches)  # arrays travel (checksummed), frames are built here
+    except Stopped as err:
+        # Ctrl-C / SIGTERM: keep the batches finished in a row from the first game; the job is
+        # labelled interrupted and a resume plays it again.
+        rows = []
+        for r in getattr(err, "results", []):
+            if r is None:
+                break
+            rows.append(r)
+    parts = [results_frame(r, b.rules, b.seed, list(b.seating), b.first_game)
+             for r, b in zip(rows, batches) if len(r)]
     df = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
     for col in [c for c in df.columns if c.startswith("strategy_")] + ["strategies", "winner_strategy"]:
         if col in df:
             df[col] = df[col].astype(str)
+    played = sum(b.games for r, b in zip(rows, batches))
+    df.attrs.update(requested=int(job.n), played=int(played), interrupted=played < job.n)
     return df
 
 

@@ -17,7 +17,6 @@ import datetime as _dt
 import json
 import subprocess
 import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -27,227 +26,13 @@ import pandas as pd
 from ..errors import HeronSimError
 from ..io import check_output, clean_json, mkdir, read_text, write_frame, write_text
 from ..rules import Rules
-from ..strategies import REGISTRY
 from .config import Experiment
 
-# ---------------------------------------------------------------- strategies at run time
+from .jobs import (Job, _digest, _has_tournament, ai_strategies, available_strategies,  # noqa: F401
+                   light_rules_table, resolve_strategies, seatings)  # (re-exported: their home is the leaf .jobs)
 
 
-def available_strategies() -> list[str]:
-    """User-facing strategies registered now (the strategies issue may add more)."""
-    return [n for n, s in REGISTRY.items() if s.user_facing]
-
-
-def ai_strategies() -> list[str]:
-    """The AI strategies: every registered one except ``random`` (at least ``greedy``)."""
-    out = [n for n in available_strategies() if n != "random"]
-    return out or ["greedy"]
-
-
-def resolve_strategies(spec) -> list[str]:
-    """``"ai"``, ``"all"``, a comma string or a list -> registered strategy names."""
-    if isinstance(spec, str) and spec in ("ai", "all"):
-        return ai_strategies() if spec == "ai" else available_strategies()
-    names = spec.split(",") if isinstance(spec, str) else list(spec)
-    names = [n.strip() for n in names]
-    # Names not registered (yet) are skipped, so that a plan written for strategies still being
-    # built runs with whatever exists; it fails only if nothing is left.
-    known = [n for n in names if n in REGISTRY and REGISTRY[n].user_facing]
-    if not known:
-        raise HeronSimError(f"seating: none of {names} is a registered strategy; allowed: {', '.join(available_strategies())}")
-    return known
-
-
-def seatings(names: list[str], players: int) -> list[list[str]]:
-    """The seatings of a rotation, so that every strategy sits in every seat equally often.
-
-    Fewer names than seats: the names are cycled over the seats, then rotated by one seat per
-    chunk (``players`` seatings). As many names as seats or more: chunk ``r`` seats
-    ``names[(r + s) % k]`` at seat ``s`` (``k`` seatings), so that no strategy is left out.
-    One seating if every seat holds the same strategy.
-    """
-    k = len(names)
-    if k >= players:
-        return [[names[(r + s) % k] for s in range(players)] for r in range(k)]
-    base = [names[i % k] for i in range(players)]
-    if len(set(base)) == 1:
-        return [base]
-    return [[base[(s + r) % players] for s in range(players)] for r in range(players)]
-
-
-# ---------------------------------------------------------------- jobs
-
-
-@dataclass
-class Job:
-    """One batch of simulation: games under one rules set and a rotation of seatings, or
-    single turns of one strategy and guide."""
-
-    key: str
-    kind: str  # "games" | "turns" | "tournament" | "light" (a lighter game of heron_sim.games)
-    rules: Rules  # for "light": that game's own rules object
-    n: int
-    seed: int
-    seatings: list[list[str]] = field(default_factory=list)
-    strategy: str = "greedy"
-    guide: str = "loup"
-    labels: dict = field(default_factory=dict)
-
-    def describe(self) -> dict:
-        if self.kind == "light":
-            table = light_rules_table(self.rules)
-            return {"key": self.key, "kind": self.kind, "n": self.n, "seed": self.seed, "mode": None,
-                    "players": self.labels.get("players"), "game": self.labels.get("game"),
-                    "rules_hash": _digest(table), "rules": table, "seatings": self.seatings,
-                    "strategy": "", "guide": "", "labels": self.labels}
-        return {"key": self.key, "kind": self.kind, "n": self.n, "seed": self.seed,
-                "mode": self.rules.mode, "players": self.rules.players,
-                "rules_hash": self.rules.digest(), "rules": self.rules.to_table(),
-                "seatings": self.seatings, "strategy": self.strategy, "guide": self.guide,
-                "labels": self.labels}
-
-
-def play_job(job: Job, progress: Callable[[int], None] | None = None) -> pd.DataFrame:
-    """Simulate one job and return its raw rows (games, or turns). A plan seats many strategy
-    sets: every one but greedy alone plays in the engine's shared kernel (compiled once, not
-    once per set; heron_sim.engine.kernels.shared_kernel), with the same results."""
-    from ..engine.kernels import shared_kernel
-
-    with shared_kernel():
-        return _play_job(job, progress)
-
-
-def _play_job(job: Job, progress: Callable[[int], None] | None = None) -> pd.DataFrame:
-    from ..simulation import simulate, simulate_turns
-
-    if job.kind == "games":
-        from .executor import current, play_games_job
-
-        if current() is not None:  # --scheduler: the same frame, batches on a Dask cluster
-            return play_games_job(job, current())
-        chunks = len(job.seatings)
-        bounds = np.linspace(0, job.n, chunks + 1).astype(int)
-        parts = []
-        for r, seating in enumerate(job.seatings):
-            lo, hi = int(bounds[r]), int(bounds[r + 1])
-            if hi > lo:
-                part = simulate(job.rules, hi - lo, job.seed, seating, first_game=lo, progress=progress)
-                parts.append(part)
-                if part.attrs.get("interrupted"):
-                    break
-        df = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
-        for col in [c for c in df.columns if c.startswith("strategy_")] + ["strategies", "winner_strategy"]:
-            if col in df:
-                df[col] = df[col].astype(str)
-        return _label(df, job.n, len(df))
-    if job.kind == "light":
-        return play_light(job, progress)
-    if job.kind == "turns":
-        out = simulate_turns(job.rules, job.n, job.seed, job.strategy, job.guide, progress=progress)
-        df = pd.DataFrame({"outcome": out[:, 0].astype(np.int8), "value": out[:, 1].astype(np.int16),
-                           "roll": out[:, 2].astype(np.int8)})
-        return _label(df, job.n, len(df))
-    if job.kind == "tournament":
-        from .. import tournament as tmod  # type: ignore[attr-defined]
-
-        res = tmod.tournament(job.rules, job.labels["strategies"], job.n, job.seed)
-        df = _as_frame(res)
-        requested = getattr(res, "requested", job.n)
-        return _label(df, requested, getattr(res, "played", requested))
-    raise HeronSimError(f"job kind {job.kind!r}")
-
-
-def _label(df: pd.DataFrame, requested: int, played: int) -> pd.DataFrame:
-    """Record in ``df.attrs`` how many games (turns) were asked for and really played."""
-    df.attrs.update(requested=int(requested), played=int(played), interrupted=int(played) < int(requested))
-    return df
-
-
-def light_rules_table(rules) -> dict:
-    """A lighter game's rules as a JSON-able table (dataclass fields; arrays as lists)."""
-    import dataclasses
-
-    def conv(v):
-        if hasattr(v, "tolist"):
-            return v.tolist()
-        if isinstance(v, dict):
-            return {str(k): conv(x) for k, x in v.items()}
-        if isinstance(v, (list, tuple)):
-            return [conv(x) for x in v]
-        return v if isinstance(v, (int, float, str, bool)) or v is None else repr(v)
-
-    if dataclasses.is_dataclass(rules):
-        return {f.name: conv(getattr(rules, f.name)) for f in dataclasses.fields(rules)}
-    return {"repr": repr(rules)}
-
-
-def _digest(table: dict) -> str:
-    import hashlib
-
-    return hashlib.sha256(json.dumps(table, sort_keys=True, default=str).encode()).hexdigest()[:12]
-
-
-def play_light(job: Job, progress: Callable[[int], None] | None = None) -> pd.DataFrame:
-    """A lighter game's batch: chunk ``r`` of the games plays seating ``r`` on game indices
-    ``lo..hi-1`` (streams ``(seed, i)``), as the Héron jobs do."""
-    from ..games import get
-
-    from ..games.base import simulate_chunks
-
-    game = get(job.labels["game"])
-    players = int(job.labels["players"])
-    bounds = np.linspace(0, job.n, len(job.seatings) + 1).astype(int)
-    parts = []
-    for r, seating in enumerate(job.seatings):
-        lo, hi = int(bounds[r]), int(bounds[r + 1])
-        if hi > lo:
-            parts.extend(simulate_chunks(game, job.rules, hi - lo, players, job.seed, list(seating),
-                                         progress, first_game=lo))
-    df = pd.concat(parts, ignore_index=True) if parts else pd.DataFrame()
-    for col in ("seats", "strategies"):
-        if col in df:
-            df[col] = df[col].astype(str)
-    return _label(df, job.n, len(df))
-
-
-def _as_frame(res) -> pd.DataFrame:
-    """Whatever the tournament returns, as a DataFrame (a table, or an object holding one).
-
-    A ``TournamentResult`` (ranking + pair matrices) becomes one long frame with a ``table``
-    column: ``ranking`` rows, then ``pair`` rows (row strategy, column strategy, wins, rate,
-    low, high)."""
-    ranking = getattr(res, "ranking", None)
-    if isinstance(ranking, pd.DataFrame) and isinstance(getattr(res, "win_rate", None), pd.DataFrame):
-        rk = ranking.assign(table="ranking")
-        pairs = []
-        names = list(res.win_rate.index)
-        wins = np.asarray(getattr(res, "wins", np.zeros((len(names), len(names)))))
-        for i, a in enumerate(names):
-            for j, b in enumerate(names):
-                if a != b:
-                    pairs.append({"table": "pair", "strategy": a, "opponent": b, "wins": int(wins[i, j]),
-                                  "win_rate": float(res.win_rate.loc[a, b]), "low": float(res.low.loc[a, b]),
-                                  "high": float(res.high.loc[a, b])})
-        out = pd.concat([rk, pd.DataFrame(pairs)], ignore_index=True)
-        out.attrs = {}
-        return out
-    if isinstance(res, pd.DataFrame):
-        return res.reset_index() if not isinstance(res.index, pd.RangeIndex) else res
-    for attr in ("ranking", "table", "frame", "standings", "to_frame", "summary"):
-        val = getattr(res, attr, None)
-        if callable(val):
-            try:
-                val = val()
-            except TypeError:
-                continue
-        if isinstance(val, pd.DataFrame):
-            return _as_frame(val)
-    if isinstance(res, dict):
-        try:
-            return pd.DataFrame(res)
-        except ValueError:
-            return pd.DataFrame({"key": list(res), "value": [str(v) for v in res.values()]})
-    return pd.DataFrame({"result": [str(res)]})
+from .play import _as_frame, _label, play_job, play_light  # noqa: E402,F401  (re-exported)
 
 
 # ---------------------------------------------------------------- the run folder
@@ -292,7 +77,9 @@ def check_run_dir(run_dir: str | Path, resume: bool = False) -> dict | None:
     run folder to finish. Returns the manifest to resume from (None for a new run)."""
     run_dir = Path(run_dir)
     check_output(run_dir, "--run-dir", folder=True)
-    if not run_dir.exists() or not any(run_dir.iterdir()):
+    from ..runlock import is_lock_file
+
+    if not run_dir.exists() or not any(not is_lock_file(p) for p in run_dir.iterdir()):
         if resume:
             raise HeronSimError(f"--resume: {run_dir} holds no run to finish")
         return None
@@ -304,6 +91,45 @@ def check_run_dir(run_dir: str | Path, resume: bool = False) -> dict | None:
     if manifest.get("status") == COMPLETE:
         raise HeronSimError(f"--resume: {run_dir} is complete already; nothing to finish")
     return manifest
+
+
+def prepare_run(files, run_dir: str | Path | None = None, games: int | None = None,
+                resume: bool = False) -> tuple[list[Experiment], dict | None]:
+    """Every check of a run before any game is played or any folder is made: the experiment
+    files (or, resuming with no files, the run folder's own), unique names, the run folder, and
+    for ``resume`` that the files and ``games`` are those the run was started with.
+
+    Returns the experiments and the manifest to resume from (None for a new run); one-line
+    :class:`HeronSimError` otherwise.
+    """
+    from .config import load_experiment
+
+    if games is not None and (isinstance(games, bool) or games < 1):
+        raise HeronSimError(f"--games: {games}; allowed: >= 1")
+    if resume and run_dir is None:
+        raise HeronSimError("--resume: give the run folder to finish with --run-dir")
+    manifest = check_run_dir(run_dir, resume) if run_dir is not None else None
+    if manifest is not None and not files:
+        try:
+            exps = [Experiment.from_dict(e["experiment"]) for e in manifest["experiments"]]
+        except (TypeError, KeyError, AttributeError) as err:
+            raise HeronSimError(f"--resume: {run_dir}: damaged manifest ({type(err).__name__}: {err})") from None
+    else:
+        if not files:
+            raise HeronSimError("experiments: give at least one experiment file (or --resume --run-dir RUN)")
+        exps = [load_experiment(p) for p in files]  # validate everything before creating a folder
+    names = [e.name for e in exps]
+    dup = sorted({n for n in names if names.count(n) > 1})
+    if dup:
+        raise HeronSimError(f"two experiments named {dup[0]!r}; names must be unique in a run")
+    if manifest is not None:
+        old = [e["experiment"].get("name") for e in manifest["experiments"]]
+        if names != old:
+            raise HeronSimError(f"--resume: the run folder holds experiments {old}, not {names}")
+        if games is not None and games != manifest.get("games_override"):
+            raise HeronSimError(f"--games: {games}, but the run was started with --games "
+                                f"{manifest.get('games_override')}; leave it out to resume")
+    return exps, manifest
 
 
 def read_manifest(run_dir: Path, field: str) -> dict:
@@ -334,11 +160,23 @@ def run_experiments(experiments: list[Experiment], run_dir: Path,
     written with ``played < requested`` and replayed by a resume. ``resume`` (a manifest read
     by :func:`check_run_dir`) skips the jobs it records as complete. Returns the manifest.
     """
-    from ..interrupt import stop_requested
-    from .kinds import plan_jobs
+    from ..runlock import RunLock
 
     log = log or (lambda s: None)
     run_dir = Path(run_dir)
+    # A run folder has one owner: a second process on it is refused with one line.
+    with RunLock(run_dir, "--run-dir", log=log):
+        if resume is None and (run_dir / MANIFEST).exists():  # another run took it meanwhile
+            raise HeronSimError(f"--run-dir: {run_dir} is a run folder already; pass --resume to finish "
+                                "that run, or choose a new folder")
+        return _run_experiments(experiments, run_dir, log, games, resume)
+
+
+def _run_experiments(experiments, run_dir, log, games, resume) -> dict:
+    from ..interrupt import stop_requested
+    from .executor import ClusterLost
+    from .kinds import plan_jobs
+
     done_jobs: dict[tuple[str, str], dict] = {}
     if resume is not None:
         games = resume.get("games_override", games)
@@ -376,7 +214,16 @@ def run_experiments(experiments: list[Experiment], run_dir: Path,
                 interrupted = True
                 break
             tj = time.perf_counter()
-            df = play_job(job)
+            try:
+                df = play_job(job)
+            except ClusterLost as err:
+                # The scheduler went away: the finished jobs are kept, the folder is marked
+                # interrupted and resumable; one line says so.
+                manifest["status"], manifest["interrupted"] = INTERRUPTED, True
+                manifest["stopped"] = "scheduler lost"
+                _write_manifest(run_dir, _totals(manifest))
+                raise HeronSimError(f"{err}; the {manifest['jobs_done']} finished jobs are kept in {run_dir}; "
+                                    f"finish it with: heron-sim run --resume --run-dir {run_dir}") from None
             played = int(df.attrs.get("played", len(df)))
             cut = bool(df.attrs.get("interrupted", False))
             d = job.describe()
@@ -438,15 +285,6 @@ def _jsonable(x):
     if isinstance(x, tuple):
         return list(x)
     raise TypeError(type(x))
-
-
-def _has_tournament() -> bool:
-    try:
-        from .. import tournament  # noqa: F401
-
-        return hasattr(tournament, "tournament")
-    except ImportError:
-        return False
 
 
 # ---------------------------------------------------------------- reading a run back

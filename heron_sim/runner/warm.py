@@ -101,7 +101,7 @@ def _stop(pool) -> None:
 
 def _compile(jobs) -> float:
     """In a worker process: play the small jobs (their results are thrown away)."""
-    from .run import play_job
+    from .play import play_job
 
     os.environ["HERON_SIM_COMPILE_NOTE"] = "0"
     t0 = time.perf_counter()

@@ -11,7 +11,7 @@ gets one float64 parameter row (its parameters in declaration order from column 
 the widest.
 
 User strategies: :func:`register_strategy` (see heron_sim.strategies.plugins and
-docs/strategies.md).
+docs/strategies.md), loaded from a module, a file or an entry point by heron_sim.user_plugins.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from typing import Callable
 import numpy as np
 
 from ..errors import HeronSimError
-from . import expert, greedy, prudent, racer, random_policy, scripted
-from .dispatch import EXPERT, GREEDY, PLUGIN, PRUDENT, RACER, RANDOM, SCRIPTED
+from .declared import declarations
+from .dispatch import EXPERT, GREEDY, PLUGIN, PRUDENT, RACER, RANDOM, SCRIPTED  # noqa: F401
 
 N_STRATEGY_PARAMS = 4  # width of the per-seat parameter rows (before any table)
 
@@ -40,16 +40,50 @@ class StrategyInfo:
     tables: bool = False
     #: plug-ins: the compiled wrapper (kept alive here) whose address goes in column 0
     plugin: object = None
+    #: built-in strategies: the module and decision function the kernels call, and its arguments
+    module: str = ""
+    decide: str = ""
+    args: str = ""
 
 
+#: Every strategy by name: the built-in ones as their modules declare them
+#: (heron_sim.strategies.declared), then the plug-ins registered in this process.
 REGISTRY: dict[str, StrategyInfo] = {
-    greedy.NAME: StrategyInfo(greedy.NAME, GREEDY, greedy.DESCRIPTION),
-    prudent.NAME: StrategyInfo(prudent.NAME, PRUDENT, prudent.DESCRIPTION, params=dict(prudent.PARAMS)),
-    expert.NAME: StrategyInfo(expert.NAME, EXPERT, expert.DESCRIPTION, tables=True),
-    racer.NAME: StrategyInfo(racer.NAME, RACER, racer.DESCRIPTION, tables=True),
-    random_policy.NAME: StrategyInfo(random_policy.NAME, RANDOM, random_policy.DESCRIPTION),
-    scripted.NAME: StrategyInfo(scripted.NAME, SCRIPTED, scripted.DESCRIPTION, user_facing=False),
+    d.name: StrategyInfo(d.name, d.sid, d.description, d.user_facing, dict(d.params), d.tables,
+                         module=d.module, decide=d.decide, args=d.args)
+    for d in declarations()
 }
+
+
+#: The entry point group of user strategies (see heron_sim.user_plugins and docs/strategies.md).
+ENTRY_POINT_GROUP = "heron_sim.strategies"
+_entry_points_done = False
+
+
+def load_entry_points() -> list[str]:
+    """Load every entry point of :data:`ENTRY_POINT_GROUP` once per process (a ``register``
+    callable, or a module that registers on import); returns the strategy names added. Called
+    the first time a strategy name is not found."""
+    global _entry_points_done
+    if _entry_points_done:
+        return []
+    _entry_points_done = True
+    from importlib.metadata import entry_points
+
+    before = set(REGISTRY)
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        where = f"entry point {ep.name} = {ep.value!r} ({ENTRY_POINT_GROUP})"
+        try:
+            obj = ep.load()
+            if callable(obj):
+                obj()
+            elif callable(getattr(obj, "register", None)):
+                obj.register()
+        except HeronSimError:
+            raise
+        except Exception as err:  # noqa: BLE001 — an installed package's: one line naming it
+            raise HeronSimError(f"{where}: {type(err).__name__}: {err}") from None
+    return sorted(set(REGISTRY) - before)
 
 
 def names(user_facing_only: bool = True) -> list[str]:
@@ -84,6 +118,8 @@ def parse_strategy(spec: str) -> tuple[str, dict[str, float]]:
     spec = spec.strip()
     name, _, rest = spec.partition(":")
     name = name.strip()
+    if name not in REGISTRY:  # perhaps an installed package's plug-in (entry point)
+        load_entry_points()
     if name not in REGISTRY or not REGISTRY[name].user_facing and name != "scripted":
         raise HeronSimError(f"--strategy: {name!r} is not a strategy; allowed: {', '.join(names())}")
     info = REGISTRY[name]

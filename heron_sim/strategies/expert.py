@@ -12,8 +12,9 @@ optimal value of the dice after the power, in expectation over the Wolf's and Ea
 and uses the power when it gains at least ``POWER_MARGIN`` squares of expected advance, the
 value it gives to keeping the power for a later turn.
 
-Other choices: Lion rescue when the rescued dice score; Bull always; Snake on a move back
->= 2; never swaps guides (regenerates on an 8+ set); 🔄 +1 for itself; Aigle square swaps with
+Other choices: Lion rescue when the rescued dice score more than consolation_anxiety (0); Bull
+always; Snake when the move back plus snake_advance is >= 3 (a move back >= 2 with the rulings'
+advance of 1); never swaps guides (regenerates on an 8+ set); 🔄 +1 for itself; Aigle square swaps with
 the furthest opponent ahead; Cerf square regenerates an exhausted guide.
 """
 
@@ -21,13 +22,13 @@ from __future__ import annotations
 
 from ..engine.jit import hot
 from ..engine.layout import (
-    AIGLE, CERF, COUNTS, D_EAGLE_PICK, D_KEEP, D_LION, D_POWER, EAGLE_DIE, EAGLE_FACES, FACE, FREE,
+    AIGLE, CERF, COUNTS, D_EAGLE_PICK, D_KEEP, D_SNAKE, NOMINAL, D_LION, D_POWER, EAGLE_DIE, EAGLE_FACES, FACE, FREE,
     FRESH, GUIDE, HERON, KEEP, KEPT, LION, LOUP, MAX_FACES, MEMO, NDICE, PATIENCE, POWER_ARG,
     R_ADVANCE, R_FACES, R_NFACES, READY, RESERVED, ROLL, ROLLS_LEFT, STATUS, TAUREAU, X_BULL_MIN,
     X_CONS_ANX, X_CONS_NOSET, X_EAGLE_DRAWS, X_PATIENCE_COST, X_PATIENCE_DOUBLING,
 )
 from ..engine.dice import best_set, count_animals, doubling_guide, heron_earns_doubling
-from ..rules.rules import P_ANXIETY, P_BULL_BONUS, P_DOUBLING, P_POWERS, P_POWERS_OFF
+from ..rules.rules import P_ANXIETY, P_BULL_BONUS, P_DOUBLING, P_POWERS, P_POWERS_OFF, P_SNAKE_ADVANCE
 from .common import shown_elsewhere
 from .expert_dp import (
     ACTION_BITS, E_DEER, E_EAGLE, E_PATIENCE, E_WOLF, ENTRY, MAGIC, POWER_MARGIN, ROW_ANX, ROW_B,
@@ -40,6 +41,10 @@ KEEP_GREEDY, KEEP_STOP = -1, -2  # keep_column: the tables do not decide
 
 NAME = "expert"
 DESCRIPTION = "Optimal single turn: maximises the turn's expected advance (exact DP tables)."
+SID = 3  # the kernel's id of this strategy (unique; heron_sim.strategies.dispatch)
+DECIDE = "expert_decide"  # its decision function, called by the generated dispatcher
+ORDER = 2  # where it is listed (help, "all", "ai")
+TABLES = True
 
 
 
@@ -249,11 +254,12 @@ def final_value(seat, w, R):
 @hot
 def anxiety_value(seat, w, R):
     """What an Anxiety on the dice showing moves the pawn: the Lion's rescue where the expert
-    uses it (:func:`lion_worth_it`: the rescued dice score), else consolation_anxiety."""
+    uses it (:func:`lion_worth_it`: the rescued dice score more than consolation_anxiety),
+    else consolation_anxiety."""
     g = w[GUIDE + seat]
     if g == LION and w[READY + seat] != 0 and enabled(R, LION):
         adv = final_advance(seat, w, R)
-        if adv > 0:
+        if adv > R[X_CONS_ANX]:
             return adv
     return R[X_CONS_ANX]
 
@@ -663,8 +669,9 @@ def eagle_pick(seat, w, R, sp):
 
 @hot
 def lion_worth_it(seat, w, R):
-    """Rescue only when the rescued dice score (otherwise keep the Lion for later)."""
-    return 1 if final_advance(seat, w, R) > 0 else 0
+    """Rescue only when the rescued dice score, more than the Anxiety's consolation (otherwise
+    keep the Lion for later)."""
+    return 1 if final_advance(seat, w, R) > R[X_CONS_ANX] else 0
 
 
 @hot
@@ -677,6 +684,10 @@ def expert_decide(kind, seat, w, R, rng, sp):
         return eagle_pick(seat, w, R, sp)
     if kind == D_LION:
         return lion_worth_it(seat, w, R)
-    # Bull, Snake and the squares: as greedy (Bull always, Snake on a move back >= 2, the
-    # Aigle square against the furthest ahead, the Cerf square regenerates; no guide swap).
+    if kind == D_SNAKE:
+        # cancel when the swing (the move back avoided + the Serpent's advance) is 3 or more:
+        # greedy's "a move back of 2 or more" with the rulings' advance of 1
+        return 1 if w[NOMINAL] + R[P_SNAKE_ADVANCE] >= 3 else 0
+    # Bull and the squares: as greedy (Bull always, the Aigle square against the furthest
+    # ahead, the Cerf square regenerates; no guide swap).
     return greedy_decide(kind, seat, w)

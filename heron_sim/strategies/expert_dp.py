@@ -162,11 +162,11 @@ def _score(tot, h, adv, eff, dbl, bull, choice_regen, par):
 
 @njit(cache=True)
 def _anxiety(tot, h, adv, eff, dbl, bull, lion, par):
-    """What an Anxiety moves the pawn: a ready Lion's rescue where it scores (the expert rescues
-    only then), else consolation_anxiety."""
+    """What an Anxiety moves the pawn: a ready Lion's rescue where it scores more than
+    consolation_anxiety (the expert rescues only then), else consolation_anxiety."""
     if lion:
         a = _raw_score(tot, h, adv, eff, dbl, bull, True, par)
-        if a > 0:
+        if a > par[PAR_CONS_ANX]:
             return a
     return par[PAR_CONS_ANX]
 

@@ -21,6 +21,9 @@ from .common import furthest_ahead_opponent
 
 NAME = "greedy"
 DESCRIPTION = "Reference policy (rulings §7): keep the largest set, reroll while allowed."
+SID = 0  # the kernel's id of this strategy (unique; heron_sim.strategies.dispatch)
+DECIDE = "greedy_decide"  # its decision function, called by the generated dispatcher
+ORDER = 0  # where it is listed (help, "all", "ai")
 
 
 @hot

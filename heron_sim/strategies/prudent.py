@@ -15,7 +15,8 @@ at stake: 0 never risks a scoring hand, 1 rerolls whenever the expected gain is 
 Powers: Wolf rerolls a reserved heron when one more heron would be Anxiety and it means to
 reroll; Eagle and Deer improve the target set on the last decision of the turn (the Eagle
 takes a drawn face only if it shows the target); Lion rescues when the rescued dice score;
-Bull always; Snake only on a move back of 3 or more (saved for large push-backs); never
+Bull always (its bonus and smallest set read from the rules); Snake only on a move back of 3
+or more (saved for large push-backs; 4 - snake_advance under that key); never
 Heron's Patience, never a guide swap. Squares as ``greedy``.
 """
 
@@ -29,12 +30,15 @@ from ..engine.layout import (
     POWER_ARG, R_ADVANCE, R_FACES, R_NFACES, READY, RESERVED, ROLLS_LEFT, STATUS, TAUREAU,
     X_BULL_MIN, X_EAGLE_DRAWS,
 )
-from ..rules.rules import P_ANXIETY, P_BULL_BONUS, P_DOUBLING, P_POWERS, P_POWERS_OFF
+from ..rules.rules import P_ANXIETY, P_BULL_BONUS, P_DOUBLING, P_POWERS, P_POWERS_OFF, P_SNAKE_ADVANCE
 from .common import furthest_ahead_opponent
 
 NAME = "prudent"
 DESCRIPTION = "Risk-aware heuristic: rerolls when P(Anxiety next roll) <= risk and the gain is positive."
 PARAMS = {"risk": 0.3}
+SID = 4  # the kernel's id of this strategy (unique; heron_sim.strategies.dispatch)
+DECIDE = "prudent_decide"  # its decision function, called by the generated dispatcher
+ORDER = 1  # where it is listed (help, "all", "ai")
 
 
 @hot
@@ -190,7 +194,7 @@ def prudent_decide(kind, seat, w, R, rng, sp):
     if kind == D_BULL or kind == D_DEER_SQUARE:
         return 1
     if kind == D_SNAKE:
-        return 1 if w[NOMINAL] >= 3 else 0
+        return 1 if w[NOMINAL] + R[P_SNAKE_ADVANCE] >= 4 else 0  # a move back of 3+ (advance 1)
     if kind == D_EAGLE_SQUARE:
         return furthest_ahead_opponent(w, seat)
     return -1

@@ -31,6 +31,10 @@ from .greedy import greedy_keep
 
 NAME = "racer"
 DESCRIPTION = "Race-aware expert: stops to win, seeks good squares, avoids bad ones, tilts risk."
+SID = 5  # the kernel's id of this strategy (unique; heron_sim.strategies.dispatch)
+DECIDE = "racer_decide"  # its decision function, called by the generated dispatcher
+ORDER = 3  # where it is listed (help, "all", "ai")
+TABLES = True
 
 WIN = 1000.0  # worth of a stop that wins
 

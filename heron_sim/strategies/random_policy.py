@@ -24,6 +24,9 @@ from .common import can_target, shown_elsewhere
 
 NAME = "random"
 DESCRIPTION = "Uniform over legal choices (a baseline, not a player)."
+SID = 1  # the kernel's id of this strategy (unique; heron_sim.strategies.dispatch)
+DECIDE = "random_decide"  # its decision function, called by the generated dispatcher
+ORDER = 4  # where it is listed (help, "all", "ai")
 
 
 @hot

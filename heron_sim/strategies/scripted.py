@@ -15,6 +15,10 @@ from .greedy import greedy_decide
 
 NAME = "scripted"
 DESCRIPTION = "Decisions from a script (tests); greedy once the script runs out."
+SID = 2  # the kernel's id of this strategy (unique; heron_sim.strategies.dispatch)
+DECIDE = "scripted_decide"  # its decision function, called by the generated dispatcher
+ORDER = 5  # where it is listed (help, "all", "ai")
+USER_FACING = False
 
 
 @hot

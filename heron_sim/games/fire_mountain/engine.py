@@ -29,11 +29,10 @@ from ...engine.rng import below, stream_start, uniform
 from .rules import BRONTO, CAVE, F_CAVE, F_EGG, F_FOOT, F_HUT, F_VOLCANO, HUT, JUNGLE, LAGOON, \
     PLESIO, PRAIRIE, PTERA, STEGO, TREX, TRICE, VOLCANO
 
-# Layout of the scalar parameter vector.
-P_SPACES, P_TARGET, P_DICE, P_ROLLS, P_CROMAGNONS, P_SLOTS, P_MAX_TURNS, P_COPIES, \
-    P_STEGO_VOLCANO, P_TRICE_GUARD, P_FREE_ORDER, P_END_ROUND, P_REPLAY_ORDERS, N_PARAMS = range(14)
-# P_REPLAY_ORDERS is no rule: 1 plays free_order the plain way (every order tried, the best one
-# replayed), the reference the tests compare the quick way with; the rules leave it 0.
+# The layout of the scalar parameter vector lives with the rules that fill it (rules.py).
+from .rules import (N_PARAMS, P_COPIES, P_CROMAGNONS, P_DICE, P_END_ROUND, P_FREE_ORDER,  # noqa: E402,F401
+                    P_MAX_TURNS, P_REPLAY_ORDERS, P_ROLLS, P_SLOTS, P_SPACES, P_STEGO_VOLCANO, P_TARGET,
+                    P_TRICE_GUARD)
 # Strategy ids (order of engine.STRATEGIES).
 S_RANDOM, S_GREEDY = 0, 1
 STRATEGIES = ("greedy", "random")

@@ -11,6 +11,12 @@ import numpy as np
 from ...errors import RulesError
 from ...tomlfile import package_toml, read_toml
 
+# Layout of the engine's scalar parameter vector (filled by FireMountainRules.kernel_params).
+P_SPACES, P_TARGET, P_DICE, P_ROLLS, P_CROMAGNONS, P_SLOTS, P_MAX_TURNS, P_COPIES, \
+    P_STEGO_VOLCANO, P_TRICE_GUARD, P_FREE_ORDER, P_END_ROUND, P_REPLAY_ORDERS, N_PARAMS = range(14)
+# P_REPLAY_ORDERS is no rule: 1 plays free_order the plain way (every order tried, the best one
+# replayed), the reference the tests compare the quick way with; the rules leave it 0.
+
 #: Terrain codes (kernel): index = code.
 TERRAINS = ("volcano", "prairie", "jungle", "hut", "cave", "lagoon")
 VOLCANO, PRAIRIE, JUNGLE, HUT, CAVE, LAGOON = range(6)
@@ -139,9 +145,7 @@ class FireMountainRules:
         )
 
     def kernel_params(self, players: int) -> np.ndarray:
-        """Scalar parameters for ``players`` players (int64[N_PARAMS], see engine.P_*)."""
-        from .engine import N_PARAMS, P_COPIES, P_DICE, P_END_ROUND, P_FREE_ORDER, P_MAX_TURNS, \
-            P_CROMAGNONS, P_ROLLS, P_SLOTS, P_SPACES, P_STEGO_VOLCANO, P_TARGET, P_TRICE_GUARD
+        """Scalar parameters for ``players`` players (int64[N_PARAMS], see P_* above)."""
         p = np.zeros(N_PARAMS, np.int64)
         i = players - MIN_PLAYERS
         p[P_SPACES], p[P_TARGET] = self.volcano_spaces[i], self.score_target[i]

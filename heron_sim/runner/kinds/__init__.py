@@ -17,7 +17,7 @@ from functools import partial
 
 from ...report.section import Section
 from ..config import Experiment
-from ..run import Job
+from ..jobs import Job
 from . import anxiety, compare, games, guides, modes, pond, sensitivity, strategies
 from .across import across
 from .common import NO_ANXIETY, _n

@@ -14,7 +14,7 @@ from ...engine import layout as L
 from ...report import figures as F
 from ...report.section import Figure, Section, Table, num_ci, pct, pct_ci
 from ..config import Experiment
-from ..run import Job, resolve_strategies, seatings
+from ..jobs import Job, resolve_strategies, seatings
 from .common import NO_ANXIETY, _disp, _mode_name, _n, _want
 
 

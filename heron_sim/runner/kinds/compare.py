@@ -13,7 +13,7 @@ from ...analysis.stats import bootstrap_interval, format_p, holm, paired_differe
 from ...report import figures as F
 from ...report.section import Figure, Section, Table, signed_ci
 from ..config import Experiment
-from ..run import Job, resolve_strategies, seatings
+from ..jobs import Job, resolve_strategies, seatings
 from .common import GUIDE_FR, _disp, _mode_name, _seating_text, _want
 
 
@@ -101,10 +101,12 @@ def analyse(exp, data, sec: Section) -> None:
         la, lb = ja["labels"]["label"], jb["labels"]["label"]
         if la == lb:
             la, lb = f"{la} (A)", f"{lb} (B)"
+        ma, mb = ja.get("mode") or m, jb.get("mode") or m  # each side's own mode (compare A B)
+        where = _mode_name(ma) if ma == mb else f"{_mode_name(ma)} (A) and {_mode_name(mb)} (B)"
         t = compare_frames(data.frame(ja["key"]), data.frame(jb["key"]), la, lb)
-        sec.notes.append(f"{_mode_name(m)}: A = {la}, B = {lb} (rules fingerprints in the run metadata); "
+        sec.notes.append(f"{where}: A = {la}, B = {lb} (rules fingerprints in the run metadata); "
                          f"seating {_seating_text(ja)}.")
-        sec.tables.append(Table(f"{_mode_name(m)}: {la} vs {lb}, paired by seed", compare_display(t, la, lb), data=t,
+        sec.tables.append(Table(f"{where}: {la} vs {lb}, paired by seed", compare_display(t, la, lb), data=t,
                                 note="Differences B - A with 95 % paired t intervals (Balance: paired bootstrap); p-values Holm-corrected over the metrics."))
         sig = t[(t["p_holm"] < 0.05)]
         main = t.set_index("metric")
@@ -119,7 +121,7 @@ def analyse(exp, data, sec: Section) -> None:
                          note=f"{la} {r[la]:.4f}, {lb} {r[lb]:.4f}; Holm over the metrics")
         r = main.loc["rounds (finished games)"]
         sec.findings.append(
-            f"{lb} vs {la} on {_mode_name(m)}: game length {r[la]:.2f} -> {r[lb]:.2f} rounds "
+            f"{lb} vs {la} on {where}: game length {r[la]:.2f} -> {r[lb]:.2f} rounds "
             f"({signed_ci(r['diff'], r['low'], r['high'], 2)}, {format_p(r['p_holm'])}, Holm); "
             f"{len(sig)} of {len(t)} metrics differ significantly after Holm correction"
             + (f" (largest relative change: {_largest(sig, la)})." if len(sig) else "."))
@@ -130,7 +132,7 @@ def analyse(exp, data, sec: Section) -> None:
             k["metric"] = k["metric"].map(metric_name)
             sec.figures.append(Figure(f"differences_{m}", "Main metrics, relative change B vs A (95 % interval, paired by seed).",
                                       partial(F.forest, k, label="metric", value="rel", low="rlo", high="rhi", scale=100,
-                                              title=f"{lb} vs {la} ({_mode_name(m)})",
+                                              title=f"{lb} vs {la} ({where})",
                                               xlabel=f"relative change, {lb} vs {la} (%)",
                                               note=f"n = {int(k['n'].max()):,} paired games")))
 

@@ -11,7 +11,7 @@ from ...analysis.stats import format_p
 from ...report import figures as F
 from ...report.section import Figure, Section, Table, num_ci, pct, pct_ci
 from ..config import Experiment
-from ..run import Job, seatings
+from ..jobs import Job, seatings
 from .common import _disp, _seating_text, _want
 
 
@@ -30,12 +30,16 @@ def light_unit(game) -> str:
 
 
 def _summary_module(name: str):
-    """The game's summary module (its ``PLAYERS`` and ``READINGS``), or None."""
+    """The game's summary module (its ``PLAYERS`` and ``READINGS``), or None if the game has
+    none (an error inside one is raised, not taken for an absent module)."""
     import importlib
 
+    module = f"heron_sim.games.{name.replace('-', '_')}.summary"
     try:
-        return importlib.import_module(f"heron_sim.games.{name.replace('-', '_')}.summary")
-    except ImportError:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as err:
+        if err.name != module:
+            raise
         return None
 
 

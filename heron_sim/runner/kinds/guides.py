@@ -14,7 +14,7 @@ from ...animals import NAMES as ANIMALS
 from ...report import figures as F
 from ...report.section import Figure, Section, Table, pct, pct_ci, signed_ci
 from ..config import Experiment
-from ..run import Job, resolve_strategies, seatings
+from ..jobs import Job, resolve_strategies, seatings
 from .common import GUIDE_FR, _disp, _mode_name, _seating_text, _want
 
 

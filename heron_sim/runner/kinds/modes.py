@@ -15,7 +15,7 @@ from ...animals import NAMES as ANIMALS
 from ...report import figures as F
 from ...report.section import Figure, Section, Table, num_ci, pct, pct_ci
 from ..config import Experiment
-from ..run import Job, resolve_strategies, seatings
+from ..jobs import Job, resolve_strategies, seatings
 from .common import GUIDE_FR, SECONDS_PER_TURN, minutes, _disp, _mode_name, _seating_text, _want
 
 

@@ -9,13 +9,14 @@ import numpy as np
 import pandas as pd
 
 from ...analysis import metrics as M
+from ...analysis.deadturns import is_dead
 from ...analysis.intervals import wilson
 from ...analysis.stats import t_interval, binom_test, chi2_sf, format_p
 from ...engine import layout as L
 from ...report import figures as F
 from ...report.section import Figure, Section, Table, num_ci, pct, pct_ci
 from ..config import Experiment
-from ..run import Job, resolve_strategies, seatings
+from ..jobs import Job, resolve_strategies, seatings
 from .common import mode_sorted, _disp, _mode_name, _n, _want
 
 
@@ -51,7 +52,7 @@ def analyse(exp, data, sec: Section) -> None:
         law = pond_pushback(rules)
         values = t.loc[pond, "value"].to_numpy()
         # dead turn: the player neither moves nor opens a Pond (Anxiety not rescued, or no set of 3)
-        dead = (~pond) & (t["value"].to_numpy() == 0)
+        dead = is_dead(t["outcome"].to_numpy(), t["value"].to_numpy())  # heron_sim.analysis.deadturns
         dr, dlo, dhi = wilson(int(dead.sum()), n)
         dead_rows.append({"mode": m, "turns": n, "dead": int(dead.sum()), "rate": dr, "low": dlo, "high": dhi,
                           "anxiety": float(((t["outcome"].to_numpy() == L.OUT_ANXIETY)).mean()),

@@ -16,7 +16,7 @@ from ...report import figures as F
 from ...report.section import Figure, Section, Table, num_ci, pct, pct_ci, signed_ci
 from ...rules import Rules
 from ..config import Experiment
-from ..run import Job, resolve_strategies, seatings
+from ..jobs import Job, resolve_strategies, seatings
 from .common import GUIDE_FR, SECONDS_PER_TURN, _disp, _mode_name, _want, minutes
 
 #: (key, rules key, value, label) — one rule changed at a time, everything else default.

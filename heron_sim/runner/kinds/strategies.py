@@ -14,7 +14,7 @@ from ...analysis.stats import binom_test, format_p, holm
 from ...report import figures as F
 from ...report.section import Figure, Section, Table, num_ci, pct, pct_ci
 from ..config import Experiment
-from ..run import Job, resolve_strategies, seatings
+from ..jobs import Job, resolve_strategies, seatings
 from .common import _disp, _fmt_cell, _mode_name, _seating_text, _want
 
 
@@ -44,7 +44,7 @@ def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
     if "random" in strats and len(ai) >= 2:
         jobs.append(Job("mixed_ai", "games", base, g(exp.mixed_games or exp.games), exp.seed, seatings(ai, P),
                         labels={"part": "mixed", "ai_only": True}))
-    from ..run import _has_tournament
+    from ..jobs import _has_tournament
 
     if _has_tournament():
         jobs.append(Job("tournament", "tournament", base, g(exp.h2h_games or exp.games), exp.seed,
@@ -63,7 +63,7 @@ def skill_strategy(strats: list[str]) -> str:
 
 # ---------------------------------------------------------------------- strategies
 def analyse(exp, data, sec: Section) -> None:
-    from ..run import available_strategies
+    from ..jobs import available_strategies
 
     sec.intro = sec.intro or "The AI strategies against each other and against chance."
     solo = data.select(part="solo")

@@ -1,0 +1,283 @@
+"""The web application of ``heron-sim explore`` (Starlette): the page, its JSON API and the
+server-sent events that carry the figures as the games come in.
+
+Routes (all JSON unless said):
+
+- ``GET /``: the page; ``GET /static/...``: its script and style (shipped in the package);
+- ``GET /api/schema?mode=&players=``: the rules form (heron_sim.explore.form.schema);
+- ``POST /api/run``: validate the page's settings and start the paired games; answers
+  ``{"job", "variant_toml", "file_name", "commands"}`` or, for bad values, status 422 with
+  ``{"errors": {field: message}}``; the tab's previous job is cancelled;
+- ``GET /api/stream/{job}``: server-sent events, one ``update`` event per snapshot, ``end``
+  at the end; closing the stream (a closed tab) cancels the job;
+- ``POST /api/panel``: the same settings over the lab's default panel;
+- ``POST /api/cancel``: stop a tab's games (sent when the tab is hidden for good);
+- ``POST /api/tune``: a tune file around the variant and its command;
+- ``POST /api/load``: a rules file's text (or a lab proposal's name) -> the page's settings;
+- ``GET /api/proposals``: the lab's proposed variants (``results/tune-*/variants/*.toml``);
+- ``POST /api/sheet``: the variant's rule sheet (only when heron_sim.lab.sheets has it);
+- ``GET /api/status``: the running jobs.
+
+Only requests whose Host is 127.0.0.1 or localhost are answered (no DNS rebinding). A bad
+value is never a server error: every handler turns a domain error into a 422 answer
+with the field's message; an unexpected exception is a 500 answer with one line, and the server
+goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import time
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from ..errors import HeronSimError
+from . import exports, live
+from .form import EXTRA, FormErrors, load_variant, parse_setup, schema
+from .live import PANEL_RANKS, CompareJob, Engine, PanelJob
+
+HEARTBEAT_SECONDS = 1.0
+POLL_SECONDS = 0.05
+
+
+def _clean(x: Any) -> Any:
+    if isinstance(x, float):
+        return x if math.isfinite(x) else None
+    if isinstance(x, dict):
+        return {k: _clean(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_clean(v) for v in x]
+    return x
+
+
+def _json(doc: Any, status: int = 200) -> JSONResponse:
+    return JSONResponse(_clean(doc), status_code=status)
+
+
+def _errors(errors: dict[str, str]) -> JSONResponse:
+    return _json({"errors": errors}, 422)
+
+
+async def _body(request: Request) -> dict:
+    try:
+        doc = json.loads(await request.body() or b"{}")
+    except (ValueError, UnicodeDecodeError):
+        raise FormErrors({EXTRA: "request: the body is not JSON"}) from None
+    if not isinstance(doc, dict):
+        raise FormErrors({EXTRA: "request: expected a JSON object"})
+    return doc
+
+
+def _tab(doc: dict) -> str:
+    tab = doc.get("tab")
+    if not isinstance(tab, str) or not 1 <= len(tab) <= 64:
+        raise FormErrors({EXTRA: "request: missing tab id"})
+    return tab
+
+
+def handled(fn):
+    """A route whose domain errors are 422 answers and whose bugs are one-line 500 answers."""
+
+    async def route(request: Request) -> Response:
+        try:
+            return await fn(request)
+        except FormErrors as err:
+            return _errors(err.errors)
+        except HeronSimError as err:
+            return _errors({EXTRA: str(err)})
+        except Exception as err:  # noqa: BLE001 - the server goes on; the page shows the line
+            return _json({"errors": {EXTRA: f"internal error: {type(err).__name__}: {err}"}}, 500)
+
+    route.__name__ = fn.__name__
+    return route
+
+
+def proposals(results_root: Path) -> dict[str, Path]:
+    """The lab's proposed variants under ``results_root`` (``tune-*/variants/*.toml``, as
+    ``heron-sim tune`` writes them), by name (``tune-guides/guides-1-t90``)."""
+    out = {}
+    for path in sorted(Path(results_root).glob("tune-*/variants/*.toml")):
+        out[f"{path.parent.parent.name}/{path.stem}"] = path
+    return out
+
+
+def create_app(engine: Engine | None = None, results_root: str | Path = "results") -> Starlette:
+    """The explorer's ASGI application (``app.state.engine`` plays the games;
+    ``app.state.stopping`` set to True ends every event stream, for a quick shutdown).
+    ``results_root``: where the lab's proposals are listed from (``results/`` of the current
+    folder by default)."""
+    static = resources.files("heron_sim.explore").joinpath("static")
+
+    async def index(request: Request) -> Response:
+        html = static.joinpath("index.html").read_text(encoding="utf-8")
+        sheet = exports.rule_sheet_function() is not None
+        return HTMLResponse(html.replace("__HAS_SHEET__", "true" if sheet else "false"),
+                            headers={"Cache-Control": "no-store"})
+
+    @handled
+    async def api_schema(request: Request) -> Response:
+        from ..rules import MODES
+
+        mode = request.query_params.get("mode", "8d8")
+        players = request.query_params.get("players", "4")
+        if mode not in MODES:
+            raise FormErrors({"mode": f"mode: {mode!r} is not a mode; allowed: {', '.join(MODES)}"})
+        if not players.isdigit() or not 2 <= int(players) <= 7:
+            raise FormErrors({"players": f"players: {players!r}; allowed: 2..7"})
+        doc = schema(mode, int(players))
+        doc["panel_ranks"] = {k: v[0] for k, v in PANEL_RANKS.items()}
+        doc["panel_games"] = live.PANEL_GAMES
+        return _json(doc)
+
+    @handled
+    async def api_run(request: Request) -> Response:
+        doc = await _body(request)
+        tab = _tab(doc)
+        try:
+            setup = parse_setup(doc)
+        except FormErrors:
+            request.app.state.engine.cancel_tab(tab)  # the figures on screen no longer match the form
+            raise
+        job = request.app.state.engine.submit(CompareJob(tab, setup))
+        return _json({"job": job.id, **_exports(setup)})
+
+    @handled
+    async def api_panel(request: Request) -> Response:
+        doc = await _body(request)
+        tab = _tab(doc)
+        setup = parse_setup(doc)
+        job = request.app.state.engine.submit(PanelJob(tab, setup, rank=str(doc.get("rank", "guide_spread"))))
+        return _json({"job": job.id})
+
+    @handled
+    async def api_cancel(request: Request) -> Response:
+        doc = await _body(request)
+        return _json({"cancelled": request.app.state.engine.cancel_tab(_tab(doc))})
+
+    @handled
+    async def api_tune(request: Request) -> Response:
+        setup = parse_setup(await _body(request))
+        text, name = exports.tune_toml(setup)
+        return _json({"toml": text, "file_name": name, "command": f"heron-sim tune {name}",
+                      "variant_toml": exports.variant_toml(setup)})
+
+    async def api_proposals(request: Request) -> Response:
+        return _json({"proposals": list(proposals(results_root)), "root": str(results_root)})
+
+    @handled
+    async def api_load(request: Request) -> Response:
+        doc = await _body(request)
+        text = doc.get("text")
+        if "proposal" in doc:  # one of the listed files only, by name (never a path)
+            found = proposals(results_root).get(str(doc["proposal"]))
+            if found is None:
+                raise FormErrors({"file": f"proposal: {doc['proposal']!r} is not a lab proposal under {results_root}"})
+            text = found.read_text(encoding="utf-8")
+        if not isinstance(text, str):
+            raise FormErrors({"file": "file: expected the text of a rules TOML file"})
+        return _json(load_variant(text))
+
+    @handled
+    async def api_sheet(request: Request) -> Response:
+        fn = exports.rule_sheet_function()
+        if fn is None:
+            raise FormErrors({EXTRA: "rule sheet: this version has no rule sheets (heron_sim.lab.sheets)"})
+        doc = await _body(request)
+        setup = parse_setup(doc)
+        lang = doc.get("lang", "en")
+        if lang not in ("en", "fr"):
+            raise FormErrors({EXTRA: f"rule sheet: language {lang!r}; allowed: en, fr"})
+        sheet = fn(setup.base, setup.variant, _evidence(request.app.state.engine, _tab(doc), setup), lang)
+        return _json({"sheet": sheet if isinstance(sheet, str) else str(sheet), "lang": lang})
+
+    async def api_status(request: Request) -> Response:
+        return _json(request.app.state.engine.status())
+
+    async def api_stream(request: Request) -> Response:
+        engine: Engine = request.app.state.engine
+        job = engine.get(request.path_params["job"])
+        if job is None:
+            return _errors({EXTRA: "stream: no such job (the server was restarted?)"})
+        job.listeners += 1
+
+        async def events():
+            seen = -1
+            quiet = 0.0
+            try:
+                yield "retry: 2000\n\n"
+                while not request.app.state.stopping:
+                    job.last_seen = time.monotonic()
+                    if job.version != seen and job.version > 0:
+                        with job.lock:
+                            seen, snap = job.version, job.snapshot
+                        yield f"event: update\ndata: {json.dumps(_clean(snap))}\n\n"
+                        quiet = 0.0
+                        if snap.get("state") != "running":  # the snapshot's own state: the last one was sent
+                            yield "event: end\ndata: {}\n\n"
+                            return
+                    elif quiet >= HEARTBEAT_SECONDS:
+                        yield ": still here\n\n"  # a closed tab is noticed at the next write
+                        quiet = 0.0
+                    if await request.is_disconnected():
+                        return
+                    await asyncio.sleep(POLL_SECONDS)
+                    quiet += POLL_SECONDS
+            finally:
+                job.listeners -= 1
+                if job.listeners <= 0:
+                    job.cancel()  # nobody watches these games any more
+
+        return StreamingResponse(events(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    # Only requests addressed to this machine by name: a page elsewhere that rebinds its own
+    # name to 127.0.0.1 (DNS rebinding) is refused (400), whatever it asks.
+    hosts = ["127.0.0.1", "localhost", "testserver"]
+    app = Starlette(middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)], routes=[
+        Route("/", index),
+        Route("/api/schema", api_schema),
+        Route("/api/run", api_run, methods=["POST"]),
+        Route("/api/panel", api_panel, methods=["POST"]),
+        Route("/api/cancel", api_cancel, methods=["POST"]),
+        Route("/api/tune", api_tune, methods=["POST"]),
+        Route("/api/load", api_load, methods=["POST"]),
+        Route("/api/proposals", api_proposals),
+        Route("/api/sheet", api_sheet, methods=["POST"]),
+        Route("/api/status", api_status),
+        Route("/api/stream/{job}", api_stream),
+        Mount("/static", app=StaticFiles(directory=str(static)), name="static"),
+    ])
+    app.state.engine = engine if engine is not None else Engine()
+    app.state.stopping = False
+    return app
+
+
+def _exports(setup) -> dict:
+    name = exports.file_name(setup)
+    return {"variant_toml": exports.variant_toml(setup), "file_name": name,
+            "commands": exports.commands(setup, name), "changed": setup.changed,
+            "changes": {k: v for k, v in setup.overrides.items()}}
+
+
+def _evidence(engine: Engine, tab: str, setup) -> dict | None:
+    """The paired figures behind a rule sheet: the tab's latest games of these very rules, as the
+    lab reports a variant's effects (metric, label, base, variant, diff, low, high, reading)."""
+    job = engine.by_tab.get(tab)
+    snap = job.snapshot if isinstance(job, CompareJob) and job.setup.variant == setup.variant else {}
+    if not snap.get("rows"):
+        return None
+    return {"games": snap["games"], "seed": setup.seed, "seatings": setup.seatings,
+            "effects": [{"metric": r["key"], "label": r["label"], "base": r["base"], "variant": r["variant"],
+                         "reference": None, "diff": r["diff"], "low": r["low"], "high": r["high"],
+                         "significant": r["reading"]} for r in snap["rows"]]}

@@ -1,0 +1,533 @@
+"""The page's rules form, generated from ``defaults.toml`` and the rules' validation, and the
+reading of what the page sends back into validated :class:`~heron_sim.rules.Rules`.
+
+Nothing here lists the rules keys by hand: every key of ``heron_sim/rules/data/defaults.toml``
+becomes a field, typed and bounded by the rules' own validation table
+(``heron_sim.rules.rules._SCALARS``: type, min, max), with the file's comment as its help and
+the file's comment headers as groups. A key the form does not know how to draw (a new table, a
+list) becomes a TOML text field validated by :meth:`Rules.build` like any other. So a key added
+to the rules (and to ``defaults.toml``) appears on the page without a change here.
+
+Every bad value is one message tied to its field (``{"anxiety_threshold": "anxiety_threshold:
+0 is out of range; allowed: 1..99"}``), never an exception out of this module.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from ..animals import NAMES as ANIMALS
+from ..errors import HeronSimError
+from ..lab.panel import AI_MIX
+from ..rules import MODES, Rules
+from ..rules import rules as _R
+from ..rules.board import EFFECT_NAMES
+
+#: Keys the page sets above the rules form (they describe the table, not a rule change).
+SCENARIO_KEYS = ("mode", "players")
+#: Games per side the page offers (the run stops there; the copied command plays as many).
+GAMES_CHOICES = (20_000, 50_000, 100_000, 200_000, 500_000)
+DEFAULT_GAMES = 100_000
+#: A text field where any other rules TOML may be written (dice faces, a key the form lacks).
+EXTRA = "extra"
+
+
+# ---------------------------------------------------------------- defaults.toml, read as text
+@lru_cache(maxsize=1)
+def _defaults_text() -> str:
+    return resources.files("heron_sim.rules").joinpath("data/defaults.toml").read_text(encoding="utf-8")
+
+
+_KEY_LINE = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)(?:\s+#\s?(.*))?$")
+_TABLE_LINE = re.compile(r"^\[([A-Za-z_][A-Za-z0-9_.]*)\]\s*$")
+
+
+@lru_cache(maxsize=1)
+def file_layout() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """(help of each key, group title of each key, help of each table) from the comments of
+    ``defaults.toml``: a key's trailing comment and the indented comment lines under it; at the
+    top level a comment line at the left margin between keys opens a group; in a ``[table]`` the
+    comment lines before a key are its help (those before the first key, the table's), and
+    commented-out keys (``# count = 9``) are examples, skipped."""
+    helps: dict[str, str] = {}
+    groups: dict[str, str] = {}
+    tables: dict[str, str] = {}
+    group = "The race"
+    last_key: str | None = None
+    table: str | None = None
+    seen_key = False
+    pending: list[str] = []
+    first_in_table = False
+    for raw in _defaults_text().splitlines():
+        line = raw.rstrip()
+        if not line.strip():
+            continue
+        m = _TABLE_LINE.match(line)
+        if m:
+            table, last_key, pending, first_in_table = m.group(1), None, [], True
+            tables.setdefault(table, "")
+            continue
+        if line.lstrip().startswith("#"):
+            text = line.lstrip()[1:].strip()
+            if raw[:1].isspace() and last_key is not None:
+                helps[last_key] = (helps.get(last_key, "") + " " + text).strip()
+            elif table is not None:
+                if not _COMMENTED_KEY.match(text):
+                    pending.append(text)
+            elif seen_key:
+                group = text.rstrip(":").strip()
+                last_key = None
+            continue
+        m = _KEY_LINE.match(line)
+        if m:
+            key = m.group(1) if table is None else f"{table}.{m.group(1)}"
+            seen_key = True
+            parts = list(pending) + ([m.group(3).strip()] if m.group(3) else [])
+            if table is not None and pending and first_in_table:
+                tables[table] = " ".join(pending)
+                parts = parts[len(pending):]
+            first_in_table = False
+            if parts:
+                helps[key] = " ".join(parts)
+            pending = []
+            if table is None:
+                groups[key] = group
+            last_key = key
+    return helps, groups, tables
+
+
+_COMMENTED_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*\s*=\s*(\[|\"|\d|\{|true|false)")
+
+
+# ---------------------------------------------------------------- the schema the page draws
+def validation_table() -> dict:
+    """The rules' validation of each scalar key: ``{key: (type, min, max)}``."""
+    return _R._SCALARS
+
+
+def rules_table() -> dict:
+    """The rules' defaults (``defaults.toml`` as a table): the form has one field per key."""
+    return _R.default_table()
+
+
+def _label(key: str) -> str:
+    return key.split(".")[-1].replace("_", " ")
+
+
+def _scalar_field(key: str, default: Any, helps: dict) -> dict:
+    spec = validation_table().get(key)
+    f: dict[str, Any] = {"key": key, "label": _label(key), "help": helps.get(key, ""), "default": default}
+    if spec is not None and isinstance(spec, tuple) and len(spec) == 3:
+        kind, lo, hi = spec
+        if kind is bool:
+            f["type"] = "bool"
+        elif kind in (int, float):
+            f.update(type="int" if kind is int else "float", min=lo, max=hi)
+        else:
+            f.update(type="toml", default=_toml(default))
+        return f
+    # a key the validation table does not describe: typed by its default (bounds: the rules')
+    if isinstance(default, bool):
+        f["type"] = "bool"
+    elif isinstance(default, int):
+        f["type"] = "int"
+    elif isinstance(default, float):
+        f["type"] = "float"
+    else:
+        f.update(type="toml", default=_toml(default))
+    return f
+
+
+def schema(mode: str = "8d8", players: int = 4) -> dict:
+    """What the page draws for ``mode`` and ``players``: the scenario fields (mode, players,
+    seats, seed, games) and the rules form in groups, each field with its type, default (the
+    rulings for this mode), allowed values and help."""
+    from ..simulation import user_strategies
+
+    base = Rules.build(mode=mode, players=players)
+    full = base.to_table()
+    table = rules_table()
+    helps, group_of, table_help = file_layout()
+    groups: dict[str, list[dict]] = {}
+
+    def add(group: str, f: dict) -> None:
+        groups.setdefault(group, []).append(f)
+
+    for key, default in table.items():
+        if key in SCENARIO_KEYS:
+            continue
+        group = group_of.get(key, "The race")
+        if key == "disabled_powers":
+            add(group, {"key": key, "label": "disabled powers", "type": "multi", "choices": list(ANIMALS),
+                        "default": list(full.get(key, default)), "help": helps.get(key, "")})
+        elif key == "combinations":
+            n = base.n_dice + 1
+            sizes = [f"set {s}" for s in range(n)]
+            add("Combinations", {"key": "combinations.advance", "label": "advance by largest set",
+                                 "type": "list-int", "min": 0, "max": None, "labels": sizes,
+                                 "default": list(full["combinations"]["advance"]),
+                                 "help": table_help.get("combinations", "")})
+            add("Combinations", {"key": "combinations.effect", "label": "effect by largest set",
+                                 "type": "list-choice", "choices": list(_R.COMBO_EFFECTS), "labels": sizes,
+                                 "default": list(full["combinations"]["effect"]), "help": helps.get("combinations.effect", "")})
+        elif key == "dice":
+            add("Dice and board", {"key": "dice.count", "label": "number of dice", "type": "int", "min": 1, "max": 16,
+                                   "default": base.n_dice, "help": "change the number of dice of the mode "
+                                   "(a D8 mode: that many D8; 10d6: the first N historic D6)"})
+        elif key == "board":
+            add("Dice and board", {"key": "board.squares", "label": "special squares", "type": "squares",
+                                   "choices": list(EFFECT_NAMES), "min": 1, "max": base.finish - 1,
+                                   "default": dict(full["board"]["squares"]),
+                                   "help": "square number and effect; 'neutral' removes a square"})
+        elif key in getattr(_R, "_SEAT_LISTS", {}):  # a value by seat: one box per seat at the table
+            values = list(base.seat_values(key)) if hasattr(base, "seat_values") else [0] * players
+            add(group, {"key": key, "label": _label(key), "type": "list-int", "min": 0, "max": None,
+                        "labels": [f"seat {s + 1}" for s in range(players)], "default": values,
+                        "help": helps.get(key, "")})
+        elif isinstance(default, dict):  # a table the form does not know: one TOML field per key
+            for sub, v in default.items():
+                add(key, _scalar_field(f"{key}.{sub}", v, helps))
+        else:
+            add(group, _scalar_field(key, full.get(key, default), helps))
+    # validated keys that the defaults file does not list (still part of the rules)
+    for key in validation_table():
+        if key not in table and key not in SCENARIO_KEYS:
+            add("Other rules", _scalar_field(key, getattr(base, key, None), helps))
+    add("Other rules", {"key": EXTRA, "label": "other rules (TOML)", "type": "text", "default": "",
+                        "help": "any other rules keys in TOML, applied last, e.g. [dice] faces = [[...], ...]"})
+    return {
+        "scenario": {
+            "mode": {"key": "mode", "type": "choice", "choices": list(MODES), "default": mode,
+                     "help": helps.get("mode", "")},
+            "players": {"key": "players", "type": "int", "min": _R._SCALARS["players"][1],
+                        "max": _R._SCALARS["players"][2], "default": players, "help": helps.get("players", "")},
+            "strategies": user_strategies(),
+            "ai_mix": list(AI_MIX),
+            "seats": default_seats(players),
+            "games": list(GAMES_CHOICES),
+            "default_games": DEFAULT_GAMES,
+        },
+        "groups": [{"title": g, "fields": fs} for g, fs in groups.items()],
+        "base_digest": base.digest(),
+    }
+
+
+def default_seats(players: int) -> list[str]:
+    """The AI mix cycled over the seats (rotated over the games by the page's default)."""
+    return [AI_MIX[i % len(AI_MIX)] for i in range(players)]
+
+
+def _toml(v: Any) -> str:
+    from ..lab.outputs import _toml_value
+
+    try:
+        return _toml_value(v)
+    except TypeError:
+        return repr(v)
+
+
+# ---------------------------------------------------------------- what the page sends back
+@dataclass
+class Setup:
+    """A validated request of the page: the table (mode, players, seating) and the two rule sets."""
+
+    mode: str
+    players: int
+    seats: list[str]
+    rotate: bool
+    seed: int
+    games: int
+    overrides: dict
+    base: Rules
+    variant: Rules
+    seatings: list[list[str]] = field(default_factory=list)
+
+    @property
+    def changed(self) -> bool:
+        return self.base != self.variant
+
+
+class FormErrors(HeronSimError):
+    """Bad values of the page, by field (``errors``: {field key: one-line message})."""
+
+    def __init__(self, errors: dict[str, str]):
+        super().__init__("; ".join(errors.values()))
+        self.errors = errors
+
+
+_INT = re.compile(r"^[+-]?\d+$")
+_FLOAT = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+
+
+def _coerce(value: Any, kind: str | None) -> Any:
+    """A field's value as typed in the page (strings from inputs) in the rules' types; what does
+    not convert is passed on unchanged so that the rules' validation names it."""
+    if isinstance(value, str):
+        s = value.strip()
+        if kind in ("int", "float") and _INT.match(s):
+            return int(s)
+        if kind == "float" and _FLOAT.match(s):
+            return float(s)
+        if kind == "bool" and s.lower() in ("true", "false"):
+            return s.lower() == "true"
+        if kind == "toml":
+            try:
+                return tomllib.loads(f"v = {s}")["v"]
+            except tomllib.TOMLDecodeError:
+                return s
+        return s
+    if isinstance(value, float) and kind == "int" and math.isfinite(value) and value.is_integer():
+        return int(value)
+    if isinstance(value, list):
+        return [_coerce(v, "int" if kind == "list-int" else None) for v in value]
+    return value
+
+
+def _field_types(mode: str, players: int) -> dict[str, str]:
+    try:
+        sch = schema(mode, players)
+    except HeronSimError:
+        sch = schema()
+    return {f["key"]: f["type"] for g in sch["groups"] for f in g["fields"]}
+
+
+def _where(message: str, keys) -> str:
+    """The field a rules message is about: the longest known key that starts the message."""
+    head = message.split(":", 1)[0].strip()
+    best = ""
+    for k in keys:
+        if (head == k or head.startswith(k + ".") or head.startswith(k + "[")) and len(k) > len(best):
+            best = k
+    if not best:
+        top = head.split(".")[0].split("[")[0]
+        best = next((k for k in keys if k.split(".")[0] == top), EXTRA)
+    return best
+
+
+def overrides_of(values: dict, types: dict[str, str]) -> tuple[dict, dict[str, str]]:
+    """The rules overrides (TOML keys) of the form's values, and the errors of what could not
+    be read (the extra TOML text)."""
+    out: dict[str, Any] = {}
+    errors: dict[str, str] = {}
+    for key, raw in (values or {}).items():
+        if key == EXTRA:
+            text = (raw or "").strip() if isinstance(raw, str) else ""
+            if not text:
+                continue
+            try:
+                extra = tomllib.loads(text)
+            except tomllib.TOMLDecodeError as err:
+                errors[EXTRA] = f"other rules: malformed TOML: {err}"
+                continue
+            for k, v in _flatten(extra).items():
+                out[k] = v
+            continue
+        if key in SCENARIO_KEYS:
+            errors[key] = f"{key}: set it above the rules form"
+            continue
+        if key not in types:
+            errors.setdefault(EXTRA, f"{key}: unknown rules key; allowed: {', '.join(sorted(types))}")
+            continue
+        kind = types[key]
+        v = _coerce(raw, kind)
+        if kind == "squares" and isinstance(v, dict):
+            v = {str(k): e for k, e in v.items() if not (isinstance(e, str) and e == "neutral")}
+        out[key] = v
+    return out, errors
+
+
+def _flatten(table: dict, prefix: str = "") -> dict:
+    """``{"dice": {"count": 9}}`` -> ``{"dice.count": 9}``; the board's and the dice's own tables
+    (squares, faces) stay whole."""
+    out = {}
+    for k, v in table.items():
+        name = f"{prefix}{k}"
+        if isinstance(v, dict) and name not in ("board.squares",):
+            out.update(_flatten(v, name + "."))
+        else:
+            out[name] = v
+    return out
+
+
+def parse_setup(doc: dict) -> Setup:
+    """Validate what the page sends (mode, players, seats, rotate, seed, games, values) into a
+    :class:`Setup`; raises :class:`FormErrors` with every bad field's message."""
+    from ..runner.run import seatings as rotation
+    from ..simulation import MAX_SEED, user_strategies
+    from ..strategies import parse_strategy
+
+    if not isinstance(doc, dict):
+        raise FormErrors({EXTRA: "request: expected a JSON object"})
+    errors: dict[str, str] = {}
+    mode = doc.get("mode", "8d8")
+    if mode not in MODES:
+        errors["mode"] = f"mode: {mode!r} is not a mode; allowed: {', '.join(MODES)}"
+        mode = "8d8"
+    players = _coerce(doc.get("players", 4), "int")
+    lo, hi = _R._SCALARS["players"][1:]
+    if isinstance(players, bool) or not isinstance(players, int) or not lo <= players <= hi:
+        errors["players"] = f"players: {players!r}; allowed: {lo}..{hi}"
+        players = 4
+    seed = _coerce(doc.get("seed", 1), "int")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        errors["seed"] = f"seed: {seed!r}; allowed: 0..{MAX_SEED}"
+        seed = 1
+    games = _coerce(doc.get("games", DEFAULT_GAMES), "int")
+    if isinstance(games, bool) or not isinstance(games, int) or not 1_000 <= games <= 5_000_000:
+        errors["games"] = f"games: {games!r}; allowed: 1000..5000000 games per side"
+        games = DEFAULT_GAMES
+    seats = doc.get("seats") or default_seats(players)
+    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+        errors["seats"] = "seats: expected one strategy name per seat"
+        seats = default_seats(players)
+    seats = [s.strip() for s in seats][:players]
+    seats += default_seats(players)[len(seats):]
+    known = user_strategies()
+    for i, s in enumerate(seats):
+        try:
+            name, _ = parse_strategy(s)
+            if name not in known:
+                raise HeronSimError(f"{s!r} is not a strategy; allowed: {', '.join(known)}")
+        except HeronSimError as err:
+            msg = str(err)
+            errors[f"seat.{i}"] = f"seat {i + 1}: {msg.split(': ', 1)[-1] if msg.startswith('--strategy') else msg}"
+    rotate = bool(doc.get("rotate", True))
+    types = _field_types(mode, players)
+    overrides, errs = overrides_of(doc.get("values") or {}, types)
+    errors.update(errs)
+    # each key alone first (so that every bad field gets its own message), then all together
+    keys = list(types) + [EXTRA]
+    # the dice first (the combination table's length depends on them), then every other key
+    # with the dice, so that each bad field gets its own message
+    context: dict = {}
+    order = sorted(overrides, key=lambda k: not k.startswith("dice."))
+    for key in order:
+        v = overrides[key]
+        try:
+            Rules.build(mode=mode, players=players, overrides={**context, key: v})
+            if key.startswith("dice."):
+                context[key] = v
+        except HeronSimError as err:
+            errors[key if key in types else EXTRA] = str(err)
+            del overrides[key]
+    try:
+        base = Rules.build(mode=mode, players=players)
+        variant = Rules.build(mode=mode, players=players, overrides=overrides)
+    except HeronSimError as err:
+        errors.setdefault(_where(str(err), keys), str(err))
+        base = variant = None
+    if errors:
+        raise FormErrors(errors)
+    seating = rotation(seats, players) if rotate else [seats]
+    return Setup(mode, players, seats, rotate, seed, games, overrides, base, variant, seating)
+
+
+def form_values(rules: Rules) -> tuple[dict, str]:
+    """The form's values that rebuild ``rules`` (its differences from the rulings) and the TOML
+    text of what the form has no field for (the 'other rules' field)."""
+    table = variant_diff(rules)
+    values: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
+    for k, v in table.items():
+        if k in SCENARIO_KEYS:
+            continue
+        if k == "combinations":
+            for sub, lst in v.items():
+                values[f"combinations.{sub}"] = lst
+        elif k == "board":
+            values["board.squares"] = v["squares"]
+        elif k == "dice":
+            count = _dice_count(rules)
+            if count is not None:
+                values["dice.count"] = count
+            else:
+                extra["dice"] = {"faces": v["faces"]}
+        elif isinstance(v, dict):
+            for sub, x in v.items():
+                values[f"{k}.{sub}"] = x
+        else:
+            values[k] = v
+    text = ""
+    if extra:
+        from ..lab.outputs import _toml_value
+
+        text = "\n".join(f"[{t}]\n" + "\n".join(f"{k} = {_toml_value(x)}" for k, x in sub.items())
+                         for t, sub in extra.items())
+    return values, text
+
+
+def load_variant(text: str) -> dict:
+    """A rules TOML file's text (a variant file, a lab proposal) as the page's settings: mode,
+    players and the form's values. Bad files raise :class:`FormErrors` (field ``file``)."""
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise FormErrors({"file": f"file: malformed TOML: {err}"}) from None
+    dice = table.get("dice") or {}
+    if isinstance(dice, dict) and "file" in dice or isinstance(table.get("board"), dict) and "file" in table["board"]:
+        raise FormErrors({"file": "file: it names another file (dice.file or board.file); load a file "
+                                  "with the dice faces or the board's squares written in it"})
+    import json
+
+    full = json.loads(json.dumps(_R.default_table()))
+    try:
+        _R._merge(full, table, "")
+        rules = Rules.from_table(full)
+    except HeronSimError as err:
+        raise FormErrors({"file": f"file: {err}"}) from None
+    values, extra = form_values(rules)
+    if extra:
+        values[EXTRA] = extra
+    return {"mode": page_mode(rules),
+            "players": rules.players, "values": values}
+
+
+def _dice_count(rules: Rules) -> int | None:
+    """The ``dice.count`` that gives these rules' dice from a standard mode (None: none does)."""
+    from ..rules.rules import mode_dice
+
+    for m in MODES:
+        full = mode_dice(m)
+        if len(set(full)) == 1 and len(set(rules.dice)) == 1 and rules.dice[0] == full[0]:
+            return None if rules.n_dice == len(full) and rules.mode == m else rules.n_dice
+        if len(set(full)) > 1 and rules.dice == full[: rules.n_dice] and rules.n_dice < len(full):
+            return rules.n_dice
+    return None
+
+
+def page_mode(rules: Rules) -> str:
+    """The mode the page shows for ``rules`` (the standard mode their dice come from)."""
+    if rules.mode in MODES:
+        return rules.mode
+    from ..rules.rules import mode_dice
+
+    if len(set(rules.dice)) == 1 and rules.dice[0] == mode_dice("8d8")[0]:
+        return "8d8"
+    if rules.dice == mode_dice("10d6")[: rules.n_dice]:
+        return "10d6"
+    return "8d8"
+
+
+def variant_diff(rules: Rules) -> dict:
+    """The rules tables of ``rules`` that differ from the rulings at the same page mode and
+    players (``dice`` as faces, ``board`` as squares), as :func:`heron_sim.lab.outputs.variant_table`
+    but also for dice that are not a standard mode's."""
+    full = rules.to_table()
+    default = Rules.build(mode=page_mode(rules), players=rules.players).to_table()
+    out: dict = {}
+    for k, v in full.items():
+        if k in ("mode", "players"):
+            continue
+        if isinstance(v, dict):
+            sub = {s: x for s, x in v.items() if x != default.get(k, {}).get(s)}
+            if sub:
+                out[k] = sub
+        elif v != default.get(k):
+            out[k] = v
+    return out

@@ -1,0 +1,427 @@
+"""The games behind the page: one job per change, played chunk by chunk on one worker thread.
+
+A :class:`CompareJob` plays the base rules and the variant on the same games (game ``i`` draws
+from the stream ``(seed, i)`` under both rule sets), ``games`` per side, the seatings rotated as
+``heron-sim compare`` rotates them: seating ``r`` plays the ``r``-th contiguous share of the
+games. The shares are played side by side, a few games of each per chunk, so every update
+stands on an equal number of games of every seating, and the last one stands on exactly the
+games of the equivalent ``heron-sim compare --games N`` command. The first chunk is small (a first
+estimate within a fraction of a second); later chunks are sized to take about a quarter of a
+second, so that a new change never waits long for the old games to stop.
+
+A :class:`PanelJob` plays the base and the variant over the lab's default panel of scenarios
+(heron_sim.lab.panel.DEFAULT_PANEL) and ranks the scenarios.
+
+The :class:`Engine` owns the jobs: one worker thread plays a chunk of one job at a time, going
+round the running jobs (two tabs share the machine); a tab's new job cancels its old one; a job
+nobody listens to any more (its tab was closed) is cancelled; :meth:`Engine.close` stops it all.
+The engine's kernels spread each chunk over numba's threads (heron_sim.engine.batch).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import threading
+import time
+import traceback
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import numpy as np
+
+from .stats import PairedSums, figures, game_columns, length_histogram
+
+#: Games per side of the first chunk (the first estimate).
+FIRST_CHUNK = 512
+#: Games per side of the later chunks at least (fewer, larger batches for the engine).
+MIN_CHUNK = 2048
+#: Target seconds of one chunk (how long a new change may wait for the old games to stop).
+CHUNK_SECONDS = 0.3
+MAX_CHUNK = 50_000
+#: Seconds between two published updates at least, and at most this share of the time spent
+#: on updates (the bootstrap of every figure): more games, fewer updates on a slow machine.
+UPDATE_SECONDS = 0.25
+UPDATE_SHARE = 0.15
+#: A job nobody has listened to for this long is cancelled (its tab is gone).
+ORPHAN_SECONDS = 8.0
+#: Games per side of each panel scenario.
+PANEL_GAMES = 4000
+
+
+class Job:
+    """What every job shares: identity, state, the published snapshot and its version."""
+
+    kind = "job"
+    _ids = itertools.count(1)
+
+    def __init__(self, tab: str):
+        self.id = f"j{next(self._ids)}"
+        self.tab = tab
+        self.state = "running"      # running | done | cancelled | error
+        self.error: str | None = None
+        self.version = 0
+        self.snapshot: dict = {}
+        self.created = time.monotonic()
+        self.started: float | None = None
+        self.first_update_s: float | None = None
+        self.listeners = 0
+        self.last_seen = time.monotonic()
+        self.lock = threading.Lock()
+
+    @property
+    def finished(self) -> bool:
+        return self.state != "running"
+
+    def cancel(self) -> None:
+        if self.state == "running":
+            self.state = "cancelled"
+            self._publish({})
+
+    def _publish(self, doc: dict) -> None:
+        with self.lock:
+            self.snapshot = {"job": self.id, "kind": self.kind, "state": self.state, "error": self.error,
+                             **self.snapshot_extra(), **doc}
+            self.version += 1
+
+    def snapshot_extra(self) -> dict:
+        return {}
+
+    def step(self) -> None:  # pragma: no cover - every job defines it
+        raise NotImplementedError
+
+
+class Seated:
+    """The kernel's arrays of each (rules, seating) a job plays, prepared once: the seats'
+    parameter rows hold the expert's tables (megabytes), too costly to rebuild every chunk.
+    :meth:`play` fills the same rows as heron_sim.runner.executor.play_rows."""
+
+    def __init__(self):
+        self._cache: dict = {}
+
+    def arrays(self, rules, seating):
+        from ..engine.pack import pack_rules
+        from ..strategies import parse_seating, seat_arrays
+
+        key = (rules, tuple(seating))
+        if key not in self._cache:
+            from ..engine import layout as L
+            from ..engine.batch import play_batch
+            from ..engine.kernels import shared_kernel
+
+            sids, sp = seat_arrays(parse_seating(list(seating), rules.players), rules)
+            R = pack_rules(rules)
+            with shared_kernel():  # load the kernel here (its first import is not thread-safe)
+                play_batch(np.uint64(0), 0, R, sids, sp, np.zeros((0, L.n_columns(rules.finish)), dtype=np.int64))
+            self._cache[key] = (R, sids, sp)
+        return self._cache[key]
+
+    def play(self, rules, seating, seed, lo, n):
+        """Games ``lo .. lo + n - 1``: (per-game columns, length histogram)."""
+        from ..engine import layout as L
+        from ..engine.batch import play_batch
+        from ..engine.kernels import shared_kernel
+
+        R, sids, sp = self.arrays(rules, seating)
+        rows = np.zeros((int(n), L.n_columns(rules.finish)), dtype=np.int64)
+        if n:
+            with shared_kernel():
+                play_batch(np.uint64(seed), int(lo), R, sids, sp, rows)
+        return game_columns(rows, rules), length_histogram(rows)
+
+
+_pool: ThreadPoolExecutor | None = None
+
+
+def _single_thread() -> None:
+    import numba
+
+    numba.set_num_threads(1)  # thread-local: each pool thread plays its batch alone
+
+
+def play_all(seated: Seated, seed: int, tasks: list) -> list:
+    """Play batches ``(side, rules, seating, first game, games)`` at once, one per core: the
+    kernels release the GIL, and a chunk's batches (one per seating and side) are too small for
+    the engine to split them over the cores itself. Results in the order of ``tasks``."""
+    global _pool
+    import numba
+
+    if _pool is None:
+        _pool = ThreadPoolExecutor(max_workers=numba.config.NUMBA_NUM_THREADS, initializer=_single_thread,
+                                   thread_name_prefix="explore-play")
+    return list(_pool.map(lambda t: seated.play(t[1], t[2], seed, t[3], t[4]), tasks))
+
+
+class CompareJob(Job):
+    """The base and the variant of a :class:`~heron_sim.explore.form.Setup`, paired by game."""
+
+    kind = "compare"
+
+    def __init__(self, tab: str, setup):
+        super().__init__(tab)
+        self.setup = setup
+        R = len(setup.seatings)
+        bounds = np.linspace(0, setup.games, R + 1).astype(int)
+        self.shares = [[int(bounds[r]), int(bounds[r]), int(bounds[r + 1])] for r in range(R)]  # lo, next, hi
+        self.acc = PairedSums(2)
+        self.seated = Seated()
+        self.played = 0
+        self.rate = None           # games per second per side, measured
+        self.last_update = 0.0
+        self.update_cost = 0.0
+        self.elapsed = 0.0
+
+    def snapshot_extra(self) -> dict:
+        return {"target": self.setup.games, "played": self.played, "elapsed": round(self.elapsed, 3),
+                "first_update_s": self.first_update_s}
+
+    def _chunk(self) -> int:
+        if self.rate is None:
+            return FIRST_CHUNK
+        return int(min(MAX_CHUNK, max(MIN_CHUNK, self.rate * CHUNK_SECONDS)))
+
+    def step(self) -> None:
+        if self.started is None:
+            self.started = time.monotonic()
+        s = self.setup
+        per_share = max(1, -(-self._chunk() // len(self.shares)))
+        t0 = time.perf_counter()
+        tasks = []
+        for r, share in enumerate(self.shares):
+            lo = share[1]
+            m = min(per_share, share[2] - lo)
+            if m <= 0:
+                continue
+            for side, rules in enumerate((s.base, s.variant) if s.changed else (s.base,)):
+                self.seated.arrays(rules, s.seatings[r])  # prepared here, once, not in the pool
+                tasks.append((side, rules, s.seatings[r], lo, m))
+            share[1] = lo + m
+        if self.state != "running":
+            return
+        results = play_all(self.seated, s.seed, tasks)
+        if self.state != "running":
+            return  # cancelled while the chunk played: nothing more is published
+        n = 0
+        for (side, _, _, lo, m), (X, h) in zip(tasks, results):
+            self.acc.add(side, lo, X, h)
+            if not s.changed:
+                self.acc.add(1, lo, X, h)
+            if side == 0:
+                n += m
+        dt = time.perf_counter() - t0
+        self.played += n
+        if n and dt > 0:
+            r = n / dt
+            self.rate = r if self.rate is None else 0.5 * self.rate + 0.5 * r
+        done = all(sh[1] >= sh[2] for sh in self.shares)
+        now = time.monotonic()
+        self.elapsed = now - self.started
+        if done:
+            self.state = "done"
+        wait = max(UPDATE_SECONDS, self.update_cost / UPDATE_SHARE)
+        if done or now - self.last_update >= wait or self.version == 0:
+            self.last_update = now
+            t1 = time.perf_counter()
+            doc = figures(self.acc, s.players, changed=s.changed)
+            self.update_cost = time.perf_counter() - t1
+            if self.first_update_s is None:
+                self.first_update_s = round(now - self.started, 3)
+            self._publish(doc)
+
+
+def _scenario_rules(setup, scenario):
+    from ..rules import Rules
+
+    mode = scenario.mode or setup.mode
+    base = Rules.build(mode=mode, players=scenario.players)
+    variant = Rules.build(mode=mode, players=scenario.players, overrides=setup.overrides)
+    return base, variant
+
+
+#: What the panel ranks scenarios by: (label, figure key, worst = "max" | "min" | "abs").
+PANEL_RANKS = {
+    "guide_spread": ("largest guide spread under the variant", "guide_spread", "max"),
+    "first_player_advantage": ("largest first-player advantage (either way) under the variant",
+                               "first_player_advantage", "abs"),
+    "seat_balance": ("lowest seat balance under the variant", "seat_balance", "min"),
+    "length": ("largest change of length", "length", "absrel"),
+}
+PANEL_FIGURES = ("length", "guide_spread", "first_player_advantage", "seat_balance", "dead_turn_rate")
+
+
+class PanelJob(Job):
+    """The variant against the base over every scenario of the lab's default panel."""
+
+    kind = "panel"
+
+    def __init__(self, tab: str, setup, rank: str = "guide_spread", games: int | None = None):
+        from ..lab.panel import DEFAULT_PANEL
+
+        super().__init__(tab)
+        self.setup = setup
+        self.rank = rank if rank in PANEL_RANKS else "guide_spread"
+        self.games = games or PANEL_GAMES
+        self.scenarios = list(DEFAULT_PANEL)
+        self.results: list[dict] = []
+        self.next = 0
+
+    def snapshot_extra(self) -> dict:
+        return {"target": len(self.scenarios), "played": len(self.results), "rank": self.rank,
+                "rank_label": PANEL_RANKS[self.rank][0]}
+
+    def step(self) -> None:
+        if self.started is None:
+            self.started = time.monotonic()
+        sc = self.scenarios[self.next]
+        base, variant = _scenario_rules(self.setup, sc)
+        seat = sc.seatings()
+        bounds = np.linspace(0, self.games, len(seat) + 1).astype(int)
+        acc = PairedSums(2)
+        seated = Seated()
+        tasks = []
+        for r, seating in enumerate(seat):
+            lo, hi = int(bounds[r]), int(bounds[r + 1])
+            for side, rules in enumerate((base, variant)):
+                seated.arrays(rules, seating)
+                tasks.append((side, rules, seating, lo, hi - lo))
+        if self.state != "running":
+            return
+        results = play_all(seated, self.setup.seed, tasks)
+        if self.state != "running":
+            return
+        for (side, _, _, lo, _), (X, h) in zip(tasks, results):
+            acc.add(side, lo, X, h)
+        fig = figures(acc, sc.players, changed=base != variant)
+        rows = {r["key"]: r for r in fig["rows"] if r["key"] in PANEL_FIGURES}
+        self.results.append({"name": sc.name, "describe": sc.describe(), "players": sc.players,
+                             "mode": sc.mode or self.setup.mode, "games": fig["games"], "rows": rows})
+        self.next += 1
+        if self.next >= len(self.scenarios):
+            self.state = "done"
+        self._publish({"scenarios": self.results, "worst": self.worst()})
+
+    def worst(self) -> str | None:
+        _, key, how = PANEL_RANKS[self.rank]
+
+        def score(res):
+            r = res["rows"][key]
+            v = r["variant"]
+            if v is None:
+                return -math.inf
+            if how == "max":
+                return v
+            if how == "min":
+                return -v
+            if how == "abs":
+                return abs(v)
+            return abs(r["relative"] or 0.0)
+
+        return max(self.results, key=score)["name"] if self.results else None
+
+
+class Engine:
+    """The running jobs and the one worker thread that plays them."""
+
+    def __init__(self, warm: bool = True):
+        self.jobs: dict[str, Job] = {}
+        self.by_tab: dict[str, Job] = {}
+        self.cond = threading.Condition()
+        self.closing = False
+        self._turn = 0
+        self.warm = warm
+        self.thread = threading.Thread(target=self._loop, name="explore-worker", daemon=True)
+        self.thread.start()
+
+    # ------------------------------------------------------------ jobs
+    def submit(self, job: Job) -> Job:
+        with self.cond:
+            old = self.by_tab.get(job.tab)
+            if old is not None:
+                old.cancel()
+            self.by_tab[job.tab] = job
+            self.jobs[job.id] = job
+            for k in [k for k, j in self.jobs.items() if j.finished and j is not job
+                      and time.monotonic() - j.created > 300]:
+                del self.jobs[k]
+            self.cond.notify_all()
+        return job
+
+    def get(self, job_id: str) -> Job | None:
+        return self.jobs.get(job_id)
+
+    def cancel_tab(self, tab: str) -> bool:
+        with self.cond:
+            job = self.by_tab.get(tab)
+            if job is not None and not job.finished:
+                job.cancel()
+                return True
+        return False
+
+    def running(self) -> list[Job]:
+        return [j for j in self.jobs.values() if not j.finished]
+
+    # ------------------------------------------------------------ the worker
+    def _next(self) -> Job | None:
+        now = time.monotonic()
+        live = []
+        for j in list(self.jobs.values()):
+            if j.finished:
+                continue
+            if j.listeners == 0 and now - j.last_seen > ORPHAN_SECONDS:
+                j.cancel()  # its tab is gone (or never listened)
+                continue
+            live.append(j)
+        if not live:
+            return None
+        self._turn = (self._turn + 1) % len(live)
+        return live[self._turn]
+
+    def _warm_up(self) -> None:
+        """Load the kernels of the default table and draw the bootstrap weights before the
+        page's first change (a few seconds once per server; cached kernels are not compiled)."""
+        from ..lab.panel import AI_MIX
+        from ..rules import Rules
+        from ..runner.run import seatings
+        from .stats import weights
+
+        weights()
+        base = Rules.build()
+        seated = Seated()
+        for seating in seatings(list(AI_MIX), base.players)[:1]:
+            seated.play(base, seating, 1, 0, 64)
+
+    def _loop(self) -> None:
+        if self.warm:
+            try:
+                self._warm_up()
+            except Exception:  # noqa: BLE001 - a failed warm-up only costs time later
+                pass
+        while True:
+            with self.cond:
+                while not self.closing:
+                    job = self._next()
+                    if job is not None:
+                        break
+                    self.cond.wait(timeout=1.0)
+                if self.closing:
+                    return
+            try:
+                job.step()
+            except Exception as err:  # noqa: BLE001 - shown in the page, the server goes on
+                job.error = f"{type(err).__name__}: {err}"
+                job.state = "error"
+                job._publish({"trace": traceback.format_exc(limit=3)})
+
+    def close(self, timeout: float = 5.0) -> None:
+        """Cancel every job and stop the worker (after its current chunk)."""
+        with self.cond:
+            self.closing = True
+            for j in self.jobs.values():
+                j.cancel()
+            self.cond.notify_all()
+        if self.thread.is_alive() and threading.current_thread() is not self.thread:
+            self.thread.join(timeout)
+
+    def status(self) -> dict[str, Any]:
+        return {"running": [{"job": j.id, "tab": j.tab, "kind": j.kind} for j in self.running()],
+                "jobs": len(self.jobs)}

@@ -1,0 +1,82 @@
+"""What a variant really changes against its base: one entry per rule (the "rules changed" count).
+
+A rule is a top-level scalar key (``rolls``, ``bull_bonus``, ...), ``disabled_powers`` (the set),
+one entry of ``combinations.advance`` / ``combinations.effect`` (``combinations.advance[3]``),
+the dice (``dice.count`` when only the number of dice differs, else ``dice.faces``), or one
+square of the board (``board.square.60``). Keys listed in a study but left at the base's value
+are no change. ``players`` and ``mode`` are the table's, not rules a variant changes.
+
+    >>> from heron_sim.rules import Rules
+    >>> [c.key for c in rule_changes(Rules.build(), Rules.build(overrides={"rolls": 4}))]
+    ['rolls']
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..rules import Rules
+
+
+@dataclass(frozen=True)
+class Change:
+    key: str          # the rule, in --set's spelling ("combinations.advance[3]", "board.square.60")
+    old: Any          # its value in the base rules (None: absent, e.g. a square with no effect)
+    new: Any          # its value in the variant
+
+
+def _pad(lst: list, n: int) -> list:
+    return list(lst) + [lst[-1]] * (n - len(lst)) if lst else [None] * n
+
+
+def rule_changes(base: Rules, variant: Rules) -> list[Change]:
+    """Every rule whose value differs between ``base`` and ``variant`` (stable order)."""
+    a, b = base.to_table(), variant.to_table()
+    out: list[Change] = []
+    for k, v in b.items():
+        if k in ("mode", "players", "combinations", "dice", "board"):
+            continue
+        if k == "disabled_powers":
+            if sorted(v) != sorted(a.get(k, [])):
+                out.append(Change(k, sorted(a.get(k, [])), sorted(v)))
+            continue
+        if v != a.get(k):
+            out.append(Change(k, a.get(k), v))
+    for sub in ("advance", "effect"):
+        x, y = a["combinations"][sub], b["combinations"][sub]
+        # Sizes past the smaller number of dice cannot be rolled by one of the two: no change.
+        n = min(len(x), len(y))
+        for i in range(n):
+            if x[i] != y[i]:
+                out.append(Change(f"combinations.{sub}[{i}]", x[i], y[i]))
+    fa, fb = a["dice"]["faces"], b["dice"]["faces"]
+    if fa != fb:
+        if len(fa) != len(fb) and (fb == fa[: len(fb)] or fa == fb[: len(fa)]):
+            out.append(Change("dice.count", len(fa), len(fb)))
+        else:
+            out.append(Change("dice.faces", fa, fb))
+    sa, sb = a["board"]["squares"], b["board"]["squares"]
+    for sq in sorted(set(sa) | set(sb), key=int):
+        if int(sq) >= b["finish"] and sq not in sb:
+            continue  # a square past the variant's finish goes with the finish: no rule of its own
+        if sa.get(sq) != sb.get(sq):
+            out.append(Change(f"board.square.{sq}", sa.get(sq), sb.get(sq)))
+    return out
+
+
+def n_changed(base: Rules, variant: Rules) -> int:
+    """The number of rules a variant changes against its base (the lab's tie-break)."""
+    return len(rule_changes(base, variant))
+
+
+def changes_text(base: Rules, variant: Rules) -> str:
+    """``"rolls = 4, combinations.advance[3] = 2"`` (only what differs), or ``"none"``."""
+    def fmt(v):
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, list) and len(str(v)) > 40:
+            return f"[{len(v)} entries]"
+        return "off" if v is None else str(v)
+    parts = [f"{c.key} = {fmt(c.new)}" for c in rule_changes(base, variant)]
+    return ", ".join(parts) if parts else "none"

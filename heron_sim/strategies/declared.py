@@ -1,0 +1,77 @@
+"""The strategies the package declares: every module of this folder with a top-level ``SID``.
+
+A strategy module declares itself once, at its top::
+
+    NAME = "greedy"                 # its name everywhere (command line, files, frames)
+    DESCRIPTION = "..."             # one line for the help and the docs
+    PARAMS = {"risk": 0.3}          # optional: its parameters and defaults, in row order
+    SID = 0                         # its integer id in the kernels (unique)
+    DECIDE = "greedy_decide"        # its decision function, (kind, seat, w[, R, rng[, sp]]) -> int
+    ORDER = 0                       # optional: where it is listed (default: after the others)
+    TABLES = False                  # optional: its seat row carries the expert's tables
+    USER_FACING = True              # optional: False hides it from names and "all"
+
+The registry (heron_sim.strategies.REGISTRY), the dispatcher's ids and branches
+(heron_sim.strategies.dispatch) and the kernel generator's table (heron_sim.engine.kernels)
+are all derived from these declarations: adding a strategy touches its own module only.
+Modules are found by reading the folder's sources (not by importing every helper module).
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+_HERE = Path(__file__).resolve().parent
+_DECLARES = re.compile(r"^SID\s*=\s*\d+", re.M)
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """One built-in strategy as its module declares it."""
+
+    name: str
+    sid: int
+    module: str         # e.g. heron_sim.strategies.greedy
+    decide: str         # the decision function's name in ``module``
+    args: str           # its arguments, e.g. "kind, seat, w"
+    description: str
+    params: tuple       # ((name, default), ...)
+    order: int
+    tables: bool
+    user_facing: bool
+
+
+def _args_of(fn) -> str:
+    py = getattr(fn, "py_func", fn)
+    return ", ".join(inspect.signature(py).parameters)
+
+
+@lru_cache(maxsize=None)
+def declarations() -> tuple[Declaration, ...]:
+    """Every declared strategy, in listing order (``ORDER``, then name)."""
+    found = []
+    for path in sorted(_HERE.glob("*.py")):
+        if path.stem.startswith("_") or not _DECLARES.search(path.read_text(encoding="utf-8")):
+            continue
+        mod = importlib.import_module(f"{__package__}.{path.stem}")
+        fn = getattr(mod, mod.DECIDE)
+        found.append(Declaration(
+            name=mod.NAME, sid=int(mod.SID), module=mod.__name__, decide=mod.DECIDE, args=_args_of(fn),
+            description=mod.DESCRIPTION, params=tuple(getattr(mod, "PARAMS", {}).items()),
+            order=int(getattr(mod, "ORDER", 10_000)), tables=bool(getattr(mod, "TABLES", False)),
+            user_facing=bool(getattr(mod, "USER_FACING", True))))
+    sids = [d.sid for d in found]
+    names = [d.name for d in found]
+    dup = {s for s in sids if sids.count(s) > 1} | {n for n in names if names.count(n) > 1}
+    if dup:
+        raise RuntimeError(f"heron_sim.strategies: two strategies declare {sorted(map(str, dup))[0]}")
+    return tuple(sorted(found, key=lambda d: (d.order, d.name)))
+
+
+def sid_of(name: str) -> int:
+    return next(d.sid for d in declarations() if d.name == name)
