@@ -358,3 +358,23 @@ def test_a_sheet_takes_the_explorers_paired_figures_as_evidence():
     assert "2,000 games a table" in en
     assert "28.0 → 24.5 rounds (-3.5 [-3.9, -3.1]); ≈ 75 → 65 min" in en     # 4 players at 40 s a turn
     assert "37.0 % → 36.0 %" in en and "1.40 → 1.30" in en and "| n/a |" in en  # no Pond figure given
+
+
+@pytest.mark.parametrize("value", ["5", "400,x", ""])
+def test_tune_rungs_option_is_checked(tmp_path, value):
+    from typer.testing import CliRunner
+
+    from heron_sim.cli import app
+
+    p = tmp_path / "tune-e2e.toml"
+    p.write_text(STUDY, encoding="utf-8")
+    res = CliRunner().invoke(app, ["tune", str(p), "--rungs", value, "--run-dir", str(tmp_path / "r"),
+                                   "--out", str(tmp_path / "o")])
+    assert res.exit_code == 2 and "error: --rungs:" in res.output and not (tmp_path / "o").exists()
+
+
+def test_tune_rungs_replace_the_files(tmp_path):
+    p = tmp_path / "tune-e2e.toml"
+    p.write_text(STUDY.replace("[ladder]", "").replace("[search]", "[ladder]\nmax_keys = 1\n[search]"), encoding="utf-8")
+    res = tune(p, run_dir=tmp_path / "r", out=tmp_path / "o", progress=False, rungs=(60,))
+    assert res["last_games"] == 60 and all(len(e["rungs"]) == 1 for e in res["finalists"])

@@ -30,6 +30,19 @@ def parse_duration(text: str | None) -> float | None:
     return v
 
 
+def parse_rungs(text: str | None) -> tuple[int, ...] | None:
+    """``"400,800"`` -> (400, 800)."""
+    if text is None:
+        return None
+    try:
+        out = tuple(int(x) for x in text.split(","))
+    except ValueError:
+        out = ()
+    if not out or any(x < 10 for x in out):
+        raise HeronSimError(f"--rungs: {text!r}; allowed: game counts of 10 or more, comma-separated (e.g. 400,800)")
+    return out
+
+
 @app.command("tune")
 def tune_cmd(
     file: Annotated[Path, typer.Argument(help="Tune file, e.g. experiments/tune-guides.toml (docs/tuning.md).")],
@@ -41,6 +54,7 @@ def tune_cmd(
     run_dir: Annotated[Optional[Path], typer.Option("--run-dir", help="Folder of the study (journal and cached evaluations); default runs/tune-<name>.")] = None,
     out: Annotated[Optional[Path], typer.Option("--out", help="Folder of the results; default results/tune-<name>.")] = None,
     fresh: Annotated[bool, typer.Option("--fresh", help="Start the study over (delete the stored trials).")] = False,
+    rungs: Annotated[Optional[str], typer.Option("--rungs", help="Racing rungs' games, e.g. 400,800 (default: the file's; a quick look at a study with small budgets).")] = None,
 ) -> None:
     """Search rule variants (optuna, multi-objective) on common random numbers, re-evaluate the
     front on fresh seeds, and write the front, figures and variant rules files. Ctrl-C keeps the
@@ -49,7 +63,7 @@ def tune_cmd(
 
     try:
         res = tune(file, trials=trials, games=games, time_limit=parse_duration(time_limit), precision=precision,
-                   scheduler=scheduler, run_dir=run_dir, out=out, fresh=fresh, log=log)
+                   scheduler=scheduler, run_dir=run_dir, out=out, fresh=fresh, log=log, rungs=parse_rungs(rungs))
     except TuneInterrupted as err:
         raise Interrupted(str(err)) from None
     typer.echo(res["paths"]["front_md"].read_text(encoding="utf-8"))

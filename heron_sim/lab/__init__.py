@@ -106,8 +106,11 @@ def finding_text(spec: TuneSpec, finalists: list[dict]) -> str:
 def tune(spec: TuneSpec | str | Path, *, trials: int | None = None, games: int | None = None,
          time_limit: float | None = None, precision: float | None = None, scheduler: str | None = None,
          workers: int | None = None, run_dir: str | Path | None = None, out: str | Path | None = None,
-         fresh: bool = False, log: Callable[[str], None] | None = None, progress: bool | None = None) -> dict:
+         fresh: bool = False, log: Callable[[str], None] | None = None, progress: bool | None = None,
+         rungs: tuple[int, ...] | None = None) -> dict:
     """Run (or resume) a tuning study and write ``results/tune-<name>/``.
+
+    ``rungs``: the racing rungs' games instead of the file's (a quick look with small budgets).
 
     Returns a dict: finding, finalists (paired evidence), paths, trials, games_played, seconds.
     Raises :class:`TuneInterrupted` on Ctrl-C (finished trials kept; call again to resume).
@@ -127,7 +130,9 @@ def tune(spec: TuneSpec | str | Path, *, trials: int | None = None, games: int |
         raise HeronSimError(f"--time-limit: {time_limit}; allowed: seconds >= 0")
     if precision is not None and not 0 < precision < 0.5:
         raise HeronSimError(f"--precision: {precision}; allowed: a half-width between 0 and 0.5 (e.g. 0.005)")
-    spec = spec.with_overrides(trials=trials, games=games)
+    if rungs is not None and (not rungs or any(isinstance(x, bool) or not isinstance(x, int) or x < 10 for x in rungs)):
+        raise HeronSimError(f"--rungs: {rungs!r}; allowed: game counts of 10 or more")
+    spec = spec.with_overrides(trials=trials, games=games, rungs=tuple(rungs) if rungs is not None else None)
     log = log or (lambda s: None)
     from ..interrupt import handle_signals
     from .checks import check_spec
