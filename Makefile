@@ -19,7 +19,7 @@ report: $(STAMP)
 
 ## Compare 8d8, 7d8, 10d8 and 10d6 over $(GAMES) four-player greedy games each.
 simulate: $(STAMP)
-	$(BIN)/heron-sim modes --games $(GAMES) --seed $(SEED) --out results/modes
+	$(BIN)/heron-sim modes --games $(GAMES) --seed $(SEED) --out runs/modes
 
 ## The explorer: a local page (127.0.0.1, a free port, printed) where you change a rule and
 ## watch its paired effect; Ctrl-C stops it. PORT=8765 for a fixed port.

@@ -31,14 +31,16 @@ _PUBLIC = {
     "simulate_turns": ".simulation", "count_turns": ".simulation", "simulate_game": ".simulation",
     "StreamedRun": ".simulation",
     # reading the results
-    "summarize": ".analysis", "summary_table": ".analysis", "read_meta": ".io", "read_frame": ".io",
+    "summarize": ".analysis", "summary_table": ".analysis", "read_meta": ".io",
     # exact values
     "p_pond": ".exact", "pond_pushback": ".exact", "greedy_turn": ".exact",
     "exact_figures": ".exact",
     # strategies
     "register_strategy": ".strategies", "load_plugin": ".user_plugins",
     # tournaments, experiments, comparisons
-    "TournamentResult": ".tournament",  # (the function: heron_sim.tournament.tournament)
+    # (the tournament itself: heron_sim.tournament.tournament; a top-level name "tournament" would
+    # shadow the submodule heron_sim.tournament, depending on import order)
+    "TournamentResult": ".tournament",
     "load_experiment": ".runner", "run_experiments": ".runner", "RunData": ".runner",
     "compare_rules": ".runner.compare_rules",
 }

@@ -452,3 +452,12 @@ def test_the_rule_sheet_button_is_wired_to_the_labs_function_when_it_exists(monk
         base, variant, evidence, lang = calls[0]
         assert base == Rules.build() and variant == Rules.build(overrides={"rolls": 4}) and lang == "fr"
         assert evidence["games"] == 1000 and any(e["metric"] == "length" for e in evidence["effects"])
+
+
+def test_every_stream_ends_on_its_last_snapshot(client):
+    """The end of a stream comes after the snapshot of the finished job (all its games), never
+    after an earlier one (a race the first version had: 2 streams in 15 ended early)."""
+    for i in range(12):
+        job = client.post("/api/run", json=_settings(tab=f"race{i}", games=1000, values={"rolls": 4})).json()["job"]
+        last = _stream(client, job)[-1]
+        assert last["state"] == "done" and last["games"] == 1000, (i, last["state"], last["games"])

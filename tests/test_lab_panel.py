@@ -345,3 +345,16 @@ def test_a_tpe_search_goes_on_from_the_ladder(tmp_path):
     st = optuna.load_study(study_name="tune-e2e",
                            storage=JournalStorage(JournalFileBackend(str(tmp_path / "run" / "study.journal"))))
     assert sum("ladder" in t.user_attrs for t in st.trials) == 7
+
+
+def test_a_sheet_takes_the_explorers_paired_figures_as_evidence():
+    base, v = Rules.build(), Rules.build(overrides={"rolls": 4})
+    eff = [{"metric": "length", "base": 28.0, "variant": 24.5, "diff": -3.5, "low": -3.9, "high": -3.1},
+           {"metric": "dead_turn_rate", "base": 0.37, "variant": 0.36, "diff": -0.01, "low": -0.02, "high": 0.0},
+           {"metric": "power_serpent", "base": 1.4, "variant": 1.3, "diff": -0.1, "low": -0.2, "high": 0.0},
+           *({"metric": f"seat_{s}_win_rate", "base": 0.25, "variant": 0.25, "diff": 0.0, "low": 0.0, "high": 0.0}
+             for s in range(4))]
+    en = rule_sheet(base, v, {"games": 2000, "effects": eff, "seatings": [["greedy"] * 4]}, "en")
+    assert "2,000 games a table" in en
+    assert "28.0 → 24.5 rounds (-3.5 [-3.9, -3.1]); ≈ 75 → 65 min" in en     # 4 players at 40 s a turn
+    assert "37.0 % → 36.0 %" in en and "1.40 → 1.30" in en and "| n/a |" in en  # no Pond figure given

@@ -56,3 +56,15 @@ def test_docstring_examples_run(name):
     res = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, verbose=False)
     assert res.attempted > 0, f"{name} has no examples"
     assert res.failed == 0, f"{res.failed} of {res.attempted} examples of {name} failed"
+
+
+def test_no_public_name_shadows_a_submodule():
+    """A lazy public name equal to a submodule's name (``tournament``) is replaced by the module
+    as soon as anything imports that submodule: which one a user gets would depend on import order."""
+    from pathlib import Path
+
+    import heron_sim
+
+    pkg = Path(heron_sim.__file__).parent
+    clash = [n for n in heron_sim._PUBLIC if (pkg / f"{n}.py").exists() or (pkg / n / "__init__.py").exists()]
+    assert clash == []

@@ -42,6 +42,8 @@ rungs = [100]
 keep = 2
 report = 2
 max_candidates = 2
+[ladder]
+max_keys = 0
 [[param]]
 key = "{key}"
 int = [{lo}, {hi}]
@@ -51,7 +53,7 @@ direction = "minimize"
 """
 
 
-def tiny_spec(tmp_path, trials=3, key="bull_bonus", lo=0, hi=4, extra="") -> Path:
+def tiny_spec(tmp_path, trials=3, key="bull_bonus", lo=0, hi=9, extra="") -> Path:
     path = tmp_path / "tune-tiny.toml"
     path.write_text(TINY.format(trials=trials, key=key, lo=lo, hi=hi) + extra, encoding="utf-8")
     return path
@@ -94,7 +96,9 @@ def _trials(run_dir: Path):
 
     st = optuna.load_study(study_name="tune-tiny",
                            storage=JournalStorage(JournalFileBackend(str(run_dir / "study.journal"))))
-    return {t.number: (t.params, t.values) for t in st.get_trials(deepcopy=False) if t.state.name == "COMPLETE"}
+    # Distinct trials: a trial that rebuilt a rule set already played is marked and not counted.
+    return {t.number: (t.params, t.values) for t in st.get_trials(deepcopy=False) if t.state.name == "COMPLETE"
+            and "duplicate_of" not in t.user_attrs}
 
 
 # ---------------------------------------------------------------- 1. one stop mechanism in tune
@@ -752,3 +756,91 @@ def test_a_bad_rules_set_of_an_experiment_names_the_file(tmp_path):
     f.write_text('name = "badset"\nkind = "modes"\ngames = 10\n[rules]\nset = { rolls = 99 }\n')
     line = one_line_error(cli("run", f, "--games", "10", "--run-dir", tmp_path / "run"))
     assert str(f) in line and "rolls" in line
+
+
+# ---------------------------------------------------------------- more: transfers, lost scheduler in tune, disks
+def test_every_cluster_transfer_is_checksummed():
+    from heron_sim.rules import Rules
+    from heron_sim.runner.executor import Batch, _check, _crc, _run_on_worker, play_frame, play_rows
+
+    a, b = np.arange(6, dtype=np.int64), np.ones((2, 3), dtype=np.int16)
+    assert _check((a, _crc(a))) is a
+    assert _check(((a, b), _crc((a, b)))) == (a, b)
+    damaged = a.copy()
+    damaged[3] ^= 1
+    assert _check((damaged, _crc(a))) is None and _check("garbage") is None
+    batch = Batch(Rules.build(), ("greedy",) * 4, 1, 0, 5)
+    res, crc = _run_on_worker(play_rows, batch)
+    assert crc == _crc(res)
+    with pytest.raises(HeronSimError, match="only arrays travel"):
+        _run_on_worker(play_frame, batch)  # frames are built on the client, never shipped
+
+
+def test_lost_scheduler_during_tune_is_one_line(tmp_path, monkeypatch):
+    from heron_sim.lab import evaluate as ev
+    from heron_sim.runner.executor import ClusterLost
+
+    real, calls = ev.Evaluator.sums, []
+
+    def sums(self, *a, **k):
+        calls.append(1)
+        if len(calls) == 3:  # the base and one trial done, then the scheduler goes
+            raise ClusterLost("--scheduler: lost the Dask scheduler tcp://127.0.0.1:1; 0 of 1 batches had come back")
+        return real(self, *a, **k)
+
+    monkeypatch.setattr(ev.Evaluator, "sums", sums)
+    spec = tiny_spec(tmp_path)
+    line = one_line_error(cli("tune", spec, "--run-dir", tmp_path / "run", "--out", tmp_path / "out"))
+    assert "lost the Dask scheduler" in line and "1 finished trials" in line and "resume" in line
+    monkeypatch.setattr(ev.Evaluator, "sums", real)
+    res, _ = _tune(spec, tmp_path)
+    assert res["trials"] == 3
+
+
+@pytest.fixture
+def small_tmpfs(tmp_path):
+    mnt = tmp_path / "tmpfs"
+    mnt.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=48k", "tmpfs", str(mnt)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("cannot mount a tmpfs here")
+    yield mnt
+    subprocess.run(["umount", "-l", str(mnt)], capture_output=True)
+
+
+def test_tune_on_a_full_then_read_only_disk(tmp_path, small_tmpfs):
+    """A full disk: one line, nothing left half-written (it used to leave .tmp<pid> files and a
+    traceback); a read-only --out: one line before the first game."""
+    spec = tiny_spec(tmp_path)
+    out = small_tmpfs / "out"
+    line = one_line_error(cli("tune", spec, "--run-dir", tmp_path / "run", "--out", out), code=1)
+    assert "No space left" in line
+    assert list(small_tmpfs.iterdir()) == []  # no temporary folder, no partial results
+    subprocess.run(["mount", "-o", "remount,ro", str(small_tmpfs)], check=True)
+    line = one_line_error(cli("tune", spec, "--run-dir", tmp_path / "run2", "--out", out))
+    assert "not writable" in line and not (tmp_path / "run2").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("trial", range(4))
+def test_random_signals_during_tune_then_resume(tmp_path, trial):
+    """SIGINT/SIGTERM/SIGKILL at a random time of a real `tune`, then the same command: the
+    study completes with every trial finished before the signal kept."""
+    import random
+
+    rnd = random.Random(300 + trial)
+    sig = rnd.choice([signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
+    spec = tiny_spec(tmp_path, trials=12)
+    args = ["tune", spec, "--run-dir", tmp_path / "run", "--out", tmp_path / "out"]
+    proc = _spawn(args)
+    time.sleep(rnd.uniform(2.0, 8.0))
+    proc.send_signal(sig)
+    _, err = proc.communicate(timeout=120)
+    if proc.returncode not in (0, -signal.SIGKILL):
+        assert proc.returncode == 130 and "Traceback" not in err, err
+    before = _trials(tmp_path / "run") if (tmp_path / "run" / "study.journal").exists() else {}
+    res = subprocess.run([sys.executable, "-m", "heron_sim", *map(str, args)], capture_output=True, text=True,
+                         env=dict(os.environ, PYTHONPATH=str(ROOT), HERON_SIM_PROGRESS="0"), timeout=600)
+    assert res.returncode == 0, res.stderr
+    after = _trials(tmp_path / "run")
+    assert len(after) == 12 and all(after[k] == v for k, v in before.items())

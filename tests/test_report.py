@@ -61,18 +61,24 @@ def test_plan_report_and_rerender(plan_dir):
     for key in EXPERIMENTS:
         if key != "games":
             assert f'<section id="{key}">' in page
-    # the lighter games: one section per game with its figures, tables and own summary
+    # the lighter games: a page of their own each (figures, tables, own summary), linked from the
+    # index and from the Héron page, which no longer holds them
+    index = (out / "index.html").read_text()
+    assert 'href="report.html"' in index
     for game in ("fire-mountain", "rampage"):
-        body = page.split(f'<section id="games-{game}">')[1].split("</section>")[0]
+        gp = (out / f"game-{game}.html").read_text()
+        assert f'href="game-{game}.html"' in index and f'href="game-{game}.html"' in page
+        body = gp.split(f'<section id="games-{game}">')[1].split("</section>")[0]
         assert "Seat win shares" in body and "Strategy win shares" in body and "game-summary" in body
         assert body.count("data:image/png;base64,") == 3
         assert (out / "figures" / f"games-{game}-seats.png").is_file()
-    assert "Game length (player turns" in page and "Game length (rounds" in page
-    # the executive answers first, the lighter games in an appendix after every Héron section
+        assert f'<section id="games-{game}">' not in page
+    assert "Game length (player turns" in (out / "game-fire-mountain.html").read_text() and "Game length (rounds" in page
+    # the verdict first, then the executive answers, then the sections
     answers = page.split('<section id="answers">')[1].split("</section>")[0]
-    assert answers.count("<tr>") >= 8 and "test plan" in answers and "balance" in answers
-    assert page.index('id="answers"') < page.index('<section id="modes">') < page.index('<section id="across">') \
-        < page.index('id="appendix"') < page.index('<section id="games-fire-mountain">') < page.index('<section id="metadata">')
+    assert answers.count("<tr id=") >= 8 and "test plan" in answers and "balance" in answers
+    assert page.index('id="verdict"') < page.index('id="answers"') < page.index('<section id="modes">') \
+        < page.index('<section id="across">') < page.index('<section id="metadata">')
     for word in ("Glossary", "Étang Paisible", "Angoisse du Héron", "Puissance du Guide", "Assumptions"):
         assert word in page
     # no sentence twice among the answers and the sections' findings
@@ -87,8 +93,8 @@ def test_plan_report_and_rerender(plan_dir):
     assert all(set(f) >= {"id", "estimate", "interval", "n", "unit"} for f in found["findings"])
     # guides: the clean per-power ablation beside the all-off one; pond: how often a Pond decides the lead
     assert "one power switched off at a time" in page and "all powers off instead" in page
-    assert "Ponds that cost the leader the lead" in page and "a Pond decides the lead" in page
-    assert "mid-game leader loses: no Pond / with Pond" not in page  # the association-only estimate is gone
+    assert "Étangs that cost the leader the lead" in page and "an Étang decides the lead" in page
+    assert "mid-game leader loses: no Étang / with Étang" not in page  # the association-only estimate is gone
     assert page.count("data:image/png;base64,") >= 12 and "src='figures/" not in page
     for word in ("rules hashes", "git commit", "package version", "seeds", "simulation run time"):
         assert word in page

@@ -49,3 +49,23 @@ def test_disabled_powers_are_never_used(uses):
                       strategies="expert,racer,prudent,expert", threads=1)
     assert (df["power_heron"] == 0).all() and (df["power_lion"] == 0).all()
     assert df["power_cerf"].sum() > 0
+
+
+ALL_REMEDIES = {
+    "pond_pushback_per_heron": 2, "pond_pushback_flat": 1, "pond_pushback_max": 7,
+    "consolation_anxiety": 1, "consolation_no_set": 1, "bull_min_set": 2, "bull_bonus": 3,
+    "eagle_draws": 3, "patience_cost": 0, "heron_patience_doubling": True,
+    "heron_doubling_herons": 2, "snake_advance": 2, "start_squares": [0, 0, 1, 2],
+    "first_turn_extra_rolls": [0, 1, 2, 2],
+}
+
+
+@pytest.mark.parametrize("mode", ["8d8", "10d6"])
+def test_every_strategy_plays_legally_under_every_remedy(mode):
+    """Games with every remedy key changed at once: no strategy makes an illegal choice (the
+    engine would raise), every game ends, and the roll-time powers are still used."""
+    rules = Rules.build(mode=mode, overrides=ALL_REMEDIES)
+    with shared_kernel():
+        df = simulate(rules, 150, seed=3, strategies="expert,racer,prudent,random", threads=1)
+    assert df["finished"].all()
+    assert df["power_heron"].sum() > 0 and df["power_aigle"].sum() > 0 and df["power_taureau"].sum() > 0

@@ -168,7 +168,8 @@ def guide_table(df: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     ``win_rate`` = games won by the player dealt that guide / all games (fair share 1/7 when
     guides are dealt uniformly at random); ``win_rate_when_dealt`` = wins / games where it was
     dealt (fair 1/players). Exact binomial p-values, Holm-corrected across the guides;
-    ``flag`` marks guides significantly off at ``alpha`` after correction. Over finished
+    ``flag`` marks a guide "strong"/"weak" on the when-dealt scale only when its test survives
+    Holm at ``alpha`` and its interval lies beyond ±1 point (``report.judge.guide_flag``). Over finished
     games: an unfinished game has no winner and would pull every guide below its fair share.
     """
     if "finished" in df:
@@ -190,10 +191,17 @@ def guide_table(df: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
         rows.append({"guide": name, "games": n, "dealt": d, "wins": k, "win_rate": rate,
                      "low": lo, "high": hi, "fair": 1 / len(ANIMALS),
                      "win_rate_when_dealt": cr, "when_dealt_low": clo, "when_dealt_high": chi,
-                     "p": binom_test(k, n, 1 / len(ANIMALS)) if n else math.nan})
+                     "fair_when_dealt": 1 / P,
+                     "p": binom_test(k, n, 1 / len(ANIMALS)) if n else math.nan,
+                     "p_when_dealt": binom_test(k, d, 1 / P) if d else math.nan})
     t = pd.DataFrame(rows)
     t["p_holm"] = holm(t["p"].fillna(1.0))
-    t["flag"] = np.where(t["p_holm"] <= alpha, np.where(t["win_rate"] > t["fair"], "strong", "weak"), "")
+    t["p_when_dealt_holm"] = holm(t["p_when_dealt"].fillna(1.0))
+    # one scale (win rate when dealt, fair 1/players) and one margin (±1 point) for every flag
+    from ..report.judge import guide_flag
+
+    t["flag"] = [guide_flag(r["win_rate_when_dealt"], r["when_dealt_low"], r["when_dealt_high"], 1 / P,
+                            r["p_when_dealt_holm"], alpha=alpha) for _, r in t.iterrows()]
     return t
 
 

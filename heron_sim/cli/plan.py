@@ -135,8 +135,9 @@ def report_cmd(
     run_dir: RunDirOpt = None,
     as_json: PathsJsonOpt = False,
 ) -> None:
-    """Write results/report.html (self-contained) and results/report.md (PNG figures beside it):
-    runs the plan first unless --from names a run folder."""
+    """Write results/index.html (links every page), report.html (the Héron report, self-contained),
+    one page per lighter game, report.md and findings.json: runs the plan first unless --from
+    names a run folder."""
     check_output(out, "--out", folder=True)
     if from_ is not None:
         _echo_paths(_report(from_, out), from_, as_json)

@@ -275,7 +275,8 @@ class _GreedyDP:
         self.f_radix = np.array(radices, dtype=np.int64)
         self.f_mod = int(math.prod(radices))  # F codes are < f_mod
         self.adv = np.array(rules.combo_advance, dtype=np.int64)
-        self.max_adv = 2 * int(self.adv.max()) + 2
+        self.bull_bonus, self.bull_min = rules.bull_bonus, rules.bull_min_set
+        self.max_adv = 2 * int(self.adv.max()) + max(2, rules.bull_bonus)
         self.doubling = rules.guide_power_doubling
         self.bull = powers and guide == TAUREAU and TAUREAU not in rules.disabled_powers
         self.lion = powers and guide == LION and LION not in rules.disabled_powers
@@ -371,7 +372,7 @@ class _GreedyDP:
         if self.doubling:
             adv = np.where(combo & (a == self.guide), 2 * adv, adv)
         if self.bull:
-            adv = adv + 2 * combo
+            adv = adv + self.bull_bonus * (s >= self.bull_min)
         return adv
 
     # ---------------------------------------------------------- the programme

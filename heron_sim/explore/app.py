@@ -223,7 +223,7 @@ def create_app(engine: Engine | None = None, results_root: str | Path = "results
                             seen, snap = job.version, job.snapshot
                         yield f"event: update\ndata: {json.dumps(_clean(snap))}\n\n"
                         quiet = 0.0
-                        if job.finished:
+                        if snap.get("state") != "running":  # the snapshot's own state: the last one was sent
                             yield "event: end\ndata: {}\n\n"
                             return
                     elif quiet >= HEARTBEAT_SECONDS:

@@ -265,7 +265,8 @@ def strategy_frame(game: LightGame, games: int, seed: int, players=None, overrid
 
 
 def seat_markdown(df: pd.DataFrame, extra: dict | None = None) -> list[str]:
-    """Markdown lines of the seat-share table of one run (shared wins as fractions)."""
+    """Markdown lines of the seat-share table of one run (shared wins as fractions); seats are
+    numbered from 1 (seat 1 plays first), as on every page of the report."""
     from ..analysis.stats import format_p
 
     t = seat_rows(df)
@@ -284,7 +285,7 @@ def seat_markdown(df: pd.DataFrame, extra: dict | None = None) -> list[str]:
     for r in t.itertuples():
         ex = "".join(f"{extra[c][r.seat]} | " for c in cols)
         wins = f"{r.wins:.0f}" if float(r.wins).is_integer() else f"{r.wins:.1f}"
-        out.append(f"| {r.seat} | {ex}{wins} | {r.shared} | {100 * r.win_rate:.1f} % "
+        out.append(f"| {r.seat + 1} | {ex}{wins} | {r.shared} | {100 * r.win_rate:.1f} % "
                    f"[{100 * max(0.0, r.low):.1f}, {100 * min(1.0, r.high):.1f}] | {format_p(r.p_holm)} |")
     if shared:
         out.append("")

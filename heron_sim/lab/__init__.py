@@ -218,9 +218,13 @@ def _tune_locked(spec, ex, run_dir, out, precision, time_limit, progress, log, t
 
         # The results folder is written as a whole: a new front never sits beside an old summary.
         with atomic_folder(out, "--out") as tmp:
-            paths = write_outputs(spec, result, study.get_trials(deepcopy=False), tmp)
-        paths = {k: (out / Path(v).relative_to(tmp) if isinstance(v, Path) and _under(v, tmp) else v)
-                 for k, v in paths.items()}
+            paths = write_outputs(spec, result, study.get_trials(deepcopy=False), tmp, final=out)
+        def moved(v):
+            if isinstance(v, list):
+                return [moved(x) for x in v]
+            return out / Path(v).relative_to(tmp) if isinstance(v, Path) and _under(v, tmp) else v
+
+        paths = {k: moved(v) for k, v in paths.items()}
     except KeyboardInterrupt:
         raise TuneInterrupted(_interrupted(study, run_dir, racing=phase in ("racing", "output"),
                                            phase=phase)) from None

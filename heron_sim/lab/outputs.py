@@ -503,9 +503,12 @@ def _clean(o):
     return o
 
 
-def write_outputs(spec, result: dict, trials, out: Path) -> dict:
-    """Write every file of results/tune-<name>/; returns their paths."""
+def write_outputs(spec, result: dict, trials, out: Path, final: Path | None = None) -> dict:
+    """Write every file of results/tune-<name>/ into ``out``; returns their paths. ``final``:
+    where the folder will stand (``out`` is then a temporary folder swapped in whole): the paths
+    written inside the files (summary.json's rules files, the variants' "Use:" lines) are there."""
     out.mkdir(parents=True, exist_ok=True)
+    final = Path(final) if final is not None else out
     fin = result["finalists"]
     vdir = out / "variants"
     vdir.mkdir(exist_ok=True)
@@ -514,14 +517,15 @@ def write_outputs(spec, result: dict, trials, out: Path) -> dict:
     files = {}
     for rank, e in enumerate(fin[: spec.report], 1):
         path = vdir / f"{spec.name}-{rank}-{e['id']}.toml"
+        shown = final / "variants" / path.name
         header = [f"Variant {e['id']} of tune study {spec.name} (rank {rank}); base rules {spec.base.digest()}.",
                   f"Changes ({e.get('n_changed')} rules): {e.get('changes')}",
                   f"Evidence: {e['games']:,} games on fresh seeds (indices from {e['first_game']:,}), paired with the base:"]
         for o in e["objectives"]:
             header.append(f"  {o['objective']}: diff {_interval(o['metric'], o['diff'], o['low'], o['high'])} -> {o['verdict']}")
-        header.append(f"Use: heron-sim simulate --rules {path.as_posix()}   or   heron-sim compare BASE.toml {path.as_posix()}")
+        header.append(f"Use: heron-sim simulate --rules {shown.as_posix()}   or   heron-sim compare BASE.toml {shown.as_posix()}")
         write_text(path, rules_toml(e["rules"], header))
-        files[e["id"]] = path.as_posix()
+        files[e["id"]] = shown.as_posix()
     result["variant_files"] = files
     reported = fin[: spec.report]
     write_csv(out / "front.csv", front_frame(spec, reported))

@@ -262,18 +262,20 @@ T = {
 
 
 def _pct(x):
-    return "n/a" if x is None or not math.isfinite(x) else f"{100 * x:.1f} %"
+    return "n/a" if not isinstance(x, (int, float)) or not math.isfinite(x) else f"{100 * x:.1f} %"
 
 
 def _pts(x):
-    return "n/a" if x is None or not math.isfinite(x) else f"{100 * x:+.1f}"
+    return "n/a" if not isinstance(x, (int, float)) or not math.isfinite(x) else f"{100 * x:+.1f}"
 
 
 def rule_sheet(base: Rules, variant: Rules, evidence: dict | None, lang: str, *, name: str | None = None) -> str:
     """The sheet of ``variant`` against ``base`` as Markdown, in ``lang`` ("fr" or "en").
 
     ``evidence``: one finalist of a study (heron_sim.lab.study.evidence), or None for the rules
-    alone."""
+    alone. Any dict with ``games`` and ``effects`` (metric, base, variant, diff, low, high: the
+    explorer's paired figures) is evidence too: its side effects are shown for its one table;
+    ``objectives`` and ``effects_by_scenario`` are optional."""
     from ..runner.kinds.common import SECONDS_PER_TURN, minutes
 
     if lang not in LANGS:
@@ -334,7 +336,7 @@ def _evidence_md(e: dict, lang: str, t: dict) -> list[str]:
     from .metrics import METRICS, format_value, unit_suffix
 
     lines = [f"## {t['evidence']}", "", t["games"].format(n=f"{e['games']:,}".replace(",", " " if lang == "fr" else ",")), ""]
-    for o in e["objectives"]:
+    for o in e.get("objectives") or []:
         m = o["metric"]
         what = METRIC_WORDS[lang].get(m, m)
         goal = ""
@@ -370,28 +372,33 @@ def _side_md(e: dict, lang: str, t: dict, minutes, spt) -> list[str]:
 
     lines = [f"## {t['side']}", "",
              f"| {t['table']} | {t['length']} | {t['dead']} | {t['pond']} | {t['anx']} |", "|---|---|---|---|---|"]
-    players = {}
-    for scen, rows in (e.get("effects_by_scenario") or {}).items():
+    tables = e.get("effects_by_scenario") or ({"—": e["effects"]} if e.get("effects") else {})
+    for scen, rows in tables.items():
         r = {x["metric"]: x for x in rows}
         P = sum(1 for k in r if k.startswith("seat_") and k.endswith("_win_rate"))
-        players[scen] = P
-        ln = r["length"]
-        cell_len = (f"{ln['base']:.1f} → {ln['variant']:.1f} {t['rounds']} "
-                    f"({ln['diff']:+.1f} [{ln['low']:+.1f}, {ln['high']:+.1f}]); "
-                    f"≈ {minutes(ln['base'], P):.0f} → {minutes(ln['variant'], P):.0f} {t['minutes']}")
+        ln = r.get("length")
+        if ln is None or not all(isinstance(ln.get(k), (int, float)) for k in ("base", "variant", "diff", "low", "high")):
+            cell_len = "n/a"
+        else:
+            cell_len = (f"{ln['base']:.1f} → {ln['variant']:.1f} {t['rounds']} "
+                        f"({ln['diff']:+.1f} [{ln['low']:+.1f}, {ln['high']:+.1f}])")
+            if P:
+                cell_len += f"; ≈ {minutes(ln['base'], P):.0f} → {minutes(ln['variant'], P):.0f} {t['minutes']}"
         cells = [cell_len]
         for m in ("dead_turn_rate", "pond_rate", "anxiety_rate"):
-            x = r[m]
-            cells.append(f"{_pct(x['base'])} → {_pct(x['variant'])} ({_pts(x['diff'])} [{_pts(x['low'])}, {_pts(x['high'])}] pt)")
+            x = r.get(m)
+            cells.append("n/a" if x is None else
+                         f"{_pct(x['base'])} → {_pct(x['variant'])} ({_pts(x['diff'])} [{_pts(x['low'])}, {_pts(x['high'])}] pt)")
         lines.append(f"| {scen} | " + " | ".join(cells) + " |")
     lines += ["", t["minnote"].format(s=spt), "", f"**{t['powers']}**", "",
               f"| {t['table']} | " + " | ".join(GUIDES[lang][g] for g in NAMES) + " |", "|---|" + "---|" * len(NAMES)]
-    for scen, rows in (e.get("effects_by_scenario") or {}).items():
+    for scen, rows in tables.items():
         r = {x["metric"]: x for x in rows}
         cells = []
         for g in NAMES:
-            x = r.get(f"power_{g}_use")
-            if x is None or not math.isfinite(x["base"]):
+            x = r.get(f"power_{g}_use") or r.get(f"power_{g}")  # the lab's name, the explorer's
+            if x is None or not isinstance(x.get("base"), (int, float)) or not math.isfinite(x["base"]) \
+                    or not isinstance(x.get("variant"), (int, float)):
                 cells.append("n/a")
             else:
                 cells.append(f"{x['base']:.2f} → {x['variant']:.2f}")

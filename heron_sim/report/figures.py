@@ -120,14 +120,14 @@ def pushback(table: pd.DataFrame, ax=None):
                          np.nan_to_num(sub["high"].to_numpy(float) * 100 - v)])
         xs = x + (i - (len(modes) - 1) / 2) * width
         n = int(np.nanmax(sub["n"]))
-        ax.bar(xs, v, width, yerr=err, capsize=2, color=COLORS[i], label=f"{m} simulated (n = {n:,} Ponds)")
+        ax.bar(xs, v, width, yerr=err, capsize=2, color=COLORS[i], label=f"{_mode_label(m)} simulated (n = {n:,} Étangs)")
         ax.scatter(xs, sub["exact"].to_numpy(float) * 100, marker="_", s=120, color="black", zorder=3,
                    label="exact" if i == 0 else None)
     ax.set_xticks(x, [str(k) for k in ks])
     ax.set_yscale("log")
     ax.legend(fontsize=8)
-    return _finish(fig, ax, "Pond push-back: simulated vs exact", "push-back H (squares per opponent)",
-                   "share of Ponds (%, log scale)")
+    return _finish(fig, ax, "Étang push-back: simulated vs exact", "push-back H (squares per opponent)",
+                   "share of Étangs (%, log scale)")
 
 
 def hazard(table: pd.DataFrame, ax=None):
@@ -142,7 +142,7 @@ def hazard(table: pd.DataFrame, ax=None):
     ax.set_xticks(sorted(table["roll"].unique()))
     ax.legend(fontsize=8)
     return _finish(fig, ax, "Risk of the third heron by roll", "roll within the turn",
-                   "P(Anxiety at this roll | roll made) (%)")
+                   "P(Angoisse at this roll | roll made) (%)")
 
 
 def forest(table: pd.DataFrame, *, title: str, xlabel: str, label: str = "label", value: str = "diff",
@@ -206,3 +206,9 @@ def save(fig, path) -> None:
             fig.savefig(tmp, format="png")
     finally:
         plt.close(fig)
+
+
+def _mode_label(m: str) -> str:
+    """A dice mode as the page writes it ("8d8" -> "8 D8")."""
+    n, _, d = str(m).partition("d")
+    return f"{n} D{d}" if d else str(m)

@@ -20,7 +20,8 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
 from . import figures as F
-from .executive import ASSUMPTIONS, GLOSSARY, anxiety_reconciliation, build_rows
+from .executive import ASSUMPTIONS, GLOSSARY, TARGET_MINUTES, anxiety_reconciliation, build_rows, verdict
+from .judge import READINGS
 from .section import Section
 
 _ENV = Environment(loader=PackageLoader("heron_sim.report", "templates"), autoescape=select_autoescape(["html", "j2"]),
@@ -49,9 +50,49 @@ def display_frame(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def table_html(frame: pd.DataFrame, text: bool = False) -> Markup:
-    """A table as HTML; ``text``: a table of sentences, every cell aligned left."""
-    return Markup(display_frame(frame).to_html(index=False, border=0, escape=True, na_rep="—",
-                                               classes="text" if text else None))
+    """A table as HTML; ``text``: a table of sentences, every cell aligned left. Every cell
+    carries its column's name (``data-label``), so that a narrow screen can show each row as a
+    card instead of a table wider than its box."""
+    d = display_frame(frame)
+    cols = [vocab(str(c)).strip() for c in d.columns]
+    head = "".join(f"<th>{escape(c)}</th>" for c in cols)
+    body = []
+    for row in d.itertuples(index=False):
+        cells = "".join(f'<td data-label="{escape(c)}">{escape(vocab(_cell(v)))}</td>' for c, v in zip(cols, row))
+        body.append(f"<tr>{cells}</tr>")
+    cls = "dataframe text" if text else "dataframe"
+    return Markup(f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>')
+
+
+def _cell(v) -> str:
+    if v is None or (isinstance(v, float) and math.isnan(v)):
+        return "—"
+    return str(v)
+
+
+#: One vocabulary on every page: the game's own words for its two events.
+_VOCAB = [(re.compile(r"\bPeaceful Ponds?\b"), None), (re.compile(r"\bHeron's Anxiety\b"), None),
+          (re.compile(r"\ba Pond\b"), "an Étang"), (re.compile(r"\bA Pond\b"), "An Étang"),
+          (re.compile(r"\bPonds\b"), "Étangs"), (re.compile(r"\bPond\b"), "Étang"),
+          (re.compile(r"\bAnxieties\b"), "Angoisses"), (re.compile(r"\bAnxiety\b"), "Angoisse"),
+          (re.compile(r"\bpond\b"), "Étang"), (re.compile(r"\banxiety\b"), "Angoisse")]
+
+
+def vocab(text: str) -> str:
+    """The text in the page's one vocabulary (Étang, Angoisse); the glossary's English names
+    ("Peaceful Pond", "Heron's Anxiety") are left as they are."""
+    keep = {}
+    for i, (pat, rep) in enumerate(_VOCAB):
+        if rep is None:
+            def hold(m, i=i):
+                keep[f"\x00{len(keep)}\x00"] = m.group(0)
+                return f"\x00{len(keep) - 1}\x00"
+            text = pat.sub(hold, text)
+        else:
+            text = pat.sub(rep, text)
+    for k, v in keep.items():
+        text = text.replace(k, v)
+    return text
 
 
 def markdown_table(frame: pd.DataFrame) -> str:
@@ -73,7 +114,7 @@ def _md(v) -> str:
 # ---------------------------------------------------------------- text
 def md_inline(text: str) -> Markup:
     """One paragraph of Markdown (`code`, **bold**, *em*) as inline HTML."""
-    t = str(escape(text)).replace("&#39;", "'").replace("&#34;", '"')
+    t = str(escape(vocab(text))).replace("&#39;", "'").replace("&#34;", '"')
     if re.match(r"^\s*([*+-]|\d+\.)\s", t):  # a sentence, not a list
         t = "\\" + t.lstrip()
     h = _markdown_lib.markdown(t)
@@ -123,8 +164,9 @@ def _png_b64(path: Path) -> str:
 
 # ---------------------------------------------------------------- the report
 def ordered(sections: list[Section]) -> list[Section]:
-    """The Héron sections first (plan order), the lighter games after them."""
-    return [s for s in sections if s.part != "appendix"] + [s for s in sections if s.part == "appendix"]
+    """The Héron sections first (plan order), the lighter games after them, the lab's last."""
+    return ([s for s in sections if s.part not in ("appendix", "lab")] + [s for s in sections if s.part == "appendix"]
+            + [s for s in sections if s.part == "lab"])
 
 
 def all_facts(sections: list[Section]) -> dict:
@@ -153,24 +195,59 @@ def findings_json(sections: list[Section], meta: dict) -> dict:
             "findings": [f.as_dict() for f in all_facts(sections).values()]}
 
 
+def game_page(sec: Section) -> str:
+    """The file name of a lighter game's own page."""
+    key = sec.key.lower().removeprefix("games-")
+    return f"game-{re.sub(r'[^a-z0-9-]+', '-', key).strip('-')}.html"
+
+
+#: Files an older report wrote beside the pages that no code writes any more (removed so that
+#: results/ holds only what this code made).
+STALE = ("modes.csv", "modes.md")
+
+
 def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title: str = "Héron dice race — balance report") -> dict:
-    """Write ``report.html``, ``report.md``, ``findings.json`` and ``figures/*.png`` under ``out_dir``."""
+    """Write ``index.html`` (links every page), ``report.html`` (the Héron report), one page per
+    lighter game (``game-*.html``), ``report.md``, ``findings.json`` and ``figures/*.png``."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     fig_dir = out_dir / "figures"
     for old in fig_dir.glob("*.png") if fig_dir.is_dir() else []:
         old.unlink()
+    for old in list(out_dir.glob("game-*.html")) + list(out_dir.glob("lab-*.html")) + [out_dir / n for n in STALE]:
+        if old.is_file():
+            old.unlink()
     sections = ordered(sections)
+    heron = [s for s in sections if s.part not in ("appendix", "lab")]
+    games = [s for s in sections if s.part == "appendix"]
+    labs = [s for s in sections if s.part == "lab"]
     pngs = render_figures(sections, fig_dir)
     facts = all_facts(sections)
-    proposals = any(s.key == "proposed-rule-changes" for s in sections)
-    rows = build_rows(facts, _anchors(sections), proposals)
+    rows = build_rows(facts, _anchors(heron))
+    for r in rows:  # one vocabulary on the page
+        r.question, r.answer, r.sure, r.action = (vocab(x) for x in (r.question, r.answer, r.sure, r.action))
+    wrong, fine, open_ = verdict(facts)
+    for p in wrong + fine + open_:
+        p.what = vocab(p.what)
     reconcile = anxiety_reconciliation(facts)
-    md = _markdown(sections, meta, title, pngs, out_dir, rows, reconcile)
-    page = _html(sections, meta, title, pngs, rows, reconcile)
-    paths = {"html": out_dir / "report.html", "md": out_dir / "report.md", "json": out_dir / "findings.json"}
+    md = _markdown(heron, meta, title, pngs, out_dir, rows, reconcile, (wrong, fine, open_))
+    page = _html(heron, meta, title, pngs, rows, reconcile, (wrong, fine, open_), games)
+    paths = {"html": out_dir / "report.html", "md": out_dir / "report.md", "json": out_dir / "findings.json",
+             "index": out_dir / "index.html", "games": []}
     _atomic_write(paths["md"], md)
     _atomic_write(paths["html"], page)
+    for g in games:
+        gp = out_dir / game_page(g)
+        _atomic_write(gp, _html([g], meta, g.title, pngs, [], pd.DataFrame(), None, [], game=True))
+        paths["games"].append(gp)
+    for lab in labs:
+        lp = out_dir / f"lab-{lab.key}.html"
+        _atomic_write(lp, _html([lab], meta, lab.title, pngs, [], pd.DataFrame(), None, [], game=True))
+        paths["games"].append(lp)
+    _atomic_write(paths["index"], _ENV.get_template("index.html.j2").render(
+        title=title, subtitle=_subtitle(meta, "index"), wrong=wrong,
+        games=[{"href": game_page(g), "title": g.title, "intro": md_inline(g.intro) if g.intro else ""} for g in games],
+        labs=[{"href": f"lab-{s.key}.html", "title": s.title, "intro": md_inline(s.intro) if s.intro else ""} for s in labs]))
     _atomic_write(paths["json"], json.dumps(findings_json(sections, meta), indent=1, ensure_ascii=False) + "\n")
     paths["figures"] = sorted(pngs.values())
     return paths
@@ -191,47 +268,50 @@ def _meta_rows(meta: dict) -> list[tuple[str, str]]:
     return rows
 
 
-def _subtitle(meta: dict) -> str:
-    return (f"Generated from git commit {meta.get('git commit (report)', 'unknown')}; "
-            f"{meta.get('games played (all)', meta.get('games simulated', '?'))} games played. "
-            "Héron sections first; the lighter games are in the appendix.")
+def _subtitle(meta: dict, where: str = "heron") -> str:
+    head = (f"Generated from git commit {meta.get('git commit (report)', 'unknown')}; "
+            f"{meta.get('games played (all)', meta.get('games simulated', '?'))} games played in the run.")
+    return head + {"heron": " The lighter games have pages of their own (see the index).",
+                   "game": " A lighter game of the same run as the Héron report."}.get(where, "")
 
 
 def _glossary_frame() -> pd.DataFrame:
     return pd.DataFrame(GLOSSARY, columns=["the game's word", "in English", "what it is"])
 
 
-def _html(sections, meta, title, pngs, rows, reconcile) -> str:
-    toc = [{"id": "answers", "title": "Answers at a glance", "children": []}]
-    if len(reconcile):
-        toc.append({"id": "anxiety-rates", "title": "Every Angoisse rate, reconciled", "children": []})
-    toc += [{"id": "glossary", "title": "Glossary", "children": []},
-            {"id": "assumptions", "title": "Assumptions", "children": []}]
+def _html(sections, meta, title, pngs, rows, reconcile, judged=None, games=(), game: bool = False) -> str:
+    """One page: the Héron report (verdict, answers, then every section folded) or, with
+    ``game``, a lighter game's own page."""
+    toc = []
+    if not game:
+        toc = [{"id": "verdict", "title": "Verdict", "children": []},
+               {"id": "answers", "title": "Answers at a glance", "children": []},
+               {"id": "readings", "title": "How to read “how sure”", "children": []}]
+        if len(reconcile):
+            toc.append({"id": "anxiety-rates", "title": "Every Angoisse rate, reconciled", "children": []})
+        toc += [{"id": "glossary", "title": "Glossary", "children": []},
+                {"id": "assumptions", "title": "Assumptions", "children": []}]
     secs = []
-    first_app = True
     for sec in sections:
-        tables = [{"id": f"{sec.key}-t{i + 1}", "caption": t.caption, "html": table_html(t.frame),
+        tables = [{"id": f"{sec.key}-t{i + 1}", "caption": vocab(t.caption), "html": table_html(t.frame),
                    "note": md_inline(t.note) if t.note else ""} for i, t in enumerate(sec.tables)]
-        figs = [{"id": f"{sec.key}-f{i + 1}", "caption": f.caption, "b64": _png_b64(pngs[(sec.key, f.name)])}
+        figs = [{"id": f"{sec.key}-f{i + 1}", "caption": vocab(f.caption), "b64": _png_b64(pngs[(sec.key, f.name)])}
                 for i, f in enumerate(sec.figures)]
-        app = sec.part == "appendix" and first_app
-        if sec.part == "appendix":
-            first_app = False
-        secs.append({"id": sec.key, "title": sec.title, "intro": md_inline(sec.intro) if sec.intro else "",
+        secs.append({"id": sec.key, "title": vocab(sec.title), "intro": md_inline(sec.intro) if sec.intro else "",
                      "findings": [md_inline(f) for f in sec.findings], "tables": tables, "figures": figs,
-                     "markdown": [markdown_block_html(b) for b in sec.markdown], "notes": [md_inline(n) for n in sec.notes],
-                     "appendix_start": app})
-        if app:
-            toc.append({"id": "appendix", "title": "Appendix: the lighter games", "children": []})
-        item = {"id": sec.key, "title": sec.title, "children": [{"id": t["id"], "title": t["caption"]} for t in tables]}
-        if sec.part == "appendix":
-            toc[-1]["children"].append({"id": sec.key, "title": sec.title})
-        else:
-            toc.append(item)
-    toc.append({"id": "metadata", "title": "Run metadata", "children": []})
+                     "markdown": [markdown_block_html(b) for b in sec.markdown], "notes": [md_inline(n) for n in sec.notes]})
+        toc.append({"id": sec.key, "title": vocab(sec.title), "children": []})
+    if game:
+        toc.append({"id": "metadata", "title": "Run metadata", "children": []})
+    else:
+        toc.append({"id": "metadata", "title": "Run metadata", "children": []})
     rec_html = table_html(reconcile.drop(columns=["id"]), text=True) if len(reconcile) else ""
+    wrong, fine, open_ = judged or ([], [], [])
+    lo_t, hi_t = TARGET_MINUTES
     return _ENV.get_template("report.html.j2").render(
-        title=title, subtitle=_subtitle(meta), toc=toc, rows=rows, reconcile=rec_html,
+        title=title, subtitle=_subtitle(meta, "game" if game else "heron"), toc=toc, rows=rows, reconcile=rec_html, game=game,
+        wrong=wrong, fine=fine, open=open_, readings=READINGS, target=f"{lo_t:.0f}–{hi_t:.0f} minutes",
+        games=[{"href": game_page(g), "title": vocab(g.title)} for g in games],
         glossary=table_html(_glossary_frame(), text=True), assumptions=ASSUMPTIONS, sections=secs, meta=_meta_rows(meta))
 
 
@@ -239,8 +319,15 @@ def _anchor(title: str) -> str:
     return re.sub(r"[^\w\- ]", "", title.lower()).strip().replace(" ", "-")
 
 
-def _markdown(sections, meta, title, pngs, out_dir: Path, rows, reconcile) -> str:
-    parts = [f"# {title}", "", _subtitle(meta), "", "## Answers at a glance", "",
+def _markdown(sections, meta, title, pngs, out_dir: Path, rows, reconcile, judged=None) -> str:
+    wrong, fine, open_ = judged or ([], [], [])
+    parts = [f"# {title}", "", _subtitle(meta), "", "## Verdict", ""]
+    parts += [f"{i}. **{p.what}** — {p.figure} ({p.size:.1f} × its margin)" for i, p in enumerate(wrong, 1)] or ["Nothing is beyond its margin."]
+    if fine:
+        parts += ["", "Fine: " + "; ".join(f"{p.what} ({p.figure})" for p in fine) + "."]
+    if open_:
+        parts += ["", "Not settled: " + "; ".join(f"{p.what} ({p.figure})" for p in open_) + "."]
+    parts += ["", "## Answers at a glance", "",
              "| question | answer | figure [95 % CI], n | how sure | what a designer could do |", "|---|---|---|---|---|"]
     for r in rows:
         parts.append(f"| **{_md(r.question)}** ({'test plan' if r.plan else 'balance'}) | {_md(r.answer)} | {_md(r.figure)} | "

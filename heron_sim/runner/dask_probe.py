@@ -32,7 +32,9 @@ async def _identity(address: str, timeout: float):
 async def _ask(address: str, timeout: float):
     from ..interrupt import stop_requested
 
-    task = asyncio.ensure_future(asyncio.wait_for(_identity(address, timeout), timeout))
+    # connect() has its own timeout (an unreachable address: OSError); the outer limit catches a
+    # port that accepts but never completes Dask's handshake or answers.
+    task = asyncio.ensure_future(asyncio.wait_for(_identity(address, timeout), timeout + 1.0))
     while not task.done():
         if stop_requested():
             task.cancel()
@@ -57,6 +59,10 @@ def probe(address: str, timeout: float = 20.0) -> dict:
                             f"{timeout:g} s (is it a dashboard or another service?); allowed: the "
                             "address of a Dask scheduler, e.g. tcp://127.0.0.1:8786") from None
     except OSError as err:
+        if "handshake" in str(err).lower():
+            raise HeronSimError(f"--scheduler: {address} does not answer as a Dask scheduler within "
+                                f"{timeout:g} s (is it a dashboard or another service?); allowed: the "
+                                "address of a Dask scheduler, e.g. tcp://127.0.0.1:8786") from None
         raise HeronSimError(f"--scheduler: cannot reach {address}: {err.strerror or err}") from None
     except Exception as err:  # noqa: BLE001 - a protocol error: not a Dask scheduler
         raise HeronSimError(f"--scheduler: {address} is not a Dask scheduler "

@@ -57,7 +57,7 @@ def summarize(df: pd.DataFrame) -> str:
     if fin.empty:
         out.append("No game finished: nobody crossed the delta (too many planks lost?).")
         return "\n".join(out)
-    out += ["## First-player advantage (seat 0 starts with the statuette)", ""]
+    out += ["## First-player advantage (seat 1 starts with the statuette)", ""]
     out += seat_markdown(df, {"colour": colours, "strategy": seats})
 
     m, lo, hi = mean_interval(fin["length"]) if len(fin) else (np.nan,) * 3
@@ -77,7 +77,7 @@ def summarize(df: pd.DataFrame) -> str:
     out += ["", "## Value of each card", "",
             "Plays per seat and game; winners' and others' plays; win rate of the seat-games that "
             "played the card at least once and of those that did not (association, not cause: "
-            "`forbidden_cards = [\"...\"]` in a --rules file removes a card from seat 0 and "
+            "`forbidden_cards = [\"...\"]` in a --rules file removes a card from the first seat and "
             "measures its value directly).", "",
             "| card | plays | winner | others | win rate if played | win rate if not |",
             "|---|---|---|---|---|---|"]

@@ -27,8 +27,13 @@ def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
     for m in exp.modes:
         r = exp.rules.build(m, P)
         for s in strats:
-            jobs.append(Job(f"turns_{m}_{s}", "turns", r, _n(exp.turns, games_override, 50), exp.seed,
-                            strategy=s, guide=exp.guide, labels={"mode": m, "strategy": s, "part": "turns"}))
+            # a single turn starts with a fresh guide power: every strategy but greedy uses the Loup's
+            # each turn, which no turn of a real game does; with the one-shot powers off the single-turn
+            # rate is the strategy's own (greedy never uses the Loup's power: its turns are the same)
+            rs = r if s == "greedy" else r.replace(powers=False)
+            jobs.append(Job(f"turns_{m}_{s}", "turns", rs, _n(exp.turns, games_override, 50), exp.seed,
+                            strategy=s, guide=exp.guide, labels={"mode": m, "strategy": s, "part": "turns",
+                                                                 "powers": s == "greedy"}))
         off = r.replace(anxiety_threshold=NO_ANXIETY)
         jobs.append(Job(f"turnsoff_{m}", "turns", off, _n(exp.turns, games_override, 50), exp.seed,
                         strategy="greedy", guide=exp.guide, labels={"mode": m, "strategy": "greedy", "part": "no_anxiety"}))
@@ -57,6 +62,7 @@ def analyse(exp, data, sec: Section) -> None:
         r, lo, hi = wilson(int(anx.sum()), n)
         exact1 = p_first_roll_anxiety(data.rules(j["key"]))
         turn_rows.append({"mode": m, "strategy": s, "turns": n, "rate": r, "low": lo, "high": hi,
+                          "powers_off": j["labels"].get("powers") is False,
                           "first_roll_exact": exact1, "n": n})
     for j in data.select(part="no_anxiety"):
         m = j["labels"]["mode"]
@@ -82,7 +88,8 @@ def analyse(exp, data, sec: Section) -> None:
         m, s_ = r["mode"], r["strategy"]
         sec.fact(f"anxiety.per_turn.{m}.{s_}", f"P(Angoisse du Héron) per turn, {s_}, {_mode_name(m)} (single turns)",
                  r["rate"], r["low"], r["high"], r["n"], "share", n_unit="single turns",
-                 note="fresh state, guide Loup (no Lion rescue)")
+                 note="fresh state, guide Loup (no Lion rescue)" + ("; one-shot powers off (no fresh-power artefact)"
+                                                                   if r.get("powers_off") else ""))
         sec.fact(f"anxiety.first_roll_exact.{m}", f"P(Angoisse) on the first roll, exact, {_mode_name(m)}",
                  r["first_roll_exact"], r["first_roll_exact"], r["first_roll_exact"], 0, "share", n_unit="exact enumeration")
     for r in haz_rows:
@@ -182,12 +189,12 @@ def analyse(exp, data, sec: Section) -> None:
     if _want(exp, "per_roll"):
         greedy = "greedy" if "greedy" in strats else strats[0]
         sec.figures.append(Figure("per_roll", f"Risk of Anxiety at each roll, {greedy} strategy, by mode.",
-                                  partial(F.hazard, haz[haz["strategy"] == greedy].assign(label=lambda d: d["mode"]))))
+                                  partial(F.hazard, haz[haz["strategy"] == greedy].assign(label=lambda d: d["mode"].map(_mode_name)))))
     if _want(exp, "per_strategy"):
         sec.figures.append(Figure("per_strategy", "P(Anxiety) per turn by strategy and mode (95 % Wilson).",
-                                  partial(F.grouped_rates, turns, group="strategy", category="mode",
-                                          title="Anxiety per turn by strategy", xlabel="dice mode",
-                                          ylabel="P(Anxiety) per turn (%)")))
+                                  partial(F.grouped_rates, turns.assign(mode=turns["mode"].map(_mode_name)), group="strategy",
+                                          category="mode", title="Angoisse per turn by strategy (single turns)", xlabel="dice mode",
+                                          ylabel="P(Angoisse) per turn (%)")))
 
 
 def situation_risk(data, modes) -> pd.DataFrame:

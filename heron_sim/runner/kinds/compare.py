@@ -104,12 +104,21 @@ def analyse(exp, data, sec: Section) -> None:
         ma, mb = ja.get("mode") or m, jb.get("mode") or m  # each side's own mode (compare A B)
         where = _mode_name(ma) if ma == mb else f"{_mode_name(ma)} (A) and {_mode_name(mb)} (B)"
         t = compare_frames(data.frame(ja["key"]), data.frame(jb["key"]), la, lb)
-        sec.notes.append(f"{where}: A = {la} (rules {ja['rules_hash']}), B = {lb} (rules {jb['rules_hash']}); "
+        sec.notes.append(f"{where}: A = {la}, B = {lb} (rules fingerprints in the run metadata); "
                          f"seating {_seating_text(ja)}.")
         sec.tables.append(Table(f"{where}: {la} vs {lb}, paired by seed", compare_display(t, la, lb), data=t,
                                 note="Differences B - A with 95 % paired t intervals (Balance: paired bootstrap); p-values Holm-corrected over the metrics."))
         sig = t[(t["p_holm"] < 0.05)]
         main = t.set_index("metric")
+        for metric, short in (("mid-game last wins", "last_wins"), ("mid-game leader loses", "leader_loses"),
+                              ("rounds (finished games)", "rounds"), ("lead changes per game", "lead_changes"),
+                              ("AdvantageP1 (seat 0 wins)", "seat1")):
+            if metric in main.index:
+                r = main.loc[metric]
+                sec.fact(f"{exp.name}.{short}.{m}", f"{metric_name(metric)}, {lb} − {la}, {_mode_name(m)}", r["diff"],
+                         r["low"], r["high"], int(r["n"]), "share difference" if short not in ("rounds", "lead_changes")
+                         else "rounds" if short == "rounds" else "lead changes", n_unit="paired games", p=r["p_holm"],
+                         note=f"{la} {r[la]:.4f}, {lb} {r[lb]:.4f}; Holm over the metrics")
         r = main.loc["rounds (finished games)"]
         sec.findings.append(
             f"{lb} vs {la} on {where}: game length {r[la]:.2f} -> {r[lb]:.2f} rounds "

@@ -85,7 +85,27 @@ def _light_sections(exp, data) -> list[Section]:
     secs = [_light_game(exp, data, name) for name in games]
     for s in secs:
         s.part = "appendix"
+        _in_words(s)
     return secs
+
+
+_SNAKE = __import__("re").compile(r"\b([a-z][a-z0-9]*)_([a-z0-9_]+)\b")
+
+
+def _words(text):
+    """A lighter game's action and rule names in words ("remove_stone" -> "remove stone")."""
+    return _SNAKE.sub(lambda m: m.group(0).replace("_", " "), text) if isinstance(text, str) else text
+
+
+def _in_words(sec: Section) -> None:
+    sec.findings = [_words(f) for f in sec.findings]
+    sec.notes = [_words(n) for n in sec.notes]
+    sec.markdown = [_words(b) for b in sec.markdown]
+    for t in sec.tables:
+        t.caption, t.note = _words(t.caption), _words(t.note)
+        t.frame = t.frame.map(_words)
+        t.frame.index = t.frame.index.map(_words) if not isinstance(t.frame.index, __import__("pandas").MultiIndex) else t.frame.index
+        t.frame.columns = [_words(c) for c in t.frame.columns]
 
 
 def _seat_cell(r) -> str:
@@ -120,7 +140,7 @@ def _light_game(exp, data, name: str) -> Section:
     disp = {"decided games": [f"{int(st[st['players'] == P]['games'].iloc[0]):,}" for P in counts],
             "fair": [pct(1 / P, 1) for P in counts]}
     for s_ in range(P_max):
-        disp[f"seat {s_}"] = [_seat_cell(st[(st["players"] == P) & (st["seat"] == s_)].iloc[0])
+        disp[f"seat {s_ + 1}"] = [_seat_cell(st[(st["players"] == P) & (st["seat"] == s_)].iloc[0])
                               if s_ < P else "" for P in counts]
     sec.tables.append(Table(f"Seat win shares by player count ({best} in every seat)", _disp(
         disp, index=pd.Index(counts, name="players")), data=st,
@@ -143,7 +163,7 @@ def _light_game(exp, data, name: str) -> Section:
         i = int((t["win_rate"] - t["fair"]).abs().idxmax())
         r = st.loc[i]
         sig = "significant after Holm" if r["p_holm"] < 0.05 else "not significant after Holm"
-        sec.findings.append(f"Seat {int(r['seat'])} wins {pct_ci(r['win_rate'], r['low'], r['high'])} against a fair "
+        sec.findings.append(f"Seat {int(r['seat']) + 1} wins {pct_ci(r['win_rate'], r['low'], r['high'])} against a fair "
                             f"{pct(r['fair'], 0 if (100 * r['fair']).is_integer() else 1)} ({P} players × {best}, "
                             f"n = {int(r['games']):,} decided games; {sig}, {format_p(r['p_holm'])}).")
 
@@ -212,8 +232,10 @@ def _light_game(exp, data, name: str) -> Section:
 
     game = available().get(name)
     if game is not None and P0 in frames:
-        sec.markdown.append(f"**The game's own summary (`summarize`), {P0} × {best}:**\n\n" + game.summarize(frames[P0]).strip())
-    sizes = "; ".join(f"{j['key']}: {j['n']:,} games" for j in jobs)
+        sec.markdown.append(f"**The game's own summary, {P0} × {best}:**\n\n" + game.summarize(frames[P0]).strip())
+    sizes = "; ".join(f"{int(j['labels'].get('players', 0)) or ''}{' players, ' if j['labels'].get('players') else ''}"
+                      f"{j['labels'].get('variant') or j['labels'].get('strategy') or 'batch'}: {j['n']:,} games"
+                      if isinstance(j.get("labels"), dict) else f"{j['n']:,} games" for j in jobs)
     sec.notes.append(f"Sample sizes: {sizes}; seed {exp.seed} (game i draws from stream (seed, i)); "
                      f"{sum(j.get('seconds', 0) for j in jobs):.1f} s.")
     return sec

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from functools import partial
 
 import numpy as np
@@ -54,13 +55,15 @@ def analyse(exp, data, sec: Section) -> None:
         on = data.frame(on_key)
         gt = M.guide_table(on)
         sec.notes.append(f"Seating: {_seating_text(data.jobs[on_key])}.")
-        sec.tables.append(Table(f"{_mode_name(m)}: win rate by starting guide (share of all games)", _disp({
-            "games": gt["games"].map("{:,}".format),
-            "win rate [95 % CI]": [pct_ci(r["win_rate"], r["low"], r["high"]) for _, r in gt.iterrows()],
-            "fair": gt["fair"].map(pct),
-            "when dealt (fair 1/players)": [pct_ci(r["win_rate_when_dealt"], r["when_dealt_low"], r["when_dealt_high"]) for _, r in gt.iterrows()],
-            "p": gt["p"].map(format_p), "p (Holm)": gt["p_holm"].map(format_p), "flag": gt["flag"],
-        }, index=pd.Index(gt["guide"].map(GUIDE_FR), name="guide")), data=gt, note="Exact binomial test against 1/7, Holm-corrected over the seven guides; flag at 5 %."))
+        sec.tables.append(Table(f"{_mode_name(m)}: win rate by starting guide, when dealt (fair 1/{M.seats(on)})", _disp({
+            "games where dealt": gt["dealt"].map("{:,}".format),
+            "win rate when dealt [95 % CI]": [pct_ci(r["win_rate_when_dealt"], r["when_dealt_low"], r["when_dealt_high"]) for _, r in gt.iterrows()],
+            "minus fair": [f"{100 * (r['win_rate_when_dealt'] - r['fair_when_dealt']):+.1f} pts" for _, r in gt.iterrows()],
+            "p (Holm)": gt["p_when_dealt_holm"].map(format_p), "flag": gt["flag"],
+        }, index=pd.Index(gt["guide"].map(GUIDE_FR), name="guide")), data=gt,
+            note=f"One scale for every guide figure of the report: the win rate of the player dealt the guide, fair 1/{M.seats(on)}. "
+                 "Exact binomial test, Holm-corrected over the seven guides; a guide is flagged strong or weak only when the "
+                 "test survives the correction and the interval lies beyond ±1 point (possibly: it reaches beyond)."))
         dbl = M.doubling_share(on)
         sec.tables.append(Table(f"{_mode_name(m)}: share of advance from the Puissance du Guide (passive doubling), by starting guide", _disp({
             "player-games": dbl["players"].map("{:,}".format),
@@ -71,6 +74,8 @@ def analyse(exp, data, sec: Section) -> None:
         offs = {j["labels"]["disabled"]: data.frame(j["key"])
                 for j in data.select(mode=m) if j["labels"].get("disabled")}
         ab = _ablation(sec, ref, offs) if offs else pd.DataFrame()
+        if len(ab):
+            _power_by_strategy(sec, m, ref, offs)
         allp = (_ablation(sec, ref, {name: data.frame(off_key) for name in ANIMALS}) if off_key in data.jobs
                 else pd.DataFrame())
         if len(ab):
@@ -88,7 +93,7 @@ def analyse(exp, data, sec: Section) -> None:
                 f"{_mode_name(m)}: value of each one-shot power, one power switched off at a time (same seeds)",
                 _disp(cols, index=pd.Index(ab["guide"].map(GUIDE_FR), name="guide")), data=ab,
                 note=f"Row g: the default rules vs the same {int(ab['games'].iloc[0]):,} games (seeds and seatings) with only "
-                     "g's one-shot power disabled (rules key disabled_powers = [g]; Guide Power doubling unchanged); win rate "
+                     "g's one-shot power switched off (Guide Power doubling unchanged); win rate "
                      "of the player dealt g at the start, paired t interval over the games where g was dealt "
                      f"(about {int(ab['n'].median()):,}), Holm-corrected over the guides. The last column is the older "
                      "all-powers-off ablation, which mixes g's power with the loss of the opponents' powers."))
@@ -108,9 +113,30 @@ def analyse(exp, data, sec: Section) -> None:
                      f"{'all players' if r['guide'] == 'all' else GUIDE_FR[r['guide']] + ' guide'}, {_mode_name(m)}",
                      r["share"], r["low"], r["high"], r["players"], "share", n_unit="player-games",
                      note="ratio over player-games")
-        spread = float(gt["win_rate"].max() - gt["win_rate"].min())
-        sec.fact(f"guides.spread.{m}", f"gap between the strongest and the weakest guide's share of wins, {_mode_name(m)}",
-                 spread, n=int(gt["games"].iloc[0]), unit="share difference")
+        P = M.seats(on)
+        for _, r in gt.iterrows():
+            if r["dealt"] == 0:
+                continue
+            sec.fact(f"guides.when_dealt.{m}.{r['guide']}", f"win rate of the player dealt the {GUIDE_FR[r['guide']]} guide "
+                     f"(when dealt), {_mode_name(m)}", r["win_rate_when_dealt"], r["when_dealt_low"], r["when_dealt_high"],
+                     r["dealt"], "share", n_unit="games where dealt", p=r["p_when_dealt_holm"],
+                     note=(f"flag {r['flag']}; " if r["flag"] else "") + f"fair {1 / P:.4f}; exact binomial test, Holm over the "
+                          "7 guides; flagged only beyond ±1 point")
+        dealt = gt[gt["dealt"] > 0]
+        from ...report.judge import fair_floor_dealt
+
+        fl = fair_floor_dealt(int(dealt["dealt"].mean()), 1 / P, len(dealt))
+        sec.fact(f"guides.spread_floor.{m}", f"gap between the best and worst guide's win rate when dealt in a perfectly "
+                 f"fair game at the same n (median; high: 95th percentile), {_mode_name(m)}", fl["gap_median"],
+                 math.nan, fl["gap_p95"], int(dealt["dealt"].mean()), "share difference", n_unit="games where dealt (each guide)",
+                 note="simulated: 2,000 fair games of the same size, fixed seed")
+        from ...report.judge import spread_interval
+
+        spread, slo, shi = spread_interval(dealt["wins"], dealt["dealt"])
+        sec.fact(f"guides.spread.{m}", f"gap between the strongest and the weakest guide's win rate when dealt, "
+                 f"{_mode_name(m)} (a perfectly fair game at the same n: guides.spread_floor)",
+                 spread, slo, shi, n=int(gt["games"].iloc[0]), unit="share difference",
+                 note="interval: parametric bootstrap of the seven win rates")
         nd_key = f"games_{m}_nodouble"
         if nd_key in data.jobs:
             _no_doubling(sec, m, on, data.frame(nd_key), gt)
@@ -119,15 +145,18 @@ def analyse(exp, data, sec: Section) -> None:
                      f"to its holder (win rate when dealt, on − off), {_mode_name(m)}", r["diff"], r["low"], r["high"],
                      r["n"], "share difference", n_unit="paired games where dealt", p=r["p_holm"])
         # findings
-        worst = gt.iloc[(gt["win_rate"] - gt["fair"]).abs().argmax()]
-        best = gt.iloc[gt["win_rate"].argmax()]
+        gd_ = gt[gt["dealt"] > 0].reset_index(drop=True)
+        worst = gd_.iloc[(gd_["win_rate_when_dealt"] - gd_["fair_when_dealt"]).abs().argmax()]
+        best = gd_.iloc[gd_["win_rate_when_dealt"].argmax()]
         flagged = gt[gt["flag"] != ""]
         sec.findings.append(
-            f"On {_mode_name(m)} the {GUIDE_FR[worst['guide']]} guide wins {pct_ci(worst['win_rate'], worst['low'], worst['high'])} of games "
-            f"against a fair {pct(worst['fair'])} ({format_p(worst['p'])}, Holm {format_p(worst['p_holm'])}); "
-            + (f"the strongest is {GUIDE_FR[best['guide']]} at {pct_ci(best['win_rate'], best['low'], best['high'])}; " if best['guide'] != worst['guide'] else "")
-            + (f"guides significantly off after correction: {', '.join(f'{GUIDE_FR[r.guide]} ({r.flag})' for r in flagged.itertuples())}."
-               if len(flagged) else "no guide is significantly off the fair share after Holm correction."))
+            f"On {_mode_name(m)} the player dealt the {GUIDE_FR[worst['guide']]} guide wins "
+            f"{pct_ci(worst['win_rate_when_dealt'], worst['when_dealt_low'], worst['when_dealt_high'])} of its games "
+            f"against a fair {pct(worst['fair_when_dealt'])} (Holm {format_p(worst['p_when_dealt_holm'])}); "
+            + (f"the strongest is {GUIDE_FR[best['guide']]} at {pct_ci(best['win_rate_when_dealt'], best['when_dealt_low'], best['when_dealt_high'])}; "
+               if best['guide'] != worst['guide'] else "")
+            + (f"flagged beyond the ±1 point margin after Holm: {', '.join(f'{GUIDE_FR[r.guide]} ({r.flag})' for r in flagged.itertuples())}."
+               if len(flagged) else "no guide is beyond the ±1 point margin after Holm correction."))
         sec.findings.append(f"Guide Power doubling gives {pct_ci(dbl.iloc[0]['share'], dbl.iloc[0]['low'], dbl.iloc[0]['high'])} "
                             f"of all advance on {_mode_name(m)}.")
         if len(ab):
@@ -147,11 +176,16 @@ def analyse(exp, data, sec: Section) -> None:
                 f"Largest power effect by ablation (all powers off): {GUIDE_FR[best['guide']]} "
                 f"({signed_ci(best['diff'], best['low'], best['high'], 1, 100, ' points')} win rate when dealt, Holm {format_p(best['p_holm'])}).")
         if _want(exp, "win_rate"):
-            t = gt.rename(columns={"win_rate": "rate"}).assign(n=gt["games"], mode=_mode_name(m), guide=gt["guide"].map(GUIDE_FR))
-            sec.figures.append(Figure(f"win_rate_{m}", f"Win rate by starting guide, {_mode_name(m)} (95 % Wilson; dashed: fair 1/7).",
+            t = gt[gt["dealt"] > 0].assign(rate=lambda d: d["win_rate_when_dealt"], low=lambda d: d["when_dealt_low"],
+                                            high=lambda d: d["when_dealt_high"], n=lambda d: d["dealt"],
+                                            mode=_mode_name(m), guide=lambda d: d["guide"].map(GUIDE_FR))
+            P_ = M.seats(on)
+            sec.figures.append(Figure(f"win_rate_{m}", f"Win rate by starting guide when dealt, {_mode_name(m)} (95 % Wilson; "
+                                                       f"dashed: fair 1/{P_}).",
                                       partial(F.grouped_rates, t, group="mode", category="guide",
-                                              title=f"Win rate by guide ({_mode_name(m)})", xlabel="starting guide",
-                                              ylabel="share of games won (%)", fair=1 / 7, fair_label="fair share 1/7")))
+                                              title=f"Win rate by guide when dealt ({_mode_name(m)})", xlabel="starting guide",
+                                              ylabel="win rate of the player dealt it (%)", fair=1 / P_,
+                                              fair_label=f"fair share 1/{P_}")))
         fab = ab if len(ab) else allp
         if _want(exp, "ablation") and len(fab):
             how = "only that guide's power switched off" if len(ab) else "all powers switched off"
@@ -201,7 +235,7 @@ def _no_doubling(sec: Section, m: str, on: pd.DataFrame, off: pd.DataFrame, gt: 
         "on − off [95 % CI]": [signed_ci(r["diff"], r["low"], r["high"], 1, 100, " pts") for _, r in t.iterrows()],
         "p (Holm)": t["p_holm"].map(format_p),
     }, index=pd.Index([GUIDE_FR[g] for g in t["guide"]], name="guide")), data=t,
-        note=f"The same {n:,} games (seeds, seatings, guides dealt) played with guide_power_doubling = false; paired "
+        note=f"The same {n:,} games (seeds, seatings, guides dealt) played with the Puissance du Guide switched off; paired "
              f"t intervals over the games where the guide was dealt; fair share when dealt 1/{M.seats(on)}. "
              f"Gap between the best and worst guide's win rate when dealt: {100 * spread_on:.1f} points with doubling, "
              f"{100 * spread_off:.1f} without. "
@@ -219,3 +253,64 @@ def _no_doubling(sec: Section, m: str, on: pd.DataFrame, off: pd.DataFrame, gt: 
              spread_on, n=n, unit="share difference")
     sec.fact(f"guides.nodouble.length.{m}", f"game length change from the Puissance du Guide (on − off), {_mode_name(m)}",
              ln["diff"], ln["low"], ln["high"], ln["n"], "rounds", n_unit="paired finished games", p=ln["p"])
+
+
+def _holder_indicator(df: pd.DataFrame, guide: int, strategy: str) -> np.ndarray:
+    """Per game: 1 if the player dealt ``guide`` won, 0 if not; NaN unless that player plays
+    ``strategy``."""
+    P = M.seats(df)
+    winner = df["winner"].to_numpy()
+    out = np.full(len(df), np.nan)
+    for s in range(P):
+        g = df[f"guide_{s}"]
+        codes = g.cat.codes.to_numpy() if hasattr(g, "cat") else np.array([ANIMALS.index(v) for v in g])
+        has = (codes == guide) & (df[f"strategy_{s}"].astype(str).to_numpy() == strategy)
+        out[has] = (winner[has] == s).astype(float)
+    return out
+
+
+def _power_by_strategy(sec: Section, m: str, ref: pd.DataFrame, offs: dict) -> pd.DataFrame:
+    """Each power's worth to its holder per strategy (restricted play: the same games with only
+    that power off), Holm over every guide and strategy; a power is "within noise for every
+    strategy" when no strategy's difference is real after the correction."""
+    from ...report.judge import SHARE_MARGIN, family_readings
+
+    strategies = sorted({str(x) for s in range(M.seats(ref)) for x in ref[f"strategy_{s}"].astype(str).unique()})
+    rows = []
+    for g, off in offs.items():
+        a = ANIMALS.index(g)
+        for st in strategies:
+            d = paired_difference(_holder_indicator(off, a, st), _holder_indicator(ref, a, st))
+            rows.append({"guide": g, "strategy": st, "diff": d["diff"], "low": d["low"], "high": d["high"],
+                         "p": d["p"], "n": d["n"]})
+    t = pd.DataFrame(rows)
+    t = t[t["n"] > 1].reset_index(drop=True)  # a strategy never dealt the guide says nothing about it
+    if not len(t):
+        return t
+    rd = family_readings([(100 * r.diff, 100 * r.low, 100 * r.high, r.p) for r in t.itertuples()], 100 * SHARE_MARGIN)
+    t["reading"], t["p_holm"] = [r for r, _ in rd], [q for _, q in rd]
+    piv = t.pivot(index="guide", columns="strategy", values="diff").reindex(list(offs))
+    disp = pd.DataFrame(index=pd.Index([GUIDE_FR[g] for g in piv.index], name="guide"))
+    for st in strategies:
+        sub = t[t["strategy"] == st].set_index("guide")
+        disp[f"{st} [95 % CI]"] = [(signed_ci(sub.at[g, "diff"], sub.at[g, "low"], sub.at[g, "high"], 1, 100, " pts")
+                                    + ("" if sub.at[g, "reading"] in ("negligible", "real but small", "uncertain") else " *"))
+                                   if g in sub.index else "—" for g in piv.index]
+    nil = {g: not t[t["guide"] == g]["reading"].str.startswith("real").any() for g in offs}
+    disp["within noise for every strategy"] = ["yes" if nil[g] else "" for g in piv.index]
+    sec.tables.append(Table(f"{_mode_name(m)}: each power's worth to its holder, by the holder's strategy (same seeds, only "
+                            "that power off)", disp, data=t,
+                            note="Win rate of the player dealt the guide, default rules minus the same games with only that "
+                                 "guide's one-shot power switched off, over the games where a player of that strategy was "
+                                 "dealt it (paired t interval). Holm over every guide and strategy; * marks a real effect "
+                                 "after the correction. \"Within noise for every strategy\": no strategy's effect is real after the correction. "
+                                 "Measured at the plan's 4-player table only."))
+    for r in t.itertuples():
+        sec.fact(f"guides.power_value_by_strategy.{m}.{r.guide}.{r.strategy}", f"value of the {GUIDE_FR[r.guide]} guide's "
+                 f"power to a {r.strategy} holder (on − off), {_mode_name(m)}", r.diff, r.low, r.high, r.n,
+                 "share difference", n_unit="paired games where dealt", p=r.p_holm, note=f"reading {r.reading}")
+    for g, v in nil.items():
+        sec.fact(f"guides.power_nil.{m}.{g}", f"the {GUIDE_FR[g]} guide's power is within noise for every strategy "
+                 f"(1 yes, 0 no), {_mode_name(m)}", float(v), n=int(t[t["guide"] == g]["n"].sum()), unit="flag",
+                 n_unit="paired games where dealt")
+    return t

@@ -93,15 +93,17 @@ def analyse(exp, data, sec: Section) -> None:
         seat_disp[f"seat {s + 1}"] = [pct_ci(sub.at[m, "win_rate"], sub.at[m, "low"], sub.at[m, "high"]) for m in frames]
     seat_disp["AdvantageP1 p (vs fair)"] = [format_p(seats[(seats["mode"] == m) & (seats["seat"] == 0)]["p"].iloc[0]) for m in frames]
     seat_disp["Balance"] = [f"{r['Balance']:.3f}" for r in std_rows]
-    sec.tables.append(Table("First-player advantage: win rate by seat (wins / games)", seat_disp,
-                            note="Fair share 1 / players. Balance = 1 - largest gap between two seats (Ludii).",
+    sec.tables.append(Table("Win rate by seat in this experiment's batches (wins / games)", seat_disp,
+                            note="Fair share 1 / players. Balance = 1 - largest gap between two seats (Ludii). The report's one "
+                                 "first-player figure is the pooled one (Across all experiments); these are its parts.",
                             data=seats))
     gd = pd.DataFrame(index=pd.Index([GUIDE_FR[a] for a in ANIMALS], name="guide"))
     for m in frames:
         sub = guides[guides["mode"] == m].set_index("guide")
-        gd[_mode_name(m)] = [pct_ci(sub.at[a, "win_rate"], sub.at[a, "low"], sub.at[a, "high"]) + (" *" if sub.at[a, "flag"] else "") for a in ANIMALS]
-    sec.tables.append(Table("Win rate by starting guide (share of all games; fair 14.3 %)", gd,
-                            note="A star (*) marks a guide significantly off the fair share (exact binomial test, Holm-corrected over the 7 guides, 5 %).",
+        gd[_mode_name(m)] = [pct_ci(sub.at[a, "win_rate_when_dealt"], sub.at[a, "when_dealt_low"], sub.at[a, "when_dealt_high"])
+                             + (" *" if sub.at[a, "flag"] else "") for a in ANIMALS]
+    sec.tables.append(Table(f"Win rate by starting guide, when dealt (fair 1/{exp.players})", gd,
+                            note="A star (*) marks a guide beyond the ±1 point margin whose exact binomial test survives Holm over the 7 guides.",
                             data=guides))
     cd = combos.pivot(index="size", columns="mode", values="share")[list(frames)]
     cd.columns = [_mode_name(m) for m in cd.columns]
@@ -153,7 +155,7 @@ def analyse(exp, data, sec: Section) -> None:
                          "margin_low": mglo, "margin_high": mghi, "finished": len(fin), "fair": 1 / P})
         sec.fact(f"modes.mid_leader_wins.{m}", f"chance that the leader at mid-game wins, {_mode_name(m)}", wins,
                  1 - dr["leader_loses_high"], 1 - dr["leader_loses_low"], dr["leader_games"], "share",
-                 note=f"leader: the player most recently strictly ahead at the end of round rounds // 2; fair {1 / P:.4f}")
+                 note=f"leader: the player most recently strictly ahead at the end of the middle round; fair {1 / P:.4f}")
         sec.fact(f"modes.final_margin.{m}", f"winner's lead over the runner-up at the end, {_mode_name(m)}", mg, mglo, mghi,
                  len(fin), "squares", n_unit="finished games")
     dec = pd.DataFrame(dec_rows)
@@ -163,12 +165,13 @@ def analyse(exp, data, sec: Section) -> None:
         "lead changes per game": dec["lead_changes"].map("{:.2f}".format),
         "winner's final margin (squares) [95 % CI]": [num_ci(r["margin"], r["margin_low"], r["margin_high"], 1) for _, r in dec.iterrows()],
     }, index=pd.Index(dec["mode"].map(_mode_name), name="mode")), data=dec,
-        note="Mid-game: the end of round rounds // 2 of each game; the mid-game leader is the player most recently strictly "
+        note="Mid-game: the end of the middle round of each game (half its rounds, rounded down); the mid-game leader is the player most recently strictly "
              "ahead of all others at that point (a tie for the lead keeps the previous sole leader, as the engine records it). "
              "Final margin: the "
              "winner's square minus the runner-up's when the game ends (the winner's square may pass the finish). The "
-             "engine records positions only at mid-game and at the end, so the leader's chance through the whole game "
-             "and the winner's worst deficit are not measured."))
+             "leader's chance through the whole game and the winner's worst deficit are in the next table (games replayed "
+             "round by round)."))
+    _trajectories(sec, data, jobs, exp.players)
     for m in frames:
         s0 = seats[(seats["mode"] == m) & (seats["seat"] == 0)].iloc[0]
         sec.fact(f"modes.seat0.{m}", f"win rate of the first player, {_mode_name(m)}", s0["win_rate"], s0["low"],
@@ -191,8 +194,8 @@ def analyse(exp, data, sec: Section) -> None:
             f"paired over {d['n']:,} seeds, {format_p(d['p'])}).")
     s0 = seats[(seats["mode"] == base) & (seats["seat"] == 0)].iloc[0]
     sec.findings.append(
-        f"First-player advantage on {_mode_name(base)}: the first player (seat 1) wins {pct_ci(s0['win_rate'], s0['low'], s0['high'])} "
-        f"of games against a fair {pct(s0['fair'])} ({format_p(s0['p'])}; AdvantageP1).")
+        f"In this experiment's {_mode_name(base)} batch the first player (seat 1) wins {pct_ci(s0['win_rate'], s0['low'], s0['high'])} "
+        f"of games (fair {pct(s0['fair'])}); the report's first-player figure pools every independent batch (Across all experiments).")
     pb = pace.set_index("mode")
     sec.findings.append("Pond per played turn: " + ", ".join(
         f"{_mode_name(m)} {pct_ci(pb.at[m, 'pond'], pb.at[m, 'pond_low'], pb.at[m, 'pond_high'], 2)}" for m in frames)
@@ -200,30 +203,81 @@ def analyse(exp, data, sec: Section) -> None:
         f"{_mode_name(m)} {pct_ci(pb.at[m, 'anxiety'], pb.at[m, 'anxiety_low'], pb.at[m, 'anxiety_high'], 2)}" for m in frames) + ".")
 
     if _want(exp, "length"):
-        stats = _disp({"label": length["mode"], "mean": length["mean"], "low": length["mean_low"],
+        dists = {_mode_name(m): d for m, d in dists.items()}
+        stats = _disp({"label": length["mode"].map(_mode_name), "mean": length["mean"], "low": length["mean_low"],
                               "high": length["mean_high"], "n": length["games"]})
         sec.figures.append(Figure("length", "Distribution of game length per mode (finished games).",
                                   partial(F.length_distributions, dists, stats)))
     if _want(exp, "seats"):
-        t = seats.rename(columns={"win_rate": "rate"}).assign(n=seats["games"])
+        t = seats.rename(columns={"win_rate": "rate"}).assign(n=seats["games"], seat=seats["seat"] + 1,
+                                                              mode=seats["mode"].map(_mode_name))
         sec.figures.append(Figure("seats", "Win rate by seat per mode with 95 % Wilson intervals.",
                                   partial(F.grouped_rates, t, group="mode", category="seat",
-                                          title="First-player advantage: win rate by seat", xlabel="seat (0 plays first; the tables number seats from 1)",
+                                          title="First-player advantage: win rate by seat", xlabel="seat (1 plays first)",
                                           ylabel="win rate (% of games)", fair=1 / exp.players)))
     if _want(exp, "combos"):
-        t = combos[combos["size"] >= 3].rename(columns={"share": "rate"})
+        t = combos[combos["size"] >= 3].rename(columns={"share": "rate"}).assign(mode=lambda d: d["mode"].map(_mode_name))
         sec.figures.append(Figure("combos", "Largest set per scored turn (sizes 0-2 score nothing and are left out).",
                                   partial(F.grouped_rates, t, group="mode", category="size",
                                           title="Distribution of combination sizes", xlabel="size of the largest set (dice)",
                                           ylabel="share of scored turns (%)",
-                                          note="n = " + ", ".join(f"{m}: {int(combos[combos['mode'] == m]['turns'].sum()):,} turns" for m in frames))))
+                                          note="n = " + ", ".join(f"{_mode_name(m)}: {int(combos[combos['mode'] == m]['turns'].sum()):,} turns" for m in frames))))
     if _want(exp, "pace"):
         rows = []
         for _, r in pace.iterrows():
             for what in ("pond", "anxiety"):
-                rows.append({"mode": r["mode"], "event": "Pond" if what == "pond" else "Anxiety",
+                rows.append({"mode": _mode_name(r["mode"]), "event": "Étang" if what == "pond" else "Angoisse",
                              "rate": r[what], "low": r[f"{what}_low"], "high": r[f"{what}_high"], "n": r["turns"]})
         sec.figures.append(Figure("pace", "Étang Paisible and Angoisse per really-played turn, by mode (95 % intervals clustered by game); compare the height of the two events within each mode.",
                                   partial(F.grouped_rates, pd.DataFrame(rows), group="mode", category="event",
-                                          title="Pond and Anxiety per played turn", xlabel="event",
+                                          title="Étang and Angoisse per played turn", xlabel="event",
                                           ylabel="share of played turns (%)")))
+
+
+#: Games of the 8 D8 batch replayed round by round for the leader's chance and the worst deficit.
+REPLAY_GAMES = 1000
+
+
+def _trajectories(sec: Section, data, jobs, players: int, mode: str = "8d8") -> None:
+    """The leader's chance of winning at a quarter, half and three quarters of the game, and the
+    winner's worst deficit, from the first games of the ``mode`` batch replayed round by round
+    (:mod:`heron_sim.analysis.trajectory`; each replay checked against the stored game)."""
+    from ...analysis.trajectory import ReplayMismatch, trajectories
+
+    job = next((j for j in jobs if j["labels"].get("mode") == mode), None)
+    if job is None:
+        return
+    try:
+        t = trajectories(data.rules(job["key"]), data.frame(job["key"]), REPLAY_GAMES)
+    except ReplayMismatch as err:
+        sec.notes.append(f"Leader through the game left out: {err}.")
+        return
+    if not len(t):
+        return
+    rows = []
+    for f in (0.25, 0.5, 0.75):
+        lead = t[f"leader_{f}"].to_numpy()
+        ok = lead >= 0
+        k, n = int((lead[ok] == t["winner"].to_numpy()[ok]).sum()), int(ok.sum())
+        r, lo, hi = wilson(k, n)
+        rows.append({"point": f, "wins": r, "low": lo, "high": hi, "games": n})
+        sec.fact(f"modes.leader_wins_at.{int(100 * f)}.{mode}", f"chance that the leader {int(100 * f)} % of the way "
+                 f"through the game wins, {_mode_name(mode)}", r, lo, hi, n, "share",
+                 note=f"fair {1 / players:.4f}; unique leader at the end of that round; games replayed round by round")
+    dm, dlo, dhi = t_interval(t["worst_deficit"].to_numpy(float))
+    behind10 = wilson(int((t["worst_deficit"] >= 10).sum()), len(t))
+    sec.fact(f"modes.worst_deficit.{mode}", f"winner's worst deficit behind the leader at the end of a round, "
+             f"{_mode_name(mode)}", dm, dlo, dhi, len(t), "squares", n_unit="finished games replayed")
+    sec.fact(f"modes.won_from_10_behind.{mode}", f"share of games won by a player who was 10 or more squares behind "
+             f"the leader at the end of some round, {_mode_name(mode)}", *behind10, len(t), "share",
+             n_unit="finished games replayed")
+    tt = pd.DataFrame(rows)
+    sec.tables.append(Table(f"{_mode_name(mode)}: the leader's chance of winning through the game, and the winner's worst deficit", _disp({
+        "leader wins [95 % CI]": [pct_ci(r["wins"], r["low"], r["high"]) for _, r in tt.iterrows()],
+        "if the lead meant nothing": [pct(1 / players)] * len(tt),
+        "games (a unique leader)": tt["games"].map("{:,}".format),
+    }, index=pd.Index([f"{int(100 * f)} % of the way" for f in tt["point"]], name="point of the game")), data=tt,
+        note=f"The first {len(t):,} finished games of the batch, replayed round by round from their own dice streams "
+             "(each replay checked against the stored game). Leader: the player strictly ahead at the end of that round. "
+             f"The winner's worst deficit behind the leader at the end of a round: {dm:.1f} squares [{dlo:.1f}, {dhi:.1f}] "
+             f"on average; {pct_ci(*behind10)} of the winners were 10 or more squares behind at some point."))

@@ -142,7 +142,7 @@ def analyse(exp, data, sec: Section) -> None:
     disp.index.name = "push-back H"
     sec.tables.append(Table("Push-back per opponent given an Étang Paisible: simulated [95 % CI] (exact)", disp,
                             note="Goodness of fit (chi-square, tail bins merged to expected >= 5): " + "; ".join(
-                                f"{r['mode']}: chi2 = {r['chi2']:.1f}, dof {r['dof']}, {format_p(r['p'])}" for _, r in tests.iterrows()),
+                                f"{_mode_name(r['mode'])}: chi2 = {r['chi2']:.1f}, dof {r['dof']}, {format_p(r['p'])}" for _, r in tests.iterrows()),
                             data=push))
     gcols = {
         "games": games["games"].map("{:,}".format),
@@ -199,12 +199,12 @@ def analyse(exp, data, sec: Section) -> None:
         t2 = rates.assign(n=rates["turns"])
         rows = []
         for _, rr in t2.iterrows():
-            rows.append({"mode": rr["mode"], "source": "simulated", "rate": rr["rate"], "low": rr["low"], "high": rr["high"], "n": rr["turns"]})
-            rows.append({"mode": rr["mode"], "source": "exact (enumeration)", "rate": rr["exact"], "low": rr["exact"], "high": rr["exact"], "n": np.nan})
+            rows.append({"mode": _mode_name(rr["mode"]), "source": "simulated", "rate": rr["rate"], "low": rr["low"], "high": rr["high"], "n": rr["turns"]})
+            rows.append({"mode": _mode_name(rr["mode"]), "source": "exact (enumeration)", "rate": rr["exact"], "low": rr["exact"], "high": rr["exact"], "n": np.nan})
         sec.figures.append(Figure("pond_rate", "P(Pond) per turn by mode, simulated (95 % Wilson) and exact.",
                                   partial(F.grouped_rates, pd.DataFrame(rows), group="source", category="mode",
-                                          title="Probability of the Peaceful Pond per turn", xlabel="dice mode",
-                                          ylabel="P(Pond) per turn (%)")))
+                                          title="Probability of the Étang Paisible per turn", xlabel="dice mode",
+                                          ylabel="P(Étang) per turn (%)")))
 
 
 def _seat_ponds(df: pd.DataFrame, m: str, sec: Section) -> tuple[list[dict], list[dict]]:
@@ -228,6 +228,7 @@ def _seat_ponds(df: pd.DataFrame, m: str, sec: Section) -> tuple[list[dict], lis
                  f"{_mode_name(m)}", b, blo, bhi, len(df), "squares", note="after the floor at square 0; all games")
     fin = df[df["winner"].to_numpy() >= 0]
     n = len(fin)
+    one_pond(df, m, sec)
     if n < 10:
         return seat_rows, []
     win = np.concatenate([(fin["winner"].to_numpy() == s) for s in range(P)]).astype(float)
@@ -321,6 +322,41 @@ def _seat_tables(sec: Section, seats: pd.DataFrame, assoc: pd.DataFrame, base: s
             f"goes with {100 * pr['estimate']:+.1f} points [{100 * pr['low']:+.1f}, {100 * pr['high']:+.1f}] of chance to win "
             f"and each square lost with {100 * sq['estimate']:+.2f} points [{100 * sq['low']:+.2f}, {100 * sq['high']:+.2f}] "
             f"(associations, not causal effects).")
+
+
+def one_pond(df: pd.DataFrame, m: str, sec: Section, prefix: str = "pond") -> dict:
+    """The Étang's effect as one within-game comparison that adds up: in finished games with
+    exactly one Étang, the roller's and each victim's win rate (roller + victims x (players - 1)
+    = 100 %); and the push-back a hit realises in games (squares lost / hits, after the floor at 0).
+    Returns the figures (also added to ``sec`` as facts)."""
+    P = int(df["players"].iloc[0])
+    rolls = np.stack([df[f"pond_rolls_{s}"].to_numpy(int) for s in range(P)], axis=1)
+    hits = np.stack([df[f"pond_hits_{s}"].to_numpy(int) for s in range(P)], axis=1)
+    back = np.stack([df[f"pond_back_{s}"].to_numpy(float) for s in range(P)], axis=1)
+    out = {}
+    nh = int(hits.sum())
+    if nh:
+        per_game_hits = hits.sum(axis=1).astype(float)
+        r, lo, hi = M.ratio_interval(back.sum(axis=1), per_game_hits)
+        out["per_hit"] = (r, lo, hi, nh)
+        sec.fact(f"{prefix}.realised_per_hit.{m}", f"squares an Étang hit really costs its victim in games (after the floor "
+                 f"at square 0), {_mode_name(m)}", r, lo, hi, nh, "squares", n_unit="hits",
+                 note="ratio over games (clustered by game)")
+    w = df["winner"].to_numpy()
+    one = (rolls.sum(axis=1) == 1) & (w >= 0)
+    k = int(one.sum())
+    if k >= 10:
+        roller = rolls[one].argmax(axis=1)
+        kr = int((w[one] == roller).sum())
+        r, lo, hi = wilson(kr, k)
+        v, vlo, vhi = (1 - r) / (P - 1), (1 - hi) / (P - 1), (1 - lo) / (P - 1)
+        out["roller"], out["victim"], out["games"] = (r, lo, hi), (v, vlo, vhi), k
+        sec.fact(f"{prefix}.one_pond.roller_wins.{m}", f"win rate of the player who rolled the game's only Étang, "
+                 f"{_mode_name(m)}", r, lo, hi, k, "share", p=binom_test(kr, k, 1 / P),
+                 note=f"games with exactly one Étang; fair {1 / P:.4f}")
+        sec.fact(f"{prefix}.one_pond.victim_wins.{m}", f"win rate of each player the game's only Étang hit, {_mode_name(m)}",
+                 v, vlo, vhi, k, "share", note=f"(1 − roller) / {P - 1}: the same games, so roller + victims = 100 %")
+    return out
 
 
 def _chi2(obs: np.ndarray, expected: np.ndarray) -> tuple[float, int]:

@@ -10,7 +10,7 @@ import numpy as np
 import pandas as pd
 
 from ...analysis import metrics as M
-from ...analysis.stats import equivalence, format_p, paired_difference
+from ...analysis.stats import format_p, paired_difference
 from ...animals import NAMES as ANIMALS
 from ...report import figures as F
 from ...report.section import Figure, Section, Table, num_ci, pct, pct_ci, signed_ci
@@ -28,6 +28,26 @@ VARIANTS = (
     ("rolls2", "rolls", 2, "2 rolls per turn"),
     ("rolls4", "rolls", 4, "4 rolls per turn"),
     ("finish60", "finish", 60, "finish at 60, no Héron square (old booklet)"),
+)
+#: Candidate remedies the report plays on its own seating and player count (same seeds as the
+#: default): (key, rules key, value, label, the problem it is tried on). Only rules keys that
+#: exist; the executive page names the smallest one that fixes its problem, or none.
+REMEDIES = (
+    ("single_use", "single_use_squares", True, "single-use special squares", "comeback"),
+    ("heron_dbl1", "heron_doubling_herons", 1, "Héron guide doubles when a Héron shows", "guides"),
+    ("heron_dbl2", "heron_doubling_herons", 2, "Héron guide doubles when 2+ Hérons show", "guides"),
+    ("exact_finish", "exact_finish", True, "exact finish (overshoot bounces back)", "comeback"),
+    # the remedy keys of the lab issue (played only when this version of the rules has them)
+    ("heron_patience", "heron_patience_doubling", True, "Héron guide doubles the animal it set with Patience", "guides"),
+    ("pushback_fixed4", {"pond_pushback_per_heron": 0, "pond_pushback_flat": 4}, None, "Étang push-back a fixed 4", "etang"),
+    ("pushback_fixed2", {"pond_pushback_per_heron": 0, "pond_pushback_flat": 2}, None, "Étang push-back a fixed 2 (about half)", "etang"),
+    ("pushback_cap5", "pond_pushback_max", 5, "Étang push-back capped at 5", "etang"),
+    ("pushback_none", {"pond_pushback_per_heron": 0, "pond_pushback_flat": 0}, None, "no Étang push-back", "etang"),
+    ("start_last1", "start_squares", [0, 0, 0, 1], "the last seat starts on square 1", "first"),
+    ("start_ladder", "start_squares", [0, 0, 1, 1], "seats 3 and 4 start on square 1", "first"),
+    ("extra_roll_last", "first_turn_extra_rolls", [0, 0, 0, 1], "an extra roll on the last seat's first turn", "first"),
+    ("consolation_anx1", "consolation_anxiety", 1, "+1 square after an unrescued Angoisse", "dead"),
+    ("consolation_zero1", "consolation_no_set", 1, "+1 square after a turn worth 0", "dead"),
 )
 PLAYER_COUNTS = (2, 3, 4, 5, 6, 7)
 NON_HERON = ANIMALS[:6]
@@ -48,15 +68,17 @@ def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
     base = exp.rules.build(m, P)
     n = g(exp.games)
     jobs = [Job("base", "games", base, n, exp.seed, seat, labels={"part": "base", "mode": m})]
-    for key, rule, value, label in VARIANTS:
-        over = {**exp.rules.overrides, rule: value}
+    for key, rule, value, label, *problem in VARIANTS + tuple(r for r in REMEDIES if _has_key(base, r[1]) and P == 4):
+        over = {**exp.rules.overrides, **(rule if isinstance(rule, dict) else {rule: value})}
         if rule == "finish":
             # the old booklet's 60-square board: the squares from the finish on are dropped (the Héron square 60)
             squares = base.to_table()["board"]["squares"]
             over["board"] = {"squares": {k: v for k, v in squares.items() if int(k) < value}}
         r = Rules.build(mode=m, players=P, rules_file=exp.rules.file, overrides=over)
         jobs.append(Job(key, "games", r, n, exp.seed, seat,
-                        labels={"part": "variant", "mode": m, "rule": rule, "value": value, "label": label}))
+                        labels={"part": "variant", "mode": m, "rule": rule if isinstance(rule, str) else ",".join(rule),
+                                "value": value if not isinstance(rule, dict) else list(rule.values()), "label": label,
+                                **({"remedy_for": problem[0]} if problem else {})}))
     for p in PLAYER_COUNTS:
         if p == P:
             continue
@@ -69,6 +91,19 @@ def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
         r = Rules.build(mode="10d6", players=P, rules_file=exp.rules.file, overrides=over)
         jobs.append(Job(key, "games", r, n, exp.seed, seat, labels={"part": "d6", "mode": "10d6", "dice": key}))
     return jobs
+
+
+def _fair_balance(n: int, players: int) -> str:
+    from .across import _fair_balance as fb
+
+    return fb(n, players)
+
+
+def _has_key(rules: Rules, key) -> bool:
+    """Whether this version of the rules knows ``key`` (a name, or a dict of names; remedy keys
+    arrive over time)."""
+    keys = list(key) if isinstance(key, dict) else [key]
+    return all(k in rules.to_table() or hasattr(rules, k) for k in keys)
 
 
 def _length(df: pd.DataFrame) -> np.ndarray:
@@ -90,7 +125,19 @@ def analyse(exp, data, sec: Section) -> None:
         unf = int((~df["finished"].to_numpy(bool)).sum())
         d = paired_difference(b_len, _length(df))
         rel = d["diff"] / d["a"] if d["a"] else float("nan")
+        if key == "base" or "pushback" in key or key.startswith("pond"):
+            from .pond import one_pond
+
+            one_pond(df, m, sec, prefix=f"sensitivity.{key}")
+        gt = M.guide_table(df)
+        dealt = gt[gt["dealt"] > 0]
+        weak = dealt.loc[dealt["win_rate_when_dealt"].idxmin()]
+        dr = M.drama(df)
         rows.append({"key": key, "label": label, "games": len(df), "unfinished": unf, **lt,
+                     "spread": float(dealt["win_rate_when_dealt"].max() - dealt["win_rate_when_dealt"].min()),
+                     "weakest": weak["guide"], "weakest_rate": weak["win_rate_when_dealt"],
+                     "weakest_low": weak["when_dealt_low"], "weakest_high": weak["when_dealt_high"],
+                     "last_wins": dr["last_wins"], "last_wins_low": dr["last_wins_low"], "last_wins_high": dr["last_wins_high"],
                      "rel": rel if key != "base" else 0.0, "rel_low": d["low"] / d["a"] if key != "base" else 0.0,
                      "rel_high": d["high"] / d["a"] if key != "base" else 0.0, "rel_p": d["p"],
                      "seat1": seat["win_rate"], "seat1_low": seat["low"], "seat1_high": seat["high"], "seat1_p": seat["p"],
@@ -110,7 +157,8 @@ def analyse(exp, data, sec: Section) -> None:
     }, index=pd.Index(t["label"], name="rule changed")), data=t,
         note=f"Length over finished games, paired with the default game by game (same seeds); fair share of a seat "
              f"{pct(1 / P)}; minutes at an assumed {SECONDS_PER_TURN} s per turn. Balance = 1 − the largest gap between "
-             "two seats' win rates."))
+             f"two seats' win rates; a perfectly fair game of {len(base):,} games reads {_fair_balance(len(base), P)} "
+             "(5th percentile–median of 1,000 simulated fair batches), so a Balance in that range is noise."))
     for _, r in t.iterrows():
         sec.fact(f"sensitivity.{r['key']}.length", f"mean game length, {r['label']} ({_mode_name(m)})", r["mean"],
                  r["mean_low"], r["mean_high"], r["games"] - r["unfinished"], "rounds", n_unit="finished games")
@@ -119,6 +167,18 @@ def analyse(exp, data, sec: Section) -> None:
                      r["rel"], r["rel_low"], r["rel_high"], r["games"], "relative change", n_unit="paired games", p=r["rel_p"])
         sec.fact(f"sensitivity.{r['key']}.seat1", f"first player's win rate, {r['label']} ({_mode_name(m)})", r["seat1"],
                  r["seat1_low"], r["seat1_high"], r["games"], "share", p=r["seat1_p"], note=f"fair {1 / P:.4f}")
+        sec.fact(f"sensitivity.{r['key']}.spread", f"gap between the best and worst guide's win rate when dealt, "
+                 f"{r['label']} ({_mode_name(m)})", r["spread"], n=r["games"], unit="share difference")
+        sec.fact(f"sensitivity.{r['key']}.weakest", f"win rate when dealt of the weakest guide ({GUIDE_FR[r['weakest']]}), "
+                 f"{r['label']} ({_mode_name(m)})", r["weakest_rate"], r["weakest_low"], r["weakest_high"], r["games"],
+                 "share", note=f"guide {r['weakest']}; fair {1 / P:.4f}")
+        sec.fact(f"sensitivity.{r['key']}.last_wins", f"chance that the player last at mid-game wins, {r['label']} "
+                 f"({_mode_name(m)})", r["last_wins"], r["last_wins_low"], r["last_wins_high"], r["games"], "share",
+                 note=f"fair {1 / P:.4f}")
+        sec.fact(f"sensitivity.{r['key']}.anxiety", f"Angoisse per played turn, {r['label']} ({_mode_name(m)})",
+                 r["anxiety"], n=r["games"], unit="share", n_unit="games")
+        sec.fact(f"sensitivity.{r['key']}.pond", f"Étang per played turn, {r['label']} ({_mode_name(m)})",
+                 r["pond"], n=r["games"], unit="share", n_unit="games")
     if _want(exp, "sensitivity"):
         k = t[t["key"] != "base"].copy()
         sec.figures.append(Figure("sensitivity", "Game length when one rule changes, relative to the default rules on the same "
@@ -213,7 +273,11 @@ def analyse(exp, data, sec: Section) -> None:
             f"{r['label']} {100 * r['rel']:+.1f} %" for _, r in t.iloc[1:].iterrows())
         + f" (default {base_row['mean']:.1f} rounds).")
     if len(pt):
-        sec.findings.append("First player's win rate by player count: " + ", ".join(
-            f"{int(r['players'])} players {pct(r['first'])} (fair {pct(r['fair'])}, "
-            f"{equivalence(100 * (r['first'] - r['fair']), 100 * (r['first_low'] - r['fair']), 100 * (r['first_high'] - r['fair']), 1.0)})"
-            for _, r in pt.iterrows()) + ".")
+        from ...report.judge import family_readings
+
+        rd = family_readings([(100 * (r["first"] - r["fair"]), 100 * (r["first_low"] - r["fair"]),
+                               100 * (r["first_high"] - r["fair"]), r["first_p"]) for _, r in pt.iterrows()], 1.0)
+        sec.findings.append("First player's win rate by player count, read with Holm over the "
+                            f"{len(pt)} counts (the report's one first-player figure is the pooled 4-player one): " + ", ".join(
+            f"{int(r['players'])} players {pct(r['first'])} (fair {pct(r['fair'])}, {reading}, Holm p = {q:.3f})"
+            for (_, r), (reading, q) in zip(pt.iterrows(), rd)) + ".")

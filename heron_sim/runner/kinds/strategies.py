@@ -88,7 +88,7 @@ def analyse(exp, data, sec: Section) -> None:
                 "advance / turn": [f"{x:.3f}" for x in rk["advance_per_turn"]],
                 "Anxiety / turn": [pct(x, 2) for x in rk["anxiety_rate"]],
             }, index=pd.Index([x + (" (baseline)" if x == "random" else "") for x in rk["strategy"]], name="strategy"))
-            sec.tables.append(Table(f"Tournament (heron_sim.tournament): two-player round robin on {_mode_name(tj['mode'])}, "
+            sec.tables.append(Table(f"Tournament: two-player round robin on {_mode_name(tj['mode'])}, "
                                     f"{tj['n']:,} games per seating of each pair, seats and guides mirrored", disp, data=t))
             pr = t[t["table"] == "pair"]
             m = pr.pivot(index="strategy", columns="opponent", values="win_rate")
@@ -111,7 +111,7 @@ def analyse(exp, data, sec: Section) -> None:
                                 f"{pct_ci(best['win_rate'], best['low'], best['high'])} of its games (rating {best['rating']:+.0f}); "
                                 "order: " + " > ".join(rk["strategy"]) + ".")
         else:
-            sec.tables.append(Table("Tournament (heron_sim.tournament)", t.head(50).map(_fmt_cell)))
+            sec.tables.append(Table("Tournament", t.head(50).map(_fmt_cell)))
     else:
         sec.notes.append("heron_sim.tournament was not available: the head-to-head below uses a rotation of seats.")
     rows = []
@@ -187,6 +187,18 @@ def analyse(exp, data, sec: Section) -> None:
         if key not in data.jobs:
             continue
         df = data.frame(key)
+        if key == "mixed_ai" or "mixed_ai" not in data.jobs:
+            # the skill answer in a designer's terms: each strategy's share of the seats it won at a
+            # rotated 4-player table of the AI strategies (fair 1/players)
+            st4 = M.strategy_table(df)
+            P4 = int(df["players"].iloc[0])
+            for _, r in st4.iterrows():
+                if r["strategy"] == "random" and key == "mixed_ai":
+                    continue
+                k4, n4 = int(r["wins"]), int(r["seats"])
+                sec.fact(f"strategies.win_share.{r['strategy']}", f"{r['strategy']}'s win rate per seat at a rotated "
+                         f"{P4}-player table ({who})", r["win_rate"], r["low"], r["high"], n4, "share",
+                         n_unit="seats played", p=binom_test(k4, n4, 1 / P4), note=f"fair {1 / P4:.4f}")
         ve = M.variance_explained(df)
         ve["table"] = who
         ve_all.append(ve)
