@@ -75,11 +75,13 @@ def _exit_quietly(signum, frame):  # noqa: ARG001
 
 
 def quiet_exit_on_signal() -> None:
-    """After the command's work is done (everything written): a signal during the interpreter's
-    shutdown exits at once with 130 instead of a traceback from ``threading._shutdown``."""
+    """After the command's work is done (everything written, the exit status decided): a late
+    SIGINT/SIGTERM is ignored, so the interpreter's shutdown ends with that status instead of a
+    traceback from ``threading._shutdown`` or a death by the signal (Python resets the handlers
+    to their defaults while it finalizes)."""
     if threading.current_thread() is threading.main_thread():
         for s in (signal.SIGINT, signal.SIGTERM):
-            signal.signal(s, _exit_quietly)
+            signal.signal(s, signal.SIG_IGN)
 
 
 def _handler(signum, frame):  # noqa: ARG001

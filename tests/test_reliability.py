@@ -53,6 +53,11 @@ direction = "minimize"
 """
 
 
+#: Two more parameters: a space of 160 rule sets, for studies that must outlast a signal.
+WIDE = ('[[param]]\nkey = "heron_doubling_herons"\nint = [0, 3]\n'
+        '[[param]]\nkey = "snake_advance"\nint = [0, 3]\n')
+
+
 def tiny_spec(tmp_path, trials=3, key="bull_bonus", lo=0, hi=9, extra="") -> Path:
     path = tmp_path / "tune-tiny.toml"
     path.write_text(TINY.format(trials=trials, key=key, lo=lo, hi=hi) + extra, encoding="utf-8")
@@ -127,6 +132,16 @@ def test_tune_stops_in_every_phase(tmp_path, monkeypatch, phase):
     assert res["trials"] == 3 and (tmp_path / "out" / "front.md").is_file()
 
 
+def _finish(proc, timeout):
+    """``proc.communicate`` that never leaves a process behind: killed if it overruns."""
+    try:
+        return proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.communicate()
+        raise
+
+
 def _spawn(args, **kw):
     env = dict(os.environ, PYTHONPATH=str(ROOT), HERON_SIM_PROGRESS="0")
     return subprocess.Popen([sys.executable, "-m", "heron_sim", *map(str, args)], env=env,
@@ -136,7 +151,7 @@ def _spawn(args, **kw):
 def test_sigterm_stops_a_real_tune_process(tmp_path):
     """SIGTERM during the search of a real `tune`: exit 130, finished trials kept (it used to be
     ignored outside the search, and inside it only SIGINT was handled)."""
-    spec = tiny_spec(tmp_path, trials=10_000)
+    spec = tiny_spec(tmp_path, trials=10_000, extra=WIDE)
     run_dir = tmp_path / "run"
     proc = _spawn(["tune", spec, "--run-dir", run_dir, "--out", tmp_path / "out"])
     t0 = time.monotonic()
@@ -147,7 +162,7 @@ def test_sigterm_stops_a_real_tune_process(tmp_path):
         time.sleep(0.1)
     assert proc.poll() is None, proc.communicate()
     proc.send_signal(signal.SIGTERM)
-    _, err = proc.communicate(timeout=60)
+    _, err = _finish(proc, 60)
     assert proc.returncode == 130, err
     assert "run the same command to resume" in err and "Traceback" not in err
     assert len(_trials(run_dir)) >= 1
@@ -341,7 +356,7 @@ def test_two_runs_into_one_new_run_dir(tmp_path):
                              "--games", "20", "--run-dir", run_dir], capture_output=True, text=True,
                             env=dict(os.environ, PYTHONPATH=str(ROOT)), timeout=120)
     first.send_signal(signal.SIGINT)
-    _, err1 = first.communicate(timeout=120)
+    _, err1 = _finish(first, 120)
     lines = [ln for ln in second.stderr.splitlines() if ln.strip()]
     assert second.returncode == 2 and len(lines) == 1, second.stderr
     assert lines[0].startswith("error: --run-dir:") and (f"process {first.pid}" in lines[0]
@@ -349,6 +364,22 @@ def test_two_runs_into_one_new_run_dir(tmp_path):
     assert first.returncode == 130, err1
     m = json.loads((run_dir / "manifest.json").read_text())
     assert m["status"] == "interrupted" and m["games_override"] == 200000  # the first run's own
+
+
+def test_two_runs_that_both_found_the_folder_empty(tmp_path):
+    """The race of two `run` into one new --run-dir, serialized: B checks the folder (empty),
+    A runs into it, then B starts playing. B used to overwrite A's manifest and exit 0."""
+    from heron_sim.runner import load_experiment, run_experiments
+    from heron_sim.runner.run import check_run_dir
+
+    run_dir = tmp_path / "run"
+    exps = [load_experiment(ROOT / "experiments/modes.toml")]
+    assert check_run_dir(run_dir) is None                       # B: a new, empty folder
+    assert cli("run", ROOT / "experiments/modes.toml", "--games", "20", "--run-dir", run_dir).exit_code == 0
+    a = (run_dir / "manifest.json").read_bytes()
+    with pytest.raises(HeronSimError, match="run folder already"):
+        run_experiments(exps, run_dir, games=30)
+    assert (run_dir / "manifest.json").read_bytes() == a       # A's run stands
 
 
 def test_run_lock_refuses_a_live_owner_and_takes_over_a_dead_one(tmp_path):
@@ -449,7 +480,7 @@ def test_sigterm_precision_real_process(tmp_path):
     proc = _spawn(["simulate", "--precision", "0.0001", "--games", "4000", "--json"])
     time.sleep(4.0)
     proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=120)
+    out, err = _finish(proc, 120)
     assert proc.returncode == 130, err
     doc = json.loads(out)
     assert doc["interrupted"] is True and "game cap" not in err and "Traceback" not in err
@@ -464,8 +495,10 @@ def test_generated_kernel_in_an_unwritable_cache_compiles_in_memory(monkeypatch)
 
     monkeypatch.setitem(cache._state, "writable", False)
     src = "from numba import njit\n\n@njit(cache=True)\ndef plus_one(x):\n    return x + 1\n"
-    path = cache.folder() / "kernels" / "zz-test-missing" / "_decide.py"
-    assert not path.exists()
+    import uuid
+
+    path = cache.folder() / "kernels" / f"zz-test-{uuid.uuid4().hex[:8]}" / "_decide.py"
+    assert not path.parent.exists()
     mod = _exec_module("heron_sim._kernels_test_zz._decide", src, str(path))
     try:
         assert mod.plus_one(41) == 42
@@ -654,7 +687,8 @@ def _defaults(game: str) -> dict:
         return package_toml("heron_sim.rules", "data/defaults.toml")
     from heron_sim import games
 
-    package = games.get(game).load_rules.__wrapped__.__module__.rsplit(".", 1)[0]
+    load = games.get(game).load_rules
+    package = getattr(load, "__wrapped__", load).__module__.rsplit(".", 1)[0]
     return package_toml(package, "data/defaults.toml")
 
 
@@ -725,7 +759,7 @@ def test_a_second_ctrl_c_says_so_once_without_a_traceback(args):
     proc.send_signal(signal.SIGINT)
     time.sleep(0.2)
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
+    _, err = _finish(proc, 60)
     lines = [ln for ln in err.splitlines() if ln.strip()]
     assert proc.returncode == 130, err
     assert "Traceback" not in err and lines and lines[-1].startswith("interrupted"), err
@@ -830,12 +864,12 @@ def test_random_signals_during_tune_then_resume(tmp_path, trial):
 
     rnd = random.Random(300 + trial)
     sig = rnd.choice([signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
-    spec = tiny_spec(tmp_path, trials=12, hi=20)  # room for 12 distinct rule sets
+    spec = tiny_spec(tmp_path, trials=12, extra=WIDE)
     args = ["tune", spec, "--run-dir", tmp_path / "run", "--out", tmp_path / "out"]
     proc = _spawn(args)
     time.sleep(rnd.uniform(2.0, 8.0))
     proc.send_signal(sig)
-    _, err = proc.communicate(timeout=120)
+    _, err = _finish(proc, 120)
     if proc.returncode not in (0, -signal.SIGKILL):
         assert proc.returncode == 130 and "Traceback" not in err, err
     before = _trials(tmp_path / "run") if (tmp_path / "run" / "study.journal").exists() else {}
@@ -844,3 +878,26 @@ def test_random_signals_during_tune_then_resume(tmp_path, trial):
     assert res.returncode == 0, res.stderr
     after = _trials(tmp_path / "run")
     assert len(after) == 12 and all(after[k] == v for k, v in before.items())
+
+
+@pytest.mark.parametrize("game", ["heron", "akeruption", "fire-mountain", "mekong-dragons", "rampage"])
+def test_every_key_with_a_wrong_shape_is_one_line(tmp_path, game):
+    """A sweep of near misses over every key of every game's defaults (the fuzzer samples;
+    this covers each key once): a list of lists flattened, a scalar for a list, a list for a
+    scalar, a table, a string. Rules or one line, never a traceback."""
+    defaults = _defaults(game)
+    f = tmp_path / "r.toml"
+    for key, default in defaults.items():
+        tries = ["x", {"k": 1}]
+        if isinstance(default, list):
+            flat = [x for row in default for x in (row if isinstance(row, list) else [row])]
+            firsts = [row[0] if isinstance(row, list) and row else 0 for row in default]  # same length
+            tries += [flat, firsts, 3, [[flat]]]
+        elif not isinstance(default, dict):
+            tries += [[default, default], [[1]]]
+        for value in tries:
+            f.write_text(f"{json.dumps(key)} = {_toml_value(value)}\n", encoding="utf-8")
+            try:
+                _load(game, f)
+            except HeronSimError as err:
+                assert "\n" not in str(err) and str(err)

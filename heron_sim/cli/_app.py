@@ -180,9 +180,9 @@ def check_user_strategies(spec: str, players: int) -> list[str]:
 
 def strategy_names() -> str:
     """The user-facing Héron strategies, for help texts (from the registry)."""
-    from ..simulation import user_strategies
+    from ..strategies import names
 
-    return ", ".join(user_strategies())
+    return ", ".join(names())
 
 
 def dumps(doc, **kw) -> str:

@@ -34,7 +34,8 @@ def proposals_section(results_root) -> Section | None:
     if not text.strip():
         return None
     sec = Section(key="proposed-rule-changes", title="Proposed rule changes (the lab)",
-                  intro="Rule variants the tuning lab proposes, each measured against the default rules on paired seeds.")
+                  intro="Rule variants the tuning lab proposes, each measured against the default rules on paired seeds.",
+                  part="lab")  # a page of its own, linked from the index: the lab's words and rules keys
     sec.markdown.append(text)
     return sec
 

@@ -168,12 +168,13 @@ def side_effects(facts: dict[str, Fact], key: str, skip: str = "") -> str:
     return "; ".join(parts)
 
 
-def remedy(facts: dict[str, Fact], measure: str, fixed, describe, keys=None) -> str:
+def remedy(facts: dict[str, Fact], measure: str, fixed, describe, keys=None, score=None) -> str:
     """The smallest played change that fixes a problem, with its effect, interval and side
     effects; or "no tested remedy fixes this; tried: …". ``measure``: the suffix of the
     variant's fact (``seat1``, ``weakest``, ``length``, …); ``fixed(fact)`` says whether the
     variant's figure is a fix; ``describe(fact)`` shows it. "Smallest": the fix that changes the
-    game's length least (every change is one rules key)."""
+    game's length least (every change is one rules key). ``score(fact)`` (lower: closer to a fix)
+    names the closest changes when many were tried and none fixes the problem."""
     vs = variants(facts)
     if keys is not None:
         vs = {k: v for k, v in vs.items() if k in keys}
@@ -192,6 +193,11 @@ def remedy(facts: dict[str, Fact], measure: str, fixed, describe, keys=None) -> 
                 f = facts.get(f"sensitivity.{k}.{measure}")
                 shown.append(f"{label} ({describe(f)})" if f is not None else label)
             return "No tested remedy fixes this; tried: " + "; ".join(shown) + "."
+        if score is not None:
+            got = [(score(facts[f"sensitivity.{k}.{measure}"]), k) for k in vs if f"sensitivity.{k}.{measure}" in facts]
+            best = [k for _, k in sorted(got)[:3]]
+            return (f"No tested remedy fixes this; tried {len(vs)} one-key changes (the sensitivity section lists them); "
+                    "the closest: " + "; ".join(f"{vs[k]} ({describe(facts[f'sensitivity.{k}.{measure}'])})" for k in best) + ".")
         return "No tested remedy fixes this; tried: " + ", ".join(vs.values()) + "."
     _, k, label, f = min(fixes, key=lambda t: t[0])
     side = side_effects(facts, k, skip=measure)
@@ -456,10 +462,11 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
             answer += " " + fam
         action = ("Nothing to fix: the edge is inside ±1 point." if rd in ("negligible", "real but small") else
                   "Not settled by these games (the interval holds both 0 and values beyond ±1 point); no change is "
-                  "advised on this evidence." if rd == "uncertain" else remedy(
+                  "advised on this evidence." if rd == "uncertain" else
+                  "A fix must bring the first player's whole interval inside ±1 point. " + remedy(
             facts, "seat1", lambda f: reading(100 * (f.estimate - 0.25), 100 * (f.low - 0.25), 100 * (f.high - 0.25),
                                               1.0) == "negligible",
-            lambda f: f"first player {show(f)}, its whole interval inside ±1 point",
+            lambda f: f"first player {show(f)}",
             keys=[k for k in variants(facts) if k.startswith(("start_", "extra_roll"))] or None))
         rows.append(Row("First-player advantage", answer, show(s1), _sure_share(s1, 0.25), action, s1.id,
                         anchors.get("across", ""), False))
@@ -483,7 +490,9 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
         d, lo, hi = _pts(gw[lo_g], fair)
         rd = reading(d, lo, hi, 100 * SHARE_MARGIN, gw[lo_g].p)
         action = ("No guide is beyond the ±1 point margin: no change is advised." if not flagged else remedy(
-            facts, "weakest", lambda f: f.estimate >= fair - SHARE_MARGIN, lambda f: f"weakest guide {show(f)} when dealt"))
+            facts, "weakest", lambda f: f.estimate >= fair - SHARE_MARGIN,
+            lambda f: f"weakest guide {GUIDES.get((f.note or '').split(';')[0].replace('guide ', ''), '')} {show(f)} when dealt",
+            score=lambda f: -f.estimate))
         rows.append(Row("Guide balance", answer, show(gw[lo_g]), _sure_share(gw[lo_g], fair) + " (Holm over the 7 guides)",
                         action, gw[lo_g].id, anchors.get("guides", ""), False))
 
@@ -504,7 +513,8 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
             action = (f"Against the plan's target of {lo_t:.0f}–{hi_t:.0f} minutes (4 players; Ludii's IdealDuration): "
                       f"{m4.estimate:.0f} minutes is {'too long' if m4.estimate > hi_t else 'too short'}. " + remedy(
                           facts, "length", lambda f: lo_t <= f.estimate * 4 * 40 / 60 <= hi_t,
-                          lambda f: f"{f.estimate:.1f} rounds, {f.estimate * 4 * 40 / 60:.0f} minutes"))
+                          lambda f: f"{f.estimate:.1f} rounds, {f.estimate * 4 * 40 / 60:.0f} minutes",
+                          score=lambda f: abs(f.estimate * 4 * 40 / 60 - (lo_t + hi_t) / 2)))
         else:
             action = f"Within the plan's target of {lo_t:.0f}–{hi_t:.0f} minutes for 4 players (Ludii's IdealDuration)."
         rows.append(Row("Length at the table", answer, show(pl[4] if 4 in pl else pl[lo_p]),
@@ -550,7 +560,8 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
         if last:
             fair_l = _fair(last, 0.25)
             action += (f" Comebacks (the player last at mid-game wins {pc(last.estimate)}, fair {pc(fair_l)}): " + remedy(
-                facts, "last_wins", lambda f: f.estimate >= fair_l - SHARE_MARGIN, lambda f: f"last at mid-game wins {show(f)}"))
+                facts, "last_wins", lambda f: f.estimate >= fair_l - SHARE_MARGIN, lambda f: f"last at mid-game wins {show(f)}",
+                score=lambda f: -f.estimate))
         rows.append(Row("Decisiveness", answer, show(ml), _sure_share(ml, fair, "share of a lead that means nothing"),
                         action, ml.id, anchors.get("modes", ""), False))
 

@@ -164,8 +164,9 @@ def _png_b64(path: Path) -> str:
 
 # ---------------------------------------------------------------- the report
 def ordered(sections: list[Section]) -> list[Section]:
-    """The Héron sections first (plan order), the lighter games after them."""
-    return [s for s in sections if s.part != "appendix"] + [s for s in sections if s.part == "appendix"]
+    """The Héron sections first (plan order), the lighter games after them, the lab's last."""
+    return ([s for s in sections if s.part not in ("appendix", "lab")] + [s for s in sections if s.part == "appendix"]
+            + [s for s in sections if s.part == "lab"])
 
 
 def all_facts(sections: list[Section]) -> dict:
@@ -213,12 +214,13 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
     fig_dir = out_dir / "figures"
     for old in fig_dir.glob("*.png") if fig_dir.is_dir() else []:
         old.unlink()
-    for old in list(out_dir.glob("game-*.html")) + [out_dir / n for n in STALE]:
+    for old in list(out_dir.glob("game-*.html")) + list(out_dir.glob("lab-*.html")) + [out_dir / n for n in STALE]:
         if old.is_file():
             old.unlink()
     sections = ordered(sections)
-    heron = [s for s in sections if s.part != "appendix"]
+    heron = [s for s in sections if s.part not in ("appendix", "lab")]
     games = [s for s in sections if s.part == "appendix"]
+    labs = [s for s in sections if s.part == "lab"]
     pngs = render_figures(sections, fig_dir)
     facts = all_facts(sections)
     rows = build_rows(facts, _anchors(heron))
@@ -238,9 +240,14 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
         gp = out_dir / game_page(g)
         _atomic_write(gp, _html([g], meta, g.title, pngs, [], pd.DataFrame(), None, [], game=True))
         paths["games"].append(gp)
+    for lab in labs:
+        lp = out_dir / f"lab-{lab.key}.html"
+        _atomic_write(lp, _html([lab], meta, lab.title, pngs, [], pd.DataFrame(), None, [], game=True))
+        paths["games"].append(lp)
     _atomic_write(paths["index"], _ENV.get_template("index.html.j2").render(
         title=title, subtitle=_subtitle(meta, "index"), wrong=wrong,
-        games=[{"href": game_page(g), "title": g.title, "intro": md_inline(g.intro) if g.intro else ""} for g in games]))
+        games=[{"href": game_page(g), "title": g.title, "intro": md_inline(g.intro) if g.intro else ""} for g in games],
+        labs=[{"href": f"lab-{s.key}.html", "title": s.title, "intro": md_inline(s.intro) if s.intro else ""} for s in labs]))
     _atomic_write(paths["json"], json.dumps(findings_json(sections, meta), indent=1, ensure_ascii=False) + "\n")
     paths["figures"] = sorted(pngs.values())
     return paths

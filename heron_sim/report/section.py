@@ -66,7 +66,7 @@ class Section:
     markdown: list[str] = field(default_factory=list)
     #: machine-readable figures (results/findings.json, the executive page)
     facts: list[Fact] = field(default_factory=list)
-    #: "heron" (the main report) or "appendix" (the lighter games)
+    #: "heron" (the main report), "appendix" (a lighter game: a page of its own) or "lab" (the lab's page)
     part: str = "heron"
 
     def fact(self, id: str, label: str, estimate: float, low: float = math.nan, high: float = math.nan,
