@@ -31,7 +31,7 @@ _PUBLIC = {
     "simulate_turns": ".simulation", "count_turns": ".simulation", "simulate_game": ".simulation",
     "StreamedRun": ".simulation",
     # reading the results
-    "summarize": ".analysis", "summary_table": ".analysis", "read_meta": ".io",
+    "summarize": ".analysis", "summary_table": ".analysis", "read_meta": ".io", "read_frame": ".io",
     # exact values
     "p_pond": ".exact", "pond_pushback": ".exact", "greedy_turn": ".exact",
     "exact_figures": ".exact",
