@@ -133,3 +133,26 @@ def test_a_mixed_seating_plays_the_same_games_whatever_the_other_seats():
         out[name] = rows
     assert kernels.kernel_key([GREEDY, SCRIPTED]) == kernels.SHARED
     np.testing.assert_array_equal(out["greedy"], out["mixed"])
+
+
+def test_the_shared_kernel_preference_belongs_to_its_thread():
+    """Interleaved blocks on two threads (the explorer plays on several) used to leave the
+    process-wide flag set for good: later single-strategy runs then took the shared kernel."""
+    import threading
+
+    inside, release = threading.Event(), threading.Event()
+
+    def hold():
+        with kernels.shared_kernel():
+            inside.set()
+            release.wait(5)
+
+    t = threading.Thread(target=hold)
+    t.start()
+    inside.wait(5)
+    with kernels.shared_kernel():  # entered after the other thread's block, left before it ends
+        assert kernels.kernel_key([3, 3]) == kernels.SHARED
+    assert kernels.kernel_key([3, 3]) == (3,)  # the other thread's block changes nothing here
+    release.set()
+    t.join(5)
+    assert kernels.kernel_key([3, 3]) == (3,)

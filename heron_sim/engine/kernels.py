@@ -27,6 +27,7 @@ stderr is (``HERON_SIM_COMPILE_NOTE=0`` silences it).
 from __future__ import annotations
 
 import contextlib
+import threading
 import importlib.util
 import os
 import re
@@ -85,20 +86,26 @@ def strategy_set(sids) -> tuple[int, ...]:
     return ids
 
 
-_prefer_shared = False
+class _Preference(threading.local):
+    shared = False  # per thread: a block in one thread never changes another thread's kernels
+
+
+_prefer = _Preference()
 
 
 @contextlib.contextmanager
 def shared_kernel():
     """Within this block, a single strategy other than greedy plays in the shared kernel too
     (a plan or a study that seats many strategy sets compiles two kernels, not one per
-    strategy); results are the same, decisions cost one indirect call more."""
-    global _prefer_shared
-    before, _prefer_shared = _prefer_shared, True
+    strategy); results are the same, decisions cost one indirect call more.
+
+    The preference belongs to the calling thread (the explorer plays on several threads at
+    once: a process-wide flag restored by interleaved blocks could stay set for good)."""
+    before, _prefer.shared = _prefer.shared, True
     try:
         yield
     finally:
-        _prefer_shared = before
+        _prefer.shared = before
 
 
 def kernel_key(sids) -> tuple:
@@ -107,7 +114,7 @@ def kernel_key(sids) -> tuple:
     if tuple(sids) == SHARED:
         return SHARED
     ids = strategy_set(sids)
-    if ids == (GREEDY,) or (len(ids) == 1 and not _prefer_shared):
+    if ids == (GREEDY,) or (len(ids) == 1 and not _prefer.shared):
         return ids
     return SHARED
 
