@@ -58,6 +58,26 @@ class Scenario:
         return f"{self.players} players{mode}: {who}"
 
 
+def seating_names(value, where: str = "") -> tuple[str, ...]:
+    """A tune file's ``seating`` (one name, a comma string or a list of names) as strategy names,
+    each checked (an unknown name or parameter is one error naming ``where``)."""
+    from ..errors import HeronSimError
+    from ..strategies import parse_strategy
+
+    if isinstance(value, str):
+        names = [s.strip() for s in value.split(",")]
+    elif isinstance(value, list) and value and all(isinstance(s, str) for s in value):
+        names = list(value)
+    else:
+        raise HeronSimError(f"{where}seating: {value!r}; allowed: a strategy name or a list of names")
+    for n in names:
+        try:
+            parse_strategy(n)
+        except HeronSimError as err:
+            raise HeronSimError(f"{where}seating: {err}") from None
+    return tuple(names)
+
+
 DEFAULT_PANEL: tuple[Scenario, ...] = (
     Scenario("mix-4", 4, AI_MIX),
     Scenario("greedy-4", 4, ("greedy",)),
@@ -80,7 +100,6 @@ def parse_panel(data: dict, players: int | None, seating, where: str, *, mode: s
     top-level ``players`` and ``seating``. Returns (scenarios, aggregate)."""
     from ..errors import HeronSimError
     from ..rules import MODES
-    from ..strategies import parse_strategy
 
     aggregate = data.get("aggregate", "worst")
     if aggregate not in AGGREGATES:
@@ -97,19 +116,7 @@ def parse_panel(data: dict, players: int | None, seating, where: str, *, mode: s
                                 "remove players and seating (or give [[scenario]] tables)")
         return DEFAULT_PANEL, aggregate
 
-    def names_of(value, w):
-        if isinstance(value, str):
-            names = [s.strip() for s in value.split(",")]
-        elif isinstance(value, list) and value and all(isinstance(s, str) for s in value):
-            names = list(value)
-        else:
-            raise HeronSimError(f"{w}seating: {value!r}; allowed: a strategy name or a list of names")
-        for n in names:
-            try:
-                parse_strategy(n)
-            except HeronSimError as err:
-                raise HeronSimError(f"{w}seating: {err}") from None
-        return tuple(names)
+    names_of = seating_names
 
     if raw is None:
         names = names_of(seating if seating is not None else "greedy", where)

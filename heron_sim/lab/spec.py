@@ -224,19 +224,9 @@ def _rules_source(table: Any, where: str, base_dir: Path, mode: str | None) -> R
 
 def _parse_seating(value: Any, players: int, where: str) -> tuple[tuple[tuple[str, ...], ...], str]:
     from ..runner.run import seatings
-    from ..strategies import parse_strategy
+    from .panel import seating_names
 
-    if isinstance(value, str):
-        names = [s.strip() for s in value.split(",")]
-    elif isinstance(value, list) and value and all(isinstance(s, str) for s in value):
-        names = list(value)
-    else:
-        raise HeronSimError(f"{where}seating: {value!r}; allowed: a strategy name or a list of names")
-    for n in names:
-        try:
-            parse_strategy(n)
-        except HeronSimError as err:
-            raise HeronSimError(f"{where}seating: {err}") from None
+    names = list(seating_names(value, where))
     rot = seatings(names, players)
     return tuple(tuple(s) for s in rot), ",".join(names)
 
