@@ -152,13 +152,11 @@ def tune_toml(setup: Setup, name: str | None = None) -> tuple[str, str]:
 
 # ---------------------------------------------------------------- the rule sheet (lab issue)
 def rule_sheet_function():
-    """``heron_sim.lab.sheets.rule_sheet`` when the lab provides it, else None (the page then
-    shows no rule-sheet button)."""
-    try:
-        from ..lab import sheets
-    except ImportError:
-        return None
-    return getattr(sheets, "rule_sheet", None)
+    """``heron_sim.lab.sheets.rule_sheet`` (imported directly: a broken sheets module is an
+    error, never a silently missing button)."""
+    from ..lab import sheets
+
+    return sheets.rule_sheet
 
 
 def check_roundtrip(setup: Setup, text: str) -> Rules:
