@@ -279,3 +279,16 @@ def configure() -> Path:
 
 
 CACHE_DIR = configure()
+
+
+def write_if_changed(path: Path, text: str) -> None:
+    """Write a generated kernel source ``text`` to ``path`` atomically, only if it differs
+    (numba keys its cache on the file's mtime). OS errors are the caller's to report."""
+    try:
+        if path.read_text(encoding="utf-8") == text:
+            return
+    except OSError:
+        pass
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    os.replace(tmp, path)

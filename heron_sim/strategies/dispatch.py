@@ -14,7 +14,6 @@ into the engine's cache folder (keyed, as every kernel, by a hash of the sources
 
 from __future__ import annotations
 
-import os
 import sys
 import types
 from pathlib import Path
@@ -60,7 +59,7 @@ def _load():
     if cache.writable():
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            _write_if_changed(path, text)
+            cache.write_if_changed(path, text)
         except OSError as err:
             cache._cannot_write(path.parent, err)
     module = types.ModuleType(name)
@@ -72,18 +71,6 @@ def _load():
         del sys.modules[name]
         raise
     return module
-
-
-def _write_if_changed(path: Path, text: str) -> None:
-    """Write ``text`` atomically, only if it differs (numba keys its cache on the file's mtime)."""
-    try:
-        if path.read_text(encoding="utf-8") == text:
-            return
-    except OSError:
-        pass
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
 
 
 def __getattr__(name: str):  # ``decide``: generated on first use (PEP 562)
