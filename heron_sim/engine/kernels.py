@@ -63,6 +63,7 @@ _STRATEGIES: dict | None = None
 GREEDY = 0  # checked against the declarations below (greedy's fused turn needs its id here)
 EXPERT = 3  # its seats take a fused turn (heron_sim.strategies.expert_turn) where it is seated
 RACER = 5  # ... and so do the racer's
+PRUDENT = 4  # ... and the prudent's its own (heron_sim.strategies.prudent_turn)
 #: The key of the kernel shared by every strategy set but greedy alone.
 SHARED = ("shared",)
 
@@ -156,6 +157,8 @@ def decide_source(key: tuple) -> str:
         f"HAS_EXPERT = {has(EXPERT)}",
         f"RACER = {RACER}",
         f"HAS_RACER = {has(RACER)}",
+        f"PRUDENT = {PRUDENT}",
+        f"HAS_PRUDENT = {has(PRUDENT)}",
         "",
         "",
     ]
