@@ -7,6 +7,8 @@ Measures, on this machine (in-process figures: medians of ``--repeats`` runs, wa
 - four-player 8d8 greedy games per second with 1 and 2 threads (target >= 55,000 and 100,000);
 - single turns per second of the ``turns`` kernel, 2 threads (target >= 20 M);
 - four-player 8d8 expert games per second, 1 thread, and greedy / expert (target <= 2x);
+- four-player 8d8 prudent and racer games per second, 1 thread, and the AI mix (greedy,
+  prudent, expert, racer) with 1 and 2 threads (target >= 80,000 on 2 threads);
 - the same figures for the baseline version ``--baseline`` (default: the commit named in
   benchmarks/baseline.txt, the engine before the speed work), checked out in a temporary git
   worktree and run in its own process with the same machine, repeats and games: the ratio
@@ -74,6 +76,16 @@ def worker(games: int, repeats: int) -> dict:
     eg = games // 4
     res["expert_1"] = eg / med(lambda: simulate(rules, eg, seed=1, strategies="expert", threads=1))
     res["greedy_expert_ratio"] = res["greedy_1"] / res["expert_1"]
+    try:  # the AI mix, one seat each (a version without prudent or racer has no figure)
+        mix = ["greedy", "prudent", "expert", "racer"]
+        simulate(rules, 400, seed=1, strategies=mix)
+        for th in threads:
+            res[f"mix_{th}"] = games / med(lambda: simulate(rules, games, seed=1, strategies=mix, threads=th))
+        for name in ("prudent", "racer"):
+            simulate(rules, 200, seed=1, strategies=name)
+            res[f"{name}_1"] = eg / med(lambda: simulate(rules, eg, seed=1, strategies=name, threads=1))
+    except Exception:  # noqa: BLE001 - an older version's API
+        pass
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     return res
 
@@ -212,6 +224,13 @@ def main() -> None:
     row("8d8 expert 4-player games/s, 1 thread", "expert_1", "{:,.0f}")
     rows.append(("greedy / expert time per game", f"{cur['greedy_expert_ratio']:.2f}x",
                  f"(baseline {base['greedy_expert_ratio']:.2f}x)" if base else "", "<= 2x"))
+    for name in ("prudent", "racer"):
+        if f"{name}_1" in cur:
+            row(f"8d8 {name} 4-player games/s, 1 thread", f"{name}_1", "{:,.0f}")
+    if "mix_1" in cur:
+        row("8d8 AI mix (greedy, prudent, expert, racer) games/s, 1 thread", "mix_1", "{:,.0f}")
+    if "mix_2" in cur:
+        row("8d8 AI mix games/s, 2 threads", "mix_2", "{:,.0f}", ">= 80,000")
 
     rows += explore_rows(explore_figures(min(args.repeats, 3)))
     warm = statistics.median(wall(CLI + ["simulate", "--games", "10000", "--json"]) for _ in range(3))

@@ -83,7 +83,8 @@ ROLLS_LEFT = 63    # rolls still allowed this turn
 NOMINAL = 64       # the fixed move back a Snake decision is about
 SET_SIZE = 65      # size of the turn's largest set
 EAGLE_DIE = 66     # die chosen for the Eagle (its drawn faces: EAGLE_FACES)
-# 67, 68: free (the Eagle's two faces moved to EAGLE_FACES when their number became a rule)
+PMEMO = 67         # offset of prudent's memo of its keep/stop answers (heron_sim.strategies
+PMEMO_LEN = 68     # .prudent_turn), and its length in words (0: none, as in a scripted workspace)
 ROLL = 69          # number of the current roll (1 = first)
 # Scratch.
 COUNTS = 70        # [7] dice showing each animal (also the deck when dealing guides)

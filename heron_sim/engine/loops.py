@@ -18,9 +18,10 @@ from .game import play_game, play_rounds
 from .moves import pond_pushback
 from .layout import (
     DECIDE_FN, DSCRIPT, DSCRIPT_LEN, GUIDE, LEAD, NDICE, PLAYERS, R_NDICE, READY, ROLL, ROW, RSCRIPT,
-    RSCRIPT_LEN, SID, USED, C_SQUARES, HEADER, OUT_ANXIETY, OUT_POND, PATIENCE,
+    RSCRIPT_LEN, SID, USED, C_SQUARES, HEADER, OUT_ANXIETY, OUT_POND, PATIENCE, PMEMO, PMEMO_LEN,
 )
-from ..strategies.dispatch import GREEDY, HAS_GREEDY
+from ..strategies.dispatch import GREEDY, HAS_GREEDY, PRUDENT
+from ..strategies.prudent_turn import memo_words
 from .greedy_turn import greedy_roll_phase, greedy_score
 from .rng import stream_start
 from .turn import roll_phase, score_dice
@@ -31,7 +32,14 @@ def make_workspace(R, sids, decide_fn):
     ``decide_fn``: the address of the strategies' ``decide`` (heron_sim.engine.kernels)."""
     finish = R[P_FINISH]
     ncols = C_SQUARES + finish
-    w = np.zeros(HEADER + ncols + finish + 2 * (R[P_MAX_ROUNDS] + 1), dtype=np.int64)
+    size = HEADER + ncols + finish + 2 * (R[P_MAX_ROUNDS] + 1)
+    memo = 0
+    for s in range(sids.shape[0]):
+        if sids[s] == PRUDENT:
+            memo = memo_words(R, sids.shape[0])
+    w = np.zeros(size + memo, dtype=np.int64)
+    w[PMEMO] = size
+    w[PMEMO_LEN] = memo
     w[PLAYERS] = sids.shape[0]
     w[NDICE] = R[R_NDICE]
     w[ROW] = HEADER

@@ -6,7 +6,9 @@ the same decisions, for unscripted dice all alike: like the expert's and greedy'
 counts each roll's dice by animal (packed 8 bits a lane) instead of placing them, since which
 die shows what never matters to prudent when every die is alike. The keep/stop choice is the
 same pure function, :func:`heron_sim.strategies.prudent.rerolls`, asked the same numbers
-(the dice's heron and target probabilities summed die by die, as the generic path sums them).
+(the dice's heron and target probabilities summed die by die, as the generic path sums them),
+remembered in the workspace (w[PMEMO]) once asked: within a batch the answer depends only on
+the dice's numbers, the guide's doubling and a ready Taureau.
 
 It plays the first roll, a Peaceful Pond, Heron's Anxiety and the Lion's rescue, and every
 keep/stop decision. Where prudent uses a roll-time power (the Wolf, the Eagle, the Deer: these
@@ -28,8 +30,8 @@ from ..engine.greedy_turn import _lane, roll_counts
 from ..engine.jit import hot
 from ..engine.layout import (
     AIGLE, BONUS, C_ANXIETIES, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, CERF, COUNTS, GUIDE, HERON,
-    LION, LOUP, NDICE, OUT_ANXIETY, OUT_POND, OUT_RESCUED, OUT_SCORED, R_ADVANCE, R_FACES,
-    R_NFACES, R_UNIFORM, READY, ROLL, ROLLS_LEFT, ROW, RPTR, RSCRIPT_LEN,
+    LION, LOUP, NDICE, OUT_ANXIETY, OUT_POND, OUT_RESCUED, OUT_SCORED, PMEMO, PMEMO_LEN, R_ADVANCE,
+    R_FACES, R_NDICE, R_NFACES, R_UNIFORM, READY, ROLL, ROLLS_LEFT, ROW, RPTR, RSCRIPT_LEN, TAUREAU,
 )
 from ..rules.rules import P_ANXIETY, P_POND, P_ROLLS
 from .prudent import _advance_of, power_enabled, rerolls
@@ -75,6 +77,49 @@ def _face_prob(R, animal):
 
 
 @hot
+def memo_words(R, players):
+    """Words of the memo of :func:`_memo_rerolls` (2 bits an answer) for these rules and seats."""
+    n = R[R_NDICE]
+    entries = players * (n + 1) * R[P_ANXIETY] * (n + 1) * 6 * 4
+    return (entries + 31) // 32
+
+
+@hot
+def _rerolls(seat, w, R, sp, f, h, size0, target, s0):
+    """prudent.rerolls for every die alike: the heron and target probabilities summed die by die,
+    as prudent_keep sums them (the same floating-point numbers)."""
+    ph = _face_prob(R, HERON)
+    pt = _face_prob(R, target)
+    qh = 0.0
+    qt = 0.0
+    for _ in range(f):
+        qh += ph
+        qt += pt
+    return rerolls(seat, w, R, sp, f, qh / f, qt / f, h, size0, size0, target, s0)
+
+
+@hot
+def _memo_rerolls(seat, w, R, sp, f, h, size0, target, s0, guide, n, anxiety):
+    """:func:`_rerolls`, remembered in the workspace's memo (w[PMEMO], 2 bits an answer: 0 not
+    known yet, 1 stop, 2 reroll). Its answer depends on these numbers only, given the rules and
+    the seat's risk, which do not change within a batch: whether the target is the guide's
+    animal (the doubling) and whether a ready Taureau adds its bonus stand for the guide."""
+    words = w[PMEMO_LEN]
+    if words == 0:
+        return _rerolls(seat, w, R, sp, f, h, size0, target, s0)
+    dbl = 1 if target == guide else 0
+    bull = 1 if guide == TAUREAU and w[READY + seat] != 0 else 0
+    idx = ((((seat * (n + 1) + f) * anxiety + h) * (n + 1) + size0) * 6 + target) * 4 + dbl * 2 + bull
+    at = w[PMEMO] + (idx >> 5)
+    shift = 2 * (idx & 31)
+    v = (w[at] >> shift) & 3
+    if v == 0:
+        v = 2 if _rerolls(seat, w, R, sp, f, h, size0, target, s0) else 1
+        w[at] |= v << shift
+    return v == 2
+
+
+@hot
 def _counted(seat, w, R, rng, sp):
     n = w[NDICE]
     row = w[ROW]
@@ -99,7 +144,6 @@ def _counted(seat, w, R, rng, sp):
     anxiety = R[P_ANXIETY]
     power = ((guide == LOUP or guide == AIGLE or guide == CERF) and w[READY + seat] != 0
              and power_enabled(R, guide))
-    ph = _face_prob(R, HERON)
     kept = np.uint64(0)  # the dice set aside (kept, reserved herons), packed like a roll
     while True:
         total = kept + roll
@@ -129,13 +173,7 @@ def _counted(seat, w, R, rng, sp):
             return OUT_SCORED
         s0 = _advance_of(seat, w, R, size0, target)
         if s0 > 0:
-            pt = _face_prob(R, target)
-            qh = 0.0
-            qt = 0.0
-            for _ in range(f):  # summed die by die, as prudent_keep sums them
-                qh += ph
-                qt += pt
-            if not rerolls(seat, w, R, sp, f, qh / f, qt / f, h, size0, size0, target, s0):
+            if not _memo_rerolls(seat, w, R, sp, f, h, size0, target, s0, guide, n, anxiety):
                 return OUT_SCORED
         kept += (np.uint64(ct) << np.uint64(8 * target)) + (roll & (_BYTE << np.uint64(8 * HERON)))
         nf = f
