@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from functools import partial
 
-from ...report.section import Section
+from ...sections import Section
 from ..config import Experiment
 from ..jobs import Job
 from . import anxiety, compare, games, guides, modes, pond, sensitivity, strategies

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -11,8 +10,7 @@ from ...analysis import metrics as M
 from ...analysis.intervals import wilson
 from ...analysis.stats import paired_difference
 from ...engine import layout as L
-from ...report import figures as F
-from ...report.section import Figure, Section, Table, num_ci, pct, pct_ci
+from ...sections import Figure, Section, Table, num_ci, pct, pct_ci, plot
 from ..config import Experiment
 from ..jobs import Job, resolve_strategies, seatings
 from .common import NO_ANXIETY, _disp, _mode_name, _n, _want
@@ -189,12 +187,12 @@ def analyse(exp, data, sec: Section) -> None:
     if _want(exp, "per_roll"):
         greedy = "greedy" if "greedy" in strats else strats[0]
         sec.figures.append(Figure("per_roll", f"Risk of Anxiety at each roll, {greedy} strategy, by mode.",
-                                  partial(F.hazard, haz[haz["strategy"] == greedy].assign(label=lambda d: d["mode"].map(_mode_name)))))
+                                  plot("hazard", haz[haz["strategy"] == greedy].assign(label=lambda d: d["mode"].map(_mode_name)))))
     if _want(exp, "per_strategy"):
         sec.figures.append(Figure("per_strategy", "P(Anxiety) per turn by strategy and mode (95 % Wilson).",
-                                  partial(F.grouped_rates, turns.assign(mode=turns["mode"].map(_mode_name)), group="strategy",
-                                          category="mode", title="Angoisse per turn by strategy (single turns)", xlabel="dice mode",
-                                          ylabel="P(Angoisse) per turn (%)")))
+                                  plot("grouped_rates", turns.assign(mode=turns["mode"].map(_mode_name)), group="strategy",
+                                       category="mode", title="Angoisse per turn by strategy (single turns)", xlabel="dice mode",
+                                       ylabel="P(Angoisse) per turn (%)")))
 
 
 def situation_risk(data, modes) -> pd.DataFrame:

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import math
-from functools import partial
 
 import numpy as np
 import pandas as pd
 
 from ...analysis import metrics as M
 from ...analysis.stats import bootstrap_interval, format_p, holm, paired_difference
-from ...report import figures as F
-from ...report.section import Figure, Section, Table, signed_ci
+from ...sections import Figure, Section, Table, plot, signed_ci
 from ..config import Experiment
 from ..jobs import Job, resolve_strategies, seatings
 from .common import GUIDE_FR, _disp, _mode_name, _seating_text, _want
@@ -131,10 +129,10 @@ def analyse(exp, data, sec: Section) -> None:
             k["rel"], k["rlo"], k["rhi"] = k["diff"] / base, k["low"] / base, k["high"] / base
             k["metric"] = k["metric"].map(metric_name)
             sec.figures.append(Figure(f"differences_{m}", "Main metrics, relative change B vs A (95 % interval, paired by seed).",
-                                      partial(F.forest, k, label="metric", value="rel", low="rlo", high="rhi", scale=100,
-                                              title=f"{lb} vs {la} ({where})",
-                                              xlabel=f"relative change, {lb} vs {la} (%)",
-                                              note=f"n = {int(k['n'].max()):,} paired games")))
+                                      plot("forest", k, label="metric", value="rel", low="rlo", high="rhi", scale=100,
+                                           title=f"{lb} vs {la} ({where})",
+                                           xlabel=f"relative change, {lb} vs {la} (%)",
+                                           note=f"n = {int(k['n'].max()):,} paired games")))
 
 
 def _largest(sig: pd.DataFrame, la: str) -> str:

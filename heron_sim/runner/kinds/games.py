@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from functools import partial
 
 import pandas as pd
 
 from ...analysis import metrics as M
 from ...analysis.stats import format_p
-from ...report import figures as F
-from ...report.section import Figure, Section, Table, num_ci, pct, pct_ci
+from ...sections import Figure, Section, Table, num_ci, pct, pct_ci, plot
 from ..config import Experiment
 from ..jobs import Job, seatings
 from .common import _disp, _seating_text, _want
@@ -152,11 +150,11 @@ def _light_game(exp, data, name: str) -> Section:
                           rhigh=st["high"] * st["players"], batch=st["players"].map(lambda P: f"{P} players"), n=st["games"])
         sec.figures.append(Figure("seats", f"{lab['title']}: win share by seat relative to the fair share (1 = fair), "
                                            f"every player count, {n_games:,} games each; 95 % Wilson intervals.",
-                                  partial(F.grouped_rates, fig_t, group="batch", category="seat", value="ratio",
-                                          low="rlow", high="rhigh", percent=False,
-                                          title=f"{lab['title']}: seat shares / fair share", xlabel="seat (turn order)",
-                                          ylabel="win share × players (1 = fair)", fair=1.0, fair_label="fair",
-                                          note="a shared win counts 1/k to each co-winner")))
+                                  plot("grouped_rates", fig_t, group="batch", category="seat", value="ratio",
+                                       low="rlow", high="rhigh", percent=False,
+                                       title=f"{lab['title']}: seat shares / fair share", xlabel="seat (turn order)",
+                                       ylabel="win share × players (1 = fair)", fair=1.0, fair_label="fair",
+                                       note="a shared win counts 1/k to each co-winner")))
     P0 = min(max(exp.players, counts[0]), counts[-1])   # the headline count first, then the others
     for P in [P0] + [c for c in counts if c != P0]:
         t = st[st["players"] == P]
@@ -184,8 +182,8 @@ def _light_game(exp, data, name: str) -> Section:
                               "low": lt["mean_low"], "high": lt["mean_high"], "n": lt["finished"]})
         sec.figures.append(Figure("length", f"{lab['title']}: distribution of game length ({unit}) over finished games, "
                                             "by player count; points: mean with 95 % t interval.",
-                                  partial(F.length_distributions, dists, stats, unit=unit, legend_below=True,
-                                          title=f"{lab['title']}: game length (points: mean with 95 % interval)")))
+                                  plot("length_distributions", dists, stats, unit=unit, legend_below=True,
+                                       title=f"{lab['title']}: game length (points: mean with 95 % interval)")))
 
     # the seed's readings: what each changes in seat balance and length
     if reading_jobs:
@@ -222,10 +220,10 @@ def _light_game(exp, data, name: str) -> Section:
             ft = allrows.assign(batch=allrows["players"].map(lambda P: f"{P} players"), n=allrows["seat_games"])
             sec.figures.append(Figure("strategies", f"{lab['title']}: win share per seat played by strategy (mixed "
                                                     "seating), every player count; 95 % Wilson intervals.",
-                                      partial(F.grouped_rates, ft, group="batch", category="strategy",
-                                              title=f"{lab['title']}: strategy win shares (mixed seating)",
-                                              xlabel="strategy", ylabel="win share per seat played (%)",
-                                              value="win_rate")))
+                                      plot("grouped_rates", ft, group="batch", category="strategy",
+                                           title=f"{lab['title']}: strategy win shares (mixed seating)",
+                                           xlabel="strategy", ylabel="win share per seat played (%)",
+                                           value="win_rate")))
 
     # the game's own answers, at the experiment's player count
     from ...games import available

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from functools import partial
 
 import numpy as np
 import pandas as pd
@@ -11,8 +10,7 @@ import pandas as pd
 from ...analysis import metrics as M
 from ...analysis.intervals import wilson
 from ...analysis.stats import binom_test, format_p, holm
-from ...report import figures as F
-from ...report.section import Figure, Section, Table, num_ci, pct, pct_ci
+from ...sections import Figure, Section, Table, num_ci, pct, pct_ci, plot
 from ..config import Experiment
 from ..jobs import Job, resolve_strategies, seatings
 from .common import _disp, _fmt_cell, _mode_name, _seating_text, _want
@@ -214,19 +212,19 @@ def analyse(exp, data, sec: Section) -> None:
         t = pd.concat(ve_all, ignore_index=True)
         t = t.assign(rate=t["eta_squared"], group=t["table"], n=t["player_games"])
         sec.figures.append(Figure("variance", "Share of the variance of winning explained by each factor alone (95 % bootstrap interval).",
-                                  partial(F.grouped_rates, t, group="group", category="factor",
-                                          title="What decides the game: seat, guide or strategy", xlabel="factor",
-                                          ylabel="variance of winning explained (%)",
-                                          note="n = player-games; the rest of the variance is the dice")))
+                                  plot("grouped_rates", t, group="group", category="factor",
+                                       title="What decides the game: seat, guide or strategy", xlabel="factor",
+                                       ylabel="variance of winning explained (%)",
+                                       note="n = player-games; the rest of the variance is the dice")))
     if _want(exp, "head_to_head") and len(h2h):
         sec.figures.append(Figure("head_to_head", "Head-to-head heat map: share of wins of the row strategy (95 % Wilson, n games).",
-                                  partial(F.heatmap, rate, low, high, cnt)))
+                                  plot("heatmap", rate, low, high, cnt)))
     if _want(exp, "per_mode") and len(solo_t):
         t = solo_t.assign(rate=solo_t["pr_advance"], low=solo_t["pr_advance_low"], high=solo_t["pr_advance_high"], n=solo_t["games"])
         sec.figures.append(Figure("per_mode", "Advance per played turn of each strategy playing alone, by mode.",
-                                  partial(F.grouped_rates, t, group="strategy", category="mode", percent=False,
-                                          title="Advance per turn by strategy and mode", xlabel="dice mode",
-                                          ylabel="advance per played turn (squares)")))
+                                  plot("grouped_rates", t, group="strategy", category="mode", percent=False,
+                                       title="Advance per turn by strategy and mode", xlabel="dice mode",
+                                       ylabel="advance per played turn (squares)")))
 
 
 #: One line per registered AI, for readers who never saw the code (details: docs/strategies.md).
