@@ -5,10 +5,10 @@
     manifest = run_experiments([exp], Path("runs/try"))
 """
 
-from .config import FIGURES, KINDS, Experiment, RulesSpec, load_experiment
+from .config import FIGURES, KINDS, Experiment, RulesSpec, experiment_schema, load_experiment
 from .run import (Job, RunData, available_strategies, new_run_dir, play_job, resolve_strategies,
                   run_experiment_files, run_experiments, seatings)
 
 __all__ = ["FIGURES", "KINDS", "Experiment", "Job", "RulesSpec", "RunData", "available_strategies",
-           "load_experiment", "new_run_dir", "play_job", "resolve_strategies", "run_experiment_files",
+           "experiment_schema", "load_experiment", "new_run_dir", "play_job", "resolve_strategies", "run_experiment_files",
            "run_experiments", "seatings"]

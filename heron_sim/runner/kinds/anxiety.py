@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -11,12 +12,26 @@ from ...analysis.intervals import wilson
 from ...analysis.stats import paired_difference
 from ...engine import layout as L
 from ...sections import Figure, Section, Table, num_ci, pct, pct_ci, plot
-from ..config import Experiment
+from ..options import HeronExperiment, Guide, Strategies, Turns, figures_of
 from ..jobs import Job, resolve_strategies, seatings
 from .common import NO_ANXIETY, _disp, _mode_name, _n, _want
 
 
-def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
+#: The figures this kind draws (the ``figures`` key chooses among them; default: all).
+FIGURES = ('per_roll', 'per_strategy')
+
+
+class AnxietyExperiment(HeronExperiment):
+    """The options of an experiment file of kind ``anxiety``."""
+
+    kind: Literal["anxiety"] = "anxiety"
+    figures: figures_of(FIGURES) = FIGURES
+    turns: Turns = 100_000
+    strategies: Strategies = "all"
+    guide: Guide = "loup"
+
+
+def plan(exp: AnxietyExperiment, g, games_override: int | None = None) -> list[Job]:
     """The simulation jobs of this kind (``g(n)`` applies the --games override)."""
     P = exp.players
     jobs: list[Job] = []

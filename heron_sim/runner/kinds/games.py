@@ -2,15 +2,44 @@
 
 from __future__ import annotations
 
+from typing import Literal
 
 import pandas as pd
+from pydantic import ValidationInfo, model_validator
 
 from ...analysis import metrics as M
 from ...analysis.stats import format_p
 from ...sections import Figure, Section, Table, num_ci, pct, pct_ci, plot
-from ..config import Experiment
+from ...errors import HeronSimError
+from ..options import Experiment, Extra, Games, LightGames, Players, figures_of, where
 from ..jobs import Job, seatings
 from .common import _disp, _seating_text, _want
+
+
+#: ``analyse(exp, data)`` returns this kind's sections (one per lighter game), not one to fill.
+OWN_SECTIONS = True
+
+#: The figures this kind draws (the ``figures`` key chooses among them; default: all).
+FIGURES = ('seats', 'length', 'strategies')
+
+
+class GamesExperiment(Experiment):
+    """The options of an experiment file of kind ``games``."""
+
+    kind: Literal["games"] = "games"
+    figures: figures_of(FIGURES) = FIGURES
+    games: Games = 1000
+    players: Players = 4
+    mixed_games: Extra = 0
+    light_games: LightGames = "all"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _own_rules(cls, data, info: ValidationInfo):
+        if isinstance(data, dict) and {"rules", "a", "b"} & set(data):
+            raise HeronSimError(f"{where(info)}: kind games plays each lighter game under its own default rules; "
+                                "remove [rules], [a] and [b]")
+        return data
 
 
 def light_unit(game) -> str:
@@ -41,7 +70,7 @@ def _summary_module(name: str):
         return None
 
 
-def _plan_light(exp: Experiment, g) -> list[Job]:
+def _plan_light(exp: GamesExperiment, g) -> list[Job]:
     """Each lighter game at every player count it allows: one batch with every seat greedy
     (seat shares, length), one with greedy and random rotated over the seats (strategy win
     shares), and one per reading of the seed the game's summary lists in ``READINGS`` (the
@@ -239,7 +268,7 @@ def _light_game(exp, data, name: str) -> Section:
     return sec
 
 
-def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
+def plan(exp: GamesExperiment, g, games_override: int | None = None) -> list[Job]:
     """The simulation jobs of this kind (``g(n)`` applies the --games override)."""
     return _plan_light(exp, g)
 

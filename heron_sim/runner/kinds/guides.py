@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -11,12 +12,26 @@ from ...analysis import metrics as M
 from ...analysis.stats import format_p, holm, paired_difference
 from ...animals import NAMES as ANIMALS
 from ...sections import Figure, Section, Table, pct, pct_ci, plot, signed_ci
-from ..config import Experiment
+from ..options import HeronExperiment, Extra, Seating, figures_of
 from ..jobs import Job, resolve_strategies, seatings
 from .common import GUIDE_FR, _disp, _mode_name, _seating_text, _want
 
 
-def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
+#: The figures this kind draws (the ``figures`` key chooses among them; default: all).
+FIGURES = ('win_rate', 'ablation', 'doubling')
+
+
+class GuidesExperiment(HeronExperiment):
+    """The options of an experiment file of kind ``guides``."""
+
+    kind: Literal["guides"] = "guides"
+    figures: figures_of(FIGURES) = FIGURES
+    seating: Seating = "ai"
+    #: games per ablation batch (all powers off; each power off alone); 0: as many as ``games``
+    ablation_games: Extra = 0
+
+
+def plan(exp: GuidesExperiment, g, games_override: int | None = None) -> list[Job]:
     """The simulation jobs of this kind (``g(n)`` applies the --games override)."""
     P = exp.players
     jobs: list[Job] = []

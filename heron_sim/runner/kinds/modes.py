@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -12,12 +13,24 @@ from ...analysis.intervals import wilson
 from ...analysis.stats import t_interval, format_p, paired_difference
 from ...animals import NAMES as ANIMALS
 from ...sections import Figure, Section, Table, num_ci, pct, pct_ci, plot
-from ..config import Experiment
+from ..options import HeronExperiment, Seating, figures_of
 from ..jobs import Job, resolve_strategies, seatings
 from .common import GUIDE_FR, SECONDS_PER_TURN, minutes, _disp, _mode_name, _seating_text, _want
 
 
-def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
+#: The figures this kind draws (the ``figures`` key chooses among them; default: all).
+FIGURES = ('length', 'combos', 'seats', 'pace')
+
+
+class ModesExperiment(HeronExperiment):
+    """The options of an experiment file of kind ``modes``."""
+
+    kind: Literal["modes"] = "modes"
+    figures: figures_of(FIGURES) = FIGURES
+    seating: Seating = "ai"
+
+
+def plan(exp: ModesExperiment, g, games_override: int | None = None) -> list[Job]:
     """The simulation jobs of this kind (``g(n)`` applies the --games override)."""
     P = exp.players
     jobs: list[Job] = []

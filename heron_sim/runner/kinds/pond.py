@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -13,12 +14,26 @@ from ...analysis.intervals import wilson
 from ...analysis.stats import t_interval, binom_test, chi2_sf, format_p
 from ...engine import layout as L
 from ...sections import Figure, Section, Table, num_ci, pct, pct_ci, plot
-from ..config import Experiment
+from ..options import HeronExperiment, Guide, Seating, Turns, figures_of
 from ..jobs import Job, resolve_strategies, seatings
 from .common import mode_sorted, _disp, _mode_name, _n, _want
 
 
-def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
+#: The figures this kind draws (the ``figures`` key chooses among them; default: all).
+FIGURES = ('pushback', 'pond_rate')
+
+
+class PondExperiment(HeronExperiment):
+    """The options of an experiment file of kind ``pond``."""
+
+    kind: Literal["pond"] = "pond"
+    figures: figures_of(FIGURES) = FIGURES
+    turns: Turns = 100_000
+    seating: Seating = "ai"
+    guide: Guide = "loup"
+
+
+def plan(exp: PondExperiment, g, games_override: int | None = None) -> list[Job]:
     """The simulation jobs of this kind (``g(n)`` applies the --games override)."""
     P = exp.players
     jobs: list[Job] = []

@@ -4,6 +4,7 @@ and the 10 D6 dice composition (the rulings' assumed dice against a rotated alte
 
 from __future__ import annotations
 
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -13,9 +14,21 @@ from ...analysis.stats import format_p, paired_difference
 from ...animals import NAMES as ANIMALS
 from ...sections import Figure, Section, Table, num_ci, pct, pct_ci, plot, signed_ci
 from ...rules import Rules
-from ..config import Experiment
+from ..options import HeronExperiment, Seating, figures_of
 from ..jobs import Job, resolve_strategies, seatings
 from .common import GUIDE_FR, SECONDS_PER_TURN, _disp, _mode_name, _want, minutes
+
+
+#: The figures this kind draws (the ``figures`` key chooses among them; default: all).
+FIGURES = ('sensitivity',)
+
+
+class SensitivityExperiment(HeronExperiment):
+    """The options of an experiment file of kind ``sensitivity``."""
+
+    kind: Literal["sensitivity"] = "sensitivity"
+    figures: figures_of(FIGURES) = FIGURES
+    seating: Seating = "ai"
 
 #: (key, rules key, value, label) — one rule changed at a time, everything else default.
 VARIANTS = (
@@ -57,7 +70,7 @@ def alternative_d6() -> list[list[str]]:
     return [[a for i, a in enumerate(NON_HERON) if i != (k + 2) % 6] + ["heron"] for k in range(10)]
 
 
-def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
+def plan(exp: SensitivityExperiment, g, games_override: int | None = None) -> list[Job]:
     """The simulation jobs of this kind (``g(n)`` applies the --games override)."""
     P = exp.players
     m = exp.modes[0]

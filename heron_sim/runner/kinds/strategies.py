@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -11,12 +12,27 @@ from ...analysis import metrics as M
 from ...analysis.intervals import wilson
 from ...analysis.stats import binom_test, format_p, holm
 from ...sections import Figure, Section, Table, num_ci, pct, pct_ci, plot
-from ..config import Experiment
+from ..options import HeronExperiment, Extra, Strategies, figures_of
 from ..jobs import Job, resolve_strategies, seatings
 from .common import _disp, _fmt_cell, _mode_name, _seating_text, _want
 
 
-def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
+#: The figures this kind draws (the ``figures`` key chooses among them; default: all).
+FIGURES = ('head_to_head', 'per_mode', 'variance')
+
+
+class StrategiesExperiment(HeronExperiment):
+    """The options of an experiment file of kind ``strategies``."""
+
+    kind: Literal["strategies"] = "strategies"
+    figures: figures_of(FIGURES) = FIGURES
+    strategies: Strategies = "all"
+    skill_games: Extra = 0
+    h2h_games: Extra = 0
+    mixed_games: Extra = 0
+
+
+def plan(exp: StrategiesExperiment, g, games_override: int | None = None) -> list[Job]:
     """The simulation jobs of this kind (``g(n)`` applies the --games override)."""
     P = exp.players
     jobs: list[Job] = []
