@@ -34,17 +34,31 @@ from typing import Annotated, Any, Union
 from pydantic import Field, TypeAdapter, ValidationError
 
 from ..errors import HeronSimError
-from .kinds import KIND_MODELS
 from .options import Experiment, RulesSpec, flatten as _flatten  # noqa: F401  (re-exported)
 
-#: The experiment kinds, and the figures each can draw (the ``figures`` key chooses among them).
-KINDS = tuple(KIND_MODELS)
-FIGURES = {k: tuple(m.model_fields["figures"].default) for k, m in KIND_MODELS.items()}
+
+@functools.cache
+def kind_models() -> dict:
+    """kind name -> its options model (the kinds are imported when first needed: they bring the
+    analyses, which a command that reads no experiment file need not import)."""
+    from .kinds import KIND_MODELS
+
+    return KIND_MODELS
+
+
+def __getattr__(name: str):
+    """``KINDS`` (the experiment kinds) and ``FIGURES`` (kind -> the figures it can draw, which
+    the ``figures`` key chooses among), computed from the kinds' models on first use."""
+    if name == "KINDS":
+        return tuple(kind_models())
+    if name == "FIGURES":
+        return {k: tuple(m.model_fields["figures"].default) for k, m in kind_models().items()}
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @functools.cache
 def _adapter() -> TypeAdapter:
-    union = Annotated[Union[tuple(KIND_MODELS.values())], Field(discriminator="kind")]
+    union = Annotated[Union[tuple(kind_models().values())], Field(discriminator="kind")]
     return TypeAdapter(union)
 
 
@@ -73,7 +87,7 @@ def experiment_from_dict(d: dict) -> Experiment:
     read) are dropped."""
     if not isinstance(d, dict):
         raise TypeError(f"experiment: {type(d).__name__}, not a table")
-    model = KIND_MODELS.get(d.get("kind"))
+    model = kind_models().get(d.get("kind"))
     keep = set(model.model_fields) if model is not None else set(d)
     d = {k: v for k, v in d.items() if k in keep and v is not None}
     for key in ("rules", "a", "b"):
@@ -87,9 +101,9 @@ def parse_experiment(table: dict, where: str, base_dir: Path | None, check: bool
     if not isinstance(table, dict):
         raise HeronSimError(f"{where}: must be a table of experiment keys")
     kind = table.get("kind")
-    if kind not in KIND_MODELS:
+    if kind not in kind_models():
         shown = "missing" if "kind" not in table else repr(kind)
-        raise HeronSimError(f"{where}: kind: {shown}; allowed: {', '.join(KINDS)}")
+        raise HeronSimError(f"{where}: kind: {shown}; allowed: {', '.join(kind_models())}")
     table = dict(table)
     # Plug-ins first: the seating may name their strategies.
     plugins = table.get("plugins", [])
@@ -108,7 +122,7 @@ def parse_experiment(table: dict, where: str, base_dir: Path | None, check: bool
         resolved.append(spec)
     if "plugins" in table:
         table["plugins"] = resolved
-    model = KIND_MODELS[kind]
+    model = kind_models()[kind]
     try:
         exp = model.model_validate(table, context={"where": where, "base_dir": base_dir, "check": check})
     except ValidationError as err:
@@ -139,7 +153,7 @@ def _one_line(err: ValidationError, where: str, model) -> HeronSimError:
     kind = model.model_fields["kind"].default
     allowed = ", ".join(sorted(model.model_fields))
     if e["type"] == "extra_forbidden":
-        others = [k for k, m in KIND_MODELS.items() if loc and loc[0] in m.model_fields]
+        others = [k for k, m in kind_models().items() if loc and loc[0] in m.model_fields]
         hint = f" (only for kind{'s' if len(others) > 1 else ''} {', '.join(others)})" if others else ""
         return HeronSimError(f"{where}: {key}: unknown key for kind {kind}{hint}; allowed: {allowed}")
     if e["type"] == "missing":
