@@ -122,11 +122,10 @@ def parse_experiment(table: dict, where: str, base_dir: Path | None, check: bool
         resolved.append(spec)
     if "plugins" in table:
         table["plugins"] = resolved
-    model = kind_models()[kind]
-    try:
-        exp = model.model_validate(table, context={"where": where, "base_dir": base_dir, "check": check})
+    try:  # the union picks the kind's model by the ``kind`` key
+        exp = _adapter().validate_python(table, context={"where": where, "base_dir": base_dir, "check": check})
     except ValidationError as err:
-        raise _one_line(err, where, model) from None
+        raise _one_line(err, where, kind_models()[kind]) from None
     exp._source = where
     if check:  # build the rules once, now, so that a bad rules key fails at load time
         for key in ("rules", "a", "b"):
@@ -148,9 +147,11 @@ def _one_line(err: ValidationError, where: str, model) -> HeronSimError:
     cause = (e.get("ctx") or {}).get("error")
     if isinstance(cause, HeronSimError):  # our validators' own message
         return cause
-    loc = [str(x) for x in e["loc"] if isinstance(x, str)]
-    key = ".".join(loc) or "experiment"
     kind = model.model_fields["kind"].default
+    loc = [str(x) for x in e["loc"] if isinstance(x, str)]
+    if loc[:1] == [kind]:  # the union's tag
+        loc = loc[1:]
+    key = ".".join(loc) or "experiment"
     allowed = ", ".join(sorted(model.model_fields))
     if e["type"] == "extra_forbidden":
         others = [k for k, m in kind_models().items() if loc and loc[0] in m.model_fields]
