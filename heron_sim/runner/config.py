@@ -29,7 +29,7 @@ from __future__ import annotations
 import functools
 import json
 from pathlib import Path
-from typing import Annotated, Any, Union
+from typing import Annotated, Union
 
 from pydantic import Field, TypeAdapter, ValidationError
 
