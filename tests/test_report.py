@@ -9,8 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from heron_sim.cli import app
-from heron_sim.report import Figure, Section, Table, write_report
+from heron_sim.report import Figure, Section, Table, plot, write_report
 from heron_sim.report import figures as F
+from heron_sim.sections import PLOTS, Plot
 
 EXPERIMENTS = {
     "modes": 'kind = "modes"\nmodes = ["8d8", "7d8"]\nseating = "greedy,random"',
@@ -28,8 +29,18 @@ def synthetic_section():
     t = pd.DataFrame({"mode": ["8d8", "10d6"], "rate": [0.2, 0.3], "low": [0.18, 0.28], "high": [0.22, 0.32], "n": [100, 100]})
     return Section(key="demo", title="Demo section", intro="An `intro`.", findings=["It is 20.0 % [18.0, 22.0]."],
                    tables=[Table("A table", t.set_index("mode").astype(str), note="a note")],
-                   figures=[Figure("bars", "Bars.", lambda: F.grouped_rates(t, group="mode", category="mode", title="T",
-                                                                            xlabel="x", ylabel="y (%)"))])
+                   figures=[Figure("bars", "Bars.", plot("grouped_rates", t, group="mode", category="mode", title="T",
+                                                                 xlabel="x", ylabel="y (%)"))])
+
+
+def test_every_plot_an_analysis_may_name_is_a_drawing_of_the_report():
+    # the kinds name their figures' drawings as data (heron_sim.sections.Plot); the report draws them
+    assert all(callable(getattr(F, name, None)) for name in PLOTS)
+    with pytest.raises(ValueError, match="unknown drawing"):
+        Plot("pie")
+    fig = F.draw(synthetic_section().figures[0].plot)
+    assert fig.axes[0].get_title() == "T"
+    F.plt.close(fig)
 
 
 def test_write_report_synthetic(tmp_path):

@@ -169,7 +169,7 @@ def guide_table(df: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     guides are dealt uniformly at random); ``win_rate_when_dealt`` = wins / games where it was
     dealt (fair 1/players). Exact binomial p-values, Holm-corrected across the guides;
     ``flag`` marks a guide "strong"/"weak" on the when-dealt scale only when its test survives
-    Holm at ``alpha`` and its interval lies beyond ±1 point (``report.judge.guide_flag``). Over finished
+    Holm at ``alpha`` and its interval lies beyond ±1 point (``analysis.judge.guide_flag``). Over finished
     games: an unfinished game has no winner and would pull every guide below its fair share.
     """
     if "finished" in df:
@@ -198,7 +198,7 @@ def guide_table(df: pd.DataFrame, alpha: float = 0.05) -> pd.DataFrame:
     t["p_holm"] = holm(t["p"].fillna(1.0))
     t["p_when_dealt_holm"] = holm(t["p_when_dealt"].fillna(1.0))
     # one scale (win rate when dealt, fair 1/players) and one margin (±1 point) for every flag
-    from ..report.judge import guide_flag
+    from .judge import guide_flag
 
     t["flag"] = [guide_flag(r["win_rate_when_dealt"], r["when_dealt_low"], r["when_dealt_high"], 1 / P,
                             r["p_when_dealt_holm"], alpha=alpha) for _, r in t.iterrows()]

@@ -1,4 +1,4 @@
-"""Commands of the test plan and the balance report: run, plan, report, compare.
+"""Commands of the test plan and the balance report: run, plan, report, compare, experiment-schema.
 
 Registered on the ``app`` of :mod:`heron_sim.cli._app` when :mod:`heron_sim.cli` imports it.
 """
@@ -202,3 +202,13 @@ def compare_cmd(
     if out is not None:
         paths = write_report(sections, run_metadata(run), out, title=exp.title)
         _log(f"report: {paths['html']} and {paths['md']}")
+
+
+@app.command("experiment-schema")
+def experiment_schema_cmd() -> None:
+    """Print the JSON schema of an experiment file (one model per kind, chosen by ``kind``):
+    for an editor's completion and checks, e.g. with the TOML extension of your editor."""
+    from ..io import dumps
+    from ..runner.config import experiment_schema
+
+    typer.echo(dumps(experiment_schema(), ensure_ascii=False, indent=1))

@@ -6,9 +6,9 @@ import time
 from pathlib import Path
 
 from .render import markdown_table, write_report
-from .section import Figure, Section, Table
+from ..sections import Figure, Plot, Section, Table, plot
 
-__all__ = ["Figure", "Section", "Table", "build_sections", "markdown_table", "report_from_run", "run_metadata",
+__all__ = ["Figure", "Plot", "Section", "Table", "plot", "build_sections", "markdown_table", "report_from_run", "run_metadata",
            "write_report"]
 
 

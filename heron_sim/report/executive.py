@@ -15,8 +15,8 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ..analysis.stats import equivalence
-from .judge import LENGTH_MARGIN, SHARE_MARGIN, family_readings, reading
-from .section import Fact
+from ..analysis.judge import LENGTH_MARGIN, SHARE_MARGIN, family_readings, reading
+from ..sections import Fact
 
 #: The target length of a game, stated by the plan (Ludii's IdealDuration, here in minutes at the
 #: table for 4 players at the assumed 40 s per turn): a family dice race of 30 to 45 minutes. An
@@ -681,7 +681,7 @@ ASSUMPTIONS = [
 def verdict(facts: dict[str, Fact]) -> tuple[list, list, list]:
     """What is wrong with the game, ranked by how far its interval lies beyond its margin (in
     margins), each with figure, interval and the answer it links to; what is fine; what is open."""
-    from .judge import Problem, lower_bound_size, rank
+    from ..analysis.judge import Problem, lower_bound_size, rank
 
     F = facts.get
     probs: list[Problem] = []

@@ -2,7 +2,8 @@
 units, error bars (95 % intervals) and its sample size.
 
 Each function takes a table computed beforehand, draws on ``ax`` (a new figure when None)
-and returns the figure.
+and returns the figure. The analyses name the drawing and its data as a
+:class:`heron_sim.sections.Plot`; :func:`draw` makes it.
 """
 
 from __future__ import annotations
@@ -195,6 +196,12 @@ def heatmap(rate: pd.DataFrame, low: pd.DataFrame, high: pd.DataFrame, n: pd.Dat
     ax.set_ylabel("strategy")
     fig.tight_layout()
     return fig
+
+
+def draw(spec):
+    """The matplotlib figure of a :class:`heron_sim.sections.Plot`: the function of this module
+    it names, called with its data and options."""
+    return globals()[spec.kind](*spec.args, **spec.options)
 
 
 def save(fig, path) -> None:

@@ -21,8 +21,8 @@ from markupsafe import Markup, escape
 
 from . import figures as F
 from .executive import ASSUMPTIONS, GLOSSARY, TARGET_MINUTES, anxiety_reconciliation, build_rows, verdict
-from .judge import READINGS
-from .section import Section
+from ..analysis.judge import READINGS
+from ..sections import Section
 
 _ENV = Environment(loader=PackageLoader("heron_sim.report", "templates"), autoescape=select_autoescape(["html", "j2"]),
                    trim_blocks=True, lstrip_blocks=True)
@@ -152,7 +152,7 @@ def render_figures(sections: list[Section], fig_dir: Path) -> dict[tuple[str, st
     for sec in sections:
         for f in sec.figures:
             path = fig_dir / f"{sec.key}-{f.name}.png"
-            fig = f.draw()
+            fig = F.draw(f.plot)
             F.save(fig, path)
             out[(sec.key, f.name)] = path
     return out

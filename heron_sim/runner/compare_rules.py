@@ -19,6 +19,7 @@ from pathlib import Path
 
 from ..errors import HeronSimError
 from .config import Experiment, RulesSpec, load_experiment, parse_experiment
+from .options import HeronExperiment
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,9 @@ def _side(path: Path, label: str, field: str, mode: str | None, players: int | N
     exp = None
     if "kind" in table:  # an experiment file: its [rules], modes and players
         exp = load_experiment(path)
+        if not isinstance(exp, HeronExperiment):
+            raise HeronSimError(f"{field}: {path} is an experiment of kind {exp.kind} (the lighter games, each "
+                                "under its own rules): no Héron rules to compare")
         if exp.kind == "compare":
             raise HeronSimError(f"{field}: {path} is a compare experiment (its own [a] and [b]); "
                                 "give it alone: heron-sim compare FILE")
@@ -103,11 +107,12 @@ def compare_experiment(a: str | Path, b: str | Path | None = None, *, games: int
              # the jobs' key; a side with its own mode plays that mode whatever this says
              "modes": [mode or (sa.mode if sa.mode in _modes() else "8d8")],
              "players": sa.players,
-             "seating": seating if seating is not None else (base.seating if base else "ai"),
+             # a side's own seating when its kind has one (anxiety and strategies name "strategies")
+             "seating": seating if seating is not None else getattr(base, "seating", "ai"),
              "figures": ["differences"]}
     exp = parse_experiment(table | {"a": {}, "b": {}}, "compare", base_dir=None)
-    return dataclasses.replace(exp, a=sa.spec, b=sb.spec,
-                               description=f"A = {sa.describe()}; B = {sb.describe()}")
+    return exp.model_copy(update={"a": sa.spec, "b": sb.spec,
+                                  "description": f"A = {sa.describe()}; B = {sb.describe()}"})
 
 
 def _modes():

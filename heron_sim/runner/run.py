@@ -26,7 +26,7 @@ import pandas as pd
 from ..errors import HeronSimError
 from ..io import check_output, clean_json, mkdir, read_text, write_frame, write_text
 from ..rules import Rules
-from .config import Experiment
+from .config import Experiment, experiment_from_dict
 
 from .jobs import (Job, _digest, _has_tournament, ai_strategies, available_strategies,  # noqa: F401
                    light_rules_table, resolve_strategies, seatings)  # (re-exported: their home is the leaf .jobs)
@@ -111,7 +111,7 @@ def prepare_run(files, run_dir: str | Path | None = None, games: int | None = No
     manifest = check_run_dir(run_dir, resume) if run_dir is not None else None
     if manifest is not None and not files:
         try:
-            exps = [Experiment.from_dict(e["experiment"]) for e in manifest["experiments"]]
+            exps = [experiment_from_dict(e["experiment"]) for e in manifest["experiments"]]
         except (TypeError, KeyError, AttributeError) as err:
             raise HeronSimError(f"--resume: {run_dir}: damaged manifest ({type(err).__name__}: {err})") from None
     else:
@@ -309,7 +309,7 @@ class RunData:
         out = []
         for entry in self.manifest["experiments"]:
             try:
-                exp = Experiment.from_dict(entry["experiment"])
+                exp = experiment_from_dict(entry["experiment"])
             except (TypeError, KeyError, AttributeError) as err:
                 raise HeronSimError(f"--from: {self.dir}: damaged manifest entry ({err})") from None
             out.append((exp, ExperimentData(self.dir / exp.name, entry)))

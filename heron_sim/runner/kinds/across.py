@@ -9,7 +9,7 @@ import pandas as pd
 from ...analysis import metrics as M
 from ...analysis.intervals import wilson
 from ...analysis.stats import binom_test, equivalence, format_p
-from ...report.section import Section, Table, num_ci, pct, pct_ci
+from ...sections import Section, Table, num_ci, pct, pct_ci
 from .common import GUIDE_FR, _disp, _mode_name
 
 
@@ -86,14 +86,14 @@ def across(run) -> Section:
 
 
 def _balance_ci(r) -> str:
-    from ...report.judge import balance_interval
+    from ...analysis.judge import balance_interval
 
     est, lo, hi = balance_interval(r["seat_wins"], int(r["finished_games"]))
     return f"{r['Balance']:.3f} [{lo:.3f}, {hi:.3f}]"
 
 
 def _fair_balance(n: int, players: int) -> str:
-    from ...report.judge import fair_floor
+    from ...analysis.judge import fair_floor
 
     f = fair_floor(n, players, reps=1000)
     return f"{f['balance_p05']:.3f}–{f['balance_median']:.3f}"
@@ -134,7 +134,7 @@ def pooled_first_player(run, sec: Section, mode: str = "8d8", players: int = 4) 
         r, lo, hi = wilson(k, n)
         p = binom_test(k, n, 1 / players)
         facts.append((s, r, lo, hi, p))
-    from ...report.judge import family_readings
+    from ...analysis.judge import family_readings
 
     fair = 1 / players
     rd = family_readings([(100 * (r - fair), 100 * (lo - fair), 100 * (hi - fair), p) for _, r, lo, hi, p in facts], 1.0)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import partial
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -11,14 +11,27 @@ from ...analysis import metrics as M
 from ...analysis.intervals import wilson
 from ...analysis.stats import paired_difference
 from ...engine import layout as L
-from ...report import figures as F
-from ...report.section import Figure, Section, Table, num_ci, pct, pct_ci
-from ..config import Experiment
+from ...sections import Figure, Section, Table, num_ci, pct, pct_ci, plot
+from ..options import HeronExperiment, Guide, Strategies, Turns, figures_of
 from ..jobs import Job, resolve_strategies, seatings
 from .common import NO_ANXIETY, _disp, _mode_name, _n, _want
 
 
-def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
+#: The figures this kind draws (the ``figures`` key chooses among them; default: all).
+FIGURES = ('per_roll', 'per_strategy')
+
+
+class AnxietyExperiment(HeronExperiment):
+    """The options of an experiment file of kind ``anxiety``."""
+
+    kind: Literal["anxiety"] = "anxiety"
+    figures: figures_of(FIGURES) = FIGURES
+    turns: Turns = 100_000
+    strategies: Strategies = "all"
+    guide: Guide = "loup"
+
+
+def plan(exp: AnxietyExperiment, g, games_override: int | None = None) -> list[Job]:
     """The simulation jobs of this kind (``g(n)`` applies the --games override)."""
     P = exp.players
     jobs: list[Job] = []
@@ -189,12 +202,12 @@ def analyse(exp, data, sec: Section) -> None:
     if _want(exp, "per_roll"):
         greedy = "greedy" if "greedy" in strats else strats[0]
         sec.figures.append(Figure("per_roll", f"Risk of Anxiety at each roll, {greedy} strategy, by mode.",
-                                  partial(F.hazard, haz[haz["strategy"] == greedy].assign(label=lambda d: d["mode"].map(_mode_name)))))
+                                  plot("hazard", haz[haz["strategy"] == greedy].assign(label=lambda d: d["mode"].map(_mode_name)))))
     if _want(exp, "per_strategy"):
         sec.figures.append(Figure("per_strategy", "P(Anxiety) per turn by strategy and mode (95 % Wilson).",
-                                  partial(F.grouped_rates, turns.assign(mode=turns["mode"].map(_mode_name)), group="strategy",
-                                          category="mode", title="Angoisse per turn by strategy (single turns)", xlabel="dice mode",
-                                          ylabel="P(Angoisse) per turn (%)")))
+                                  plot("grouped_rates", turns.assign(mode=turns["mode"].map(_mode_name)), group="strategy",
+                                       category="mode", title="Angoisse per turn by strategy (single turns)", xlabel="dice mode",
+                                       ylabel="P(Angoisse) per turn (%)")))
 
 
 def situation_risk(data, modes) -> pd.DataFrame:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 if TYPE_CHECKING:
-    from ..config import Experiment
+    from ..options import Experiment
 
 NO_ANXIETY = 99  # anxiety_threshold that never triggers (ablation)
 

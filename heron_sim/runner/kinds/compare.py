@@ -3,21 +3,43 @@
 from __future__ import annotations
 
 import math
-from functools import partial
+from typing import Literal
 
 import numpy as np
 import pandas as pd
+from pydantic import ValidationInfo, model_validator
 
 from ...analysis import metrics as M
 from ...analysis.stats import bootstrap_interval, format_p, holm, paired_difference
-from ...report import figures as F
-from ...report.section import Figure, Section, Table, signed_ci
-from ..config import Experiment
+from ...sections import Figure, Section, Table, plot, signed_ci
+from ...errors import HeronSimError
+from ..options import HeronExperiment, RulesA, RulesB, Seating, figures_of, where
 from ..jobs import Job, resolve_strategies, seatings
 from .common import GUIDE_FR, _disp, _mode_name, _seating_text, _want
 
 
-def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
+#: The figures this kind draws (the ``figures`` key chooses among them; default: all).
+FIGURES = ('differences',)
+
+
+class CompareExperiment(HeronExperiment):
+    """The options of an experiment file of kind ``compare``."""
+
+    kind: Literal["compare"] = "compare"
+    figures: figures_of(FIGURES) = FIGURES
+    seating: Seating = "ai"
+    a: RulesA
+    b: RulesB
+
+    @model_validator(mode="before")
+    @classmethod
+    def _pair(cls, data, info: ValidationInfo):
+        if isinstance(data, dict) and ("a" not in data or "b" not in data):
+            raise HeronSimError(f"{where(info)}: kind compare needs tables [a] and [b] (each with file and/or set)")
+        return data
+
+
+def plan(exp: CompareExperiment, g, games_override: int | None = None) -> list[Job]:
     """The simulation jobs of this kind (``g(n)`` applies the --games override)."""
     P = exp.players
     jobs: list[Job] = []
@@ -131,10 +153,10 @@ def analyse(exp, data, sec: Section) -> None:
             k["rel"], k["rlo"], k["rhi"] = k["diff"] / base, k["low"] / base, k["high"] / base
             k["metric"] = k["metric"].map(metric_name)
             sec.figures.append(Figure(f"differences_{m}", "Main metrics, relative change B vs A (95 % interval, paired by seed).",
-                                      partial(F.forest, k, label="metric", value="rel", low="rlo", high="rhi", scale=100,
-                                              title=f"{lb} vs {la} ({where})",
-                                              xlabel=f"relative change, {lb} vs {la} (%)",
-                                              note=f"n = {int(k['n'].max()):,} paired games")))
+                                      plot("forest", k, label="metric", value="rel", low="rlo", high="rhi", scale=100,
+                                           title=f"{lb} vs {la} ({where})",
+                                           xlabel=f"relative change, {lb} vs {la} (%)",
+                                           note=f"n = {int(k['n'].max()):,} paired games")))
 
 
 def _largest(sig: pd.DataFrame, la: str) -> str:

@@ -2,17 +2,44 @@
 
 from __future__ import annotations
 
-from functools import partial
+from typing import Literal
 
 import pandas as pd
+from pydantic import ValidationInfo, model_validator
 
 from ...analysis import metrics as M
 from ...analysis.stats import format_p
-from ...report import figures as F
-from ...report.section import Figure, Section, Table, num_ci, pct, pct_ci
-from ..config import Experiment
+from ...sections import Figure, Section, Table, num_ci, pct, pct_ci, plot
+from ...errors import HeronSimError
+from ..options import Experiment, Extra, Games, LightGames, Players, figures_of, where
 from ..jobs import Job, seatings
 from .common import _disp, _seating_text, _want
+
+
+#: ``analyse(exp, data)`` returns this kind's sections (one per lighter game), not one to fill.
+OWN_SECTIONS = True
+
+#: The figures this kind draws (the ``figures`` key chooses among them; default: all).
+FIGURES = ('seats', 'length', 'strategies')
+
+
+class GamesExperiment(Experiment):
+    """The options of an experiment file of kind ``games``."""
+
+    kind: Literal["games"] = "games"
+    figures: figures_of(FIGURES) = FIGURES
+    games: Games = 1000
+    players: Players = 4
+    mixed_games: Extra = 0
+    light_games: LightGames = "all"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _own_rules(cls, data, info: ValidationInfo):
+        if isinstance(data, dict) and {"rules", "a", "b"} & set(data):
+            raise HeronSimError(f"{where(info)}: kind games plays each lighter game under its own default rules; "
+                                "remove [rules], [a] and [b]")
+        return data
 
 
 def light_unit(game) -> str:
@@ -43,7 +70,7 @@ def _summary_module(name: str):
         return None
 
 
-def _plan_light(exp: Experiment, g) -> list[Job]:
+def _plan_light(exp: GamesExperiment, g) -> list[Job]:
     """Each lighter game at every player count it allows: one batch with every seat greedy
     (seat shares, length), one with greedy and random rotated over the seats (strategy win
     shares), and one per reading of the seed the game's summary lists in ``READINGS`` (the
@@ -152,11 +179,11 @@ def _light_game(exp, data, name: str) -> Section:
                           rhigh=st["high"] * st["players"], batch=st["players"].map(lambda P: f"{P} players"), n=st["games"])
         sec.figures.append(Figure("seats", f"{lab['title']}: win share by seat relative to the fair share (1 = fair), "
                                            f"every player count, {n_games:,} games each; 95 % Wilson intervals.",
-                                  partial(F.grouped_rates, fig_t, group="batch", category="seat", value="ratio",
-                                          low="rlow", high="rhigh", percent=False,
-                                          title=f"{lab['title']}: seat shares / fair share", xlabel="seat (turn order)",
-                                          ylabel="win share × players (1 = fair)", fair=1.0, fair_label="fair",
-                                          note="a shared win counts 1/k to each co-winner")))
+                                  plot("grouped_rates", fig_t, group="batch", category="seat", value="ratio",
+                                       low="rlow", high="rhigh", percent=False,
+                                       title=f"{lab['title']}: seat shares / fair share", xlabel="seat (turn order)",
+                                       ylabel="win share × players (1 = fair)", fair=1.0, fair_label="fair",
+                                       note="a shared win counts 1/k to each co-winner")))
     P0 = min(max(exp.players, counts[0]), counts[-1])   # the headline count first, then the others
     for P in [P0] + [c for c in counts if c != P0]:
         t = st[st["players"] == P]
@@ -184,8 +211,8 @@ def _light_game(exp, data, name: str) -> Section:
                               "low": lt["mean_low"], "high": lt["mean_high"], "n": lt["finished"]})
         sec.figures.append(Figure("length", f"{lab['title']}: distribution of game length ({unit}) over finished games, "
                                             "by player count; points: mean with 95 % t interval.",
-                                  partial(F.length_distributions, dists, stats, unit=unit, legend_below=True,
-                                          title=f"{lab['title']}: game length (points: mean with 95 % interval)")))
+                                  plot("length_distributions", dists, stats, unit=unit, legend_below=True,
+                                       title=f"{lab['title']}: game length (points: mean with 95 % interval)")))
 
     # the seed's readings: what each changes in seat balance and length
     if reading_jobs:
@@ -222,10 +249,10 @@ def _light_game(exp, data, name: str) -> Section:
             ft = allrows.assign(batch=allrows["players"].map(lambda P: f"{P} players"), n=allrows["seat_games"])
             sec.figures.append(Figure("strategies", f"{lab['title']}: win share per seat played by strategy (mixed "
                                                     "seating), every player count; 95 % Wilson intervals.",
-                                      partial(F.grouped_rates, ft, group="batch", category="strategy",
-                                              title=f"{lab['title']}: strategy win shares (mixed seating)",
-                                              xlabel="strategy", ylabel="win share per seat played (%)",
-                                              value="win_rate")))
+                                      plot("grouped_rates", ft, group="batch", category="strategy",
+                                           title=f"{lab['title']}: strategy win shares (mixed seating)",
+                                           xlabel="strategy", ylabel="win share per seat played (%)",
+                                           value="win_rate")))
 
     # the game's own answers, at the experiment's player count
     from ...games import available
@@ -241,7 +268,7 @@ def _light_game(exp, data, name: str) -> Section:
     return sec
 
 
-def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
+def plan(exp: GamesExperiment, g, games_override: int | None = None) -> list[Job]:
     """The simulation jobs of this kind (``g(n)`` applies the --games override)."""
     return _plan_light(exp, g)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from functools import partial
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -11,14 +11,27 @@ import pandas as pd
 from ...analysis import metrics as M
 from ...analysis.stats import format_p, holm, paired_difference
 from ...animals import NAMES as ANIMALS
-from ...report import figures as F
-from ...report.section import Figure, Section, Table, pct, pct_ci, signed_ci
-from ..config import Experiment
+from ...sections import Figure, Section, Table, pct, pct_ci, plot, signed_ci
+from ..options import HeronExperiment, Extra, Seating, figures_of
 from ..jobs import Job, resolve_strategies, seatings
 from .common import GUIDE_FR, _disp, _mode_name, _seating_text, _want
 
 
-def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
+#: The figures this kind draws (the ``figures`` key chooses among them; default: all).
+FIGURES = ('win_rate', 'ablation', 'doubling')
+
+
+class GuidesExperiment(HeronExperiment):
+    """The options of an experiment file of kind ``guides``."""
+
+    kind: Literal["guides"] = "guides"
+    figures: figures_of(FIGURES) = FIGURES
+    seating: Seating = "ai"
+    #: games per ablation batch (all powers off; each power off alone); 0: as many as ``games``
+    ablation_games: Extra = 0
+
+
+def plan(exp: GuidesExperiment, g, games_override: int | None = None) -> list[Job]:
     """The simulation jobs of this kind (``g(n)`` applies the --games override)."""
     P = exp.players
     jobs: list[Job] = []
@@ -123,14 +136,14 @@ def analyse(exp, data, sec: Section) -> None:
                      note=(f"flag {r['flag']}; " if r["flag"] else "") + f"fair {1 / P:.4f}; exact binomial test, Holm over the "
                           "7 guides; flagged only beyond ±1 point")
         dealt = gt[gt["dealt"] > 0]
-        from ...report.judge import fair_floor_dealt
+        from ...analysis.judge import fair_floor_dealt
 
         fl = fair_floor_dealt(int(dealt["dealt"].mean()), 1 / P, len(dealt))
         sec.fact(f"guides.spread_floor.{m}", f"gap between the best and worst guide's win rate when dealt in a perfectly "
                  f"fair game at the same n (median; high: 95th percentile), {_mode_name(m)}", fl["gap_median"],
                  math.nan, fl["gap_p95"], int(dealt["dealt"].mean()), "share difference", n_unit="games where dealt (each guide)",
                  note="simulated: 2,000 fair games of the same size, fixed seed")
-        from ...report.judge import spread_interval
+        from ...analysis.judge import spread_interval
 
         spread, slo, shi = spread_interval(dealt["wins"], dealt["dealt"])
         sec.fact(f"guides.spread.{m}", f"gap between the strongest and the weakest guide's win rate when dealt, "
@@ -182,24 +195,24 @@ def analyse(exp, data, sec: Section) -> None:
             P_ = M.seats(on)
             sec.figures.append(Figure(f"win_rate_{m}", f"Win rate by starting guide when dealt, {_mode_name(m)} (95 % Wilson; "
                                                        f"dashed: fair 1/{P_}).",
-                                      partial(F.grouped_rates, t, group="mode", category="guide",
-                                              title=f"Win rate by guide when dealt ({_mode_name(m)})", xlabel="starting guide",
-                                              ylabel="win rate of the player dealt it (%)", fair=1 / P_,
-                                              fair_label=f"fair share 1/{P_}")))
+                                      plot("grouped_rates", t, group="mode", category="guide",
+                                           title=f"Win rate by guide when dealt ({_mode_name(m)})", xlabel="starting guide",
+                                           ylabel="win rate of the player dealt it (%)", fair=1 / P_,
+                                           fair_label=f"fair share 1/{P_}")))
         fab = ab if len(ab) else allp
         if _want(exp, "ablation") and len(fab):
             how = "only that guide's power switched off" if len(ab) else "all powers switched off"
             sec.figures.append(Figure(f"ablation_{m}", f"Value of each one-shot power: win rate of the player dealt the guide, "
                                                        f"default rules minus {how} (paired by seed, 95 % t interval).",
-                                      partial(F.forest, fab.assign(guide=fab["guide"].map(GUIDE_FR)), label="guide", title=f"Value of the guides' powers by ablation ({_mode_name(m)})",
-                                              xlabel="win rate when dealt, on - off (percentage points)", scale=100,
-                                              note=f"{how}; n = {int(fab['n'].min()):,}-{int(fab['n'].max()):,} paired games per guide")))
+                                      plot("forest", fab.assign(guide=fab["guide"].map(GUIDE_FR)), label="guide", title=f"Value of the guides' powers by ablation ({_mode_name(m)})",
+                                           xlabel="win rate when dealt, on - off (percentage points)", scale=100,
+                                           note=f"{how}; n = {int(fab['n'].min()):,}-{int(fab['n'].max()):,} paired games per guide")))
         if _want(exp, "doubling"):
             t = dbl.rename(columns={"share": "rate"}).assign(group=_mode_name(m), n=dbl["players"], guide=dbl["guide"].map(GUIDE_FR))
             sec.figures.append(Figure(f"doubling_{m}", "Share of each guide's advance that comes from the Puissance du Guide (passive doubling), 95 % interval. Look at the Héron bar: herons never form a set, so a Héron guide can never double.",
-                                      partial(F.grouped_rates, t, group="group", category="guide",
-                                              title=f"Advance from the Puissance du Guide ({_mode_name(m)})", xlabel="starting guide",
-                                              ylabel="share of the player's advance (%)")))
+                                      plot("grouped_rates", t, group="group", category="guide",
+                                           title=f"Advance from the Puissance du Guide ({_mode_name(m)})", xlabel="starting guide",
+                                           ylabel="share of the player's advance (%)")))
 
 
 def _ablation(sec: Section, ref: pd.DataFrame, offs: dict) -> pd.DataFrame:
@@ -273,7 +286,7 @@ def _power_by_strategy(sec: Section, m: str, ref: pd.DataFrame, offs: dict) -> p
     """Each power's worth to its holder per strategy (restricted play: the same games with only
     that power off), Holm over every guide and strategy; a power is "within noise for every
     strategy" when no strategy's difference is real after the correction."""
-    from ...report.judge import SHARE_MARGIN, family_readings
+    from ...analysis.judge import SHARE_MARGIN, family_readings
 
     strategies = sorted({str(x) for s in range(M.seats(ref)) for x in ref[f"strategy_{s}"].astype(str).unique()})
     rows = []

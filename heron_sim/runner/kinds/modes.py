@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from functools import partial
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -12,14 +12,25 @@ from ...analysis import metrics as M
 from ...analysis.intervals import wilson
 from ...analysis.stats import t_interval, format_p, paired_difference
 from ...animals import NAMES as ANIMALS
-from ...report import figures as F
-from ...report.section import Figure, Section, Table, num_ci, pct, pct_ci
-from ..config import Experiment
+from ...sections import Figure, Section, Table, num_ci, pct, pct_ci, plot
+from ..options import HeronExperiment, Seating, figures_of
 from ..jobs import Job, resolve_strategies, seatings
 from .common import GUIDE_FR, SECONDS_PER_TURN, minutes, _disp, _mode_name, _seating_text, _want
 
 
-def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
+#: The figures this kind draws (the ``figures`` key chooses among them; default: all).
+FIGURES = ('length', 'combos', 'seats', 'pace')
+
+
+class ModesExperiment(HeronExperiment):
+    """The options of an experiment file of kind ``modes``."""
+
+    kind: Literal["modes"] = "modes"
+    figures: figures_of(FIGURES) = FIGURES
+    seating: Seating = "ai"
+
+
+def plan(exp: ModesExperiment, g, games_override: int | None = None) -> list[Job]:
     """The simulation jobs of this kind (``g(n)`` applies the --games override)."""
     P = exp.players
     jobs: list[Job] = []
@@ -207,21 +218,21 @@ def analyse(exp, data, sec: Section) -> None:
         stats = _disp({"label": length["mode"].map(_mode_name), "mean": length["mean"], "low": length["mean_low"],
                               "high": length["mean_high"], "n": length["games"]})
         sec.figures.append(Figure("length", "Distribution of game length per mode (finished games).",
-                                  partial(F.length_distributions, dists, stats)))
+                                  plot("length_distributions", dists, stats)))
     if _want(exp, "seats"):
         t = seats.rename(columns={"win_rate": "rate"}).assign(n=seats["games"], seat=seats["seat"] + 1,
                                                               mode=seats["mode"].map(_mode_name))
         sec.figures.append(Figure("seats", "Win rate by seat per mode with 95 % Wilson intervals.",
-                                  partial(F.grouped_rates, t, group="mode", category="seat",
-                                          title="First-player advantage: win rate by seat", xlabel="seat (1 plays first)",
-                                          ylabel="win rate (% of games)", fair=1 / exp.players)))
+                                  plot("grouped_rates", t, group="mode", category="seat",
+                                       title="First-player advantage: win rate by seat", xlabel="seat (1 plays first)",
+                                       ylabel="win rate (% of games)", fair=1 / exp.players)))
     if _want(exp, "combos"):
         t = combos[combos["size"] >= 3].rename(columns={"share": "rate"}).assign(mode=lambda d: d["mode"].map(_mode_name))
         sec.figures.append(Figure("combos", "Largest set per scored turn (sizes 0-2 score nothing and are left out).",
-                                  partial(F.grouped_rates, t, group="mode", category="size",
-                                          title="Distribution of combination sizes", xlabel="size of the largest set (dice)",
-                                          ylabel="share of scored turns (%)",
-                                          note="n = " + ", ".join(f"{_mode_name(m)}: {int(combos[combos['mode'] == m]['turns'].sum()):,} turns" for m in frames))))
+                                  plot("grouped_rates", t, group="mode", category="size",
+                                       title="Distribution of combination sizes", xlabel="size of the largest set (dice)",
+                                       ylabel="share of scored turns (%)",
+                                       note="n = " + ", ".join(f"{_mode_name(m)}: {int(combos[combos['mode'] == m]['turns'].sum()):,} turns" for m in frames))))
     if _want(exp, "pace"):
         rows = []
         for _, r in pace.iterrows():
@@ -229,9 +240,9 @@ def analyse(exp, data, sec: Section) -> None:
                 rows.append({"mode": _mode_name(r["mode"]), "event": "Étang" if what == "pond" else "Angoisse",
                              "rate": r[what], "low": r[f"{what}_low"], "high": r[f"{what}_high"], "n": r["turns"]})
         sec.figures.append(Figure("pace", "Étang Paisible and Angoisse per really-played turn, by mode (95 % intervals clustered by game); compare the height of the two events within each mode.",
-                                  partial(F.grouped_rates, pd.DataFrame(rows), group="mode", category="event",
-                                          title="Étang and Angoisse per played turn", xlabel="event",
-                                          ylabel="share of played turns (%)")))
+                                  plot("grouped_rates", pd.DataFrame(rows), group="mode", category="event",
+                                       title="Étang and Angoisse per played turn", xlabel="event",
+                                       ylabel="share of played turns (%)")))
 
 
 #: Games of the 8 D8 batch replayed round by round for the leader's chance and the worst deficit.

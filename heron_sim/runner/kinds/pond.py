@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from functools import partial
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -13,14 +13,27 @@ from ...analysis.deadturns import is_dead
 from ...analysis.intervals import wilson
 from ...analysis.stats import t_interval, binom_test, chi2_sf, format_p
 from ...engine import layout as L
-from ...report import figures as F
-from ...report.section import Figure, Section, Table, num_ci, pct, pct_ci
-from ..config import Experiment
+from ...sections import Figure, Section, Table, num_ci, pct, pct_ci, plot
+from ..options import HeronExperiment, Guide, Seating, Turns, figures_of
 from ..jobs import Job, resolve_strategies, seatings
 from .common import mode_sorted, _disp, _mode_name, _n, _want
 
 
-def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
+#: The figures this kind draws (the ``figures`` key chooses among them; default: all).
+FIGURES = ('pushback', 'pond_rate')
+
+
+class PondExperiment(HeronExperiment):
+    """The options of an experiment file of kind ``pond``."""
+
+    kind: Literal["pond"] = "pond"
+    figures: figures_of(FIGURES) = FIGURES
+    turns: Turns = 100_000
+    seating: Seating = "ai"
+    guide: Guide = "loup"
+
+
+def plan(exp: PondExperiment, g, games_override: int | None = None) -> list[Job]:
     """The simulation jobs of this kind (``g(n)`` applies the --games override)."""
     P = exp.players
     jobs: list[Job] = []
@@ -194,7 +207,7 @@ def analyse(exp, data, sec: Section) -> None:
         _seat_tables(sec, pd.DataFrame(seat_rows), pd.DataFrame(assoc_rows), base)
     if _want(exp, "pushback"):
         sec.figures.append(Figure("pushback", "Pond push-back: simulated shares (bars, 95 % Wilson) vs the exact law (black ticks).",
-                                  partial(F.pushback, push)))
+                                  plot("pushback", push)))
     if _want(exp, "pond_rate"):
         t2 = rates.assign(n=rates["turns"])
         rows = []
@@ -202,9 +215,9 @@ def analyse(exp, data, sec: Section) -> None:
             rows.append({"mode": _mode_name(rr["mode"]), "source": "simulated", "rate": rr["rate"], "low": rr["low"], "high": rr["high"], "n": rr["turns"]})
             rows.append({"mode": _mode_name(rr["mode"]), "source": "exact (enumeration)", "rate": rr["exact"], "low": rr["exact"], "high": rr["exact"], "n": np.nan})
         sec.figures.append(Figure("pond_rate", "P(Pond) per turn by mode, simulated (95 % Wilson) and exact.",
-                                  partial(F.grouped_rates, pd.DataFrame(rows), group="source", category="mode",
-                                          title="Probability of the Étang Paisible per turn", xlabel="dice mode",
-                                          ylabel="P(Étang) per turn (%)")))
+                                  plot("grouped_rates", pd.DataFrame(rows), group="source", category="mode",
+                                       title="Probability of the Étang Paisible per turn", xlabel="dice mode",
+                                       ylabel="P(Étang) per turn (%)")))
 
 
 def _seat_ponds(df: pd.DataFrame, m: str, sec: Section) -> tuple[list[dict], list[dict]]:

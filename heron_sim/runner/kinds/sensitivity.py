@@ -4,7 +4,7 @@ and the 10 D6 dice composition (the rulings' assumed dice against a rotated alte
 
 from __future__ import annotations
 
-from functools import partial
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -12,12 +12,23 @@ import pandas as pd
 from ...analysis import metrics as M
 from ...analysis.stats import format_p, paired_difference
 from ...animals import NAMES as ANIMALS
-from ...report import figures as F
-from ...report.section import Figure, Section, Table, num_ci, pct, pct_ci, signed_ci
+from ...sections import Figure, Section, Table, num_ci, pct, pct_ci, plot, signed_ci
 from ...rules import Rules
-from ..config import Experiment
+from ..options import HeronExperiment, Seating, figures_of
 from ..jobs import Job, resolve_strategies, seatings
 from .common import GUIDE_FR, SECONDS_PER_TURN, _disp, _mode_name, _want, minutes
+
+
+#: The figures this kind draws (the ``figures`` key chooses among them; default: all).
+FIGURES = ('sensitivity',)
+
+
+class SensitivityExperiment(HeronExperiment):
+    """The options of an experiment file of kind ``sensitivity``."""
+
+    kind: Literal["sensitivity"] = "sensitivity"
+    figures: figures_of(FIGURES) = FIGURES
+    seating: Seating = "ai"
 
 #: (key, rules key, value, label) — one rule changed at a time, everything else default.
 VARIANTS = (
@@ -59,7 +70,7 @@ def alternative_d6() -> list[list[str]]:
     return [[a for i, a in enumerate(NON_HERON) if i != (k + 2) % 6] + ["heron"] for k in range(10)]
 
 
-def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
+def plan(exp: SensitivityExperiment, g, games_override: int | None = None) -> list[Job]:
     """The simulation jobs of this kind (``g(n)`` applies the --games override)."""
     P = exp.players
     m = exp.modes[0]
@@ -183,10 +194,10 @@ def analyse(exp, data, sec: Section) -> None:
         k = t[t["key"] != "base"].copy()
         sec.figures.append(Figure("sensitivity", "Game length when one rule changes, relative to the default rules on the same "
                                                  "seeds (95 % paired interval). Points right of zero: longer games.",
-                                  partial(F.forest, k, label="label", value="rel", low="rel_low", high="rel_high", scale=100,
-                                          title=f"Sensitivity of game length ({_mode_name(m)})",
-                                          xlabel="change in mean game length vs default (%)",
-                                          note=f"n = {int(k['games'].min()):,} paired games per rule")))
+                                  plot("forest", k, label="label", value="rel", low="rel_low", high="rel_high", scale=100,
+                                       title=f"Sensitivity of game length ({_mode_name(m)})",
+                                       xlabel="change in mean game length vs default (%)",
+                                       note=f"n = {int(k['games'].min()):,} paired games per rule")))
 
     # player counts
     prow = []
@@ -273,7 +284,7 @@ def analyse(exp, data, sec: Section) -> None:
             f"{r['label']} {100 * r['rel']:+.1f} %" for _, r in t.iloc[1:].iterrows())
         + f" (default {base_row['mean']:.1f} rounds).")
     if len(pt):
-        from ...report.judge import family_readings
+        from ...analysis.judge import family_readings
 
         rd = family_readings([(100 * (r["first"] - r["fair"]), 100 * (r["first_low"] - r["fair"]),
                                100 * (r["first_high"] - r["fair"]), r["first_p"]) for _, r in pt.iterrows()], 1.0)

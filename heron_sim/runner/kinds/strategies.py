@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from functools import partial
+from typing import Literal
 
 import numpy as np
 import pandas as pd
@@ -11,14 +11,28 @@ import pandas as pd
 from ...analysis import metrics as M
 from ...analysis.intervals import wilson
 from ...analysis.stats import binom_test, format_p, holm
-from ...report import figures as F
-from ...report.section import Figure, Section, Table, num_ci, pct, pct_ci
-from ..config import Experiment
+from ...sections import Figure, Section, Table, num_ci, pct, pct_ci, plot
+from ..options import HeronExperiment, Extra, Strategies, figures_of
 from ..jobs import Job, resolve_strategies, seatings
 from .common import _disp, _fmt_cell, _mode_name, _seating_text, _want
 
 
-def plan(exp: Experiment, g, games_override: int | None = None) -> list[Job]:
+#: The figures this kind draws (the ``figures`` key chooses among them; default: all).
+FIGURES = ('head_to_head', 'per_mode', 'variance')
+
+
+class StrategiesExperiment(HeronExperiment):
+    """The options of an experiment file of kind ``strategies``."""
+
+    kind: Literal["strategies"] = "strategies"
+    figures: figures_of(FIGURES) = FIGURES
+    strategies: Strategies = "all"
+    skill_games: Extra = 0
+    h2h_games: Extra = 0
+    mixed_games: Extra = 0
+
+
+def plan(exp: StrategiesExperiment, g, games_override: int | None = None) -> list[Job]:
     """The simulation jobs of this kind (``g(n)`` applies the --games override)."""
     P = exp.players
     jobs: list[Job] = []
@@ -214,19 +228,19 @@ def analyse(exp, data, sec: Section) -> None:
         t = pd.concat(ve_all, ignore_index=True)
         t = t.assign(rate=t["eta_squared"], group=t["table"], n=t["player_games"])
         sec.figures.append(Figure("variance", "Share of the variance of winning explained by each factor alone (95 % bootstrap interval).",
-                                  partial(F.grouped_rates, t, group="group", category="factor",
-                                          title="What decides the game: seat, guide or strategy", xlabel="factor",
-                                          ylabel="variance of winning explained (%)",
-                                          note="n = player-games; the rest of the variance is the dice")))
+                                  plot("grouped_rates", t, group="group", category="factor",
+                                       title="What decides the game: seat, guide or strategy", xlabel="factor",
+                                       ylabel="variance of winning explained (%)",
+                                       note="n = player-games; the rest of the variance is the dice")))
     if _want(exp, "head_to_head") and len(h2h):
         sec.figures.append(Figure("head_to_head", "Head-to-head heat map: share of wins of the row strategy (95 % Wilson, n games).",
-                                  partial(F.heatmap, rate, low, high, cnt)))
+                                  plot("heatmap", rate, low, high, cnt)))
     if _want(exp, "per_mode") and len(solo_t):
         t = solo_t.assign(rate=solo_t["pr_advance"], low=solo_t["pr_advance_low"], high=solo_t["pr_advance_high"], n=solo_t["games"])
         sec.figures.append(Figure("per_mode", "Advance per played turn of each strategy playing alone, by mode.",
-                                  partial(F.grouped_rates, t, group="strategy", category="mode", percent=False,
-                                          title="Advance per turn by strategy and mode", xlabel="dice mode",
-                                          ylabel="advance per played turn (squares)")))
+                                  plot("grouped_rates", t, group="strategy", category="mode", percent=False,
+                                       title="Advance per turn by strategy and mode", xlabel="dice mode",
+                                       ylabel="advance per played turn (squares)")))
 
 
 #: One line per registered AI, for readers who never saw the code (details: docs/strategies.md).
