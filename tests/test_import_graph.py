@@ -6,6 +6,10 @@ beyond the one pair still listed below."""
 import ast
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.exact
+
 ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "heron_sim"
 

@@ -12,6 +12,8 @@ from heron_sim.cli import app
 from heron_sim.report import Figure, Section, Table, write_report
 from heron_sim.report import figures as F
 
+pytestmark = [pytest.mark.exact, pytest.mark.cli]
+
 EXPERIMENTS = {
     "modes": 'kind = "modes"\nmodes = ["8d8", "7d8"]\nseating = "greedy,random"',
     "pond": 'kind = "pond"\nmodes = ["8d8"]\nseating = "greedy"',

@@ -9,6 +9,8 @@ from heron_sim import Rules, read_frame, read_meta, simulate_to_file
 from heron_sim.errors import HeronSimError
 from heron_sim.io import FORMAT_VERSION, FrameWriter
 
+pytestmark = pytest.mark.exact
+
 
 @pytest.mark.parametrize("ext", [".parquet", ".csv"])
 def test_a_result_file_holds_what_reproduces_it(tmp_path, ext):

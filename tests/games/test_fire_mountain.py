@@ -14,6 +14,8 @@ from heron_sim.games.fire_mountain import engine as E
 from heron_sim.games.fire_mountain import load_rules, simulate, summarize
 from heron_sim.games.fire_mountain.rules import BRONTO, PLESIO, PTERA, SPECIES, STEGO, TREX, TRICE
 
+pytestmark = [pytest.mark.exact, pytest.mark.statistical, pytest.mark.cli]
+
 I = np.int64
 RULES = load_rules(None, {})
 LAYOUT = np.array(RULES.layout, I)  # PPJL / JVPJ / LHJC / PJLP, tile id = start position
