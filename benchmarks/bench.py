@@ -18,8 +18,9 @@ Measures, on this machine (in-process figures: medians of ``--repeats`` runs, wa
 - the first-run wall time of ``heron-sim game NAME simulate --games 10000`` for each lighter
   game with an empty cache (target < 30 s), and its warm time;
 - ``heron-sim explore`` after a change: the seconds until 20,000 games of the AI mix per side
-  (base and variant, 40,000 games, bootstrap updates included) are in, and until the first
-  estimate, warm kernels (target <= 1 s); ``--explore`` prints only these figures;
+  (base and variant, bootstrap updates included) are in, and until the first estimate, warm
+  kernels (target <= 1 s): the base's games of the change before are read back, as on the page;
+  also with a new base (both sides played, 40,000 games); ``--explore`` prints only these figures;
 - with ``--report``: the wall time of ``heron-sim report`` (the whole test plan, simulation,
   analysis and rendering) with an empty cache, as ``make report`` runs it on a fresh clone
   (target < 5 min).
@@ -83,7 +84,7 @@ def explore_figures(repeats: int = 3, games: int = 20_000) -> dict:
     first estimate, with warm kernels; each repeat is a new variant (the expert's tables are
     built for it, as after a change on the page). Also the engine alone on the same games."""
     from heron_sim.explore.form import parse_setup
-    from heron_sim.explore.live import CompareJob
+    from heron_sim.explore.live import PLAYED, CompareJob
     from heron_sim.explore.stats import weights
     from heron_sim.lab.panel import AI_MIX
     from heron_sim.runner.executor import play_rows, split_games
@@ -101,22 +102,29 @@ def explore_figures(repeats: int = 3, games: int = 20_000) -> dict:
             job.step()
         return time.perf_counter() - t, job.first_update_s
 
-    play(setup(20))  # load the kernels
+    play(setup(20))  # load the kernels (and keep the base's games)
     runs = [play(setup(b)) for b in range(repeats)]
     total = statistics.median(r[0] for r in runs)
+    both = []
+    for b in range(repeats):  # a new base as well (mode, players or seating changed): both sides
+        PLAYED.clear()
+        both.append(play(setup(10 + b))[0])
     s = setup(19)
     t = time.perf_counter()
     for rules in (s.base, s.variant):
         for b in split_games(rules, s.seatings, 1, games):
             play_rows(b)
     engine = time.perf_counter() - t
-    return {"explore_s": total, "explore_first_s": statistics.median(r[1] for r in runs),
+    return {"explore_s": total, "explore_both_s": statistics.median(both),
+            "explore_first_s": statistics.median(r[1] for r in runs),
             "explore_engine_s": engine, "explore_games": games, "load": os.getloadavg()[0]}
 
 
 def explore_rows(fig: dict) -> list[tuple]:
     g = fig["explore_games"]
     return [(f"`explore` after a change: {g:,} AI-mix games per side in", f"{fig['explore_s']:.2f} s", "", "<= 1 s"),
+            (f"  ... after a new base too (mode, players or seats: {2 * g:,} games played)",
+             f"{fig['explore_both_s']:.2f} s", "", ""),
             ("`explore` after a change: first estimate in", f"{fig['explore_first_s']:.2f} s", "", "~1 s"),
             (f"  the engine alone on the same {2 * g:,} games", f"{fig['explore_engine_s']:.2f} s", "", "")]
 

@@ -18,7 +18,7 @@ from heron_sim.engine.batch import play_batch, play_turns
 from heron_sim.engine.pack import pack_rules
 from heron_sim.rules import Rules
 from heron_sim.strategies import seat_arrays
-from heron_sim.strategies.dispatch import EXPERT, GREEDY, PLUGIN
+from heron_sim.strategies.dispatch import EXPERT, GREEDY, PLUGIN, PRUDENT, RACER
 
 pytestmark = pytest.mark.exact
 
@@ -40,8 +40,18 @@ def generic_expert():
     return wrapper, wrapper.address
 
 
-def _games(rules, sids, address, games, seed=11, first=3):
-    seating = ["expert" if s in (EXPERT, PLUGIN) else "greedy" for s in sids]
+@pytest.fixture(scope="module")
+def generic_racer():
+    """The address of ``racer_decide`` as a plug-in (the generic path's racer)."""
+    from heron_sim.strategies.plugins import compile_plugin
+    from heron_sim.strategies.racer import racer_decide
+
+    wrapper = compile_plugin(racer_decide)
+    return wrapper, wrapper.address
+
+
+def _games(rules, sids, address, games, seed=11, first=3, tables="expert"):
+    seating = [tables if s in (EXPERT, RACER, PRUDENT, PLUGIN) else "greedy" for s in sids]
     _, sp = seat_arrays(seating, rules)
     sids = np.asarray(sids, dtype=np.int64)
     sp[sids == PLUGIN, 0] = float(address)  # a plug-in's row: its address, then the tables
@@ -139,3 +149,132 @@ def test_kernels_with_expert_seats_take_the_fused_turn():
     assert "HAS_EXPERT = True" in kernels.decide_source(kernels.SHARED)
     for sid in (GREEDY, PLUGIN):
         assert "HAS_EXPERT = False" in kernels.decide_source((sid,))
+
+
+RACER_VARIANTS = [
+    dict(mode="8d8", players=4),
+    dict(mode="10d6", players=3),
+    dict(mode="8d8", players=3, overrides={"heron_patience_doubling": True, "consolation_no_set": 1,
+                                           "exact_finish": True}),
+]
+
+
+@pytest.mark.parametrize("variant", RACER_VARIANTS,
+                         ids=lambda v: f"{v['mode']}-{v['players']}p" + ("-" + "-".join(v["overrides"]) if "overrides" in v else ""))
+def test_fused_racer_turn_plays_the_same_games_as_the_generic_path(variant, generic_racer):
+    """A racer seat takes the expert's fused turn with its own stop rule (race_action on the
+    counted dice): the same games as racer_decide through the generic loop."""
+    rules = Rules.build(**variant)
+    n = rules.players
+    _, address = generic_racer
+    fused = _games(rules, [RACER] * n, address, 1200, tables="racer")
+    generic = _games(rules, [PLUGIN] * n, address, 1200, tables="racer")
+    assert fused[:, L.C_PLAYED].sum() > 15_000
+    np.testing.assert_array_equal(fused, generic)
+
+
+def test_fused_racer_and_expert_seats_at_one_table(generic_racer, generic_expert):
+    """Expert and racer seats side by side (the shared kernel): each fused seat plays as its
+    generic plug-in; the racer's stop rule differs from the expert's (else this proves nothing)."""
+    rules = Rules.build(mode="8d8", players=4)
+    seating = ["racer", "expert", "greedy", "racer"]
+    _, sp = seat_arrays(seating, rules)
+    out = {}
+    for label, sids in (("fused", [RACER, EXPERT, GREEDY, RACER]),
+                        ("generic", [PLUGIN, PLUGIN, GREEDY, PLUGIN]),
+                        ("as-expert", [EXPERT, EXPERT, GREEDY, EXPERT])):
+        row = sp.copy()
+        if label == "generic":
+            row[0, 0] = row[3, 0] = float(generic_racer[1])
+            row[1, 0] = float(generic_expert[1])
+        rows = np.zeros((1200, L.n_columns(rules.finish)), dtype=np.int64)
+        play_batch(np.uint64(7), 0, pack_rules(rules), np.asarray(sids, dtype=np.int64), row, rows)
+        out[label] = rows
+    np.testing.assert_array_equal(out["fused"], out["generic"])
+    assert not np.array_equal(out["fused"], out["as-expert"])
+
+
+def test_kernels_with_racer_seats_take_the_fused_turn():
+    assert "HAS_RACER = True" in kernels.decide_source((RACER,))
+    assert "HAS_RACER = True" in kernels.decide_source(kernels.SHARED)
+    for sid in (GREEDY, EXPERT, PLUGIN):
+        assert "HAS_RACER = False" in kernels.decide_source((sid,))
+
+
+@pytest.fixture(scope="module")
+def generic_prudent():
+    """The address of ``prudent_decide`` as a plug-in (the generic path's prudent), reading its
+    parameter row after the plug-in's address (column 0)."""
+    import numba
+
+    from heron_sim.strategies.plugins import compile_plugin
+    from heron_sim.strategies.prudent import prudent_decide
+
+    @numba.njit
+    def prudent_as_plugin(kind, seat, w, R, rng, sp):
+        return prudent_decide(kind, seat, w, R, rng, sp[:, 1:])
+
+    wrapper = compile_plugin(prudent_as_plugin)
+    return wrapper, wrapper.address
+
+
+def _prudent_games(rules, address, games, seed=11, first=3):
+    """(fused, generic): every seat prudent, then every seat the generic plug-in."""
+    n = rules.players
+    _, sp = seat_arrays(["prudent"] * n, rules)
+    outs = []
+    for sid, row in ((PRUDENT, sp), (PLUGIN, np.concatenate([np.full((n, 1), float(address)), sp], axis=1))):
+        out = np.zeros((games, L.n_columns(rules.finish)), dtype=np.int64)
+        play_batch(np.uint64(seed), first, pack_rules(rules), np.full(n, sid, dtype=np.int64),
+                   np.ascontiguousarray(row), out)
+        outs.append(out)
+    return outs
+
+
+PRUDENT_VARIANTS = VARIANTS + [
+    dict(mode="8d8", players=4, overrides={"anxiety_threshold": 4, "bull_min_set": 3}),
+    dict(mode="10d8", players=6),
+]
+
+
+@pytest.mark.parametrize("variant", PRUDENT_VARIANTS,
+                         ids=lambda v: f"{v['mode']}-{v['players']}p" + ("-" + "-".join(v["overrides"]) if "overrides" in v else ""))
+def test_fused_prudent_turn_plays_the_same_games_as_the_generic_path(variant, generic_prudent):
+    """A prudent seat counts its dice (heron_sim.strategies.prudent_turn) and hands the whole
+    turn to the generic loop where it uses a power: the same games as prudent_decide there."""
+    rules = Rules.build(**variant)
+    _, address = generic_prudent
+    fused, generic = _prudent_games(rules, address, 1200)
+    assert fused[:, L.C_PLAYED].sum() > 15_000
+    np.testing.assert_array_equal(fused, generic)
+    if rules.powers:  # the hand-overs (Wolf, Eagle, Deer) and the Lion's rescues were played
+        assert (fused[:, L.C_POWERS + np.array([LOUP, AIGLE, CERF, LION])].sum(axis=0) > 20).all()
+
+
+@pytest.mark.parametrize("guide", [LOUP, TAUREAU, LION, AIGLE, CERF, HERON])
+def test_fused_prudent_single_turns_match_the_generic_path(guide, generic_prudent):
+    rules = Rules.build(mode="8d8")
+    R = pack_rules(rules)
+    _, sp = seat_arrays(["prudent"], rules)
+    _, address = generic_prudent
+    outs = []
+    for sid in (PRUDENT, PLUGIN):
+        row = sp[0].copy()
+        if sid == PLUGIN:
+            row = np.concatenate([[float(address)], row])  # a plug-in's row: its address first
+        row = np.ascontiguousarray(row)
+        out = np.zeros((20_000, 3), dtype=np.int64)
+        play_turns(np.uint64(3), 0, R, guide, sid, row, out)
+        outs.append(out)
+    np.testing.assert_array_equal(outs[0], outs[1])
+
+
+def test_kernels_with_prudent_seats_take_the_fused_turn():
+    from heron_sim.strategies.declared import sid_of
+
+    assert (kernels.GREEDY, kernels.EXPERT, kernels.PRUDENT, kernels.RACER) == tuple(
+        sid_of(name) for name in ("greedy", "expert", "prudent", "racer"))
+    assert "HAS_PRUDENT = True" in kernels.decide_source((PRUDENT,))
+    assert "HAS_PRUDENT = True" in kernels.decide_source(kernels.SHARED)
+    for sid in (GREEDY, EXPERT, RACER, PLUGIN):
+        assert "HAS_PRUDENT = False" in kernels.decide_source((sid,))

@@ -198,6 +198,61 @@ def test_figures_are_those_of_the_games_compare_plays():
         assert np.array_equal(job.acc.sums(side), X.sum(axis=0).astype(float))
 
 
+def test_a_change_reads_the_bases_games_back_and_publishes_the_same_figures(monkeypatch):
+    """After a change of the variant the base's games are read from the store, not played: the
+    job's sums and histograms are those of a job that played both sides."""
+    from heron_sim.lab.panel import AI_MIX
+
+    store = live.PlayedGames()
+    monkeypatch.setattr(live, "PLAYED", store)
+    played = []
+    real_play = live.Seated.play
+
+    def counting_play(self, rules, seating, seed, lo, n, store=None):
+        if store is None or store.get(live.PlayedGames.key(rules, seating, seed), int(lo), int(n)) is None:
+            played.append((rules, int(n)))
+        return real_play(self, rules, seating, seed, lo, n, store)
+
+    monkeypatch.setattr(live.Seated, "play", counting_play)
+
+    def run(bull):
+        job = CompareJob("t", parse_setup(_settings(seats=list(AI_MIX), values={"bull_bonus": bull},
+                                                    games=1000, seed=5)))
+        while not job.finished:
+            job.step()
+        return job
+
+    run(1)
+    played.clear()
+    second = run(3)  # a change: the base's 1,000 games are kept
+    assert played and all(rules == second.setup.variant for rules, _ in played)
+    assert sum(n for _, n in played) == 1000
+    store.clear()
+    played.clear()
+    fresh = run(3)
+    assert sum(n for _, n in played) == 2000  # nothing kept: both sides played
+    assert np.array_equal(second.acc.blocks, fresh.acc.blocks)
+    assert np.array_equal(second.acc.hist, fresh.acc.hist)
+
+
+def test_the_store_keeps_contiguous_runs_and_forgets_the_oldest():
+    store = live.PlayedGames(max_games=50, total_games=60)
+    X = np.arange(40 * 3, dtype=np.int32).reshape(40, 3)
+    lens = np.array([i % 7 - 1 for i in range(40)], dtype=np.int16)  # -1: unfinished
+    store.put("a", 10, X[:20], lens[:20])
+    store.put("a", 30, X[20:], lens[20:])  # extends the run
+    got, hist = store.get("a", 15, 25)
+    assert np.array_equal(got, X[5:30])
+    assert hist.sum() == (lens[5:30] >= 0).sum() and hist[0] == (lens[5:30] == 0).sum()
+    assert store.get("a", 5, 10) is None and store.get("a", 40, 11) is None  # not all kept
+    store.put("a", 60, X[:5], lens[:5])  # not contiguous: a new run replaces the old
+    assert store.get("a", 15, 5) is None and store.get("a", 60, 5) is not None
+    store.put("b", 0, X, lens)
+    store.put("c", 0, X[:30], lens[:30])  # 75 games > 60: the oldest runs go
+    assert store.get("a", 60, 5) is None and store.get("b", 0, 40) is None
+    assert store.get("c", 0, 30) is not None and store.games() == 30
+
+
 def test_block_bootstrap_matches_the_bootstrap_of_the_games():
     """Pooling the games into blocks does not change the interval: the paired length
     difference's 95 % width equals the lab's per-game Poisson bootstrap's within 12 %."""

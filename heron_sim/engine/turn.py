@@ -9,8 +9,11 @@ from ..rules.rules import (
     P_HERON_DOUBLING, P_POND, P_ROLLS,
 )
 from ..strategies.common import can_target
-from ..strategies.dispatch import EXPERT, GREEDY, HAS_EXPERT, HAS_GREEDY, decide
+from ..strategies.dispatch import (
+    EXPERT, GREEDY, HAS_EXPERT, HAS_GREEDY, HAS_PRUDENT, HAS_RACER, PRUDENT, RACER, decide,
+)
 from ..strategies.expert_turn import expert_roll_phase
+from ..strategies.prudent_turn import prudent_roll_phase
 from .dice import (
     best_set, count_animals, doubling_guide, heron_earns_doubling, newly_kept_count, reserved_herons, roll_free_dice,
 )
@@ -25,6 +28,22 @@ from .powers import apply_power, has_roll_time_power, power_enabled
 
 
 @hot
+def tables_turn(seat, w):
+    """The seat plays the fused turn of the expert's tables (heron_sim.strategies.expert_turn):
+    an ``expert`` or a ``racer`` seat, in a kernel that holds them."""
+    sid = w[SID + seat]
+    return (HAS_EXPERT and sid == EXPERT) or (HAS_RACER and sid == RACER)
+
+
+@hot
+def counted_turn(seat, w):
+    """The seat's score reads the dice by animal its roll phase leaves in w[COUNTS] (the fused
+    turns of expert, racer and prudent count the dice without placing them; their scoring is
+    greedy's: no guide swap, Bull always)."""
+    return tables_turn(seat, w) or (HAS_PRUDENT and w[SID + seat] == PRUDENT)
+
+
+@hot
 def roll_phase(seat, w, R, rng, sp):
     """Roll, keep and reroll until the turn's dice are final.
 
@@ -34,7 +53,9 @@ def roll_phase(seat, w, R, rng, sp):
     ``w[ROLL]`` is the number of the roll the turn ended on (1 = first). A greedy seat takes
     the fused path of heron_sim.engine.greedy_turn (same results, same draws); an expert seat
     that of heron_sim.strategies.expert_turn, which hands the turn back to the loop below (at a
-    decision point, the dice laid out) where the tables alone do not decide.
+    decision point, the dice laid out) where the tables alone do not decide; a racer seat too; a
+    prudent seat that of heron_sim.strategies.prudent_turn, which hands the whole turn back
+    (the stream rewound) where it would use a power.
     """
     w[PATIENCE] = -1  # no Patience yet this turn
     if HAS_GREEDY and w[SID + seat] == GREEDY:
@@ -42,7 +63,12 @@ def roll_phase(seat, w, R, rng, sp):
     n = w[NDICE]
     row = w[ROW]
     reserved = -1
-    if HAS_EXPERT and w[SID + seat] == EXPERT:
+    counted = counted_turn(seat, w)
+    if HAS_PRUDENT and w[SID + seat] == PRUDENT:
+        code = prudent_roll_phase(seat, w, R, rng, sp)
+        if code >= 0:
+            return code % 4, code // 4
+    elif tables_turn(seat, w):
         code = expert_roll_phase(seat, w, R, rng, sp)
         if code >= 0:
             return code % 4, code // 4
@@ -73,7 +99,7 @@ def roll_phase(seat, w, R, rng, sp):
                     w[READY + seat] = 0
                     w[row + C_POWERS + LION] += 1
                     w[row + C_LION_RESCUES] += 1
-                    if HAS_EXPERT and w[SID + seat] == EXPERT:
+                    if counted:
                         count_animals(w)  # what the expert's score reads
                     return OUT_RESCUED, 0
             return OUT_ANXIETY, 0
@@ -85,7 +111,7 @@ def roll_phase(seat, w, R, rng, sp):
                 reserved = reserved_herons(w)
                 continue  # Anxiety is checked after every die modification
         if decide(D_KEEP, seat, w, R, rng, sp) == 0:
-            if HAS_EXPERT and w[SID + seat] == EXPERT:
+            if counted:
                 count_animals(w)  # what the expert's score reads
             return OUT_SCORED, 0
         newly, free_left = newly_kept_count(w)
@@ -119,8 +145,8 @@ def score_dice(seat, w, R, rng, sp):
     """
     if HAS_GREEDY and w[SID + seat] == GREEDY:
         return greedy_score(seat, w, R)
-    if HAS_EXPERT and w[SID + seat] == EXPERT:
-        # expert scores as greedy does (expert_decide: no guide swap, regenerate on an 8+ set,
+    if counted_turn(seat, w):
+        # expert, racer and prudent score as greedy does (expert_decide: no guide swap, regenerate on an 8+ set,
         # Bull always), from the counts its roll phase leaves in w[COUNTS]
         return greedy_score(seat, w, R)
     row = w[ROW]

@@ -9,6 +9,10 @@ games of the equivalent ``heron-sim compare --games N`` command. The first chunk
 estimate within a fraction of a second); later chunks are sized to take about a quarter of a
 second, so that a new change never waits long for the old games to stop.
 
+The games a job plays are kept (:data:`PLAYED`, a :class:`PlayedGames`): after a change of the
+variant the base's games, the same rules, seating, seed and game numbers, are read back instead
+of played again (the same numbers, bit for bit), so a change costs the variant's games only.
+
 A :class:`PanelJob` plays the base and the variant over the lab's default panel of scenarios
 (heron_sim.lab.panel.DEFAULT_PANEL) and ranks the scenarios.
 
@@ -116,19 +120,105 @@ class Seated:
             self._cache[key] = (R, sids, sp)
         return self._cache[key]
 
-    def play(self, rules, seating, seed, lo, n):
-        """Games ``lo .. lo + n - 1``: (per-game columns, length histogram)."""
+    def play(self, rules, seating, seed, lo, n, store: PlayedGames | None = None):
+        """Games ``lo .. lo + n - 1``: (per-game columns, length histogram); read from ``store``
+        where it holds them all, else played (and kept there)."""
         from ..engine import layout as L
         from ..engine.batch import play_batch
         from ..engine.kernels import shared_kernel
 
+        key = PlayedGames.key(rules, seating, seed)
+        if store is not None:
+            got = store.get(key, int(lo), int(n))
+            if got is not None:
+                return got
         R, sids, sp = self.arrays(rules, seating)
         rows = np.zeros((int(n), L.n_columns(rules.finish)), dtype=np.int64)
         if n:
             with shared_kernel():
                 play_batch(np.uint64(seed), int(lo), R, sids, sp, rows)
-        return game_columns(rows, rules), length_histogram(rows)
+        X = game_columns(rows, rules)
+        if store is not None and n:
+            store.put(key, int(lo), X, _lengths(rows))
+        return X, length_histogram(rows)
 
+
+class PlayedGames:
+    """The per-game columns of games already played, kept for the next job: a designer changes
+    the variant, not the base, so the base's games (the same rules, seating, seed and game
+    numbers: the same results, bit for bit) are read back instead of played again. One
+    contiguous run of games per (rules, seating, seed), at most ``max_games`` of it; the runs
+    used last are kept, ``total_games`` games at most in all (about 100 MB). Thread-safe."""
+
+    def __init__(self, max_games: int = 200_000, total_games: int = 500_000):
+        self.max_games = max_games
+        self.total_games = total_games
+        self._runs: dict = {}  # key -> [first game, X (int32[games, K2]), lengths (int16[games])]
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def key(rules, seating, seed):
+        return (rules, tuple(seating), int(seed))
+
+    def get(self, key, lo: int, n: int):
+        """(X, length histogram) of games ``lo .. lo + n - 1``, or None if not all are kept."""
+        with self._lock:
+            run = self._runs.get(key)
+            if run is None or lo < run[0] or lo + n > run[0] + run[1].shape[0]:
+                return None
+            self._runs[key] = self._runs.pop(key)  # used last
+            a = lo - run[0]
+            X, lens = run[1][a : a + n], run[2][a : a + n]
+        return X, _histogram(lens)
+
+    def put(self, key, lo: int, X: np.ndarray, lens: np.ndarray) -> None:
+        """Keep games ``lo ..`` when they start a run or extend the kept one."""
+        with self._lock:
+            run = self._runs.get(key)
+            if run is not None and lo == run[0] + run[1].shape[0]:
+                if run[1].shape[0] + X.shape[0] <= self.max_games:
+                    run[1] = np.concatenate([run[1], X])
+                    run[2] = np.concatenate([run[2], lens])
+                self._runs[key] = self._runs.pop(key)
+                self._trim()
+                return
+            if run is not None and run[0] <= lo < run[0] + run[1].shape[0]:
+                return  # already kept
+            self._runs.pop(key, None)
+            self._runs[key] = [lo, X.copy(), lens.copy()]
+            self._trim()
+
+    def _trim(self) -> None:
+        total = sum(run[1].shape[0] for run in self._runs.values())
+        while total > self.total_games and len(self._runs) > 1:
+            total -= self._runs.pop(next(iter(self._runs)))[1].shape[0]  # the one used longest ago
+
+    def games(self) -> int:
+        with self._lock:
+            return sum(run[1].shape[0] for run in self._runs.values())
+
+    def clear(self) -> None:
+        with self._lock:
+            self._runs.clear()
+
+
+def _lengths(rows: np.ndarray) -> np.ndarray:
+    """Each game's length bin of :func:`~heron_sim.explore.stats.length_histogram` (-1: unfinished)."""
+    from ..engine import layout as L
+    from .stats import HIST_MAX
+
+    fin = rows[:, L.C_FINISHED] != 0
+    return np.where(fin, np.minimum(rows[:, L.C_ROUNDS], HIST_MAX), -1).astype(np.int16)
+
+
+def _histogram(lens: np.ndarray) -> np.ndarray:
+    from .stats import HIST_MAX
+
+    return np.bincount(lens[lens >= 0].astype(np.int64), minlength=HIST_MAX + 1)[: HIST_MAX + 1]
+
+
+#: The games every job of this process has played (the base of the next change among them).
+PLAYED = PlayedGames()
 
 _pool: ThreadPoolExecutor | None = None
 
@@ -139,17 +229,32 @@ def _single_thread() -> None:
     numba.set_num_threads(1)  # thread-local: each pool thread plays its batch alone
 
 
-def play_all(seated: Seated, seed: int, tasks: list) -> list:
+def play_all(seated: Seated, seed: int, tasks: list, store: PlayedGames | None = None) -> list:
     """Play batches ``(side, rules, seating, first game, games)`` at once, one per core: the
     kernels release the GIL, and a chunk's batches (one per seating and side) are too small for
-    the engine to split them over the cores itself. Results in the order of ``tasks``."""
+    the engine to split them over the cores itself. Batches ``store`` holds are read from it,
+    the others played and kept there. Results in the order of ``tasks``."""
     global _pool
     import numba
 
-    if _pool is None:
-        _pool = ThreadPoolExecutor(max_workers=numba.config.NUMBA_NUM_THREADS, initializer=_single_thread,
-                                   thread_name_prefix="explore-play")
-    return list(_pool.map(lambda t: seated.play(t[1], t[2], seed, t[3], t[4]), tasks))
+    results: list = [None] * len(tasks)
+    todo = []
+    for k, t in enumerate(tasks):
+        got = None if store is None else store.get(PlayedGames.key(t[1], t[2], seed), t[3], t[4])
+        if got is None:
+            seated.arrays(t[1], t[2])  # prepared here, once, not in the pool
+            todo.append(k)
+        else:
+            results[k] = got
+    if todo:
+        if _pool is None:
+            _pool = ThreadPoolExecutor(max_workers=numba.config.NUMBA_NUM_THREADS, initializer=_single_thread,
+                                       thread_name_prefix="explore-play")
+        played = _pool.map(lambda k: seated.play(tasks[k][1], tasks[k][2], seed, tasks[k][3], tasks[k][4], store),
+                           todo)
+        for k, r in zip(todo, played):
+            results[k] = r
+    return results
 
 
 class CompareJob(Job):
@@ -165,6 +270,7 @@ class CompareJob(Job):
         self.shares = [[int(bounds[r]), int(bounds[r]), int(bounds[r + 1])] for r in range(R)]  # lo, next, hi
         self.acc = PairedSums(2)
         self.seated = Seated()
+        self.store = PLAYED  # the base's games of an earlier change are read back
         self.played = 0
         self.rate = None           # games per second per side, measured
         self.last_update = 0.0
@@ -193,12 +299,11 @@ class CompareJob(Job):
             if m <= 0:
                 continue
             for side, rules in enumerate((s.base, s.variant) if s.changed else (s.base,)):
-                self.seated.arrays(rules, s.seatings[r])  # prepared here, once, not in the pool
                 tasks.append((side, rules, s.seatings[r], lo, m))
             share[1] = lo + m
         if self.state != "running":
             return
-        results = play_all(self.seated, s.seed, tasks)
+        results = play_all(self.seated, s.seed, tasks, self.store)
         if self.state != "running":
             return  # cancelled while the chunk played: nothing more is published
         n = 0
@@ -282,11 +387,10 @@ class PanelJob(Job):
         for r, seating in enumerate(seat):
             lo, hi = int(bounds[r]), int(bounds[r + 1])
             for side, rules in enumerate((base, variant)):
-                seated.arrays(rules, seating)
                 tasks.append((side, rules, seating, lo, hi - lo))
         if self.state != "running":
             return
-        results = play_all(seated, self.setup.seed, tasks)
+        results = play_all(seated, self.setup.seed, tasks, PLAYED)
         if self.state != "running":
             return
         for (side, _, _, lo, _), (X, h) in zip(tasks, results):

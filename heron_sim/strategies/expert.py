@@ -232,6 +232,13 @@ def final_advance(seat, w, R):
     """Advance the dice showing would score now (heron_sim.engine.turn.score_dice: doubling, the
     Héron's variants and a ready Bull included; no consolation)."""
     count_animals(w)
+    return counted_advance(seat, w, R)
+
+
+@hot
+def counted_advance(seat, w, R):
+    """:func:`final_advance` of the dice counted by animal in w[COUNTS] (the fused turns count
+    the dice as they roll them, heron_sim.strategies.expert_turn)."""
     g = w[GUIDE + seat]
     dg = doubling_guide(g, w, R)
     size, animal = best_set(w, dg)

@@ -1,4 +1,4 @@
-"""The expert's turn, fused: the roll phase of an ``expert`` seat without ``decide``.
+"""The expert's turn, fused: the roll phase of an ``expert`` or ``racer`` seat without ``decide``.
 
 ``expert_roll_phase`` does what heron_sim.engine.turn.roll_phase does for a seat whose strategy
 is ``expert`` (heron_sim.strategies.expert), with the same random draws in the same order and
@@ -23,6 +23,11 @@ animal in w[COUNTS] (what heron_sim.engine.turn.score_dice reads for an expert s
 faces in w[FACE]; the statuses are laid out only for a Pond (nothing reads them after the roll
 phase: the next turn rolls every die). tests/test_expert_turn.py plays the same games through
 the fused and the generic path (expert_decide seated as a plug-in).
+
+A ``racer`` seat (heron_sim.strategies.racer) plays the expert's tables, powers and squares and
+differs only in its keep/stop rule: here, at each decision the tables answer, it takes
+:func:`heron_sim.strategies.racer.race_action` on the dice counted so far instead of the table's
+action (tests/test_expert_turn.py: racer_decide as a plug-in plays the same games).
 """
 
 from __future__ import annotations
@@ -36,10 +41,11 @@ from ..engine.layout import (
     AIGLE, BONUS, C_ANXIETIES, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, CERF, COUNTS, FACE, FREE, FRESH,
     GUIDE, HERON, KEPT, LION, LOUP, MAX_FACES, NDICE, OUT_ANXIETY, OUT_POND, OUT_RESCUED,
     OUT_SCORED, R_FACES, R_NFACES, R_REJECT, R_UNIFORM, READY, RESERVED, ROLL, ROLLS_LEFT, ROW,
-    RPTR, RSCRIPT_LEN, STATUS,
+    RPTR, RSCRIPT_LEN, SID, STATUS,
 )
 from ..engine.rng import draw_index
 from ..rules.rules import P_ANXIETY, P_POND, P_POWERS, P_POWERS_OFF, P_ROLLS
+from .racer import SID as RACER, race_action
 from .expert import has_tables, lion_worth_it, power_column, table_of, table_seat
 from .expert_dp import (
     ACTION_BITS, ENTRY, ROW_ANX, ROW_B, ROW_DIR, ROW_F, ROW_P1, ROW_PI, ROW_POWERS, ROW_RMAX,
@@ -204,7 +210,7 @@ def state_column(sp, ts, t, g, r, kept, roll, n):
 
 
 @hot
-def roll_phase_dice(seat, w, R, rng, sp):
+def roll_phase_dice(seat, w, R, rng, sp, race):
     """heron_sim.engine.turn.roll_phase for an ``expert`` seat, up to the first decision it
     cannot answer alone, placing every die. Returns ``outcome + 4 * value`` (the roll phase's
     pair), or ``CONTINUE`` with the dice laid out for the generic loop (w[ROLL], w[ROLLS_LEFT]
@@ -285,7 +291,11 @@ def roll_phase_dice(seat, w, R, rng, sp):
             if col < 0:  # dice the tables do not hold: expert plays greedy there
                 _lay_out(lst, nf, w, n, total)
                 return CONTINUE
-        action = int(sp[ts, col])
+        if race:  # the racer's stop rule (heron_sim.strategies.racer), on the dice counted
+            _counts(w, total)
+            action = race_action(seat, w, R, sp, ts, col)
+        else:
+            action = int(sp[ts, col])
         if action < 0:
             _counts(w, total)
             return OUT_SCORED
@@ -322,7 +332,7 @@ def roll_phase_dice(seat, w, R, rng, sp):
 
 
 @hot
-def roll_phase_counts(seat, w, R, rng, sp):
+def roll_phase_counts(seat, w, R, rng, sp, race):
     """:func:`roll_phase_dice` for unscripted dice all alike, counting the dice without placing
     them (which die shows what does not matter then, and nothing reads the faces after an
     expert's roll phase: its score reads w[COUNTS]). Returns ``CONTINUE``, having changed
@@ -383,7 +393,11 @@ def roll_phase_counts(seat, w, R, rng, sp):
             col, slots = state_column(sp, ts, t, guide, r, kept, roll, n)
             if col < 0:
                 return CONTINUE
-        action = int(sp[ts, col])
+        if race:  # the racer's stop rule (heron_sim.strategies.racer), on the dice counted
+            _counts(w, total)
+            action = race_action(seat, w, R, sp, ts, col)
+        else:
+            action = int(sp[ts, col])
         if action < 0:
             _counts(w, total)
             return OUT_SCORED
@@ -414,12 +428,13 @@ def expert_roll_phase(seat, w, R, rng, sp):
     Unscripted dice all alike are counted, not placed (:func:`roll_phase_counts`); where the
     dice must be placed after all, the turn is played again from its first draw, placing them
     (the same draws, the same decisions)."""
+    race = w[SID + seat] == RACER
     if R[R_UNIFORM] != 0 and w[RPTR] >= w[RSCRIPT_LEN]:
         start = rng[0]
         bonus = w[BONUS + seat]
-        code = roll_phase_counts(seat, w, R, rng, sp)
+        code = roll_phase_counts(seat, w, R, rng, sp, race)
         if code != CONTINUE:
             return code
         rng[0] = start
         w[BONUS + seat] = bonus
-    return roll_phase_dice(seat, w, R, rng, sp)
+    return roll_phase_dice(seat, w, R, rng, sp, race)

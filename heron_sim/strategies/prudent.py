@@ -108,8 +108,20 @@ def prudent_keep(seat, w, R, sp):
         return 0
     if s0 <= 0:
         return 1
-    qh /= f
-    qt /= f
+    if rerolls(seat, w, R, sp, f, qh / f, qt / f, herons, kt, size0, target, s0):
+        return 1
+    for i in range(n):
+        w[KEEP + i] = 0
+    return 0
+
+
+@hot
+def rerolls(seat, w, R, sp, f, qh, qt, herons, kt, size0, target, s0):
+    """Whether a scoring hand (advance ``s0`` > 0 of its largest set, ``size0`` dice of
+    ``target``, ``kt`` of them) is put at stake: ``f`` dice rerolled, each showing a heron with
+    probability ``qh`` and the target with ``qt`` (their means), ``herons`` herons held. Pure:
+    the generic path (:func:`prudent_keep`) and the fused turn
+    (heron_sim.strategies.prudent_turn) ask it the same numbers."""
     need = R[P_ANXIETY] - herons  # herons on the next roll that would be Anxiety
     p_safe = 0.0
     ev = 0.0
@@ -127,11 +139,7 @@ def prudent_keep(seat, w, R, sp):
             ev += pj * px * _advance_of(seat, w, R, s, target)
     p_anx = 1.0 - p_safe
     risk = sp[seat, 0]
-    if p_anx <= risk and ev > s0:
-        return 1
-    for i in range(n):
-        w[KEEP + i] = 0
-    return 0
+    return p_anx <= risk and ev > s0
 
 
 @hot

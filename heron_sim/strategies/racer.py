@@ -11,7 +11,8 @@ At every keep/stop decision it compares, with the expert's table (heron_sim.stra
 
 It also tilts its risk with the race: when the leading opponent is ahead it values the reroll
 a little more (up to +15 % at 30 squares behind), when it leads it values it a little less.
-Everything else (powers, Lion, Bull, Snake, squares) is the expert's.
+Everything else (powers, Lion, Bull, Snake, squares) is the expert's, and so is its fused turn
+(heron_sim.strategies.expert_turn), which asks :func:`race_action` at each keep/stop decision.
 """
 
 from __future__ import annotations
@@ -23,8 +24,9 @@ from ..rules.board import (
     WOLF_ROLL, WONDER,
 )
 from ..rules.rules import P_EXACT, P_FINISH
+from ..engine.dice import count_animals
 from .expert import (
-    KEEP_STOP, apply_keep_action, expert_decide, final_advance, keep_column, table_seat,
+    KEEP_STOP, apply_keep_action, counted_advance, expert_decide, keep_column, table_seat,
 )
 from .common import snake_square_landing
 from .greedy import greedy_keep
@@ -71,18 +73,17 @@ def square_worth(seat, w, R, sq):
 
 
 @hot
-def racer_keep(seat, w, R, sp):
-    col = keep_column(seat, w, R, sp)
-    if col == KEEP_STOP:
-        return 0
-    if col < 0:
-        return greedy_keep(seat, w)
-    ts = table_seat(seat, sp)
+def race_action(seat, w, R, sp, ts, col):
+    """The racer's keep action at table column ``col`` of the row of seat ``ts``: the best
+    reroll's action when its expected advance (tilted by the race) beats the race value of
+    stopping now, else -1 (stop). Reads the dice counted by animal in w[COUNTS] (the generic
+    path counts them, :func:`racer_keep`; the fused turn of heron_sim.strategies.expert_turn
+    counts them as it rolls)."""
     reroll_action = int(sp[ts, col + 2])
     if reroll_action < 0:
-        return apply_keep_action(seat, w, sp, -1)
+        return -1
     pos = w[POS + seat]
-    s0 = final_advance(seat, w, R)
+    s0 = counted_advance(seat, w, R)
     land = pos + s0
     if R[P_EXACT] != 0 and land > R[P_FINISH]:
         land = R[P_FINISH] - (land - R[P_FINISH])
@@ -97,8 +98,19 @@ def racer_keep(seat, w, R, sp):
             lead = w[POS + o] - pos
     tilt = 1.0 + 0.005 * min(lead, 30) if lead > 0 else 0.97
     if sp[ts, col + 3] * tilt > stop_value + 1e-9:
-        return apply_keep_action(seat, w, sp, reroll_action)
-    return apply_keep_action(seat, w, sp, -1)
+        return reroll_action
+    return -1
+
+
+@hot
+def racer_keep(seat, w, R, sp):
+    col = keep_column(seat, w, R, sp)
+    if col == KEEP_STOP:
+        return 0
+    if col < 0:
+        return greedy_keep(seat, w)
+    count_animals(w)  # what race_action reads (apply_keep_action rewrites w[COUNTS] after)
+    return apply_keep_action(seat, w, sp, race_action(seat, w, R, sp, table_seat(seat, sp), col))
 
 
 @hot
