@@ -36,7 +36,9 @@ _MODE = 0o666 & ~_umask()  # what open() would give a new file (mkstemp gives 06
 TABLE_FORMATS = {".csv": "csv", ".parquet": "parquet"}
 #: Version of the result files' layout and metadata (``format_version`` in :func:`read_meta`):
 #: raised when a column or a key changes meaning; a reader refuses a newer one.
-FORMAT_VERSION = 1
+#: 2: the lighter games' ``strategies`` column is one name per seat in seat order (as Héron's),
+#: no longer the sorted unique names; the metadata's ``strategies`` is one name per seat too.
+FORMAT_VERSION = 2
 
 
 # ---------------------------------------------------------------- reading

@@ -446,11 +446,11 @@ def simulate_to_file(
     # while they are joined at the end.
     check_memory(2 * games * (30 + 9 * rules.players), f"--games: {games:,} games",
                  "play fewer games per command (results on disk are streamed)")
-    spec = strategies if isinstance(strategies, str) else ",".join(seating)
     from .provenance import git_commit
 
+    # one name per seat in seat order (the frame's column), whether one name or a list was given
     meta = {"requested": int(games), "seed": int(seed), "mode": rules.mode, "rules": rules.digest(),
-            "strategies": spec, "git_commit": git_commit(), "rules_table": rules.to_table()}
+            "strategies": ",".join(seating), "git_commit": git_commit(), "rules_table": rules.to_table()}
     writer = FrameWriter(out, meta) if out is not None else None
     parts, played, error = [], 0, None
     try:
@@ -529,7 +529,10 @@ def simulate_game(
     played = 0 if frame is None else len(frame)
     error = None
     if out is not None and frame is not None:
-        meta = {"requested": int(games), "seed": int(seed), "game": game.name, "seats": ",".join(names),
+        from .provenance import git_commit
+
+        meta = {"requested": int(games), "seed": int(seed), "game": game.name, "players": n_players,
+                "strategies": ",".join(names), "seats": ",".join(names), "git_commit": git_commit(),
                 "played": played, "interrupted": played < games}
         try:
             with FrameWriter(out, meta) as w:

@@ -14,7 +14,7 @@ from heron_sim.exact import greedy_turn, p_first_roll_anxiety, p_pond, pond_push
 from heron_sim.rules import MODES, Rules
 from heron_sim.simulation import simulate_turns
 
-pytestmark = pytest.mark.exact
+pytestmark = [pytest.mark.exact, pytest.mark.statistical]
 
 FAST_TURNS = 200_000
 SLOW_TURNS = 4_000_000

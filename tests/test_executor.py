@@ -14,6 +14,8 @@ from heron_sim.errors import HeronSimError
 from heron_sim.rules import Rules
 from heron_sim.runner.executor import Batch, LocalExecutor, get_executor, play_rows, split_games
 
+pytestmark = pytest.mark.exact
+
 
 def test_split_covers_every_game_once_with_rotations():
     r = Rules.build()

@@ -16,6 +16,8 @@ from heron_sim.strategies.expert_dp import optimal_turn_value
 
 from .brute_force import brute_force_turn
 
+pytestmark = [pytest.mark.exact, pytest.mark.statistical]
+
 D8_MODES = ("7d8", "8d8", "10d8")
 
 

@@ -20,6 +20,8 @@ from heron_sim.rules import Rules
 from heron_sim.strategies import seat_arrays
 from heron_sim.strategies.dispatch import EXPERT, GREEDY, PLUGIN, PRUDENT, RACER
 
+pytestmark = pytest.mark.exact
+
 VARIANTS = [
     dict(mode="8d8", players=4),
     dict(mode="10d6", players=3),  # dice that differ: no stored power decisions, scans

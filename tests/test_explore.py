@@ -15,6 +15,8 @@ import warnings
 import numpy as np
 import pytest
 
+pytestmark = pytest.mark.exact
+
 with warnings.catch_warnings():  # newer Starlette prefers the httpx2 fork; httpx works as well
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient

@@ -11,17 +11,17 @@ set) for a person to look at.
 """
 
 import os
-import shutil
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
+from tests.helpers import keep_screenshot, skip_or_fail
+
+pytestmark = pytest.mark.browser
+
 os.environ.setdefault("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
 
-CHROMIUM = next((p for p in (shutil.which("chromium"), "/usr/bin/chromium", shutil.which("chromium-browser"))
-                 if p and Path(p).exists()), None)
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-extensions",
         "--hide-scrollbars", "--mute-audio"]
@@ -37,20 +37,12 @@ OVERFLOW = r"""() => {
 }"""
 
 
-def _skip_or_fail(why):
-    if os.environ.get("HERON_REQUIRE_BROWSER"):
-        pytest.fail(why)
-    pytest.skip(why)
-
-
 @pytest.fixture(scope="module")
-def served():
-    if CHROMIUM is None:
-        _skip_or_fail("Chromium is not installed (apt-get install chromium; .ci/run does it)")
+def served(chromium):
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        _skip_or_fail("Playwright for Python is not installed (pip install -e '.[test]')")
+        skip_or_fail("Playwright for Python is not installed (pip install -e '.[test]')")
     import uvicorn
 
     from heron_sim.explore.app import create_app
@@ -63,7 +55,7 @@ def served():
     thread.start()
     url = f"http://127.0.0.1:{sock.getsockname()[1]}/"
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        browser = p.chromium.launch(executable_path=chromium, args=ARGS)
         try:
             yield url, browser, app
         finally:
@@ -87,13 +79,6 @@ def _open(browser, url, width, errors):
 def _wait_done(page, timeout=60_000):
     page.wait_for_function("document.body.dataset.job && document.body.dataset.rendered === document.body.dataset.job"
                            " && document.body.dataset.state === 'done'", timeout=timeout)
-
-
-def _keep(shot: Path):
-    keep = os.environ.get("HERON_SCREENSHOTS")
-    if keep:
-        Path(keep).mkdir(parents=True, exist_ok=True)
-        shutil.copy(shot, Path(keep) / shot.name)
 
 
 def test_explore_in_chromium(served, tmp_path):
@@ -130,7 +115,7 @@ def test_explore_in_chromium(served, tmp_path):
         shots[width] = tmp_path / f"explore-{width}.png"
         page.screenshot(path=str(shots[width]), full_page=width == 1280)
         assert shots[width].stat().st_size > 10_000
-        _keep(shots[width])
+        keep_screenshot(shots[width])
 
     # a bad value: its message next to the field, the figures left as they were
     page.set_viewport_size({"width": 1280, "height": 900})

@@ -16,7 +16,6 @@ import os
 import random
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -25,20 +24,17 @@ import pandas as pd
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from heron_sim import interrupt
-from heron_sim.cli import app
 from heron_sim.errors import HeronSimError, OutputError, RulesError
 from heron_sim.io import FrameWriter, atomic_path, dumps, read_meta
 from heron_sim.rules import Rules
+from tests.helpers import cli
+from tests.helpers import spawn as _spawn
+
+pytestmark = pytest.mark.cli
 
 ROOT = Path(__file__).resolve().parents[1]
-runner = CliRunner()
-
-
-def cli(*args):
-    return runner.invoke(app, [str(a) for a in args])
 
 
 def one_line_error(res, code=2):
@@ -255,15 +251,9 @@ def test_full_disk_is_one_line_after_the_summary_and_the_old_file_survives(tmp_p
 
 
 @pytest.fixture
-def small_tmpfs(tmp_path):
-    """A 256 kB tmpfs (needs root and mount); skipped where it cannot be mounted."""
-    mnt = tmp_path / "tmpfs"
-    mnt.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(mnt)],
-                      capture_output=True).returncode != 0:
-        pytest.skip("cannot mount a tmpfs here (the ENOSPC test above monkeypatches the write)")
-    yield mnt
-    subprocess.run(["umount", "-l", str(mnt)], capture_output=True)
+def small_tmpfs(tmpfs):
+    """A 256 kB tmpfs (conftest's ``tmpfs``: skipped where it cannot be mounted)."""
+    return tmpfs("256k", why=" (the ENOSPC test above monkeypatches the write)")
 
 
 def test_really_full_tmpfs(small_tmpfs):
@@ -374,12 +364,6 @@ def test_damaged_run_folders_are_one_line(tmp_path, damage):
 
 
 # ---------------------------------------------------------------- real signals (subprocess)
-def _spawn(args, **kw):
-    env = dict(os.environ, PYTHONPATH=str(ROOT), HERON_SIM_PROGRESS="0")
-    return subprocess.Popen([sys.executable, "-m", "heron_sim", *map(str, args)], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
-
-
 def _wait_for_start(proc, path: Path, timeout=120.0):
     """Wait until the run has started writing (its temporary file exists)."""
     t0 = time.time()

@@ -7,6 +7,10 @@ figures)."""
 import ast
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.exact
+
 ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "heron_sim"
 

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.cli
+
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "heron_sim"
 

@@ -16,6 +16,8 @@ from heron_sim.lab.space import apply, build_rules, parse_param
 from heron_sim.rules import Rules
 from tests.scripting import NONE, STOP, YES, play_script, rules, set_of
 
+pytestmark = [pytest.mark.exact, pytest.mark.statistical]
+
 SMALL = """
 name = "small"
 seed = 7

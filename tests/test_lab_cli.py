@@ -10,6 +10,8 @@ from typer.testing import CliRunner
 from heron_sim.cli import app
 from tests.test_lab import SMALL
 
+pytestmark = pytest.mark.cli
+
 runner = CliRunner()
 
 

@@ -19,6 +19,8 @@ from heron_sim.lab.sheets import LANGS, PHRASES, phrase, rule_sheet, sheet_html
 from heron_sim.lab.space import parse_param
 from heron_sim.rules import Rules
 
+pytestmark = pytest.mark.exact
+
 BASE = {
     "name": "p", "seed": 3,
     "search": {"trials": 3, "games": 200}, "racing": {"rungs": [200, 300], "keep": 2, "report": 3},

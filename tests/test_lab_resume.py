@@ -10,6 +10,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.cli
+
 SPEC = """
 name = "resume"
 seed = 5

@@ -5,6 +5,8 @@ import pytest
 from heron_sim.errors import RulesError
 from tests.scripting import NONE, STOP, YES, play_script, rules, set_of
 
+pytestmark = pytest.mark.exact
+
 HERON_FIRST = ["heron", "loup", "serpent", "taureau"]
 DICE = ["heron", "heron", "cerf", "cerf", "cerf", "cerf", "loup", "taureau"]  # 2 herons, a 4-set
 

@@ -12,6 +12,8 @@ from heron_sim.analysis.stats import (binom_test, bootstrap_interval, chi2_sf, e
                                       two_proportions)
 from heron_sim.animals import NAMES
 
+pytestmark = pytest.mark.exact
+
 
 def frame(winners, guides=None, players=4, **cols):
     """A minimal per-game frame with the columns the metrics read."""

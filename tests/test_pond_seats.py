@@ -10,6 +10,8 @@ from heron_sim.rules import Rules
 from heron_sim.runner.kinds.pond import _seat_ponds
 from heron_sim.simulation import simulate
 
+pytestmark = pytest.mark.exact
+
 
 def test_per_seat_pond_counters_add_up_to_the_game_counters():
     df = simulate(Rules.build(mode="8d8", players=4), 2000, seed=5)

@@ -20,14 +20,15 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from heron_sim import interrupt
-from heron_sim.cli import app
 from heron_sim.errors import HeronSimError, OutputError
+from tests.helpers import cli
+from tests.helpers import spawn as _spawn
+
+pytestmark = [pytest.mark.cli, pytest.mark.exact]
 
 ROOT = Path(__file__).resolve().parents[1]
-runner = CliRunner()
 
 TINY = """
 name = "tiny"
@@ -62,10 +63,6 @@ def tiny_spec(tmp_path, trials=3, key="bull_bonus", lo=0, hi=9, extra="") -> Pat
     path = tmp_path / "tune-tiny.toml"
     path.write_text(TINY.format(trials=trials, key=key, lo=lo, hi=hi) + extra, encoding="utf-8")
     return path
-
-
-def cli(*args):
-    return runner.invoke(app, [str(a) for a in args])
 
 
 def one_line_error(res, code=2):
@@ -140,12 +137,6 @@ def _finish(proc, timeout):
         proc.kill()
         proc.communicate()
         raise
-
-
-def _spawn(args, **kw):
-    env = dict(os.environ, PYTHONPATH=str(ROOT), HERON_SIM_PROGRESS="0")
-    return subprocess.Popen([sys.executable, "-m", "heron_sim", *map(str, args)], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
 
 
 def test_sigterm_stops_a_real_tune_process(tmp_path):
@@ -508,14 +499,8 @@ def test_generated_kernel_in_an_unwritable_cache_compiles_in_memory(monkeypatch)
 
 
 @pytest.fixture
-def read_only_mount(tmp_path):
-    mnt = tmp_path / "ro"
-    mnt.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k,ro", "tmpfs", str(mnt)],
-                      capture_output=True).returncode != 0:
-        pytest.skip("cannot mount a read-only tmpfs here")
-    yield mnt
-    subprocess.run(["umount", "-l", str(mnt)], capture_output=True)
+def read_only_mount(tmpfs):
+    return tmpfs("64k", name="ro", read_only=True)
 
 
 @pytest.mark.slow
@@ -832,14 +817,8 @@ def test_lost_scheduler_during_tune_is_one_line(tmp_path, monkeypatch):
 
 
 @pytest.fixture
-def small_tmpfs(tmp_path):
-    mnt = tmp_path / "tmpfs"
-    mnt.mkdir()
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=48k", "tmpfs", str(mnt)],
-                      capture_output=True).returncode != 0:
-        pytest.skip("cannot mount a tmpfs here")
-    yield mnt
-    subprocess.run(["umount", "-l", str(mnt)], capture_output=True)
+def small_tmpfs(tmpfs):
+    return tmpfs("48k")
 
 
 def test_tune_on_a_full_then_read_only_disk(tmp_path, small_tmpfs):

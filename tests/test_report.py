@@ -13,6 +13,8 @@ from heron_sim.report import Figure, Section, Table, plot, write_report
 from heron_sim.report import figures as F
 from heron_sim.sections import PLOTS, Plot
 
+pytestmark = [pytest.mark.exact, pytest.mark.cli]
+
 EXPERIMENTS = {
     "modes": 'kind = "modes"\nmodes = ["8d8", "7d8"]\nseating = "greedy,random"',
     "pond": 'kind = "pond"\nmodes = ["8d8"]\nseating = "greedy"',

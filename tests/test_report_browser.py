@@ -20,19 +20,19 @@ import html
 import json
 import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from tests.helpers import find_chromium, keep_screenshot
 
 pytestmark = pytest.mark.browser
 
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = Path(os.environ.get("HERON_RESULTS", ROOT / "results"))
 REPORT = Path(os.environ.get("HERON_REPORT", RESULTS / "report.html"))
-CHROMIUM = next((p for p in (shutil.which("chromium"), "/usr/bin/chromium", shutil.which("chromium-browser"))
-                 if p and Path(p).exists()), None)
+CHROMIUM = find_chromium()
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync",
          "--hide-scrollbars", "--disable-extensions", "--mute-audio"]
@@ -162,21 +162,10 @@ def pdf_pages(pdf: Path) -> int:
 
 
 @pytest.fixture(scope="module")
-def browser(tmp_path_factory):
-    if CHROMIUM is None:
-        if os.environ.get("HERON_REQUIRE_BROWSER"):
-            pytest.fail("Chromium is not installed (apt-get install chromium; .ci/run does it)")
-        pytest.skip("Chromium is not installed (apt-get install chromium; .ci/run does it)")
+def browser(tmp_path_factory, chromium):  # conftest's chromium: skipped (CI: failed) without it
     if not REPORT.is_file():
         pytest.fail("results/report.html is missing: run `make report`")
     return tmp_path_factory.mktemp("browser")
-
-
-def _keep(shot: Path) -> None:
-    keep = os.environ.get("HERON_SCREENSHOTS")
-    if keep:
-        Path(keep).mkdir(parents=True, exist_ok=True)
-        shutil.copy(shot, Path(keep) / shot.name)
 
 
 @pytest.mark.parametrize("width", [390, 1280])
@@ -189,7 +178,7 @@ def test_heron_page_as_a_reader_sees_it(browser, width):
     shot = tmp / f"report-{width}.png"
     _chromium([f"--window-size={width},900", f"--screenshot={shot}", REPORT.as_uri()], tmp, f"shot{width}")
     assert shot.is_file() and shot.stat().st_size > 10_000
-    _keep(shot)
+    keep_screenshot(shot)
 
 
 def test_heron_page_printed(browser):
@@ -212,7 +201,7 @@ def test_heron_page_printed(browser):
     probe.write_text(as_printed(page), encoding="utf-8")
     shot = tmp / "report-print.png"
     _chromium([f"--window-size={A4_WIDTH},1100", f"--screenshot={shot}", probe.as_uri()], tmp, "shotprint")
-    _keep(shot)
+    keep_screenshot(shot)
 
 
 def test_every_page_linked_from_the_index_reads_well(browser):

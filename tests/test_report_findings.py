@@ -13,6 +13,8 @@ import pytest
 from heron_sim.report.executive import show
 from heron_sim.report.section import Fact
 
+pytestmark = pytest.mark.exact
+
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS = Path(os.environ.get("HERON_RESULTS", ROOT / "results"))
 

@@ -14,6 +14,8 @@ from heron_sim.report.judge import (balance_interval, fair_floor, fair_floor_dea
                                     lower_bound_size, rank, reading, Problem)
 from heron_sim.report.section import Fact, Section
 
+pytestmark = pytest.mark.exact
+
 
 def _f(fid, est, lo=math.nan, hi=math.nan, n=1000, unit="share", note="", p=math.nan, label=None):
     return Fact(fid, label or fid, est, lo, hi, n, unit, "games", p, note)

@@ -5,12 +5,15 @@ import math
 from types import SimpleNamespace
 
 import pandas as pd
+import pytest
 
 from heron_sim.report.executive import build_rows
 from heron_sim.report.section import Fact
 from heron_sim.runner.kinds.anxiety import situation_risk
 from heron_sim.runner.kinds.pond import fit_reading
 from heron_sim.runner.kinds.strategies import tournament_vs_ai
+
+pytestmark = pytest.mark.exact
 
 
 def _f(fid, est, lo=math.nan, hi=math.nan, n=1000, unit="share", note="", p=math.nan):

@@ -9,6 +9,8 @@ from heron_sim.analysis.intervals import clopper_pearson, wilson
 from heron_sim.analysis.stats import (binom_test, chi2_sf, equivalence, holm, paired_difference,
                                       t_interval, t_quantile)
 
+pytestmark = pytest.mark.exact
+
 
 def test_binomial_test_known_values():
     # 7 heads of 10 fair coins: P(X >= 7) + P(X <= 3) = 2 * 176 / 1024

@@ -2,9 +2,12 @@
 
 import numba
 import pandas as pd
+import pytest
 
 from heron_sim.rules import Rules
 from heron_sim.simulation import simulate, simulate_turns
+
+pytestmark = pytest.mark.exact
 
 
 def test_identical_frames_for_1_and_2_threads_and_any_batch_size():

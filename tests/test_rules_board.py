@@ -1,8 +1,12 @@
 """Deterministic tests of every special square, the finish and the round cap."""
 
+import pytest
+
 from tests.scripting import NONE, STOP, YES, play_script, rules, set_of
 from heron_sim.engine import layout as L
 from heron_sim.simulation import simulate
+
+pytestmark = pytest.mark.exact
 
 GUIDES = ["lion", "loup", "serpent", "taureau"]
 

@@ -5,6 +5,8 @@ import pytest
 from tests.scripting import NONE, STOP, keep, play_script, power, rules, set_of
 from heron_sim.engine import layout as L
 
+pytestmark = pytest.mark.exact
+
 FOUR_CERFS = ["cerf"] * 4 + ["loup", "taureau", "serpent", "lion"]
 
 

@@ -10,6 +10,8 @@ from heron_sim.rules import Rules
 from heron_sim.simulation import simulate
 from tests.scripting import NONE, STOP, keep, play_script, power, rules, set_of
 
+pytestmark = pytest.mark.exact
+
 POND = ["heron"] * 4 + ["loup", "taureau", "lion", "aigle"] + ["loup", "taureau", "lion", "aigle"]
 NO_SNAKE = ["aigle", "loup", "taureau", "cerf"]
 FOUR_CERFS = ["cerf"] * 4 + ["loup", "taureau", "serpent", "lion"]

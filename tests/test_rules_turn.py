@@ -5,6 +5,8 @@ import pytest
 from tests.scripting import NONE, NO, STOP, YES, keep, play_script, power, rules, set_of
 from heron_sim.engine import layout as L
 
+pytestmark = pytest.mark.exact
+
 GUIDES = ["lion", "loup", "serpent", "taureau"]  # seat 0 (scripted) holds the Lion
 
 

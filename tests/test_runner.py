@@ -13,6 +13,8 @@ from heron_sim.rules import Rules
 from heron_sim.runner import RunData, load_experiment, run_experiments, seatings
 from heron_sim.simulation import simulate
 
+pytestmark = [pytest.mark.exact, pytest.mark.cli]
+
 TINY = """
 name = "tiny"
 kind = "modes"

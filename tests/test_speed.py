@@ -16,6 +16,8 @@ from heron_sim.engine.pack import pack_rules
 from heron_sim.rules import Rules
 from heron_sim.strategies.dispatch import GREEDY, SCRIPTED
 
+pytestmark = pytest.mark.exact
+
 VARIANTS = [
     dict(mode="8d8", players=4),
     dict(mode="10d6", players=3),

@@ -13,6 +13,8 @@ from heron_sim.rules import Rules
 from heron_sim.simulation import simulate, simulate_turns
 from heron_sim.strategies import parse_strategy
 
+pytestmark = pytest.mark.exact
+
 EXAMPLE = Path(__file__).resolve().parents[1] / "experiments" / "plugin_strategy.py"
 
 

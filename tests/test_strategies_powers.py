@@ -9,6 +9,8 @@ from heron_sim.engine.kernels import shared_kernel
 from heron_sim.rules import Rules
 from heron_sim.simulation import simulate
 
+pytestmark = pytest.mark.statistical
+
 STANDARD = ("greedy", "prudent", "expert", "racer")
 ROLL_TIME = ("loup", "aigle", "cerf", "heron")
 

@@ -4,9 +4,13 @@ declarations (heron_sim.strategies.declared)."""
 
 import re
 
+import pytest
+
 from heron_sim.engine import kernels
 from heron_sim.strategies import REGISTRY, dispatch
 from heron_sim.strategies.declared import declarations
+
+pytestmark = pytest.mark.exact
 
 
 def test_registry_is_the_declarations_in_listing_order():

@@ -12,6 +12,8 @@ from heron_sim.cli import app
 from heron_sim.rules import Rules
 from heron_sim.tournament import bradley_terry, tournament
 
+pytestmark = [pytest.mark.statistical, pytest.mark.cli]
+
 
 def test_bradley_terry_known_answer():
     # i beats j with probability p_i / (p_i + p_j): with p = (4, 1), wins 80:20.

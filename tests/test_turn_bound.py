@@ -17,6 +17,8 @@ from heron_sim.strategies.expert_dp import optimal_turn_value
 
 from .brute_force import brute_force_turn
 
+pytestmark = [pytest.mark.exact, pytest.mark.statistical]
+
 
 @pytest.mark.parametrize("mode", ["7d8", "8d8"])
 @pytest.mark.parametrize("guide", [LOUP, HERON])

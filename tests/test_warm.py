@@ -16,6 +16,8 @@ from heron_sim.rules import Rules
 from heron_sim.runner import warm
 from heron_sim.runner.run import Job
 
+pytestmark = pytest.mark.exact
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -7,6 +7,7 @@ import pandas as pd
 
 from ..animals import NAMES as ANIMALS
 from .intervals import wilson
+from .metrics import seat_table
 
 
 def _seats(df: pd.DataFrame) -> int:
@@ -16,11 +17,14 @@ def _seats(df: pd.DataFrame) -> int:
 def summarize(df: pd.DataFrame) -> dict:
     """The headline figures of a run, with 95 % Wilson intervals for the rates.
 
-    Keys: games, finished, rounds_mean, rounds_median, rounds_p90 (over finished games),
-    win_rate_by_seat (wins / all games: an unfinished game is a win for nobody),
-    win_rate_by_seat_ci, win_rate_by_seat_finished (wins / finished games: the denominator of
-    the report's seat table), win_rate_by_seat_finished_ci, win_rate_by_guide (wins of players
-    dealt that guide at the start / games in which it was dealt), win_rate_by_guide_ci,
+    Keys: games, finished, unfinished (games - finished: stopped by the round cap, a win for
+    nobody), rounds_mean, rounds_median, rounds_p90 (over finished games), win_rate_by_seat
+    (wins / finished games: the report's seat table, :func:`heron_sim.analysis.metrics.seat_table`,
+    and the lighter games' ``win_rate_by_seat``; the unfinished games are the ``unfinished``
+    count, never a loss of every seat), win_rate_by_seat_ci (95 % Wilson),
+    win_rate_by_seat_p_holm (exact binomial against 1/players, Holm over the seats),
+    win_rate_by_guide (wins of players dealt that guide at the start / finished games in which
+    it was dealt, as the report's guide table), win_rate_by_guide_ci,
     pond_per_game, pond_per_played_turn, anxiety_per_played_turn, advance_per_played_turn,
     lion_rescues_per_game, lead_changes_mean.
     """
@@ -29,16 +33,13 @@ def summarize(df: pd.DataFrame) -> dict:
     finished = df["finished"].to_numpy(bool) if n else np.zeros(0, bool)
     rounds = df.loc[finished, "rounds"].to_numpy() if n else np.zeros(0)
     winner = df["winner"].to_numpy() if n else np.zeros(0, int)
-    wins_by_seat = [int((winner == s).sum()) for s in range(P)]
-    by_seat = [wilson(k, n) for k in wins_by_seat]
-    n_finished = int(finished.sum())
-    by_seat_fin = [wilson(k, n_finished) for k in wins_by_seat]
+    st = seat_table(df) if n else None
     by_guide, by_guide_ci = {}, {}
     for a, name in enumerate(ANIMALS):
         dealt = 0
         wins = 0
         for s in range(P):
-            has = (df[f"guide_{s}"].cat.codes.to_numpy() == a)
+            has = (df[f"guide_{s}"].cat.codes.to_numpy() == a) & finished
             dealt += int(has.sum())
             wins += int((has & (winner == s)).sum())
         if dealt:
@@ -50,13 +51,13 @@ def summarize(df: pd.DataFrame) -> dict:
     return {
         "games": n,
         "finished": int(finished.sum()),
+        "unfinished": n - int(finished.sum()),
         "rounds_mean": float(rounds.mean()) if rounds.size else float("nan"),
         "rounds_median": float(np.median(rounds)) if rounds.size else float("nan"),
         "rounds_p90": float(np.percentile(rounds, 90)) if rounds.size else float("nan"),
-        "win_rate_by_seat": [r[0] for r in by_seat],
-        "win_rate_by_seat_ci": [[r[1], r[2]] for r in by_seat],
-        "win_rate_by_seat_finished": [r[0] for r in by_seat_fin],
-        "win_rate_by_seat_finished_ci": [[r[1], r[2]] for r in by_seat_fin],
+        "win_rate_by_seat": [float(x) for x in st["win_rate"]] if n else [],
+        "win_rate_by_seat_ci": [[float(a), float(b)] for a, b in zip(st["low"], st["high"])] if n else [],
+        "win_rate_by_seat_p_holm": [float(x) for x in st["p_holm"]] if n else [],
         "win_rate_by_guide": by_guide,
         "win_rate_by_guide_ci": by_guide_ci,
         "pond_per_game": float(df["ponds"].mean()) if n else float("nan"),

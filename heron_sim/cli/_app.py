@@ -149,11 +149,15 @@ def parse_overrides(items: list[str] | None) -> dict:
         if "=" not in item:
             raise HeronSimError(f"--set: {item!r} is not key=value (e.g. --set rolls=4)")
         key, raw = item.split("=", 1)
+        bare = False
         try:
-            value = tomllib.loads(f"v = {raw}")["v"]
+            doc = tomllib.loads(f"v = {raw}")
         except tomllib.TOMLDecodeError:
-            value = raw  # a bare word: a string
-        out[key.strip()] = value
+            doc, bare = {"v": raw}, True  # a bare word: a string
+        if set(doc) != {"v"} or (bare and ("\n" in raw or "\r" in raw)):
+            # "4\nfoo = 5": a second assignment would be dropped, or the lot read as one string
+            raise HeronSimError(f"--set: {item!r} holds more than one value; allowed: one key=value per --set")
+        out[key.strip()] = doc["v"]
     return out
 
 

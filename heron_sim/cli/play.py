@@ -66,12 +66,14 @@ def simulate_cmd(
         if out is not None and (played or not precision_cut):
             try:
                 from ..provenance import git_commit
+                from ..strategies import parse_seating
 
                 write_frame(frame, out, meta={"requested": int(frame.attrs.get("max_games", games)),
                                               "played": played, "interrupted": precision_cut,
                                               "stopped": stop_reason(frame),
                                               "seed": int(seed), "mode": r.mode, "rules": r.digest(),
-                                              "strategies": strategy, "git_commit": git_commit(),
+                                              "strategies": ",".join(parse_seating(strategy, r.players)),
+                                              "git_commit": git_commit(),
                                               "rules_table": r.to_table()})
             except (HeronSimError, OSError) as err:  # printed after the summary, as for streamed runs
                 error = err

@@ -278,9 +278,12 @@ def _coerce(value: Any, kind: str | None) -> Any:
             return s.lower() == "true"
         if kind == "toml":
             try:
-                return tomllib.loads(f"v = {s}")["v"]
+                doc = tomllib.loads(f"v = {s}")
             except tomllib.TOMLDecodeError:
                 return s
+            # "[1]\nx = 2" holds a second assignment: passed on as typed (the validation names
+            # it) rather than cut to its first value in silence
+            return doc["v"] if set(doc) == {"v"} else s
         return s
     if isinstance(value, float) and kind == "int" and math.isfinite(value) and value.is_integer():
         return int(value)

@@ -40,16 +40,27 @@ def _defaults_of(package: str):
     return lambda: __import__("copy").deepcopy(table())
 
 
+_discovered = False
+
+
 def _discover() -> None:
+    """Import every game package under this one (each registers itself on import). Done once,
+    whatever was registered before: an empty registry is not the test, since importing one game
+    (``import heron_sim.games.fire_mountain``) registers that game alone. A package that fails to
+    import raises here, and discovery is tried again on the next call."""
+    global _discovered
+    if _discovered:
+        return
     for info in pkgutil.iter_modules(__path__):
         if info.ispkg:
             importlib.import_module(f"{__name__}.{info.name}")
+    _discovered = True
 
 
 def available() -> dict[str, LightGame]:
-    """Every registered lighter game, by command-line name."""
-    if not _REGISTRY:
-        _discover()
+    """Every lighter game, by command-line name: the packages of :mod:`heron_sim.games` (all
+    imported on the first call) and any game registered with :func:`register`."""
+    _discover()
     return dict(sorted(_REGISTRY.items()))
 
 

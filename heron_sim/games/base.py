@@ -61,9 +61,11 @@ def play_slices(games: int, chunk: int, play: Callable[[int, int], None],
 
 
 #: Columns every per-game result table starts with.
-#: seed (int), game (index, int), players (int), seats (str, strategy by seat, e.g.
-#: "greedy,random,greedy"), strategies (str, sorted unique strategy names joined by ","), winner (seat index, -1 if none), length (rounds or
-#: turns, say which in the game's doc), finished (bool).
+#: seed (int), game (index, int), players (int), seats (str, the strategy of each seat in seat
+#: order, e.g. "greedy,random,greedy"), strategies (str, the same: one name per seat in seat
+#: order, as the column of the same name in Héron's frames; format 2 on, the sorted unique names
+#: before), winner (seat index, -1 if none), length (rounds or turns, say which in the game's
+#: doc), finished (bool).
 CORE_COLUMNS: tuple[str, ...] = (
     "seed", "game", "players", "seats", "strategies", "winner", "length", "finished",
 )
@@ -141,7 +143,7 @@ def light_summary(df: pd.DataFrame) -> dict:
     """The headline figures of a lighter game's run as plain JSON-ready values, in the key style
     of ``heron-sim simulate --json`` (:func:`heron_sim.analysis.summarize`).
 
-    Keys: games, finished, decided (finished with at least one winner), shared (decided games
+    Keys: games, finished, unfinished (games - finished), decided (finished with at least one winner), shared (decided games
     with several co-winners), length_mean, length_median, length_p90 (finished games, the
     game's unit), win_rate_by_seat (win shares over decided games; a shared win counts 1/k to
     each of k co-winners), win_rate_by_seat_ci (95 % Wilson), win_rate_by_seat_p_holm (against
@@ -159,6 +161,7 @@ def light_summary(df: pd.DataFrame) -> dict:
     out = {
         "games": n,
         "finished": int(df["finished"].sum()) if n else 0,
+        "unfinished": n - (int(df["finished"].sum()) if n else 0),
         "decided": int(dec.sum()),
         "shared": int(((sh > 0) & (sh < 1)).any(axis=1).sum()) if n else 0,
         "length_mean": lt["mean"], "length_median": lt["median"], "length_p90": lt["p90"],

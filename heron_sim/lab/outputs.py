@@ -82,6 +82,7 @@ def rules_toml(rules: Rules, header: list[str]) -> str:
 
 
 # ---------------------------------------------------------------- atomic writes
+from ..io import atomic_path, mkdir  # noqa: E402
 from ..io import write_text as _io_write_text  # noqa: E402
 
 
@@ -92,6 +93,17 @@ def write_text(path: Path, text: str) -> None:
 
 def write_csv(path: Path, df: pd.DataFrame) -> None:
     write_text(path, df.to_csv(index=False))
+
+
+def _save_png(fig, path: Path, dpi: int) -> None:
+    """Write ``fig`` as a PNG through heron_sim.io.atomic_path, then close it."""
+    import matplotlib.pyplot as plt
+
+    try:
+        with atomic_path(path) as tmp:
+            fig.savefig(tmp, dpi=dpi, format="png")
+    finally:
+        plt.close(fig)
 
 
 # ---------------------------------------------------------------- tables
@@ -322,8 +334,7 @@ def figures(spec, trials, finalists, out: Path) -> list[Path]:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    figdir = out / "figures"
-    figdir.mkdir(parents=True, exist_ok=True)
+    figdir = mkdir(out / "figures")
     paths = []
     done = [t for t in trials if t.values]
     names = [o.metric for o in spec.objectives]
@@ -358,8 +369,7 @@ def figures(spec, trials, finalists, out: Path) -> list[Path]:
     ax.set_title(f"{spec.title}: the front", fontsize=10)
     fig.tight_layout()
     p = figdir / "front.png"
-    fig.savefig(p, dpi=110)
-    plt.close(fig)
+    _save_png(fig, p, dpi=110)
     paths.append(p)
     # Objectives against the parameters that matter (eta squared of each parameter alone).
     if done:
@@ -402,8 +412,7 @@ def figures(spec, trials, finalists, out: Path) -> list[Path]:
         fig.suptitle("Objectives (search games) against the parameters that explain them most", fontsize=9)
         fig.tight_layout()
         p = figdir / "objectives_vs_params.png"
-        fig.savefig(p, dpi=100)
-        plt.close(fig)
+        _save_png(fig, p, dpi=100)
         paths.append(p)
     return paths
 

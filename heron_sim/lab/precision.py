@@ -21,6 +21,8 @@ def widest_halfwidth(df: pd.DataFrame) -> float:
     s = summarize(df)
     widths = [(hi - lo) / 2 for lo, hi in s["win_rate_by_seat_ci"]]
     widths += [(hi - lo) / 2 for lo, hi in s["win_rate_by_guide_ci"].values()]
+    # no finished game yet: the rates are NaN (wins / finished games), so not narrow at all
+    widths = [w if w == w else float("inf") for w in widths]
     return float(max(widths)) if widths else float("inf")
 
 

@@ -147,14 +147,15 @@ def load_sampler(run_dir: Path, default):
 
 
 def save_sampler(run_dir: Path, sampler) -> None:
-    import os
+    """Write the sampler's state atomically (:func:`heron_sim.io.atomic_path`): a kill or a
+    failure mid-write leaves the previous state and no temporary file behind."""
     import pickle
 
-    path = run_dir / SAMPLER_FILE
-    tmp = path.with_name(path.name + f".tmp{os.getpid()}")
-    with open(tmp, "wb") as fh:
-        pickle.dump(sampler, fh)
-    os.replace(tmp, path)
+    from ..io import atomic_path
+
+    with atomic_path(run_dir / SAMPLER_FILE) as tmp:
+        with open(tmp, "wb") as fh:
+            pickle.dump(sampler, fh)
 
 
 def _requeue_interrupted(study) -> None:

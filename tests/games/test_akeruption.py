@@ -16,6 +16,8 @@ from heron_sim.games.akeruption import engine as E
 from heron_sim.games.akeruption import hold_probability, load_rules, simulate, summarize
 from heron_sim.games.base import check_core_columns
 
+pytestmark = [pytest.mark.exact, pytest.mark.statistical, pytest.mark.cli]
+
 I = np.int64
 RULES = load_rules(None, {})
 PARAMS, CRIT, BONUS, START_WALLS, TILES, RES_W, FL = RULES.kernel_arrays()

@@ -7,6 +7,8 @@ import pytest
 from heron_sim.analysis import metrics as M
 from heron_sim.analysis.stats import binom_test, holm
 
+pytestmark = [pytest.mark.exact, pytest.mark.statistical]
+
 
 def light_frame(winners_masks, players, seats=None, finished=None):
     """A minimal lighter-game frame from co-winner bit masks (0: no winner)."""

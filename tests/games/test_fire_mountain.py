@@ -14,6 +14,8 @@ from heron_sim.games.fire_mountain import engine as E
 from heron_sim.games.fire_mountain import load_rules, simulate, summarize
 from heron_sim.games.fire_mountain.rules import BRONTO, PLESIO, PTERA, SPECIES, STEGO, TREX, TRICE
 
+pytestmark = [pytest.mark.exact, pytest.mark.statistical, pytest.mark.cli]
+
 I = np.int64
 RULES = load_rules(None, {})
 LAYOUT = np.array(RULES.layout, I)  # PPJL / JVPJ / LHJC / PJLP, tile id = start position
@@ -293,7 +295,7 @@ def test_end_of_round_option_gives_every_seat_as_many_turns():
 def test_core_columns_and_consistency():
     df = simulate(RULES, games=60, players=3, seed=5, strategies=["greedy", "random", "greedy"])
     check_core_columns(df)
-    assert df["seats"].iloc[0] == "greedy,random,greedy" and df["strategies"].iloc[0] == "greedy,random"
+    assert df["seats"].iloc[0] == "greedy,random,greedy" and df["strategies"].iloc[0] == "greedy,random,greedy"
     assert df["finished"].all()
     target = RULES.score_target[1]
     scores = df[["score_0", "score_1", "score_2"]].to_numpy()

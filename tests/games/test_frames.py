@@ -7,6 +7,8 @@ import pytest
 
 from heron_sim.games import get
 
+pytestmark = pytest.mark.exact
+
 MODULES = {"akeruption": "akeruption", "fire-mountain": "fire_mountain", "mekong-dragons": "mekong_dragons",
            "rampage": "rampage"}
 

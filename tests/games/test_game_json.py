@@ -7,6 +7,8 @@ from typer.testing import CliRunner
 
 from heron_sim.cli import app
 
+pytestmark = pytest.mark.cli
+
 
 @pytest.mark.parametrize("name,players", [("akeruption", 3), ("fire-mountain", 2), ("mekong-dragons", 3),
                                           ("rampage", 4)])

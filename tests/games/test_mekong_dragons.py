@@ -20,6 +20,8 @@ from heron_sim.games.mekong_dragons import load_rules, simulate
 from heron_sim.games.mekong_dragons.rules import CARDS, COLOURS_BY_PLAYERS
 from heron_sim.games.mekong_dragons.simulate import seat_villages
 
+pytestmark = [pytest.mark.exact, pytest.mark.statistical, pytest.mark.cli]
+
 RULES = load_rules(None, {"radius": 3})
 GEO = RULES.geometry()
 DIST = GEO["dist"]

@@ -17,6 +17,8 @@ from heron_sim.games.base import check_core_columns
 from heron_sim.games.rampage import engine as E
 from heron_sim.games.rampage import load_rules, simulate
 
+pytestmark = [pytest.mark.exact, pytest.mark.statistical, pytest.mark.cli]
+
 RULES = load_rules(None, {})
 GREEDY = np.zeros(4, np.int64)
 RANDOM = np.ones(4, np.int64)

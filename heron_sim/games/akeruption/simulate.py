@@ -53,7 +53,7 @@ def simulate(rules: AkeruptionRules, games: int, players: int, seed: int,
         "game": np.arange(first_game, first_game + games, dtype=np.int64),
         "players": np.full(games, players, np.int64),
         "seats": ",".join(names),
-        "strategies": ",".join(sorted(set(names))),
+        "strategies": ",".join(names),
         "winner": winner, "length": length, "finished": finished,
         "end": np.array(END_REASONS, dtype=object)[reason],
     })

@@ -47,7 +47,7 @@ def simulate(rules: FireMountainRules, games: int, players: int, seed: int,
         "game": np.arange(first_game, first_game + games, dtype=np.int64),
         "players": np.full(games, players, np.int64),
         "seats": ",".join(names),
-        "strategies": ",".join(sorted(set(names))),
+        "strategies": ",".join(names),
         "winner": winner, "length": length, "finished": finished,
     })
     for p in range(players):

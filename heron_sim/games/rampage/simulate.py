@@ -51,7 +51,7 @@ def _frame(og, os_, rules, players, seed, strategies, first_game) -> pd.DataFram
         "game": np.arange(first_game, first_game + n, dtype=np.int64),
         "players": np.full(n, players, dtype=np.int64),
         "seats": ",".join(strategies),
-        "strategies": ",".join(sorted(set(strategies))),
+        "strategies": ",".join(strategies),
         "winner": og[:, E.O_WINNER],
         "length": og[:, E.O_LENGTH],
         "finished": og[:, E.O_FINISHED].astype(bool),

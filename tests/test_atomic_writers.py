@@ -1,0 +1,60 @@
+"""The lab's writers that used to bypass heron_sim.io.atomic_path: the sampler's state and the
+study's figures. A write that fails half-way leaves the previous file and no temporary file."""
+
+from __future__ import annotations
+
+import errno
+import pickle
+from types import SimpleNamespace as NS
+
+import pytest
+
+from heron_sim.errors import OutputError
+
+pytestmark = pytest.mark.exact
+
+
+class _Torn:
+    """Pickles half-way, then the disk is full."""
+
+    def __reduce__(self):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+
+def test_sampler_state_write_is_atomic(tmp_path):
+    from heron_sim.lab.study import SAMPLER_FILE, load_sampler, save_sampler
+
+    save_sampler(tmp_path, {"state": 1})
+    with pytest.raises((OSError, OutputError)):
+        save_sampler(tmp_path, {"state": 2, "torn": _Torn()})
+    assert sorted(p.name for p in tmp_path.iterdir()) == [SAMPLER_FILE]  # no temporary left behind
+    assert load_sampler(tmp_path, {}) == {"state": 1}
+    assert pickle.loads((tmp_path / SAMPLER_FILE).read_bytes()) == {"state": 1}
+
+
+def test_lab_figures_are_written_atomically(tmp_path, monkeypatch):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from matplotlib.figure import Figure
+
+    from heron_sim.lab.outputs import figures
+
+    spec = NS(title="t", objectives=[NS(metric="length", describe=lambda: "length")], params=[NS(name="bull_bonus")])
+    trials = [NS(values=[float(i)], params={"bull_bonus": i % 3}, user_attrs={}) for i in range(6)]
+    paths = figures(spec, trials, [], tmp_path)
+    assert [p.name for p in paths] == ["front.png", "objectives_vs_params.png"]
+    assert all(p.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" for p in paths)
+    old = {p.name: p.read_bytes() for p in paths}
+
+    def full_disk(self, fname, *a, **kw):
+        with open(fname, "wb") as fh:
+            fh.write(b"\x89PNG half")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(Figure, "savefig", full_disk)
+    with pytest.raises((OSError, OutputError)):
+        figures(spec, trials, [], tmp_path)
+    figdir = tmp_path / "figures"
+    assert sorted(p.name for p in figdir.iterdir()) == sorted(old)
+    assert {p.name: p.read_bytes() for p in figdir.iterdir()} == old
