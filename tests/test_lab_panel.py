@@ -136,6 +136,10 @@ def test_one_sided_objectives_and_signed_distances():
     S[IX["dead"]] = 350
     assert scenario_loss(at_most, S, S, None, 4) == 0.0                # fewer dead turns is never punished
     assert signed_distance(target, S, S, None, 4) == pytest.approx(-0.04)
+    # "no more than" is a goal of its own: no excess allowed unless the file gives one
+    assert at_most.goal == 0.0 and at_least.goal == 0.0 and target.goal is None
+    allowed = spec_of(objective=[{"metric": "dead_turn_rate", "at_most": 0.39, "goal": 0.01}]).objectives[0]
+    assert allowed.goal == 0.01
 
 
 def test_a_pond_is_not_a_dead_turn_for_the_lab_nor_the_report():

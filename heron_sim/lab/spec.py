@@ -413,6 +413,8 @@ def _objective(entry, where, ref) -> Objective:
     if not isinstance(relative, bool):
         raise HeronSimError(f"{where}.relative: {relative!r}; allowed: true, false")
     goal = _number(entry.get("goal"), where, "goal")
+    if goal is None and direction in ("at_most", "at_least"):
+        goal = 0.0  # "no more than T" is met when nothing exceeds T (goal = an allowed excess)
     return Objective(metric, direction, target, relative, goal)
 
 
