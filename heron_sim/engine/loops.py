@@ -20,7 +20,7 @@ from .layout import (
     DECIDE_FN, DSCRIPT, DSCRIPT_LEN, GUIDE, LEAD, NDICE, PLAYERS, R_NDICE, READY, ROLL, ROW, RSCRIPT,
     RSCRIPT_LEN, SID, USED, C_SQUARES, HEADER, OUT_ANXIETY, OUT_POND, PATIENCE, PMEMO, PMEMO_LEN,
 )
-from ..strategies.dispatch import GREEDY, HAS_GREEDY, PRUDENT
+from ..strategies.dispatch import GREEDY, HAS_GREEDY, HAS_PRUDENT, PRUDENT
 from ..strategies.prudent_turn import memo_words
 from .greedy_turn import greedy_roll_phase, greedy_score
 from .rng import stream_start
@@ -34,9 +34,10 @@ def make_workspace(R, sids, decide_fn):
     ncols = C_SQUARES + finish
     size = HEADER + ncols + finish + 2 * (R[P_MAX_ROUNDS] + 1)
     memo = 0
-    for s in range(sids.shape[0]):
-        if sids[s] == PRUDENT:
-            memo = memo_words(R, sids.shape[0])
+    if HAS_PRUDENT:  # a kernel without prudent never compiles its memo
+        for s in range(sids.shape[0]):
+            if sids[s] == PRUDENT:
+                memo = memo_words(R, sids.shape[0])
     w = np.zeros(size + memo, dtype=np.int64)
     w[PMEMO] = size
     w[PMEMO_LEN] = memo

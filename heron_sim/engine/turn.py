@@ -28,22 +28,6 @@ from .powers import apply_power, has_roll_time_power, power_enabled
 
 
 @hot
-def tables_turn(seat, w):
-    """The seat plays the fused turn of the expert's tables (heron_sim.strategies.expert_turn):
-    an ``expert`` or a ``racer`` seat, in a kernel that holds them."""
-    sid = w[SID + seat]
-    return (HAS_EXPERT and sid == EXPERT) or (HAS_RACER and sid == RACER)
-
-
-@hot
-def counted_turn(seat, w):
-    """The seat's score reads the dice by animal its roll phase leaves in w[COUNTS] (the fused
-    turns of expert, racer and prudent count the dice without placing them; their scoring is
-    greedy's: no guide swap, Bull always)."""
-    return tables_turn(seat, w) or (HAS_PRUDENT and w[SID + seat] == PRUDENT)
-
-
-@hot
 def roll_phase(seat, w, R, rng, sp):
     """Roll, keep and reroll until the turn's dice are final.
 
@@ -63,12 +47,17 @@ def roll_phase(seat, w, R, rng, sp):
     n = w[NDICE]
     row = w[ROW]
     reserved = -1
-    counted = counted_turn(seat, w)
-    if HAS_PRUDENT and w[SID + seat] == PRUDENT:
+    sid = w[SID + seat]
+    # the seat's score reads the dice by animal its roll phase leaves in w[COUNTS]: the fused
+    # turns of expert, racer and prudent count the dice without placing them (each condition
+    # opens with its kernel's constant, so a kernel without the strategy never compiles it)
+    counted = ((HAS_EXPERT and sid == EXPERT) or (HAS_RACER and sid == RACER)
+               or (HAS_PRUDENT and sid == PRUDENT))
+    if HAS_PRUDENT and sid == PRUDENT:
         code = prudent_roll_phase(seat, w, R, rng, sp)
         if code >= 0:
             return code % 4, code // 4
-    elif tables_turn(seat, w):
+    elif (HAS_EXPERT and sid == EXPERT) or (HAS_RACER and sid == RACER):
         code = expert_roll_phase(seat, w, R, rng, sp)
         if code >= 0:
             return code % 4, code // 4
@@ -145,7 +134,8 @@ def score_dice(seat, w, R, rng, sp):
     """
     if HAS_GREEDY and w[SID + seat] == GREEDY:
         return greedy_score(seat, w, R)
-    if counted_turn(seat, w):
+    sid = w[SID + seat]
+    if (HAS_EXPERT and sid == EXPERT) or (HAS_RACER and sid == RACER) or (HAS_PRUDENT and sid == PRUDENT):
         # expert, racer and prudent score as greedy does (expert_decide: no guide swap, regenerate on an 8+ set,
         # Bull always), from the counts its roll phase leaves in w[COUNTS]
         return greedy_score(seat, w, R)

@@ -184,23 +184,36 @@ def seat_arrays(seating: list[str], rules=None) -> tuple[np.ndarray, np.ndarray]
     """Strategy ids and parameter rows by seat, as the kernel reads them.
 
     Returns ``sids`` int64[players] and ``sp`` float64[players, k] (rows padded to the widest).
+    Table seats share one copy of the tables (they depend on the rules only): the first one's
+    row holds them, the others keep their head and name that seat (fewer cache misses); the
+    tables are copied once, straight into that row (megabytes: a batch of a study is short).
     """
-    sids = np.array([REGISTRY[parse_strategy(s)[0]].sid for s in seating], dtype=np.int64)
-    rows = [seat_row(s, rules) for s in seating]
-    # Table seats share one copy of the tables (they depend on the rules only): the first one's
-    # row holds them, the others keep their head and name that seat (fewer cache misses).
-    from .expert_dp import ROW_DIR, ROW_TSEAT
+    from .expert_dp import ROW_DIR, ROW_TSEAT, expert_tables
 
-    holder = -1
+    names = [parse_strategy(s)[0] for s in seating]
+    sids = np.array([REGISTRY[n].sid for n in names], dtype=np.int64)
+    holder = next((i for i, n in enumerate(names) if REGISTRY[n].tables and REGISTRY[n].plugin is None), -1)
+    table = None
+    if holder >= 0:
+        if rules is None:
+            raise HeronSimError(f"strategy {names[holder]!r} needs the rules (its tables depend on them)")
+        table = expert_tables(rules).row
+    heads = []
     for i, s in enumerate(seating):
-        if REGISTRY[parse_strategy(s)[0]].tables:
-            if holder < 0:
-                holder = i
-            else:
-                rows[i] = rows[i][:ROW_DIR].copy()
-            rows[i][ROW_TSEAT] = holder
-    width = max(N_STRATEGY_PARAMS, *(r.size for r in rows))
+        info = REGISTRY[names[i]]
+        if info.tables and info.plugin is None:
+            name, values = parse_strategy(s)
+            params = [values[k] for k in info.params]
+            head = table[:ROW_DIR].copy()
+            head[: len(params)] = params
+            head[ROW_TSEAT] = holder
+        else:
+            head = seat_row(s, rules)
+        heads.append(head)
+    width = max(N_STRATEGY_PARAMS, *(h.size for h in heads), table.size if table is not None else 0)
     sp = np.zeros((len(seating), width), dtype=np.float64)
-    for i, r in enumerate(rows):
-        sp[i, : r.size] = r
+    for i, h in enumerate(heads):
+        if i == holder:
+            sp[i, : table.size] = table
+        sp[i, : h.size] = h
     return sids, sp
