@@ -113,23 +113,43 @@ def play_frame(batch: Batch):
 
 # ---------------------------------------------------------------- executors
 class LocalExecutor:
-    """Batches run one after the other in this process (numba spreads each over the cores)."""
+    """Batches run in this process, as many at once as numba has threads (each on one thread:
+    a study's batches are short, and a batch's own Python work, its seats' arrays and its
+    sums, would otherwise leave a core idle); results in the order given, bit-identical to one
+    batch after the other. The first batch of each strategy set runs alone first (it loads
+    the kernel, whose first import is not thread-safe). Items that are not Héron batches, or
+    batches that ask for a number of threads, run one after the other (numba then spreads each
+    over the cores)."""
 
     kind = "local"
-    width = 1  # batches that run at the same time
+    width = 1  # trials the lab asks at once (batches run side by side inside one map)
 
     def map(self, fn: Callable, items: Iterable, progress: Callable[[Any], None] | None = None) -> list:
         """``fn`` of each item, in order. A stop request (Ctrl-C, SIGTERM) is read between
         items: :class:`~heron_sim.interrupt.Stopped` is raised with ``results`` (the finished
         results, None for the others)."""
+        import numba
+
         items = list(items)
-        out: list = []
-        for item in items:
-            _stop_if_requested(out + [None] * (len(items) - len(out)))
-            out.append(fn(item))
+        out: list = [None] * len(items)
+        side_by_side = min(numba.get_num_threads(), len(items))
+        if side_by_side <= 1 or not all(isinstance(b, Batch) and b.threads is None for b in items):
+            for k, item in enumerate(items):
+                _stop_if_requested(out)
+                out[k] = fn(item)
+                if progress is not None:
+                    progress(item)
+            return out
+        first: dict = {}
+        for k, b in enumerate(items):
+            first.setdefault(frozenset(b.seating), k)
+        for k in sorted(first.values()):  # loads each kernel here, in this thread
+            _stop_if_requested(out)
+            out[k] = fn(items[k])
             if progress is not None:
-                progress(item)
-        return out
+                progress(items[k])
+        rest = [k for k in range(len(items)) if k not in set(first.values())]
+        return _side_by_side(fn, items, rest, out, progress, side_by_side)
 
     def close(self) -> None:
         pass
@@ -161,6 +181,61 @@ def _quiet_cluster(LocalCluster, n: int):
     finally:
         if main:
             signal.signal(signal.SIGINT, old)
+
+
+_local_pools: dict = {}
+
+
+def _one_thread() -> None:
+    import numba
+
+    numba.set_num_threads(1)  # thread-local: each pool thread plays its batch alone
+
+
+def _side_by_side(fn, items, todo, out, progress, width):
+    """Run ``fn`` on ``items[k]`` for k in ``todo``, ``width`` at a time, filling ``out[k]``;
+    a stop request waits for the running ones and raises with what finished; an error is
+    raised once the running ones are done."""
+    from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
+
+    if width not in _local_pools:
+        _local_pools[width] = ThreadPoolExecutor(max_workers=width, initializer=_one_thread,
+                                                 thread_name_prefix="heron-sim-batch")
+    pool = _local_pools[width]
+    queue = list(todo)
+    running: dict = {}
+    error = None
+    try:
+        while queue or running:
+            while queue and len(running) < width and error is None:
+                from ..interrupt import stop_requested
+
+                if stop_requested():
+                    queue.clear()
+                    break
+                k = queue.pop(0)
+                running[pool.submit(fn, items[k])] = k
+            if not running:
+                break
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for f in finished:
+                k = running.pop(f)
+                try:
+                    out[k] = f.result()
+                except BaseException as err:  # noqa: BLE001 - raised below, after the others
+                    error = error or err
+                    queue.clear()
+                    continue
+                if progress is not None:
+                    progress(items[k])
+    except BaseException:
+        wait(running)  # a KeyboardInterrupt here: let the running batches end, then go on up
+        raise
+    if error is not None:
+        raise error
+    if any(out[k] is None for k in todo):  # stopped before every batch had run
+        _stop_if_requested(out)
+    return out
 
 
 def _stop_if_requested(results: list) -> None:
@@ -239,6 +314,7 @@ class DaskExecutor:
         self.timeout = timeout
         self.poll = 0.25  # seconds between two looks at the stop flag
         self.damaged = 0  # batch results whose CRC did not match on arrival (run again)
+        self.refetched = 0  # batch results lost with their worker after finishing (run again)
         if address is None:
             n = workers or max(1, min(os.cpu_count() or 1, 4))
             self.cluster = _quiet_cluster(LocalCluster, n)
@@ -298,16 +374,26 @@ class DaskExecutor:
                             raise HeronSimError(str(exc)) from None
                         raise HeronSimError(f"executor: a batch failed on the cluster "
                                             f"({type(exc).__name__}: {exc})") from None
-                    if fut.status != "finished":  # cancelled or lost with the scheduler
-                        raise self._lost(None, out)
-                    try:
-                        res = _check(fut.result(timeout=self.timeout))
-                    except Exception as err:  # noqa: BLE001
-                        raise self._lost(err, out) from None
+                    res = None
+                    if fut.status != "finished":  # lost (or cancelled) with a worker or the scheduler
+                        if self.client.status != "running":
+                            raise self._lost(None, out)
+                        self.refetched += 1  # a worker died holding it; the scheduler is there
+                    else:
+                        try:
+                            res = _check(fut.result(timeout=self.timeout))
+                            if res is None:
+                                self.damaged += 1
+                        except Exception as err:  # noqa: BLE001
+                            if self.client.status != "running":
+                                raise self._lost(err, out) from None
+                            # finished, then its worker died before the result was fetched
+                            # (Dask: "Couldn't gather keys"): the scheduler is there, run it again
+                            self.refetched += 1
                     if res is None:
-                        self.damaged += 1
-                        if self.damaged > 10:
-                            raise HeronSimError("executor: batch results keep arriving damaged (CRC mismatch)")
+                        if self.damaged + self.refetched > 10:
+                            raise HeronSimError("executor: batch results keep arriving damaged or lost "
+                                                f"({self.damaged} CRC mismatches, {self.refetched} lost results)")
                         again = self.client.submit(_run_on_worker, fn, items[i], pure=False, retries=self.retries)
                         owner[again.key] = i
                         futures.append(again)

@@ -48,6 +48,7 @@ import hashlib
 import json
 import math
 import os
+import threading
 import time
 import zipfile
 from dataclasses import dataclass
@@ -708,9 +709,15 @@ def _forget_other_versions(folder: Path) -> None:
                 old.unlink()
 
 
+_TABLES_LOCK = threading.Lock()
+
+
 def expert_tables(rules) -> ExpertTables:
-    """The expert's tables for these rules (memory, then disk cache, then built)."""
-    return _tables_cached(json.dumps(_key(rules), sort_keys=True), rules)
+    """The expert's tables for these rules (memory, then disk cache, then built); one thread
+    at a time (two batches side by side must not build and write the same tables twice)."""
+    key = json.dumps(_key(rules), sort_keys=True)
+    with _TABLES_LOCK:
+        return _tables_cached(key, rules)
 
 
 def optimal_turn_value(rules, guide: int, powers: bool | None = None) -> float:
