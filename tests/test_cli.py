@@ -120,7 +120,7 @@ def test_disabled_powers_must_name_guides(tmp_path):
 def test_exact_optimal_is_the_expert_optimum_or_a_bound():
     from heron_sim.animals import HERON
     from heron_sim.rules import Rules
-    from heron_sim.strategies.expert_dp import optimal_turn_value
+    from heron_sim.strategies.expert_build import optimal_turn_value
 
     res = run("exact", "--mode", "7d8", "--guide", "heron", "--optimal", "--json")
     assert res.exit_code == 0, res.output

@@ -11,8 +11,8 @@ from heron_sim.animals import CERF, HERON, LION, LOUP, TAUREAU
 from heron_sim.exact import greedy_turn
 from heron_sim.rules import Rules
 from heron_sim.simulation import simulate_turns
-from heron_sim.strategies import expert_dp
-from heron_sim.strategies.expert_dp import optimal_turn_value
+from heron_sim.strategies import expert_build, expert_dp
+from heron_sim.strategies.expert_build import optimal_turn_value
 
 from .brute_force import brute_force_turn
 
@@ -184,15 +184,15 @@ def test_ordering_expert_prudent_random():
 
 def test_tables_cache_roundtrip(tmp_path, monkeypatch):
     monkeypatch.setenv("HERON_SIM_CACHE", str(tmp_path))
-    expert_dp._tables_cached.cache_clear()
+    expert_build._tables_cached.cache_clear()
     rules = Rules.build(mode="7d8")
-    built = expert_dp.expert_tables(rules)
+    built = expert_build.expert_tables(rules)
     assert not built.loaded and list(tmp_path.glob("tables/expert-*.npz"))
-    expert_dp._tables_cached.cache_clear()
-    loaded = expert_dp.expert_tables(rules)  # its load time is measured by make bench
+    expert_build._tables_cached.cache_clear()
+    loaded = expert_build.expert_tables(rules)  # its load time is measured by make bench
     assert loaded.loaded
     np.testing.assert_array_equal(built.row, loaded.row)
-    expert_dp._tables_cached.cache_clear()
+    expert_build._tables_cached.cache_clear()
 
 
 def test_10d6_is_flagged_approximate():
@@ -222,7 +222,7 @@ def test_table_seats_share_one_copy():
 
     rules = Rules.build(mode="7d8")
     _, sp = seat_arrays(["greedy", "expert", "racer", "expert"], rules)
-    row = expert_dp.expert_tables(rules).row
+    row = expert_build.expert_tables(rules).row
     assert [sp[s, expert_dp.ROW_TSEAT] for s in (1, 2, 3)] == [1, 1, 1]
     np.testing.assert_array_equal(sp[1, expert_dp.ROW_DIR:row.size], row[expert_dp.ROW_DIR:])
     assert not sp[2:, expert_dp.ROW_DIR:].any()
@@ -308,15 +308,15 @@ def test_stored_power_decisions_match_the_scan(mode):
 
 def test_tables_of_another_version_are_rebuilt(tmp_path, monkeypatch):
     monkeypatch.setenv("HERON_SIM_CACHE", str(tmp_path))
-    expert_dp._tables_cached.cache_clear()
+    expert_build._tables_cached.cache_clear()
     rules = Rules.build(mode="7d8")
-    tab = expert_dp.expert_tables(rules)
+    tab = expert_build.expert_tables(rules)
     (path,) = (tmp_path / "tables").glob("expert-*.npz")
     np.savez(path, row=tab.row[:50], value=tab.value, exact=tab.exact, version=expert_dp.VERSION - 1)
-    expert_dp._tables_cached.cache_clear()
-    again = expert_dp.expert_tables(rules)
+    expert_build._tables_cached.cache_clear()
+    again = expert_build.expert_tables(rules)
     assert not again.loaded and np.array_equal(again.row, tab.row)
-    expert_dp._tables_cached.cache_clear()
+    expert_build._tables_cached.cache_clear()
 
 
 def test_tables_of_older_versions_are_deleted_when_new_ones_are_saved(tmp_path, monkeypatch):
@@ -327,8 +327,8 @@ def test_tables_of_older_versions_are_deleted_when_new_ones_are_saved(tmp_path, 
     older = folder / f"expert-v{expert_dp.VERSION - 1}-0123456789abcdef.npz"
     stale.write_bytes(b"x")
     older.write_bytes(b"x")
-    expert_dp._tables_cached.cache_clear()
-    expert_dp.expert_tables(Rules.build(mode="7d8"))
-    expert_dp._tables_cached.cache_clear()
+    expert_build._tables_cached.cache_clear()
+    expert_build.expert_tables(Rules.build(mode="7d8"))
+    expert_build._tables_cached.cache_clear()
     names = [p.name for p in folder.iterdir()]
     assert len(names) == 1 and names[0].startswith(f"expert-v{expert_dp.VERSION}-")

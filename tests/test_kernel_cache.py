@@ -128,13 +128,13 @@ def test_expert_tables_of_the_wrong_shape_are_rebuilt(tmp_path, monkeypatch, cap
 
     from heron_sim import _numba_cache
     from heron_sim.rules import Rules
-    from heron_sim.strategies import expert_dp
+    from heron_sim.strategies import expert_build, expert_dp
 
     monkeypatch.setenv("HERON_SIM_CACHE", str(tmp_path))
     monkeypatch.setattr(_numba_cache, "_state", dict(_numba_cache._state, said=set()))
-    expert_dp._tables_cached.cache_clear()
+    expert_build._tables_cached.cache_clear()
     rules = Rules.build(mode="7d8")
-    tab = expert_dp.expert_tables(rules)
+    tab = expert_build.expert_tables(rules)
     (path,) = (tmp_path / "tables").glob("expert-*.npz")
     row, value = tab.row.copy(), tab.value.copy()
     if damage == "short_row":
@@ -145,16 +145,16 @@ def test_expert_tables_of_the_wrong_shape_are_rebuilt(tmp_path, monkeypatch, cap
         value = value[:3]
     elif damage == "head":
         row[expert_dp.ROW_RMAX] += 1
-    checksum = expert_dp._checksum(row, value, tab.exact)  # a consistent file, of the wrong shape
+    checksum = expert_build._checksum(row, value, tab.exact)  # a consistent file, of the wrong shape
     if damage == "flipped_value":
         row[len(row) // 2] += 1.0  # a damaged file: the checksum no longer matches
     np.savez(path, row=row, value=value, exact=tab.exact, version=expert_dp.VERSION, checksum=checksum)
-    expert_dp._tables_cached.cache_clear()
+    expert_build._tables_cached.cache_clear()
     capsys.readouterr()
-    again = expert_dp.expert_tables(rules)
+    again = expert_build.expert_tables(rules)
     err = capsys.readouterr().err
     assert not again.loaded and np.array_equal(again.row, tab.row)
     assert len(err.splitlines()) == 1 and "expert tables" in err and "rebuilding" in err
-    expert_dp._tables_cached.cache_clear()
-    assert expert_dp.expert_tables(rules).loaded  # the rebuilt file loads cleanly
-    expert_dp._tables_cached.cache_clear()
+    expert_build._tables_cached.cache_clear()
+    assert expert_build.expert_tables(rules).loaded  # the rebuilt file loads cleanly
+    expert_build._tables_cached.cache_clear()

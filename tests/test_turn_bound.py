@@ -13,7 +13,7 @@ import pytest
 from heron_sim.animals import AIGLE, HERON, LOUP
 from heron_sim.exact import turn_upper_bound
 from heron_sim.rules import Rules
-from heron_sim.strategies.expert_dp import optimal_turn_value
+from heron_sim.strategies.expert_build import optimal_turn_value
 
 from .brute_force import brute_force_turn
 

@@ -170,7 +170,7 @@ def seat_row(spec: str, rules=None) -> np.ndarray:
     if info.tables:
         if rules is None:
             raise HeronSimError(f"strategy {name!r} needs the rules (its tables depend on them)")
-        from .expert_dp import expert_tables
+        from .expert_build import expert_tables
 
         row = expert_tables(rules).row.copy()
         row[: len(params)] = params
@@ -188,7 +188,8 @@ def seat_arrays(seating: list[str], rules=None) -> tuple[np.ndarray, np.ndarray]
     row holds them, the others keep their head and name that seat (fewer cache misses); the
     tables are copied once, straight into that row (megabytes: a batch of a study is short).
     """
-    from .expert_dp import ROW_DIR, ROW_TSEAT, expert_tables
+    from .expert_build import expert_tables
+    from .expert_dp import ROW_DIR, ROW_TSEAT
 
     names = [parse_strategy(s)[0] for s in seating]
     sids = np.array([REGISTRY[n].sid for n in names], dtype=np.int64)

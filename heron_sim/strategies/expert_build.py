@@ -1,0 +1,227 @@
+"""The expert's tables, built by one module: the dynamic programme of
+heron_sim.strategies.expert_dp for the keep/stop columns, then the roll-time power decisions of
+heron_sim.strategies.expert_powers; cached in memory and on disk (checksummed, checked against the
+rules they are read for), built one thread at a time.
+
+``expert_tables(rules)`` is what the seats' rows are made of (heron_sim.strategies.seat_arrays);
+``optimal_turn_value`` the exact value of a fresh turn (the tests' and ``exact``'s reference).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import threading
+import time
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+
+from ..animals import HERON
+from .expert_dp import (
+    ENTRY, MAGIC, N_TABLES, ROW_ANX, ROW_B, ROW_DIR, ROW_F, ROW_MAGIC, ROW_P1, ROW_PI, ROW_RMAX,
+    ROW_STRIDE, ROW_TSEAT, T_BULL_EXHAUSTED, T_BULL_READY, T_LION_READY, T_NODOUBLE, T_PLAIN, VERSION,
+    ExpertTables, _first_roll, _key, _outcomes, _params, _post_states, _pre_states, _rank_tables,
+    _run_dp, _state_ranks, _table_flags, cache_folder, dice_model, dir_index, table_rolls,
+)
+from .expert_powers import fill_power_values
+
+
+def build_tables(rules) -> ExpertTables:
+    """Run the programme for every table (no cache)."""
+    t0 = time.perf_counter()
+    model = dice_model(rules)
+    n, anx, pond = model.n, rules.anxiety_threshold, rules.pond_threshold
+    anx_eff = min(anx, n + 1)
+    rmax = table_rolls(rules)  # rolls left after a roll: rolls - 1, + the Wolf's or first-turn bonus
+    B = n + 1
+    offs, cnt, probs = _outcomes(n, model.p_heron)
+    post_K, post_C, post_codes = _post_states(n, anx_eff)
+    pre_T, pre_index = _pre_states(n)
+    adv = np.array(rules.combo_advance, dtype=np.int64)
+    eff = np.array(rules.combo_effect, dtype=np.int64)
+    sums = (post_K + post_C).sum(axis=1)
+    hs = n - sums
+    pidx, size, P, F = _rank_tables(n)
+    ranks = _state_ranks(post_K, post_C, n, pidx, size, F)
+    pair_tab = np.stack([pidx, size], axis=1).astype(np.float64).ravel()
+    f_tab = F.astype(np.float64).ravel()
+    blocks = []
+    directory = np.zeros(N_TABLES * (rmax + 1) * anx_eff * 2 * 2)
+    values = np.zeros(N_TABLES)
+    pi_off = ROW_DIR + directory.size
+    f_off = pi_off + pair_tab.size
+    pos = f_off + f_tab.size
+    sels = []
+    for h in range(anx_eff):
+        sel = np.flatnonzero(hs == h)
+        rk = ranks[sel]
+        # the ranks of a block are exactly 0 .. m - 1 (a perfect index)
+        assert np.array_equal(np.sort(rk), np.arange(sel.size))
+        assert sel.size == F[6, P, n - h]
+        sels.append((sel, rk))
+    for t in range(N_TABLES):
+        dbl, bull, lion = _table_flags(t, rules.guide_power_doubling)
+        par = _params(rules, t)
+        Q, A, QR, AR = _run_dp(n, anx_eff, rmax, post_K, post_C, post_codes, pre_T, pre_index, offs, cnt,
+                       probs, adv, eff, dbl, bull, lion, B, par)
+        values[t] = _first_roll(n, pond, anx_eff, rules.rolls - 1, offs, cnt, probs, post_codes,
+                                Q, lion, adv, eff, dbl, bull, B, par)
+        for r in range(rmax + 1):
+            for h in range(anx_eff):
+                sel, rk = sels[h]
+                for fl in range(2):
+                    d = dir_index(t, r, h, fl, rmax, anx_eff)
+                    directory[2 * d] = pos
+                    directory[2 * d + 1] = sel.size
+                    block = np.full((sel.size, ENTRY), -2.0)  # power columns: not stored
+                    block[rk, 0] = A[r, sel, fl]
+                    block[rk, 1] = Q[r, sel, fl]
+                    block[rk, 2] = AR[r, sel, fl]
+                    block[rk, 3] = QR[r, sel, fl]
+                    blocks.append(block.ravel())
+                    pos += ENTRY * sel.size
+    head = np.zeros(ROW_DIR)
+    head[ROW_MAGIC] = MAGIC
+    head[ROW_B] = B
+    head[ROW_RMAX] = rmax
+    head[ROW_ANX] = anx_eff
+    head[ROW_TSEAT] = -1
+    head[ROW_PI] = pi_off
+    head[ROW_F] = f_off
+    head[ROW_P1] = P + 1
+    head[ROW_STRIDE] = n + 1
+    row = np.concatenate([head, directory, pair_tab, f_tab] + blocks)
+    assert row.size == pos
+    if model.exact:
+        order = [(post_K[sel][np.argsort(rk)], post_C[sel][np.argsort(rk)]) for sel, rk in sels]
+        fill_power_values(row, rules, order)
+    return ExpertTables(row, values, model.exact, time.perf_counter() - t0, False)
+
+
+def _checksum(row: np.ndarray, value: np.ndarray, exact: bool) -> str:
+    digest = hashlib.sha256(np.ascontiguousarray(row, dtype=np.float64).tobytes())
+    digest.update(np.ascontiguousarray(value, dtype=np.float64).tobytes())
+    digest.update(b"exact" if exact else b"approx")
+    return digest.hexdigest()
+
+
+def check_tables(tab: ExpertTables, rules) -> str | None:
+    """Why tables loaded from a file cannot be the tables of ``rules`` (None: they can): the
+    row's head, directory and blocks must have the sizes these rules imply."""
+    row, value = tab.row, tab.value
+    if row.ndim != 1 or row.dtype != np.float64 or value.shape != (N_TABLES,):
+        return "wrong shape or type"
+    model = dice_model(rules)
+    if tab.exact != model.exact:
+        return "built for other dice"
+    n = model.n
+    anx_eff = min(rules.anxiety_threshold, n + 1)
+    rmax = table_rolls(rules)
+    _, _, P, F = _rank_tables(n)
+    n_dir = N_TABLES * (rmax + 1) * anx_eff * 2
+    pi_off = ROW_DIR + 2 * n_dir
+    f_off = pi_off + 2 * (n + 1) * (n + 1)
+    pos = f_off + F.size
+    if row.size < pos:
+        return "too short"
+    head = {ROW_MAGIC: MAGIC, ROW_B: n + 1, ROW_RMAX: rmax, ROW_ANX: anx_eff, ROW_TSEAT: -1,
+            ROW_PI: pi_off, ROW_F: f_off, ROW_P1: P + 1, ROW_STRIDE: n + 1}
+    if any(row[k] != v for k, v in head.items()):
+        return "head does not match the rules"
+    for t in range(N_TABLES):
+        for r in range(rmax + 1):
+            for h in range(anx_eff):
+                for fl in range(2):
+                    d = dir_index(t, r, h, fl, rmax, anx_eff)
+                    if row[ROW_DIR + 2 * d] != pos or row[ROW_DIR + 2 * d + 1] != F[6, P, n - h]:
+                        return "directory does not match the rules"
+                    pos += ENTRY * int(F[6, P, n - h])
+    if row.size != pos:
+        return f"{row.size} values where the rules imply {pos}"
+    if not (np.isfinite(row).all() and np.isfinite(value).all()):
+        return "values that are not numbers"
+    return None
+
+
+@lru_cache(maxsize=16)
+def _tables_cached(key_json: str, rules) -> ExpertTables:
+    from .._numba_cache import say_once
+
+    digest = hashlib.sha256(key_json.encode()).hexdigest()[:16]
+    path = cache_folder() / f"expert-v{VERSION}-{digest}.npz"
+    if path.exists():
+        t0 = time.perf_counter()
+        try:
+            with np.load(path) as z:
+                if int(z["version"]) != VERSION:
+                    raise ValueError("tables of another format version")
+                tab = ExpertTables(z["row"], z["value"], bool(z["exact"]), 0.0, True)
+                if str(z["checksum"]) != _checksum(tab.row, tab.value, tab.exact):
+                    raise ValueError("checksum mismatch")
+            reason = check_tables(tab, rules)
+            if reason is not None:
+                raise ValueError(reason)
+            tab.seconds = time.perf_counter() - t0
+            return tab
+        except Exception as err:  # noqa: BLE001 — torn, damaged or foreign: rebuild (and say so)
+            say_once("tables", f"the expert tables {path} were unusable ({err}); rebuilding them once")
+            with contextlib.suppress(OSError):
+                path.unlink()
+    tab = build_tables(rules)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
+        np.savez(tmp, row=tab.row, value=tab.value, exact=tab.exact, version=VERSION,
+                 checksum=_checksum(tab.row, tab.value, tab.exact))
+        os.replace(tmp, path)
+        _forget_other_versions(path.parent)
+    except OSError as err:
+        say_once("unwritable", f"cannot write the expert tables to {path.parent} "
+                                      f"({err.strerror or err}); they are rebuilt each run")
+    return tab
+
+
+def _forget_other_versions(folder: Path) -> None:
+    """Delete cached tables of other format versions (they are never read again; 10d8 tables
+    take tens of MB)."""
+    for old in folder.glob("expert-*.npz"):
+        if not old.name.startswith(f"expert-v{VERSION}-"):
+            with contextlib.suppress(OSError):  # best effort: another process may hold it
+                old.unlink()
+
+
+_TABLES_LOCK = threading.Lock()
+
+
+def expert_tables(rules) -> ExpertTables:
+    """The expert's tables for these rules (memory, then disk cache, then built); one thread
+    at a time (two batches side by side must not build and write the same tables twice)."""
+    key = json.dumps(_key(rules), sort_keys=True)
+    with _TABLES_LOCK:
+        return _tables_cached(key, rules)
+
+
+def optimal_turn_value(rules, guide: int, powers: bool | None = None) -> float:
+    """Optimal expected advance of a fresh turn (guide ready) over keep/stop decisions.
+
+    powers off (or a guide other than Bull/Lion): Guide Power doubling only; Bull ready: +2
+    on sets of 3+; Lion ready: the rescue of an Anxiety.
+    """
+    pw = rules.powers if powers is None else powers
+    pw = pw and guide not in rules.disabled_powers
+    return float(expert_tables(rules).value[table_for(guide, True, pw)])
+
+
+def table_for(guide: int, ready: bool, powers: bool) -> int:
+    """The table used with this guide (Python mirror of the kernel's choice)."""
+    from ..animals import LION, TAUREAU
+
+    if powers and guide == TAUREAU:
+        return T_BULL_READY if ready else T_BULL_EXHAUSTED
+    if powers and guide == LION and ready:
+        return T_LION_READY
+    return T_NODOUBLE if guide == HERON else T_PLAIN
