@@ -58,3 +58,32 @@ def test_lab_figures_are_written_atomically(tmp_path, monkeypatch):
     figdir = tmp_path / "figures"
     assert sorted(p.name for p in figdir.iterdir()) == sorted(old)
     assert {p.name: p.read_bytes() for p in figdir.iterdir()} == old
+
+
+def test_expert_tables_write_is_atomic(tmp_path, monkeypatch, capsys):
+    """The expert's tables cache: a write that fails half-way (disk full) leaves no temporary
+    file beside the cache, says so once, and the tables still play (rebuilt in memory)."""
+    import numpy as np
+
+    from heron_sim import _numba_cache
+    from heron_sim.rules import Rules
+    from heron_sim.strategies import expert_build
+
+    monkeypatch.setenv("HERON_SIM_CACHE", str(tmp_path))
+    monkeypatch.setattr(_numba_cache, "_state", dict(_numba_cache._state, said=set()))
+    real_savez = np.savez
+
+    def torn(fh, **arrays):
+        real_savez(fh, row=arrays["row"][:10])  # half a file, then the disk is full
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(expert_build.np, "savez", torn)
+    expert_build._tables_cached.cache_clear()
+    try:
+        tab = expert_build.expert_tables(Rules.build(mode="7d8"))
+    finally:
+        expert_build._tables_cached.cache_clear()
+    assert tab.row.size > 1000 and not tab.loaded
+    assert list((tmp_path / "tables").iterdir()) == []  # neither a torn file nor a temporary
+    err = capsys.readouterr().err
+    assert "cannot write the expert tables" in err and "No space left" in err

@@ -15,12 +15,15 @@ import json
 import os
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
 
 from ..animals import HERON
+from ..errors import OutputError
+from ..io import atomic_path
 from .expert_dp import (
     ENTRY, MAGIC, N_TABLES, ROW_ANX, ROW_B, ROW_DIR, ROW_F, ROW_MAGIC, ROW_P1, ROW_PI, ROW_RMAX,
     ROW_STRIDE, ROW_TSEAT, T_BULL_EXHAUSTED, T_BULL_READY, T_LION_READY, T_NODOUBLE, T_PLAIN, VERSION,
@@ -63,13 +66,21 @@ def build_tables(rules) -> ExpertTables:
         assert np.array_equal(np.sort(rk), np.arange(sel.size))
         assert sel.size == F[6, P, n - h]
         sels.append((sel, rk))
-    for t in range(N_TABLES):
+
+    def programme(t):  # one table's backward induction (numba, without the GIL)
         dbl, bull, lion = _table_flags(t, rules.guide_power_doubling)
         par = _params(rules, t)
         Q, A, QR, AR = _run_dp(n, anx_eff, rmax, post_K, post_C, post_codes, pre_T, pre_index, offs, cnt,
-                       probs, adv, eff, dbl, bull, lion, B, par)
-        values[t] = _first_roll(n, pond, anx_eff, rules.rolls - 1, offs, cnt, probs, post_codes,
-                                Q, lion, adv, eff, dbl, bull, B, par)
+                               probs, adv, eff, dbl, bull, lion, B, par)
+        v = _first_roll(n, pond, anx_eff, rules.rolls - 1, offs, cnt, probs, post_codes,
+                        Q, lion, adv, eff, dbl, bull, B, par)
+        return Q, A, QR, AR, v
+
+    # the five tables are independent: built side by side on the cores (the same numbers)
+    with ThreadPoolExecutor(max_workers=max(1, min(N_TABLES, os.cpu_count() or 1))) as pool:
+        programmes = list(pool.map(programme, range(N_TABLES)))
+    for t in range(N_TABLES):
+        Q, A, QR, AR, values[t] = programmes[t]
         for r in range(rmax + 1):
             for h in range(anx_eff):
                 sel, rk = sels[h]
@@ -173,15 +184,13 @@ def _tables_cached(key_json: str, rules) -> ExpertTables:
                 path.unlink()
     tab = build_tables(rules)
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp.npz")
-        np.savez(tmp, row=tab.row, value=tab.value, exact=tab.exact, version=VERSION,
-                 checksum=_checksum(tab.row, tab.value, tab.exact))
-        os.replace(tmp, path)
+        with atomic_path(path) as tmp, open(tmp, "wb") as fh:  # synced, renamed, or removed
+            np.savez(fh, row=tab.row, value=tab.value, exact=tab.exact, version=VERSION,
+                     checksum=_checksum(tab.row, tab.value, tab.exact))
         _forget_other_versions(path.parent)
-    except OSError as err:
+    except (OSError, OutputError) as err:
         say_once("unwritable", f"cannot write the expert tables to {path.parent} "
-                                      f"({err.strerror or err}); they are rebuilt each run")
+                                      f"({getattr(err, 'strerror', None) or err}); they are rebuilt each run")
     return tab
 
 

@@ -165,7 +165,7 @@ def _anxiety(tot, h, adv, eff, dbl, bull, lion, par):
     return par[PAR_CONS_ANX]
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _run_dp(n, anx, rmax, post_K, post_C, post_codes, pre_T, pre_index, out_off, out_cnt,
             out_probs, adv, eff, dbl, bull, lion, B, par):
     """Q[r, state, fl], A[r, state, fl] (actions) for r = 0..rmax, by backward induction."""
@@ -266,7 +266,7 @@ def _run_dp(n, anx, rmax, post_K, post_C, post_codes, pre_T, pre_index, out_off,
     return Q, A, QR, AR
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _first_roll(n, pond, anx, rolls_left, out_off, out_cnt, out_probs, post_codes, Q, lion,
                 adv, eff, dbl, bull, B, par):
     K = np.zeros(6, dtype=np.int64)
