@@ -231,14 +231,22 @@ def _prudent_games(rules, address, games, seed=11, first=3):
     return outs
 
 
-PRUDENT_VARIANTS = VARIANTS + [
+PRUDENT_VARIANTS = [
+    dict(mode="8d8", players=4),
+    dict(mode="10d6", players=3),  # dice that differ: the generic loop plays every turn
     dict(mode="8d8", players=4, overrides={"anxiety_threshold": 4, "bull_min_set": 3}),
-    dict(mode="10d8", players=6),
+    # the long tier: more tables, the same comparison
+    pytest.param(dict(mode="7d8", players=5, overrides={"rolls": 4, "pond_threshold": 3}), marks=pytest.mark.slow),
+    pytest.param(dict(mode="8d8", players=2, overrides={"powers": False}), marks=pytest.mark.slow),
+    pytest.param(dict(mode="10d8", players=6), marks=pytest.mark.slow),
 ]
 
 
-@pytest.mark.parametrize("variant", PRUDENT_VARIANTS,
-                         ids=lambda v: f"{v['mode']}-{v['players']}p" + ("-" + "-".join(v["overrides"]) if "overrides" in v else ""))
+def _variant_id(v):
+    return f"{v['mode']}-{v['players']}p" + ("-" + "-".join(v["overrides"]) if "overrides" in v else "")
+
+
+@pytest.mark.parametrize("variant", PRUDENT_VARIANTS, ids=_variant_id)
 def test_fused_prudent_turn_plays_the_same_games_as_the_generic_path(variant, generic_prudent):
     """A prudent seat counts its dice (heron_sim.strategies.prudent_turn) and hands the whole
     turn to the generic loop where it uses a power: the same games as prudent_decide there."""
@@ -251,7 +259,8 @@ def test_fused_prudent_turn_plays_the_same_games_as_the_generic_path(variant, ge
         assert (fused[:, L.C_POWERS + np.array([LOUP, AIGLE, CERF, LION])].sum(axis=0) > 20).all()
 
 
-@pytest.mark.parametrize("guide", [LOUP, TAUREAU, LION, AIGLE, CERF, HERON])
+@pytest.mark.parametrize("guide", [LOUP, LION, CERF, pytest.param(TAUREAU, marks=pytest.mark.slow),
+                                   pytest.param(AIGLE, marks=pytest.mark.slow), pytest.param(HERON, marks=pytest.mark.slow)])
 def test_fused_prudent_single_turns_match_the_generic_path(guide, generic_prudent):
     rules = Rules.build(mode="8d8")
     R = pack_rules(rules)
