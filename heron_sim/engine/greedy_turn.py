@@ -112,6 +112,13 @@ def _lane(packed, a):
 
 
 @hot
+def counts_into(w, packed):
+    """All dice by animal, packed 8 bits a lane, into w[COUNTS] (what the score reads)."""
+    for a in range(7):
+        w[COUNTS + a] = _lane(packed, a)
+
+
+@hot
 def _drop(nf, w, target):
     """Compact the free list: drop the dice showing ``target`` or a heron. Returns its length."""
     k = 0

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from .stats import PairedSums, figures, game_columns, length_histogram
+from .stats import PairedSums, figures, game_columns, histogram_of_bins, length_bins, length_histogram
 
 #: Games per side of the first chunk (the first estimate).
 FIRST_CHUNK = 512
@@ -139,7 +139,7 @@ class Seated:
                 play_batch(np.uint64(seed), int(lo), R, sids, sp, rows)
         X = game_columns(rows, rules)
         if store is not None and n:
-            store.put(key, int(lo), X, _lengths(rows))
+            store.put(key, int(lo), X, length_bins(rows))
         return X, length_histogram(rows)
 
 
@@ -169,7 +169,7 @@ class PlayedGames:
             self._runs[key] = self._runs.pop(key)  # used last
             a = lo - run[0]
             X, lens = run[1][a : a + n], run[2][a : a + n]
-        return X, _histogram(lens)
+        return X, histogram_of_bins(lens)
 
     def put(self, key, lo: int, X: np.ndarray, lens: np.ndarray) -> None:
         """Keep games ``lo ..`` when they start a run or extend the kept one."""
@@ -200,21 +200,6 @@ class PlayedGames:
     def clear(self) -> None:
         with self._lock:
             self._runs.clear()
-
-
-def _lengths(rows: np.ndarray) -> np.ndarray:
-    """Each game's length bin of :func:`~heron_sim.explore.stats.length_histogram` (-1: unfinished)."""
-    from ..engine import layout as L
-    from .stats import HIST_MAX
-
-    fin = rows[:, L.C_FINISHED] != 0
-    return np.where(fin, np.minimum(rows[:, L.C_ROUNDS], HIST_MAX), -1).astype(np.int16)
-
-
-def _histogram(lens: np.ndarray) -> np.ndarray:
-    from .stats import HIST_MAX
-
-    return np.bincount(lens[lens >= 0].astype(np.int64), minlength=HIST_MAX + 1)[: HIST_MAX + 1]
 
 
 #: The games every job of this process has played (the base of the next change among them).

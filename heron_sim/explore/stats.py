@@ -58,13 +58,23 @@ def game_columns(rows: np.ndarray, rules) -> np.ndarray:
     return X
 
 
-def length_histogram(rows: np.ndarray) -> np.ndarray:
-    """Finished games by length in rounds (int64[HIST_MAX + 1]; the last bin: HIST_MAX or more)."""
+def length_bins(rows: np.ndarray) -> np.ndarray:
+    """Each game's bin of :func:`length_histogram` (int16: rounds, HIST_MAX or more in the last;
+    -1 for an unfinished game)."""
     from ..engine import layout as L
 
     fin = rows[:, L.C_FINISHED] != 0
-    r = np.minimum(rows[fin, L.C_ROUNDS], HIST_MAX)
-    return np.bincount(r, minlength=HIST_MAX + 1)[: HIST_MAX + 1]
+    return np.where(fin, np.minimum(rows[:, L.C_ROUNDS], HIST_MAX), -1).astype(np.int16)
+
+
+def histogram_of_bins(bins: np.ndarray) -> np.ndarray:
+    """Finished games by length bin (int64[HIST_MAX + 1])."""
+    return np.bincount(bins[bins >= 0].astype(np.int64), minlength=HIST_MAX + 1)[: HIST_MAX + 1]
+
+
+def length_histogram(rows: np.ndarray) -> np.ndarray:
+    """Finished games by length in rounds (int64[HIST_MAX + 1]; the last bin: HIST_MAX or more)."""
+    return histogram_of_bins(length_bins(rows))
 
 
 @lru_cache(maxsize=1)

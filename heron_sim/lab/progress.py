@@ -96,6 +96,3 @@ class StudyProgress:
             else:
                 parts.append(f"{o.metric} {format_value(o.metric, v)}{unit_suffix(o.metric)}")
         return f"front ({len(feas)}): best " + ", ".join(parts)
-
-    def racing(self) -> None:
-        pass

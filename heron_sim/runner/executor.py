@@ -198,6 +198,8 @@ def _side_by_side(fn, items, todo, out, progress, width):
     raised once the running ones are done."""
     from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 
+    from ..interrupt import stop_requested
+
     if width not in _local_pools:
         _local_pools[width] = ThreadPoolExecutor(max_workers=width, initializer=_one_thread,
                                                  thread_name_prefix="heron-sim-batch")
@@ -208,8 +210,6 @@ def _side_by_side(fn, items, todo, out, progress, width):
     try:
         while queue or running:
             while queue and len(running) < width and error is None:
-                from ..interrupt import stop_requested
-
                 if stop_requested():
                     queue.clear()
                     break
@@ -258,7 +258,6 @@ class ClusterLost(HeronSimError):
 
 def _run_on_worker(fn, item):
     """Run ``fn(item)`` on a worker; an array result travels with its CRC-32, checked on arrival."""
-    import zlib
 
     res = fn(item)
     return res, _crc(res)

@@ -168,13 +168,7 @@ def seat_row(spec: str, rules=None) -> np.ndarray:
 
         return plugin_row(info.plugin.address, params)
     if info.tables:
-        if rules is None:
-            raise HeronSimError(f"strategy {name!r} needs the rules (its tables depend on them)")
-        from .expert_build import expert_tables
-
-        row = expert_tables(rules).row.copy()
-        row[: len(params)] = params
-        return row
+        return seat_arrays([spec], rules)[1][0]
     row = np.zeros(max(N_STRATEGY_PARAMS, len(params)))
     row[: len(params)] = params
     return row

@@ -35,7 +35,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.dice import roll_die
-from ..engine.greedy_turn import _lane, roll_counts  # the same counted roll as greedy's
+from ..engine.greedy_turn import _lane, counts_into, roll_counts  # the same counted roll as greedy's
 from ..engine.jit import hot
 from ..engine.layout import (
     AIGLE, BONUS, C_ANXIETIES, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, CERF, COUNTS, FACE, FREE, FRESH,
@@ -118,13 +118,6 @@ def _lay_out(lst, nf, w, n, total):
         i = _die(lst, j)
         w[FRESH + i] = 1
         w[STATUS + i] = FREE + (RESERVED - FREE) * (w[FACE + i] == HERON)
-    for a in range(7):
-        w[COUNTS + a] = _lane(total, a)
-
-
-@hot
-def _counts(w, total):
-    """All dice by animal in w[COUNTS] (what the score reads)."""
     for a in range(7):
         w[COUNTS + a] = _lane(total, a)
 
@@ -281,23 +274,23 @@ def roll_phase_dice(seat, w, R, rng, sp, race):
                 _lay_out(lst, nf, w, n, total)
                 return CONTINUE
             if r <= 0:
-                _counts(w, total)
+                counts_into(w, total)
                 return OUT_SCORED
         else:
             if r <= 0:
-                _counts(w, total)
+                counts_into(w, total)
                 return OUT_SCORED
             col, slots = state_column(sp, ts, t, guide, r, kept, roll, n)
             if col < 0:  # dice the tables do not hold: expert plays greedy there
                 _lay_out(lst, nf, w, n, total)
                 return CONTINUE
         if race:  # the racer's stop rule (heron_sim.strategies.racer), on the dice counted
-            _counts(w, total)
+            counts_into(w, total)
             action = race_action(seat, w, R, sp, ts, col)
         else:
             action = int(sp[ts, col])
         if action < 0:
-            _counts(w, total)
+            counts_into(w, total)
             return OUT_SCORED
         # expert.apply_keep_action: the first free dice (in die order) of each slot's count
         want = np.uint64(0)
@@ -384,22 +377,22 @@ def roll_phase_counts(seat, w, R, rng, sp, race):
             if col < 0 or int(sp[ts, col + power_column(guide)]) != -1:
                 return CONTINUE
             if r <= 0:
-                _counts(w, total)
+                counts_into(w, total)
                 return OUT_SCORED
         else:
             if r <= 0:
-                _counts(w, total)
+                counts_into(w, total)
                 return OUT_SCORED
             col, slots = state_column(sp, ts, t, guide, r, kept, roll, n)
             if col < 0:
                 return CONTINUE
         if race:  # the racer's stop rule (heron_sim.strategies.racer), on the dice counted
-            _counts(w, total)
+            counts_into(w, total)
             action = race_action(seat, w, R, sp, ts, col)
         else:
             action = int(sp[ts, col])
         if action < 0:
-            _counts(w, total)
+            counts_into(w, total)
             return OUT_SCORED
         # expert.apply_keep_action by counts: each slot's count, as far as this roll shows it
         taken = np.uint64(0)

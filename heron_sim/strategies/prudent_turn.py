@@ -26,26 +26,20 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.dice import best_set
-from ..engine.greedy_turn import _lane, roll_counts
+from ..engine.greedy_turn import _lane, counts_into, roll_counts
 from ..engine.jit import hot
 from ..engine.layout import (
-    AIGLE, BONUS, C_ANXIETIES, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, CERF, COUNTS, GUIDE, HERON,
+    AIGLE, BONUS, C_ANXIETIES, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, CERF, GUIDE, HERON,
     LION, LOUP, NDICE, OUT_ANXIETY, OUT_POND, OUT_RESCUED, OUT_SCORED, PMEMO, PMEMO_LEN, R_ADVANCE,
-    R_FACES, R_NDICE, R_NFACES, R_UNIFORM, READY, ROLL, ROLLS_LEFT, ROW, RPTR, RSCRIPT_LEN, TAUREAU,
+    R_NDICE, R_UNIFORM, READY, ROLL, ROLLS_LEFT, ROW, RPTR, RSCRIPT_LEN, TAUREAU,
 )
 from ..rules.rules import P_ANXIETY, P_POND, P_ROLLS
-from .prudent import _advance_of, power_enabled, rerolls
+from .prudent import _advance_of, _face_prob, power_enabled, rerolls
 
 #: prudent_roll_phase: the generic loop plays this turn (stream rewound).
 CONTINUE = -1
 
 _BYTE = np.uint64(0xFF)
-
-
-@hot
-def _counts(w, total):
-    for a in range(7):
-        w[COUNTS + a] = _lane(total, a)
 
 
 @hot
@@ -66,17 +60,6 @@ def _uses_power(guide, r, h, size, n, R):
 
 
 @hot
-def _face_prob(R, animal):
-    """One die's probability of ``animal`` (every die alike), as prudent._face_prob."""
-    nf = R[R_NFACES]
-    c = 0
-    for k in range(nf):
-        if R[R_FACES + k] == animal:
-            c += 1
-    return c / nf
-
-
-@hot
 def memo_words(R, players):
     """Words of the memo of :func:`_memo_rerolls` (2 bits an answer) for these rules and seats."""
     n = R[R_NDICE]
@@ -88,8 +71,8 @@ def memo_words(R, players):
 def _rerolls(seat, w, R, sp, f, h, size0, target, s0):
     """prudent.rerolls for every die alike: the heron and target probabilities summed die by die,
     as prudent_keep sums them (the same floating-point numbers)."""
-    ph = _face_prob(R, HERON)
-    pt = _face_prob(R, target)
+    ph = _face_prob(R, 0, HERON)  # every die alike: die 0's faces
+    pt = _face_prob(R, 0, target)
     qh = 0.0
     qt = 0.0
     for _ in range(f):
@@ -147,7 +130,7 @@ def _counted(seat, w, R, rng, sp):
     kept = np.uint64(0)  # the dice set aside (kept, reserved herons), packed like a roll
     while True:
         total = kept + roll
-        _counts(w, total)
+        counts_into(w, total)
         h = _lane(total, HERON)
         if h >= anxiety:
             w[row + C_ANXIETIES] += 1
