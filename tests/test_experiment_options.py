@@ -14,7 +14,7 @@ from heron_sim.cli import app
 from heron_sim.errors import HeronSimError
 from heron_sim.runner import KINDS, load_experiment
 from heron_sim.runner.config import experiment_from_dict, experiment_schema
-from heron_sim.runner.kinds import KIND_MODELS, KIND_MODULES
+from heron_sim.runner.kinds import KIND_MODELS, KIND_MODULES, registry
 
 ROOT = Path(__file__).resolve().parents[1]
 EXPERIMENT_FILES = sorted(p for p in (ROOT / "experiments").glob("*.toml")
@@ -94,9 +94,10 @@ def test_a_manifest_of_before_the_models_reads_back(tmp_path):
 def test_every_kind_module_declares_its_model_figures_plan_and_analysis():
     assert set(KIND_MODELS) == set(KIND_MODULES) == ALL_KINDS
     for kind, mod in KIND_MODULES.items():
-        assert KIND_MODELS[kind].__module__ == mod.__name__
-        assert tuple(KIND_MODELS[kind].model_fields["figures"].default) == mod.FIGURES
-        assert callable(mod.plan) and callable(mod.analyse)
+        k = registry()[kind]
+        assert KIND_MODELS[kind].__module__ == mod.__name__ == type(k).__module__
+        assert tuple(KIND_MODELS[kind].model_fields["figures"].default) == mod.FIGURES == k.figures
+        assert k.own_sections == (kind == "games")
 
 
 def test_the_json_schema_names_every_kind_and_its_options():

@@ -39,8 +39,9 @@ from .options import Experiment, RulesSpec, flatten as _flatten  # noqa: F401  (
 
 @functools.cache
 def kind_models() -> dict:
-    """kind name -> its options model (the kinds are imported when first needed: they bring the
-    analyses, which a command that reads no experiment file need not import)."""
+    """kind name -> its options model, read from the kinds' registry at each use (the kinds are
+    imported when first needed: they bring the analyses, which a command that reads no
+    experiment file need not import)."""
     from .kinds import KIND_MODELS
 
     return KIND_MODELS
@@ -52,13 +53,20 @@ def __getattr__(name: str):
     if name == "KINDS":
         return tuple(kind_models())
     if name == "FIGURES":
-        return {k: tuple(m.model_fields["figures"].default) for k, m in kind_models().items()}
+        from .kinds import registry
+
+        return {k: kind.figures for k, kind in registry().items()}
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-@functools.cache
 def _adapter() -> TypeAdapter:
-    union = Annotated[Union[tuple(kind_models().values())], Field(discriminator="kind")]
+    """The union of the registered kinds' models (built again when a kind is registered)."""
+    return _union_of(tuple(kind_models().values()))
+
+
+@functools.cache
+def _union_of(models: tuple) -> TypeAdapter:
+    union = Annotated[Union[models], Field(discriminator="kind")]
     return TypeAdapter(union)
 
 

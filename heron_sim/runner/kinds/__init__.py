@@ -1,75 +1,93 @@
-"""The experiments of the seed's test plan, one module per kind: its options, which jobs it
+"""The experiments of the seed's test plan, one kind per module: its options, which jobs it
 plays, and the tables, figures and findings it computes from them.
 
-A kind is one module of this package that declares
+A kind is a small subclass of :class:`~heron_sim.runner.kinds.base.ExperimentKind`, in the style
+of emcee's moves: the base owns the bookkeeping, the kind says only what is its own::
 
-- ``FIGURES``: the figures it can draw (the ``figures`` key of a file chooses among them);
-- its options model, a subclass of :class:`~heron_sim.runner.options.Experiment` with
-  ``kind: Literal["<name>"]`` (found here by that field: adding a kind touches its module only);
-- ``plan(exp, g, games_override)``: the simulation jobs (``g(n)`` applies the --games override);
-- ``analyse(exp, data, sec)``: fills the report :class:`~heron_sim.sections.Section` ``sec`` from
-  the stored results (a :class:`~heron_sim.runner.run.ExperimentData`); kind ``games`` returns
-  a list of sections instead (``analyse(exp, data)``, one per lighter game).
+    class Pond(ExperimentKind):
+        name = "pond"                   # the kind = "pond" of its files
+        options = PondExperiment        # its options model: kind: Literal["pond"], its keys
+        figures = FIGURES               # the figures it can draw (the file's figures key chooses)
+        intro = "The Peaceful Pond's push-back, simulated beside the exact law."
 
-Analyses read only the run folder, so a report re-renders without simulating; they return plain
-data (tables, facts, figures as :class:`~heron_sim.sections.Plot`), drawn and rendered by
-:mod:`heron_sim.report`, which this package never imports. ``across`` summarises every batch of
-the run; ``common`` holds the shared helpers.
+        def jobs(self, exp, g):         # the simulation jobs; g(n), g.turns(n): the --games override
+            ...
+        def fill(self, exp, data, sec): # the section, from the stored results alone
+            ... if self.want(exp, "pushback"): sec.figures.append(...)
+
+(kind ``games`` implements ``sections(exp, data)`` instead: one section per lighter game.) The
+class registers itself when it is created; this package imports every module of its folder, so
+adding a kind touches its module only. The base refuses a kind name declared twice, an options
+model whose ``kind`` is not the name, a planned job key used twice, and a figure name the kind
+did not declare; it builds the :class:`~heron_sim.sections.Section` (title, introduction, the
+"Sample sizes" note) around ``fill``. :func:`plan_jobs` and :func:`analyse` hand an experiment to
+its kind; :data:`KIND_MODELS` and :data:`KIND_MODULES` are read from the registry
+(:func:`~heron_sim.runner.kinds.base.registry`).
+
+Analyses read only the run folder (a :class:`~heron_sim.runner.run.ExperimentData`), so a report
+re-renders without simulating; they return plain data (tables, facts, figures as
+:class:`~heron_sim.sections.Plot`), drawn and rendered by :mod:`heron_sim.report`, which this
+package never imports. ``across`` summarises every batch of the run; ``common`` holds the shared
+helpers.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-import typing
-from functools import partial
+import sys
+from collections.abc import Mapping
 
 from ...sections import Section
 from ..jobs import Job
 from ..options import Experiment
 from .across import across
-from .common import NO_ANXIETY, _n
+from .base import ExperimentKind, KindError, Sizes, kind_of, registry
+from .common import NO_ANXIETY
 from .compare import KEY_METRICS, compare_display, compare_frames
 from .games import light_unit
 from .pond import _chi2
 from .strategies import skill_strategy
 
-
-def _discover() -> tuple[dict, dict]:
-    """The kind modules of this package and their options models, by kind name (sorted)."""
-    modules, models = {}, {}
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
-        mod = importlib.import_module(f"{__name__}.{info.name}")
-        for obj in vars(mod).values():
-            if (isinstance(obj, type) and issubclass(obj, Experiment) and obj.__module__ == mod.__name__
-                    and typing.get_origin(obj.model_fields["kind"].annotation) is typing.Literal):
-                kind, = typing.get_args(obj.model_fields["kind"].annotation)
-                modules[kind], models[kind] = mod, obj
-    return modules, models
+for _info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
+    importlib.import_module(f"{__name__}.{_info.name}")  # each kind registers itself
 
 
-#: kind name -> its module, and -> its options model
-KIND_MODULES, KIND_MODELS = _discover()
+class _View(Mapping):
+    """kind name -> ``get(kind)``, read from the registry at each use (sorted by name)."""
 
-__all__ = ["KEY_METRICS", "KIND_MODELS", "KIND_MODULES", "NO_ANXIETY", "across", "analyse", "compare_display",
-           "compare_frames", "light_unit", "plan_jobs", "skill_strategy", "_chi2"]
+    def __init__(self, get):
+        self._get = get
+
+    def __getitem__(self, name):
+        return self._get(registry()[name])
+
+    def __iter__(self):
+        return iter(registry())
+
+    def __len__(self):
+        return len(registry())
+
+    def __repr__(self):
+        return repr(dict(self))
+
+
+#: kind name -> the module that declares it, and -> its options model
+KIND_MODULES: Mapping = _View(lambda kind: sys.modules[type(kind).__module__])
+KIND_MODELS: Mapping = _View(lambda kind: kind.options)
+
+__all__ = ["KEY_METRICS", "KIND_MODELS", "KIND_MODULES", "NO_ANXIETY", "ExperimentKind", "KindError", "Sizes", "across",
+           "analyse", "compare_display", "compare_frames", "kind_of", "light_unit", "plan_jobs", "registry",
+           "skill_strategy", "_chi2"]
 
 
 # ====================================================================== planning
 def plan_jobs(exp: Experiment, games_override: int | None = None) -> list[Job]:
-    mod = KIND_MODULES[exp.kind]  # the kind was checked where the file was read
-    return mod.plan(exp, partial(_n, override=games_override), games_override)
+    """The simulation jobs of ``exp`` (checked by its kind: every key once)."""
+    return kind_of(exp.kind).plan(exp, games_override)
 
 
 # ====================================================================== analysis
 def analyse(exp: Experiment, data) -> Section | list[Section]:
     """The experiment's report section (kind games: a list, one section per lighter game)."""
-    mod = KIND_MODULES[exp.kind]
-    if getattr(mod, "OWN_SECTIONS", False):  # kind games: a section per lighter game
-        return mod.analyse(exp, data)
-    sec = Section(key=exp.name, title=exp.title, intro=exp.description.strip())
-    mod.analyse(exp, data, sec)
-    sizes = sorted({(j["kind"], j["n"]) for j in data.entry["jobs"]})
-    sec.notes.append("Sample sizes: " + "; ".join(f"{n:,} {k} per job" for k, n in sizes)
-                     + f"; seed {exp.seed}; {len(data.entry['jobs'])} jobs; {data.seconds:.1f} s.")
-    return sec
+    return kind_of(exp.kind).analyse(exp, data)

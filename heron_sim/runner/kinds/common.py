@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import pandas as pd
-
-if TYPE_CHECKING:
-    from ..options import Experiment
 
 NO_ANXIETY = 99  # anxiety_threshold that never triggers (ablation)
 
@@ -45,11 +40,6 @@ def _disp(cols: dict, index=None) -> pd.DataFrame:
 
 def _n(exp_n: int, override: int | None, factor: float = 1.0) -> int:
     return max(1, int(override * factor)) if override is not None else exp_n
-
-
-
-def _want(exp: Experiment, name: str) -> bool:
-    return name in exp.figures
 
 
 def _seating_text(job: dict) -> str:

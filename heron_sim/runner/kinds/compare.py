@@ -15,7 +15,8 @@ from ...sections import Figure, Section, Table, plot, signed_ci
 from ...errors import HeronSimError
 from ..options import HeronExperiment, RulesA, RulesB, Seating, figures_of, where
 from ..jobs import Job, resolve_strategies, seatings
-from .common import GUIDE_FR, _disp, _mode_name, _seating_text, _want
+from .base import ExperimentKind, Sizes
+from .common import GUIDE_FR, _disp, _mode_name, _seating_text
 
 
 #: The figures this kind draws (the ``figures`` key chooses among them; default: all).
@@ -39,16 +40,64 @@ class CompareExperiment(HeronExperiment):
         return data
 
 
-def plan(exp: CompareExperiment, g, games_override: int | None = None) -> list[Job]:
-    """The simulation jobs of this kind (``g(n)`` applies the --games override)."""
-    P = exp.players
-    jobs: list[Job] = []
-    seat = seatings(resolve_strategies(exp.seating), P)
-    for m in exp.modes:
-        for side, spec in (("a", exp.a), ("b", exp.b)):
-            jobs.append(Job(f"{side}_{m}", "games", spec.build(m, P), g(exp.games), exp.seed, seat,
-                            labels={"mode": m, "side": side, "label": spec.label or side.upper()}))
-    return jobs
+class CompareKind(ExperimentKind):
+    """Two rule sets on the same seeds, every metric paired game by game."""
+
+    name = "compare"
+    options = CompareExperiment
+    figures = FIGURES
+    intro = "Two rule sets on the same seeds."
+
+    def jobs(self, exp: CompareExperiment, g: Sizes) -> list[Job]:
+        P = exp.players
+        jobs: list[Job] = []
+        seat = seatings(resolve_strategies(exp.seating), P)
+        for m in exp.modes:
+            for side, spec in (("a", exp.a), ("b", exp.b)):
+                jobs.append(Job(f"{side}_{m}", "games", spec.build(m, P), g(exp.games), exp.seed, seat,
+                                labels={"mode": m, "side": side, "label": spec.label or side.upper()}))
+        return jobs
+
+    def fill(self, exp: CompareExperiment, data, sec: Section) -> None:
+        for m in exp.modes:
+            ja, jb = self.job(data, f"a_{m}"), self.job(data, f"b_{m}")
+            la, lb = ja["labels"]["label"], jb["labels"]["label"]
+            if la == lb:
+                la, lb = f"{la} (A)", f"{lb} (B)"
+            ma, mb = ja.get("mode") or m, jb.get("mode") or m  # each side's own mode (compare A B)
+            where = _mode_name(ma) if ma == mb else f"{_mode_name(ma)} (A) and {_mode_name(mb)} (B)"
+            t = compare_frames(data.frame(ja["key"]), data.frame(jb["key"]), la, lb)
+            sec.notes.append(f"{where}: A = {la}, B = {lb} (rules fingerprints in the run metadata); "
+                             f"seating {_seating_text(ja)}.")
+            sec.tables.append(Table(f"{where}: {la} vs {lb}, paired by seed", compare_display(t, la, lb), data=t,
+                                    note="Differences B - A with 95 % paired t intervals (Balance: paired bootstrap); p-values Holm-corrected over the metrics."))
+            sig = t[(t["p_holm"] < 0.05)]
+            main = t.set_index("metric")
+            for metric, short in (("mid-game last wins", "last_wins"), ("mid-game leader loses", "leader_loses"),
+                                  ("rounds (finished games)", "rounds"), ("lead changes per game", "lead_changes"),
+                                  ("AdvantageP1 (seat 0 wins)", "seat1")):
+                if metric in main.index:
+                    r = main.loc[metric]
+                    sec.fact(f"{exp.name}.{short}.{m}", f"{metric_name(metric)}, {lb} − {la}, {_mode_name(m)}", r["diff"],
+                             r["low"], r["high"], int(r["n"]), "share difference" if short not in ("rounds", "lead_changes")
+                             else "rounds" if short == "rounds" else "lead changes", n_unit="paired games", p=r["p_holm"],
+                             note=f"{la} {r[la]:.4f}, {lb} {r[lb]:.4f}; Holm over the metrics")
+            r = main.loc["rounds (finished games)"]
+            sec.findings.append(
+                f"{lb} vs {la} on {where}: game length {r[la]:.2f} -> {r[lb]:.2f} rounds "
+                f"({signed_ci(r['diff'], r['low'], r['high'], 2)}, {format_p(r['p_holm'])}, Holm); "
+                f"{len(sig)} of {len(t)} metrics differ significantly after Holm correction"
+                + (f" (largest relative change: {_largest(sig, la)})." if len(sig) else "."))
+            if self.want(exp, "differences"):
+                k = t[t["metric"].isin(KEY_METRICS)].copy()
+                base = k[la].abs().replace(0, np.nan)
+                k["rel"], k["rlo"], k["rhi"] = k["diff"] / base, k["low"] / base, k["high"] / base
+                k["metric"] = k["metric"].map(metric_name)
+                sec.figures.append(Figure(f"differences_{m}", "Main metrics, relative change B vs A (95 % interval, paired by seed).",
+                                          plot("forest", k, label="metric", value="rel", low="rlo", high="rhi", scale=100,
+                                               title=f"{lb} vs {la} ({where})",
+                                               xlabel=f"relative change, {lb} vs {la} (%)",
+                                               note=f"n = {int(k['n'].max()):,} paired games")))
 
 
 # ---------------------------------------------------------------------- compare
@@ -114,49 +163,6 @@ def metric_name(key: str) -> str:
 KEY_METRICS = ["rounds (finished games)", "advance per played turn", "lead changes per game", "Ponds per game",
                "Anxieties per game", "mid-game leader loses", "mid-game last wins", "AdvantageP1 (seat 0 wins)",
                "Completion", "Balance (Ludii)"]
-
-
-def analyse(exp, data, sec: Section) -> None:
-    sec.intro = sec.intro or "Two rule sets on the same seeds."
-    for m in exp.modes:
-        ja, jb = data.jobs[f"a_{m}"], data.jobs[f"b_{m}"]
-        la, lb = ja["labels"]["label"], jb["labels"]["label"]
-        if la == lb:
-            la, lb = f"{la} (A)", f"{lb} (B)"
-        ma, mb = ja.get("mode") or m, jb.get("mode") or m  # each side's own mode (compare A B)
-        where = _mode_name(ma) if ma == mb else f"{_mode_name(ma)} (A) and {_mode_name(mb)} (B)"
-        t = compare_frames(data.frame(ja["key"]), data.frame(jb["key"]), la, lb)
-        sec.notes.append(f"{where}: A = {la}, B = {lb} (rules fingerprints in the run metadata); "
-                         f"seating {_seating_text(ja)}.")
-        sec.tables.append(Table(f"{where}: {la} vs {lb}, paired by seed", compare_display(t, la, lb), data=t,
-                                note="Differences B - A with 95 % paired t intervals (Balance: paired bootstrap); p-values Holm-corrected over the metrics."))
-        sig = t[(t["p_holm"] < 0.05)]
-        main = t.set_index("metric")
-        for metric, short in (("mid-game last wins", "last_wins"), ("mid-game leader loses", "leader_loses"),
-                              ("rounds (finished games)", "rounds"), ("lead changes per game", "lead_changes"),
-                              ("AdvantageP1 (seat 0 wins)", "seat1")):
-            if metric in main.index:
-                r = main.loc[metric]
-                sec.fact(f"{exp.name}.{short}.{m}", f"{metric_name(metric)}, {lb} − {la}, {_mode_name(m)}", r["diff"],
-                         r["low"], r["high"], int(r["n"]), "share difference" if short not in ("rounds", "lead_changes")
-                         else "rounds" if short == "rounds" else "lead changes", n_unit="paired games", p=r["p_holm"],
-                         note=f"{la} {r[la]:.4f}, {lb} {r[lb]:.4f}; Holm over the metrics")
-        r = main.loc["rounds (finished games)"]
-        sec.findings.append(
-            f"{lb} vs {la} on {where}: game length {r[la]:.2f} -> {r[lb]:.2f} rounds "
-            f"({signed_ci(r['diff'], r['low'], r['high'], 2)}, {format_p(r['p_holm'])}, Holm); "
-            f"{len(sig)} of {len(t)} metrics differ significantly after Holm correction"
-            + (f" (largest relative change: {_largest(sig, la)})." if len(sig) else "."))
-        if _want(exp, "differences"):
-            k = t[t["metric"].isin(KEY_METRICS)].copy()
-            base = k[la].abs().replace(0, np.nan)
-            k["rel"], k["rlo"], k["rhi"] = k["diff"] / base, k["low"] / base, k["high"] / base
-            k["metric"] = k["metric"].map(metric_name)
-            sec.figures.append(Figure(f"differences_{m}", "Main metrics, relative change B vs A (95 % interval, paired by seed).",
-                                      plot("forest", k, label="metric", value="rel", low="rlo", high="rhi", scale=100,
-                                           title=f"{lb} vs {la} ({where})",
-                                           xlabel=f"relative change, {lb} vs {la} (%)",
-                                           note=f"n = {int(k['n'].max()):,} paired games")))
 
 
 def _largest(sig: pd.DataFrame, la: str) -> str:

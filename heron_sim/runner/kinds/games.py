@@ -13,11 +13,9 @@ from ...sections import Figure, Section, Table, num_ci, pct, pct_ci, plot
 from ...errors import HeronSimError
 from ..options import Experiment, Extra, Games, LightGames, Players, figures_of, where
 from ..jobs import Job, seatings
-from .common import _disp, _seating_text, _want
+from .base import ExperimentKind, Sizes
+from .common import _disp
 
-
-#: ``analyse(exp, data)`` returns this kind's sections (one per lighter game), not one to fill.
-OWN_SECTIONS = True
 
 #: The figures this kind draws (the ``figures`` key chooses among them; default: all).
 FIGURES = ('seats', 'length', 'strategies')
@@ -107,9 +105,9 @@ def _plan_light(exp: GamesExperiment, g) -> list[Job]:
 
 
 # ---------------------------------------------------------------------- lighter games
-def _light_sections(exp, data) -> list[Section]:
+def _light_sections(kind: ExperimentKind, exp, data) -> list[Section]:
     games = list(dict.fromkeys(j["labels"]["game"] for j in data.entry["jobs"]))
-    secs = [_light_game(exp, data, name) for name in games]
+    secs = [_light_game(kind, exp, data, name) for name in games]
     for s in secs:
         s.part = "appendix"
         _in_words(s)
@@ -140,7 +138,7 @@ def _seat_cell(r) -> str:
     return pct_ci(r["win_rate"], r["low"], r["high"]) + flag
 
 
-def _light_game(exp, data, name: str) -> Section:
+def _light_game(kind: ExperimentKind, exp, data, name: str) -> Section:
     from ...games.base import length_rows, seat_rows
 
     jobs = data.select(game=name)
@@ -174,7 +172,7 @@ def _light_game(exp, data, name: str) -> Section:
         note="Win share over decided games: a shared win counts 1/k to each of its k co-winners, so the fair share "
              "is 1/players. Wilson 95 % intervals; exact binomial test against 1/players (the conservative score "
              "test when a seat has shared wins), Holm-corrected over the seats; ▲/▼: above/below fair after Holm."))
-    if _want(exp, "seats") and len(st):
+    if kind.want(exp, "seats") and len(st):
         fig_t = st.assign(ratio=st["win_rate"] * st["players"], rlow=st["low"] * st["players"],
                           rhigh=st["high"] * st["players"], batch=st["players"].map(lambda P: f"{P} players"), n=st["games"])
         sec.figures.append(Figure("seats", f"{lab['title']}: win share by seat relative to the fair share (1 = fair), "
@@ -205,7 +203,7 @@ def _light_game(exp, data, name: str) -> Section:
         "min – max": [f"{r['min']:.0f} – {r['max']:.0f}" for _, r in lt.iterrows()],
     }, index=pd.Index(lt["players"], name="players")), data=lt,
         note=f"length in {unit}, as docs say for this game; mean: t interval; median: order-statistic interval."))
-    if _want(exp, "length"):
+    if kind.want(exp, "length"):
         dists = {f"{P} players": M.light_length_distribution(df) for P, df in frames.items()}
         stats = pd.DataFrame({"label": [f"{P} players" for P in lt["players"]], "mean": lt["mean"],
                               "low": lt["mean_low"], "high": lt["mean_high"], "n": lt["finished"]})
@@ -245,7 +243,7 @@ def _light_game(exp, data, name: str) -> Section:
         }, index=pd.Index(allrows["strategy"], name="strategy")), data=stt,
             note="Win share per seat played (a shared win counts 1/k); Wilson 95 % intervals; seatings rotated "
                  "over the seats."))
-        if _want(exp, "strategies"):
+        if kind.want(exp, "strategies"):
             ft = allrows.assign(batch=allrows["players"].map(lambda P: f"{P} players"), n=allrows["seat_games"])
             sec.figures.append(Figure("strategies", f"{lab['title']}: win share per seat played by strategy (mixed "
                                                     "seating), every player count; 95 % Wilson intervals.",
@@ -268,11 +266,16 @@ def _light_game(exp, data, name: str) -> Section:
     return sec
 
 
-def plan(exp: GamesExperiment, g, games_override: int | None = None) -> list[Job]:
-    """The simulation jobs of this kind (``g(n)`` applies the --games override)."""
-    return _plan_light(exp, g)
+class GamesKind(ExperimentKind):
+    """The lighter games, one report section each."""
 
+    name = "games"
+    options = GamesExperiment
+    figures = FIGURES
 
-def analyse(exp, data) -> list[Section]:
-    """One report section per lighter game."""
-    return _light_sections(exp, data)
+    def jobs(self, exp: GamesExperiment, g: Sizes) -> list[Job]:
+        return _plan_light(exp, g)
+
+    def sections(self, exp: GamesExperiment, data) -> list[Section]:
+        """One report section per lighter game."""
+        return _light_sections(self, exp, data)

@@ -14,7 +14,8 @@ from ...animals import NAMES as ANIMALS
 from ...sections import Figure, Section, Table, pct, pct_ci, plot, signed_ci
 from ..options import HeronExperiment, Extra, PlayerCounts, Seating, figures_of
 from ..jobs import Job, resolve_strategies, seatings
-from .common import GUIDE_FR, _disp, _mode_name, _seating_text, _want
+from .base import ExperimentKind, Sizes
+from .common import GUIDE_FR, _disp, _mode_name
 
 
 #: The figures this kind draws (the ``figures`` key chooses among them; default: all).
@@ -35,199 +36,203 @@ class GuidesExperiment(HeronExperiment):
     ablation_players: PlayerCounts = ()
 
 
-def plan(exp: GuidesExperiment, g, games_override: int | None = None) -> list[Job]:
-    """The simulation jobs of this kind (``g(n)`` applies the --games override)."""
-    P = exp.players
-    jobs: list[Job] = []
-    seat = seatings(resolve_strategies(exp.seating), P)
-    for m in exp.modes:
-        r = exp.rules.build(m, P)
-        jobs.append(Job(f"games_{m}_on", "games", r, g(exp.games), exp.seed, seat, labels={"mode": m, "powers": True}))
-        n_off = g(exp.ablation_games or exp.games)
-        if n_off != g(exp.games):
-            # the ablations are paired game by game (same seeds and seatings): they need a
-            # default-rules batch of their own size when it differs from the main batch
-            jobs.append(Job(f"games_{m}_ref", "games", r, n_off, exp.seed, seat,
-                            labels={"mode": m, "powers": True, "reference": True}))
-        # Puissance du Guide (the passive doubling) switched off, same seeds and seatings as the main batch
-        jobs.append(Job(f"games_{m}_nodouble", "games", r.replace(guide_power_doubling=False), g(exp.games), exp.seed,
-                        seat, labels={"mode": m, "powers": True, "doubling": False}))
-        jobs.append(Job(f"games_{m}_off", "games", r.replace(powers=False), n_off, exp.seed, seat,
-                        labels={"mode": m, "powers": False}))
-        # Clean per-power ablation: the same seeds with only guide a's one-shot power disabled.
-        for a, name in enumerate(ANIMALS):
-            if not r.power_enabled(a):
-                continue  # already off in this experiment's rules: nothing to ablate
-            no_a = r.replace(disabled_powers=tuple(sorted(set(r.disabled_powers) | {a})))
-            jobs.append(Job(f"games_{m}_no_{name}", "games", no_a, n_off, exp.seed, seat,
-                            labels={"mode": m, "powers": True, "disabled": name}))
-        for q in sorted(set(exp.ablation_players) - {P}):
-            # restricted play at another player count: its own default batch, then each power off
-            rq, seat_q = exp.rules.build(m, q), seatings(resolve_strategies(exp.seating), q)
-            jobs.append(Job(f"games_{m}_p{q}_ref", "games", rq, n_off, exp.seed, seat_q,
-                            labels={"mode": m, "powers": True, "reference": True, "at_players": q}))
+class GuidesKind(ExperimentKind):
+    """Win rate per guide, Guide Power doubling, one-shot powers by ablation."""
+
+    name = "guides"
+    options = GuidesExperiment
+    figures = FIGURES
+    intro = "Win rate of each guide, Guide Power doubling, and one-shot powers by ablation."
+
+    def jobs(self, exp: GuidesExperiment, g: Sizes) -> list[Job]:
+        P = exp.players
+        jobs: list[Job] = []
+        seat = seatings(resolve_strategies(exp.seating), P)
+        for m in exp.modes:
+            r = exp.rules.build(m, P)
+            jobs.append(Job(f"games_{m}_on", "games", r, g(exp.games), exp.seed, seat, labels={"mode": m, "powers": True}))
+            n_off = g(exp.ablation_games or exp.games)
+            if n_off != g(exp.games):
+                # the ablations are paired game by game (same seeds and seatings): they need a
+                # default-rules batch of their own size when it differs from the main batch
+                jobs.append(Job(f"games_{m}_ref", "games", r, n_off, exp.seed, seat,
+                                labels={"mode": m, "powers": True, "reference": True}))
+            # Puissance du Guide (the passive doubling) switched off, same seeds and seatings as the main batch
+            jobs.append(Job(f"games_{m}_nodouble", "games", r.replace(guide_power_doubling=False), g(exp.games), exp.seed,
+                            seat, labels={"mode": m, "powers": True, "doubling": False}))
+            jobs.append(Job(f"games_{m}_off", "games", r.replace(powers=False), n_off, exp.seed, seat,
+                            labels={"mode": m, "powers": False}))
+            # Clean per-power ablation: the same seeds with only guide a's one-shot power disabled.
             for a, name in enumerate(ANIMALS):
-                if rq.power_enabled(a):
-                    no_a = rq.replace(disabled_powers=tuple(sorted(set(rq.disabled_powers) | {a})))
-                    jobs.append(Job(f"games_{m}_p{q}_no_{name}", "games", no_a, n_off, exp.seed, seat_q,
-                                    labels={"mode": m, "powers": True, "disabled": name, "at_players": q}))
-    return jobs
+                if not r.power_enabled(a):
+                    continue  # already off in this experiment's rules: nothing to ablate
+                no_a = r.replace(disabled_powers=tuple(sorted(set(r.disabled_powers) | {a})))
+                jobs.append(Job(f"games_{m}_no_{name}", "games", no_a, n_off, exp.seed, seat,
+                                labels={"mode": m, "powers": True, "disabled": name}))
+            for q in sorted(set(exp.ablation_players) - {P}):
+                # restricted play at another player count: its own default batch, then each power off
+                rq, seat_q = exp.rules.build(m, q), seatings(resolve_strategies(exp.seating), q)
+                jobs.append(Job(f"games_{m}_p{q}_ref", "games", rq, n_off, exp.seed, seat_q,
+                                labels={"mode": m, "powers": True, "reference": True, "at_players": q}))
+                for a, name in enumerate(ANIMALS):
+                    if rq.power_enabled(a):
+                        no_a = rq.replace(disabled_powers=tuple(sorted(set(rq.disabled_powers) | {a})))
+                        jobs.append(Job(f"games_{m}_p{q}_no_{name}", "games", no_a, n_off, exp.seed, seat_q,
+                                        labels={"mode": m, "powers": True, "disabled": name, "at_players": q}))
+        return jobs
 
+    def fill(self, exp: GuidesExperiment, data, sec: Section) -> None:
+        for m in exp.modes:
+            on_key, off_key = f"games_{m}_on", f"games_{m}_off"
+            on = data.frame(on_key)
+            gt = M.guide_table(on)
+            self.note_seating(sec, self.job(data, on_key))
+            sec.tables.append(Table(f"{_mode_name(m)}: win rate by starting guide, when dealt (fair 1/{M.seats(on)})", _disp({
+                "games where dealt": gt["dealt"].map("{:,}".format),
+                "win rate when dealt [95 % CI]": [pct_ci(r["win_rate_when_dealt"], r["when_dealt_low"], r["when_dealt_high"]) for _, r in gt.iterrows()],
+                "minus fair": [f"{100 * (r['win_rate_when_dealt'] - r['fair_when_dealt']):+.1f} pts" for _, r in gt.iterrows()],
+                "p (Holm)": gt["p_when_dealt_holm"].map(format_p), "flag": gt["flag"],
+            }, index=pd.Index(gt["guide"].map(GUIDE_FR), name="guide")), data=gt,
+                note=f"One scale for every guide figure of the report: the win rate of the player dealt the guide, fair 1/{M.seats(on)}. "
+                     "Exact binomial test, Holm-corrected over the seven guides; a guide is flagged strong or weak only when the "
+                     "test survives the correction and the interval lies beyond ±1 point (possibly: it reaches beyond)."))
+            dbl = M.doubling_share(on)
+            sec.tables.append(Table(f"{_mode_name(m)}: share of advance from the Puissance du Guide (passive doubling), by starting guide", _disp({
+                "player-games": dbl["players"].map("{:,}".format),
+                "share [95 % CI]": [pct_ci(r["share"], r["low"], r["high"]) for _, r in dbl.iterrows()]}, index=pd.Index(dbl["guide"].map(GUIDE_FR), name="guide")), data=dbl))
+            # Reference for the paired ablations: the default-rules batch of the ablations' size.
+            ref_key = f"games_{m}_ref" if f"games_{m}_ref" in data.jobs else on_key
+            ref = data.frame(ref_key) if ref_key != on_key else on
+            offs = {j["labels"]["disabled"]: data.frame(j["key"])
+                    for j in data.select(mode=m) if j["labels"].get("disabled") and "at_players" not in j["labels"]}
+            ab = _ablation(sec, ref, offs) if offs else pd.DataFrame()
+            by_strategy = _power_by_strategy(sec, m, ref, offs) if len(ab) else pd.DataFrame()
+            if len(by_strategy):
+                _power_by_players(sec, m, data, M.seats(ref), ab, by_strategy)
+            allp = (_ablation(sec, ref, {name: data.frame(off_key) for name in ANIMALS}) if off_key in data.jobs
+                    else pd.DataFrame())
+            if len(ab):
+                cols = {
+                    "power uses / game": ab["uses"].map("{:.3f}".format),
+                    "win rate when dealt, power off": ab["off"].map(pct), "on": ab["on"].map(pct),
+                    "on - off [95 % CI]": [signed_ci(r["diff"], r["low"], r["high"], 1, 100, " pts") for _, r in ab.iterrows()],
+                    "p (Holm)": ab["p_holm"].map(format_p)}
+                if len(allp):
+                    al = allp.set_index("guide")
+                    cols["all powers off instead [95 % CI]"] = [
+                        signed_ci(al.at[g, "diff"], al.at[g, "low"], al.at[g, "high"], 1, 100, " pts") if g in al.index else "n/a"
+                        for g in ab["guide"]]
+                sec.tables.append(Table(
+                    f"{_mode_name(m)}: value of each one-shot power, one power switched off at a time (same seeds)",
+                    _disp(cols, index=pd.Index(ab["guide"].map(GUIDE_FR), name="guide")), data=ab,
+                    note=f"Row g: the default rules vs the same {int(ab['games'].iloc[0]):,} games (seeds and seatings) with only "
+                         "g's one-shot power switched off (Guide Power doubling unchanged); win rate "
+                         "of the player dealt g at the start, paired t interval over the games where g was dealt "
+                         f"(about {int(ab['n'].median()):,}), Holm-corrected over the guides. The last column is the older "
+                         "all-powers-off ablation, which mixes g's power with the loss of the opponents' powers."))
+            elif len(allp):
+                sec.tables.append(Table(f"{_mode_name(m)}: pouvoirs ponctuels by ablation (same seeds, all powers on vs off)", _disp({
+                    "power uses / game": allp["uses"].map("{:.3f}".format),
+                    "win rate when dealt, off": allp["off"].map(pct), "on": allp["on"].map(pct),
+                    "on - off [95 % CI]": [signed_ci(r["diff"], r["low"], r["high"], 1, 100, " pts") for _, r in allp.iterrows()],
+                    "p (Holm)": allp["p_holm"].map(format_p)}, index=pd.Index(allp["guide"].map(GUIDE_FR), name="guide")), data=allp,
+                    note="All one-shot powers off at once: each row is that guide's power plus its interactions."))
+            for _, r in gt.iterrows():
+                sec.fact(f"guides.win_rate.{m}.{r['guide']}", f"share of games won by the player dealt the {GUIDE_FR[r['guide']]} guide, "
+                         f"{_mode_name(m)}", r["win_rate"], r["low"], r["high"], r["games"], "share", p=r["p_holm"],
+                         note="fair 1/7; exact binomial test, Holm over the 7 guides")
+            for _, r in dbl.iterrows():
+                sec.fact(f"guides.doubling_share.{m}.{r['guide']}", f"share of advance from the Puissance du Guide, "
+                         f"{'all players' if r['guide'] == 'all' else GUIDE_FR[r['guide']] + ' guide'}, {_mode_name(m)}",
+                         r["share"], r["low"], r["high"], r["players"], "share", n_unit="player-games",
+                         note="ratio over player-games")
+            P = M.seats(on)
+            for _, r in gt.iterrows():
+                if r["dealt"] == 0:
+                    continue
+                sec.fact(f"guides.when_dealt.{m}.{r['guide']}", f"win rate of the player dealt the {GUIDE_FR[r['guide']]} guide "
+                         f"(when dealt), {_mode_name(m)}", r["win_rate_when_dealt"], r["when_dealt_low"], r["when_dealt_high"],
+                         r["dealt"], "share", n_unit="games where dealt", p=r["p_when_dealt_holm"],
+                         note=(f"flag {r['flag']}; " if r["flag"] else "") + f"fair {1 / P:.4f}; exact binomial test, Holm over the "
+                              "7 guides; flagged only beyond ±1 point")
+            dealt = gt[gt["dealt"] > 0]
+            from ...analysis.judge import fair_floor_dealt
 
-# ---------------------------------------------------------------------- guides
-def analyse(exp, data, sec: Section) -> None:
-    sec.intro = sec.intro or "Win rate of each guide, Guide Power doubling, and one-shot powers by ablation."
-    for m in exp.modes:
-        on_key, off_key = f"games_{m}_on", f"games_{m}_off"
-        on = data.frame(on_key)
-        gt = M.guide_table(on)
-        sec.notes.append(f"Seating: {_seating_text(data.jobs[on_key])}.")
-        sec.tables.append(Table(f"{_mode_name(m)}: win rate by starting guide, when dealt (fair 1/{M.seats(on)})", _disp({
-            "games where dealt": gt["dealt"].map("{:,}".format),
-            "win rate when dealt [95 % CI]": [pct_ci(r["win_rate_when_dealt"], r["when_dealt_low"], r["when_dealt_high"]) for _, r in gt.iterrows()],
-            "minus fair": [f"{100 * (r['win_rate_when_dealt'] - r['fair_when_dealt']):+.1f} pts" for _, r in gt.iterrows()],
-            "p (Holm)": gt["p_when_dealt_holm"].map(format_p), "flag": gt["flag"],
-        }, index=pd.Index(gt["guide"].map(GUIDE_FR), name="guide")), data=gt,
-            note=f"One scale for every guide figure of the report: the win rate of the player dealt the guide, fair 1/{M.seats(on)}. "
-                 "Exact binomial test, Holm-corrected over the seven guides; a guide is flagged strong or weak only when the "
-                 "test survives the correction and the interval lies beyond ±1 point (possibly: it reaches beyond)."))
-        dbl = M.doubling_share(on)
-        sec.tables.append(Table(f"{_mode_name(m)}: share of advance from the Puissance du Guide (passive doubling), by starting guide", _disp({
-            "player-games": dbl["players"].map("{:,}".format),
-            "share [95 % CI]": [pct_ci(r["share"], r["low"], r["high"]) for _, r in dbl.iterrows()]}, index=pd.Index(dbl["guide"].map(GUIDE_FR), name="guide")), data=dbl))
-        # Reference for the paired ablations: the default-rules batch of the ablations' size.
-        ref_key = f"games_{m}_ref" if f"games_{m}_ref" in data.jobs else on_key
-        ref = data.frame(ref_key) if ref_key != on_key else on
-        offs = {j["labels"]["disabled"]: data.frame(j["key"])
-                for j in data.select(mode=m) if j["labels"].get("disabled") and "at_players" not in j["labels"]}
-        ab = _ablation(sec, ref, offs) if offs else pd.DataFrame()
-        by_strategy = _power_by_strategy(sec, m, ref, offs) if len(ab) else pd.DataFrame()
-        if len(by_strategy):
-            _power_by_players(sec, m, data, M.seats(ref), ab, by_strategy)
-        allp = (_ablation(sec, ref, {name: data.frame(off_key) for name in ANIMALS}) if off_key in data.jobs
-                else pd.DataFrame())
-        if len(ab):
-            cols = {
-                "power uses / game": ab["uses"].map("{:.3f}".format),
-                "win rate when dealt, power off": ab["off"].map(pct), "on": ab["on"].map(pct),
-                "on - off [95 % CI]": [signed_ci(r["diff"], r["low"], r["high"], 1, 100, " pts") for _, r in ab.iterrows()],
-                "p (Holm)": ab["p_holm"].map(format_p)}
-            if len(allp):
-                al = allp.set_index("guide")
-                cols["all powers off instead [95 % CI]"] = [
-                    signed_ci(al.at[g, "diff"], al.at[g, "low"], al.at[g, "high"], 1, 100, " pts") if g in al.index else "n/a"
-                    for g in ab["guide"]]
-            sec.tables.append(Table(
-                f"{_mode_name(m)}: value of each one-shot power, one power switched off at a time (same seeds)",
-                _disp(cols, index=pd.Index(ab["guide"].map(GUIDE_FR), name="guide")), data=ab,
-                note=f"Row g: the default rules vs the same {int(ab['games'].iloc[0]):,} games (seeds and seatings) with only "
-                     "g's one-shot power switched off (Guide Power doubling unchanged); win rate "
-                     "of the player dealt g at the start, paired t interval over the games where g was dealt "
-                     f"(about {int(ab['n'].median()):,}), Holm-corrected over the guides. The last column is the older "
-                     "all-powers-off ablation, which mixes g's power with the loss of the opponents' powers."))
-        elif len(allp):
-            sec.tables.append(Table(f"{_mode_name(m)}: pouvoirs ponctuels by ablation (same seeds, all powers on vs off)", _disp({
-                "power uses / game": allp["uses"].map("{:.3f}".format),
-                "win rate when dealt, off": allp["off"].map(pct), "on": allp["on"].map(pct),
-                "on - off [95 % CI]": [signed_ci(r["diff"], r["low"], r["high"], 1, 100, " pts") for _, r in allp.iterrows()],
-                "p (Holm)": allp["p_holm"].map(format_p)}, index=pd.Index(allp["guide"].map(GUIDE_FR), name="guide")), data=allp,
-                note="All one-shot powers off at once: each row is that guide's power plus its interactions."))
-        for _, r in gt.iterrows():
-            sec.fact(f"guides.win_rate.{m}.{r['guide']}", f"share of games won by the player dealt the {GUIDE_FR[r['guide']]} guide, "
-                     f"{_mode_name(m)}", r["win_rate"], r["low"], r["high"], r["games"], "share", p=r["p_holm"],
-                     note="fair 1/7; exact binomial test, Holm over the 7 guides")
-        for _, r in dbl.iterrows():
-            sec.fact(f"guides.doubling_share.{m}.{r['guide']}", f"share of advance from the Puissance du Guide, "
-                     f"{'all players' if r['guide'] == 'all' else GUIDE_FR[r['guide']] + ' guide'}, {_mode_name(m)}",
-                     r["share"], r["low"], r["high"], r["players"], "share", n_unit="player-games",
-                     note="ratio over player-games")
-        P = M.seats(on)
-        for _, r in gt.iterrows():
-            if r["dealt"] == 0:
-                continue
-            sec.fact(f"guides.when_dealt.{m}.{r['guide']}", f"win rate of the player dealt the {GUIDE_FR[r['guide']]} guide "
-                     f"(when dealt), {_mode_name(m)}", r["win_rate_when_dealt"], r["when_dealt_low"], r["when_dealt_high"],
-                     r["dealt"], "share", n_unit="games where dealt", p=r["p_when_dealt_holm"],
-                     note=(f"flag {r['flag']}; " if r["flag"] else "") + f"fair {1 / P:.4f}; exact binomial test, Holm over the "
-                          "7 guides; flagged only beyond ±1 point")
-        dealt = gt[gt["dealt"] > 0]
-        from ...analysis.judge import fair_floor_dealt
+            fl = fair_floor_dealt(int(dealt["dealt"].mean()), 1 / P, len(dealt))
+            sec.fact(f"guides.spread_floor.{m}", f"gap between the best and worst guide's win rate when dealt in a perfectly "
+                     f"fair game at the same n (median; high: 95th percentile), {_mode_name(m)}", fl["gap_median"],
+                     math.nan, fl["gap_p95"], int(dealt["dealt"].mean()), "share difference", n_unit="games where dealt (each guide)",
+                     note="simulated: 2,000 fair games of the same size, fixed seed")
+            from ...analysis.judge import spread_interval
 
-        fl = fair_floor_dealt(int(dealt["dealt"].mean()), 1 / P, len(dealt))
-        sec.fact(f"guides.spread_floor.{m}", f"gap between the best and worst guide's win rate when dealt in a perfectly "
-                 f"fair game at the same n (median; high: 95th percentile), {_mode_name(m)}", fl["gap_median"],
-                 math.nan, fl["gap_p95"], int(dealt["dealt"].mean()), "share difference", n_unit="games where dealt (each guide)",
-                 note="simulated: 2,000 fair games of the same size, fixed seed")
-        from ...analysis.judge import spread_interval
-
-        spread, slo, shi = spread_interval(dealt["wins"], dealt["dealt"])
-        sec.fact(f"guides.spread.{m}", f"gap between the strongest and the weakest guide's win rate when dealt, "
-                 f"{_mode_name(m)} (a perfectly fair game at the same n: guides.spread_floor)",
-                 spread, slo, shi, n=int(gt["games"].iloc[0]), unit="share difference",
-                 note="interval: parametric bootstrap of the seven win rates")
-        nd_key = f"games_{m}_nodouble"
-        if nd_key in data.jobs:
-            _no_doubling(sec, m, on, data.frame(nd_key), gt)
-        for _, r in (ab if len(ab) else pd.DataFrame()).iterrows():
-            sec.fact(f"guides.power_value.{m}.{r['guide']}", f"value of the {GUIDE_FR[r['guide']]} guide's pouvoir ponctuel "
-                     f"to its holder (win rate when dealt, on − off), {_mode_name(m)}", r["diff"], r["low"], r["high"],
-                     r["n"], "share difference", n_unit="paired games where dealt", p=r["p_holm"])
-        # findings
-        gd_ = gt[gt["dealt"] > 0].reset_index(drop=True)
-        worst = gd_.iloc[(gd_["win_rate_when_dealt"] - gd_["fair_when_dealt"]).abs().argmax()]
-        best = gd_.iloc[gd_["win_rate_when_dealt"].argmax()]
-        flagged = gt[gt["flag"] != ""]
-        sec.findings.append(
-            f"On {_mode_name(m)} the player dealt the {GUIDE_FR[worst['guide']]} guide wins "
-            f"{pct_ci(worst['win_rate_when_dealt'], worst['when_dealt_low'], worst['when_dealt_high'])} of its games "
-            f"against a fair {pct(worst['fair_when_dealt'])} (Holm {format_p(worst['p_when_dealt_holm'])}); "
-            + (f"the strongest is {GUIDE_FR[best['guide']]} at {pct_ci(best['win_rate_when_dealt'], best['when_dealt_low'], best['when_dealt_high'])}; "
-               if best['guide'] != worst['guide'] else "")
-            + (f"flagged beyond the ±1 point margin after Holm: {', '.join(f'{GUIDE_FR[r.guide]} ({r.flag})' for r in flagged.itertuples())}."
-               if len(flagged) else "no guide is beyond the ±1 point margin after Holm correction."))
-        sec.findings.append(f"Guide Power doubling gives {pct_ci(dbl.iloc[0]['share'], dbl.iloc[0]['low'], dbl.iloc[0]['high'])} "
-                            f"of all advance on {_mode_name(m)}.")
-        if len(ab):
-            best = ab.iloc[ab["diff"].abs().argmax()]
-            sig = ab[ab["p_holm"] <= 0.05]
+            spread, slo, shi = spread_interval(dealt["wins"], dealt["dealt"])
+            sec.fact(f"guides.spread.{m}", f"gap between the strongest and the weakest guide's win rate when dealt, "
+                     f"{_mode_name(m)} (a perfectly fair game at the same n: guides.spread_floor)",
+                     spread, slo, shi, n=int(gt["games"].iloc[0]), unit="share difference",
+                     note="interval: parametric bootstrap of the seven win rates")
+            nd_key = f"games_{m}_nodouble"
+            if nd_key in data.jobs:
+                _no_doubling(sec, m, on, data.frame(nd_key), gt)
+            for _, r in (ab if len(ab) else pd.DataFrame()).iterrows():
+                sec.fact(f"guides.power_value.{m}.{r['guide']}", f"value of the {GUIDE_FR[r['guide']]} guide's pouvoir ponctuel "
+                         f"to its holder (win rate when dealt, on − off), {_mode_name(m)}", r["diff"], r["low"], r["high"],
+                         r["n"], "share difference", n_unit="paired games where dealt", p=r["p_holm"])
+            # findings
+            gd_ = gt[gt["dealt"] > 0].reset_index(drop=True)
+            worst = gd_.iloc[(gd_["win_rate_when_dealt"] - gd_["fair_when_dealt"]).abs().argmax()]
+            best = gd_.iloc[gd_["win_rate_when_dealt"].argmax()]
+            flagged = gt[gt["flag"] != ""]
             sec.findings.append(
-                f"One power at a time on {_mode_name(m)} (same {int(ab['games'].iloc[0]):,} seeds, only that power disabled): "
-                f"the largest effect is {GUIDE_FR[best['guide']]}'s power, worth "
-                f"{signed_ci(best['diff'], best['low'], best['high'], 1, 100, ' points')} of win rate to the player dealt it "
-                f"(Holm {format_p(best['p_holm'])}); "
-                + (f"powers that change their holder's win rate significantly after Holm correction: "
-                   + ", ".join(f"{GUIDE_FR[r.guide]} {100 * r.diff:+.1f}" for r in sig.sort_values("diff", ascending=False).itertuples())
-                   + " points." if len(sig) else "no single power changes its holder's win rate significantly after Holm correction."))
-        elif len(allp):
-            best = allp.iloc[allp["diff"].abs().argmax()]
-            sec.findings.append(
-                f"Largest power effect by ablation (all powers off): {GUIDE_FR[best['guide']]} "
-                f"({signed_ci(best['diff'], best['low'], best['high'], 1, 100, ' points')} win rate when dealt, Holm {format_p(best['p_holm'])}).")
-        if _want(exp, "win_rate"):
-            t = gt[gt["dealt"] > 0].assign(rate=lambda d: d["win_rate_when_dealt"], low=lambda d: d["when_dealt_low"],
-                                            high=lambda d: d["when_dealt_high"], n=lambda d: d["dealt"],
-                                            mode=_mode_name(m), guide=lambda d: d["guide"].map(GUIDE_FR))
-            P_ = M.seats(on)
-            sec.figures.append(Figure(f"win_rate_{m}", f"Win rate by starting guide when dealt, {_mode_name(m)} (95 % Wilson; "
-                                                       f"dashed: fair 1/{P_}).",
-                                      plot("grouped_rates", t, group="mode", category="guide",
-                                           title=f"Win rate by guide when dealt ({_mode_name(m)})", xlabel="starting guide",
-                                           ylabel="win rate of the player dealt it (%)", fair=1 / P_,
-                                           fair_label=f"fair share 1/{P_}")))
-        fab = ab if len(ab) else allp
-        if _want(exp, "ablation") and len(fab):
-            how = "only that guide's power switched off" if len(ab) else "all powers switched off"
-            sec.figures.append(Figure(f"ablation_{m}", f"Value of each one-shot power: win rate of the player dealt the guide, "
-                                                       f"default rules minus {how} (paired by seed, 95 % t interval).",
-                                      plot("forest", fab.assign(guide=fab["guide"].map(GUIDE_FR)), label="guide", title=f"Value of the guides' powers by ablation ({_mode_name(m)})",
-                                           xlabel="win rate when dealt, on - off (percentage points)", scale=100,
-                                           note=f"{how}; n = {int(fab['n'].min()):,}-{int(fab['n'].max()):,} paired games per guide")))
-        if _want(exp, "doubling"):
-            t = dbl.rename(columns={"share": "rate"}).assign(group=_mode_name(m), n=dbl["players"], guide=dbl["guide"].map(GUIDE_FR))
-            sec.figures.append(Figure(f"doubling_{m}", "Share of each guide's advance that comes from the Puissance du Guide (passive doubling), 95 % interval. Look at the Héron bar: herons never form a set, so a Héron guide can never double.",
-                                      plot("grouped_rates", t, group="group", category="guide",
-                                           title=f"Advance from the Puissance du Guide ({_mode_name(m)})", xlabel="starting guide",
-                                           ylabel="share of the player's advance (%)")))
+                f"On {_mode_name(m)} the player dealt the {GUIDE_FR[worst['guide']]} guide wins "
+                f"{pct_ci(worst['win_rate_when_dealt'], worst['when_dealt_low'], worst['when_dealt_high'])} of its games "
+                f"against a fair {pct(worst['fair_when_dealt'])} (Holm {format_p(worst['p_when_dealt_holm'])}); "
+                + (f"the strongest is {GUIDE_FR[best['guide']]} at {pct_ci(best['win_rate_when_dealt'], best['when_dealt_low'], best['when_dealt_high'])}; "
+                   if best['guide'] != worst['guide'] else "")
+                + (f"flagged beyond the ±1 point margin after Holm: {', '.join(f'{GUIDE_FR[r.guide]} ({r.flag})' for r in flagged.itertuples())}."
+                   if len(flagged) else "no guide is beyond the ±1 point margin after Holm correction."))
+            sec.findings.append(f"Guide Power doubling gives {pct_ci(dbl.iloc[0]['share'], dbl.iloc[0]['low'], dbl.iloc[0]['high'])} "
+                                f"of all advance on {_mode_name(m)}.")
+            if len(ab):
+                best = ab.iloc[ab["diff"].abs().argmax()]
+                sig = ab[ab["p_holm"] <= 0.05]
+                sec.findings.append(
+                    f"One power at a time on {_mode_name(m)} (same {int(ab['games'].iloc[0]):,} seeds, only that power disabled): "
+                    f"the largest effect is {GUIDE_FR[best['guide']]}'s power, worth "
+                    f"{signed_ci(best['diff'], best['low'], best['high'], 1, 100, ' points')} of win rate to the player dealt it "
+                    f"(Holm {format_p(best['p_holm'])}); "
+                    + (f"powers that change their holder's win rate significantly after Holm correction: "
+                       + ", ".join(f"{GUIDE_FR[r.guide]} {100 * r.diff:+.1f}" for r in sig.sort_values("diff", ascending=False).itertuples())
+                       + " points." if len(sig) else "no single power changes its holder's win rate significantly after Holm correction."))
+            elif len(allp):
+                best = allp.iloc[allp["diff"].abs().argmax()]
+                sec.findings.append(
+                    f"Largest power effect by ablation (all powers off): {GUIDE_FR[best['guide']]} "
+                    f"({signed_ci(best['diff'], best['low'], best['high'], 1, 100, ' points')} win rate when dealt, Holm {format_p(best['p_holm'])}).")
+            if self.want(exp, "win_rate"):
+                t = gt[gt["dealt"] > 0].assign(rate=lambda d: d["win_rate_when_dealt"], low=lambda d: d["when_dealt_low"],
+                                                high=lambda d: d["when_dealt_high"], n=lambda d: d["dealt"],
+                                                mode=_mode_name(m), guide=lambda d: d["guide"].map(GUIDE_FR))
+                P_ = M.seats(on)
+                sec.figures.append(Figure(f"win_rate_{m}", f"Win rate by starting guide when dealt, {_mode_name(m)} (95 % Wilson; "
+                                                           f"dashed: fair 1/{P_}).",
+                                          plot("grouped_rates", t, group="mode", category="guide",
+                                               title=f"Win rate by guide when dealt ({_mode_name(m)})", xlabel="starting guide",
+                                               ylabel="win rate of the player dealt it (%)", fair=1 / P_,
+                                               fair_label=f"fair share 1/{P_}")))
+            fab = ab if len(ab) else allp
+            if self.want(exp, "ablation") and len(fab):
+                how = "only that guide's power switched off" if len(ab) else "all powers switched off"
+                sec.figures.append(Figure(f"ablation_{m}", f"Value of each one-shot power: win rate of the player dealt the guide, "
+                                                           f"default rules minus {how} (paired by seed, 95 % t interval).",
+                                          plot("forest", fab.assign(guide=fab["guide"].map(GUIDE_FR)), label="guide", title=f"Value of the guides' powers by ablation ({_mode_name(m)})",
+                                               xlabel="win rate when dealt, on - off (percentage points)", scale=100,
+                                               note=f"{how}; n = {int(fab['n'].min()):,}-{int(fab['n'].max()):,} paired games per guide")))
+            if self.want(exp, "doubling"):
+                t = dbl.rename(columns={"share": "rate"}).assign(group=_mode_name(m), n=dbl["players"], guide=dbl["guide"].map(GUIDE_FR))
+                sec.figures.append(Figure(f"doubling_{m}", "Share of each guide's advance that comes from the Puissance du Guide (passive doubling), 95 % interval. Look at the Héron bar: herons never form a set, so a Héron guide can never double.",
+                                          plot("grouped_rates", t, group="group", category="guide",
+                                               title=f"Advance from the Puissance du Guide ({_mode_name(m)})", xlabel="starting guide",
+                                               ylabel="share of the player's advance (%)")))
 
 
 def _ablation(sec: Section, ref: pd.DataFrame, offs: dict) -> pd.DataFrame:
