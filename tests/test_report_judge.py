@@ -266,3 +266,18 @@ def test_a_replay_round_by_round_is_the_stored_game():
     bad["winner"] = (int(bad["winner"]) + 1) % 3
     with pytest.raises(ReplayMismatch):
         replay(rules, bad)
+
+
+def test_the_power_row_names_the_player_counts_it_was_measured_at():
+    pv = [_f(f"guides.power_value.8d8.{g}", 0.02, 0.01, 0.03, unit="share difference", p=1e-4) for g in ("loup", "heron")]
+    four = [_f("guides.power_nil.8d8.loup", 0.0, unit="flag"), _f("guides.power_nil.8d8.heron", 1.0, unit="flag")]
+    row = _rows(_facts(*pv, *four))["Each power's worth to its holder"]
+    assert "not at other player counts" in row.action and "Héron" in row.action
+    # measured at 2-6 players too: the Héron is not within noise at every count, so none is named
+    every = [_f(f"guides.power_nil_every_count.8d8.{g}", 0.0, unit="flag", note="player counts 2, 3, 4, 5, 6")
+             for g in ("loup", "heron")]
+    row = _rows(_facts(*pv, *four, *every))["Each power's worth to its holder"]
+    assert "at 2, 3, 4, 5, 6 players" in row.action and "not at other player counts" not in row.action
+    assert "Within noise" not in row.action and "at one player count or more (2, 3, 4, 5, 6)" in row.action
+    wrong, fine, open_ = verdict(_facts(*pv, *four, *every))
+    assert not any(p.anchor == "q-powers" for p in wrong + fine + open_)

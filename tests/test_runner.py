@@ -138,6 +138,53 @@ def test_guides_plan_ablates_each_power_alone_on_the_same_games(tmp_path):
     assert "games_8d8_no_lion" not in keys and "games_8d8_no_aigle" in keys
 
 
+def test_guides_plan_measures_each_power_again_at_other_player_counts(tmp_path):
+    from heron_sim.animals import NAMES
+    from heron_sim.runner.kinds import plan_jobs
+
+    exp = load_experiment(write(tmp_path, 'kind = "guides"\nmodes = ["8d8"]\ngames = 300\nablation_games = 100\n'
+                                          'ablation_players = [6, 2, 4]\nseating = "ai"'))
+    jobs = {j.key: j for j in plan_jobs(exp)}
+    assert not any(k.startswith("games_8d8_p4_") for k in jobs)  # the plan's own count is the main table
+    for q in (2, 6):
+        ref = jobs[f"games_8d8_p{q}_ref"]
+        assert ref.rules.players == q and ref.n == 100 and ref.labels["at_players"] == q
+        assert ref.rules.replace(players=4) == jobs["games_8d8_on"].rules and all(len(s) == q for s in ref.seatings)
+        for a, name in enumerate(NAMES):
+            j = jobs[f"games_8d8_p{q}_no_{name}"]
+            assert j.seed == ref.seed and j.seatings == ref.seatings and j.n == ref.n and not j.rules.power_enabled(a)
+            assert j.rules.replace(disabled_powers=()) == ref.rules and j.labels["at_players"] == q
+    with pytest.raises(Exception, match="ablation_players"):
+        load_experiment(write(tmp_path, 'kind = "guides"\nablation_players = [1]', "bad.toml"))
+
+
+def test_guides_power_worth_at_another_player_count_on_a_tiny_run(tmp_path):
+    """The 2-player restricted play is its own table and facts; the plan's 4-player figures are
+    the same as in a run without it (its batches are not mixed in)."""
+    from heron_sim.analysis import metrics as M
+    from heron_sim.runner.kinds import analyse
+
+    body = 'kind = "guides"\nmodes = ["8d8"]\ngames = 80\nseed = 3\nseating = ["greedy", "prudent"]\n'
+    g2 = load_experiment(write(tmp_path, 'name = "g2"\n' + body + "ablation_players = [2]\n", "g2.toml"))
+    g = load_experiment(write(tmp_path, 'name = "g"\n' + body, "g.toml"))
+    run_experiments([g2, g], tmp_path / "run")
+    out = {e.name: (analyse(e, d), d) for e, d in RunData(tmp_path / "run").experiments()}
+    (s2, d2), (s, _) = out["g2"], out["g"]
+    f2, f = {x.id: x for x in s2.facts}, {x.id: x for x in s.facts}
+    for k, v in f.items():  # the 4-player figures do not move
+        assert f2[k].estimate == pytest.approx(v.estimate, nan_ok=True), k
+    ref = d2.frame("games_8d8_p2_ref")
+    assert M.seats(ref) == 2
+    want = M.power_ablation(ref, {"cerf": d2.frame("games_8d8_p2_no_cerf")}).iloc[0]
+    got = f2["guides.power_value_at.8d8.p2.cerf"]
+    assert got.estimate == pytest.approx(want["diff"], nan_ok=True) and got.n == want["n"]
+    tab = next(t for t in s2.tables if "at every player count measured" in t.caption)
+    assert sorted(set(tab.frame.index.get_level_values("players"))) == [2, 4]
+    every = f2["guides.power_nil_every_count.8d8.cerf"].estimate
+    assert every == float(f2["guides.power_nil.8d8.cerf"].estimate == 1 and f2["guides.power_nil_at.8d8.p2.cerf"].estimate == 1)
+    assert any("at 2, 4 players" in x for x in s2.findings) and not any("at 2, 4 players" in x for x in s.findings)
+
+
 def test_guides_and_pond_analyses_on_a_tiny_run(tmp_path):
     """The per-power table pairs each ablation with the default batch, and the Pond table
     reports the lead-loss rates from pond_lead_losses."""

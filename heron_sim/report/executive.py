@@ -579,16 +579,24 @@ def build_rows(facts: dict[str, Fact], anchors: dict[str, str], proposals: bool 
     if pv:
         rd = {g: reading(100 * f.estimate, 100 * f.low, 100 * f.high, 100 * SHARE_MARGIN, f.p) for g, f in pv.items()}
         flags = {k.split(".")[-1]: f for k, f in facts.items() if k.startswith("guides.power_nil.8d8.")}
+        every = {k.split(".")[-1]: f for k, f in facts.items() if k.startswith("guides.power_nil_every_count.8d8.")}
+        counts = next(iter(every.values())).note.removeprefix("player counts ") if every else ""
+        flags = every or flags
         nil = ([g for g, f in flags.items() if f.estimate == 1] if flags else
                [g for g, r in rd.items() if r in ("negligible", "real but small")])
         best = max(pv, key=lambda g: pv[g].estimate)
         answer = ("Win rate when dealt, default rules minus the same games with only that guide's power off: "
                   + ", ".join(f"{GUIDES[g]} {100 * f.estimate:+.1f} [{100 * f.low:+.1f}, {100 * f.high:+.1f}]" for g, f in pv.items())
                   + " points.")
-        action = ((("Within noise for every strategy (no strategy's effect is real after Holm): " if flags else
+        where = f"at every player count measured ({counts})"
+        action = ((("Within noise for every strategy" + (f" {where}" if every else "")
+                     + " (no strategy's effect is real after Holm): " if flags else
                     "Within noise (inside ±1 point after Holm over the guides): ") + ", ".join(GUIDES[g] for g in nil)
                    + " — these powers do not change their holder's chances measurably. ") if nil else
-                  "Every power changes its holder's chances for at least one strategy. ") + (
+                  "Every power changes its holder's chances for at least one strategy"
+                  + (f" at one player count or more ({counts})" if every else "") + ". ") + (
+            f"Measured with the AI strategies rotated at {counts} players, per strategy (the figures above: 4 players)."
+            if every else
             "Measured at the plan's 4-player table of the AI strategies rotated" + (", per strategy" if flags else "")
             + " (not at other player counts).")
         rows.append(Row("Each power's worth to its holder", answer, show(pv[best]),
@@ -729,13 +737,15 @@ def verdict(facts: dict[str, Fact]) -> tuple[list, list, list]:
                              if size > 1 and d < 0 else "The player last at mid-game wins about a fair share",
                              show(last), size, "q-decisiveness", fine=_is_fine(reading(d, lo, hi, 1.0))))
     pv = {k.split(".")[-1]: v for k, v in facts.items() if k.startswith("guides.power_value.8d8.")}
-    flags = {k.split(".")[-1]: f for k, f in facts.items() if k.startswith("guides.power_nil.8d8.")}
+    every = {k.split(".")[-1]: f for k, f in facts.items() if k.startswith("guides.power_nil_every_count.8d8.")}
+    flags = every or {k.split(".")[-1]: f for k, f in facts.items() if k.startswith("guides.power_nil.8d8.")}
     nil = ([g for g, f in flags.items() if f.estimate == 1] if flags else
            [g for g, f in pv.items() if reading(100 * f.estimate, 100 * f.low, 100 * f.high, 1.0, f.p)
             in ("negligible", "real but small")])
     if nil and pv:
         probs.append(Problem("Powers that change nothing measurable for their holder"
-                             + (" (within noise for every strategy)" if flags else "") + ": "
+                             + (" (within noise for every strategy" + (" at every player count measured" if every else "")
+                                + ")" if flags else "") + ": "
                              + ", ".join(GUIDES[g] for g in nil),
                              "; ".join(f"{GUIDES[g]} {show(pv[g])}" for g in nil if g in pv), 0.0, "q-powers"))
     un = F("modes.unfinished.8d8")

@@ -229,6 +229,16 @@ def figures_of(names: tuple[str, ...]):
 Games = _count(1, 10_000_000, "games per batch")
 Turns = _count(1, 100_000_000, "single turns per batch")
 Players = _count(2, 7, "players per game")
+
+
+def _player_counts(v: Any, info: ValidationInfo) -> tuple[int, ...]:
+    if not isinstance(v, (list, tuple)) or any(isinstance(x, bool) or not isinstance(x, int) or not 2 <= x <= 7 for x in v):
+        raise HeronSimError(f"{where(info)}: {info.field_name}: {v!r}; allowed: a list of player counts 2..7")
+    return tuple(sorted(set(v)))
+
+
+PlayerCounts = Annotated[tuple[int, ...], BeforeValidator(_player_counts),
+                         Field(description="player counts, each 2..7")]
 Extra = _count(0, 10_000_000, "games of this batch (0: as many as `games`)")
 Seed = _count(0, 2**63 - 1, "game i of every batch draws from stream (seed, i)")
 _Names = Annotated[str | list[str], BeforeValidator(_strategy_names)]

@@ -12,7 +12,7 @@ from ...analysis import metrics as M
 from ...analysis.stats import format_p, holm, paired_difference
 from ...animals import NAMES as ANIMALS
 from ...sections import Figure, Section, Table, pct, pct_ci, plot, signed_ci
-from ..options import HeronExperiment, Extra, Seating, figures_of
+from ..options import HeronExperiment, Extra, PlayerCounts, Seating, figures_of
 from ..jobs import Job, resolve_strategies, seatings
 from .common import GUIDE_FR, _disp, _mode_name, _seating_text, _want
 
@@ -29,6 +29,10 @@ class GuidesExperiment(HeronExperiment):
     seating: Seating = "ai"
     #: games per ablation batch (all powers off; each power off alone); 0: as many as ``games``
     ablation_games: Extra = 0
+    #: other player counts at which each power's worth is measured again by restricted play (the
+    #: same seating rotated over that many seats; a default batch and one batch per power off,
+    #: ``ablation_games`` games each); the plan's own ``players`` is always measured
+    ablation_players: PlayerCounts = ()
 
 
 def plan(exp: GuidesExperiment, g, games_override: int | None = None) -> list[Job]:
@@ -57,6 +61,16 @@ def plan(exp: GuidesExperiment, g, games_override: int | None = None) -> list[Jo
             no_a = r.replace(disabled_powers=tuple(sorted(set(r.disabled_powers) | {a})))
             jobs.append(Job(f"games_{m}_no_{name}", "games", no_a, n_off, exp.seed, seat,
                             labels={"mode": m, "powers": True, "disabled": name}))
+        for q in sorted(set(exp.ablation_players) - {P}):
+            # restricted play at another player count: its own default batch, then each power off
+            rq, seat_q = exp.rules.build(m, q), seatings(resolve_strategies(exp.seating), q)
+            jobs.append(Job(f"games_{m}_p{q}_ref", "games", rq, n_off, exp.seed, seat_q,
+                            labels={"mode": m, "powers": True, "reference": True, "at_players": q}))
+            for a, name in enumerate(ANIMALS):
+                if rq.power_enabled(a):
+                    no_a = rq.replace(disabled_powers=tuple(sorted(set(rq.disabled_powers) | {a})))
+                    jobs.append(Job(f"games_{m}_p{q}_no_{name}", "games", no_a, n_off, exp.seed, seat_q,
+                                    labels={"mode": m, "powers": True, "disabled": name, "at_players": q}))
     return jobs
 
 
@@ -85,10 +99,11 @@ def analyse(exp, data, sec: Section) -> None:
         ref_key = f"games_{m}_ref" if f"games_{m}_ref" in data.jobs else on_key
         ref = data.frame(ref_key) if ref_key != on_key else on
         offs = {j["labels"]["disabled"]: data.frame(j["key"])
-                for j in data.select(mode=m) if j["labels"].get("disabled")}
+                for j in data.select(mode=m) if j["labels"].get("disabled") and "at_players" not in j["labels"]}
         ab = _ablation(sec, ref, offs) if offs else pd.DataFrame()
-        if len(ab):
-            _power_by_strategy(sec, m, ref, offs)
+        by_strategy = _power_by_strategy(sec, m, ref, offs) if len(ab) else pd.DataFrame()
+        if len(by_strategy):
+            _power_by_players(sec, m, data, M.seats(ref), ab, by_strategy)
         allp = (_ablation(sec, ref, {name: data.frame(off_key) for name in ANIMALS}) if off_key in data.jobs
                 else pd.DataFrame())
         if len(ab):
@@ -282,10 +297,9 @@ def _holder_indicator(df: pd.DataFrame, guide: int, strategy: str) -> np.ndarray
     return out
 
 
-def _power_by_strategy(sec: Section, m: str, ref: pd.DataFrame, offs: dict) -> pd.DataFrame:
+def _strategy_rows(ref: pd.DataFrame, offs: dict) -> pd.DataFrame:
     """Each power's worth to its holder per strategy (restricted play: the same games with only
-    that power off), Holm over every guide and strategy; a power is "within noise for every
-    strategy" when no strategy's difference is real after the correction."""
+    that power off; paired t interval), read with Holm over every guide and strategy."""
     from ...analysis.judge import SHARE_MARGIN, family_readings
 
     strategies = sorted({str(x) for s in range(M.seats(ref)) for x in ref[f"strategy_{s}"].astype(str).unique()})
@@ -296,28 +310,48 @@ def _power_by_strategy(sec: Section, m: str, ref: pd.DataFrame, offs: dict) -> p
             d = paired_difference(_holder_indicator(off, a, st), _holder_indicator(ref, a, st))
             rows.append({"guide": g, "strategy": st, "diff": d["diff"], "low": d["low"], "high": d["high"],
                          "p": d["p"], "n": d["n"]})
-    t = pd.DataFrame(rows)
+    t = pd.DataFrame(rows, columns=["guide", "strategy", "diff", "low", "high", "p", "n"])
     t = t[t["n"] > 1].reset_index(drop=True)  # a strategy never dealt the guide says nothing about it
+    if len(t):
+        rd = family_readings([(100 * r.diff, 100 * r.low, 100 * r.high, r.p) for r in t.itertuples()], 100 * SHARE_MARGIN)
+        t["reading"], t["p_holm"] = [r for r, _ in rd], [q for _, q in rd]
+    return t
+
+
+def _cell(r) -> str:
+    """One strategy's worth of a power: the difference and its interval, * when real after Holm."""
+    return (signed_ci(r["diff"], r["low"], r["high"], 1, 100, " pts")
+            + ("" if r["reading"] in ("negligible", "real but small", "uncertain") else " *"))
+
+
+def _nil(t: pd.DataFrame, g: str) -> bool:
+    """No strategy's worth of guide g's power is real after the correction."""
+    return not t[t["guide"] == g]["reading"].str.startswith("real").any()
+
+
+def _power_by_strategy(sec: Section, m: str, ref: pd.DataFrame, offs: dict) -> pd.DataFrame:
+    """Each power's worth to its holder per strategy at the plan's table (:func:`_strategy_rows`);
+    a power is "within noise for every strategy" when no strategy's difference is real after
+    the correction."""
+    t = _strategy_rows(ref, offs)
     if not len(t):
         return t
-    rd = family_readings([(100 * r.diff, 100 * r.low, 100 * r.high, r.p) for r in t.itertuples()], 100 * SHARE_MARGIN)
-    t["reading"], t["p_holm"] = [r for r, _ in rd], [q for _, q in rd]
-    piv = t.pivot(index="guide", columns="strategy", values="diff").reindex(list(offs))
-    disp = pd.DataFrame(index=pd.Index([GUIDE_FR[g] for g in piv.index], name="guide"))
+    strategies = sorted(t["strategy"].unique())
+    guides = [g for g in offs if g in set(t["guide"])]
+    disp = pd.DataFrame(index=pd.Index([GUIDE_FR[g] for g in guides], name="guide"))
     for st in strategies:
         sub = t[t["strategy"] == st].set_index("guide")
-        disp[f"{st} [95 % CI]"] = [(signed_ci(sub.at[g, "diff"], sub.at[g, "low"], sub.at[g, "high"], 1, 100, " pts")
-                                    + ("" if sub.at[g, "reading"] in ("negligible", "real but small", "uncertain") else " *"))
-                                   if g in sub.index else "—" for g in piv.index]
-    nil = {g: not t[t["guide"] == g]["reading"].str.startswith("real").any() for g in offs}
-    disp["within noise for every strategy"] = ["yes" if nil[g] else "" for g in piv.index]
+        disp[f"{st} [95 % CI]"] = [_cell(sub.loc[g]) if g in sub.index else "—" for g in guides]
+    nil = {g: _nil(t, g) for g in guides}
+    disp["within noise for every strategy"] = ["yes" if nil[g] else "" for g in guides]
+    P = M.seats(ref)
     sec.tables.append(Table(f"{_mode_name(m)}: each power's worth to its holder, by the holder's strategy (same seeds, only "
                             "that power off)", disp, data=t,
                             note="Win rate of the player dealt the guide, default rules minus the same games with only that "
                                  "guide's one-shot power switched off, over the games where a player of that strategy was "
                                  "dealt it (paired t interval). Holm over every guide and strategy; * marks a real effect "
                                  "after the correction. \"Within noise for every strategy\": no strategy's effect is real after the correction. "
-                                 "Measured at the plan's 4-player table only."))
+                                 f"Measured at the plan's {P}-player table (other player counts, where the plan has them: the next table)."))
     for r in t.itertuples():
         sec.fact(f"guides.power_value_by_strategy.{m}.{r.guide}.{r.strategy}", f"value of the {GUIDE_FR[r.guide]} guide's "
                  f"power to a {r.strategy} holder (on − off), {_mode_name(m)}", r.diff, r.low, r.high, r.n,
@@ -327,3 +361,85 @@ def _power_by_strategy(sec: Section, m: str, ref: pd.DataFrame, offs: dict) -> p
                  f"(1 yes, 0 no), {_mode_name(m)}", float(v), n=int(t[t["guide"] == g]["n"].sum()), unit="flag",
                  n_unit="paired games where dealt")
     return t
+
+
+def _power_by_players(sec: Section, m: str, data, P: int, ab: pd.DataFrame, by_strategy: pd.DataFrame) -> None:
+    """Each power's worth at the plan's other player counts (``ablation_players``): the same
+    restricted play (a default batch and one batch per power off, same seeds) at each count, per
+    holder strategy, beside the plan's own table; and which powers are within noise for every
+    strategy at every count measured."""
+    counts = sorted({j["labels"]["at_players"] for j in data.select(mode=m) if "at_players" in j["labels"]})
+    if not counts:
+        return
+    per = {P: (ab, by_strategy)}
+    for q in counts:
+        ref = data.frame(f"games_{m}_p{q}_ref")
+        offs = {j["labels"]["disabled"]: data.frame(j["key"])
+                for j in data.select(mode=m, at_players=q) if j["labels"].get("disabled")}
+        abq = _ablation(sec, ref, offs)
+        if len(abq):
+            per[q] = (abq, _strategy_rows(ref, offs))
+    strategies = sorted({st for _, t in per.values() for st in t["strategy"]})
+    rows, index = [], []
+    for q in sorted(per):
+        abq, t = per[q]
+        for r in abq.itertuples():
+            sub = t[t["guide"] == r.guide].set_index("strategy")
+            row = {"power uses / game": f"{r.uses:.3f}",
+                   "every holder [95 % CI]": signed_ci(r.diff, r.low, r.high, 1, 100, " pts")
+                   + (" *" if r.p_holm <= 0.05 and not r.low <= 0 <= r.high else "")}
+            for st in strategies:
+                row[f"{st} [95 % CI]"] = _cell(sub.loc[st]) if st in sub.index else "—"
+            row["within noise for every strategy"] = "yes" if _nil(t, r.guide) else ""
+            rows.append(row)
+            index.append((q, GUIDE_FR[r.guide]))
+    sec.tables.append(Table(
+        f"{_mode_name(m)}: each power's worth to its holder at every player count measured (same seeds, only that power off)",
+        pd.DataFrame(rows, index=pd.MultiIndex.from_tuples(index, names=["players", "guide"])),
+        data=pd.concat([t.assign(players=q) for q, (_, t) in per.items()], ignore_index=True),
+        note="At each player count, the same seating rotated over that many seats; a default batch and the same games with "
+             "one guide's power switched off. \"Every holder\": the player dealt the guide at the start, whatever its strategy "
+             "(a swap passes guide cards on, so a power can also be used against its first holder: a strategy that never "
+             "uses it can lose by it)"
+             "(Holm over the guides; * when the interval excludes 0 after it); a strategy's column: the games where a "
+             "player of that strategy was dealt it (Holm over every guide and strategy of that count; * real after the "
+             "correction)."))
+    every = {}
+    for g in ANIMALS:
+        ts = [t for _, t in per.values() if g in set(t["guide"])]
+        if ts:
+            every[g] = all(_nil(t, g) for t in ts)
+    for q in counts:
+        if q not in per:
+            continue
+        abq, t = per[q]
+        for r in abq.itertuples():
+            sec.fact(f"guides.power_value_at.{m}.p{q}.{r.guide}", f"value of the {GUIDE_FR[r.guide]} guide's power to its "
+                     f"holder (on − off), {q} players, {_mode_name(m)}", r.diff, r.low, r.high, r.n, "share difference",
+                     n_unit="paired games where dealt", p=r.p_holm)
+        for r in t.itertuples():
+            sec.fact(f"guides.power_value_by_strategy_at.{m}.p{q}.{r.guide}.{r.strategy}",
+                     f"value of the {GUIDE_FR[r.guide]} guide's power to a {r.strategy} holder (on − off), {q} players, "
+                     f"{_mode_name(m)}", r.diff, r.low, r.high, r.n, "share difference", n_unit="paired games where dealt",
+                     p=r.p_holm, note=f"reading {r.reading}")
+        for g in dict.fromkeys(t["guide"]):
+            sec.fact(f"guides.power_nil_at.{m}.p{q}.{g}", f"the {GUIDE_FR[g]} guide's power is within noise for every "
+                     f"strategy (1 yes, 0 no), {q} players, {_mode_name(m)}", float(_nil(t, g)),
+                     n=int(t[t["guide"] == g]["n"].sum()), unit="flag", n_unit="paired games where dealt")
+    measured = ", ".join(str(q) for q in sorted(per))
+    for g, v in every.items():
+        sec.fact(f"guides.power_nil_every_count.{m}.{g}", f"the {GUIDE_FR[g]} guide's power is within noise for every "
+                 f"strategy at every player count measured ({measured}) (1 yes, 0 no), {_mode_name(m)}", float(v),
+                 n=int(sum(t[t["guide"] == g]["n"].sum() for _, t in per.values())), unit="flag",
+                 n_unit="paired games where dealt", note=f"player counts {measured}")
+    nil = [GUIDE_FR[g] for g, v in every.items() if v]
+    big = []  # the largest worth at each count, over every holder
+    for q, (a, _) in sorted(per.items()):
+        r = a.iloc[a["diff"].abs().argmax()]
+        big.append(f"{q} players: {GUIDE_FR[r['guide']]} {signed_ci(r['diff'], r['low'], r['high'], 1, 100, ' pts')}")
+    big = ", ".join(big)
+    sec.findings.append(
+        f"Each power's worth by restricted play at {measured} players on {_mode_name(m)} (the same seating rotated; "
+        f"only that power off, same seeds): the largest worth to its holder is {big}; "
+        + (f"within noise for every strategy at every player count: {', '.join(nil)}." if nil
+           else "every power changes its holder's chances for at least one strategy at one player count or more."))
