@@ -9,6 +9,10 @@ Measures, on this machine (in-process figures: medians of ``--repeats`` runs, wa
 - four-player 8d8 expert games per second, 1 thread, and greedy / expert (target <= 2x);
 - four-player 8d8 prudent and racer games per second, 1 thread, and the AI mix (greedy,
   prudent, expert, racer) with 1 and 2 threads (target >= 80,000 on 2 threads);
+- where an expert seat's time goes (benchmarks/roll_phase.py, this version only): nanoseconds
+  per roll phase, greedy's and the expert's fused ones, the share of turns handed to the generic
+  loop with each roll-time power ready and what a handed-over turn costs, and the hand-overs per
+  game of four experts;
 - the same figures for the baseline version ``--baseline`` (default: the commit named in
   benchmarks/baseline.txt, the engine before the speed work), checked out in a temporary git
   worktree and run in its own process with the same machine, repeats and games: the ratio
@@ -232,6 +236,9 @@ def main() -> None:
     if "mix_2" in cur:
         row("8d8 AI mix games/s, 2 threads", "mix_2", "{:,.0f}", ">= 80,000")
 
+    from roll_phase import figures as roll_phase_figures  # benchmarks/roll_phase.py: where an expert's time goes
+
+    rows += [(label, value, "", "") for label, value in roll_phase_figures()]
     rows += explore_rows(explore_figures(min(args.repeats, 3)))
     warm = statistics.median(wall(CLI + ["simulate", "--games", "10000", "--json"]) for _ in range(3))
     rows.append(("`heron-sim simulate --games 10000`, warm cache", f"{warm:.2f} s", "", ""))
@@ -263,7 +270,7 @@ def main() -> None:
     print(f"{'':<{width}}  {'now':>14}  {'vs baseline':<18}  target")
     for label, value, ratio, target in rows:
         print(f"{label:<{width}}  {value:>14}  {ratio:<18}  {target}")
-    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_tune.py")] + (["--quick"] if getattr(args, "quick", False) else []), cwd=ROOT, check=True)  # the lab's 200-candidate study
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_tune.py")] + (["--quick"] if getattr(args, "quick", False) else []), cwd=ROOT, check=True)  # the lab's default-panel study (120 candidates)
 
 
 if __name__ == "__main__":

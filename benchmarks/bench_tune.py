@@ -1,9 +1,10 @@
-"""The lab's benchmark: a 200-candidate study at 20,000 games a candidate, front re-evaluation
-included (target: within 15 minutes on 2 cores). Run by ``make bench`` (benchmarks/bench.py).
+"""The lab's benchmark: a default-panel study (7 tables) of 120 candidates at 20,000 games a
+table, ladder and racing included (target: within 15 minutes on 2 cores). Run by ``make
+bench`` (benchmarks/bench.py).
 
-    python benchmarks/bench_tune.py [--trials 200] [--games 20000] [--quick]
+    python benchmarks/bench_tune.py [--trials 120] [--games 20000] [--quick]
 
-The study is experiments/tune-guides.toml's search space with its own trial and game counts,
+The study is experiments/tune-guides.toml's search space and panel with its own trial and game counts,
 in a temporary run folder (nothing is kept). Prints the search time, the racing time, games
 played and games per second.
 """
@@ -24,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__)
-    ap.add_argument("--trials", type=int, default=200)
+    ap.add_argument("--trials", type=int, default=120)
     ap.add_argument("--games", type=int, default=20_000)
     ap.add_argument("--quick", action="store_true", help="20 trials x 2,000 games (a smoke run)")
     args = ap.parse_args(argv)
@@ -49,7 +50,8 @@ def main(argv=None) -> None:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     search = marks.get("search", t0) - t0
-    print(f"\nlab study: {args.trials} candidates x {args.games:,} games, racing rungs {list(spec.rungs)}, "
+    print(f"\nlab study: {args.trials} candidates x {args.games:,} games x {len(spec.panel)} tables, "
+          f"racing rungs {list(spec.rungs)}, "
           f"{os.cpu_count()} cores")
     print(f"  search (trials, base)        {search:8.1f} s")
     print(f"  racing (front re-evaluation) {total - search:8.1f} s")

@@ -486,14 +486,20 @@ def simulate_game(
     rules_file: str | Path | None = None,
     out: str | Path | None = None,
     *,
+    overrides: dict | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> StreamedRun:
     """Play ``games`` games of the lighter game ``name`` (see :func:`heron_sim.games.available`)
     chunk by chunk and write them, labelled, to ``out`` (``.parquet`` or ``.csv``).
 
     ``players`` defaults to 4 within the game's range; ``strategies`` is one name or one per
-    seat (default: the game's first). Stopped between chunks (Ctrl-C/SIGTERM under the command
-    line), the games played are kept and labelled. ``StreamedRun.frame`` is the whole frame.
+    seat (default: the game's first); the rules are the game's defaults, then ``rules_file``,
+    then ``overrides`` (keys of its ``data/defaults.toml``). Stopped between chunks
+    (Ctrl-C/SIGTERM under the command line), the games played are kept and labelled.
+    ``StreamedRun.frame`` is the whole frame. The file's metadata (:func:`heron_sim.io.read_meta`)
+    holds the seed, players, strategies, the git commit, the rules' ``digest()`` as ``rules``
+    and their full table as ``rules_table``: ``overrides=meta["rules_table"]`` with the same
+    seed, players and strategies plays the same games again.
     """
     from . import games as registry
     from .games.base import MAX_SEED, simulate_chunks
@@ -518,7 +524,7 @@ def simulate_game(
         raise HeronSimError(f"--seed: {seed}; allowed: 0..{MAX_SEED}")
     if games < 1:
         raise HeronSimError(f"--games: {games}; allowed: >= 1")
-    game_rules = game.load_rules(str(rules_file) if rules_file else None, {})
+    game_rules = game.load_rules(str(rules_file) if rules_file else None, dict(overrides or {}))
     parts = []
     for df in simulate_chunks(game, game_rules, games, n_players, seed, names, progress):
         if not parts and len(df) < games:  # the first chunk gives the size of a game's row
@@ -532,7 +538,8 @@ def simulate_game(
         from .provenance import git_commit
 
         meta = {"requested": int(games), "seed": int(seed), "game": game.name, "players": n_players,
-                "strategies": ",".join(names), "seats": ",".join(names), "git_commit": git_commit(),
+                "rules": game_rules.digest(), "strategies": ",".join(names), "seats": ",".join(names),
+                "git_commit": git_commit(), "rules_table": game_rules.to_table(),
                 "played": played, "interrupted": played < games}
         try:
             with FrameWriter(out, meta) as w:

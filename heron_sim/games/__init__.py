@@ -13,7 +13,9 @@ _REGISTRY: dict[str, LightGame] = {}
 
 def register(game: LightGame) -> LightGame:
     """Register ``game``; its ``load_rules`` goes through the typed check of :mod:`.shapes`
-    (every key's shape from the game's ``data/defaults.toml``)."""
+    (every key's shape from the game's ``data/defaults.toml``). Its default rules must be a
+    :class:`~heron_sim.games.base.LightRules` whose table rebuilds them (``to_table()``,
+    ``digest()``: the result files and the manifests carry them); else :class:`HeronSimError`."""
     if not getattr(game.load_rules, "checked", False):
         import dataclasses
 
@@ -21,8 +23,21 @@ def register(game: LightGame) -> LightGame:
 
         package = game.load_rules.__module__.rsplit(".", 1)[0]
         game = dataclasses.replace(game, load_rules=checked_loader(game.load_rules, _defaults_of(package)))
+    _check_rules_table(game)
     _REGISTRY[game.name] = game
     return game
+
+
+def _check_rules_table(game: LightGame) -> None:
+    from .base import LightRules
+
+    rules = game.load_rules(None, {})
+    if not isinstance(rules, LightRules):
+        raise HeronSimError(f"game {game.name!r}: its rules ({type(rules).__name__}) have no to_table() "
+                            "and digest(); allowed: a rules object as heron_sim.games.base.LightRules declares")
+    if game.load_rules(None, rules.to_table()) != rules:
+        raise HeronSimError(f"game {game.name!r}: load_rules(None, rules.to_table()) does not rebuild its "
+                            "default rules; allowed: a table in the shape of its data/defaults.toml")
 
 
 def _defaults_of(package: str):

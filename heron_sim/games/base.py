@@ -8,7 +8,11 @@ Contract (the same as the Héron engine's):
 - rules: an immutable, validated object built from the game's defaults, an optional TOML file
   and overrides (``load_rules(rules_file, overrides)``); bad input raises
   :class:`heron_sim.errors.RulesError` with a one-line message naming the field and the allowed
-  values;
+  values. It is a :class:`LightRules`: ``to_table()`` gives the designer's table (the shape and
+  key names of the game's ``data/defaults.toml``, every key) from which ``load_rules`` rebuilds
+  equal rules, and ``digest()`` its short hash (:func:`table_digest`), which the result files'
+  metadata and the run manifests carry; :func:`heron_sim.games.register` refuses a game whose
+  rules are not;
 - reproducible batches: game ``i`` of a run with master seed ``s`` draws only from its own
   stream ``heron_sim.engine.rng.stream_start(s, i, state)``, so results are bit-identical
   whatever the threads or batch split;
@@ -18,8 +22,10 @@ Contract (the same as the Héron engine's):
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, Callable, Protocol, runtime_checkable
 
 import numpy as np
 import pandas as pd
@@ -60,6 +66,28 @@ def play_slices(games: int, chunk: int, play: Callable[[int, int], None],
                 progress(b - a)
 
 
+@runtime_checkable
+class LightRules(Protocol):
+    """What a lighter game's rules object provides beside its fields (checked at registration)."""
+
+    def to_table(self) -> dict:
+        """The designer's table: every key of the game's ``data/defaults.toml``, in its shape and
+        order, with these rules' values (JSON-able: lists, not tuples; numbers where the default
+        is a number). ``load_rules(None, table)``, or a TOML file of it, rebuilds equal rules."""
+        ...
+
+    def digest(self) -> str:
+        """``table_digest(self.to_table())``: a short hash that identifies these rules."""
+        ...
+
+
+def table_digest(table: dict) -> str:
+    """A short hash (12 hex digits of the SHA-256 of the canonical JSON: sorted keys, ASCII) of
+    a rules table, as :meth:`heron_sim.rules.Rules.digest` computes Héron's."""
+    blob = json.dumps(table, sort_keys=True, ensure_ascii=True).encode()
+    return hashlib.sha256(blob).hexdigest()[:12]
+
+
 #: Columns every per-game result table starts with.
 #: seed (int), game (index, int), players (int), seats (str, the strategy of each seat in seat
 #: order, e.g. "greedy,random,greedy"), strategies (str, the same: one name per seat in seat
@@ -80,7 +108,7 @@ class LightGame:
     strategies: tuple[str, ...]    # names accepted by --strategy; the first is the default
     min_players: int
     max_players: int
-    #: load_rules(rules_file: str | None, overrides: dict) -> rules object
+    #: load_rules(rules_file: str | None, overrides: dict) -> rules object (a :class:`LightRules`)
     load_rules: Callable[..., Any]
     #: simulate(rules, games: int, players: int, seed: int, strategies: list[str],
     #:          progress: Callable[[int], None] | None = None) -> DataFrame (CORE_COLUMNS first)

@@ -102,6 +102,27 @@ def check_like(layer: dict, defaults: dict, where: str = "") -> None:
             raise RulesError(f"{name}: {_short(value)}; allowed: {describe(default)} (as in defaults.toml)")
 
 
+def plain_like(value: Any, default: Any) -> Any:
+    """``value`` (a rules field: tuples, numbers) as a TOML/JSON value in the shape of
+    ``default`` (its key's default): tuples as lists, an integer as a float where the default
+    is a number, item by item; so that equal rules give one table (and one digest)."""
+    k = _kind(default)
+    if k == "number" and not isinstance(value, bool) and isinstance(value, (int, float)):
+        return float(value)
+    if k == "table" and isinstance(value, dict):
+        return {key: plain_like(v, default.get(key)) for key, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        item = _item_default(default) if k == "list" else None
+        return [plain_like(v, item) for v in value]
+    return value
+
+
+def table_like(rules: Any, defaults: dict) -> dict:
+    """The table of a rules object whose fields are named as the keys of ``defaults`` (every
+    key, in the defaults' order and shape, see :func:`plain_like`)."""
+    return {key: plain_like(getattr(rules, key), default) for key, default in defaults.items()}
+
+
 def _short(value: Any, n: int = 80) -> str:
     text = repr(value)
     return text if len(text) <= n else text[: n - 3] + "..."

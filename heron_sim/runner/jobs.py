@@ -7,7 +7,6 @@ report or the lab), so that the experiment kinds, the executor and the report ca
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 
 from ..errors import HeronSimError
@@ -98,10 +97,10 @@ class Job:
 
     def describe(self) -> dict:
         if self.kind == "light":
-            table = light_rules_table(self.rules)
             return {"key": self.key, "kind": self.kind, "n": self.n, "seed": self.seed, "mode": None,
                     "players": self.labels.get("players"), "game": self.labels.get("game"),
-                    "rules_hash": _digest(table), "rules": table, "seatings": self.seatings,
+                    "rules_hash": self.rules.digest(), "rules": light_rules_table(self.rules),
+                    "seatings": self.seatings,
                     "strategy": "", "guide": "", "labels": self.labels}
         return {"key": self.key, "kind": self.kind, "n": self.n, "seed": self.seed,
                 "mode": self.rules.mode, "players": self.rules.players,
@@ -111,27 +110,10 @@ class Job:
 
 
 def light_rules_table(rules) -> dict:
-    """A lighter game's rules as a JSON-able table (dataclass fields; arrays as lists)."""
-    import dataclasses
-
-    def conv(v):
-        if hasattr(v, "tolist"):
-            return v.tolist()
-        if isinstance(v, dict):
-            return {str(k): conv(x) for k, x in v.items()}
-        if isinstance(v, (list, tuple)):
-            return [conv(x) for x in v]
-        return v if isinstance(v, (int, float, str, bool)) or v is None else repr(v)
-
-    if dataclasses.is_dataclass(rules):
-        return {f.name: conv(getattr(rules, f.name)) for f in dataclasses.fields(rules)}
-    return {"repr": repr(rules)}
-
-
-def _digest(table: dict) -> str:
-    import hashlib
-
-    return hashlib.sha256(json.dumps(table, sort_keys=True, default=str).encode()).hexdigest()[:12]
+    """A lighter game's rules as the designer's table (the shape and keys of the game's
+    ``data/defaults.toml``, :meth:`~heron_sim.games.base.LightRules.to_table`): the game's
+    ``load_rules(None, table)`` rebuilds them, as :meth:`RunData.rules` does from a manifest."""
+    return rules.to_table()
 
 
 def _has_tournament() -> bool:

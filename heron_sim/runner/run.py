@@ -28,7 +28,7 @@ from ..io import check_output, clean_json, mkdir, read_text, write_frame, write_
 from ..rules import Rules
 from .config import Experiment, experiment_from_dict
 
-from .jobs import (Job, _digest, _has_tournament, ai_strategies, available_strategies,  # noqa: F401
+from .jobs import (Job, _has_tournament, ai_strategies, available_strategies,  # noqa: F401
                    light_rules_table, resolve_strategies, seatings)  # (re-exported: their home is the leaf .jobs)
 
 
@@ -340,8 +340,14 @@ class ExperimentData:
             self._frames[key] = df
         return self._frames[key]
 
-    def rules(self, key: str) -> Rules:
+    def rules(self, key: str):
+        """The rules of job ``key``, rebuilt from the manifest's table: a :class:`Rules`, or for
+        a lighter game's job (kind ``light``) that game's rules object."""
         j = self.jobs[key]
+        if j.get("kind") == "light":
+            from .. import games as registry
+
+            return registry.get(j["game"]).load_rules(None, j["rules"])
         return Rules.from_table(j["rules"])
 
     def select(self, **labels) -> list[dict]:

@@ -11,6 +11,7 @@ import numpy as np
 
 from ...errors import RulesError
 from ...tomlfile import package_toml, read_toml
+from ..base import table_digest
 
 WALLS = ("straw", "wood", "stone")
 TILES = ("dead_end", "straight", "fork")
@@ -109,6 +110,29 @@ class AkeruptionRules:
             tiles=tiles, village_share=float(share), resource_probability=float(prob),
             resource_weights=weights,
         )
+
+    def to_table(self) -> dict:
+        """The designer's table (the inverse of :meth:`from_dict`): every key of
+        ``data/defaults.toml`` in its order and shape, the kernel's ``params`` read back into
+        names; ``load_rules(None, table)`` (or a TOML file of it) rebuilds equal rules."""
+        p = self.params
+        return {
+            "critical": list(self.critical),
+            **{name: p[i] for name, (i, _, _) in _INTS.items()},
+            **{name: bool(p[i]) for name, i in _FLAGS.items()},
+            "first_player": "random" if p[P_FIRST_RANDOM] else "seat0",
+            "walls": dict(zip(WALLS, self.wall_bonus)),
+            "start_walls": dict(zip(WALLS, self.start_walls)),
+            "tiles": dict(zip(TILES, self.tiles)),
+            "geometry": {"eruption_outlets": p[P_OUTLETS], "village_share": float(self.village_share),
+                         "min_distance": p[P_DMIN], "max_distance": p[P_DMAX]},
+            "resources": {"probability": float(self.resource_probability),
+                          **dict(zip(WALLS, self.resource_weights))},
+        }
+
+    def digest(self) -> str:
+        """A short hash of :meth:`to_table` (the result files' ``rules``, the manifests' ``rules_hash``)."""
+        return table_digest(self.to_table())
 
     def kernel_arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(params, critical, wall_bonus, start_walls, tiles, resource_weights, floats[2])."""

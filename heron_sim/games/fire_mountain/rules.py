@@ -10,6 +10,7 @@ import numpy as np
 
 from ...errors import RulesError
 from ...tomlfile import package_toml, read_toml
+from ..base import table_digest
 
 # Layout of the engine's scalar parameter vector (filled by FireMountainRules.kernel_params).
 P_SPACES, P_TARGET, P_DICE, P_ROLLS, P_CROMAGNONS, P_SLOTS, P_MAX_TURNS, P_COPIES, \
@@ -21,6 +22,7 @@ P_SPACES, P_TARGET, P_DICE, P_ROLLS, P_CROMAGNONS, P_SLOTS, P_MAX_TURNS, P_COPIE
 TERRAINS = ("volcano", "prairie", "jungle", "hut", "cave", "lagoon")
 VOLCANO, PRAIRIE, JUNGLE, HUT, CAVE, LAGOON = range(6)
 _LETTERS = {"V": VOLCANO, "P": PRAIRIE, "J": JUNGLE, "H": HUT, "C": CAVE, "L": LAGOON}
+_LETTER_OF = {code: letter for letter, code in _LETTERS.items()}
 
 #: Die face codes (kernel).
 FACES = ("volcano", "hut", "cave", "footprint", "egg")
@@ -143,6 +145,29 @@ class FireMountainRules:
             cost=cost,
             **{k: _int(d[k], k, lo, hi) for k, (lo, hi) in _SCALARS.items()},
         )
+
+    def to_table(self) -> dict:
+        """The designer's table (the inverse of :meth:`from_dict`): every key of
+        ``data/defaults.toml`` in its order and shape (the layout as four rows of letters, the
+        faces as counts, species and costs by name); ``load_rules(None, table)`` (or a TOML file
+        of it) rebuilds equal rules."""
+        letters = "".join(_LETTER_OF[c] for c in self.layout)
+        return {
+            "layout": [letters[i:i + 4] for i in range(0, len(letters), 4)],
+            "volcano_spaces": list(self.volcano_spaces),
+            "score_target": list(self.score_target),
+            **{k: getattr(self, k) for k in ("dice", "rolls", "cro_magnons", "dino_slots")},
+            **{k: getattr(self, k) for k in _FLAGS},
+            "end": self.end,
+            "max_turns": self.max_turns,
+            "faces": {name: self.faces.count(i) for i, name in enumerate(FACES)},
+            "species": {"names": [SPECIES[c] for c in self.species], "copies": self.copies,
+                        "cost": dict(zip(SPECIES, self.cost))},
+        }
+
+    def digest(self) -> str:
+        """A short hash of :meth:`to_table` (the result files' ``rules``, the manifests' ``rules_hash``)."""
+        return table_digest(self.to_table())
 
     def kernel_params(self, players: int) -> np.ndarray:
         """Scalar parameters for ``players`` players (int64[N_PARAMS], see P_* above)."""

@@ -3,6 +3,7 @@ and the board geometry the kernels read."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -10,6 +11,8 @@ import numpy as np
 
 from ...errors import RulesError
 from ...tomlfile import package_toml, read_toml
+from ..base import table_digest
+from ..shapes import table_like
 
 #: Card names, in kernel-id order (the nine action cards, then the dragon).
 CARDS: tuple[str, ...] = ("stone", "stones2", "plank", "planks2", "remove_stone", "remove_plank",
@@ -64,6 +67,15 @@ class MekongRules:
         if any(c not in CARDS for c in self.forbidden_cards):
             raise bad("forbidden_cards", f"a list of card names among {', '.join(CARDS)}")
 
+    def to_table(self) -> dict:
+        """The designer's table: every key of ``data/defaults.toml``, in its order and shape;
+        ``load_rules(None, table)`` (or a TOML file of it) rebuilds equal rules."""
+        return table_like(self, _default_table())
+
+    def digest(self) -> str:
+        """A short hash of :meth:`to_table` (the result files' ``rules``, the manifests' ``rules_hash``)."""
+        return table_digest(self.to_table())
+
     def geometry(self) -> dict[str, np.ndarray]:
         """Board arrays: ``xy`` float64[N, 2] node positions (nodes 0..5 the villages in
         :data:`VILLAGES` order, then the islands) and ``dist`` float64[N, N] in plank units."""
@@ -94,6 +106,12 @@ class MekongRules:
 def defaults() -> dict:
     """The default rules as a plain dict (from the packaged ``data/defaults.toml``)."""
     return package_toml(__package__, "data/defaults.toml")
+
+
+@functools.lru_cache(maxsize=1)
+def _default_table() -> dict:
+    """The defaults, read once, for the shape and key order of :meth:`MekongRules.to_table` (never modified)."""
+    return defaults()
 
 
 def load_rules(rules_file: str | Path | None = None, overrides: dict | None = None) -> MekongRules:

@@ -6,6 +6,7 @@ the arrays the kernels read (integer parameters, per-seat probabilities, the cit
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -13,6 +14,8 @@ import numpy as np
 
 from ...errors import RulesError
 from ...tomlfile import package_toml, read_toml
+from ..base import table_digest
+from ..shapes import table_like
 
 #: Skill-dependent probabilities: each is a pair [at skill 0, at skill 1], in this kernel order.
 SKILL_PAIRS: tuple[str, ...] = (
@@ -87,6 +90,17 @@ class RampageRules:
 
     def __post_init__(self) -> None:
         _validate(self)
+
+    def to_table(self) -> dict:
+        """The designer's table: every key of ``data/defaults.toml``, in its order and shape;
+        ``load_rules(None, table)`` (or a TOML file of it) rebuilds equal rules."""
+        table = table_like(self, _default_table())
+        table["skills"] = [float(x) for x in self.skills]  # its default [] names no item type
+        return table
+
+    def digest(self) -> str:
+        """A short hash of :meth:`to_table` (the result files' ``rules``, the manifests' ``rules_hash``)."""
+        return table_digest(self.to_table())
 
     def seat_skills(self, players: int) -> np.ndarray:
         """Skill of each seat, float64[players]: ``skills`` then ``default_skill``."""
@@ -190,6 +204,12 @@ def _tupled(value):
 def defaults() -> dict:
     """The default rules as a plain dict (from the packaged ``data/defaults.toml``)."""
     return package_toml(__package__, "data/defaults.toml")
+
+
+@functools.lru_cache(maxsize=1)
+def _default_table() -> dict:
+    """The defaults, read once, for the shape and key order of :meth:`RampageRules.to_table` (never modified)."""
+    return defaults()
 
 
 def load_rules(rules_file: str | Path | None = None, overrides: dict | None = None) -> RampageRules:
