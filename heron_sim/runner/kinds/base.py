@@ -85,8 +85,11 @@ class Sizes:
 
 
 class ExperimentKind:
-    """An experiment kind: declare ``name``, ``options``, ``figures`` (and ``intro``); implement
-    :meth:`jobs` and :meth:`fill` (or :meth:`sections`). See the module's doc."""
+    """An experiment kind (abstract: a subclass that sets ``name`` is one kind, registered when
+    it is created): declare ``name``, ``options``, ``figures`` (and ``intro``); implement
+    :meth:`jobs` and :meth:`fill` (or :meth:`sections`). The registry holds one instance per
+    kind; :meth:`plan` and :meth:`analyse` are what the runner and the report call. See the
+    module's doc."""
 
     name: ClassVar[str]
     options: ClassVar[type[Experiment]]
