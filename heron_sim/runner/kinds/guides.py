@@ -405,7 +405,7 @@ def _power_by_players(sec: Section, m: str, data, P: int, ab: pd.DataFrame, by_s
         note="At each player count, the same seating rotated over that many seats; a default batch and the same games with "
              "one guide's power switched off. \"Every holder\": the player dealt the guide at the start, whatever its strategy "
              "(a swap passes guide cards on, so a power can also be used against its first holder: a strategy that never "
-             "uses it can lose by it)"
+             "uses it can lose by it) "
              "(Holm over the guides; * when the interval excludes 0 after it); a strategy's column: the games where a "
              "player of that strategy was dealt it (Holm over every guide and strategy of that count; * real after the "
              "correction)."))
