@@ -4,6 +4,7 @@ against the other strategies."""
 from __future__ import annotations
 
 import json
+import os
 import numpy as np
 import pytest
 
@@ -332,3 +333,40 @@ def test_tables_of_older_versions_are_deleted_when_new_ones_are_saved(tmp_path, 
     expert_build._tables_cached.cache_clear()
     names = [p.name for p in folder.iterdir()]
     assert len(names) == 1 and names[0].startswith(f"expert-v{expert_dp.VERSION}-")
+
+
+def test_the_tables_disk_cache_keeps_to_its_size_cap(tmp_path, monkeypatch):
+    """The least recently used tables go first (a hit refreshes a file's time); the tables just
+    written stay even when they alone exceed the cap; a bad cap is one error line."""
+    from heron_sim.errors import HeronSimError
+
+    files = [("a", 40, 1.0), ("b", 40, 3.0), ("c", 40, 2.0)]
+    assert expert_build.to_evict(files, 80) == ["a"]
+    assert expert_build.to_evict(files, 40) == ["a", "c"]
+    assert expert_build.to_evict(files, 0, keep="a") == ["c", "b"]
+    assert expert_build.to_evict(files, 120) == []
+    monkeypatch.setenv("HERON_SIM_CACHE", str(tmp_path))
+    monkeypatch.setenv("HERON_SIM_TABLES_MB", "0")
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    old = folder / f"expert-v{expert_dp.VERSION}-old.npz"
+    old.write_bytes(b"x" * 1000)
+    other = folder / "unrelated.txt"
+    other.write_text("not ours")
+    expert_build._tables_cached.cache_clear()
+    rules = Rules.build(mode="7d8")
+    expert_build.expert_tables(rules)
+    kept = sorted(p.name for p in folder.glob("expert-*.npz"))
+    assert len(kept) == 1 and old.name not in kept and other.exists()  # cap 0: only the new ones
+    # a hit refreshes the file's time of last use
+    new = folder / kept[0]
+    os.utime(new, (1.0, 1.0))
+    expert_build._tables_cached.cache_clear()
+    assert expert_build.expert_tables(rules).loaded and new.stat().st_mtime > 1.0
+    for bad in ("-1", "lots", "1.5"):
+        monkeypatch.setenv("HERON_SIM_TABLES_MB", bad)
+        with pytest.raises(HeronSimError, match="HERON_SIM_TABLES_MB"):
+            expert_build.cap_bytes()
+    monkeypatch.delenv("HERON_SIM_TABLES_MB")
+    assert expert_build.cap_bytes() == expert_build.TABLES_MB * 10**6
+    expert_build._tables_cached.cache_clear()

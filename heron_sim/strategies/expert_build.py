@@ -22,7 +22,7 @@ from pathlib import Path
 import numpy as np
 
 from ..animals import HERON
-from ..errors import OutputError
+from ..errors import HeronSimError, OutputError
 from ..io import atomic_path
 from .expert_dp import (
     ENTRY, MAGIC, N_TABLES, ROW_ANX, ROW_B, ROW_DIR, ROW_F, ROW_MAGIC, ROW_P1, ROW_PI, ROW_RMAX,
@@ -166,6 +166,8 @@ def _tables_cached(key_json: str, rules) -> ExpertTables:
     path = cache_folder() / f"expert-v{VERSION}-{digest}.npz"
     if path.exists():
         t0 = time.perf_counter()
+        with contextlib.suppress(OSError):  # its time of last use, for the size cap's eviction
+            os.utime(path)
         try:
             with np.load(path) as z:
                 if int(z["version"]) != VERSION:
@@ -188,6 +190,7 @@ def _tables_cached(key_json: str, rules) -> ExpertTables:
             np.savez(fh, row=tab.row, value=tab.value, exact=tab.exact, version=VERSION,
                      checksum=_checksum(tab.row, tab.value, tab.exact))
         _forget_other_versions(path.parent)
+        trim_tables(path.parent, cap_bytes(), keep=path)
     except (OSError, OutputError) as err:
         say_once("unwritable", f"cannot write the expert tables to {path.parent} "
                                       f"({getattr(err, 'strerror', None) or err}); they are rebuilt each run")
@@ -201,6 +204,56 @@ def _forget_other_versions(folder: Path) -> None:
         if not old.name.startswith(f"expert-v{VERSION}-"):
             with contextlib.suppress(OSError):  # best effort: another process may hold it
                 old.unlink()
+
+
+#: Default size cap of the tables' disk cache, in MB (HERON_SIM_TABLES_MB): a study builds the
+#: tables of every candidate that changes a rule the expert reads (8 D8: 9 MB each; 10 D8: 39 MB).
+TABLES_MB = 2000
+
+
+def cap_bytes() -> int:
+    """The disk cache's size cap: ``HERON_SIM_TABLES_MB`` megabytes (default :data:`TABLES_MB`;
+    0 keeps only the tables just built)."""
+    raw = os.environ.get("HERON_SIM_TABLES_MB", "").strip()
+    if not raw:
+        return TABLES_MB * 10**6
+    try:
+        mb = int(raw)
+    except ValueError:
+        mb = -1
+    if mb < 0:
+        raise HeronSimError(f"HERON_SIM_TABLES_MB: {raw!r}; allowed: a whole number of megabytes >= 0")
+    return mb * 10**6
+
+
+def to_evict(files: list[tuple[str, int, float]], cap: int, keep: str | None = None) -> list[str]:
+    """The files to delete so that the rest fit in ``cap`` bytes: the least recently used first
+    (``files``: (name, size, time of last use)); ``keep`` is never deleted."""
+    total = sum(size for _, size, _ in files)
+    out = []
+    for name, size, _ in sorted(files, key=lambda f: (f[2], f[0])):
+        if total <= cap:
+            break
+        if name != keep:
+            out.append(name)
+            total -= size
+    return out
+
+
+def trim_tables(folder: Path, cap: int, keep: Path | None = None) -> list[str]:
+    """Delete the least recently used cached tables (a hit refreshes a file's time) until the
+    folder's tables fit in ``cap`` bytes; ``keep`` (the tables just written) stays. Best effort:
+    a file another process holds or has already removed is left to it. Returns the names deleted."""
+    files = []
+    for f in folder.glob("expert-*.npz"):
+        with contextlib.suppress(OSError):
+            st = f.stat()
+            files.append((f.name, st.st_size, st.st_mtime))
+    gone = to_evict(files, cap, keep.name if keep is not None else None)
+    for name in gone:
+        with contextlib.suppress(OSError):
+            (folder / name).unlink()
+    return gone
 
 
 _TABLES_LOCK = threading.Lock()
