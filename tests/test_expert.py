@@ -369,4 +369,10 @@ def test_the_tables_disk_cache_keeps_to_its_size_cap(tmp_path, monkeypatch):
             expert_build.cap_bytes()
     monkeypatch.delenv("HERON_SIM_TABLES_MB")
     assert expert_build.cap_bytes() == expert_build.TABLES_MB * 10**6
+    # a folder filled before the cap existed is trimmed at a process's first look-up, a hit too
+    monkeypatch.setenv("HERON_SIM_TABLES_MB", "0")
+    old.write_bytes(b"x" * 1000)
+    monkeypatch.setattr(expert_build, "_TRIMMED", [])
+    expert_build._tables_cached.cache_clear()
+    assert expert_build.expert_tables(rules).loaded and not old.exists() and new.exists()
     expert_build._tables_cached.cache_clear()

@@ -164,6 +164,9 @@ def _tables_cached(key_json: str, rules) -> ExpertTables:
 
     digest = hashlib.sha256(key_json.encode()).hexdigest()[:16]
     path = cache_folder() / f"expert-v{VERSION}-{digest}.npz"
+    if not _TRIMMED and path.parent.is_dir():  # once a process: a folder filled before the cap
+        _TRIMMED.append(path.parent)
+        trim_tables(path.parent, cap_bytes(), keep=path)
     if path.exists():
         t0 = time.perf_counter()
         with contextlib.suppress(OSError):  # its time of last use, for the size cap's eviction
@@ -257,6 +260,7 @@ def trim_tables(folder: Path, cap: int, keep: Path | None = None) -> list[str]:
 
 
 _TABLES_LOCK = threading.Lock()
+_TRIMMED: list = []  # the folder trimmed at this process's first look-up
 
 
 def expert_tables(rules) -> ExpertTables:
