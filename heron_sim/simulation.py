@@ -21,7 +21,7 @@ import pandas as pd
 from .animals import NAMES as ANIMALS
 from .animals import animal_index
 from .engine import layout as L
-from .engine.batch import play_batch, play_turns
+from .engine.batch import play_batch, play_games, play_turns
 from .engine.pack import pack_rules
 from .errors import HeronSimError, OutputError
 from .interrupt import stop_requested
@@ -120,7 +120,8 @@ def simulate(
 
     Game ``i`` (``first_game <= i < first_game + games``) draws only from the stream
     ``(seed, i)``: the frame is identical for any ``threads`` and ``batch_size``. On Ctrl-C
-    (or SIGTERM under the command line) between batches, the games already played are returned;
+    (or SIGTERM under the command line) the games already played are returned (every game
+    before the first one not finished);
     ``df.attrs`` holds ``requested``, ``played`` and ``interrupted``. A run whose frame would
     not fit in memory is refused up front (stream it with :func:`simulate_batches`).
     """
@@ -130,21 +131,9 @@ def simulate(
     _set_threads(threads)
     width = L.n_columns(rules.finish)
     out = np.zeros((games, width), dtype=np.int64)
-    done = 0
-    interrupted = False
-    try:
-        while done < games:
-            if stop_requested():
-                interrupted = True
-                break
-            n = min(batch_size, games - done)
-            with _threads(threads):  # numba's threads for this call only
-                play_batch(np.uint64(seed), first_game + done, R, sids, sp, out[done : done + n])
-            done += n
-            if progress is not None:
-                progress(n)
-    except KeyboardInterrupt:
-        interrupted = True
+    with _threads(threads):  # numba's threads for this call only
+        done, interrupted = play_games(np.uint64(seed), first_game, R, sids, sp, out, batch_size,
+                                       progress, stop_requested)
     df = results_frame(out[:done], rules, seed, seating, first_game)
     df.attrs.update(requested=int(games), played=int(done), interrupted=interrupted)
     return df

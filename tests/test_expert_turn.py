@@ -248,14 +248,15 @@ def _variant_id(v):
 
 @pytest.mark.parametrize("variant", PRUDENT_VARIANTS, ids=_variant_id)
 def test_fused_prudent_turn_plays_the_same_games_as_the_generic_path(variant, generic_prudent):
-    """A prudent seat counts its dice (heron_sim.strategies.prudent_turn) and hands the whole
-    turn to the generic loop where it uses a power: the same games as prudent_decide there."""
+    """A prudent seat counts its dice (heron_sim.strategies.prudent_turn), powers included, and
+    hands the whole turn to the generic loop where the counts do not tell: the same games as
+    prudent_decide there."""
     rules = Rules.build(**variant)
     _, address = generic_prudent
     fused, generic = _prudent_games(rules, address, 1200)
     assert fused[:, L.C_PLAYED].sum() > 15_000
     np.testing.assert_array_equal(fused, generic)
-    if rules.powers:  # the hand-overs (Wolf, Eagle, Deer) and the Lion's rescues were played
+    if rules.powers:  # the counted Wolf, Eagle, Deer and the Lion's rescues were played
         assert (fused[:, L.C_POWERS + np.array([LOUP, AIGLE, CERF, LION])].sum(axis=0) > 20).all()
 
 

@@ -27,7 +27,7 @@ from ..engine.dice import best_set, count_animals
 from ..engine.layout import (
     AIGLE, CERF, COUNTS, D_BULL, D_DEER_SQUARE, D_EAGLE_PICK, D_EAGLE_SQUARE, D_KEEP, D_LION,
     D_POWER, D_SNAKE, EAGLE_FACES, FACE, FREE, FRESH, GUIDE, HERON, KEEP, LOUP, MAX_FACES, NDICE, NOMINAL,
-    POWER_ARG, R_ADVANCE, R_FACES, R_NFACES, READY, RESERVED, ROLLS_LEFT, STATUS, TAUREAU,
+    POWER_ARG, PMEMO, PMEMO_LEN, R_ADVANCE, R_FACES, R_NDICE, R_NFACES, R_UNIFORM, READY, RESERVED, ROLLS_LEFT, STATUS, TAUREAU,
     X_BULL_MIN, X_EAGLE_DRAWS,
 )
 from ..rules.rules import P_ANXIETY, P_BULL_BONUS, P_DOUBLING, P_POWERS, P_POWERS_OFF, P_SNAKE_ADVANCE
@@ -108,7 +108,11 @@ def prudent_keep(seat, w, R, sp):
         return 0
     if s0 <= 0:
         return 1
-    if rerolls(seat, w, R, sp, f, qh / f, qt / f, herons, kt, size0, target, s0):
+    if R[R_UNIFORM] != 0:  # every die alike: the fused turn's memo (the same answer, once computed)
+        again = memo_rerolls(seat, w, R, sp, f, herons, size0, target, s0, w[GUIDE + seat], n, R[P_ANXIETY])
+    else:
+        again = rerolls(seat, w, R, sp, f, qh / f, qt / f, herons, kt, size0, target, s0)
+    if again:
         return 1
     for i in range(n):
         w[KEEP + i] = 0
@@ -140,6 +144,49 @@ def rerolls(seat, w, R, sp, f, qh, qt, herons, kt, size0, target, s0):
     p_anx = 1.0 - p_safe
     risk = sp[seat, 0]
     return p_anx <= risk and ev > s0
+
+
+@hot
+def memo_words(R, players):
+    """Words of the memo of :func:`memo_rerolls` (2 bits an answer) for these rules and seats."""
+    n = R[R_NDICE]
+    entries = players * (n + 1) * R[P_ANXIETY] * (n + 1) * 6 * 4
+    return (entries + 31) // 32
+
+
+@hot
+def _rerolls(seat, w, R, sp, f, h, size0, target, s0):
+    """:func:`rerolls` for every die alike: the heron and target probabilities summed die by
+    die, as prudent_keep sums them (the same floating-point numbers)."""
+    ph = _face_prob(R, 0, HERON)  # every die alike: die 0's faces
+    pt = _face_prob(R, 0, target)
+    qh = 0.0
+    qt = 0.0
+    for _ in range(f):
+        qh += ph
+        qt += pt
+    return rerolls(seat, w, R, sp, f, qh / f, qt / f, h, size0, size0, target, s0)
+
+
+@hot
+def memo_rerolls(seat, w, R, sp, f, h, size0, target, s0, guide, n, anxiety):
+    """:func:`_rerolls`, remembered in the workspace's memo (w[PMEMO], 2 bits an answer: 0 not
+    known yet, 1 stop, 2 reroll). Its answer depends on these numbers only, given the rules and
+    the seat's risk, which do not change within a batch: whether the target is the guide's
+    animal (the doubling) and whether a ready Taureau adds its bonus stand for the guide."""
+    words = w[PMEMO_LEN]
+    if words == 0:
+        return _rerolls(seat, w, R, sp, f, h, size0, target, s0)
+    dbl = 1 if target == guide else 0
+    bull = 1 if guide == TAUREAU and w[READY + seat] != 0 else 0
+    idx = ((((seat * (n + 1) + f) * anxiety + h) * (n + 1) + size0) * 6 + target) * 4 + dbl * 2 + bull
+    at = w[PMEMO] + (idx >> 5)
+    shift = 2 * (idx & 31)
+    v = (w[at] >> shift) & 3
+    if v == 0:
+        v = 2 if _rerolls(seat, w, R, sp, f, h, size0, target, s0) else 1
+        w[at] |= v << shift
+    return v == 2
 
 
 @hot

@@ -7,14 +7,21 @@ counts each roll's dice by animal (packed 8 bits a lane) instead of placing them
 die shows what never matters to prudent when every die is alike. The keep/stop choice is the
 same pure function, :func:`heron_sim.strategies.prudent.rerolls`, asked the same numbers
 (the dice's heron and target probabilities summed die by die, as the generic path sums them),
-remembered in the workspace (w[PMEMO]) once asked: within a batch the answer depends only on
-the dice's numbers, the guide's doubling and a ready Taureau.
+remembered in the workspace (w[PMEMO]) once asked (heron_sim.strategies.prudent.memo_rerolls,
+which the generic path asks too): within a batch the answer depends only on the dice's numbers,
+the guide's doubling and a ready Taureau.
 
-It plays the first roll, a Peaceful Pond, Heron's Anxiety and the Lion's rescue, and every
-keep/stop decision. Where prudent uses a roll-time power (the Wolf, the Eagle, the Deer: these
-need the dice placed) or the dice are not all alike or scripted, it rewinds the stream and the
-Wolf square's bonus roll and returns ``CONTINUE``: the generic loop then plays the whole turn
-from its first roll (the same draws, the same decisions; nothing else was changed). When it
+It plays the first roll, a Peaceful Pond, Heron's Anxiety and the Lion's rescue, every
+keep/stop decision, and the roll-time powers prudent uses, on the counts: the Wolf (the last
+reserved heron in die order, rerolled as a fresh die) and the Eagle and the Deer on the last
+decision (a die showing neither a heron nor the target shows the target after; only the
+target's count matters to the score then). The Wolf's and the Eagle's faces are drawn with
+roll_die on die 0's faces, the draws of the generic path's apply_power. Where the counts do not
+tell what the generic path would do (after the Wolf, whether the heron it rerolled was this
+roll's, when that decides whether a die is newly held), or the dice are not all alike or
+scripted, it rewinds the stream (its counter and buffered half-word) and the Wolf square's
+bonus roll and returns ``CONTINUE``: the generic loop then plays the whole turn from its first
+roll (the same draws, the same decisions; nothing else was changed). When it
 ends the roll phase itself it leaves all dice by animal in w[COUNTS], which the score reads
 (heron_sim.engine.turn.score_dice: prudent scores as greedy does, never swapping guides).
 tests/test_expert_turn.py plays the same games through both paths (prudent_decide seated as a
@@ -25,21 +32,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.dice import best_set
+from ..engine.dice import best_set, roll_die
 from ..engine.greedy_turn import _lane, counts_into, roll_counts
 from ..engine.jit import hot
 from ..engine.layout import (
-    AIGLE, BONUS, C_ANXIETIES, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, CERF, GUIDE, HERON,
-    LION, LOUP, NDICE, OUT_ANXIETY, OUT_POND, OUT_RESCUED, OUT_SCORED, PMEMO, PMEMO_LEN, R_ADVANCE,
-    R_NDICE, R_UNIFORM, READY, ROLL, ROLLS_LEFT, ROW, RPTR, RSCRIPT_LEN, TAUREAU,
+    AIGLE, BONUS, C_ANXIETIES, EAGLE_FACES, X_EAGLE_DRAWS, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, CERF, GUIDE, HERON,
+    LION, LOUP, NDICE, OUT_ANXIETY, OUT_POND, OUT_RESCUED, OUT_SCORED, R_ADVANCE,
+    R_UNIFORM, READY, ROLL, ROLLS_LEFT, ROW, RPTR, RSCRIPT_LEN,
 )
 from ..rules.rules import P_ANXIETY, P_POND, P_ROLLS
-from .prudent import _advance_of, _face_prob, power_enabled, rerolls
+from .prudent import _advance_of, memo_rerolls, memo_words, power_enabled  # noqa: F401 - memo_words: loops
 
 #: prudent_roll_phase: the generic loop plays this turn (stream rewound).
 CONTINUE = -1
 
 _BYTE = np.uint64(0xFF)
+_ONE = np.uint64(1)
+_S48 = np.uint64(8 * HERON)
 
 
 @hot
@@ -57,49 +66,6 @@ def _uses_power(guide, r, h, size, n, R):
     if guide == AIGLE:
         return size >= 2 and other > 0
     return False
-
-
-@hot
-def memo_words(R, players):
-    """Words of the memo of :func:`_memo_rerolls` (2 bits an answer) for these rules and seats."""
-    n = R[R_NDICE]
-    entries = players * (n + 1) * R[P_ANXIETY] * (n + 1) * 6 * 4
-    return (entries + 31) // 32
-
-
-@hot
-def _rerolls(seat, w, R, sp, f, h, size0, target, s0):
-    """prudent.rerolls for every die alike: the heron and target probabilities summed die by die,
-    as prudent_keep sums them (the same floating-point numbers)."""
-    ph = _face_prob(R, 0, HERON)  # every die alike: die 0's faces
-    pt = _face_prob(R, 0, target)
-    qh = 0.0
-    qt = 0.0
-    for _ in range(f):
-        qh += ph
-        qt += pt
-    return rerolls(seat, w, R, sp, f, qh / f, qt / f, h, size0, size0, target, s0)
-
-
-@hot
-def _memo_rerolls(seat, w, R, sp, f, h, size0, target, s0, guide, n, anxiety):
-    """:func:`_rerolls`, remembered in the workspace's memo (w[PMEMO], 2 bits an answer: 0 not
-    known yet, 1 stop, 2 reroll). Its answer depends on these numbers only, given the rules and
-    the seat's risk, which do not change within a batch: whether the target is the guide's
-    animal (the doubling) and whether a ready Taureau adds its bonus stand for the guide."""
-    words = w[PMEMO_LEN]
-    if words == 0:
-        return _rerolls(seat, w, R, sp, f, h, size0, target, s0)
-    dbl = 1 if target == guide else 0
-    bull = 1 if guide == TAUREAU and w[READY + seat] != 0 else 0
-    idx = ((((seat * (n + 1) + f) * anxiety + h) * (n + 1) + size0) * 6 + target) * 4 + dbl * 2 + bull
-    at = w[PMEMO] + (idx >> 5)
-    shift = 2 * (idx & 31)
-    v = (w[at] >> shift) & 3
-    if v == 0:
-        v = 2 if _rerolls(seat, w, R, sp, f, h, size0, target, s0) else 1
-        w[at] |= v << shift
-    return v == 2
 
 
 @hot
@@ -146,7 +112,48 @@ def _counted(seat, w, R, rng, sp):
         r = w[ROLLS_LEFT]
         size0, target = best_set(w, guide)
         if power and _uses_power(guide, r, h, size0, n, R):
-            return CONTINUE
+            # prudent_power and apply_power, on the dice counted (every die alike: the faces
+            # drawn are die 0's, the draws the same); the power is spent, the loop goes on
+            if guide == LOUP:
+                # the last reserved heron in die order is rerolled, as a freshly rolled die
+                ch = _lane(roll, HERON)
+                face = roll_die(0, w, R, rng)
+                if ch > 0:  # taken as one of this roll's herons (it is when no older heron is held)
+                    roll += (_ONE << np.uint64(8 * face)) - (_ONE << _S48)
+                else:  # an older heron: the die joins this roll
+                    kept -= _ONE << _S48
+                    roll += _ONE << np.uint64(8 * face)
+                    nf += 1
+                if ch == 1 and _lane(kept, HERON) > 0 and face != HERON:
+                    # whether that heron was this roll's (then no die is newly held unless one
+                    # shows the target) is the only thing the counts do not tell: the decision
+                    # depends on it when no die of this roll shows the new target
+                    counts_into(w, kept + roll)
+                    _, t2 = best_set(w, guide)
+                    if _lane(roll, t2) == 0:
+                        return CONTINUE
+                w[READY + seat] = 0
+                w[row + C_POWERS + LOUP] += 1
+                power = False
+                continue
+            # the Eagle and the Deer on the last decision: a die showing neither a heron nor the
+            # target shows the target after (the Eagle's if a drawn face shows it); only the
+            # target's count matters to the score, whichever such die it was
+            gain = guide == CERF
+            if guide == AIGLE:
+                for k in range(R[X_EAGLE_DRAWS]):
+                    fk = roll_die(0, w, R, rng)
+                    w[EAGLE_FACES + k] = fk
+                    gain = gain or fk == target  # prudent_eagle_pick: the first drawn target
+            w[READY + seat] = 0
+            w[row + C_POWERS + guide] += 1
+            if gain:
+                for a in range(6):
+                    if a != target and _lane(total, a) > 0:
+                        total += (_ONE << np.uint64(8 * target)) - (_ONE << np.uint64(8 * a))
+                        break
+            counts_into(w, total)
+            return OUT_SCORED
         if r <= 0:
             return OUT_SCORED
         ct = _lane(roll, target)
@@ -156,7 +163,7 @@ def _counted(seat, w, R, rng, sp):
             return OUT_SCORED
         s0 = _advance_of(seat, w, R, size0, target)
         if s0 > 0:
-            if not _memo_rerolls(seat, w, R, sp, f, h, size0, target, s0, guide, n, anxiety):
+            if not memo_rerolls(seat, w, R, sp, f, h, size0, target, s0, guide, n, anxiety):
                 return OUT_SCORED
         kept += (np.uint64(ct) << np.uint64(8 * target)) + (roll & (_BYTE << np.uint64(8 * HERON)))
         nf = f
@@ -173,9 +180,13 @@ def prudent_roll_phase(seat, w, R, rng, sp):
     if R[R_UNIFORM] == 0 or w[RPTR] < w[RSCRIPT_LEN]:
         return CONTINUE
     start = rng[0]
+    half = rng[1]  # the Wolf's and the Eagle's draws (roll_die) use the buffered half-word
+    has_half = rng[2]
     bonus = w[BONUS + seat]
     code = _counted(seat, w, R, rng, sp)
     if code == CONTINUE:
         rng[0] = start
+        rng[1] = half
+        rng[2] = has_half
         w[BONUS + seat] = bonus
     return code
