@@ -27,6 +27,10 @@ VARIANTS = [
     dict(mode="10d6", players=3),  # dice that differ: no stored power decisions, scans
     dict(mode="7d8", players=5, overrides={"rolls": 4, "pond_threshold": 3}),
     dict(mode="8d8", players=2, overrides={"powers": False}),
+    # the powers' own keys, played on the counted dice (heron_sim.strategies.expert_turn._counted_power)
+    pytest.param(dict(mode="8d8", players=3, overrides={
+        "heron_patience_doubling": True, "patience_cost": 0, "eagle_draws": 3, "consolation_anxiety": 1}),
+        marks=pytest.mark.slow),
 ]
 
 
@@ -70,8 +74,32 @@ def test_fused_expert_turn_plays_the_same_games_as_the_generic_path(variant, gen
     generic = _games(rules, [PLUGIN] * n, address, 1500)
     assert fused[:, L.C_PLAYED].sum() > 20_000
     np.testing.assert_array_equal(fused, generic)
-    if rules.powers:  # the hand-overs to the generic loop (power uses) were played
+    if rules.powers:  # the roll-time power uses were played
         assert fused[:, L.C_POWERS + np.array([LOUP, AIGLE, CERF, HERON])].sum() > 100
+
+
+@pytest.mark.parametrize("guide", [LOUP, AIGLE, CERF, HERON])
+def test_a_stored_power_use_is_played_on_the_counted_dice(guide):
+    """A ready Wolf, Eagle, Deer or Heron guide whose stored decision is to use its power is
+    played by the fused turn itself (no hand-over to the generic loop), and the power is used."""
+    from heron_sim.engine.loops import make_workspace
+    from heron_sim.engine.rng import stream_start
+    from heron_sim.strategies.expert_turn import CONTINUE, expert_roll_phase
+
+    rules = Rules.build(mode="8d8")
+    R = pack_rules(rules)
+    _, sp = seat_arrays(["expert"] * 4, rules)
+    w = make_workspace(R, np.full(4, EXPERT, dtype=np.int64), 0)
+    rng = np.zeros(3, dtype=np.uint64)
+    handed = used = 0
+    for t in range(4000):
+        stream_start(7, t, rng)
+        w[L.GUIDE] = guide
+        w[L.READY] = 1
+        w[L.PATIENCE] = -1
+        handed += expert_roll_phase(0, w, R, rng, sp) == CONTINUE
+        used += w[L.READY] == 0
+    assert used > 400 and handed == 0
 
 
 def test_fused_expert_turn_beside_greedy_seats(generic_expert):

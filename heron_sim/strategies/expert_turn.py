@@ -13,16 +13,19 @@ slots land in a 4-bit map. The free dice are a list of 4-bit die indices in one 
 without data-dependent branches (mispredicted branches cost more than the rest of a decision).
 
 It plays the common case itself: the first roll, a Peaceful Pond, Heron's Anxiety (and the
-Lion's rescue), and every keep/stop decision the tables answer, including a ready Wolf, Eagle,
-Deer or Heron guide whose stored power decision for the dice is "no use" (identical dice). In
-any other case (no tables, dice the tables do not hold, a power to use or not stored) it lays
-the dice out in the workspace exactly as the generic path would have them at that point and
-returns ``CONTINUE``: the generic loop then takes over from the same decision point (the same
-answers, since decisions do not draw). When it ends the roll phase itself it leaves all dice by
-animal in w[COUNTS] (what heron_sim.engine.turn.score_dice reads for an expert seat) and the
-faces in w[FACE]; the statuses are laid out only for a Pond (nothing reads them after the roll
-phase: the next turn rolls every die). tests/test_expert_turn.py plays the same games through
-the fused and the generic path (expert_decide seated as a plug-in).
+Lion's rescue), every keep/stop decision the tables answer, and the roll-time powers (Wolf,
+Eagle, Deer, Heron's Patience) whose use the tables store, on the counts
+(:func:`_counted_power`: the stored use decoded on the kind of die it names, applied, the
+Eagle's face picked by the same table values, then the decision after the power, whose look-up
+says whether a held die is fresh). In any other case (no tables, dice the tables do not hold, a
+power decision not stored) it lays the dice out in the workspace exactly as the generic path
+would have them at that point and returns ``CONTINUE``: the generic loop then takes over from
+the same decision point (the same answers, since decisions do not draw). When it ends the roll
+phase itself it leaves all dice by animal in w[COUNTS] (what heron_sim.engine.turn.score_dice
+reads for an expert seat) and the faces in w[FACE]; the statuses are laid out only for a Pond
+(nothing reads them after the roll phase: the next turn rolls every die).
+tests/test_expert_turn.py plays the same games through the fused and the generic path
+(expert_decide seated as a plug-in).
 
 A ``racer`` seat (heron_sim.strategies.racer) plays the expert's tables, powers and squares and
 differs only in its keep/stop rule: here, at each decision the tables answer, it takes
@@ -34,19 +37,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.dice import roll_die
+from ..engine.dice import doubling_guide, roll_die
 from ..engine.greedy_turn import _lane, counts_into, roll_counts  # the same counted roll as greedy's
 from ..engine.jit import hot
 from ..engine.layout import (
     AIGLE, BONUS, C_ANXIETIES, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, CERF, COUNTS, FACE, FREE, FRESH,
     GUIDE, HERON, KEPT, LION, LOUP, MAX_FACES, NDICE, OUT_ANXIETY, OUT_POND, OUT_RESCUED,
-    OUT_SCORED, R_FACES, R_NFACES, R_REJECT, R_UNIFORM, READY, RESERVED, ROLL, ROLLS_LEFT, ROW,
-    RPTR, RSCRIPT_LEN, SID, STATUS,
+    OUT_SCORED, PATIENCE, R_FACES, R_NFACES, R_REJECT, R_UNIFORM, READY, RESERVED, ROLL, ROLLS_LEFT,
+    ROW, RPTR, RSCRIPT_LEN, SID, STATUS, EAGLE_FACES, X_CONS_ANX, X_CONS_NOSET, X_EAGLE_DRAWS,
+    X_PATIENCE_COST,
 )
 from ..engine.rng import draw_index
 from ..rules.rules import P_ANXIETY, P_POND, P_POWERS, P_POWERS_OFF, P_ROLLS
 from .racer import SID as RACER, race_action
-from .expert import has_tables, lion_worth_it, power_column, table_of, table_seat
+from .expert import counted_advance, has_tables, lion_worth_it, power_column, table_of, table_seat
 from .expert_dp import (
     ACTION_BITS, ENTRY, ROW_ANX, ROW_B, ROW_DIR, ROW_F, ROW_P1, ROW_PI, ROW_POWERS, ROW_RMAX,
     ROW_STRIDE,
@@ -154,6 +158,13 @@ def state_column(sp, ts, t, g, r, kept, roll, n):
     aside ``kept`` and this roll's dice ``roll`` (packed counts; no power used this turn, so the
     only fresh held dice are this roll's herons), without touching the workspace: the same
     rank, by the same sorting network. Returns (column or -1, slot of animal a in bits 4a..)."""
+    return held_column(sp, ts, t, g, r, kept, roll, n, 1 if _lane(roll, HERON) > 0 else 0)
+
+
+@hot
+def held_column(sp, ts, t, g, r, kept, roll, n, fl):
+    """:func:`state_column` with the held dice ``kept`` (herons: any in either lane 6), the free
+    dice ``roll`` and ``fl`` (1: a held die is fresh) given: the look-up after a power."""
     anx = int(sp[ts, ROW_ANX])
     rmax = int(sp[ts, ROW_RMAX])
     h = _lane(kept + roll, HERON)
@@ -195,11 +206,194 @@ def state_column(sp, ts, t, g, r, kept, roll, n):
     rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k2, 3, rank, rem, slots)
     rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k3, 4, rank, rem, slots)
     rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k4, 5, rank, rem, slots)
-    fl = 1 if _lane(roll, HERON) > 0 else 0
     d = ((t * (rmax + 1) + r) * anx + h) * 2 + fl  # expert._column
     if rank >= int(sp[ts, ROW_DIR + 2 * d + 1]):
         return -1, slots
     return int(sp[ts, ROW_DIR + 2 * d]) + ENTRY * rank, slots
+
+
+#: _counted_power: the power was used and the dice rerolled; the loop goes on.
+_GO_ON = -2
+
+
+@hot
+def _slot_animal(slots, slot):
+    """expert.slot_animal from the slots of :func:`state_column` (slot 6: the heron)."""
+    if slot == 6:
+        return HERON
+    for a in range(6):
+        if (slots >> (4 * a)) & 15 == slot:
+            return a
+    return -1
+
+
+@hot
+def _counted_value(seat, w, R, sp, ts, t, g, r, held, free, fl, n):
+    """expert.state_value of the dice counted (held, free, ``fl`` as :func:`held_column`), for
+    a guide that is not a ready Lion."""
+    total = held + free
+    if _lane(total, HERON) >= R[P_ANXIETY]:
+        return float(R[X_CONS_ANX])
+    if r > 0:
+        col, _ = held_column(sp, ts, t, g, r, held, free, n, fl)
+        if col >= 0:
+            return sp[ts, col + 1]
+    counts_into(w, total)
+    adv = counted_advance(seat, w, R)
+    return float(adv if adv > 0 else R[X_CONS_NOSET])
+
+
+@hot
+def _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots, kept, roll, n, race):
+    """The stored power use ``code`` (expert.decode_power, apply_power and eagle_pick) on the
+    dice counted, then the decision that follows it (expert_keep or racer_keep) and the
+    reroll: returns (_GO_ON, the dice set aside, the dice rolled, their number), or a roll
+    phase's code, or ``CONTINUE`` where the generic path would not find a die, refuse the use
+    or not answer from the tables. Every die alike: the Wolf's and the Eagle's faces are drawn
+    with roll_die on die 0's faces, the draws of apply_power.
+
+    The dice are held (``held``: kept, and every reserved heron in lane 6), free, and fresh
+    held (``fh``: this roll's herons before the power); after a power one look-up may see a
+    fresh held die that is not a heron of this roll (Patience's die), or none where there was
+    one (the Wolf's heron), which :func:`held_column`'s ``fl`` says."""
+    heron_lane = _BYTE << _S48
+    held = kept + (roll & heron_lane)
+    free = roll & ~heron_lane
+    fh = _lane(roll, HERON)
+    cls = code % 64
+    arg = code // 64
+    fr = cls % 2
+    st = (cls // 2) % 3
+    a = _slot_animal(slots, cls // 6)
+    # the first die of that face, status and freshness (expert.decode_power)
+    fresh = False
+    if a == HERON:
+        if st != RESERVED:
+            return CONTINUE, kept, 0, roll
+        fresh = fh > 0 if fr == 1 else _lane(kept, HERON) == 0  # else any reserved heron
+        if _lane(held, HERON) == 0:
+            return CONTINUE, kept, 0, roll
+    elif a < 0 or (st == FREE) != (fr == 1) or st == RESERVED:
+        return CONTINUE, kept, 0, roll
+    else:
+        fresh = st == FREE
+        if _lane(free if fresh else kept, a) == 0:
+            return CONTINUE, kept, 0, roll
+    one = _ONE << np.uint64(8 * a)
+    g = guide if guide < 6 else 0  # no Patience yet: the doubling guide is the guide
+    if guide == LOUP:  # apply_power: rerolled, a fresh die (a heron reserved)
+        f = roll_die(0, w, R, rng)
+        if a == HERON:
+            held -= one
+            fh -= 1 if fresh else 0
+        elif fresh:
+            free -= one
+        else:
+            held -= one
+        if f == HERON:
+            held += _ONE << _S48
+            fh += 1
+        else:
+            free += _ONE << np.uint64(8 * f)
+    elif guide == AIGLE:
+        if a == HERON:
+            return CONTINUE, kept, 0, roll
+        r = w[ROLLS_LEFT]
+        best = _counted_value(seat, w, R, sp, ts, t, g, r, held, free, 1 if fh > 0 else 0, n)
+        pick_held = held
+        pick_free = free
+        pick_fh = fh
+        for k in range(R[X_EAGLE_DRAWS]):
+            f = roll_die(0, w, R, rng)
+            w[EAGLE_FACES + k] = f
+            h2 = held
+            f2 = free
+            fh2 = fh
+            if fresh:
+                f2 -= one
+            else:
+                h2 -= one
+            if f == HERON:  # reserved, its freshness kept
+                h2 += _ONE << _S48
+                fh2 += 1 if fresh else 0
+            elif fresh:
+                f2 += _ONE << np.uint64(8 * f)
+            else:
+                h2 += _ONE << np.uint64(8 * f)
+            v = _counted_value(seat, w, R, sp, ts, t, g, r, h2, f2, 1 if fh2 > 0 else 0, n)
+            if v > best + 1e-12:  # expert.eagle_pick
+                best = v
+                pick_held = h2
+                pick_free = f2
+                pick_fh = fh2
+        held = pick_held
+        free = pick_free
+        fh = pick_fh
+    elif guide == CERF:
+        b = _slot_animal(slots, arg)
+        if a == HERON or b < 0 or b == HERON or _lane(held + free, b) - (1 if b == a else 0) <= 0:
+            return CONTINUE, kept, 0, roll  # apply_power refuses it
+        change = (_ONE << np.uint64(8 * b)) - one
+        if fresh:
+            free += change
+        else:
+            held += change
+    else:  # the Héron's Patience: a free die set to a face of its own, held, fresh
+        f = _slot_animal(slots, arg)
+        cost = R[X_PATIENCE_COST]
+        shown = False
+        for k in range(R[R_NFACES]):
+            shown = shown or R[R_FACES + k] == f
+        if a == HERON or not fresh or f < 0 or not shown or w[ROLLS_LEFT] < cost:
+            return CONTINUE, kept, 0, roll
+        w[ROLLS_LEFT] -= cost
+        free -= one
+        held += _ONE << np.uint64(8 * f)
+        fh += 1
+        if f != HERON:
+            w[PATIENCE] = f
+    w[READY + seat] = 0
+    row = w[ROW]
+    w[row + C_POWERS + guide] += 1
+    # the decision after the power (roll_phase's loop: Anxiety, then D_KEEP)
+    total = held + free
+    if _lane(total, HERON) >= R[P_ANXIETY]:
+        w[row + C_ANXIETIES] += 1
+        w[row + C_SEAT_ANX + seat] += 1
+        return OUT_ANXIETY, kept, 0, roll
+    r = w[ROLLS_LEFT]
+    if r <= 0:
+        counts_into(w, total)
+        return OUT_SCORED, kept, 0, roll
+    t = table_of(seat, w, R)  # Patience may have set the Héron an animal to double
+    col, slots = held_column(sp, ts, t, doubling_guide(guide, w, R), r, held, free, n, 1 if fh > 0 else 0)
+    if col < 0:
+        return CONTINUE, kept, 0, roll
+    if race:
+        counts_into(w, total)
+        action = race_action(seat, w, R, sp, ts, col)
+    else:
+        action = int(sp[ts, col])
+    if action < 0:
+        counts_into(w, total)
+        return OUT_SCORED, kept, 0, roll
+    taken = np.uint64(0)
+    newly = fh
+    nf = 0
+    for b in range(6):
+        slot = (slots >> (4 * b)) & 15
+        x = (action >> (ACTION_BITS * slot)) & 15
+        c = _lane(free, b)
+        x = x if x < c else c
+        taken += np.uint64(x) << np.uint64(8 * b)
+        newly += x
+        nf += c - x
+    if nf == 0 or newly == 0:
+        return CONTINUE, kept, 0, roll  # the generic loop says why (illegal reroll)
+    roll = roll_counts(nf, R, rng)
+    w[ROLLS_LEFT] -= 1
+    w[ROLL] += 1
+    return _GO_ON, held + taken, nf, roll
 
 
 @hot
@@ -328,10 +522,12 @@ def roll_phase_dice(seat, w, R, rng, sp, race):
 def roll_phase_counts(seat, w, R, rng, sp, race):
     """:func:`roll_phase_dice` for unscripted dice all alike, counting the dice without placing
     them (which die shows what does not matter then, and nothing reads the faces after an
-    expert's roll phase: its score reads w[COUNTS]). Returns ``CONTINUE``, having changed
-    nothing but the stream's counter, w[BONUS + seat], w[ROLL] and w[ROLLS_LEFT], where the
-    dice must be placed: at a hand-over to the generic loop, and at an Anxiety a ready Lion may
-    rescue (:func:`expert_roll_phase` then plays the turn again with :func:`roll_phase_dice`)."""
+    expert's roll phase: its score reads w[COUNTS]), the stored power uses included. Returns
+    ``CONTINUE`` where the dice must be placed: at a hand-over to the generic loop, and at an
+    Anxiety a ready Lion may rescue (:func:`expert_roll_phase` then restores the stream, the
+    Wolf square's bonus roll, the guide's state, its power count and Patience's animal, and
+    plays the turn again with :func:`roll_phase_dice`; w[ROLL] and w[ROLLS_LEFT] are set
+    again there)."""
     n = w[NDICE]
     row = w[ROW]
     rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
@@ -359,7 +555,8 @@ def roll_phase_counts(seat, w, R, rng, sp, race):
     stored = sp[ts, ROW_POWERS] != 0
     anxiety = R[P_ANXIETY]
     roll_time = guide == LOUP or guide == AIGLE or guide == CERF or guide == HERON
-    t = table_of(seat, w, R)  # the guide's state does not change before the roll phase ends
+    t = table_of(seat, w, R)  # the guide's state changes only by a power (below)
+    gd = guide  # the doubling guide (Patience may set the Héron one)
     while True:
         total = kept + roll
         if _lane(total, HERON) >= anxiety:
@@ -373,9 +570,20 @@ def roll_phase_counts(seat, w, R, rng, sp, race):
             col = -1
             slots = 0
             if stored:
-                col, slots = state_column(sp, ts, t, guide, r, kept, roll, n)
-            if col < 0 or int(sp[ts, col + power_column(guide)]) != -1:
+                col, slots = state_column(sp, ts, t, gd, r, kept, roll, n)
+            if col < 0:
                 return CONTINUE
+            code = int(sp[ts, col + power_column(guide)])
+            if code != -1:  # the stored use, played on the counts
+                if code < 0:
+                    return CONTINUE
+                res, kept, nf, roll = _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots,
+                                                     kept, roll, n, race)
+                if res != _GO_ON:
+                    return res
+                t = table_of(seat, w, R)
+                gd = doubling_guide(guide, w, R)
+                continue
             if r <= 0:
                 counts_into(w, total)
                 return OUT_SCORED
@@ -383,7 +591,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race):
             if r <= 0:
                 counts_into(w, total)
                 return OUT_SCORED
-            col, slots = state_column(sp, ts, t, guide, r, kept, roll, n)
+            col, slots = state_column(sp, ts, t, gd, r, kept, roll, n)
             if col < 0:
                 return CONTINUE
         if race:  # the racer's stop rule (heron_sim.strategies.racer), on the dice counted
@@ -424,10 +632,19 @@ def expert_roll_phase(seat, w, R, rng, sp):
     race = w[SID + seat] == RACER
     if R[R_UNIFORM] != 0 and w[RPTR] >= w[RSCRIPT_LEN]:
         start = rng[0]
+        half = rng[1]  # a power's roll_die draws from the buffered half-word
+        has_half = rng[2]
         bonus = w[BONUS + seat]
+        ready = w[READY + seat]
+        used = w[w[ROW] + C_POWERS + w[GUIDE + seat]]
         code = roll_phase_counts(seat, w, R, rng, sp, race)
         if code != CONTINUE:
             return code
         rng[0] = start
+        rng[1] = half
+        rng[2] = has_half
         w[BONUS + seat] = bonus
+        w[READY + seat] = ready
+        w[w[ROW] + C_POWERS + w[GUIDE + seat]] = used
+        w[PATIENCE] = -1  # as roll_phase set it
     return roll_phase_dice(seat, w, R, rng, sp, race)
