@@ -49,7 +49,7 @@ from ..engine.layout import (
 )
 from ..engine.rng import draw_index
 from ..rules.rules import P_ANXIETY, P_POND, P_POWERS, P_POWERS_OFF, P_ROLLS
-from .racer import SID as RACER, race_action
+from .racer import SID as RACER, race_action_tilted, race_tilt
 from .expert import counted_advance, has_tables, lion_worth_it, power_column, table_of, table_seat
 from .expert_dp import (
     ACTION_BITS, ENTRY, ROW_ANX, ROW_B, ROW_DIR, ROW_F, ROW_P1, ROW_PI, ROW_POWERS, ROW_RMAX,
@@ -158,7 +158,13 @@ def state_column(sp, ts, t, g, r, kept, roll, n):
     aside ``kept`` and this roll's dice ``roll`` (packed counts; no power used this turn, so the
     only fresh held dice are this roll's herons), without touching the workspace: the same
     rank, by the same sorting network. Returns (column or -1, slot of animal a in bits 4a..)."""
-    return held_column(sp, ts, t, g, r, kept, roll, n, 1 if _lane(roll, HERON) > 0 else 0)
+    return held_column(sp, ts, t, g, r, kept, roll, n, _fresh(roll))
+
+
+@hot
+def _fresh(roll):
+    """1 when this roll shows a heron (then a held die is fresh), else 0."""
+    return 1 if _lane(roll, HERON) > 0 else 0
 
 
 @hot
@@ -244,7 +250,7 @@ def _counted_value(seat, w, R, sp, ts, t, g, r, held, free, fl, n):
 
 
 @hot
-def _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots, kept, roll, n, race):
+def _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots, kept, roll, n, race, tilt):
     """The stored power use ``code`` (expert.decode_power, apply_power and eagle_pick) on the
     dice counted, then the decision that follows it (expert_keep or racer_keep) and the
     reroll: returns (_GO_ON, the dice set aside, the dice rolled, their number), or a roll
@@ -371,7 +377,7 @@ def _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots, kept, roll, n
         return CONTINUE, kept, 0, roll
     if race:
         counts_into(w, total)
-        action = race_action(seat, w, R, sp, ts, col)
+        action = race_action_tilted(seat, w, R, sp, ts, col, tilt)
     else:
         action = int(sp[ts, col])
     if action < 0:
@@ -439,6 +445,7 @@ def roll_phase_dice(seat, w, R, rng, sp, race):
         _lay_out(lst, nf, w, n, roll)
         return CONTINUE
     ts = table_seat(seat, sp)
+    tilt = race_tilt(seat, w) if race else 1.0  # the pawns do not move in a roll phase
     stored = sp[ts, ROW_POWERS] != 0
     anxiety = R[P_ANXIETY]
     roll_time = guide == LOUP or guide == AIGLE or guide == CERF or guide == HERON
@@ -463,7 +470,7 @@ def roll_phase_dice(seat, w, R, rng, sp, race):
             col = -1
             slots = 0
             if stored:
-                col, slots = state_column(sp, ts, t, guide, r, kept, roll, n)
+                col, slots = held_column(sp, ts, t, guide, r, kept, roll, n, _fresh(roll))
             if col < 0 or int(sp[ts, col + power_column(guide)]) != -1:
                 _lay_out(lst, nf, w, n, total)
                 return CONTINUE
@@ -474,13 +481,13 @@ def roll_phase_dice(seat, w, R, rng, sp, race):
             if r <= 0:
                 counts_into(w, total)
                 return OUT_SCORED
-            col, slots = state_column(sp, ts, t, guide, r, kept, roll, n)
+            col, slots = held_column(sp, ts, t, guide, r, kept, roll, n, _fresh(roll))
             if col < 0:  # dice the tables do not hold: expert plays greedy there
                 _lay_out(lst, nf, w, n, total)
                 return CONTINUE
         if race:  # the racer's stop rule (heron_sim.strategies.racer), on the dice counted
             counts_into(w, total)
-            action = race_action(seat, w, R, sp, ts, col)
+            action = race_action_tilted(seat, w, R, sp, ts, col, tilt)
         else:
             action = int(sp[ts, col])
         if action < 0:
@@ -552,6 +559,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race):
     if not has_tables(seat, sp):
         return CONTINUE
     ts = table_seat(seat, sp)
+    tilt = race_tilt(seat, w) if race else 1.0  # the pawns do not move in a roll phase
     stored = sp[ts, ROW_POWERS] != 0
     anxiety = R[P_ANXIETY]
     roll_time = guide == LOUP or guide == AIGLE or guide == CERF or guide == HERON
@@ -570,7 +578,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race):
             col = -1
             slots = 0
             if stored:
-                col, slots = state_column(sp, ts, t, gd, r, kept, roll, n)
+                col, slots = held_column(sp, ts, t, gd, r, kept, roll, n, _fresh(roll))
             if col < 0:
                 return CONTINUE
             code = int(sp[ts, col + power_column(guide)])
@@ -578,7 +586,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race):
                 if code < 0:
                     return CONTINUE
                 res, kept, nf, roll = _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots,
-                                                     kept, roll, n, race)
+                                                     kept, roll, n, race, tilt)
                 if res != _GO_ON:
                     return res
                 t = table_of(seat, w, R)
@@ -591,12 +599,12 @@ def roll_phase_counts(seat, w, R, rng, sp, race):
             if r <= 0:
                 counts_into(w, total)
                 return OUT_SCORED
-            col, slots = state_column(sp, ts, t, gd, r, kept, roll, n)
+            col, slots = held_column(sp, ts, t, gd, r, kept, roll, n, _fresh(roll))
             if col < 0:
                 return CONTINUE
         if race:  # the racer's stop rule (heron_sim.strategies.racer), on the dice counted
             counts_into(w, total)
-            action = race_action(seat, w, R, sp, ts, col)
+            action = race_action_tilted(seat, w, R, sp, ts, col, tilt)
         else:
             action = int(sp[ts, col])
         if action < 0:

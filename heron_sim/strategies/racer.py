@@ -73,12 +73,31 @@ def square_worth(seat, w, R, sq):
 
 
 @hot
+def race_tilt(seat, w):
+    """The factor on the reroll's expected advance: up to +15 % when the leading opponent is
+    ahead (0.5 % a square, 30 squares at most), 0.97 when no opponent is."""
+    pos = w[POS + seat]
+    lead = 0
+    for o in range(w[PLAYERS]):
+        if o != seat and w[POS + o] - pos > lead:
+            lead = w[POS + o] - pos
+    return 1.0 + 0.005 * min(lead, 30) if lead > 0 else 0.97
+
+
+@hot
 def race_action(seat, w, R, sp, ts, col):
     """The racer's keep action at table column ``col`` of the row of seat ``ts``: the best
     reroll's action when its expected advance (tilted by the race) beats the race value of
     stopping now, else -1 (stop). Reads the dice counted by animal in w[COUNTS] (the generic
     path counts them, :func:`racer_keep`; the fused turn of heron_sim.strategies.expert_turn
     counts them as it rolls)."""
+    return race_action_tilted(seat, w, R, sp, ts, col, race_tilt(seat, w))
+
+
+@hot
+def race_action_tilted(seat, w, R, sp, ts, col, tilt):
+    """:func:`race_action` with the tilt of :func:`race_tilt` given (the fused turn computes it
+    once a roll phase: the pawns do not move in it)."""
     reroll_action = int(sp[ts, col + 2])
     if reroll_action < 0:
         return -1
@@ -92,11 +111,6 @@ def race_action(seat, w, R, sp, ts, col):
     else:  # consolation_no_set (0 with the rulings) moves the pawn but triggers no square
         c = R[X_CONS_NOSET]
         stop_value = float(c) + (WIN if c > 0 and pos + c >= R[P_FINISH] and R[P_EXACT] == 0 else 0.0)
-    lead = 0
-    for o in range(w[PLAYERS]):
-        if o != seat and w[POS + o] - pos > lead:
-            lead = w[POS + o] - pos
-    tilt = 1.0 + 0.005 * min(lead, 30) if lead > 0 else 0.97
     if sp[ts, col + 3] * tilt > stop_value + 1e-9:
         return reroll_action
     return -1
