@@ -78,13 +78,14 @@ def test_fused_expert_turn_plays_the_same_games_as_the_generic_path(variant, gen
         assert fused[:, L.C_POWERS + np.array([LOUP, AIGLE, CERF, HERON])].sum() > 100
 
 
-@pytest.mark.parametrize("guide", [LOUP, AIGLE, CERF, HERON])
+@pytest.mark.parametrize("guide", [LOUP, AIGLE, CERF, HERON, LION])
 def test_a_stored_power_use_is_played_on_the_counted_dice(guide):
-    """A ready Wolf, Eagle, Deer or Heron guide whose stored decision is to use its power is
-    played by the fused turn itself (no hand-over to the generic loop), and the power is used."""
+    """A ready Wolf, Eagle, Deer or Heron guide whose stored decision is to use its power, and a
+    ready Lion at an Anxiety, are played by the fused turn itself (no hand-over to the generic
+    loop, no replay placing the dice), and the power is used."""
     from heron_sim.engine.loops import make_workspace
     from heron_sim.engine.rng import stream_start
-    from heron_sim.strategies.expert_turn import CONTINUE, expert_roll_phase
+    from heron_sim.strategies.expert_turn import CONTINUE, roll_phase_counts
 
     rules = Rules.build(mode="8d8")
     R = pack_rules(rules)
@@ -97,7 +98,7 @@ def test_a_stored_power_use_is_played_on_the_counted_dice(guide):
         w[L.GUIDE] = guide
         w[L.READY] = 1
         w[L.PATIENCE] = -1
-        handed += expert_roll_phase(0, w, R, rng, sp) == CONTINUE
+        handed += roll_phase_counts(0, w, R, rng, sp, False) == CONTINUE  # the dice counted, never placed
         used += w[L.READY] == 0
     assert used > 400 and handed == 0
 

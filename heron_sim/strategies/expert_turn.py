@@ -530,8 +530,8 @@ def roll_phase_counts(seat, w, R, rng, sp, race):
     """:func:`roll_phase_dice` for unscripted dice all alike, counting the dice without placing
     them (which die shows what does not matter then, and nothing reads the faces after an
     expert's roll phase: its score reads w[COUNTS]), the stored power uses included. Returns
-    ``CONTINUE`` where the dice must be placed: at a hand-over to the generic loop, and at an
-    Anxiety a ready Lion may rescue (:func:`expert_roll_phase` then restores the stream, the
+    ``CONTINUE`` where the dice must be placed, at a hand-over to the generic loop
+    (:func:`expert_roll_phase` then restores the stream, the
     Wolf square's bonus roll, the guide's state, its power count and Patience's animal, and
     plays the turn again with :func:`roll_phase_dice`; w[ROLL] and w[ROLLS_LEFT] are set
     again there)."""
@@ -568,10 +568,15 @@ def roll_phase_counts(seat, w, R, rng, sp, race):
     while True:
         total = kept + roll
         if _lane(total, HERON) >= anxiety:
-            if guide == LION and w[READY + seat] != 0 and _enabled(R, LION):
-                return CONTINUE  # the Lion's choice reads the dice
             w[row + C_ANXIETIES] += 1
             w[row + C_SEAT_ANX + seat] += 1
+            if guide == LION and w[READY + seat] != 0 and _enabled(R, LION):
+                counts_into(w, total)  # expert.lion_worth_it on the dice counted (its score reads them)
+                if counted_advance(seat, w, R) > R[X_CONS_ANX]:
+                    w[READY + seat] = 0
+                    w[row + C_POWERS + LION] += 1
+                    w[row + C_LION_RESCUES] += 1
+                    return OUT_RESCUED
             return OUT_ANXIETY
         r = w[ROLLS_LEFT]
         if roll_time and w[READY + seat] != 0 and _enabled(R, guide):
