@@ -10,9 +10,9 @@ Measures, on this machine (in-process figures: medians of ``--repeats`` runs, wa
 - four-player 8d8 prudent and racer games per second, 1 thread, and the AI mix (greedy,
   prudent, expert, racer) with 1 and 2 threads (target >= 80,000 on 2 threads);
 - where an expert seat's time goes (benchmarks/roll_phase.py, this version only): nanoseconds
-  per roll phase, greedy's and the expert's fused ones, the share of turns handed to the generic
-  loop with each roll-time power ready and what a handed-over turn costs, and the hand-overs per
-  game of four experts;
+  per roll phase, greedy's and the expert's fused ones with each roll-time power ready (and the
+  share of those turns still handed to the generic loop), and the power uses per game of four
+  experts;
 - the same figures for the baseline version ``--baseline`` (default: the commit named in
   benchmarks/baseline.txt, the engine before the speed work), checked out in a temporary git
   worktree and run in its own process with the same machine, repeats and games: the ratio

@@ -5,11 +5,11 @@
 Single 8 D8 roll phases from a fresh turn (the guide ready), seat 0 of a four-seat workspace,
 the tables shared as in a game: greedy's fused roll phase; the expert's fused roll phase
 (heron_sim.strategies.expert_turn) with a guide whose power is not used while rolling (the
-Serpent) and with each guide whose power is (Wolf, Eagle, Deer, Heron), where the turn is
-handed to the generic loop when the stored decision is to use it (the share of turns handed
-over, and the whole roll phase with the hand-over); then the roll-time power uses per game
-of four experts, which is how many hand-overs a game pays. Minimum of three runs (a shared
-machine is noisy). A figure to explain the AI mix's games per second, not a target.
+Serpent) and with each guide whose power is (Wolf, Eagle, Deer, Heron), whose stored uses the
+fused turn plays on the counted dice (the share of turns still handed to the generic loop, and
+the whole roll phase); then the roll-time power uses per game of four experts. Minimum of three
+runs (a shared machine is noisy). A figure to explain the AI mix's games per second, not a
+target.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ def figures(turns: int = 300_000) -> list[tuple[str, str]]:
 
     df = simulate(rules, 4000, seed=1, strategies="expert", threads=1)
     uses = sum(df[f"power_{a}"].mean() for a in ("loup", "aigle", "cerf", "heron"))
-    rows.append(("roll-time power uses (hand-overs) per game of four experts",
+    rows.append(("roll-time power uses per game of four experts",
                  f"{uses:.2f} in {4 * df['rounds'].mean():.0f} turns"))
     return rows
 
