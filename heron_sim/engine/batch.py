@@ -36,6 +36,11 @@ def _pool(threads: int) -> ThreadPoolExecutor:
     return _pools[threads]
 
 
+def _slice_size(n, minimum, threads):
+    """Rows of each slice of ``n``: four slices a thread, ``minimum`` rows at least."""
+    return max(minimum, -(-n // (4 * threads)))
+
+
 def _split(sids, entry, first, out, minimum, args_of):
     """Run kernel ``entry`` over slices of ``out``'s rows, on the configured threads."""
     n = out.shape[0]
@@ -45,7 +50,7 @@ def _split(sids, entry, first, out, minimum, args_of):
     run_kernel(sids, entry, *args_of(first, out[:0]))  # compile (and say so) once, up front
     fn = kernel(sids, entry)
     address = decide_address(sids)
-    size = max(minimum, -(-n // (4 * threads)))
+    size = _slice_size(n, minimum, threads)
     pool = _pool(threads)
     futures = [pool.submit(fn, *args_of(first + a, out[a : a + size]), address)
                for a in range(0, n, size)]
@@ -66,7 +71,7 @@ def _slices(n, batch, threads):
     out = []
     for b, lo in enumerate(range(0, n, batch)):
         hi = min(n, lo + batch)
-        size = max(SLICE, -(-(hi - lo) // (4 * threads)))
+        size = _slice_size(hi - lo, SLICE, threads)
         out += [(a, min(hi, a + size), b) for a in range(lo, hi, size)]
     return out
 

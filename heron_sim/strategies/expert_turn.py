@@ -250,6 +250,30 @@ def _counted_value(seat, w, R, sp, ts, t, g, r, held, free, fl, n):
 
 
 @hot
+def _without(held, free, fh, a, fresh):
+    """The counted dice (held, free, fresh held) less one die of animal ``a``: a free die if
+    ``fresh`` and not a heron, else a held one (a heron counted fresh when ``fresh``)."""
+    one = _ONE << np.uint64(8 * a)
+    if a == HERON:
+        return held - one, free, fh - (1 if fresh else 0)
+    if fresh:
+        return held, free - one, fh
+    return held - one, free, fh
+
+
+@hot
+def _with_face(held, free, fh, f, fresh):
+    """The counted dice plus one die showing ``f``: a heron is held (reserved), fresh when
+    ``fresh``; another face is free when ``fresh`` (a die of this roll), else held."""
+    one = _ONE << np.uint64(8 * f)
+    if f == HERON:
+        return held + one, free, fh + (1 if fresh else 0)
+    if fresh:
+        return held, free + one, fh
+    return held + one, free, fh
+
+
+@hot
 def _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots, kept, roll, n, race, tilt):
     """The stored power use ``code`` (expert.decode_power, apply_power and eagle_pick) on the
     dice counted, then the decision that follows it (expert_keep or racer_keep) and the
@@ -289,52 +313,22 @@ def _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots, kept, roll, n
     g = guide if guide < 6 else 0  # no Patience yet: the doubling guide is the guide
     if guide == LOUP:  # apply_power: rerolled, a fresh die (a heron reserved)
         f = roll_die(0, w, R, rng)
-        if a == HERON:
-            held -= one
-            fh -= 1 if fresh else 0
-        elif fresh:
-            free -= one
-        else:
-            held -= one
-        if f == HERON:
-            held += _ONE << _S48
-            fh += 1
-        else:
-            free += _ONE << np.uint64(8 * f)
+        held, free, fh = _without(held, free, fh, a, fresh)
+        held, free, fh = _with_face(held, free, fh, f, True)
     elif guide == AIGLE:
         if a == HERON:
             return CONTINUE, kept, 0, roll
         r = w[ROLLS_LEFT]
         best = _counted_value(seat, w, R, sp, ts, t, g, r, held, free, 1 if fh > 0 else 0, n)
-        pick_held = held
-        pick_free = free
-        pick_fh = fh
+        h0, f0, fh0 = _without(held, free, fh, a, fresh)
         for k in range(R[X_EAGLE_DRAWS]):
             f = roll_die(0, w, R, rng)
             w[EAGLE_FACES + k] = f
-            h2 = held
-            f2 = free
-            fh2 = fh
-            if fresh:
-                f2 -= one
-            else:
-                h2 -= one
-            if f == HERON:  # reserved, its freshness kept
-                h2 += _ONE << _S48
-                fh2 += 1 if fresh else 0
-            elif fresh:
-                f2 += _ONE << np.uint64(8 * f)
-            else:
-                h2 += _ONE << np.uint64(8 * f)
+            h2, f2, fh2 = _with_face(h0, f0, fh0, f, fresh)  # its status kept, a heron reserved
             v = _counted_value(seat, w, R, sp, ts, t, g, r, h2, f2, 1 if fh2 > 0 else 0, n)
             if v > best + 1e-12:  # expert.eagle_pick
                 best = v
-                pick_held = h2
-                pick_free = f2
-                pick_fh = fh2
-        held = pick_held
-        free = pick_free
-        fh = pick_fh
+                held, free, fh = h2, f2, fh2
     elif guide == CERF:
         b = _slot_animal(slots, arg)
         if a == HERON or b < 0 or b == HERON or _lane(held + free, b) - (1 if b == a else 0) <= 0:
