@@ -77,7 +77,8 @@ document.getElementById('page').addEventListener('load', function () {
   var code = /\b[a-z][a-z0-9]*_[a-z0-9_]+\b|\/\/|\b\d+d\d+\b|\b[0-9a-f]{10,}\b|\bseat 0(?![.,]?\d)|\bPonds?\b|\bAnxiet(y|ies)\b|disabled_powers/;
   doc.querySelectorAll('main td, main th, main li, main p, main figcaption, main h2, main h3, main dd, main summary, nav a, header p').forEach(function (c) {
     if (c.closest('.provenance') || c.closest('#glossary')) return;
-    var m = c.textContent.match(code);
+    // the commit a page names is not a code id, whatever its digits look like (408d347 is no mode)
+    var m = c.textContent.replace(/\bgit commit [0-9a-f]{7,40}\b/g, 'git commit').match(code);
     if (m && out.code.length < 30) out.code.push(m[0] + ' :: ' + c.textContent.trim().slice(0, 70));
   });
   var dl = doc.querySelector('dl.readings'), defined = {};
