@@ -265,8 +265,15 @@ def test_panel_ladder_and_sheets_end_to_end(tmp_path):
     assert "## The ladder: the smallest change first" in md and "## Every table" in md and "rules changed" in md
 
 
-def test_a_resumed_study_asks_the_trials_of_an_uninterrupted_one(tmp_path):
-    text = STUDY.replace("trials = 3", "trials = 13").replace("[search]", "[ladder]\nmax_keys = 0\n[search]\nsampler = \"tpe\"")
+@pytest.mark.parametrize("sampler", ["tpe", "nsga2", "random"])
+def test_a_resumed_study_asks_the_trials_of_an_uninterrupted_one(tmp_path, sampler):
+    # Every sampler the lab offers (heron_sim.lab.spec.SAMPLERS); stopped past TPE's 10 random
+    # start-up trials and inside NSGA-II's second generation (population 4 below).
+    from heron_sim.lab.spec import SAMPLERS
+
+    assert set(SAMPLERS) == {"tpe", "nsga2", "random"}
+    text = STUDY.replace("trials = 3", "trials = 13").replace(
+        "[search]", f"[ladder]\nmax_keys = 0\n[search]\nsampler = \"{sampler}\"\npopulation = 4")
     text = text.replace('key = "bull_bonus"\nint = [0, 3]', 'key = "bull_bonus"\nint = [0, 9]').replace("games = 150", "games = 40").replace("rungs = [200, 300]", "rungs = [40]")
     p = tmp_path / "tune-e2e.toml"
     p.write_text(text, encoding="utf-8")
@@ -283,8 +290,10 @@ def test_a_resumed_study_asks_the_trials_of_an_uninterrupted_one(tmp_path):
     tune(p, run_dir=a, out=tmp_path / "oa", progress=False)
     b = tmp_path / "b"
     tune(p, run_dir=b, out=tmp_path / "ob", trials=11, progress=False)  # past TPE's 10 random trials
+    assert not (b / "sampler.pkl").exists()                                 # nothing of the sampler pickled
     tune(p, run_dir=b, out=tmp_path / "ob", progress=False)
     assert params(a) == params(b) and len(params(a)) == 13
+    assert len({repr(sorted(x.items())) for x in params(a)}) == 13         # the sampler did draw, distinct sets
     names = lambda o: sorted(x.name for x in (o / "variants").glob("*.toml"))  # noqa: E731
     assert names(tmp_path / "oa") == names(tmp_path / "ob")
 

@@ -86,7 +86,7 @@ def open_run_dir(run_dir: Path, fresh: bool = False, log: Callable[[str], None] 
                 except OSError:
                     pass
         if fresh:
-            for p in (journal, run_dir / "sampler.pkl"):  # the sampler's state too (heron_sim.lab.study)
+            for p in (journal, run_dir / "sampler.pkl"):  # an older version's pickled sampler too
                 if p.exists():
                     p.unlink()
             shutil.rmtree(run_dir / "evals", ignore_errors=True)

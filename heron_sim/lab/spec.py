@@ -17,7 +17,7 @@
     [search]
     trials = 60                      # finished trials (the study stops there; resumable)
     games = 4000                     # games per candidate, the same seeds for every candidate
-    sampler = "nsga2"                # or "tpe"
+    sampler = "nsga2"                # or "tpe", "random"
     population = 16                  # NSGA-II population
 
     [racing]                         # re-evaluation of the front on fresh seeds
@@ -66,7 +66,12 @@ _LADDER = {"max_keys": 3, "grid": 9, "top": 6}
 _SEARCH = {"trials": 60, "games": 4000, "sampler": "nsga2", "population": 16, "batch_games": 5000,
            "time_limit": 0}
 _RACING = {"rungs": [20000, 60000], "keep": 6, "max_candidates": 12, "report": 5, "max_games": 400_000}
-SAMPLERS = ("nsga2", "tpe")
+SAMPLERS = ("nsga2", "tpe", "random")
+
+#: How the sampler's randomness is derived (heron_sim.lab.study.make_sampler: a new sampler per
+#: trial, seeded from the study's seed and the finished trials); part of the fingerprint, so a
+#: study written under another scheme (the pickled sampler.pkl of older versions) is not resumed.
+SAMPLER_SCHEME = "per-trial-seed/1"
 #: Game indices of racing rung r start at (r + 1) * FRESH: seeds the search never plays.
 FRESH = 1_000_000_000
 
@@ -174,6 +179,7 @@ class TuneSpec:
                 "params": [repr(p) for p in self.params], "objectives": [repr(o) for o in self.objectives],
                 "constraints": [repr(c) for c in self.constraints], "seating": self.seating, "seed": self.seed,
                 "games": self.games, "sampler": self.sampler, "population": self.population,
+                "sampler_scheme": SAMPLER_SCHEME,
                 "engine": _engine_hash(), "panel": [repr(x) for x in self.panel], "aggregate": self.aggregate,
                 "inert": self.allow_inert_powers,
                 "ladder": [self.ladder_max_keys, self.ladder_grid, self.ladder_top]}

@@ -103,16 +103,11 @@ def open_study(spec: TuneSpec, run_dir: Path, fresh: bool = False):
     journal = run_dir / "study.journal"
     if fresh and journal.exists():
         journal.unlink()
-    if fresh and (run_dir / SAMPLER_FILE).exists():
-        (run_dir / SAMPLER_FILE).unlink()
+    if (run_dir / OLD_SAMPLER_FILE).exists():  # the pickled state of an older version: never read again
+        (run_dir / OLD_SAMPLER_FILE).unlink()
     storage = _storage(run_dir)
-    # Constraints travel with each trial (Trial.set_constraint): both samplers read them.
-    if spec.sampler == "nsga2":
-        sampler = optuna.samplers.NSGAIISampler(population_size=spec.population, seed=spec.seed % 2**32)
-    else:
-        sampler = optuna.samplers.TPESampler(seed=spec.seed % 2**32, multivariate=True,
-                                             n_startup_trials=10)  # not --trials: a resume with more asks alike
-    sampler = load_sampler(run_dir, sampler) if not fresh else sampler
+    # Constraints travel with each trial (Trial.set_constraint): every sampler reads them.
+    sampler = make_sampler(spec, 0)   # replaced before each ask (sampler_for_next_trial)
     study = optuna.create_study(study_name=f"tune-{spec.name}", storage=storage, sampler=sampler,
                                 directions=["minimize"] * len(spec.objectives), load_if_exists=True)
     fp = study.user_attrs.get("fingerprint")
@@ -127,35 +122,46 @@ def open_study(spec: TuneSpec, run_dir: Path, fresh: bool = False):
     return study
 
 
-SAMPLER_FILE = "sampler.pkl"
+#: The pickled sampler of versions before the sampler scheme below (removed when a study opens).
+OLD_SAMPLER_FILE = "sampler.pkl"
+
+def trial_seed(seed: int, k: int) -> int:
+    """The seed of the sampler that asks the trial following ``k`` finished trials: a function of
+    the study's seed and ``k`` only (numpy's SeedSequence), so nothing of the sampler is saved."""
+    return int(np.random.SeedSequence([int(seed) % 2**63, int(k)]).generate_state(1, np.uint32)[0])
 
 
-def load_sampler(run_dir: Path, default):
-    """The sampler as it stood after the last finished trial (its random state included), so a
-    resumed study asks the trials an uninterrupted one would; ``default`` when none is saved."""
-    import pickle
+def make_sampler(spec: TuneSpec, k: int):
+    """A new sampler of the study's kind (``search.sampler``), seeded for the trial that follows
+    ``k`` finished trials.
 
-    path = run_dir / SAMPLER_FILE
-    if not path.is_file():
-        return default
-    try:
-        with open(path, "rb") as fh:
-            s = pickle.load(fh)
-    except Exception:  # noqa: BLE001 - a damaged or foreign file: start from the seed
-        return default
-    return s if type(s) is type(default) else default
+    optuna's samplers keep everything but their random generator in the study's storage (the
+    trials, NSGA-II's generations), so a sampler rebuilt from the journal and this seed asks
+    exactly what the sampler of an uninterrupted study would: a resumed study needs no pickled
+    sampler (optuna 5 samplers hold thread locks and cannot be pickled) and behaves alike on
+    optuna 3, 4 and 5 (each version draws its own sequence, the lock file pins which)."""
+    import optuna
+
+    seed = trial_seed(spec.seed, k)
+    if spec.sampler == "nsga2":
+        return optuna.samplers.NSGAIISampler(population_size=spec.population, seed=seed)
+    if spec.sampler == "random":
+        return optuna.samplers.RandomSampler(seed=seed)
+    # n_startup_trials is fixed (not --trials), so a resume with more trials asks alike.
+    return optuna.samplers.TPESampler(seed=seed, multivariate=True, n_startup_trials=10)
 
 
-def save_sampler(run_dir: Path, sampler) -> None:
-    """Write the sampler's state atomically (:func:`heron_sim.io.atomic_path`): a kill or a
-    failure mid-write leaves the previous state and no temporary file behind."""
-    import pickle
+def finished_count(study) -> int:
+    """Trials finished so far (complete or pruned: ladder entries and duplicates included; failed
+    and waiting ones not, so a trial re-run after an interrupt is asked as it first was)."""
+    from optuna.trial import TrialState
 
-    from ..io import atomic_path
+    return sum(t.state in (TrialState.COMPLETE, TrialState.PRUNED) for t in study.get_trials(deepcopy=False))
 
-    with atomic_path(run_dir / SAMPLER_FILE) as tmp:
-        with open(tmp, "wb") as fh:
-            pickle.dump(sampler, fh)
+
+def sampler_for_next_trial(spec: TuneSpec, study) -> None:
+    """Give the study the sampler that asks its next trial (:func:`make_sampler`)."""
+    study.sampler = make_sampler(spec, finished_count(study))
 
 
 def _requeue_interrupted(study) -> None:
@@ -220,7 +226,8 @@ def run_search(spec: TuneSpec, study, evaluator, *, base_sums, ref_sums, on_tria
     same order as a local one. ``played`` (digest -> anything with ``sums``) holds the rule sets
     already played (the ladder's, earlier trials'): a trial that builds one of them is told the
     same values and marked ``duplicate_of`` (not counted: ``trials = N`` buys N distinct rule
-    sets). After each trial the sampler is saved to ``run_dir`` (a resume continues its draws)."""
+    sets). Each trial is asked by a sampler seeded from the study's seed and the number of finished
+    trials (:func:`make_sampler`): a resume asks what an uninterrupted study would."""
     state = SearchState(study, base_sums, ref_sums)
     t0 = time.monotonic()
     played = {} if played is None else played
@@ -267,6 +274,7 @@ def _search_loop(spec, study, evaluator, state, guard, base_sums, ref_sums, on_t
         asked = None
         try:
             with guard():  # a trial is asked, suggested and recorded whole, or not at all
+                sampler_for_next_trial(spec, study)
                 t = study.ask()
                 values = {p.name: p.suggest(t) for p in spec.params}
                 try:
@@ -285,8 +293,6 @@ def _search_loop(spec, study, evaluator, state, guard, base_sums, ref_sums, on_t
                     dup_run += 1
                     t.set_user_attr("duplicate_of", digest)
                     _tell(spec, study, t, prev.sums, base_sums, ref_sums, cand, record=False)
-                    if run_dir is not None:
-                        save_sampler(run_dir, study.sampler)
                     continue
                 dup_run = 0
                 asked = (t, cand)
@@ -294,8 +300,6 @@ def _search_loop(spec, study, evaluator, state, guard, base_sums, ref_sums, on_t
             with guard():
                 _tell(spec, study, t, S, base_sums, ref_sums, cand, record=True)
                 played[digest] = _Played(S)
-                if run_dir is not None:
-                    save_sampler(run_dir, study.sampler)
                 asked = None
             state.trials_run_now += 1
             if on_trial is not None:
