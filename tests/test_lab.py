@@ -204,12 +204,11 @@ def test_small_study_writes_front_variants_and_resumes(tmp_path):
             assert e["low"] <= e["diff"] + 1e-12 and e["diff"] <= e["high"] + 1e-12
     # Resume with more trials: the 4 finished trials are kept, only 2 more are played.
     import optuna
-    from optuna.storages import JournalStorage
-    from optuna.storages.journal import JournalFileBackend
+    from heron_sim.lab.study import journal_storage
 
     def complete():
         st = optuna.load_study(study_name="tune-small",
-                               storage=JournalStorage(JournalFileBackend(str(run_dir / "study.journal"))))
+                               storage=journal_storage(str(run_dir / "study.journal")))
         return {t.number: t.values for t in st.trials if t.state.name == "COMPLETE"
                 and "duplicate_of" not in t.user_attrs}
 

@@ -244,11 +244,10 @@ def test_panel_ladder_and_sheets_end_to_end(tmp_path):
             assert not e["feasible"]
     # No rule set was played twice: ladder entries and counted trials have distinct digests.
     import optuna
-    from optuna.storages import JournalStorage
-    from optuna.storages.journal import JournalFileBackend
+    from heron_sim.lab.study import journal_storage
 
     st = optuna.load_study(study_name="tune-e2e",
-                           storage=JournalStorage(JournalFileBackend(str(tmp_path / "run" / "study.journal"))))
+                           storage=journal_storage(str(tmp_path / "run" / "study.journal")))
     counted = [t for t in st.trials if t.state.name == "COMPLETE" and "duplicate_of" not in t.user_attrs]
     assert len(counted) == 3
     digests = [t.user_attrs["rules"] for t in counted]
@@ -280,10 +279,9 @@ def test_a_resumed_study_asks_the_trials_of_an_uninterrupted_one(tmp_path, sampl
 
     def params(run):
         import optuna
-        from optuna.storages import JournalStorage
-        from optuna.storages.journal import JournalFileBackend
+        from heron_sim.lab.study import journal_storage
 
-        st = optuna.load_study(study_name="tune-e2e", storage=JournalStorage(JournalFileBackend(str(run / "study.journal"))))
+        st = optuna.load_study(study_name="tune-e2e", storage=journal_storage(str(run / "study.journal")))
         return [t.params for t in st.trials if t.state.name == "COMPLETE" and "duplicate_of" not in t.user_attrs]
 
     a = tmp_path / "a"
@@ -338,15 +336,14 @@ def test_a_power_the_base_uses_but_a_variant_does_not_is_inert():
 
 def test_a_tpe_search_goes_on_from_the_ladder(tmp_path):
     import optuna
-    from optuna.storages import JournalStorage
-    from optuna.storages.journal import JournalFileBackend
+    from heron_sim.lab.study import journal_storage
 
     p = tmp_path / "tune-e2e.toml"
     p.write_text(STUDY.replace("[search]", "[search]\nsampler = \"tpe\"").replace("games = 150", "games = 60")
                  .replace("rungs = [200, 300]", "rungs = [60]"), encoding="utf-8")
     res = tune(p, run_dir=tmp_path / "run", out=tmp_path / "out", progress=False)
     st = optuna.load_study(study_name="tune-e2e",
-                           storage=JournalStorage(JournalFileBackend(str(tmp_path / "run" / "study.journal"))))
+                           storage=journal_storage(str(tmp_path / "run" / "study.journal")))
     told = [t for t in st.trials if "ladder" in t.user_attrs]
     counted = [t for t in st.trials if t.state.name == "COMPLETE" and "ladder" not in t.user_attrs
                and "duplicate_of" not in t.user_attrs]
@@ -358,7 +355,7 @@ def test_a_tpe_search_goes_on_from_the_ladder(tmp_path):
     assert not {t.user_attrs["rules"] for t in counted} & {t.user_attrs["rules"] for t in told}
     tune(p, run_dir=tmp_path / "run", out=tmp_path / "out", progress=False)   # resumed: not told twice
     st = optuna.load_study(study_name="tune-e2e",
-                           storage=JournalStorage(JournalFileBackend(str(tmp_path / "run" / "study.journal"))))
+                           storage=journal_storage(str(tmp_path / "run" / "study.journal")))
     assert sum("ladder" in t.user_attrs for t in st.trials) == 7
 
 

@@ -46,14 +46,13 @@ relative = true
 
 def _trials(run_dir: Path):
     import optuna
-    from optuna.storages import JournalStorage
-    from optuna.storages.journal import JournalFileBackend
+    from heron_sim.lab.study import journal_storage
 
     journal = run_dir / "study.journal"
     if not journal.exists():
         return []
     try:
-        st = optuna.load_study(study_name="tune-resume", storage=JournalStorage(JournalFileBackend(str(journal))))
+        st = optuna.load_study(study_name="tune-resume", storage=journal_storage(str(journal)))
     except KeyError:
         return []
     return st.get_trials(deepcopy=False)

@@ -93,11 +93,10 @@ def _tune(spec, tmp_path, **kw):
 
 def _trials(run_dir: Path):
     import optuna
-    from optuna.storages import JournalStorage
-    from optuna.storages.journal import JournalFileBackend
+    from heron_sim.lab.study import journal_storage
 
     st = optuna.load_study(study_name="tune-tiny",
-                           storage=JournalStorage(JournalFileBackend(str(run_dir / "study.journal"))))
+                           storage=journal_storage(str(run_dir / "study.journal")))
     # Distinct trials: a trial that rebuilt a rule set already played is marked and not counted.
     return {t.number: (t.params, t.values) for t in st.get_trials(deepcopy=False) if t.state.name == "COMPLETE"
             and "duplicate_of" not in t.user_attrs}

@@ -26,6 +26,7 @@ import numpy as np
 
 from ..errors import HeronSimError, RulesError
 from .changes import n_changed, rule_changes
+from .optuna_compat import create_trial_kwargs
 from .space import Param, build_rules
 
 
@@ -278,7 +279,7 @@ def seed_search(spec, study, entries: list[Entry], log=lambda s: None) -> int:
             values=list(e.losses), params={**base, **e.values}, distributions=dists,
             user_attrs={"ladder": e.id, "rules": e.digest, "n_changed": e.n_changed,
                         "constraints": list(e.constraints)},
-            constraints={f"c{i}": float(c) for i, c in enumerate(e.constraints)})
+            **create_trial_kwargs(e.constraints))
         study.add_trial(t)
         n += 1
     return n

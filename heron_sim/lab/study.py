@@ -25,6 +25,7 @@ import numpy as np
 from ..errors import HeronSimError
 from .metrics import METRICS, headline_metrics, value
 from .changes import changes_text, n_changed, rule_changes
+from .optuna_compat import sampler_kwargs, set_constraints
 from .space import build_rules
 from .spec import FRESH, Objective, TuneSpec
 
@@ -88,11 +89,20 @@ class SearchState:
     trials_run_now: int = 0
 
 
-def _storage(run_dir: Path):
+def journal_storage(path: Path):
+    """optuna's JournalStorage over the file ``path``: ``JournalFileBackend`` from optuna 4 on,
+    ``JournalFileStorage`` in optuna 3 (the same file format)."""
     from optuna.storages import JournalStorage
-    from optuna.storages.journal import JournalFileBackend
 
-    return JournalStorage(JournalFileBackend(str(run_dir / "study.journal")))
+    try:
+        from optuna.storages.journal import JournalFileBackend
+    except ImportError:  # optuna 3.x
+        from optuna.storages import JournalFileStorage as JournalFileBackend
+    return JournalStorage(JournalFileBackend(str(path)))
+
+
+def _storage(run_dir: Path):
+    return journal_storage(run_dir / "study.journal")
 
 
 def open_study(spec: TuneSpec, run_dir: Path, fresh: bool = False):
@@ -143,12 +153,13 @@ def make_sampler(spec: TuneSpec, k: int):
     import optuna
 
     seed = trial_seed(spec.seed, k)
-    if spec.sampler == "nsga2":
-        return optuna.samplers.NSGAIISampler(population_size=spec.population, seed=seed)
     if spec.sampler == "random":
         return optuna.samplers.RandomSampler(seed=seed)
+    extra = sampler_kwargs(len(spec.constraints) + (0 if spec.allow_inert_powers else 1))
+    if spec.sampler == "nsga2":
+        return optuna.samplers.NSGAIISampler(population_size=spec.population, seed=seed, **extra)
     # n_startup_trials is fixed (not --trials), so a resume with more trials asks alike.
-    return optuna.samplers.TPESampler(seed=seed, multivariate=True, n_startup_trials=10)
+    return optuna.samplers.TPESampler(seed=seed, multivariate=True, n_startup_trials=10, **extra)
 
 
 def finished_count(study) -> int:
@@ -329,8 +340,7 @@ def _tell(spec, study, t, S, base_sums, ref_sums, cand, record: bool):
             cv[-1] = max(cv[-1], float(len(off)))
             t.set_user_attr("powers_off", off)
     t.set_user_attr("constraints", cv)
-    for i, c in enumerate(cv):
-        t.set_constraint(f"c{i}", c)
+    set_constraints(t, cv)
     if record:
         t.set_user_attr("metrics", {m: _f(value(m, S[0], spec.scenario_bases[0].players))
                                     for m in headline_metrics(spec.scenario_bases[0].players)})
