@@ -167,7 +167,11 @@ def build_rules(mode, rules_file, sets, players=None, **extra):
 
     overrides = parse_overrides(sets)
     overrides.update({k: v for k, v in extra.items() if v is not None})
-    return Rules.build(mode=mode, players=players, rules_file=rules_file, overrides=overrides)
+    rules = Rules.build(mode=mode, players=players, rules_file=rules_file, overrides=overrides)
+    note = rules.seats_note()
+    if note:  # [seats.N] tables set for other player counts: said, never silent
+        print(f"note: {note}", file=sys.stderr)
+    return rules
 
 
 def check_user_strategies(spec: str, players: int) -> list[str]:

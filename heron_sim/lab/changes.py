@@ -37,6 +37,13 @@ def rule_changes(base: Rules, variant: Rules) -> list[Change]:
     for k, v in b.items():
         if k in ("mode", "players", "combinations", "dice", "board"):
             continue
+        if k == "seats":  # one change per player count and key: seats.5.start_squares
+            for n in sorted(set(v) | set(a.get(k, {})), key=int):
+                x, y = a.get(k, {}).get(n, {}), v.get(n, {})
+                for key in sorted(set(x) | set(y)):
+                    if x.get(key) != y.get(key):
+                        out.append(Change(f"seats.{n}.{key}", x.get(key), y.get(key)))
+            continue
         if k == "disabled_powers":
             if sorted(v) != sorted(a.get(k, [])):
                 out.append(Change(k, sorted(a.get(k, [])), sorted(v)))

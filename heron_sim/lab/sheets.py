@@ -228,9 +228,19 @@ def phrase_key(key: str) -> tuple[str, Any]:
 
 
 def phrase(key: str, value: Any, lang: str) -> tuple[str, str]:
-    """(title, sentence) of one rule with this value, in ``lang``; an unknown key is an error."""
+    """(title, sentence) of one rule with this value, in ``lang``; an unknown key is an error.
+    ``seats.N.KEY`` (a by-seat list for N players only) is KEY's phrase, said for N players."""
     if lang not in LANGS:
         raise HeronSimError(f"lang: {lang!r}; allowed: {', '.join(LANGS)}")
+    parts = key.split(".")
+    if len(parts) == 3 and parts[0] == "seats" and parts[1].isdigit():
+        n = int(parts[1])
+        title, sentence = phrase(parts[2], value, lang)
+        if value is None:  # the count's own table removed: every count's list applies again
+            sentence = {"fr": "la règle de tous les nombres de joueurs s'applique.",
+                        "en": "the rule for every player count applies."}[lang]
+        head = {"fr": f"À {n} joueurs", "en": f"With {n} players"}[lang]
+        return f"{title} ({head.lower() if lang == 'en' else head.replace('À', 'à')})", f"{head} : {sentence}" if lang == "fr" else f"{head}: {sentence}"
     k, i = phrase_key(key)
     if k not in PHRASES:
         raise HeronSimError(f"rule sheet: no phrase for rules key {key!r}; add one to heron_sim.lab.sheets.PHRASES")

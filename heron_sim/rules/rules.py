@@ -72,15 +72,17 @@ _SEAT_LISTS = {
     "first_turn_extra_rolls": "0..10",
 }
 MAX_EXTRA_ROLLS = 10
+#: Player counts a ``[seats.N]`` table may name (the rules' ``players`` range).
+SEAT_COUNTS = range(2, 8)
 #: Keys added after the first release of the rules file: left out of :meth:`Rules.digest` while
 #: they hold their default, so the digest of every rule set that existed before is unchanged.
 _LATER_KEYS = {
     "pond_pushback_per_heron": 1, "pond_pushback_flat": 0, "pond_pushback_max": 0,
     "consolation_anxiety": 0, "consolation_no_set": 0, "bull_min_set": 3, "eagle_draws": 2,
     "patience_cost": 1, "heron_patience_doubling": False, "start_squares": [],
-    "first_turn_extra_rolls": [],
+    "first_turn_extra_rolls": [], "seats": {},
 }
-_TOP_KEYS = ("mode", *_SCALARS, "disabled_powers", *_SEAT_LISTS, "combinations", "dice", "board")
+_TOP_KEYS = ("mode", *_SCALARS, "disabled_powers", *_SEAT_LISTS, "seats", "combinations", "dice", "board")
 
 
 class KernelRules(NamedTuple):
@@ -119,7 +121,7 @@ def _check_scalar(name: str, value: Any) -> Any:
 
 
 _EXAMPLE_KEY = {"dice": "count=9", "combinations": "advance=[0,0,0,1,2,5,7,9,10]",
-                "board": "file=my-board.toml"}
+                "board": "file=my-board.toml", "seats": "5.start_squares=[0,1,1,2,2]"}
 
 
 def mode_dice(mode: str) -> tuple[tuple[int, ...], ...]:
@@ -188,6 +190,9 @@ class Rules:
     heron_patience_doubling: bool = False
     start_squares: tuple[int, ...] = ()
     first_turn_extra_rolls: tuple[int, ...] = ()
+    #: By-seat lists for one player count (``[seats.5] start_squares = [...]``): sorted
+    #: ``(players, key, values)``; at that count they replace the list of every count.
+    seats: tuple[tuple[int, str, tuple[int, ...]], ...] = ()
     combo_advance: tuple[int, ...] = (0, 0, 0, 1, 2, 5, 7, 9, 10)
     combo_effect: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 1, 2, 3)
     squares: tuple[tuple[int, int], ...] | None = None
@@ -226,7 +231,7 @@ class Rules:
         unknown = sorted(set(table) - set(_TOP_KEYS))
         if unknown:
             raise RulesError(f"{unknown[0]}: unknown rules key; allowed: {', '.join(_TOP_KEYS)}")
-        for key in ("dice", "combinations", "board"):
+        for key in ("dice", "combinations", "board", "seats"):
             if not isinstance(table.get(key, {}) or {}, dict):
                 raise RulesError(f"{key}: {table[key]!r} is not a table; allowed: a [{key}] table "
                                  f"(e.g. --set {key}.{_EXAMPLE_KEY[key]})")
@@ -245,8 +250,9 @@ class Rules:
         squares = _resolve_board(table.get("board", {}) or {}, finish, base_dir)
         disabled = _resolve_disabled_powers(table.get("disabled_powers", []))
         lists = {name: _resolve_seat_list(name, table[name], finish) for name in _SEAT_LISTS if name in table}
+        seats = _resolve_seats(table.get("seats", {}) or {}, finish)
         return cls(mode=mode, dice=dice, combo_advance=advance, combo_effect=effect,
-                   squares=squares, disabled_powers=disabled, **scalars, **lists)
+                   squares=squares, disabled_powers=disabled, seats=seats, **scalars, **lists)
 
     def replace(self, **changes) -> "Rules":
         """A copy with some fields changed, validated again.
@@ -303,6 +309,11 @@ class Rules:
             raise RulesError("board.squares: a square is listed twice")
         for name in _SEAT_LISTS:
             _resolve_seat_list(name, list(getattr(self, name)), self.finish)
+        if not isinstance(self.seats, tuple) or not all(isinstance(x, tuple) and len(x) == 3 for x in self.seats):
+            raise RulesError(f"seats: {self.seats!r}; allowed: (players, key, values) triples")
+        _resolve_seats({str(n): {k: list(v)} for n, k, v in self.seats}, self.finish)
+        if len({(n, k) for n, k, _ in self.seats}) != len(self.seats):
+            raise RulesError("seats: a player count's key is given twice")
         for g in self.disabled_powers:
             if isinstance(g, bool) or not isinstance(g, (int, np.integer)) or not 0 <= g < 7:
                 raise RulesError(f"disabled_powers: {g!r}; allowed: animal indices 0..6")
@@ -324,6 +335,9 @@ class Rules:
             object.__setattr__(self, "squares", _default_squares(self.finish))
         elif self.squares is None:
             object.__setattr__(self, "squares", ())
+        if isinstance(self.seats, (tuple, list)):
+            object.__setattr__(self, "seats", tuple(sorted(
+                (n, k, tuple(v)) if isinstance(v, (tuple, list)) else (n, k, v) for n, k, v in self.seats)))
         for name in ("combo_advance", "combo_effect", "squares", "disabled_powers", *_SEAT_LISTS):
             value = getattr(self, name)
             if not isinstance(value, (tuple, list)):
@@ -343,11 +357,31 @@ class Rules:
         """True if the one-shot power of ``guide`` (animal index) can be used."""
         return self.powers and guide not in self.disabled_powers
 
+    def seat_list(self, name: str, players: int | None = None) -> tuple[int, ...]:
+        """The by-seat list ``name`` in force at ``players`` players (default: these rules'):
+        the ``[seats.N]`` list for that count if there is one, else the list of every count."""
+        n = self.players if players is None else players
+        for count, key, values in self.seats:
+            if count == n and key == name:
+                return tuple(values)
+        return tuple(getattr(self, name))
+
     def seat_values(self, name: str) -> tuple[int, ...]:
         """A by-seat list key (``start_squares``, ``first_turn_extra_rolls``) for the seats at the
-        table: ``players`` values, 0 past the end of the list."""
-        values = tuple(getattr(self, name))[: self.players]
+        table: ``players`` values, 0 past the end of the list (the ``[seats.N]`` list for this
+        player count where there is one)."""
+        values = self.seat_list(name)[: self.players]
         return values + (0,) * (self.players - len(values))
+
+    def seats_note(self) -> str | None:
+        """One line when ``[seats.N]`` tables are set but none for this player count (the list of
+        every count applies then, which a designer may not expect), else None."""
+        counts = sorted({n for n, _, _ in self.seats})
+        if not counts or self.players in counts:
+            return None
+        named = ", ".join(f"[seats.{n}]" for n in counts)
+        return (f"seats: {named} set, but this table has {self.players} players: no [seats.{self.players}] "
+                "table, so the by-seat lists of every count apply")
 
     def pond_pushback(self, herons: int) -> int:
         """Squares each opponent moves back after a Pond of ``herons`` herons (rulings §3: H;
@@ -401,6 +435,8 @@ class Rules:
             **{name: getattr(self, name) for name in _SCALARS},
             "disabled_powers": [ANIMAL_NAMES[g] for g in sorted(set(self.disabled_powers))],
             **{name: list(getattr(self, name)) for name in _SEAT_LISTS},
+            "seats": {str(n): {k: list(v) for m, k, v in self.seats if m == n}
+                      for n in sorted({n for n, _, _ in self.seats})},
             "combinations": {
                 "advance": list(self.combo_advance),
                 "effect": [COMBO_EFFECTS[c] for c in self.combo_effect],
@@ -455,6 +491,31 @@ def _resolve_seat_list(name: str, values, finish: int) -> tuple[int, ...]:
         if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= v <= hi:
             raise RulesError(f"{name}[{i}]: {v!r} is out of range; allowed: {allowed}")
     return tuple(int(v) for v in values)
+
+
+def _resolve_seats(table: dict, finish: int) -> tuple[tuple[int, str, tuple[int, ...]], ...]:
+    """``[seats.N]`` tables: by-seat lists (``start_squares``, ``first_turn_extra_rolls``) for the
+    games played at N players (2..7)."""
+    out = []
+    counts = ", ".join(str(n) for n in SEAT_COUNTS)
+    for count, sub in table.items():
+        if not (isinstance(count, str) and count.isdigit() and int(count) in SEAT_COUNTS):
+            raise RulesError(f"seats.{count}: not a player count; allowed: [seats.N] with N in {counts}")
+        if not isinstance(sub, dict):
+            raise RulesError(f"seats.{count}: {sub!r} is not a table; allowed: a [seats.{count}] table "
+                             f"of {', '.join(_SEAT_LISTS)}")
+        for key, values in sub.items():
+            if key not in _SEAT_LISTS:
+                raise RulesError(f"seats.{count}.{key}: unknown key; allowed: {', '.join(_SEAT_LISTS)}")
+            try:
+                resolved = _resolve_seat_list(key, values, finish)
+            except RulesError as err:
+                raise RulesError(f"seats.{count}.{err}") from None
+            if len(resolved) > int(count):
+                raise RulesError(f"seats.{count}.{key}: {len(resolved)} entries for {count} players; "
+                                 f"allowed: at most {count}")
+            out.append((int(count), key, resolved))
+    return tuple(sorted(out))
 
 
 def _resolve_disabled_powers(names) -> tuple[int, ...]:

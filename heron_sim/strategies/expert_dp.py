@@ -414,7 +414,8 @@ def _params(rules, t: int) -> np.ndarray:
 def table_rolls(rules) -> int:
     """The most rolls left after a roll that the tables hold: rolls - 1, plus the Wolf square's
     bonus roll or the largest first_turn_extra_rolls."""
-    return rules.rolls - 1 + max([1, *rules.first_turn_extra_rolls])
+    per_count = [x for _, key, values in getattr(rules, "seats", ()) if key == "first_turn_extra_rolls" for x in values]
+    return rules.rolls - 1 + max([1, *rules.first_turn_extra_rolls, *per_count])
 
 
 #: Rules keys that cannot change a single turn's tables (the board, the race, the Serpent, the
@@ -424,7 +425,7 @@ def table_rolls(rules) -> int:
 _TURN_FREE_KEYS = ("mode", "players", "finish", "exact_finish", "single_use_squares", "max_rounds",
                    "snake_advance", "snake_max_cancel", "pond_pushback_per_heron",
                    "pond_pushback_flat", "pond_pushback_max", "start_squares",
-                   "first_turn_extra_rolls", "powers", "disabled_powers", "board", "dice")
+                   "first_turn_extra_rolls", "seats", "powers", "disabled_powers", "board", "dice")
 
 
 def _key(rules) -> dict:
