@@ -1,0 +1,129 @@
+"""The executive page is unchanged by who writes its rows (issue 29, item 6): the rows, the
+verdict and the Angoisse reconciliation computed from fixed facts -- the report's own findings
+(``tests/data/executive_facts.json.gz``, taken from results/findings.json of commit 523b7a0),
+the same with one kind's facts left out at a time, and with every figure moved by a seeded
+amount -- are exactly those the single ``build_rows`` of commit 529d503 wrote
+(``tests/data/executive_golden.json.gz``).
+
+The golden file is regenerated only on purpose (``python -m tests.test_executive_golden``) when a
+sentence is meant to change; review its diff.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import gzip
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from heron_sim.report.executive import anxiety_reconciliation, build_rows, verdict
+from heron_sim.sections import Fact
+
+pytestmark = pytest.mark.exact
+
+DATA = Path(__file__).resolve().parent / "data"
+FACTS = DATA / "executive_facts.json.gz"
+GOLDEN = DATA / "executive_golden.json.gz"
+
+#: the heads of the fact ids, each left out in turn (an experiment not in the plan)
+HEADS = ("modes", "pond", "turns", "anxiety", "guides", "strategies", "balance", "sensitivity", "players", "d6",
+         "variant")
+
+
+def _num(x) -> float:
+    return math.nan if x is None else float(x)
+
+
+def load_facts() -> dict[str, Fact]:
+    with gzip.open(FACTS, "rt", encoding="utf-8") as fh:
+        found = json.load(fh)["findings"]
+    return {f["id"]: Fact(f["id"], f["label"], _num(f["estimate"]), _num(f["interval"][0]), _num(f["interval"][1]),
+                          int(f["n"]), f["unit"], f["n_unit"], _num(f["p"]), f["note"]) for f in found}
+
+
+def _shifted(facts: dict[str, Fact], seed: int) -> dict[str, Fact]:
+    """Every figure moved by up to its interval's width (the same shift for estimate and bounds),
+    so that other branches of the sentences are read."""
+    rng = np.random.default_rng(seed)
+    out = {}
+    for k, f in facts.items():
+        w = f.high - f.low if math.isfinite(f.low) and math.isfinite(f.high) else 0.0
+        d = float(rng.uniform(-1.5, 1.5)) * w
+        out[k] = dataclasses.replace(f, estimate=f.estimate + d, low=f.low + d, high=f.high + d)
+    return out
+
+
+def cases() -> dict[str, tuple[dict[str, Fact], dict[str, str], bool]]:
+    facts = load_facts()
+    anchors = {h: f"sec-{h}" for h in ("modes", "pond", "anxiety", "guides", "strategies", "across", "sensitivity")}
+    out = {"report": (facts, anchors, False), "report-proposals": (facts, {}, True)}
+    for h in HEADS:
+        out[f"without-{h}"] = ({k: f for k, f in facts.items() if k.split(".")[0] != h}, anchors, False)
+    for seed in (1, 2, 3):
+        out[f"shifted-{seed}"] = (_shifted(facts, seed), anchors, False)
+    return out
+
+
+def _plain(x):
+    if isinstance(x, float) and not math.isfinite(x):
+        return repr(x)
+    return x
+
+
+def snapshot(facts, anchors, proposals) -> dict:
+    """What the page shows from ``facts``: every row's fields, the verdict, the reconciliation
+    (an exception: its type and message, so a refactoring keeps those too)."""
+    out = {}
+    try:
+        out["rows"] = [{"question": r.question, "answer": r.answer, "figure": r.figure, "sure": r.sure,
+                        "action": r.action, "fact_id": r.fact_id, "source": r.source, "plan": r.plan, "slug": r.slug}
+                       for r in build_rows(facts, anchors, proposals)]
+    except Exception as e:  # noqa: BLE001 -- recorded as it was
+        out["rows"] = f"{type(e).__name__}: {e}"
+    try:
+        out["verdict"] = [[{k: _plain(v) for k, v in vars(p).items()} for p in part] for part in verdict(facts)]
+    except Exception as e:  # noqa: BLE001
+        out["verdict"] = f"{type(e).__name__}: {e}"
+    out["reconcile"] = anxiety_reconciliation(facts).to_dict(orient="records")
+    return out
+
+
+@pytest.fixture(scope="module")
+def golden() -> dict:
+    with gzip.open(GOLDEN, "rt", encoding="utf-8") as fh:
+        return json.load(fh)
+
+
+@pytest.mark.parametrize("name", sorted(cases()))
+def test_the_executive_page_is_unchanged(golden, name):
+    facts, anchors, proposals = cases()[name]
+    got = json.loads(json.dumps(snapshot(facts, anchors, proposals), ensure_ascii=False, sort_keys=True))
+    want = golden[name]
+    if isinstance(want["rows"], list) and isinstance(got["rows"], list):
+        assert [r["question"] for r in got["rows"]] == [r["question"] for r in want["rows"]]
+        for g, w in zip(got["rows"], want["rows"]):
+            assert g == w, g["question"]
+    assert got == want
+
+
+def test_the_golden_cases_read_every_row():
+    """The report's own facts give every question of the page (else the golden file checks less
+    than it seems); a negative control: an empty set of facts gives none."""
+    facts, anchors, proposals = cases()["report"]
+    assert len(build_rows(facts, anchors, proposals)) == 13
+    assert build_rows({}, {}) == []
+
+
+def _write() -> None:
+    out = {name: snapshot(*case) for name, case in cases().items()}
+    with gzip.open(GOLDEN, "wt", encoding="utf-8") as fh:
+        json.dump(out, fh, ensure_ascii=False, indent=0, sort_keys=True)
+    print({k: (len(v["rows"]) if isinstance(v["rows"], list) else v["rows"]) for k, v in out.items()})
+
+
+if __name__ == "__main__":
+    _write()
