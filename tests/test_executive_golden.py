@@ -57,14 +57,14 @@ def _shifted(facts: dict[str, Fact], seed: int) -> dict[str, Fact]:
     return out
 
 
-def cases() -> dict[str, tuple[dict[str, Fact], dict[str, str], bool]]:
+def cases() -> dict[str, tuple[dict[str, Fact], dict[str, str]]]:
     facts = load_facts()
     anchors = {h: f"sec-{h}" for h in ("modes", "pond", "anxiety", "guides", "strategies", "across", "sensitivity")}
-    out = {"report": (facts, anchors, False), "report-proposals": (facts, {}, True)}
+    out = {"report": (facts, anchors), "no-anchors": (facts, {})}
     for h in HEADS:
-        out[f"without-{h}"] = ({k: f for k, f in facts.items() if k.split(".")[0] != h}, anchors, False)
+        out[f"without-{h}"] = ({k: f for k, f in facts.items() if k.split(".")[0] != h}, anchors)
     for seed in (1, 2, 3):
-        out[f"shifted-{seed}"] = (_shifted(facts, seed), anchors, False)
+        out[f"shifted-{seed}"] = (_shifted(facts, seed), anchors)
     return out
 
 
@@ -74,14 +74,14 @@ def _plain(x):
     return x
 
 
-def snapshot(facts, anchors, proposals) -> dict:
+def snapshot(facts, anchors) -> dict:
     """What the page shows from ``facts``: every row's fields, the verdict, the reconciliation
     (an exception: its type and message, so a refactoring keeps those too)."""
     out = {}
     try:
         out["rows"] = [{"question": r.question, "answer": r.answer, "figure": r.figure, "sure": r.sure,
                         "action": r.action, "fact_id": r.fact_id, "source": r.source, "plan": r.plan, "slug": r.slug}
-                       for r in build_rows(facts, anchors, proposals)]
+                       for r in build_rows(facts, anchors)]
     except Exception as e:  # noqa: BLE001 -- recorded as it was
         out["rows"] = f"{type(e).__name__}: {e}"
     try:
@@ -100,8 +100,8 @@ def golden() -> dict:
 
 @pytest.mark.parametrize("name", sorted(cases()))
 def test_the_executive_page_is_unchanged(golden, name):
-    facts, anchors, proposals = cases()[name]
-    got = json.loads(json.dumps(snapshot(facts, anchors, proposals), ensure_ascii=False, sort_keys=True))
+    facts, anchors = cases()[name]
+    got = json.loads(json.dumps(snapshot(facts, anchors), ensure_ascii=False, sort_keys=True))
     want = golden[name]
     if isinstance(want["rows"], list) and isinstance(got["rows"], list):
         assert [r["question"] for r in got["rows"]] == [r["question"] for r in want["rows"]]
@@ -113,8 +113,8 @@ def test_the_executive_page_is_unchanged(golden, name):
 def test_the_golden_cases_read_every_row():
     """The report's own facts give every question of the page (else the golden file checks less
     than it seems); a negative control: an empty set of facts gives none."""
-    facts, anchors, proposals = cases()["report"]
-    assert len(build_rows(facts, anchors, proposals)) == 13
+    facts, anchors = cases()["report"]
+    assert len(build_rows(facts, anchors)) == 13
     assert build_rows({}, {}) == []
 
 

@@ -255,3 +255,122 @@ def test_sizes_apply_the_games_override():
     assert (Sizes()(700), Sizes().turns(9000), Sizes(12)(700), Sizes(12).turns(9000), Sizes(12)(700, 0.5)) == (
         700, 9000, 12, 600, 6)
     assert Sizes(1)(700, 0.5) == 1  # never an empty batch
+
+
+def _plain_kind(kind_name="plain", rows=None):
+    """A kind that draws no figures (``figures = ()``), with the executive rows ``rows(facts)``."""
+    class Plain(HeronExperiment):
+        kind: Literal[kind_name] = kind_name
+        figures: figures_of(()) = ()
+
+    class PlainKind(ExperimentKind):
+        name = kind_name
+        options = Plain
+        figures = ()
+        intro = "Plain."
+
+        def jobs(self, exp, g):
+            return []
+
+        def fill(self, exp, data, sec):
+            pass
+
+        def summary_rows(self, facts):
+            return rows(facts) if rows else []
+
+    return PlainKind
+
+
+def test_a_kind_that_draws_no_figures_declares_an_empty_tuple(tmp_path):
+    """Issue 29 item 6: a kind declared with no figures once crashed every command at import
+    (an empty Literal); now its files take figures = [] only, and a name is one line."""
+    _plain_kind()
+    try:
+        exp = load_experiment(_write(tmp_path, 'kind = "plain"\nfigures = []\n'))
+        assert exp.figures == () and registry()["plain"].figures == ()
+        path = _write(tmp_path, 'kind = "plain"\nfigures = ["length"]\n', "p2.toml")
+        res = runner.invoke(app, ["run", str(path), "--games", "5", "--run-dir", str(tmp_path / "run")])
+        lines = res.output.strip().splitlines()
+        assert res.exit_code == 2 and len(lines) == 1, res.output
+        assert "figures: 'length'; allowed for kind plain: none" in lines[0]
+    finally:
+        unregister("plain")
+
+
+BROKEN = {
+    "figures": '''
+from typing import Literal
+from heron_sim.runner.options import HeronExperiment, figures_of
+from heron_sim.runner.kinds.base import ExperimentKind
+
+class BadOptions(HeronExperiment):
+    kind: Literal["badfigs"] = "badfigs"
+    figures: figures_of(()) = ()
+
+class Bad(ExperimentKind):
+    name = "badfigs"
+    options = BadOptions
+    figures = ("length",)
+    def jobs(self, exp, g): return []
+    def fill(self, exp, data, sec): pass
+''',
+    "crash": "raise ZeroDivisionError('boom\\nsecond line')\n",
+}
+
+
+@pytest.mark.parametrize("bug,fragment", [
+    ("figures", "cannot be loaded: KindError: brokenkinds_figures.b_kind.Bad: kind badfigs: figures ('length',) are not "
+                "its options' figures ()"),
+    ("crash", "cannot be loaded: ZeroDivisionError: boom second line"),
+])
+def test_a_broken_kind_module_is_one_error_line_naming_it(tmp_path, monkeypatch, capsys, bug, fragment):
+    """Issue 29 item 6: a kind module that fails at import is one ``error:`` line naming the
+    module (exit 2), never a traceback; the modules before it are loaded."""
+    from heron_sim.cli._app import boundary
+    from heron_sim.runner.kinds import import_kinds
+
+    pkg = tmp_path / f"brokenkinds_{bug}"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    (pkg / "a_fine.py").write_text("LOADED = True\n")
+    (pkg / "b_kind.py").write_text(BROKEN[bug])
+    monkeypatch.syspath_prepend(str(tmp_path))
+    try:
+        code = boundary(lambda: import_kinds([str(pkg)], pkg.name))
+        err = capsys.readouterr().err.strip().splitlines()
+        assert code == 2 and len(err) == 1, err
+        assert err[0].startswith(f"error: experiment kind module {pkg.name}.b_kind ") and fragment in err[0], err
+        assert "Traceback" not in err[0]
+        import sys
+        assert sys.modules[f"{pkg.name}.a_fine"].LOADED
+    finally:
+        unregister("badfigs")
+    assert "badfigs" not in registry()
+
+
+def test_a_new_kind_reaches_the_executive_page():
+    """A kind's own rows join the page (after the plan's and balance questions unless it says
+    where), with its section's anchor; a row that is not a Row is an error naming the kind."""
+    from heron_sim.analysis.executive import Row
+    from heron_sim.report.executive import build_rows
+    from heron_sim.sections import Fact
+
+    def rows(facts):
+        f = facts.get("plain.thing")
+        return [Row("A plain question", f"{f.estimate:.0f} things.", "x", "", "Nothing to do.", f.id, "plain", False)] if f else []
+
+    _plain_kind(rows=rows)
+    try:
+        facts = {"plain.thing": Fact("plain.thing", "things", 3.0)}
+        got = build_rows(facts, {"plain": "sec-plain"})
+        assert [(r.question, r.answer, r.source, r.slug) for r in got] == [
+            ("A plain question", "3 things.", "sec-plain", "q-a-plain-question")]
+        assert build_rows({}, {}) == []  # its facts missing: no row
+    finally:
+        unregister("plain")
+    _plain_kind(rows=lambda facts: ["not a row"])
+    try:
+        with pytest.raises(KindError, match="kind plain: summary_rows returned 'not a row', not a"):
+            build_rows({}, {})
+    finally:
+        unregister("plain")

@@ -8,8 +8,10 @@ import pandas as pd
 import pytest
 
 from heron_sim.analysis import metrics as M
-from heron_sim.report.executive import (anxiety_reconciliation, build_rows, doubling_weighing, remedy,
-                                        single_use_verdict, verdict)
+from heron_sim.analysis.executive import remedy
+from heron_sim.report.executive import anxiety_reconciliation, build_rows, verdict
+from heron_sim.runner.kinds.guides import doubling_weighing
+from heron_sim.runner.kinds.modes import single_use_verdict
 from heron_sim.report.judge import (balance_interval, fair_floor, fair_floor_dealt, family_readings, guide_flag,
                                     lower_bound_size, rank, reading, Problem)
 from heron_sim.report.section import Fact, Section

@@ -16,8 +16,8 @@ than blocks each block holds at most one game and it *is* the bootstrap of the g
 an update is two (BOOT x BLOCKS) @ (BLOCKS x columns) products, ~10-40 ms.
 
 Readings are the report's (heron_sim.analysis.stats.equivalence): a share against ±1 point
-(:data:`heron_sim.report.executive.SHARE_MARGIN`), a length, a count or a use rate against ±5 %
-of the base's value (:data:`~heron_sim.report.executive.LENGTH_MARGIN`).
+(:data:`heron_sim.analysis.judge.SHARE_MARGIN`), a length, a count or a use rate against ±5 %
+of the base's value (:data:`~heron_sim.analysis.judge.LENGTH_MARGIN`).
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ import numpy as np
 from ..analysis.stats import equivalence
 from ..animals import NAMES as ANIMALS
 from ..lab.metrics import IX, METRICS, K, matrix_from_rows
-from ..report.executive import GUIDES, LENGTH_MARGIN, SHARE_MARGIN
+from ..analysis.executive import GUIDES
+from ..analysis.judge import LENGTH_MARGIN, SHARE_MARGIN
 from ..runner.kinds.common import SECONDS_PER_TURN
 
 #: Blocks the games are pooled into for the bootstrap (game i: block i mod BLOCKS).

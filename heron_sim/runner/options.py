@@ -215,14 +215,18 @@ def figures_of(names: tuple[str, ...]):
     def check(v: Any, info: ValidationInfo) -> tuple[str, ...]:
         at = where(info)
         kind = info.data.get("kind", "?")
+        allowed = ", ".join(names) or "none (the kind draws no figures: figures = [])"
         if not isinstance(v, (list, tuple)):
-            raise HeronSimError(f"{at}: figures: must be a list; allowed: {', '.join(names)}")
+            raise HeronSimError(f"{at}: figures: must be a list; allowed: {allowed}")
         for f in v:
             if f not in names:
-                raise HeronSimError(f"{at}: figures: {f!r}; allowed for kind {kind}: {', '.join(names)}")
+                raise HeronSimError(f"{at}: figures: {f!r}; allowed for kind {kind}: {allowed}")
         return tuple(v)
 
-    return Annotated[tuple[Literal[names], ...], BeforeValidator(check),
+    # an empty Literal is no type (pydantic refuses it): a kind that draws nothing takes names
+    # of type str, every one refused by check
+    item = Literal[names] if names else str
+    return Annotated[tuple[item, ...], BeforeValidator(check),
                      Field(description="the figures to draw (default: all of the kind's)")]
 
 

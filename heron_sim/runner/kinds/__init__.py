@@ -38,19 +38,40 @@ import pkgutil
 import sys
 from collections.abc import Mapping
 
+from ...errors import HeronSimError
 from ...sections import Section
 from ..jobs import Job
 from ..options import Experiment
-from .across import across
 from .base import ExperimentKind, KindError, Sizes, kind_of, registry
 from .common import NO_ANXIETY
-from .compare import KEY_METRICS, compare_display, compare_frames
-from .games import light_unit
-from .pond import _chi2
-from .strategies import skill_strategy
 
-for _info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
-    importlib.import_module(f"{__name__}.{_info.name}")  # each kind registers itself
+
+
+def import_kinds(path, package: str) -> None:
+    """Import every module of the folder ``path`` (package ``package``), in name order: each kind
+    registers itself. A module that fails (a kind declared wrong: :class:`KindError`, or any
+    other error of its code) is one :class:`~heron_sim.errors.HeronSimError` line naming it (the
+    command line prints ``error: ...``, exit 2), never a traceback at import."""
+    for info in sorted(pkgutil.iter_modules(path), key=lambda i: i.name):
+        name = f"{package}.{info.name}"
+        try:
+            importlib.import_module(name)
+        except HeronSimError:
+            raise
+        except Exception as err:  # noqa: BLE001 -- a kind's module: one line naming it
+            msg = " ".join(str(err).split())
+            raise HeronSimError(f"experiment kind module {name} cannot be loaded: {type(err).__name__}: {msg} "
+                                "(a bug in the kind's declaration: fix or remove the module)") from None
+
+
+import_kinds(__path__, __name__)
+
+# after the kinds are imported, so that a kind's broken module is one line, not a traceback here
+from .across import across  # noqa: E402
+from .compare import KEY_METRICS, compare_display, compare_frames  # noqa: E402
+from .games import light_unit  # noqa: E402
+from .pond import _chi2  # noqa: E402
+from .strategies import skill_strategy  # noqa: E402
 
 
 class _View(Mapping):
@@ -77,7 +98,7 @@ KIND_MODULES: Mapping = _View(lambda kind: sys.modules[type(kind).__module__])
 KIND_MODELS: Mapping = _View(lambda kind: kind.options)
 
 __all__ = ["KEY_METRICS", "KIND_MODELS", "KIND_MODULES", "NO_ANXIETY", "ExperimentKind", "KindError", "Sizes", "across",
-           "analyse", "compare_display", "compare_frames", "kind_of", "light_unit", "plan_jobs", "registry",
+           "analyse", "compare_display", "compare_frames", "import_kinds", "kind_of", "light_unit", "plan_jobs", "registry",
            "skill_strategy", "_chi2"]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 
 import numpy as np
 import pandas as pd
@@ -9,7 +10,9 @@ import pandas as pd
 from ...analysis import metrics as M
 from ...analysis.intervals import wilson
 from ...analysis.stats import binom_test, equivalence, format_p
-from ...sections import Section, Table, num_ci, pct, pct_ci
+from ...analysis.executive import pc, rows_of, points_from, remedy, Row, show, sure_share, variants
+from ...analysis.judge import SHARE_MARGIN, family_readings, reading
+from ...sections import Fact, Section, Table, num_ci, pct, pct_ci
 from .common import GUIDE_FR, _disp, _mode_name
 
 
@@ -202,3 +205,47 @@ def job_label(j: dict) -> str:
     if len(parts) == 1:
         parts.append("default rules")
     return ", ".join(p for p in parts if p)
+
+
+# ---------------------------------------------------------------- the executive page's rows
+def summary_rows(facts: dict[str, Fact]) -> list[Row]:
+    """The executive page's rows from the figures across experiments (the pooled first player)."""
+    return rows_of(facts, first_player_row)
+
+
+def first_player_row(facts: dict[str, Fact]) -> Row | None:
+    """The first player's edge, pooled over the default batches, by player count."""
+    F = facts.get
+    s1 = F("balance.seat1.pooled.8d8")
+    if s1:
+        d, lo, hi = points_from(s1, 0.25)
+        rd = reading(d, lo, hi, 1.0)
+        answer = (f"Over the independent default 8 D8 batches pooled (one per seed), the first player wins {pc(s1.estimate, 1)} against a fair 25 % "
+                  f"({d:+.1f} points): {rd}. This is the report's one first-player figure; every section points to it.")
+        fam = first_player_family(facts)
+        if fam:
+            answer += " " + fam
+        action = ("Nothing to fix: the edge is inside ±1 point." if rd in ("negligible", "real but small") else
+                  "Not settled by these games (the interval holds both 0 and values beyond ±1 point); no change is "
+                  "advised on this evidence." if rd == "uncertain" else
+                  "A fix must bring the first player's whole interval inside ±1 point. " + remedy(
+            facts, "seat1", lambda f: reading(100 * (f.estimate - 0.25), 100 * (f.low - 0.25), 100 * (f.high - 0.25),
+                                         1.0) == "negligible",
+            lambda f: f"first player {show(f)}",
+            keys=[k for k in variants(facts) if k.startswith(("start_", "extra_roll"))] or None))
+        return Row("First-player advantage", answer, show(s1), sure_share(s1, 0.25), action, s1.id,
+                   "across", False, key="first-player", order=6)
+
+
+def first_player_family(facts: dict[str, Fact]) -> str:
+    """The first player at every player count, read with Holm over the family of player counts
+    (a "real" claim at one count must survive the correction)."""
+    pl = sorted((int(k.split(".")[1]), f) for k, f in facts.items() if re.fullmatch(r"players\.\d+\.seat1", k))
+    if len(pl) < 2:
+        return ""
+    rows = [(100 * (f.estimate - 1 / p), 100 * (f.low - 1 / p), 100 * (f.high - 1 / p), f.p) for p, f in pl]
+    rd = family_readings(rows, 100 * SHARE_MARGIN)
+    off = [f"{p} players {100 * (f.estimate - 1 / p):+.1f} points (Holm p = {q:.3f}: {r})"
+           for (p, f), (r, q) in zip(pl, rd) if r.startswith("real")]
+    return ("By player count, after Holm over the " + f"{len(pl)} counts: "
+            + ("; ".join(off) if off else "no count differs from its fair share") + ".")

@@ -9,9 +9,11 @@ import pandas as pd
 
 from ...analysis import metrics as M
 from ...analysis.intervals import wilson
-from ...analysis.stats import paired_difference
+from ...analysis.stats import equivalence, paired_difference
+from ...analysis.executive import pc, rel, Row, rows_of, show
+from ...analysis.judge import LENGTH_MARGIN, reading
 from ...engine import layout as L
-from ...sections import Figure, Section, Table, num_ci, pct, pct_ci, plot
+from ...sections import Fact, Figure, Section, Table, num_ci, pct, pct_ci, plot
 from ..options import HeronExperiment, Guide, Strategies, Turns, figures_of
 from ..jobs import Job, resolve_strategies, seatings
 from .base import ExperimentKind, Sizes
@@ -60,6 +62,9 @@ class AnxietyKind(ExperimentKind):
                             strategy="greedy", guide=exp.guide, labels={"mode": m, "strategy": "greedy", "part": "no_anxiety"}))
             jobs.append(Job(f"games_{m}", "games", r, g(exp.games), exp.seed, seat, labels={"mode": m, "part": "games"}))
         return jobs
+
+    def summary_rows(self, facts: dict[str, Fact]) -> list[Row]:
+        return rows_of(facts, anxiety_row)
 
     def fill(self, exp: AnxietyExperiment, data, sec: Section) -> None:
         from ...exact import p_first_roll_anxiety
@@ -252,3 +257,35 @@ def _last_cell(row, cols) -> str | None:
     """The last finite cell of a situation row: with none reserved, the roll of every die."""
     finite = [c for c in cols if row[c] == row[c]]
     return finite[-1] if finite else None
+
+
+# ---------------------------------------------------------------- the executive page's rows
+def anxiety_row(facts: dict[str, Fact]) -> Row | None:
+    """The Angoisse du Héron: its rate, its cost, and what the threshold does to length."""
+    F = facts.get
+    at, cost = F("anxiety.per_turn.8d8.greedy"), F("anxiety.cost.8d8")
+    s25 = F("anxiety.situation.8d8.h2.f5")
+    s4 = F("sensitivity.anxiety4.length_rel")
+    if at:
+        answer = (f"A greedy turn on 8 D8 ends in the Angoisse {pc(at.estimate, 0)} of the time"
+                  + (f", which costs {cost.estimate:.2f} squares per turn" if cost else "")
+                  + (f"; with two Hérons reserved, rerolling 5 dice risks it {pc(s25.estimate, 0)} of the time" if s25 else "")
+                  + ".")
+        action = _anxiety_action(cost, s4)
+        return Row("Angoisse du Héron: the risk from the third Héron", answer, show(at),
+                   f"interval ±{100 * (at.high - at.low) / 2:.2f} points; the rates of the report are reconciled below",
+                   action, at.id, "anxiety", True, key="angoisse", order=3)
+
+
+def _anxiety_action(cost: Fact | None, s4: Fact | None) -> str:
+    """What the Angoisse threshold does to the length of a game, read against the ±5 % margin:
+    "a real brake" only when raising the threshold shortens games beyond the margin."""
+    if not s4:
+        return "Test a threshold of 4 Hérons in the sensitivity table."
+    reading = equivalence(s4.estimate, s4.low, s4.high, LENGTH_MARGIN)
+    change = f"moving the threshold to 4 Hérons changes game length by {rel(s4)}"
+    if reading == "real and relevant" and s4.high < 0 and (cost is None or cost.low > 0):
+        return f"The third Héron is a real brake: {change}."
+    if reading in ("negligible", "real but small"):
+        return f"The third Héron hardly sets the pace: {change}, within the ±5\u00a0% margin."
+    return f"{change[0].upper()}{change[1:]} ({reading}, margin ±5\u00a0%)."

@@ -11,7 +11,8 @@ In the style of emcee's moves: a kind is a subclass of :class:`ExperimentKind` t
 and implements ``jobs(exp, g)`` (the simulation jobs; ``g(n)`` and ``g.turns(n)`` apply the
 --games override) and ``fill(exp, data, sec)`` (the section's tables, facts, findings and figures
 from the stored results), or ``sections(exp, data)`` for a kind with sections of its own (kind
-``games``: one per lighter game).
+``games``: one per lighter game); and, to answer questions on the executive page,
+``summary_rows(facts)`` (its rows, from the report's facts; default none).
 
 The base registers the kind when its class is created (a kind name declared twice, an options
 model whose ``kind`` literal is not the name, or figures that are not the options' are refused
@@ -31,7 +32,8 @@ import typing
 from typing import ClassVar
 
 from ...errors import HeronSimError
-from ...sections import Section
+from ...analysis.executive import Row
+from ...sections import Fact, Section
 from ..jobs import Job
 from ..options import Experiment
 from .common import _n, _seating_text
@@ -129,6 +131,14 @@ class ExperimentKind:
     def sections(self, exp: Experiment, data) -> list[Section]:
         """A kind with sections of its own (instead of :meth:`fill`): every one of them."""
         raise NotImplementedError
+
+    def summary_rows(self, facts: dict[str, Fact]) -> list[Row]:
+        """The executive page's rows of this kind's questions, from every fact of the report
+        (``facts``: id -> :class:`~heron_sim.sections.Fact`; a row may read other kinds' facts,
+        e.g. the remedies the sensitivity batches measured), each a
+        :class:`~heron_sim.analysis.executive.Row`; none whose facts are missing. Default: none
+        (a kind whose figures answer no question of the page)."""
+        return []
 
     # ------------------------------------------------------------ the bookkeeping
     def plan(self, exp: Experiment, games_override: int | None = None) -> list[Job]:

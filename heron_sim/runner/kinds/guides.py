@@ -10,8 +10,10 @@ import pandas as pd
 
 from ...analysis import metrics as M
 from ...analysis.stats import format_p, holm, paired_difference
+from ...analysis.executive import GUIDES, fair_of, pc, points_from, remedy, Row, rows_of, show, sure_share, variants
+from ...analysis.judge import SHARE_MARGIN, reading
 from ...animals import NAMES as ANIMALS
-from ...sections import Figure, Section, Table, pct, pct_ci, plot, signed_ci
+from ...sections import Fact, Figure, Section, Table, pct, pct_ci, plot, signed_ci
 from ..options import HeronExperiment, Extra, PlayerCounts, Seating, figures_of
 from ..jobs import Job, resolve_strategies, seatings
 from .base import ExperimentKind, Sizes
@@ -80,6 +82,9 @@ class GuidesKind(ExperimentKind):
                         jobs.append(Job(f"games_{m}_p{q}_no_{name}", "games", no_a, n_off, exp.seed, seat_q,
                                         labels={"mode": m, "powers": True, "disabled": name, "at_players": q}))
         return jobs
+
+    def summary_rows(self, facts: dict[str, Fact]) -> list[Row]:
+        return rows_of(facts, doubling_row, guide_balance_row, powers_row)
 
     def fill(self, exp: GuidesExperiment, data, sec: Section) -> None:
         for m in exp.modes:
@@ -448,3 +453,106 @@ def _power_by_players(sec: Section, m: str, data, P: int, ab: pd.DataFrame, by_s
         f"only that power off, same seeds): the largest worth to its holder is {big}; "
         + (f"within noise for every strategy at every player count: {', '.join(nil)}." if nil
            else "every power changes its holder's chances for at least one strategy at one player count or more."))
+
+
+# ---------------------------------------------------------------- the executive page's rows
+def doubling_row(facts: dict[str, Fact]) -> Row | None:
+    """The Puissance du Guide: the doubling's share of advance, its effect, dropping it."""
+    F = facts.get
+    ds, dh = F("guides.doubling_share.8d8.all"), F("guides.doubling_share.8d8.heron")
+    he_eff = F("guides.doubling_effect.8d8.heron")
+    sp_on, sp_off = F("guides.spread_when_dealt.8d8"), F("guides.spread_nodouble.8d8")
+    ln = F("guides.nodouble.length.8d8")
+    if ds:
+        answer = (f"The passive doubling gives {pc(ds.estimate, 0)} of all advance on 8 D8"
+                  + (f" but only {pc(dh.estimate, 1)} of the advance of players dealt the Héron: Hérons never form a set, so "
+                     "the Héron guide itself can never double (its holders double only after their guide changes hands: a swap or the Rotation square)" if dh else "")
+                  + (f"; with the doubling on, the Héron guide's win rate when dealt differs by {100 * he_eff.estimate:+.1f} points "
+                     f"from the same games with it off (on − off)" if he_eff else "")
+                  + (f"; the gap between the best and the worst guide's win rate when dealt is "
+                     f"{100 * sp_on.estimate:.1f} points with the doubling and {100 * sp_off.estimate:.1f} without"
+                     if sp_on and sp_off else "")
+                  + (f"; games get {abs(ln.estimate):.1f} rounds {'shorter' if ln.estimate < 0 else 'longer'} with it" if ln else "")
+                  + ".")
+        action = doubling_weighing(facts) + " " + remedy(
+            facts, "weakest", lambda f: f.estimate >= 0.25 - SHARE_MARGIN,
+            lambda f: f"weakest guide {show(f)} when dealt", keys=[k for k in variants(facts) if k.startswith("heron_dbl")])
+        return Row("Puissance du Guide (passive doubling)", answer, show(ds),
+                   sure_share(he_eff, 0.0, None) if he_eff else "", action, ds.id,
+                   "guides", True, key="doubling", order=4)
+
+
+def guide_balance_row(facts: dict[str, Fact]) -> Row | None:
+    """Guide balance: the weakest and strongest guide when dealt, flags after Holm."""
+    F = facts.get
+    gw = {k.split(".")[-1]: v for k, v in facts.items() if k.startswith("guides.when_dealt.8d8.")}
+    if gw:
+        lo_g = min(gw, key=lambda k: gw[k].estimate)
+        hi_g = max(gw, key=lambda k: gw[k].estimate)
+        fair = fair_of(gw[lo_g], 0.25)
+        answer = (f"Win rate when dealt (fair {pc(fair)}): the {GUIDES[lo_g]} guide is the weakest ({pc(gw[lo_g].estimate, 1)}), "
+                  f"the {GUIDES[hi_g]} the strongest ({pc(gw[hi_g].estimate, 1)})")
+        flagged = [g for g, f in gw.items() if (f.note or "").startswith("flag ")]
+        answer += ("; flagged beyond the ±1 point margin after Holm over the 7 guides: "
+                   + ", ".join(f"{GUIDES[g]} ({gw[g].note.split(';')[0][5:]})" for g in flagged) + "." if flagged
+                   else "; no guide is beyond the ±1 point margin after Holm over the 7 guides.")
+        sp, fl = F("guides.spread_when_dealt.8d8"), F("guides.spread_floor.8d8")
+        if sp and fl:
+            answer += (f" The spread (best − worst) is {100 * sp.estimate:.1f} points; a perfectly fair game at the same n "
+                       f"reads {100 * fl.estimate:.1f} (95 % of fair games below {100 * fl.high:.1f}).")
+        d, lo, hi = points_from(gw[lo_g], fair)
+        rd = reading(d, lo, hi, 100 * SHARE_MARGIN, gw[lo_g].p)
+        action = ("No guide is beyond the ±1 point margin: no change is advised." if not flagged else remedy(
+            facts, "weakest", lambda f: f.estimate >= fair - SHARE_MARGIN,
+            lambda f: f"weakest guide {GUIDES.get((f.note or '').split(';')[0].replace('guide ', ''), '')} {show(f)} when dealt",
+            score=lambda f: -f.estimate))
+        return Row("Guide balance", answer, show(gw[lo_g]), sure_share(gw[lo_g], fair) + " (Holm over the 7 guides)",
+                   action, gw[lo_g].id, "guides", False, key="guide-balance", order=7)
+
+
+def powers_row(facts: dict[str, Fact]) -> Row | None:
+    """Each power's worth to its holder (only that guide's power off, same seeds)."""
+    pv = {k.split(".")[-1]: v for k, v in facts.items() if k.startswith("guides.power_value.8d8.")}
+    if pv:
+        rd = {g: reading(100 * f.estimate, 100 * f.low, 100 * f.high, 100 * SHARE_MARGIN, f.p) for g, f in pv.items()}
+        flags = {k.split(".")[-1]: f for k, f in facts.items() if k.startswith("guides.power_nil.8d8.")}
+        every = {k.split(".")[-1]: f for k, f in facts.items() if k.startswith("guides.power_nil_every_count.8d8.")}
+        counts = next(iter(every.values())).note.removeprefix("player counts ") if every else ""
+        flags = every or flags
+        nil = ([g for g, f in flags.items() if f.estimate == 1] if flags else
+               [g for g, r in rd.items() if r in ("negligible", "real but small")])
+        best = max(pv, key=lambda g: pv[g].estimate)
+        answer = ("Win rate when dealt, default rules minus the same games with only that guide's power off: "
+                  + ", ".join(f"{GUIDES[g]} {100 * f.estimate:+.1f} [{100 * f.low:+.1f}, {100 * f.high:+.1f}]" for g, f in pv.items())
+                  + " points.")
+        where = f"at every player count measured ({counts})"
+        action = ((("Within noise for every strategy" + (f" {where}" if every else "")
+                     + " (no strategy's effect is real after Holm): " if flags else
+                    "Within noise (inside ±1 point after Holm over the guides): ") + ", ".join(GUIDES[g] for g in nil)
+                   + " — these powers do not change their holder's chances measurably. ") if nil else
+                  "Every power changes its holder's chances for at least one strategy"
+                  + (f" at one player count or more ({counts})" if every else "") + ". ") + (
+            f"Measured with the AI strategies rotated at {counts} players, per strategy (the figures above: 4 players)."
+            if every else
+            "Measured at the plan's 4-player table of the AI strategies rotated" + (", per strategy" if flags else "")
+            + " (not at other player counts).")
+        return Row("Each power's worth to its holder", answer, show(pv[best]),
+                   sure_share(pv[best], 0.0, None) + " (Holm over the guides)", action, pv[best].id,
+                   "guides", False, key="powers", order=12)
+
+
+def doubling_weighing(facts: dict[str, Fact]) -> str:
+    """Dropping the doubling weighed on every headline measure it changes: length, the guides'
+    spread and the Héron guide's win rate (doubling off vs on, same seeds)."""
+    F = facts.get
+    ln, he = F("guides.nodouble.length.8d8"), F("guides.doubling_effect.8d8.heron")
+    sp_on, sp_off = F("guides.spread_when_dealt.8d8"), F("guides.spread_nodouble.8d8")
+    if not ln:
+        return ""
+    parts = [f"games {abs(ln.estimate):.1f} rounds [{abs(ln.high) if ln.estimate < 0 else ln.low:.1f}, "
+             f"{abs(ln.low) if ln.estimate < 0 else ln.high:.1f}] {'longer' if ln.estimate < 0 else 'shorter'}"]
+    if sp_on and sp_off:
+        parts.append(f"guide spread {100 * sp_on.estimate:.1f} → {100 * sp_off.estimate:.1f} points")
+    if he:
+        parts.append(f"Héron guide {-100 * he.estimate:+.1f} points when dealt")
+    return "Dropping the doubling (measured, same seeds): " + "; ".join(parts) + "."

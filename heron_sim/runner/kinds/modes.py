@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from typing import Literal
 
 import numpy as np
@@ -10,9 +11,11 @@ import pandas as pd
 
 from ...analysis import metrics as M
 from ...analysis.intervals import wilson
-from ...analysis.stats import t_interval, format_p, paired_difference
+from ...analysis.stats import equivalence, t_interval, format_p, paired_difference
+from ...analysis.executive import MODE_NAMES, MODE_ORDER, TARGET_MINUTES, fair_of, pc, remedy, Row, rows_of, show, sure_share
+from ...analysis.judge import LENGTH_MARGIN, SHARE_MARGIN, reading
 from ...animals import NAMES as ANIMALS
-from ...sections import Figure, Section, Table, num_ci, pct, pct_ci, plot
+from ...sections import Fact, Figure, Section, Table, num_ci, pct, pct_ci, plot
 from ..options import HeronExperiment, Seating, figures_of
 from ..jobs import Job, resolve_strategies, seatings
 from .base import ExperimentKind, Sizes
@@ -47,6 +50,9 @@ class ModesKind(ExperimentKind):
             jobs.append(Job(f"games_{m}", "games", exp.rules.build(m, P), g(exp.games), exp.seed, seat,
                             labels={"mode": m}))
         return jobs
+
+    def summary_rows(self, facts: dict[str, Fact]) -> list[Row]:
+        return rows_of(facts, modes_row, decisiveness_row, cap_row)
 
     def fill(self, exp: ModesExperiment, data, sec: Section) -> None:
         jobs = data.select()
@@ -297,3 +303,121 @@ def _trajectories(sec: Section, data, jobs, players: int, mode: str = "8d8") -> 
              "(each replay checked against the stored game). Leader: the player strictly ahead at the end of that round. "
              f"The winner's worst deficit behind the leader at the end of a round: {dm:.1f} squares [{dlo:.1f}, {dhi:.1f}] "
              f"on average; {pct_ci(*behind10)} of the winners were 10 or more squares behind at some point."))
+
+
+# ---------------------------------------------------------------- the executive page's rows
+def modes_row(facts: dict[str, Fact]) -> Row | None:
+    """The four dice modes: length against 8 D8, minutes, unfinished games, every mode weighed."""
+    F = facts.get
+    base = F("modes.length.8d8")
+    if base:
+        parts = []
+        for m in MODE_ORDER[1:]:
+            r = F(f"modes.length_rel.{m}")
+            if r:
+                parts.append(f"{MODE_NAMES[m]} {'+' if r.estimate >= 0 else '−'}{abs(100 * r.estimate):.0f} %")
+        mins = F("modes.minutes.8d8")
+        unf = [m for m in MODE_ORDER if F(f"modes.unfinished.{m}") and F(f"modes.unfinished.{m}").estimate > 0]
+        answer = (f"8 D8 games last {base.estimate:.1f} rounds (about {mins.estimate:.0f} minutes at the table"
+                  f" for 4 players); against it: {', '.join(parts)}.")
+        if unf:
+            answer += " Some games stop unfinished at the round limit in " + ", ".join(MODE_NAMES[m] for m in unf) + "."
+        action = mode_weighing(facts)
+        readings = {m: equivalence(F(f"modes.length_rel.{m}").estimate, F(f"modes.length_rel.{m}").low,
+                              F(f"modes.length_rel.{m}").high, LENGTH_MARGIN)
+                    for m in MODE_ORDER[1:] if F(f"modes.length_rel.{m}")}
+        sure = ("every difference from 8 D8: " + next(iter(readings.values())) if len(set(readings.values())) == 1
+                else "; ".join(f"{MODE_NAMES[m]}: {r}" for m, r in readings.items())) + " (margin ±5 %, paired by seed)"
+        return Row("The four dice modes: 8, 7 and 10 D8, 10 D6", answer, show(base), sure if readings else "",
+                   action, base.id, "modes", True, key="modes", order=1)
+
+
+def decisiveness_row(facts: dict[str, Fact]) -> Row | None:
+    """Decisiveness: the mid-game leader, the winner's worst deficit, comebacks."""
+    F = facts.get
+    ml = F("modes.mid_leader_wins.8d8")
+    if ml:
+        m_ = re.search(r"fair ([0-9.]+)", ml.note or "")
+        fair = float(m_.group(1)) if m_ else 0.25
+        said = ("the lead counts" if ml.low > fair else
+                "the mid-game leader wins less often than chance" if ml.high < fair else
+                "these games do not show that the lead counts")
+        said += (" and the race stays open" if ml.high < 0.75 else ", and the race is often decided by mid-game")
+        answer = (f"The leader at mid-game wins {pc(ml.estimate, 0)} of 8 D8 games, against {pc(fair, 0)} if the lead "
+                  f"meant nothing: {said}.")
+        through = [(q, F(f"modes.leader_wins_at.{q}.8d8")) for q in (25, 50, 75) if F(f"modes.leader_wins_at.{q}.8d8")]
+        if through:
+            answer += (" Through the game the leader wins " + ", ".join(f"{pc(f.estimate, 0)} at {q} %" for q, f in through)
+                       + " of the way.")
+        wd, w10 = F("modes.worst_deficit.8d8"), F("modes.won_from_10_behind.8d8")
+        if wd:
+            answer += (f" The winner's worst deficit averages {wd.estimate:.1f} squares [{wd.low:.1f}, {wd.high:.1f}]"
+                       + (f"; {pc(w10.estimate, 0)} of winners were 10 or more squares behind at some point" if w10 else "") + ".")
+        action = single_use_verdict(facts)
+        last = F("sensitivity.base.last_wins")
+        if last:
+            fair_l = fair_of(last, 0.25)
+            action += (f" Comebacks (the player last at mid-game wins {pc(last.estimate)}, fair {pc(fair_l)}): " + remedy(
+                facts, "last_wins", lambda f: f.estimate >= fair_l - SHARE_MARGIN, lambda f: f"last at mid-game wins {show(f)}",
+                score=lambda f: -f.estimate))
+        return Row("Decisiveness", answer, show(ml), sure_share(ml, fair, "share of a lead that means nothing"),
+                   action, ml.id, "modes", False, key="decisiveness", order=10)
+
+
+def cap_row(facts: dict[str, Fact]) -> Row | None:
+    """The provisional +10 cap for sets of 9–10 dice: how often it applies."""
+    F = facts.get
+    caps = {m: F(f"modes.sets9plus.{m}") for m in ("10d8", "10d6") if F(f"modes.sets9plus.{m}")}
+    if caps:
+        c0 = caps.get("10d8") or next(iter(caps.values()))
+        answer = ("A largest set of 9 or 10 dice (capped at +10 squares, provisional) happens on "
+                  + ", ".join(f"{pc(f.estimate, 2)} of scored turns on {MODE_NAMES[m]}" for m, f in caps.items()) + ".")
+        action = ("At this rate the cap's value hardly matters to a game (about one set in "
+                  f"{1 / c0.estimate:,.0f} scored turns)." if c0.estimate > 0 else "Never seen in these games.")
+        return Row("The +10 cap for sets of 9–10 dice", answer, show(c0), f"interval ±{100 * (c0.high - c0.low) / 2:.2f} points",
+                   action, c0.id, "modes", False, key="cap", order=13)
+
+
+def mode_weighing(facts: dict[str, Fact]) -> str:
+    """Every mode on every headline measure at once: length, minutes against the target, dead
+    turns, Angoisse and Étang per turn, the weakest guide (so no mode is advised on length alone)."""
+    F = facts.get
+    lo_t, hi_t = TARGET_MINUTES
+    parts = []
+    for m in MODE_ORDER:
+        mi = F(f"modes.minutes.{m}")
+        if not mi:
+            continue
+        bits = [f"{mi.estimate:.0f} min ({'within' if lo_t <= mi.estimate <= hi_t else 'outside'} {lo_t:.0f}–{hi_t:.0f})"]
+        d = F(f"turns.dead.{m}")
+        if d:
+            bits.append(f"dead greedy turns {pc(d.estimate, 0)}")
+        a, p = F(f"modes.anxiety_per_played_turn.{m}"), F(f"modes.pond_per_played_turn.{m}")
+        if a:
+            bits.append(f"Angoisse {pc(a.estimate, 1)}")
+        if p:
+            bits.append(f"Étang {pc(p.estimate, 2)} of turns")
+        parts.append(f"{MODE_NAMES[m]}: " + ", ".join(bits))
+    inside = [MODE_NAMES[m] for m in MODE_ORDER if F(f"modes.minutes.{m}") and lo_t <= F(f"modes.minutes.{m}").estimate <= hi_t]
+    return ("; ".join(parts) + ". "
+            + (f"Within the target length: {', '.join(inside)}." if inside else "No mode is within the target length.")
+            + " 10 D6 plays on assumed faces.")
+
+
+def single_use_verdict(facts: dict[str, Fact]) -> str:
+    """The single-use variant judged on its comeback figures (the player last at mid-game)."""
+    lw = facts.get("variant.last_wins.8d8")
+    if not lw:
+        return "The single-use variant was not played."
+    m = re.search(r"\S+ ([0-9.]+), .* ([0-9.]+);", lw.note or "")
+    a, b = (float(m.group(1)), float(m.group(2))) if m else (math.nan, math.nan)
+    d, lo, hi = 100 * lw.estimate, 100 * lw.low, 100 * lw.high
+    rd = reading(d, lo, hi, 100 * SHARE_MARGIN, lw.p)
+    if rd.startswith("real") and hi < 0:
+        v = "the single-use variant makes comebacks rarer: keep the default board"
+    elif rd.startswith("real") and lo > 0:
+        v = "the single-use variant makes comebacks more common"
+    else:
+        v = "the single-use variant does not change comebacks measurably"
+    return (f"The player last at mid-game wins {pc(a)} on the default board and {pc(b)} with single-use squares "
+            f"({d:+.1f} points [{lo:+.1f}, {hi:+.1f}], Holm p = {lw.p:.3f}: {rd}): {v}.")

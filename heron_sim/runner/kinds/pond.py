@@ -12,8 +12,10 @@ from ...analysis import metrics as M
 from ...analysis.deadturns import is_dead
 from ...analysis.intervals import wilson
 from ...analysis.stats import t_interval, binom_test, chi2_sf, format_p
+from ...analysis.executive import MODE_NAMES, MODE_ORDER, fair_of, pc, rel, remedy, Row, rows_of, show, side_effects, sure_share, variants
+from ...analysis.judge import SHARE_MARGIN, reading
 from ...engine import layout as L
-from ...sections import Figure, Section, Table, num_ci, pct, pct_ci, plot
+from ...sections import Fact, Figure, Section, Table, num_ci, pct, pct_ci, plot
 from ..options import HeronExperiment, Guide, Seating, Turns, figures_of
 from ..jobs import Job, resolve_strategies, seatings
 from .base import ExperimentKind, Sizes
@@ -52,6 +54,9 @@ class PondKind(ExperimentKind):
                             strategy="greedy", guide=exp.guide, labels={"mode": m, "part": "turns"}))
             jobs.append(Job(f"games_{m}", "games", r, g(exp.games), exp.seed, seat, labels={"mode": m, "part": "games"}))
         return jobs
+
+    def summary_rows(self, facts: dict[str, Fact]) -> list[Row]:
+        return rows_of(facts, pond_row, dead_turns_row)
 
     def fill(self, exp: PondExperiment, data, sec: Section) -> None:
         from ...exact import p_pond, pond_pushback
@@ -402,3 +407,89 @@ def fit_reading(p: float, alpha: float = 0.05) -> str:
     if p < alpha:
         return f"the simulated push-back law differs from the exact one (chi-square {format_p(p)})"
     return f"the chi-square test detects no difference from the exact law ({format_p(p)})"
+
+
+# ---------------------------------------------------------------- the executive page's rows
+def pond_row(facts: dict[str, Fact]) -> Row | None:
+    """The Étang Paisible: its rate against the exact one, the push-back, its roller and victims."""
+    F = facts.get
+    pr, pe, pm, p4 = F("pond.rate.8d8"), F("pond.exact.8d8"), F("pond.pushback_mean.8d8"), F("pond.pushback4.8d8")
+    ll = F("pond.lead_loss_per_pond.8d8")
+    if pr and pe and pm:
+        agree = pr.low <= pe.estimate <= pr.high
+        answer = (f"On 8 D8 the Étang Paisible opens on {pc(pr.estimate, 2)} of turns "
+                  f"({'consistent with' if agree else 'unlike'} the exact {pc(pe.estimate, 2)}) and pushes each opponent back "
+                  f"{pm.estimate:.1f} squares on average" + (f", the minimum 4 in {pc(p4.estimate, 0)} of Ponds" if p4 else "")
+                  + (f"; {pc(ll.estimate, 0)} of Ponds take the lead from the leader." if ll else "."))
+        ph = F("pond.realised_per_hit.8d8")
+        if ph:
+            answer += f" In games a hit really costs {ph.estimate:.2f} squares [{ph.low:.2f}, {ph.high:.2f}] (the floor at square 0 cuts the nominal push-back)."
+        ro, vi = F("pond.one_pond.roller_wins.8d8"), F("pond.one_pond.victim_wins.8d8")
+        if ro and vi:
+            answer += (f" In games with exactly one Étang its roller wins {pc(ro.estimate)} [{100 * ro.low:.1f}, {100 * ro.high:.1f}] "
+                       f"and each player it hit {pc(vi.estimate)} [{100 * vi.low:.1f}, {100 * vi.high:.1f}] (fair 25 %; one comparison "
+                       f"within the same {ro.n:,} games, so roller + 3 victims = 100 %).")
+        sure = (f"the exact value lies {'inside' if agree else 'outside'} the simulation's 95 % interval"
+                + (f"; lead lost per Étang {show(ll)}" if ll else "")
+                + (f"; roller vs fair: {sure_share(ro, 0.25, None)}" if ro else ""))
+        gp = F("pond.games_with_pond.8d8")
+        tried = [k for k in variants(facts) if k.startswith("pond") or "pushback" in k]
+        measured = "; ".join(f"{variants(facts)[k]}: Étang on {pc(F(f'sensitivity.{k}.pond').estimate, 2)} of turns "
+                        f"(default {pc(F('sensitivity.base.pond').estimate, 2)}), length {rel(F(f'sensitivity.{k}.length_rel'))}"
+                        for k in tried if F(f"sensitivity.{k}.pond") and F("sensitivity.base.pond"))
+        action = ((f"{pc(gp.estimate, 0)} of 8 D8 games see at least one Étang. " if gp else "")
+                  + (f"Measured: {measured}. " if measured else "")
+                  + (pushback_test(facts) if any("pushback" in k for k in tried) else
+                     "The push-back's size (fixed 4, halved, capped, none) was not played: the rules have no key for it "
+                     "yet, so whether 4 to 8 squares is right stays open."))
+        return Row("Étang Paisible: push-back of 4 to 8 squares on 8 D8", answer, show(pr), sure, action, pr.id,
+                   "pond", True, key="etang", order=2)
+
+
+def dead_turns_row(facts: dict[str, Fact]) -> Row | None:
+    """Dead turns of a greedy player per mode, and the consolations played."""
+    F = facts.get
+    dead = {m: F(f"turns.dead.{m}") for m in MODE_ORDER if F(f"turns.dead.{m}")}
+    if dead:
+        worst = max(dead, key=lambda m: dead[m].estimate)
+        answer = ("A greedy turn moves nobody (no set of 3, or the Angoisse) in " + ", ".join(
+            f"{pc(dead[m].estimate, 0)} of turns on {MODE_NAMES[m]}" for m in dead) + ".")
+        cons = {k: v for k, v in variants(facts).items() if k.startswith("consolation")}
+        action = (f"{MODE_NAMES[worst]} has the most dead turns. " + (
+            "Consolations played on 8 D8 (same seeds; the plan has no frustration target, so none is called a fix): "
+            + "; ".join(f"{label}: {side_effects(facts, k)}" for k, label in cons.items()) + "." if cons else
+            "A consolation on a dead turn was not played: the rules have no key for it yet."))
+        f0 = dead.get("8d8") or next(iter(dead.values()))
+        return Row("Dead turns", answer, show(f0), f"interval ±{100 * (f0.high - f0.low) / 2:.2f} points",
+                   action, f0.id, "pond", False, key="dead", order=9)
+
+
+def pushback_test(facts: dict[str, Fact], m: str = "8d8") -> str:
+    """The causal test of the push-back's size on the same seeds: for the default and each
+    played size, the roller's and each victim's chance to win (games with exactly one Étang, one
+    comparison that adds up), the squares a hit really costs, and the length; then which sizes
+    bring the roller within ±1 point of a fair share."""
+    F = facts.get
+    vs = {k: v for k, v in variants(facts).items() if "pushback" in k}
+    parts = []
+    fair = 0.25
+    for k, label in [("base", "as now (1 per Héron, 4 to 8)")] + list(vs.items()):
+        ro, vi = F(f"sensitivity.{k}.one_pond.roller_wins.{m}"), F(f"sensitivity.{k}.one_pond.victim_wins.{m}")
+        ph, ln = F(f"sensitivity.{k}.realised_per_hit.{m}"), F(f"sensitivity.{k}.length_rel")
+        if not ro:
+            continue
+        fair = fair_of(ro, fair)
+        parts.append(f"{label}: roller {pc(ro.estimate)} [{100 * ro.low:.1f}, {100 * ro.high:.1f}], each victim {pc(vi.estimate)}"
+                     + (f", {ph.estimate:.1f} squares per hit" if ph else "") + (f", length {rel(ln)}" if ln else ""))
+    if not parts:
+        return ""
+    base = F(f"sensitivity.base.one_pond.roller_wins.{m}")
+    text = "The push-back's size, same seeds (games with exactly one Étang; fair " + pc(fair) + "): " + "; ".join(parts) + ". "
+    if base and reading(100 * (base.estimate - fair), 100 * (base.low - fair), 100 * (base.high - fair), 1.0).startswith("real"):
+        text += "At 4 to 8 squares the roller's chance is off the fair share. " + remedy(
+            facts, f"one_pond.roller_wins.{m}", lambda f: abs(f.estimate - fair) <= SHARE_MARGIN,
+            lambda f: f"roller {show(f)}", keys=list(vs))
+    else:
+        text += ("At 4 to 8 squares the roller's chance is not shown to be off the fair share: on this evidence "
+                 "the size is not wrong.")
+    return text

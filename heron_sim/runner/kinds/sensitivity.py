@@ -11,8 +11,9 @@ import pandas as pd
 
 from ...analysis import metrics as M
 from ...analysis.stats import format_p, paired_difference
+from ...analysis.executive import GUIDES, TARGET_MINUTES, pc, remedy, Row, rows_of, show, sure_share
 from ...animals import NAMES as ANIMALS
-from ...sections import Figure, Section, Table, num_ci, pct, pct_ci, plot, signed_ci
+from ...sections import Fact, Figure, Section, Table, num_ci, pct, pct_ci, plot, signed_ci
 from ...rules import Rules
 from ..options import HeronExperiment, Seating, figures_of
 from ..jobs import Job, resolve_strategies, seatings
@@ -110,6 +111,9 @@ class SensitivityKind(ExperimentKind):
             r = Rules.build(mode="10d6", players=P, rules_file=exp.rules.file, overrides=over)
             jobs.append(Job(key, "games", r, n, exp.seed, seat, labels={"part": "d6", "mode": "10d6", "dice": key}))
         return jobs
+
+    def summary_rows(self, facts: dict[str, Fact]) -> list[Row]:
+        return rows_of(facts, length_row, d6_row)
 
     def fill(self, exp: SensitivityExperiment, data, sec: Section) -> None:
         base = data.frame("base")
@@ -298,3 +302,44 @@ def _has_key(rules: Rules, key) -> bool:
 
 def _length(df: pd.DataFrame) -> np.ndarray:
     return np.where(df["finished"].to_numpy(bool), df["rounds"].to_numpy(float), np.nan)
+
+
+# ---------------------------------------------------------------- the executive page's rows
+def length_row(facts: dict[str, Fact]) -> Row | None:
+    """Length at the table by player count, against the plan's target."""
+    F = facts.get
+    pl = {int(k.split(".")[1]): v for k, v in facts.items() if k.startswith("players.") and k.endswith(".minutes")}
+    if pl:
+        lo_p, hi_p = min(pl), max(pl)
+        answer = (f"At an assumed 40 s per turn a game lasts about {pl[lo_p].estimate:.0f} minutes with {lo_p} players and "
+                  f"{pl[hi_p].estimate:.0f} with {hi_p}" + (f" ({pl[4].estimate:.0f} with 4)" if 4 in pl and 4 not in (lo_p, hi_p) else "")
+                  + ".")
+        unf = [p for p in sorted(pl) if F(f"players.{p}.unfinished") and F(f"players.{p}.unfinished").estimate > 0]
+        if unf:  # minutes are means over finished games: say when some games did not finish
+            answer += (" These are means over finished games; some games stop unfinished at the round limit with "
+                       + ", ".join(f"{p} ({pc(F(f'players.{p}.unfinished').estimate, 1)})" for p in unf) + " players.")
+        lo_t, hi_t = TARGET_MINUTES
+        m4 = pl.get(4)
+        if m4 is not None and not (lo_t <= m4.estimate <= hi_t):
+            action = (f"Against the plan's target of {lo_t:.0f}–{hi_t:.0f} minutes (4 players; Ludii's IdealDuration): "
+                      f"{m4.estimate:.0f} minutes is {'too long' if m4.estimate > hi_t else 'too short'}. " + remedy(
+                          facts, "length", lambda f: lo_t <= f.estimate * 4 * 40 / 60 <= hi_t,
+                          lambda f: f"{f.estimate:.1f} rounds, {f.estimate * 4 * 40 / 60:.0f} minutes",
+                          score=lambda f: abs(f.estimate * 4 * 40 / 60 - (lo_t + hi_t) / 2)))
+        else:
+            action = f"Within the plan's target of {lo_t:.0f}–{hi_t:.0f} minutes for 4 players (Ludii's IdealDuration)."
+        return Row("Length at the table", answer, show(pl[4] if 4 in pl else pl[lo_p]),
+                        "rounds are measured; minutes rest on the assumed time per turn", action,
+                        (pl[4] if 4 in pl else pl[lo_p]).id, "sensitivity", False, key="length", order=8)
+
+
+def d6_row(facts: dict[str, Fact]) -> Row | None:
+    """The assumed 10 D6 faces: what another composition moves."""
+    d6 = {k.split(".")[-1]: v for k, v in facts.items() if k.startswith("d6.composition_effect.")}
+    if d6:
+        big = max(d6, key=lambda k: abs(d6[k].estimate))
+        answer = ("The 10 D6 faces are assumed (Aigle and Cerf on 9 dice, the others on 8); rotating the extra faces "
+                  f"to Loup and Taureau moves the {GUIDES[big]} guide's win rate by {100 * d6[big].estimate:+.1f} points.")
+        action = "Every 10 D6 figure rests on assumed faces (the seed lists none)."
+        return Row("10 D6 on assumed dice", answer, show(d6[big]), sure_share(d6[big], 0.0, None), action,
+                        d6[big].id, "sensitivity", False, key="d6", order=11)

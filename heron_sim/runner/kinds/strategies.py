@@ -11,7 +11,8 @@ import pandas as pd
 from ...analysis import metrics as M
 from ...analysis.intervals import wilson
 from ...analysis.stats import binom_test, format_p, holm
-from ...sections import Figure, Section, Table, num_ci, pct, pct_ci, plot
+from ...analysis.executive import pc, Row, rows_of, show, sure_share
+from ...sections import Fact, Figure, Section, Table, num_ci, pct, pct_ci, plot
 from ..options import HeronExperiment, Extra, Strategies, figures_of
 from ..jobs import Job, resolve_strategies, seatings
 from .base import ExperimentKind, Sizes
@@ -72,6 +73,9 @@ class StrategiesKind(ExperimentKind):
             jobs.append(Job("tournament", "tournament", base, g(exp.h2h_games or exp.games), exp.seed,
                             labels={"part": "tournament", "strategies": strats}))
         return jobs
+
+    def summary_rows(self, facts: dict[str, Fact]) -> list[Row]:
+        return rows_of(facts, strategies_row)
 
     def fill(self, exp: StrategiesExperiment, data, sec: Section) -> None:
 
@@ -280,3 +284,30 @@ def tournament_vs_ai(pairs: pd.DataFrame, baseline: str = "random") -> dict:
             rate, lo, hi = wilson(k, n)
             out[a] = {"rate": rate, "low": lo, "high": hi, "games": n}
     return out
+
+
+# ---------------------------------------------------------------- the executive page's rows
+def strategies_row(facts: dict[str, Fact]) -> Row | None:
+    """The AI strategies: the round robin's order and the skill at a rotated table."""
+    tour = {k.split(".")[-1]: v for k, v in facts.items() if k.startswith("strategies.tournament.")}
+    # the random baseline is kept out of skill claims: an AI's share of wins counts only its games
+    # against the other AI strategies (its games against random would inflate every AI alike)
+    vs_ai = {k.split(".")[-1]: v for k, v in facts.items() if k.startswith("strategies.tournament_ai.")}
+    ai = vs_ai or {k: v for k, v in tour.items() if k != "random"}
+    if ai:
+        order = sorted(ai, key=lambda k: ai[k].estimate, reverse=True)
+        top = ai[order[0]]
+        answer = (f"In a two-player round robin {order[0]} wins {pc(top.estimate, 0)} of its games"
+                  + (" against the other AI strategies" if vs_ai else
+                     " (its games against the random baseline included)" if "random" in tour else "")
+                  + "; order " + " > ".join(order)
+                  + (f"; the random baseline wins {pc(tour['random'].estimate, 0)} of its games" if "random" in tour else "")
+                  + ".")
+        ws = {k.split(".")[-1]: v for k, v in facts.items() if k.startswith("strategies.win_share.")}
+        action = (f"The seed asks for three AI strategies; the simulator has {len(ai)} ({', '.join(sorted(ai))}) and a "
+                  "random baseline (docs/strategies.md). "
+                  + ("Skill at a rotated 4-player table (win rate per seat, fair 25 %): "
+                     + ", ".join(f"{k} {pc(v.estimate)} [{100 * v.low:.1f}, {100 * v.high:.1f}]"
+                                 for k, v in sorted(ws.items(), key=lambda kv: kv[1].estimate)) + "." if ws else ""))
+        return Row("The AI strategies", answer, show(top), sure_share(top, 0.5, "even share"), action, top.id,
+                        "strategies", True, key="strategies", order=5)
