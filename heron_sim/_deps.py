@@ -1,8 +1,9 @@
 """The private parts of our dependencies that heron-sim relies on, checked once at import.
 
 ``heron_sim._numba_cache`` patches numba's cache machinery (private classes of
-``numba.core.caching`` and ``Dispatcher.enable_caching``) and the kernels pass numba's private
-``_nrt=False``; the command line catches the exceptions of the click that typer vendors as the
+``numba.core.caching`` and ``Dispatcher.enable_caching``), the kernels pass numba's private
+``_nrt=False`` and the plug-in strategies' intrinsic uses ``numba.core.cgutils`` (all listed in
+:data:`NUMBA_HOOKS`); the command line catches the exceptions of the click that typer vendors as the
 private ``typer._click``. pyproject.toml pins both below their next untested minor; if another
 version is installed anyway, the check below fails at import with one line naming the version
 instead of an ``AttributeError`` deep inside the first compile.
@@ -21,6 +22,13 @@ NUMBA_HOOKS = {
                                               "_load_data", "_open_for_write", "_dump", "_data_path"),
     "numba.core.caching.CacheImpl": ("_locator_classes",),
     "numba.core.dispatcher.Dispatcher": ("enable_caching",),
+    # the kernels' private ``_nrt=False`` option of njit and cfunc (engine/jit.py, engine/kernels.py,
+    # strategies/decide_c.py, games/fire_mountain/engine.py): a target option numba may drop
+    "numba.core.cpu.CPUTargetOptions": ("_nrt",),
+    # the plug-in strategies' intrinsic (strategies/plugins.py) unpacks array shapes with cgutils
+    # and checks a function is already compiled against the CPU dispatcher
+    "numba.core.cgutils": ("unpack_tuple",),
+    "numba.core.registry": ("CPUDispatcher",),
 }
 
 
@@ -66,7 +74,10 @@ def check_numba(numba_module=None) -> None:
     if numba_module is None:
         import numba
         import numba.core.caching  # noqa: F401
+        import numba.core.cgutils  # noqa: F401
+        import numba.core.cpu  # noqa: F401
         import numba.core.dispatcher  # noqa: F401
+        import numba.core.registry  # noqa: F401
 
         numba_module = numba
     missing = missing_numba_hooks(numba_module)

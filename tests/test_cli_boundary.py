@@ -95,9 +95,19 @@ def test_a_numba_without_a_hook_fails_with_one_line_naming_the_version():
         class CacheImpl:  # lost _locator_classes
             pass
 
-    fake = types.SimpleNamespace(__version__="0.99.0", core=types.SimpleNamespace(
-        caching=FakeCaching, dispatcher=numba.core.dispatcher))
+    import numba.core.cgutils
+    import numba.core.cpu
+    import numba.core.registry
+
+    core = dict(caching=FakeCaching, dispatcher=numba.core.dispatcher, cpu=numba.core.cpu, cgutils=numba.core.cgutils,
+                registry=numba.core.registry)
+    fake = types.SimpleNamespace(__version__="0.99.0", core=types.SimpleNamespace(**core))
     assert _deps.missing_numba_hooks(fake) == ["numba.core.caching.CacheImpl._locator_classes"]
+    # the kernels' private _nrt option and the plug-ins' cgutils are held too (issue 29 item 7)
+    no_nrt = types.SimpleNamespace(**core | {"cpu": types.SimpleNamespace(CPUTargetOptions=object),
+                                              "cgutils": types.SimpleNamespace()})
+    assert _deps.missing_numba_hooks(types.SimpleNamespace(core=no_nrt))[1:] == [
+        "numba.core.cpu.CPUTargetOptions._nrt", "numba.core.cgutils.unpack_tuple"]
     with pytest.raises(ImportError) as err:
         _deps.check_numba(fake)
     msg = str(err.value)

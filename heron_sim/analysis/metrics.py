@@ -467,11 +467,6 @@ def light_win_shares(df: pd.DataFrame) -> np.ndarray:
         return np.where(k > 0, won / np.where(k > 0, k, 1), 0.0)
 
 
-def light_decided(df: pd.DataFrame) -> np.ndarray:
-    """Per game: True when it finished with at least one winner (alone or shared)."""
-    return light_win_shares(df).sum(axis=1) > 0.5 if len(df) else np.zeros(0, bool)
-
-
 def light_seat_table(df: pd.DataFrame) -> pd.DataFrame:
     """Win share of each seat over the decided games (finished with at least one winner).
 

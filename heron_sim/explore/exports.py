@@ -158,11 +158,3 @@ def rule_sheet_function():
 
     return sheets.rule_sheet
 
-
-def check_roundtrip(setup: Setup, text: str) -> Rules:
-    """The rules the written variant file builds (equal to the page's variant)."""
-    import tomllib
-
-    table = tomllib.loads(text)
-    return Rules.build(mode=table.get("mode"), players=table.get("players"),
-                       overrides={k: v for k, v in _flatten(table).items() if k not in ("mode", "players")})

@@ -26,10 +26,6 @@ class Change:
     new: Any          # its value in the variant
 
 
-def _pad(lst: list, n: int) -> list:
-    return list(lst) + [lst[-1]] * (n - len(lst)) if lst else [None] * n
-
-
 def rule_changes(base: Rules, variant: Rules) -> list[Change]:
     """Every rule whose value differs between ``base`` and ``variant`` (stable order)."""
     a, b = base.to_table(), variant.to_table()

@@ -176,10 +176,6 @@ def value(metric: str, S: np.ndarray, players: int):
     return METRICS[metric].fn(np.asarray(S), players)
 
 
-def all_values(S: np.ndarray, players: int) -> dict[str, float]:
-    return {name: float(value(name, S, players)) for name in headline_metrics(players)}
-
-
 # ---------------------------------------------------------------- bootstrap
 class Bootstrap:
     """Replicate sums of several samples played on the same games (same rows = same games).

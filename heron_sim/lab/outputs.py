@@ -479,21 +479,6 @@ def proposed_changes_markdown(results_root: str | Path = "results") -> str:
     return "\n".join(lines)
 
 
-def jsonable(x):
-    if isinstance(x, Rules):
-        return x.digest()
-    if isinstance(x, (np.integer,)):
-        return int(x)
-    if isinstance(x, (np.floating,)):
-        v = float(x)
-        return v if math.isfinite(v) else None
-    if isinstance(x, float) and not math.isfinite(x):
-        return None
-    if isinstance(x, np.ndarray):
-        return x.tolist()
-    raise TypeError(type(x))
-
-
 def _clean(o):
     if isinstance(o, dict):
         return {str(k): _clean(v) for k, v in o.items()}

@@ -347,17 +347,6 @@ def _tell(spec, study, t, S, base_sums, ref_sums, cand, record: bool):
     study.tell(t, losses(spec, S, base_sums, ref_sums))
 
 
-def _interval95(x) -> tuple[float, float]:
-    """The 2.5 % and 97.5 % quantiles of the finite values of ``x`` (NaN if fewer than 10:
-    e.g. a space where no game ends, whose metrics are all undefined)."""
-    x = np.asarray(x, float)
-    x = x[np.isfinite(x)]
-    if x.size < 10:
-        return math.nan, math.nan
-    lo, hi = np.quantile(x, [0.025, 0.975])
-    return float(lo), float(hi)
-
-
 def _f(x) -> float | None:
     x = float(x)
     return x if math.isfinite(x) else None

@@ -315,10 +315,6 @@ def _html(sections, meta, title, pngs, rows, reconcile, judged=None, games=(), g
         glossary=table_html(_glossary_frame(), text=True), assumptions=ASSUMPTIONS, sections=secs, meta=_meta_rows(meta))
 
 
-def _anchor(title: str) -> str:
-    return re.sub(r"[^\w\- ]", "", title.lower()).strip().replace(" ", "-")
-
-
 def _markdown(sections, meta, title, pngs, out_dir: Path, rows, reconcile, judged=None) -> str:
     wrong, fine, open_ = judged or ([], [], [])
     parts = [f"# {title}", "", _subtitle(meta), "", "## Verdict", ""]
