@@ -72,6 +72,69 @@ def test_paired_and_two_proportions():
     assert t["diff"] == 0 and t["low"] < 0 < t["high"] and t["p"] == pytest.approx(1.0)
 
 
+def _old_paired(a, b):
+    """The paired interval as heron-sim wrote it by hand before scipy's ttest_rel (issue 29)."""
+    from scipy import stats as st
+
+    ok = ~(np.isnan(a) | np.isnan(b))
+    d = b[ok] - a[ok]
+    n, m, sd = d.size, d.mean(), d.std(ddof=1)
+    h = st.t.ppf(0.975, n - 1) * sd / math.sqrt(n)
+    return m, m - h, m + h, 2 * st.t.sf(abs(m) / (sd / math.sqrt(n)), n - 1)
+
+
+def _old_two_proportions(k1, n1, k2, n2):
+    """Newcombe's interval and the pooled z-test as written by hand before statsmodels."""
+    from heron_sim.analysis.intervals import wilson
+    from heron_sim.analysis.stats import normal_sf
+
+    p1, l1, u1 = wilson(k1, n1)
+    p2, l2, u2 = wilson(k2, n2)
+    d = p2 - p1
+    low = d - math.sqrt((p2 - l2) ** 2 + (u1 - p1) ** 2)
+    high = d + math.sqrt((u2 - p2) ** 2 + (p1 - l1) ** 2)
+    pool = (k1 + k2) / (n1 + n2)
+    se = math.sqrt(pool * (1 - pool) * (1 / n1 + 1 / n2))
+    return d, low, high, 2 * normal_sf(abs(d) / se)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_scipy_and_statsmodels_intervals_give_the_old_figures(seed):
+    """The paired interval (scipy's ttest_rel) and the difference of two rates (statsmodels'
+    Newcombe interval and z-test) give the figures of the formulas they replace (issue 29
+    item 7), NaN pairs dropped, small and large samples, rates near 0 and 1."""
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(3, 3000))
+    a = rng.normal(20, 5, n)
+    b = a + rng.normal(rng.uniform(-1, 1), rng.uniform(0.1, 4), n)
+    a[rng.random(n) < 0.05] = np.nan
+    got = paired_difference(a, b)
+    want = _old_paired(a, b)
+    assert (got["diff"], got["low"], got["high"], got["p"]) == pytest.approx(want, rel=1e-9, abs=1e-12)
+    for k1, n1, k2, n2 in [(int(rng.integers(0, 50)), 50, int(rng.integers(0, 80)), 80),
+                           (int(rng.integers(0, 10_000)), 10_000, int(rng.integers(0, 9_000)), 9_000),
+                           (0, 40, 1, 60), (40, 40, 59, 60), (3, 7, 7, 7)]:
+        t = two_proportions(k1, n1, k2, n2)
+        assert (t["diff"], t["low"], t["high"], t["p"]) == pytest.approx(_old_two_proportions(k1, n1, k2, n2),
+                                                                          rel=1e-9, abs=1e-12)
+
+
+def test_the_degenerate_cases_keep_their_figures():
+    """No variance: a zero-width paired interval and p = 1 or 0; an empty side: NaN; rates of 0
+    on both sides: p = 1 (scipy and statsmodels are undefined there: nothing silent, no warning)."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        d = paired_difference(np.ones(5), np.ones(5) + 2)
+        assert (d["diff"], d["low"], d["high"], d["p"]) == (2, 2, 2, 0.0)
+        assert math.isnan(paired_difference([1.0], [2.0])["p"])
+        t = two_proportions(0, 10, 0, 20)
+        assert (t["diff"], t["p"]) == (0, 1.0) and t["low"] <= 0 <= t["high"]
+        t = two_proportions(0, 0, 3, 10)
+        assert math.isnan(t["diff"]) and math.isnan(t["low"]) and math.isnan(t["p"])
+
+
 def test_eta_squared():
     assert eta_squared([0, 0, 1, 1], ["a", "a", "b", "b"]) == pytest.approx(1.0)
     assert eta_squared([0, 1, 0, 1], ["a", "a", "b", "b"]) == pytest.approx(0.0)

@@ -37,16 +37,3 @@ def clopper_pearson(successes: int, trials: int, conf: float = 0.95) -> tuple[fl
         return math.nan, math.nan, math.nan
     low, high = proportion_confint(successes, trials, alpha=1 - conf, method="beta")
     return successes / trials, float(low), float(high)
-
-
-def mean_interval(values, z: float = Z95):
-    """Mean and normal-approximation interval; returns (mean, low, high)."""
-    x = np.asarray(values, dtype=float)
-    n = x.size
-    if n == 0:
-        return math.nan, math.nan, math.nan
-    m = float(x.mean())
-    if n < 2:
-        return m, math.nan, math.nan
-    se = float(x.std(ddof=1)) / math.sqrt(n)
-    return m, m - z * se, m + z * se

@@ -126,9 +126,12 @@ def quantile_interval(values, q: float, conf: float = 0.95) -> tuple[float, floa
 
 
 def paired_difference(a, b, conf: float = 0.95) -> dict:
-    """Mean of ``b - a`` over pairs (same seeds), t interval and two-sided p-value.
+    """Mean of ``b - a`` over pairs (same seeds), its t interval and the two-sided p-value of the
+    paired t-test (``scipy.stats.ttest_rel``; the same figures as the t interval of the
+    differences, tested).
 
-    Pairs where either side is NaN are dropped.
+    Pairs where either side is NaN are dropped. Differences that are all equal have a zero-width
+    interval and p = 1 (all zero) or 0 (scipy's test is undefined there).
     """
     a = np.asarray(a, dtype=float)
     b = np.asarray(b, dtype=float)
@@ -136,12 +139,12 @@ def paired_difference(a, b, conf: float = 0.95) -> dict:
     d = b[ok] - a[ok]
     n = int(d.size)
     mean, lo, hi = t_interval(d, conf)
-    if n >= 2:
-        sd = float(d.std(ddof=1))
-        if sd > 0:
-            p = float(2 * _st.t.sf(abs(mean) / (sd / math.sqrt(n)), n - 1))
-        else:
-            p = 1.0 if mean == 0 else 0.0
+    if n >= 2 and float(d.std(ddof=1)) > 0:
+        res = _st.ttest_rel(b[ok], a[ok])
+        ci = res.confidence_interval(conf)
+        lo, hi, p = float(ci.low), float(ci.high), float(res.pvalue)
+    elif n >= 2:
+        p = 1.0 if mean == 0 else 0.0
     else:
         p = math.nan
     return {"a": float(np.mean(a[ok])) if n else math.nan,
@@ -150,18 +153,26 @@ def paired_difference(a, b, conf: float = 0.95) -> dict:
 
 
 def two_proportions(k1: int, n1: int, k2: int, n2: int) -> dict:
-    """Difference of two independent rates (2 - 1): Newcombe interval and z-test p-value."""
+    """Difference of two independent rates (2 - 1): Newcombe's interval (from the two Wilson
+    intervals) and the pooled z-test's p-value, both by statsmodels
+    (``confint_proportions_2indep(method="newcomb")``, ``proportions_ztest``; the same figures
+    as the formulas once written here, tested). An empty side: NaN; rates of 0 or 1 on both
+    sides (no variance): p = 1 if they are equal, else NaN."""
+    from statsmodels.stats.proportion import confint_proportions_2indep, proportions_ztest
+
     from .intervals import wilson
 
-    p1, l1, u1 = wilson(k1, n1)
-    p2, l2, u2 = wilson(k2, n2)
+    p1, p2 = wilson(k1, n1)[0], wilson(k2, n2)[0]
     d = p2 - p1
-    low = d - math.sqrt((p2 - l2) ** 2 + (u1 - p1) ** 2)
-    high = d + math.sqrt((u2 - p2) ** 2 + (p1 - l1) ** 2)
-    pool = (k1 + k2) / (n1 + n2) if n1 + n2 else math.nan
-    se = math.sqrt(pool * (1 - pool) * (1 / n1 + 1 / n2)) if n1 and n2 else math.nan
-    p = 2 * normal_sf(abs(d) / se) if se and se > 0 else (1.0 if d == 0 else math.nan)
-    return {"a": p1, "b": p2, "diff": d, "low": low, "high": high, "p": p}
+    if not (n1 > 0 and n2 > 0):
+        return {"a": p1, "b": p2, "diff": d, "low": math.nan, "high": math.nan, "p": math.nan}
+    low, high = confint_proportions_2indep(k2, n2, k1, n1, method="newcomb", compare="diff", alpha=0.05)
+    pool = (k1 + k2) / (n1 + n2)
+    if 0 < pool < 1:
+        p = float(proportions_ztest([k2, k1], [n2, n1])[1])
+    else:
+        p = 1.0 if d == 0 else math.nan
+    return {"a": p1, "b": p2, "diff": d, "low": float(low), "high": float(high), "p": p}
 
 
 def eta_squared(y, groups) -> float:

@@ -7,7 +7,8 @@ import math
 import numpy as np
 import pandas as pd
 
-from ...analysis.intervals import mean_interval, wilson
+from ...analysis.intervals import wilson
+from ...analysis.stats import t_interval
 from ...analysis.metrics import light_strategy_table, light_win_shares
 from ..base import length_rows, seat_frame, seat_markdown, strategy_frame, variants_frames
 from .exact import hold_probability
@@ -50,7 +51,7 @@ def summarize(df: pd.DataFrame) -> str:
            f"{len(fin)} / {n}; shared wins: {int((fin['winner'] < 0).sum())}.", "",
            "## Seat advantage", ""]
     out += seat_markdown(df, {"mean final °C": [f"{fin[f'temp_{p}'].mean():.0f}" for p in range(players)]})
-    m, lo, hi = mean_interval(df["length"])
+    m, lo, hi = t_interval(df["length"])
     q = np.percentile(df["length"], [0, 10, 25, 50, 75, 90, 100]) if n else [np.nan] * 7
     ends = df["end"].value_counts()
     out += ["", "## Game length (player turns)", "",

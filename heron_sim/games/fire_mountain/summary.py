@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...analysis.intervals import mean_interval, wilson
+from ...analysis.intervals import wilson
+from ...analysis.stats import t_interval
 from ...analysis.metrics import light_seat_table, light_strategy_table, light_win_shares
 from ..base import run_frame, seat_frame, seat_markdown, strategy_frame, variants_frames
 from .rules import MAX_PLAYERS, MIN_PLAYERS, SPECIES
@@ -63,13 +64,13 @@ def summarize(df: pd.DataFrame) -> str:
            "", f"Seats: `{df['seats'].iloc[0]}`; master seed {int(df['seed'].iloc[0])}; "
            f"finished {len(fin)} / {n}.", "", "## Seat advantage", ""]
     out += seat_markdown(df)
-    m, lo, hi = mean_interval(df["length"])
+    m, lo, hi = t_interval(df["length"])
     q = np.percentile(df["length"], [0, 10, 25, 50, 75, 90, 100]) if n else [np.nan] * 7
     out += ["", "## Game length (player turns)", "",
             f"Mean {m:.1f} [{lo:.1f}, {hi:.1f}] turns ({m / players:.1f} rounds).", "",
             "| min | p10 | p25 | median | p75 | p90 | max |", "|---|---|---|---|---|---|---|",
             "| " + " | ".join(f"{v:.0f}" for v in q) + " |"]
-    m, lo, hi = mean_interval(df["eruptions"])
+    m, lo, hi = t_interval(df["eruptions"])
     out.append(f"\nEruptions per game: {m:.2f} [{lo:.2f}, {hi:.2f}].")
     out += ["", "## Strategy win rates (per seat played)", "",
             "| strategy | wins | seat-games | win rate [95 %] |", "|---|---|---|---|"]
@@ -85,7 +86,7 @@ def summarize(df: pd.DataFrame) -> str:
                    f"{_pct(r.rate_with, r.low_with, r.high_with)} | "
                    f"{_pct(r.rate_without, r.low_without, r.high_without)} |")
     quakes, flips = int(df["quakes"].sum()), int(df["quake_flips"].sum())
-    m, lo, hi = mean_interval(df["quakes"])
+    m, lo, hi = t_interval(df["quakes"])
     out += ["", "## Earthquakes", "",
             f"Earthquakes per game: {m:.2f} [{lo:.2f}, {hi:.2f}].",
             f"Earthquakes that flip the majority of an occupied region: {flips} / {quakes} = "

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...analysis.intervals import mean_interval, wilson
+from ...analysis.intervals import wilson
+from ...analysis.stats import t_interval
 from ...analysis.metrics import light_strategy_table
 from ..base import run_frame, seat_frame, seat_markdown, strategy_frame, variants_frames
 from .rules import CARDS
@@ -60,7 +61,7 @@ def summarize(df: pd.DataFrame) -> str:
     out += ["## First-player advantage (seat 1 starts with the statuette)", ""]
     out += seat_markdown(df, {"colour": colours, "strategy": seats})
 
-    m, lo, hi = mean_interval(fin["length"]) if len(fin) else (np.nan,) * 3
+    m, lo, hi = t_interval(fin["length"]) if len(fin) else (np.nan,) * 3
     q = fin["length"].quantile([0.05, 0.25, 0.5, 0.75, 0.95]) if len(fin) else pd.Series([np.nan] * 5)
     out += ["", f"## Length (rounds, {players} players; finished games)", "",
             f"Mean {m:.2f} [{lo:.2f}, {hi:.2f}]; 5/25/50/75/95 % quantiles "

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ...analysis.intervals import mean_interval, wilson
+from ...analysis.intervals import wilson
+from ...analysis.stats import t_interval
 from ...analysis.metrics import light_seat_table, light_strategy_table, light_win_shares
 from ..base import seat_frame, seat_markdown, strategy_frame, variants_frames
 
@@ -81,7 +82,7 @@ def summarize(df: pd.DataFrame) -> str:
     out += seat_markdown(df, {"strategy": df["seats"].iloc[0].split(","),
                               "skill": [f"{float(df[f'skill_{i}'].iloc[0]):.2f}" for i in range(players)]})
 
-    m, lo, hi = mean_interval(df["length"])
+    m, lo, hi = t_interval(df["length"])
     q = df["length"].quantile([0.05, 0.25, 0.5, 0.75, 0.95])
     out += ["", "## Length (rounds)", "",
             f"Mean {m:.2f} [{lo:.2f}, {hi:.2f}]; 5/25/50/75/95 % quantiles "
@@ -117,8 +118,8 @@ def summarize(df: pd.DataFrame) -> str:
                        f"{skills.mean():.3f}.")
 
     out += ["", f"## Escape board (face {df['face'].iloc[0]})", ""]
-    em, elo, ehi = mean_interval(df["escaped"])
-    fm, flo, fhi = mean_interval(df["fires"])
+    em, elo, ehi = t_interval(df["escaped"])
+    fm, flo, fhi = t_interval(df["fires"])
     l6 = int((df["end_reason"] == "line6").sum())
     rate, low, high = wilson(l6, n)
     what = "lines" if df["face"].iloc[0] == "A" else "zones"
