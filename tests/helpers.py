@@ -48,3 +48,38 @@ def keep_screenshot(shot: Path) -> None:
     if keep:
         Path(keep).mkdir(parents=True, exist_ok=True)
         shutil.copy(shot, Path(keep) / shot.name)
+
+
+def declared_kinds() -> dict[str, str]:
+    """kind name -> the module of heron_sim/runner/kinds/ that declares it, read from the folder's
+    sources (ast: a class whose bases name an ``...Kind`` and whose body sets ``name = "..."``),
+    independently of the registry: what the tests compare the registry with instead of a list
+    of names, so that a correct new kind passes them."""
+    import ast
+
+    out = {}
+    for path in sorted((ROOT / "heron_sim" / "runner" / "kinds").glob("*.py")):
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if not isinstance(node, ast.ClassDef):
+                continue
+            bases = [b.id if isinstance(b, ast.Name) else getattr(b, "attr", "") for b in node.bases]
+            names = [n.value.value for n in node.body if isinstance(n, ast.Assign) and isinstance(n.value, ast.Constant)
+                     for t in n.targets if isinstance(t, ast.Name) and t.id == "name"]
+            if names and any(b.endswith("Kind") for b in bases):
+                out[names[0]] = f"heron_sim.runner.kinds.{path.stem}"
+    return out
+
+
+def game_package(game) -> str:
+    """The package of a lighter game (its ``load_rules``'s, through the registry's wrapper)."""
+    load = game.load_rules
+    return getattr(load, "__wrapped__", load).__module__.rsplit(".", 1)[0]
+
+
+def shipped_games() -> dict[str, str]:
+    """game name -> its package, for every lighter game a package of heron_sim/games/ declares
+    (in name order): what the tests parametrise over instead of a list of names."""
+    from heron_sim.games import available
+
+    return {name: game_package(g) for name, g in available().items()
+            if game_package(g).startswith("heron_sim.games.")}

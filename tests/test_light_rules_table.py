@@ -21,13 +21,14 @@ from hypothesis import strategies as st
 from heron_sim.errors import HeronSimError
 from heron_sim.games import available, get, register
 from heron_sim.tomlfile import package_toml
-from tests.helpers import cli
+from tests.helpers import cli, game_package, shipped_games
 
 pytestmark = pytest.mark.exact
 
-GAMES = ["akeruption", "fire-mountain", "mekong-dragons", "rampage"]
-PACKAGES = {"akeruption": "heron_sim.games.akeruption", "fire-mountain": "heron_sim.games.fire_mountain",
-            "mekong-dragons": "heron_sim.games.mekong_dragons", "rampage": "heron_sim.games.rampage"}
+#: every lighter game a package of heron_sim/games/ declares, and its package (no list of names:
+#: a correct new game passes these tests)
+PACKAGES = shipped_games()
+GAMES = list(PACKAGES)
 
 #: One changed rule set per game, nested keys and list items included, chosen to change the games.
 CHANGED = {
@@ -69,8 +70,34 @@ def _write_toml(path: Path, table: dict) -> Path:
     return path
 
 
-def test_the_four_games_are_the_ones_tested():
-    assert list(available()) == GAMES
+def test_every_game_package_declares_one_available_game():
+    """Each package of heron_sim/games/ registers one game (the ones tested here), and every
+    available game comes from a package with its defaults file."""
+    import pkgutil
+
+    import heron_sim.games as pkg
+
+    folders = {f"heron_sim.games.{i.name}" for i in pkgutil.iter_modules(pkg.__path__) if i.ispkg}
+    assert sorted(PACKAGES.values()) == sorted(folders) and list(available()) == GAMES
+    for name, game in available().items():
+        assert game_package(game) == PACKAGES[name] and _defaults(name)
+        assert game.min_players <= game.max_players and game.strategies and game.title
+
+
+def _changed(name: str) -> dict:
+    """A changed rule set of game ``name``: the one written below, else the first top-level
+    number of its defaults that the game accepts changed (a new game needs no entry)."""
+    if name in CHANGED:
+        return CHANGED[name]
+    game = get(name)
+    for key, value in _defaults(name).items():
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            try:
+                game.load_rules(None, {key: value + 1})
+            except HeronSimError:
+                continue
+            return {key: value + 1}
+    pytest.fail(f"{name}: no top-level number of its defaults can change; add a changed rule set to CHANGED")
 
 
 @pytest.mark.parametrize("name", GAMES)
@@ -87,7 +114,7 @@ def test_the_default_table_is_the_defaults_file(name):
 @pytest.mark.parametrize("name", GAMES)
 def test_a_changed_table_round_trips_as_overrides_and_as_a_toml_file(name, tmp_path):
     game = get(name)
-    rules = game.load_rules(None, CHANGED[name])
+    rules = game.load_rules(None, _changed(name))
     default = game.load_rules(None, {})
     table = rules.to_table()
     assert _shape(table) == _shape(_defaults(name)) and json.loads(json.dumps(table)) == table
@@ -97,7 +124,7 @@ def test_a_changed_table_round_trips_as_overrides_and_as_a_toml_file(name, tmp_p
     from_file = game.load_rules(str(_write_toml(tmp_path / "rules.toml", table)), {})
     assert from_file == rules and from_file.digest() == rules.digest()
     # the table names the change in the designer's words, not the kernel's codes
-    for key, value in CHANGED[name].items():
+    for key, value in _changed(name).items():
         if not isinstance(value, dict) and key != "layout":
             assert table[key] == value, key
     assert len(table) == len(_defaults(name))
@@ -153,7 +180,7 @@ def _nest(flat: dict) -> dict:
 
 @st.composite
 def game_and_overrides(draw):
-    name = draw(st.sampled_from(GAMES))
+    name = draw(st.sampled_from(sorted(KEYS)))  # the games with keys written above
     keys = draw(st.lists(st.sampled_from(sorted(KEYS[name])), unique=True, min_size=1, max_size=4))
     return name, _nest({k: draw(KEYS[name][k]) for k in keys})
 
@@ -219,9 +246,9 @@ def test_game_simulate_out_holds_the_table_and_replays_from_it(name, tmp_path):
     from heron_sim.simulation import simulate_game
 
     game = get(name)
-    P = SEATS[name]
+    P = SEATS.get(name, game.min_players)
     seats = ",".join(game.strategies[(s % 2)] for s in range(P))
-    rules_file = _write_toml(tmp_path / "changed.toml", CHANGED[name])
+    rules_file = _write_toml(tmp_path / "changed.toml", _changed(name))
     path = tmp_path / "games.parquet"
     run = simulate_game(name, 12, P, 5, seats, rules_file, path)
     assert run.written

@@ -23,7 +23,7 @@ import pytest
 
 from heron_sim import interrupt
 from heron_sim.errors import HeronSimError, OutputError
-from tests.helpers import cli
+from tests.helpers import cli, shipped_games
 from tests.helpers import spawn as _spawn
 
 pytestmark = [pytest.mark.cli, pytest.mark.exact]
@@ -669,11 +669,7 @@ def _defaults(game: str) -> dict:
 
     if game == "heron":
         return package_toml("heron_sim.rules", "data/defaults.toml")
-    from heron_sim import games
-
-    load = games.get(game).load_rules
-    package = getattr(load, "__wrapped__", load).__module__.rsplit(".", 1)[0]
-    return package_toml(package, "data/defaults.toml")
+    return package_toml(shipped_games()[game], "data/defaults.toml")
 
 
 def _mutated(draw_data, defaults: dict) -> dict:
@@ -709,7 +705,7 @@ def _load(game: str, path: Path):
     return games.get(game).load_rules(str(path), None)
 
 
-@pytest.mark.parametrize("game", ["heron", "akeruption", "fire-mountain", "mekong-dragons", "rampage"])
+@pytest.mark.parametrize("game", ["heron", *shipped_games()])  # every game the package declares
 @settings(max_examples=int(os.environ.get("HS_FUZZ", "60")), deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                  HealthCheck.function_scoped_fixture])
 @given(data=st.data())
@@ -858,7 +854,7 @@ def test_random_signals_during_tune_then_resume(tmp_path, trial):
     assert len(after) == 12 and all(after[k] == v for k, v in before.items())
 
 
-@pytest.mark.parametrize("game", ["heron", "akeruption", "fire-mountain", "mekong-dragons", "rampage"])
+@pytest.mark.parametrize("game", ["heron", *shipped_games()])  # every game the package declares
 def test_every_key_with_a_wrong_shape_is_one_line(tmp_path, game):
     """A sweep of near misses over every key of every game's defaults (the fuzzer samples;
     this covers each key once): a list of lists flattened, a scalar for a list, a list for a

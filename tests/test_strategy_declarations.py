@@ -13,13 +13,55 @@ from heron_sim.strategies.declared import declarations
 pytestmark = pytest.mark.exact
 
 
-def test_registry_is_the_declarations_in_listing_order():
+def _declaring_modules() -> dict[str, str]:
+    """module name -> the NAME it declares, read from the folder's sources (ast), independently of
+    heron_sim.strategies.declared: every module with a top-level ``SID`` is a strategy."""
+    import ast
+    from pathlib import Path
+
+    import heron_sim.strategies as pkg
+
+    out = {}
+    for path in sorted(Path(pkg.__file__).parent.glob("*.py")):
+        consts = {t.id: n.value for n in ast.parse(path.read_text(encoding="utf-8")).body
+                  if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
+        if "SID" in consts:
+            out[f"heron_sim.strategies.{path.stem}"] = ast.literal_eval(consts["NAME"])
+    return out
+
+
+def test_every_declared_strategy_is_registered_in_listing_order():
+    """Every strategy module of the folder is in the registry, in (ORDER, name) order, with what
+    it declares (no list of names here: a correct new strategy passes)."""
     decls = declarations()
-    assert [d.name for d in decls] == ["greedy", "prudent", "expert", "racer", "random", "scripted"]
+    assert {d.module: d.name for d in decls} == _declaring_modules()
+    assert list(decls) == sorted(decls, key=lambda d: (d.order, d.name))
+    assert [n for n in REGISTRY if n in {d.name for d in decls}] == [d.name for d in decls]
     for d in decls:
         info = REGISTRY[d.name]
         assert (info.sid, info.module, info.decide, info.tables, info.user_facing) == \
             (d.sid, d.module, d.decide, d.tables, d.user_facing)
+        assert info.params == dict(d.params) and d.description and "\n" not in d.description
+
+
+def test_every_declared_strategy_satisfies_the_contract():
+    """Unique name and kernel id, a decision function of the dispatcher's arguments, numeric
+    parameters; a strategy with tables is one the expert's programme serves."""
+    import importlib
+
+    decls = declarations()
+    assert len({d.sid for d in decls}) == len({d.name for d in decls}) == len(decls)
+    assert dispatch.PLUGIN not in {d.sid for d in decls}
+    for d in decls:
+        assert d.name.isidentifier() or d.name.replace("-", "_").isidentifier(), d.name
+        fn = getattr(importlib.import_module(d.module), d.decide)
+        assert callable(fn) and d.args.split(", ")[:3] == ["kind", "seat", "w"], (d.name, d.args)
+        assert all(isinstance(v, (int, float)) and not isinstance(v, bool) for _, v in d.params), d.name
+    assert {d.name for d in decls if d.user_facing} <= set(REGISTRY)
+
+
+def test_the_declarations_keep_their_documented_values():
+    """Two declarations the docs quote (docs/strategies.md)."""
     assert REGISTRY["prudent"].params == {"risk": 0.3}
     assert REGISTRY["expert"].tables and REGISTRY["racer"].tables and not REGISTRY["scripted"].user_facing
 
