@@ -59,175 +59,221 @@ class PondKind(ExperimentKind):
         return rows_of(facts, pond_row, dead_turns_row)
 
     def fill(self, exp: PondExperiment, data, sec: Section) -> None:
-        from ...exact import p_pond, pond_pushback
-
-        rate_rows, push_rows, test_rows, game_rows, dead_rows = [], [], [], [], []
-        for j in data.select(part="turns"):
-            m = j["labels"]["mode"]
-            rules = data.rules(j["key"])
-            t = data.frame(j["key"])
-            pond = t["outcome"].to_numpy() == L.OUT_POND
-            n, k = len(t), int(pond.sum())
-            r, lo, hi = wilson(k, n)
-            exact = p_pond(rules)
-            rate_rows.append({"mode": m, "turns": n, "ponds": k, "rate": r, "low": lo, "high": hi, "exact": exact,
-                              "p": binom_test(k, n, exact)})
-            law = pond_pushback(rules)
-            values = t.loc[pond, "value"].to_numpy()
-            # dead turn: the player neither moves nor opens a Pond (Anxiety not rescued, or no set of 3)
-            dead = is_dead(t["outcome"].to_numpy(), t["value"].to_numpy())  # heron_sim.analysis.deadturns
-            dr, dlo, dhi = wilson(int(dead.sum()), n)
-            dead_rows.append({"mode": m, "turns": n, "dead": int(dead.sum()), "rate": dr, "low": dlo, "high": dhi,
-                              "anxiety": float(((t["outcome"].to_numpy() == L.OUT_ANXIETY)).mean()),
-                              "small": float(((t["outcome"].to_numpy() == L.OUT_SCORED) & (t["value"].to_numpy() == 0)).mean())})
-            sec.fact(f"turns.dead.{m}", f"dead turns (no move, no Pond) of a greedy player, {_mode_name(m)}", dr, dlo, dhi, n,
-                     "share", n_unit="single turns", note="single turns from a fresh state, guide Loup (power unused)")
-            sec.fact(f"pond.rate.{m}", f"P(Étang Paisible) per turn, simulated, {_mode_name(m)}", r, lo, hi, n, "share",
-                     n_unit="single turns", p=rate_rows[-1]["p"], note=f"exact {exact:.6f}; exact binomial test against it")
-            sec.fact(f"pond.exact.{m}", f"P(Étang Paisible) per turn, exact, {_mode_name(m)}", exact, exact, exact, 0, "share",
-                     n_unit="exact enumeration")
-            if k:
-                pm, pmlo, pmhi = t_interval(values.astype(float))
-                sec.fact(f"pond.pushback_mean.{m}", f"squares each opponent moves back per Étang Paisible, {_mode_name(m)}",
-                         pm, pmlo, pmhi, k, "squares", n_unit="Ponds")
-                k4, lo4, hi4 = wilson(int((values == 4).sum()), k)
-                sec.fact(f"pond.pushback4.{m}", f"share of Ponds pushing back exactly 4 squares (the minimum), {_mode_name(m)}",
-                         k4, lo4, hi4, k, "share", n_unit="Ponds")
-            ks = sorted(set(law) | set(np.unique(values).tolist()))
-            obs = np.array([(values == kk).sum() for kk in ks], float)
-            exp_p = np.array([law.get(kk, 0.0) for kk in ks])
-            for kk, o, e in zip(ks, obs, exp_p):
-                s, slo, shi = wilson(o, k)
-                push_rows.append({"mode": m, "k": kk, "count": int(o), "share": s, "low": slo, "high": shi, "exact": e, "n": k})
-            chi, dof = _chi2(obs, exp_p * k)
-            test_rows.append({"mode": m, "ponds": k, "chi2": chi, "dof": dof, "p": chi2_sf(chi, dof) if dof > 0 else math.nan,
-                              "mean_sim": float(values.mean()) if k else math.nan,
-                              "mean_exact": float(sum(kk * p for kk, p in law.items()))})
-        for j in data.select(part="games"):
-            m = j["labels"]["mode"]
-            df = data.frame(j["key"])
-
-            pg, pglo, pghi = t_interval(df["ponds"].to_numpy(float))
-            pb, pblo, pbhi = t_interval(df["pushback"].to_numpy(float))
-            any_pond = df["ponds"].to_numpy() > 0
-            share, slo, shi = wilson(int(any_pond.sum()), len(df))
-            row = {"mode": m, "games": len(df), "ponds": pg, "ponds_low": pglo, "ponds_high": pghi,
-                   "pushback": pb, "pushback_low": pblo, "pushback_high": pbhi,
-                   "any": share, "any_low": slo, "any_high": shi}
-            if "pond_lead_losses" in df.columns:
-                row.update({f"lead_{k}": v for k, v in M.pond_decides(df).items() if k != "games"})
-            # per Pond: a ratio over games (Ponds of one game are not independent): clustered by game
-            if "pond_lead_losses" in df.columns:
-                lr, llo, lhi = M.ratio_interval(df["pond_lead_losses"], df["ponds"])
-                row.update({"lead_per_pond": lr, "lead_per_pond_low": llo, "lead_per_pond_high": lhi})
-                sec.fact(f"pond.lead_loss_per_pond.{m}", f"share of Ponds that cost the leader the lead, {_mode_name(m)}",
-                         lr, llo, lhi, int(df["ponds"].sum()), "share", n_unit="Ponds",
-                         note=f"ratio over {len(df):,} games, interval clustered by game")
-            sec.fact(f"pond.games_with_pond.{m}", f"share of games with at least one Étang Paisible, {_mode_name(m)}",
-                     share, slo, shi, len(df), "share")
-            game_rows.append(row)
-        seat_rows, assoc_rows = [], []
-        for j in data.select(part="games"):
-            df = data.frame(j["key"])
-            if "pond_back_0" in df.columns:
-                sr, ar = _seat_ponds(df, j["labels"]["mode"], sec)
-                seat_rows += sr
-                assoc_rows += ar
-        if not seat_rows:
-            sec.notes.append("This run predates the engine's per-seat Pond counters (pond_rolls_s, pond_hits_s, "
-                             "pond_back_s); rerun for the Pond's effect on the chance of winning and the push-back per seat.")
-        rates = pd.DataFrame(rate_rows)
-        push = pd.DataFrame(push_rows)
-        tests = pd.DataFrame(test_rows)
-        games = pd.DataFrame(game_rows)
-        sec.tables.append(Table("P(Étang Paisible) per turn: simulated vs exact", _disp({
-            "turns": rates["turns"].map("{:,}".format),
-            "simulated [95 % CI]": [pct_ci(r["rate"], r["low"], r["high"], 3) for _, r in rates.iterrows()],
-            "exact": rates["exact"].map(lambda x: pct(x, 3)),
-            "test": rates["p"].map(format_p)}, index=pd.Index(rates["mode"].map(_mode_name), name="mode")), data=rates))
-        dead_t = pd.DataFrame(dead_rows)
-        if len(dead_t):
-            sec.tables.append(Table("Dead turns: a greedy turn that moves nobody (no set of 3, or Angoisse du Héron)", _disp({
-                "turns": dead_t["turns"].map("{:,}".format),
-                "dead turns [95 % CI]": [pct_ci(r["rate"], r["low"], r["high"], 2) for _, r in dead_t.iterrows()],
-                "Angoisse (share of all turns)": dead_t["anxiety"].map(lambda x: pct(x, 2)),
-                "no set of 3 (share of all turns)": dead_t["small"].map(lambda x: pct(x, 2)),
-            }, index=pd.Index(dead_t["mode"].map(_mode_name), name="mode")), data=dead_t,
-                note="Single turns of the greedy player from a fresh state, guide Loup (its power is never used by greedy). "
-                     "A Pond turn is not dead: the opponents move back."))
-        pt = push.pivot(index="k", columns="mode", values="share")
-        pt = pt[mode_sorted(pt.columns)]
-        disp = pd.DataFrame(index=pt.index)
-        for m in pt.columns:
-            sub = push[push["mode"] == m].set_index("k")
-            disp[_mode_name(m)] = [f"{pct_ci(sub.at[k, 'share'], sub.at[k, 'low'], sub.at[k, 'high'], 2)} (exact {pct(sub.at[k, 'exact'], 2)})"
-                       if k in sub.index else "—" for k in pt.index]
-        disp.index.name = "push-back H"
-        sec.tables.append(Table("Push-back per opponent given an Étang Paisible: simulated [95 % CI] (exact)", disp,
-                                note="Goodness of fit (chi-square, tail bins merged to expected >= 5): " + "; ".join(
-                                    f"{_mode_name(r['mode'])}: chi2 = {r['chi2']:.1f}, dof {r['dof']}, {format_p(r['p'])}" for _, r in tests.iterrows()),
-                                data=push))
-        gcols = {
-            "games": games["games"].map("{:,}".format),
-            "Ponds per game": [num_ci(r["ponds"], r["ponds_low"], r["ponds_high"], 3) for _, r in games.iterrows()],
-            "push-back per game (squares)": [num_ci(r["pushback"], r["pushback_low"], r["pushback_high"], 2) for _, r in games.iterrows()],
-            "games with a Pond": [pct_ci(r["any"], r["any_low"], r["any_high"]) for _, r in games.iterrows()],
-        }
-        decides = "lead_per_pond" in games.columns
-        if decides:
-            gcols.update({
-                "Ponds that cost the leader the lead (clustered by game)": [pct_ci(r["lead_per_pond"], r["lead_per_pond_low"], r["lead_per_pond_high"])
-                                                        for _, r in games.iterrows()],
-                "games with such a Pond": [pct_ci(r["lead_per_game"], r["lead_per_game_low"], r["lead_per_game_high"])
-                                           for _, r in games.iterrows()],
-                "… among games with a Pond": [pct_ci(r["lead_per_game_with_pond"], r["lead_per_game_with_pond_low"],
-                                                     r["lead_per_game_with_pond_high"]) for _, r in games.iterrows()],
-                "lead-losing Ponds per game": [num_ci(r["lead_per_game_mean"], r["lead_per_game_mean_low"],
-                                                      r["lead_per_game_mean_high"], 3) for _, r in games.iterrows()],
-            })
-        sec.tables.append(Table("Étangs Paisibles in whole games, and how often one decides the lead", _disp(gcols, index=pd.Index(games["mode"].map(_mode_name), name="mode")), data=games,
-            note=("A Pond costs the leader the lead when the seat strictly ahead of all others just before it no longer is "
-                  "just after it. Per Pond: a ratio over games with a delta-method "
-                  "interval clustered by game (the Ponds of one game are not independent); per game: Wilson over games. Whether the game's eventual winner was that "
-                  "leader is not recorded (the counter does not say who led), so the share of games a Pond turns against "
-                  "the eventual winner is not given.") if decides else
-                 "This run predates the engine's per-Pond lead-loss counter (pond_lead_losses); rerun for the lead-loss rates."))
+        rates, push, tests, dead_t = _single_turns(sec, data)
+        games = _whole_games(sec, data)
+        seat_rows, assoc_rows = _seat_rows(sec, data)
+        _rate_table(sec, rates)
+        _dead_table(sec, dead_t)
+        _pushback_table(sec, push, tests)
+        _games_table(sec, games)
         base = "8d8" if "8d8" in set(rates["mode"]) else rates["mode"].iloc[0]
-        r = rates.set_index("mode").loc[base]
-        t = tests.set_index("mode").loc[base]
-        sub = push[push["mode"] == base].set_index("k")
-        k4 = sub.loc[4] if 4 in sub.index else None
-        sec.findings.append(
-            f"On {_mode_name(base)} a Pond opens on {pct_ci(r['rate'], r['low'], r['high'], 2)} of turns (exact {pct(r['exact'], 2)}); "
-            f"it pushes each opponent back {t['mean_sim']:.2f} squares on average (exact {t['mean_exact']:.2f})"
-            + (f", exactly 4 squares in {pct_ci(k4['share'], k4['low'], k4['high'])} of Ponds" if k4 is not None else "")
-            + f"; {fit_reading(t['p'])}.")
-        if len(games):
-            gb = games.set_index("mode").loc[base] if base in set(games["mode"]) else games.iloc[0]
-            text = (f"In whole {_mode_name(base)} games, {pct_ci(gb['any'], gb['any_low'], gb['any_high'])} of games see at "
-                    f"least one Pond")
-            if "lead_per_pond" in games.columns and math.isfinite(gb["lead_per_pond"]):
-                text += (f"; a Pond decides the lead (the player strictly ahead before it is no longer ahead after it) in "
-                         f"{pct_ci(gb['lead_per_pond'], gb['lead_per_pond_low'], gb['lead_per_pond_high'])} of Ponds "
-                         f"({int(gb['lead_lead_losses']):,} of {int(gb['lead_ponds']):,}), and "
-                         f"{pct_ci(gb['lead_per_game'], gb['lead_per_game_low'], gb['lead_per_game_high'])} of games have at "
-                         f"least one such Pond ({gb['lead_per_game_mean']:.2f} per game)")
-            sec.findings.append(text + ".")
+        _pond_finding(sec, rates, tests, push, base)
+        _games_finding(sec, games, base)
         if seat_rows:
             _seat_tables(sec, pd.DataFrame(seat_rows), pd.DataFrame(assoc_rows), base)
         if self.want(exp, "pushback"):
             sec.figures.append(Figure("pushback", "Pond push-back: simulated shares (bars, 95 % Wilson) vs the exact law (black ticks).",
                                       plot("pushback", push)))
         if self.want(exp, "pond_rate"):
-            t2 = rates.assign(n=rates["turns"])
-            rows = []
-            for _, rr in t2.iterrows():
-                rows.append({"mode": _mode_name(rr["mode"]), "source": "simulated", "rate": rr["rate"], "low": rr["low"], "high": rr["high"], "n": rr["turns"]})
-                rows.append({"mode": _mode_name(rr["mode"]), "source": "exact (enumeration)", "rate": rr["exact"], "low": rr["exact"], "high": rr["exact"], "n": np.nan})
-            sec.figures.append(Figure("pond_rate", "P(Pond) per turn by mode, simulated (95 % Wilson) and exact.",
-                                      plot("grouped_rates", pd.DataFrame(rows), group="source", category="mode",
-                                           title="Probability of the Étang Paisible per turn", xlabel="dice mode",
-                                           ylabel="P(Étang) per turn (%)")))
+            sec.figures.append(_pond_rate_figure(rates))
+
+
+def _single_turns(sec: Section, data) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
+    """The single turns of every mode: the Pond's rate against the exact one, its push-back
+    against the exact law, dead turns (their facts, mode by mode); the rows of their tables."""
+    rate_rows, push_rows, test_rows, dead_rows = [], [], [], []
+    for j in data.select(part="turns"):
+        _mode_turns(sec, j["labels"]["mode"], data.rules(j["key"]), data.frame(j["key"]), rate_rows, push_rows,
+                    test_rows, dead_rows)
+    return pd.DataFrame(rate_rows), pd.DataFrame(push_rows), pd.DataFrame(test_rows), pd.DataFrame(dead_rows)
+
+
+def _mode_turns(sec: Section, m: str, rules, t: pd.DataFrame, rate_rows, push_rows, test_rows, dead_rows) -> None:
+    from ...exact import p_pond, pond_pushback
+
+    pond = t["outcome"].to_numpy() == L.OUT_POND
+    n, k = len(t), int(pond.sum())
+    r, lo, hi = wilson(k, n)
+    exact = p_pond(rules)
+    rate_rows.append({"mode": m, "turns": n, "ponds": k, "rate": r, "low": lo, "high": hi, "exact": exact,
+                      "p": binom_test(k, n, exact)})
+    law = pond_pushback(rules)
+    values = t.loc[pond, "value"].to_numpy()
+    # dead turn: the player neither moves nor opens a Pond (Anxiety not rescued, or no set of 3)
+    dead = is_dead(t["outcome"].to_numpy(), t["value"].to_numpy())  # heron_sim.analysis.deadturns
+    dr, dlo, dhi = wilson(int(dead.sum()), n)
+    dead_rows.append({"mode": m, "turns": n, "dead": int(dead.sum()), "rate": dr, "low": dlo, "high": dhi,
+                      "anxiety": float(((t["outcome"].to_numpy() == L.OUT_ANXIETY)).mean()),
+                      "small": float(((t["outcome"].to_numpy() == L.OUT_SCORED) & (t["value"].to_numpy() == 0)).mean())})
+    sec.fact(f"turns.dead.{m}", f"dead turns (no move, no Pond) of a greedy player, {_mode_name(m)}", dr, dlo, dhi, n,
+             "share", n_unit="single turns", note="single turns from a fresh state, guide Loup (power unused)")
+    sec.fact(f"pond.rate.{m}", f"P(Étang Paisible) per turn, simulated, {_mode_name(m)}", r, lo, hi, n, "share",
+             n_unit="single turns", p=rate_rows[-1]["p"], note=f"exact {exact:.6f}; exact binomial test against it")
+    sec.fact(f"pond.exact.{m}", f"P(Étang Paisible) per turn, exact, {_mode_name(m)}", exact, exact, exact, 0, "share",
+             n_unit="exact enumeration")
+    if k:
+        pm, pmlo, pmhi = t_interval(values.astype(float))
+        sec.fact(f"pond.pushback_mean.{m}", f"squares each opponent moves back per Étang Paisible, {_mode_name(m)}",
+                 pm, pmlo, pmhi, k, "squares", n_unit="Ponds")
+        k4, lo4, hi4 = wilson(int((values == 4).sum()), k)
+        sec.fact(f"pond.pushback4.{m}", f"share of Ponds pushing back exactly 4 squares (the minimum), {_mode_name(m)}",
+                 k4, lo4, hi4, k, "share", n_unit="Ponds")
+    ks = sorted(set(law) | set(np.unique(values).tolist()))
+    obs = np.array([(values == kk).sum() for kk in ks], float)
+    exp_p = np.array([law.get(kk, 0.0) for kk in ks])
+    for kk, o, e in zip(ks, obs, exp_p):
+        s, slo, shi = wilson(o, k)
+        push_rows.append({"mode": m, "k": kk, "count": int(o), "share": s, "low": slo, "high": shi, "exact": e, "n": k})
+    chi, dof = _chi2(obs, exp_p * k)
+    test_rows.append({"mode": m, "ponds": k, "chi2": chi, "dof": dof, "p": chi2_sf(chi, dof) if dof > 0 else math.nan,
+                      "mean_sim": float(values.mean()) if k else math.nan,
+                      "mean_exact": float(sum(kk * p for kk, p in law.items()))})
+
+
+def _whole_games(sec: Section, data) -> pd.DataFrame:
+    """Ponds, push-back and lead losses in whole games, per mode (their facts too)."""
+    game_rows = []
+    for j in data.select(part="games"):
+        m = j["labels"]["mode"]
+        df = data.frame(j["key"])
+
+        pg, pglo, pghi = t_interval(df["ponds"].to_numpy(float))
+        pb, pblo, pbhi = t_interval(df["pushback"].to_numpy(float))
+        any_pond = df["ponds"].to_numpy() > 0
+        share, slo, shi = wilson(int(any_pond.sum()), len(df))
+        row = {"mode": m, "games": len(df), "ponds": pg, "ponds_low": pglo, "ponds_high": pghi,
+               "pushback": pb, "pushback_low": pblo, "pushback_high": pbhi,
+               "any": share, "any_low": slo, "any_high": shi}
+        if "pond_lead_losses" in df.columns:
+            row.update({f"lead_{k}": v for k, v in M.pond_decides(df).items() if k != "games"})
+        # per Pond: a ratio over games (Ponds of one game are not independent): clustered by game
+        if "pond_lead_losses" in df.columns:
+            lr, llo, lhi = M.ratio_interval(df["pond_lead_losses"], df["ponds"])
+            row.update({"lead_per_pond": lr, "lead_per_pond_low": llo, "lead_per_pond_high": lhi})
+            sec.fact(f"pond.lead_loss_per_pond.{m}", f"share of Ponds that cost the leader the lead, {_mode_name(m)}",
+                     lr, llo, lhi, int(df["ponds"].sum()), "share", n_unit="Ponds",
+                     note=f"ratio over {len(df):,} games, interval clustered by game")
+        sec.fact(f"pond.games_with_pond.{m}", f"share of games with at least one Étang Paisible, {_mode_name(m)}",
+                 share, slo, shi, len(df), "share")
+        game_rows.append(row)
+    return pd.DataFrame(game_rows)
+
+
+def _seat_rows(sec: Section, data) -> tuple[list[dict], list[dict]]:
+    """The Pond by seat (the engine's per-seat counters), or a note that the run predates them."""
+    seat_rows, assoc_rows = [], []
+    for j in data.select(part="games"):
+        df = data.frame(j["key"])
+        if "pond_back_0" in df.columns:
+            sr, ar = _seat_ponds(df, j["labels"]["mode"], sec)
+            seat_rows += sr
+            assoc_rows += ar
+    if not seat_rows:
+        sec.notes.append("This run predates the engine's per-seat Pond counters (pond_rolls_s, pond_hits_s, "
+                         "pond_back_s); rerun for the Pond's effect on the chance of winning and the push-back per seat.")
+    return seat_rows, assoc_rows
+
+
+def _rate_table(sec: Section, rates: pd.DataFrame) -> None:
+    sec.tables.append(Table("P(Étang Paisible) per turn: simulated vs exact", _disp({
+        "turns": rates["turns"].map("{:,}".format),
+        "simulated [95 % CI]": [pct_ci(r["rate"], r["low"], r["high"], 3) for _, r in rates.iterrows()],
+        "exact": rates["exact"].map(lambda x: pct(x, 3)),
+        "test": rates["p"].map(format_p)}, index=pd.Index(rates["mode"].map(_mode_name), name="mode")), data=rates))
+
+
+def _dead_table(sec: Section, dead_t: pd.DataFrame) -> None:
+    if len(dead_t):
+        sec.tables.append(Table("Dead turns: a greedy turn that moves nobody (no set of 3, or Angoisse du Héron)", _disp({
+            "turns": dead_t["turns"].map("{:,}".format),
+            "dead turns [95 % CI]": [pct_ci(r["rate"], r["low"], r["high"], 2) for _, r in dead_t.iterrows()],
+            "Angoisse (share of all turns)": dead_t["anxiety"].map(lambda x: pct(x, 2)),
+            "no set of 3 (share of all turns)": dead_t["small"].map(lambda x: pct(x, 2)),
+        }, index=pd.Index(dead_t["mode"].map(_mode_name), name="mode")), data=dead_t,
+            note="Single turns of the greedy player from a fresh state, guide Loup (its power is never used by greedy). "
+                 "A Pond turn is not dead: the opponents move back."))
+
+
+def _pushback_table(sec: Section, push: pd.DataFrame, tests: pd.DataFrame) -> None:
+    pt = push.pivot(index="k", columns="mode", values="share")
+    pt = pt[mode_sorted(pt.columns)]
+    disp = pd.DataFrame(index=pt.index)
+    for m in pt.columns:
+        sub = push[push["mode"] == m].set_index("k")
+        disp[_mode_name(m)] = [f"{pct_ci(sub.at[k, 'share'], sub.at[k, 'low'], sub.at[k, 'high'], 2)} (exact {pct(sub.at[k, 'exact'], 2)})"
+                   if k in sub.index else "—" for k in pt.index]
+    disp.index.name = "push-back H"
+    sec.tables.append(Table("Push-back per opponent given an Étang Paisible: simulated [95 % CI] (exact)", disp,
+                            note="Goodness of fit (chi-square, tail bins merged to expected >= 5): " + "; ".join(
+                                f"{_mode_name(r['mode'])}: chi2 = {r['chi2']:.1f}, dof {r['dof']}, {format_p(r['p'])}" for _, r in tests.iterrows()),
+                            data=push))
+
+
+def _games_table(sec: Section, games: pd.DataFrame) -> None:
+    gcols = {
+        "games": games["games"].map("{:,}".format),
+        "Ponds per game": [num_ci(r["ponds"], r["ponds_low"], r["ponds_high"], 3) for _, r in games.iterrows()],
+        "push-back per game (squares)": [num_ci(r["pushback"], r["pushback_low"], r["pushback_high"], 2) for _, r in games.iterrows()],
+        "games with a Pond": [pct_ci(r["any"], r["any_low"], r["any_high"]) for _, r in games.iterrows()],
+    }
+    decides = "lead_per_pond" in games.columns
+    if decides:
+        gcols.update({
+            "Ponds that cost the leader the lead (clustered by game)": [pct_ci(r["lead_per_pond"], r["lead_per_pond_low"], r["lead_per_pond_high"])
+                                                    for _, r in games.iterrows()],
+            "games with such a Pond": [pct_ci(r["lead_per_game"], r["lead_per_game_low"], r["lead_per_game_high"])
+                                       for _, r in games.iterrows()],
+            "… among games with a Pond": [pct_ci(r["lead_per_game_with_pond"], r["lead_per_game_with_pond_low"],
+                                                 r["lead_per_game_with_pond_high"]) for _, r in games.iterrows()],
+            "lead-losing Ponds per game": [num_ci(r["lead_per_game_mean"], r["lead_per_game_mean_low"],
+                                                  r["lead_per_game_mean_high"], 3) for _, r in games.iterrows()],
+        })
+    sec.tables.append(Table("Étangs Paisibles in whole games, and how often one decides the lead", _disp(gcols, index=pd.Index(games["mode"].map(_mode_name), name="mode")), data=games,
+        note=("A Pond costs the leader the lead when the seat strictly ahead of all others just before it no longer is "
+              "just after it. Per Pond: a ratio over games with a delta-method "
+              "interval clustered by game (the Ponds of one game are not independent); per game: Wilson over games. Whether the game's eventual winner was that "
+              "leader is not recorded (the counter does not say who led), so the share of games a Pond turns against "
+              "the eventual winner is not given.") if decides else
+             "This run predates the engine's per-Pond lead-loss counter (pond_lead_losses); rerun for the lead-loss rates."))
+
+
+def _pond_finding(sec: Section, rates: pd.DataFrame, tests: pd.DataFrame, push: pd.DataFrame, base: str) -> None:
+    r = rates.set_index("mode").loc[base]
+    t = tests.set_index("mode").loc[base]
+    sub = push[push["mode"] == base].set_index("k")
+    k4 = sub.loc[4] if 4 in sub.index else None
+    sec.findings.append(
+        f"On {_mode_name(base)} a Pond opens on {pct_ci(r['rate'], r['low'], r['high'], 2)} of turns (exact {pct(r['exact'], 2)}); "
+        f"it pushes each opponent back {t['mean_sim']:.2f} squares on average (exact {t['mean_exact']:.2f})"
+        + (f", exactly 4 squares in {pct_ci(k4['share'], k4['low'], k4['high'])} of Ponds" if k4 is not None else "")
+        + f"; {fit_reading(t['p'])}.")
+
+
+def _games_finding(sec: Section, games: pd.DataFrame, base: str) -> None:
+    if len(games):
+        gb = games.set_index("mode").loc[base] if base in set(games["mode"]) else games.iloc[0]
+        text = (f"In whole {_mode_name(base)} games, {pct_ci(gb['any'], gb['any_low'], gb['any_high'])} of games see at "
+                f"least one Pond")
+        if "lead_per_pond" in games.columns and math.isfinite(gb["lead_per_pond"]):
+            text += (f"; a Pond decides the lead (the player strictly ahead before it is no longer ahead after it) in "
+                     f"{pct_ci(gb['lead_per_pond'], gb['lead_per_pond_low'], gb['lead_per_pond_high'])} of Ponds "
+                     f"({int(gb['lead_lead_losses']):,} of {int(gb['lead_ponds']):,}), and "
+                     f"{pct_ci(gb['lead_per_game'], gb['lead_per_game_low'], gb['lead_per_game_high'])} of games have at "
+                     f"least one such Pond ({gb['lead_per_game_mean']:.2f} per game)")
+        sec.findings.append(text + ".")
+
+
+def _pond_rate_figure(rates: pd.DataFrame) -> Figure:
+    t2 = rates.assign(n=rates["turns"])
+    rows = []
+    for _, rr in t2.iterrows():
+        rows.append({"mode": _mode_name(rr["mode"]), "source": "simulated", "rate": rr["rate"], "low": rr["low"], "high": rr["high"], "n": rr["turns"]})
+        rows.append({"mode": _mode_name(rr["mode"]), "source": "exact (enumeration)", "rate": rr["exact"], "low": rr["exact"], "high": rr["exact"], "n": np.nan})
+    return Figure("pond_rate", "P(Pond) per turn by mode, simulated (95 % Wilson) and exact.",
+                  plot("grouped_rates", pd.DataFrame(rows), group="source", category="mode",
+                       title="Probability of the Étang Paisible per turn", xlabel="dice mode",
+                       ylabel="P(Étang) per turn (%)"))
+
 
 
 def _seat_ponds(df: pd.DataFrame, m: str, sec: Section) -> tuple[list[dict], list[dict]]:
