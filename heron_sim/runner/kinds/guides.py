@@ -90,21 +90,12 @@ class GuidesKind(ExperimentKind):
         for m in exp.modes:
             on_key, off_key = f"games_{m}_on", f"games_{m}_off"
             on = data.frame(on_key)
+            P = M.seats(on)
             gt = M.guide_table(on)
             self.note_seating(sec, self.job(data, on_key))
-            sec.tables.append(Table(f"{_mode_name(m)}: win rate by starting guide, when dealt (fair 1/{M.seats(on)})", _disp({
-                "games where dealt": gt["dealt"].map("{:,}".format),
-                "win rate when dealt [95 % CI]": [pct_ci(r["win_rate_when_dealt"], r["when_dealt_low"], r["when_dealt_high"]) for _, r in gt.iterrows()],
-                "minus fair": [f"{100 * (r['win_rate_when_dealt'] - r['fair_when_dealt']):+.1f} pts" for _, r in gt.iterrows()],
-                "p (Holm)": gt["p_when_dealt_holm"].map(format_p), "flag": gt["flag"],
-            }, index=pd.Index(gt["guide"].map(GUIDE_FR), name="guide")), data=gt,
-                note=f"One scale for every guide figure of the report: the win rate of the player dealt the guide, fair 1/{M.seats(on)}. "
-                     "Exact binomial test, Holm-corrected over the seven guides; a guide is flagged strong or weak only when the "
-                     "test survives the correction and the interval lies beyond ±1 point (possibly: it reaches beyond)."))
+            _when_dealt_table(sec, m, gt, P)
             dbl = M.doubling_share(on)
-            sec.tables.append(Table(f"{_mode_name(m)}: share of advance from the Puissance du Guide (passive doubling), by starting guide", _disp({
-                "player-games": dbl["players"].map("{:,}".format),
-                "share [95 % CI]": [pct_ci(r["share"], r["low"], r["high"]) for _, r in dbl.iterrows()]}, index=pd.Index(dbl["guide"].map(GUIDE_FR), name="guide")), data=dbl))
+            _doubling_table(sec, m, dbl)
             # Reference for the paired ablations: the default-rules batch of the ablations' size.
             ref_key = f"games_{m}_ref" if f"games_{m}_ref" in data.jobs else on_key
             ref = data.frame(ref_key) if ref_key != on_key else on
@@ -116,65 +107,8 @@ class GuidesKind(ExperimentKind):
                 _power_by_players(sec, m, data, M.seats(ref), ab, by_strategy)
             allp = (_ablation(sec, ref, {name: data.frame(off_key) for name in ANIMALS}) if off_key in data.jobs
                     else pd.DataFrame())
-            if len(ab):
-                cols = {
-                    "power uses / game": ab["uses"].map("{:.3f}".format),
-                    "win rate when dealt, power off": ab["off"].map(pct), "on": ab["on"].map(pct),
-                    "on - off [95 % CI]": [signed_ci(r["diff"], r["low"], r["high"], 1, 100, " pts") for _, r in ab.iterrows()],
-                    "p (Holm)": ab["p_holm"].map(format_p)}
-                if len(allp):
-                    al = allp.set_index("guide")
-                    cols["all powers off instead [95 % CI]"] = [
-                        signed_ci(al.at[g, "diff"], al.at[g, "low"], al.at[g, "high"], 1, 100, " pts") if g in al.index else "n/a"
-                        for g in ab["guide"]]
-                sec.tables.append(Table(
-                    f"{_mode_name(m)}: value of each one-shot power, one power switched off at a time (same seeds)",
-                    _disp(cols, index=pd.Index(ab["guide"].map(GUIDE_FR), name="guide")), data=ab,
-                    note=f"Row g: the default rules vs the same {int(ab['games'].iloc[0]):,} games (seeds and seatings) with only "
-                         "g's one-shot power switched off (Guide Power doubling unchanged); win rate "
-                         "of the player dealt g at the start, paired t interval over the games where g was dealt "
-                         f"(about {int(ab['n'].median()):,}), Holm-corrected over the guides. The last column is the older "
-                         "all-powers-off ablation, which mixes g's power with the loss of the opponents' powers."))
-            elif len(allp):
-                sec.tables.append(Table(f"{_mode_name(m)}: pouvoirs ponctuels by ablation (same seeds, all powers on vs off)", _disp({
-                    "power uses / game": allp["uses"].map("{:.3f}".format),
-                    "win rate when dealt, off": allp["off"].map(pct), "on": allp["on"].map(pct),
-                    "on - off [95 % CI]": [signed_ci(r["diff"], r["low"], r["high"], 1, 100, " pts") for _, r in allp.iterrows()],
-                    "p (Holm)": allp["p_holm"].map(format_p)}, index=pd.Index(allp["guide"].map(GUIDE_FR), name="guide")), data=allp,
-                    note="All one-shot powers off at once: each row is that guide's power plus its interactions."))
-            for _, r in gt.iterrows():
-                sec.fact(f"guides.win_rate.{m}.{r['guide']}", f"share of games won by the player dealt the {GUIDE_FR[r['guide']]} guide, "
-                         f"{_mode_name(m)}", r["win_rate"], r["low"], r["high"], r["games"], "share", p=r["p_holm"],
-                         note="fair 1/7; exact binomial test, Holm over the 7 guides")
-            for _, r in dbl.iterrows():
-                sec.fact(f"guides.doubling_share.{m}.{r['guide']}", f"share of advance from the Puissance du Guide, "
-                         f"{'all players' if r['guide'] == 'all' else GUIDE_FR[r['guide']] + ' guide'}, {_mode_name(m)}",
-                         r["share"], r["low"], r["high"], r["players"], "share", n_unit="player-games",
-                         note="ratio over player-games")
-            P = M.seats(on)
-            for _, r in gt.iterrows():
-                if r["dealt"] == 0:
-                    continue
-                sec.fact(f"guides.when_dealt.{m}.{r['guide']}", f"win rate of the player dealt the {GUIDE_FR[r['guide']]} guide "
-                         f"(when dealt), {_mode_name(m)}", r["win_rate_when_dealt"], r["when_dealt_low"], r["when_dealt_high"],
-                         r["dealt"], "share", n_unit="games where dealt", p=r["p_when_dealt_holm"],
-                         note=(f"flag {r['flag']}; " if r["flag"] else "") + f"fair {1 / P:.4f}; exact binomial test, Holm over the "
-                              "7 guides; flagged only beyond ±1 point")
-            dealt = gt[gt["dealt"] > 0]
-            from ...analysis.judge import fair_floor_dealt
-
-            fl = fair_floor_dealt(int(dealt["dealt"].mean()), 1 / P, len(dealt))
-            sec.fact(f"guides.spread_floor.{m}", f"gap between the best and worst guide's win rate when dealt in a perfectly "
-                     f"fair game at the same n (median; high: 95th percentile), {_mode_name(m)}", fl["gap_median"],
-                     math.nan, fl["gap_p95"], int(dealt["dealt"].mean()), "share difference", n_unit="games where dealt (each guide)",
-                     note="simulated: 2,000 fair games of the same size, fixed seed")
-            from ...analysis.judge import spread_interval
-
-            spread, slo, shi = spread_interval(dealt["wins"], dealt["dealt"])
-            sec.fact(f"guides.spread.{m}", f"gap between the strongest and the weakest guide's win rate when dealt, "
-                     f"{_mode_name(m)} (a perfectly fair game at the same n: guides.spread_floor)",
-                     spread, slo, shi, n=int(gt["games"].iloc[0]), unit="share difference",
-                     note="interval: parametric bootstrap of the seven win rates")
+            _power_table(sec, m, ab, allp)
+            _guide_facts(sec, m, gt, dbl, P)
             nd_key = f"games_{m}_nodouble"
             if nd_key in data.jobs:
                 _no_doubling(sec, m, on, data.frame(nd_key), gt)
@@ -182,62 +116,166 @@ class GuidesKind(ExperimentKind):
                 sec.fact(f"guides.power_value.{m}.{r['guide']}", f"value of the {GUIDE_FR[r['guide']]} guide's pouvoir ponctuel "
                          f"to its holder (win rate when dealt, on − off), {_mode_name(m)}", r["diff"], r["low"], r["high"],
                          r["n"], "share difference", n_unit="paired games where dealt", p=r["p_holm"])
-            # findings
-            gd_ = gt[gt["dealt"] > 0].reset_index(drop=True)
-            worst = gd_.iloc[(gd_["win_rate_when_dealt"] - gd_["fair_when_dealt"]).abs().argmax()]
-            best = gd_.iloc[gd_["win_rate_when_dealt"].argmax()]
-            flagged = gt[gt["flag"] != ""]
-            sec.findings.append(
-                f"On {_mode_name(m)} the player dealt the {GUIDE_FR[worst['guide']]} guide wins "
-                f"{pct_ci(worst['win_rate_when_dealt'], worst['when_dealt_low'], worst['when_dealt_high'])} of its games "
-                f"against a fair {pct(worst['fair_when_dealt'])} (Holm {format_p(worst['p_when_dealt_holm'])}); "
-                + (f"the strongest is {GUIDE_FR[best['guide']]} at {pct_ci(best['win_rate_when_dealt'], best['when_dealt_low'], best['when_dealt_high'])}; "
-                   if best['guide'] != worst['guide'] else "")
-                + (f"flagged beyond the ±1 point margin after Holm: {', '.join(f'{GUIDE_FR[r.guide]} ({r.flag})' for r in flagged.itertuples())}."
-                   if len(flagged) else "no guide is beyond the ±1 point margin after Holm correction."))
+            _guide_finding(sec, m, gt)
             sec.findings.append(f"Guide Power doubling gives {pct_ci(dbl.iloc[0]['share'], dbl.iloc[0]['low'], dbl.iloc[0]['high'])} "
                                 f"of all advance on {_mode_name(m)}.")
-            if len(ab):
-                best = ab.iloc[ab["diff"].abs().argmax()]
-                sig = ab[ab["p_holm"] <= 0.05]
-                sec.findings.append(
-                    f"One power at a time on {_mode_name(m)} (same {int(ab['games'].iloc[0]):,} seeds, only that power disabled): "
-                    f"the largest effect is {GUIDE_FR[best['guide']]}'s power, worth "
-                    f"{signed_ci(best['diff'], best['low'], best['high'], 1, 100, ' points')} of win rate to the player dealt it "
-                    f"(Holm {format_p(best['p_holm'])}); "
-                    + (f"powers that change their holder's win rate significantly after Holm correction: "
-                       + ", ".join(f"{GUIDE_FR[r.guide]} {100 * r.diff:+.1f}" for r in sig.sort_values("diff", ascending=False).itertuples())
-                       + " points." if len(sig) else "no single power changes its holder's win rate significantly after Holm correction."))
-            elif len(allp):
-                best = allp.iloc[allp["diff"].abs().argmax()]
-                sec.findings.append(
-                    f"Largest power effect by ablation (all powers off): {GUIDE_FR[best['guide']]} "
-                    f"({signed_ci(best['diff'], best['low'], best['high'], 1, 100, ' points')} win rate when dealt, Holm {format_p(best['p_holm'])}).")
+            _power_finding(sec, m, ab, allp)
             if self.want(exp, "win_rate"):
-                t = gt[gt["dealt"] > 0].assign(rate=lambda d: d["win_rate_when_dealt"], low=lambda d: d["when_dealt_low"],
-                                                high=lambda d: d["when_dealt_high"], n=lambda d: d["dealt"],
-                                                mode=_mode_name(m), guide=lambda d: d["guide"].map(GUIDE_FR))
-                P_ = M.seats(on)
-                sec.figures.append(Figure(f"win_rate_{m}", f"Win rate by starting guide when dealt, {_mode_name(m)} (95 % Wilson; "
-                                                           f"dashed: fair 1/{P_}).",
-                                          plot("grouped_rates", t, group="mode", category="guide",
-                                               title=f"Win rate by guide when dealt ({_mode_name(m)})", xlabel="starting guide",
-                                               ylabel="win rate of the player dealt it (%)", fair=1 / P_,
-                                               fair_label=f"fair share 1/{P_}")))
+                sec.figures.append(_win_rate_figure(m, gt, P))
             fab = ab if len(ab) else allp
             if self.want(exp, "ablation") and len(fab):
-                how = "only that guide's power switched off" if len(ab) else "all powers switched off"
-                sec.figures.append(Figure(f"ablation_{m}", f"Value of each one-shot power: win rate of the player dealt the guide, "
-                                                           f"default rules minus {how} (paired by seed, 95 % t interval).",
-                                          plot("forest", fab.assign(guide=fab["guide"].map(GUIDE_FR)), label="guide", title=f"Value of the guides' powers by ablation ({_mode_name(m)})",
-                                               xlabel="win rate when dealt, on - off (percentage points)", scale=100,
-                                               note=f"{how}; n = {int(fab['n'].min()):,}-{int(fab['n'].max()):,} paired games per guide")))
+                sec.figures.append(_ablation_figure(m, fab, bool(len(ab))))
             if self.want(exp, "doubling"):
-                t = dbl.rename(columns={"share": "rate"}).assign(group=_mode_name(m), n=dbl["players"], guide=dbl["guide"].map(GUIDE_FR))
-                sec.figures.append(Figure(f"doubling_{m}", "Share of each guide's advance that comes from the Puissance du Guide (passive doubling), 95 % interval. Look at the Héron bar: herons never form a set, so a Héron guide can never double.",
-                                          plot("grouped_rates", t, group="group", category="guide",
-                                               title=f"Advance from the Puissance du Guide ({_mode_name(m)})", xlabel="starting guide",
-                                               ylabel="share of the player's advance (%)")))
+                sec.figures.append(_doubling_figure(m, dbl))
+
+
+def _when_dealt_table(sec: Section, m: str, gt: pd.DataFrame, P: int) -> None:
+    """The one scale of every guide figure: the win rate of the player dealt it, Holm over the guides."""
+    sec.tables.append(Table(f"{_mode_name(m)}: win rate by starting guide, when dealt (fair 1/{P})", _disp({
+        "games where dealt": gt["dealt"].map("{:,}".format),
+        "win rate when dealt [95 % CI]": [pct_ci(r["win_rate_when_dealt"], r["when_dealt_low"], r["when_dealt_high"]) for _, r in gt.iterrows()],
+        "minus fair": [f"{100 * (r['win_rate_when_dealt'] - r['fair_when_dealt']):+.1f} pts" for _, r in gt.iterrows()],
+        "p (Holm)": gt["p_when_dealt_holm"].map(format_p), "flag": gt["flag"],
+    }, index=pd.Index(gt["guide"].map(GUIDE_FR), name="guide")), data=gt,
+        note=f"One scale for every guide figure of the report: the win rate of the player dealt the guide, fair 1/{P}. "
+             "Exact binomial test, Holm-corrected over the seven guides; a guide is flagged strong or weak only when the "
+             "test survives the correction and the interval lies beyond ±1 point (possibly: it reaches beyond)."))
+
+
+def _doubling_table(sec: Section, m: str, dbl: pd.DataFrame) -> None:
+    sec.tables.append(Table(f"{_mode_name(m)}: share of advance from the Puissance du Guide (passive doubling), by starting guide", _disp({
+        "player-games": dbl["players"].map("{:,}".format),
+        "share [95 % CI]": [pct_ci(r["share"], r["low"], r["high"]) for _, r in dbl.iterrows()]}, index=pd.Index(dbl["guide"].map(GUIDE_FR), name="guide")), data=dbl))
+
+
+def _power_table(sec: Section, m: str, ab: pd.DataFrame, allp: pd.DataFrame) -> None:
+    """The value of each one-shot power: one power off at a time (else all of them at once)."""
+    if len(ab):
+        cols = {
+            "power uses / game": ab["uses"].map("{:.3f}".format),
+            "win rate when dealt, power off": ab["off"].map(pct), "on": ab["on"].map(pct),
+            "on - off [95 % CI]": [signed_ci(r["diff"], r["low"], r["high"], 1, 100, " pts") for _, r in ab.iterrows()],
+            "p (Holm)": ab["p_holm"].map(format_p)}
+        if len(allp):
+            al = allp.set_index("guide")
+            cols["all powers off instead [95 % CI]"] = [
+                signed_ci(al.at[g, "diff"], al.at[g, "low"], al.at[g, "high"], 1, 100, " pts") if g in al.index else "n/a"
+                for g in ab["guide"]]
+        sec.tables.append(Table(
+            f"{_mode_name(m)}: value of each one-shot power, one power switched off at a time (same seeds)",
+            _disp(cols, index=pd.Index(ab["guide"].map(GUIDE_FR), name="guide")), data=ab,
+            note=f"Row g: the default rules vs the same {int(ab['games'].iloc[0]):,} games (seeds and seatings) with only "
+                 "g's one-shot power switched off (Guide Power doubling unchanged); win rate "
+                 "of the player dealt g at the start, paired t interval over the games where g was dealt "
+                 f"(about {int(ab['n'].median()):,}), Holm-corrected over the guides. The last column is the older "
+                 "all-powers-off ablation, which mixes g's power with the loss of the opponents' powers."))
+    elif len(allp):
+        sec.tables.append(Table(f"{_mode_name(m)}: pouvoirs ponctuels by ablation (same seeds, all powers on vs off)", _disp({
+            "power uses / game": allp["uses"].map("{:.3f}".format),
+            "win rate when dealt, off": allp["off"].map(pct), "on": allp["on"].map(pct),
+            "on - off [95 % CI]": [signed_ci(r["diff"], r["low"], r["high"], 1, 100, " pts") for _, r in allp.iterrows()],
+            "p (Holm)": allp["p_holm"].map(format_p)}, index=pd.Index(allp["guide"].map(GUIDE_FR), name="guide")), data=allp,
+            note="All one-shot powers off at once: each row is that guide's power plus its interactions."))
+
+
+def _guide_facts(sec: Section, m: str, gt: pd.DataFrame, dbl: pd.DataFrame, P: int) -> None:
+    """Win rates (of all games and when dealt), the doubling's share, the spread and its fair floor."""
+    from ...analysis.judge import fair_floor_dealt, spread_interval
+
+    for _, r in gt.iterrows():
+        sec.fact(f"guides.win_rate.{m}.{r['guide']}", f"share of games won by the player dealt the {GUIDE_FR[r['guide']]} guide, "
+                 f"{_mode_name(m)}", r["win_rate"], r["low"], r["high"], r["games"], "share", p=r["p_holm"],
+                 note="fair 1/7; exact binomial test, Holm over the 7 guides")
+    for _, r in dbl.iterrows():
+        sec.fact(f"guides.doubling_share.{m}.{r['guide']}", f"share of advance from the Puissance du Guide, "
+                 f"{'all players' if r['guide'] == 'all' else GUIDE_FR[r['guide']] + ' guide'}, {_mode_name(m)}",
+                 r["share"], r["low"], r["high"], r["players"], "share", n_unit="player-games",
+                 note="ratio over player-games")
+    for _, r in gt.iterrows():
+        if r["dealt"] == 0:
+            continue
+        sec.fact(f"guides.when_dealt.{m}.{r['guide']}", f"win rate of the player dealt the {GUIDE_FR[r['guide']]} guide "
+                 f"(when dealt), {_mode_name(m)}", r["win_rate_when_dealt"], r["when_dealt_low"], r["when_dealt_high"],
+                 r["dealt"], "share", n_unit="games where dealt", p=r["p_when_dealt_holm"],
+                 note=(f"flag {r['flag']}; " if r["flag"] else "") + f"fair {1 / P:.4f}; exact binomial test, Holm over the "
+                      "7 guides; flagged only beyond ±1 point")
+    dealt = gt[gt["dealt"] > 0]
+    fl = fair_floor_dealt(int(dealt["dealt"].mean()), 1 / P, len(dealt))
+    sec.fact(f"guides.spread_floor.{m}", f"gap between the best and worst guide's win rate when dealt in a perfectly "
+             f"fair game at the same n (median; high: 95th percentile), {_mode_name(m)}", fl["gap_median"],
+             math.nan, fl["gap_p95"], int(dealt["dealt"].mean()), "share difference", n_unit="games where dealt (each guide)",
+             note="simulated: 2,000 fair games of the same size, fixed seed")
+    spread, slo, shi = spread_interval(dealt["wins"], dealt["dealt"])
+    sec.fact(f"guides.spread.{m}", f"gap between the strongest and the weakest guide's win rate when dealt, "
+             f"{_mode_name(m)} (a perfectly fair game at the same n: guides.spread_floor)",
+             spread, slo, shi, n=int(gt["games"].iloc[0]), unit="share difference",
+             note="interval: parametric bootstrap of the seven win rates")
+
+
+def _guide_finding(sec: Section, m: str, gt: pd.DataFrame) -> None:
+    gd_ = gt[gt["dealt"] > 0].reset_index(drop=True)
+    worst = gd_.iloc[(gd_["win_rate_when_dealt"] - gd_["fair_when_dealt"]).abs().argmax()]
+    best = gd_.iloc[gd_["win_rate_when_dealt"].argmax()]
+    flagged = gt[gt["flag"] != ""]
+    sec.findings.append(
+        f"On {_mode_name(m)} the player dealt the {GUIDE_FR[worst['guide']]} guide wins "
+        f"{pct_ci(worst['win_rate_when_dealt'], worst['when_dealt_low'], worst['when_dealt_high'])} of its games "
+        f"against a fair {pct(worst['fair_when_dealt'])} (Holm {format_p(worst['p_when_dealt_holm'])}); "
+        + (f"the strongest is {GUIDE_FR[best['guide']]} at {pct_ci(best['win_rate_when_dealt'], best['when_dealt_low'], best['when_dealt_high'])}; "
+           if best['guide'] != worst['guide'] else "")
+        + (f"flagged beyond the ±1 point margin after Holm: {', '.join(f'{GUIDE_FR[r.guide]} ({r.flag})' for r in flagged.itertuples())}."
+           if len(flagged) else "no guide is beyond the ±1 point margin after Holm correction."))
+
+
+def _power_finding(sec: Section, m: str, ab: pd.DataFrame, allp: pd.DataFrame) -> None:
+    if len(ab):
+        best = ab.iloc[ab["diff"].abs().argmax()]
+        sig = ab[ab["p_holm"] <= 0.05]
+        sec.findings.append(
+            f"One power at a time on {_mode_name(m)} (same {int(ab['games'].iloc[0]):,} seeds, only that power disabled): "
+            f"the largest effect is {GUIDE_FR[best['guide']]}'s power, worth "
+            f"{signed_ci(best['diff'], best['low'], best['high'], 1, 100, ' points')} of win rate to the player dealt it "
+            f"(Holm {format_p(best['p_holm'])}); "
+            + (f"powers that change their holder's win rate significantly after Holm correction: "
+               + ", ".join(f"{GUIDE_FR[r.guide]} {100 * r.diff:+.1f}" for r in sig.sort_values("diff", ascending=False).itertuples())
+               + " points." if len(sig) else "no single power changes its holder's win rate significantly after Holm correction."))
+    elif len(allp):
+        best = allp.iloc[allp["diff"].abs().argmax()]
+        sec.findings.append(
+            f"Largest power effect by ablation (all powers off): {GUIDE_FR[best['guide']]} "
+            f"({signed_ci(best['diff'], best['low'], best['high'], 1, 100, ' points')} win rate when dealt, Holm {format_p(best['p_holm'])}).")
+
+
+def _win_rate_figure(m: str, gt: pd.DataFrame, P_: int) -> Figure:
+    t = gt[gt["dealt"] > 0].assign(rate=lambda d: d["win_rate_when_dealt"], low=lambda d: d["when_dealt_low"],
+                                    high=lambda d: d["when_dealt_high"], n=lambda d: d["dealt"],
+                                    mode=_mode_name(m), guide=lambda d: d["guide"].map(GUIDE_FR))
+    return Figure(f"win_rate_{m}", f"Win rate by starting guide when dealt, {_mode_name(m)} (95 % Wilson; "
+                                   f"dashed: fair 1/{P_}).",
+                  plot("grouped_rates", t, group="mode", category="guide",
+                       title=f"Win rate by guide when dealt ({_mode_name(m)})", xlabel="starting guide",
+                       ylabel="win rate of the player dealt it (%)", fair=1 / P_,
+                       fair_label=f"fair share 1/{P_}"))
+
+
+def _ablation_figure(m: str, fab: pd.DataFrame, one_at_a_time: bool) -> Figure:
+    how = "only that guide's power switched off" if one_at_a_time else "all powers switched off"
+    return Figure(f"ablation_{m}", f"Value of each one-shot power: win rate of the player dealt the guide, "
+                                   f"default rules minus {how} (paired by seed, 95 % t interval).",
+                  plot("forest", fab.assign(guide=fab["guide"].map(GUIDE_FR)), label="guide",
+                       title=f"Value of the guides' powers by ablation ({_mode_name(m)})",
+                       xlabel="win rate when dealt, on - off (percentage points)", scale=100,
+                       note=f"{how}; n = {int(fab['n'].min()):,}-{int(fab['n'].max()):,} paired games per guide"))
+
+
+def _doubling_figure(m: str, dbl: pd.DataFrame) -> Figure:
+    t = dbl.rename(columns={"share": "rate"}).assign(group=_mode_name(m), n=dbl["players"], guide=dbl["guide"].map(GUIDE_FR))
+    return Figure(f"doubling_{m}", "Share of each guide's advance that comes from the Puissance du Guide (passive doubling), "
+                  "95 % interval. Look at the Héron bar: herons never form a set, so a Héron guide can never double.",
+                  plot("grouped_rates", t, group="group", category="guide",
+                       title=f"Advance from the Puissance du Guide ({_mode_name(m)})", xlabel="starting guide",
+                       ylabel="share of the player's advance (%)"))
+
 
 
 def _ablation(sec: Section, ref: pd.DataFrame, offs: dict) -> pd.DataFrame:
