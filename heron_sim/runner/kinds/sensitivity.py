@@ -119,172 +119,215 @@ class SensitivityKind(ExperimentKind):
         base = data.frame("base")
         P = int(base["players"].iloc[0])
         m = self.job(data, "base")["labels"]["mode"]
-        rows = []
-        b_len = _length(base)
-        for key, label, df in [("base", "default rules", base)] + [
-                (j["key"], j["labels"]["label"], data.frame(j["key"])) for j in data.select(part="variant")]:
-            lt = M.length_table(df)
-            seat = M.seat_table(df).iloc[0]
-            pr = M.per_turn_rates(df)
-            unf = int((~df["finished"].to_numpy(bool)).sum())
-            d = paired_difference(b_len, _length(df))
-            rel = d["diff"] / d["a"] if d["a"] else float("nan")
-            if key == "base" or "pushback" in key or key.startswith("pond"):
-                from .pond import one_pond
-
-                one_pond(df, m, sec, prefix=f"sensitivity.{key}")
-            gt = M.guide_table(df)
-            dealt = gt[gt["dealt"] > 0]
-            weak = dealt.loc[dealt["win_rate_when_dealt"].idxmin()]
-            dr = M.drama(df)
-            rows.append({"key": key, "label": label, "games": len(df), "unfinished": unf, **lt,
-                         "spread": float(dealt["win_rate_when_dealt"].max() - dealt["win_rate_when_dealt"].min()),
-                         "weakest": weak["guide"], "weakest_rate": weak["win_rate_when_dealt"],
-                         "weakest_low": weak["when_dealt_low"], "weakest_high": weak["when_dealt_high"],
-                         "last_wins": dr["last_wins"], "last_wins_low": dr["last_wins_low"], "last_wins_high": dr["last_wins_high"],
-                         "rel": rel if key != "base" else 0.0, "rel_low": d["low"] / d["a"] if key != "base" else 0.0,
-                         "rel_high": d["high"] / d["a"] if key != "base" else 0.0, "rel_p": d["p"],
-                         "seat1": seat["win_rate"], "seat1_low": seat["low"], "seat1_high": seat["high"], "seat1_p": seat["p"],
-                         "balance": M.ludii_metrics(df)["Balance"], "anxiety": pr["anxiety"], "pond": pr["pond"]})
-        t = pd.DataFrame(rows)
-        sec.tables.append(Table(f"One rule at a time ({_mode_name(m)}, {P} players, the same seeds)", _disp({
-            "finished games": t["games"].sub(t["unfinished"]).map("{:,}".format),
-            "unfinished": [f"{u:,}" + (" ⚠" if u > 0.01 * g else "") for u, g in zip(t["unfinished"], t["games"])],
-            "rounds [95 % CI]": [num_ci(r["mean"], r["mean_low"], r["mean_high"]) for _, r in t.iterrows()],
-            "vs default [95 % CI]": ["—" if r["key"] == "base" else signed_ci(r["rel"], r["rel_low"], r["rel_high"], 1, 100, " %")
-                                     for _, r in t.iterrows()],
-            "minutes": [f"{minutes(x, P):.0f}" for x in t["mean"]],
-            "first player wins [95 % CI]": [pct_ci(r["seat1"], r["seat1_low"], r["seat1_high"]) for _, r in t.iterrows()],
-            "Balance": t["balance"].map("{:.3f}".format),
-            "Angoisse / turn": t["anxiety"].map(lambda x: pct(x, 1)),
-            "Étang / turn": t["pond"].map(lambda x: pct(x, 2)),
-        }, index=pd.Index(t["label"], name="rule changed")), data=t,
-            note=f"Length over finished games, paired with the default game by game (same seeds); fair share of a seat "
-                 f"{pct(1 / P)}; minutes at an assumed {SECONDS_PER_TURN} s per turn. Balance = 1 − the largest gap between "
-                 f"two seats' win rates; a perfectly fair game of {len(base):,} games reads {_fair_balance(len(base), P)} "
-                 "(5th percentile–median of 1,000 simulated fair batches), so a Balance in that range is noise."))
-        for _, r in t.iterrows():
-            sec.fact(f"sensitivity.{r['key']}.length", f"mean game length, {r['label']} ({_mode_name(m)})", r["mean"],
-                     r["mean_low"], r["mean_high"], r["games"] - r["unfinished"], "rounds", n_unit="finished games")
-            if r["key"] != "base":
-                sec.fact(f"sensitivity.{r['key']}.length_rel", f"game length change, {r['label']} vs default ({_mode_name(m)})",
-                         r["rel"], r["rel_low"], r["rel_high"], r["games"], "relative change", n_unit="paired games", p=r["rel_p"])
-            sec.fact(f"sensitivity.{r['key']}.seat1", f"first player's win rate, {r['label']} ({_mode_name(m)})", r["seat1"],
-                     r["seat1_low"], r["seat1_high"], r["games"], "share", p=r["seat1_p"], note=f"fair {1 / P:.4f}")
-            sec.fact(f"sensitivity.{r['key']}.spread", f"gap between the best and worst guide's win rate when dealt, "
-                     f"{r['label']} ({_mode_name(m)})", r["spread"], n=r["games"], unit="share difference")
-            sec.fact(f"sensitivity.{r['key']}.weakest", f"win rate when dealt of the weakest guide ({GUIDE_FR[r['weakest']]}), "
-                     f"{r['label']} ({_mode_name(m)})", r["weakest_rate"], r["weakest_low"], r["weakest_high"], r["games"],
-                     "share", note=f"guide {r['weakest']}; fair {1 / P:.4f}")
-            sec.fact(f"sensitivity.{r['key']}.last_wins", f"chance that the player last at mid-game wins, {r['label']} "
-                     f"({_mode_name(m)})", r["last_wins"], r["last_wins_low"], r["last_wins_high"], r["games"], "share",
-                     note=f"fair {1 / P:.4f}")
-            sec.fact(f"sensitivity.{r['key']}.anxiety", f"Angoisse per played turn, {r['label']} ({_mode_name(m)})",
-                     r["anxiety"], n=r["games"], unit="share", n_unit="games")
-            sec.fact(f"sensitivity.{r['key']}.pond", f"Étang per played turn, {r['label']} ({_mode_name(m)})",
-                     r["pond"], n=r["games"], unit="share", n_unit="games")
+        t = _variants(sec, data, base, m)
+        _variants_table(sec, t, m, P, len(base))
+        _variant_facts(sec, t, m, P)
         if self.want(exp, "sensitivity"):
-            k = t[t["key"] != "base"].copy()
-            sec.figures.append(Figure("sensitivity", "Game length when one rule changes, relative to the default rules on the same "
-                                                     "seeds (95 % paired interval). Points right of zero: longer games.",
-                                      plot("forest", k, label="label", value="rel", low="rel_low", high="rel_high", scale=100,
-                                           title=f"Sensitivity of game length ({_mode_name(m)})",
-                                           xlabel="change in mean game length vs default (%)",
-                                           note=f"n = {int(k['games'].min()):,} paired games per rule")))
-
-        # player counts
-        prow = []
-        for p in PLAYER_COUNTS:
-            key = "base" if p == P else f"players{p}"
-            if key not in data.jobs:
-                continue
-            df = data.frame(key)
-            lt = M.length_table(df)
-            st = M.seat_table(df)
-            first, last = st.iloc[0], st.iloc[-1]
-            prow.append({"players": p, "games": len(df), "unfinished": int((~df["finished"].to_numpy(bool)).sum()), **lt,
-                         "first": first["win_rate"], "first_low": first["low"], "first_high": first["high"], "first_p": first["p"],
-                         "last": last["win_rate"], "last_low": last["low"], "last_high": last["high"], "fair": 1 / p})
-        pt = pd.DataFrame(prow)
+            sec.figures.append(_sensitivity_figure(t, m))
+        pt = _player_counts(data, P)
         if len(pt):
-            sec.tables.append(Table(f"Player counts 2 to 7 ({_mode_name(m)}, the same seeds)", _disp({
-                "games": pt["games"].map("{:,}".format),
-                "unfinished": pt["unfinished"].map("{:,}".format),
-                "rounds [95 % CI]": [num_ci(r["mean"], r["mean_low"], r["mean_high"]) for _, r in pt.iterrows()],
-                "minutes": [f"{minutes(r['mean'], r['players']):.0f}" for _, r in pt.iterrows()],
-                "first player wins [95 % CI]": [pct_ci(r["first"], r["first_low"], r["first_high"]) for _, r in pt.iterrows()],
-                "last player wins [95 % CI]": [pct_ci(r["last"], r["last_low"], r["last_high"]) for _, r in pt.iterrows()],
-                "fair": pt["fair"].map(pct),
-                "first vs fair": [format_p(x) for x in pt["first_p"]],
-            }, index=pd.Index(pt["players"], name="players")), data=pt,
-                note=f"Minutes: rounds × players × an assumed {SECONDS_PER_TURN} s per turn. Exact binomial test of the first "
-                     "player's share against 1/players."))
-            for _, r in pt.iterrows():
-                p = int(r["players"])
-                sec.fact(f"players.{p}.length", f"mean game length with {p} players ({_mode_name(m)})", r["mean"], r["mean_low"],
-                         r["mean_high"], r["games"] - r["unfinished"], "rounds", n_unit="finished games")
-                sec.fact(f"players.{p}.minutes", f"mean game length in minutes with {p} players at {SECONDS_PER_TURN} s per turn",
-                         minutes(r["mean"], p), minutes(r["mean_low"], p), minutes(r["mean_high"], p),
-                         r["games"] - r["unfinished"], "minutes", n_unit="finished games")
-                sec.fact(f"players.{p}.unfinished", f"share of games unfinished at the round limit with {p} players "
-                         f"({_mode_name(m)})", r["unfinished"] / r["games"], n=r["games"], unit="share")
-                sec.fact(f"players.{p}.seat1", f"first player's win rate with {p} players ({_mode_name(m)})", r["first"],
-                         r["first_low"], r["first_high"], r["games"], "share", p=r["first_p"], note=f"fair {1 / p:.4f}")
-
-        # 10 D6 composition
+            _player_counts_table(sec, pt, m)
+            _player_counts_facts(sec, pt, m)
         if "d6_default" in data.jobs and "d6_rotated" in data.jobs:
-            d_def, d_alt = data.frame("d6_default"), data.frame("d6_rotated")
-            r_def, r_alt = data.rules("d6_default"), data.rules("d6_rotated")
-            crow = []
-            for a, name in enumerate(ANIMALS):
-                c_def = sum(a in die for die in r_def.dice)
-                c_alt = sum(a in die for die in r_alt.dice)
-                gd = paired_difference(M.guide_win_indicator(d_def, a), M.guide_win_indicator(d_alt, a))
-                crow.append({"guide": name, "dice_default": c_def, "dice_rotated": c_alt,
-                             "win_default": gd["a"], "win_rotated": gd["b"], "diff": gd["diff"], "low": gd["low"],
-                             "high": gd["high"], "p": gd["p"], "n": gd["n"]})
-            ct = pd.DataFrame(crow)
-            ld = paired_difference(_length(d_def), _length(d_alt))
-            sec.tables.append(Table("10 D6: the assumed dice (rulings) against a rotated composition, the same seeds", _disp({
-                "dice showing it, assumed": ct["dice_default"],
-                "dice showing it, rotated": ct["dice_rotated"],
-                "win rate when dealt, assumed": ct["win_default"].map(pct),
-                "rotated": ct["win_rotated"].map(pct),
-                "rotated − assumed [95 % CI]": [signed_ci(r["diff"], r["low"], r["high"], 1, 100, " pts") for _, r in ct.iterrows()],
-            }, index=pd.Index([GUIDE_FR[g] for g in ct["guide"]], name="guide (animal)")), data=ct,
-                note="The seed lists no faces for the ten historic D6: the rulings assume die k has one Héron face and the five "
-                     "non-heron animals other than animal k mod 6, so Aigle and Cerf are on 9 dice and the other four on 8. "
-                     "The rotated set (die k lacks animal (k + 2) mod 6) moves the extra faces to Loup and Taureau. Win rate when "
-                     f"dealt (fair 1/{P}), paired over the games where the guide was dealt. Game length: assumed "
-                     f"{ld['a']:.2f} rounds, rotated {ld['b']:.2f} ({signed_ci(ld['diff'], ld['low'], ld['high'], 2)})."))
-            for _, r in ct.iterrows():
-                sec.fact(f"d6.dice_with.{r['guide']}", f"number of the 10 assumed D6 dice that show {GUIDE_FR[r['guide']]}",
-                         r["dice_default"], n=10, unit="dice", n_unit="dice")
-                sec.fact(f"d6.composition_effect.{r['guide']}", f"win rate when dealt {GUIDE_FR[r['guide']]}, rotated − assumed "
-                         "10 D6 dice", r["diff"], r["low"], r["high"], r["n"], "share difference", n_unit="paired games where dealt", p=r["p"])
-            nine = [GUIDE_FR[g] for g, c in zip(ct["guide"], ct["dice_default"]) if c == 9]
-            sig = ct[(ct["low"] > 0) | (ct["high"] < 0)]
-            sec.findings.append(
-                f"10 D6 dice are assumed (the seed lists no faces): {', '.join(nine)} appear on 9 of the 10 dice, the other "
-                "non-heron animals on 8. Moving the extra faces to Loup and Taureau changes "
-                + (", ".join(f"{GUIDE_FR[r.guide]} {100 * r.diff:+.1f} pts" for r in sig.itertuples()) if len(sig)
-                   else "no guide's win rate beyond its 95 % interval")
-                + f" (win rate when dealt, {int(ct['n'].max()):,} paired games).")
-
-        base_row = t.iloc[0]
-        sec.findings.append(
-            "Game length by rule (vs default, same seeds): " + "; ".join(
-                f"{r['label']} {100 * r['rel']:+.1f} %" for _, r in t.iloc[1:].iterrows())
-            + f" (default {base_row['mean']:.1f} rounds).")
+            _d6_composition(sec, data, P)
+        _length_finding(sec, t)
         if len(pt):
-            from ...analysis.judge import family_readings
+            _first_player_finding(sec, pt)
 
-            rd = family_readings([(100 * (r["first"] - r["fair"]), 100 * (r["first_low"] - r["fair"]),
-                                   100 * (r["first_high"] - r["fair"]), r["first_p"]) for _, r in pt.iterrows()], 1.0)
-            sec.findings.append("First player's win rate by player count, read with Holm over the "
-                                f"{len(pt)} counts (the report's one first-player figure is the pooled 4-player one): " + ", ".join(
-                f"{int(r['players'])} players {pct(r['first'])} (fair {pct(r['fair'])}, {reading}, Holm p = {q:.3f})"
-                for (_, r), (reading, q) in zip(pt.iterrows(), rd)) + ".")
+
+def _variants(sec: Section, data, base: pd.DataFrame, m: str) -> pd.DataFrame:
+    """One row per rule set (the default first, then each one-key change), paired with the
+    default game by game; the games with one Étang of the Pond's variants (their facts)."""
+    rows = []
+    b_len = _length(base)
+    for key, label, df in [("base", "default rules", base)] + [
+            (j["key"], j["labels"]["label"], data.frame(j["key"])) for j in data.select(part="variant")]:
+        lt = M.length_table(df)
+        seat = M.seat_table(df).iloc[0]
+        pr = M.per_turn_rates(df)
+        unf = int((~df["finished"].to_numpy(bool)).sum())
+        d = paired_difference(b_len, _length(df))
+        rel = d["diff"] / d["a"] if d["a"] else float("nan")
+        if key == "base" or "pushback" in key or key.startswith("pond"):
+            from .pond import one_pond
+
+            one_pond(df, m, sec, prefix=f"sensitivity.{key}")
+        gt = M.guide_table(df)
+        dealt = gt[gt["dealt"] > 0]
+        weak = dealt.loc[dealt["win_rate_when_dealt"].idxmin()]
+        dr = M.drama(df)
+        rows.append({"key": key, "label": label, "games": len(df), "unfinished": unf, **lt,
+                     "spread": float(dealt["win_rate_when_dealt"].max() - dealt["win_rate_when_dealt"].min()),
+                     "weakest": weak["guide"], "weakest_rate": weak["win_rate_when_dealt"],
+                     "weakest_low": weak["when_dealt_low"], "weakest_high": weak["when_dealt_high"],
+                     "last_wins": dr["last_wins"], "last_wins_low": dr["last_wins_low"], "last_wins_high": dr["last_wins_high"],
+                     "rel": rel if key != "base" else 0.0, "rel_low": d["low"] / d["a"] if key != "base" else 0.0,
+                     "rel_high": d["high"] / d["a"] if key != "base" else 0.0, "rel_p": d["p"],
+                     "seat1": seat["win_rate"], "seat1_low": seat["low"], "seat1_high": seat["high"], "seat1_p": seat["p"],
+                     "balance": M.ludii_metrics(df)["Balance"], "anxiety": pr["anxiety"], "pond": pr["pond"]})
+    t = pd.DataFrame(rows)
+    return t
+
+
+def _variants_table(sec: Section, t: pd.DataFrame, m: str, P: int, games: int) -> None:
+    sec.tables.append(Table(f"One rule at a time ({_mode_name(m)}, {P} players, the same seeds)", _disp({
+        "finished games": t["games"].sub(t["unfinished"]).map("{:,}".format),
+        "unfinished": [f"{u:,}" + (" ⚠" if u > 0.01 * g else "") for u, g in zip(t["unfinished"], t["games"])],
+        "rounds [95 % CI]": [num_ci(r["mean"], r["mean_low"], r["mean_high"]) for _, r in t.iterrows()],
+        "vs default [95 % CI]": ["—" if r["key"] == "base" else signed_ci(r["rel"], r["rel_low"], r["rel_high"], 1, 100, " %")
+                                 for _, r in t.iterrows()],
+        "minutes": [f"{minutes(x, P):.0f}" for x in t["mean"]],
+        "first player wins [95 % CI]": [pct_ci(r["seat1"], r["seat1_low"], r["seat1_high"]) for _, r in t.iterrows()],
+        "Balance": t["balance"].map("{:.3f}".format),
+        "Angoisse / turn": t["anxiety"].map(lambda x: pct(x, 1)),
+        "Étang / turn": t["pond"].map(lambda x: pct(x, 2)),
+    }, index=pd.Index(t["label"], name="rule changed")), data=t,
+        note=f"Length over finished games, paired with the default game by game (same seeds); fair share of a seat "
+             f"{pct(1 / P)}; minutes at an assumed {SECONDS_PER_TURN} s per turn. Balance = 1 − the largest gap between "
+             f"two seats' win rates; a perfectly fair game of {games:,} games reads {_fair_balance(games, P)} "
+             "(5th percentile–median of 1,000 simulated fair batches), so a Balance in that range is noise."))
+
+
+def _variant_facts(sec: Section, t: pd.DataFrame, m: str, P: int) -> None:
+    for _, r in t.iterrows():
+        sec.fact(f"sensitivity.{r['key']}.length", f"mean game length, {r['label']} ({_mode_name(m)})", r["mean"],
+                 r["mean_low"], r["mean_high"], r["games"] - r["unfinished"], "rounds", n_unit="finished games")
+        if r["key"] != "base":
+            sec.fact(f"sensitivity.{r['key']}.length_rel", f"game length change, {r['label']} vs default ({_mode_name(m)})",
+                     r["rel"], r["rel_low"], r["rel_high"], r["games"], "relative change", n_unit="paired games", p=r["rel_p"])
+        sec.fact(f"sensitivity.{r['key']}.seat1", f"first player's win rate, {r['label']} ({_mode_name(m)})", r["seat1"],
+                 r["seat1_low"], r["seat1_high"], r["games"], "share", p=r["seat1_p"], note=f"fair {1 / P:.4f}")
+        sec.fact(f"sensitivity.{r['key']}.spread", f"gap between the best and worst guide's win rate when dealt, "
+                 f"{r['label']} ({_mode_name(m)})", r["spread"], n=r["games"], unit="share difference")
+        sec.fact(f"sensitivity.{r['key']}.weakest", f"win rate when dealt of the weakest guide ({GUIDE_FR[r['weakest']]}), "
+                 f"{r['label']} ({_mode_name(m)})", r["weakest_rate"], r["weakest_low"], r["weakest_high"], r["games"],
+                 "share", note=f"guide {r['weakest']}; fair {1 / P:.4f}")
+        sec.fact(f"sensitivity.{r['key']}.last_wins", f"chance that the player last at mid-game wins, {r['label']} "
+                 f"({_mode_name(m)})", r["last_wins"], r["last_wins_low"], r["last_wins_high"], r["games"], "share",
+                 note=f"fair {1 / P:.4f}")
+        sec.fact(f"sensitivity.{r['key']}.anxiety", f"Angoisse per played turn, {r['label']} ({_mode_name(m)})",
+                 r["anxiety"], n=r["games"], unit="share", n_unit="games")
+        sec.fact(f"sensitivity.{r['key']}.pond", f"Étang per played turn, {r['label']} ({_mode_name(m)})",
+                 r["pond"], n=r["games"], unit="share", n_unit="games")
+
+
+def _sensitivity_figure(t: pd.DataFrame, m: str) -> Figure:
+    k = t[t["key"] != "base"].copy()
+    return Figure("sensitivity", "Game length when one rule changes, relative to the default rules on the same "
+                                 "seeds (95 % paired interval). Points right of zero: longer games.",
+                  plot("forest", k, label="label", value="rel", low="rel_low", high="rel_high", scale=100,
+                       title=f"Sensitivity of game length ({_mode_name(m)})",
+                       xlabel="change in mean game length vs default (%)",
+                       note=f"n = {int(k['games'].min()):,} paired games per rule"))
+
+
+def _player_counts(data, P: int) -> pd.DataFrame:
+    """Length and the first and last seats' win rates at each player count played."""
+    prow = []
+    for p in PLAYER_COUNTS:
+        key = "base" if p == P else f"players{p}"
+        if key not in data.jobs:
+            continue
+        df = data.frame(key)
+        lt = M.length_table(df)
+        st = M.seat_table(df)
+        first, last = st.iloc[0], st.iloc[-1]
+        prow.append({"players": p, "games": len(df), "unfinished": int((~df["finished"].to_numpy(bool)).sum()), **lt,
+                     "first": first["win_rate"], "first_low": first["low"], "first_high": first["high"], "first_p": first["p"],
+                     "last": last["win_rate"], "last_low": last["low"], "last_high": last["high"], "fair": 1 / p})
+    pt = pd.DataFrame(prow)
+    return pt
+
+
+def _player_counts_table(sec: Section, pt: pd.DataFrame, m: str) -> None:
+    sec.tables.append(Table(f"Player counts 2 to 7 ({_mode_name(m)}, the same seeds)", _disp({
+        "games": pt["games"].map("{:,}".format),
+        "unfinished": pt["unfinished"].map("{:,}".format),
+        "rounds [95 % CI]": [num_ci(r["mean"], r["mean_low"], r["mean_high"]) for _, r in pt.iterrows()],
+        "minutes": [f"{minutes(r['mean'], r['players']):.0f}" for _, r in pt.iterrows()],
+        "first player wins [95 % CI]": [pct_ci(r["first"], r["first_low"], r["first_high"]) for _, r in pt.iterrows()],
+        "last player wins [95 % CI]": [pct_ci(r["last"], r["last_low"], r["last_high"]) for _, r in pt.iterrows()],
+        "fair": pt["fair"].map(pct),
+        "first vs fair": [format_p(x) for x in pt["first_p"]],
+    }, index=pd.Index(pt["players"], name="players")), data=pt,
+        note=f"Minutes: rounds × players × an assumed {SECONDS_PER_TURN} s per turn. Exact binomial test of the first "
+             "player's share against 1/players."))
+
+
+def _player_counts_facts(sec: Section, pt: pd.DataFrame, m: str) -> None:
+    for _, r in pt.iterrows():
+        p = int(r["players"])
+        sec.fact(f"players.{p}.length", f"mean game length with {p} players ({_mode_name(m)})", r["mean"], r["mean_low"],
+                 r["mean_high"], r["games"] - r["unfinished"], "rounds", n_unit="finished games")
+        sec.fact(f"players.{p}.minutes", f"mean game length in minutes with {p} players at {SECONDS_PER_TURN} s per turn",
+                 minutes(r["mean"], p), minutes(r["mean_low"], p), minutes(r["mean_high"], p),
+                 r["games"] - r["unfinished"], "minutes", n_unit="finished games")
+        sec.fact(f"players.{p}.unfinished", f"share of games unfinished at the round limit with {p} players "
+                 f"({_mode_name(m)})", r["unfinished"] / r["games"], n=r["games"], unit="share")
+        sec.fact(f"players.{p}.seat1", f"first player's win rate with {p} players ({_mode_name(m)})", r["first"],
+                 r["first_low"], r["first_high"], r["games"], "share", p=r["first_p"], note=f"fair {1 / p:.4f}")
+
+
+
+def _d6_composition(sec: Section, data, P: int) -> None:
+    """10 D6's assumed faces against a rotated composition, the same seeds: table, facts, finding."""
+    d_def, d_alt = data.frame("d6_default"), data.frame("d6_rotated")
+    r_def, r_alt = data.rules("d6_default"), data.rules("d6_rotated")
+    crow = []
+    for a, name in enumerate(ANIMALS):
+        c_def = sum(a in die for die in r_def.dice)
+        c_alt = sum(a in die for die in r_alt.dice)
+        gd = paired_difference(M.guide_win_indicator(d_def, a), M.guide_win_indicator(d_alt, a))
+        crow.append({"guide": name, "dice_default": c_def, "dice_rotated": c_alt,
+                     "win_default": gd["a"], "win_rotated": gd["b"], "diff": gd["diff"], "low": gd["low"],
+                     "high": gd["high"], "p": gd["p"], "n": gd["n"]})
+    ct = pd.DataFrame(crow)
+    ld = paired_difference(_length(d_def), _length(d_alt))
+    sec.tables.append(Table("10 D6: the assumed dice (rulings) against a rotated composition, the same seeds", _disp({
+        "dice showing it, assumed": ct["dice_default"],
+        "dice showing it, rotated": ct["dice_rotated"],
+        "win rate when dealt, assumed": ct["win_default"].map(pct),
+        "rotated": ct["win_rotated"].map(pct),
+        "rotated − assumed [95 % CI]": [signed_ci(r["diff"], r["low"], r["high"], 1, 100, " pts") for _, r in ct.iterrows()],
+    }, index=pd.Index([GUIDE_FR[g] for g in ct["guide"]], name="guide (animal)")), data=ct,
+        note="The seed lists no faces for the ten historic D6: the rulings assume die k has one Héron face and the five "
+             "non-heron animals other than animal k mod 6, so Aigle and Cerf are on 9 dice and the other four on 8. "
+             "The rotated set (die k lacks animal (k + 2) mod 6) moves the extra faces to Loup and Taureau. Win rate when "
+             f"dealt (fair 1/{P}), paired over the games where the guide was dealt. Game length: assumed "
+             f"{ld['a']:.2f} rounds, rotated {ld['b']:.2f} ({signed_ci(ld['diff'], ld['low'], ld['high'], 2)})."))
+    for _, r in ct.iterrows():
+        sec.fact(f"d6.dice_with.{r['guide']}", f"number of the 10 assumed D6 dice that show {GUIDE_FR[r['guide']]}",
+                 r["dice_default"], n=10, unit="dice", n_unit="dice")
+        sec.fact(f"d6.composition_effect.{r['guide']}", f"win rate when dealt {GUIDE_FR[r['guide']]}, rotated − assumed "
+                 "10 D6 dice", r["diff"], r["low"], r["high"], r["n"], "share difference", n_unit="paired games where dealt", p=r["p"])
+    nine = [GUIDE_FR[g] for g, c in zip(ct["guide"], ct["dice_default"]) if c == 9]
+    sig = ct[(ct["low"] > 0) | (ct["high"] < 0)]
+    sec.findings.append(
+        f"10 D6 dice are assumed (the seed lists no faces): {', '.join(nine)} appear on 9 of the 10 dice, the other "
+        "non-heron animals on 8. Moving the extra faces to Loup and Taureau changes "
+        + (", ".join(f"{GUIDE_FR[r.guide]} {100 * r.diff:+.1f} pts" for r in sig.itertuples()) if len(sig)
+           else "no guide's win rate beyond its 95 % interval")
+        + f" (win rate when dealt, {int(ct['n'].max()):,} paired games).")
+
+
+
+def _length_finding(sec: Section, t: pd.DataFrame) -> None:
+    base_row = t.iloc[0]
+    sec.findings.append(
+        "Game length by rule (vs default, same seeds): " + "; ".join(
+            f"{r['label']} {100 * r['rel']:+.1f} %" for _, r in t.iloc[1:].iterrows())
+        + f" (default {base_row['mean']:.1f} rounds).")
+
+
+def _first_player_finding(sec: Section, pt: pd.DataFrame) -> None:
+    from ...analysis.judge import family_readings
+
+    rd = family_readings([(100 * (r["first"] - r["fair"]), 100 * (r["first_low"] - r["fair"]),
+                           100 * (r["first_high"] - r["fair"]), r["first_p"]) for _, r in pt.iterrows()], 1.0)
+    sec.findings.append("First player's win rate by player count, read with Holm over the "
+                        f"{len(pt)} counts (the report's one first-player figure is the pooled 4-player one): " + ", ".join(
+        f"{int(r['players'])} players {pct(r['first'])} (fair {pct(r['fair'])}, {reading}, Holm p = {q:.3f})"
+        for (_, r), (reading, q) in zip(pt.iterrows(), rd)) + ".")
 
 
 def _fair_balance(n: int, players: int) -> str:
