@@ -139,8 +139,7 @@ def _seat_cell(r) -> str:
 
 
 def _light_game(kind: ExperimentKind, exp, data, name: str) -> Section:
-    from ...games.base import length_rows, seat_rows
-
+    """One lighter game's section: seat shares, length, the seed's readings, strategies, its own summary."""
     jobs = data.select(game=name)
     seats_jobs = sorted((j for j in jobs if j["labels"]["part"] == "seats"), key=lambda j: int(j["labels"]["players"]))
     mixed_jobs = {int(j["labels"]["players"]): j for j in jobs if j["labels"]["part"] == "mixed"}
@@ -159,99 +158,13 @@ def _light_game(kind: ExperimentKind, exp, data, name: str) -> Section:
                            if mixed_jobs else "")
                         + ("; each reading of the seed against the old model's on the same seeds." if reading_jobs else "."))
 
-    # seat shares, every player count
-    st = pd.concat([seat_rows(df, players=P) for P, df in frames.items()], ignore_index=True)
-    P_max = max(counts)
-    disp = {"decided games": [f"{int(st[st['players'] == P]['games'].iloc[0]):,}" for P in counts],
-            "fair": [pct(1 / P, 1) for P in counts]}
-    for s_ in range(P_max):
-        disp[f"seat {s_ + 1}"] = [_seat_cell(st[(st["players"] == P) & (st["seat"] == s_)].iloc[0])
-                              if s_ < P else "" for P in counts]
-    sec.tables.append(Table(f"Seat win shares by player count ({best} in every seat)", _disp(
-        disp, index=pd.Index(counts, name="players")), data=st,
-        note="Win share over decided games: a shared win counts 1/k to each of its k co-winners, so the fair share "
-             "is 1/players. Wilson 95 % intervals; exact binomial test against 1/players (the conservative score "
-             "test when a seat has shared wins), Holm-corrected over the seats; ▲/▼: above/below fair after Holm."))
-    if kind.want(exp, "seats") and len(st):
-        fig_t = st.assign(ratio=st["win_rate"] * st["players"], rlow=st["low"] * st["players"],
-                          rhigh=st["high"] * st["players"], batch=st["players"].map(lambda P: f"{P} players"), n=st["games"])
-        sec.figures.append(Figure("seats", f"{lab['title']}: win share by seat relative to the fair share (1 = fair), "
-                                           f"every player count, {n_games:,} games each; 95 % Wilson intervals.",
-                                  plot("grouped_rates", fig_t, group="batch", category="seat", value="ratio",
-                                       low="rlow", high="rhigh", percent=False,
-                                       title=f"{lab['title']}: seat shares / fair share", xlabel="seat (turn order)",
-                                       ylabel="win share × players (1 = fair)", fair=1.0, fair_label="fair",
-                                       note="a shared win counts 1/k to each co-winner")))
     P0 = min(max(exp.players, counts[0]), counts[-1])   # the headline count first, then the others
-    for P in [P0] + [c for c in counts if c != P0]:
-        t = st[st["players"] == P]
-        i = int((t["win_rate"] - t["fair"]).abs().idxmax())
-        r = st.loc[i]
-        sig = "significant after Holm" if r["p_holm"] < 0.05 else "not significant after Holm"
-        sec.findings.append(f"Seat {int(r['seat']) + 1} wins {pct_ci(r['win_rate'], r['low'], r['high'])} against a fair "
-                            f"{pct(r['fair'], 0 if (100 * r['fair']).is_integer() else 1)} ({P} players × {best}, "
-                            f"n = {int(r['games']):,} decided games; {sig}, {format_p(r['p_holm'])}).")
-
-    # length, every player count
-    lt = pd.DataFrame([{"players": P, **M.light_length_table(df)} for P, df in frames.items()])
-    sec.tables.append(Table(f"Game length ({unit}, finished games) by player count", _disp({
-        "games": lt["games"].map("{:,}".format),
-        "finished [95 % CI]": [pct_ci(r["finished_rate"], r["finished_low"], r["finished_high"]) for _, r in lt.iterrows()],
-        f"mean ({unit}) [95 % CI]": [num_ci(r["mean"], r["mean_low"], r["mean_high"]) for _, r in lt.iterrows()],
-        "median [95 % CI]": [num_ci(r["median"], r["median_low"], r["median_high"], 0) for _, r in lt.iterrows()],
-        "p10 – p90": [f"{r['p10']:.0f} – {r['p90']:.0f}" for _, r in lt.iterrows()],
-        "min – max": [f"{r['min']:.0f} – {r['max']:.0f}" for _, r in lt.iterrows()],
-    }, index=pd.Index(lt["players"], name="players")), data=lt,
-        note=f"length in {unit}, as docs say for this game; mean: t interval; median: order-statistic interval."))
-    if kind.want(exp, "length"):
-        dists = {f"{P} players": M.light_length_distribution(df) for P, df in frames.items()}
-        stats = pd.DataFrame({"label": [f"{P} players" for P in lt["players"]], "mean": lt["mean"],
-                              "low": lt["mean_low"], "high": lt["mean_high"], "n": lt["finished"]})
-        sec.figures.append(Figure("length", f"{lab['title']}: distribution of game length ({unit}) over finished games, "
-                                            "by player count; points: mean with 95 % t interval.",
-                                  plot("length_distributions", dists, stats, unit=unit, legend_below=True,
-                                       title=f"{lab['title']}: game length (points: mean with 95 % interval)")))
-
-    # the seed's readings: what each changes in seat balance and length
+    _seat_shares(sec, frames, counts, best, n_games, lab["title"], P0, kind.want(exp, "seats"))
+    _length(sec, frames, unit, lab["title"], kind.want(exp, "length"))
     if reading_jobs:
-        rows = [length_rows(df, variant=lab.get("variant", "default"), players=P) for P, df in frames.items()]
-        for j in reading_jobs:
-            rows.append(length_rows(data.frame(j["key"]), variant=j["labels"]["variant"], players=int(j["labels"]["players"])))
-        rt = pd.concat(rows, ignore_index=True)
-        rt = rt.sort_values(["players"], kind="stable").reset_index(drop=True)
-        sec.tables.append(Table("The seed's readings against the old model's (same seeds)", _disp({
-            "players": rt["players"],
-            f"mean length ({unit}) [95 % CI]": [num_ci(r["length_mean"], r["length_low"], r["length_high"])
-                                                for _, r in rt.iterrows()],
-            "largest seat share": [pct(x, 1) for x in rt["max_seat_share"]],
-            "balance": [f"{x:.3f}" for x in rt["balance"]],
-            "smallest Holm p (seats)": [format_p(x) for x in rt["min_p_holm"]],
-            "shared wins": rt["shared"].map("{:,}".format),
-        }, index=pd.Index(rt["variant"], name="rules")), data=rt,
-            note="Each row: every seat greedy, the default rules but for the named reading. Balance: 1 - the largest "
-                 "gap between two seats' win shares (1 = balanced); shares count a shared win as 1/k."))
-
-    # strategies, every player count
+        _readings(sec, data, frames, reading_jobs, lab, unit)
     if mixed_jobs:
-        stt = pd.concat([M.light_strategy_table(data.frame(j["key"])).assign(players=P)
-                         for P, j in sorted(mixed_jobs.items())], ignore_index=True)
-        allrows = stt[stt["seat"].astype(str) == "all"]
-        sec.tables.append(Table("Strategy win shares per seat played (mixed seating), by player count", _disp({
-            "players": allrows["players"], "seat games": allrows["seat_games"].map("{:,}".format),
-            "win share [95 % CI]": [pct_ci(r["win_rate"], r["low"], r["high"]) for _, r in allrows.iterrows()],
-            "fair": [pct(x, 1) for x in allrows["fair"]],
-        }, index=pd.Index(allrows["strategy"], name="strategy")), data=stt,
-            note="Win share per seat played (a shared win counts 1/k); Wilson 95 % intervals; seatings rotated "
-                 "over the seats."))
-        if kind.want(exp, "strategies"):
-            ft = allrows.assign(batch=allrows["players"].map(lambda P: f"{P} players"), n=allrows["seat_games"])
-            sec.figures.append(Figure("strategies", f"{lab['title']}: win share per seat played by strategy (mixed "
-                                                    "seating), every player count; 95 % Wilson intervals.",
-                                      plot("grouped_rates", ft, group="batch", category="strategy",
-                                           title=f"{lab['title']}: strategy win shares (mixed seating)",
-                                           xlabel="strategy", ylabel="win share per seat played (%)",
-                                           value="win_rate")))
-
+        _strategies(sec, data, mixed_jobs, lab["title"], kind.want(exp, "strategies"))
     # the game's own answers, at the experiment's player count
     from ...games import available
 
@@ -264,6 +177,109 @@ def _light_game(kind: ExperimentKind, exp, data, name: str) -> Section:
     sec.notes.append(f"Sample sizes: {sizes}; seed {exp.seed} (game i draws from stream (seed, i)); "
                      f"{sum(j.get('seconds', 0) for j in jobs):.1f} s.")
     return sec
+
+
+def _seat_shares(sec: Section, frames: dict, counts: list[int], best: str, n_games: int, title: str, P0: int,
+                 figure: bool) -> None:
+    """Seat win shares at every player count: table, figure, one finding per count."""
+    from ...games.base import seat_rows
+
+    st = pd.concat([seat_rows(df, players=P) for P, df in frames.items()], ignore_index=True)
+    P_max = max(counts)
+    disp = {"decided games": [f"{int(st[st['players'] == P]['games'].iloc[0]):,}" for P in counts],
+            "fair": [pct(1 / P, 1) for P in counts]}
+    for s_ in range(P_max):
+        disp[f"seat {s_ + 1}"] = [_seat_cell(st[(st["players"] == P) & (st["seat"] == s_)].iloc[0])
+                              if s_ < P else "" for P in counts]
+    sec.tables.append(Table(f"Seat win shares by player count ({best} in every seat)", _disp(
+        disp, index=pd.Index(counts, name="players")), data=st,
+        note="Win share over decided games: a shared win counts 1/k to each of its k co-winners, so the fair share "
+             "is 1/players. Wilson 95 % intervals; exact binomial test against 1/players (the conservative score "
+             "test when a seat has shared wins), Holm-corrected over the seats; ▲/▼: above/below fair after Holm."))
+    if figure and len(st):
+        fig_t = st.assign(ratio=st["win_rate"] * st["players"], rlow=st["low"] * st["players"],
+                          rhigh=st["high"] * st["players"], batch=st["players"].map(lambda P: f"{P} players"), n=st["games"])
+        sec.figures.append(Figure("seats", f"{title}: win share by seat relative to the fair share (1 = fair), "
+                                           f"every player count, {n_games:,} games each; 95 % Wilson intervals.",
+                                  plot("grouped_rates", fig_t, group="batch", category="seat", value="ratio",
+                                       low="rlow", high="rhigh", percent=False,
+                                       title=f"{title}: seat shares / fair share", xlabel="seat (turn order)",
+                                       ylabel="win share × players (1 = fair)", fair=1.0, fair_label="fair",
+                                       note="a shared win counts 1/k to each co-winner")))
+    for P in [P0] + [c for c in counts if c != P0]:
+        t = st[st["players"] == P]
+        i = int((t["win_rate"] - t["fair"]).abs().idxmax())
+        r = st.loc[i]
+        sig = "significant after Holm" if r["p_holm"] < 0.05 else "not significant after Holm"
+        sec.findings.append(f"Seat {int(r['seat']) + 1} wins {pct_ci(r['win_rate'], r['low'], r['high'])} against a fair "
+                            f"{pct(r['fair'], 0 if (100 * r['fair']).is_integer() else 1)} ({P} players × {best}, "
+                            f"n = {int(r['games']):,} decided games; {sig}, {format_p(r['p_holm'])}).")
+
+
+def _length(sec: Section, frames: dict, unit: str, title: str, figure: bool) -> None:
+    """Game length at every player count: table and figure."""
+    lt = pd.DataFrame([{"players": P, **M.light_length_table(df)} for P, df in frames.items()])
+    sec.tables.append(Table(f"Game length ({unit}, finished games) by player count", _disp({
+        "games": lt["games"].map("{:,}".format),
+        "finished [95 % CI]": [pct_ci(r["finished_rate"], r["finished_low"], r["finished_high"]) for _, r in lt.iterrows()],
+        f"mean ({unit}) [95 % CI]": [num_ci(r["mean"], r["mean_low"], r["mean_high"]) for _, r in lt.iterrows()],
+        "median [95 % CI]": [num_ci(r["median"], r["median_low"], r["median_high"], 0) for _, r in lt.iterrows()],
+        "p10 – p90": [f"{r['p10']:.0f} – {r['p90']:.0f}" for _, r in lt.iterrows()],
+        "min – max": [f"{r['min']:.0f} – {r['max']:.0f}" for _, r in lt.iterrows()],
+    }, index=pd.Index(lt["players"], name="players")), data=lt,
+        note=f"length in {unit}, as docs say for this game; mean: t interval; median: order-statistic interval."))
+    if figure:
+        dists = {f"{P} players": M.light_length_distribution(df) for P, df in frames.items()}
+        stats = pd.DataFrame({"label": [f"{P} players" for P in lt["players"]], "mean": lt["mean"],
+                              "low": lt["mean_low"], "high": lt["mean_high"], "n": lt["finished"]})
+        sec.figures.append(Figure("length", f"{title}: distribution of game length ({unit}) over finished games, "
+                                            "by player count; points: mean with 95 % t interval.",
+                                  plot("length_distributions", dists, stats, unit=unit, legend_below=True,
+                                       title=f"{title}: game length (points: mean with 95 % interval)")))
+
+
+def _readings(sec: Section, data, frames: dict, reading_jobs: list[dict], lab: dict, unit: str) -> None:
+    """The seed's readings against the old model's, the same seeds: what each changes."""
+    from ...games.base import length_rows
+
+    rows = [length_rows(df, variant=lab.get("variant", "default"), players=P) for P, df in frames.items()]
+    for j in reading_jobs:
+        rows.append(length_rows(data.frame(j["key"]), variant=j["labels"]["variant"], players=int(j["labels"]["players"])))
+    rt = pd.concat(rows, ignore_index=True)
+    rt = rt.sort_values(["players"], kind="stable").reset_index(drop=True)
+    sec.tables.append(Table("The seed's readings against the old model's (same seeds)", _disp({
+        "players": rt["players"],
+        f"mean length ({unit}) [95 % CI]": [num_ci(r["length_mean"], r["length_low"], r["length_high"])
+                                            for _, r in rt.iterrows()],
+        "largest seat share": [pct(x, 1) for x in rt["max_seat_share"]],
+        "balance": [f"{x:.3f}" for x in rt["balance"]],
+        "smallest Holm p (seats)": [format_p(x) for x in rt["min_p_holm"]],
+        "shared wins": rt["shared"].map("{:,}".format),
+    }, index=pd.Index(rt["variant"], name="rules")), data=rt,
+        note="Each row: every seat greedy, the default rules but for the named reading. Balance: 1 - the largest "
+             "gap between two seats' win shares (1 = balanced); shares count a shared win as 1/k."))
+
+
+def _strategies(sec: Section, data, mixed_jobs: dict, title: str, figure: bool) -> None:
+    """Strategy win shares per seat played (mixed seating) at every player count: table, figure."""
+    stt = pd.concat([M.light_strategy_table(data.frame(j["key"])).assign(players=P)
+                     for P, j in sorted(mixed_jobs.items())], ignore_index=True)
+    allrows = stt[stt["seat"].astype(str) == "all"]
+    sec.tables.append(Table("Strategy win shares per seat played (mixed seating), by player count", _disp({
+        "players": allrows["players"], "seat games": allrows["seat_games"].map("{:,}".format),
+        "win share [95 % CI]": [pct_ci(r["win_rate"], r["low"], r["high"]) for _, r in allrows.iterrows()],
+        "fair": [pct(x, 1) for x in allrows["fair"]],
+    }, index=pd.Index(allrows["strategy"], name="strategy")), data=stt,
+        note="Win share per seat played (a shared win counts 1/k); Wilson 95 % intervals; seatings rotated "
+             "over the seats."))
+    if figure:
+        ft = allrows.assign(batch=allrows["players"].map(lambda P: f"{P} players"), n=allrows["seat_games"])
+        sec.figures.append(Figure("strategies", f"{title}: win share per seat played by strategy (mixed "
+                                                "seating), every player count; 95 % Wilson intervals.",
+                                  plot("grouped_rates", ft, group="batch", category="strategy",
+                                       title=f"{title}: strategy win shares (mixed seating)",
+                                       xlabel="strategy", ylabel="win share per seat played (%)",
+                                       value="win_rate")))
 
 
 class GamesKind(ExperimentKind):
