@@ -9,9 +9,8 @@ from importlib import resources
 from typing import Any
 
 from ..lab.outputs import _toml_key, _toml_value
-from ..rules import Rules
 from ..rules import rules as _R
-from .form import Setup, _flatten
+from .form import Setup
 
 
 def _nest(overrides: dict) -> dict:

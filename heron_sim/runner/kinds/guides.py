@@ -10,7 +10,7 @@ import pandas as pd
 
 from ...analysis import metrics as M
 from ...analysis.stats import format_p, holm, paired_difference
-from ...analysis.executive import GUIDES, fair_of, pc, points_from, remedy, Row, rows_of, show, sure_share, variants
+from ...analysis.executive import GUIDES, fair_of, pc, remedy, Row, rows_of, show, sure_share, variants
 from ...analysis.judge import SHARE_MARGIN, reading
 from ...animals import NAMES as ANIMALS
 from ...sections import Fact, Figure, Section, Table, pct, pct_ci, plot, signed_ci
@@ -538,8 +538,6 @@ def guide_balance_row(facts: dict[str, Fact]) -> Row | None:
         if sp and fl:
             answer += (f" The spread (best − worst) is {100 * sp.estimate:.1f} points; a perfectly fair game at the same n "
                        f"reads {100 * fl.estimate:.1f} (95 % of fair games below {100 * fl.high:.1f}).")
-        d, lo, hi = points_from(gw[lo_g], fair)
-        rd = reading(d, lo, hi, 100 * SHARE_MARGIN, gw[lo_g].p)
         action = ("No guide is beyond the ±1 point margin: no change is advised." if not flagged else remedy(
             facts, "weakest", lambda f: f.estimate >= fair - SHARE_MARGIN,
             lambda f: f"weakest guide {GUIDES.get((f.note or '').split(';')[0].replace('guide ', ''), '')} {show(f)} when dealt",
