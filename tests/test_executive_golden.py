@@ -85,7 +85,9 @@ def snapshot(facts, anchors) -> dict:
     except Exception as e:  # noqa: BLE001 -- recorded as it was
         out["rows"] = f"{type(e).__name__}: {e}"
     try:
-        out["verdict"] = [[{k: _plain(v) for k, v in vars(p).items()} for p in part] for part in verdict(facts)]
+        # what the page shows of each problem (its ``order``, where the kinds place it, is not shown)
+        out["verdict"] = [[{k: _plain(v) for k, v in vars(p).items() if k != "order"} for p in part]
+                          for part in verdict(facts)]
     except Exception as e:  # noqa: BLE001
         out["verdict"] = f"{type(e).__name__}: {e}"
     out["reconcile"] = anxiety_reconciliation(facts).to_dict(orient="records")

@@ -259,7 +259,7 @@ def test_sizes_apply_the_games_override():
     assert Sizes(1)(700, 0.5) == 1  # never an empty batch
 
 
-def _plain_kind(kind_name="plain", rows=None):
+def _plain_kind(kind_name="plain", rows=None, problems=None):
     """A kind that draws no figures (``figures = ()``), with the executive rows ``rows(facts)``."""
     class Plain(HeronExperiment):
         kind: Literal[kind_name] = kind_name
@@ -279,6 +279,9 @@ def _plain_kind(kind_name="plain", rows=None):
 
         def summary_rows(self, facts):
             return rows(facts) if rows else []
+
+        def summary_problems(self, facts):
+            return problems(facts) if problems else []
 
     return PlainKind
 
@@ -374,5 +377,30 @@ def test_a_new_kind_reaches_the_executive_page():
     try:
         with pytest.raises(KindError, match="kind plain: summary_rows returned 'not a row', not a"):
             build_rows({}, {})
+    finally:
+        unregister("plain")
+
+
+def test_a_new_kinds_problems_reach_the_verdict():
+    """A kind's verdict candidates join the others by their order; not a Problem: an error naming it."""
+    from heron_sim.analysis.judge import Problem
+    from heron_sim.report.executive import verdict
+    from heron_sim.sections import Fact
+
+    def problems(facts):
+        f = facts.get("plain.thing")
+        return [Problem("Plain things are far too many", "x", 3.0, "q-plain")] if f else []
+
+    _plain_kind(problems=problems)
+    try:
+        wrong, fine, open_ = verdict({"plain.thing": Fact("plain.thing", "things", 3.0)})
+        assert [p.what for p in wrong] == ["Plain things are far too many"] and fine == open_ == []
+        assert verdict({}) == ([], [], [])
+    finally:
+        unregister("plain")
+    _plain_kind(problems=lambda facts: [None])
+    try:
+        with pytest.raises(KindError, match="kind plain: summary_problems returned None, not a"):
+            verdict({})
     finally:
         unregister("plain")

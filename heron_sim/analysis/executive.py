@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from ..sections import Fact
-from .judge import SHARE_MARGIN
+from .judge import SHARE_MARGIN, Problem
 from .stats import equivalence
 
 
@@ -181,3 +181,21 @@ def rows_of(facts: dict[str, Fact], *questions) -> list[Row]:
     """The rows of ``questions`` (each a function ``facts -> Row | None``: None when its facts are
     missing) that the facts allow, in the order given."""
     return [r for q in questions if (r := q(facts)) is not None]
+
+
+def problems_of(facts: dict[str, Fact], *questions) -> list[Problem]:
+    """The verdict's problems of ``questions`` (each a function ``facts -> list[Problem]``: empty
+    when its facts are missing), in the order given."""
+    return [p for q in questions for p in q(facts)]
+
+
+def at_order(order: float, problems: list[Problem]) -> list[Problem]:
+    """``problems``, each placed at ``order`` among the verdict's (see :class:`Row`'s ``order``)."""
+    for p in problems:
+        p.order = order
+    return problems
+
+
+def is_fine(r: str) -> bool:
+    """Whether a reading shows a problem as fine (inside its margin)."""
+    return r in ("negligible", "real but small")

@@ -124,6 +124,8 @@ class Problem:
     size: float      # the effect against its margin (|effect| / margin); > 1: beyond it
     anchor: str      # the answer it links to
     fine: bool = False  # shown as fine (the reading is negligible or real but small)
+    #: where it stands among equals (the kinds' order of questions; ties keep it in each list)
+    order: float = 1000.0
 
 
 def rank(problems: list[Problem], most: int = 6) -> tuple[list[Problem], list[Problem], list[Problem]]:

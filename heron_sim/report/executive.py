@@ -12,12 +12,10 @@ whose facts are missing (an experiment left out of the plan) is left out rather 
 from __future__ import annotations
 
 import dataclasses
-import math
 
 import pandas as pd
 
-from ..analysis.executive import GUIDES, TARGET_MINUTES, Row, fair_of, pc, points_from, show
-from ..analysis.judge import LENGTH_MARGIN, reading
+from ..analysis.executive import TARGET_MINUTES, Row, show
 from ..sections import Fact
 
 __all__ = ["ASSUMPTIONS", "GLOSSARY", "TARGET_MINUTES", "Row", "anxiety_reconciliation", "build_rows", "show",
@@ -114,78 +112,18 @@ ASSUMPTIONS = [
 # ---------------------------------------------------------------- the verdict
 def verdict(facts: dict[str, Fact]) -> tuple[list, list, list]:
     """What is wrong with the game, ranked by how far its interval lies beyond its margin (in
-    margins), each with figure, interval and the answer it links to; what is fine; what is open."""
-    from ..analysis.judge import Problem, lower_bound_size, rank
+    margins), each with figure, interval and the answer it links to; what is fine; what is open.
+    The candidates are the experiment kinds' (``summary_problems``) and those across experiments,
+    by their ``order``."""
+    from ..analysis.judge import Problem, rank
+    from ..runner.kinds import KindError, registry
+    from ..runner.kinds.across import summary_problems as across_problems
 
-    F = facts.get
+    found = [("across", across_problems(facts))] + [(n, k.summary_problems(facts)) for n, k in registry().items()]
     probs: list[Problem] = []
-    s1 = F("balance.seat1.pooled.8d8")
-    if s1:
-        d, lo, hi = points_from(s1, 0.25)
-        rd = reading(d, lo, hi, 1.0)
-        size = lower_bound_size(d, lo, hi, 1.0)
-        probs.append(Problem(f"The first player {'wins more' if d > 0 else 'wins less'} than a fair 25 %" if size > 1 else
-                             "The first player's edge is within ±1 point" if _is_fine(rd) else
-                             f"The first player wins {d:+.1f} points more than a fair share: real, but its interval reaches "
-                             "past the ±1 point margin" if rd == "real, possibly relevant" and d > 0 else
-                             f"The first player wins {-d:.1f} points less than a fair share: real, but its interval reaches "
-                             "past the ±1 point margin" if rd == "real, possibly relevant" else
-                             "The first player's edge is not settled by these games",
-                             show(s1), size, "q-first-player", fine=_is_fine(rd)))
-    gw = {k.split(".")[-1]: v for k, v in facts.items() if k.startswith("guides.when_dealt.8d8.")}
-    if gw:
-        for g, f in sorted(gw.items(), key=lambda kv: kv[1].estimate)[:1] + sorted(gw.items(), key=lambda kv: -kv[1].estimate)[:1]:
-            fair = fair_of(f, 0.25)
-            d, lo, hi = points_from(f, fair)
-            size = lower_bound_size(d, lo, hi, 1.0) if (not math.isfinite(f.p) or f.p <= 0.05) else 0.0
-            rd = reading(d, lo, hi, 1.0, f.p)
-            probs.append(Problem(f"The {GUIDES[g]} guide is {'weak' if d < 0 else 'strong'}: its holder wins "
-                                 f"{'less' if d < 0 else 'more'} than a fair {pc(fair, 0)}" if size > 1 else
-                                 f"The {GUIDES[g]} guide is within the ±1 point margin (after Holm over the 7 guides)"
-                                 if _is_fine(rd) else f"Whether the {GUIDES[g]} guide is {'weak' if d < 0 else 'strong'} "
-                                 "is not settled (Holm over the 7 guides)", show(f), size, "q-guide-balance", fine=_is_fine(rd)))
-    m4 = F("players.4.minutes") or F("modes.minutes.8d8")
-    if m4 and math.isfinite(m4.low):
-        lo_t, hi_t = TARGET_MINUTES
-        size = ((m4.low - hi_t) / (LENGTH_MARGIN * hi_t) if m4.low > hi_t else
-                (lo_t - m4.high) / (LENGTH_MARGIN * lo_t) if m4.high < lo_t else 0.0)
-        probs.append(Problem(f"A 4-player game lasts {m4.estimate:.0f} minutes, {'above' if m4.estimate > hi_t else 'below'} "
-                             f"the plan's target of {lo_t:.0f}–{hi_t:.0f}" if size > 0 else
-                             f"A 4-player game lasts {m4.estimate:.0f} minutes, within the plan's target",
-                             show(m4), size if size > 0 else 0.0, "q-length", fine=lo_t <= m4.low and m4.high <= hi_t))
-    last = F("sensitivity.base.last_wins")
-    if last:
-        fair = fair_of(last, 0.25)
-        d, lo, hi = points_from(last, fair)
-        size = lower_bound_size(d, lo, hi, 1.0)
-        probs.append(Problem(f"Comebacks are rare: the player last at mid-game wins {pc(last.estimate, 0)}, far below the "
-                             f"{pc(fair, 0)} of a game where mid-game position meant nothing"
-                             if size > 1 and d < 0 else "The player last at mid-game wins about a fair share",
-                             show(last), size, "q-decisiveness", fine=_is_fine(reading(d, lo, hi, 1.0))))
-    pv = {k.split(".")[-1]: v for k, v in facts.items() if k.startswith("guides.power_value.8d8.")}
-    every = {k.split(".")[-1]: f for k, f in facts.items() if k.startswith("guides.power_nil_every_count.8d8.")}
-    flags = every or {k.split(".")[-1]: f for k, f in facts.items() if k.startswith("guides.power_nil.8d8.")}
-    nil = ([g for g, f in flags.items() if f.estimate == 1] if flags else
-           [g for g, f in pv.items() if reading(100 * f.estimate, 100 * f.low, 100 * f.high, 1.0, f.p)
-            in ("negligible", "real but small")])
-    if nil and pv:
-        probs.append(Problem("Powers that change nothing measurable for their holder"
-                             + (" (within noise for every strategy" + (" at every player count measured" if every else "")
-                                + ")" if flags else "") + ": "
-                             + ", ".join(GUIDES[g] for g in nil),
-                             "; ".join(f"{GUIDES[g]} {show(pv[g])}" for g in nil if g in pv), 0.0, "q-powers"))
-    un = F("modes.unfinished.8d8")
-    if un and un.high < 0.01:
-        probs.append(Problem("Every 8 D8 game finishes before the round limit", show(un), 0.0, "q-modes", fine=True))
-    cap = F("modes.sets9plus.10d8")
-    if cap and cap.high < 0.01:
-        probs.append(Problem("The provisional +10 cap for sets of 9–10 dice hardly ever applies", show(cap), 0.0, "q-cap",
-                             fine=True))
-    pr, pe = F("pond.rate.8d8"), F("pond.exact.8d8")
-    if pr and pe and pr.low <= pe.estimate <= pr.high:
-        probs.append(Problem("The simulator agrees with the exact Étang rate", show(pr), 0.0, "q-etang", fine=True))
-    return rank(probs)
-
-
-def _is_fine(r: str) -> bool:
-    return r in ("negligible", "real but small")
+    for name, got in found:
+        for p in got:
+            if not isinstance(p, Problem):
+                raise KindError(f"kind {name}: summary_problems returned {p!r}, not a heron_sim.analysis.judge.Problem")
+            probs.append(p)
+    return rank(sorted(probs, key=lambda p: p.order))

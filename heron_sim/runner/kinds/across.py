@@ -10,8 +10,8 @@ import pandas as pd
 from ...analysis import metrics as M
 from ...analysis.intervals import wilson
 from ...analysis.stats import binom_test, equivalence, format_p
-from ...analysis.executive import pc, rows_of, points_from, remedy, Row, show, sure_share, variants
-from ...analysis.judge import SHARE_MARGIN, family_readings, reading
+from ...analysis.executive import at_order, is_fine, pc, points_from, remedy, Row, rows_of, show, sure_share, variants
+from ...analysis.judge import SHARE_MARGIN, family_readings, lower_bound_size, Problem, reading
 from ...sections import Fact, Section, Table, num_ci, pct, pct_ci
 from .common import GUIDE_FR, _disp, _mode_name
 
@@ -213,6 +213,11 @@ def summary_rows(facts: dict[str, Fact]) -> list[Row]:
     return rows_of(facts, first_player_row)
 
 
+def summary_problems(facts: dict[str, Fact]) -> list:
+    """The verdict's problems from the figures across experiments (the pooled first player)."""
+    return first_player_problem(facts)
+
+
 def first_player_row(facts: dict[str, Fact]) -> Row | None:
     """The first player's edge, pooled over the default batches, by player count."""
     F = facts.get
@@ -249,3 +254,23 @@ def first_player_family(facts: dict[str, Fact]) -> str:
            for (p, f), (r, q) in zip(pl, rd) if r.startswith("real")]
     return ("By player count, after Holm over the " + f"{len(pl)} counts: "
             + ("; ".join(off) if off else "no count differs from its fair share") + ".")
+
+
+def first_player_problem(facts: dict[str, Fact]) -> list[Problem]:
+    """The first player's edge against a fair 25 %."""
+    F = facts.get
+    probs: list[Problem] = []
+    s1 = F("balance.seat1.pooled.8d8")
+    if s1:
+        d, lo, hi = points_from(s1, 0.25)
+        rd = reading(d, lo, hi, 1.0)
+        size = lower_bound_size(d, lo, hi, 1.0)
+        probs.append(Problem(f"The first player {'wins more' if d > 0 else 'wins less'} than a fair 25 %" if size > 1 else
+                             "The first player's edge is within ±1 point" if is_fine(rd) else
+                             f"The first player wins {d:+.1f} points more than a fair share: real, but its interval reaches "
+                             "past the ±1 point margin" if rd == "real, possibly relevant" and d > 0 else
+                             f"The first player wins {-d:.1f} points less than a fair share: real, but its interval reaches "
+                             "past the ±1 point margin" if rd == "real, possibly relevant" else
+                             "The first player's edge is not settled by these games",
+                             show(s1), size, "q-first-player", fine=is_fine(rd)))
+    return at_order(1, probs)

@@ -33,6 +33,7 @@ from typing import ClassVar
 
 from ...errors import HeronSimError
 from ...analysis.executive import Row
+from ...analysis.judge import Problem
 from ...sections import Fact, Section
 from ..jobs import Job
 from ..options import Experiment
@@ -138,6 +139,12 @@ class ExperimentKind:
         e.g. the remedies the sensitivity batches measured), each a
         :class:`~heron_sim.analysis.executive.Row`; none whose facts are missing. Default: none
         (a kind whose figures answer no question of the page)."""
+        return []
+
+    def summary_problems(self, facts: dict[str, Fact]) -> list[Problem]:
+        """The verdict's candidates of this kind (what may be wrong or fine with the game), each a
+        :class:`~heron_sim.analysis.judge.Problem` with its ``order``; none whose facts are
+        missing. Default: none."""
         return []
 
     # ------------------------------------------------------------ the bookkeeping

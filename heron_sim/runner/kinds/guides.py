@@ -10,8 +10,8 @@ import pandas as pd
 
 from ...analysis import metrics as M
 from ...analysis.stats import format_p, holm, paired_difference
-from ...analysis.executive import GUIDES, fair_of, pc, remedy, Row, rows_of, show, sure_share, variants
-from ...analysis.judge import SHARE_MARGIN, reading
+from ...analysis.executive import GUIDES, at_order, fair_of, is_fine, pc, points_from, problems_of, remedy, Row, rows_of, show, sure_share, variants
+from ...analysis.judge import SHARE_MARGIN, lower_bound_size, Problem, reading
 from ...animals import NAMES as ANIMALS
 from ...sections import Fact, Figure, Section, Table, pct, pct_ci, plot, signed_ci
 from ..options import HeronExperiment, Extra, PlayerCounts, Seating, figures_of
@@ -85,6 +85,9 @@ class GuidesKind(ExperimentKind):
 
     def summary_rows(self, facts: dict[str, Fact]) -> list[Row]:
         return rows_of(facts, doubling_row, guide_balance_row, powers_row)
+
+    def summary_problems(self, facts: dict[str, Fact]) -> list[Problem]:
+        return problems_of(facts, guide_problems, powers_problem)
 
     def fill(self, exp: GuidesExperiment, data, sec: Section) -> None:
         for m in exp.modes:
@@ -592,3 +595,39 @@ def doubling_weighing(facts: dict[str, Fact]) -> str:
     if he:
         parts.append(f"Héron guide {-100 * he.estimate:+.1f} points when dealt")
     return "Dropping the doubling (measured, same seeds): " + "; ".join(parts) + "."
+
+
+def guide_problems(facts: dict[str, Fact]) -> list[Problem]:
+    """The weakest and the strongest guide when dealt."""
+    probs: list[Problem] = []
+    gw = {k.split(".")[-1]: v for k, v in facts.items() if k.startswith("guides.when_dealt.8d8.")}
+    if gw:
+        for g, f in sorted(gw.items(), key=lambda kv: kv[1].estimate)[:1] + sorted(gw.items(), key=lambda kv: -kv[1].estimate)[:1]:
+            fair = fair_of(f, 0.25)
+            d, lo, hi = points_from(f, fair)
+            size = lower_bound_size(d, lo, hi, 1.0) if (not math.isfinite(f.p) or f.p <= 0.05) else 0.0
+            rd = reading(d, lo, hi, 1.0, f.p)
+            probs.append(Problem(f"The {GUIDES[g]} guide is {'weak' if d < 0 else 'strong'}: its holder wins "
+                                 f"{'less' if d < 0 else 'more'} than a fair {pc(fair, 0)}" if size > 1 else
+                                 f"The {GUIDES[g]} guide is within the ±1 point margin (after Holm over the 7 guides)"
+                                 if is_fine(rd) else f"Whether the {GUIDES[g]} guide is {'weak' if d < 0 else 'strong'} "
+                                 "is not settled (Holm over the 7 guides)", show(f), size, "q-guide-balance", fine=is_fine(rd)))
+    return at_order(2, probs)
+
+
+def powers_problem(facts: dict[str, Fact]) -> list[Problem]:
+    """Powers that change nothing measurable for their holder."""
+    probs: list[Problem] = []
+    pv = {k.split(".")[-1]: v for k, v in facts.items() if k.startswith("guides.power_value.8d8.")}
+    every = {k.split(".")[-1]: f for k, f in facts.items() if k.startswith("guides.power_nil_every_count.8d8.")}
+    flags = every or {k.split(".")[-1]: f for k, f in facts.items() if k.startswith("guides.power_nil.8d8.")}
+    nil = ([g for g, f in flags.items() if f.estimate == 1] if flags else
+           [g for g, f in pv.items() if reading(100 * f.estimate, 100 * f.low, 100 * f.high, 1.0, f.p)
+            in ("negligible", "real but small")])
+    if nil and pv:
+        probs.append(Problem("Powers that change nothing measurable for their holder"
+                             + (" (within noise for every strategy" + (" at every player count measured" if every else "")
+                                + ")" if flags else "") + ": "
+                             + ", ".join(GUIDES[g] for g in nil),
+                             "; ".join(f"{GUIDES[g]} {show(pv[g])}" for g in nil if g in pv), 0.0, "q-powers"))
+    return at_order(5, probs)

@@ -13,8 +13,8 @@ import pandas as pd
 from ...analysis import metrics as M
 from ...analysis.intervals import wilson
 from ...analysis.stats import equivalence, t_interval, format_p, paired_difference
-from ...analysis.executive import MODE_NAMES, MODE_ORDER, TARGET_MINUTES, fair_of, pc, remedy, Row, rows_of, show, sure_share
-from ...analysis.judge import LENGTH_MARGIN, SHARE_MARGIN, reading
+from ...analysis.executive import MODE_NAMES, MODE_ORDER, TARGET_MINUTES, at_order, fair_of, pc, problems_of, remedy, Row, rows_of, show, sure_share
+from ...analysis.judge import LENGTH_MARGIN, SHARE_MARGIN, Problem, reading
 from ...animals import NAMES as ANIMALS
 from ...sections import Fact, Figure, Section, Table, num_ci, pct, pct_ci, plot
 from ..options import HeronExperiment, Seating, figures_of
@@ -54,6 +54,9 @@ class ModesKind(ExperimentKind):
 
     def summary_rows(self, facts: dict[str, Fact]) -> list[Row]:
         return rows_of(facts, modes_row, decisiveness_row, cap_row)
+
+    def summary_problems(self, facts: dict[str, Fact]) -> list[Problem]:
+        return problems_of(facts, unfinished_problem, cap_problem)
 
     def fill(self, exp: ModesExperiment, data, sec: Section) -> None:
         jobs = data.select()
@@ -523,3 +526,24 @@ def single_use_verdict(facts: dict[str, Fact]) -> str:
         v = "the single-use variant does not change comebacks measurably"
     return (f"The player last at mid-game wins {pc(a)} on the default board and {pc(b)} with single-use squares "
             f"({d:+.1f} points [{lo:+.1f}, {hi:+.1f}], Holm p = {lw.p:.3f}: {rd}): {v}.")
+
+
+def unfinished_problem(facts: dict[str, Fact]) -> list[Problem]:
+    """Every game finishes before the round limit."""
+    F = facts.get
+    probs: list[Problem] = []
+    un = F("modes.unfinished.8d8")
+    if un and un.high < 0.01:
+        probs.append(Problem("Every 8 D8 game finishes before the round limit", show(un), 0.0, "q-modes", fine=True))
+    return at_order(6, probs)
+
+
+def cap_problem(facts: dict[str, Fact]) -> list[Problem]:
+    """The provisional +10 cap hardly ever applies."""
+    F = facts.get
+    probs: list[Problem] = []
+    cap = F("modes.sets9plus.10d8")
+    if cap and cap.high < 0.01:
+        probs.append(Problem("The provisional +10 cap for sets of 9–10 dice hardly ever applies", show(cap), 0.0, "q-cap",
+                             fine=True))
+    return at_order(7, probs)

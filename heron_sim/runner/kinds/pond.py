@@ -12,8 +12,8 @@ from ...analysis import metrics as M
 from ...analysis.deadturns import is_dead
 from ...analysis.intervals import wilson
 from ...analysis.stats import t_interval, binom_test, chi2_sf, format_p
-from ...analysis.executive import MODE_NAMES, MODE_ORDER, fair_of, pc, rel, remedy, Row, rows_of, show, side_effects, sure_share, variants
-from ...analysis.judge import SHARE_MARGIN, reading
+from ...analysis.executive import MODE_NAMES, MODE_ORDER, at_order, fair_of, pc, problems_of, rel, remedy, Row, rows_of, show, side_effects, sure_share, variants
+from ...analysis.judge import SHARE_MARGIN, Problem, reading
 from ...engine import layout as L
 from ...sections import Fact, Figure, Section, Table, num_ci, pct, pct_ci, plot
 from ..options import HeronExperiment, Guide, Seating, Turns, figures_of
@@ -57,6 +57,9 @@ class PondKind(ExperimentKind):
 
     def summary_rows(self, facts: dict[str, Fact]) -> list[Row]:
         return rows_of(facts, pond_row, dead_turns_row)
+
+    def summary_problems(self, facts: dict[str, Fact]) -> list[Problem]:
+        return problems_of(facts, pond_problem)
 
     def fill(self, exp: PondExperiment, data, sec: Section) -> None:
         rates, push, tests, dead_t = _single_turns(sec, data)
@@ -539,3 +542,13 @@ def pushback_test(facts: dict[str, Fact], m: str = "8d8") -> str:
         text += ("At 4 to 8 squares the roller's chance is not shown to be off the fair share: on this evidence "
                  "the size is not wrong.")
     return text
+
+
+def pond_problem(facts: dict[str, Fact]) -> list[Problem]:
+    """The simulator against the exact Étang rate."""
+    F = facts.get
+    probs: list[Problem] = []
+    pr, pe = F("pond.rate.8d8"), F("pond.exact.8d8")
+    if pr and pe and pr.low <= pe.estimate <= pr.high:
+        probs.append(Problem("The simulator agrees with the exact Étang rate", show(pr), 0.0, "q-etang", fine=True))
+    return at_order(8, probs)

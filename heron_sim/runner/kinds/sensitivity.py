@@ -4,6 +4,7 @@ and the 10 D6 dice composition (the rulings' assumed dice against a rotated alte
 
 from __future__ import annotations
 
+import math
 from typing import Literal
 
 import numpy as np
@@ -11,7 +12,8 @@ import pandas as pd
 
 from ...analysis import metrics as M
 from ...analysis.stats import format_p, paired_difference
-from ...analysis.executive import GUIDES, TARGET_MINUTES, pc, remedy, Row, rows_of, show, sure_share
+from ...analysis.judge import LENGTH_MARGIN, lower_bound_size, Problem, reading
+from ...analysis.executive import GUIDES, TARGET_MINUTES, at_order, fair_of, is_fine, pc, points_from, problems_of, remedy, Row, rows_of, show, sure_share
 from ...animals import NAMES as ANIMALS
 from ...sections import Fact, Figure, Section, Table, num_ci, pct, pct_ci, plot, signed_ci
 from ...rules import Rules
@@ -114,6 +116,9 @@ class SensitivityKind(ExperimentKind):
 
     def summary_rows(self, facts: dict[str, Fact]) -> list[Row]:
         return rows_of(facts, length_row, d6_row)
+
+    def summary_problems(self, facts: dict[str, Fact]) -> list[Problem]:
+        return problems_of(facts, length_problem, comeback_problem)
 
     def fill(self, exp: SensitivityExperiment, data, sec: Section) -> None:
         base = data.frame("base")
@@ -386,3 +391,35 @@ def d6_row(facts: dict[str, Fact]) -> Row | None:
         action = "Every 10 D6 figure rests on assumed faces (the seed lists none)."
         return Row("10 D6 on assumed dice", answer, show(d6[big]), sure_share(d6[big], 0.0, None), action,
                         d6[big].id, "sensitivity", False, key="d6", order=11)
+
+
+def length_problem(facts: dict[str, Fact]) -> list[Problem]:
+    """A 4-player game's minutes against the plan's target."""
+    F = facts.get
+    probs: list[Problem] = []
+    m4 = F("players.4.minutes") or F("modes.minutes.8d8")
+    if m4 and math.isfinite(m4.low):
+        lo_t, hi_t = TARGET_MINUTES
+        size = ((m4.low - hi_t) / (LENGTH_MARGIN * hi_t) if m4.low > hi_t else
+                (lo_t - m4.high) / (LENGTH_MARGIN * lo_t) if m4.high < lo_t else 0.0)
+        probs.append(Problem(f"A 4-player game lasts {m4.estimate:.0f} minutes, {'above' if m4.estimate > hi_t else 'below'} "
+                             f"the plan's target of {lo_t:.0f}–{hi_t:.0f}" if size > 0 else
+                             f"A 4-player game lasts {m4.estimate:.0f} minutes, within the plan's target",
+                             show(m4), size if size > 0 else 0.0, "q-length", fine=lo_t <= m4.low and m4.high <= hi_t))
+    return at_order(3, probs)
+
+
+def comeback_problem(facts: dict[str, Fact]) -> list[Problem]:
+    """Comebacks: the player last at mid-game against a fair share."""
+    F = facts.get
+    probs: list[Problem] = []
+    last = F("sensitivity.base.last_wins")
+    if last:
+        fair = fair_of(last, 0.25)
+        d, lo, hi = points_from(last, fair)
+        size = lower_bound_size(d, lo, hi, 1.0)
+        probs.append(Problem(f"Comebacks are rare: the player last at mid-game wins {pc(last.estimate, 0)}, far below the "
+                             f"{pc(fair, 0)} of a game where mid-game position meant nothing"
+                             if size > 1 and d < 0 else "The player last at mid-game wins about a fair share",
+                             show(last), size, "q-decisiveness", fine=is_fine(reading(d, lo, hi, 1.0))))
+    return at_order(4, probs)
