@@ -14,13 +14,18 @@ of emcee's moves: the base owns the bookkeeping, the kind says only what is its 
             ...
         def fill(self, exp, data, sec): # the section, from the stored results alone
             ... if self.want(exp, "pushback"): sec.figures.append(...)
+        def summary_rows(self, facts):  # its questions on the executive page (optional)
+            return rows_of(facts, pond_row, dead_turns_row)
+        def summary_problems(self, facts):  # its candidates for the verdict (optional)
+            return problems_of(facts, pond_problem)
 
 (kind ``games`` implements ``sections(exp, data)`` instead: one section per lighter game.) The
 class registers itself when it is created; this package imports every module of its folder, so
 adding a kind touches its module only. The base refuses a kind name declared twice, an options
 model whose ``kind`` is not the name, a planned job key used twice, and a figure name the kind
 did not declare; it builds the :class:`~heron_sim.sections.Section` (title, introduction, the
-"Sample sizes" note) around ``fill``. :func:`plan_jobs` and :func:`analyse` hand an experiment to
+"Sample sizes" note) around ``fill``. A module of this folder that fails when imported is one
+:class:`~heron_sim.errors.HeronSimError` line naming it (:func:`import_kinds`). :func:`plan_jobs` and :func:`analyse` hand an experiment to
 its kind; :data:`KIND_MODELS` and :data:`KIND_MODULES` are read from the registry
 (:func:`~heron_sim.runner.kinds.base.registry`).
 
