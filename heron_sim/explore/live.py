@@ -20,6 +20,18 @@ The :class:`Engine` owns the jobs: one worker thread plays a chunk of one job at
 round the running jobs (two tabs share the machine); a tab's new job cancels its old one; a job
 nobody listens to any more (its tab was closed) is cancelled; :meth:`Engine.close` stops it all.
 The engine's kernels spread each chunk over numba's threads (heron_sim.engine.batch).
+
+Memory is bounded by design, whatever the number of tabs (every page load is a new tab id):
+
+- at most :data:`MAX_RUNNING` jobs run at once; one more is refused (:class:`Busy`, a 503 answer
+  with its message) until one ends (a tab's new change replaces its own job, never refused);
+- a finished job (done, cancelled, failed) lets go of its games' sums and kernel arrays at once
+  and keeps only its last figures (a few kilobytes, for the rule sheet's evidence);
+- a tab is forgotten when its stream is closed before the end (the tab was closed), when it asks
+  to stop (:meth:`Engine.forget_tab`), after :data:`IDLE_SECONDS` without a request or a
+  listener, and, the least recently used first, beyond :data:`MAX_TABS` tabs;
+- the kept games (:data:`PLAYED`) are at most :data:`KEPT_BYTES` in all tabs together, the
+  least recently used first, and a run unused for :data:`IDLE_SECONDS` is dropped.
 """
 
 from __future__ import annotations
@@ -51,6 +63,19 @@ UPDATE_SHARE = 0.15
 ORPHAN_SECONDS = 8.0
 #: Games per side of each panel scenario.
 PANEL_GAMES = 4000
+#: Jobs running at once at most (all tabs together); one more is a busy answer.
+MAX_RUNNING = 4
+#: Tabs whose last job (its figures) is kept at most; beyond, the least recently used is forgotten.
+MAX_TABS = 64
+#: A tab without a request or a listener for this long is forgotten, and a run of kept games
+#: unused for this long is dropped.
+IDLE_SECONDS = 600.0
+#: The kept games' bytes at most, all tabs together (the least recently used go first).
+KEPT_BYTES = 100 * 2**20
+
+
+class Busy(Exception):
+    """Too many jobs running: the request is refused (503) with this message, nothing started."""
 
 
 class Job:
@@ -94,6 +119,13 @@ class Job:
     def step(self) -> None:  # pragma: no cover - every job defines it
         raise NotImplementedError
 
+    def release(self) -> None:
+        """Let go of what only a running job needs (called by the worker once it is finished)."""
+
+    def kept_bytes(self) -> int:
+        """The bytes of the arrays this job holds (its games' sums and kernel arrays)."""
+        return 0
+
 
 class Seated:
     """The kernel's arrays of each (rules, seating) a job plays, prepared once: the seats'
@@ -102,6 +134,9 @@ class Seated:
 
     def __init__(self):
         self._cache: dict = {}
+
+    def nbytes(self) -> int:
+        return sum(getattr(a, "nbytes", 0) for entry in list(self._cache.values()) for a in entry)
 
     def arrays(self, rules, seating):
         from ..engine.pack import pack_rules
@@ -148,12 +183,17 @@ class PlayedGames:
     the variant, not the base, so the base's games (the same rules, seating, seed and game
     numbers: the same results, bit for bit) are read back instead of played again. One
     contiguous run of games per (rules, seating, seed), at most ``max_games`` of it; the runs
-    used last are kept, ``total_games`` games at most in all (about 100 MB). Thread-safe."""
+    used last are kept, ``total_bytes`` at most in all (and ``total_games`` games, if given),
+    the least recently used dropped first; :meth:`expire` drops the runs unused for a while.
+    Thread-safe."""
 
-    def __init__(self, max_games: int = 200_000, total_games: int = 500_000):
+    def __init__(self, max_games: int = 200_000, total_games: int | None = None,
+                 total_bytes: int | None = None):
         self.max_games = max_games
         self.total_games = total_games
-        self._runs: dict = {}  # key -> [first game, X (int32[games, K2]), lengths (int16[games])]
+        self._total_bytes = total_bytes  # None: KEPT_BYTES, read when trimming
+        # key -> [first game, X (int32[games, K2]), lengths (int16[games]), last used (monotonic)]
+        self._runs: dict = {}
         self._lock = threading.Lock()
 
     @staticmethod
@@ -167,6 +207,7 @@ class PlayedGames:
             if run is None or lo < run[0] or lo + n > run[0] + run[1].shape[0]:
                 return None
             self._runs[key] = self._runs.pop(key)  # used last
+            run[3] = time.monotonic()
             a = lo - run[0]
             X, lens = run[1][a : a + n], run[2][a : a + n]
         return X, histogram_of_bins(lens)
@@ -179,23 +220,48 @@ class PlayedGames:
                 if run[1].shape[0] + X.shape[0] <= self.max_games:
                     run[1] = np.concatenate([run[1], X])
                     run[2] = np.concatenate([run[2], lens])
+                run[3] = time.monotonic()
                 self._runs[key] = self._runs.pop(key)
                 self._trim()
                 return
             if run is not None and run[0] <= lo < run[0] + run[1].shape[0]:
                 return  # already kept
             self._runs.pop(key, None)
-            self._runs[key] = [lo, X.copy(), lens.copy()]
+            self._runs[key] = [lo, X[: self.max_games].copy(), lens[: self.max_games].copy(), time.monotonic()]
             self._trim()
 
+    @property
+    def total_bytes(self) -> int:
+        return KEPT_BYTES if self._total_bytes is None else self._total_bytes
+
+    @staticmethod
+    def _bytes(run) -> int:
+        return run[1].nbytes + run[2].nbytes
+
     def _trim(self) -> None:
-        total = sum(run[1].shape[0] for run in self._runs.values())
-        while total > self.total_games and len(self._runs) > 1:
-            total -= self._runs.pop(next(iter(self._runs)))[1].shape[0]  # the one used longest ago
+        games = sum(run[1].shape[0] for run in self._runs.values())
+        size = sum(self._bytes(run) for run in self._runs.values())
+        cap = self.total_bytes
+        while self._runs and (size > cap or
+                              (self.total_games is not None and games > self.total_games)):
+            run = self._runs.pop(next(iter(self._runs)))  # the one used longest ago
+            games -= run[1].shape[0]
+            size -= self._bytes(run)
+
+    def expire(self, idle_seconds: float) -> None:
+        """Drop the runs unused for ``idle_seconds``."""
+        now = time.monotonic()
+        with self._lock:
+            for k in [k for k, run in self._runs.items() if now - run[3] > idle_seconds]:
+                del self._runs[k]
 
     def games(self) -> int:
         with self._lock:
             return sum(run[1].shape[0] for run in self._runs.values())
+
+    def nbytes(self) -> int:
+        with self._lock:
+            return sum(self._bytes(run) for run in self._runs.values())
 
     def clear(self) -> None:
         with self._lock:
@@ -265,6 +331,15 @@ class CompareJob(Job):
     def snapshot_extra(self) -> dict:
         return {"target": self.setup.games, "played": self.played, "elapsed": round(self.elapsed, 3),
                 "first_update_s": self.first_update_s}
+
+    def release(self) -> None:
+        self.acc = None
+        self.seated = None
+
+    def kept_bytes(self) -> int:
+        acc, seated = self.acc, self.seated
+        return ((acc.blocks.nbytes + acc.hist.nbytes) if acc is not None else 0) + \
+            (seated.nbytes() if seated is not None else 0)
 
     def _chunk(self) -> int:
         if self.rate is None:
@@ -409,11 +484,11 @@ class PanelJob(Job):
 
 
 class Engine:
-    """The running jobs and the one worker thread that plays them."""
+    """The running jobs, the tabs' last jobs and the one worker thread that plays them."""
 
     def __init__(self, warm: bool = True):
-        self.jobs: dict[str, Job] = {}
-        self.by_tab: dict[str, Job] = {}
+        self.jobs: dict[str, Job] = {}     # job id -> the current job of a tab
+        self.by_tab: dict[str, Job] = {}   # tab -> its current job, the least recently used first
         self.cond = threading.Condition()
         self.closing = False
         self._turn = 0
@@ -423,31 +498,77 @@ class Engine:
 
     # ------------------------------------------------------------ jobs
     def submit(self, job: Job) -> Job:
+        """Run ``job`` as its tab's current job (the tab's old one is cancelled); raises
+        :class:`Busy` when :data:`MAX_RUNNING` jobs of other tabs run already."""
         with self.cond:
+            self._housekeep()
             old = self.by_tab.get(job.tab)
+            others = sum(1 for j in self.by_tab.values() if not j.finished and j is not old)
+            if others >= MAX_RUNNING:
+                raise Busy(f"busy: {others} changes are being played already (other tabs; at most "
+                           f"{MAX_RUNNING} at once); try again when one of them is done")
             if old is not None:
                 old.cancel()
+                self._drop(job.tab)
             self.by_tab[job.tab] = job
             self.jobs[job.id] = job
-            for k in [k for k, j in self.jobs.items() if j.finished and j is not job
-                      and time.monotonic() - j.created > 300]:
-                del self.jobs[k]
+            while len(self.by_tab) > MAX_TABS:  # the least recently used finished tab goes
+                tab = next((t for t, j in self.by_tab.items() if j.finished), None)
+                if tab is None:
+                    break
+                self._drop(tab)
             self.cond.notify_all()
         return job
 
     def get(self, job_id: str) -> Job | None:
         return self.jobs.get(job_id)
 
+    def touch(self, job: Job) -> None:
+        """The job's tab was just heard from (a stream opened): used last."""
+        with self.cond:
+            job.last_seen = time.monotonic()
+            if self.by_tab.get(job.tab) is job:
+                self.by_tab[job.tab] = self.by_tab.pop(job.tab)
+
     def cancel_tab(self, tab: str) -> bool:
         with self.cond:
             job = self.by_tab.get(tab)
             if job is not None and not job.finished:
                 job.cancel()
+                self.cond.notify_all()
                 return True
         return False
 
+    def forget_tab(self, tab: str, job: Job | None = None) -> None:
+        """Cancel a tab's games and forget it (only if its current job is ``job``, when given)."""
+        with self.cond:
+            current = self.by_tab.get(tab)
+            if current is None or (job is not None and current is not job):
+                return
+            current.cancel()
+            self._drop(tab)
+            self.cond.notify_all()
+
+    def _drop(self, tab: str) -> None:
+        job = self.by_tab.pop(tab, None)
+        if job is not None:
+            self.jobs.pop(job.id, None)
+
+    def _housekeep(self) -> None:
+        """Forget the tabs idle for :data:`IDLE_SECONDS` and drop the kept games unused as long
+        (under ``self.cond``)."""
+        now = time.monotonic()
+        for tab in [t for t, j in self.by_tab.items()
+                    if j.finished and j.listeners <= 0 and now - j.last_seen > IDLE_SECONDS]:
+            self._drop(tab)
+        PLAYED.expire(IDLE_SECONDS)
+
     def running(self) -> list[Job]:
         return [j for j in self.jobs.values() if not j.finished]
+
+    def kept_bytes(self) -> int:
+        """The bytes held for the tabs: the kept games and the running jobs' arrays."""
+        return PLAYED.nbytes() + sum(j.kept_bytes() for j in list(self.jobs.values()))
 
     # ------------------------------------------------------------ the worker
     def _next(self) -> Job | None:
@@ -464,6 +585,13 @@ class Engine:
             return None
         self._turn = (self._turn + 1) % len(live)
         return live[self._turn]
+
+    def _release(self) -> None:
+        """Let go of the arrays of every finished job (in the worker: no step is running)."""
+        with self.cond:
+            jobs = [j for j in self.jobs.values() if j.finished]
+        for j in jobs:
+            j.release()
 
     def _warm_up(self) -> None:
         """Load the kernels of the default table and draw the bootstrap weights before the
@@ -485,21 +613,29 @@ class Engine:
                 self._warm_up()
             except Exception:  # noqa: BLE001 - a failed warm-up only costs time later
                 pass
+        housekept = time.monotonic()
         while True:
+            self._release()
             with self.cond:
                 while not self.closing:
+                    if time.monotonic() - housekept >= 1.0:
+                        self._housekeep()
+                        housekept = time.monotonic()
                     job = self._next()
                     if job is not None:
                         break
                     self.cond.wait(timeout=1.0)
                 if self.closing:
-                    return
+                    break
             try:
                 job.step()
             except Exception as err:  # noqa: BLE001 - shown in the page, the server goes on
                 job.error = f"{type(err).__name__}: {err}"
                 job.state = "error"
                 job._publish({"trace": traceback.format_exc(limit=3)})
+            if job.finished:
+                job.release()
+        self._release()
 
     def close(self, timeout: float = 5.0) -> None:
         """Cancel every job and stop the worker (after its current chunk)."""
@@ -512,5 +648,10 @@ class Engine:
             self.thread.join(timeout)
 
     def status(self) -> dict[str, Any]:
-        return {"running": [{"job": j.id, "tab": j.tab, "kind": j.kind} for j in self.running()],
-                "jobs": len(self.jobs)}
+        with self.cond:
+            running = [{"job": j.id, "tab": j.tab, "kind": j.kind} for j in self.running()]
+            tabs = len(self.by_tab)
+        return {"running": running, "jobs": len(self.jobs), "tabs": tabs, "kept_bytes": self.kept_bytes(),
+                "kept_games": PLAYED.games(),
+                "limits": {"running": MAX_RUNNING, "tabs": MAX_TABS, "idle_seconds": IDLE_SECONDS,
+                           "kept_bytes": KEPT_BYTES}}

@@ -273,6 +273,12 @@
   function run() {
     var body = settings();
     post("/api/run", body).then(function (res) {
+      if (res.status === 503) {  // too many games running (other tabs): ask again in a moment
+        $("status").textContent = ((res.data.errors || {}).extra || "The server is busy.") + " Trying again…";
+        clearTimeout(state.timer);
+        state.timer = setTimeout(run, 2000);
+        return;
+      }
       if (res.status !== 200) {
         closeStream();
         showErrors(res.data.errors || {});
