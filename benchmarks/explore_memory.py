@@ -5,7 +5,10 @@ idle wait.
 
     python benchmarks/explore_memory.py --tabs 300                 # the hostile trial (nobody streams)
     python benchmarks/explore_memory.py --tabs 300 --stream        # each tab watches its games to the end
-    python benchmarks/explore_memory.py --tabs 300 --idle 20 --env HERON_EXPLORE_IDLE_SECONDS=10
+    python benchmarks/explore_memory.py --tabs 300 --stream --idle 15 --set IDLE_SECONDS=10
+
+``--set NAME=VALUE`` sets a constant of heron_sim.explore.live in the server (e.g. a short
+IDLE_SECONDS to see the memory fall back without waiting ten minutes).
 
 A busy answer (503: too many games running) is retried after a short wait, as a page would.
 Linux only (reads /proc/PID/status).
@@ -61,11 +64,15 @@ def main() -> None:
     ap.add_argument("--stream", action="store_true", help="each tab reads its stream to the end")
     ap.add_argument("--idle", type=float, default=0.0, help="seconds to wait idle at the end")
     ap.add_argument("--every", type=int, default=10, help="print the RSS every this many tabs")
-    ap.add_argument("--env", action="append", default=[], help="NAME=VALUE for the server")
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE",
+                    help="a constant of heron_sim.explore.live in the server")
     a = ap.parse_args()
     env = dict(os.environ, PYTHONUNBUFFERED="1")
-    env.update(kv.split("=", 1) for kv in a.env)
-    proc = subprocess.Popen([sys.executable, "-m", "heron_sim", "explore"], stderr=subprocess.PIPE,
+    sets = "".join(f"setattr(live, {k!r}, type(getattr(live, {k!r}))({v!r}));"
+                   for k, v in (kv.split("=", 1) for kv in a.set))
+    code = ("import sys; from heron_sim.explore import live; " + sets +
+            "from heron_sim.explore import serve; serve(echo=lambda s: print(s, file=sys.stderr))")
+    proc = subprocess.Popen([sys.executable, "-c", code], stderr=subprocess.PIPE,
                             stdout=subprocess.DEVNULL, text=True, env=env)
     try:
         line = ""

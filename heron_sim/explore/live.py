@@ -31,7 +31,10 @@ Memory is bounded by design, whatever the number of tabs (every page load is a n
   to stop (:meth:`Engine.forget_tab`), after :data:`IDLE_SECONDS` without a request or a
   listener, and, the least recently used first, beyond :data:`MAX_TABS` tabs;
 - the kept games (:data:`PLAYED`) are at most :data:`KEPT_BYTES` in all tabs together, the
-  least recently used first, and a run unused for :data:`IDLE_SECONDS` is dropped.
+  least recently used first, and a run unused for :data:`IDLE_SECONDS` is dropped;
+- the kernel arrays (the expert's tables, tens of megabytes a seating) are shared by the jobs
+  and kept at most :data:`SEATED_BYTES` between chunks (:data:`ARRAYS`), dropped when no tab is
+  left.
 """
 
 from __future__ import annotations
@@ -72,6 +75,9 @@ MAX_TABS = 64
 IDLE_SECONDS = 600.0
 #: The kept games' bytes at most, all tabs together (the least recently used go first).
 KEPT_BYTES = 100 * 2**20
+#: The kernel arrays' bytes kept at most between chunks, all jobs together (an AI-mix table of
+#: four holds about 40 MB a seating and rules: one change of the rules, both sides, is ~320 MB).
+SEATED_BYTES = 512 * 2**20
 
 
 class Busy(Exception):
@@ -127,10 +133,53 @@ class Job:
         return 0
 
 
+class KernelArrays:
+    """The kernel's arrays of the (rules, seating) pairs played last, shared by every job (two
+    tabs of the same rules share them): at most :data:`SEATED_BYTES` in all, the least recently
+    used dropped first. Thread-safe."""
+
+    def __init__(self):
+        self._entries: dict = {}  # (rules, seating) -> (R, sids, sp), the least recently used first
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _bytes(entry) -> int:
+        return sum(getattr(a, "nbytes", 0) for a in entry)
+
+    def get(self, key):
+        with self._lock:
+            entry = self._entries.pop(key, None)
+            if entry is not None:
+                self._entries[key] = entry
+            return entry
+
+    def put(self, key, entry) -> None:
+        with self._lock:
+            self._entries.pop(key, None)
+            self._entries[key] = entry
+            size = sum(self._bytes(e) for e in self._entries.values())
+            while self._entries and size > SEATED_BYTES:
+                size -= self._bytes(self._entries.pop(next(iter(self._entries))))
+
+    def nbytes(self) -> int:
+        with self._lock:
+            return sum(self._bytes(e) for e in self._entries.values())
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+#: The kernel arrays of every job of this process (see :class:`KernelArrays`).
+ARRAYS = KernelArrays()
+
+
 class Seated:
-    """The kernel's arrays of each (rules, seating) a job plays, prepared once: the seats'
-    parameter rows hold the expert's tables (megabytes), too costly to rebuild every chunk.
-    :meth:`play` fills the same rows as heron_sim.runner.executor.play_rows."""
+    """The kernel's arrays of each (rules, seating) a job plays: the seats' parameter rows hold
+    the expert's tables (tens of megabytes a seating), too costly to rebuild every chunk, so they
+    come from :data:`ARRAYS` (shared, capped); the ones a chunk uses are pinned here until
+    :meth:`unpin` (the chunk is played). :meth:`play` fills the same rows as
+    heron_sim.runner.executor.play_rows."""
 
     def __init__(self):
         self._cache: dict = {}
@@ -138,21 +187,28 @@ class Seated:
     def nbytes(self) -> int:
         return sum(getattr(a, "nbytes", 0) for entry in list(self._cache.values()) for a in entry)
 
+    def unpin(self) -> None:
+        self._cache.clear()
+
     def arrays(self, rules, seating):
         from ..engine.pack import pack_rules
         from ..strategies import parse_seating, seat_arrays
 
         key = (rules, tuple(seating))
         if key not in self._cache:
-            from ..engine import layout as L
-            from ..engine.batch import play_batch
-            from ..engine.kernels import shared_kernel
+            entry = ARRAYS.get(key)
+            if entry is None:
+                from ..engine import layout as L
+                from ..engine.batch import play_batch
+                from ..engine.kernels import shared_kernel
 
-            sids, sp = seat_arrays(parse_seating(list(seating), rules.players), rules)
-            R = pack_rules(rules)
-            with shared_kernel():  # load the kernel here (its first import is not thread-safe)
-                play_batch(np.uint64(0), 0, R, sids, sp, np.zeros((0, L.n_columns(rules.finish)), dtype=np.int64))
-            self._cache[key] = (R, sids, sp)
+                sids, sp = seat_arrays(parse_seating(list(seating), rules.players), rules)
+                R = pack_rules(rules)
+                with shared_kernel():  # load the kernel here (its first import is not thread-safe)
+                    play_batch(np.uint64(0), 0, R, sids, sp, np.zeros((0, L.n_columns(rules.finish)), dtype=np.int64))
+                entry = (R, sids, sp)
+                ARRAYS.put(key, entry)
+            self._cache[key] = entry
         return self._cache[key]
 
     def play(self, rules, seating, seed, lo, n, store: PlayedGames | None = None):
@@ -248,12 +304,14 @@ class PlayedGames:
             games -= run[1].shape[0]
             size -= self._bytes(run)
 
-    def expire(self, idle_seconds: float) -> None:
-        """Drop the runs unused for ``idle_seconds``."""
+    def expire(self, idle_seconds: float) -> int:
+        """Drop the runs unused for ``idle_seconds``; returns how many."""
         now = time.monotonic()
         with self._lock:
-            for k in [k for k, run in self._runs.items() if now - run[3] > idle_seconds]:
+            old = [k for k, run in self._runs.items() if now - run[3] > idle_seconds]
+            for k in old:
                 del self._runs[k]
+        return len(old)
 
     def games(self) -> int:
         with self._lock:
@@ -363,7 +421,10 @@ class CompareJob(Job):
             share[1] = lo + m
         if self.state != "running":
             return
-        results = play_all(self.seated, s.seed, tasks, self.store)
+        try:
+            results = play_all(self.seated, s.seed, tasks, self.store)
+        finally:
+            self.seated.unpin()  # between chunks the arrays are held by ARRAYS only (capped)
         if self.state != "running":
             return  # cancelled while the chunk played: nothing more is published
         n = 0
@@ -483,6 +544,18 @@ class PanelJob(Job):
         return max(self.results, key=score)["name"] if self.results else None
 
 
+def _return_memory() -> None:
+    """Give the heap's free pages back to the system (glibc's ``malloc_trim``; nothing elsewhere):
+    freed arrays below glibc's mmap threshold stay in the heap otherwise, and the server's
+    resident memory would not fall back when its tabs are gone."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
 class Engine:
     """The running jobs, the tabs' last jobs and the one worker thread that plays them."""
 
@@ -554,21 +627,23 @@ class Engine:
         if job is not None:
             self.jobs.pop(job.id, None)
 
-    def _housekeep(self) -> None:
+    def _housekeep(self) -> bool:
         """Forget the tabs idle for :data:`IDLE_SECONDS` and drop the kept games unused as long
-        (under ``self.cond``)."""
+        (under ``self.cond``); True when something was dropped."""
         now = time.monotonic()
-        for tab in [t for t, j in self.by_tab.items()
-                    if j.finished and j.listeners <= 0 and now - j.last_seen > IDLE_SECONDS]:
+        idle = [t for t, j in self.by_tab.items()
+                if j.finished and j.listeners <= 0 and now - j.last_seen > IDLE_SECONDS]
+        for tab in idle:
             self._drop(tab)
-        PLAYED.expire(IDLE_SECONDS)
+        return PLAYED.expire(IDLE_SECONDS) > 0 or bool(idle)
 
     def running(self) -> list[Job]:
         return [j for j in self.jobs.values() if not j.finished]
 
     def kept_bytes(self) -> int:
-        """The bytes held for the tabs: the kept games and the running jobs' arrays."""
-        return PLAYED.nbytes() + sum(j.kept_bytes() for j in list(self.jobs.values()))
+        """The bytes held for the tabs: the kept games, the kernel arrays and the running jobs'
+        sums."""
+        return PLAYED.nbytes() + ARRAYS.nbytes() + sum(j.kept_bytes() for j in list(self.jobs.values()))
 
     # ------------------------------------------------------------ the worker
     def _next(self) -> Job | None:
@@ -619,7 +694,10 @@ class Engine:
             with self.cond:
                 while not self.closing:
                     if time.monotonic() - housekept >= 1.0:
-                        self._housekeep()
+                        dropped = self._housekeep()
+                        if not self.by_tab and (dropped or ARRAYS.nbytes()):
+                            ARRAYS.clear()
+                            _return_memory()  # all idle: give the freed pages back to the system
                         housekept = time.monotonic()
                     job = self._next()
                     if job is not None:
