@@ -68,8 +68,16 @@ def _clean(x: Any) -> Any:
     return x
 
 
-def _json(doc: Any, status: int = 200) -> JSONResponse:
-    return JSONResponse(_clean(doc), status_code=status)
+class _JSONResponse(JSONResponse):
+    """JSON escaped to ASCII: a request's text may hold lone surrogates (``"\\udce8"`` is valid
+    JSON), which an error message quoting it must carry back without failing to encode."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode("ascii")
+
+
+def _json(doc: Any, status: int = 200, headers: dict | None = None) -> JSONResponse:
+    return _JSONResponse(_clean(doc), status_code=status, headers=headers)
 
 
 def _errors(errors: dict[str, str]) -> JSONResponse:
@@ -141,7 +149,7 @@ def handled(fn):
         except FormErrors as err:
             return _errors(err.errors)
         except live.Busy as err:
-            return JSONResponse({"errors": {EXTRA: str(err)}}, status_code=503, headers={"Retry-After": "2"})
+            return _json({"errors": {EXTRA: str(err)}}, 503, headers={"Retry-After": "2"})
         except HeronSimError as err:
             return _errors({EXTRA: str(err)})
         except Exception as err:  # noqa: BLE001 - the server goes on; the page shows the line
