@@ -257,8 +257,11 @@ def test_a_job_over_the_running_cap_is_a_busy_answer_and_a_tab_may_replace_its_o
             assert c.post("/api/run", json=doc).status_code == 200
             r = c.post("/api/run", json={**doc, "tab": "b"})
             assert r.status_code == 503 and r.headers.get("retry-after")
-            assert r.json()["errors"]["extra"].startswith("busy: 1 changes are being played already")
+            assert r.json()["errors"]["extra"].startswith("busy: 1 change is being played already")
             assert "b" not in engine.by_tab  # nothing started, nothing kept
+            st = c.get("/api/status").json()
+            assert st["tabs"] == 1 and len(st["running"]) == 1 and st["limits"]["running"] == 1
+            assert st["kept_bytes"] > 0  # the running job's sums at least
             assert c.post("/api/run", json={**doc, "values": {"rolls": 4}}).status_code == 200  # its own: replaced
             c.post("/api/cancel", json={"tab": "a"})
             assert c.post("/api/run", json={**doc, "tab": "b"}).status_code == 200  # a slot is free again

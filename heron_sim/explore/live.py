@@ -128,9 +128,9 @@ class Job:
     def release(self) -> None:
         """Let go of what only a running job needs (called by the worker once it is finished)."""
 
-    def kept_bytes(self) -> int:
-        """The bytes of the arrays this job holds (its games' sums and kernel arrays)."""
-        return 0
+    def arrays(self) -> list:
+        """The arrays this job holds (its games' sums, the kernel arrays of the chunk playing)."""
+        return []
 
 
 class KernelArrays:
@@ -164,6 +164,10 @@ class KernelArrays:
     def nbytes(self) -> int:
         with self._lock:
             return sum(self._bytes(e) for e in self._entries.values())
+
+    def entries(self) -> list:
+        with self._lock:
+            return list(self._entries.values())
 
     def clear(self) -> None:
         with self._lock:
@@ -394,10 +398,10 @@ class CompareJob(Job):
         self.acc = None
         self.seated = None
 
-    def kept_bytes(self) -> int:
+    def arrays(self) -> list:
         acc, seated = self.acc, self.seated
-        return ((acc.blocks.nbytes + acc.hist.nbytes) if acc is not None else 0) + \
-            (seated.nbytes() if seated is not None else 0)
+        return ([acc.blocks, acc.hist] if acc is not None else []) + \
+            ([a for entry in list(seated._cache.values()) for a in entry] if seated is not None else [])
 
     def _chunk(self) -> int:
         if self.rate is None:
@@ -578,8 +582,9 @@ class Engine:
             old = self.by_tab.get(job.tab)
             others = sum(1 for j in self.by_tab.values() if not j.finished and j is not old)
             if others >= MAX_RUNNING:
-                raise Busy(f"busy: {others} changes are being played already (other tabs; at most "
-                           f"{MAX_RUNNING} at once); try again when one of them is done")
+                what = "1 change is" if others == 1 else f"{others} changes are"
+                raise Busy(f"busy: {what} being played already (other tabs; at most {MAX_RUNNING} "
+                           "at once); try again when one of them is done")
             if old is not None:
                 old.cancel()
                 self._drop(job.tab)
@@ -641,9 +646,12 @@ class Engine:
         return [j for j in self.jobs.values() if not j.finished]
 
     def kept_bytes(self) -> int:
-        """The bytes held for the tabs: the kept games, the kernel arrays and the running jobs'
-        sums."""
-        return PLAYED.nbytes() + ARRAYS.nbytes() + sum(j.kept_bytes() for j in list(self.jobs.values()))
+        """The bytes held for the tabs: the kept games, the kernel arrays (each array once: a
+        playing chunk pins some that :data:`ARRAYS` holds too) and the running jobs' sums."""
+        arrays = {id(a): a for entry in ARRAYS.entries() for a in entry}
+        for j in list(self.jobs.values()):
+            arrays.update((id(a), a) for a in j.arrays())
+        return PLAYED.nbytes() + sum(getattr(a, "nbytes", 0) for a in arrays.values())
 
     # ------------------------------------------------------------ the worker
     def _next(self) -> Job | None:

@@ -311,7 +311,7 @@
       render(snap);
     });
     es.addEventListener("end", function () { if (state.stream === es) { es.close(); state.stream = null; } });
-    es.onerror = function () { if (state.stream === es && es.readyState === 2) $("status").textContent = "Connection lost."; };
+    es.onerror = function () { if (state.stream === es && es.readyState === 2) $("status").textContent = "Connection lost (a tab idle for 10 minutes is forgotten): change a value to play again."; };
   }
 
   // ------------------------------------------------------------ the figures
