@@ -34,6 +34,15 @@ from heron_sim.rules import rules as R
 GREEDY = ["greedy"] * 4
 
 
+@pytest.fixture(autouse=True)
+def few_games(monkeypatch):
+    """These tests play a few thousand games per side (the page asks 20,000 at least): the
+    range is widened below here only; tests/test_explore_memory.py checks the real one."""
+    from heron_sim.explore import form
+
+    monkeypatch.setattr(form, "GAMES_RANGE", (1_000, form.GAMES_RANGE[1]))
+
+
 @pytest.fixture(scope="module")
 def client():
     app = create_app(Engine(warm=False))
@@ -309,11 +318,11 @@ def test_a_job_nobody_listens_to_is_cancelled(monkeypatch):
 
 def test_closing_the_stream_cancels_the_job(client):
     job_id = client.post("/api/run", json=_settings(tab="closing", games=500_000)).json()["job"]
+    job = client.app.state.engine.get(job_id)
     with client.stream("GET", f"/api/stream/{job_id}") as r:
         for line in r.iter_lines():
             if line.startswith("data: {"):
                 break  # the first update arrived: close the tab
-    job = client.app.state.engine.get(job_id)
     deadline = time.monotonic() + 10
     while not job.finished and time.monotonic() < deadline:
         time.sleep(0.05)

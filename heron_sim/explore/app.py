@@ -7,11 +7,14 @@ Routes (all JSON unless said):
 - ``GET /api/schema?mode=&players=``: the rules form (heron_sim.explore.form.schema);
 - ``POST /api/run``: validate the page's settings and start the paired games; answers
   ``{"job", "variant_toml", "file_name", "commands"}`` or, for bad values, status 422 with
-  ``{"errors": {field: message}}``; the tab's previous job is cancelled;
+  ``{"errors": {field: message}}``; the tab's previous job is cancelled; when
+  :data:`~heron_sim.explore.live.MAX_RUNNING` jobs of other tabs run already, status 503 with
+  the message (``errors.extra``) and a ``Retry-After`` header, nothing started;
 - ``GET /api/stream/{job}``: server-sent events, one ``update`` event per snapshot, ``end``
-  at the end; closing the stream (a closed tab) cancels the job;
+  at the end; closing the stream before the end (a closed tab) cancels the job and forgets
+  the tab;
 - ``POST /api/panel``: the same settings over the lab's default panel;
-- ``POST /api/cancel``: stop a tab's games (sent when the tab is hidden for good);
+- ``POST /api/cancel``: stop a tab's games and forget the tab (sent when it is hidden for good);
 - ``POST /api/tune``: a tune file around the variant and its command;
 - ``POST /api/load``: a rules file's text (or a lab proposal's name) -> the page's settings;
 - ``GET /api/proposals``: the lab's proposed variants (``results/tune-*/variants/*.toml``);
@@ -19,9 +22,9 @@ Routes (all JSON unless said):
 - ``GET /api/status``: the running jobs.
 
 Only requests whose Host is 127.0.0.1 or localhost are answered (no DNS rebinding). A bad
-value is never a server error: every handler turns a domain error into a 422 answer
-with the field's message; an unexpected exception is a 500 answer with one line, and the server
-goes on.
+request is never a server error: a body that is not a JSON object (not UTF-8, nested deeper
+than :data:`MAX_DEPTH`, over :data:`MAX_BODY` bytes) and a bad value are 422 answers with the
+field's message; an unexpected exception is a 500 answer with one line, and the server goes on.
 """
 
 from __future__ import annotations
@@ -49,6 +52,10 @@ from .live import PANEL_RANKS, CompareJob, Engine, PanelJob
 
 HEARTBEAT_SECONDS = 1.0
 POLL_SECONDS = 0.05
+#: The largest request body read (a rules file's text is a few kilobytes).
+MAX_BODY = 1 << 20
+#: The deepest nesting of arrays and objects a request may have (the page sends 3 levels).
+MAX_DEPTH = 32
 
 
 def _clean(x: Any) -> Any:
@@ -61,18 +68,65 @@ def _clean(x: Any) -> Any:
     return x
 
 
-def _json(doc: Any, status: int = 200) -> JSONResponse:
-    return JSONResponse(_clean(doc), status_code=status)
+class _JSONResponse(JSONResponse):
+    """JSON escaped to ASCII: a request's text may hold lone surrogates (``"\\udce8"`` is valid
+    JSON), which an error message quoting it must carry back without failing to encode."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=True, allow_nan=False, separators=(",", ":")).encode("ascii")
+
+
+def _json(doc: Any, status: int = 200, headers: dict | None = None) -> JSONResponse:
+    return _JSONResponse(_clean(doc), status_code=status, headers=headers)
 
 
 def _errors(errors: dict[str, str]) -> JSONResponse:
     return _json({"errors": errors}, 422)
 
 
+def _depth(raw: str) -> int:
+    """The deepest nesting of arrays and objects in a JSON text (brackets inside strings aside),
+    counted before parsing: the parser recurses, and a 100,000-deep nesting would exhaust it."""
+    if raw.count("[") + raw.count("{") <= MAX_DEPTH:
+        return 0  # shallow for sure (the usual request): no need to walk it
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
 async def _body(request: Request) -> dict:
+    size = 0
+    chunks = []
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise FormErrors({EXTRA: f"request: the body is over {MAX_BODY} bytes"})
+        chunks.append(chunk)
+    raw = b"".join(chunks) or b"{}"
     try:
-        doc = json.loads(await request.body() or b"{}")
-    except (ValueError, UnicodeDecodeError):
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        raise FormErrors({EXTRA: f"request: the body is not UTF-8 (byte {err.start})"}) from None
+    if _depth(text) > MAX_DEPTH:
+        raise FormErrors({EXTRA: f"request: the body is nested deeper than {MAX_DEPTH} levels"})
+    try:
+        doc = json.loads(text)
+    except (ValueError, RecursionError):
         raise FormErrors({EXTRA: "request: the body is not JSON"}) from None
     if not isinstance(doc, dict):
         raise FormErrors({EXTRA: "request: expected a JSON object"})
@@ -94,6 +148,8 @@ def handled(fn):
             return await fn(request)
         except FormErrors as err:
             return _errors(err.errors)
+        except live.Busy as err:
+            return _json({"errors": {EXTRA: str(err)}}, 503, headers={"Retry-After": "2"})
         except HeronSimError as err:
             return _errors({EXTRA: str(err)})
         except Exception as err:  # noqa: BLE001 - the server goes on; the page shows the line
@@ -105,10 +161,22 @@ def handled(fn):
 
 def proposals(results_root: Path) -> dict[str, Path]:
     """The lab's proposed variants under ``results_root`` (``tune-*/variants/*.toml``, as
-    ``heron-sim tune`` writes them), by name (``tune-guides/guides-1-t90``)."""
+    ``heron-sim tune`` writes them), by name (``tune-guides/guides-1-t90``): files only (a folder
+    named so is not a proposal), and only names that are UTF-8 (the page shows and sends them)."""
     out = {}
-    for path in sorted(Path(results_root).glob("tune-*/variants/*.toml")):
-        out[f"{path.parent.parent.name}/{path.stem}"] = path
+    try:
+        found = sorted(Path(results_root).glob("tune-*/variants/*.toml"))
+    except OSError:
+        return out
+    for path in found:
+        name = f"{path.parent.parent.name}/{path.stem}"
+        try:
+            name.encode("utf-8")
+            if not path.is_file():
+                continue
+        except (UnicodeEncodeError, OSError):
+            continue
+        out[name] = path
     return out
 
 
@@ -133,7 +201,7 @@ def create_app(engine: Engine | None = None, results_root: str | Path = "results
         players = request.query_params.get("players", "4")
         if mode not in MODES:
             raise FormErrors({"mode": f"mode: {mode!r} is not a mode; allowed: {', '.join(MODES)}"})
-        if not players.isdigit() or not 2 <= int(players) <= 7:
+        if not (players.isascii() and players.isdigit() and len(players) <= 2) or not 2 <= int(players) <= 7:
             raise FormErrors({"players": f"players: {players!r}; allowed: 2..7"})
         doc = schema(mode, int(players))
         doc["panel_ranks"] = {k: v[0] for k, v in PANEL_RANKS.items()}
@@ -156,14 +224,21 @@ def create_app(engine: Engine | None = None, results_root: str | Path = "results
     async def api_panel(request: Request) -> Response:
         doc = await _body(request)
         tab = _tab(doc)
+        rank = doc.get("rank", "guide_spread")
+        if not isinstance(rank, str) or rank not in PANEL_RANKS:
+            raise FormErrors({"rank": f"rank: {rank!r}; allowed: {', '.join(PANEL_RANKS)}"})
         setup = parse_setup(doc)
-        job = request.app.state.engine.submit(PanelJob(tab, setup, rank=str(doc.get("rank", "guide_spread"))))
+        job = request.app.state.engine.submit(PanelJob(tab, setup, rank=rank))
         return _json({"job": job.id})
 
     @handled
     async def api_cancel(request: Request) -> Response:
         doc = await _body(request)
-        return _json({"cancelled": request.app.state.engine.cancel_tab(_tab(doc))})
+        engine: Engine = request.app.state.engine
+        tab = _tab(doc)
+        cancelled = engine.cancel_tab(tab)
+        engine.forget_tab(tab)
+        return _json({"cancelled": cancelled})
 
     @handled
     async def api_tune(request: Request) -> Response:
@@ -180,10 +255,17 @@ def create_app(engine: Engine | None = None, results_root: str | Path = "results
         doc = await _body(request)
         text = doc.get("text")
         if "proposal" in doc:  # one of the listed files only, by name (never a path)
-            found = proposals(results_root).get(str(doc["proposal"]))
+            name = doc["proposal"]
+            found = proposals(results_root).get(name) if isinstance(name, str) else None
             if found is None:
-                raise FormErrors({"file": f"proposal: {doc['proposal']!r} is not a lab proposal under {results_root}"})
-            text = found.read_text(encoding="utf-8")
+                raise FormErrors({"file": f"proposal: {name!r} is not a lab proposal under {results_root}"})
+            try:
+                text = found.read_bytes().decode("utf-8")
+            except UnicodeDecodeError as err:
+                raise FormErrors({"file": f"proposal: {name}: not UTF-8 text (byte {err.start}); "
+                                          "a rules file is UTF-8 TOML"}) from None
+            except OSError as err:
+                raise FormErrors({"file": f"proposal: {name}: cannot be read ({err.strerror})"}) from None
         if not isinstance(text, str):
             raise FormErrors({"file": "file: expected the text of a rules TOML file"})
         return _json(load_variant(text))
@@ -206,12 +288,15 @@ def create_app(engine: Engine | None = None, results_root: str | Path = "results
         engine: Engine = request.app.state.engine
         job = engine.get(request.path_params["job"])
         if job is None:
-            return _errors({EXTRA: "stream: no such job (the server was restarted?)"})
+            return _errors({EXTRA: "stream: no such job (the server was restarted, or the tab was "
+                                   "idle and forgotten: change a value to start again)"})
         job.listeners += 1
+        engine.touch(job)
 
         async def events():
             seen = -1
             quiet = 0.0
+            ended = False
             try:
                 yield "retry: 2000\n\n"
                 while not request.app.state.stopping:
@@ -223,6 +308,7 @@ def create_app(engine: Engine | None = None, results_root: str | Path = "results
                         quiet = 0.0
                         if snap.get("state") != "running":  # the snapshot's own state: the last one was sent
                             yield "event: end\ndata: {}\n\n"
+                            ended = True
                             return
                     elif quiet >= HEARTBEAT_SECONDS:
                         yield ": still here\n\n"  # a closed tab is noticed at the next write
@@ -233,8 +319,11 @@ def create_app(engine: Engine | None = None, results_root: str | Path = "results
                     quiet += POLL_SECONDS
             finally:
                 job.listeners -= 1
+                job.last_seen = time.monotonic()
                 if job.listeners <= 0:
                     job.cancel()  # nobody watches these games any more
+                    if not ended and not request.app.state.stopping:
+                        engine.forget_tab(job.tab, job)  # closed before the end: the tab is gone
 
         return StreamingResponse(events(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

@@ -34,6 +34,8 @@ SCENARIO_KEYS = ("mode", "players")
 #: Games per side the page offers (the run stops there; the copied command plays as many).
 GAMES_CHOICES = (20_000, 50_000, 100_000, 200_000, 500_000)
 DEFAULT_GAMES = 100_000
+#: The games per side a request may ask (the page's choices span it).
+GAMES_RANGE = (20_000, 500_000)
 #: A text field where any other rules TOML may be written (dice faces, a key the form lacks).
 EXTRA = "extra"
 
@@ -320,7 +322,10 @@ def overrides_of(values: dict, types: dict[str, str]) -> tuple[dict, dict[str, s
     errors: dict[str, str] = {}
     for key, raw in (values or {}).items():
         if key == EXTRA:
-            text = (raw or "").strip() if isinstance(raw, str) else ""
+            if raw is not None and not isinstance(raw, str):
+                errors[EXTRA] = f"other rules: expected TOML text, got {type(raw).__name__}"
+                continue
+            text = (raw or "").strip()
             if not text:
                 continue
             try:
@@ -382,8 +387,9 @@ def parse_setup(doc: dict) -> Setup:
         errors["seed"] = f"seed: {seed!r}; allowed: 0..{MAX_SEED}"
         seed = 1
     games = _coerce(doc.get("games", DEFAULT_GAMES), "int")
-    if isinstance(games, bool) or not isinstance(games, int) or not 1_000 <= games <= 5_000_000:
-        errors["games"] = f"games: {games!r}; allowed: 1000..5000000 games per side"
+    g_lo, g_hi = GAMES_RANGE
+    if isinstance(games, bool) or not isinstance(games, int) or not g_lo <= games <= g_hi:
+        errors["games"] = f"games: {games!r}; allowed: {g_lo}..{g_hi} games per side"
         games = DEFAULT_GAMES
     seats = doc.get("seats") or default_seats(players)
     if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
@@ -400,9 +406,18 @@ def parse_setup(doc: dict) -> Setup:
         except HeronSimError as err:
             msg = str(err)
             errors[f"seat.{i}"] = f"seat {i + 1}: {msg.split(': ', 1)[-1] if msg.startswith('--strategy') else msg}"
-    rotate = bool(doc.get("rotate", True))
+    rotate = doc.get("rotate", True)
+    if not isinstance(rotate, bool):
+        errors["rotate"] = f"rotate: {rotate!r}; allowed: true, false"
+        rotate = True
     types = _field_types(mode, players)
-    overrides, errs = overrides_of(doc.get("values") or {}, types)
+    values = doc.get("values")
+    if values is None:
+        values = {}
+    if not isinstance(values, dict):
+        errors["values"] = f"values: expected an object of rules keys and their values, got {type(values).__name__}"
+        values = {}
+    overrides, errs = overrides_of(values, types)
     errors.update(errs)
     # each key alone first (so that every bad field gets its own message), then all together
     keys = list(types) + [EXTRA]

@@ -20,6 +20,21 @@ The :class:`Engine` owns the jobs: one worker thread plays a chunk of one job at
 round the running jobs (two tabs share the machine); a tab's new job cancels its old one; a job
 nobody listens to any more (its tab was closed) is cancelled; :meth:`Engine.close` stops it all.
 The engine's kernels spread each chunk over numba's threads (heron_sim.engine.batch).
+
+Memory is bounded by design, whatever the number of tabs (every page load is a new tab id):
+
+- at most :data:`MAX_RUNNING` jobs run at once; one more is refused (:class:`Busy`, a 503 answer
+  with its message) until one ends (a tab's new change replaces its own job, never refused);
+- a finished job (done, cancelled, failed) lets go of its games' sums and kernel arrays at once
+  and keeps only its last figures (a few kilobytes, for the rule sheet's evidence);
+- a tab is forgotten when its stream is closed before the end (the tab was closed), when it asks
+  to stop (:meth:`Engine.forget_tab`), after :data:`IDLE_SECONDS` without a request or a
+  listener, and, the least recently used first, beyond :data:`MAX_TABS` tabs;
+- the kept games (:data:`PLAYED`) are at most :data:`KEPT_BYTES` in all tabs together, the
+  least recently used first, and a run unused for :data:`IDLE_SECONDS` is dropped;
+- the kernel arrays (the expert's tables, tens of megabytes a seating) are shared by the jobs
+  and kept at most :data:`SEATED_BYTES` between chunks (:data:`ARRAYS`), dropped when no tab is
+  left.
 """
 
 from __future__ import annotations
@@ -51,6 +66,22 @@ UPDATE_SHARE = 0.15
 ORPHAN_SECONDS = 8.0
 #: Games per side of each panel scenario.
 PANEL_GAMES = 4000
+#: Jobs running at once at most (all tabs together); one more is a busy answer.
+MAX_RUNNING = 4
+#: Tabs whose last job (its figures) is kept at most; beyond, the least recently used is forgotten.
+MAX_TABS = 64
+#: A tab without a request or a listener for this long is forgotten, and a run of kept games
+#: unused for this long is dropped.
+IDLE_SECONDS = 600.0
+#: The kept games' bytes at most, all tabs together (the least recently used go first).
+KEPT_BYTES = 100 * 2**20
+#: The kernel arrays' bytes kept at most between chunks, all jobs together (an AI-mix table of
+#: four holds about 40 MB a seating and rules: one change of the rules, both sides, is ~320 MB).
+SEATED_BYTES = 512 * 2**20
+
+
+class Busy(Exception):
+    """Too many jobs running: the request is refused (503) with this message, nothing started."""
 
 
 class Job:
@@ -94,14 +125,74 @@ class Job:
     def step(self) -> None:  # pragma: no cover - every job defines it
         raise NotImplementedError
 
+    def release(self) -> None:
+        """Let go of what only a running job needs (called by the worker once it is finished)."""
+
+    def arrays(self) -> list:
+        """The arrays this job holds (its games' sums, the kernel arrays of the chunk playing)."""
+        return []
+
+
+class KernelArrays:
+    """The kernel's arrays of the (rules, seating) pairs played last, shared by every job (two
+    tabs of the same rules share them): at most :data:`SEATED_BYTES` in all, the least recently
+    used dropped first. Thread-safe."""
+
+    def __init__(self):
+        self._entries: dict = {}  # (rules, seating) -> (R, sids, sp), the least recently used first
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _bytes(entry) -> int:
+        return sum(getattr(a, "nbytes", 0) for a in entry)
+
+    def get(self, key):
+        with self._lock:
+            entry = self._entries.pop(key, None)
+            if entry is not None:
+                self._entries[key] = entry
+            return entry
+
+    def put(self, key, entry) -> None:
+        with self._lock:
+            self._entries.pop(key, None)
+            self._entries[key] = entry
+            size = sum(self._bytes(e) for e in self._entries.values())
+            while self._entries and size > SEATED_BYTES:
+                size -= self._bytes(self._entries.pop(next(iter(self._entries))))
+
+    def nbytes(self) -> int:
+        with self._lock:
+            return sum(self._bytes(e) for e in self._entries.values())
+
+    def entries(self) -> list:
+        with self._lock:
+            return list(self._entries.values())
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+#: The kernel arrays of every job of this process (see :class:`KernelArrays`).
+ARRAYS = KernelArrays()
+
 
 class Seated:
-    """The kernel's arrays of each (rules, seating) a job plays, prepared once: the seats'
-    parameter rows hold the expert's tables (megabytes), too costly to rebuild every chunk.
-    :meth:`play` fills the same rows as heron_sim.runner.executor.play_rows."""
+    """The kernel's arrays of each (rules, seating) a job plays: the seats' parameter rows hold
+    the expert's tables (tens of megabytes a seating), too costly to rebuild every chunk, so they
+    come from :data:`ARRAYS` (shared, capped); the ones a chunk uses are pinned here until
+    :meth:`unpin` (the chunk is played). :meth:`play` fills the same rows as
+    heron_sim.runner.executor.play_rows."""
 
     def __init__(self):
         self._cache: dict = {}
+
+    def nbytes(self) -> int:
+        return sum(getattr(a, "nbytes", 0) for entry in list(self._cache.values()) for a in entry)
+
+    def unpin(self) -> None:
+        self._cache.clear()
 
     def arrays(self, rules, seating):
         from ..engine.pack import pack_rules
@@ -109,15 +200,19 @@ class Seated:
 
         key = (rules, tuple(seating))
         if key not in self._cache:
-            from ..engine import layout as L
-            from ..engine.batch import play_batch
-            from ..engine.kernels import shared_kernel
+            entry = ARRAYS.get(key)
+            if entry is None:
+                from ..engine import layout as L
+                from ..engine.batch import play_batch
+                from ..engine.kernels import shared_kernel
 
-            sids, sp = seat_arrays(parse_seating(list(seating), rules.players), rules)
-            R = pack_rules(rules)
-            with shared_kernel():  # load the kernel here (its first import is not thread-safe)
-                play_batch(np.uint64(0), 0, R, sids, sp, np.zeros((0, L.n_columns(rules.finish)), dtype=np.int64))
-            self._cache[key] = (R, sids, sp)
+                sids, sp = seat_arrays(parse_seating(list(seating), rules.players), rules)
+                R = pack_rules(rules)
+                with shared_kernel():  # load the kernel here (its first import is not thread-safe)
+                    play_batch(np.uint64(0), 0, R, sids, sp, np.zeros((0, L.n_columns(rules.finish)), dtype=np.int64))
+                entry = (R, sids, sp)
+                ARRAYS.put(key, entry)
+            self._cache[key] = entry
         return self._cache[key]
 
     def play(self, rules, seating, seed, lo, n, store: PlayedGames | None = None):
@@ -148,12 +243,17 @@ class PlayedGames:
     the variant, not the base, so the base's games (the same rules, seating, seed and game
     numbers: the same results, bit for bit) are read back instead of played again. One
     contiguous run of games per (rules, seating, seed), at most ``max_games`` of it; the runs
-    used last are kept, ``total_games`` games at most in all (about 100 MB). Thread-safe."""
+    used last are kept, ``total_bytes`` at most in all (and ``total_games`` games, if given),
+    the least recently used dropped first; :meth:`expire` drops the runs unused for a while.
+    Thread-safe."""
 
-    def __init__(self, max_games: int = 200_000, total_games: int = 500_000):
+    def __init__(self, max_games: int = 200_000, total_games: int | None = None,
+                 total_bytes: int | None = None):
         self.max_games = max_games
         self.total_games = total_games
-        self._runs: dict = {}  # key -> [first game, X (int32[games, K2]), lengths (int16[games])]
+        self._total_bytes = total_bytes  # None: KEPT_BYTES, read when trimming
+        # key -> [first game, X (int32[games, K2]), lengths (int16[games]), last used (monotonic)]
+        self._runs: dict = {}
         self._lock = threading.Lock()
 
     @staticmethod
@@ -167,6 +267,7 @@ class PlayedGames:
             if run is None or lo < run[0] or lo + n > run[0] + run[1].shape[0]:
                 return None
             self._runs[key] = self._runs.pop(key)  # used last
+            run[3] = time.monotonic()
             a = lo - run[0]
             X, lens = run[1][a : a + n], run[2][a : a + n]
         return X, histogram_of_bins(lens)
@@ -179,23 +280,50 @@ class PlayedGames:
                 if run[1].shape[0] + X.shape[0] <= self.max_games:
                     run[1] = np.concatenate([run[1], X])
                     run[2] = np.concatenate([run[2], lens])
+                run[3] = time.monotonic()
                 self._runs[key] = self._runs.pop(key)
                 self._trim()
                 return
             if run is not None and run[0] <= lo < run[0] + run[1].shape[0]:
                 return  # already kept
             self._runs.pop(key, None)
-            self._runs[key] = [lo, X.copy(), lens.copy()]
+            self._runs[key] = [lo, X[: self.max_games].copy(), lens[: self.max_games].copy(), time.monotonic()]
             self._trim()
 
+    @property
+    def total_bytes(self) -> int:
+        return KEPT_BYTES if self._total_bytes is None else self._total_bytes
+
+    @staticmethod
+    def _bytes(run) -> int:
+        return run[1].nbytes + run[2].nbytes
+
     def _trim(self) -> None:
-        total = sum(run[1].shape[0] for run in self._runs.values())
-        while total > self.total_games and len(self._runs) > 1:
-            total -= self._runs.pop(next(iter(self._runs)))[1].shape[0]  # the one used longest ago
+        games = sum(run[1].shape[0] for run in self._runs.values())
+        size = sum(self._bytes(run) for run in self._runs.values())
+        cap = self.total_bytes
+        while self._runs and (size > cap or
+                              (self.total_games is not None and games > self.total_games)):
+            run = self._runs.pop(next(iter(self._runs)))  # the one used longest ago
+            games -= run[1].shape[0]
+            size -= self._bytes(run)
+
+    def expire(self, idle_seconds: float) -> int:
+        """Drop the runs unused for ``idle_seconds``; returns how many."""
+        now = time.monotonic()
+        with self._lock:
+            old = [k for k, run in self._runs.items() if now - run[3] > idle_seconds]
+            for k in old:
+                del self._runs[k]
+        return len(old)
 
     def games(self) -> int:
         with self._lock:
             return sum(run[1].shape[0] for run in self._runs.values())
+
+    def nbytes(self) -> int:
+        with self._lock:
+            return sum(self._bytes(run) for run in self._runs.values())
 
     def clear(self) -> None:
         with self._lock:
@@ -266,6 +394,15 @@ class CompareJob(Job):
         return {"target": self.setup.games, "played": self.played, "elapsed": round(self.elapsed, 3),
                 "first_update_s": self.first_update_s}
 
+    def release(self) -> None:
+        self.acc = None
+        self.seated = None
+
+    def arrays(self) -> list:
+        acc, seated = self.acc, self.seated
+        return ([acc.blocks, acc.hist] if acc is not None else []) + \
+            ([a for entry in list(seated._cache.values()) for a in entry] if seated is not None else [])
+
     def _chunk(self) -> int:
         if self.rate is None:
             return FIRST_CHUNK
@@ -288,7 +425,10 @@ class CompareJob(Job):
             share[1] = lo + m
         if self.state != "running":
             return
-        results = play_all(self.seated, s.seed, tasks, self.store)
+        try:
+            results = play_all(self.seated, s.seed, tasks, self.store)
+        finally:
+            self.seated.unpin()  # between chunks the arrays are held by ARRAYS only (capped)
         if self.state != "running":
             return  # cancelled while the chunk played: nothing more is published
         n = 0
@@ -408,12 +548,24 @@ class PanelJob(Job):
         return max(self.results, key=score)["name"] if self.results else None
 
 
+def _return_memory() -> None:
+    """Give the heap's free pages back to the system (glibc's ``malloc_trim``; nothing elsewhere):
+    freed arrays below glibc's mmap threshold stay in the heap otherwise, and the server's
+    resident memory would not fall back when its tabs are gone."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
+
+
 class Engine:
-    """The running jobs and the one worker thread that plays them."""
+    """The running jobs, the tabs' last jobs and the one worker thread that plays them."""
 
     def __init__(self, warm: bool = True):
-        self.jobs: dict[str, Job] = {}
-        self.by_tab: dict[str, Job] = {}
+        self.jobs: dict[str, Job] = {}     # job id -> the current job of a tab
+        self.by_tab: dict[str, Job] = {}   # tab -> its current job, the least recently used first
         self.cond = threading.Condition()
         self.closing = False
         self._turn = 0
@@ -423,31 +575,83 @@ class Engine:
 
     # ------------------------------------------------------------ jobs
     def submit(self, job: Job) -> Job:
+        """Run ``job`` as its tab's current job (the tab's old one is cancelled); raises
+        :class:`Busy` when :data:`MAX_RUNNING` jobs of other tabs run already."""
         with self.cond:
+            self._housekeep()
             old = self.by_tab.get(job.tab)
+            others = sum(1 for j in self.by_tab.values() if not j.finished and j is not old)
+            if others >= MAX_RUNNING:
+                what = "1 change is" if others == 1 else f"{others} changes are"
+                raise Busy(f"busy: {what} being played already (other tabs; at most {MAX_RUNNING} "
+                           "at once); try again when one of them is done")
             if old is not None:
                 old.cancel()
+                self._drop(job.tab)
             self.by_tab[job.tab] = job
             self.jobs[job.id] = job
-            for k in [k for k, j in self.jobs.items() if j.finished and j is not job
-                      and time.monotonic() - j.created > 300]:
-                del self.jobs[k]
+            while len(self.by_tab) > MAX_TABS:  # the least recently used finished tab goes
+                tab = next((t for t, j in self.by_tab.items() if j.finished), None)
+                if tab is None:
+                    break
+                self._drop(tab)
             self.cond.notify_all()
         return job
 
     def get(self, job_id: str) -> Job | None:
         return self.jobs.get(job_id)
 
+    def touch(self, job: Job) -> None:
+        """The job's tab was just heard from (a stream opened): used last."""
+        with self.cond:
+            job.last_seen = time.monotonic()
+            if self.by_tab.get(job.tab) is job:
+                self.by_tab[job.tab] = self.by_tab.pop(job.tab)
+
     def cancel_tab(self, tab: str) -> bool:
         with self.cond:
             job = self.by_tab.get(tab)
             if job is not None and not job.finished:
                 job.cancel()
+                self.cond.notify_all()
                 return True
         return False
 
+    def forget_tab(self, tab: str, job: Job | None = None) -> None:
+        """Cancel a tab's games and forget it (only if its current job is ``job``, when given)."""
+        with self.cond:
+            current = self.by_tab.get(tab)
+            if current is None or (job is not None and current is not job):
+                return
+            current.cancel()
+            self._drop(tab)
+            self.cond.notify_all()
+
+    def _drop(self, tab: str) -> None:
+        job = self.by_tab.pop(tab, None)
+        if job is not None:
+            self.jobs.pop(job.id, None)
+
+    def _housekeep(self) -> bool:
+        """Forget the tabs idle for :data:`IDLE_SECONDS` and drop the kept games unused as long
+        (under ``self.cond``); True when something was dropped."""
+        now = time.monotonic()
+        idle = [t for t, j in self.by_tab.items()
+                if j.finished and j.listeners <= 0 and now - j.last_seen > IDLE_SECONDS]
+        for tab in idle:
+            self._drop(tab)
+        return PLAYED.expire(IDLE_SECONDS) > 0 or bool(idle)
+
     def running(self) -> list[Job]:
         return [j for j in self.jobs.values() if not j.finished]
+
+    def kept_bytes(self) -> int:
+        """The bytes held for the tabs: the kept games, the kernel arrays (each array once: a
+        playing chunk pins some that :data:`ARRAYS` holds too) and the running jobs' sums."""
+        arrays = {id(a): a for entry in ARRAYS.entries() for a in entry}
+        for j in list(self.jobs.values()):
+            arrays.update((id(a), a) for a in j.arrays())
+        return PLAYED.nbytes() + sum(getattr(a, "nbytes", 0) for a in arrays.values())
 
     # ------------------------------------------------------------ the worker
     def _next(self) -> Job | None:
@@ -464,6 +668,13 @@ class Engine:
             return None
         self._turn = (self._turn + 1) % len(live)
         return live[self._turn]
+
+    def _release(self) -> None:
+        """Let go of the arrays of every finished job (in the worker: no step is running)."""
+        with self.cond:
+            jobs = [j for j in self.jobs.values() if j.finished]
+        for j in jobs:
+            j.release()
 
     def _warm_up(self) -> None:
         """Load the kernels of the default table and draw the bootstrap weights before the
@@ -485,21 +696,32 @@ class Engine:
                 self._warm_up()
             except Exception:  # noqa: BLE001 - a failed warm-up only costs time later
                 pass
+        housekept = time.monotonic()
         while True:
+            self._release()
             with self.cond:
                 while not self.closing:
+                    if time.monotonic() - housekept >= 1.0:
+                        dropped = self._housekeep()
+                        if not self.by_tab and (dropped or ARRAYS.nbytes()):
+                            ARRAYS.clear()
+                            _return_memory()  # all idle: give the freed pages back to the system
+                        housekept = time.monotonic()
                     job = self._next()
                     if job is not None:
                         break
                     self.cond.wait(timeout=1.0)
                 if self.closing:
-                    return
+                    break
             try:
                 job.step()
             except Exception as err:  # noqa: BLE001 - shown in the page, the server goes on
                 job.error = f"{type(err).__name__}: {err}"
                 job.state = "error"
                 job._publish({"trace": traceback.format_exc(limit=3)})
+            if job.finished:
+                job.release()
+        self._release()
 
     def close(self, timeout: float = 5.0) -> None:
         """Cancel every job and stop the worker (after its current chunk)."""
@@ -512,5 +734,10 @@ class Engine:
             self.thread.join(timeout)
 
     def status(self) -> dict[str, Any]:
-        return {"running": [{"job": j.id, "tab": j.tab, "kind": j.kind} for j in self.running()],
-                "jobs": len(self.jobs)}
+        with self.cond:
+            running = [{"job": j.id, "tab": j.tab, "kind": j.kind} for j in self.running()]
+            tabs = len(self.by_tab)
+        return {"running": running, "jobs": len(self.jobs), "tabs": tabs, "kept_bytes": self.kept_bytes(),
+                "kept_games": PLAYED.games(),
+                "limits": {"running": MAX_RUNNING, "tabs": MAX_TABS, "idle_seconds": IDLE_SECONDS,
+                           "kept_bytes": KEPT_BYTES}}

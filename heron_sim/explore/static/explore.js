@@ -273,6 +273,12 @@
   function run() {
     var body = settings();
     post("/api/run", body).then(function (res) {
+      if (res.status === 503) {  // too many games running (other tabs): ask again in a moment
+        $("status").textContent = ((res.data.errors || {}).extra || "The server is busy.") + " Trying again…";
+        clearTimeout(state.timer);
+        state.timer = setTimeout(run, 2000);
+        return;
+      }
       if (res.status !== 200) {
         closeStream();
         showErrors(res.data.errors || {});
@@ -305,7 +311,7 @@
       render(snap);
     });
     es.addEventListener("end", function () { if (state.stream === es) { es.close(); state.stream = null; } });
-    es.onerror = function () { if (state.stream === es && es.readyState === 2) $("status").textContent = "Connection lost."; };
+    es.onerror = function () { if (state.stream === es && es.readyState === 2) $("status").textContent = "Connection lost (a tab idle for 10 minutes is forgotten): change a value to play again."; };
   }
 
   // ------------------------------------------------------------ the figures
