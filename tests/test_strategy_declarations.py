@@ -15,13 +15,16 @@ pytestmark = pytest.mark.exact
 
 def test_registry_is_the_declarations_in_listing_order():
     decls = declarations()
-    assert [d.name for d in decls] == ["greedy", "prudent", "expert", "racer", "random", "scripted"]
+    assert [d.name for d in decls] == ["greedy", "prudent", "expert", "racer", "human", "random", "scripted"]
     for d in decls:
         info = REGISTRY[d.name]
         assert (info.sid, info.module, info.decide, info.tables, info.user_facing) == \
             (d.sid, d.module, d.decide, d.tables, d.user_facing)
     assert REGISTRY["prudent"].params == {"risk": 0.3}
     assert REGISTRY["expert"].tables and REGISTRY["racer"].tables and not REGISTRY["scripted"].user_facing
+    # the rungs a module declares (RUNGS) are names of their own, after the declarations
+    assert list(REGISTRY)[len(decls):] == ["novice", "casual", "regular"]
+    assert all(REGISTRY[n].rung_of == "human" for n in ("novice", "casual", "regular"))
 
 
 def test_dispatch_ids_and_kernel_table_are_derived():
