@@ -110,8 +110,8 @@ def test_cli_bad_parameter_is_one_error_line():
 
 # The ladder as docs/strategies.md documents it (2 players, 8d8, seed 28, 8,000 games per
 # seating): the row's win share against the column.
-DOCUMENTED = {("casual", "novice"): 0.6348, ("regular", "casual"): 0.6423, ("expert", "regular"): 0.5385,
-              ("greedy", "novice"): 0.7233}
+DOCUMENTED = {("casual", "novice"): 0.6334, ("regular", "casual"): 0.6408, ("expert", "regular"): 0.5401,
+              ("greedy", "novice"): 0.7231}
 
 
 def _share(a, b, games, seed):

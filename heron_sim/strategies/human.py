@@ -45,7 +45,7 @@ import math
 from ..engine.jit import hot
 from ..engine.layout import (
     D_BULL, D_DEER_SQUARE, D_EAGLE_PICK, D_EAGLE_SQUARE, D_EXCHANGE, D_KEEP, D_LION, D_POWER, D_SNAKE,
-    EAGLE_DIE, EAGLE_FACES, HERON, MEMO, NOMINAL, PLAYERS, POS, RESERVED, ROLLS_LEFT, STATUS,
+    EAGLE_DIE, EAGLE_FACES, GUIDE, HERON, MEMO, NOMINAL, PLAYERS, POS, RESERVED, ROLLS_LEFT, STATUS,
     X_CONS_ANX, X_CONS_NOSET, X_EAGLE_DRAWS,
 )
 from ..engine.dice import count_animals
@@ -54,9 +54,10 @@ from ..rules.rules import P_BULL_BONUS, P_SNAKE_ADVANCE
 from .common import furthest_ahead_opponent
 from .expert import (
     KEEP_STOP, POWER_MARGIN, _value_with_face, apply_keep_action, best_power, counted_advance,
-    eagle_pick, expert_decide, final_advance, has_tables, keep_column, lion_worth_it, power_scan,
-    state_value, table_seat,
+    decode_power, eagle_pick, expert_decide, final_advance, has_tables, keep_column, lion_worth_it,
+    lookup, memo_stamp, power_column, power_scan, state_value, table_seat,
 )
+from .expert_dp import ROW_POWERS
 from .greedy import greedy_keep
 
 NAME = "human"
@@ -89,17 +90,21 @@ SNAKE_WORTH = 2.5  # squares a kept Serpent is worth (the expert cancels a swing
 
 
 @hot
-def take(rng, d, temp):
-    """True with the softmax probability ``1 / (1 + exp(-d / temp))`` of the option worth ``d``
-    squares more than the other (``temp`` > 0); one draw of the game's stream."""
+def chance(d, temp):
+    """The softmax probability ``1 / (1 + exp(-d / temp))`` of the option worth ``d`` squares
+    more than the other (``temp`` > 0)."""
     x = d / temp
     if x > 700.0:
-        p = 1.0
-    elif x < -700.0:
-        p = 0.0
-    else:
-        p = 1.0 / (1.0 + math.exp(-x))
-    return uniform(rng) < p
+        return 1.0
+    if x < -700.0:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+@hot
+def take(rng, d, temp):
+    """True with probability :func:`chance` (one draw of the game's stream)."""
+    return uniform(rng) < chance(d, temp)
 
 
 @hot
@@ -139,7 +144,13 @@ def human_keep(seat, w, R, rng, sp):
 
 @hot
 def human_power(seat, w, R, rng, sp):
-    """A roll-time power (Wolf, Eagle, Deer, Héron's Patience): -1 or a D_POWER action."""
+    """A roll-time power (Wolf, Eagle, Deer, Héron's Patience): -1 or a D_POWER action.
+
+    The use is taken when the draw ``u`` is below ``1 / (1 + exp(-d / temp))``, ``d`` the best
+    use's gain over ``POWER_MARGIN``. The tables' stored decision (expert.best_power) gives the
+    sign of ``d``, which settles half the draws without the scan: no use stored (``d <= 0``)
+    and ``u >= 1/2``: not used; a use stored (``d > 0``) and ``u < 1/2``: that use. The other
+    half scans every use (expert.power_scan) for ``d``."""
     if forgets(rng, sp, seat):
         w[MEMO] = 0
         return -1
@@ -149,11 +160,26 @@ def human_power(seat, w, R, rng, sp):
     w[MEMO] = 0
     if not has_tables(seat, sp):
         return -1
-    base = state_value(seat, w, R, sp, w[ROLLS_LEFT])
+    u = uniform(rng)
+    ts = table_seat(seat, sp)
+    r = w[ROLLS_LEFT]
+    if sp[ts, ROW_POWERS] != 0:
+        col = lookup(seat, w, R, sp, r)
+        if col >= 0:
+            code = int(sp[ts, col + power_column(w[GUIDE + seat])])
+            if code == -1 and u >= 0.5:
+                w[MEMO] = memo_stamp(seat, w)  # the D_KEEP that follows finds the same dice
+                w[MEMO + 1] = col
+                return -1
+            if code >= 0 and u < 0.5:
+                action = decode_power(seat, w, R, sp, code)
+                if action >= 0:
+                    return action
+    base = state_value(seat, w, R, sp, r)
     v, action = power_scan(seat, w, R, sp, -1e300)
     if action < 0:
         return -1
-    return action if take(rng, v - base - POWER_MARGIN, temp) else -1
+    return action if u < chance(v - base - POWER_MARGIN, temp) else -1
 
 
 @hot
