@@ -65,6 +65,60 @@ def test_same_games_whatever_the_batches_and_threads():
     _same_games(a.iloc[120:].reset_index(drop=True), c)
 
 
+@pytest.fixture(scope="module")
+def generic_human():
+    """``human_decide`` as a plug-in (the generic path's human). A plug-in's row holds its
+    address in column 0, where a human seat keeps ``temp``: the wrapper puts ``temp`` (kept in
+    column 3 by the test) back in place for the decision and the address after it."""
+    from numba import njit
+
+    from heron_sim.strategies.human import human_decide
+    from heron_sim.strategies.plugins import compile_plugin
+
+    @njit
+    def shifted(kind, seat, w, R, rng, sp):
+        address = sp[seat, 0]
+        sp[seat, 0] = sp[seat, 3]
+        out = human_decide(kind, seat, w, R, rng, sp)
+        sp[seat, 0] = address
+        return out
+
+    wrapper = compile_plugin(shifted)
+    return wrapper, wrapper.address
+
+
+@pytest.mark.exact
+@pytest.mark.parametrize("mode,players,spec", [
+    ("8d8", 4, "novice"), ("8d8", 3, "regular"), ("8d8", 2, "human:temp=0;caution=0.7;forget=0"),
+    ("10d6", 3, "casual"),
+])
+def test_fused_turn_plays_the_generic_paths_games(mode, players, spec, generic_human):
+    """A human seat takes the expert's fused turn (its keep/stop softmax and Lion on the dice
+    counted; the generic loop from a ready roll-time power on): the same games, counter by
+    counter, as human_decide on the generic path, the same draws of the same stream."""
+    from heron_sim.engine import layout as L
+    from heron_sim.engine.batch import play_batch
+    from heron_sim.engine.pack import pack_rules
+    from heron_sim.strategies import seat_arrays
+    from heron_sim.strategies.dispatch import HUMAN, PLUGIN
+
+    rules = Rules.build(mode=mode, players=players)
+    _, address = generic_human
+
+    def games(sid):
+        sids, sp = seat_arrays([spec] * players, rules)
+        if sid == PLUGIN:
+            sp[:, 3] = sp[:, 0]
+            sp[:, 0] = float(address)
+        out = np.zeros((600, L.n_columns(rules.finish)), dtype=np.int64)
+        play_batch(np.uint64(13), 0, pack_rules(rules), np.full(players, sid, dtype=np.int64), sp, out)
+        return out
+
+    fused, generic = games(HUMAN), games(PLUGIN)
+    assert fused[:, L.C_PLAYED].sum() > 5_000
+    np.testing.assert_array_equal(fused, generic)
+
+
 def test_rungs_are_documented_parameter_sets():
     for name, values in RUNGS.items():
         assert parse_strategy(name) == (name, values)

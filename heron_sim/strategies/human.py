@@ -54,7 +54,7 @@ from ..rules.rules import P_BULL_BONUS, P_SNAKE_ADVANCE
 from .common import furthest_ahead_opponent
 from .expert import (
     KEEP_STOP, POWER_MARGIN, _value_with_face, apply_keep_action, best_power, counted_advance,
-    decode_power, eagle_pick, expert_decide, final_advance, has_tables, keep_column, lion_worth_it,
+    decode_power, eagle_pick, expert_decide, final_advance, has_tables, keep_column,
     lookup, memo_stamp, power_column, power_scan, state_value, table_seat,
 )
 from .expert_dp import ROW_POWERS
@@ -115,31 +115,57 @@ def forgets(rng, sp, seat):
 
 
 @hot
-def human_keep(seat, w, R, rng, sp):
-    col = keep_column(seat, w, R, sp)
-    if col == KEEP_STOP:
-        return 0
-    if col < 0:
-        return greedy_keep(seat, w)  # as the expert: dice its tables do not hold
-    ts = table_seat(seat, sp)
+def zero(sp, seat):
+    """The seat plays exactly as the expert (temp = caution = forget = 0): the expert's fused
+    turn, unchanged."""
+    return sp[seat, 0] == 0.0 and sp[seat, 1] == 0.0 and sp[seat, 2] == 0.0
+
+
+@hot
+def human_action(seat, w, R, rng, sp, ts, col):
+    """The keep action at table column ``col`` of the row of seat ``ts`` (-1: stop): stop
+    against the best reroll minus ``caution``, by the softmax. Reads the dice counted by animal
+    in w[COUNTS] (the generic path counts them, :func:`human_keep`; the expert's fused turn
+    counts them as it rolls, heron_sim.strategies.expert_turn)."""
     action = int(sp[ts, col])
     temp = sp[seat, 0]
     caution = sp[seat, 1]
     if temp > 0.0 or caution != 0.0:
         reroll = int(sp[ts, col + 2])
         if reroll < 0:
-            action = -1  # no legal reroll
+            return -1  # no legal reroll
+        if action < 0:
+            stop_value = sp[ts, col + 1]  # the table's value is the stop's
         else:
-            if action < 0:
-                stop_value = sp[ts, col + 1]  # the table's value is the stop's
-            else:
-                count_animals(w)  # what counted_advance reads (apply_keep_action rewrites it)
-                adv = counted_advance(seat, w, R)
-                stop_value = float(adv if adv > 0 else R[X_CONS_NOSET])
-            d = sp[ts, col + 3] - caution - stop_value
-            go = d > 0.0 if temp <= 0.0 else take(rng, d, temp)
-            action = reroll if go else -1
-    return apply_keep_action(seat, w, sp, action)
+            adv = counted_advance(seat, w, R)
+            stop_value = float(adv if adv > 0 else R[X_CONS_NOSET])
+        d = sp[ts, col + 3] - caution - stop_value
+        go = d > 0.0 if temp <= 0.0 else take(rng, d, temp)
+        return reroll if go else -1
+    return action
+
+
+@hot
+def human_keep(seat, w, R, rng, sp):
+    col = keep_column(seat, w, R, sp)
+    if col == KEEP_STOP:
+        return 0
+    if col < 0:
+        return greedy_keep(seat, w)  # as the expert: dice its tables do not hold
+    count_animals(w)  # what human_action reads (apply_keep_action rewrites w[COUNTS] after)
+    return apply_keep_action(seat, w, sp, human_action(seat, w, R, rng, sp, table_seat(seat, sp), col))
+
+
+@hot
+def human_lion(seat, R, rng, sp, adv):
+    """The Lion's rescue of an Anxiety whose rescued dice score ``adv``: 1 or 0."""
+    if forgets(rng, sp, seat):
+        return 0
+    temp = sp[seat, 0]
+    d = float(adv - R[X_CONS_ANX])
+    if temp <= 0.0:
+        return 1 if d > 0.0 else 0  # expert.lion_worth_it
+    return 1 if take(rng, d, temp) else 0
 
 
 @hot
@@ -227,11 +253,7 @@ def human_decide(kind, seat, w, R, rng, sp):
     if kind == D_EAGLE_PICK:
         return human_eagle_pick(seat, w, R, rng, sp)
     if kind == D_LION:
-        if forgets(rng, sp, seat):
-            return 0
-        if temp <= 0.0:
-            return lion_worth_it(seat, w, R)
-        return 1 if take(rng, float(final_advance(seat, w, R) - R[X_CONS_ANX]), temp) else 0
+        return human_lion(seat, R, rng, sp, final_advance(seat, w, R))
     if kind == D_BULL:
         if forgets(rng, sp, seat):
             return 0
