@@ -31,8 +31,10 @@ the best keep only, not of every keep (so the softmax is over stop or that rerol
 
 Randomness comes from the game's own stream (``rng``), drawn only where the parameters make a
 decision random: ``temp=0, caution=0, forget=0`` draws nothing and plays exactly the expert's
-games (tests/test_human.py, game by game). It plays on the generic loop (heron_sim.engine.turn),
-not on the expert's fused turn.
+games (tests/test_human.py, game by game). It plays on the expert's fused counted-dice turn
+(heron_sim.strategies.expert_turn: its keep/stop and Lion's rescue on the dice counted, the same
+draws), which hands the turn to the generic loop at a decision point with a ready roll-time
+power (tests/test_human.py: the same games as ``human_decide`` on the generic path).
 
 The rungs (``RUNGS``) are named parameter sets: ``novice``, ``casual``, ``regular``; the top
 rung is ``expert`` itself (the family at 0). docs/strategies.md gives the ladder's measures.
