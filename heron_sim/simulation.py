@@ -173,8 +173,13 @@ def simulate_batches(
 def summary_columns(df: pd.DataFrame) -> pd.DataFrame:
     """The columns :func:`heron_sim.analysis.summarize` needs, in compact types."""
     P = int(df["players"].iloc[0]) if len(df) else 0
-    keep = list(SUMMARY_COLUMNS) + [f"guide_{s}" for s in range(P)] + [f"advance_{s}" for s in range(P)]
+    keep = (list(SUMMARY_COLUMNS) + [f"guide_{s}" for s in range(P)] + [f"advance_{s}" for s in range(P)]
+            + [f"strategy_{s}" for s in range(P)] + [f"power_{a}" for a in ANIMALS])
     slim = df[keep].copy()
+    for a in ANIMALS:  # the power uses per game dealt (summarize)
+        slim[f"power_{a}"] = slim[f"power_{a}"].astype(np.int16)
+    for s in range(P):  # one name a seat, every game of a run
+        slim[f"strategy_{s}"] = slim[f"strategy_{s}"].astype("category")
     for c in ("players", "winner"):
         slim[c] = slim[c].astype(np.int8)
     for c in ("rounds", "played_turns", "ponds", "anxieties", "lion_rescues", "lead_changes",

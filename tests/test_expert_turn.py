@@ -98,7 +98,7 @@ def test_a_stored_power_use_is_played_on_the_counted_dice(guide):
         w[L.GUIDE] = guide
         w[L.READY] = 1
         w[L.PATIENCE] = -1
-        handed += roll_phase_counts(0, w, R, rng, sp, False) == CONTINUE  # the dice counted, never placed
+        handed += roll_phase_counts(0, w, R, rng, sp, False, False) == CONTINUE  # the dice counted, never placed
         used += w[L.READY] == 0
     assert used > 400 and handed == 0
 
@@ -311,8 +311,8 @@ def test_fused_prudent_single_turns_match_the_generic_path(guide, generic_pruden
 def test_kernels_with_prudent_seats_take_the_fused_turn():
     from heron_sim.strategies.declared import sid_of
 
-    assert (kernels.GREEDY, kernels.EXPERT, kernels.PRUDENT, kernels.RACER) == tuple(
-        sid_of(name) for name in ("greedy", "expert", "prudent", "racer"))
+    assert (kernels.GREEDY, kernels.EXPERT, kernels.PRUDENT, kernels.RACER, kernels.HUMAN) == tuple(
+        sid_of(name) for name in ("greedy", "expert", "prudent", "racer", "human"))
     assert "HAS_PRUDENT = True" in kernels.decide_source((PRUDENT,))
     assert "HAS_PRUDENT = True" in kernels.decide_source(kernels.SHARED)
     for sid in (GREEDY, EXPERT, RACER, PLUGIN):

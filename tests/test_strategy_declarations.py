@@ -64,6 +64,10 @@ def test_the_declarations_keep_their_documented_values():
     """Two declarations the docs quote (docs/strategies.md)."""
     assert REGISTRY["prudent"].params == {"risk": 0.3}
     assert REGISTRY["expert"].tables and REGISTRY["racer"].tables and not REGISTRY["scripted"].user_facing
+    # the rungs a module declares (RUNGS) are names of their own, after the declarations
+    decls = declarations()
+    assert list(REGISTRY)[len(decls):] == ["novice", "casual", "regular"]
+    assert all(REGISTRY[n].rung_of == "human" for n in ("novice", "casual", "regular"))
 
 
 def test_dispatch_ids_and_kernel_table_are_derived():

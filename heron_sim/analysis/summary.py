@@ -26,7 +26,8 @@ def summarize(df: pd.DataFrame) -> dict:
     win_rate_by_guide (wins of players dealt that guide at the start / finished games in which
     it was dealt, as the report's guide table), win_rate_by_guide_ci,
     pond_per_game, pond_per_played_turn, anxiety_per_played_turn, advance_per_played_turn,
-    lion_rescues_per_game, lead_changes_mean.
+    lion_rescues_per_game, lead_changes_mean, power_uses_per_game_dealt and
+    power_uses_per_game_dealt_by_strategy (:func:`power_uses_per_game_dealt`).
     """
     n = len(df)
     P = _seats(df)
@@ -66,7 +67,39 @@ def summarize(df: pd.DataFrame) -> dict:
         "advance_per_played_turn": float(advance / played) if played else float("nan"),
         "lion_rescues_per_game": float(df["lion_rescues"].mean()) if n else float("nan"),
         "lead_changes_mean": float(df["lead_changes"].mean()) if n else float("nan"),
+        **power_uses_per_game_dealt(df),
     }
+
+
+def power_uses_per_game_dealt(df: pd.DataFrame) -> dict:
+    """Each guide's power uses per game in which it was dealt at the start, for any seating.
+
+    ``power_uses_per_game_dealt``: guide -> uses of its power (all seats) / games where a seat
+    was dealt it (every game of the frame, finished or not; a guide never dealt is left out).
+    ``power_uses_per_game_dealt_by_strategy``: strategy -> guide -> the uses of the games where
+    a seat of that strategy was dealt the guide / those games. The engine counts a power's uses
+    by game, not by seat: a use is credited to the seat dealt the guide at the start, so this is
+    exact while no swap (7- or 8+ set, 🌀) moved the guide and approximate after one.
+    """
+    n = len(df)
+    P = _seats(df)
+    total: dict = {}
+    by: dict = {}
+    if not n:
+        return {"power_uses_per_game_dealt": total, "power_uses_per_game_dealt_by_strategy": by}
+    codes = np.stack([df[f"guide_{s}"].cat.codes.to_numpy() for s in range(P)], axis=1)
+    strat = np.stack([df[f"strategy_{s}"].astype(str).to_numpy() for s in range(P)], axis=1)
+    for a, name in enumerate(ANIMALS):
+        uses = df[f"power_{name}"].to_numpy()
+        holder = codes == a
+        dealt = holder.any(axis=1)
+        if dealt.any():
+            total[name] = float(uses[dealt].sum() / dealt.sum())
+        for st in sorted(set(strat.ravel())):
+            mine = (holder & (strat == st)).any(axis=1)
+            if mine.any():
+                by.setdefault(st, {})[name] = float(uses[mine].sum() / mine.sum())
+    return {"power_uses_per_game_dealt": total, "power_uses_per_game_dealt_by_strategy": by}
 
 
 def summary_table(summaries: dict[str, dict]) -> pd.DataFrame:

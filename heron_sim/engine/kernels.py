@@ -64,6 +64,7 @@ GREEDY = 0  # checked against the declarations below (greedy's fused turn needs 
 EXPERT = 3  # its seats take a fused turn (heron_sim.strategies.expert_turn) where it is seated
 RACER = 5  # ... and so do the racer's
 PRUDENT = 4  # ... and the prudent's its own (heron_sim.strategies.prudent_turn)
+HUMAN = 6  # ... and the human family's the expert's (heron_sim.strategies.expert_turn)
 #: The key of the kernel shared by every strategy set but greedy alone.
 SHARED = ("shared",)
 
@@ -159,6 +160,8 @@ def decide_source(key: tuple) -> str:
         f"HAS_RACER = {has(RACER)}",
         f"PRUDENT = {PRUDENT}",
         f"HAS_PRUDENT = {has(PRUDENT)}",
+        f"HUMAN = {HUMAN}",
+        f"HAS_HUMAN = {has(HUMAN)}",
         "",
         "",
     ]

@@ -10,7 +10,7 @@ from ..rules.rules import (
 )
 from ..strategies.common import can_target
 from ..strategies.dispatch import (
-    EXPERT, GREEDY, HAS_EXPERT, HAS_GREEDY, HAS_PRUDENT, HAS_RACER, PRUDENT, RACER, decide,
+    EXPERT, GREEDY, HAS_EXPERT, HAS_GREEDY, HAS_HUMAN, HAS_PRUDENT, HAS_RACER, HUMAN, PRUDENT, RACER, decide,
 )
 from ..strategies.expert_turn import expert_roll_phase
 from ..strategies.prudent_turn import prudent_roll_phase
@@ -37,7 +37,8 @@ def roll_phase(seat, w, R, rng, sp):
     ``w[ROLL]`` is the number of the roll the turn ended on (1 = first). A greedy seat takes
     the fused path of heron_sim.engine.greedy_turn (same results, same draws); an expert seat
     that of heron_sim.strategies.expert_turn, which hands the turn back to the loop below (at a
-    decision point, the dice laid out) where the tables alone do not decide; a racer seat too; a
+    decision point, the dice laid out) where the tables alone do not decide; a racer and a human
+    seat too; a
     prudent seat that of heron_sim.strategies.prudent_turn, which hands the whole turn back
     (the stream rewound) where it would use a power.
     """
@@ -52,12 +53,12 @@ def roll_phase(seat, w, R, rng, sp):
     # turns of expert, racer and prudent count the dice without placing them (each condition
     # opens with its kernel's constant, so a kernel without the strategy never compiles it)
     counted = ((HAS_EXPERT and sid == EXPERT) or (HAS_RACER and sid == RACER)
-               or (HAS_PRUDENT and sid == PRUDENT))
+               or (HAS_PRUDENT and sid == PRUDENT) or (HAS_HUMAN and sid == HUMAN))
     if HAS_PRUDENT and sid == PRUDENT:
         code = prudent_roll_phase(seat, w, R, rng, sp)
         if code >= 0:
             return code % 4, code // 4
-    elif (HAS_EXPERT and sid == EXPERT) or (HAS_RACER and sid == RACER):
+    elif (HAS_EXPERT and sid == EXPERT) or (HAS_RACER and sid == RACER) or (HAS_HUMAN and sid == HUMAN):
         code = expert_roll_phase(seat, w, R, rng, sp)
         if code >= 0:
             return code % 4, code // 4
@@ -140,7 +141,8 @@ def score_dice(seat, w, R, rng, sp):
         # Bull always), from the counts its roll phase leaves in w[COUNTS]
         return greedy_score(seat, w, R)
     row = w[ROW]
-    count_animals(w)
+    if not (HAS_HUMAN and sid == HUMAN):  # a human's roll phase leaves the dice counted (its
+        count_animals(w)                  # fused turn does not place them)
     guide = w[GUIDE + seat]
     dg = doubling_guide(guide, w, R)
     size, animal = best_set(w, dg)

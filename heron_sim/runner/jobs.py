@@ -22,9 +22,15 @@ def available_strategies() -> list[str]:
     return [n for n, s in REGISTRY.items() if s.user_facing]
 
 
+def set_strategies() -> list[str]:
+    """The strategies of the ``"all"`` set: the user-facing ones that declare themselves in the
+    sets (not the ``human`` family and its rungs, which are seated by name)."""
+    return [n for n, s in REGISTRY.items() if s.user_facing and s.in_sets]
+
+
 def ai_strategies() -> list[str]:
-    """The AI strategies: every registered one except ``random`` (at least ``greedy``)."""
-    out = [n for n in available_strategies() if n != "random"]
+    """The AI strategies: the ``"all"`` set except ``random`` (at least ``greedy``)."""
+    out = [n for n in set_strategies() if n != "random"]
     return out or ["greedy"]
 
 
@@ -38,7 +44,7 @@ def resolve_strategies(spec, where: str = "seating") -> list[str]:
     from ..strategies import parse_strategy
 
     if isinstance(spec, str) and spec in ("ai", "all"):
-        return ai_strategies() if spec == "ai" else available_strategies()
+        return ai_strategies() if spec == "ai" else set_strategies()
     names = spec.split(",") if isinstance(spec, str) else list(spec)
     names = [n.strip() for n in names]
     allowed = available_strategies()

@@ -44,15 +44,29 @@ class StrategyInfo:
     module: str = ""
     decide: str = ""
     args: str = ""
+    #: in the "ai" and "all" sets of the experiments
+    in_sets: bool = True
+    #: parameter name -> (low, high), inclusive
+    bounds: dict = field(default_factory=dict)
+    #: a rung: the strategy whose named parameter set this is (e.g. novice -> human)
+    rung_of: str = ""
 
 
 #: Every strategy by name: the built-in ones as their modules declare them
 #: (heron_sim.strategies.declared), then the plug-ins registered in this process.
 REGISTRY: dict[str, StrategyInfo] = {
     d.name: StrategyInfo(d.name, d.sid, d.description, d.user_facing, dict(d.params), d.tables,
-                         module=d.module, decide=d.decide, args=d.args)
+                         module=d.module, decide=d.decide, args=d.args, in_sets=d.in_sets,
+                         bounds=dict(d.bounds))
     for d in declarations()
 }
+# The named rungs (heron_sim.strategies.human's RUNGS): each a name of its own, its parameter
+# set as the defaults (``novice:temp=2`` overrides one), played by its strategy's decisions.
+REGISTRY.update({
+    name: StrategyInfo(name, d.sid, desc, d.user_facing, dict(values), d.tables, module=d.module,
+                       decide=d.decide, args=d.args, in_sets=False, bounds=dict(d.bounds), rung_of=d.name)
+    for d in declarations() for name, values, desc in d.rungs
+})
 
 
 #: The entry point group of user strategies (see heron_sim.user_plugins and docs/strategies.md).
@@ -140,6 +154,9 @@ def parse_strategy(spec: str) -> tuple[str, dict[str, float]]:
             raise HeronSimError(f"--strategy: {spec!r}: {key} must be a number, got {raw!r}") from None
     if name == "prudent" and not 0.0 <= values["risk"] <= 1.0:
         raise HeronSimError(f"--strategy: {spec!r}: risk must be in 0..1")
+    for key, (low, high) in info.bounds.items():
+        if not low <= values[key] <= high:  # NaN fails too
+            raise HeronSimError(f"--strategy: {spec!r}: {key} = {values[key]:g}; allowed: {low:g}..{high:g}")
     return name, values
 
 

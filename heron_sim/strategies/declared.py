@@ -10,6 +10,10 @@ A strategy module declares itself once, at its top::
     ORDER = 0                       # optional: where it is listed (default: after the others)
     TABLES = False                  # optional: its seat row carries the expert's tables
     USER_FACING = True              # optional: False hides it from names and "all"
+    IN_SETS = True                  # optional: False leaves it out of the "ai" and "all" sets
+    BOUNDS = {"risk": (0.0, 1.0)}   # optional: each parameter's allowed range (inclusive)
+    RUNGS = {"novice": {...}}       # optional: named parameter sets, each a name of its own
+    RUNG_DESCRIPTIONS = {...}       # optional: their one-line descriptions
 
 The registry (heron_sim.strategies.REGISTRY), the dispatcher's ids and branches
 (heron_sim.strategies.dispatch) and the kernel generator's table (heron_sim.engine.kernels)
@@ -44,6 +48,9 @@ class Declaration:
     order: int
     tables: bool
     user_facing: bool
+    in_sets: bool = True
+    bounds: tuple = ()  # ((name, (low, high)), ...)
+    rungs: tuple = ()   # ((name, ((param, value), ...), description), ...)
 
 
 def _args_of(fn) -> str:
@@ -64,9 +71,13 @@ def declarations() -> tuple[Declaration, ...]:
             name=mod.NAME, sid=int(mod.SID), module=mod.__name__, decide=mod.DECIDE, args=_args_of(fn),
             description=mod.DESCRIPTION, params=tuple(getattr(mod, "PARAMS", {}).items()),
             order=int(getattr(mod, "ORDER", 10_000)), tables=bool(getattr(mod, "TABLES", False)),
-            user_facing=bool(getattr(mod, "USER_FACING", True))))
+            user_facing=bool(getattr(mod, "USER_FACING", True)),
+            in_sets=bool(getattr(mod, "IN_SETS", True)),
+            bounds=tuple(getattr(mod, "BOUNDS", {}).items()),
+            rungs=tuple((n, tuple(v.items()), getattr(mod, "RUNG_DESCRIPTIONS", {}).get(n, f"{mod.NAME} {v}"))
+                        for n, v in getattr(mod, "RUNGS", {}).items())))
     sids = [d.sid for d in found]
-    names = [d.name for d in found]
+    names = [d.name for d in found] + [r[0] for d in found for r in d.rungs]
     dup = {s for s in sids if sids.count(s) > 1} | {n for n in names if names.count(n) > 1}
     if dup:
         raise RuntimeError(f"heron_sim.strategies: two strategies declare {sorted(map(str, dup))[0]}")

@@ -20,13 +20,14 @@ from pathlib import Path
 
 from .declared import declarations, sid_of
 
-GREEDY, RANDOM, SCRIPTED, EXPERT, PRUDENT, RACER = (
-    sid_of(n) for n in ("greedy", "random", "scripted", "expert", "prudent", "racer"))
+GREEDY, RANDOM, SCRIPTED, EXPERT, PRUDENT, RACER, HUMAN = (
+    sid_of(n) for n in ("greedy", "random", "scripted", "expert", "prudent", "racer", "human"))
 PLUGIN = 100
 HAS_GREEDY = True  # the kernels generated per strategy set say whether greedy is seated
 HAS_EXPERT = True  # ... and expert (heron_sim.engine.turn: its fused turn)
 HAS_RACER = True  # ... and racer (the expert's fused turn, its own stop rule)
 HAS_PRUDENT = True  # ... and prudent (heron_sim.strategies.prudent_turn)
+HAS_HUMAN = True  # ... and human (the expert's fused turn, its own softmax)
 
 #: How the generated dispatcher calls a plug-in (the address in column 0 of its row).
 PLUGIN_CALL = ("heron_sim.strategies.plugins", "call_address", "int(sp[seat, 0]), kind, seat, w, R, rng, sp")

@@ -1,4 +1,4 @@
-"""The expert's turn, fused: the roll phase of an ``expert`` or ``racer`` seat without ``decide``.
+"""The expert's turn, fused: the roll phase of an ``expert``, ``racer`` or ``human`` seat without ``decide``.
 
 ``expert_roll_phase`` does what heron_sim.engine.turn.roll_phase does for a seat whose strategy
 is ``expert`` (heron_sim.strategies.expert), with the same random draws in the same order and
@@ -31,6 +31,13 @@ A ``racer`` seat (heron_sim.strategies.racer) plays the expert's tables, powers 
 differs only in its keep/stop rule: here, at each decision the tables answer, it takes
 :func:`heron_sim.strategies.racer.race_action` on the dice counted so far instead of the table's
 action (tests/test_expert_turn.py: racer_decide as a plug-in plays the same games).
+
+A ``human`` seat (heron_sim.strategies.human) plays its keep/stop softmax
+(:func:`heron_sim.strategies.human.human_action`) and its Lion's rescue here, drawing from the
+game's stream at the same points as the generic path; at a decision point with a ready
+roll-time power it hands the turn to the generic loop before drawing anything there (its
+forgetting and its look-ahead are the generic path's). At temp = caution = forget = 0 it plays
+the expert's turn unchanged. tests/test_human.py: human_decide as a plug-in plays the same games.
 """
 
 from __future__ import annotations
@@ -49,8 +56,11 @@ from ..engine.layout import (
 )
 from ..engine.rng import draw_index
 from ..rules.rules import P_ANXIETY, P_POND, P_POWERS, P_POWERS_OFF, P_ROLLS
+from .human import SID as HUMAN, human_action, human_lion, zero as human_zero
 from .racer import SID as RACER, race_action_tilted, race_tilt
-from .expert import counted_advance, has_tables, lion_worth_it, power_column, table_of, table_seat
+from .expert import (
+    counted_advance, final_advance, has_tables, lion_worth_it, power_column, table_of, table_seat,
+)
 from .expert_dp import (
     ACTION_BITS, ENTRY, ROW_ANX, ROW_B, ROW_DIR, ROW_F, ROW_P1, ROW_PI, ROW_POWERS, ROW_RMAX,
     ROW_STRIDE,
@@ -397,7 +407,7 @@ def _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots, kept, roll, n
 
 
 @hot
-def roll_phase_dice(seat, w, R, rng, sp, race):
+def roll_phase_dice(seat, w, R, rng, sp, race, human):
     """heron_sim.engine.turn.roll_phase for an ``expert`` seat, up to the first decision it
     cannot answer alone, placing every die. Returns ``outcome + 4 * value`` (the roll phase's
     pair), or ``CONTINUE`` with the dice laid out for the generic loop (w[ROLL], w[ROLLS_LEFT]
@@ -450,13 +460,17 @@ def roll_phase_dice(seat, w, R, rng, sp, race):
             w[row + C_ANXIETIES] += 1
             w[row + C_SEAT_ANX + seat] += 1
             if guide == LION and w[READY + seat] != 0 and _enabled(R, LION):
-                if lion_worth_it(seat, w, R) == 1:
+                rescue = human_lion(seat, R, rng, sp, final_advance(seat, w, R)) if human else lion_worth_it(seat, w, R)
+                if rescue == 1:
                     w[READY + seat] = 0
                     w[row + C_POWERS + LION] += 1
                     w[row + C_LION_RESCUES] += 1
                     return OUT_RESCUED
             return OUT_ANXIETY
         r = w[ROLLS_LEFT]
+        if roll_time and w[READY + seat] != 0 and _enabled(R, guide) and human:
+            _lay_out(lst, nf, w, n, total)  # a human's roll-time power: the generic loop's
+            return CONTINUE
         if roll_time and w[READY + seat] != 0 and _enabled(R, guide):
             # expert.best_power: the stored decision of these dice; "no use" goes on below
             # with the same column (the memo of expert.keep_column), anything else is the
@@ -482,6 +496,9 @@ def roll_phase_dice(seat, w, R, rng, sp, race):
         if race:  # the racer's stop rule (heron_sim.strategies.racer), on the dice counted
             counts_into(w, total)
             action = race_action_tilted(seat, w, R, sp, ts, col, tilt)
+        elif human:  # the human's softmax (heron_sim.strategies.human), on the dice counted
+            counts_into(w, total)
+            action = human_action(seat, w, R, rng, sp, ts, col)
         else:
             action = int(sp[ts, col])
         if action < 0:
@@ -520,7 +537,7 @@ def roll_phase_dice(seat, w, R, rng, sp, race):
 
 
 @hot
-def roll_phase_counts(seat, w, R, rng, sp, race):
+def roll_phase_counts(seat, w, R, rng, sp, race, human):
     """:func:`roll_phase_dice` for unscripted dice all alike, counting the dice without placing
     them (which die shows what does not matter then, and nothing reads the faces after an
     expert's roll phase: its score reads w[COUNTS]), the stored power uses included. Returns
@@ -566,7 +583,9 @@ def roll_phase_counts(seat, w, R, rng, sp, race):
             w[row + C_SEAT_ANX + seat] += 1
             if guide == LION and w[READY + seat] != 0 and _enabled(R, LION):
                 counts_into(w, total)  # expert.lion_worth_it on the dice counted (its score reads them)
-                if counted_advance(seat, w, R) > R[X_CONS_ANX]:
+                adv = counted_advance(seat, w, R)
+                rescue = human_lion(seat, R, rng, sp, adv) if human else (1 if adv > R[X_CONS_ANX] else 0)
+                if rescue == 1:
                     w[READY + seat] = 0
                     w[row + C_POWERS + LION] += 1
                     w[row + C_LION_RESCUES] += 1
@@ -574,6 +593,8 @@ def roll_phase_counts(seat, w, R, rng, sp, race):
             return OUT_ANXIETY
         r = w[ROLLS_LEFT]
         if roll_time and w[READY + seat] != 0 and _enabled(R, guide):
+            if human:  # a human's roll-time power: the generic loop's (nothing drawn here)
+                return CONTINUE
             col = -1
             slots = 0
             if stored:
@@ -604,6 +625,9 @@ def roll_phase_counts(seat, w, R, rng, sp, race):
         if race:  # the racer's stop rule (heron_sim.strategies.racer), on the dice counted
             counts_into(w, total)
             action = race_action_tilted(seat, w, R, sp, ts, col, tilt)
+        elif human:  # the human's softmax (heron_sim.strategies.human), on the dice counted
+            counts_into(w, total)
+            action = human_action(seat, w, R, rng, sp, ts, col)
         else:
             action = int(sp[ts, col])
         if action < 0:
@@ -637,6 +661,7 @@ def expert_roll_phase(seat, w, R, rng, sp):
     dice must be placed after all, the turn is played again from its first draw, placing them
     (the same draws, the same decisions)."""
     race = w[SID + seat] == RACER
+    human = w[SID + seat] == HUMAN and not human_zero(sp, seat)  # at 0: the expert's turn
     if R[R_UNIFORM] != 0 and w[RPTR] >= w[RSCRIPT_LEN]:
         start = rng[0]
         half = rng[1]  # a power's roll_die draws from the buffered half-word
@@ -644,7 +669,7 @@ def expert_roll_phase(seat, w, R, rng, sp):
         bonus = w[BONUS + seat]
         ready = w[READY + seat]
         used = w[w[ROW] + C_POWERS + w[GUIDE + seat]]
-        code = roll_phase_counts(seat, w, R, rng, sp, race)
+        code = roll_phase_counts(seat, w, R, rng, sp, race, human)
         if code != CONTINUE:
             return code
         rng[0] = start
@@ -654,4 +679,4 @@ def expert_roll_phase(seat, w, R, rng, sp):
         w[READY + seat] = ready
         w[w[ROW] + C_POWERS + w[GUIDE + seat]] = used
         w[PATIENCE] = -1  # as roll_phase set it
-    return roll_phase_dice(seat, w, R, rng, sp, race)
+    return roll_phase_dice(seat, w, R, rng, sp, race, human)

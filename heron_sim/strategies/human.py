@@ -1,0 +1,285 @@
+"""``human``: a human-like player over the expert's values (and the named rungs of the ladder).
+
+At each decision the options are valued in squares of the turn's expected advance with the
+expert's tables (heron_sim.strategies.expert_dp) and one is drawn by a softmax of temperature
+``temp`` (squares): an option worth ``d`` squares more than the other is taken with
+probability ``1 / (1 + exp(-d / temp))``. Two more parameters make the player human:
+
+- ``caution``: the squares of expected advance the player wants to gain before it rerolls
+  rather than stops (people stop too early): the reroll is valued at the table's best reroll
+  value minus ``caution``, against the score of the dice showing;
+- ``forget``: the chance that a ready power is overlooked at a decision where it could be used
+  (roll-time powers at each decision point, the Lion's rescue, the Bull, the Serpent).
+
+The decisions and their values:
+
+- keep/stop: stop (the dice showing's score, or the consolation of a turn worth 0) against
+  the expert's best reroll (its keep, its expected advance, minus ``caution``);
+- Wolf, Eagle, Deer, Héron's Patience: not using (the dice's value plus ``POWER_MARGIN``, what
+  the expert gives to keeping the power) against the best use (its one-step look-ahead value);
+- the Eagle's face: a softmax over the original and the drawn faces by their table values;
+- the Lion's rescue: the rescued dice's score against the Anxiety's consolation;
+- the Bull: +bull_bonus against ``POWER_MARGIN`` (keeping it);
+- the Serpent: the move back avoided plus its advance against 2.5 (the expert's threshold);
+- the squares: 🔄 +1 for itself against 1 / (players - 1) for moving back the opponent furthest
+  ahead; the Aigle square's swap with the opponent furthest ahead (the gap) against not;
+  the Cerf square's regeneration (``REGEN_WORTH``) against its 2 squares.
+  Guide swaps of a 7- or 8+ set: as the expert (never; an 8+ set regenerates).
+
+Which dice to keep when it rerolls is the expert's best reroll: the tables hold the value of
+the best keep only, not of every keep (so the softmax is over stop or that reroll).
+
+Randomness comes from the game's own stream (``rng``), drawn only where the parameters make a
+decision random: ``temp=0, caution=0, forget=0`` draws nothing and plays exactly the expert's
+games (tests/test_human.py, game by game). It plays on the expert's fused counted-dice turn
+(heron_sim.strategies.expert_turn: its keep/stop and Lion's rescue on the dice counted, the same
+draws), which hands the turn to the generic loop at a decision point with a ready roll-time
+power (tests/test_human.py: the same games as ``human_decide`` on the generic path).
+
+The rungs (``RUNGS``) are named parameter sets: ``novice``, ``casual``, ``regular``; the top
+rung is ``expert`` itself (the family at 0). docs/strategies.md gives the ladder's measures.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..engine.jit import hot
+from ..engine.layout import (
+    D_BULL, D_DEER_SQUARE, D_EAGLE_PICK, D_EAGLE_SQUARE, D_EXCHANGE, D_KEEP, D_LION, D_POWER, D_SNAKE,
+    EAGLE_DIE, EAGLE_FACES, GUIDE, HERON, MEMO, NOMINAL, PLAYERS, POS, RESERVED, ROLLS_LEFT, STATUS,
+    X_CONS_ANX, X_CONS_NOSET, X_EAGLE_DRAWS,
+)
+from ..engine.dice import count_animals
+from ..engine.rng import uniform
+from ..rules.rules import P_BULL_BONUS, P_SNAKE_ADVANCE
+from .common import furthest_ahead_opponent
+from .expert import (
+    KEEP_STOP, POWER_MARGIN, _value_with_face, apply_keep_action, best_power, counted_advance,
+    decode_power, eagle_pick, expert_decide, final_advance, has_tables, keep_column,
+    lookup, memo_stamp, power_column, power_scan, state_value, table_seat,
+)
+from .expert_dp import ROW_POWERS
+from .greedy import greedy_keep
+
+NAME = "human"
+DESCRIPTION = "Human-like: the expert's values chosen by a softmax (temp), with caution and forgetting."
+PARAMS = {"temp": 0.3, "caution": 0.3, "forget": 0.1}  # the defaults: the ``regular`` rung
+#: each parameter's allowed range (inclusive); checked when a name is parsed
+BOUNDS = {"temp": (0.0, 100.0), "caution": (0.0, 100.0), "forget": (0.0, 1.0)}
+SID = 6  # the kernel's id of this strategy (unique; heron_sim.strategies.dispatch)
+DECIDE = "human_decide"  # its decision function, called by the generated dispatcher
+ORDER = 4  # where it is listed (help)
+TABLES = True
+IN_SETS = False  # not in the "ai" and "all" sets (the rungs are seated by name)
+
+#: The named rungs of the ladder (docs/strategies.md: each beats the one below, 2 players,
+#: seats and guides mirrored, with 95 % confidence; novice loses to greedy). ``expert`` is the
+#: top rung (the family at temp = caution = forget = 0, played by the expert itself).
+RUNGS = {
+    "novice": {"temp": 1.5, "caution": 1.5, "forget": 0.5},
+    "casual": {"temp": 0.8, "caution": 0.8, "forget": 0.3},
+    "regular": {"temp": 0.3, "caution": 0.3, "forget": 0.1},
+}
+RUNG_DESCRIPTIONS = {
+    "novice": "Ladder rung 1 (human:temp=1.5,caution=1.5,forget=0.5): weaker than greedy.",
+    "casual": "Ladder rung 2 (human:temp=0.8,caution=0.8,forget=0.3).",
+    "regular": "Ladder rung 3 (human:temp=0.3,caution=0.3,forget=0.1); expert is rung 4.",
+}
+
+REGEN_WORTH = 2.5  # squares a regenerated guide is worth (the expert prefers it to 2 squares)
+SNAKE_WORTH = 2.5  # squares a kept Serpent is worth (the expert cancels a swing of 3 or more)
+
+
+@hot
+def chance(d, temp):
+    """The softmax probability ``1 / (1 + exp(-d / temp))`` of the option worth ``d`` squares
+    more than the other (``temp`` > 0)."""
+    x = d / temp
+    if x > 700.0:
+        return 1.0
+    if x < -700.0:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+@hot
+def take(rng, d, temp):
+    """True with probability :func:`chance` (one draw of the game's stream)."""
+    return uniform(rng) < chance(d, temp)
+
+
+@hot
+def forgets(rng, sp, seat):
+    """The ready power is overlooked (chance ``forget``; no draw when it is 0)."""
+    f = sp[seat, 2]
+    return f > 0.0 and uniform(rng) < f
+
+
+@hot
+def zero(sp, seat):
+    """The seat plays exactly as the expert (temp = caution = forget = 0): the expert's fused
+    turn, unchanged."""
+    return sp[seat, 0] == 0.0 and sp[seat, 1] == 0.0 and sp[seat, 2] == 0.0
+
+
+@hot
+def human_action(seat, w, R, rng, sp, ts, col):
+    """The keep action at table column ``col`` of the row of seat ``ts`` (-1: stop): stop
+    against the best reroll minus ``caution``, by the softmax. Reads the dice counted by animal
+    in w[COUNTS] (the generic path counts them, :func:`human_keep`; the expert's fused turn
+    counts them as it rolls, heron_sim.strategies.expert_turn)."""
+    action = int(sp[ts, col])
+    temp = sp[seat, 0]
+    caution = sp[seat, 1]
+    if temp > 0.0 or caution != 0.0:
+        reroll = int(sp[ts, col + 2])
+        if reroll < 0:
+            return -1  # no legal reroll
+        if action < 0:
+            stop_value = sp[ts, col + 1]  # the table's value is the stop's
+        else:
+            adv = counted_advance(seat, w, R)
+            stop_value = float(adv if adv > 0 else R[X_CONS_NOSET])
+        d = sp[ts, col + 3] - caution - stop_value
+        go = d > 0.0 if temp <= 0.0 else take(rng, d, temp)
+        return reroll if go else -1
+    return action
+
+
+@hot
+def human_keep(seat, w, R, rng, sp):
+    col = keep_column(seat, w, R, sp)
+    if col == KEEP_STOP:
+        return 0
+    if col < 0:
+        return greedy_keep(seat, w)  # as the expert: dice its tables do not hold
+    count_animals(w)  # what human_action reads (apply_keep_action rewrites w[COUNTS] after)
+    return apply_keep_action(seat, w, sp, human_action(seat, w, R, rng, sp, table_seat(seat, sp), col))
+
+
+@hot
+def human_lion(seat, R, rng, sp, adv):
+    """The Lion's rescue of an Anxiety whose rescued dice score ``adv``: 1 or 0."""
+    if forgets(rng, sp, seat):
+        return 0
+    temp = sp[seat, 0]
+    d = float(adv - R[X_CONS_ANX])
+    if temp <= 0.0:
+        return 1 if d > 0.0 else 0  # expert.lion_worth_it
+    return 1 if take(rng, d, temp) else 0
+
+
+@hot
+def human_power(seat, w, R, rng, sp):
+    """A roll-time power (Wolf, Eagle, Deer, Héron's Patience): -1 or a D_POWER action.
+
+    The use is taken when the draw ``u`` is below ``1 / (1 + exp(-d / temp))``, ``d`` the best
+    use's gain over ``POWER_MARGIN``. The tables' stored decision (expert.best_power) gives the
+    sign of ``d``, which settles half the draws without the scan: no use stored (``d <= 0``)
+    and ``u >= 1/2``: not used; a use stored (``d > 0``) and ``u < 1/2``: that use. The other
+    half scans every use (expert.power_scan) for ``d``."""
+    if forgets(rng, sp, seat):
+        w[MEMO] = 0
+        return -1
+    temp = sp[seat, 0]
+    if temp <= 0.0:
+        return best_power(seat, w, R, sp, POWER_MARGIN)
+    w[MEMO] = 0
+    if not has_tables(seat, sp):
+        return -1
+    u = uniform(rng)
+    ts = table_seat(seat, sp)
+    r = w[ROLLS_LEFT]
+    if sp[ts, ROW_POWERS] != 0:
+        col = lookup(seat, w, R, sp, r)
+        if col >= 0:
+            code = int(sp[ts, col + power_column(w[GUIDE + seat])])
+            if code == -1 and u >= 0.5:
+                w[MEMO] = memo_stamp(seat, w)  # the D_KEEP that follows finds the same dice
+                w[MEMO + 1] = col
+                return -1
+            if code >= 0 and u < 0.5:
+                action = decode_power(seat, w, R, sp, code)
+                if action >= 0:
+                    return action
+    base = state_value(seat, w, R, sp, r)
+    v, action = power_scan(seat, w, R, sp, -1e300)
+    if action < 0:
+        return -1
+    return action if u < chance(v - base - POWER_MARGIN, temp) else -1
+
+
+@hot
+def human_eagle_pick(seat, w, R, rng, sp):
+    """The Eagle's face by a softmax over the original and the drawn faces' table values."""
+    temp = sp[seat, 0]
+    if temp <= 0.0:
+        return eagle_pick(seat, w, R, sp)
+    die = w[EAGLE_DIE]
+    r = w[ROLLS_LEFT]
+    st = w[STATUS + die]
+    v0 = state_value(seat, w, R, sp, r)
+    k = R[X_EAGLE_DRAWS]
+    top = v0
+    for j in range(k):  # no array in a decision: the faces are valued again below
+        top = max(top, _eagle_value(seat, w, R, sp, r, die, st, j))
+    total = math.exp((v0 - top) / temp)
+    for j in range(k):
+        total += math.exp((_eagle_value(seat, w, R, sp, r, die, st, j) - top) / temp)
+    u = uniform(rng) * total
+    acc = math.exp((v0 - top) / temp)
+    if u < acc:
+        return 0
+    for j in range(k - 1):
+        acc += math.exp((_eagle_value(seat, w, R, sp, r, die, st, j) - top) / temp)
+        if u < acc:
+            return j + 1
+    return k
+
+
+@hot
+def _eagle_value(seat, w, R, sp, r, die, st, j):
+    """Table value of the dice with the Eagle's die showing its j-th drawn face."""
+    f = w[EAGLE_FACES + j]
+    return _value_with_face(seat, w, R, sp, r, die, f, RESERVED if f == HERON else st)
+
+
+@hot
+def human_decide(kind, seat, w, R, rng, sp):
+    temp = sp[seat, 0]
+    if kind == D_KEEP:
+        return human_keep(seat, w, R, rng, sp)
+    if kind == D_POWER:
+        return human_power(seat, w, R, rng, sp)
+    if kind == D_EAGLE_PICK:
+        return human_eagle_pick(seat, w, R, rng, sp)
+    if kind == D_LION:
+        return human_lion(seat, R, rng, sp, final_advance(seat, w, R))
+    if kind == D_BULL:
+        if forgets(rng, sp, seat):
+            return 0
+        if temp <= 0.0:
+            return 1
+        return 1 if take(rng, R[P_BULL_BONUS] - POWER_MARGIN, temp) else 0
+    if kind == D_SNAKE:
+        if forgets(rng, sp, seat):
+            return 0
+        swing = float(w[NOMINAL] + R[P_SNAKE_ADVANCE])
+        if temp <= 0.0:
+            return expert_decide(kind, seat, w, R, rng, sp)
+        return 1 if take(rng, swing - SNAKE_WORTH, temp) else 0
+    if temp > 0.0:
+        if kind == D_EXCHANGE:  # -1: +1 for itself; else the opponent moved back 1
+            o = furthest_ahead_opponent(w, seat)
+            if o < 0:
+                return -1
+            return o if take(rng, 1.0 / (w[PLAYERS] - 1) - 1.0, temp) else -1
+        if kind == D_EAGLE_SQUARE:
+            o = furthest_ahead_opponent(w, seat)
+            if o < 0:
+                return -1
+            return o if take(rng, float(w[POS + o] - w[POS + seat]), temp) else -1
+        if kind == D_DEER_SQUARE:
+            return 1 if take(rng, REGEN_WORTH - 2.0, temp) else 0
+    return expert_decide(kind, seat, w, R, rng, sp)
