@@ -13,6 +13,32 @@ os.environ.setdefault("HERON_SIM_COMPILE_NOTE", "0")
 # Shared helpers that are not fixtures live in tests/helpers.py.
 
 
+#: A session of at least this many tests is a whole suite (make test): worth the warm-up.
+WARMUP_MIN_TESTS = 200
+
+
+def pytest_collection_finish(session):
+    """On a new machine (an empty kernel cache), before the first test of a whole suite, compile
+    the package's kernels ahead in one process per core instead of one after the other inside
+    the tests: the tests then load them from the cache (heron_sim.runner.warm; nothing is
+    checked there, a failed warm-up only leaves the compiling to the tests). A few tests run
+    alone compile only what they use; HERON_SIM_TEST_WARMUP=0 skips it, =1 forces it."""
+    flag = os.environ.get("HERON_SIM_TEST_WARMUP", "")
+    if flag == "0" or (flag != "1" and len(session.items) < WARMUP_MIN_TESTS):
+        return
+    if getattr(session.config, "workerinput", None) is not None:
+        return  # a pytest-xdist worker: the controller warms up
+    import time
+
+    from heron_sim.runner.warm import compile_machine
+
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    t0 = time.perf_counter()
+    done = compile_machine(log=(reporter.write_line if reporter else None))
+    if done and reporter:
+        reporter.write_line(f"warm-up: {done} kernels compiled ahead in {time.perf_counter() - t0:.0f} s")
+
+
 @pytest.fixture
 def tmpfs(tmp_path):
     """Mount small tmpfs folders under ``tmp_path``: ``tmpfs("256k")``, ``tmpfs("64k",

@@ -114,3 +114,26 @@ def test_ctrl_c_during_the_warm_up_stops_the_workers_and_labels_the_run(tmp_path
     assert [l for l in err.splitlines() if l.startswith("interrupted")], err
     manifest = json.loads((tmp_path / "run" / "manifest.json").read_text())
     assert manifest["interrupted"] is True and manifest["played"] == 0
+
+
+def test_machine_tasks_cover_every_strategy_and_game_once():
+    from heron_sim.games import available
+    from heron_sim.strategies import REGISTRY
+
+    tasks = warm.machine_tasks()
+    assert len(tasks) == len(set(tasks))
+    sids = {REGISTRY[n].sid for k, n in tasks if k == "batch" and n != "shared"}
+    assert sids == {i.sid for n, i in REGISTRY.items() if n != "scripted"}  # every kernel, once
+    names = {n for k, n in tasks if k == "batch"}
+    assert {n for k, n in tasks if k == "batch"} == names
+    assert {n for k, n in tasks if k == "turns"} == names
+    assert {n for k, n in tasks if k == "game"} == set(available())
+    assert tasks[0] == ("batch", "shared")  # the longest first
+
+
+def test_compile_machine_does_nothing_on_a_warm_or_read_only_cache(monkeypatch):
+    monkeypatch.setattr(warm.cache, "writable", lambda: False)
+    assert warm.compile_machine() == 0
+    monkeypatch.setattr(warm.cache, "writable", lambda: True)
+    monkeypatch.setattr(warm, "machine_tasks", lambda: [("batch", "greedy")])  # one task: nothing to overlap
+    assert warm.compile_machine(workers=2) == 0

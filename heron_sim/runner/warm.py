@@ -153,4 +153,115 @@ def compile_ahead(jobs, log=None, workers: int | None = None) -> int:
     return len(order) - failed
 
 
-__all__ = ["compile_ahead", "warm_groups"]
+#: Rough first-compile seconds of the kernels of a single strategy (for the order of the work).
+_KERNEL_SECONDS = {"shared": 60, "greedy": 25, "game": 20, "single": 35, "turns": 12}
+
+
+def _warm_task(kind: str, name: str) -> float:
+    """In a worker process: compile one kernel by playing a few games (thrown away).
+    ``kind``: "batch" (the games kernel of strategy ``name`` alone, or ``"shared"``), "turns"
+    (the single-turn kernel of ``name``, or of the shared kernel's prudent) or "game" (a
+    lighter game)."""
+    from ..engine.kernels import shared_kernel
+    from ..simulation import simulate, simulate_turns
+
+    os.environ["HERON_SIM_COMPILE_NOTE"] = "0"
+    t0 = time.perf_counter()
+    if kind == "game":
+        from ..games import get
+        from .jobs import Job
+        from .play import play_job
+
+        game = get(name)
+        best = "greedy" if "greedy" in game.strategies else game.strategies[0]
+        play_job(Job(f"warm_{name}", "light", game.load_rules(None, {}), 4, 1, [[best] * game.min_players],
+                     labels={"game": name, "title": game.title, "players": game.min_players}))
+        return time.perf_counter() - t0
+    from ..rules import Rules
+
+    rules = Rules.build(mode="8d8", players=4)
+    if name == "shared":
+        with shared_kernel():
+            if kind == "batch":
+                simulate(rules, 4, 1, ["expert", "racer", "prudent", "random"])
+            else:
+                simulate_turns(rules, 64, 1, "prudent")
+    elif kind == "batch":
+        simulate(rules, 4, 1, [name] * 4)
+    else:
+        simulate_turns(rules, 64, 1, name)
+    return time.perf_counter() - t0
+
+
+def machine_tasks() -> list[tuple[str, str]]:
+    """Every kernel a new machine compiles for the package's commands and tests, as
+    ``(kind, name)`` tasks of :func:`_warm_task`, longest first: the Héron engine's games and
+    single-turn kernels for each strategy alone and for the shared set (the expert's tables
+    for 8d8 with it), and each lighter game. The scripted strategy (tests only) is left to its
+    tests."""
+    from ..games import available
+    from ..strategies import REGISTRY
+
+    by_sid: dict[int, str] = {}
+    for name, info in REGISTRY.items():  # one per kernel: the rungs of a family share its kernel
+        by_sid.setdefault(info.sid, name)
+    names = [n for n in by_sid.values() if n != "scripted"]
+    tasks = [("batch", "shared"), ("turns", "shared")]
+    tasks += [("batch", n) for n in names] + [("turns", n) for n in names]
+    tasks += [("game", g) for g in available()]
+
+    def cost(task):
+        kind, name = task
+        if kind == "game":
+            return _KERNEL_SECONDS["game"]
+        if kind == "turns":
+            return _KERNEL_SECONDS["turns"]
+        return _KERNEL_SECONDS.get(name, _KERNEL_SECONDS["single"])
+
+    return sorted(tasks, key=lambda t: -cost(t))
+
+
+def compile_machine(log=None, workers: int | None = None) -> int:
+    """Compile every kernel of :func:`machine_tasks` that is still cold, in one process per
+    core (the test suite's warm-up on a new machine, ``tests/conftest.py``). Returns the
+    number of kernels compiled (0 when the cache is warm, not writable, or one core only).
+    A task that fails only leaves its kernel to be compiled where it is used."""
+    from ..engine.kernels import _marker, kernel_key
+    from ..strategies import REGISTRY
+
+    if not cache.writable():
+        return 0
+
+    def cold(task) -> bool:
+        kind, name = task
+        if kind == "game":
+            return _cold(("game", name))
+        entry = "play_batch" if kind == "batch" else "play_turns"
+        key = ("shared",) if name == "shared" else kernel_key([REGISTRY[name].sid])
+        return not _marker(key, entry).exists()
+
+    tasks = [t for t in machine_tasks() if cold(t)]
+    workers = workers or min(os.cpu_count() or 1, len(tasks))
+    if len(tasks) < 2 or workers < 2:
+        return 0
+    if log is not None:
+        log(f"compiling {len(tasks)} kernels ahead in {workers} processes, once per machine")
+    t0 = time.perf_counter()
+    ctx = multiprocessing.get_context("spawn")
+    pool = None
+    try:
+        pool = ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_worker_init)
+        futures = [pool.submit(_warm_task, *t) for t in tasks]
+        wait(futures)
+        failed = sum(f.exception() is not None for f in futures)
+    except BaseException:
+        _stop(pool)
+        raise
+    pool.shutdown()
+    if log is not None:
+        note = f" ({failed} left to where they are used)" if failed else ""
+        log(f"kernels compiled in {time.perf_counter() - t0:.0f} s{note}")
+    return len(tasks) - failed
+
+
+__all__ = ["compile_ahead", "compile_machine", "machine_tasks", "warm_groups"]
