@@ -59,6 +59,7 @@ def reset() -> None:
     _state["pending"] = False
     _state["said"] = False
     _state["stopping"] = False
+    _state["second"] = ""
 
 
 def signal_name() -> str:

@@ -168,6 +168,7 @@ def _quiet_cluster(LocalCluster, n: int):
     """An embedded cluster whose worker processes ignore SIGINT: a terminal's Ctrl-C reaches
     the whole process group, and it is this process that stops the run (and closes the
     workers); workers that died of it would print tracebacks and leave the run hanging."""
+    import logging
     import signal
     import threading
 
@@ -178,8 +179,10 @@ def _quiet_cluster(LocalCluster, n: int):
     try:
         # dashboard_address=None alone still serves the scheduler's HTTP routes on port 8787:
         # no dashboard, and the remaining routes (health, metrics) on a free loopback port.
+        # silence_logs: Dask's own log lines (a worker's heartbeat traceback on a loaded machine,
+        # its shutdown) are not ours to print; what goes wrong is said in one line by the executor.
         return LocalCluster(host="127.0.0.1", n_workers=n, threads_per_worker=1, processes=True,
-                            dashboard_address=None,
+                            dashboard_address=None, silence_logs=logging.CRITICAL,
                             scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"})
     finally:
         if main:
