@@ -300,5 +300,6 @@ def _interrupted(study, run_dir, racing=False, phase: str = "", out=None) -> str
              "are kept)" if phase == "output" and out is not None
              else "during racing (re-evaluations already finished are kept)" if racing
              else "during the base evaluation" if phase == "base" else "")
-    return (f"interrupted {where}: {n} finished trials kept in {run_dir / 'study.journal'}; "
-            "run the same command to resume").replace("  ", " ")
+    where = f" {where}" if where else ""
+    return (f"interrupted{where}: {n} finished trials kept in {run_dir / 'study.journal'}; "
+            "run the same command to resume")
