@@ -388,3 +388,45 @@ def test_compare_names_each_job_after_the_mode_it_plays(tmp_path):
     assert res.exit_code == 0, res.output
     m = json.loads((run_dir / "manifest.json").read_text())
     assert {j["key"]: j["mode"] for j in m["experiments"][0]["jobs"]} == {"a_8d8": "8d8", "b_10d6": "10d6"}
+
+
+@pytest.mark.slow
+def test_killed_scheduler_real_run_is_exit_1_and_one_line(tmp_path):
+    """A real `run --scheduler tcp://...` whose scheduler is killed mid-run: exit 1 and one
+    line of ours, no Dask traceback after it (it was exit 2, then Dask's reconnection log)."""
+    pytest.importorskip("distributed")
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+    s.close()
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    addr = f"tcp://127.0.0.1:{port}"
+    sched = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+                              "--port", str(port), "--no-dashboard"], env=env,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    worker = subprocess.Popen([sys.executable, "-m", "distributed.cli.dask_worker", addr, "--nthreads", "1",
+                               "--nworkers", "1", "--host", "127.0.0.1", "--no-dashboard", "--no-nanny"],
+                              env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(8)
+        run_dir = tmp_path / "run"
+        proc = spawn(["run", ROOT / "experiments/modes.toml", "--games", 400_000, "--run-dir", run_dir,
+                      "--scheduler", addr])
+        assert _wait_for(proc, lambda: (run_dir / "manifest.json").exists(), 120), proc.communicate()
+        time.sleep(5)
+        sched.kill()
+        _, err = proc.communicate(timeout=120)
+        lines = [ln for ln in err.splitlines() if ln.strip()]
+        assert proc.returncode == 1, err
+        assert lines[-1].startswith("error: --scheduler: lost the Dask scheduler") and "--resume" in lines[-1]
+        assert sum(ln.startswith("error:") for ln in lines) == 1 and "Traceback" not in err, err
+    finally:
+        for p in (worker, sched):
+            if p.poll() is None:
+                p.kill()
+                p.wait()
