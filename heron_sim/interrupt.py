@@ -60,6 +60,13 @@ def reset() -> None:
     _state["said"] = False
     _state["stopping"] = False
     _state["second"] = ""
+    _keepers.clear()
+
+
+def handlers_installed() -> bool:
+    """True inside :func:`handle_signals` (the command line, a study): a :func:`keeper` then
+    stays registered after its work is done, so that a second signal still says what it kept."""
+    return bool(_state["installed"])
 
 
 def signal_name() -> str:
@@ -116,8 +123,11 @@ def keeper(obj):
     try:
         yield obj
     finally:
-        with contextlib.suppress(ValueError):
-            _keepers.remove(obj)
+        # Under the handlers, a keeper whose file is done stays until they are removed: a
+        # second signal after the file was closed (while the summary is printed) still says it.
+        if not handlers_installed():
+            with contextlib.suppress(ValueError):
+                _keepers.remove(obj)
 
 
 def _second_line() -> str:
@@ -132,8 +142,7 @@ def _second_line() -> str:
         if words:
             kept.append(words)
     if kept:
-        return (f"interrupted ({name} again): stopped at once; {'; '.join(kept)}; "
-                "the games not yet written are lost")
+        return f"interrupted ({name} again): stopped at once; {'; '.join(kept)}"
     return (f"interrupted ({name} again): stopped at once; the games of the current "
             "batch are lost and nothing of it was written")
 
@@ -198,5 +207,6 @@ def handle_signals(hard_exit: bool = False):
     finally:
         _state["installed"] -= 1
         _state["hard_exit"] = False
+        _keepers.clear()
         for s, h in old.items():
             signal.signal(s, h)

@@ -322,16 +322,18 @@ class FrameWriter:
         the file with the batches already written; the words that say what was kept."""
         requested = self.meta.get("requested")
         of = f" of {requested:,}" if isinstance(requested, int) else ""
-        if self.state == "written":
-            return f"kept the {self.meta.get('played', self.rows):,}{of} games in {self.path}"
+        if self.state == "written":  # closed before the second signal (after the first)
+            label = " (labelled interrupted)" if self.meta.get("interrupted") else ""
+            return f"kept the {self.meta.get('played', self.rows):,}{of} games in {self.path}{label}"
         if self.state == "discarded" or self._writing:
-            return f"nothing was written to {self.path}"
+            return f"nothing was written to {self.path} (the old file, if any, is kept)"
         if self.rows == 0:
             self._discard()
             return f"nothing was written to {self.path} (the old file, if any, is kept)"
         self._label_stopped()
         self._commit()
-        return f"kept the {self.rows:,}{of} games already written, in {self.path} (labelled interrupted)"
+        return (f"kept the {self.rows:,}{of} games already written, in {self.path} (labelled interrupted); "
+                "the games not yet written are lost")
 
     def _commit(self) -> None:
         try:

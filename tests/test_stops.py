@@ -89,6 +89,41 @@ def test_second_sigint_at_random_times(tmp_path, ext, seed):
     _double_sigint(tmp_path, ext, seed)
 
 
+def test_keepers_say_what_each_file_holds(tmp_path):
+    """What the second signal's line says, in every state of a streamed file: batches written
+    but the file still open (closed, labelled and renamed now), a file already closed by the
+    first stop (said, not dropped: the line used to claim nothing was written), nothing written
+    (the old file kept, no .part)."""
+    from heron_sim import interrupt
+    from heron_sim.io import FrameWriter
+
+    df = pd.DataFrame({"game": range(3)})
+    try:
+        with interrupt.handle_signals():
+            done = tmp_path / "done.parquet"
+            with FrameWriter(done, {"requested": 100}, keep_on_stop=True) as w:
+                w.write(df)
+                w.meta.update(played=3, interrupted=True)
+            open_ = tmp_path / "open.csv"
+            w2 = FrameWriter(open_, {"requested": 100}, keep_on_stop=True).__enter__()
+            w2.write(df)
+            w2.write(df)
+            empty = tmp_path / "empty.parquet"
+            empty.write_bytes(b"old")
+            w3 = FrameWriter(empty, {"requested": 100}, keep_on_stop=True).__enter__()
+            line = interrupt._second_line()
+            w2.__exit__(None, None, None)
+            w3.__exit__(None, None, None)  # already settled: nothing changes
+    finally:
+        interrupt.reset()
+    assert f"kept the 3 of 100 games in {done} (labelled interrupted)" in line, line
+    assert f"kept the 6 of 100 games already written, in {open_}" in line, line
+    assert f"nothing was written to {empty}" in line, line
+    assert read_meta(open_)["played"] == len(read_frame(open_)) == 6 and read_meta(open_)["interrupted"]
+    assert empty.read_bytes() == b"old"
+    _no_parts(tmp_path)
+
+
 def test_library_keyboard_interrupt_keeps_the_written_batches(tmp_path, monkeypatch):
     """From Python (no handlers): a KeyboardInterrupt between two batches of
     :func:`simulate_to_file` keeps the batches written, labelled (they used to be discarded)."""
