@@ -1,4 +1,6 @@
-"""Domain errors raised by the library and turned into exit code 2 by the command line."""
+"""Domain errors raised by the library: bad input (:class:`HeronSimError`, exit code 2 on the
+command line), a file that could not be written (:class:`OutputError`, exit 1) and a run that
+failed for a reason outside the input (:class:`RunFailure`, exit 1: a lost Dask scheduler)."""
 
 
 def _one_line(args: tuple) -> tuple:
@@ -22,6 +24,14 @@ class RulesError(HeronSimError):
 
 class OutputError(Exception):
     """A file could not be written (disk full, read-only, permission): exit code 1."""
+
+    def __init__(self, *args):
+        super().__init__(*_one_line(args))
+
+
+class RunFailure(Exception):
+    """The run failed for a reason outside its input (the Dask scheduler went away): one line,
+    exit code 1; the work already finished is kept where the message says."""
 
     def __init__(self, *args):
         super().__init__(*_one_line(args))

@@ -7,7 +7,10 @@ batches — simulate, modes, the run folder's jobs, every executor (:func:`check
 :class:`Stopped` there), the study's base evaluation, search, racing and output — so the games
 already played are kept, written and labelled (``interrupted``, exit 130); a second signal
 stops at once (``KeyboardInterrupt``), except inside a :func:`critical` block (a write to a
-study's journal), where it is deferred to the end of the block. From Python, without the
+study's journal, one batch appended to a result file), where it is deferred to the end of the
+block. Before a second signal ends the command line at once, every :func:`keeper` registered
+(a result file being streamed) keeps what it already holds: the file is closed, labelled and
+renamed into place, and the one line printed says what was kept. From Python, without the
 handlers, Ctrl-C raises KeyboardInterrupt as usual and :func:`heron_sim.simulation.simulate`
 still returns the games already played.
 """
@@ -22,6 +25,9 @@ import threading
 _stop = threading.Event()
 _signal_name = ""
 _state = {"installed": 0, "critical": 0, "pending": False}
+#: Objects with a ``keep_now() -> str`` method, run by a second signal before the command line
+#: exits at once (see :func:`keeper`); each returns the words that say what it kept.
+_keepers: list = []
 
 
 class Stopped(KeyboardInterrupt):
@@ -52,6 +58,15 @@ def reset() -> None:
     _signal_name = ""
     _state["pending"] = False
     _state["said"] = False
+    _state["stopping"] = False
+    _state["second"] = ""
+    _keepers.clear()
+
+
+def handlers_installed() -> bool:
+    """True inside :func:`handle_signals` (the command line, a study): a :func:`keeper` then
+    stays registered after its work is done, so that a second signal still says what it kept."""
+    return bool(_state["installed"])
 
 
 def signal_name() -> str:
@@ -87,19 +102,49 @@ def quiet_exit_on_signal() -> None:
 def _handler(signum, frame):  # noqa: ARG001
     name = signal.Signals(signum).name
     if _stop.is_set():
-        if _state["critical"]:  # a journal record is being written: stop right after it
+        if _state.get("stopping"):  # a third signal while the second one keeps what was written
+            return
+        _state["second"] = name
+        if _state["critical"]:  # a journal record or a batch is being written: stop right after it
             _state["pending"] = True
             return
-        if not _state.get("said"):
-            # Say it here, once: the KeyboardInterrupt may land anywhere (a thread pool's wait,
-            # a write) and whoever catches it must not need to print for the user to know.
-            _state["said"] = True
-            sys.stderr.write(f"interrupted ({name} again): stopped at once; the games of the current "
-                             "batch are lost and nothing of it was written\n")
-            sys.stderr.flush()
         _stop_now()
     request_stop(name)
     sys.stderr.write(f"\n{name}: stopping after the current batch (again to stop at once)\n")
+
+
+@contextlib.contextmanager
+def keeper(obj):
+    """Register ``obj`` (a ``keep_now() -> str`` method) for the block: a second signal that
+    stops the command line at once first calls ``obj.keep_now()``, which keeps what ``obj``
+    already holds (a streamed result file: the batches written, labelled) and returns the words
+    that say so (``"kept the 8,192 of 100,000 games already written, in g.parquet"``)."""
+    _keepers.append(obj)
+    try:
+        yield obj
+    finally:
+        # Under the handlers, a keeper whose file is done stays until they are removed: a
+        # second signal after the file was closed (while the summary is printed) still says it.
+        if not handlers_installed():
+            with contextlib.suppress(ValueError):
+                _keepers.remove(obj)
+
+
+def _second_line() -> str:
+    """Run the keepers and say, in one line, what the second signal stopped and what was kept."""
+    name = _state.get("second") or "signal"
+    kept = []
+    for obj in list(_keepers):
+        try:
+            words = obj.keep_now()
+        except Exception as err:  # noqa: BLE001 - keep going: the line must still be printed
+            words = f"could not keep {getattr(obj, 'path', obj)}: {err}"
+        if words:
+            kept.append(words)
+    if kept:
+        return f"interrupted ({name} again): stopped at once; {'; '.join(kept)}"
+    return (f"interrupted ({name} again): stopped at once; the games of the current "
+            "batch are lost and nothing of it was written")
 
 
 @contextlib.contextmanager
@@ -117,11 +162,24 @@ def critical():
 
 
 def _stop_now():
-    """The second signal: the command line exits at once (130; every file it writes is atomic,
-    so nothing half-written is left, and the temporary file of the write in progress is removed
-    by the next write); a library caller gets KeyboardInterrupt."""
+    """The second signal: the command line keeps what its keepers hold (a streamed result
+    file: the batches already written, labelled), says so in one line and exits at once (130;
+    every other file it writes is atomic, so nothing half-written is left, and the temporary
+    file of the write in progress is removed by the next write); a library caller gets
+    KeyboardInterrupt."""
+    if not _state.get("said"):
+        # Say it here, once: the KeyboardInterrupt may land anywhere (a thread pool's wait,
+        # a write) and whoever catches it must not need to print for the user to know.
+        _state["said"] = True
+        _state["stopping"] = True  # a third signal does not cut the keepers
+        line = _second_line() if _state.get("hard_exit") else (
+            f"interrupted ({_state.get('second') or 'signal'} again): stopped at once; the games of "
+            "the current batch are lost and nothing of it was written")
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
     if _state.get("hard_exit"):
         _exit_quietly(None, None)
+    _state["stopping"] = False
     raise KeyboardInterrupt
 
 
@@ -149,5 +207,6 @@ def handle_signals(hard_exit: bool = False):
     finally:
         _state["installed"] -= 1
         _state["hard_exit"] = False
+        _keepers.clear()
         for s, h in old.items():
             signal.signal(s, h)

@@ -202,6 +202,10 @@ def _remove_dead_parts(path: Path) -> None:
         _unlink(path.parent / name)
 
 
+class _KeepOld(Exception):
+    """Leaves :func:`atomic_path` without writing: the temporary file is removed."""
+
+
 def _unlink(p: Path) -> None:
     with contextlib.suppress(OSError):
         p.unlink()
@@ -244,25 +248,53 @@ class FrameWriter:
     written to a temporary file and renamed into place by :meth:`close` (``commit``).
 
     Used as a context manager: leaving it by an exception discards the temporary file.
+
+    With ``keep_on_stop`` (a long streamed run, ``simulate --out``), the batches already
+    written are what a stop keeps: each :meth:`write` is a :func:`~heron_sim.interrupt.critical`
+    block (a second Ctrl-C waits for the batch to be whole), the writer is a
+    :func:`~heron_sim.interrupt.keeper` (a second Ctrl-C closes, labels — ``interrupted``,
+    ``played`` = the rows written — and renames the file before the command exits at once), and
+    leaving the block by a KeyboardInterrupt keeps and labels them too (from Python). A stop
+    before any row was written keeps the old file.
     """
 
-    def __init__(self, path: str | Path, meta: dict | None = None):
+    def __init__(self, path: str | Path, meta: dict | None = None, keep_on_stop: bool = False):
         self.path = Path(path)
         self.fmt = TABLE_FORMATS.get(self.path.suffix.lower())
         if self.fmt is None:
             raise HeronSimError(f"--out: {self.path}: unknown extension; allowed: {', '.join(TABLE_FORMATS)}")
         self.meta = dict(meta or {})
         self.rows = 0
+        self.keep_on_stop = keep_on_stop
+        self.state = "open"  # then "written" (renamed into place) or "discarded"
         self._ctx = atomic_path(self.path)
         self._tmp: Path | None = None
         self._writer = None
         self._schema = None
+        self._writing = False
+        self._keeper = None
 
     def __enter__(self) -> "FrameWriter":
         self._tmp = self._ctx.__enter__()
+        if self.keep_on_stop:
+            from .interrupt import keeper
+
+            self._keeper = keeper(self)
+            self._keeper.__enter__()
         return self
 
     def write(self, df) -> None:
+        from .interrupt import critical
+
+        with critical():  # a second Ctrl-C waits for the batch to be written whole
+            self._writing = True
+            try:
+                self._write(df)
+                self.rows += len(df)
+            finally:
+                self._writing = False
+
+    def _write(self, df) -> None:
         try:
             if self.fmt == "csv":
                 df.to_csv(self._tmp, mode="w" if self.rows == 0 else "a", header=self.rows == 0, index=False)
@@ -279,18 +311,72 @@ class FrameWriter:
                 self._writer.write_table(table)
         except OSError as err:
             raise _io_error(self.path, err) from None
-        self.rows += len(df)
 
-    def __exit__(self, etype, exc, tb):
+    def _label_stopped(self) -> None:
+        """The metadata of a file cut short: what was asked stays ``requested``; ``played`` is
+        the rows written."""
+        self.meta.update(played=self.rows, interrupted=True)
+
+    def keep_now(self) -> str:
+        """The second Ctrl-C (see :func:`heron_sim.interrupt.keeper`): close, label and rename
+        the file with the batches already written; the words that say what was kept."""
+        requested = self.meta.get("requested")
+        of = f" of {requested:,}" if isinstance(requested, int) else ""
+        if self.state == "written":  # closed before the second signal (after the first)
+            label = " (labelled interrupted)" if self.meta.get("interrupted") else ""
+            return f"kept the {self.meta.get('played', self.rows):,}{of} games in {self.path}{label}"
+        if self.state == "discarded" or self._writing:
+            return f"nothing was written to {self.path} (the old file, if any, is kept)"
+        if self.rows == 0:
+            self._discard()
+            return f"nothing was written to {self.path} (the old file, if any, is kept)"
+        self._label_stopped()
+        self._commit()
+        return (f"kept the {self.rows:,}{of} games already written, in {self.path} (labelled interrupted); "
+                "the games not yet written are lost")
+
+    def _commit(self) -> None:
         try:
-            if etype is None:
-                self._finish()
+            self._finish()
         except BaseException as err:
             self._close_writer()
+            self.state = "discarded"
             self._ctx.__exit__(type(err), err, err.__traceback__)  # removes the temporary file
             raise
         self._close_writer()
-        return self._ctx.__exit__(etype, exc, tb)
+        self.state = "discarded"  # until the rename has happened
+        self._ctx.__exit__(None, None, None)
+        self.state = "written"
+
+    def _discard(self) -> None:
+        self._close_writer()
+        self.state = "discarded"
+        err = _KeepOld()
+        with contextlib.suppress(_KeepOld):
+            self._ctx.__exit__(_KeepOld, err, None)
+
+    def __exit__(self, etype, exc, tb):
+        from .interrupt import critical
+
+        try:
+            with critical():  # the file is committed or discarded whole
+                if self.state != "open":  # a second Ctrl-C already kept it (from Python)
+                    return False
+                if etype is None:
+                    self._commit()
+                    return False
+                if (self.keep_on_stop and issubclass(etype, KeyboardInterrupt)
+                        and not self._writing and self.rows > 0):
+                    self._label_stopped()
+                    self._commit()
+                    return False
+                self._close_writer()
+                self.state = "discarded"
+                return self._ctx.__exit__(etype, exc, tb)
+        finally:
+            if self._keeper is not None:
+                self._keeper.__exit__(None, None, None)
+                self._keeper = None
 
     def _close_writer(self) -> None:
         if self._writer is not None:

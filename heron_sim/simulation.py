@@ -445,7 +445,7 @@ def simulate_to_file(
     # one name per seat in seat order (the frame's column), whether one name or a list was given
     meta = {"requested": int(games), "seed": int(seed), "mode": rules.mode, "rules": rules.digest(),
             "strategies": ",".join(seating), "git_commit": git_commit(), "rules_table": rules.to_table()}
-    writer = FrameWriter(out, meta) if out is not None else None
+    writer = FrameWriter(out, meta, keep_on_stop=True) if out is not None else None
     parts, played, error = [], 0, None
     try:
         with writer if writer is not None else contextlib.nullcontext():

@@ -402,7 +402,8 @@ def test_lost_scheduler_during_run_is_one_line_and_resumable(tmp_path, monkeypat
 
     monkeypatch.setattr(run_mod, "play_job", play)
     run_dir = tmp_path / "run"
-    line = one_line_error(cli("run", ROOT / "experiments/modes.toml", "--games", "30", "--run-dir", run_dir))
+    # a lost scheduler is no bad input: exit 1 (issue 31; it used to exit 2)
+    line = one_line_error(cli("run", ROOT / "experiments/modes.toml", "--games", "30", "--run-dir", run_dir), code=1)
     assert "lost the Dask scheduler" in line and "--resume" in line and "2 finished jobs" in line
     m = json.loads((run_dir / "manifest.json").read_text())
     assert m["status"] == "interrupted" and m["jobs_done"] == 2
@@ -804,7 +805,7 @@ def test_lost_scheduler_during_tune_is_one_line(tmp_path, monkeypatch):
 
     monkeypatch.setattr(ev.Evaluator, "sums", sums)
     spec = tiny_spec(tmp_path)
-    line = one_line_error(cli("tune", spec, "--run-dir", tmp_path / "run", "--out", tmp_path / "out"))
+    line = one_line_error(cli("tune", spec, "--run-dir", tmp_path / "run", "--out", tmp_path / "out"), code=1)
     assert "lost the Dask scheduler" in line and "1 finished trials" in line and "resume" in line
     monkeypatch.setattr(ev.Evaluator, "sums", real)
     res, _ = _tune(spec, tmp_path)

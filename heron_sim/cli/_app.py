@@ -17,7 +17,7 @@ import typer
 from typer.core import TyperGroup
 
 from .._deps import click
-from ..errors import HeronSimError, OutputError
+from ..errors import HeronSimError, OutputError, RunFailure
 
 
 class ExitCode(enum.IntEnum):
@@ -25,7 +25,8 @@ class ExitCode(enum.IntEnum):
 
     #: done
     OK = 0
-    #: a file could not be written (disk full, read-only, permission); what was printed stands
+    #: the run failed outside its input: a file could not be written (disk full, read-only,
+    #: permission) or the Dask scheduler was lost; what was printed stands
     FAILURE = 1
     #: bad input: a usage error, a bad value, an unknown name (one ``error:`` line)
     USAGE = 2
@@ -51,7 +52,8 @@ def boundary(call) -> int:
     """Run ``call()`` and map what it raises to an exit code, printing one line on stderr.
 
     The one place where domain errors become exit codes: :class:`HeronSimError` -> 2,
-    :class:`OutputError` -> 1, :class:`Interrupted` -> 130, the framework's usage errors -> 2.
+    :class:`OutputError` and :class:`RunFailure` -> 1, :class:`Interrupted` -> 130, the
+    framework's usage errors -> 2.
     """
     try:
         rv = call()
@@ -73,7 +75,7 @@ def boundary(call) -> int:
     except HeronSimError as err:
         typer.echo(f"error: {err}", err=True)
         return ExitCode.USAGE
-    except OutputError as err:
+    except (OutputError, RunFailure) as err:
         typer.echo(f"error: {err}", err=True)
         return ExitCode.FAILURE
     except typer.Abort as err:
@@ -130,7 +132,7 @@ def _root(
 ) -> None:
     """Monte Carlo balance simulator for the Héron dice race (and four lighter games).
 
-    Every command takes --help. Exit codes: 0 done, 1 a file could not be written, 2 bad input
+    Every command takes --help. Exit codes: 0 done, 1 a file could not be written or the Dask scheduler was lost, 2 bad input
     (one error: line), 130 interrupted (finished work kept and labelled).
     """
     if plugins:

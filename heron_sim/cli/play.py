@@ -61,6 +61,8 @@ def simulate_cmd(
         precision_cut = bool(frame.attrs.get("interrupted"))
         log(f"precision {precision}: {frame.attrs['games_used']:,} games used, widest win-rate half-width "
             f"{frame.attrs['halfwidth']:.4f} ({stop_reason(frame)})")
+        # `requested` is the number asked, as in the file's metadata: the game cap of the blocks
+        requested = int(frame.attrs.get("max_games", len(frame)))
         games = played = len(frame)
         error = None
         if out is not None and (played or not precision_cut):
@@ -68,7 +70,7 @@ def simulate_cmd(
                 from ..provenance import git_commit
                 from ..strategies import parse_seating
 
-                write_frame(frame, out, meta={"requested": int(frame.attrs.get("max_games", games)),
+                write_frame(frame, out, meta={"requested": requested,
                                               "played": played, "interrupted": precision_cut,
                                               "stopped": stop_reason(frame),
                                               "seed": int(seed), "mode": r.mode, "rules": r.digest(),
@@ -85,9 +87,10 @@ def simulate_cmd(
         with progress_bar(games, f"{r.mode} games") as advance:
             run = simulate_to_file(r, games, seed, strategy, out, threads=threads, progress=advance)
         frame, played, error, written = run.frame, run.played, run.write_error, run.written
+        requested = int(games)
     summary = _summarize(frame)
     cut = precision_cut or played < games
-    summary.update(requested=int(games), played=int(played), interrupted=cut)
+    summary.update(requested=requested, played=int(played), interrupted=cut)
     if precision is not None:
         summary["stopped"] = stop_reason(frame)
     if as_json:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol, runtime_checkable
 
@@ -33,9 +34,15 @@ import pandas as pd
 from ..errors import HeronSimError
 
 MAX_SEED = 2**63 - 1
-#: Games per call of a game's ``simulate`` when :func:`simulate_chunks` drives it: the stop
-#: flag (Ctrl-C, SIGTERM) is read between chunks.
+#: The most games per call of a game's ``simulate`` when :func:`simulate_chunks` drives it: the
+#: stop flag (Ctrl-C, SIGTERM) is read between chunks.
 GAME_CHUNK = 20_000
+#: The first chunk's games, and the fewest of any chunk.
+FIRST_CHUNK = 200
+#: Seconds a chunk aims to last: the chunk after each is sized from the games per second just
+#: measured, so that a stop acts within about this long, however slow the game, the strategy or
+#: the machine (a 20,000-game chunk of Rampage took 51 s on a loaded machine).
+CHUNK_SECONDS = 0.5
 
 def play_slices(games: int, chunk: int, play: Callable[[int, int], None],
                 progress: Callable[[int], None] | None = None) -> None:
@@ -154,17 +161,27 @@ def simulate_chunks(game: LightGame, rules, games: int, players: int, seed: int,
     """Yield ``game.simulate`` frames of at most ``chunk`` games (indices ``first_game ..``),
     stopping between chunks once a stop was requested (Ctrl-C or SIGTERM under the command
     line). Game ``i`` draws from its own stream, so the chunks join into the frame one call
-    would give."""
+    would give.
+
+    The chunks adapt to the speed measured: the first holds :data:`FIRST_CHUNK` games, each
+    later one the games the last ran at in :data:`CHUNK_SECONDS` (at most twice the last
+    chunk, at most ``chunk``), so that a stop acts within about a second whatever the game."""
     from ..interrupt import stop_requested
 
     if not 0 <= seed <= MAX_SEED:
         raise HeronSimError(f"--seed: {seed}; allowed: 0..{MAX_SEED}")
     done = 0
+    size = min(chunk, FIRST_CHUNK)
     while done < games and not stop_requested():
-        n = min(chunk, games - done)
-        yield game.simulate(rules, games=n, players=players, seed=seed, strategies=list(strategies),
-                            progress=progress, first_game=first_game + done)
+        n = min(size, games - done)
+        t0 = time.perf_counter()
+        frame = game.simulate(rules, games=n, players=players, seed=seed, strategies=list(strategies),
+                              progress=progress, first_game=first_game + done)
+        elapsed = time.perf_counter() - t0
         done += n
+        rate = n / max(elapsed, 1e-6)
+        size = int(max(min(FIRST_CHUNK, chunk), min(chunk, 2 * n, rate * CHUNK_SECONDS)))
+        yield frame
 
 
 def light_summary(df: pd.DataFrame) -> dict:

@@ -160,6 +160,7 @@ def tune(spec: TuneSpec | str | Path, *, trials: int | None = None, games: int |
 
 def _tune_locked(spec, ex, run_dir, out, precision, time_limit, progress, log, t0) -> dict:
     from ..interrupt import stop_requested
+    from ..errors import RunFailure
     from ..runner.executor import ClusterLost
     from .evaluate import Evaluator
     from .progress import StudyProgress
@@ -217,13 +218,18 @@ def _tune_locked(spec, ex, run_dir, out, precision, time_limit, progress, log, t
         result["ladder"] = ladder_table(spec, fin)
         result["finding"] = finding_text(spec, fin)
         if degenerate:
-            result["finding"] = degenerate + " " + result["finding"]
+            # No game finished under any variant: no variant's figure is one (docs/tuning.md);
+            # the finding says so and quotes none.
+            result["finding"] = (degenerate if degenerate.startswith("Degenerate space")
+                                 else degenerate + " " + result["finding"])
             result["degenerate"] = degenerate
         from ..io import atomic_folder
 
         # The results folder is written as a whole: a new front never sits beside an old summary.
         with atomic_folder(out, "--out") as tmp:
             paths = write_outputs(spec, result, study.get_trials(deepcopy=False), tmp, final=out)
+            if stop_requested():  # a stop while the results were written: none of them replaces the old
+                raise KeyboardInterrupt
         def moved(v):
             if isinstance(v, list):
                 return [moved(x) for x in v]
@@ -232,9 +238,9 @@ def _tune_locked(spec, ex, run_dir, out, precision, time_limit, progress, log, t
         paths = {k: moved(v) for k, v in paths.items()}
     except KeyboardInterrupt:
         raise TuneInterrupted(_interrupted(study, run_dir, racing=phase in ("racing", "output"),
-                                           phase=phase)) from None
+                                           phase=phase, out=out)) from None
     except ClusterLost as err:
-        raise HeronSimError(f"{err}; {len(finished_trials(study))} finished trials (and finished "
+        raise RunFailure(f"{err}; {len(finished_trials(study))} finished trials (and finished "
                             f"re-evaluations) are kept in {run_dir}; run the same command to resume") from None
     result["paths"] = paths
     log(result["finding"])
@@ -286,11 +292,14 @@ def _degenerate(spec, base_sums, complete) -> str:
     return ""
 
 
-def _interrupted(study, run_dir, racing=False, phase: str = "") -> str:
+def _interrupted(study, run_dir, racing=False, phase: str = "", out=None) -> str:
     from .study import finished_trials
 
     n = len(finished_trials(study))
-    where = ("during racing (re-evaluations already finished are kept)" if racing
+    where = (f"while writing the results (nothing written to {out}; re-evaluations already finished "
+             "are kept)" if phase == "output" and out is not None
+             else "during racing (re-evaluations already finished are kept)" if racing
              else "during the base evaluation" if phase == "base" else "")
-    return (f"interrupted {where}: {n} finished trials kept in {run_dir / 'study.journal'}; "
-            "run the same command to resume").replace("  ", " ")
+    where = f" {where}" if where else ""
+    return (f"interrupted{where}: {n} finished trials kept in {run_dir / 'study.journal'}; "
+            "run the same command to resume")

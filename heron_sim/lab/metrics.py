@@ -100,6 +100,12 @@ def _div(a, b):
         return np.where(b > 0, a / np.where(b > 0, b, 1), np.nan)
 
 
+def _decided(S, x):
+    """``x`` where at least one game finished, NaN elsewhere: a win rate, a spread or a seat
+    gap over games that all went unfinished (nobody won) is no figure (a degenerate study)."""
+    return np.where(_c(S, "finished") > 0, x, np.nan)
+
+
 def _guide_rates(S, players):
     return np.stack([_div(_c(S, f"won_{g}"), _c(S, f"dealt_{g}")) for g in ANIMALS], axis=-1)
 
@@ -114,20 +120,24 @@ class Metric:
 
 
 def _guide_spread(S, players):
+    import warnings
+
     d = np.abs(_guide_rates(S, players) - 1.0 / players)
-    return np.nanmax(d, axis=-1)
+    with warnings.catch_warnings():  # no guide dealt at all: NaN, said as n/a
+        warnings.simplefilter("ignore", RuntimeWarning)
+        return _decided(S, np.nanmax(d, axis=-1))
 
 
 def _seat_balance(S, players):
     rates = np.stack([_div(_c(S, f"seat_win_{s}"), _c(S, "games")) for s in range(players)], axis=-1)
-    return 1.0 - (rates.max(axis=-1) - rates.min(axis=-1))
+    return _decided(S, 1.0 - (rates.max(axis=-1) - rates.min(axis=-1)))
 
 
 def _metrics() -> dict[str, Metric]:
     m = [
         Metric("guide_spread", "guide spread (largest gap between a guide's win rate when dealt and the fair share)", "points", _guide_spread),
         Metric("first_player_advantage", "first-player advantage (seat 0 win rate - fair)", "points",
-               lambda S, P: _div(_c(S, "seat_win_0"), _c(S, "games")) - 1.0 / P),
+               lambda S, P: _decided(S, _div(_c(S, "seat_win_0"), _c(S, "games")) - 1.0 / P)),
         Metric("length", "mean length (rounds, finished games)", "rounds",
                lambda S, P: _div(_c(S, "rounds_finished"), _c(S, "finished"))),
         Metric("dead_turn_rate", "dead-turn rate (played turns that move nobody; a Pond is not dead)", "rate",
@@ -147,13 +157,13 @@ def _metrics() -> dict[str, Metric]:
     ]
     for s in range(7):
         m.append(Metric(f"seat_{s}_win_rate", f"win rate seat {s}", "rate",
-                        (lambda s: lambda S, P: _div(_c(S, f"seat_win_{s}"), _c(S, "games")))(s)))
+                        (lambda s: lambda S, P: _decided(S, _div(_c(S, f"seat_win_{s}"), _c(S, "games"))))(s)))
     for g in ANIMALS:
         m.append(Metric(f"power_{g}_use", f"{g}'s power: uses per game dealt", "count",
                         (lambda g: lambda S, P: _div(_c(S, f"power_{g}"), _c(S, f"dealt_{g}")))(g)))
     for g in ANIMALS:
         m.append(Metric(f"guide_{g}_win_rate", f"win rate when dealt: {g}", "rate",
-                        (lambda g: lambda S, P: _div(_c(S, f"won_{g}"), _c(S, f"dealt_{g}")))(g)))
+                        (lambda g: lambda S, P: _decided(S, _div(_c(S, f"won_{g}"), _c(S, f"dealt_{g}"))))(g)))
     return {x.name: x for x in m}
 
 

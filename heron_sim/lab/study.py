@@ -484,6 +484,13 @@ def verdict(diff_low: float, diff_high: float) -> str:
     return "no clear difference"
 
 
+def _shown(x):
+    """``x`` (a loss, or an array of them) with the search's stand-in for an undefined value
+    (:data:`BIG`: no game finished) replaced by NaN, which the pages write as n/a."""
+    x = np.asarray(x, float)
+    return np.where(np.abs(x) >= BIG, np.nan, x)
+
+
 def _q(x, qs=(0.025, 0.975)):
     x = np.asarray(x, float)
     x = x[np.isfinite(x)]
@@ -514,8 +521,8 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
         for o in spec.objectives:
             lb = float(loss(o, bS, bS, rS, spec))
             lv = float(loss(o, S, bS, rS, spec))
-            lo, hi = _q(np.asarray(loss(o, R, bR, rR, spec), float) - np.asarray(loss(o, bR, bR, rR, spec), float))
-            llo, lhi = _q(loss(o, R, bR, rR, spec))
+            lo, hi = _q(_shown(loss(o, R, bR, rR, spec)) - _shown(loss(o, bR, bR, rR, spec)))
+            llo, lhi = _q(_shown(loss(o, R, bR, rR, spec)))
             # The bootstrap of a maximum (the worst table, an absolute distance) is biased
             # upward: the interval is widened to contain its own estimate.
             if math.isfinite(llo):
@@ -543,9 +550,11 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
                              "target": t, "distance": d, "distance_low": dlo, "distance_high": dhi,
                              "text": describe_distance(o, v, t, d, ref_name) if t is not None else
                              describe_distance(o, v, None, None)})
-            obj.append({"metric": o.metric, "objective": o.describe(), "base_loss": lb, "loss": lv,
-                        "loss_low": llo, "loss_high": lhi,
-                        "diff": lv - lb, "low": lo, "high": hi, "verdict": verdict(lo, hi),
+            # A loss undefined on these games (no game finished: the search's stand-in BIG) is
+            # shown as n/a, never as a figure; the ranking still reads it as the worst.
+            obj.append({"metric": o.metric, "objective": o.describe(), "base_loss": float(_shown(lb)),
+                        "loss": float(_shown(lv)), "_rank_loss": lv, "loss_low": llo, "loss_high": lhi,
+                        "diff": float(_shown(lv) - _shown(lb)), "low": lo, "high": hi, "verdict": verdict(lo, hi),
                         "goal": o.goal, "goal_met": met, "goal_met_95": met_sure, "scenarios": scen})
         cv = constraint_values(spec, S, bS, rS)
         off = disables_a_power(spec.base, c.rules) if not spec.allow_inert_powers else []
@@ -594,7 +603,7 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
                     "effects_by_scenario": by_scenario, "scenarios": names,
                     "rate_halfwidth": max_rate_halfwidth(S, Ps),
                     "rungs": c.rungs, "search_losses": c.search_losses})
-    rs = rank_sum([[o["loss"] for o in e["objectives"]] for e in out]) if out else []
+    rs = rank_sum([[o.pop("_rank_loss") for o in e["objectives"]] for e in out]) if out else []
     for e, r in zip(out, rs):
         # Feasible first, then the most goals met with 95 % confidence, on the estimates, the
         # most objectives better than the base (paired interval below zero), the fewest worse,

@@ -526,6 +526,10 @@ def _resolve_disabled_powers(names) -> tuple[int, ...]:
         raise RulesError(f"disabled_powers: {names!r}; allowed: a list of guide names ({', '.join(ANIMAL_NAMES)})")
     out = []
     for i, name in enumerate(names):
+        if not isinstance(name, str):
+            # An index (1) would silently be read as a guide (the Taureau): names only.
+            raise RulesError(f"disabled_powers[{i}]: {name!r} is not a guide name; allowed: "
+                             f"{', '.join(ANIMAL_NAMES)} (or their English names)")
         try:
             out.append(animal_index(name, f"disabled_powers[{i}]"))
         except HeronSimError as err:

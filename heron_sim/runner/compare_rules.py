@@ -104,7 +104,7 @@ def compare_experiment(a: str | Path, b: str | Path | None = None, *, games: int
     table = {"name": "compare", "kind": "compare", "title": f"Rule variant: {b.stem} vs {a.stem}",
              "seed": seed if seed is not None else (base.seed if base else 1),
              "games": games if games is not None else (base.games if base else 10_000),
-             # the jobs' key; a side with its own mode plays that mode whatever this says
+             # the pair's mode (the jobs' `pair` label); a side with its own mode plays that mode, and its job is named after it
              "modes": [mode or (sa.mode if sa.mode in _modes() else "8d8")],
              "players": sa.players,
              # a side's own seating when its kind has one (anxiety and strategies name "strategies")

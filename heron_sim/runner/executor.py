@@ -27,7 +27,7 @@ from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
-from ..errors import HeronSimError
+from ..errors import HeronSimError, RunFailure
 
 #: Games per batch (the unit of work sent to a worker and retried on failure).
 DEFAULT_BATCH_GAMES = 5000
@@ -168,6 +168,7 @@ def _quiet_cluster(LocalCluster, n: int):
     """An embedded cluster whose worker processes ignore SIGINT: a terminal's Ctrl-C reaches
     the whole process group, and it is this process that stops the run (and closes the
     workers); workers that died of it would print tracebacks and leave the run hanging."""
+    import logging
     import signal
     import threading
 
@@ -176,8 +177,13 @@ def _quiet_cluster(LocalCluster, n: int):
     if main:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # inherited by the spawned workers
     try:
+        # dashboard_address=None alone still serves the scheduler's HTTP routes on port 8787:
+        # no dashboard, and the remaining routes (health, metrics) on a free loopback port.
+        # silence_logs: Dask's own log lines (a worker's heartbeat traceback on a loaded machine,
+        # its shutdown) are not ours to print; what goes wrong is said in one line by the executor.
         return LocalCluster(host="127.0.0.1", n_workers=n, threads_per_worker=1, processes=True,
-                            dashboard_address=None)
+                            dashboard_address=None, silence_logs=logging.CRITICAL,
+                            scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"})
     finally:
         if main:
             signal.signal(signal.SIGINT, old)
@@ -249,11 +255,27 @@ def _stop_if_requested(results: list) -> None:
         raise err
 
 
-class ClusterLost(HeronSimError):
+class ClusterLost(RunFailure):
     """The Dask scheduler (or every worker) went away mid-run; ``results`` holds the batches
-    that had come back (None for the others)."""
+    that had come back (None for the others). Not bad input: exit code 1."""
 
     results: list = []
+
+
+def _silence_dask() -> None:
+    """Silence Dask's own log lines for the rest of the process: once the scheduler is lost,
+    the client logs its failed reconnections (tracebacks) while it closes, after the one line
+    that already says what happened."""
+    import logging
+
+    for name in list(logging.root.manager.loggerDict):
+        if name.split(".", 1)[0] in ("distributed", "tornado"):
+            logging.getLogger(name).disabled = True
+    for name in ("distributed", "tornado"):
+        logger = logging.getLogger(name)
+        logger.disabled = True
+        for handler in logger.handlers:  # records of loggers created later propagate here
+            handler.setLevel(logging.CRITICAL + 1)
 
 
 def _run_on_worker(fn, item):
@@ -413,6 +435,7 @@ class DaskExecutor:
             pass
 
     def _lost(self, err, results) -> "ClusterLost":
+        _silence_dask()  # our one line says it; Dask's reconnection tracebacks would follow it
         kept = sum(r is not None for r in results)
         why = f" ({type(err).__name__})" if err is not None else ""
         e = ClusterLost(f"--scheduler: lost the Dask scheduler {self.address}{why}; "

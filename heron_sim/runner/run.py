@@ -174,6 +174,7 @@ def run_experiments(experiments: list[Experiment], run_dir: Path,
 
 def _run_experiments(experiments, run_dir, log, games, resume) -> dict:
     from ..interrupt import stop_requested
+    from ..errors import RunFailure
     from .executor import ClusterLost
     from .kinds import plan_jobs
 
@@ -222,7 +223,7 @@ def _run_experiments(experiments, run_dir, log, games, resume) -> dict:
                 manifest["status"], manifest["interrupted"] = INTERRUPTED, True
                 manifest["stopped"] = "scheduler lost"
                 _write_manifest(run_dir, _totals(manifest))
-                raise HeronSimError(f"{err}; the {manifest['jobs_done']} finished jobs are kept in {run_dir}; "
+                raise RunFailure(f"{err}; the {manifest['jobs_done']} finished jobs are kept in {run_dir}; "
                                     f"finish it with: heron-sim run --resume --run-dir {run_dir}") from None
             played = int(df.attrs.get("played", len(df)))
             cut = bool(df.attrs.get("interrupted", False))
@@ -230,8 +231,10 @@ def _run_experiments(experiments, run_dir, log, games, resume) -> dict:
             d.update(seconds=round(time.perf_counter() - tj, 3), rows=len(df), requested=_job_requested(job),
                      played=played, interrupted=cut, status=INTERRUPTED if cut else COMPLETE)
             if played > 0 or not cut:
+                # What the file stands for travels with it: `report --from` refuses a file that
+                # holds another job's games (a file swapped in from another mode or run).
                 write_frame(df, run_dir / exp.name / f"{job.key}.parquet",
-                            {k: d[k] for k in ("key", "kind", "requested", "played", "interrupted")})
+                            {k: d[k] for k in _FILE_LABELS if d.get(k) is not None})
                 described.append(d)
             _write_manifest(run_dir, _totals(manifest))
             if cut:
@@ -290,6 +293,13 @@ def _jsonable(x):
 # ---------------------------------------------------------------- reading a run back
 
 
+#: The job's labels written into its result file's metadata and checked when it is read back.
+_FILE_LABELS = ("key", "kind", "mode", "players", "seed", "game", "rules_hash", "requested", "played",
+                "interrupted")
+#: The labels that must agree between a result file and the manifest's job.
+_CHECKED_LABELS = ("key", "kind", "mode", "players", "seed", "game", "rules_hash")
+
+
 class RunData:
     """A run folder read back: the manifest, and each job's frame on demand."""
 
@@ -337,6 +347,7 @@ class ExperimentData:
             want = self.jobs.get(key, {}).get("rows")
             if want is not None and len(df) != want:
                 raise HeronSimError(f"--from: {path}: {len(df)} rows, the manifest says {want}")
+            _check_file_labels(path, df, self.jobs.get(key, {}))
             self._frames[key] = df
         return self._frames[key]
 
@@ -357,6 +368,29 @@ class ExperimentData:
     @property
     def seconds(self) -> float:
         return float(self.entry.get("seconds", 0.0))
+
+
+def _check_file_labels(path: Path, df: pd.DataFrame, job: dict) -> None:
+    """Refuse a result file that holds another job's games than the manifest's ``job`` (its
+    metadata's key, mode, players, seed, game or rules hash, or its ``mode`` column, differ):
+    a file swapped in from another mode or another run is never read under the wrong label."""
+    from ..io import read_meta
+
+    try:
+        meta = read_meta(path, check=False)
+    except HeronSimError:
+        meta = {}
+    found = {k: meta[k] for k in _CHECKED_LABELS if k in meta}
+    if "mode" not in found and "mode" in df.columns and job.get("mode") is not None and len(df):
+        modes = sorted(set(df["mode"].astype(str)))
+        found["mode"] = modes[0] if len(modes) == 1 else ",".join(modes)
+    for k, v in found.items():
+        if job.get(k) is not None and v != job[k]:
+            what = f"job {v}" if k == "key" else f"{k} {v}"
+            want = "" if k == "key" else f" ({k} {job[k]})"
+            raise HeronSimError(
+                f"--from: {path}: holds the games of {what}, not those of job {job.get('key')}{want} that "
+                "the manifest names; allowed: the run folder's own result files (run the experiment again)")
 
 
 def run_experiment_files(paths: list[str | Path], run_dir: Path, log=None, games: int | None = None) -> dict:

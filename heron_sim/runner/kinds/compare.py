@@ -52,15 +52,31 @@ class CompareKind(ExperimentKind):
         P = exp.players
         jobs: list[Job] = []
         seat = seatings(resolve_strategies(exp.seating), P)
+        keys: set[str] = set()
         for m in exp.modes:
             for side, spec in (("a", exp.a), ("b", exp.b)):
-                jobs.append(Job(f"{side}_{m}", "games", spec.build(m, P), g(exp.games), exp.seed, seat,
-                                labels={"mode": m, "side": side, "label": spec.label or side.upper()}))
+                rules = spec.build(m, P)
+                # A job is named after the mode it plays (a side with its own mode plays its
+                # file's, e.g. b_10d6 beside a_8d8); `pair` is the mode of the pair it belongs to.
+                key = f"{side}_{rules.mode}"
+                if key in keys:  # a side with its own mode, in a second pair
+                    key = f"{side}_{rules.mode}_pair_{m}"
+                keys.add(key)
+                jobs.append(Job(key, "games", rules, g(exp.games), exp.seed, seat,
+                                labels={"mode": rules.mode, "pair": m, "side": side,
+                                        "label": spec.label or side.upper()}))
         return jobs
+
+    def pair_job(self, data, side: str, m: str) -> dict:
+        """The manifest entry of side ``side`` of the pair for mode ``m`` (run folders written
+        before the ``pair`` label: the job ``{side}_{m}``)."""
+        found = [j for j in data.jobs.values()
+                 if j.get("labels", {}).get("side") == side and j.get("labels", {}).get("pair") == m]
+        return found[0] if found else self.job(data, f"{side}_{m}")
 
     def fill(self, exp: CompareExperiment, data, sec: Section) -> None:
         for m in exp.modes:
-            ja, jb = self.job(data, f"a_{m}"), self.job(data, f"b_{m}")
+            ja, jb = self.pair_job(data, "a", m), self.pair_job(data, "b", m)
             la, lb = ja["labels"]["label"], jb["labels"]["label"]
             if la == lb:
                 la, lb = f"{la} (A)", f"{lb} (B)"
