@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -27,6 +29,37 @@ def spawn(args, **kw) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=str(ROOT), HERON_SIM_PROGRESS="0")
     return subprocess.Popen([sys.executable, "-m", "heron_sim", *map(str, args)], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, **kw)
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU seconds (user + system) process ``pid`` has used so far (Linux /proc); 0 once gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@functools.cache
+def startup_cpu() -> float:
+    """CPU seconds a ``python -m heron_sim`` process spends before any work (its imports),
+    measured once per session on this machine."""
+    before = os.times()
+    spawn(["rules"]).communicate(timeout=300)
+    after = os.times()
+    return (after.children_user + after.children_system) - (before.children_user + before.children_system)
+
+
+def wait_working(proc: subprocess.Popen, seconds: float, timeout: float = 180) -> None:
+    """Wait until ``proc`` has been at its work for about ``seconds``: at least that long in
+    wall time, and at least its start-up's CPU time plus half of it in CPU time, so that a
+    signal sent next lands in the work, not in the imports, however loaded the machine is."""
+    t0 = time.monotonic()
+    need = startup_cpu() + 0.5 * seconds
+    time.sleep(seconds)
+    while proc.poll() is None and cpu_seconds(proc.pid) < need and time.monotonic() - t0 < timeout:
+        time.sleep(0.05)
 
 
 def find_chromium() -> str | None:

@@ -23,7 +23,7 @@ import pytest
 
 from heron_sim import interrupt
 from heron_sim.errors import HeronSimError, OutputError
-from tests.helpers import cli, shipped_games
+from tests.helpers import cli, shipped_games, wait_working
 from tests.helpers import spawn as _spawn
 
 pytestmark = [pytest.mark.cli, pytest.mark.exact]
@@ -469,7 +469,7 @@ def test_precision_reached_and_game_cap_are_told_apart():
 
 def test_sigterm_precision_real_process(tmp_path):
     proc = _spawn(["simulate", "--precision", "0.0001", "--games", "4000", "--json"])
-    time.sleep(4.0)
+    wait_working(proc, 4.0)
     proc.send_signal(signal.SIGTERM)
     out, err = _finish(proc, 120)
     assert proc.returncode == 130, err
@@ -736,7 +736,7 @@ def test_simulate_table_says_interrupted(monkeypatch):
                                   ("simulate", "--games", "5000000")])
 def test_a_second_ctrl_c_says_so_once_without_a_traceback(args):
     proc = _spawn(list(args))
-    time.sleep(3.0)
+    wait_working(proc, 3.0)
     proc.send_signal(signal.SIGINT)
     time.sleep(0.2)
     proc.send_signal(signal.SIGINT)
