@@ -49,7 +49,8 @@ def job_bytes() -> tuple[int, int]:
     job object the garbage collector finds, whoever holds it (the engine, a stream, a leak), and
     the kernel arrays shared between jobs; each array counted once."""
     gc.collect()
-    jobs = [o for o in gc.get_objects() if isinstance(o, live.Job)]
+    # type(), not isinstance(): a dead weakref.proxy among the objects raises on isinstance
+    jobs = [o for o in gc.get_objects() if issubclass(type(o), live.Job)]
     arrays = {}
     for j in jobs:
         acc = getattr(j, "acc", None)

@@ -4,6 +4,7 @@ generic path, kernels per strategy set, threads."""
 from __future__ import annotations
 
 import contextlib
+import os
 
 import numba
 import numpy as np
@@ -74,6 +75,26 @@ def test_results_do_not_depend_on_threads_or_split():
 
 
 def test_single_strategies_get_their_own_decide_and_mixes_share_one_kernel():
+    with kernels.own_kernel():  # the default without HERON_SIM_SHARED_KERNEL (the suite sets it)
+        _single_strategies_get_their_own_decide()
+
+
+def test_the_shared_kernel_by_default_keeps_greedy_alone_in_its_own():
+    """HERON_SIM_SHARED_KERNEL=1 (the suite's setting, conftest.py): single strategies play in the
+    shared kernel, greedy alone still in its own; own_kernel() reaches a strategy's own."""
+    import subprocess
+    import sys
+
+    code = ("from heron_sim.engine import kernels as k; "
+            "print(k.kernel_key([3, 3]) == k.SHARED, k.kernel_key([0, 0]) == (0,)); "
+            "cm = k.own_kernel(); cm.__enter__(); print(k.kernel_key([3, 3]) == (3,))")
+    for flag, first in (("1", "True"), ("0", "False")):
+        env = dict(os.environ, HERON_SIM_SHARED_KERNEL=flag)
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True)
+        assert out.stdout.split() == [first, "True", "True"], (flag, out)
+
+
+def _single_strategies_get_their_own_decide():
     assert kernels.strategy_set([3, 0, 0, 3]) == (0, 3)
     assert kernels.kernel_key([0, 0, 0]) == (0,)
     assert kernels.kernel_key([3, 3]) == (3,)
@@ -99,21 +120,22 @@ def test_single_strategies_get_their_own_decide_and_mixes_share_one_kernel():
         assert "strategies.dispatch" not in text and "\nfrom ." not in text
 
 
-@pytest.mark.parametrize("sid", [1, 3, pytest.param(4, marks=pytest.mark.slow),
-                                 pytest.param(5, marks=pytest.mark.slow)],
-                         ids=["random", "expert", "prudent", "racer"])  # slow: a kernel each
+@pytest.mark.parametrize("sid", [1, pytest.param(3, marks=pytest.mark.slow), pytest.param(4, marks=pytest.mark.slow),
+                                 pytest.param(5, marks=pytest.mark.slow), pytest.param(6, marks=pytest.mark.slow)],
+                         ids=["random", "expert", "prudent", "racer", "human"])  # slow: a kernel each
 def test_the_shared_kernel_plays_the_same_games_as_a_strategys_own(sid):
     """The shared kernel calls the strategies through an address; a strategy's own kernel calls
     it directly. Same games, same counters, same single turns."""
     rules = Rules.build(mode="8d8", players=4)
-    own = _games(rules, sid, games=400)
+    with kernels.own_kernel():
+        own = _games(rules, sid, games=400)
     with kernels.shared_kernel():
         shared = _games(rules, sid, games=400)
     assert shared[:, L.C_PLAYED].sum() > 1_000
     np.testing.assert_array_equal(own, shared)
     R = pack_rules(rules)
     turns = []
-    for ctx in (contextlib.nullcontext(), kernels.shared_kernel()):
+    for ctx in (kernels.own_kernel(), kernels.shared_kernel()):
         out = np.zeros((3000, 3), dtype=np.int64)
         with ctx:
             play_turns(np.uint64(3), 0, R, 3, sid, np.zeros(4), out)
@@ -140,6 +162,11 @@ def test_a_mixed_seating_plays_the_same_games_whatever_the_other_seats():
 def test_the_shared_kernel_preference_belongs_to_its_thread():
     """Interleaved blocks on two threads (the explorer plays on several) used to leave the
     process-wide flag set for good: later single-strategy runs then took the shared kernel."""
+    with kernels.own_kernel():
+        _preference_belongs_to_its_thread()
+
+
+def _preference_belongs_to_its_thread():
     import threading
 
     inside, release = threading.Event(), threading.Event()

@@ -120,15 +120,20 @@ def test_machine_tasks_cover_every_strategy_and_game_once():
     from heron_sim.games import available
     from heron_sim.strategies import REGISTRY
 
-    tasks = warm.machine_tasks()
+    from heron_sim.engine import kernels
+
+    with kernels.own_kernel():
+        tasks = warm.machine_tasks()
     assert len(tasks) == len(set(tasks))
     sids = {REGISTRY[n].sid for k, n in tasks if k == "batch" and n != "shared"}
     assert sids == {i.sid for n, i in REGISTRY.items() if n != "scripted"}  # every kernel, once
     names = {n for k, n in tasks if k == "batch"}
-    assert {n for k, n in tasks if k == "batch"} == names
     assert {n for k, n in tasks if k == "turns"} == names
     assert {n for k, n in tasks if k == "game"} == set(available())
     assert tasks[0] == ("batch", "shared")  # the longest first
+    with kernels.shared_kernel():  # single strategies in the shared kernel: greedy and shared only
+        tasks = warm.machine_tasks()
+    assert {n for k, n in tasks if k != "game"} == {"shared", "greedy"} and len(tasks) == 4 + len(available())
 
 
 def test_compile_machine_does_nothing_on_a_warm_or_read_only_cache(monkeypatch):

@@ -89,11 +89,28 @@ def strategy_set(sids) -> tuple[int, ...]:
     return ids
 
 
+#: ``HERON_SIM_SHARED_KERNEL=1``: every strategy set but greedy alone plays in the shared kernel
+#: by default (the same games; one kernel compiled instead of one per strategy: the test suite
+#: sets it, ``tests/conftest.py``; :func:`own_kernel` still reaches a strategy's own kernel).
+SHARED_BY_DEFAULT = os.environ.get("HERON_SIM_SHARED_KERNEL", "0") == "1"
+
+
 class _Preference(threading.local):
-    shared = False  # per thread: a block in one thread never changes another thread's kernels
+    shared = SHARED_BY_DEFAULT  # per thread: a block in one thread never changes another thread's kernels
 
 
 _prefer = _Preference()
+
+
+@contextlib.contextmanager
+def own_kernel():
+    """Within this block, a single strategy plays in its own kernel (direct calls), whatever
+    ``HERON_SIM_SHARED_KERNEL`` says (the tests that compare the two kernels)."""
+    before, _prefer.shared = _prefer.shared, False
+    try:
+        yield
+    finally:
+        _prefer.shared = before
 
 
 @contextlib.contextmanager

@@ -218,7 +218,20 @@ def machine_tasks() -> list[tuple[str, str]]:
             return _KERNEL_SECONDS["turns"]
         return _KERNEL_SECONDS.get(name, _KERNEL_SECONDS["single"])
 
-    return sorted(tasks, key=lambda t: -cost(t))
+    from ..engine.kernels import SHARED, kernel_key
+
+    def kernel_of(task):  # under HERON_SIM_SHARED_KERNEL=1 a single strategy is the shared kernel
+        kind, name = task
+        if kind == "game":
+            return task
+        return kind, (SHARED if name == "shared" else kernel_key([REGISTRY[name].sid]))
+
+    seen, out = set(), []
+    for task in sorted(tasks, key=lambda t: -cost(t)):
+        if kernel_of(task) not in seen:
+            seen.add(kernel_of(task))
+            out.append(task)
+    return out
 
 
 def compile_machine(log=None, workers: int | None = None) -> int:
