@@ -56,9 +56,11 @@ simulate: $(STAMP)
 explore: $(STAMP)
 	$(BIN)/heron-sim explore $(if $(PORT),--port $(PORT)) --open
 
-## The default test suite (fast versions of every statistical test).
+## The default test suite (fast versions of every statistical test), one worker per core
+## (pytest-xdist; a test file stays on one worker). TEST_WORKERS=0 runs it in one process.
+TEST_WORKERS ?= auto
 test: $(STAMP)
-	$(BIN)/python -m pytest -q -m "not slow"
+	$(BIN)/python -m pytest -q -m "not slow" -n $(TEST_WORKERS) --dist loadfile
 
 ## The long statistical runs only.
 test-slow: $(STAMP)

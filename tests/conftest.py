@@ -21,17 +21,29 @@ os.environ.setdefault("HERON_SIM_SHARED_KERNEL", "1")
 WARMUP_MIN_TESTS = 200
 
 
+def pytest_sessionstart(session):
+    """Under pytest-xdist (make test) the controller collects nothing: it warms up before its
+    workers start (xdist starts them after this hook), for the whole suite."""
+    config = session.config
+    if getattr(config, "workerinput", None) is None and (config.getoption("numprocesses", None) or 0):
+        _warm_up(session, whole_suite=True)
+
+
 def pytest_collection_finish(session):
+    if getattr(session.config, "workerinput", None) is None and not (
+            session.config.getoption("numprocesses", None) or 0):
+        _warm_up(session, whole_suite=len(session.items) >= WARMUP_MIN_TESTS)
+
+
+def _warm_up(session, whole_suite: bool):
     """On a new machine (an empty kernel cache), before the first test of a whole suite, compile
     the package's kernels ahead in one process per core instead of one after the other inside
     the tests: the tests then load them from the cache (heron_sim.runner.warm; nothing is
     checked there, a failed warm-up only leaves the compiling to the tests). A few tests run
     alone compile only what they use; HERON_SIM_TEST_WARMUP=0 skips it, =1 forces it."""
     flag = os.environ.get("HERON_SIM_TEST_WARMUP", "")
-    if flag == "0" or (flag != "1" and len(session.items) < WARMUP_MIN_TESTS):
+    if flag == "0" or (flag != "1" and not whole_suite):
         return
-    if getattr(session.config, "workerinput", None) is not None:
-        return  # a pytest-xdist worker: the controller warms up
     import time
 
     from heron_sim.runner.warm import compile_machine
