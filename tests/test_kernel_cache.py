@@ -34,6 +34,7 @@ def _compiled_names(folder: Path) -> set[str]:
     return {p.name.split("-")[0] for p in folder.rglob("*.nbi")}
 
 
+@pytest.mark.slow  # a minute compiling the engine into an empty cache of its own (make test-slow)
 def test_greedy_run_compiles_greedy_only_says_so_once_and_repairs_a_damaged_cache(tmp_path):
     cold = _run(SIMULATE, tmp_path)
     assert cold.returncode == 0, cold.stderr
