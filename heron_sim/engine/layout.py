@@ -15,6 +15,8 @@ Seat fields are read ``w[POS + seat]``; dice fields ``w[FACE + die]``.
 
 from __future__ import annotations
 
+from ..rules.keys import X_KEYS
+
 # Animals (same order as heron_sim.animals).
 LOUP, TAUREAU, SERPENT, LION, AIGLE, CERF, HERON = range(7)
 
@@ -32,20 +34,23 @@ R_NFACES = R_EFFECT + MAX_DICE + 1    # [MAX_DICE] faces per die
 R_FACES = R_NFACES + MAX_DICE         # [MAX_DICE * MAX_FACES] animal on face k of die i
 R_REJECT = R_FACES + MAX_DICE * MAX_FACES  # [MAX_DICE] 65536 mod faces: 16-bit draws below it
                                            # are rejected (so every face is exactly equiprobable)
-# The remedy keys of issue 17 (heron_sim.rules.rules; at their defaults every game is the
-# rulings' game):
+# The keys the kernels read from the X block: allocated in the order of the table of rules keys
+# (heron_sim.rules.keys.X_KEYS; at their defaults every game is the rulings' game). Each key's
+# row names its constant below; tests/test_rules_keys.py checks that every one is defined here
+# and equals its slot.
 R_X = R_REJECT + MAX_DICE
-X_PUSH_PER = R_X + 0          # pond_pushback_per_heron: squares of push-back per Pond heron
-X_PUSH_FLAT = R_X + 1         # pond_pushback_flat: squares added to every Pond's push-back
-X_PUSH_MAX = R_X + 2          # pond_pushback_max: cap of the push-back (0: none)
-X_CONS_ANX = R_X + 3          # consolation_anxiety: squares after an unrescued Anxiety
-X_CONS_NOSET = R_X + 4        # consolation_no_set: squares after a scored turn worth 0
-X_BULL_MIN = R_X + 5          # bull_min_set: smallest set the Taureau's power applies to
-X_EAGLE_DRAWS = R_X + 6       # eagle_draws: faces the Aigle's power draws
-X_PATIENCE_COST = R_X + 7     # patience_cost: rolls the Héron's Patience gives up
-X_PATIENCE_DOUBLING = R_X + 8  # heron_patience_doubling: 1 a Héron guide doubles the animal
-                               # it set with Patience this turn
-X_START = R_X + 9             # [MAX_SEATS] start_squares by seat
+X_SLOT = {k.name: R_X + i for i, k in enumerate(X_KEYS)}  # {key: its slot of R}
+X_PUSH_PER = X_SLOT["pond_pushback_per_heron"]      # squares of push-back per Pond heron
+X_PUSH_FLAT = X_SLOT["pond_pushback_flat"]          # squares added to every Pond's push-back
+X_PUSH_MAX = X_SLOT["pond_pushback_max"]            # cap of the push-back (0: none)
+X_CONS_ANX = X_SLOT["consolation_anxiety"]          # squares after an unrescued Anxiety
+X_CONS_NOSET = X_SLOT["consolation_no_set"]         # squares after a scored turn worth 0
+X_BULL_MIN = X_SLOT["bull_min_set"]                 # smallest set the Taureau's power applies to
+X_EAGLE_DRAWS = X_SLOT["eagle_draws"]               # faces the Aigle's power draws
+X_PATIENCE_COST = X_SLOT["patience_cost"]           # rolls the Héron's Patience gives up
+X_PATIENCE_DOUBLING = X_SLOT["heron_patience_doubling"]  # 1: a Héron guide doubles the animal
+                                                         # it set with Patience this turn
+X_START = R_X + len(X_KEYS)   # [MAX_SEATS] start_squares by seat
 X_EXTRA_ROLLS = X_START + MAX_SEATS  # [MAX_SEATS] first_turn_extra_rolls by seat
 R_BOARD = X_EXTRA_ROLLS + MAX_SEATS  # [finish] square effect codes
 

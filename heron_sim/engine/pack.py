@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..errors import RulesError
+from ..rules.keys import X_KEYS
 from . import layout as L
 
 
@@ -28,15 +29,8 @@ def pack_rules(rules) -> np.ndarray:
     faces[:n_dice, :max_faces] = k.faces
     R[L.R_FACES : L.R_FACES + faces.size] = faces.ravel()
     R[L.R_REJECT : L.R_REJECT + n_dice] = 65536 % k.n_faces
-    R[L.X_PUSH_PER] = rules.pond_pushback_per_heron
-    R[L.X_PUSH_FLAT] = rules.pond_pushback_flat
-    R[L.X_PUSH_MAX] = rules.pond_pushback_max
-    R[L.X_CONS_ANX] = rules.consolation_anxiety
-    R[L.X_CONS_NOSET] = rules.consolation_no_set
-    R[L.X_BULL_MIN] = rules.bull_min_set
-    R[L.X_EAGLE_DRAWS] = rules.eagle_draws
-    R[L.X_PATIENCE_COST] = rules.patience_cost
-    R[L.X_PATIENCE_DOUBLING] = int(rules.heron_patience_doubling)
+    for key in X_KEYS:  # the X block, in the order of the table of rules keys
+        R[L.X_SLOT[key.name]] = int(getattr(rules, key.name))
     if rules.eagle_draws > L.MAX_EAGLE_DRAWS:
         raise RulesError(f"eagle_draws: {rules.eagle_draws}; allowed: 1..{L.MAX_EAGLE_DRAWS}")
     start = rules.seat_values("start_squares")

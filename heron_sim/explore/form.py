@@ -3,8 +3,10 @@ reading of what the page sends back into validated :class:`~heron_sim.rules.Rule
 
 Nothing here lists the rules keys by hand: every key of ``heron_sim/rules/data/defaults.toml``
 becomes a field, typed and bounded by the rules' own validation table
-(``heron_sim.rules.rules._SCALARS``: type, min, max), with the file's comment as its help and
-the file's comment headers as groups. A key the form does not know how to draw (a new table, a
+(``heron_sim.rules.rules._SCALARS``: type, min, max, from the table of rules keys
+heron_sim.rules.keys), with the key's help line, booklet group and French and English name from
+that table (the file's comment for a key the table does not hold) and the file's comment
+headers as groups. A key the form does not know how to draw (a new table, a
 list) becomes a TOML text field validated by :meth:`Rules.build` like any other. So a key added
 to the rules (and to ``defaults.toml``) appears on the page without a change here.
 
@@ -28,6 +30,7 @@ from ..lab.panel import AI_MIX
 from ..rules import MODES, Rules
 from ..rules import rules as _R
 from ..rules.board import EFFECT_NAMES
+from ..rules.keys import KEYS
 
 #: Keys the page sets above the rules form (they describe the table, not a rule change).
 SCENARIO_KEYS = ("mode", "players")
@@ -118,13 +121,24 @@ def rules_table() -> dict:
     return _R.default_table()
 
 
+def _key_words(key: str) -> dict:
+    """A rules key's words from the table of rules keys (heron_sim.rules.keys): its help line,
+    its booklet group and its name in French and English (the page's language switch, issue 33,
+    draws them); nothing for a key the table does not hold."""
+    k = KEYS.get(key)
+    if k is None:
+        return {}
+    return {"help": k.help, "group_id": k.group, "title": {"fr": k.title_fr, "en": k.title_en}}
+
+
 def _label(key: str) -> str:
     return key.split(".")[-1].replace("_", " ")
 
 
 def _scalar_field(key: str, default: Any, helps: dict) -> dict:
     spec = validation_table().get(key)
-    f: dict[str, Any] = {"key": key, "label": _label(key), "help": helps.get(key, ""), "default": default}
+    f: dict[str, Any] = {"key": key, "label": _label(key), "help": helps.get(key, ""), "default": default,
+                         **_key_words(key)}
     if spec is not None and isinstance(spec, tuple) and len(spec) == 3:
         kind, lo, hi = spec
         if kind is bool:
@@ -191,7 +205,7 @@ def schema(mode: str = "8d8", players: int = 4) -> dict:
             values = list(base.seat_values(key)) if hasattr(base, "seat_values") else [0] * players
             add(group, {"key": key, "label": _label(key), "type": "list-int", "min": 0, "max": None,
                         "labels": [f"seat {s + 1}" for s in range(players)], "default": values,
-                        "help": helps.get(key, "")})
+                        "help": helps.get(key, ""), **_key_words(key)})
         elif isinstance(default, dict):  # a table the form does not know: one TOML field per key
             for sub, v in default.items():
                 add(key, _scalar_field(f"{key}.{sub}", v, helps))

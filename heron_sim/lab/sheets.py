@@ -20,183 +20,22 @@ from typing import Any, Callable
 
 from ..errors import HeronSimError
 from ..rules import Rules
+from ..rules.keys import KEYS
+from ..rules.words import EFFECTS, GUIDES, LANGS, SQUARES, guide_names as _guides, squares_word as _sq
 from .changes import Change, rule_changes
-
-LANGS = ("fr", "en")
-
-GUIDES = {"fr": {"loup": "Loup", "taureau": "Taureau", "serpent": "Serpent", "lion": "Lion", "aigle": "Aigle",
-                 "cerf": "Cerf", "heron": "Héron"},
-          "en": {"loup": "Wolf (Loup)", "taureau": "Bull (Taureau)", "serpent": "Snake (Serpent)",
-                 "lion": "Lion", "aigle": "Eagle (Aigle)", "cerf": "Stag (Cerf)", "heron": "Heron (Héron)"}}
-
-SQUARES = {
-    "fr": {None: "sans effet", "neutral": "sans effet", "loup": "Loup : +1 lancer au prochain tour joué",
-           "echange": "🔄 Échange : +1 case pour vous, −1 pour un adversaire",
-           "taureau": "Taureau : tous les joueurs avancent de 3 cases",
-           "emerveillement": "🌿 Émerveillement : passez votre prochain tour, protégé",
-           "serpent": "Serpent : rejoint le pion le plus proche, juste derrière",
-           "rotation": "🌀 Rotation : les Guides tournent", "lion": "Lion : tous les adversaires reculent de 3 cases",
-           "protection": "🛡️ Protection jusqu'au prochain tour", "aigle": "Aigle : échange de position avec un adversaire",
-           "cerf": "Cerf : Totem des Souvenirs (redresser son Guide ou avancer de 2 cases)",
-           "regeneration": "✨ Régénération : tous les Guides redeviennent disponibles",
-           "heron": "Héron : reculez de 10 cases"},
-    "en": {None: "no effect", "neutral": "no effect", "loup": "Wolf: +1 roll on the next turn played",
-           "echange": "🔄 Exchange: +1 square for you, −1 for an opponent",
-           "taureau": "Bull: every player advances 3 squares",
-           "emerveillement": "🌿 Wonder: skip your next turn, protected",
-           "serpent": "Snake: join the nearest pawn, just behind it", "rotation": "🌀 Rotation: the guides rotate",
-           "lion": "Lion: every opponent moves back 3 squares", "protection": "🛡️ Protection until your next turn",
-           "aigle": "Eagle: swap places with an opponent",
-           "cerf": "Stag: Totem of Memories (ready your guide or advance 2 squares)",
-           "regeneration": "✨ Regeneration: every guide is ready again", "heron": "Heron: move back 10 squares"},
-}
-
-EFFECTS = {"fr": {"none": "aucun effet", "regenerate": "régénérer son Guide", "swap": "échanger son Guide",
-                  "choice": "choisir : régénérer ou échanger son Guide"},
-           "en": {"none": "no effect", "regenerate": "regenerate your guide", "swap": "swap your guide",
-                  "choice": "choose: regenerate or swap your guide"}}
-
-
-def _sq(n: int, lang: str) -> str:
-    return (f"{n} case" + ("s" if n > 1 else "")) if lang == "fr" else (f"{n} square" + ("s" if n != 1 else ""))
-
-
-def _yes(v, fr_yes, fr_no, en_yes, en_no):
-    return {"fr": fr_yes if v else fr_no, "en": en_yes if v else en_no}
-
-
-def _seats(v, lang, fr_none, en_none, each, fr_head, en_head):
-    """A by-seat list (seat 0 plays first): only the seats that get something are named."""
-    v = list(v or [])
-    if not any(v):
-        return fr_none if lang == "fr" else en_none
-    parts = [each(s, x) for s, x in enumerate(v) if x]
-    return (fr_head if lang == "fr" else en_head) + ", ".join(parts) + (" (les autres : 0)." if lang == "fr" else " (others: 0).")
-
-
-def _guides(names, lang):
-    return ", ".join(GUIDES[lang].get(g, g) for g in names)
-
 
 # Each phrase: (title fr, title en, sentence(value, lang, index) -> str). ``index`` is the list
 # entry for combinations.advance[i] / .effect[i], the square for board.square.N.
 Phrase = tuple[str, str, Callable[[Any, str, Any], str]]
 
 PHRASES: dict[str, Phrase] = {
+    # every scalar and by-seat key: its row of the table of rules keys (heron_sim.rules.keys)
+    **{k.name: (k.title_fr, k.title_en, lambda v, l, i, k=k: k.sentence(v, l)) for k in KEYS.values()},
     "mode": ("Dés", "Dice", lambda v, l, i: {"fr": f"On joue en mode {v}.", "en": f"The game uses mode {v}."}[l]),
-    "players": ("Joueurs", "Players", lambda v, l, i: {"fr": f"{v} joueurs.", "en": f"{v} players."}[l]),
-    "rolls": ("Lancers par tour", "Rolls per turn", lambda v, l, i: {
-        "fr": f"Chaque joueur lance jusqu'à {v} fois par tour.",
-        "en": f"Each player rolls up to {v} times per turn."}[l]),
-    "pond_threshold": ("L'Étang Paisible", "The Peaceful Pond", lambda v, l, i: {
-        "fr": f"{v} Hérons ou plus dès le premier lancer ouvrent l'Étang Paisible.",
-        "en": f"{v} or more herons on the first roll open the Peaceful Pond."}[l]),
-    "anxiety_threshold": ("L'Angoisse du Héron", "The Heron's Anxiety", lambda v, l, i: {
-        "fr": f"Dès qu'un joueur cumule {v} Hérons ou plus (hors Étang), son tour prend fin sans déplacement.",
-        "en": f"As soon as a player holds {v} or more herons (outside the Pond), the turn ends with no move."}[l]),
-    "guide_power_doubling": ("Puissance du Guide", "Guide Power", lambda v, l, i: _yes(
-        v, "Si la plus grande série est de l'animal de votre Guide, le nombre de cases gagné est doublé.",
-        "La Puissance du Guide ne s'applique pas : une série de l'animal de votre Guide n'est pas doublée.",
-        "If your largest set is of your guide's animal, the squares gained are doubled.",
-        "No Guide Power: a set of your guide's animal is not doubled.")[l]),
-    "powers": ("Pouvoirs des Guides", "Guide powers", lambda v, l, i: _yes(
-        v, "Chaque Guide a son pouvoir ponctuel (il s'épuise après usage, puis peut être régénéré).",
-        "Les Guides n'ont pas de pouvoir ponctuel (seule la Puissance du Guide reste).",
-        "Each guide has its one-shot power (exhausted after use, it can be regenerated).",
-        "The guides have no one-shot power (only the Guide Power remains).")[l]),
     "disabled_powers": ("Pouvoirs retirés", "Powers removed", lambda v, l, i: (
         {"fr": "Les sept Guides ont leur pouvoir ponctuel.", "en": "All seven guides have their one-shot power."}[l]
         if not v else {"fr": f"Pas de pouvoir ponctuel pour : {_guides(v, l)}.",
                        "en": f"No one-shot power for: {_guides(v, l)}."}[l])),
-    "finish": ("Arrivée", "Finish", lambda v, l, i: {
-        "fr": f"Le premier pion à atteindre la case {v} gagne.", "en": f"The first pawn to reach square {v} wins."}[l]),
-    "exact_finish": ("Arrivée exacte", "Exact finish", lambda v, l, i: _yes(
-        v, "Il faut tomber exactement sur la case d'arrivée ; l'excédent fait reculer d'autant.",
-        "Il suffit d'atteindre ou de dépasser la case d'arrivée.",
-        "You must land exactly on the finish; any excess bounces you back.",
-        "Reaching or passing the finish is enough.")[l]),
-    "single_use_squares": ("Cases à usage unique", "Single-use squares", lambda v, l, i: _yes(
-        v, "Chaque case spéciale ne fonctionne qu'une fois par partie.",
-        "Les cases à effets sont réutilisables à chaque arrivée normale.",
-        "Each special square works once per game.", "Special squares work every time a pawn lands on them.")[l]),
-    "max_rounds": ("Limite de tours", "Round limit", lambda v, l, i: {
-        "fr": f"Une partie encore en cours après {v} tours de table s'arrête sans vainqueur (limite du simulateur).",
-        "en": f"A game still running after {v} rounds stops with no winner (a simulator limit)."}[l]),
-    "heron_doubling_herons": ("Puissance du Guide Héron", "The Heron guide's Guide Power", lambda v, l, i: (
-        {"fr": "Le Guide Héron ne double jamais (les Hérons ne forment pas de série).",
-         "en": "The Heron guide never doubles (herons never form a set)."}[l] if not v else
-        {"fr": f"Le Guide Héron double sa plus grande série quand les dés finaux montrent au moins {v} Héron"
-               + ("s" if v > 1 else "") + ".",
-         "en": f"The Heron guide doubles its largest set when the final dice show at least {v} heron"
-               + ("s" if v > 1 else "") + "."}[l])),
-    "heron_doubling_min_set": ("Doublement du Guide Héron : série minimale", "Heron guide doubling: smallest set",
-                               lambda v, l, i: (
-        {"fr": "Ce doublement du Guide Héron vaut pour une série de toute taille.",
-         "en": "The Heron guide's doubling applies to a set of any size."}[l] if not v else
-        {"fr": f"Ce doublement du Guide Héron ne vaut que pour une série d'au moins {v} animaux identiques.",
-         "en": f"The Heron guide's doubling applies only to a set of at least {v} identical animals."}[l])),
-    "bull_bonus": ("Pouvoir du Taureau", "The Bull's power", lambda v, l, i: {
-        "fr": f"Taureau : +{_sq(v, l)} après une combinaison réussie.",
-        "en": f"Bull: +{_sq(v, l)} after a successful combination."}[l]),
-    "snake_advance": ("Pouvoir du Serpent : avance", "The Snake's power: advance", lambda v, l, i: {
-        "fr": f"Serpent : annuler un recul et avancer de {_sq(v, l)} (sans cascade).",
-        "en": f"Snake: cancel a move back and advance {_sq(v, l)} (no cascade)."}[l]),
-    "snake_max_cancel": ("Pouvoir du Serpent : reculs annulables", "The Snake's power: which moves back",
-                         lambda v, l, i: (
-        {"fr": "Le Serpent peut annuler n'importe quel recul.", "en": "The Snake may cancel any move back."}[l]
-        if not v else {"fr": f"Le Serpent ne peut annuler qu'un recul d'au plus {_sq(v, l)}.",
-                       "en": f"The Snake may cancel only a move back of at most {_sq(v, l)}."}[l])),
-    # The remedy keys (docs/rules.md §3, §4b, §5).
-    "bull_min_set": ("Pouvoir du Taureau : série minimale", "The Bull's power: smallest set", lambda v, l, i: {
-        "fr": f"Le pouvoir du Taureau s'ajoute à une série d'au moins {v} animaux identiques.",
-        "en": f"The Bull's power adds to a set of at least {v} identical animals."}[l]),
-    "eagle_draws": ("Pouvoir de l'Aigle", "The Eagle's power", lambda v, l, i: {
-        "fr": f"Aigle : révéler {v} face" + ("s" if v > 1 else "") + " possible" + ("s" if v > 1 else "")
-              + " d'un dé, choisir ou conserver l'originale.",
-        "en": f"Eagle: reveal {v} possible face" + ("s" if v != 1 else "") + " of a die, take one or keep the original."}[l]),
-    "patience_cost": ("Patience du Héron", "The Heron's Patience", lambda v, l, i: (
-        {"fr": "Patience : sans sacrifier de lancer (utilisable même au dernier lancer), choisir une face réellement "
-               "présente sur un dé, qui devient réservé.",
-         "en": "Patience: with no roll given up (even on the last roll), set a die to a face it really has; it is kept."}[l]
-        if not v else
-        {"fr": f"Patience : sacrifier {v} lancer" + ("s" if v > 1 else "") + " restant" + ("s" if v > 1 else "")
-               + " pour choisir une face réellement présente sur un dé, qui devient réservé.",
-         "en": f"Patience: give up {v} remaining roll" + ("s" if v != 1 else "")
-               + " to set a die to a face it really has; it is kept."}[l])),
-    "heron_patience_doubling": ("Patience et Puissance du Guide Héron", "Patience and the Heron guide's Guide Power",
-                                lambda v, l, i: _yes(
-        v, "Le Guide Héron double, pour ce tour, l'animal qu'il a choisi avec Patience (comme si c'était l'animal de son Guide).",
-        "La Patience ne donne pas de doublement au Guide Héron.",
-        "For that turn the Heron guide doubles the animal it set with Patience (as if it were its guide's animal).",
-        "Patience gives the Heron guide no doubling.")[l]),
-    "pond_pushback_per_heron": ("Recul de l'Étang : par Héron", "The Pond's push-back: per heron", lambda v, l, i: {
-        "fr": f"À l'Étang Paisible, chaque adversaire recule de {_sq(v, l)} par Héron obtenu.",
-        "en": f"In the Peaceful Pond each opponent moves back {_sq(v, l)} per heron."}[l]),
-    "pond_pushback_flat": ("Recul de l'Étang : fixe", "The Pond's push-back: flat", lambda v, l, i: (
-        {"fr": "Le recul de l'Étang n'a pas de part fixe.", "en": "The Pond's push-back has no flat part."}[l] if not v else
-        {"fr": f"Le recul de l'Étang compte en plus {_sq(v, l)} fixe" + ("s" if v > 1 else "") + ".",
-         "en": f"The Pond's push-back adds a flat {_sq(v, l)}."}[l])),
-    "pond_pushback_max": ("Recul de l'Étang : plafond", "The Pond's push-back: cap", lambda v, l, i: (
-        {"fr": "Le recul de l'Étang n'est pas plafonné.", "en": "The Pond's push-back has no cap."}[l] if not v else
-        {"fr": f"Le recul de l'Étang est d'au plus {_sq(v, l)}.", "en": f"The Pond pushes back at most {_sq(v, l)}."}[l])),
-    "consolation_anxiety": ("Consolation après l'Angoisse", "Consolation after an Anxiety", lambda v, l, i: (
-        {"fr": "L'Angoisse ne donne aucune consolation.", "en": "An Anxiety gives no consolation."}[l] if not v else
-        {"fr": f"Après une Angoisse que le Lion ne sauve pas, le joueur avance de {_sq(v, l)} (sans effet de case).",
-         "en": f"After an Anxiety the Lion does not rescue, the player advances {_sq(v, l)} (no square effect)."}[l])),
-    "consolation_no_set": ("Consolation sans série", "Consolation for a turn worth nothing", lambda v, l, i: (
-        {"fr": "Un tour sans série gagnante ne donne aucune consolation.", "en": "A turn worth no square gives no consolation."}[l]
-        if not v else
-        {"fr": f"Après un tour qui ne fait gagner aucune case (pas de série de 3), le joueur avance de {_sq(v, l)} "
-               "(sans effet de case).",
-         "en": f"After a turn worth no square (no set of 3), the player advances {_sq(v, l)} (no square effect)."}[l])),
-    "start_squares": ("Cases de départ", "Start squares", lambda v, l, i: _seats(
-        v, l, "Tous les joueurs partent de la case 0.", "Every player starts on square 0.",
-        lambda s, x: {"fr": f"joueur {s + 1} : case {x}", "en": f"player {s + 1}: square {x}"}[l],
-        "Départ : ", "Start: ")),
-    "first_turn_extra_rolls": ("Lancers en plus au premier tour", "Extra rolls on the first turn", lambda v, l, i: _seats(
-        v, l, "Aucun lancer en plus au premier tour.", "No extra roll on the first turn.",
-        lambda s, x: {"fr": f"joueur {s + 1} : +{x}", "en": f"player {s + 1}: +{x}"}[l],
-        "Lancers en plus à son premier tour : ", "Extra rolls on one's first turn: ")),
     "combinations.advance": ("Combinaisons", "Combinations", lambda v, l, i: {
         "fr": f"{i} identiques : " + (f"+{_sq(v, l)}." if v else "aucun déplacement."),
         "en": f"{i} of a kind: " + (f"+{_sq(v, l)}." if v else "no move.")}[l]),

@@ -24,6 +24,7 @@ from ..errors import RulesError
 from ..tomlfile import package_toml, read_toml
 from . import board as _board
 from . import dice as _dice
+from .keys import KEYS, SCALAR_KEYS, SEAT_KEYS
 
 MODES: tuple[str, ...] = ("8d8", "7d8", "10d8", "10d6")
 COMBO_EFFECTS: tuple[str, ...] = ("none", "regenerate", "swap", "choice")
@@ -36,51 +37,20 @@ P_ROLLS, P_POND, P_ANXIETY, P_DOUBLING, P_POWERS, P_FINISH, P_EXACT, P_SINGLE_US
 #: P_HERON_DOUBLING packs heron_doubling_herons + HERON_SET_SHIFT * heron_doubling_min_set.
 HERON_SET_SHIFT = 32
 
-_SCALARS = {
-    # name: (type, min, max)
-    "players": (int, 2, 7),
-    "rolls": (int, 1, 20),
-    "pond_threshold": (int, 1, 99),
-    "anxiety_threshold": (int, 1, 99),
-    "guide_power_doubling": (bool, None, None),
-    "powers": (bool, None, None),
-    "finish": (int, 2, 1000),
-    "exact_finish": (bool, None, None),
-    "single_use_squares": (bool, None, None),
-    "max_rounds": (int, 1, 1_000_000),
-    # Guide variants (the lab's search keys; defaults = the rulings).
-    "heron_doubling_herons": (int, 0, 16),
-    "heron_doubling_min_set": (int, 0, 16),
-    "bull_bonus": (int, 0, 20),
-    "snake_advance": (int, 0, 20),
-    "snake_max_cancel": (int, 0, 1000),
-    # Remedies (issue 17; defaults = the rulings, so every game is unchanged).
-    "pond_pushback_per_heron": (int, 0, 20),
-    "pond_pushback_flat": (int, 0, 100),
-    "pond_pushback_max": (int, 0, 1000),
-    "consolation_anxiety": (int, 0, 20),
-    "consolation_no_set": (int, 0, 20),
-    "bull_min_set": (int, 1, 16),
-    "eagle_draws": (int, 1, 6),
-    "patience_cost": (int, 0, 3),
-    "heron_patience_doubling": (bool, None, None),
-}
+#: The scalar keys' validation, from the table of rules keys (heron_sim.rules.keys):
+#: ``{name: (type, min, max)}``.
+_SCALARS = {k.name: (k.python_type, k.lo, k.hi) for k in SCALAR_KEYS}
 #: By-seat lists (seat 0 first; seats past the end of a list get 0, entries for seats that are
-#: not at the table are ignored, so one list serves every player count): (max value, what).
-_SEAT_LISTS = {
-    "start_squares": "a square below finish",
-    "first_turn_extra_rolls": "0..10",
-}
+#: not at the table are ignored, so one list serves every player count).
+_SEAT_LISTS = tuple(k.name for k in SEAT_KEYS)
 MAX_EXTRA_ROLLS = 10
 #: Player counts a ``[seats.N]`` table may name (the rules' ``players`` range).
 SEAT_COUNTS = range(2, 8)
 #: Keys added after the first release of the rules file: left out of :meth:`Rules.digest` while
 #: they hold their default, so the digest of every rule set that existed before is unchanged.
 _LATER_KEYS = {
-    "pond_pushback_per_heron": 1, "pond_pushback_flat": 0, "pond_pushback_max": 0,
-    "consolation_anxiety": 0, "consolation_no_set": 0, "bull_min_set": 3, "eagle_draws": 2,
-    "patience_cost": 1, "heron_patience_doubling": False, "start_squares": [],
-    "first_turn_extra_rolls": [], "seats": {},
+    **{k.name: (list(k.default) if k.kind == "seats" else k.default) for k in KEYS.values() if k.later},
+    "seats": {},
 }
 _TOP_KEYS = ("mode", *_SCALARS, "disabled_powers", *_SEAT_LISTS, "seats", "combinations", "dice", "board")
 

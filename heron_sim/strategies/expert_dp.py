@@ -54,6 +54,7 @@ from numba import njit
 
 from ..animals import HERON, N_ANIMALS
 from ..errors import HeronSimError
+from ..rules.keys import KEYS
 
 # Tables (the kernel picks one from the guide and its state).
 T_PLAIN, T_NODOUBLE, T_BULL_READY, T_BULL_EXHAUSTED, T_LION_READY = range(5)
@@ -418,14 +419,14 @@ def table_rolls(rules) -> int:
     return rules.rolls - 1 + max([1, *rules.first_turn_extra_rolls, *per_count])
 
 
-#: Rules keys that cannot change a single turn's tables (the board, the race, the Serpent, the
-#: Pond's push-back on the others, the seats' start). Every other key of Rules.to_table is in
-#: the cache key, so a new key is covered until it is added here; first_turn_extra_rolls only
-#: through table_rolls; powers/disabled_powers only choose which table a seat reads.
-_TURN_FREE_KEYS = ("mode", "players", "finish", "exact_finish", "single_use_squares", "max_rounds",
-                   "snake_advance", "snake_max_cancel", "pond_pushback_per_heron",
-                   "pond_pushback_flat", "pond_pushback_max", "start_squares",
-                   "first_turn_extra_rolls", "seats", "powers", "disabled_powers", "board", "dice")
+#: Rules keys that cannot change a single turn's tables: the keys whose row in the table of rules
+#: keys says ``turn_free`` (the race, the Serpent, the Pond's push-back on the others, the seats'
+#: start), and the tables the key table does not hold (the board, the dice: read directly). Every
+#: other key of Rules.to_table is in the cache key, so a new key is covered unless its row says
+#: otherwise; first_turn_extra_rolls only through table_rolls; powers/disabled_powers only choose
+#: which table a seat reads.
+_TURN_FREE_KEYS = ("mode", *(k.name for k in KEYS.values() if k.turn_free), "seats", "disabled_powers",
+                   "board", "dice")
 
 
 def _key(rules) -> dict:
