@@ -8,7 +8,7 @@ from :data:`PHRASES`, one entry per rules key and language; a key without a phra
 (a test checks that every key of the rules has one in both languages).
 
     >>> from heron_sim.rules import Rules
-    >>> print(rule_sheet(Rules.build(), Rules.build(overrides={"rolls": 4}), None, "en").splitlines()[4])
+    >>> print(rule_sheet(Rules.build(), Rules.build(overrides={"rolls": 4}), None, "en").splitlines()[6])
     | Rolls per turn | Each player rolls up to 3 times per turn. | Each player rolls up to 4 times per turn. |
 """
 
