@@ -526,10 +526,12 @@ def light_strategy_table(df: pd.DataFrame) -> pd.DataFrame:
     P = seats(df)
     seats_col = df["seats"].astype(str).to_numpy()[dec]
     sh = sh[dec]
+    from ..strategies import split_names
+
     parts: dict[tuple, list] = {}
     for seating in sorted(set(seats_col)):
         sel = seats_col == seating
-        for s, name in enumerate(seating.split(",")):
+        for s, name in enumerate(split_names(seating)):
             for key in ((name, "all"), (name, s)):
                 parts.setdefault(key, []).append(sh[sel, s])
     rows = []

@@ -23,10 +23,11 @@ def tournament_cmd(
 ) -> None:
     """Round-robin of two-player games: head-to-head win rates with 95 % intervals, a
     Bradley–Terry rating, and each strategy's advance per turn and Anxiety rate."""
+    from ..strategies import split_names
     from ..tournament import tournament
 
     r = build_rules(mode, rules, set_)
-    names = [s for s in strategies.split(",") if s.strip()]
+    names = [s for s in split_names(strategies) if s]
     for name in names:
         check_user_strategies(name, 1)
     res = tournament(r, names, games, seed, threads=threads)

@@ -41,11 +41,11 @@ def resolve_strategies(spec, where: str = "seating") -> list[str]:
     line naming ``where`` and the allowed names: never skipped, so that a typo cannot run
     another experiment than the one written.
     """
-    from ..strategies import parse_strategy
+    from ..strategies import parse_strategy, split_names
 
     if isinstance(spec, str) and spec in ("ai", "all"):
         return ai_strategies() if spec == "ai" else set_strategies()
-    names = spec.split(",") if isinstance(spec, str) else list(spec)
+    names = split_names(spec) if isinstance(spec, str) else list(spec)
     names = [n.strip() for n in names]
     allowed = available_strategies()
     if not names or not all(names):

@@ -139,7 +139,7 @@ def parse_strategy(spec: str) -> tuple[str, dict[str, float]]:
     info = REGISTRY[name]
     values = dict(info.params)
     seen: set[str] = set()
-    for item in filter(None, (x.strip() for x in rest.replace(";", "&").split("&"))):
+    for item in filter(None, (x.strip() for x in rest.replace(";", "&").replace(",", "&").split("&"))):
         key, eq, raw = item.partition("=")
         key = key.strip()
         if not eq or key not in info.params:
@@ -160,9 +160,23 @@ def parse_strategy(spec: str) -> tuple[str, dict[str, float]]:
     return name, values
 
 
+def split_names(spec: str) -> list[str]:
+    """A comma list of strategy names, where a name's parameters may be comma-separated too:
+    ``"novice,human:temp=1,caution=0.5,expert"`` -> ["novice", "human:temp=1,caution=0.5",
+    "expert"] (an item ``key=value`` without a ``:`` continues the name before it)."""
+    out: list[str] = []
+    for item in spec.split(","):
+        if out and "=" in item and ":" not in item and ":" in out[-1]:
+            out[-1] += "," + item.strip()
+        else:
+            out.append(item.strip())
+    return out
+
+
 def parse_seating(spec: str | list[str], players: int) -> list[str]:
-    """One strategy for every seat, or a comma list with one per seat (``name:key=value``)."""
-    items = spec.split(",") if isinstance(spec, str) else list(spec)
+    """One strategy for every seat, or a comma list with one per seat (``name:key=value``, several
+    parameters separated by ``,`` or ``;``)."""
+    items = split_names(spec) if isinstance(spec, str) else list(spec)
     items = [s.strip() for s in items]
     if len(items) == 1:
         items = items * players
