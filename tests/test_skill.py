@@ -131,6 +131,11 @@ def test_the_skill_kind_runs_small_and_its_figures_are_the_game_frames_counts(tm
     assert row.answer.startswith("The expert beats the novice ") and "at 2 players" in row.answer
     assert "4 rolls: " in row.action and row.fact_id == "skill.gap"
     assert [f.name for f in sec.figures] == ["ratings"]
+    # one seating of a meeting (novice, expert, novice, expert) measures the rungs, not the seats:
+    # the report's pooled first-player figure leaves it out
+    from heron_sim.runner.kinds import across
+
+    assert not any(f.id.startswith("balance.seat") for f in across(RunData(tmp_path / "run")).facts)
 
 
 @pytest.mark.parametrize("line,fragment", [
@@ -258,3 +263,25 @@ def test_with_players_of_equal_skill_the_gap_is_half_within_4_sigma():
     assert decided > 0.9 * 2 * n
     gap = float(value("skill_gap", sums, 2))
     assert abs(gap - 0.5) < 4 * math.sqrt(0.25 / decided)
+
+
+def test_a_study_with_a_skill_gap_constraint_reports_it_at_the_skill_table(tmp_path):
+    """A small study end to end: the constraint is evaluated at the skill table (and only
+    there), the objective at the panel's table only, and the skill table's effects show the gap."""
+    from heron_sim.lab import tune
+
+    p = tmp_path / "tune-sg.toml"
+    p.write_text('name = "sg"\nseed = 5\nplayers = 4\nseating = "greedy"\n'
+                 '[search]\ntrials = 2\ngames = 100\n[racing]\nrungs = [150]\nkeep = 1\nreport = 2\n'
+                 '[[param]]\nkey = "rolls"\nint = [3, 4]\n'
+                 '[[objective]]\nmetric = "length"\ndirection = "minimize"\n'
+                 '[[constraint]]\nmetric = "skill_gap"\nmin = 0.55\n', encoding="utf-8")
+    res = tune(p, run_dir=tmp_path / "run", out=tmp_path / "out", progress=False)
+    assert res["finalists"]
+    for e in res["finalists"]:
+        assert [x["scenario"] for x in e["objectives"][0]["scenarios"]] == ["table"]
+        c = e["constraints"][0]
+        assert c["constraint"] == "skill_gap >= 0.55" and set(c["scenarios"]) == {"skill-2"}
+        gap = {x["metric"]: x for x in e["effects_by_scenario"]["skill-2"]}["skill_gap"]
+        assert c["holds"] == (gap["variant"] >= 0.55) and 0.5 < gap["variant"] < 1
+        assert "skill_gap" not in {x["metric"] for x in e["effects_by_scenario"]["table"]}
