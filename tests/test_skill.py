@@ -144,6 +144,8 @@ def test_the_skill_kind_runs_small_and_its_figures_are_the_game_frames_counts(tm
     ("player_counts = [3, 4]", "must include 2"),
     ('rungs = ["expert"]', "two or more distinct"),
     ('rungs = ["novice", "expret"]', "'expret' is not a strategy"),
+    ('rungs = "all"', "a list of strategies, weakest first"),
+    ('rungs = ["expert", "random"]', "not the random baseline"),
 ])
 def test_bad_skill_options_are_one_line(tmp_path, line, fragment):
     body = SMALL.replace('rungs = ["random", "novice", "expert"]\nplayer_counts = [2, 4]\n', "") \

@@ -92,10 +92,18 @@ class SkillExperiment(HeronExperiment):
             if isinstance(modes, (list, tuple)) and len(modes) > 1:
                 raise HeronSimError(f"{at}: modes: {list(modes)!r}; kind skill plays one mode (one file per mode)")
             rungs = data.get("rungs")
+            if rungs in ("ai", "all"):
+                raise HeronSimError(f"{at}: rungs: {rungs!r}; allowed: a list of strategies, weakest first "
+                                    "(the ladder's order decides the readings and the skill gap's pair)")
+            if isinstance(rungs, str):
+                rungs = [x.strip() for x in rungs.split(",")]
             if isinstance(rungs, (list, tuple)):
                 if len(rungs) < 2 or len(set(rungs)) != len(rungs):
                     raise HeronSimError(f"{at}: rungs: {list(rungs)!r}; allowed: two or more distinct strategies, "
                                         "weakest first")
+                if str(rungs[-1]).partition(":")[0] == "random":
+                    raise HeronSimError(f"{at}: rungs: {list(rungs)!r}; the last (top) rung is the skilled one of the "
+                                        "skill gap: not the random baseline")
         return data
 
 
