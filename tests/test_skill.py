@@ -286,4 +286,7 @@ def test_a_study_with_a_skill_gap_constraint_reports_it_at_the_skill_table(tmp_p
         assert c["constraint"] == "skill_gap >= 0.55" and set(c["scenarios"]) == {"skill-2"}
         gap = {x["metric"]: x for x in e["effects_by_scenario"]["skill-2"]}["skill_gap"]
         assert c["holds"] == (gap["variant"] >= 0.55) and 0.5 < gap["variant"] < 1
+        assert c["scenario"] == "skill-2" and c["estimate"] == gap["variant"] and c["low"] <= c["estimate"] <= c["high"]
         assert "skill_gap" not in {x["metric"] for x in e["effects_by_scenario"]["table"]}
+    best = res["finalists"][0]["constraints"][0]
+    assert f"skill_gap >= 0.55: {100 * best['estimate']:.2f} % [" in res["finding"]

@@ -576,6 +576,14 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
                     entry["scenario"] = names[worst]
                     entry["low"], entry["high"] = _q(np.asarray(value(cst.metric, R[worst], Ps[worst]), float)
                                                      / np.asarray(value(cst.metric, refR[worst], Ps[worst]), float) - 1)
+                else:
+                    # a bound (min / max): the value at the table closest to breaking it, with its interval
+                    at = scenarios_of(spec, cst.metric)
+                    worst = max(at, key=lambda i: float(constraint_scenario(cst, S[i], bS[i], None, Ps[i])))
+                    entry["estimate"] = float(value(cst.metric, S[worst], Ps[worst]))
+                    entry["low"], entry["high"] = _q(value(cst.metric, R[worst], Ps[worst]))
+                    entry["scenario"] = names[worst]
+                    entry["metric"] = cst.metric
                 entry["scenarios"] = {names[i]: float(constraint_scenario(cst, S[i], bS[i], None if rS is None else rS[i],
                                                                           Ps[i])) <= 0
                                       for i in scenarios_of(spec, cst.metric)}
