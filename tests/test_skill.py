@@ -154,6 +154,12 @@ def test_bad_skill_options_are_one_line(tmp_path, line, fragment):
         load_experiment(_write(tmp_path, body))
 
 
+def test_a_variant_with_a_bad_rules_key_is_one_line_naming_it(tmp_path):
+    exp = load_experiment(_write(tmp_path, SMALL.replace("set = { rolls = 4 }", "set = { rollz = 4 }")))
+    with pytest.raises(HeronSimError, match=r"sk.toml: variant\[0\] \(4 rolls\): rollz: unknown rules key"):
+        plan_jobs(exp)
+
+
 def test_two_variants_with_one_label_are_refused(tmp_path):
     body = SMALL + '\n[[variant]]\nlabel = "4 rolls"\nset = { rolls = 2 }\n'
     with pytest.raises(HeronSimError, match="label '4 rolls' is given twice"):

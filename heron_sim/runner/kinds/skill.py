@@ -145,7 +145,10 @@ class SkillKind(ExperimentKind):
         weak, strong = gap_pair(rungs)
         for k, spec in enumerate(exp.variant):
             over = {**exp.rules.overrides, **spec.overrides}
-            r = RulesSpec(file=spec.file or exp.rules.file, overrides=over).build(m, 2)
+            try:
+                r = RulesSpec(file=spec.file or exp.rules.file, overrides=over).build(m, 2)
+            except HeronSimError as err:
+                raise HeronSimError(f"{exp.source or exp.name}: variant[{k}] ({spec.label}): {err}") from None
             for s, seat in enumerate(S.mirrored_seatings(weak, strong, 2)):
                 jobs.append(Job(f"variant{k}_s{s}", "games", r, n, exp.seed, [seat],
                                 labels={"part": "variant", "k": k, "label": spec.label, "a": weak, "b": strong,
