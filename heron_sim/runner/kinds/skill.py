@@ -18,14 +18,14 @@ from typing import Annotated, Any, Literal
 
 import numpy as np
 import pandas as pd
-from pydantic import BeforeValidator, Field, ValidationInfo, model_validator
+from pydantic import BeforeValidator, Field, ValidationInfo, WithJsonSchema, model_validator
 
 from ...analysis import skill as S
 from ...analysis.executive import pc, Row, rows_of, show, sure_share
 from ...errors import HeronSimError
 from ...sections import Fact, Figure, Section, Table, pct_ci, plot
 from ..jobs import Job, resolve_strategies
-from ..options import HeronExperiment, PlayerCounts, RulesSpec, Strategies, figures_of, rules_spec_of, where
+from ..options import _RULES_SCHEMA, HeronExperiment, PlayerCounts, RulesSpec, Strategies, figures_of, rules_spec_of, where
 from .base import ExperimentKind, Sizes
 from .common import _disp, _mode_name
 
@@ -66,9 +66,10 @@ def _counts(v: Any, info: ValidationInfo):
     return counts
 
 
-Variants = Annotated[tuple[RulesSpec, ...], BeforeValidator(_variants),
-                     Field(description="[[variant]] rule tables (label, file, set): the skill gap under each, "
-                                       "paired with the rulings' on the same games")]
+_VARIANTS_DOC = ("[[variant]] rule tables (label, file, set): the skill gap under each, paired with the rulings' "
+                 "on the same games")
+Variants = Annotated[tuple[RulesSpec, ...], BeforeValidator(_variants), Field(description=_VARIANTS_DOC),
+                     WithJsonSchema({"type": "array", "items": _RULES_SCHEMA, "description": _VARIANTS_DOC})]
 
 
 class SkillExperiment(HeronExperiment):
