@@ -16,6 +16,9 @@ from ..io import check_output
 from ._app import Interrupted, app, log as _log
 
 PLAN_ORDER = ("modes", "pond", "anxiety", "guides", "strategies", "sensitivity")
+#: Experiment files of experiments/ that the plan (run and report of a folder) leaves out: they are
+#: run by name (``heron-sim run experiments/skill.toml``) until the report includes them.
+OPTIONAL = ("skill",)
 
 GamesOpt = Annotated[Optional[int], typer.Option("--games", help="Games per batch for a quick check (turns: 50 x games); default: each experiment's own sizes.")]
 RunDirOpt = Annotated[Optional[Path], typer.Option("--run-dir", help="Run folder for the raw Parquet results (default runs/<timestamp>).")]
@@ -29,7 +32,8 @@ def plan_files(folder: Path) -> list[Path]:
     """The plan's experiment files: the seed's five first, then the others by name."""
     if not folder.is_dir():
         raise HeronSimError(f"--experiments: {folder} is not a folder")
-    files = sorted(p for p in folder.glob("*.toml") if not p.stem.startswith("tune-"))  # tune files: `tune`
+    files = sorted(p for p in folder.glob("*.toml")
+                   if not p.stem.startswith("tune-") and p.stem not in OPTIONAL)  # tune files: `tune`
     if not files:
         raise HeronSimError(f"--experiments: no experiment files (*.toml) in {folder}")
     rank = {n: i for i, n in enumerate(PLAN_ORDER)}

@@ -75,6 +75,13 @@ def finding_text(spec: TuneSpec, finalists: list[dict]) -> str:
             cons.append(f"{c['constraint']}: {100 * c['relative_change']:+.1f} % "
                         f"[{100 * c['low']:+.1f}, {100 * c['high']:+.1f}] at {c.get('scenario', 'the table')} "
                         f"({'holds' if c['holds'] else 'violated'})")
+        elif "estimate" in c:
+            from .metrics import format_value, unit_suffix
+
+            m = c["metric"]
+            cons.append(f"{c['constraint']}: {format_value(m, c['estimate'])}{unit_suffix(m)} "
+                        f"[{format_value(m, c['low'])}, {format_value(m, c['high'])}] at {c['scenario']} "
+                        f"({'holds' if c['holds'] else 'violated'})")
         elif c.get("inert") or c.get("powers_off"):
             cons.append(f"{c['constraint']}: violated ({', '.join(sorted(set(c.get('powers_off', []) + c.get('inert', []))))})")
         else:

@@ -19,6 +19,13 @@ rulings and every variant that does not give a 3+ set an advance of 0 with the B
 
 Each guide's one-shot power uses per game come from the engine's counters too
 (``power_<guide>``; metric ``power_<guide>_use``: uses per game the guide is dealt).
+
+The skill gap (metric ``skill_gap``, :data:`SKILL_METRICS`) is measured on a table of its own,
+the panel's skill scenario (:data:`heron_sim.lab.panel.SKILL_SCENARIO`: the expert against the
+novice, 2 players, seats and guides rotated), from two columns the seating gives: the games won
+by a seat of the weak rung and by a seat of the strong one (:data:`SKILL_PAIR`). It is the
+expert's win share there, ``strong / (strong + weak)``: what the experiment kind ``skill``
+reports as the skill gap (heron_sim.runner.kinds.skill), under the candidate rules.
 """
 
 from __future__ import annotations
@@ -39,13 +46,18 @@ COLUMNS: tuple[str, ...] = (
     *(f"won_{g}" for g in ANIMALS),
     "played", "dead", "lead_changes", "pushback", "ponds", "anxieties", "advance",
     *(f"power_{g}" for g in ANIMALS),
+    "skill_weak_win", "skill_strong_win",
 )
+#: The skill gap's rungs (weak, strong): games won by a seat holding either are counted
+#: (columns ``skill_weak_win`` and ``skill_strong_win``) when the seating is known.
+SKILL_PAIR: tuple[str, str] = ("novice", "expert")
 IX = {name: i for i, name in enumerate(COLUMNS)}
 K = len(COLUMNS)
 
 
-def matrix_from_rows(rows: np.ndarray, rules) -> np.ndarray:
-    """The per-game columns (int32[games, K]) from the engine's raw output rows."""
+def matrix_from_rows(rows: np.ndarray, rules, seating=None) -> np.ndarray:
+    """The per-game columns (int32[games, K]) from the engine's raw output rows; ``seating``
+    (the strategy of each seat, when known) gives the skill columns (0 without it)."""
     from ..engine import layout as L
 
     n = rows.shape[0]
@@ -72,6 +84,11 @@ def matrix_from_rows(rows: np.ndarray, rules) -> np.ndarray:
     X[:, IX["advance"]] = rows[:, L.C_ADVANCE : L.C_ADVANCE + P].sum(axis=1)
     for a, g in enumerate(ANIMALS):
         X[:, IX[f"power_{g}"]] = rows[:, L.C_POWERS + a]
+    if seating is not None:
+        for s, name in enumerate(seating):
+            for col, rung in (("skill_weak_win", SKILL_PAIR[0]), ("skill_strong_win", SKILL_PAIR[1])):
+                if name == rung:
+                    X[:, IX[col]] += winner == s
     return X
 
 
@@ -87,7 +104,7 @@ def batch_matrix(batch) -> np.ndarray:
     """Play one executor batch (heron_sim.runner.executor.Batch) and return its columns."""
     from ..runner.executor import play_rows
 
-    return matrix_from_rows(play_rows(batch), batch.rules)
+    return matrix_from_rows(play_rows(batch), batch.rules, batch.seating)
 
 
 # ---------------------------------------------------------------- metrics of the sums
@@ -154,6 +171,9 @@ def _metrics() -> dict[str, Metric]:
                lambda S, P: _div(_c(S, "anxieties"), _c(S, "played"))),
         Metric("advance_per_turn", "advance per played turn (squares)", "count",
                lambda S, P: _div(_c(S, "advance"), _c(S, "played"))),
+        Metric("skill_gap", "skill gap (the expert's win share against the novice, 2 players, seats and guides "
+               "rotated)", "rate",
+               lambda S, P: _div(_c(S, "skill_strong_win"), _c(S, "skill_strong_win") + _c(S, "skill_weak_win"))),
     ]
     for s in range(7):
         m.append(Metric(f"seat_{s}_win_rate", f"win rate seat {s}", "rate",
@@ -170,12 +190,15 @@ def _metrics() -> dict[str, Metric]:
 METRICS: dict[str, Metric] = _metrics()
 #: The metrics an objective or a constraint may name.
 OBJECTIVE_METRICS = ("guide_spread", "first_player_advantage", "length", "dead_turn_rate", "lead_changes",
-                     "pushback", "completion", "seat_balance", "pond_rate", "anxiety_rate", "advance_per_turn")
+                     "pushback", "completion", "seat_balance", "pond_rate", "anxiety_rate", "advance_per_turn",
+                     "skill_gap")
+#: The metrics measured on the panel's skill scenario only (every other metric: on the other tables).
+SKILL_METRICS = ("skill_gap",)
 
 
 def headline_metrics(players: int) -> list[str]:
     """Every headline metric for ``players`` seats (the "every metric" of a proposal's effects)."""
-    names = [n for n in OBJECTIVE_METRICS]
+    names = [n for n in OBJECTIVE_METRICS if n not in SKILL_METRICS]
     names += [f"seat_{s}_win_rate" for s in range(players)]
     names += [f"guide_{g}_win_rate" for g in ANIMALS]
     names += [f"power_{g}_use" for g in ANIMALS]

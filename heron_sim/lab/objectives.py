@@ -24,7 +24,7 @@ import math
 
 import numpy as np
 
-from .metrics import METRICS, value
+from .metrics import METRICS, SKILL_METRICS, value
 
 BIG = 1e9
 
@@ -36,6 +36,15 @@ MIN_BASE_USE = 0.02
 
 def players_of(spec) -> list[int]:
     return [sc.players for sc in spec.panel] if spec.panel else [spec.players]
+
+
+def scenarios_of(spec, metric: str) -> list[int]:
+    """The scenarios (indices into the panel) where ``metric`` is measured: the skill scenario
+    for a skill metric (heron_sim.lab.metrics.SKILL_METRICS), every other table otherwise."""
+    if not spec.panel:
+        return [0]
+    skill = metric in SKILL_METRICS
+    return [i for i, sc in enumerate(spec.panel) if (getattr(sc, "role", "") == "skill") == skill]
 
 
 def target_value(o, S_base, S_ref, players):
@@ -73,7 +82,8 @@ def _ref(S_ref, i):
 
 
 def per_scenario(spec, o, S, S_base, S_ref) -> list:
-    return [scenario_loss(o, S[i], S_base[i], _ref(S_ref, i), P) for i, P in enumerate(players_of(spec))]
+    Ps = players_of(spec)
+    return [scenario_loss(o, S[i], S_base[i], _ref(S_ref, i), Ps[i]) for i in scenarios_of(spec, o.metric)]
 
 
 def aggregate(spec, xs: list):
@@ -118,9 +128,10 @@ def constraint_values(spec, S, S_base, S_ref) -> list[float]:
     """One value per constraint, the worst scenario's, <= 0 when it holds at every table; then,
     unless the tune file allows inert powers, :func:`inert_power_value`."""
     out = []
+    Ps = players_of(spec)
     for c in spec.constraints:
-        xs = [float(constraint_scenario(c, S[i], S_base[i], _ref(S_ref, i), P))
-              for i, P in enumerate(players_of(spec))]
+        xs = [float(constraint_scenario(c, S[i], S_base[i], _ref(S_ref, i), Ps[i]))
+              for i in scenarios_of(spec, c.metric)]
         out.append(BIG if any(not math.isfinite(x) for x in xs) else max(xs))
     if not spec.allow_inert_powers:
         out.append(inert_power_value(spec, S, S_base))

@@ -37,12 +37,17 @@ class Scenario:
         Strategy names (with parameters, e.g. ``"prudent:risk=0.6"``), rotated over the seats.
     mode : str or None
         Dice mode of this table; None: the study's own mode.
+    role : str
+        ``""`` for a table of the panel; ``"skill"`` for the skill scenario the lab adds when an
+        objective or a constraint names a skill metric (:data:`SKILL_SCENARIO`): only those
+        metrics are measured there, and only there.
     """
 
     name: str
     players: int
     strategies: tuple[str, ...]
     mode: str | None = None
+    role: str = ""
 
     def seatings(self) -> list[list[str]]:
         """The rotation of seatings this scenario plays (one list of names per seating)."""
@@ -88,6 +93,10 @@ DEFAULT_PANEL: tuple[Scenario, ...] = (
     Scenario("mix-6", 6, AI_MIX),
 )
 
+
+#: The table of the skill gap (heron_sim.lab.metrics.SKILL_METRICS): the expert against the novice,
+#: 2 players, in the study's mode, seats (and the guides dealt to them) rotated.
+SKILL_SCENARIO = Scenario("skill-2", 2, ("expert", "novice"), None, "skill")
 
 #: How an objective's per-scenario losses become the study's one loss.
 AGGREGATES = ("worst", "mean")

@@ -53,7 +53,7 @@ from typing import Any
 
 from ..errors import HeronSimError
 from ..rules import MODES, Rules
-from .metrics import METRICS, OBJECTIVE_METRICS
+from .metrics import METRICS, OBJECTIVE_METRICS, SKILL_METRICS
 from .space import Param, check_params, parse_param
 
 _TOP = {"name", "title", "description", "mode", "players", "seating", "seed", "rules", "reference",
@@ -346,6 +346,22 @@ def parse_spec(data: dict, path: str | Path = "<tune>") -> TuneSpec:
         raise HeronSimError(f"{where}objective: at least one [[objective]] table (metric and direction or target)")
     constraints = [_constraint(c, f"{where}constraint[{i}]", ref)
                    for i, c in enumerate(_list(data, "constraint", where, required=False))]
+    if any(x.metric in SKILL_METRICS for x in (*objectives, *constraints)):
+        # the skill gap is measured on a table of its own (heron_sim.lab.panel.SKILL_SCENARIO)
+        from .panel import SKILL_SCENARIO
+
+        if any(sc.name == SKILL_SCENARIO.name for sc in panel):
+            raise HeronSimError(f"{where}scenario: the name {SKILL_SCENARIO.name!r} is the skill gap's own table; "
+                                "give your scenario another name")
+        try:
+            b = base0 if base0.players == 2 else base0.replace(players=2)
+            r = rsrc.build(2) if ref is not None else None
+            check_params(b, params)
+        except HeronSimError as err:
+            raise HeronSimError(f"{where}scenario {SKILL_SCENARIO.name} (the skill gap's table): {err}") from None
+        panel = (*panel, SKILL_SCENARIO)
+        bases.append(b)
+        refs.append(r)
     title = data.get("title", f"Tuning study {name}")
     desc = data.get("description", "")
     if not isinstance(title, str) or not isinstance(desc, str):

@@ -23,7 +23,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..errors import HeronSimError
-from .metrics import METRICS, headline_metrics, value
+from .metrics import METRICS, SKILL_METRICS, headline_metrics, value
 from .changes import changes_text, n_changed, rule_changes
 from .optuna_compat import sampler_kwargs, set_constraints
 from .space import build_rules
@@ -504,7 +504,7 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
     from .evaluate import max_rate_halfwidth
     from .ladder import disables_a_power
     from .objectives import (constraint_labels, constraint_scenario, describe_distance, inert_powers,
-                             scenario_loss, signed_distance, target_value)
+                             scenario_loss, scenarios_of, signed_distance, target_value)
 
     from .objectives import mode_words
 
@@ -536,7 +536,8 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
                     met = bool(lv <= o.goal)
                     met_sure = bool(lhi <= o.goal) if math.isfinite(lhi) else False
             scen = []
-            for i, P in enumerate(Ps):
+            for i in scenarios_of(spec, o.metric):
+                P = Ps[i]
                 rs_i = None if rS is None else rS[i]
                 rr_i = None if rR is None else rR[i]
                 v = float(value(o.metric, S[i], P))
@@ -568,14 +569,24 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
                 cst = spec.constraints[k]
                 if cst.within is not None:
                     refS, refR = (bS, bR) if cst.of == "base" else (rS, rR)
-                    rel = [float(value(cst.metric, S[i], P) / value(cst.metric, refS[i], P) - 1) for i, P in enumerate(Ps)]
-                    worst = max(range(len(Ps)), key=lambda i: abs(rel[i]))
+                    at = scenarios_of(spec, cst.metric)
+                    rel = {i: float(value(cst.metric, S[i], Ps[i]) / value(cst.metric, refS[i], Ps[i]) - 1) for i in at}
+                    worst = max(at, key=lambda i: abs(rel[i]))
                     entry["relative_change"] = rel[worst]
                     entry["scenario"] = names[worst]
                     entry["low"], entry["high"] = _q(np.asarray(value(cst.metric, R[worst], Ps[worst]), float)
                                                      / np.asarray(value(cst.metric, refR[worst], Ps[worst]), float) - 1)
-                entry["scenarios"] = {names[i]: float(constraint_scenario(cst, S[i], bS[i], None if rS is None else rS[i], P)) <= 0
-                                      for i, P in enumerate(Ps)}
+                else:
+                    # a bound (min / max): the value at the table closest to breaking it, with its interval
+                    at = scenarios_of(spec, cst.metric)
+                    worst = max(at, key=lambda i: float(constraint_scenario(cst, S[i], bS[i], None, Ps[i])))
+                    entry["estimate"] = float(value(cst.metric, S[worst], Ps[worst]))
+                    entry["low"], entry["high"] = _q(value(cst.metric, R[worst], Ps[worst]))
+                    entry["scenario"] = names[worst]
+                    entry["metric"] = cst.metric
+                entry["scenarios"] = {names[i]: float(constraint_scenario(cst, S[i], bS[i], None if rS is None else rS[i],
+                                                                          Ps[i])) <= 0
+                                      for i in scenarios_of(spec, cst.metric)}
             else:
                 entry["powers_off"] = off
                 entry["inert"] = inert
@@ -583,7 +594,8 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
         effects, by_scenario = [], {}
         for i, P in enumerate(Ps):
             rows = []
-            for m in headline_metrics(P):
+            skill_table = getattr(spec.panel[i], "role", "") == "skill" if spec.panel else False
+            for m in headline_metrics(P) + (list(SKILL_METRICS) if skill_table else []):
                 b = float(value(m, bS[i], P))
                 v = float(value(m, S[i], P))
                 lo, hi = _q(np.asarray(value(m, R[i], P), float) - np.asarray(value(m, bR[i], P), float))

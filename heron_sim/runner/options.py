@@ -177,36 +177,41 @@ _RULES_SCHEMA = {
 
 def _rules_spec(default_label: str):
     def check(v: Any, info: ValidationInfo) -> RulesSpec:
-        if isinstance(v, RulesSpec):
-            return v
-        at = f"{where(info)}: {info.field_name}"
-        if v is None:
-            return RulesSpec(label=default_label)
-        if not isinstance(v, dict):
-            raise HeronSimError(f"{at}: must be a table with keys file, set, label")
-        unknown = sorted(set(v) - set(_RULES_KEYS))
-        if unknown:
-            raise HeronSimError(f"{at}.{unknown[0]}: unknown key; allowed: {', '.join(_RULES_KEYS)}")
-        own = v.get("own_mode", False)
-        if not isinstance(own, bool):
-            raise HeronSimError(f"{at}.own_mode: {own!r}; allowed: true or false")
-        file = v.get("file")
-        if file is not None:
-            if not isinstance(file, str):
-                raise HeronSimError(f"{at}.file: {file!r} is not a path")
-            p = Path(file)
-            base = _base_dir(info)
-            if base is not None and not p.is_absolute():
-                p = base / p
-            if _check(info) and not p.is_file():
-                raise HeronSimError(f"{at}.file: rules file not found: {p}")
-            file = str(p)
-        overrides = v.get("set", {}) or {}
-        if not isinstance(overrides, dict):
-            raise HeronSimError(f"{at}.set: must be a table of rule overrides (e.g. set = {{ rolls = 4 }})")
-        return RulesSpec(file=file, overrides=flatten(overrides), label=str(v.get("label", default_label)), own_mode=own)
+        return rules_spec_of(v, info, f"{where(info)}: {info.field_name}", default_label)
 
     return Annotated[RulesSpec, BeforeValidator(check), WithJsonSchema(_RULES_SCHEMA)]
+
+
+def rules_spec_of(v: Any, info: ValidationInfo, at: str, default_label: str = "") -> RulesSpec:
+    """One rules table of an experiment file (``file``, ``set``, ``label``, ``own_mode``) as a
+    :class:`RulesSpec`; ``at`` starts its one-line errors (the file and the key)."""
+    if isinstance(v, RulesSpec):
+        return v
+    if v is None:
+        return RulesSpec(label=default_label)
+    if not isinstance(v, dict):
+        raise HeronSimError(f"{at}: must be a table with keys file, set, label")
+    unknown = sorted(set(v) - set(_RULES_KEYS))
+    if unknown:
+        raise HeronSimError(f"{at}.{unknown[0]}: unknown key; allowed: {', '.join(_RULES_KEYS)}")
+    own = v.get("own_mode", False)
+    if not isinstance(own, bool):
+        raise HeronSimError(f"{at}.own_mode: {own!r}; allowed: true or false")
+    file = v.get("file")
+    if file is not None:
+        if not isinstance(file, str):
+            raise HeronSimError(f"{at}.file: {file!r} is not a path")
+        p = Path(file)
+        base = _base_dir(info)
+        if base is not None and not p.is_absolute():
+            p = base / p
+        if _check(info) and not p.is_file():
+            raise HeronSimError(f"{at}.file: rules file not found: {p}")
+        file = str(p)
+    overrides = v.get("set", {}) or {}
+    if not isinstance(overrides, dict):
+        raise HeronSimError(f"{at}.set: must be a table of rule overrides (e.g. set = {{ rolls = 4 }})")
+    return RulesSpec(file=file, overrides=flatten(overrides), label=str(v.get("label", default_label)), own_mode=own)
 
 
 def figures_of(names: tuple[str, ...]):
@@ -298,7 +303,8 @@ class Experiment(BaseModel):
         d = {}
         for key in type(self).model_fields:
             v = getattr(self, key)
-            d[key] = v.as_table() if isinstance(v, RulesSpec) else list(v) if isinstance(v, tuple) else v
+            d[key] = (v.as_table() if isinstance(v, RulesSpec)
+                      else [x.as_table() if isinstance(x, RulesSpec) else x for x in v] if isinstance(v, tuple) else v)
         d["source"] = self.source
         return d
 

@@ -102,11 +102,25 @@ def _fair_balance(n: int, players: int) -> str:
     return f"{f['balance_p05']:.3f}–{f['balance_median']:.3f}"
 
 
+def balanced_seats(seatings: list[list[str]]) -> bool:
+    """Whether every seat holds each strategy equally often over the ``seatings`` (which share a
+    batch's games equally): one seating of a single strategy, or a rotation, is; one seating of
+    two strategies is not."""
+    from collections import Counter
+
+    if not seatings:
+        return True
+    per_seat = [Counter(seating[s] for seating in seatings) for s in range(len(seatings[0]))]
+    return all(c == per_seat[0] for c in per_seat)
+
+
 def pooled_first_player(run, sec: Section, mode: str = "8d8", players: int = 4) -> None:
     """First-player advantage from every batch of whole games under the default rules of
     ``mode`` with ``players`` seats and no random-baseline seat, pooled. Game i of every batch
     of one seed draws from the same stream (seed, i), so batches sharing a seed are not
-    independent: only the largest batch of each seed is pooled."""
+    independent: only the largest batch of each seed is pooled. A batch whose seats are not
+    balanced (:func:`balanced_seats`: e.g. one seating of a skill meeting, novice, casual,
+    novice, casual) measures its strategies, not the seats: it is left out."""
     from ...rules import Rules
 
     default = Rules.build(mode=mode, players=players).digest()
@@ -116,7 +130,7 @@ def pooled_first_player(run, sec: Section, mode: str = "8d8", players: int = 4) 
             if j["kind"] != "games" or j.get("rules_hash") != default:
                 continue
             names = {x for seating in (j.get("seatings") or []) for x in seating}
-            if "random" in names:
+            if "random" in names or not balanced_seats(j.get("seatings") or []):
                 continue
             if j["seed"] in best and best[j["seed"]][0] >= j.get("n", 0):
                 continue
