@@ -17,7 +17,8 @@ PKG = ROOT / "heron_sim"
 #: The engine's core: what the strategies may import (the game loop's templates -- turn, game,
 #: moves, powers, squares, loops -- sit above the strategies and call them).
 ENGINE_CORE = {"heron_sim.engine", "heron_sim.engine.jit", "heron_sim.engine.layout", "heron_sim.engine.dice",
-               "heron_sim.engine.rng", "heron_sim.engine.pack", "heron_sim.engine.greedy_turn"}
+               "heron_sim.engine.rng", "heron_sim.engine.pack", "heron_sim.engine.greedy_turn",
+               "heron_sim.engine.rulebook"}
 
 #: Cycles not broken yet, each with why. A new cycle, or a known one that grows, fails.
 KNOWN_MODULE_CYCLES: list[set[str]] = []  # none left (expert_dp no longer asks expert_powers:

@@ -23,18 +23,17 @@ from __future__ import annotations
 import numpy as np
 
 from ..rules.rules import (
-    EFFECT_CHOICE, EFFECT_REGENERATE, P_ANXIETY, P_BULL_BONUS, P_DOUBLING, P_POND, P_POWERS, P_POWERS_OFF,
-    P_ROLLS,
+    EFFECT_CHOICE, EFFECT_REGENERATE, P_ANXIETY, P_POND, P_ROLLS,
 )
-from .dice import doubling_guide, heron_earns_doubling, roll_die
+from .dice import doubling_guide, roll_die
 from .jit import hot
 from .layout import (
     BONUS, C_ANXIETIES, C_COMBOS, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, C_SEAT_DOUBLED, COUNTS, FACE,
     FREE, FRESH, GUIDE, HERON, KEEP, KEPT, LION, MAX_FACES, NDICE, OUT_ANXIETY, OUT_POND,
-    OUT_RESCUED, OUT_SCORED, R_ADVANCE, R_EFFECT, R_FACES, R_NFACES, R_REJECT, READY, RESERVED,
+    OUT_RESCUED, OUT_SCORED, R_EFFECT, R_FACES, R_NFACES, R_REJECT, READY, RESERVED,
     R_UNIFORM, ROLL, ROLLS_LEFT, ROW, RPTR, DSCRIPT_LEN, RSCRIPT_LEN, SET_SIZE, STATUS, TAUREAU,
-    X_BULL_MIN,
 )
+from .rulebook import bull_applies, bull_bonus, guide_power_doubles, power_enabled, set_advance
 
 FREE_LIST = KEEP  # [MAX_DICE] scratch: indices of the free dice, ascending
 from .rng import draw_index
@@ -44,9 +43,7 @@ _BYTE = np.uint64(0xFF)
 _S48 = np.uint64(8 * HERON)
 
 
-@hot
-def _enabled(R, guide):
-    return R[P_POWERS] != 0 and (R[P_POWERS_OFF] >> guide) & 1 == 0
+_enabled = power_enabled  # the rule (heron_sim.engine.rulebook)
 
 
 @hot
@@ -268,16 +265,15 @@ def greedy_score(seat, w, R):
         animal = dg
     w[row + C_COMBOS + size] += 1
     w[SET_SIZE] = size
-    base = R[R_ADVANCE + size]
-    advance = base
-    if R[P_DOUBLING] != 0 and (animal == dg or heron_earns_doubling(guide, size, w, R)):
-        advance = 2 * base
-        w[row + C_SEAT_DOUBLED + seat] += base
+    doubled = guide_power_doubles(guide, dg, size, animal, w, R)
+    advance = set_advance(R, size, doubled)
+    if doubled:
+        w[row + C_SEAT_DOUBLED + seat] += set_advance(R, size, False)
     effect = R[R_EFFECT + size]
     if effect == EFFECT_REGENERATE or effect == EFFECT_CHOICE:  # greedy never swaps guides
         w[READY + seat] = 1
-    if size >= R[X_BULL_MIN] and guide == TAUREAU and w[READY + seat] != 0 and _enabled(R, TAUREAU):
+    if bull_applies(R, size, guide, w[READY + seat]):
         w[READY + seat] = 0
         w[row + C_POWERS + TAUREAU] += 1
-        advance += R[P_BULL_BONUS]
+        advance += bull_bonus(R)
     return advance

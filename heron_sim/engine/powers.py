@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .jit import hot
 
-from ..rules.rules import P_POWERS, P_POWERS_OFF
+from .rulebook import power_enabled  # noqa: F401 (the rule, also read from here)
 from ..strategies.dispatch import decide
 from .dice import roll_die
 from .layout import (
@@ -13,12 +13,6 @@ from .layout import (
     HERON, KEPT, LOUP, MAX_FACES, NDICE, POWER_ARG, R_FACES, R_NFACES, READY, RESERVED,
     ROLLS_LEFT, ROW, STATUS,
 )
-
-
-@hot
-def power_enabled(R, guide):
-    """The one-shot power of ``guide`` can be used (powers on, and this one not disabled)."""
-    return R[P_POWERS] != 0 and (R[P_POWERS_OFF] >> guide) & 1 == 0
 
 
 @hot

@@ -5,8 +5,7 @@ from __future__ import annotations
 from .jit import hot
 
 from ..rules.rules import (
-    EFFECT_CHOICE, EFFECT_REGENERATE, EFFECT_SWAP, HERON_SET_SHIFT, P_ANXIETY, P_BULL_BONUS, P_DOUBLING,
-    P_HERON_DOUBLING, P_POND, P_ROLLS,
+    EFFECT_CHOICE, EFFECT_REGENERATE, EFFECT_SWAP, P_ANXIETY, P_POND, P_ROLLS,
 )
 from ..strategies.common import can_target
 from ..strategies.dispatch import (
@@ -15,16 +14,17 @@ from ..strategies.dispatch import (
 from ..strategies.expert_turn import expert_roll_phase
 from ..strategies.prudent_turn import prudent_roll_phase
 from .dice import (
-    best_set, count_animals, doubling_guide, heron_earns_doubling, newly_kept_count, reserved_herons, roll_free_dice,
+    best_set, count_animals, doubling_guide, newly_kept_count, reserved_herons, roll_free_dice,
 )
 from .layout import (
-    BONUS, C_ANXIETIES, COUNTS, HERON, C_COMBOS, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, C_SEAT_DOUBLED, D_BULL,
+    BONUS, C_ANXIETIES, C_COMBOS, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, C_SEAT_DOUBLED, D_BULL,
     D_KEEP, D_LION, D_POWER, D_SET_CHOICE, D_SET_SWAP, FREE, GUIDE, KEEP, KEPT, LION, NDICE,
-    OUT_ANXIETY, OUT_POND, OUT_RESCUED, OUT_SCORED, R_ADVANCE, R_EFFECT, READY, ROLL, ROLLS_LEFT,
-    ROW, SET_SIZE, SID, STATUS, TAUREAU, PATIENCE, X_BULL_MIN,
+    OUT_ANXIETY, OUT_POND, OUT_RESCUED, OUT_SCORED, R_EFFECT, READY, ROLL, ROLLS_LEFT,
+    ROW, SET_SIZE, SID, STATUS, TAUREAU, PATIENCE,
 )
 from .greedy_turn import greedy_roll_phase, greedy_score
 from .powers import apply_power, has_roll_time_power, power_enabled
+from .rulebook import bull_applies, bull_bonus, guide_power_doubles, set_advance
 
 
 @hot
@@ -148,11 +148,10 @@ def score_dice(seat, w, R, rng, sp):
     size, animal = best_set(w, dg)
     w[row + C_COMBOS + size] += 1
     w[SET_SIZE] = size
-    base = R[R_ADVANCE + size]
-    advance = base
-    if R[P_DOUBLING] != 0 and (animal == dg or heron_earns_doubling(guide, size, w, R)):
-        advance = 2 * base
-        w[row + C_SEAT_DOUBLED + seat] += base
+    doubled = guide_power_doubles(guide, dg, size, animal, w, R)
+    advance = set_advance(R, size, doubled)
+    if doubled:
+        w[row + C_SEAT_DOUBLED + seat] += set_advance(R, size, False)
     effect = R[R_EFFECT + size]
     if effect == EFFECT_REGENERATE:
         w[READY + seat] = 1
@@ -166,9 +165,9 @@ def score_dice(seat, w, R, rng, sp):
             swap_guides(seat, target, w)
         else:
             w[READY + seat] = 1
-    if size >= R[X_BULL_MIN] and w[GUIDE + seat] == TAUREAU and w[READY + seat] != 0 and power_enabled(R, TAUREAU):
+    if bull_applies(R, size, w[GUIDE + seat], w[READY + seat]):
         if decide(D_BULL, seat, w, R, rng, sp) == 1:
             w[READY + seat] = 0
             w[row + C_POWERS + TAUREAU] += 1
-            advance += R[P_BULL_BONUS]
+            advance += bull_bonus(R)
     return advance

@@ -21,14 +21,16 @@ the furthest opponent ahead; Cerf square regenerates an exhausted guide.
 from __future__ import annotations
 
 from ..engine.jit import hot
+from ..engine.rulebook import (
+    bull_applies, bull_bonus, consolation_no_set, guide_power_doubles, power_enabled, set_advance,
+)
 from ..engine.layout import (
     AIGLE, CERF, COUNTS, D_EAGLE_PICK, D_KEEP, D_SNAKE, NOMINAL, D_LION, D_POWER, EAGLE_DIE, EAGLE_FACES, FACE, FREE,
     FRESH, GUIDE, HERON, KEEP, KEPT, LION, LOUP, MAX_FACES, MEMO, NDICE, PATIENCE, POWER_ARG,
-    R_ADVANCE, R_FACES, R_NFACES, READY, RESERVED, ROLL, ROLLS_LEFT, STATUS, TAUREAU, X_BULL_MIN,
-    X_CONS_ANX, X_CONS_NOSET, X_EAGLE_DRAWS, X_PATIENCE_COST, X_PATIENCE_DOUBLING,
+    R_FACES, R_NFACES, READY, RESERVED, ROLL, ROLLS_LEFT, STATUS, TAUREAU, X_CONS_ANX, X_EAGLE_DRAWS, X_PATIENCE_COST, X_PATIENCE_DOUBLING,
 )
-from ..engine.dice import best_set, count_animals, doubling_guide, heron_earns_doubling
-from ..rules.rules import P_ANXIETY, P_BULL_BONUS, P_DOUBLING, P_POWERS, P_POWERS_OFF, P_SNAKE_ADVANCE
+from ..engine.dice import best_set, count_animals, doubling_guide
+from ..rules.rules import P_ANXIETY, P_SNAKE_ADVANCE
 from .common import shown_elsewhere
 from .expert_dp import (
     ACTION_BITS, E_DEER, E_EAGLE, E_PATIENCE, E_WOLF, ENTRY, MAGIC, POWER_MARGIN, ROW_ANX, ROW_B,
@@ -53,10 +55,7 @@ def has_tables(seat, sp):
     return sp.shape[1] > ROW_DIR and sp[seat, ROW_MAGIC] == MAGIC
 
 
-@hot
-def enabled(R, guide):
-    """The guide's one-shot power can be used (heron_sim.engine.powers.power_enabled)."""
-    return R[P_POWERS] != 0 and (R[P_POWERS_OFF] >> guide) & 1 == 0
+enabled = power_enabled  # the guide's one-shot power can be used (heron_sim.engine.rulebook)
 
 
 @hot
@@ -242,11 +241,9 @@ def counted_advance(seat, w, R):
     g = w[GUIDE + seat]
     dg = doubling_guide(g, w, R)
     size, animal = best_set(w, dg)
-    adv = R[R_ADVANCE + size]
-    if R[P_DOUBLING] != 0 and (animal == dg or heron_earns_doubling(g, size, w, R)):
-        adv *= 2
-    if size >= R[X_BULL_MIN] and g == TAUREAU and w[READY + seat] != 0 and enabled(R, TAUREAU):
-        adv += R[P_BULL_BONUS]
+    adv = set_advance(R, size, guide_power_doubles(g, dg, size, animal, w, R))
+    if bull_applies(R, size, g, w[READY + seat]):
+        adv += bull_bonus(R)
     return adv
 
 
@@ -255,7 +252,7 @@ def final_value(seat, w, R):
     """What stopping now moves the pawn: :func:`final_advance`, or the consolation of a turn
     worth 0 (consolation_no_set)."""
     adv = final_advance(seat, w, R)
-    return adv if adv > 0 else R[X_CONS_NOSET]
+    return adv if adv > 0 else consolation_no_set(R)
 
 
 @hot

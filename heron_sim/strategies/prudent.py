@@ -24,13 +24,14 @@ from __future__ import annotations
 
 from ..engine.jit import hot
 from ..engine.dice import best_set, count_animals
+from ..engine.rulebook import bull_applies, bull_bonus
 from ..engine.layout import (
     AIGLE, CERF, COUNTS, D_BULL, D_DEER_SQUARE, D_EAGLE_PICK, D_EAGLE_SQUARE, D_KEEP, D_LION,
     D_POWER, D_SNAKE, EAGLE_FACES, FACE, FREE, FRESH, GUIDE, HERON, KEEP, LOUP, MAX_FACES, NDICE, NOMINAL,
     POWER_ARG, PMEMO, PMEMO_LEN, R_ADVANCE, R_FACES, R_NDICE, R_NFACES, R_UNIFORM, READY, RESERVED, ROLLS_LEFT, STATUS, TAUREAU,
-    X_BULL_MIN, X_EAGLE_DRAWS,
+    X_EAGLE_DRAWS,
 )
-from ..rules.rules import P_ANXIETY, P_BULL_BONUS, P_DOUBLING, P_POWERS, P_POWERS_OFF, P_SNAKE_ADVANCE
+from ..rules.rules import P_ANXIETY, P_DOUBLING, P_SNAKE_ADVANCE
 from .common import furthest_ahead_opponent
 
 NAME = "prudent"
@@ -41,9 +42,6 @@ DECIDE = "prudent_decide"  # its decision function, called by the generated disp
 ORDER = 1  # where it is listed (help, "all", "ai")
 
 
-@hot
-def power_enabled(R, guide):
-    return R[P_POWERS] != 0 and (R[P_POWERS_OFF] >> guide) & 1 == 0
 
 
 @hot
@@ -52,8 +50,8 @@ def _advance_of(seat, w, R, size, animal):
     g = w[GUIDE + seat]
     if R[P_DOUBLING] != 0 and animal == g and size > 0:
         adv *= 2
-    if size >= R[X_BULL_MIN] and g == TAUREAU and w[READY + seat] != 0 and power_enabled(R, TAUREAU):
-        adv += R[P_BULL_BONUS]
+    if bull_applies(R, size, g, w[READY + seat]):
+        adv += bull_bonus(R)
     return adv
 
 

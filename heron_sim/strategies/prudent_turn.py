@@ -41,7 +41,8 @@ from ..engine.layout import (
     R_UNIFORM, READY, ROLL, ROLLS_LEFT, ROW, RPTR, RSCRIPT_LEN,
 )
 from ..rules.rules import P_ANXIETY, P_POND, P_ROLLS
-from .prudent import _advance_of, memo_rerolls, memo_words, power_enabled  # noqa: F401 - memo_words: loops
+from ..engine.rulebook import power_enabled
+from .prudent import _advance_of, memo_rerolls, memo_words  # noqa: F401 - memo_words: loops
 
 #: prudent_roll_phase: the generic loop plays this turn (stream rewound).
 CONTINUE = -1
