@@ -179,12 +179,28 @@ def test_the_page_streams_paired_figures_that_narrow(client):
     assert abs(_row(snaps[-1], "minutes")["relative"] - last["relative"]) < 1e-12
 
 
+def test_a_figure_is_settled_only_once_its_interval_fits_its_margin(client):
+    """Honest early figures (issue 33 item 3): ``settled`` says the difference's interval is no
+    wider than its margin on each side; the page greys the others ("too few games yet")."""
+    r = client.post("/api/run", json=_settings(values={"anxiety_threshold": 4}, games=4000))
+    snaps = _stream(client, r.json()["job"])
+    for snap in (snaps[0], snaps[-1]):
+        for row in snap["rows"]:
+            if row["margin"] is None or row["low"] is None:
+                assert row["settled"] is False, row
+                continue
+            assert row["settled"] == ((row["high"] - row["low"]) / 2 <= row["margin"]), row
+    # the guide spread at 4,000 games is far from settled (±1 point), the length is settled
+    assert _row(snaps[-1], "length")["settled"] is True
+    assert _row(snaps[0], "guide_spread")["settled"] is False
+
+
 def test_no_change_gives_a_zero_difference(client):
     """Negative control: the rulings against themselves on the same games differ by nothing."""
     snaps = _stream(client, client.post("/api/run", json=_settings(games=2000)).json()["job"])
     for row in snaps[-1]["rows"]:
         if row["diff"] is not None:
-            assert row["diff"] == 0 and row["reading"] == "", row
+            assert row["diff"] == 0 and row["reading"] == "" and row["settled"] is True, row
 
 
 def test_figures_are_those_of_the_games_compare_plays():

@@ -104,6 +104,14 @@ def test_explore_in_chromium(served, tmp_path):
     assert row.get_attribute("data-reading") == "real and relevant"
     assert int(row.get_attribute("data-n")) > 19_000
     assert "20,000 of 20,000 games per side" in page.inner_text("#status")
+    assert "since your last change" in page.inner_text("#status")
+    assert float(page.evaluate("document.body.dataset.firstAfterEdit")) >= 0
+    # honest figures: a card is a headline only once settled, else greyed with "too few games yet"
+    assert page.get_attribute("#card-length", "data-settled") == "yes"
+    for card in page.locator(".card").all():
+        early = "too few games yet" in card.inner_text()
+        assert early == (card.get_attribute("data-settled") == "no"), card.inner_text()
+        assert early == ("unsettled" in card.get_attribute("class"))
     assert page.locator("#chart-length svg path").count() == 2
     assert page.locator("#chart-guides svg rect").count() == 14
     assert "anxiety_threshold-4.toml" in page.inner_text("#cmd-compare")

@@ -204,6 +204,10 @@ def figures(acc: PairedSums, players: int, changed: bool = True) -> dict:
         else:
             margin = LENGTH_MARGIN * abs(v[0]) if math.isfinite(v[0]) else math.nan
         reading = equivalence(d, dl, dh, margin) if changed and math.isfinite(margin) else ""
+        # settled: the difference's interval is no wider than its margin on each side (until
+        # then the page shows the figure greyed and small, "too few games yet", issue 33 item 3)
+        settled = (not changed) or (math.isfinite(margin) and math.isfinite(dl) and math.isfinite(dh)
+                                    and (dh - dl) / 2 <= margin)
         n = games
         if row.key in ("length", "minutes"):
             n = int(S[0][IX["finished"]])
@@ -219,6 +223,6 @@ def figures(acc: PairedSums, players: int, changed: bool = True) -> dict:
                     "relative": _num(d / v[0]) if v[0] else None,
                     "rel_low": _num(dl / v[0]) if v[0] and dl == dl else None,
                     "rel_high": _num(dh / v[0]) if v[0] and dh == dh else None,
-                    "margin": _num(margin), "reading": reading, "n": n})
+                    "margin": _num(margin), "reading": reading, "settled": bool(settled), "n": n})
     return {"games": games, "rows": out, "fair": 1.0 / players,
             "hist": [acc.hist[0].tolist(), acc.hist[1].tolist()], "hist_max": HIST_MAX}

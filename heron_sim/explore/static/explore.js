@@ -264,6 +264,7 @@
     $("changes").textContent = keys.length ? "Variant: " + keys.map(function (k) {
       return k + " = " + (typeof state.changes[k] === "object" ? JSON.stringify(state.changes[k]) : state.changes[k]);
     }).join("; ") : "No change: both sides play the rulings.";
+    state.editAt = Date.now();  // the designer's last edit: the status line counts from it
     clearTimeout(state.timer);
     state.timer = setTimeout(run, 150);
   }
@@ -295,6 +296,8 @@
   function follow(job) {
     closeStream();
     state.job = job;
+    state.jobEditAt = state.editAt || Date.now();
+    state.firstAfterEdit = null;
     document.body.dataset.job = job;
     document.body.dataset.state = "running";
     if (state.last) {  // until the new rules' first figures arrive, the old ones are shown dimmed
@@ -324,10 +327,15 @@
     $("bar").style.width = pct.toFixed(1) + "%";
     document.querySelector(".progress").setAttribute("aria-valuenow", pct.toFixed(0));
     var done = snap.state === "done";
+    if (state.firstAfterEdit === null || state.firstAfterEdit === undefined) {
+      state.firstAfterEdit = (Date.now() - (state.jobEditAt || Date.now())) / 1000;
+    }
+    var sinceEdit = (Date.now() - (state.jobEditAt || Date.now())) / 1000;
     $("status").textContent = snap.games.toLocaleString("en") + " of " + snap.target.toLocaleString("en") +
-      " games per side (" + (2 * snap.games).toLocaleString("en") + " in all) in " + snap.elapsed.toFixed(1) + " s" +
-      (snap.first_update_s !== null ? " · first estimate after " + snap.first_update_s.toFixed(2) + " s" : "") +
+      " games per side (" + (2 * snap.games).toLocaleString("en") + " in all), " + sinceEdit.toFixed(1) +
+      " s since your last change · first figures " + state.firstAfterEdit.toFixed(2) + " s after it" +
       (done ? " · done" : " · playing…");
+    document.body.dataset.firstAfterEdit = state.firstAfterEdit.toFixed(3);
     document.body.dataset.state = done ? "done" : "running";
     document.body.dataset.games = snap.games;
     document.body.dataset.rendered = snap.job;
@@ -352,12 +360,16 @@
       var u = UNITS[r.unit] || UNITS.count;
       var big = (r.unit === "rounds" || r.unit === "minutes" || r.unit === "count") && r.relative !== null
         ? signed(100 * r.relative, 1) + " %" : signed(r.diff * u.scale, u.d) + u.dsuffix;
-      cards.appendChild(el("div", { "class": "card", id: "card-" + k }, [
+      // a figure whose interval is still wider than its margin does not shout: greyed, small,
+      // "too few games yet"; it becomes a headline once its reading is settled
+      var settled = r.settled !== false;
+      cards.appendChild(el("div", { "class": "card" + (settled ? "" : " unsettled"), id: "card-" + k,
+                                    "data-settled": settled ? "yes" : "no" }, [
         el("div", { "class": "what", text: r.label }),
         el("div", { "class": "big", text: big }),
         el("div", { "class": "ci", text: diffText(r) }),
         el("div", { "class": "ci", text: value(r, "base") + " → " + value(r, "variant") }),
-        readingBadge(r.reading)]));
+        settled ? readingBadge(r.reading) : el("span", { "class": "reading r-early", text: "too few games yet" })]));
     });
     box.appendChild(cards);
   }
