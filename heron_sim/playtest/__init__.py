@@ -24,40 +24,43 @@ from ..errors import HeronSimError
 
 @dataclass
 class TurnLog:
-    """A log written (or made) by :func:`log_turns`: its text, games and turns."""
+    """A log made by :func:`log_turns` (its text) or written by :func:`write_turn_log`."""
 
-    text: str
     games: int
     turns: int
     decisions: int
     interrupted: bool = False
+    text: str = ""
 
 
-def log_turns(rules, games: int, seed: int = 1, strategies: str | list[str] = "greedy", *,
-              first_game: int = 0, max_turns: int | None = None,
-              progress: Callable[[int], None] | None = None,
-              stop: Callable[[], bool] | None = None, note: str | None = None) -> TurnLog:
-    """The turn log of games ``first_game ..`` of stream ``seed`` (the games ``simulate`` plays
-    with that seed), every seat recorded. ``max_turns``: stop once that many turns are logged
-    (the last game cut there). ``stop()`` is read between games (a stopped log keeps the games
-    logged and says so in its comments)."""
+def _logged(sink, rules, games, seed, strategies, *, first_game=0, max_turns=None, progress=None,
+            stop=None, note=None) -> TurnLog:
+    """Write the log's lines to ``sink(text)``, game by game."""
     from ..engine import layout as L
     from ..engine.pack import pack_rules
     from ..simulation import check_seed
     from ..strategies import parse_seating, seat_arrays
-    from .log import log_text, record_rows
+    from .log import COLUMNS, csv_lines, record_rows
     from .record import record_game
 
     check_seed(seed)
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 0:
         raise HeronSimError(f"--games: {games}; allowed: a number of games >= 0")
+    if max_turns is not None and max_turns < 1:
+        raise HeronSimError(f"max_turns: {max_turns}; allowed: >= 1")
     seating = parse_seating(strategies, rules.players)
     sids, sp = seat_arrays(seating, rules)
     R = pack_rules(rules)
     width = L.n_columns(rules.finish)
-    rows: list[list[str]] = []
-    turns = 0
-    played = 0
+    head = [
+        "heron-sim turn log (docs/calibrate.md): one row per decision",
+        note or "SIMULATED games (heron-sim simulate --log-turns), not a playtest",
+        f"mode {rules.mode}, players {rules.players}, rules {rules.digest()}, seed {seed}, "
+        f"games {first_game}..{first_game + games - 1} requested",
+        "seats: " + ", ".join(f"{s} {name}" for s, name in enumerate(seating)),
+    ]
+    sink("".join(f"# {c}\n" for c in head) + csv_lines([list(COLUMNS)]))
+    turns = played = decisions = 0
     interrupted = False
     for g in range(first_game, first_game + games):
         if stop is not None and stop():
@@ -65,44 +68,50 @@ def log_turns(rules, games: int, seed: int = 1, strategies: str | list[str] = "g
             break
         records, _ = record_game(seed, g, R, sids, sp, width)
         new = record_rows(records, g, seating, R, rules.n_dice)
-        if max_turns is not None:
-            kept, seen = [], set()
-            for r in new:
-                key = r[1]
-                if key not in seen:
-                    if turns + len(seen) >= max_turns:
-                        break
-                    seen.add(key)
-                kept.append(r)
-            new = kept
-            turns += len(seen)
-        else:
-            turns += len({r[1] for r in new})
-        rows += new
+        seen: set = set()
+        kept = []
+        for r in new:
+            if r[1] not in seen:
+                if max_turns is not None and turns + len(seen) >= max_turns:
+                    break
+                seen.add(r[1])
+            kept.append(r)
+        turns += len(seen)
+        decisions += len(kept)
+        sink(csv_lines(kept))
         played += 1
         if progress is not None:
             progress(1)
         if max_turns is not None and turns >= max_turns:
             break
-    last = first_game + played - 1
-    comments = [
-        "heron-sim turn log (docs/calibrate.md): one row per decision",
-        note or "SIMULATED games (heron-sim), not a playtest",
-        f"mode {rules.mode}, players {rules.players}, rules {rules.digest()}, seed {seed}, "
-        f"games {first_game}..{last} ({played} played{', interrupted' if interrupted else ''}), "
-        f"{turns} turns with a decision",
-        "seats: " + ", ".join(f"{s} {name}" for s, name in enumerate(seating)),
-    ]
-    return TurnLog(log_text(rows, comments), played, turns, len(rows), interrupted)
+    sink(f"# end: {played} games logged (games {first_game}..{first_game + played - 1}), {turns} turns with a "
+         f"decision, {decisions} decisions{'; INTERRUPTED' if interrupted else ''}\n")
+    return TurnLog(played, turns, decisions, interrupted)
+
+
+def log_turns(rules, games: int, seed: int = 1, strategies: str | list[str] = "greedy", *,
+              first_game: int = 0, max_turns: int | None = None,
+              progress: Callable[[int], None] | None = None,
+              stop: Callable[[], bool] | None = None, note: str | None = None) -> TurnLog:
+    """The turn log (``.text``) of games ``first_game ..`` of stream ``seed`` (the games
+    ``simulate`` plays with that seed), every seat recorded. ``max_turns``: stop once that many
+    turns are logged (the last game cut there). ``stop()`` is read between games (a stopped log
+    keeps the games logged and says so in its last comment)."""
+    parts: list[str] = []
+    out = _logged(parts.append, rules, games, seed, strategies, first_game=first_game,
+                  max_turns=max_turns, progress=progress, stop=stop, note=note)
+    out.text = "".join(parts)
+    return out
 
 
 def write_turn_log(path: str | Path, rules, games: int, seed: int = 1, strategies="greedy", **kw) -> TurnLog:
-    """:func:`log_turns` written atomically to ``path`` (a ``.csv``)."""
-    from ..io import write_text
+    """:func:`log_turns` streamed, game by game, into ``path`` (a ``.csv``), written atomically
+    (a failure or an error leaves the old file)."""
+    from ..io import atomic_path
 
-    log = log_turns(rules, games, seed, strategies, **kw)
-    write_text(path, log.text)
-    return log
+    with atomic_path(path) as tmp:
+        with open(tmp, "w", encoding="utf-8", newline="") as fh:
+            return _logged(fh.write, rules, games, seed, strategies, **kw)
 
 
 def check_log_path(path: str | Path, field: str = "--log-turns") -> None:

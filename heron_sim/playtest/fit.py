@@ -42,6 +42,7 @@ class Data:
 
     keep_delta: np.ndarray      # reroll − stop value
     keep_y: np.ndarray          # 1 reroll
+    keep_expert: np.ndarray     # 1 where the expert rerolls (its table's action)
     use_gain: np.ndarray        # power, Lion, Bull, Serpent: the gain g
     use_y: np.ndarray           # 1 used
     use_kind: np.ndarray        # their D_* kinds
@@ -83,7 +84,7 @@ def build_data(kind, choice, nominal, vals, R) -> Data:
 
     draws = int(R[X_EAGLE_DRAWS])
     ev = vals[e][:, V_A : V_A + draws + 1]
-    return Data(vals[k, V_B] - vals[k, V_A], choice[k].astype(float), np.concatenate(parts_g),
+    return Data(vals[k, V_B] - vals[k, V_A], choice[k].astype(float), vals[k, V_C] == 1, np.concatenate(parts_g),
                 np.concatenate(parts_y).astype(float), np.concatenate(parts_k), ev, choice[e].astype(int))
 
 
@@ -232,7 +233,7 @@ def choose(theta: dict, d: Data) -> dict:
     """The most likely choice of each modelled decision under ``theta`` (temp = 0: the argmax,
     ties to stopping, not using, the original face)."""
     t, c, f = theta["temp"], theta["caution"], theta["forget"]
-    keep = d.keep_delta - c > 0
+    keep = d.keep_expert.copy() if t <= 0 and c == 0 else d.keep_delta - c > 0  # temp = caution = 0: the expert
     if t <= 0:
         use = (d.use_gain > 0) & (f < 0.5)
     else:

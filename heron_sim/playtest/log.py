@@ -104,13 +104,9 @@ def _draws(R) -> int:
     return int(R[X_EAGLE_DRAWS])
 
 
-def log_text(rows: list[list[str]], comments: list[str]) -> str:
+def csv_lines(rows: list[list[str]]) -> str:
     buf = io.StringIO()
-    for c in comments:
-        buf.write(f"# {c}\n")
-    w = csv.writer(buf, lineterminator="\n")
-    w.writerow(COLUMNS)
-    w.writerows(rows)
+    csv.writer(buf, lineterminator="\n").writerows(rows)
     return buf.getvalue()
 
 
@@ -322,4 +318,4 @@ def _face_index(R, die: int, animal: int) -> int:
     return -1
 
 
-__all__ = ["COLUMNS", "REQUIRED", "DECISIONS", "Log", "read_log", "record_rows", "log_text", "MAX_DICE"]
+__all__ = ["COLUMNS", "REQUIRED", "DECISIONS", "Log", "read_log", "record_rows", "csv_lines", "MAX_DICE"]

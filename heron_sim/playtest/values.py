@@ -12,7 +12,7 @@ float64[m, V_WIDTH] (columns ``V_*``):
 - keep: V_FLAG 1 when stop and reroll are both open (0: a forced stop, no roll left or no legal
   reroll; 2: dice the tables do not hold, where the family keeps as greedy), V_A the stop's value
   (the dice's score, or consolation_no_set for a turn worth 0; the table's value where the
-  expert itself stops), V_B the best reroll's value, V_ACTION the bit mask of the dice that
+  expert itself stops), V_B the best reroll's value, V_C 1 where the expert rerolls, V_ACTION the bit mask of the dice that
   reroll keeps (the first free dice of each animal, in die order, as the player keeps them);
 - power: V_FLAG 1 when some use is legal, V_A the value of the dice without the power, V_B the
   best use's value (one-step look-ahead), V_ACTION the best use (die + 32 * arg), V_C the value
@@ -97,6 +97,7 @@ def evaluate(R, sp, state, out):
             out[m, V_FLAG] = 1.0
             out[m, V_A] = stop_value
             out[m, V_B] = sp[0, col + 3]
+            out[m, V_C] = 1.0 if action >= 0 else 0.0
             apply_keep_action(seat, w, sp, reroll)
             mask = 0
             for i in range(n):
