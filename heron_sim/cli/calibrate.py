@@ -52,8 +52,12 @@ def text(doc: dict) -> str:
              "| parameter | estimate | 95 % interval (profile likelihood) |",
              "|---|---|---|"]
     for p, e in doc["estimates"].items():
-        lines.append(f"| {p} | not estimated (no decision informs it) | |" if e is None else
-                     f"| {p} | {e['estimate']:.3f} | [{e['low']:.3f}, {e['high']:.3f}] |")
+        if e is None:
+            lines.append(f"| {p} | not estimated (no decision informs it) | |")
+            continue
+        edge = " (at its lower bound)" if abs(e["estimate"] - e["low"]) <= 1e-6 else (
+            " (at its upper bound)" if abs(e["estimate"] - e["high"]) <= 1e-6 else "")
+        lines.append(f"| {p} | {e['estimate']:.3f}{edge} | [{e['low']:.3f}, {e['high']:.3f}] |")
     lines += ["", f"player to use: {doc['strategy']}", "",
               f"move matching ({doc['modelled_decisions']:,} decisions; the share where the player's most likely "
               "choice is the one logged):",
