@@ -284,3 +284,12 @@ def test_seconds_per_turn_and_player_filter(tmp_path):
     with pytest.raises(HeronSimError, match="--player: 'them'"):
         calibrate(path, _rules(), "them")
     assert math.isfinite(doc["log_likelihood"])
+
+
+@pytest.mark.cli
+def test_calibrate_says_when_the_rules_differ_from_the_logs():
+    res = cli("calibrate", SAMPLE, "--set", "rolls=4", "--json")
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert doc["rules_of_log"] == _rules().digest() != doc["rules"]
+    assert "note:" in res.stderr and _rules().digest() in res.stderr

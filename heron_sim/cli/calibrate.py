@@ -31,6 +31,9 @@ def calibrate_cmd(
     if len(doc["players_in_log"]) > 1 and player is None:
         log(f"note: the log holds {len(doc['players_in_log'])} players "
             f"({', '.join(doc['players_in_log'])}); fitted together (--player NAME fits one)")
+    if doc["rules_of_log"] not in (None, doc["rules"]):
+        log(f"note: {log_file} names the rules {doc['rules_of_log']}; fitted with the rules {doc['rules']} "
+            "(give the rules the games were played with: --mode, --rules, --set)")
     if as_json:
         typer.echo(dumps(doc))
         return

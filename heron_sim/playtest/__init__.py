@@ -211,8 +211,20 @@ def calibrate(path: str | Path, rules, player: str | None = None) -> dict:
         "power_target_matching": {"rate": (float(best_use.mean()) if len(best_use) else None),
                                   "uses": int(len(best_use))},
         "seconds_per_turn": _seconds(log, sel),
+        "rules_of_log": _logged_rules(log.comments),
     }
     return doc
+
+
+def _logged_rules(comments: list[str]) -> str | None:
+    """The rules' hash a simulated log names in its comments (``rules <hash>``), if any."""
+    import re
+
+    for c in comments:
+        m = re.search(r"\brules ([0-9a-f]{12})\b", c)
+        if m:
+            return m.group(1)
+    return None
 
 
 def _same_keep(state, logged, best, R) -> np.ndarray:
