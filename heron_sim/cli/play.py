@@ -36,10 +36,12 @@ def simulate_cmd(
     out: Annotated[Optional[Path], typer.Option("--out", help="Save the per-game results (.parquet or .csv).")] = None,
     as_json: JsonOpt = False,
     precision: Annotated[Optional[float], typer.Option("--precision", help="Play blocks of --games games until every win rate's (seat, guide when dealt) 95 % half-width is at most this, e.g. 0.005; reports the games used.")] = None,
+    log_turns: Annotated[Optional[Path], typer.Option("--log-turns", help="Also write every turn decision of the games played (dice, keep/stop, powers) as the CSV turn log that heron-sim calibrate reads (docs/calibrate.md).")] = None,
 ) -> None:
     """Play whole games and print the summary: win rates by seat and guide (95 % intervals),
     game length, Pond, Anxiety and advance per played turn. Results stream to --out batch by
-    batch (memory bounded by the batch); Ctrl-C keeps, writes and labels the games played."""
+    batch (memory bounded by the batch); Ctrl-C keeps, writes and labels the games played.
+    --log-turns writes the turn log of the same games (docs/calibrate.md)."""
     from ..analysis import summary_table
     from ..io import TABLE_FORMATS, check_output
     from ..progress import progress_bar
@@ -47,6 +49,14 @@ def simulate_cmd(
     r = build_rules(mode, rules, set_, players)
     if out is not None:
         check_output(out, "--out", TABLE_FORMATS)
+    if log_turns is not None:
+        from ..errors import HeronSimError
+        from ..playtest import check_log_path
+
+        if precision is not None:
+            raise HeronSimError("--log-turns: not with --precision (the games used are not known in advance); "
+                                "allowed: --log-turns with --games")
+        check_log_path(log_turns)
     precision_cut = False
     if precision is not None:
         # --precision plays blocks of --games until the win rates are that narrow: the games
@@ -101,6 +111,11 @@ def simulate_cmd(
             table.loc["interrupted"] = [f"yes ({played:,} games)" if precision_cut
                                         else f"yes ({played:,} of {games:,} games)"]
         typer.echo(markdown_table(table))
+    if log_turns is not None:
+        if cut:
+            log(f"note: --log-turns: {log_turns} not written (the run was interrupted)")
+        else:
+            _write_turn_log(log_turns, r, played, seed, strategy)
     if error is not None:
         raise error
     if precision_cut:
@@ -110,6 +125,19 @@ def simulate_cmd(
                           "before the precision was reached" + (f", written to {out}" if written else ""))
     if cut:
         raise Interrupted(interrupted_line(played, games, written=str(out) if written else None))
+
+
+def _write_turn_log(path, r, games, seed, strategy) -> None:
+    """The turn log of the ``games`` games just played (the same seed: the same games)."""
+    from ..interrupt import stop_requested
+    from ..playtest import write_turn_log
+    from ..progress import progress_bar
+
+    with progress_bar(games, "turn log") as advance:
+        tl = write_turn_log(path, r, games, seed, strategy, progress=advance, stop=stop_requested)
+    log(f"saved the turn log of {tl.games:,} games ({tl.turns:,} turns, {tl.decisions:,} decisions) to {path}")
+    if tl.interrupted:
+        raise Interrupted(interrupted_line(tl.games, games, "games' turn logs", written=str(path)))
 
 
 @app.command("turns")

@@ -1,0 +1,321 @@
+"""The turn log: one CSV row per decision a player takes in its turns (docs/calibrate.md).
+
+Columns (``COLUMNS``; ``REQUIRED`` must be present, the others may be left out or blank)::
+
+    game,turn,seat,player,guide,ready,roll,rolls_left,dice,decision,choice,kept,die,detail,seconds
+
+Lines starting with ``#`` are comments (a simulated log says so in its first lines). Every bad
+row is one :class:`~heron_sim.errors.HeronSimError` naming the file, its line and the column.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from ..animals import NAMES as ANIMALS
+from ..animals import animal_index
+from ..engine.layout import (
+    AIGLE, CERF, D_BULL, D_EAGLE_PICK, D_KEEP, D_LION, D_POWER, D_SNAKE, FREE, HERON, KEPT, LOUP,
+    MAX_DICE, MAX_FACES, POWER_ARG, R_FACES, R_NFACES, RESERVED,
+)
+from ..errors import HeronSimError
+from . import record as rec
+from .values import (
+    S_EAGLE_DIE, S_EAGLE_FACES, S_FACE, S_FRESH, S_GUIDE, S_KIND, S_LOGGED, S_NDICE, S_NDRAWS, S_PATIENCE,
+    S_READY, S_ROLL, S_ROLLS_LEFT, S_STATUS, S_WIDTH,
+)
+
+COLUMNS = ("game", "turn", "seat", "player", "guide", "ready", "roll", "rolls_left", "dice", "decision",
+           "choice", "kept", "die", "detail", "seconds")
+REQUIRED = ("game", "turn", "seat", "guide", "ready", "roll", "dice", "decision", "choice")
+#: decision kind -> its name in the log
+DECISIONS = {D_KEEP: "keep", D_POWER: "power", D_EAGLE_PICK: "eagle_face", D_LION: "lion",
+             D_BULL: "bull", D_SNAKE: "serpent"}
+KINDS = {v: k for k, v in DECISIONS.items()}
+CHOICES = {"keep": ("stop", "reroll"), "power": ("none", "use"), "lion": ("no", "yes"),
+           "bull": ("no", "yes"), "serpent": ("no", "yes")}
+HEADER_LINE = "# heron-sim turn log (docs/calibrate.md)"
+
+
+# ---------------------------------------------------------------- writing
+def die_token(face: int, status: int, fresh: int) -> str:
+    """An animal's name; ``*`` held since an earlier roll of the turn (kept, or a reserved
+    heron); ``+`` kept on this roll (the Héron's Patience)."""
+    name = ANIMALS[face]
+    if status != FREE and not fresh:
+        return name + "*"
+    if status == KEPT and fresh:
+        return name + "+"
+    return name
+
+
+def record_rows(records: np.ndarray, game: int, seating: list[str], R: np.ndarray, n_dice: int) -> list[list[str]]:
+    """The log's rows of one game's records (heron_sim.playtest.record)."""
+    rows = []
+    for x in records:
+        kind = int(x[rec.R_KIND])
+        if kind not in DECISIONS:
+            continue  # the set effects' and the squares' choices are not turn decisions
+        name = DECISIONS[kind]
+        seat = int(x[rec.R_SEAT])
+        result = int(x[rec.R_RESULT])
+        guide = int(x[rec.R_GUIDE])
+        dice = " ".join(die_token(int(x[rec.R_FACE + i]), int(x[rec.R_STATUS + i]), int(x[rec.R_FRESH + i]))
+                        for i in range(n_dice))
+        roll, left = str(int(x[rec.R_ROLL])), str(int(x[rec.R_ROLLS_LEFT]))
+        kept = die = detail = ""
+        if kind == D_KEEP:
+            choice = "reroll" if result != 0 else "stop"
+            if result != 0:
+                kept = " ".join(str(i) for i in range(n_dice) if (int(x[rec.R_KEPT]) >> i) & 1)
+        elif kind == D_POWER:
+            choice = "use" if result >= 0 else "none"
+            if result >= 0:
+                d, arg = result % POWER_ARG, result // POWER_ARG
+                die = str(d)
+                if guide == CERF:
+                    detail = ANIMALS[arg]
+                elif guide == HERON:
+                    detail = ANIMALS[int(R[R_FACES + MAX_FACES * d + arg])]
+        elif kind == D_EAGLE_PICK:
+            choice = str(result)
+            die = str(int(x[rec.R_EAGLE_DIE]))
+            detail = " ".join(ANIMALS[int(x[rec.R_EAGLE_FACES + k])] for k in range(_draws(R)))
+        elif kind == D_SNAKE:
+            choice = "yes" if result == 1 else "no"
+            detail = str(int(x[rec.R_NOMINAL]))
+            dice = roll = left = ""  # another seat's turn: its dice are not this decision's
+        else:
+            choice = "yes" if result == 1 else "no"
+        rows.append([str(game), str(int(x[rec.R_TURN])), str(seat), seating[seat], ANIMALS[guide],
+                     str(int(x[rec.R_READY])), roll, left, dice, name, choice, kept, die, detail, ""])
+    return rows
+
+
+def _draws(R) -> int:
+    from ..engine.layout import X_EAGLE_DRAWS
+
+    return int(R[X_EAGLE_DRAWS])
+
+
+def csv_lines(rows: list[list[str]]) -> str:
+    buf = io.StringIO()
+    csv.writer(buf, lineterminator="\n").writerows(rows)
+    return buf.getvalue()
+
+
+# ---------------------------------------------------------------- reading
+@dataclass
+class Log:
+    """The decisions of a log, as the fit reads them."""
+
+    path: str
+    rules_n_dice: int
+    lines: np.ndarray                 # line number of each decision in the file
+    kind: np.ndarray                  # D_* of each decision
+    choice: np.ndarray                # 1 reroll / use / yes; the pick for eagle_face
+    state: np.ndarray                 # int64[m, S_WIDTH] (heron_sim.playtest.values)
+    kept: np.ndarray                  # bit mask of the dice kept (keep, reroll)
+    nominal: np.ndarray               # the serpent's move back
+    game: np.ndarray
+    turn: np.ndarray
+    seat: np.ndarray
+    player: list[str]
+    seconds: np.ndarray               # NaN where not logged
+    comments: list[str] = field(default_factory=list)
+
+    def __len__(self) -> int:
+        return len(self.kind)
+
+
+class _Row:
+    def __init__(self, path, line, cells):
+        self.path, self.line, self.cells = path, line, cells
+
+    def fail(self, col, msg):
+        raise HeronSimError(f"{self.path}: line {self.line}: {col}: {msg}")
+
+    def get(self, col):
+        return self.cells.get(col, "").strip()
+
+    def integer(self, col, low, high=None, blank=None):
+        raw = self.get(col)
+        if raw == "" and blank is not None:
+            return blank
+        try:
+            v = int(raw)
+        except ValueError:
+            self.fail(col, f"{raw!r} is not a whole number")
+        if v < low or (high is not None and v > high):
+            self.fail(col, f"{v}; allowed: {low}..{high}" if high is not None else f"{v}; allowed: >= {low}")
+        return v
+
+    def animal(self, col, raw=None):
+        raw = self.get(col) if raw is None else raw
+        try:
+            return animal_index(raw, col)
+        except HeronSimError:
+            self.fail(col, f"{raw!r} is not an animal; allowed: {', '.join(ANIMALS)}")
+
+
+def read_log(path: str | Path, rules) -> Log:
+    """Read and check a turn log against ``rules`` (its number of dice, rolls, faces)."""
+    from ..engine.pack import pack_rules
+    from ..io import read_text
+
+    text = read_text(path, "LOG")
+    R = pack_rules(rules)
+    n_dice = rules.n_dice
+    name = str(path)
+    lines = text.splitlines()
+    comments = [ln[1:].strip() for ln in lines if ln.lstrip().startswith("#")]
+    body = [(i + 1, ln) for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("#")]
+    if not body:
+        raise HeronSimError(f"{name}: no header line; expected the columns {','.join(COLUMNS)}")
+    head_line, head = body[0]
+    header = [h.strip() for h in next(csv.reader([head]))]
+    missing = [c for c in REQUIRED if c not in header]
+    if missing:
+        raise HeronSimError(f"{name}: line {head_line}: missing column(s) {', '.join(missing)}; "
+                            f"expected {','.join(COLUMNS)} (docs/calibrate.md)")
+    unknown = [c for c in header if c not in COLUMNS]
+    if unknown:
+        raise HeronSimError(f"{name}: line {head_line}: unknown column(s) {', '.join(unknown)}; allowed: {','.join(COLUMNS)}")
+    if len(set(header)) != len(header):
+        raise HeronSimError(f"{name}: line {head_line}: a column is named twice")
+    out = {k: [] for k in ("lines", "kind", "choice", "kept", "nominal", "game", "turn", "seat", "seconds")}
+    players: list[str] = []
+    states = []
+    patience: dict[tuple, int] = {}  # (game, turn, seat) -> the animal Patience set this turn
+    for (line, text_line) in body[1:]:
+        values = next(csv.reader([text_line]))
+        if len(values) != len(header):
+            raise HeronSimError(f"{name}: line {line}: {len(values)} fields; the header has {len(header)}")
+        row = _Row(name, line, dict(zip(header, values)))
+        decision = row.get("decision")
+        if decision not in KINDS:
+            row.fail("decision", f"{decision!r}; allowed: {', '.join(KINDS)}")
+        kind = KINDS[decision]
+        game = row.integer("game", 0)
+        turn = row.integer("turn", 0)
+        seat = row.integer("seat", 0, 6)
+        guide = row.animal("guide")
+        ready = row.integer("ready", 0, 1)
+        s = np.zeros(S_WIDTH, dtype=np.int64)
+        s[S_KIND] = kind
+        s[S_GUIDE] = guide
+        s[S_READY] = ready
+        s[S_NDICE] = n_dice
+        s[S_LOGGED] = -1
+        key = (game, turn, seat)
+        s[S_PATIENCE] = patience.get(key, -1)
+        nominal = 0
+        if kind == D_SNAKE:
+            nominal = row.integer("detail", 1)
+        else:
+            roll = row.integer("roll", 1)
+            s[S_ROLL] = roll
+            s[S_ROLLS_LEFT] = row.integer("rolls_left", 0, blank=max(rules.rolls - roll, 0))
+            tokens = row.get("dice").split()
+            if len(tokens) != n_dice:
+                row.fail("dice", f"{len(tokens)} dice; the rules have {n_dice} ({rules.mode})")
+            for i, t in enumerate(tokens):
+                mark = t[-1] if t[-1] in "*+" else ""
+                face = row.animal("dice", t[: len(t) - len(mark)])
+                if _face_index(R, i, face) < 0:
+                    row.fail("dice", f"die {i} has no {ANIMALS[face]} face")
+                held = mark != ""
+                s[S_FACE + i] = face
+                s[S_STATUS + i] = RESERVED if face == HERON else (KEPT if held else FREE)
+                s[S_FRESH + i] = 0 if mark == "*" else 1
+        raw_choice = row.get("choice")
+        kept_mask = 0
+        if kind == D_EAGLE_PICK:
+            draws = _draws(R)
+            faces = row.get("detail").split()
+            if len(faces) != draws:
+                row.fail("detail", f"{len(faces)} drawn faces; the rules draw {draws} (eagle_draws)")
+            die = row.integer("die", 0, n_dice - 1)
+            if s[S_STATUS + die] == RESERVED:
+                row.fail("die", f"die {die} is a reserved heron (the Eagle cannot pick it)")
+            s[S_EAGLE_DIE] = die
+            s[S_NDRAWS] = draws
+            for k, f in enumerate(faces):
+                s[S_EAGLE_FACES + k] = row.animal("detail", f)
+            choice = row.integer("choice", 0, draws)
+            if guide != AIGLE:
+                row.fail("guide", f"{ANIMALS[guide]}: an eagle_face decision needs the aigle guide")
+        else:
+            allowed = CHOICES[decision]
+            if raw_choice not in allowed:
+                row.fail("choice", f"{raw_choice!r}; allowed for {decision}: {', '.join(allowed)}")
+            choice = allowed.index(raw_choice)
+            if kind == D_KEEP and choice == 1:
+                raw = row.get("kept").split()
+                for t in raw:
+                    try:
+                        i = int(t)
+                    except ValueError:
+                        row.fail("kept", f"{t!r} is not a die number (0..{n_dice - 1})")
+                    if not 0 <= i < n_dice:
+                        row.fail("kept", f"die {i}; allowed: 0..{n_dice - 1}")
+                    if s[S_STATUS + i] != FREE:
+                        row.fail("kept", f"die {i} is not free (already kept, or a heron)")
+                    kept_mask |= 1 << i
+            if kind == D_POWER:
+                if guide not in (LOUP, AIGLE, CERF, HERON):
+                    row.fail("guide", f"{ANIMALS[guide]} has no roll-time power")
+                if choice == 1:
+                    die = row.integer("die", 0, n_dice - 1)
+                    arg = 0
+                    if guide == CERF:
+                        arg = row.animal("detail")
+                        if arg == HERON or s[S_FACE + die] == HERON:
+                            row.fail("detail", "the Deer neither makes nor changes a heron")
+                    elif guide == HERON:
+                        f = row.animal("detail")
+                        arg = _face_index(R, die, f)
+                        if arg < 0:
+                            row.fail("detail", f"die {die} has no {ANIMALS[f]} face")
+                        if s[S_STATUS + die] != FREE:
+                            row.fail("die", f"die {die} is not free (Patience sets a free die)")
+                        if f != HERON:
+                            patience[key] = f
+                    elif guide == AIGLE and s[S_STATUS + die] == RESERVED:
+                        row.fail("die", f"die {die} is a reserved heron (the Eagle cannot pick it)")
+                    s[S_LOGGED] = die + POWER_ARG * arg
+        raw_sec = row.get("seconds")
+        sec = math.nan
+        if raw_sec:
+            try:
+                sec = float(raw_sec)
+            except ValueError:
+                row.fail("seconds", f"{raw_sec!r} is not a number")
+            if not (sec >= 0 and math.isfinite(sec)):
+                row.fail("seconds", f"{raw_sec}; allowed: a number of seconds >= 0")
+        states.append(s)
+        for k, v in (("lines", line), ("kind", kind), ("choice", choice), ("kept", kept_mask),
+                     ("nominal", nominal), ("game", game), ("turn", turn), ("seat", seat), ("seconds", sec)):
+            out[k].append(v)
+        players.append(row.get("player"))
+    if not states:
+        raise HeronSimError(f"{name}: no decision rows after the header")
+    arr = {k: np.asarray(v, dtype=np.float64 if k == "seconds" else np.int64) for k, v in out.items()}
+    return Log(name, n_dice, arr["lines"], arr["kind"], arr["choice"], np.vstack(states), arr["kept"],
+               arr["nominal"], arr["game"], arr["turn"], arr["seat"], players, arr["seconds"], comments)
+
+
+def _face_index(R, die: int, animal: int) -> int:
+    for k in range(int(R[R_NFACES + die])):
+        if int(R[R_FACES + MAX_FACES * die + k]) == animal:
+            return k
+    return -1
+
+
+__all__ = ["COLUMNS", "REQUIRED", "DECISIONS", "Log", "read_log", "record_rows", "csv_lines", "MAX_DICE"]
