@@ -133,7 +133,58 @@ def explore_figures(repeats: int = 3, games: int = 20_000) -> dict:
     engine = time.perf_counter() - t
     return {"explore_s": total, "explore_both_s": statistics.median(both),
             "explore_first_s": statistics.median(r[1] for r in runs),
-            "explore_engine_s": engine, "explore_games": games, "load": os.getloadavg()[0]}
+            "explore_engine_s": engine, "explore_games": games, "load": os.getloadavg()[0],
+            "explore_edit_s": explore_edit_to_first_figure(repeats)}
+
+
+def explore_edit_to_first_figure(repeats: int = 5) -> float:
+    """Through the real server (uvicorn on 127.0.0.1, the page's own requests): seconds from the
+    designer's edit to the first figures of the new rules, i.e. the page's 150 ms pause before it
+    asks, then ``POST /api/run`` and the event stream up to its first update with rows. Warm
+    kernels; each repeat is a new variant (its expert tables built, as after an edit). Median."""
+    import json
+    import threading
+
+    import httpx
+    import uvicorn
+
+    from heron_sim.explore.app import create_app
+    from heron_sim.explore.server import bind
+    from heron_sim.lab.panel import AI_MIX
+
+    sock = bind(0)
+    app = create_app()
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    base = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    debounce = 0.150  # the page waits this long after an edit before it asks (explore.js)
+
+    def first_figure(values):
+        doc = {"tab": "bench", "mode": "8d8", "players": 4, "seats": list(AI_MIX), "rotate": True, "seed": 1,
+               "games": 100_000, "values": values}
+        with httpx.Client(base_url=base, timeout=120) as client:
+            t = time.perf_counter()
+            job = client.post("/api/run", json=doc).json()["job"]
+            event = None
+            with client.stream("GET", f"/api/stream/{job}") as r:
+                for line in r.iter_lines():
+                    if line.startswith("event: "):
+                        event = line[7:]
+                    elif line.startswith("data: ") and event == "update" and json.loads(line[6:]).get("rows"):
+                        return debounce + time.perf_counter() - t
+        raise RuntimeError("the stream ended with no figure")
+
+    try:
+        while not getattr(server, "started", False):
+            time.sleep(0.05)
+        first_figure({"anxiety_threshold": 4})  # load the kernels, the base's games
+        return statistics.median(first_figure({"anxiety_threshold": 4, "bull_bonus": b}) for b in range(repeats))
+    finally:
+        app.state.stopping = True
+        server.should_exit = True
+        thread.join(10)
+        app.state.engine.close()
 
 
 def explore_rows(fig: dict) -> list[tuple]:
@@ -142,6 +193,8 @@ def explore_rows(fig: dict) -> list[tuple]:
             (f"  ... after a new base too (mode, players or seats: {2 * g:,} games played)",
              f"{fig['explore_both_s']:.2f} s", "", ""),
             ("`explore` after a change: first estimate in", f"{fig['explore_first_s']:.2f} s", "", "~1 s"),
+            ("`explore` through its server: the designer's edit to the first figures",
+             f"{fig['explore_edit_s']:.2f} s", "", "<= 1 s"),
             (f"  the engine alone on the same {2 * g:,} games", f"{fig['explore_engine_s']:.2f} s", "", "")]
 
 
