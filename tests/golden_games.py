@@ -4,7 +4,8 @@ after (tests/test_golden_games.py compares; ``python -m tests.golden_games`` rew
 only when a change of the games is intended and said in the commit).
 
 Each case plays ``GAMES`` games and keeps one short hash per game (the game's row of the results
-frame, every column), so a failure names the first game that moved."""
+frame, every column the file names: a new column added later is not in the old hashes, every
+old column must stay identical), so a failure names the first game that moved."""
 
 from __future__ import annotations
 
@@ -42,14 +43,21 @@ CASES: list[tuple[str, dict, str, list[str]]] = [
 ]
 
 
-def case_hashes(overrides: dict, mode: str, strategies: list[str]) -> list[str]:
+def case_frame(overrides: dict, mode: str, strategies: list[str]):
     from heron_sim.rules import Rules
     from heron_sim.simulation import simulate
 
     rules = Rules.build(mode=mode, overrides=overrides)
     seating = [strategies[i % len(strategies)] for i in range(rules.players)]
-    frame = simulate(rules, GAMES, seed=SEED, strategies=seating, threads=1)
-    values = frame.to_numpy()
+    return simulate(rules, GAMES, seed=SEED, strategies=seating, threads=1)
+
+
+def case_hashes(overrides: dict, mode: str, strategies: list[str], columns: list[str] | None = None) -> list[str]:
+    frame = case_frame(overrides, mode, strategies)
+    missing = sorted(set(columns or []) - set(frame.columns))
+    if missing:
+        raise AssertionError(f"columns of the golden file no longer in the frame: {missing}")
+    values = frame[columns].to_numpy() if columns else frame.to_numpy()
     out = []
     for row in values:
         blob = "|".join(repr(v.item() if isinstance(v, np.generic) else v) for v in row).encode()
@@ -58,8 +66,9 @@ def case_hashes(overrides: dict, mode: str, strategies: list[str]) -> list[str]:
 
 
 def compute() -> dict:
-    return {"games": GAMES, "seed": SEED,
-            "cases": {name: case_hashes(o, m, s) for name, o, m, s in CASES}}
+    columns = {name: list(case_frame(o, m, s).columns) for name, o, m, s in CASES}
+    return {"games": GAMES, "seed": SEED, "columns": columns,
+            "cases": {name: case_hashes(o, m, s, columns[name]) for name, o, m, s in CASES}}
 
 
 def load() -> dict:
