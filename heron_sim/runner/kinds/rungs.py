@@ -66,10 +66,12 @@ def fill_rungs(exp, data, sec: Section, mode: str) -> None:
         guides[r] = gt
         dealt = gt[gt["dealt"] > 0]
         sp, slo, shi = spread_interval(dealt["wins"], dealt["dealt"])
+        # the bootstrap of a largest gap is biased up: its interval is widened to hold the estimate
+        slo, shi = min(slo, sp), max(shi, sp)
         fl = fair_floor_dealt(int(dealt["dealt"].mean()), 1 / P, len(dealt))
         sec.fact(f"rungs.{rid}.spread.{mode}", f"gap between the strongest and the weakest guide's win rate when dealt, "
                  f"{r} at every seat, {_mode_name(mode)}", sp, slo, shi, n, "share difference",
-                 note=f"interval: parametric bootstrap of the seven win rates; a perfectly fair game at the same n reads "
+                 note=f"interval: parametric bootstrap of the seven win rates, widened to hold the estimate; a perfectly fair game at the same n reads "
                       f"{100 * fl['gap_median']:.1f} points (95th percentile {100 * fl['gap_p95']:.1f})")
         sec.fact(f"rungs.{rid}.spread_floor.{mode}", f"gap between the best and worst guide's win rate when dealt in a "
                  f"perfectly fair game at the same n as {r}'s batch (median; high: 95th percentile), {_mode_name(mode)}",
@@ -93,9 +95,10 @@ def fill_rungs(exp, data, sec: Section, mode: str) -> None:
                      note=f"fair {1 / P:.4f}; exact binomial test; finished games")
         seats[r] = seat
         bal, blo, bhi = balance_interval([int((w == s).sum()) for s in range(P)], n)
+        blo, bhi = min(blo, bal), max(bhi, bal)  # widened to hold the estimate, as the spread's
         sec.fact(f"rungs.{rid}.balance.{mode}", f"Ludii's Balance (1 − the largest gap between two seats' win rates), "
                  f"{r} at every seat, {_mode_name(mode)}", bal, blo, bhi, n, "share",
-                 note="interval: multinomial bootstrap of the seats' wins")
+                 note="interval: multinomial bootstrap of the seats' wins, widened to hold the estimate")
         dr = M.drama(df)
         sec.fact(f"rungs.{rid}.last_wins.{mode}", f"win rate of the player last at mid-game (comebacks), {r} at every "
                  f"seat, {_mode_name(mode)}", dr["last_wins"], dr["last_wins_low"], dr["last_wins_high"],
