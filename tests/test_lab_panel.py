@@ -73,6 +73,31 @@ def test_the_bots_panel_is_the_old_default_table_for_table():
     assert spec_of(panel="bots").fingerprint() != spec_of(panel="default").fingerprint()
 
 
+def test_the_precision_of_a_study_reads_every_table_of_the_default_panel():
+    """--precision plays on until the widest win-rate half-width of *every* table (8, the
+    7-player one included, each at its own player count) is that narrow."""
+    from heron_sim.animals import NAMES
+    from heron_sim.lab.evaluate import max_rate_halfwidth
+    from heron_sim.lab.metrics import IX, K, wilson_halfwidth
+    from heron_sim.lab.objectives import players_of
+
+    s = spec_of(panel="default")
+    Ps = players_of(s)
+    assert Ps == [4, 4, 4, 2, 3, 5, 6, 7]
+    S = np.zeros((len(Ps), K), dtype=np.int64)
+    for i, P in enumerate(Ps):
+        n = 10_000 if i < len(Ps) - 1 else 1_000  # the last table (7 players) played fewer games
+        S[i, IX["games"]] = n
+        for seat in range(P):
+            S[i, IX[f"seat_win_{seat}"]] = n // P
+        for g in NAMES:
+            S[i, IX[f"dealt_{g}"]] = n * P // 7
+            S[i, IX[f"won_{g}"]] = n // 7
+    widest = max_rate_halfwidth(S, Ps)
+    assert widest == max_rate_halfwidth(S[-1], Ps[-1]) > max_rate_halfwidth(S[:-1], Ps[:-1])
+    assert widest == pytest.approx(wilson_halfwidth(1_000 // 7, 1_000))
+
+
 def test_default_panel_and_scenarios():
     s = spec_of(scenario=[{"players": 2, "seating": ["expert", "racer"]}, {"players": 5, "mode": "7d8"}],
                 aggregate="mean")
