@@ -125,8 +125,8 @@ def test_the_row_and_the_verdict_read_each_rung_against_its_margin():
     assert row.fact_id == "rungs.novice.spread.8d8" and "beyond what 95 % of fair games read" in row.sure
     probs = {p.what: p for p in rung_problems(facts)}
     assert set(probs) == {"For novice players the first player wins more than a fair 25\u00a0%",
-                          "For novice, expert players the Héron guide is weak (Holm over the 7 guides)"}
-    heron = probs["For novice, expert players the Héron guide is weak (Holm over the 7 guides)"]
+                          "At every rung of the skill ladder (novice, expert) the Héron guide is weak (Holm over the 7 guides)"}
+    heron = probs["At every rung of the skill ladder (novice, expert) the Héron guide is weak (Holm over the 7 guides)"]
     assert heron.figure.startswith("expert: ") and heron.size == pytest.approx(8.0) and heron.anchor == "q-rungs"
     assert rungs_row({}) is None and rung_problems({}) == []
     assert np.isfinite(probs["For novice players the first player wins more than a fair 25\u00a0%"].size)

@@ -249,9 +249,13 @@ def rung_problems(facts: dict) -> list[Problem]:
             found.setdefault(f"the {GUIDES[m.group(2)]} guide is {'weak' if d < 0 else 'strong'} (Holm over the 7 guides)",
                              []).append((lower_bound_size(d, lo, hi, 1.0), m.group(1), f))
     probs = []
+    every = list(s1)
     for what, hits in found.items():
         size, r, f = max(hits, key=lambda h: h[0])
-        probs.append(Problem(f"For {', '.join(h[1] for h in hits)} players {what}", f"{r}: {show(f)}", size, "q-rungs"))
+        who = [h[1] for h in hits]
+        at = (f"At every rung of the skill ladder ({', '.join(who)})" if len(every) > 1 and sorted(who) == sorted(every)
+              else f"For {', '.join(who)} players")
+        probs.append(Problem(f"{at} {what}", f"{r}: {show(f)}", size, "q-rungs"))
     for p in probs:
         p.order = 2.5
     return probs
