@@ -119,8 +119,9 @@ AGGREGATES = ("worst", "mean")
 def parse_panel(data: dict, players: int | None, seating, where: str, *, mode: str | None = None
                 ) -> tuple[tuple[Scenario, ...], str]:
     """The panel of a tune file: ``panel = "default"`` (:data:`DEFAULT_PANEL`, the ladder's
-    rungs) or ``panel = "bots"`` (:data:`BOTS_PANEL`), ``[[scenario]]`` tables (name, players, seating, optional mode), or neither: a panel of one built from the
-    top-level ``players`` and ``seating``. Returns (scenarios, aggregate)."""
+    rungs) or ``panel = "bots"`` (:data:`BOTS_PANEL`), ``[[scenario]]`` tables (name, players,
+    seating, optional mode), or neither: a panel of one built from the top-level ``players`` and
+    ``seating``. Returns (scenarios, aggregate)."""
     from ..errors import HeronSimError
     from ..rules import MODES
 
