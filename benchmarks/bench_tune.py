@@ -1,4 +1,4 @@
-"""The lab's benchmark: a default-panel study (7 tables) of 120 candidates at 20,000 games a
+"""The lab's benchmark: a default-panel study (8 tables of people) of 120 candidates at 20,000 games a
 table, ladder and racing included (target: within 15 minutes on 2 cores). Run by ``make
 bench`` (benchmarks/bench.py).
 

@@ -14,7 +14,7 @@ from heron_sim.errors import HeronSimError
 from heron_sim.lab import load_spec, parse_spec, tune
 from heron_sim.lab.changes import changes_text, n_changed, rule_changes
 from heron_sim.lab.ladder import disables_a_power, grid_values, one_key_entries
-from heron_sim.lab.panel import DEFAULT_PANEL
+from heron_sim.lab.panel import BOTS_PANEL, DEFAULT_PANEL, LADDER
 from heron_sim.lab.sheets import LANGS, PHRASES, phrase, rule_sheet, sheet_html
 from heron_sim.lab.space import parse_param
 from heron_sim.rules import Rules
@@ -40,10 +40,65 @@ def test_a_file_without_scenarios_is_a_panel_of_one():
     assert s.players == 3 and len(s.scenario_bases) == 1 and s.scenario_bases[0].players == 3
 
 
-def test_default_panel_and_scenarios():
+def test_the_default_panel_seats_people_at_every_player_count():
+    """Issue 28: the default panel seats the ladder's rungs only (no bot nobody is), a table of
+    each of casual, regular and expert at 4 players, and every rung rotated at 2, 3, 5, 6 and 7."""
+    from heron_sim.strategies.human import RUNGS
+
+    assert LADDER[-1] == "expert" and set(LADDER[:-1]) == set(RUNGS)
     s = spec_of(panel="default")
     assert s.panel == DEFAULT_PANEL and s.aggregate == "worst"
-    assert [b.players for b in s.scenario_bases] == [4, 4, 4, 2, 3, 5, 6]
+    assert [b.players for b in s.scenario_bases] == [sc.players for sc in DEFAULT_PANEL]
+    seated = {n for sc in DEFAULT_PANEL for seating in sc.seatings() for n in seating}
+    assert seated == set(LADDER)
+    alone = {sc.strategies for sc in DEFAULT_PANEL if sc.players == 4 and len(set(sc.strategies)) == 1}
+    assert alone >= {("casual",), ("regular",), ("expert",)}
+    mixed = {sc.players: sc for sc in DEFAULT_PANEL if len(set(sc.strategies)) > 1}
+    assert sorted(mixed) == [2, 3, 5, 6, 7]
+    for p, sc in mixed.items():
+        # every rung sits in every seat, in some seating of the rotation
+        for seat in range(p):
+            assert {x[seat] for x in sc.seatings()} == set(LADDER), (p, seat)
+    assert len({sc.name for sc in DEFAULT_PANEL}) == len(DEFAULT_PANEL)
+
+
+def test_the_bots_panel_is_the_old_default_table_for_table():
+    """panel = "bots": greedy (the rulings' exact reference) and the AI mix, the tables of issue 17,
+    so a study of that time replays the same games (scenario i: streams (seed + i, game))."""
+    s = spec_of(panel="bots")
+    assert s.panel == BOTS_PANEL
+    assert [(sc.name, sc.players, sc.strategies) for sc in BOTS_PANEL] == [
+        ("mix-4", 4, ("greedy", "prudent", "expert", "racer")), ("greedy-4", 4, ("greedy",)),
+        ("expert-4", 4, ("expert",)), *((f"mix-{p}", p, ("greedy", "prudent", "expert", "racer")) for p in (2, 3, 5, 6))]
+    assert spec_of(panel="bots").fingerprint() != spec_of(panel="default").fingerprint()
+
+
+def test_the_precision_of_a_study_reads_every_table_of_the_default_panel():
+    """--precision plays on until the widest win-rate half-width of *every* table (8, the
+    7-player one included, each at its own player count) is that narrow."""
+    from heron_sim.animals import NAMES
+    from heron_sim.lab.evaluate import max_rate_halfwidth
+    from heron_sim.lab.metrics import IX, K, wilson_halfwidth
+    from heron_sim.lab.objectives import players_of
+
+    s = spec_of(panel="default")
+    Ps = players_of(s)
+    assert Ps == [4, 4, 4, 2, 3, 5, 6, 7]
+    S = np.zeros((len(Ps), K), dtype=np.int64)
+    for i, P in enumerate(Ps):
+        n = 10_000 if i < len(Ps) - 1 else 1_000  # the last table (7 players) played fewer games
+        S[i, IX["games"]] = n
+        for seat in range(P):
+            S[i, IX[f"seat_win_{seat}"]] = n // P
+        for g in NAMES:
+            S[i, IX[f"dealt_{g}"]] = n * P // 7
+            S[i, IX[f"won_{g}"]] = n // 7
+    widest = max_rate_halfwidth(S, Ps)
+    assert widest == max_rate_halfwidth(S[-1], Ps[-1]) > max_rate_halfwidth(S[:-1], Ps[:-1])
+    assert widest == pytest.approx(wilson_halfwidth(1_000 // 7, 1_000))
+
+
+def test_default_panel_and_scenarios():
     s = spec_of(scenario=[{"players": 2, "seating": ["expert", "racer"]}, {"players": 5, "mode": "7d8"}],
                 aggregate="mean")
     assert [sc.name for sc in s.panel] == ["mix-2", "greedy-5-7d8"] and s.aggregate == "mean"
@@ -57,6 +112,8 @@ def test_default_panel_and_scenarios():
     ({"panel": "big"}, "panel: 'big'; allowed"),
     ({"panel": "default", "scenario": [{"players": 2}]}, "not both"),
     ({"panel": "default", "players": 4}, "default panel sets its own tables"),
+    ({"panel": "bots", "seating": "greedy"}, "bots panel sets its own tables"),
+    ({"panel": 3}, "panel: 3; allowed: \"default\", \"bots\""),
     ({"scenario": [{"players": 9}]}, r"scenario\[0\].players: 9"),
     ({"scenario": [{"players": 3, "seating": "nobody"}]}, r"scenario\[0\].seating"),
     ({"scenario": [{"players": 3, "mode": "9d9"}]}, r"scenario\[0\].mode"),

@@ -19,7 +19,7 @@ EXPERIMENTS = {
     "modes": 'kind = "modes"\nmodes = ["8d8", "7d8"]\nseating = "greedy,random"',
     "pond": 'kind = "pond"\nmodes = ["8d8"]\nseating = "greedy"',
     "anxiety": 'kind = "anxiety"\nmodes = ["8d8"]\nstrategies = ["greedy", "random"]',
-    "guides": 'kind = "guides"\nmodes = ["8d8"]\nseating = "greedy"',
+    "guides": 'kind = "guides"\nmodes = ["8d8"]\nseating = "greedy"\nrungs = ["novice", "expert"]',
     "strategies": 'kind = "strategies"\nmodes = ["8d8"]\nstrategies = ["greedy", "random"]',
     "games": 'kind = "games"\nlight_games = ["fire-mountain", "rampage"]',
     "sensitivity": 'kind = "sensitivity"\nmodes = ["8d8"]\nseating = "greedy"',
@@ -106,6 +106,9 @@ def test_plan_report_and_rerender(plan_dir):
     assert all(set(f) >= {"id", "estimate", "interval", "n", "unit"} for f in found["findings"])
     # guides: the clean per-power ablation beside the all-off one; pond: how often a Pond decides the lead
     assert "one power switched off at a time" in page and "all powers off instead" in page
+    # the balance per rung: its tables in the guides section, its row among the answers
+    assert "balance per rung of the skill ladder" in page and 'id="q-rungs"' in answers
+    assert {"rungs.novice.spread.8d8", "rungs.expert.seat1.8d8"} <= ids
     assert "Étangs that cost the leader the lead" in page and "an Étang decides the lead" in page
     assert "mid-game leader loses: no Étang / with Étang" not in page  # the association-only estimate is gone
     assert page.count("data:image/png;base64,") >= 12 and "src='figures/" not in page

@@ -5,14 +5,24 @@ the strategies seated there (rotated over the seats so that every strategy sits 
 equally often, :func:`heron_sim.runner.run.seatings`), optionally in another dice mode than the
 study's. A *panel* is a list of scenarios; the lab aggregates each objective over its panel.
 
-The default Héron panel (issue 17): four players with the AI mix (greedy, prudent, expert,
-racer rotated), four greedy players (the rulings' reference), four expert players, and the AI
-mix at 2, 3, 5 and 6 players.
+The default Héron panel (issue 28) seats people: the skill ladder's rungs
+(heron_sim.strategies.human: ``novice``, ``casual``, ``regular``, and ``expert`` on top). Four
+casual players, four regular players, four expert players, and the four rungs rotated over the
+seats at 2, 3, 5, 6 and 7 players (the game takes up to 7). A proposal must be fair for
+novices and for experts alike, and no table of the panel is a player nobody is.
 
     >>> [s.name for s in DEFAULT_PANEL]
-    ['mix-4', 'greedy-4', 'expert-4', 'mix-2', 'mix-3', 'mix-5', 'mix-6']
+    ['casual-4', 'regular-4', 'expert-4', 'rungs-2', 'rungs-3', 'rungs-5', 'rungs-6', 'rungs-7']
     >>> DEFAULT_PANEL[3].seatings()[:2]
-    [['greedy', 'prudent'], ['prudent', 'expert']]
+    [['novice', 'casual'], ['casual', 'regular']]
+
+The panel of bots (``panel = "bots"`` in a tune file) is the default panel of issue 17, kept
+table for table so that a study of that time replays its games: four players with the AI mix
+(greedy, prudent, expert, racer rotated), four greedy players (the rulings' exact reference),
+four expert players, and the AI mix at 2, 3, 5 and 6 players.
+
+    >>> [s.name for s in BOTS_PANEL]
+    ['mix-4', 'greedy-4', 'expert-4', 'mix-2', 'mix-3', 'mix-5', 'mix-6']
 """
 
 from __future__ import annotations
@@ -21,6 +31,8 @@ from dataclasses import dataclass
 
 #: The AI mix: the four standard players, rotated over the seats.
 AI_MIX: tuple[str, ...] = ("greedy", "prudent", "expert", "racer")
+#: The skill ladder's rungs, weakest first (heron_sim.strategies.human.RUNGS; ``expert`` on top).
+LADDER: tuple[str, ...] = ("novice", "casual", "regular", "expert")
 
 
 @dataclass(frozen=True)
@@ -84,6 +96,14 @@ def seating_names(value, where: str = "") -> tuple[str, ...]:
 
 
 DEFAULT_PANEL: tuple[Scenario, ...] = (
+    Scenario("casual-4", 4, ("casual",)),
+    Scenario("regular-4", 4, ("regular",)),
+    Scenario("expert-4", 4, ("expert",)),
+    *(Scenario(f"rungs-{p}", p, LADDER) for p in (2, 3, 5, 6, 7)),
+)
+
+#: The panel of bots (the default panel of issue 17, table for table).
+BOTS_PANEL: tuple[Scenario, ...] = (
     Scenario("mix-4", 4, AI_MIX),
     Scenario("greedy-4", 4, ("greedy",)),
     Scenario("expert-4", 4, ("expert",)),
@@ -98,15 +118,19 @@ DEFAULT_PANEL: tuple[Scenario, ...] = (
 #: 2 players, in the study's mode, seats (and the guides dealt to them) rotated.
 SKILL_SCENARIO = Scenario("skill-2", 2, ("expert", "novice"), None, "skill")
 
+#: The panels a tune file names (``panel = "..."``).
+PANELS: dict[str, tuple[Scenario, ...]] = {"default": DEFAULT_PANEL, "bots": BOTS_PANEL}
+
 #: How an objective's per-scenario losses become the study's one loss.
 AGGREGATES = ("worst", "mean")
 
 
 def parse_panel(data: dict, players: int | None, seating, where: str, *, mode: str | None = None
                 ) -> tuple[tuple[Scenario, ...], str]:
-    """The panel of a tune file: ``panel = "default"`` (:data:`DEFAULT_PANEL`), ``[[scenario]]``
-    tables (name, players, seating, optional mode), or neither: a panel of one built from the
-    top-level ``players`` and ``seating``. Returns (scenarios, aggregate)."""
+    """The panel of a tune file: ``panel = "default"`` (:data:`DEFAULT_PANEL`, the ladder's
+    rungs) or ``panel = "bots"`` (:data:`BOTS_PANEL`), ``[[scenario]]`` tables (name, players,
+    seating, optional mode), or neither: a panel of one built from the top-level ``players`` and
+    ``seating``. Returns (scenarios, aggregate)."""
     from ..errors import HeronSimError
     from ..rules import MODES
 
@@ -116,14 +140,15 @@ def parse_panel(data: dict, players: int | None, seating, where: str, *, mode: s
     panel = data.get("panel")
     raw = data.get("scenario")
     if panel is not None and raw is not None:
-        raise HeronSimError(f"{where}panel: give panel = \"default\" or [[scenario]] tables, not both")
+        raise HeronSimError(f"{where}panel: give panel = {panel!r} or [[scenario]] tables, not both")
     if panel is not None:
-        if panel != "default":
-            raise HeronSimError(f"{where}panel: {panel!r}; allowed: \"default\" (or [[scenario]] tables)")
+        if not isinstance(panel, str) or panel not in PANELS:
+            raise HeronSimError(f"{where}panel: {panel!r}; allowed: "
+                                + ", ".join(f'"{k}"' for k in PANELS) + " (or [[scenario]] tables)")
         if "players" in data or "seating" in data:
-            raise HeronSimError(f"{where}players/seating: the default panel sets its own tables; "
+            raise HeronSimError(f"{where}players/seating: the {panel} panel sets its own tables; "
                                 "remove players and seating (or give [[scenario]] tables)")
-        return DEFAULT_PANEL, aggregate
+        return PANELS[panel], aggregate
 
     names_of = seating_names
 

@@ -119,6 +119,28 @@ def _strategy_names(v: Any, info: ValidationInfo):
     return v if isinstance(v, str) else list(v)
 
 
+def _rung_names(v: Any, info: ValidationInfo) -> tuple[str, ...]:
+    """A list of strategy names (the skill ladder's rungs: ``["novice", "casual", "regular",
+    "expert"]``), each played alone at every seat of a batch of its own; each checked against the
+    registry when the file is loaded, none twice."""
+    at = f"{where(info)}: {info.field_name}"
+    if not isinstance(v, (list, tuple)) or not all(isinstance(x, str) and x.strip() for x in v):
+        raise HeronSimError(f"{at}: {v!r}; allowed: a list of strategy names, e.g. [\"novice\", \"regular\", \"expert\"]")
+    names = [x.strip() for x in v]
+    twice = sorted({x for x in names if names.count(x) > 1})
+    if twice:
+        raise HeronSimError(f"{at}: {twice[0]!r} is given twice")
+    for x in names:
+        if "," in x:
+            raise HeronSimError(f"{at}: {x!r}; allowed: one strategy name per entry (each sits alone at the table)")
+    if _check(info):
+        from .jobs import resolve_strategies
+
+        for x in names:
+            resolve_strategies([x], at)
+    return tuple(names)
+
+
 def _guide(v: Any, info: ValidationInfo):
     from ..animals import animal_index
 
@@ -253,6 +275,8 @@ Seed = _count(0, 2**63 - 1, "game i of every batch draws from stream (seed, i)")
 _Names = Annotated[str | list[str], BeforeValidator(_strategy_names)]
 Seating = Annotated[_Names, Field(description='"ai" (the AIs), "all", or strategy names (cycled over the seats, rotated)')]
 Strategies = Annotated[_Names, Field(description='the strategies compared: "ai", "all", or names')]
+RungNames = Annotated[tuple[str, ...], BeforeValidator(_rung_names),
+                      Field(description="strategies (the skill ladder's rungs), each alone at every seat of its own batch")]
 Guide = Annotated[str | int, BeforeValidator(_guide), Field(description="guide of the single-turn batches (an animal)")]
 Modes = Annotated[tuple[Literal[tuple(MODES)], ...], BeforeValidator(_modes),
                   WithJsonSchema({"anyOf": [{"enum": [*MODES, "all"]}, {"type": "array", "items": {"enum": list(MODES)}}],

@@ -130,8 +130,8 @@ def pooled_first_player(run, sec: Section, mode: str = "8d8", players: int = 4) 
             if j["kind"] != "games" or j.get("rules_hash") != default:
                 continue
             names = {x for seating in (j.get("seatings") or []) for x in seating}
-            if "random" in names or not balanced_seats(j.get("seatings") or []):
-                continue
+            if "random" in names or (j.get("labels") or {}).get("rung") or not balanced_seats(j.get("seatings") or []):
+                continue  # a random seat, one rung of the ladder alone (its own table per rung), or seats unbalanced
             if j["seed"] in best and best[j["seed"]][0] >= j.get("n", 0):
                 continue
             best[j["seed"]] = (j.get("n", 0), exp, data, j)
@@ -167,7 +167,8 @@ def pooled_first_player(run, sec: Section, mode: str = "8d8", players: int = 4) 
                             + f". Fair share 1/{players}. Seat 1 plays first: it is the question asked (one test); the other seats are read "
                               "with Holm over the seats. One batch per seed (the largest): the batches of "
                               "one experiment share its seed, so their games share dice streams and are not independent; "
-                              "a batch with a random-baseline seat is left out."))
+                              "a batch with a random-baseline seat is left out, and so is a batch of one rung of the skill ladder "
+                              "alone (its first player is in the guides section's balance per rung)."))
     for s, r, lo, hi, p in facts:
         sec.fact(f"balance.seat{s + 1}.pooled.{mode}", f"win rate of seat {s + 1} (seat 1 plays first), {mode}, all default "
                  "batches pooled", r, lo, hi, n, "share", p=p, note=f"fair {1 / players:.4f}; {len(t)} batches")
@@ -210,6 +211,8 @@ def job_label(j: dict) -> str:
         parts.append("AI strategies mixed" if lab.get("ai_only") else "all strategies mixed")
     elif part in ("variant",):
         parts.append(lab["label"])
+    elif lab.get("rung"):
+        parts.append(f"{lab['rung']} at every seat")
     elif part == "players":
         parts.append(f"{lab['players']} players")
     elif part == "d6":

@@ -14,10 +14,11 @@ from ...analysis.executive import GUIDES, at_order, fair_of, is_fine, pc, points
 from ...analysis.judge import SHARE_MARGIN, lower_bound_size, Problem, reading
 from ...animals import NAMES as ANIMALS
 from ...sections import Fact, Figure, Section, Table, pct, pct_ci, plot, signed_ci
-from ..options import HeronExperiment, Extra, PlayerCounts, Seating, figures_of
+from ..options import HeronExperiment, Extra, PlayerCounts, RungNames, Seating, figures_of
 from ..jobs import Job, resolve_strategies, seatings
 from .base import ExperimentKind, Sizes
 from .common import GUIDE_FR, _disp, _mode_name
+from .rungs import fill_rungs, rung_jobs, rung_problems, rungs_row
 
 
 #: The figures this kind draws (the ``figures`` key chooses among them; default: all).
@@ -36,6 +37,12 @@ class GuidesExperiment(HeronExperiment):
     #: same seating rotated over that many seats; a default batch and one batch per power off,
     #: ``ablation_games`` games each); the plan's own ``players`` is always measured
     ablation_players: PlayerCounts = ()
+    #: the skill ladder's rungs (or any strategies), each alone at every seat of a batch of its
+    #: own (the plan's players, seed and rules): every balance figure again per rung
+    #: (heron_sim.runner.kinds.rungs)
+    rungs: RungNames = ()
+    #: games per rung batch; 0: as many as ``games``
+    rung_games: Extra = 0
 
 
 class GuidesKind(ExperimentKind):
@@ -81,13 +88,14 @@ class GuidesKind(ExperimentKind):
                         no_a = rq.replace(disabled_powers=tuple(sorted(set(rq.disabled_powers) | {a})))
                         jobs.append(Job(f"games_{m}_p{q}_no_{name}", "games", no_a, n_off, exp.seed, seat_q,
                                         labels={"mode": m, "powers": True, "disabled": name, "at_players": q}))
+            jobs += rung_jobs(exp, m, r, g(exp.rung_games or exp.games))
         return jobs
 
     def summary_rows(self, facts: dict[str, Fact]) -> list[Row]:
-        return rows_of(facts, doubling_row, guide_balance_row, powers_row)
+        return rows_of(facts, doubling_row, guide_balance_row, rungs_row, powers_row)
 
     def summary_problems(self, facts: dict[str, Fact]) -> list[Problem]:
-        return problems_of(facts, guide_problems, powers_problem)
+        return problems_of(facts, guide_problems, powers_problem, rung_problems)
 
     def fill(self, exp: GuidesExperiment, data, sec: Section) -> None:
         for m in exp.modes:
@@ -123,6 +131,7 @@ class GuidesKind(ExperimentKind):
             sec.findings.append(f"Guide Power doubling gives {pct_ci(dbl.iloc[0]['share'], dbl.iloc[0]['low'], dbl.iloc[0]['high'])} "
                                 f"of all advance on {_mode_name(m)}.")
             _power_finding(sec, m, ab, allp)
+            fill_rungs(exp, data, sec, m)
             if self.want(exp, "win_rate"):
                 sec.figures.append(_win_rate_figure(m, gt, P))
             fab = ab if len(ab) else allp
