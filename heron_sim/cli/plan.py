@@ -15,10 +15,10 @@ from ..errors import HeronSimError
 from ..io import check_output
 from ._app import Interrupted, app, log as _log
 
-PLAN_ORDER = ("modes", "pond", "anxiety", "guides", "strategies", "sensitivity")
+PLAN_ORDER = ("modes", "pond", "anxiety", "guides", "strategies", "skill", "sensitivity")
 #: Experiment files of experiments/ that the plan (run and report of a folder) leaves out: they are
-#: run by name (``heron-sim run experiments/skill.toml``) until the report includes them.
-OPTIONAL = ("skill",)
+#: run by name (``heron-sim run experiments/NAME.toml``). None today.
+OPTIONAL: tuple[str, ...] = ()
 
 GamesOpt = Annotated[Optional[int], typer.Option("--games", help="Games per batch for a quick check (turns: 50 x games); default: each experiment's own sizes.")]
 RunDirOpt = Annotated[Optional[Path], typer.Option("--run-dir", help="Run folder for the raw Parquet results (default runs/<timestamp>).")]

@@ -24,6 +24,8 @@ def across(run) -> Section:
                         "the race drama, and how often each rule fires.")
     rows, cover = [], []
     for exp, data in run.experiments():
+        if exp.kind == "skill":
+            continue  # meetings of two rungs: their seats differ by design (the skill section reads them)
         for j in data.entry["jobs"]:
             if j["kind"] != "games":
                 continue
