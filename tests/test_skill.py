@@ -166,7 +166,7 @@ def test_two_variants_with_one_label_are_refused(tmp_path):
         load_experiment(_write(tmp_path, body))
 
 
-def test_the_shipped_skill_file_loads_and_stays_out_of_the_reports_plan():
+def test_the_shipped_skill_file_loads_and_is_in_the_reports_plan_after_the_strategies():
     from pathlib import Path
 
     from heron_sim.cli.plan import plan_files
@@ -174,7 +174,8 @@ def test_the_shipped_skill_file_loads_and_stays_out_of_the_reports_plan():
     root = Path(__file__).resolve().parents[1] / "experiments"
     exp = load_experiment(root / "skill.toml")
     assert exp.kind == "skill" and exp.player_counts == (2, 4) and exp.rungs[-1] == "expert"
-    assert "skill.toml" not in {p.name for p in plan_files(root)}
+    names = [p.name for p in plan_files(root)]
+    assert names.index("skill.toml") == names.index("strategies.toml") + 1
 
 
 @pytest.mark.slow
