@@ -144,12 +144,12 @@ def fill_rungs(exp, data, sec: Section, mode: str) -> None:
             "Étang's roller wins [95 % CI]": [pct_ci(getattr(r, "roller", float("nan")), getattr(r, "roller_low", float("nan")),
                                                      getattr(r, "roller_high", float("nan"))) for r in t.itertuples()],
         }, index=pd.Index(t["rung"], name="rung")), data=t,
-        note=f"Each row: {P0} players of that rung (heron_sim.strategies.human: novice, casual, regular; expert the top rung), "
+        note=f"Each row: {P0} players of that rung (human-like players of the skill ladder: novice, casual, regular; the expert the top rung; docs/strategies.md), "
              f"the same dice streams for every rung. Fair share 1/{P0}. Guide spread: the best minus the worst guide's win "
              "rate when dealt (parametric bootstrap interval), beside what a perfectly fair game of the same size reads "
              "(2,000 simulated fair batches). First player: seat 1's win rate minus the fair share, Wilson interval, read "
              "against the ±1 point margin with Holm over the rungs. Comebacks: the player last at mid-game (a unique last "
-             "player at the end of round rounds // 2) wins; Étang's roller: the win rate of the player who rolled the "
+             "player at the end of the middle round, half its rounds rounded down) wins; Étang's roller: the win rate of the player who rolled the "
              "game's only Étang, in games with exactly one (fair 1/players)."))
     names = list(frames)
     gcols = {}
