@@ -35,7 +35,7 @@ def _rules(mode="8d8", players=4):
 @pytest.mark.exact
 @pytest.mark.parametrize("mode,seating", [
     ("8d8", ["greedy", "expert", "prudent", "racer", "novice"]),
-    ("10d6", ["casual", "random", "regular"]),
+    pytest.param("10d6", ["casual", "random", "regular"], marks=pytest.mark.slow),  # make test-slow
 ])
 def test_logged_games_are_the_simulated_games(mode, seating):
     """Every seat recorded through the plug-in plays the games simulate plays, counter by
@@ -150,7 +150,9 @@ def _inside(doc, truth):
 
 
 #: (strategy, seed): three parameter sets (the rungs below the expert), 2,000 turns each
-RECOVERY = [("casual", 11), ("novice", 12), ("regular", 13)]
+# casual in make test; novice and regular in make test-slow (the same check, 5 s each)
+RECOVERY = [("casual", 11), pytest.param("novice", 12, marks=pytest.mark.slow),
+            pytest.param("regular", 13, marks=pytest.mark.slow)]
 
 
 @pytest.mark.statistical
