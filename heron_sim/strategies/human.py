@@ -59,7 +59,7 @@ from .expert import (
     decode_power, eagle_pick, expert_decide, final_advance, has_tables, keep_column,
     lookup, memo_stamp, power_column, power_scan, state_value, table_seat,
 )
-from .expert_dp import ROW_POWERS
+from .expert_dp import E_WOLF, ROW_POWERS
 from .greedy import greedy_keep
 
 NAME = "human"
@@ -177,8 +177,10 @@ def human_power(seat, w, R, rng, sp):
     The use is taken when the draw ``u`` is below ``1 / (1 + exp(-d / temp))``, ``d`` the best
     use's gain over ``POWER_MARGIN``. The tables' stored decision (expert.best_power) gives the
     sign of ``d``, which settles half the draws without the scan: no use stored (``d <= 0``)
-    and ``u >= 1/2``: not used; a use stored (``d > 0``) and ``u < 1/2``: that use. The other
-    half scans every use (expert.power_scan) for ``d``."""
+    and ``u >= 1/2``: not used; a use stored (``d > 0``) and ``u < 1/2``: that use. In the
+    other half the tables' stored value of the best use (:func:`best_use_value`) gives ``d``;
+    the scan (expert.power_scan) runs only where the power is used (for the die to use it on)
+    or where nothing is stored (dice that differ)."""
     if forgets(rng, sp, seat):
         w[MEMO] = 0
         return -1
@@ -191,6 +193,7 @@ def human_power(seat, w, R, rng, sp):
     u = uniform(rng)
     ts = table_seat(seat, sp)
     r = w[ROLLS_LEFT]
+    best = math.nan  # the best use's stored value (identical dice), else scanned below
     if sp[ts, ROW_POWERS] != 0:
         col = lookup(seat, w, R, sp, r)
         if col >= 0:
@@ -203,11 +206,24 @@ def human_power(seat, w, R, rng, sp):
                 action = decode_power(seat, w, R, sp, code)
                 if action >= 0:
                     return action
+            if code != -2:
+                best = best_use_value(sp, ts, col, w[GUIDE + seat])
     base = state_value(seat, w, R, sp, r)
+    if best == best and not u < chance(best - base - POWER_MARGIN, temp):
+        return -1  # not used: the stored value says so without the scan
     v, action = power_scan(seat, w, R, sp, -1e300)
     if action < 0:
         return -1
     return action if u < chance(v - base - POWER_MARGIN, temp) else -1
+
+
+@hot
+def best_use_value(sp, ts, col, guide):
+    """The look-ahead value of the best use of ``guide``'s roll-time power from the state of the
+    entry at ``col`` (what :func:`heron_sim.strategies.expert.power_scan` finds on those dice,
+    stored when the tables were built, expert_powers; -1e300: no legal use). Only where the
+    tables store the power decisions (sp[ts, ROW_POWERS] != 0) and that entry's is not -2."""
+    return sp[ts, (col + int(sp[ts, ROW_POWERS])) // 2 + power_column(guide) - E_WOLF]
 
 
 @hot
