@@ -56,7 +56,7 @@ from ..engine.layout import (
 )
 from ..engine.rng import draw_index
 from ..rules.rules import P_ANXIETY, P_POND, P_POWERS, P_POWERS_OFF, P_ROLLS
-from .human import SID as HUMAN, human_action, human_lion, zero as human_zero
+from .human import SID as HUMAN, human_action, human_lion, power_after_draw, power_counted, zero as human_zero
 from .racer import SID as RACER, race_action_tilted, race_tilt
 from .expert import (
     counted_advance, final_advance, has_tables, lion_worth_it, power_column, table_of, table_seat,
@@ -68,6 +68,12 @@ from .expert_dp import (
 
 #: expert_roll_phase: the generic loop goes on from the dice laid out in the workspace.
 CONTINUE = -1
+#: expert_roll_phase (a human seat): the seat's ready roll-time power was not used at this
+#: decision point (its draws made): the generic loop goes on with the keep decision.
+KEEP_NEXT = -2
+#: expert_roll_phase (a human seat): ``USED - action``: the seat uses its roll-time power with
+#: this D_POWER action (its draws made, not yet applied): the generic loop applies it and goes on.
+USED = -3
 
 _ONE = np.uint64(1)
 _BYTE = np.uint64(0xFF)
@@ -469,9 +475,22 @@ def roll_phase_dice(seat, w, R, rng, sp, race, human):
             return OUT_ANXIETY
         r = w[ROLLS_LEFT]
         if roll_time and w[READY + seat] != 0 and _enabled(R, guide) and human:
-            _lay_out(lst, nf, w, n, total)  # a human's roll-time power: the generic loop's
-            return CONTINUE
-        if roll_time and w[READY + seat] != 0 and _enabled(R, guide):
+            if sp[seat, 0] <= 0.0:  # temp 0: expert.best_power's, on the generic loop
+                _lay_out(lst, nf, w, n, total)
+                return CONTINUE
+            col, slots = held_column(sp, ts, t, guide, r, kept, roll, n, _fresh(roll))
+            decided, u = power_counted(seat, w, R, rng, sp, ts, col, guide, r, stored, total)
+            if not decided:  # the dice laid out, the generic path's answer (its draws made)
+                _lay_out(lst, nf, w, n, total)
+                action = power_after_draw(seat, w, R, sp, u)
+                return USED - action if action >= 0 else KEEP_NEXT
+            if r <= 0:
+                counts_into(w, total)
+                return OUT_SCORED
+            if col < 0:
+                _lay_out(lst, nf, w, n, total)
+                return KEEP_NEXT
+        elif roll_time and w[READY + seat] != 0 and _enabled(R, guide):
             # expert.best_power: the stored decision of these dice; "no use" goes on below
             # with the same column (the memo of expert.keep_column), anything else is the
             # generic path's
@@ -592,9 +611,19 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
                     return OUT_RESCUED
             return OUT_ANXIETY
         r = w[ROLLS_LEFT]
-        if roll_time and w[READY + seat] != 0 and _enabled(R, guide):
-            if human:  # a human's roll-time power: the generic loop's (nothing drawn here)
+        if roll_time and w[READY + seat] != 0 and _enabled(R, guide) and human:
+            if sp[seat, 0] <= 0.0:  # temp 0: expert.best_power's, on the generic loop
                 return CONTINUE
+            col, slots = held_column(sp, ts, t, gd, r, kept, roll, n, _fresh(roll))
+            decided, u = power_counted(seat, w, R, rng, sp, ts, col, guide, r, stored, total)
+            if not decided:  # the dice must be laid out: roll_phase_dice answers there
+                return CONTINUE
+            if r <= 0:
+                counts_into(w, total)
+                return OUT_SCORED
+            if col < 0:
+                return CONTINUE
+        elif roll_time and w[READY + seat] != 0 and _enabled(R, guide):
             col = -1
             slots = 0
             if stored:

@@ -51,6 +51,7 @@ from ..engine.layout import (
     X_CONS_ANX, X_CONS_NOSET, X_EAGLE_DRAWS,
 )
 from ..engine.dice import count_animals
+from ..engine.greedy_turn import counts_into
 from ..engine.rng import uniform
 from ..rules.rules import P_BULL_BONUS, P_SNAKE_ADVANCE
 from .common import furthest_ahead_opponent
@@ -190,7 +191,15 @@ def human_power(seat, w, R, rng, sp):
     w[MEMO] = 0
     if not has_tables(seat, sp):
         return -1
-    u = uniform(rng)
+    return power_after_draw(seat, w, R, sp, uniform(rng))
+
+
+@hot
+def power_after_draw(seat, w, R, sp, u):
+    """:func:`human_power` once ``u`` is drawn (temp > 0, the seat has tables): -1 or a
+    D_POWER action, on the dice laid out in the workspace (the fused turn calls it where
+    :func:`power_counted` cannot decide, heron_sim.strategies.expert_turn)."""
+    temp = sp[seat, 0]
     ts = table_seat(seat, sp)
     r = w[ROLLS_LEFT]
     best = math.nan  # the best use's stored value (identical dice), else scanned below
@@ -215,6 +224,35 @@ def human_power(seat, w, R, rng, sp):
     if action < 0:
         return -1
     return action if u < chance(v - base - POWER_MARGIN, temp) else -1
+
+
+@hot
+def power_counted(seat, w, R, rng, sp, ts, col, guide, r, stored, total):
+    """:func:`human_power` at a decision point of the fused turn (temp > 0, the seat has
+    tables), on the dice's table column ``col`` (-1: not in the tables) and the dice counted
+    ``total`` (packed 8 bits an animal, heron_sim.strategies.expert_turn): the same draws and,
+    where it can decide without the dice laid out, the same answer. Returns (decided, u):
+    decided (the power is not used; nothing else to do), or not, with the draw ``u`` that
+    :func:`power_after_draw` then takes on the dice laid out (it uses the power, or must scan
+    or decode a stored use)."""
+    w[MEMO] = 0  # as human_power leaves it (keep_column's note of this decision point)
+    if forgets(rng, sp, seat):
+        return True, 0.0
+    u = uniform(rng)
+    if col < 0 or not stored:
+        return False, u
+    code = int(sp[ts, col + power_column(guide)])
+    if code == -1 and u >= 0.5:
+        return True, u
+    if code == -2 or (code >= 0 and u < 0.5):
+        return False, u
+    if r > 0:
+        base = sp[ts, col + 1]  # expert.state_value: the entry's value
+    else:
+        counts_into(w, total)
+        adv = counted_advance(seat, w, R)
+        base = float(adv if adv > 0 else R[X_CONS_NOSET])
+    return not u < chance(best_use_value(sp, ts, col, guide) - base - POWER_MARGIN, sp[seat, 0]), u
 
 
 @hot
