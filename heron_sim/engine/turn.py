@@ -145,6 +145,10 @@ def score_dice(seat, w, R, rng, sp):
         # expert, racer and prudent score as greedy does (expert_decide: no guide swap, regenerate on an 8+ set,
         # Bull always), from the counts its roll phase leaves in w[COUNTS]
         return greedy_score(seat, w, R)
+    if HAS_HUMAN and sid == HUMAN and w[GUIDE + seat] != TAUREAU:
+        # a human scores as the expert (its set choices are the expert's) but for the Bull's
+        # decision (it may forget or decline it: a draw), so the Bull's seat scores below
+        return greedy_score(seat, w, R)
     row = w[ROW]
     if not (HAS_HUMAN and sid == HUMAN):  # a human's roll phase leaves the dice counted (its
         count_animals(w)                  # fused turn does not place them)
