@@ -33,11 +33,15 @@ differs only in its keep/stop rule: here, at each decision the tables answer, it
 action (tests/test_expert_turn.py: racer_decide as a plug-in plays the same games).
 
 A ``human`` seat (heron_sim.strategies.human) plays its keep/stop softmax
-(:func:`heron_sim.strategies.human.human_action`) and its Lion's rescue here, drawing from the
-game's stream at the same points as the generic path; at a decision point with a ready
-roll-time power it hands the turn to the generic loop before drawing anything there (its
-forgetting and its look-ahead are the generic path's). At temp = caution = forget = 0 it plays
-the expert's turn unchanged. tests/test_human.py: human_decide as a plug-in plays the same games.
+(:func:`heron_sim.strategies.human.human_action`), its Lion's rescue and its roll-time power
+decisions here (:func:`heron_sim.strategies.human.power_counted`: forgetting, the softmax on the
+tables' stored values), drawing from the game's stream at the same points as the generic path.
+Where it uses the power (or the tables do not store the decision) the counted turn is played
+again placing the dice, the use is chosen on them
+(:func:`heron_sim.strategies.human.power_after_draw`) and the generic loop goes on from that
+decision point: ``USED - action`` (it applies the use) or ``KEEP_NEXT`` (its keep decision,
+the power not used); the draws are made once. At temp = caution = forget = 0 it plays the
+expert's turn unchanged. tests/test_human.py: human_decide as a plug-in plays the same games.
 """
 
 from __future__ import annotations
@@ -417,7 +421,8 @@ def roll_phase_dice(seat, w, R, rng, sp, race, human):
     """heron_sim.engine.turn.roll_phase for an ``expert`` seat, up to the first decision it
     cannot answer alone, placing every die. Returns ``outcome + 4 * value`` (the roll phase's
     pair), or ``CONTINUE`` with the dice laid out for the generic loop (w[ROLL], w[ROLLS_LEFT]
-    set)."""
+    set); a human seat also ``KEEP_NEXT`` or ``USED - action`` (its power decided at that
+    decision point, the dice laid out)."""
     n = w[NDICE]
     row = w[ROW]
     rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now

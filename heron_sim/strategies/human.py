@@ -32,9 +32,13 @@ the best keep only, not of every keep (so the softmax is over stop or that rerol
 Randomness comes from the game's own stream (``rng``), drawn only where the parameters make a
 decision random: ``temp=0, caution=0, forget=0`` draws nothing and plays exactly the expert's
 games (tests/test_human.py, game by game). It plays on the expert's fused counted-dice turn
-(heron_sim.strategies.expert_turn: its keep/stop and Lion's rescue on the dice counted, the same
-draws), which hands the turn to the generic loop at a decision point with a ready roll-time
-power (tests/test_human.py: the same games as ``human_decide`` on the generic path).
+(heron_sim.strategies.expert_turn: its keep/stop, Lion's rescue and roll-time power decisions on
+the dice counted, the same draws: :func:`power_counted`); where it uses a roll-time power (or
+the tables do not store the decision) the dice are laid out, :func:`power_after_draw` answers
+and the generic loop goes on from there (tests/test_human.py: the same games as
+``human_decide`` on the generic path; tests/test_human_golden.py: the same games as before this
+was made faster). The softmax of a power weighs the value of its best use stored in the
+expert's tables (:func:`best_use_value`): the full scan of the uses runs only when it is used.
 
 The rungs (``RUNGS``) are named parameter sets: ``novice``, ``casual``, ``regular``; the top
 rung is ``expert`` itself (the family at 0). docs/strategies.md gives the ladder's measures.
