@@ -216,7 +216,7 @@ def _forget_other_versions(folder: Path) -> None:
 
 
 #: Default size cap of the tables' disk cache, in MB (HERON_SIM_TABLES_MB): a study builds the
-#: tables of every candidate that changes a rule the expert reads (8 D8: 9 MB each; 10 D8: 39 MB).
+#: tables of every candidate that changes a rule the expert reads (8 D8: 14 MB each; 10 D8: about 58 MB).
 TABLES_MB = 2000
 
 
