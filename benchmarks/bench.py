@@ -2,6 +2,7 @@
 the ratio to a baseline version measured in the same run.
 
     python benchmarks/bench.py [--repeats 5] [--games 50000] [--baseline REF] [--quick] [--report]
+    python benchmarks/bench.py --ladder [--repeats 5] [--games 50000]   # the ladder's figures only
 
 Measures, on this machine (in-process figures: medians of ``--repeats`` runs, warm kernels):
 - four-player 8d8 greedy games per second with 1 and 2 threads (target >= 55,000 and 100,000);
@@ -9,6 +10,10 @@ Measures, on this machine (in-process figures: medians of ``--repeats`` runs, wa
 - four-player 8d8 expert games per second, 1 thread, and greedy / expert (target <= 2x);
 - four-player 8d8 prudent and racer games per second, 1 thread, and the AI mix (greedy,
   prudent, expert, racer) with 1 and 2 threads (target >= 80,000 on 2 threads);
+- the ladder's mixed table (novice, casual, regular, expert) with 1 and 2 threads (target >=
+  70,000 on 2 threads, issue 28) and four novices, 1 thread; and, because the machine is shared
+  and noisy, their CPU time per game against the AI mix's, measured in alternation in the same
+  process (the median of the rounds' ratios: a figure the load moves much less);
 - where an expert seat's time goes (benchmarks/roll_phase.py, this version only): nanoseconds
   per roll phase, greedy's and the expert's fused ones with each roll-time power ready (and the
   share of those turns still handed to the generic loop), and the power uses per game of four
@@ -90,8 +95,64 @@ def worker(games: int, repeats: int) -> dict:
             res[f"{name}_1"] = eg / med(lambda: simulate(rules, eg, seed=1, strategies=name, threads=1))
     except Exception as err:  # noqa: BLE001 - an older version's API: those rows are left out, and said so
         print(f"(no prudent / racer / AI-mix figures for this version: {type(err).__name__}: {err})", file=sys.stderr)
+    try:  # the ladder (issue 28; a version without the human rungs has no figure)
+        res.update(ladder_figures(rules, games, repeats, threads))
+    except Exception as err:  # noqa: BLE001 - an older version: those rows are left out, and said so
+        print(f"(no ladder figures for this version: {type(err).__name__}: {err})", file=sys.stderr)
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     return res
+
+
+LADDER = ["novice", "casual", "regular", "expert"]
+AI_MIX = ["greedy", "prudent", "expert", "racer"]
+
+
+def ladder_figures(rules, games: int, repeats: int, threads: list[int]) -> dict:
+    """The ladder's mixed table (and four novices): games per second (wall, medians), and CPU
+    time per game against the AI mix's in the same rounds (1 thread; the median of the rounds'
+    ratios, each round timing the AI mix, the ladder and the novices one after the other)."""
+    from heron_sim.simulation import simulate
+
+    res = {}
+    simulate(rules, 400, seed=1, strategies=LADDER)
+    simulate(rules, 400, seed=1, strategies=["novice"] * 4)
+    for th in threads:
+        times = []
+        for _ in range(repeats):
+            t = time.perf_counter()
+            simulate(rules, games, seed=1, strategies=LADDER, threads=th)
+            times.append(time.perf_counter() - t)
+        res[f"ladder_{th}"] = games / statistics.median(times)
+    g = max(1, games // 4)
+    rounds = {"ai": [], "ladder": [], "novice": []}
+    for _ in range(repeats):
+        for key, seats in (("ai", AI_MIX), ("ladder", LADDER), ("novice", ["novice"] * 4)):
+            t = time.process_time()
+            simulate(rules, g, seed=1, strategies=seats, threads=1)
+            rounds[key].append(g / (time.process_time() - t))
+    res["ladder_cpu_1"] = statistics.median(rounds["ladder"])
+    res["novice_cpu_1"] = statistics.median(rounds["novice"])
+    res["mix_cpu_1"] = statistics.median(rounds["ai"])
+    res["ladder_mix_ratio"] = statistics.median(a / b for a, b in zip(rounds["ladder"], rounds["ai"]))
+    res["novice_mix_ratio"] = statistics.median(a / b for a, b in zip(rounds["novice"], rounds["ai"]))
+    return res
+
+
+def ladder_rows(cur: dict, base: dict | None = None, ref: str = "") -> list[tuple]:
+    """The ladder's rows of the table (label, value, ratio to the baseline, target)."""
+    rows = []
+    for th in (1, 2):
+        if f"ladder_{th}" in cur:
+            ratio = f"{cur[f'ladder_{th}'] / base[f'ladder_{th}']:.2f}x {ref[:10]}" if base and f"ladder_{th}" in base else ""
+            rows.append((f"8d8 ladder (novice, casual, regular, expert) games/s, {th} thread{'s' if th > 1 else ''}",
+                         f"{cur[f'ladder_{th}']:,.0f}", ratio, ">= 70,000" if th == 2 else ""))
+    if "ladder_mix_ratio" in cur:
+        rows.append(("  ladder / AI mix, games per CPU second (1 thread, same rounds)",
+                     f"{cur['ladder_mix_ratio']:.2f}x", f"({cur['ladder_cpu_1']:,.0f} / {cur['mix_cpu_1']:,.0f})",
+                     "~0.8x (70,000 / the mix's 80,000-91,000)"))
+        rows.append(("  four novices / AI mix, games per CPU second (1 thread, same rounds)",
+                     f"{cur['novice_mix_ratio']:.2f}x", f"({cur['novice_cpu_1']:,.0f} / {cur['mix_cpu_1']:,.0f})", ""))
+    return rows
 
 
 def explore_figures(repeats: int = 3, games: int = 20_000) -> dict:
@@ -241,10 +302,23 @@ def main() -> None:
     parser.add_argument("--report", action="store_true",
                         help="also time the whole plan's report with an empty cache (5 minutes or more)")
     parser.add_argument("--explore", action="store_true", help="only the figures of `heron-sim explore`")
+    parser.add_argument("--ladder", action="store_true",
+                        help="only the ladder's figures (and the AI mix's, measured in the same rounds)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         print(json.dumps(worker(args.games, args.repeats)))
+        return
+    if args.ladder:
+        import numba
+
+        from heron_sim.rules import Rules
+
+        print(f"load average at start {os.getloadavg()[0]:.2f}; {args.repeats} repeats, medians")
+        fig = ladder_figures(Rules.build(mode="8d8"), args.games, args.repeats,
+                             sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)}))
+        for label, value, ratio, target in ladder_rows(fig):
+            print(f"{label:<72} {value:>10}  {ratio:<22} {target}")
         return
     if args.explore:
         print(f"load average at start {os.getloadavg()[0]:.2f}")
@@ -288,6 +362,8 @@ def main() -> None:
         row("8d8 AI mix (greedy, prudent, expert, racer) games/s, 1 thread", "mix_1", "{:,.0f}")
     if "mix_2" in cur:
         row("8d8 AI mix games/s, 2 threads", "mix_2", "{:,.0f}", ">= 80,000")
+
+    rows += ladder_rows(cur, base, ref)
 
     from roll_phase import figures as roll_phase_figures  # benchmarks/roll_phase.py: where an expert's time goes
 

@@ -11,7 +11,7 @@ from ..strategies.common import can_target
 from ..strategies.dispatch import (
     EXPERT, GREEDY, HAS_EXPERT, HAS_GREEDY, HAS_HUMAN, HAS_PRUDENT, HAS_RACER, HUMAN, PRUDENT, RACER, decide,
 )
-from ..strategies.expert_turn import expert_roll_phase
+from ..strategies.expert_turn import KEEP_NEXT, USED, expert_roll_phase
 from ..strategies.prudent_turn import prudent_roll_phase
 from .dice import (
     best_set, count_animals, doubling_guide, newly_kept_count, reserved_herons, roll_free_dice,
@@ -38,7 +38,7 @@ def roll_phase(seat, w, R, rng, sp):
     the fused path of heron_sim.engine.greedy_turn (same results, same draws); an expert seat
     that of heron_sim.strategies.expert_turn, which hands the turn back to the loop below (at a
     decision point, the dice laid out) where the tables alone do not decide; a racer and a human
-    seat too; a
+    seat too (a human's power decision already made there: not used, or its use applied here); a
     prudent seat that of heron_sim.strategies.prudent_turn, which hands the whole turn back
     (the stream rewound) where it would use a power.
     """
@@ -48,6 +48,7 @@ def roll_phase(seat, w, R, rng, sp):
     n = w[NDICE]
     row = w[ROW]
     reserved = -1
+    asked = False  # the ready roll-time power's decision at this decision point is made
     sid = w[SID + seat]
     # the seat's score reads the dice by animal its roll phase leaves in w[COUNTS]: the fused
     # turns of expert, racer and prudent count the dice without placing them (each condition
@@ -62,6 +63,9 @@ def roll_phase(seat, w, R, rng, sp):
         code = expert_roll_phase(seat, w, R, rng, sp)
         if code >= 0:
             return code % 4, code // 4
+        if code <= USED:  # a human's power use, decided at this decision point
+            apply_power(seat, USED - code, w, R, rng, sp)
+        asked = code == KEEP_NEXT  # a human's power, not used at this decision point
         reserved = reserved_herons(w)
     if reserved < 0:
         rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
@@ -94,12 +98,13 @@ def roll_phase(seat, w, R, rng, sp):
                     return OUT_RESCUED, 0
             return OUT_ANXIETY, 0
         guide = w[GUIDE + seat]
-        if w[READY + seat] != 0 and has_roll_time_power(guide) and power_enabled(R, guide):
+        if not asked and w[READY + seat] != 0 and has_roll_time_power(guide) and power_enabled(R, guide):
             action = decide(D_POWER, seat, w, R, rng, sp)
             if action >= 0:
                 apply_power(seat, action, w, R, rng, sp)
                 reserved = reserved_herons(w)
                 continue  # Anxiety is checked after every die modification
+        asked = False
         if decide(D_KEEP, seat, w, R, rng, sp) == 0:
             if counted:
                 count_animals(w)  # what the expert's score reads
@@ -139,6 +144,10 @@ def score_dice(seat, w, R, rng, sp):
     if (HAS_EXPERT and sid == EXPERT) or (HAS_RACER and sid == RACER) or (HAS_PRUDENT and sid == PRUDENT):
         # expert, racer and prudent score as greedy does (expert_decide: no guide swap, regenerate on an 8+ set,
         # Bull always), from the counts its roll phase leaves in w[COUNTS]
+        return greedy_score(seat, w, R)
+    if HAS_HUMAN and sid == HUMAN and w[GUIDE + seat] != TAUREAU:
+        # a human scores as the expert (its set choices are the expert's) but for the Bull's
+        # decision (it may forget or decline it: a draw), so the Bull's seat scores below
         return greedy_score(seat, w, R)
     row = w[ROW]
     if not (HAS_HUMAN and sid == HUMAN):  # a human's roll phase leaves the dice counted (its

@@ -25,8 +25,8 @@ from ..animals import HERON
 from ..errors import HeronSimError, OutputError
 from ..io import atomic_path
 from .expert_dp import (
-    ENTRY, MAGIC, N_TABLES, ROW_ANX, ROW_B, ROW_DIR, ROW_F, ROW_MAGIC, ROW_P1, ROW_PI, ROW_RMAX,
-    ROW_STRIDE, ROW_TSEAT, T_BULL_EXHAUSTED, T_BULL_READY, T_LION_READY, T_NODOUBLE, T_PLAIN, VERSION,
+    BEST_VALUES, ENTRY, MAGIC, N_TABLES, ROW_ANX, ROW_B, ROW_DIR, ROW_F, ROW_MAGIC, ROW_P1, ROW_PI,
+    ROW_POWERS, ROW_RMAX, ROW_STRIDE, ROW_TSEAT, T_BULL_EXHAUSTED, T_BULL_READY, T_LION_READY, T_NODOUBLE, T_PLAIN, VERSION,
     ExpertTables, _first_roll, _key, _outcomes, _params, _post_states, _pre_states, _rank_tables,
     _run_dp, _state_ranks, _table_flags, cache_folder, dice_model, dir_index, table_rolls,
 )
@@ -105,11 +105,12 @@ def build_tables(rules) -> ExpertTables:
     head[ROW_F] = f_off
     head[ROW_P1] = P + 1
     head[ROW_STRIDE] = n + 1
-    row = np.concatenate([head, directory, pair_tab, f_tab] + blocks)
-    assert row.size == pos
+    first = f_off + f_tab.size
+    best = [np.full(BEST_VALUES * ((pos - first) // ENTRY), -2.0)] if model.exact else []
+    row = np.concatenate([head, directory, pair_tab, f_tab] + blocks + best)
     if model.exact:
         order = [(post_K[sel][np.argsort(rk)], post_C[sel][np.argsort(rk)]) for sel, rk in sels]
-        fill_power_values(row, rules, order)
+        fill_power_values(row, rules, order, first, pos)
     return ExpertTables(row, values, model.exact, time.perf_counter() - t0, False)
 
 
@@ -151,6 +152,11 @@ def check_tables(tab: ExpertTables, rules) -> str | None:
                     if row[ROW_DIR + 2 * d] != pos or row[ROW_DIR + 2 * d + 1] != F[6, P, n - h]:
                         return "directory does not match the rules"
                     pos += ENTRY * int(F[6, P, n - h])
+    if model.exact:  # the best uses' values follow the entries (expert_dp.BEST_VALUES)
+        first = f_off + F.size
+        if row[ROW_POWERS] != 2 * pos - first:
+            return "power columns not filled"
+        pos += BEST_VALUES * ((pos - first) // ENTRY)
     if row.size != pos:
         return f"{row.size} values where the rules imply {pos}"
     if not (np.isfinite(row).all() and np.isfinite(value).all()):
@@ -210,7 +216,7 @@ def _forget_other_versions(folder: Path) -> None:
 
 
 #: Default size cap of the tables' disk cache, in MB (HERON_SIM_TABLES_MB): a study builds the
-#: tables of every candidate that changes a rule the expert reads (8 D8: 9 MB each; 10 D8: 39 MB).
+#: tables of every candidate that changes a rule the expert reads (8 D8: 14 MB each; 10 D8: about 58 MB).
 TABLES_MB = 2000
 
 

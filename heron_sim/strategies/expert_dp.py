@@ -72,7 +72,10 @@ ROW_PI = ROW_START + 5     # offset of the pair table: 2 floats (dense index p, 
 ROW_F = ROW_START + 6      # offset of the rank counts F[j, p, rem] (7 x (P + 1) x (n + 1))
 ROW_P1 = ROW_START + 7     # P + 1 (P = number of (kept, free) pairs with k + c <= n)
 ROW_STRIDE = ROW_START + 8  # n + 1
-ROW_POWERS = ROW_START + 9  # 1: the entries' power columns are filled (identical D8 dice)
+ROW_POWERS = ROW_START + 9  # 0: power columns not filled; else (identical dice) the entries' power
+                            # columns are filled and this holds K = 2 * (offset of the best-use
+                            # values) - (offset of the first entry): the best uses' values of the
+                            # entry at column col are at (col + K) // 2 + 0..3 (see BEST_VALUES)
 ROW_DIR = ROW_START + 10  # directory: 2 floats (offset, length) per (table, r, h, fl)
 MAGIC = 8128.0
 MAX_EXPERT_DICE = 12      # codes must stay below 2**53 (they are stored as float64)
@@ -82,7 +85,11 @@ ENTRY = 8                 # floats per state: action, value, best reroll action,
                           # then the roll-time power decision (Wolf, Eagle, Deer, Patience): -1 none,
                           # -2 not stored, else the use in canonical form (expert_powers)
 E_WOLF, E_EAGLE, E_DEER, E_PATIENCE = 4, 5, 6, 7
-VERSION = 8               # bump when the table format or the programme changes (8: checksum)
+BEST_VALUES = 4           # floats per state after the entries (identical dice): the look-ahead value
+                          # of the best use of each roll-time power (Wolf, Eagle, Deer, Patience;
+                          # -1e300: no legal use; -2 where the decision is not stored), what the
+                          # human's softmax weighs against keeping the power (no scan at a decision)
+VERSION = 9               # bump when the table format or the programme changes (8: checksum; 9: best-use values)
 
 
 def dir_index(t, r, h, fl, rmax, anx):

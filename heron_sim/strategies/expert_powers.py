@@ -9,7 +9,10 @@ by running ``power_scan`` itself on dice laid out from the state, and its decisi
 beside the state's action: -1 (no use) or the use in canonical form (the kind of die: the slot
 of its face, its status and freshness; and the slot of the Deer's animal or of the Patience's
 face). The kernel reads one float and decodes the use on the dice showing
-(``expert.decode_power``): no scan at all with identical dice.
+(``expert.decode_power``): no scan at all with identical dice. The look-ahead value of the best
+use (whatever its gain) is stored too, after the entries (expert_dp.BEST_VALUES): the human's
+softmax weighs it against keeping the power (heron_sim.strategies.human.human_power) and scans
+only when it uses the power.
 
 The dice laid out for a state (K, C, h, fl): slot 0 is the guide's animal (animal 0 for the
 Heron, whose table does not double), slots 1..5 the other animals in index order; K[j] kept
@@ -31,7 +34,7 @@ from ..engine.layout import (
 )
 from .expert import power_scan, state_value
 from .expert_dp import (
-    E_DEER, E_EAGLE, E_PATIENCE, E_WOLF, ENTRY, POWER_MARGIN, ROW_ANX, ROW_DIR, ROW_POWERS,
+    BEST_VALUES, E_DEER, E_EAGLE, E_PATIENCE, E_WOLF, ENTRY, POWER_MARGIN, ROW_ANX, ROW_DIR, ROW_POWERS,
     ROW_RMAX, T_NODOUBLE, T_PLAIN,
 )
 from ..engine.layout import MAX_FACES, POWER_ARG, R_FACES
@@ -95,7 +98,7 @@ def _canonical(w, R, g, action):
 
 
 @njit(cache=True)
-def _fill(row, R, w, Ks, Cs, starts):
+def _fill(row, R, w, Ks, Cs, starts, first, values_at):
     sp = row.reshape((1, row.size))
     rmax = int(row[ROW_RMAX])
     anx = int(row[ROW_ANX])
@@ -121,15 +124,26 @@ def _fill(row, R, w, Ks, Cs, starts):
                         if _lay_out(w, g, Ks[s], Cs[s], h, fl) != n:
                             raise ValueError("expert power tables: a state of the wrong size")
                         base = state_value(0, w, R, sp, r)
-                        action = power_scan(0, w, R, sp, base + POWER_MARGIN)[1]
-                        row[off + ENTRY * rank + columns[q]] = _canonical(w, R, g, action)
+                        # the best use whatever its gain: the scan's first use of the highest
+                        # value, the use the scan from base + POWER_MARGIN finds when that value
+                        # is above it
+                        v, action = power_scan(0, w, R, sp, -1e300)
+                        if not v > base + POWER_MARGIN:
+                            action = -1
+                        col = off + ENTRY * rank
+                        row[col + columns[q]] = _canonical(w, R, g, action)
+                        row[values_at + BEST_VALUES * ((col - first) // ENTRY) + q] = v
 
 
-def fill_power_values(row: np.ndarray, rules, states_by_h) -> None:
-    """Fill the power columns of ``row`` (in place) and mark them filled.
+def fill_power_values(row: np.ndarray, rules, states_by_h, first: int, values_at: int) -> None:
+    """Fill the power columns of ``row`` and the best uses' values (in place) and mark them
+    filled (expert_dp.ROW_POWERS).
 
-    states_by_h[h] = (K, C): the canonical states with h herons, in rank order.
+    states_by_h[h] = (K, C): the canonical states with h herons, in rank order; ``first``: the
+    offset of the first entry; ``values_at``: that of the best uses' values (BEST_VALUES floats
+    per entry, in the entries' order).
     """
+    assert 2 * BEST_VALUES == ENTRY  # ROW_POWERS's K: the values of the entry at col at (col + K) // 2
     from ..engine.pack import new_workspace, pack_rules
 
     R = pack_rules(rules)
@@ -138,5 +152,5 @@ def fill_power_values(row: np.ndarray, rules, states_by_h) -> None:
     Cs = np.ascontiguousarray(np.concatenate([c for _, c in states_by_h]), dtype=np.int64)
     starts = np.cumsum([0] + [len(k) for k, _ in states_by_h]).astype(np.int64)
     row[ROW_POWERS] = 0.0
-    _fill(row, R, w, Ks, Cs, starts)
-    row[ROW_POWERS] = 1.0
+    _fill(row, R, w, Ks, Cs, starts, first, values_at)
+    row[ROW_POWERS] = 2 * values_at - first

@@ -33,11 +33,15 @@ differs only in its keep/stop rule: here, at each decision the tables answer, it
 action (tests/test_expert_turn.py: racer_decide as a plug-in plays the same games).
 
 A ``human`` seat (heron_sim.strategies.human) plays its keep/stop softmax
-(:func:`heron_sim.strategies.human.human_action`) and its Lion's rescue here, drawing from the
-game's stream at the same points as the generic path; at a decision point with a ready
-roll-time power it hands the turn to the generic loop before drawing anything there (its
-forgetting and its look-ahead are the generic path's). At temp = caution = forget = 0 it plays
-the expert's turn unchanged. tests/test_human.py: human_decide as a plug-in plays the same games.
+(:func:`heron_sim.strategies.human.human_action`), its Lion's rescue and its roll-time power
+decisions here (:func:`heron_sim.strategies.human.power_counted`: forgetting, the softmax on the
+tables' stored values), drawing from the game's stream at the same points as the generic path.
+Where it uses the power (or the tables do not store the decision) the counted turn is played
+again placing the dice, the use is chosen on them
+(:func:`heron_sim.strategies.human.power_after_draw`) and the generic loop goes on from that
+decision point: ``USED - action`` (it applies the use) or ``KEEP_NEXT`` (its keep decision,
+the power not used); the draws are made once. At temp = caution = forget = 0 it plays the
+expert's turn unchanged. tests/test_human.py: human_decide as a plug-in plays the same games.
 """
 
 from __future__ import annotations
@@ -56,7 +60,7 @@ from ..engine.layout import (
 )
 from ..engine.rng import draw_index
 from ..rules.rules import P_ANXIETY, P_POND, P_POWERS, P_POWERS_OFF, P_ROLLS
-from .human import SID as HUMAN, human_action, human_lion, zero as human_zero
+from .human import SID as HUMAN, human_action, human_lion, power_after_draw, power_counted, zero as human_zero
 from .racer import SID as RACER, race_action_tilted, race_tilt
 from .expert import (
     counted_advance, final_advance, has_tables, lion_worth_it, power_column, table_of, table_seat,
@@ -68,6 +72,12 @@ from .expert_dp import (
 
 #: expert_roll_phase: the generic loop goes on from the dice laid out in the workspace.
 CONTINUE = -1
+#: expert_roll_phase (a human seat): the seat's ready roll-time power was not used at this
+#: decision point (its draws made): the generic loop goes on with the keep decision.
+KEEP_NEXT = -2
+#: expert_roll_phase (a human seat): ``USED - action``: the seat uses its roll-time power with
+#: this D_POWER action (its draws made, not yet applied): the generic loop applies it and goes on.
+USED = -3
 
 _ONE = np.uint64(1)
 _BYTE = np.uint64(0xFF)
@@ -411,7 +421,8 @@ def roll_phase_dice(seat, w, R, rng, sp, race, human):
     """heron_sim.engine.turn.roll_phase for an ``expert`` seat, up to the first decision it
     cannot answer alone, placing every die. Returns ``outcome + 4 * value`` (the roll phase's
     pair), or ``CONTINUE`` with the dice laid out for the generic loop (w[ROLL], w[ROLLS_LEFT]
-    set)."""
+    set); a human seat also ``KEEP_NEXT`` or ``USED - action`` (its power decided at that
+    decision point, the dice laid out)."""
     n = w[NDICE]
     row = w[ROW]
     rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
@@ -469,9 +480,22 @@ def roll_phase_dice(seat, w, R, rng, sp, race, human):
             return OUT_ANXIETY
         r = w[ROLLS_LEFT]
         if roll_time and w[READY + seat] != 0 and _enabled(R, guide) and human:
-            _lay_out(lst, nf, w, n, total)  # a human's roll-time power: the generic loop's
-            return CONTINUE
-        if roll_time and w[READY + seat] != 0 and _enabled(R, guide):
+            if sp[seat, 0] <= 0.0:  # temp 0: expert.best_power's, on the generic loop
+                _lay_out(lst, nf, w, n, total)
+                return CONTINUE
+            col, slots = held_column(sp, ts, t, guide, r, kept, roll, n, _fresh(roll))
+            decided, u = power_counted(seat, w, R, rng, sp, ts, col, guide, r, stored, total)
+            if not decided:  # the dice laid out, the generic path's answer (its draws made)
+                _lay_out(lst, nf, w, n, total)
+                action = power_after_draw(seat, w, R, sp, u)
+                return USED - action if action >= 0 else KEEP_NEXT
+            if r <= 0:
+                counts_into(w, total)
+                return OUT_SCORED
+            if col < 0:
+                _lay_out(lst, nf, w, n, total)
+                return KEEP_NEXT
+        elif roll_time and w[READY + seat] != 0 and _enabled(R, guide):
             # expert.best_power: the stored decision of these dice; "no use" goes on below
             # with the same column (the memo of expert.keep_column), anything else is the
             # generic path's
@@ -592,9 +616,19 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
                     return OUT_RESCUED
             return OUT_ANXIETY
         r = w[ROLLS_LEFT]
-        if roll_time and w[READY + seat] != 0 and _enabled(R, guide):
-            if human:  # a human's roll-time power: the generic loop's (nothing drawn here)
+        if roll_time and w[READY + seat] != 0 and _enabled(R, guide) and human:
+            if sp[seat, 0] <= 0.0:  # temp 0: expert.best_power's, on the generic loop
                 return CONTINUE
+            col, slots = held_column(sp, ts, t, gd, r, kept, roll, n, _fresh(roll))
+            decided, u = power_counted(seat, w, R, rng, sp, ts, col, guide, r, stored, total)
+            if not decided:  # the dice must be laid out: roll_phase_dice answers there
+                return CONTINUE
+            if r <= 0:
+                counts_into(w, total)
+                return OUT_SCORED
+            if col < 0:
+                return CONTINUE
+        elif roll_time and w[READY + seat] != 0 and _enabled(R, guide):
             col = -1
             slots = 0
             if stored:

@@ -32,9 +32,13 @@ the best keep only, not of every keep (so the softmax is over stop or that rerol
 Randomness comes from the game's own stream (``rng``), drawn only where the parameters make a
 decision random: ``temp=0, caution=0, forget=0`` draws nothing and plays exactly the expert's
 games (tests/test_human.py, game by game). It plays on the expert's fused counted-dice turn
-(heron_sim.strategies.expert_turn: its keep/stop and Lion's rescue on the dice counted, the same
-draws), which hands the turn to the generic loop at a decision point with a ready roll-time
-power (tests/test_human.py: the same games as ``human_decide`` on the generic path).
+(heron_sim.strategies.expert_turn: its keep/stop, Lion's rescue and roll-time power decisions on
+the dice counted, the same draws: :func:`power_counted`); where it uses a roll-time power (or
+the tables do not store the decision) the dice are laid out, :func:`power_after_draw` answers
+and the generic loop goes on from there (tests/test_human.py: the same games as
+``human_decide`` on the generic path; tests/test_human_golden.py: the same games as before this
+was made faster). The softmax of a power weighs the value of its best use stored in the
+expert's tables (:func:`best_use_value`): the full scan of the uses runs only when it is used.
 
 The rungs (``RUNGS``) are named parameter sets: ``novice``, ``casual``, ``regular``; the top
 rung is ``expert`` itself (the family at 0). docs/strategies.md gives the ladder's measures.
@@ -51,6 +55,7 @@ from ..engine.layout import (
     X_CONS_ANX, X_CONS_NOSET, X_EAGLE_DRAWS,
 )
 from ..engine.dice import count_animals
+from ..engine.greedy_turn import counts_into
 from ..engine.rng import uniform
 from ..rules.rules import P_BULL_BONUS, P_SNAKE_ADVANCE
 from .common import furthest_ahead_opponent
@@ -59,7 +64,7 @@ from .expert import (
     decode_power, eagle_pick, expert_decide, final_advance, has_tables, keep_column,
     lookup, memo_stamp, power_column, power_scan, state_value, table_seat,
 )
-from .expert_dp import ROW_POWERS
+from .expert_dp import E_WOLF, ROW_POWERS
 from .greedy import greedy_keep
 
 NAME = "human"
@@ -177,8 +182,10 @@ def human_power(seat, w, R, rng, sp):
     The use is taken when the draw ``u`` is below ``1 / (1 + exp(-d / temp))``, ``d`` the best
     use's gain over ``POWER_MARGIN``. The tables' stored decision (expert.best_power) gives the
     sign of ``d``, which settles half the draws without the scan: no use stored (``d <= 0``)
-    and ``u >= 1/2``: not used; a use stored (``d > 0``) and ``u < 1/2``: that use. The other
-    half scans every use (expert.power_scan) for ``d``."""
+    and ``u >= 1/2``: not used; a use stored (``d > 0``) and ``u < 1/2``: that use. In the
+    other half the tables' stored value of the best use (:func:`best_use_value`) gives ``d``;
+    the scan (expert.power_scan) runs only where the power is used (for the die to use it on)
+    or where nothing is stored (dice that differ)."""
     if forgets(rng, sp, seat):
         w[MEMO] = 0
         return -1
@@ -188,9 +195,18 @@ def human_power(seat, w, R, rng, sp):
     w[MEMO] = 0
     if not has_tables(seat, sp):
         return -1
-    u = uniform(rng)
+    return power_after_draw(seat, w, R, sp, uniform(rng))
+
+
+@hot
+def power_after_draw(seat, w, R, sp, u):
+    """:func:`human_power` once ``u`` is drawn (temp > 0, the seat has tables): -1 or a
+    D_POWER action, on the dice laid out in the workspace (the fused turn calls it where
+    :func:`power_counted` cannot decide, heron_sim.strategies.expert_turn)."""
+    temp = sp[seat, 0]
     ts = table_seat(seat, sp)
     r = w[ROLLS_LEFT]
+    best = math.nan  # the best use's stored value (identical dice), else scanned below
     if sp[ts, ROW_POWERS] != 0:
         col = lookup(seat, w, R, sp, r)
         if col >= 0:
@@ -203,11 +219,53 @@ def human_power(seat, w, R, rng, sp):
                 action = decode_power(seat, w, R, sp, code)
                 if action >= 0:
                     return action
+            if code != -2:
+                best = best_use_value(sp, ts, col, w[GUIDE + seat])
     base = state_value(seat, w, R, sp, r)
+    if best == best and not u < chance(best - base - POWER_MARGIN, temp):
+        return -1  # not used: the stored value says so without the scan
     v, action = power_scan(seat, w, R, sp, -1e300)
     if action < 0:
         return -1
     return action if u < chance(v - base - POWER_MARGIN, temp) else -1
+
+
+@hot
+def power_counted(seat, w, R, rng, sp, ts, col, guide, r, stored, total):
+    """:func:`human_power` at a decision point of the fused turn (temp > 0, the seat has
+    tables), on the dice's table column ``col`` (-1: not in the tables) and the dice counted
+    ``total`` (packed 8 bits an animal, heron_sim.strategies.expert_turn): the same draws and,
+    where it can decide without the dice laid out, the same answer. Returns (decided, u):
+    decided (the power is not used; nothing else to do), or not, with the draw ``u`` that
+    :func:`power_after_draw` then takes on the dice laid out (it uses the power, or must scan
+    or decode a stored use)."""
+    w[MEMO] = 0  # as human_power leaves it (keep_column's note of this decision point)
+    if forgets(rng, sp, seat):
+        return True, 0.0
+    u = uniform(rng)
+    if col < 0 or not stored:
+        return False, u
+    code = int(sp[ts, col + power_column(guide)])
+    if code == -1 and u >= 0.5:
+        return True, u
+    if code == -2 or (code >= 0 and u < 0.5):
+        return False, u
+    if r > 0:
+        base = sp[ts, col + 1]  # expert.state_value: the entry's value
+    else:
+        counts_into(w, total)
+        adv = counted_advance(seat, w, R)
+        base = float(adv if adv > 0 else R[X_CONS_NOSET])
+    return not u < chance(best_use_value(sp, ts, col, guide) - base - POWER_MARGIN, sp[seat, 0]), u
+
+
+@hot
+def best_use_value(sp, ts, col, guide):
+    """The look-ahead value of the best use of ``guide``'s roll-time power from the state of the
+    entry at ``col`` (what :func:`heron_sim.strategies.expert.power_scan` finds on those dice,
+    stored when the tables were built, expert_powers; -1e300: no legal use). Only where the
+    tables store the power decisions (sp[ts, ROW_POWERS] != 0) and that entry's is not -2."""
+    return sp[ts, (col + int(sp[ts, ROW_POWERS])) // 2 + power_column(guide) - E_WOLF]
 
 
 @hot
