@@ -43,7 +43,6 @@ _BYTE = np.uint64(0xFF)
 _S48 = np.uint64(8 * HERON)
 
 
-_enabled = power_enabled  # the rule (heron_sim.engine.rulebook)
 
 
 @hot
@@ -210,7 +209,7 @@ def greedy_roll_phase(seat, w, R, rng):
             w[row + C_ANXIETIES] += 1
             w[row + C_SEAT_ANX + seat] += 1
             _end(placed, nf, w, n, kept + roll)
-            if guide == LION and w[READY + seat] != 0 and _enabled(R, LION):
+            if guide == LION and w[READY + seat] != 0 and power_enabled(R, LION):
                 w[READY + seat] = 0
                 w[row + C_POWERS + LION] += 1
                 w[row + C_LION_RESCUES] += 1

@@ -55,15 +55,14 @@ def has_tables(seat, sp):
     return sp.shape[1] > ROW_DIR and sp[seat, ROW_MAGIC] == MAGIC
 
 
-enabled = power_enabled  # the guide's one-shot power can be used (heron_sim.engine.rulebook)
 
 
 @hot
 def table_of(seat, w, R):
     g = w[GUIDE + seat]
-    if g == TAUREAU and enabled(R, TAUREAU):
+    if g == TAUREAU and power_enabled(R, TAUREAU):
         return T_BULL_READY if w[READY + seat] != 0 else T_BULL_EXHAUSTED
-    if g == LION and w[READY + seat] != 0 and enabled(R, LION):
+    if g == LION and w[READY + seat] != 0 and power_enabled(R, LION):
         return T_LION_READY
     if g == HERON:
         # a Héron that set an animal with Patience (heron_patience_doubling) doubles that
@@ -261,7 +260,7 @@ def anxiety_value(seat, w, R):
     uses it (:func:`lion_worth_it`: the rescued dice score more than consolation_anxiety),
     else consolation_anxiety."""
     g = w[GUIDE + seat]
-    if g == LION and w[READY + seat] != 0 and enabled(R, LION):
+    if g == LION and w[READY + seat] != 0 and power_enabled(R, LION):
         adv = final_advance(seat, w, R)
         if adv > R[X_CONS_ANX]:
             return adv

@@ -59,9 +59,10 @@ from ..engine.layout import (
     X_PATIENCE_COST,
 )
 from ..engine.rng import draw_index
-from ..rules.rules import P_ANXIETY, P_POND, P_POWERS, P_POWERS_OFF, P_ROLLS
+from ..rules.rules import P_ANXIETY, P_POND, P_ROLLS
 from .human import SID as HUMAN, human_action, human_lion, power_after_draw, power_counted, zero as human_zero
 from .racer import SID as RACER, race_action_tilted, race_tilt
+from ..engine.rulebook import power_enabled
 from .expert import (
     counted_advance, final_advance, has_tables, lion_worth_it, power_column, table_of, table_seat,
 )
@@ -144,11 +145,6 @@ def _lay_out(lst, nf, w, n, total):
         w[STATUS + i] = FREE + (RESERVED - FREE) * (w[FACE + i] == HERON)
     for a in range(7):
         w[COUNTS + a] = _lane(total, a)
-
-
-@hot
-def _enabled(R, guide):
-    return R[P_POWERS] != 0 and (R[P_POWERS_OFF] >> guide) & 1 == 0
 
 
 @hot
@@ -470,7 +466,7 @@ def roll_phase_dice(seat, w, R, rng, sp, race, human):
         if _lane(total, HERON) >= anxiety:
             w[row + C_ANXIETIES] += 1
             w[row + C_SEAT_ANX + seat] += 1
-            if guide == LION and w[READY + seat] != 0 and _enabled(R, LION):
+            if guide == LION and w[READY + seat] != 0 and power_enabled(R, LION):
                 rescue = human_lion(seat, R, rng, sp, final_advance(seat, w, R)) if human else lion_worth_it(seat, w, R)
                 if rescue == 1:
                     w[READY + seat] = 0
@@ -479,7 +475,7 @@ def roll_phase_dice(seat, w, R, rng, sp, race, human):
                     return OUT_RESCUED
             return OUT_ANXIETY
         r = w[ROLLS_LEFT]
-        if roll_time and w[READY + seat] != 0 and _enabled(R, guide) and human:
+        if roll_time and w[READY + seat] != 0 and power_enabled(R, guide) and human:
             if sp[seat, 0] <= 0.0:  # temp 0: expert.best_power's, on the generic loop
                 _lay_out(lst, nf, w, n, total)
                 return CONTINUE
@@ -495,7 +491,7 @@ def roll_phase_dice(seat, w, R, rng, sp, race, human):
             if col < 0:
                 _lay_out(lst, nf, w, n, total)
                 return KEEP_NEXT
-        elif roll_time and w[READY + seat] != 0 and _enabled(R, guide):
+        elif roll_time and w[READY + seat] != 0 and power_enabled(R, guide):
             # expert.best_power: the stored decision of these dice; "no use" goes on below
             # with the same column (the memo of expert.keep_column), anything else is the
             # generic path's
@@ -605,7 +601,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
         if _lane(total, HERON) >= anxiety:
             w[row + C_ANXIETIES] += 1
             w[row + C_SEAT_ANX + seat] += 1
-            if guide == LION and w[READY + seat] != 0 and _enabled(R, LION):
+            if guide == LION and w[READY + seat] != 0 and power_enabled(R, LION):
                 counts_into(w, total)  # expert.lion_worth_it on the dice counted (its score reads them)
                 adv = counted_advance(seat, w, R)
                 rescue = human_lion(seat, R, rng, sp, adv) if human else (1 if adv > R[X_CONS_ANX] else 0)
@@ -616,7 +612,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
                     return OUT_RESCUED
             return OUT_ANXIETY
         r = w[ROLLS_LEFT]
-        if roll_time and w[READY + seat] != 0 and _enabled(R, guide) and human:
+        if roll_time and w[READY + seat] != 0 and power_enabled(R, guide) and human:
             if sp[seat, 0] <= 0.0:  # temp 0: expert.best_power's, on the generic loop
                 return CONTINUE
             col, slots = held_column(sp, ts, t, gd, r, kept, roll, n, _fresh(roll))
@@ -628,7 +624,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
                 return OUT_SCORED
             if col < 0:
                 return CONTINUE
-        elif roll_time and w[READY + seat] != 0 and _enabled(R, guide):
+        elif roll_time and w[READY + seat] != 0 and power_enabled(R, guide):
             col = -1
             slots = 0
             if stored:
