@@ -49,9 +49,33 @@ def _objective_text(o: dict) -> str:
     return s
 
 
-def finding_text(spec: TuneSpec, finalists: list[dict]) -> str:
-    """What the study found, in one paragraph, honest about goals and intervals: the smallest
-    change that meets every goal with 95 % confidence first, then the best variant."""
+def _base_text(spec: TuneSpec, base: dict, tables: str) -> str:
+    """The first question: do the rulings already meet the goals?"""
+    from .metrics import format_value
+
+    def one(x):
+        lo, hi = x["loss_low"], x["loss_high"]
+        iv = f" [{format_value(x['metric'], lo)}, {format_value(x['metric'], hi)}]" if lo == lo and hi == hi else ""
+        goal = f", goal <= {x['goal']:g}" if x["goal"] is not None else ""
+        return f"{x['metric']} loss {format_value(x['metric'], x['loss'])}{iv}{goal}"
+
+    objs = "; ".join(one(x) for x in base["objectives"])
+    if base["meets"]:
+        return (f"No change needed: the rulings already meet every goal with 95 % confidence on {tables}, "
+                f"and every constraint holds ({objs}; {base['games']:,} fresh games a table). The variants "
+                "below are shown for information, not as a proposal. ")
+    missed = [x["metric"] for x in base["objectives"] if x["goal"] is not None and not x["goal_met_95"]]
+    if not any(x["goal"] is not None for x in base["objectives"]):
+        return ""
+    why = (f"not with 95 % confidence on {', '.join(missed)}" if missed else "a constraint does not hold")
+    return f"The rulings do not meet every goal ({why}: {objs}). "
+
+
+def finding_text(spec: TuneSpec, finalists: list[dict], base: dict | None = None) -> str:
+    """What the study found, in one paragraph, honest about goals and intervals, in a designer's
+    order: do the rulings already meet the goals; then the smallest change that meets every goal
+    with 95 % confidence (the variant ranked first, :func:`study.designer_order`); else the
+    closest variant."""
     from .ladder import smallest_meeting
 
     if not finalists:
@@ -61,7 +85,7 @@ def finding_text(spec: TuneSpec, finalists: list[dict]) -> str:
     small = smallest_meeting(finalists)
     tables = (f"{len(best['scenarios'])} tables ({spec.aggregate} over the panel)" if len(best["scenarios"]) > 1
               else "one table")
-    text = ""
+    text = _base_text(spec, base, tables) if base else ""
     if small is not None:
         text += (f"Smallest change that meets every goal with 95 % confidence on {tables}: `{small['id']}` "
                  f"({small['n_changed']} rule{'s' if small['n_changed'] != 1 else ''}: {small['changes']}). ")
@@ -88,8 +112,13 @@ def finding_text(spec: TuneSpec, finalists: list[dict]) -> str:
             cons.append(f"{c['constraint']}: {'holds' if c['holds'] else 'violated'}")
     goals = [o for o in best["objectives"] if o["goal"] is not None]
     nc = best["n_changed"]
-    text += (f"Best variant `{best['id']}` ({nc} rule{'s' if nc != 1 else ''} changed: {best['changes']}), on {best['games']:,} "
-             f"fresh games a table paired with the base: " + "; ".join(parts) + ".")
+    if small is best:
+        text += f"On {best['games']:,} fresh games a table paired with the base: " + "; ".join(parts) + "."
+    else:
+        word = "Closest variant (the fewest rules among those the best cannot be told from)" if small is None \
+            else "Ranked first"
+        text += (f"{word}: `{best['id']}` ({nc} rule{'s' if nc != 1 else ''} changed: {best['changes']}), on "
+                 f"{best['games']:,} fresh games a table paired with the base: " + "; ".join(parts) + ".")
     if cons:
         text += " Constraints: " + "; ".join(cons) + "."
     if not feas:
@@ -125,7 +154,7 @@ def tune(spec: TuneSpec | str | Path, *, trials: int | None = None, games: int |
     from ..runner.executor import get_executor
     from .evaluate import Evaluator
     from .progress import StudyProgress
-    from .study import evidence, finished_trials, open_study, race, run_search, search_front
+    from .study import base_evidence, evidence, finished_trials, open_study, race, run_search, search_front
 
     if not isinstance(spec, TuneSpec):
         spec = load_spec(spec)
@@ -172,7 +201,7 @@ def _tune_locked(spec, ex, run_dir, out, precision, time_limit, progress, log, t
     from .evaluate import Evaluator
     from .progress import StudyProgress
     from .ladder import ladder_table, run_ladder, seed_search
-    from .study import evidence, finished_trials, open_study, race, run_search, search_front
+    from .study import base_evidence, evidence, finished_trials, open_study, race, run_search, search_front
 
     study = open_study(spec, run_dir)
     done_before = len(finished_trials(study))
@@ -223,7 +252,8 @@ def _tune_locked(spec, ex, run_dir, out, precision, time_limit, progress, log, t
                   "games_played": ev.games_played, "seconds": round(time.perf_counter() - t0, 1),
                   "executor": ex.describe()}
         result["ladder"] = ladder_table(spec, fin)
-        result["finding"] = finding_text(spec, fin)
+        result["base"] = base_evidence(spec, last) if last else None
+        result["finding"] = finding_text(spec, fin, result["base"])
         if degenerate:
             # No game finished under any variant: no variant's figure is one (docs/tuning.md);
             # the finding says so and quotes none.

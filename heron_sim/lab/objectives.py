@@ -48,10 +48,11 @@ def scenarios_of(spec, metric: str) -> list[int]:
 
 
 def target_value(o, S_base, S_ref, players):
+    scale = getattr(o, "scale", 1.0)
     if o.target == "base":
-        return value(o.metric, S_base, players)
+        return scale * value(o.metric, S_base, players)
     if o.target == "reference":
-        return value(o.metric, S_ref, players)
+        return scale * value(o.metric, S_ref, players)
     return o.target
 
 

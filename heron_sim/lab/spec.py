@@ -46,6 +46,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -93,14 +94,20 @@ class Objective:
     target: Any = None              # a number, "base" or "reference" (target, at_most, at_least)
     relative: bool = False          # target: |value / target - 1| instead of |value - target|
     goal: float | None = None       # success threshold on the loss (the quantity minimised)
+    scale: float = field(default=1.0, repr=False)  # a relative goal: target = scale × base (or reference), "0.8 * base"
+
+    def target_words(self) -> str:
+        if not isinstance(self.target, str):
+            return f"{self.target:g}"
+        return self.target if self.scale == 1.0 else f"{self.scale:g} × {self.target}"
 
     def describe(self) -> str:
         label = self.metric
         if self.direction == "target":
-            t = self.target if isinstance(self.target, str) else f"{self.target:g}"
+            t = self.target_words()
             s = f"{label}: {'relative ' if self.relative else ''}distance to {t}"
         elif self.direction in ("at_most", "at_least"):
-            t = self.target if isinstance(self.target, str) else f"{self.target:g}"
+            t = self.target_words()
             word = "no more than" if self.direction == "at_most" else "no less than"
             s = f"{label}: {word} {t} ({'relative ' if self.relative else ''}excess minimised)"
         else:
@@ -176,7 +183,8 @@ class TuneSpec:
     def fingerprint(self) -> str:
         """What a resumed study must share with the stored one (not trials or time limit)."""
         blob = {"base": self.base.digest(), "ref": self.reference.digest() if self.reference else None,
-                "params": [repr(p) for p in self.params], "objectives": [repr(o) for o in self.objectives],
+                "params": [repr(p) for p in self.params], "objectives": [repr(o) + (f" scale={o.scale!r}" if o.scale != 1.0 else "")
+                               for o in self.objectives],
                 "constraints": [repr(c) for c in self.constraints], "seating": self.seating, "seed": self.seed,
                 "games": self.games, "sampler": self.sampler, "population": self.population,
                 "sampler_scheme": SAMPLER_SCHEME,
@@ -419,14 +427,27 @@ def _objective(entry, where, ref) -> Objective:
         raise HeronSimError(f"{where}.direction: {direction!r}; allowed: minimize, maximize (or give target, "
                             "at_most or at_least = ...)")
     target = entry.get("target")
+    scale = 1.0
     if direction in ("target", "at_most", "at_least"):
+        rel = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*\*\s*(base|reference)\s*", target) \
+            if isinstance(target, str) else None
+        if rel:
+            scale, target = float(rel.group(1)), rel.group(2)
+            if not scale > 0:
+                raise HeronSimError(f"{where}.{sides[0] if sides else 'target'}: {entry.get(sides[0] if sides else 'target')!r}; "
+                                    "allowed: a factor above 0 (e.g. \"0.8 * base\")")
         if target in ("base", "reference"):
             if target == "reference" and ref is None:
                 raise HeronSimError(f"{where}.target: \"reference\" needs a [reference] table")
         else:
+            if isinstance(target, str):
+                side = sides[0] if sides else "target"
+                raise HeronSimError(f"{where}.{side}: {target!r}; allowed: a number, \"base\", \"reference\" "
+                                    "or a factor of either (\"0.8 * base\")")
             target = _number(target, where, "target")
             if target is None:
-                raise HeronSimError(f"{where}.target: missing; allowed: a number, \"base\" or \"reference\"")
+                raise HeronSimError(f"{where}.target: missing; allowed: a number, \"base\", \"reference\" "
+                                    "or a factor of either (\"0.8 * base\")")
     elif has_t:
         raise HeronSimError(f"{where}: give direction or target, not both")
     if direction in ("at_most", "at_least") and "direction" in entry and sides == []:
@@ -437,7 +458,7 @@ def _objective(entry, where, ref) -> Objective:
     goal = _number(entry.get("goal"), where, "goal")
     if goal is None and direction in ("at_most", "at_least"):
         goal = 0.0  # "no more than T" is met when nothing exceeds T (goal = an allowed excess)
-    return Objective(metric, direction, target, relative, goal)
+    return Objective(metric, direction, target, relative, goal, scale)
 
 
 def _constraint(entry, where, ref) -> Constraint:

@@ -497,6 +497,87 @@ def _q(x, qs=(0.025, 0.975)):
     return tuple(float(v) for v in np.quantile(x, qs)) if x.size >= 10 else (math.nan, math.nan)
 
 
+def side_effects(e: dict, spec: TuneSpec) -> tuple[int, float]:
+    """A variant's side effects: the headline figures it moves at any table of the panel (the
+    paired 95 % interval excludes zero) outside the objectives' own measures, as (how many,
+    the sum of |difference| / half-width): fewer and smaller first."""
+    own = {o.metric for o in spec.objectives}
+    n, size = 0, 0.0
+    for rows in (e.get("effects_by_scenario") or {}).values():
+        for x in rows:
+            lo, hi = x["low"], x["high"]
+            if x["metric"] in own or not (math.isfinite(lo) and math.isfinite(hi)) or not (lo > 0 or hi < 0):
+                continue
+            n += 1
+            half = (hi - lo) / 2
+            size += abs(x["diff"]) / half if half > 0 else 0.0
+    return n, size
+
+
+def designer_order(spec: TuneSpec, out: list[dict]) -> None:
+    """Sort re-evaluated variants as a designer chooses among them (issue 30), in place.
+
+    1. The variants that meet every goal with 95 % confidence and every constraint, the fewest
+       rules changed first, then the smallest side effects (:func:`side_effects`), then the
+       estimates (sum of ranks over the objectives).
+    2. The others, closest first: feasible first, the most goals met with 95 % confidence, then
+       on the estimates; then the most objectives on which the variant cannot be told from the best
+       variant (its interval reaches the best estimate), and among those **the fewest rules**: noise
+       between two variants alike never promotes the larger change; then the most objectives
+       better than the base, the fewest worse, the side effects and the estimates.
+    Each entry gets ``side_effects`` (count, size) and ``near_best`` (objectives)."""
+    from .ladder import meets_95
+
+    if not out:
+        return
+    raw = [[o.pop("_rank_loss") for o in e["objectives"]] for e in out]  # BIG where undefined
+    rs = rank_sum(raw)
+    best = [min(x[k] for x in raw) for k in range(len(spec.objectives))]
+    for e, r, lv in zip(out, rs, raw):
+        n_side, size = side_effects(e, spec)
+        near = sum(1 for o, v, b in zip(e["objectives"], lv, best)
+                   if v <= b or (math.isfinite(o["loss_low"]) and o["loss_low"] <= b))
+        e["side_effects"] = {"figures_moved": n_side, "size": round(size, 3)}
+        e["near_best"] = near
+        if meets_95(e):
+            e["_rank"] = (0, e["n_changed"], n_side, size, r)
+        else:
+            e["_rank"] = (1, not e["feasible"], -sum(1 for o in e["objectives"] if o["goal_met_95"]),
+                          -sum(1 for o in e["objectives"] if o["goal_met"]), -near, e["n_changed"],
+                          -sum(1 for o in e["objectives"] if o["verdict"] == "better"),
+                          sum(1 for o in e["objectives"] if o["verdict"] == "worse"), n_side, size, r)
+    out.sort(key=lambda e: e["_rank"])
+    for e in out:
+        e.pop("_rank")
+
+
+def base_evidence(spec: TuneSpec, last: dict) -> dict:
+    """Do the rulings already meet the goals? The base's loss per objective with its interval
+    from the last rung's games, each goal met with 95 % confidence (upper bound within it), and
+    the constraints on the base's own figures. ``meets``: every objective has a goal, every goal
+    is met with 95 % confidence and every constraint holds: then no change is needed."""
+    bS, bR = last["base"]
+    rS, rR = last["ref"] if last["ref"] else (None, None)
+    objs = []
+    for o in spec.objectives:
+        lv = float(loss(o, bS, bS, rS, spec))
+        lo, hi = _q(_shown(loss(o, bR, bR, rR, spec)))
+        if math.isfinite(lo):
+            lo, hi = min(lo, lv), max(hi, lv)
+        met = met_sure = None
+        if o.goal is not None:
+            if o.direction == "maximize":
+                met, met_sure = bool(-lv >= o.goal), bool(math.isfinite(hi) and -hi >= o.goal)
+            else:
+                met, met_sure = bool(lv <= o.goal), bool(math.isfinite(hi) and hi <= o.goal)
+        objs.append({"metric": o.metric, "objective": o.describe(), "loss": float(_shown(lv)), "loss_low": lo,
+                     "loss_high": hi, "goal": o.goal, "goal_met": met, "goal_met_95": met_sure})
+    cv = constraint_values(spec, bS, bS, rS)[: len(spec.constraints)]
+    holds = all(x <= 0 for x in cv)
+    meets = bool(objs) and all(x["goal"] is not None and x["goal_met_95"] for x in objs) and holds
+    return {"objectives": objs, "constraints_hold": holds, "meets": meets, "games": last["games"]}
+
+
 def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dict]:
     """Per finalist: paired effects on the objectives (losses over the panel, and each
     scenario's value, target and signed distance), constraints, each power's use and every
@@ -615,16 +696,5 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
                     "effects_by_scenario": by_scenario, "scenarios": names,
                     "rate_halfwidth": max_rate_halfwidth(S, Ps),
                     "rungs": c.rungs, "search_losses": c.search_losses})
-    rs = rank_sum([[o.pop("_rank_loss") for o in e["objectives"]] for e in out]) if out else []
-    for e, r in zip(out, rs):
-        # Feasible first, then the most goals met with 95 % confidence, on the estimates, the
-        # most objectives better than the base (paired interval below zero), the fewest worse,
-        # the sum of ranks, and the fewest rules changed.
-        e["_rank"] = (not e["feasible"], -sum(1 for o in e["objectives"] if o["goal_met_95"]),
-                      -sum(1 for o in e["objectives"] if o["goal_met"]),
-                      -sum(1 for o in e["objectives"] if o["verdict"] == "better"),
-                      sum(1 for o in e["objectives"] if o["verdict"] == "worse"), r, e["n_changed"])
-    out.sort(key=lambda e: e["_rank"])
-    for e in out:
-        e.pop("_rank")
+    designer_order(spec, out)
     return out

@@ -1,0 +1,139 @@
+"""The lab chooses among fixes as a designer does (issue 30 item 3): do the rulings already meet
+the goals; then the fewest rules among the variants that meet every goal with 95 % confidence;
+then the smallest side effects; then the estimate. Relative goals ("0.8 * base")."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+
+from heron_sim.errors import HeronSimError
+from heron_sim.lab import finding_text, parse_spec
+from heron_sim.lab.study import designer_order, side_effects
+
+SPEC = """
+name = "choice"
+seed = 7
+seating = "greedy"
+[search]
+trials = 2
+games = 300
+[racing]
+rungs = [300]
+[[param]]
+key = "bull_bonus"
+int = [0, 6]
+[[objective]]
+metric = "guide_spread"
+direction = "minimize"
+goal = 0.01
+"""
+
+
+def spec(text=SPEC):
+    return parse_spec(tomllib.loads(text), "tune-choice.toml")
+
+
+def entry(id, n_changed, loss, low, high, goal=0.01, feasible=True, moved=(), better=True):
+    """A re-evaluated variant as study.evidence writes it (one objective, one table)."""
+    effects = [{"metric": "length", "label": "length", "base": 20.0, "variant": 20.0 + d, "reference": None,
+                "diff": d, "low": d - 0.1, "high": d + 0.1, "significant": "differs" if d else "no"}
+               for d in moved]
+    return {"id": id, "n_changed": n_changed, "changes": f"{n_changed} changes", "feasible": feasible,
+            "scenarios": ["table"], "games": 1000, "effects": effects, "effects_by_scenario": {"table": effects},
+            "constraints": [],
+            "objectives": [{"metric": "guide_spread", "objective": "guide_spread: minimize", "goal": goal,
+                            "loss": loss, "_rank_loss": loss, "loss_low": low, "loss_high": high,
+                            "base_loss": 0.05, "diff": loss - 0.05, "low": -0.03, "high": -0.01,
+                            "verdict": "better" if better else "no clear difference",
+                            "goal_met": loss <= goal, "goal_met_95": high <= goal, "scenarios": []}]}
+
+
+def test_fewest_rules_first_among_those_that_meet_every_goal():
+    # t60 has the best estimate, but L1 and L2 also meet the goal with 95 % confidence.
+    out = [entry("t60", 6, 0.002, 0.001, 0.004), entry("L2", 2, 0.004, 0.002, 0.008),
+           entry("L1", 1, 0.006, 0.003, 0.009), entry("t9", 1, 0.009, 0.004, 0.012)]
+    designer_order(spec(), out)
+    assert [e["id"] for e in out] == ["L1", "L2", "t60", "t9"]  # t9 misses the goal at 95 %
+
+
+def test_side_effects_break_a_tie_in_rules():
+    out = [entry("a", 1, 0.004, 0.002, 0.008, moved=(2.0, 1.0)), entry("b", 1, 0.006, 0.003, 0.009, moved=(0.5,)),
+           entry("c", 1, 0.007, 0.003, 0.009, moved=(0.0,))]
+    assert side_effects(out[0], spec()) == (2, pytest.approx(30.0))
+    designer_order(spec(), out)
+    assert [e["id"] for e in out] == ["c", "b", "a"]
+    assert out[0]["side_effects"]["figures_moved"] == 0
+
+
+def test_no_variant_meets_the_goal_then_noise_never_promotes_the_larger_change():
+    # The tune-guides case: t60 (6 rules) 1.61 [1.56, 2.01] and L28 (2 rules) 1.66 [1.46, 1.90]:
+    # the best estimate lies inside L28's interval, so the 2-rule change is named first.
+    out = [entry("t60", 6, 0.0161, 0.0156, 0.0201), entry("L28", 2, 0.0166, 0.0146, 0.0190),
+           entry("L9", 1, 0.0286, 0.0263, 0.0310)]
+    designer_order(spec(), out)
+    assert [e["id"] for e in out] == ["L28", "t60", "L9"]
+    assert out[0]["near_best"] == 1 and out[2]["near_best"] == 0
+
+
+def test_an_infeasible_variant_never_ranks_before_a_feasible_one():
+    out = [entry("x", 1, 0.002, 0.001, 0.004, feasible=False), entry("y", 3, 0.03, 0.02, 0.04)]
+    designer_order(spec(), out)
+    assert [e["id"] for e in out] == ["y", "x"]
+
+
+def test_the_finding_first_asks_whether_the_rulings_already_meet_the_goal():
+    s = spec()
+    fin = [entry("L1", 1, 0.004, 0.002, 0.008)]
+    designer_order(s, fin)
+    base_ok = {"objectives": [{"metric": "guide_spread", "loss": 0.006, "loss_low": 0.004, "loss_high": 0.008,
+                               "goal": 0.01, "goal_met": True, "goal_met_95": True}],
+               "constraints_hold": True, "meets": True, "games": 1000}
+    text = finding_text(s, fin, base_ok)
+    assert text.startswith("No change needed: the rulings already meet every goal")
+    base_no = {**base_ok, "meets": False,
+               "objectives": [{**base_ok["objectives"][0], "loss_high": 0.02, "goal_met_95": False}]}
+    text = finding_text(s, fin, base_no)
+    assert text.startswith("The rulings do not meet every goal (not with 95 % confidence on guide_spread")
+    assert "Smallest change that meets every goal with 95 % confidence" in text and "`L1`" in text
+
+
+@pytest.mark.parametrize("side,text,scale,target", [("target", "0.8 * base", 0.8, "base"),
+                                                      ("at_most", "1.05*base", 1.05, "base"),
+                                                      ("at_least", "0.9 * base", 0.9, "base")])
+def test_relative_goals(side, text, scale, target):
+    s = spec(SPEC.replace('direction = "minimize"\ngoal = 0.01', f'{side} = "{text}"\nrelative = true\ngoal = 0.02')
+             .replace('metric = "guide_spread"', 'metric = "length"'))
+    o = s.objectives[0]
+    assert (o.scale, o.target) == (scale, target) and f"{scale:g} × base" in o.describe()
+    # A factor changes what a resumed study must share with the stored one; none leaves it as it was.
+    plain = spec(SPEC.replace('direction = "minimize"\ngoal = 0.01', f'{side} = "base"\nrelative = true\ngoal = 0.02')
+                 .replace('metric = "guide_spread"', 'metric = "length"'))
+    assert s.fingerprint() != plain.fingerprint()
+
+
+def test_relative_goal_scales_the_target_value():
+    import numpy as np
+
+    from heron_sim.lab.objectives import target_value
+
+    s = spec(SPEC.replace('direction = "minimize"\ngoal = 0.01', 'target = "0.8 * base"\nrelative = true')
+             .replace('metric = "guide_spread"', 'metric = "length"'))
+    o = s.objectives[0]
+    from heron_sim.lab import objectives
+
+    orig = objectives.value
+    try:
+        objectives.value = lambda metric, S, players: np.float64(S)
+        assert target_value(o, 30.0, None, 4) == pytest.approx(24.0)
+    finally:
+        objectives.value = orig
+
+
+@pytest.mark.parametrize("bad", ['"0.8 * bse"', '"0 * base"', '"base * 0.8"'])
+def test_a_bad_relative_goal_is_one_error_line(bad):
+    with pytest.raises(HeronSimError) as err:
+        spec(SPEC.replace('direction = "minimize"\ngoal = 0.01', f"at_most = {bad}")
+             .replace('metric = "guide_spread"', 'metric = "length"'))
+    assert "\n" not in str(err.value) and "at_most" in str(err.value)
