@@ -14,14 +14,13 @@ import re
 from dataclasses import dataclass
 
 from ..sections import Fact
-from .judge import SHARE_MARGIN, Problem
+from .judge import SHARE_MARGIN, TARGETS, Problem
 from .stats import equivalence
 
 
-#: The target length of a game, stated by the plan (Ludii's IdealDuration, here in minutes at the
-#: table for 4 players at the assumed 40 s per turn): a family dice race of 30 to 45 minutes. An
-#: assumption of this report until the designer states one.
-TARGET_MINUTES = (30.0, 45.0)
+#: The target length of a 4-player game in minutes at the table (Ludii's IdealDuration), from the
+#: designer's targets (``length_minutes``; 30 to 45 minutes, assumed until the designer states one).
+TARGET_MINUTES = TARGETS.minutes(4)
 
 MODE_NAMES = {"8d8": "8 D8", "7d8": "7 D8", "10d8": "10 D8", "10d6": "10 D6"}
 MODE_ORDER = ("8d8", "7d8", "10d8", "10d6")

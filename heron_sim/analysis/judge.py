@@ -12,11 +12,15 @@ from dataclasses import dataclass
 import numpy as np
 
 from .stats import equivalence, holm
+from .targets import load_targets
 
-#: Margin of practical equivalence for a share (win rates, rates per turn): ±1 percentage point.
-SHARE_MARGIN = 0.01
-#: Margin of practical equivalence for a relative length change: ±5 %.
-LENGTH_MARGIN = 0.05
+#: The designer's targets (experiments/targets.toml; every value assumed until the designer sets it).
+TARGETS = load_targets()
+#: Margin of practical equivalence for a share (win rates, rates per turn): ±1 percentage point
+#: unless the designer's targets say otherwise (``share_margin``).
+SHARE_MARGIN = TARGETS["share_margin"]
+#: Margin of practical equivalence for a relative length change: ±5 % (``length_margin``).
+LENGTH_MARGIN = TARGETS["length_margin"]
 #: The reading labels of the page, defined once (the page prints these definitions).
 READINGS = {
     "negligible": "the whole 95 % interval lies inside the margin: no effect worth acting on",

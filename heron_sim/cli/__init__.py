@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 
 from ._app import ExitCode, Interrupted, app, unwrap_help
-from . import calibrate, exact, explore, game, play, plan, tournament, tune  # noqa: E402,F401  (register their commands)
+from . import calibrate, exact, explore, game, play, plan, targets, tournament, tune  # noqa: E402,F401  (register their commands)
 
 unwrap_help(app)
 

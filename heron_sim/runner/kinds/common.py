@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import pandas as pd
 
+from ...analysis.judge import TARGETS
+
 NO_ANXIETY = 99  # anxiety_threshold that never triggers (ablation)
 
-#: Assumed time of one player's turn at the table (roll up to three times, keep, move, apply a
-#: square): a guess to be replaced by a timed playtest; lengths in minutes scale with it.
-SECONDS_PER_TURN = 40
+#: Time of one player's turn at the table (roll up to three times, keep, move, apply a square),
+#: from the designer's targets (``seconds_per_turn``: 40 s assumed until a timed playtest sets it);
+#: lengths in minutes scale with it.
+SECONDS_PER_TURN = TARGETS["seconds_per_turn"]
 
 #: The game's own names of the guides (animals), by code name.
 GUIDE_FR = {"loup": "Loup", "taureau": "Taureau", "serpent": "Serpent", "lion": "Lion", "aigle": "Aigle",

@@ -27,14 +27,16 @@ from ...sections import Fact, Figure, Section, Table, pct_ci, plot
 from ..jobs import Job, resolve_strategies
 from ..options import _RULES_SCHEMA, HeronExperiment, PlayerCounts, RulesSpec, Strategies, figures_of, rules_spec_of, where
 from .base import ExperimentKind, Sizes
+from ...analysis.judge import TARGETS
 from .common import _disp, _mode_name
 
 #: The figures this kind draws (the ``figures`` key chooses among them; default: all).
 FIGURES = ("ratings",)
 #: The ladder, weakest first: the random baseline, the human rungs, the expert on top.
 LADDER = ("random", "novice", "casual", "regular", "expert")
-#: A change of the skill gap inside ± this many points is read as "about the same".
-GAP_MARGIN = 0.01
+#: A change of the skill gap inside ± this many points is read as "about the same" (the
+#: designer's ``skill_gap_margin``).
+GAP_MARGIN = TARGETS["skill_gap_margin"]
 
 
 def _variants(v: Any, info: ValidationInfo) -> tuple[RulesSpec, ...]:

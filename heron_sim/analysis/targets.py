@@ -1,0 +1,219 @@
+"""The designer's targets (issue 30 item 1): one file, ``experiments/targets.toml``, says what
+"too long", "unfair", "no comeback" and "enough skill" mean; every value is *assumed* until the
+designer sets it, and a verdict resting on an assumed value says so.
+
+Each target is declared once here (:data:`TARGETS`: its name, the shape of its value, its
+default, its words in French and English); the file gives the values. A name the table does not
+know is refused with one line, never skipped; a target the file leaves out keeps its default and
+counts as assumed.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Callable
+
+from ..errors import HeronSimError
+
+#: Where the report and the lab look for the designer's targets (``HERON_SIM_TARGETS`` overrides).
+DEFAULT_PATH = Path(__file__).resolve().parents[2] / "experiments" / "targets.toml"
+
+PLAYER_COUNTS = range(2, 8)
+
+
+def _fraction(v: Any, where: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 <= v <= 1:
+        raise HeronSimError(f"{where}: {v!r}; allowed: a number from 0 to 1")
+    return float(v)
+
+
+def _positive(v: Any, where: str) -> float:
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0:
+        raise HeronSimError(f"{where}: {v!r}; allowed: a number above 0")
+    return v
+
+
+def _range(v: Any, where: str, check: Callable[[Any, str], float]) -> tuple[float, float]:
+    if not isinstance(v, list) or len(v) != 2:
+        raise HeronSimError(f"{where}: {v!r}; allowed: [lowest, highest]")
+    lo, hi = check(v[0], where), check(v[1], where)
+    if lo > hi:
+        raise HeronSimError(f"{where}: {v!r}; allowed: [lowest, highest] with lowest <= highest")
+    return float(lo), float(hi)
+
+
+def _minutes_by_players(v: Any, where: str) -> dict[int, tuple[float, float]]:
+    if not isinstance(v, dict) or not v:
+        raise HeronSimError(f"{where}: {v!r}; allowed: a table of player counts, e.g. {{ 4 = [30, 45] }}")
+    out = {}
+    for k, r in v.items():
+        if not str(k).isdigit() or int(k) not in PLAYER_COUNTS:
+            raise HeronSimError(f"{where}.{k}: unknown player count; allowed: 2 to 7")
+        out[int(k)] = _range(r, f"{where}.{k}", _positive)
+    return dict(sorted(out.items()))
+
+
+@dataclass(frozen=True)
+class TargetKey:
+    """One target: its name, how its value is read, its default, and what it means."""
+
+    name: str
+    parse: Callable[[Any, str], Any]
+    default: Any
+    en: str
+    fr: str
+
+
+#: Every target, declared once. Adding one = a row here + its line in experiments/targets.toml.
+TARGETS: tuple[TargetKey, ...] = (
+    TargetKey("length_minutes", _minutes_by_players,
+              {2: (15.0, 25.0), 3: (20.0, 35.0), 4: (30.0, 45.0), 5: (35.0, 55.0), 6: (40.0, 65.0), 7: (45.0, 75.0)},
+              "minutes at the table for a whole game, by player count",
+              "durée d'une partie en minutes, selon le nombre de joueurs"),
+    TargetKey("seconds_per_turn", _positive, 40.0, "seconds one player's turn takes at the table",
+              "secondes par tour d'un joueur à la table"),
+    TargetKey("share_margin", _fraction, 0.01, "how far a win rate may sit from its fair share and be called fair",
+              "écart toléré entre un taux de victoire et sa part équitable"),
+    TargetKey("length_margin", _fraction, 0.05, "the relative change of the mean length that counts as no change",
+              "variation relative de la durée moyenne tenue pour nulle"),
+    TargetKey("comeback_floor", _fraction, 0.5,
+              "the share of its fair share the player last at mid-game should still win",
+              "part de sa chance équitable que le dernier à mi-partie doit encore gagner"),
+    TargetKey("dead_streak_ceiling", _fraction, 0.25,
+              "the share of players who may go 3 turns in a row without moving",
+              "part des joueurs qui peuvent rester 3 tours de suite sans avancer"),
+    TargetKey("skill_gap", lambda v, w: _range(v, w, _fraction), (0.7, 0.9),
+              "the expert's win share against the novice at 2 players, [at least, at most]",
+              "part des victoires de l'expert contre le novice à 2 joueurs, [au moins, au plus]"),
+    TargetKey("skill_gap_margin", _fraction, 0.01, "the change of the skill gap that counts as no change",
+              "variation de l'écart de niveau tenue pour nulle"),
+)
+_BY_NAME = {t.name: t for t in TARGETS}
+
+
+def default(name: str) -> Any:
+    """A target's default (heron-sim's assumption), for the constants that stand for it."""
+    return _BY_NAME[name].default
+
+
+@dataclass(frozen=True)
+class Target:
+    key: TargetKey
+    value: Any
+    assumed: bool
+    source: str
+
+
+@dataclass(frozen=True)
+class Targets:
+    """The designer's targets as read from a file (``path`` None: the defaults, all assumed)."""
+
+    items: dict[str, Target]
+    path: str | None = None
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self.items:
+            raise HeronSimError(f"target {name!r}: unknown; allowed: {', '.join(_BY_NAME)}")
+        return self.items[name].value
+
+    def assumed(self, *names: str) -> list[str]:
+        """The targets among ``names`` (all when none given) that are still assumed."""
+        for n in names:
+            self[n]
+        return [n for n in (names or tuple(self.items)) if self.items[n].assumed]
+
+    def minutes(self, players: int) -> tuple[float, float]:
+        """The length target in minutes at ``players`` players."""
+        table = self["length_minutes"]
+        if players not in table:
+            raise HeronSimError(f"targets: no length_minutes for {players} players "
+                                f"(the file gives {', '.join(map(str, table))})")
+        return table[players]
+
+    def to_minutes(self, rounds: float, players: int) -> float:
+        """Minutes at the table for ``rounds`` rounds of ``players`` turns."""
+        return rounds * players * self["seconds_per_turn"] / 60
+
+
+def parse_targets(data: dict, path: str = "<targets>") -> Targets:
+    name = Path(path).name
+    unknown = sorted(set(data) - set(_BY_NAME))
+    if unknown:
+        raise HeronSimError(f"{name}: [{unknown[0]}]: unknown target; allowed: {', '.join(_BY_NAME)}")
+    items = {}
+    for key in TARGETS:
+        entry = data.get(key.name)
+        if entry is None:
+            items[key.name] = Target(key, key.default, True, "heron-sim's default (not in the file)")
+            continue
+        where = f"{name}: [{key.name}]"
+        if not isinstance(entry, dict):
+            raise HeronSimError(f"{where}: expected a table with value, assumed, source")
+        bad = sorted(set(entry) - {"value", "assumed", "source"})
+        if bad:
+            raise HeronSimError(f"{where}.{bad[0]}: unknown field; allowed: value, assumed, source")
+        if "value" not in entry:
+            raise HeronSimError(f"{where}.value: missing")
+        assumed = entry.get("assumed", False)
+        if not isinstance(assumed, bool):
+            raise HeronSimError(f"{where}.assumed: {assumed!r}; allowed: true, false")
+        source = entry.get("source", "")
+        if not isinstance(source, str):
+            raise HeronSimError(f"{where}.source: {source!r}; allowed: a string")
+        items[key.name] = Target(key, key.parse(entry["value"], f"{where}.value"), assumed, source)
+    return Targets(items, str(path))
+
+
+def load_targets(path: str | Path | None = None) -> Targets:
+    """The targets of ``path`` (None: ``$HERON_SIM_TARGETS``, else experiments/targets.toml, else
+    the defaults, every one assumed)."""
+    if path is None:
+        env = os.environ.get("HERON_SIM_TARGETS")
+        path = Path(env) if env else DEFAULT_PATH
+        if not env and not path.is_file():
+            return parse_targets({}, "<defaults>")
+    return _load(str(Path(path)))
+
+
+@lru_cache(maxsize=8)
+def _load(path: str) -> Targets:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise HeronSimError(f"{path}: no such targets file") from None
+    except OSError as err:
+        raise HeronSimError(f"{path}: cannot read: {err.strerror or err}") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise HeronSimError(f"{p.name}: not valid TOML: {err}") from None
+    return parse_targets(data, path)
+
+
+def targets_text(t: Targets, lang: str = "en") -> str:
+    """The targets as a designer reads them, one per line, the assumed ones marked."""
+    lines = [f"targets from {t.path or 'the defaults'}:"]
+    for name, item in t.items.items():
+        v = item.value
+        if name == "length_minutes":
+            v = "; ".join(f"{p} players {lo:g}-{hi:g} min" for p, (lo, hi) in v.items())
+        elif isinstance(v, tuple):
+            v = f"{v[0]:g} to {v[1]:g}"
+        else:
+            v = f"{v:g}"
+        mark = "ASSUMED" if item.assumed else "set"
+        words = item.key.fr if lang == "fr" else item.key.en
+        lines.append(f"  {name} = {v}  [{mark}]  {words}" + (f" ({item.source})" if item.source else ""))
+    n = len(t.assumed())
+    lines.append(f"{n} of {len(t.items)} targets are assumed: verdicts resting on them say so." if n
+                 else "every target is set by the designer.")
+    return "\n".join(lines)
+
+
+__all__ = ["DEFAULT_PATH", "TARGETS", "default", "Target", "TargetKey", "Targets", "load_targets", "parse_targets",
+           "targets_text"]

@@ -1,0 +1,70 @@
+"""The designer's targets (issue 30 item 1): one file, every value assumed until set, every bad
+input one line, and the report's margins and minutes read from it."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import tomllib
+
+import pytest
+
+from heron_sim.analysis.targets import DEFAULT_PATH, TARGETS, load_targets, parse_targets, targets_text
+from heron_sim.errors import HeronSimError
+
+pytestmark = pytest.mark.exact
+
+
+def test_the_shipped_file_names_every_target_and_marks_each_assumed():
+    data = tomllib.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
+    assert set(data) == {t.name for t in TARGETS}
+    t = load_targets(DEFAULT_PATH)
+    # Nothing in it comes from the seed or a playtest yet: every value is an assumption.
+    assert t.assumed() == [k.name for k in TARGETS]
+    assert "8 of 8 targets are assumed" in targets_text(t)
+
+
+def test_a_target_left_out_keeps_its_default_and_counts_as_assumed():
+    t = parse_targets({"seconds_per_turn": {"value": 55, "assumed": False, "source": "playtest 2026-11"}})
+    assert t["seconds_per_turn"] == 55 and "seconds_per_turn" not in t.assumed()
+    assert t["share_margin"] == 0.01 and "share_margin" in t.assumed()
+    assert t.minutes(4) == (30.0, 45.0) and t.to_minutes(20, 4) == pytest.approx(20 * 4 * 55 / 60)
+
+
+@pytest.mark.parametrize("data,message", [
+    ({"length": {"value": 3}}, "[length]: unknown target"),
+    ({"share_margin": {"value": 1.5}}, "[share_margin].value: 1.5; allowed: a number from 0 to 1"),
+    ({"share_margin": {"value": 0.02, "assumd": True}}, "[share_margin].assumd: unknown field"),
+    ({"share_margin": {"value": 0.02, "assumed": "yes"}}, "[share_margin].assumed: 'yes'; allowed: true, false"),
+    ({"share_margin": 0.02}, "[share_margin]: expected a table"),
+    ({"share_margin": {"assumed": True}}, "[share_margin].value: missing"),
+    ({"length_minutes": {"value": {"9": [1, 2]}}}, "[length_minutes].value.9: unknown player count"),
+    ({"length_minutes": {"value": {"4": [45, 30]}}}, "lowest <= highest"),
+    ({"skill_gap": {"value": [0.7]}}, "[skill_gap].value: [0.7]; allowed: [lowest, highest]"),
+    ({"seconds_per_turn": {"value": 0}}, "[seconds_per_turn].value: 0; allowed: a number above 0"),
+])
+def test_every_bad_target_is_one_line(data, message):
+    with pytest.raises(HeronSimError) as err:
+        parse_targets(data, "targets.toml")
+    assert message in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_length_target_for_a_count_the_file_lacks_is_refused():
+    t = parse_targets({"length_minutes": {"value": {"4": [30, 45]}}})
+    with pytest.raises(HeronSimError, match="no length_minutes for 6 players"):
+        t.minutes(6)
+    with pytest.raises(HeronSimError, match="unknown"):
+        t["seconds"]
+
+
+def test_the_reports_margins_and_minutes_come_from_the_designers_file(tmp_path):
+    f = tmp_path / "targets.toml"
+    f.write_text('[seconds_per_turn]\nvalue = 60\nassumed = false\n[share_margin]\nvalue = 0.02\n'
+                 '[length_minutes]\nvalue = { 4 = [20, 30] }\n', encoding="utf-8")
+    code = ("from heron_sim.runner.kinds.common import minutes, SECONDS_PER_TURN\n"
+            "from heron_sim.analysis.judge import SHARE_MARGIN\n"
+            "from heron_sim.analysis.executive import TARGET_MINUTES\n"
+            "print(SECONDS_PER_TURN, minutes(10, 4), SHARE_MARGIN, TARGET_MINUTES)")
+    env = {"HERON_SIM_TARGETS": str(f), "PATH": "/usr/bin:/bin"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
+    assert out.split() == ["60", "40.0", "0.02", "(20.0,", "30.0)"]
