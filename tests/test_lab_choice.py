@@ -10,7 +10,7 @@ import pytest
 
 from heron_sim.errors import HeronSimError
 from heron_sim.lab import finding_text, parse_spec
-from heron_sim.lab.study import designer_order, side_effects
+from heron_sim.lab.study import designer_order, goal_decision, holm_over_family, side_effects
 
 SPEC = """
 name = "choice"
@@ -137,3 +137,37 @@ def test_a_bad_relative_goal_is_one_error_line(bad):
         spec(SPEC.replace('direction = "minimize"\ngoal = 0.01', f"at_most = {bad}")
              .replace('metric = "guide_spread"', 'metric = "length"'))
     assert "\n" not in str(err.value) and "at_most" in str(err.value)
+
+
+@pytest.mark.parametrize("lv,lo,hi,decision,need", [
+    (0.004, 0.002, 0.008, "passes", 1000),
+    (0.020, 0.015, 0.025, "fails (decisive)", 1000),
+    # meets on the estimate, the interval reaches past the goal: (0.006 / 0.002)^2 = 9 x the games
+    (0.008, 0.002, 0.014, "undecided (underpowered)", 9000),
+    # misses on the estimate, the interval reaches back: (0.006 / 0.003)^2 = 4 x the games
+    (0.013, 0.007, 0.020, "likely fails (not decisive)", 4000),
+])
+def test_a_goal_test_says_whether_it_was_decisive_and_the_games_it_would_need(lv, lo, hi, decision, need):
+    d = goal_decision(lv, lo, hi, 0.01, "minimize", 1000)
+    assert d["decision"] == decision and d["games_needed"] == need
+    assert (d["p"] < 0.025) == (hi <= 0.01)
+
+
+def test_maximise_goals_read_the_other_way():
+    # loss = -value: a skill gap of at least 0.7 is met when the loss is at most -0.7
+    assert goal_decision(-0.75, -0.77, -0.73, 0.7, "maximize", 500)["decision"] == "passes"
+    assert goal_decision(-0.65, -0.67, -0.63, 0.7, "maximize", 500)["decision"] == "fails (decisive)"
+
+
+def test_holm_over_the_finalists_goal_tests():
+    out = [entry("a", 1, 0.004, 0.002, 0.008), entry("b", 1, 0.0085, 0.007, 0.0099)]
+    for e in out:
+        o = e["objectives"][0]
+        o["p_goal"] = goal_decision(o["loss"], o["loss_low"], o["loss_high"], 0.01, "minimize", 1000)["p"]
+    assert holm_over_family(out) == 2
+    # Holm orders the p-values: the smallest is tested at 0.05 / 2, the next at 0.05.
+    assert out[0]["objectives"][0]["goal_met_holm"] is True
+    for pa, pb, expect in ((0.01, 0.04, [True, True]), (0.03, 0.04, [False, False]), (0.001, 0.3, [True, False])):
+        out[0]["objectives"][0]["p_goal"], out[1]["objectives"][0]["p_goal"] = pa, pb
+        holm_over_family(out)
+        assert [e["objectives"][0]["goal_met_holm"] for e in out] == expect

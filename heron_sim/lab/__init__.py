@@ -136,7 +136,34 @@ def finding_text(spec: TuneSpec, finalists: list[dict], base: dict | None = None
             text += (" Goal not reached on " + ", ".join(missed) + " by any re-evaluated variant "
                      f"(the ladder's one- to {spec.ladder_max_keys}-rule changes and the search's front); "
                      "this is the closest found.")
+        text += " " + _power_text(best, goals, small is best)
     return text
+
+
+def _power_text(best: dict, goals: list[dict], passes: bool) -> str:
+    """Whether the equivalence test was decisive, and the games it would need (issue 30 item 5)."""
+    if not goals or "decision" not in goals[0]:
+        return ""
+    n = best["games"]
+    if passes:
+        holm = all(o.get("goal_met_holm") for o in goals)
+        fam = best.get("holm_family", 0)
+        return (f"It passes the equivalence test at every goal on {n:,} games a table"
+                + (f", and still after Holm's correction over the {fam} goal tests of the finalists." if holm
+                   else f", but not after Holm's correction over the {fam} goal tests of the finalists: "
+                   "replay it on fresh seeds (`--precision`) before adopting it."))
+    words = []
+    for o in goals:
+        d, need = o["decision"], o.get("games_needed")
+        if d == "passes":
+            continue
+        if d == "fails (decisive)":
+            words.append(f"{o['metric']}: decisive, more games would not change it")
+        elif need:
+            words.append(f"{o['metric']}: {d}; about {need:,} games a table would decide it if the estimate held")
+        else:
+            words.append(f"{o['metric']}: {d}")
+    return ("No fix here: " + "; ".join(words) + f" ({n:,} games a table played).") if words else ""
 
 
 def tune(spec: TuneSpec | str | Path, *, trials: int | None = None, games: int | None = None,

@@ -497,6 +497,49 @@ def _q(x, qs=(0.025, 0.975)):
     return tuple(float(v) for v in np.quantile(x, qs)) if x.size >= 10 else (math.nan, math.nan)
 
 
+def goal_decision(lv: float, lo: float, hi: float, goal: float, direction: str, games: int) -> dict:
+    """Whether a variant's loss meets its goal, as an equivalence test reads it (issue 30 item 5).
+
+    ``passes``: the upper bound of the 95 % interval lies within the goal; ``fails (decisive)``:
+    its lower bound lies past it; ``undecided (underpowered)``: the estimate meets the goal but
+    the interval reaches past it; ``likely fails (not decisive)``: the estimate misses, the
+    interval reaches back. ``games_needed``: the games a table that would decide it if the
+    estimate held (the half-width shrinks as 1/sqrt(games)); ``p``: the one-sided p-value of
+    "the goal is not met" (normal approximation from the upper half-width), for Holm."""
+    from scipy.stats import norm
+
+    g = -goal if direction == "maximize" else goal  # losses are minimised: met when loss <= g
+    if not (math.isfinite(lv) and math.isfinite(lo) and math.isfinite(hi)):
+        return {"decision": "undecided (no interval)", "games_needed": None, "p": 1.0}
+    se = max(hi - lv, 1e-12) / 1.959963984540054
+    p = float(norm.sf((g - lv) / se))
+    if hi <= g:
+        return {"decision": "passes", "games_needed": games, "p": p}
+    if lo > g:
+        return {"decision": "fails (decisive)", "games_needed": games, "p": p}
+    if lv <= g:
+        need = None if g == lv else int(math.ceil(games * ((hi - lv) / (g - lv)) ** 2 - 1e-9))
+        return {"decision": "undecided (underpowered)", "games_needed": need, "p": p}
+    need = int(math.ceil(games * ((lv - lo) / (lv - g)) ** 2 - 1e-9))
+    return {"decision": "likely fails (not decisive)", "games_needed": need, "p": p}
+
+
+def holm_over_family(out: list[dict]) -> int:
+    """Holm's correction over every (variant, goal) test of the finalists: ``goal_met_holm``
+    (statsmodels). Returns the size of the family."""
+    from statsmodels.stats.multitest import multipletests
+
+    tests = [o for e in out for o in e["objectives"] if o.get("goal") is not None and "p_goal" in o]
+    if not tests:
+        return 0
+    reject = multipletests([o["p_goal"] for o in tests], alpha=0.05, method="holm")[0]
+    for o, r in zip(tests, reject):
+        o["goal_met_holm"] = bool(r and o["goal_met_95"])
+    for e in out:
+        e["holm_family"] = len(tests)
+    return len(tests)
+
+
 def side_effects(e: dict, spec: TuneSpec) -> tuple[int, float]:
     """A variant's side effects: the headline figures it moves at any table of the panel (the
     paired 95 % interval excludes zero) outside the objectives' own measures, as (how many,
@@ -570,8 +613,10 @@ def base_evidence(spec: TuneSpec, last: dict) -> dict:
                 met, met_sure = bool(-lv >= o.goal), bool(math.isfinite(hi) and -hi >= o.goal)
             else:
                 met, met_sure = bool(lv <= o.goal), bool(math.isfinite(hi) and hi <= o.goal)
+        dec = goal_decision(lv, lo, hi, o.goal, o.direction, last["games"]) if o.goal is not None else {}
         objs.append({"metric": o.metric, "objective": o.describe(), "loss": float(_shown(lv)), "loss_low": lo,
-                     "loss_high": hi, "goal": o.goal, "goal_met": met, "goal_met_95": met_sure})
+                     "loss_high": hi, "goal": o.goal, "goal_met": met, "goal_met_95": met_sure,
+                     "decision": dec.get("decision"), "games_needed": dec.get("games_needed")})
     cv = constraint_values(spec, bS, bS, rS)[: len(spec.constraints)]
     holds = all(x <= 0 for x in cv)
     meets = bool(objs) and all(x["goal"] is not None and x["goal_met_95"] for x in objs) and holds
@@ -609,6 +654,7 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
             if math.isfinite(llo):
                 llo, lhi = min(llo, lv), max(lhi, lv)
             met = met_sure = None
+            decision = {}
             if o.goal is not None:
                 if o.direction == "maximize":
                     met = bool(-lv >= o.goal)
@@ -616,6 +662,8 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
                 else:
                     met = bool(lv <= o.goal)
                     met_sure = bool(lhi <= o.goal) if math.isfinite(lhi) else False
+                d = goal_decision(lv, llo, lhi, o.goal, o.direction, last["games"])
+                decision = {"decision": d["decision"], "games_needed": d["games_needed"], "p_goal": d["p"]}
             scen = []
             for i in scenarios_of(spec, o.metric):
                 P = Ps[i]
@@ -637,7 +685,7 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
             obj.append({"metric": o.metric, "objective": o.describe(), "base_loss": float(_shown(lb)),
                         "loss": float(_shown(lv)), "_rank_loss": lv, "loss_low": llo, "loss_high": lhi,
                         "diff": float(_shown(lv) - _shown(lb)), "low": lo, "high": hi, "verdict": verdict(lo, hi),
-                        "goal": o.goal, "goal_met": met, "goal_met_95": met_sure, "scenarios": scen})
+                        "goal": o.goal, "goal_met": met, "goal_met_95": met_sure, **decision, "scenarios": scen})
         cv = constraint_values(spec, S, bS, rS)
         off = disables_a_power(spec.base, c.rules) if not spec.allow_inert_powers else []
         inert = inert_powers(spec, S, bS) if not spec.allow_inert_powers else []
@@ -696,5 +744,6 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
                     "effects_by_scenario": by_scenario, "scenarios": names,
                     "rate_halfwidth": max_rate_halfwidth(S, Ps),
                     "rungs": c.rungs, "search_losses": c.search_losses})
+    holm_over_family(out)
     designer_order(spec, out)
     return out
