@@ -260,7 +260,7 @@ def test_really_full_tmpfs(small_tmpfs):
     path = small_tmpfs / "games.csv"
     res = cli("simulate", "--games", "20000", "--out", path)
     assert "No space left" in one_line_error(res, code=1)
-    assert "win rate seat 0" in res.stdout
+    assert "win rate seat 1" in res.stdout
     assert not path.exists()
     no_temp_files(small_tmpfs)
     subprocess.run(["mount", "-o", "remount,ro", str(small_tmpfs)], check=True)

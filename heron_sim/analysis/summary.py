@@ -115,7 +115,7 @@ def summary_table(summaries: dict[str, dict]) -> pd.DataFrame:
         put(label, "rounds mean / median / p90",
             f"{s['rounds_mean']:.2f} / {s['rounds_median']:.0f} / {s['rounds_p90']:.0f}")
         for seat, (rate, (lo, hi)) in enumerate(zip(s["win_rate_by_seat"], s["win_rate_by_seat_ci"])):
-            put(label, f"win rate seat {seat}", f"{100 * rate:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}]")
+            put(label, f"win rate seat {seat + 1}", f"{100 * rate:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}]")
         for guide, rate in s["win_rate_by_guide"].items():
             lo, hi = s["win_rate_by_guide_ci"][guide]
             put(label, f"win rate guide {guide}", f"{100 * rate:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}]")

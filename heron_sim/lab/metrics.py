@@ -176,7 +176,7 @@ def _metrics() -> dict[str, Metric]:
                lambda S, P: _div(_c(S, "skill_strong_win"), _c(S, "skill_strong_win") + _c(S, "skill_weak_win"))),
     ]
     for s in range(7):
-        m.append(Metric(f"seat_{s}_win_rate", f"win rate seat {s}", "rate",
+        m.append(Metric(f"seat_{s}_win_rate", f"win rate seat {s + 1}", "rate",
                         (lambda s: lambda S, P: _decided(S, _div(_c(S, f"seat_win_{s}"), _c(S, "games"))))(s)))
     for g in ANIMALS:
         m.append(Metric(f"power_{g}_use", f"{g}'s power: uses per game dealt", "count",
