@@ -171,3 +171,36 @@ def test_holm_over_the_finalists_goal_tests():
         out[0]["objectives"][0]["p_goal"], out[1]["objectives"][0]["p_goal"] = pa, pb
         holm_over_family(out)
         assert [e["objectives"][0]["goal_met_holm"] for e in out] == expect
+
+
+def _seat_rows(base, variant, half=0.004):
+    return [{"metric": f"seat_{s}_win_rate", "label": f"win rate seat {s + 1}", "base": b, "variant": v,
+             "reference": None, "diff": v - b, "low": v - b - half, "high": v - b + half,
+             "significant": "differs" if abs(v - b) > half else "no clear difference"}
+            for s, (b, v) in enumerate(zip(base, variant))]
+
+
+def test_a_fix_that_moves_the_unfairness_to_another_seat_is_flagged():
+    from heron_sim.lab.study import moved_unfairness
+
+    # t9 at 5 players: seat 1's edge goes, the last seat goes from -0.60 to -1.64 points from fair.
+    base = [0.215, 0.200, 0.197, 0.194, 0.194]
+    fixed = [0.2005, 0.2010, 0.2020, 0.2001, 0.1836]
+    e = {"effects_by_scenario": {"rungs-5": _seat_rows(base, fixed)}}
+    moved = moved_unfairness(e, margin=0.01)
+    assert [(x["table"], x["what"]) for x in moved] == [("rungs-5", "seat 5")]
+    assert moved[0]["variant"] - moved[0]["fair"] == pytest.approx(-0.0164)
+    # Inside the margin, or not farther than under the base, or not shown to move: no flag.
+    assert moved_unfairness(e, margin=0.02) == []
+    assert moved_unfairness({"effects_by_scenario": {"t": _seat_rows(base, base)}}, margin=0.01) == []
+    assert moved_unfairness({"effects_by_scenario": {"t": _seat_rows(base, fixed, half=0.02)}}, margin=0.01) == []
+
+
+def test_the_finding_names_where_the_unfairness_went():
+    s = spec()
+    fin = [entry("t9", 2, 0.004, 0.002, 0.008)]
+    fin[0]["moves_unfairness"] = [{"table": "rungs-5", "what": "seat 5", "fair": 0.2, "base": 0.194,
+                                   "variant": 0.1836, "diff": -0.0104, "low": -0.0158, "high": -0.0049}]
+    designer_order(s, fin)
+    text = finding_text(s, fin)
+    assert "It moves the unfairness elsewhere: seat 5 at rungs-5 -0.6 → -1.6 points from fair" in text

@@ -137,6 +137,12 @@ def finding_text(spec: TuneSpec, finalists: list[dict], base: dict | None = None
                      f"(the ladder's one- to {spec.ladder_max_keys}-rule changes and the search's front); "
                      "this is the closest found.")
         text += " " + _power_text(best, goals, small is best)
+    moved = best.get("moves_unfairness") or []
+    if moved:
+        text += (" It moves the unfairness elsewhere: " + "; ".join(
+            f"{x['what']} at {x['table']} {100 * (x['base'] - x['fair']):+.1f} → {100 * (x['variant'] - x['fair']):+.1f} "
+            f"points from fair (change {100 * x['diff']:+.1f} [{100 * x['low']:+.1f}, {100 * x['high']:+.1f}])"
+            for x in moved[:6]) + (f"; and {len(moved) - 6} more" if len(moved) > 6 else "") + ".")
     return text
 
 

@@ -540,6 +540,36 @@ def holm_over_family(out: list[dict]) -> int:
     return len(tests)
 
 
+def moved_unfairness(e: dict, margin: float | None = None) -> list[dict]:
+    """Where a variant moves the unfairness (issue 30 item 4): at any table of the panel, a seat
+    or a guide (when dealt) whose win rate ends farther from its fair share (1 / players) than
+    the margin (the designer's ``share_margin``), farther than under the base, with a paired 95 %
+    interval of the change that excludes zero in that direction. Seats are numbered from 1."""
+    from ..analysis.judge import SHARE_MARGIN
+    from ..rules.words import GUIDES
+
+    margin = SHARE_MARGIN if margin is None else margin
+    out = []
+    for table, rows in (e.get("effects_by_scenario") or {}).items():
+        seats = [x for x in rows if x["metric"].startswith("seat_") and x["metric"].endswith("_win_rate")]
+        fair = 1.0 / len(seats) if seats else None
+        for x in rows:
+            m = x["metric"]
+            if fair is None or not m.endswith("_win_rate") or not m.startswith(("seat_", "guide_")):
+                continue
+            b, v, lo, hi = x["base"], x["variant"], x["low"], x["high"]
+            if not all(map(math.isfinite, (b, v, lo, hi))):
+                continue
+            away = (v - fair) * (v - b) > 0 and (lo > 0 or hi < 0)
+            if abs(v - fair) > margin and abs(v - fair) > abs(b - fair) and away:
+                part = m.split("_")[1]
+                what = f"seat {int(part) + 1}" if m.startswith("seat_") else \
+                    f"the {GUIDES['en'].get(part, part)} guide"
+                out.append({"table": table, "what": what, "metric": m, "fair": fair, "base": b, "variant": v,
+                            "diff": x["diff"], "low": lo, "high": hi})
+    return out
+
+
 def side_effects(e: dict, spec: TuneSpec) -> tuple[int, float]:
     """A variant's side effects: the headline figures it moves at any table of the panel (the
     paired 95 % interval excludes zero) outside the objectives' own measures, as (how many,
@@ -744,6 +774,8 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
                     "effects_by_scenario": by_scenario, "scenarios": names,
                     "rate_halfwidth": max_rate_halfwidth(S, Ps),
                     "rungs": c.rungs, "search_losses": c.search_losses})
+    for e in out:
+        e["moves_unfairness"] = moved_unfairness(e)
     holm_over_family(out)
     designer_order(spec, out)
     return out
