@@ -321,6 +321,10 @@ def test_panel_ladder_and_sheets_end_to_end(tmp_path):
     assert "| Lancers par tour | Chaque joueur lance jusqu'à 3 fois par tour." in fr or "Taureau" in fr
     assert "greedy-4" in fr and "mix-3" in fr and " min" in fr
     assert (out / f"sheet-{best}.en.md").is_file() and (out / f"sheet-{best}.html").is_file()
+    # The booklet's text with the change in place: one more roll, in the booklet's words.
+    book = (out / f"booklet-{best}.fr.md").read_text(encoding="utf-8")
+    assert "**Chaque joueur lance ses dés jusqu'à quatre fois par tour.**" in book
+    assert (out / f"booklet-{best}.en.md").is_file() and "<li>" not in (out / f"booklet-{best}.html").read_text()
     md = (out / "front.md").read_text(encoding="utf-8")
     assert "## The ladder: the smallest change first" in md and "## Every table" in md and "rules changed" in md
 

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Optional
 
 import typer
 
@@ -46,8 +46,22 @@ def rules_cmd(
     players: PlayersOpt = None,
     rules: RulesOpt = None,
     set_: SetOpt = None,
+    booklet: Annotated[Optional[str], typer.Option(
+        "--booklet", metavar="fr|en",
+        help="Print instead the booklet's blocks these rules change against the rulings of their mode, "
+             "rewritten with the change in place (Markdown).")] = None,
 ) -> None:
-    """Print the effective rules (defaults + file + overrides) as JSON, and their hash."""
+    """Print the effective rules (defaults + file + overrides) as JSON, and their hash; with
+    --booklet fr (or en), the booklet's text of the blocks they change, in the booklet's words."""
     r = build_rules(mode, rules, set_, players)
+    if booklet is not None:
+        from ..errors import HeronSimError
+        from ..lab.booklet import booklet_text
+        from ..rules import Rules
+
+        if booklet not in ("fr", "en"):
+            raise HeronSimError(f"--booklet: {booklet!r}; allowed: fr, en")
+        typer.echo(booklet_text(Rules.build(mode=r.mode, players=r.players), r, booklet), nl=False)
+        return
     typer.echo(dumps(r.to_table(), indent=2, ensure_ascii=False))
     log(f"# rules hash {r.digest()}")

@@ -257,7 +257,12 @@ def _side_md(e: dict, lang: str, t: dict, minutes, spt) -> list[str]:
 
 def sheet_html(markdown: str, lang: str = "fr") -> str:
     """A self-contained HTML page of a sheet (headings, tables, paragraphs; no network)."""
-    body, table = [], []
+    body, table, items = [], [], []
+
+    def flush_items():
+        if items:
+            body.append("<ul>" + "".join(f"<li>{_inline(x)}</li>" for x in items) + "</ul>")
+            items.clear()
 
     def flush():
         if table:
@@ -273,9 +278,14 @@ def sheet_html(markdown: str, lang: str = "fr") -> str:
 
     for line in markdown.splitlines():
         if line.startswith("|"):
+            flush_items()
             table.append(line)
             continue
         flush()
+        if line.startswith("- "):
+            items.append(line[2:])
+            continue
+        flush_items()
         if line.startswith("## "):
             body.append(f"<h2>{_inline(line[3:])}</h2>")
         elif line.startswith("# "):
@@ -283,6 +293,7 @@ def sheet_html(markdown: str, lang: str = "fr") -> str:
         elif line.strip():
             body.append(f"<p>{_inline(line)}</p>")
     flush()
+    flush_items()
     style = ("body{font-family:Georgia,serif;max-width:60em;margin:2em auto;padding:0 1em}"
              "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #999;padding:.2em .5em;"
              "vertical-align:top}th{background:#eee}@media print{body{margin:0}}")
@@ -309,7 +320,7 @@ def write_sheets(spec, finalists: list[dict], out, limit: int) -> list:
 
     out = Path(out)
     paths = []
-    for old in list(out.glob("sheet-*.md")) + list(out.glob("sheet-*.html")):
+    for old in [*out.glob("sheet-*.md"), *out.glob("sheet-*.html"), *out.glob("booklet-*.md"), *out.glob("booklet-*.html")]:
         old.unlink()
     for e in finalists[:limit]:
         md = {lang: rule_sheet(spec.base, e["rules"], e, lang, name=e["id"]) for lang in LANGS}
@@ -320,6 +331,17 @@ def write_sheets(spec, finalists: list[dict], out, limit: int) -> list:
         page = sheet_html(md["fr"] + "\n" + md["en"], "fr")
         p = out / f"sheet-{e['id']}.html"
         write_text(p, page)
+        paths.append(p)
+        # The booklet's blocks with the change in place (issue 30 item 7), French then English.
+        from .booklet import booklet_text
+
+        book = {lang: booklet_text(spec.base, e["rules"], lang, name=e["id"]) for lang in LANGS}
+        for lang in LANGS:
+            p = out / f"booklet-{e['id']}.{lang}.md"
+            write_text(p, book[lang])
+            paths.append(p)
+        p = out / f"booklet-{e['id']}.html"
+        write_text(p, sheet_html(book["fr"] + "\n" + book["en"], "fr"))
         paths.append(p)
     return paths
 
