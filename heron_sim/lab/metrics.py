@@ -153,7 +153,7 @@ def _seat_balance(S, players):
 def _metrics() -> dict[str, Metric]:
     m = [
         Metric("guide_spread", "guide spread (largest gap between a guide's win rate when dealt and the fair share)", "points", _guide_spread),
-        Metric("first_player_advantage", "first-player advantage (seat 0 win rate - fair)", "points",
+        Metric("first_player_advantage", "first-player advantage (seat 1 win rate − fair share)", "points",
                lambda S, P: _decided(S, _div(_c(S, "seat_win_0"), _c(S, "games")) - 1.0 / P)),
         Metric("length", "mean length (rounds, finished games)", "rounds",
                lambda S, P: _div(_c(S, "rounds_finished"), _c(S, "finished"))),
