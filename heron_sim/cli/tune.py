@@ -67,3 +67,29 @@ def tune_cmd(
     except TuneInterrupted as err:
         raise Interrupted(str(err)) from None
     typer.echo(res["paths"]["front_md"].read_text(encoding="utf-8"))
+
+
+@app.command("replay")
+def replay_cmd(
+    tune_file: Annotated[Path, typer.Argument(metavar="TUNE.toml", help="The study whose goals, constraints and panel judge the proposal.")],
+    variant: Annotated[Path, typer.Argument(metavar="VARIANT.toml", help="A rules file, e.g. results/tune-guides/variants/guides-1-L28.toml.")],
+    seed: Annotated[int, typer.Option("--seed", help="The seed of the fresh games (use one the study never used).")] = 99,
+    games: Annotated[int, typer.Option("--games", help="Games a table, base and variant on the same games.")] = 20000,
+    panel: Annotated[Optional[str], typer.Option("--panel", help="Another panel of tables: default (people) or bots (default: the study's).")] = None,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="local (default), local-cluster[:N] or tcp://HOST:PORT.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the whole evidence as JSON.")] = False,
+) -> None:
+    """Replay a proposal at every table of the study's panel (or another), on fresh games of
+    another seed, judged as the study judged its finalists: each goal as an equivalence test at
+    the designer's margin, every constraint and the seven-powers check at every table, and where
+    it moves the unfairness. Says which tables it was measured on and whether it holds at all."""
+    from ..lab.replay import replay, replay_text
+    from ._app import dumps
+
+    res = replay(tune_file, variant, seed=seed, games=games, panel=panel, scheduler=scheduler, log=log)
+    if as_json:
+        ev = dict(res["evidence"])
+        ev.pop("rules", None)
+        typer.echo(dumps({**res, "evidence": ev}))
+        return
+    typer.echo(replay_text(res))

@@ -1,0 +1,134 @@
+"""Replay a proposal at every table, on seeds the study never used (issue 30 items 3-4).
+
+A proposal must hold at every table a designer will play it at, not only on the panel that chose
+it. :func:`replay` plays a variant rules file (one of ``results/tune-<name>/variants/``, or any
+rules file) and the study's base rules on the same fresh games — another seed, game indices no
+study draws — at every table of the study's panel or of another one (``panel = "default"``,
+``"bots"``), and judges it exactly as the study judged its finalists: each goal as an
+equivalence test at the designer's margin, every constraint and the seven-powers check at
+every table, and where it moves the unfairness. It says which tables it was measured on.
+"""
+
+from __future__ import annotations
+
+import copy
+import tomllib
+from pathlib import Path
+from typing import Callable
+
+from ..errors import HeronSimError
+from ..rules import Rules
+from .changes import rule_changes
+from .space import apply
+
+#: First game index of a replay: past every index a study draws (search from 0, racing rungs at
+#: multiples of FRESH = 1e9), so a replay on the study's own seed still plays new games.
+REPLAY_FIRST = 900_000_000_000
+
+
+def _spec(path: Path, seed: int, panel: str | None):
+    from .spec import parse_spec
+
+    if not path.is_file():
+        raise HeronSimError(f"{path}: no such tune file")
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as err:
+        raise HeronSimError(f"{path.name}: not valid TOML: {err}") from None
+    data = dict(data)
+    data["seed"] = seed
+    if panel is not None:
+        data["panel"] = panel
+        data.pop("scenario", None)
+    return parse_spec(data, path)
+
+
+def variant_for(spec, variant: Rules) -> tuple:
+    """The variant's changes against the study's base, applied to every table's own base rules
+    (its player count, its mode)."""
+    changes = rule_changes(spec.base, variant)
+    out = []
+    for b in spec.scenario_bases:
+        table = copy.deepcopy(b.to_table())
+        for c in changes:
+            apply(table, c.key, c.new)
+        out.append(Rules.from_table(table))
+    return tuple(out), changes
+
+
+def replay(tune_file: str | Path, variant_file: str | Path, *, seed: int, games: int = 20_000,
+           panel: str | None = None, scheduler: str | None = None, workers: int | None = None,
+           log: Callable[[str], None] = lambda s: None) -> dict:
+    """Play ``variant_file`` against the study's base at every table on fresh games of ``seed``;
+    returns the finalist's evidence (as in ``summary.json``), the base's, the tables, and
+    ``holds``: every goal passes its equivalence test and every constraint holds at every table."""
+    from ..runner.executor import get_executor
+    from .evaluate import Evaluator
+    from .ladder import meets_95
+    from .study import Candidate, base_evidence, evidence, holm_over_family
+
+    if games < 10:
+        raise HeronSimError(f"--games: {games}; allowed: >= 10")
+    spec = _spec(Path(tune_file), seed, panel)
+    vpath = Path(variant_file)
+    if not vpath.is_file():
+        raise HeronSimError(f"{vpath}: no such rules file")
+    variant = Rules.build(mode=spec.base.mode, players=spec.base.players, rules_file=str(vpath))
+    cand, changes = variant_for(spec, variant)
+    if not changes:
+        log(f"note: {vpath.name} changes no rule of the study's base: the replay compares the rulings with themselves")
+    c = Candidate(id=vpath.stem, trial=-1, params={}, rules=cand[0], search_losses=[], search_feasible=True,
+                  cand=cand, n_changed=len(changes))
+    base_c = tuple(spec.scenario_bases)
+    ref_c = tuple(spec.scenario_refs) if spec.reference else None
+    rules = [base_c] + ([ref_c] if ref_c else []) + [cand]
+    names = [sc.name for sc in spec.panel]
+    log(f"replay {vpath.name}: {games:,} games a table at {len(names)} tables ({', '.join(names)}), seed {seed}, "
+        f"game indices from {REPLAY_FIRST:,}")
+    with get_executor(scheduler, workers) as ex:
+        ev = Evaluator(spec, ex, None, log=log)
+        reps = ev.replicates(rules, REPLAY_FIRST, games, boot_seed=seed % 2**32)
+    last = {"games": games, "first_game": REPLAY_FIRST, "base": reps[0], "ref": reps[1] if ref_c else None,
+            "cands": {c.id: reps[-1]}}
+    fin = evidence(spec, [c], last)
+    holm_over_family(fin)
+    e = fin[0]
+    return {"variant": str(vpath), "tune_file": str(tune_file), "seed": seed, "games": games,
+            "tables": [sc.describe() for sc in spec.panel], "table_names": names,
+            "changes": e["changes"], "evidence": e, "base": base_evidence(spec, last),
+            "holds": bool(meets_95(e)), "feasible": e["feasible"], "moves_unfairness": e.get("moves_unfairness", [])}
+
+
+def replay_text(res: dict) -> str:
+    """The replay as a designer reads it."""
+    e = res["evidence"]
+    lines = [f"{Path(res['variant']).name} ({e['changes']}), replayed on seed {res['seed']}: {res['games']:,} fresh "
+             f"games a table, paired with the base rules, at {len(res['table_names'])} tables:"]
+    lines += [f"  {n}: {d}" for n, d in zip(res["table_names"], res["tables"])]
+    from .metrics import format_value, unit_suffix
+
+    def fv(m, v):
+        return f"{format_value(m, v)}{unit_suffix(m)}" if v == v else "n/a"
+
+    for o in e["objectives"]:
+        m = o["metric"]
+        lines.append(f"{o['objective']}: {fv(m, o['loss'])} [{fv(m, o['loss_low'])}, {fv(m, o['loss_high'])}] against "
+                     f"{fv(m, o['base_loss'])} for the base" + (f"; {o['decision']}" if o.get("decision") else ""))
+        for s in o["scenarios"]:
+            lines.append(f"    {s['scenario']}: {s['text']}")
+    for cst in e["constraints"]:
+        bad = [t for t, ok in (cst.get("scenarios") or {}).items() if not ok]
+        inert = sorted(set(cst.get("powers_off", []) + cst.get("inert", [])))
+        lines.append(f"{cst['constraint']}: {'holds' if cst['holds'] else 'violated'}"
+                     + (f" (fails at {', '.join(bad)})" if bad else "") + (f" ({', '.join(inert)})" if inert else ""))
+    for x in res["moves_unfairness"]:
+        lines.append(f"moves the unfairness: {x['what']} at {x['table']} {100 * (x['base'] - x['fair']):+.1f} → "
+                     f"{100 * (x['variant'] - x['fair']):+.1f} points from fair")
+    lines.append(("HOLDS at every table: every goal passes its equivalence test and every constraint holds."
+                  if res["holds"] else
+                  "DOES NOT HOLD at every table: " + ("a constraint fails." if not res["feasible"] else
+                                                     "a goal is not met with 95 % confidence.")))
+    return "\n".join(lines)
+
+
+__all__ = ["REPLAY_FIRST", "replay", "replay_text", "variant_for"]
