@@ -257,7 +257,8 @@ def _turns_setup(rules, turns, seed, strategy, guide):
         raise HeronSimError(f"--strategy: {strategy!r}; allowed: {', '.join(user_strategies())}")
     g = animal_index(guide, "--guide")
     sids, sp = seat_arrays([strategy], rules)
-    return g, int(sids[0]), sp[0], pack_rules(rules)
+    # rules by guide: the parameter row of the tables of guide g's rules (one row a block)
+    return g, int(sids[0]), sp[rules.turn_rows()[1][g]], pack_rules(rules)
 
 
 def user_strategies() -> list[str]:

@@ -70,3 +70,42 @@ def test_the_rule_sheet_says_the_count():
     title_en, en = phrase("seats.5.start_squares", [0, 1, 1, 2, 2], "en")
     assert fr.startswith("À 5 joueurs : ") and en.startswith("With 5 players: ")
     assert phrase("start_squares", [0, 1, 1, 2, 2], "fr")[1] in fr
+
+
+def test_a_five_player_game_starts_from_the_counts_list():
+    import numpy as np
+
+    from heron_sim.engine import layout as L
+    from heron_sim.engine.game import seat_compensation
+    from heron_sim.engine.pack import new_workspace, pack_rules
+
+    r = Rules.build(mode="8d8", players=5, overrides={"start_squares": [0, 1, 1, 1], **SEATS5})
+    R = pack_rules(r)
+    w = new_workspace(R, np.zeros(5, np.int64))
+    seat_compensation(w, R)
+    assert [int(w[L.POS + s]) for s in range(5)] == [0, 1, 1, 2, 2]
+    assert [int(w[L.BONUS + s]) for s in range(5)] == [0, 0, 0, 0, 1]
+    r4 = Rules.build(mode="8d8", players=4, overrides={"start_squares": [0, 1, 1, 1], **SEATS5})
+    R4 = pack_rules(r4)
+    w4 = new_workspace(R4, np.zeros(4, np.int64))
+    seat_compensation(w4, R4)
+    assert [int(w4[L.POS + s]) for s in range(4)] == [0, 1, 1, 1]  # the plain list at 4
+
+
+def test_bad_length_on_the_command_line_is_one_error_line():
+    from tests.helpers import cli
+
+    res = cli("rules", "--set", "seats.5.start_squares=[0,1,1,2,2,3]")
+    assert res.exit_code == 2
+    lines = [x for x in res.output.splitlines() if x.strip()]
+    assert lines == ["error: seats.5.start_squares: 6 entries for 5 players; allowed: at most 5"]
+
+
+def test_the_rule_sheet_writes_each_counts_rule_in_both_languages():
+    from heron_sim.lab.sheets import rule_sheet
+
+    v = Rules.build(mode="8d8", overrides={"seats": {"4": {"start_squares": [0, 1, 1, 1]},
+                                                     "5": {"start_squares": [0, 1, 1, 2, 2]}}})
+    fr, en = rule_sheet(Rules.build(mode="8d8"), v, None, "fr"), rule_sheet(Rules.build(mode="8d8"), v, None, "en")
+    assert "À 4 joueurs : " in fr and "À 5 joueurs : " in fr
+    assert "With 4 players: " in en and "With 5 players: " in en

@@ -10,7 +10,7 @@ from .layout import (
     C_PONDS, C_POS, C_PUSHBACK, C_ROUNDS, C_SEAT_POND_BACK, C_SEAT_POND_HITS, C_SEAT_PONDS, C_SKIPPED,
     C_TURNS, C_WINNER, COUNTS, DPTR, GUIDE, LEAD,
     MAX_SEATS, OUT_ANXIETY, OUT_POND, PLAYERS, POS, PROT, READY, ROUND, ROW, RPTR, SID, SKIP,
-    WINNER, BONUS, X_CONS_ANX, X_CONS_NOSET, X_EXTRA_ROLLS, X_START,
+    WINNER, BONUS, R_ROWS, R_TSET, X_CONS_ANX, X_CONS_NOSET, X_EXTRA_ROLLS, X_START,
 )
 from .moves import forward, move_back, pond_pushback
 from .rng import below
@@ -36,8 +36,29 @@ def _unique_extreme(w, largest):
 
 
 @hot
+def turn_rules(g, w, R, sp):
+    """The rules and the strategies' parameter rows of a turn of guide ``g``'s holder: ``R`` and
+    ``sp`` themselves, or with rules by guide (layout.R_ROWS) that guide's row of ``R`` and the
+    block of ``sp`` holding the tables of its rules (views: nothing is copied)."""
+    n = R[R_ROWS]
+    if n == 0:
+        return R, sp
+    Rg = R[n * (g + 1): n * (g + 2)]
+    k = Rg[R_TSET] * w[PLAYERS]
+    return Rg, sp[k: k + w[PLAYERS]]
+
+
+@hot
 def play_slot(a, w, R, rng, sp):
-    """Seat ``a``'s turn slot. Returns the winning seat, or -1."""
+    """Seat ``a``'s turn slot, under the rules of the guide it holds at the slot's start (the
+    rules by guide follow the card: a guide swapped or rotated during the turn changes the rules
+    of its new holder's next turn). Returns the winning seat, or -1."""
+    Rg, spg = turn_rules(w[GUIDE + a], w, R, sp)
+    return _play_slot(a, w, Rg, rng, spg)
+
+
+@hot
+def _play_slot(a, w, R, rng, sp):
     players = w[PLAYERS]
     row = w[ROW]
     w[ACTIVE] = a

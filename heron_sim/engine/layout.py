@@ -52,7 +52,13 @@ X_PATIENCE_DOUBLING = X_SLOT["heron_patience_doubling"]  # 1: a Héron guide dou
                                                          # it set with Patience this turn
 X_START = R_X + len(X_KEYS)   # [MAX_SEATS] start_squares by seat
 X_EXTRA_ROLLS = X_START + MAX_SEATS  # [MAX_SEATS] first_turn_extra_rolls by seat
-R_BOARD = X_EXTRA_ROLLS + MAX_SEATS  # [finish] square effect codes
+# Rules by guide (heron_sim.rules.Rules.guides): R is then 8 rows of rules_length(finish) words,
+# the game's rules first, then the rules of the turn of guide g's holder (row g + 1); the turn
+# slot reads the row of the guide its player holds at its start (heron_sim.engine.game.play_slot).
+R_ROWS = X_EXTRA_ROLLS + MAX_SEATS  # row length if R holds rows by guide (read in row 0), else 0
+R_TSET = R_ROWS + 1   # in each row: which block of the strategies' parameter rows (sp) holds the
+                      # tables of its rules (heron_sim.rules.Rules.turn_rows; 0 without rules by guide)
+R_BOARD = R_TSET + 1  # [finish] square effect codes
 
 
 def rules_length(finish: int) -> int:

@@ -17,7 +17,7 @@ from ..rules.rules import P_FINISH, P_MAX_ROUNDS, P_PLAYERS
 from .game import play_game, play_rounds
 from .moves import pond_pushback
 from .layout import (
-    DECIDE_FN, DSCRIPT, DSCRIPT_LEN, GUIDE, LEAD, NDICE, PLAYERS, R_NDICE, READY, ROLL, ROW, RSCRIPT,
+    DECIDE_FN, DSCRIPT, DSCRIPT_LEN, GUIDE, LEAD, NDICE, PLAYERS, R_NDICE, R_ROWS, READY, ROLL, ROW, RSCRIPT,
     RSCRIPT_LEN, SID, USED, C_SQUARES, HEADER, OUT_ANXIETY, OUT_POND, PATIENCE, PMEMO, PMEMO_LEN,
 )
 from ..strategies.dispatch import GREEDY, HAS_GREEDY, HAS_PRUDENT, PRUDENT
@@ -91,6 +91,11 @@ def play_turns(seed, first_turn, R, guide, sid, sp_row, out, decide_fn):
     w[GUIDE + 1] = 6 if guide != 6 else 5
     seat = sids[0] - sid  # 0, typed like a seat (not a literal: one compiled turn for all)
     fused = HAS_GREEDY and sid == GREEDY  # greedy's own turn, without the dispatch layers
+    rows = R[R_ROWS]
+    if rows != 0:  # rules by guide: the guide's row (the caller passes the parameter row of its
+        R = R[rows * (guide + 1): rows * (guide + 2)]  # tables); sliced here, not by the hot
+                                                      # game.turn_rules: a hot function returns
+                                                      # no reference this kernel may release
     for t in range(n_turns):
         stream_start(seed, first_turn + t, rng)
         w[GUIDE] = guide

@@ -10,7 +10,21 @@ from . import layout as L
 
 
 def pack_rules(rules) -> np.ndarray:
-    """The rules vector ``R`` (int64) the kernels read; see heron_sim.engine.layout."""
+    """The rules vector ``R`` (int64) the kernels read; see heron_sim.engine.layout. With rules
+    by guide (``rules.guides``), the rows of the game's rules and of each guide's holder's turn,
+    one after the other (layout.R_ROWS)."""
+    if not rules.guides:
+        return _pack_row(rules)
+    sets, set_of = rules.turn_rows()
+    rows = [_pack_row(rules.guide_rules(-1))] + [_pack_row(rules.guide_rules(g)) for g in range(7)]
+    for g in range(7):
+        rows[g + 1][L.R_TSET] = set_of[g]
+    R = np.concatenate(rows)
+    R[L.R_ROWS] = rows[0].size
+    return R
+
+
+def _pack_row(rules) -> np.ndarray:
     k = rules.to_kernel()
     n_dice, max_faces = k.faces.shape
     if n_dice > L.MAX_DICE or max_faces > L.MAX_FACES:

@@ -70,6 +70,9 @@ class Key:
         another way (the by-seat lists, ``max_rounds`` through the workspace size).
     later : added after the first release: left out of the digest while at its default.
     turn_free : cannot change a single turn's tables (the expert's cache key ignores it).
+    by_guide : a rule of the player's own turn, so ``[guide.NAME]`` may set it for the holder of
+        one guide (rules by guide: every key that is not ``turn_free``, and the Pond's push-back,
+        which the roller's turn applies; see :data:`BY_GUIDE_KEYS`).
     """
 
     name: str
@@ -85,6 +88,10 @@ class Key:
     kernel: str | None = "P"
     later: bool = False
     turn_free: bool = False
+
+    @property
+    def by_guide(self) -> bool:
+        return self.kind != "seats" and (not self.turn_free or self.name.startswith("pond_pushback_"))
 
     def title(self, lang: str) -> str:
         return self.title_fr if lang == "fr" else self.title_en
@@ -269,6 +276,9 @@ KEYS: dict[str, Key] = {k.name: k for k in _ROWS}
 SCALAR_KEYS: tuple[Key, ...] = tuple(k for k in _ROWS if k.kind != "seats")
 #: The by-seat list keys, in order.
 SEAT_KEYS: tuple[Key, ...] = tuple(k for k in _ROWS if k.kind == "seats")
+#: The keys ``[guide.NAME]`` may set for the holder of one guide (rules by guide): the rules of a
+#: player's own turn, read by the turn from the row of the guide held at its start.
+BY_GUIDE_KEYS: tuple[str, ...] = tuple(k.name for k in _ROWS if k.by_guide)
 #: The keys the kernels read from the X block of the rules vector, in slot order.
 X_KEYS: tuple[Key, ...] = tuple(k for k in _ROWS if k.kernel not in (None, "P"))
 

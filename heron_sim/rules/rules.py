@@ -24,7 +24,7 @@ from ..errors import RulesError
 from ..tomlfile import package_toml, read_toml
 from . import board as _board
 from . import dice as _dice
-from .keys import KEYS, SCALAR_KEYS, SEAT_KEYS
+from .keys import BY_GUIDE_KEYS, KEYS, SCALAR_KEYS, SEAT_KEYS
 
 MODES: tuple[str, ...] = ("8d8", "7d8", "10d8", "10d6")
 COMBO_EFFECTS: tuple[str, ...] = ("none", "regenerate", "swap", "choice")
@@ -51,8 +51,9 @@ SEAT_COUNTS = range(2, 8)
 _LATER_KEYS = {
     **{k.name: (list(k.default) if k.kind == "seats" else k.default) for k in KEYS.values() if k.later},
     "seats": {},
+    "guide": {},
 }
-_TOP_KEYS = ("mode", *_SCALARS, "disabled_powers", *_SEAT_LISTS, "seats", "combinations", "dice", "board")
+_TOP_KEYS = ("mode", *_SCALARS, "disabled_powers", *_SEAT_LISTS, "seats", "guide", "combinations", "dice", "board")
 
 
 class KernelRules(NamedTuple):
@@ -91,7 +92,8 @@ def _check_scalar(name: str, value: Any) -> Any:
 
 
 _EXAMPLE_KEY = {"dice": "count=9", "combinations": "advance=[0,0,0,1,2,5,7,9,10]",
-                "board": "file=my-board.toml", "seats": "5.start_squares=[0,1,1,2,2]"}
+                "board": "file=my-board.toml", "seats": "5.start_squares=[0,1,1,2,2]",
+                "guide": "heron.anxiety_threshold=4"}
 
 
 def mode_dice(mode: str) -> tuple[tuple[int, ...], ...]:
@@ -163,6 +165,10 @@ class Rules:
     #: By-seat lists for one player count (``[seats.5] start_squares = [...]``): sorted
     #: ``(players, key, values)``; at that count they replace the list of every count.
     seats: tuple[tuple[int, str, tuple[int, ...]], ...] = ()
+    #: Rules by guide (``[guide.heron] anxiety_threshold = 4``): sorted ``(guide, key, value)``;
+    #: for the turns of the player who holds that guide at the start of the turn, the key takes
+    #: this value (keys: heron_sim.rules.keys.BY_GUIDE_KEYS).
+    guides: tuple[tuple[int, str, Any], ...] = ()
     combo_advance: tuple[int, ...] = (0, 0, 0, 1, 2, 5, 7, 9, 10)
     combo_effect: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 1, 2, 3)
     squares: tuple[tuple[int, int], ...] | None = None
@@ -201,7 +207,7 @@ class Rules:
         unknown = sorted(set(table) - set(_TOP_KEYS))
         if unknown:
             raise RulesError(f"{unknown[0]}: unknown rules key; allowed: {', '.join(_TOP_KEYS)}")
-        for key in ("dice", "combinations", "board", "seats"):
+        for key in ("dice", "combinations", "board", "seats", "guide"):
             if not isinstance(table.get(key, {}) or {}, dict):
                 raise RulesError(f"{key}: {table[key]!r} is not a table; allowed: a [{key}] table "
                                  f"(e.g. --set {key}.{_EXAMPLE_KEY[key]})")
@@ -221,8 +227,9 @@ class Rules:
         disabled = _resolve_disabled_powers(table.get("disabled_powers", []))
         lists = {name: _resolve_seat_list(name, table[name], finish) for name in _SEAT_LISTS if name in table}
         seats = _resolve_seats(table.get("seats", {}) or {}, finish)
+        guides = _resolve_guides(table.get("guide", {}) or {})
         return cls(mode=mode, dice=dice, combo_advance=advance, combo_effect=effect,
-                   squares=squares, disabled_powers=disabled, seats=seats, **scalars, **lists)
+                   squares=squares, disabled_powers=disabled, seats=seats, guides=guides, **scalars, **lists)
 
     def replace(self, **changes) -> "Rules":
         """A copy with some fields changed, validated again.
@@ -284,6 +291,14 @@ class Rules:
         _resolve_seats({str(n): {k: list(v)} for n, k, v in self.seats}, self.finish)
         if len({(n, k) for n, k, _ in self.seats}) != len(self.seats):
             raise RulesError("seats: a player count's key is given twice")
+        if not isinstance(self.guides, tuple) or not all(isinstance(x, tuple) and len(x) == 3 for x in self.guides):
+            raise RulesError(f"guide: {self.guides!r}; allowed: (guide, key, value) triples")
+        if len({(g, k) for g, k, _ in self.guides}) != len(self.guides):
+            raise RulesError("guide: a guide's key is given twice")
+        for g, k, v in self.guides:
+            if isinstance(g, bool) or not isinstance(g, (int, np.integer)) or not 0 <= g < 7:
+                raise RulesError(f"guide: {g!r}; allowed: animal indices 0..6")
+            _resolve_guides({ANIMAL_NAMES[g]: {k: v}})
         for g in self.disabled_powers:
             if isinstance(g, bool) or not isinstance(g, (int, np.integer)) or not 0 <= g < 7:
                 raise RulesError(f"disabled_powers: {g!r}; allowed: animal indices 0..6")
@@ -308,6 +323,8 @@ class Rules:
         if isinstance(self.seats, (tuple, list)):
             object.__setattr__(self, "seats", tuple(sorted(
                 (n, k, tuple(v)) if isinstance(v, (tuple, list)) else (n, k, v) for n, k, v in self.seats)))
+        if isinstance(self.guides, (tuple, list)):
+            object.__setattr__(self, "guides", tuple(sorted(tuple(x) for x in self.guides)))
         for name in ("combo_advance", "combo_effect", "squares", "disabled_powers", *_SEAT_LISTS):
             value = getattr(self, name)
             if not isinstance(value, (tuple, list)):
@@ -352,6 +369,31 @@ class Rules:
         named = ", ".join(f"[seats.{n}]" for n in counts)
         return (f"seats: {named} set, but this table has {self.players} players: no [seats.{self.players}] "
                 "table, so the by-seat lists of every count apply")
+
+    def guide_rules(self, guide: int) -> "Rules":
+        """The rules of a turn of the player who holds ``guide`` (animal index): these rules with
+        that guide's ``[guide.NAME]`` keys applied, and no rules by guide left."""
+        own = {k: v for g, k, v in self.guides if g == guide}
+        return dataclasses.replace(self, guides=(), **own) if (own or self.guides) else self
+
+    def turn_rows(self) -> tuple[tuple["Rules", ...], tuple[int, ...]]:
+        """The distinct rules of a turn that a strategy's tables depend on, and which one each
+        guide's holder plays: ``(sets, set_of_guide)``. ``sets[0]`` is these rules without rules
+        by guide; a guide whose keys change only what no single turn's tables read (the Pond's
+        push-back: ``turn_free`` keys) shares its set. Without rules by guide: ``((self,), (0,) * 7)``."""
+        if not self.guides:
+            return (self,), (0,) * 7
+        base = self.guide_rules(-1)
+        tabled = [k for k in BY_GUIDE_KEYS if not KEYS[k].turn_free]
+        sets, keys, of = [base], [tuple(getattr(base, k) for k in tabled)], []
+        for g in range(7):
+            row = self.guide_rules(g)
+            key = tuple(getattr(row, k) for k in tabled)
+            if key not in keys:
+                keys.append(key)
+                sets.append(row)
+            of.append(keys.index(key))
+        return tuple(sets), tuple(of)
 
     def pond_pushback(self, herons: int) -> int:
         """Squares each opponent moves back after a Pond of ``herons`` herons (rulings §3: H;
@@ -407,6 +449,8 @@ class Rules:
             **{name: list(getattr(self, name)) for name in _SEAT_LISTS},
             "seats": {str(n): {k: list(v) for m, k, v in self.seats if m == n}
                       for n in sorted({n for n, _, _ in self.seats})},
+            "guide": {ANIMAL_NAMES[g]: {k: v for h, k, v in self.guides if h == g}
+                      for g in sorted({g for g, _, _ in self.guides})},
             "combinations": {
                 "advance": list(self.combo_advance),
                 "effect": [COMBO_EFFECTS[c] for c in self.combo_effect],
@@ -485,6 +529,34 @@ def _resolve_seats(table: dict, finish: int) -> tuple[tuple[int, str, tuple[int,
                 raise RulesError(f"seats.{count}.{key}: {len(resolved)} entries for {count} players; "
                                  f"allowed: at most {count}")
             out.append((int(count), key, resolved))
+    return tuple(sorted(out))
+
+
+def _resolve_guides(table: dict) -> tuple[tuple[int, str, Any], ...]:
+    """``[guide.NAME]`` tables: keys of a player's own turn (BY_GUIDE_KEYS) for the holder of
+    guide NAME (French or English name)."""
+    from ..animals import animal_index
+    from ..errors import HeronSimError
+
+    out = []
+    keys = ", ".join(BY_GUIDE_KEYS)
+    for name, sub in table.items():
+        try:
+            g = animal_index(name, f"guide.{name}") if isinstance(name, str) else animal_index("?", f"guide.{name}")
+        except HeronSimError as err:
+            raise RulesError(f"{err}; as in [guide.heron]") from None
+        if not isinstance(sub, dict):
+            raise RulesError(f"guide.{name}: {sub!r} is not a table; allowed: a [guide.{name}] table of {keys}")
+        for key, value in sub.items():
+            if key not in BY_GUIDE_KEYS:
+                why = "not a rule of the player's own turn" if key in _TOP_KEYS else "unknown key"
+                raise RulesError(f"guide.{name}.{key}: {why}; allowed: {keys}")
+            try:
+                out.append((g, key, _check_scalar(key, value)))
+            except RulesError as err:
+                raise RulesError(f"guide.{name}.{err}") from None
+    if len({(g, k) for g, k, _ in out}) != len(out):
+        raise RulesError("guide: a guide's key is given twice (under its French and English names)")
     return tuple(sorted(out))
 
 

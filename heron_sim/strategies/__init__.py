@@ -206,7 +206,26 @@ def seat_row(spec: str, rules=None) -> np.ndarray:
 
 
 def seat_arrays(seating: list[str], rules=None) -> tuple[np.ndarray, np.ndarray]:
-    """Strategy ids and parameter rows by seat, as the kernel reads them.
+    """Strategy ids and parameter rows by seat, as the kernel reads them (see :func:`_seat_block`).
+
+    With rules by guide (``rules.guides``), ``sp`` holds one block of ``players`` rows per set of
+    a turn's rules (Rules.turn_rows), one after the other: block k is the seats' rows built for
+    ``sets[k]`` (their tables), and the turn of a guide's holder reads its set's block
+    (heron_sim.engine.game.turn_rules), so a strategy plays that guide's rules exactly.
+    """
+    if rules is None or not getattr(rules, "guides", ()):
+        return _seat_block(seating, rules)
+    sets, _ = rules.turn_rows()
+    blocks = [_seat_block(seating, r) for r in sets]
+    p = len(seating)
+    sp = np.zeros((p * len(sets), max(b.shape[1] for _, b in blocks)), dtype=np.float64)
+    for k, (_, b) in enumerate(blocks):
+        sp[k * p: (k + 1) * p, : b.shape[1]] = b
+    return blocks[0][0], sp
+
+
+def _seat_block(seating: list[str], rules=None) -> tuple[np.ndarray, np.ndarray]:
+    """Strategy ids and parameter rows by seat, for rules without rules by guide.
 
     Returns ``sids`` int64[players] and ``sp`` float64[players, k] (rows padded to the widest).
     Table seats share one copy of the tables (they depend on the rules only): the first one's

@@ -431,8 +431,9 @@ def table_rolls(rules) -> int:
 #: start), and the tables the key table does not hold (the board, the dice: read directly). Every
 #: other key of Rules.to_table is in the cache key, so a new key is covered unless its row says
 #: otherwise; first_turn_extra_rolls only through table_rolls; powers/disabled_powers only choose
-#: which table a seat reads.
-_TURN_FREE_KEYS = ("mode", *(k.name for k in KEYS.values() if k.turn_free), "seats", "disabled_powers",
+#: which table a seat reads; the rules by guide (``guide``) are the tables of each guide's rules
+#: (built apart: heron_sim.strategies.seat_arrays, over Rules.turn_rows).
+_TURN_FREE_KEYS = ("mode", *(k.name for k in KEYS.values() if k.turn_free), "seats", "guide", "disabled_powers",
                    "board", "dice")
 
 

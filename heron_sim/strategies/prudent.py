@@ -28,7 +28,7 @@ from ..engine.rulebook import bull_applies, bull_bonus
 from ..engine.layout import (
     AIGLE, CERF, COUNTS, D_BULL, D_DEER_SQUARE, D_EAGLE_PICK, D_EAGLE_SQUARE, D_KEEP, D_LION,
     D_POWER, D_SNAKE, EAGLE_FACES, FACE, FREE, FRESH, GUIDE, HERON, KEEP, LOUP, MAX_FACES, NDICE, NOMINAL,
-    POWER_ARG, PMEMO, PMEMO_LEN, R_ADVANCE, R_FACES, R_NDICE, R_NFACES, R_UNIFORM, READY, RESERVED, ROLLS_LEFT, STATUS, TAUREAU,
+    POWER_ARG, PMEMO, PMEMO_LEN, R_ADVANCE, R_ROWS, R_FACES, R_NDICE, R_NFACES, R_UNIFORM, READY, RESERVED, ROLLS_LEFT, STATUS, TAUREAU,
     X_EAGLE_DRAWS,
 )
 from ..rules.rules import P_ANXIETY, P_DOUBLING, P_SNAKE_ADVANCE
@@ -146,7 +146,10 @@ def rerolls(seat, w, R, sp, f, qh, qt, herons, kt, size0, target, s0):
 
 @hot
 def memo_words(R, players):
-    """Words of the memo of :func:`memo_rerolls` (2 bits an answer) for these rules and seats."""
+    """Words of the memo of :func:`memo_rerolls` (2 bits an answer) for these rules and seats;
+    none with rules by guide (R_ROWS: an answer would depend on the guide's rules too)."""
+    if R[R_ROWS] != 0:
+        return 0
     n = R[R_NDICE]
     entries = players * (n + 1) * R[P_ANXIETY] * (n + 1) * 6 * 4
     return (entries + 31) // 32
