@@ -305,9 +305,10 @@ def simulate_turns(
 def count_turns(rules: Rules, turns: int, seed: int = 1, strategy: str = "greedy",
                 guide: str | int = "loup", *, threads: int | None = None,
                 progress: Callable[[int], None] | None = None) -> dict:
-    """:func:`turns_report` of ``turns`` turns, counted chunk by chunk (memory bounded by the
-    chunk, whatever ``turns``); ``requested``, ``played`` and ``interrupted`` say how many
-    were played."""
+    """The JSON document of ``heron-sim turns``: counts of Ponds, Anxieties (rescued ones
+    included), advances over the turns that are neither, and Pond push-backs, over ``turns``
+    turns counted chunk by chunk (memory bounded by the chunk, whatever ``turns``);
+    ``requested``, ``played`` and ``interrupted`` say how many were played."""
     g, sid, sp_row, R = _turns_setup(rules, turns, seed, strategy, guide)
     _set_threads(threads)
     pond = anxiety = 0
@@ -364,21 +365,6 @@ def _turns_doc(rules, turns, played, interrupted, seed, strategy, guide, pond, a
         "played": int(played),
         "interrupted": bool(interrupted),
     }
-
-
-def turns_report(rules: Rules, turns: int, seed: int, strategy: str, guide: str | int,
-                 out: np.ndarray) -> dict:
-    """The JSON document of ``heron-sim turns``: counts of Ponds, Anxieties (rescued ones
-    included), advances over the turns that are neither, and Pond push-backs; ``turns`` and
-    ``played`` are the rows of ``out``, ``requested`` the turns asked for."""
-    outcome, value = out[:, 0], out[:, 1]
-    scored = outcome == L.OUT_SCORED
-    pond = outcome == L.OUT_POND
-    adv = np.bincount(value[scored]) if scored.any() else np.zeros(0, dtype=np.int64)
-    push = np.bincount(value[pond]) if pond.any() else np.zeros(0, dtype=np.int64)
-    anxiety = ((outcome == L.OUT_ANXIETY) | (outcome == L.OUT_RESCUED)).sum()
-    return _turns_doc(rules, turns, len(out), len(out) < turns, seed, strategy, guide,
-                      pond.sum(), anxiety, adv, push)
 
 
 class _KeepOldFile(Exception):

@@ -3,7 +3,10 @@ verdict and the Angoisse reconciliation computed from fixed facts -- the report'
 (``tests/data/executive_facts.json.gz``, taken from results/findings.json of commit 523b7a0),
 the same with one kind's facts left out at a time, and with every figure moved by a seeded
 amount -- are exactly those the single ``build_rows`` of commit 529d503 wrote
-(``tests/data/executive_golden.json.gz``).
+(``tests/data/executive_golden.json.gz``). The kinds added since (the balance per rung, the skill
+ladder) are read from a later report's findings (``tests/data/executive_facts_8957919.json.gz``,
+results/findings.json of commit 8957919: every row of the page, 15), whose rows were captured from
+the code of commit 96675f2, before ``rungs`` and ``skill`` split their sections into functions.
 
 The golden file is regenerated only on purpose (``python -m tests.test_executive_golden``) when a
 sentence is meant to change; review its diff.
@@ -27,19 +30,23 @@ pytestmark = pytest.mark.exact
 
 DATA = Path(__file__).resolve().parent / "data"
 FACTS = DATA / "executive_facts.json.gz"
+#: a later report's facts: every kind of the plan, the rung and skill rows included
+FACTS_LATER = DATA / "executive_facts_8957919.json.gz"
 GOLDEN = DATA / "executive_golden.json.gz"
 
 #: the heads of the fact ids, each left out in turn (an experiment not in the plan)
 HEADS = ("modes", "pond", "turns", "anxiety", "guides", "strategies", "balance", "sensitivity", "players", "d6",
          "variant")
+#: the heads of the later facts left out in turn (each kind's rows, the kinds added since first)
+HEADS_LATER = ("rungs", "skill", "guides", "strategies", "sensitivity")
 
 
 def _num(x) -> float:
     return math.nan if x is None else float(x)
 
 
-def load_facts() -> dict[str, Fact]:
-    with gzip.open(FACTS, "rt", encoding="utf-8") as fh:
+def load_facts(path: Path = FACTS) -> dict[str, Fact]:
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
         found = json.load(fh)["findings"]
     return {f["id"]: Fact(f["id"], f["label"], _num(f["estimate"]), _num(f["interval"][0]), _num(f["interval"][1]),
                           int(f["n"]), f["unit"], f["n_unit"], _num(f["p"]), f["note"]) for f in found}
@@ -65,6 +72,12 @@ def cases() -> dict[str, tuple[dict[str, Fact], dict[str, str]]]:
         out[f"without-{h}"] = ({k: f for k, f in facts.items() if k.split(".")[0] != h}, anchors)
     for seed in (1, 2, 3):
         out[f"shifted-{seed}"] = (_shifted(facts, seed), anchors)
+    later = load_facts(FACTS_LATER)
+    out["later"] = (later, anchors)
+    for h in HEADS_LATER:
+        out[f"later-without-{h}"] = ({k: f for k, f in later.items() if k.split(".")[0] != h}, anchors)
+    for seed in (4, 5):
+        out[f"later-shifted-{seed}"] = (_shifted(later, seed), anchors)
     return out
 
 
@@ -117,6 +130,8 @@ def test_the_golden_cases_read_every_row():
     than it seems); a negative control: an empty set of facts gives none."""
     facts, anchors = cases()["report"]
     assert len(build_rows(facts, anchors)) == 13
+    later = [r.question for r in build_rows(*cases()["later"])]
+    assert len(later) == 15 and any("rung" in q for q in later) and any("skill" in q for q in later), later
     assert build_rows({}, {}) == []
 
 

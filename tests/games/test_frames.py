@@ -1,21 +1,30 @@
 """The summary modules' tidy frames for the report: every player count, fair shares, intervals."""
 
 import importlib
+import importlib.util
 
 import numpy as np
 import pytest
 
 from heron_sim.games import get
+from tests.helpers import shipped_games
 
 pytestmark = pytest.mark.exact
 
-MODULES = {"akeruption": "akeruption", "fire-mountain": "fire_mountain", "mekong-dragons": "mekong_dragons",
-           "rampage": "rampage"}
+#: every lighter game of heron_sim/games/ and its package (no list of names: a new game is covered)
+GAMES = shipped_games()
+#: the games whose summary module (optional: heron_sim.runner.kinds.games) offers ``seat_shares``
+SUMMARIES = {name: pkg for name, pkg in GAMES.items() if importlib.util.find_spec(f"{pkg}.summary") is not None
+             and hasattr(importlib.import_module(f"{pkg}.summary"), "seat_shares")}
 
 
-@pytest.mark.parametrize("name", list(MODULES))
+def test_the_shipped_games_have_summaries():  # else the next test would prove little
+    assert len(SUMMARIES) >= 4 and set(SUMMARIES) <= set(GAMES)
+
+
+@pytest.mark.parametrize("name", list(SUMMARIES))
 def test_seat_shares_cover_every_player_count_with_fair_shares(name):
-    S = importlib.import_module(f"heron_sim.games.{MODULES[name]}.summary")
+    S = importlib.import_module(f"{SUMMARIES[name]}.summary")
     game = get(name)
     assert tuple(S.PLAYERS) == tuple(range(game.min_players, game.max_players + 1))
     t = S.seat_shares(games=30, seed=2)
@@ -42,7 +51,7 @@ def test_strategy_frame_rotates_the_second_strategy():
     assert set(alls["strategy"]) == {"greedy", "random"} and set(alls["players"]) == {2, 3}
 
 
-@pytest.mark.parametrize("name", ["akeruption", "fire-mountain", "mekong-dragons", "rampage"])
+@pytest.mark.parametrize("name", list(GAMES))
 def test_a_lighter_game_plays_the_same_games_on_one_thread_or_two(name):
     """games.base.play_slices runs slices of games in threads (the kernels release the GIL):
     the frame must not depend on it."""

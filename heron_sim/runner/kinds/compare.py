@@ -85,35 +85,55 @@ class CompareKind(ExperimentKind):
             t = compare_frames(data.frame(ja["key"]), data.frame(jb["key"]), la, lb)
             sec.notes.append(f"{where}: A = {la}, B = {lb} (rules fingerprints in the run metadata); "
                              f"seating {_seating_text(ja)}.")
-            sec.tables.append(Table(f"{where}: {la} vs {lb}, paired by seed", compare_display(t, la, lb), data=t,
-                                    note="Differences B - A with 95 % paired t intervals (Balance: paired bootstrap); p-values Holm-corrected over the metrics."))
-            sig = t[(t["p_holm"] < 0.05)]
-            main = t.set_index("metric")
-            for metric, short in (("mid-game last wins", "last_wins"), ("mid-game leader loses", "leader_loses"),
-                                  ("rounds (finished games)", "rounds"), ("lead changes per game", "lead_changes"),
-                                  ("AdvantageP1 (seat 0 wins)", "seat1")):
-                if metric in main.index:
-                    r = main.loc[metric]
-                    sec.fact(f"{exp.name}.{short}.{m}", f"{metric_name(metric)}, {lb} − {la}, {_mode_name(m)}", r["diff"],
-                             r["low"], r["high"], int(r["n"]), "share difference" if short not in ("rounds", "lead_changes")
-                             else "rounds" if short == "rounds" else "lead changes", n_unit="paired games", p=r["p_holm"],
-                             note=f"{la} {r[la]:.4f}, {lb} {r[lb]:.4f}; Holm over the metrics")
-            r = main.loc["rounds (finished games)"]
-            sec.findings.append(
-                f"{lb} vs {la} on {where}: game length {r[la]:.2f} -> {r[lb]:.2f} rounds "
-                f"({signed_ci(r['diff'], r['low'], r['high'], 2)}, {format_p(r['p_holm'])}, Holm); "
-                f"{len(sig)} of {len(t)} metrics differ significantly after Holm correction"
-                + (f" (largest relative change: {_largest(sig, la)})." if len(sig) else "."))
+            _compare_table(sec, t, la, lb, where)
+            _compare_facts(sec, exp.name, m, t, la, lb)
+            _compare_finding(sec, t, la, lb, where)
             if self.want(exp, "differences"):
-                k = t[t["metric"].isin(KEY_METRICS)].copy()
-                base = k[la].abs().replace(0, np.nan)
-                k["rel"], k["rlo"], k["rhi"] = k["diff"] / base, k["low"] / base, k["high"] / base
-                k["metric"] = k["metric"].map(metric_name)
-                sec.figures.append(Figure(f"differences_{m}", "Main metrics, relative change B vs A (95 % interval, paired by seed).",
-                                          plot("forest", k, label="metric", value="rel", low="rlo", high="rhi", scale=100,
-                                               title=f"{lb} vs {la} ({where})",
-                                               xlabel=f"relative change, {lb} vs {la} (%)",
-                                               note=f"n = {int(k['n'].max()):,} paired games")))
+                sec.figures.append(_differences_figure(m, t, la, lb, where))
+
+
+def _compare_table(sec: Section, t: pd.DataFrame, la: str, lb: str, where: str) -> None:
+    """Every metric side by side with its paired difference B − A (the table)."""
+    sec.tables.append(Table(f"{where}: {la} vs {lb}, paired by seed", compare_display(t, la, lb), data=t,
+                            note="Differences B - A with 95 % paired t intervals (Balance: paired bootstrap); p-values Holm-corrected over the metrics."))
+
+
+def _compare_facts(sec: Section, name: str, m: str, t: pd.DataFrame, la: str, lb: str) -> None:
+    """The facts of the main metrics' differences B − A (comebacks, length, lead changes, seat 1)."""
+    main = t.set_index("metric")
+    for metric, short in (("mid-game last wins", "last_wins"), ("mid-game leader loses", "leader_loses"),
+                          ("rounds (finished games)", "rounds"), ("lead changes per game", "lead_changes"),
+                          ("AdvantageP1 (seat 0 wins)", "seat1")):
+        if metric in main.index:
+            r = main.loc[metric]
+            sec.fact(f"{name}.{short}.{m}", f"{metric_name(metric)}, {lb} − {la}, {_mode_name(m)}", r["diff"],
+                     r["low"], r["high"], int(r["n"]), "share difference" if short not in ("rounds", "lead_changes")
+                     else "rounds" if short == "rounds" else "lead changes", n_unit="paired games", p=r["p_holm"],
+                     note=f"{la} {r[la]:.4f}, {lb} {r[lb]:.4f}; Holm over the metrics")
+
+
+def _compare_finding(sec: Section, t: pd.DataFrame, la: str, lb: str, where: str) -> None:
+    """The finding: the length's change and how many metrics differ after Holm."""
+    sig = t[(t["p_holm"] < 0.05)]
+    r = t.set_index("metric").loc["rounds (finished games)"]
+    sec.findings.append(
+        f"{lb} vs {la} on {where}: game length {r[la]:.2f} -> {r[lb]:.2f} rounds "
+        f"({signed_ci(r['diff'], r['low'], r['high'], 2)}, {format_p(r['p_holm'])}, Holm); "
+        f"{len(sig)} of {len(t)} metrics differ significantly after Holm correction"
+        + (f" (largest relative change: {_largest(sig, la)})." if len(sig) else "."))
+
+
+def _differences_figure(m: str, t: pd.DataFrame, la: str, lb: str, where: str) -> Figure:
+    """The figure: the key metrics' relative change B vs A with their intervals (a forest)."""
+    k = t[t["metric"].isin(KEY_METRICS)].copy()
+    base = k[la].abs().replace(0, np.nan)
+    k["rel"], k["rlo"], k["rhi"] = k["diff"] / base, k["low"] / base, k["high"] / base
+    k["metric"] = k["metric"].map(metric_name)
+    return Figure(f"differences_{m}", "Main metrics, relative change B vs A (95 % interval, paired by seed).",
+                  plot("forest", k, label="metric", value="rel", low="rlo", high="rhi", scale=100,
+                       title=f"{lb} vs {la} ({where})",
+                       xlabel=f"relative change, {lb} vs {la} (%)",
+                       note=f"n = {int(k['n'].max()):,} paired games"))
 
 
 # ---------------------------------------------------------------------- compare

@@ -53,77 +53,133 @@ def fill_rungs(exp, data, sec: Section, mode: str) -> None:
               if f"games_{mode}_rung_{rung_id(r)}" in data.jobs}
     if not frames:
         return
-    from ...analysis.judge import balance_interval, fair_floor_dealt, spread_interval
-    from .pond import one_pond
-
     rows, guides, seats = [], {}, {}
     for r, df in frames.items():
-        rid, P = rung_id(r), M.seats(df)
-        fin = df[df["finished"].to_numpy(bool)]
-        n = len(fin)
-        w = fin["winner"].to_numpy()
-        gt = M.guide_table(df)
-        guides[r] = gt
-        dealt = gt[gt["dealt"] > 0]
-        sp, slo, shi = spread_interval(dealt["wins"], dealt["dealt"])
-        # the bootstrap of a largest gap is biased up: its interval is widened to hold the estimate
-        slo, shi = min(slo, sp), max(shi, sp)
-        fl = fair_floor_dealt(int(dealt["dealt"].mean()), 1 / P, len(dealt))
-        sec.fact(f"rungs.{rid}.spread.{mode}", f"gap between the strongest and the weakest guide's win rate when dealt, "
-                 f"{r} at every seat, {_mode_name(mode)}", sp, slo, shi, n, "share difference",
-                 note=f"interval: parametric bootstrap of the seven win rates, widened to hold the estimate; a perfectly fair game at the same n reads "
-                      f"{100 * fl['gap_median']:.1f} points (95th percentile {100 * fl['gap_p95']:.1f})")
-        sec.fact(f"rungs.{rid}.spread_floor.{mode}", f"gap between the best and worst guide's win rate when dealt in a "
-                 f"perfectly fair game at the same n as {r}'s batch (median; high: 95th percentile), {_mode_name(mode)}",
-                 fl["gap_median"], float("nan"), fl["gap_p95"], int(dealt["dealt"].mean()), "share difference",
-                 n_unit="games where dealt (each guide)", note="simulated: 2,000 fair games of the same size, fixed seed")
-        for _, g in dealt.iterrows():
-            sec.fact(f"rungs.{rid}.when_dealt.{mode}.{g['guide']}", f"win rate of the player dealt the "
-                     f"{GUIDE_FR[g['guide']]} guide (when dealt), {r} at every seat, {_mode_name(mode)}",
-                     g["win_rate_when_dealt"], g["when_dealt_low"], g["when_dealt_high"], g["dealt"], "share",
-                     n_unit="games where dealt", p=g["p_when_dealt_holm"],
-                     note=(f"flag {g['flag']}; " if g["flag"] else "") + f"fair {1 / P:.4f}; exact binomial test, "
-                          "Holm over the 7 guides; flagged only beyond ±1 point")
-        seat = []
-        for s in range(P):
-            k = int((w == s).sum())
-            est, lo, hi = wilson(k, n)
-            p = binom_test(k, n, 1 / P) if n else float("nan")
-            seat.append((est, lo, hi, p))
-            sec.fact(f"rungs.{rid}.seat{s + 1}.{mode}", f"win rate of seat {s + 1} (seat 1 plays first), {r} at every "
-                     f"seat, {_mode_name(mode)}", est, lo, hi, n, "share", p=p,
-                     note=f"fair {1 / P:.4f}; exact binomial test; finished games")
-        seats[r] = seat
-        bal, blo, bhi = balance_interval([int((w == s).sum()) for s in range(P)], n)
-        blo, bhi = min(blo, bal), max(bhi, bal)  # widened to hold the estimate, as the spread's
-        sec.fact(f"rungs.{rid}.balance.{mode}", f"Ludii's Balance (1 − the largest gap between two seats' win rates), "
-                 f"{r} at every seat, {_mode_name(mode)}", bal, blo, bhi, n, "share",
-                 note="interval: multinomial bootstrap of the seats' wins, widened to hold the estimate")
-        dr = M.drama(df)
-        sec.fact(f"rungs.{rid}.last_wins.{mode}", f"win rate of the player last at mid-game (comebacks), {r} at every "
-                 f"seat, {_mode_name(mode)}", dr["last_wins"], dr["last_wins_low"], dr["last_wins_high"],
-                 dr["last_games"], "share", note=f"fair {1 / P:.4f}; games with a unique last player at mid-game")
-        pond = one_pond(df, mode, sec, prefix=f"rungs.{rid}")
-        gd = dealt.reset_index(drop=True)
-        weak, strong = gd.iloc[gd["win_rate_when_dealt"].argmin()], gd.iloc[gd["win_rate_when_dealt"].argmax()]
-        rows.append({"rung": r, "games": len(df), "players": P, "spread": sp, "spread_low": slo, "spread_high": shi,
-                     "fair_median": fl["gap_median"], "fair_p95": fl["gap_p95"],
-                     "weakest": weak["guide"], "weakest_rate": weak["win_rate_when_dealt"],
-                     "weakest_low": weak["when_dealt_low"], "weakest_high": weak["when_dealt_high"],
-                     "strongest": strong["guide"], "strongest_rate": strong["win_rate_when_dealt"],
-                     "strongest_low": strong["when_dealt_low"], "strongest_high": strong["when_dealt_high"],
-                     "seat1": seat[0][0], "seat1_low": seat[0][1], "seat1_high": seat[0][2], "seat1_p": seat[0][3],
-                     "balance": bal, "balance_low": blo, "balance_high": bhi,
-                     "last_wins": dr["last_wins"], "last_wins_low": dr["last_wins_low"],
-                     "last_wins_high": dr["last_wins_high"],
-                     **({"roller": pond["roller"][0], "roller_low": pond["roller"][1], "roller_high": pond["roller"][2],
-                         "roller_games": pond["games"]} if "roller" in pond else {})})
-    t = pd.DataFrame(rows)
+        row, guides[r], seats[r] = _rung_facts(sec, r, df, mode)
+        rows.append(row)
+    t = _first_player_readings(pd.DataFrame(rows))
+    _balance_table(sec, t, mode)
+    _guides_table(sec, guides, mode, int(t["players"].iloc[0]))
+    _seats_table(sec, seats, mode, int(t["players"].iloc[0]))
+    _balance_finding(sec, t, mode)
+
+
+# ---------------------------------------------------------------- one rung's facts
+def _rung_facts(sec: Section, r: str, df: pd.DataFrame, mode: str) -> tuple[dict, pd.DataFrame, list]:
+    """Every fact of rung ``r``'s batch ``df``, in order: the guides' spread and a fair game's,
+    each guide when dealt, each seat, Balance, comebacks, the Étang's roller. Returns the rung's
+    row of the balance table, its guide table and its seats' (rate, low, high, p)."""
+    from .pond import one_pond
+
+    rid, P = rung_id(r), M.seats(df)
+    fin = df[df["finished"].to_numpy(bool)]
+    n = len(fin)
+    w = fin["winner"].to_numpy()
+    gt = M.guide_table(df)
+    dealt = gt[gt["dealt"] > 0]
+    spread = _spread_facts(sec, rid, r, dealt, P, n, mode)
+    _when_dealt_facts(sec, rid, r, dealt, P, mode)
+    seat = _seat_facts(sec, rid, r, w, P, n, mode)
+    bal, blo, bhi = _balance_fact(sec, rid, r, w, P, n, mode)
+    dr = _comeback_fact(sec, rid, r, df, P, mode)
+    pond = one_pond(df, mode, sec, prefix=f"rungs.{rid}")
+    gd = dealt.reset_index(drop=True)
+    weak, strong = gd.iloc[gd["win_rate_when_dealt"].argmin()], gd.iloc[gd["win_rate_when_dealt"].argmax()]
+    row = {"rung": r, "games": len(df), "players": P, **spread,
+           "weakest": weak["guide"], "weakest_rate": weak["win_rate_when_dealt"],
+           "weakest_low": weak["when_dealt_low"], "weakest_high": weak["when_dealt_high"],
+           "strongest": strong["guide"], "strongest_rate": strong["win_rate_when_dealt"],
+           "strongest_low": strong["when_dealt_low"], "strongest_high": strong["when_dealt_high"],
+           "seat1": seat[0][0], "seat1_low": seat[0][1], "seat1_high": seat[0][2], "seat1_p": seat[0][3],
+           "balance": bal, "balance_low": blo, "balance_high": bhi,
+           "last_wins": dr["last_wins"], "last_wins_low": dr["last_wins_low"], "last_wins_high": dr["last_wins_high"],
+           **({"roller": pond["roller"][0], "roller_low": pond["roller"][1], "roller_high": pond["roller"][2],
+               "roller_games": pond["games"]} if "roller" in pond else {})}
+    return row, gt, seat
+
+
+def _spread_facts(sec: Section, rid: str, r: str, dealt: pd.DataFrame, P: int, n: int, mode: str) -> dict:
+    """The gap between the strongest and the weakest guide when dealt, and what a perfectly fair
+    game of the same size reads (two facts); returns the balance table's spread columns."""
+    from ...analysis.judge import fair_floor_dealt, spread_interval
+
+    sp, slo, shi = spread_interval(dealt["wins"], dealt["dealt"])
+    # the bootstrap of a largest gap is biased up: its interval is widened to hold the estimate
+    slo, shi = min(slo, sp), max(shi, sp)
+    fl = fair_floor_dealt(int(dealt["dealt"].mean()), 1 / P, len(dealt))
+    sec.fact(f"rungs.{rid}.spread.{mode}", f"gap between the strongest and the weakest guide's win rate when dealt, "
+             f"{r} at every seat, {_mode_name(mode)}", sp, slo, shi, n, "share difference",
+             note=f"interval: parametric bootstrap of the seven win rates, widened to hold the estimate; a perfectly fair game at the same n reads "
+                  f"{100 * fl['gap_median']:.1f} points (95th percentile {100 * fl['gap_p95']:.1f})")
+    sec.fact(f"rungs.{rid}.spread_floor.{mode}", f"gap between the best and worst guide's win rate when dealt in a "
+             f"perfectly fair game at the same n as {r}'s batch (median; high: 95th percentile), {_mode_name(mode)}",
+             fl["gap_median"], float("nan"), fl["gap_p95"], int(dealt["dealt"].mean()), "share difference",
+             n_unit="games where dealt (each guide)", note="simulated: 2,000 fair games of the same size, fixed seed")
+    return {"spread": sp, "spread_low": slo, "spread_high": shi, "fair_median": fl["gap_median"], "fair_p95": fl["gap_p95"]}
+
+
+def _when_dealt_facts(sec: Section, rid: str, r: str, dealt: pd.DataFrame, P: int, mode: str) -> None:
+    """Each guide's win rate when dealt (one fact per guide dealt)."""
+    for _, g in dealt.iterrows():
+        sec.fact(f"rungs.{rid}.when_dealt.{mode}.{g['guide']}", f"win rate of the player dealt the "
+                 f"{GUIDE_FR[g['guide']]} guide (when dealt), {r} at every seat, {_mode_name(mode)}",
+                 g["win_rate_when_dealt"], g["when_dealt_low"], g["when_dealt_high"], g["dealt"], "share",
+                 n_unit="games where dealt", p=g["p_when_dealt_holm"],
+                 note=(f"flag {g['flag']}; " if g["flag"] else "") + f"fair {1 / P:.4f}; exact binomial test, "
+                      "Holm over the 7 guides; flagged only beyond ±1 point")
+
+
+def _seat_facts(sec: Section, rid: str, r: str, w, P: int, n: int, mode: str) -> list:
+    """Each seat's win rate over the finished games (one fact per seat); returns the seats'
+    (rate, low, high, p)."""
+    seat = []
+    for s in range(P):
+        k = int((w == s).sum())
+        est, lo, hi = wilson(k, n)
+        p = binom_test(k, n, 1 / P) if n else float("nan")
+        seat.append((est, lo, hi, p))
+        sec.fact(f"rungs.{rid}.seat{s + 1}.{mode}", f"win rate of seat {s + 1} (seat 1 plays first), {r} at every "
+                 f"seat, {_mode_name(mode)}", est, lo, hi, n, "share", p=p,
+                 note=f"fair {1 / P:.4f}; exact binomial test; finished games")
+    return seat
+
+
+def _balance_fact(sec: Section, rid: str, r: str, w, P: int, n: int, mode: str) -> tuple[float, float, float]:
+    """Ludii's Balance over the seats (one fact); returns it with its interval."""
+    from ...analysis.judge import balance_interval
+
+    bal, blo, bhi = balance_interval([int((w == s).sum()) for s in range(P)], n)
+    blo, bhi = min(blo, bal), max(bhi, bal)  # widened to hold the estimate, as the spread's
+    sec.fact(f"rungs.{rid}.balance.{mode}", f"Ludii's Balance (1 − the largest gap between two seats' win rates), "
+             f"{r} at every seat, {_mode_name(mode)}", bal, blo, bhi, n, "share",
+             note="interval: multinomial bootstrap of the seats' wins, widened to hold the estimate")
+    return bal, blo, bhi
+
+
+def _comeback_fact(sec: Section, rid: str, r: str, df: pd.DataFrame, P: int, mode: str) -> dict:
+    """How often the player last at mid-game wins (one fact); returns :func:`metrics.drama`'s figures."""
+    dr = M.drama(df)
+    sec.fact(f"rungs.{rid}.last_wins.{mode}", f"win rate of the player last at mid-game (comebacks), {r} at every "
+             f"seat, {_mode_name(mode)}", dr["last_wins"], dr["last_wins_low"], dr["last_wins_high"],
+             dr["last_games"], "share", note=f"fair {1 / P:.4f}; games with a unique last player at mid-game")
+    return dr
+
+
+# ---------------------------------------------------------------- the tables and the finding
+def _first_player_readings(t: pd.DataFrame) -> pd.DataFrame:
+    """The balance table's rows with the first player's reading against the ±1 point margin,
+    Holm over the rungs (columns ``seat1_reading``, ``seat1_p_holm``)."""
     fair = 1 / t["players"]
     fam = family_readings([(100 * (e - f), 100 * (lo - f), 100 * (hi - f), p) for e, lo, hi, p, f in
                            zip(t["seat1"], t["seat1_low"], t["seat1_high"], t["seat1_p"], fair)], 100 * SHARE_MARGIN)
     t["seat1_reading"] = [rd for rd, _ in fam]
     t["seat1_p_holm"] = [q for _, q in fam]
+    return t
+
+
+def _balance_table(sec: Section, t: pd.DataFrame, mode: str) -> None:
+    """The balance per rung: one row per rung (spread, weakest and strongest guide, first player,
+    Balance, comebacks, the Étang's roller)."""
     P0 = int(t["players"].iloc[0])
     sec.tables.append(Table(
         f"{_mode_name(mode)}: balance per rung of the skill ladder ({P0} players of one rung, the same seeds for every rung)",
@@ -151,7 +207,11 @@ def fill_rungs(exp, data, sec: Section, mode: str) -> None:
              "against the ±1 point margin with Holm over the rungs. Comebacks: the player last at mid-game (a unique last "
              "player at the end of the middle round, half its rounds rounded down) wins; Étang's roller: the win rate of the player who rolled the "
              "game's only Étang, in games with exactly one (fair 1/players)."))
-    names = list(frames)
+
+
+def _guides_table(sec: Section, guides: dict, mode: str, P0: int) -> None:
+    """Each guide's win rate when dealt, a column per rung (``guides``: rung -> its guide table)."""
+    names = list(guides)
     gcols = {}
     for r in names:
         gt = guides[r]
@@ -162,11 +222,21 @@ def fill_rungs(exp, data, sec: Section, mode: str) -> None:
                             data=pd.concat([gt.assign(rung=r) for r, gt in guides.items()], ignore_index=True),
                             note="Exact binomial test, Holm over the seven guides within each rung; a guide is flagged "
                                  "strong or weak only when the test survives and the interval lies beyond ±1 point."))
+
+
+def _seats_table(sec: Section, seats: dict, mode: str, P0: int) -> None:
+    """Each seat's win rate, a column per rung (``seats``: rung -> its seats' (rate, low, high, p))."""
+    names = list(seats)
     scols = {r: [pct_ci(*seats[r][s][:3], 2) for s in range(P0)] for r in names}
     sec.tables.append(Table(f"{_mode_name(mode)}: win rate by seat, per rung (seat 1 plays first; fair 1/{P0})",
                             _disp(scols, index=pd.Index([f"seat {s + 1}" for s in range(P0)], name="seat")),
                             data=pd.DataFrame([{"rung": r, "seat": s + 1, "rate": e, "low": lo, "high": hi, "p": p}
                                                for r in names for s, (e, lo, hi, p) in enumerate(seats[r])])))
+
+
+def _balance_finding(sec: Section, t: pd.DataFrame, mode: str) -> None:
+    """The finding: each rung's guide spread and first player, in one sentence."""
+    P0 = int(t["players"].iloc[0])
     parts = [f"{r}: guide spread {100 * x.spread:.1f} points [{100 * x.spread_low:.1f}, {100 * x.spread_high:.1f}] "
              f"(fair game {100 * x.fair_median:.1f}), first player {100 * (x.seat1 - 1 / x.players):+.1f} points "
              f"({x.seat1_reading})" for r, x in zip(t["rung"], t.itertuples())]

@@ -163,90 +163,118 @@ class SkillKind(ExperimentKind):
 
     def fill(self, exp: SkillExperiment, data, sec: Section) -> None:
         res = measure(data, exp.seed)
-        m = exp.modes[0]
-        rungs, weak, strong = res["rungs"], res["weak"], res["strong"]
-        sec.notes.append(f"Rungs, weakest first: {', '.join(rungs)} (docs/strategies.md); {_mode_name(m)}. Each meeting "
-                         "plays its mirrored seatings (2 players: A, B and B, A; 4 players: two seats each, A, B, A, B "
-                         "and B, A, B, A) on the same games, so each rung gets every seat and every dealt hand; every "
-                         "meeting and every variant plays those same games. Intervals: 95 %, bootstrap over games "
-                         f"({S.BOOT_B} replicates).")
-        # ratings
-        cols, rating_rows = {}, []
+        _note_rungs(sec, res, exp.modes[0])
+        _ratings(sec, res)
         for P, r in res["players"].items():
-            cols[f"{P} players"] = [f"{x:+.0f} [{lo:+.0f}, {hi:+.0f}]" for x, lo, hi in zip(r["rating"], r["low"], r["high"])]
-            for q, name in enumerate(rungs):
-                sec.fact(f"skill.rating.{P}.{_word(name)}", f"{name}'s Bradley–Terry rating at {P} players (Elo scale, "
-                         "mean 0 over the rungs)", r["rating"][q], r["low"][q], r["high"][q], int(r["decided"][q]),
-                         "Elo points", n_unit="decided games")
-                rating_rows.append({"label": f"{name}, {P} players", "rating": r["rating"][q], "low": r["low"][q],
-                                    "high": r["high"][q]})
-        sec.tables.append(Table("Bradley–Terry ratings of the rungs (Elo scale, mean 0) [95 % bootstrap over games]",
-                                _disp(cols, index=pd.Index(rungs, name="rung")),
-                                note="A difference of 200 points is a 76 % expected win share in a two-sided meeting; "
-                                     "at 4 players a 'win' is a game won by one of the rung's two seats."))
-        for P, r in res["players"].items():
-            order = [rungs[q] for q in np.argsort(-r["rating"], kind="stable")]
-            ladder = list(reversed(rungs))
-            same = order == ladder
-            sec.findings.append(f"At {P} players the ratings order the rungs " + " > ".join(order)
-                                + (" — the ladder's order." if same else f" — not the ladder's order ({' > '.join(ladder)})."))
-            # each meeting
-            t = r["pairs"]
-            sec.tables.append(Table(f"Each meeting at {P} players: how often the higher rung wins", _disp({
-                "higher rung": t["b"], "lower rung": t["a"],
-                "decided games": t["decided"].map("{:,}".format),
-                "higher rung's win share [95 % CI]": [pct_ci(x, lo, hi) for x, lo, hi in zip(t["share"], t["low"], t["high"])],
-                "reading": [_reading(lo, hi) for lo, hi in zip(t["low"], t["high"])],
-            }, index=pd.Index([f"{b} vs {a}" for a, b in zip(t["a"], t["b"])], name="meeting")), data=t, note=f"{'Two seats each' if P == 4 else 'Half of the seats each'}; fair share 50 %. "
-                             "Unfinished games count for neither."))
-            for _, x in t.iterrows():
-                sec.fact(f"skill.pair.{P}.{_word(x['b'])}.{_word(x['a'])}", f"share of the {P}-player games won by "
-                         f"{x['b']} against {x['a']} (seats and guides mirrored)", x["share"], x["low"], x["high"],
-                         int(x["decided"]), "share", n_unit="decided games", note="fair 0.5")
-            adjacent = t[t["j"] == t["i"] + 1]
-            beats = int((adjacent["low"] > 0.5).sum())
-            sec.findings.append(f"At {P} players each rung beats the one below with 95 % confidence in {beats} of "
-                                f"{len(adjacent)} adjacent meetings; " + "; ".join(
-                                    f"{x.b} {pc(x.share)} against {x.a}" for x in adjacent.itertuples()) + ".")
-        # the skill gap
-        for P, r in res["players"].items():
-            gap = r["gap"]
-            if gap is None:
-                continue
-            fid = "skill.gap" if P == 2 else f"skill.gap{P}"
-            sec.fact(fid, f"skill gap: share of the {P}-player games {strong} wins against {weak} (seats and guides "
-                     "mirrored)", gap["share"], gap["low"], gap["high"], gap["decided"], "share", n_unit="decided games",
-                     note="fair 0.5; 1.0 would be pure skill")
-        g2 = res["players"][2]["gap"]
-        sec.findings.append(f"The skill gap: {strong} beats {weak} {pct_ci(g2['share'], g2['low'], g2['high'])} of the "
-                            "time at 2 players" + "".join(
-                                f"; {pct_ci(r['gap']['share'], r['gap']['low'], r['gap']['high'])} at {P} players "
-                                "(two seats each)" for P, r in res["players"].items() if P != 2 and r["gap"]) + ".")
-        # the variants
+            _meetings(sec, res["rungs"], P, r)
+        _gap(sec, res)
         if res["variants"]:
-            v = pd.DataFrame(res["variants"])
-            sec.tables.append(Table(f"The skill gap ({strong} against {weak}, 2 players) under each variant, "
-                                    "paired game by game with the rulings", _disp({
-                                        "rulings": [pct_ci(x, lo, hi) for x, lo, hi in zip(v["base"], v["base_low"], v["base_high"])],
-                                        "variant": [pct_ci(x, lo, hi) for x, lo, hi in zip(v["share"], v["low"], v["high"])],
-                                        "change, points [95 % CI]": [f"{100 * d:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
-                                                                    for d, lo, hi in zip(v["diff"], v["diff_low"], v["diff_high"])],
-                                        "reading": [_change(lo, hi) for lo, hi in zip(v["diff_low"], v["diff_high"])],
-                                    }, index=pd.Index(v["label"], name="variant")), data=v,
-                                    note="Both columns play the same games (same seeds, same seatings); the change's "
-                                         "interval is the bootstrap over those games."))
-            for x in v.itertuples():
-                sec.fact(f"skill.variant.{x.k}", f"skill gap change, {x.label} vs the rulings ({strong} against {weak}, "
-                         "2 players)", x.diff, x.diff_low, x.diff_high, int(x.games), "share difference",
-                         n_unit="paired games", note=f"rulings {x.base:.4f}, variant {x.share:.4f}")
-                sec.findings.append(f"{x.label}: {strong} beats {weak} {pct_ci(x.share, x.low, x.high)} of the time "
-                                    f"(rulings {pc(x.base)}): {_change_words(x.diff, x.diff_low, x.diff_high)}.")
+            _variants_table(sec, res)
         if self.want(exp, "ratings"):
-            t = pd.DataFrame(rating_rows)
-            sec.figures.append(Figure("ratings", "Bradley–Terry ratings of the rungs (Elo scale, mean 0; 95 % bootstrap "
-                                      "interval over games).", plot("forest", t, label="label", value="rating", low="low",
-                                                                    high="high", title="Skill ladder: ratings",
-                                                                    xlabel="rating (Elo points)")))
+            _ratings_figure(sec, res)
+
+
+# ---------------------------------------------------------------- the section, one part each
+def _note_rungs(sec: Section, res: dict, mode: str) -> None:
+    """The note: the rungs, the mirrored seatings and the intervals."""
+    sec.notes.append(f"Rungs, weakest first: {', '.join(res['rungs'])} (docs/strategies.md); {_mode_name(mode)}. Each meeting "
+                     "plays its mirrored seatings (2 players: A, B and B, A; 4 players: two seats each, A, B, A, B "
+                     "and B, A, B, A) on the same games, so each rung gets every seat and every dealt hand; every "
+                     "meeting and every variant plays those same games. Intervals: 95 %, bootstrap over games "
+                     f"({S.BOOT_B} replicates).")
+
+
+def _ratings(sec: Section, res: dict) -> None:
+    """The ratings' facts and their table (a column per player count)."""
+    rungs = res["rungs"]
+    cols = {}
+    for P, r in res["players"].items():
+        cols[f"{P} players"] = [f"{x:+.0f} [{lo:+.0f}, {hi:+.0f}]" for x, lo, hi in zip(r["rating"], r["low"], r["high"])]
+        for q, name in enumerate(rungs):
+            sec.fact(f"skill.rating.{P}.{_word(name)}", f"{name}'s Bradley–Terry rating at {P} players (Elo scale, "
+                     "mean 0 over the rungs)", r["rating"][q], r["low"][q], r["high"][q], int(r["decided"][q]),
+                     "Elo points", n_unit="decided games")
+    sec.tables.append(Table("Bradley–Terry ratings of the rungs (Elo scale, mean 0) [95 % bootstrap over games]",
+                            _disp(cols, index=pd.Index(rungs, name="rung")),
+                            note="A difference of 200 points is a 76 % expected win share in a two-sided meeting; "
+                                 "at 4 players a 'win' is a game won by one of the rung's two seats."))
+
+
+def _meetings(sec: Section, rungs: list[str], P: int, r: dict) -> None:
+    """At ``P`` players: the finding on the order the ratings give the rungs, the table and facts
+    of each meeting (how often the higher rung wins), and the finding on the adjacent meetings."""
+    order = [rungs[q] for q in np.argsort(-r["rating"], kind="stable")]
+    ladder = list(reversed(rungs))
+    sec.findings.append(f"At {P} players the ratings order the rungs " + " > ".join(order)
+                        + (" — the ladder's order." if order == ladder else f" — not the ladder's order ({' > '.join(ladder)})."))
+    t = r["pairs"]
+    sec.tables.append(Table(f"Each meeting at {P} players: how often the higher rung wins", _disp({
+        "higher rung": t["b"], "lower rung": t["a"],
+        "decided games": t["decided"].map("{:,}".format),
+        "higher rung's win share [95 % CI]": [pct_ci(x, lo, hi) for x, lo, hi in zip(t["share"], t["low"], t["high"])],
+        "reading": [_reading(lo, hi) for lo, hi in zip(t["low"], t["high"])],
+    }, index=pd.Index([f"{b} vs {a}" for a, b in zip(t["a"], t["b"])], name="meeting")), data=t, note=f"{'Two seats each' if P == 4 else 'Half of the seats each'}; fair share 50 %. "
+                         "Unfinished games count for neither."))
+    for _, x in t.iterrows():
+        sec.fact(f"skill.pair.{P}.{_word(x['b'])}.{_word(x['a'])}", f"share of the {P}-player games won by "
+                 f"{x['b']} against {x['a']} (seats and guides mirrored)", x["share"], x["low"], x["high"],
+                 int(x["decided"]), "share", n_unit="decided games", note="fair 0.5")
+    adjacent = t[t["j"] == t["i"] + 1]
+    beats = int((adjacent["low"] > 0.5).sum())
+    sec.findings.append(f"At {P} players each rung beats the one below with 95 % confidence in {beats} of "
+                        f"{len(adjacent)} adjacent meetings; " + "; ".join(
+                            f"{x.b} {pc(x.share)} against {x.a}" for x in adjacent.itertuples()) + ".")
+
+
+def _gap(sec: Section, res: dict) -> None:
+    """The skill gap's facts (one per player count) and its finding."""
+    weak, strong = res["weak"], res["strong"]
+    for P, r in res["players"].items():
+        gap = r["gap"]
+        if gap is None:
+            continue
+        fid = "skill.gap" if P == 2 else f"skill.gap{P}"
+        sec.fact(fid, f"skill gap: share of the {P}-player games {strong} wins against {weak} (seats and guides "
+                 "mirrored)", gap["share"], gap["low"], gap["high"], gap["decided"], "share", n_unit="decided games",
+                 note="fair 0.5; 1.0 would be pure skill")
+    g2 = res["players"][2]["gap"]
+    sec.findings.append(f"The skill gap: {strong} beats {weak} {pct_ci(g2['share'], g2['low'], g2['high'])} of the "
+                        "time at 2 players" + "".join(
+                            f"; {pct_ci(r['gap']['share'], r['gap']['low'], r['gap']['high'])} at {P} players "
+                            "(two seats each)" for P, r in res["players"].items() if P != 2 and r["gap"]) + ".")
+
+
+def _variants_table(sec: Section, res: dict) -> None:
+    """The skill gap under each rule variant, paired with the rulings: the table, and per variant
+    its fact and finding."""
+    weak, strong = res["weak"], res["strong"]
+    v = pd.DataFrame(res["variants"])
+    sec.tables.append(Table(f"The skill gap ({strong} against {weak}, 2 players) under each variant, "
+                            "paired game by game with the rulings", _disp({
+                                "rulings": [pct_ci(x, lo, hi) for x, lo, hi in zip(v["base"], v["base_low"], v["base_high"])],
+                                "variant": [pct_ci(x, lo, hi) for x, lo, hi in zip(v["share"], v["low"], v["high"])],
+                                "change, points [95 % CI]": [f"{100 * d:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+                                                            for d, lo, hi in zip(v["diff"], v["diff_low"], v["diff_high"])],
+                                "reading": [_change(lo, hi) for lo, hi in zip(v["diff_low"], v["diff_high"])],
+                            }, index=pd.Index(v["label"], name="variant")), data=v,
+                            note="Both columns play the same games (same seeds, same seatings); the change's "
+                                 "interval is the bootstrap over those games."))
+    for x in v.itertuples():
+        sec.fact(f"skill.variant.{x.k}", f"skill gap change, {x.label} vs the rulings ({strong} against {weak}, "
+                 "2 players)", x.diff, x.diff_low, x.diff_high, int(x.games), "share difference",
+                 n_unit="paired games", note=f"rulings {x.base:.4f}, variant {x.share:.4f}")
+        sec.findings.append(f"{x.label}: {strong} beats {weak} {pct_ci(x.share, x.low, x.high)} of the time "
+                            f"(rulings {pc(x.base)}): {_change_words(x.diff, x.diff_low, x.diff_high)}.")
+
+
+def _ratings_figure(sec: Section, res: dict) -> None:
+    """The figure: every rung's rating at every player count, with its interval (a forest)."""
+    t = pd.DataFrame([{"label": f"{name}, {P} players", "rating": r["rating"][q], "low": r["low"][q],
+                       "high": r["high"][q]} for P, r in res["players"].items() for q, name in enumerate(res["rungs"])])
+    sec.figures.append(Figure("ratings", "Bradley–Terry ratings of the rungs (Elo scale, mean 0; 95 % bootstrap "
+                              "interval over games).", plot("forest", t, label="label", value="rating", low="low",
+                                                            high="high", title="Skill ladder: ratings",
+                                                            xlabel="rating (Elo points)")))
 
 
 def _reading(lo: float, hi: float) -> str:
