@@ -232,18 +232,6 @@ class Bootstrap:
             for j, x in enumerate(samples):
                 self.reps[j] += W @ x[lo:hi].astype(np.float32)
 
-    def estimate(self, j: int, fn) -> float:
-        return float(fn(self.sums[j]))
-
-    def interval(self, j: int, fn, conf: float = 0.95) -> tuple[float, float, float]:
-        est = float(fn(self.sums[j]))
-        r = np.asarray(fn(self.reps[j]), float)
-        r = r[np.isfinite(r)]
-        if r.size < 10:
-            return est, math.nan, math.nan
-        lo, hi = np.quantile(r, [(1 - conf) / 2, (1 + conf) / 2])
-        return est, float(lo), float(hi)
-
     def contrast(self, j: int, i: int, fn, conf: float = 0.95) -> dict:
         """``fn(sample j) - fn(sample i)`` on the same games: estimate and percentile interval."""
         a = float(fn(self.sums[i]))

@@ -22,6 +22,21 @@ def across(run) -> Section:
     sec = Section(key="across", title="Across all experiments: rule coverage, race drama, standard metrics",
                   intro="Every batch of whole games in the run, with Ludii's Balance, AdvantageP1 and Completion, "
                         "the race drama, and how often each rule fires.")
+    rows, cover = _batches(run)
+    if not rows:
+        return sec
+    t = pd.DataFrame(rows)
+    _metrics_table(sec, t)
+    never = _coverage_table(sec, cover)
+    pooled_first_player(run, sec)
+    _coverage_finding(sec, never)
+    _drama_finding(sec, t)
+    return sec
+
+
+def _batches(run) -> tuple[list[dict], list[pd.DataFrame]]:
+    """Every batch of whole games of the run (the skill meetings left out): its row of standard
+    metrics and race drama, and its rule coverage."""
     rows, cover = [], []
     for exp, data in run.experiments():
         if exp.kind == "skill":
@@ -38,9 +53,11 @@ def across(run) -> Section:
             cv = M.rule_coverage(df)
             cv["experiment"], cv["job"], cv["mode"] = exp.name, j["key"], j["mode"]
             cover.append(cv)
-    if not rows:
-        return sec
-    t = pd.DataFrame(rows)
+    return rows, cover
+
+
+def _metrics_table(sec: Section, t: pd.DataFrame) -> None:
+    """Ludii's metrics and the race drama, one row per batch."""
     sec.tables.append(Table("Standard metrics and race drama per batch of games", _disp({
         "experiment": t["experiment"], "job": t["job"], "games": t["games"].map("{:,}".format),
         "Balance [95 % CI]": [_balance_ci(r) for _, r in t.iterrows()],
@@ -56,6 +73,11 @@ def across(run) -> Section:
              "size reads (2,000 simulated fair batches: their 5th percentile and median), so a Balance inside that "
              "range is noise; AdvantageP1: the first player's (seat 1) win rate (the report's one first-player figure is the pooled table below); Completion: games "
              "with a winner before the round limit (Ludii's definitions). Mid-game = the end of the middle round of each game (half its rounds, rounded down)."))
+
+
+def _coverage_table(sec: Section, cover: list[pd.DataFrame]) -> pd.Series:
+    """How often each rule fires, pooled over the batches by mode (the table); returns whether
+    each (kind, rule) never fired."""
     cov = pd.concat(cover, ignore_index=True)
     grouped = []
     for (rule, kind, mode), sub in cov.groupby(["rule", "kind", "mode"], sort=False):
@@ -78,16 +100,23 @@ def across(run) -> Section:
     sec.tables.append(Table("Rule coverage: triggers per game of each special square and each guide power (all batches pooled, by mode)",
                             disp, data=g, note="A rule that never fires in any batch is flagged NEVER (for powers: no registered "
                                                "strategy in the run used it)."))
-    pooled_first_player(run, sec)
+    return never
+
+
+def _coverage_finding(sec: Section, never: pd.Series) -> None:
+    """The finding: how many rules fired, and which never did."""
     nv = [f"{k} {rule_name(k, r)}" for (k, r), v in never.items() if v]
     sec.findings.append(f"Rule coverage: {len(never) - len(nv)} of {len(never)} rules fired"
                         + (f"; never fired: {', '.join(nv)}." if nv else "; every rule fired at least once."))
+
+
+def _drama_finding(sec: Section, t: pd.DataFrame) -> None:
+    """The finding: the first batch's race drama (lead changes, comebacks)."""
     base = t.iloc[0]
     sec.findings.append(f"Race drama ({base['experiment']}/{base['job']}): {base['lead_changes']:.2f} lead changes per game "
                         f"[{base['lead_changes_low']:.2f}, {base['lead_changes_high']:.2f}]; the mid-game leader loses "
                         f"{pct_ci(base['leader_loses'], base['leader_loses_low'], base['leader_loses_high'])} of games and the "
                         f"player last at mid-game wins {pct_ci(base['last_wins'], base['last_wins_low'], base['last_wins_high'])}.")
-    return sec
 
 
 def _balance_ci(r) -> str:

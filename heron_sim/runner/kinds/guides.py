@@ -431,6 +431,17 @@ def _power_by_players(sec: Section, m: str, data, P: int, ab: pd.DataFrame, by_s
     counts = sorted({j["labels"]["at_players"] for j in data.select(mode=m) if "at_players" in j["labels"]})
     if not counts:
         return
+    per = _power_at_counts(sec, m, data, P, ab, by_strategy, counts)
+    _power_by_players_table(sec, m, per)
+    every = _power_nil_everywhere(per)
+    _power_by_players_facts(sec, m, per, counts, every)
+    _power_by_players_finding(sec, m, per, every)
+
+
+def _power_at_counts(sec: Section, m: str, data, P: int, ab: pd.DataFrame, by_strategy: pd.DataFrame,
+                     counts: list[int]) -> dict:
+    """players -> (each power's worth to every holder, and per holder strategy): the plan's own
+    count ``P`` (``ab``, ``by_strategy``) and each count of ``counts`` measured."""
     per = {P: (ab, by_strategy)}
     for q in counts:
         ref = data.frame(f"games_{m}_p{q}_ref")
@@ -439,6 +450,11 @@ def _power_by_players(sec: Section, m: str, data, P: int, ab: pd.DataFrame, by_s
         abq = _ablation(sec, ref, offs)
         if len(abq):
             per[q] = (abq, _strategy_rows(ref, offs))
+    return per
+
+
+def _power_by_players_table(sec: Section, m: str, per: dict) -> None:
+    """The table: each power's worth at every player count, to every holder and per strategy."""
     strategies = sorted({st for _, t in per.values() for st in t["strategy"]})
     rows, index = [], []
     for q in sorted(per):
@@ -464,11 +480,21 @@ def _power_by_players(sec: Section, m: str, data, P: int, ab: pd.DataFrame, by_s
              "(Holm over the guides; * when the interval excludes 0 after it); a strategy's column: the games where a "
              "player of that strategy was dealt it (Holm over every guide and strategy of that count; * real after the "
              "correction)."))
+
+
+def _power_nil_everywhere(per: dict) -> dict:
+    """guide -> whether its power is within noise for every strategy at every count measured."""
     every = {}
     for g in ANIMALS:
         ts = [t for _, t in per.values() if g in set(t["guide"])]
         if ts:
             every[g] = all(_nil(t, g) for t in ts)
+    return every
+
+
+def _power_by_players_facts(sec: Section, m: str, per: dict, counts: list[int], every: dict) -> None:
+    """The facts: each power's worth at each other count (every holder, per strategy), whether it
+    is within noise there, and whether it is at every count."""
     for q in counts:
         if q not in per:
             continue
@@ -492,6 +518,11 @@ def _power_by_players(sec: Section, m: str, data, P: int, ab: pd.DataFrame, by_s
                  f"strategy at every player count measured ({measured}) (1 yes, 0 no), {_mode_name(m)}", float(v),
                  n=int(sum(t[t["guide"] == g]["n"].sum() for _, t in per.values())), unit="flag",
                  n_unit="paired games where dealt", note=f"player counts {measured}")
+
+
+def _power_by_players_finding(sec: Section, m: str, per: dict, every: dict) -> None:
+    """The finding: the largest worth at each count, and the powers within noise everywhere."""
+    measured = ", ".join(str(q) for q in sorted(per))
     nil = [GUIDE_FR[g] for g, v in every.items() if v]
     big = []  # the largest worth at each count, over every holder
     for q, (a, _) in sorted(per.items()):

@@ -284,8 +284,20 @@ def _seat_ponds(df: pd.DataFrame, m: str, sec: Section) -> tuple[list[dict], lis
     hit. Associations, not causal effects: a seat that plays more turns rolls and receives more
     Ponds. The within-game model compares the seats of one game (game fixed effects), so a game's
     length and number of Ponds cancel out; seat and strategy are controlled; intervals clustered by game."""
-    import statsmodels.api as sm
+    seat_rows = _seat_pushback(df, m, sec)
+    fin = df[df["winner"].to_numpy() >= 0]
+    one_pond(df, m, sec)
+    if len(fin) < 10:
+        return seat_rows, []
+    sg = _seat_games(fin)
+    assoc = _pond_groups(sg, m)
+    assoc += _within_game_models(sg, m, sec)
+    _pond_group_facts(assoc, m, sec)
+    return seat_rows, assoc
 
+
+def _seat_pushback(df: pd.DataFrame, m: str, sec: Section) -> list[dict]:
+    """Per seat: the squares lost to Ponds and the Ponds received per game (one fact per seat)."""
     P = int(df["players"].iloc[0])
     seat_rows = []
     for s in range(P):
@@ -298,11 +310,14 @@ def _seat_ponds(df: pd.DataFrame, m: str, sec: Section) -> tuple[list[dict], lis
                           "rolls": float(df[f"pond_rolls_{s}"].mean())})
         sec.fact(f"pond.seat_pushback.{m}.seat{s + 1}", f"squares lost to Étangs Paisibles per game, seat {s + 1}, "
                  f"{_mode_name(m)}", b, blo, bhi, len(df), "squares", note="after the floor at square 0; all games")
-    fin = df[df["winner"].to_numpy() >= 0]
+    return seat_rows
+
+
+def _seat_games(fin: pd.DataFrame) -> dict:
+    """The finished games as seat-games, one row per seat of each game: whether it won, the Ponds
+    it rolled, those it was hit by, the squares it lost, its strategy, seat and game."""
+    P = int(fin["players"].iloc[0])
     n = len(fin)
-    one_pond(df, m, sec)
-    if n < 10:
-        return seat_rows, []
     win = np.concatenate([(fin["winner"].to_numpy() == s) for s in range(P)]).astype(float)
     rolls = np.concatenate([fin[f"pond_rolls_{s}"].to_numpy() for s in range(P)]).astype(float)
     hits = np.concatenate([fin[f"pond_hits_{s}"].to_numpy() for s in range(P)]).astype(float)
@@ -310,6 +325,13 @@ def _seat_ponds(df: pd.DataFrame, m: str, sec: Section) -> tuple[list[dict], lis
     strat = np.concatenate([fin[f"strategy_{s}"].astype(str).to_numpy() for s in range(P)])
     seat = np.repeat(np.arange(P), n)
     game = np.tile(np.arange(n), P)
+    return {"win": win, "rolls": rolls, "hits": hits, "back": back, "strat": strat, "seat": seat, "game": game,
+            "players": P, "n": n}
+
+
+def _pond_groups(sg: dict, m: str) -> list[dict]:
+    """The win rates of the seat-games that rolled (were hit by) at least one Pond, and of the others."""
+    win, rolls, hits = sg["win"], sg["rolls"], sg["hits"]
     assoc = []
     for who, flag in (("rolled", rolls > 0), ("hit", hits > 0)):
         yes, no = win[flag], win[~flag]
@@ -317,6 +339,15 @@ def _seat_ponds(df: pd.DataFrame, m: str, sec: Section) -> tuple[list[dict], lis
         r0, l0, h0 = wilson(int(no.sum()), len(no))
         assoc.append({"mode": m, "group": who, "n_yes": len(yes), "win_yes": r1, "win_yes_low": l1, "win_yes_high": h1,
                       "n_no": len(no), "win_no": r0, "win_no_low": l0, "win_no_high": h0})
+    return assoc
+
+
+def _within_game_models(sg: dict, m: str, sec: Section) -> list[dict]:
+    """The change in a player's chance of winning per Pond rolled and per square lost (one fact each)."""
+    import statsmodels.api as sm
+
+    win, rolls, back, strat, seat, game, P, n = (sg[k] for k in ("win", "rolls", "back", "strat", "seat", "game", "players", "n"))
+    assoc = []
     # within-game linear probability models (game fixed effects; seat and strategy controlled), one per
     # measure: a Pond rolled also makes the others lose squares, so the two are not put in one model
     ctrl = {f"seat{k}": (seat == k).astype(float) for k in range(1, P)}
@@ -339,6 +370,11 @@ def _seat_ponds(df: pd.DataFrame, m: str, sec: Section) -> tuple[list[dict], lis
                                           f"{_mode_name(m)}"), est, lo, hi, n, "share", n_unit="finished games",
                  note="association: within-game linear probability model (game fixed effects; seat and strategy "
                       "controlled), 95 % interval clustered by game")
+    return assoc
+
+
+def _pond_group_facts(assoc: list[dict], m: str, sec: Section) -> None:
+    """The facts of :func:`_pond_groups`' win rates (rolled or hit, and not)."""
     for a in assoc[:2]:
         sec.fact(f"pond.win_if_{a['group']}.{m}", f"win rate of players who {'rolled' if a['group'] == 'rolled' else 'were hit by'} "
                  f"at least one Étang Paisible, {_mode_name(m)}", a["win_yes"], a["win_yes_low"], a["win_yes_high"],
@@ -346,7 +382,6 @@ def _seat_ponds(df: pd.DataFrame, m: str, sec: Section) -> tuple[list[dict], lis
         sec.fact(f"pond.win_if_not_{a['group']}.{m}", f"win rate of players who {'rolled' if a['group'] == 'rolled' else 'were hit by'} "
                  f"no Étang Paisible, {_mode_name(m)}", a["win_no"], a["win_no_low"], a["win_no_high"],
                  a["n_no"], "share", n_unit="seat-games (finished)", note="association, not a causal effect")
-    return seat_rows, assoc
 
 
 def _seat_tables(sec: Section, seats: pd.DataFrame, assoc: pd.DataFrame, base: str) -> None:
