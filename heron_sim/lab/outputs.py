@@ -462,9 +462,77 @@ def proposed_changes(results_root: str | Path = "results") -> list[dict]:
     return out
 
 
+def study_answers(results_root: str | Path = "results") -> list[dict]:
+    """What each shipped study answers, in a designer's order (issue 30 items 2-3): per study
+    found under ``results_root/tune-*/summary.json``, ``answer`` is "no change needed" (the
+    rulings already meet every goal), "fix" (the variant ranked first meets every goal with 95 %
+    confidence: its id, rules, booklet text and sheet) or "no fix" (none does: the closest, and
+    whether the test was decisive); ``tables`` names the tables it was measured on."""
+    from .ladder import meets_95
+
+    out = []
+    for path in sorted(Path(results_root).glob("tune-*/summary.json")):
+        try:
+            s = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            continue
+        fin = s.get("finalists") or []
+        first = fin[0] if fin else None
+        base = s.get("base_evidence") or {}
+        if base.get("meets"):
+            answer = "no change needed"
+        elif first is not None and meets_95(first):
+            answer = "fix"
+        else:
+            answer = "no fix"
+        entry = {"study": s["name"], "title": s["title"], "folder": str(path.parent), "answer": answer,
+                 "finding": s["finding"], "tables": [p["name"] for p in s.get("panel", [])],
+                 "tables_described": [p.get("description", p["name"]) for p in s.get("panel", [])],
+                 "variant": None}
+        if first is not None:
+            dec = [o.get("decision") for o in first["objectives"] if o.get("goal") is not None]
+            entry["variant"] = {
+                "id": first["id"], "n_changed": first.get("n_changed"), "changes": first.get("changes"),
+                "rules_file": first.get("rules_file"), "decisions": dec,
+                "games_needed": [o.get("games_needed") for o in first["objectives"] if o.get("goal") is not None],
+                "moves_unfairness": first.get("moves_unfairness", []),
+                "booklet": {k: str(path.parent / f"booklet-{first['id']}.{k}") for k in ("fr.md", "en.md", "html")
+                            if (path.parent / f"booklet-{first['id']}.{k}").is_file()},
+                "sheets": {k: str(path.parent / f"sheet-{first['id']}.{k}") for k in ("fr.md", "en.md", "html")
+                           if (path.parent / f"sheet-{first['id']}.{k}").is_file()}}
+        out.append(entry)
+    return out
+
+
+def study_answers_markdown(results_root: str | Path = "results") -> str:
+    """One line per study: the problem, then its answer (no change / the smallest fix, with its
+    booklet text / none, and why), and the tables it was measured on."""
+    lines = []
+    for a in study_answers(results_root):
+        v = a["variant"]
+        if a["answer"] == "no change needed":
+            what = "**no change needed**: the rulings already meet every goal"
+        elif a["answer"] == "fix" and v:
+            link = v["booklet"].get("fr.md") or v["sheets"].get("fr.md")
+            what = (f"**`{v['id']}`**, {v['n_changed']} rule{'s' if v['n_changed'] != 1 else ''} ({v['changes']})"
+                    + (f"; booklet text: `{link}`" if link else ""))
+            if v["moves_unfairness"]:
+                what += f"; it moves the unfairness elsewhere ({len(v['moves_unfairness'])} seat/guide/table)"
+        else:
+            decs = [d for d in (v or {}).get("decisions", []) if d and d != "passes"]
+            why = ", ".join(decs) if decs else ("no goal test recorded (a study run before the equivalence tests)"
+                                                if v and not any((v or {}).get("decisions", [])) else "no variant")
+            what = (f"**no change in this space passes**; closest `{v['id']}` ({v['changes']}): {why}" if v
+                    else "**no candidate**")
+        lines.append(f"- {a['title']} — {what}. Measured at {len(a['tables'])} tables: {', '.join(a['tables'])} "
+                     f"(`{a['folder']}`).")
+    return "\n".join(lines)
+
+
 def proposed_changes_markdown(results_root: str | Path = "results") -> str:
     """The section as Markdown (a helper for the report)."""
-    lines = []
+    answers = study_answers_markdown(results_root)
+    lines = (["### What each study answers", "", answers, ""] if answers else [])
     for p in proposed_changes(results_root):
         lines += [f"### {p['title']}", "", p["finding"], ""]
         for v in p["variants"]:
