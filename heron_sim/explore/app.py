@@ -32,6 +32,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import re
 import time
 from importlib import resources
 from pathlib import Path
@@ -46,6 +47,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import HeronSimError
+from ..i18n import LANGS, catalogue, gettext, pick
 from . import exports, live
 from .form import EXTRA, FormErrors, load_variant, parse_setup, schema
 from .live import PANEL_RANKS, CompareJob, Engine, PanelJob
@@ -188,10 +190,12 @@ def create_app(engine: Engine | None = None, results_root: str | Path = "results
     static = resources.files("heron_sim.explore").joinpath("static")
 
     async def index(request: Request) -> Response:
-        html = static.joinpath("index.html").read_text(encoding="utf-8")
+        lang = pick(request.query_params.get("lang"), request.headers.get("accept-language"))
+        html = page(static.joinpath("index.html").read_text(encoding="utf-8"), lang)
         sheet = exports.rule_sheet_function() is not None
         return HTMLResponse(html.replace("__HAS_SHEET__", "true" if sheet else "false"),
-                            headers={"Cache-Control": "no-store"})
+                            headers={"Cache-Control": "no-store", "Content-Language": lang,
+                                     "Vary": "Accept-Language"})
 
     @handled
     async def api_schema(request: Request) -> Response:
@@ -203,8 +207,11 @@ def create_app(engine: Engine | None = None, results_root: str | Path = "results
             raise FormErrors({"mode": f"mode: {mode!r} is not a mode; allowed: {', '.join(MODES)}"})
         if not (players.isascii() and players.isdigit() and len(players) <= 2) or not 2 <= int(players) <= 7:
             raise FormErrors({"players": f"players: {players!r}; allowed: 2..7"})
-        doc = schema(mode, int(players))
-        doc["panel_ranks"] = {k: v[0] for k, v in PANEL_RANKS.items()}
+        lang = request.query_params.get("lang", "en")
+        if lang not in LANGS:
+            raise FormErrors({EXTRA: f"lang: {lang!r}; allowed: {', '.join(LANGS)}"})
+        doc = schema(mode, int(players), lang)
+        doc["panel_ranks"] = {k: gettext(v[0], lang) for k, v in PANEL_RANKS.items()}
         doc["panel_games"] = live.PANEL_GAMES
         return _json(doc)
 
@@ -348,6 +355,27 @@ def create_app(engine: Engine | None = None, results_root: str | Path = "results
     app.state.engine = engine if engine is not None else Engine()
     app.state.stopping = False
     return app
+
+
+_MARKER = re.compile(r"\[\[(.+?)\]\](?!\])", re.S)
+
+
+def page_msgids(html: str) -> list[str]:
+    """The page's texts to translate: the ``[[English text]]`` markers of ``index.html``."""
+    return _MARKER.findall(html)
+
+
+def page(html: str, lang: str) -> str:
+    """``index.html`` in ``lang``: each ``[[English text]]`` marker replaced by its entry in the
+    catalogue (trusted HTML, as the template's own), the page's language and the script's
+    catalogue (the page's script translates what it draws with it) filled in."""
+    from ..rules.words import GUIDES
+
+    html = _MARKER.sub(lambda m: gettext(m.group(1), lang), html)
+    html = html.replace("{games}", '<span id="panel-games"></span>')
+    doc = {"lang": lang, "messages": catalogue(lang), "guides": GUIDES["fr"]}
+    js = json.dumps(doc, ensure_ascii=True).replace("</", "<\\/")
+    return html.replace("__LANG__", lang).replace("__I18N__", js)
 
 
 def _exports(setup) -> dict:
