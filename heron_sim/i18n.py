@@ -25,6 +25,30 @@ NBSP = "\u00a0"
 NNBSP = "\u202f"  # the narrow no-break space French puts between thousands
 
 
+#: The names of the rules fields the table of rules keys (heron_sim.rules.keys) does not hold, as
+#: the explorer's form and the lab's page write them (English message ids).
+FIELD_LABELS = {
+    "disabled_powers": "Guides without their power",
+    "combinations.advance": "Squares gained by the largest set",
+    "combinations.effect": "Effect of the largest set",
+    "dice.count": "Number of dice",
+    "board.squares": "Special squares",
+    "extra": "Other rules (TOML)",
+}
+
+_GAME_WORDS = (("Peaceful Pond", "Étang Paisible"), ("Heron's Anxiety", "Angoisse du Héron"),
+               ("Guide Power", "Puissance du Guide"), ("the Pond", "the Étang"), ("The Pond", "The Étang"),
+               ("an Anxiety", "an Angoisse"), ("Anxiety", "Angoisse"))
+
+
+def game_words(text: str) -> str:
+    """An English phrase with the game's own words (issue 33: Étang Paisible, Angoisse du Héron
+    and Puissance du Guide are the game's words in both languages)."""
+    for en, game in _GAME_WORDS:
+        text = text.replace(en, game)
+    return text
+
+
 def _unquote(s: str) -> str:
     s = s.strip()
     if len(s) < 2 or s[0] != '"' or s[-1] != '"':

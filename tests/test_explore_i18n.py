@@ -72,3 +72,48 @@ def test_the_form_speaks_the_booklet_in_its_groups():
     assert fr["combinations.effect"]["choice_labels"]["regenerate"] == "régénérer son Guide"
     assert fr["board.squares"]["choice_labels"]["loup"] == "Loup"
     assert [g["title"] for g in schema("8d8", 4, "fr")["groups"]][:3] == [t[1] for t in GROUPS[:3]]
+
+
+# ---------------------------------------------------------------- the lab's page (item 6)
+def _proposal():
+    effects = [{"metric": "guide_spread", "base": 0.0587, "variant": 0.0651, "diff": 0.0064, "low": 0.0024, "high": 0.0105},
+               {"metric": "dead_turn_rate", "base": 0.4257, "variant": 0.2225, "diff": -0.2031, "low": -0.2034, "high": -0.2028},
+               {"metric": "guide_heron_win_rate", "base": 0.19, "variant": 0.185, "diff": -0.005, "low": -0.01, "high": -0.002}]
+    obj = {"metric": "dead_turn_rate", "objective": "dead_turn_rate: no more than reference (excess minimised) (goal <= 0)",
+           "loss": 0.0, "loss_low": 0.0, "loss_high": 0.0, "base_loss": 0.1889, "verdict": "better", "goal": 0.0,
+           "goal_met_95": True, "scenarios": [{"scenario": "mix-4", "loss": 0.0}, {"scenario": "mix-2", "loss": 0.01}]}
+    variant = {"id": "L13", "changes": {"anxiety_threshold": 4, "combinations.advance[2]": 1}, "n_changed": 2,
+               "games": 120000, "objectives": [obj], "feasible": True, "rules_file": "results/tune-x/variants/x-1-L13.toml",
+               "constraints": [{"constraint": "completion >= 0.995", "holds": True}], "effects": effects, "sheets": {}}
+    return {"study": "x", "title": "A study", "problem": "", "variants": [variant, {**variant, "id": "L14"}],
+            "panel": [{"name": "mix-2", "description": "2 players: casual, expert (rotated)"}]}
+
+
+def test_every_text_of_the_lab_page_has_a_french_entry():
+    from heron_sim.report.lab_page import msgids as lab_msgids
+
+    fr = catalogue("fr")
+    assert [m for m in lab_msgids() if not fr.get(m, "").strip()] == []
+
+
+def test_the_lab_page_in_the_games_words_with_true_counts():
+    import re
+
+    from heron_sim.report.lab_page import lab_page
+
+    meta = {"git commit (report)": "abc1234", "games played (all)": "3,055,000"}
+    fr = lab_page([_proposal()], meta, "fr")
+    en = lab_page([_proposal()], meta, "en")
+    assert '<html lang="fr">' in fr and "<title>Changements de règles proposés par le labo</title>" in fr
+    assert '<html lang="en">' in en and "<title>Rule changes the lab proposes</title>" in en
+    assert "lighter game" not in fr + en  # its own title, not a lighter game's
+    for page, words in ((fr, "Tableaux et figures ({} tableaux, 0 figures)"), (en, "Tables and figures ({} tables, 0 figures)")):
+        assert words.format(page.count("<table")) in page and page.count("<table") == 2  # the true count
+        text = re.sub(r"<code>.*?</code>|<[^>]+>", " ", page)
+        assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), re.findall(r"\b[a-z]+_[a-z_]+\b", text)  # no key id
+    assert "L&#x27;Angoisse du Héron = 4 ; Cases gagnées selon la plus grande série (série de 2) = 1" in fr
+    assert "The Angoisse du Héron = 4; Squares gained by the largest set (set of 2) = 1" in en
+    assert "+0,64\u00a0pt [+0,24\u00a0pt\u00a0; +1,05\u00a0pt]" in fr and "+0.64\u00a0pt [+0.24\u00a0pt, +1.05\u00a0pt]" in en
+    assert "tours blancs" in fr and "pire table : 2 joueurs : casual, expert (en rotation)" in fr
+    assert "Héron : victoires quand il est distribué" in fr
+    assert 'href="lab-proposed-rule-changes.en.html"' in fr and 'href="lab-proposed-rule-changes.html"' in en

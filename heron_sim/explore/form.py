@@ -30,7 +30,7 @@ from ..lab.panel import AI_MIX
 from ..rules import MODES, Rules
 from ..rules import rules as _R
 from ..rules.board import EFFECT_NAMES
-from ..i18n import gettext, number
+from ..i18n import FIELD_LABELS, game_words, gettext, number
 from ..rules.keys import GROUPS, KEYS
 from ..rules.words import EFFECTS, GUIDES, SQUARES
 
@@ -135,19 +135,6 @@ def _key_words(key: str, lang: str = "en") -> dict:
     return {"help": k.help, "group_id": k.group, "title": base, "label": base[lang]}
 
 
-def game_words(text: str) -> str:
-    """An English phrase with the game's own words (issue 33: Étang Paisible, Angoisse du Héron
-    and Puissance du Guide are the game's words in both languages)."""
-    for en, game in _GAME_WORDS:
-        text = text.replace(en, game)
-    return text
-
-
-_GAME_WORDS = (("Peaceful Pond", "Étang Paisible"), ("Heron's Anxiety", "Angoisse du Héron"),
-               ("Guide Power", "Puissance du Guide"), ("the Pond", "the Étang"), ("The Pond", "The Étang"),
-               ("an Anxiety", "an Angoisse"), ("Anxiety", "Angoisse"))
-
-
 def explain(key: str, value: Any, lang: str) -> str:
     """The rule of ``key`` at ``value`` in the booklet's words ("" for a key the table lacks)."""
     k = KEYS.get(key)
@@ -180,18 +167,18 @@ def _label(key: str) -> str:
 #: Fields the table of rules keys does not hold: (group id, English label, English explanation).
 #: Their French is in the catalogue (heron_sim/locale/fr.po).
 OTHER_FIELDS = {
-    "disabled_powers": ("guides", "Guides without their power",
+    "disabled_powers": ("guides", FIELD_LABELS["disabled_powers"],
                         "Switch off some guides' one-shot powers only (the Puissance du Guide stays)."),
-    "combinations.advance": ("combinaisons", "Squares gained by the largest set",
+    "combinations.advance": ("combinaisons", FIELD_LABELS["combinations.advance"],
                              "The squares a turn gains, by the size of its largest set of one animal (herons "
                              "aside); a larger set than the list holds gains its last value."),
-    "combinations.effect": ("combinaisons", "Effect of the largest set",
+    "combinations.effect": ("combinaisons", FIELD_LABELS["combinations.effect"],
                             "What a large set does besides moving: regenerate your guide, swap it, or choose."),
-    "dice.count": ("lancer", "Number of dice",
+    "dice.count": ("lancer", FIELD_LABELS["dice.count"],
                    "The dice rolled each turn (8 D8: that many D8; 10 D6: the first dice of the ten)."),
-    "board.squares": ("cases", "Special squares",
+    "board.squares": ("cases", FIELD_LABELS["board.squares"],
                       "A square's number and its effect; “no effect” removes a special square."),
-    EXTRA: ("autres", "Other rules (TOML)",
+    EXTRA: ("autres", FIELD_LABELS[EXTRA],
             "Any other rules in TOML, applied last, e.g. [dice] faces = [[...], ...]"),
 }
 #: The groups of the form, in the booklet's order (heron_sim.rules.keys.GROUPS), then the rest.
