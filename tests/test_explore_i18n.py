@@ -117,3 +117,7 @@ def test_the_lab_page_in_the_games_words_with_true_counts():
     assert "tours blancs" in fr and "pire table : 2 joueurs : casual, expert (en rotation)" in fr
     assert "Héron : victoires quand il est distribué" in fr
     assert 'href="lab-proposed-rule-changes.en.html"' in fr and 'href="lab-proposed-rule-changes.html"' in en
+    # a study's own words: the catalogue's French when it has them, else marked as English
+    assert '<h2 lang="en">A study</h2>' in fr and "<h2>A study</h2>" in en
+    titled = {**_proposal(), "title": "7 D8 as long as 8 D8: mean length within 5 %\n of 8 D8 at every table"}
+    assert "<h2>7 D8 aussi long que 8 D8 : une durée moyenne à 5 % près de 8 D8 à chaque table</h2>" in lab_page([titled], meta, "fr")

@@ -166,6 +166,15 @@ def _constraint(c: dict, lang: str) -> str:
         f"{what}: {_t('holds' if c.get('holds') else 'violated', lang)}"
 
 
+def _study(text: str, lang: str) -> str:
+    """A study's own words (its tune file's title or problem) after the tag's name: in the
+    catalogue's French when it has them, else as written, marked as English (``lang="en"``)."""
+    key = " ".join(str(text).split())
+    words = gettext(key, lang)
+    mark = ' lang="en"' if lang != "en" and words == key else ""
+    return f"{mark}>{_e(words)}"
+
+
 def _e(s) -> str:
     return html.escape(str(s), quote=True)
 
@@ -174,9 +183,9 @@ def study_html(p: dict, lang: str) -> tuple[str, int]:
     """One study's part of the page and how many tables it holds."""
     colon = " :" if lang == "fr" else ":"
     sep = "\u00a0; " if lang == "fr" else ", "
-    out = [f'<section class="study" id="{_e(p["study"])}"><h2>{_e(p["title"])}</h2>']
+    out = [f'<section class="study" id="{_e(p["study"])}"><h2{_study(p["title"], lang)}</h2>']
     if p.get("problem"):
-        out.append(f"<p class=\"problem\">{_e(p['problem'])}</p>")
+        out.append(f"<p class=\"problem\"{_study(p['problem'], lang)}</p>")
     variants = p["variants"]
     if variants:
         best = variants[0]
@@ -253,7 +262,7 @@ def lab_page(proposals: list[dict], meta: dict, lang: str) -> str:
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>{_e(title)}</title>\n'
             f"<style>{_CSS}</style>\n</head>\n<body>\n"
             f'<nav><a href="index.html">{_e(_t("All pages", lang))}</a> · '
-            f'<a href="{FILES[other]}" hreflang="{other}" lang="{other}" id="other-lang">{_e(switch)}</a></nav>\n'
+            f'<a href="{FILES[other]}" hreflang="{other}" id="other-lang">{_e(switch)}</a></nav>\n'
             f"<h1>{_e(title)}</h1>\n<p class=\"sub\">{_e(_t(TEXTS[1], lang))} "
             f"{_e(sub)}</p>\n"
             f"<p>{_e(_t(TEXTS[2], lang))}</p>\n"
