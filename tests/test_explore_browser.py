@@ -202,10 +202,12 @@ def test_explore_in_french_and_english(served, tmp_path):
     assert page.title().startswith("Explorateur du Héron")
     page.select_option("#games", "20000")
     page.fill("[name='anxiety_threshold']", "4")
-    _wait_done(page)
+    # the new rules' figures, once the length's reading is settled (before the 20,000 games: fast)
+    page.wait_for_function("(document.getElementById('row-length') || {dataset: {}}).dataset.reading === 'real and relevant'"
+                           " && document.body.dataset.rendered === document.body.dataset.job", timeout=60_000)
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
     assert "Variante : L'Angoisse du Héron = 4" in page.inner_text("#changes")
-    assert "20\u202f000 parties sur 20\u202f000 par camp" in page.inner_text("#status")
+    assert re.search(r"^\d[\d\u202f]* parties sur 20\u202f000 par camp \(", page.inner_text("#status")), page.inner_text("#status")
     length = page.inner_text("#row-length")
     assert re.search(r"−1\d,\d\u00a0% \[−1\d,\d\u00a0; −1\d,\d\]", length), length  # 25,8 % [25,5 ; 26,1]
     assert "réel et important" in length
@@ -228,6 +230,11 @@ def test_explore_in_french_and_english(served, tmp_path):
         page.screenshot(path=str(shot), full_page=width == 1280)
         keep_screenshot(shot)
 
+    # a bad value: the rule's name and the message in French, no key id
+    page.fill("[name='anxiety_threshold']", "0")
+    page.wait_for_function("document.getElementById('e-anxiety_threshold').textContent.length > 0")
+    assert page.inner_text("#e-anxiety_threshold") == "L'Angoisse du Héron : 0 est hors des limites ; valeurs permises : de 1 à 99"
+    page.fill("[name='anxiety_threshold']", "4")
     # the switch: the same settings, in English, the game's words kept and still no key id
     page.set_viewport_size({"width": 1280, "height": 900})
     page.click("#lang-en")
@@ -235,7 +242,6 @@ def test_explore_in_french_and_english(served, tmp_path):
     assert page.evaluate("document.documentElement.lang") == "en"
     assert page.input_value("[name='anxiety_threshold']") == "4"
     assert "Variant: The Angoisse du Héron = 4" in page.inner_text("#changes")
-    _wait_done(page)
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
     texts = page.evaluate(TEXTS)
     assert [t for t in texts if _key_ids(spaced=False).search(t)] == []

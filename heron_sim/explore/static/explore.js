@@ -301,11 +301,29 @@
     document.querySelectorAll(".err").forEach(function (e) { e.textContent = ""; });
     document.querySelectorAll(".bad").forEach(function (e) { e.classList.remove("bad"); });
   }
+  // the rules' messages name the key ("anxiety_threshold: 0 is out of range; allowed: 1..99"):
+  // the page names the rule instead, and in French translates the message's usual words
+  var ERROR_WORDS = [["is out of range", t("is out of range")], ["is not an integer", t("is not an integer")],
+    ["is not a boolean", t("is not a boolean")], ["is not a square effect", t("is not a square effect")],
+    ["is not an animal", t("is not an animal")], ["allowed:", t("allowed:")], ["malformed TOML", t("malformed TOML")],
+    ["other rules", t("other rules")]];
+  function errorText(k, msg) {
+    var m = /^([A-Za-z_][A-Za-z_.]*)((?:\[\d+\]|\.\d+)?): ([\s\S]*)$/.exec(msg || "");
+    var rest = m ? m[3] : msg, head = "";
+    if (m && fieldLabel(m[1]) !== m[1]) head = fieldLabel(m[1]) + (m[2] ? " " + m[2].replace(/^\./, "[") + (m[2][0] === "." ? "]" : "") : "");
+    else if (m) { head = m[1] + m[2]; }
+    if (LANG === "fr") {
+      ERROR_WORDS.forEach(function (p) { rest = rest.split(p[0]).join(p[1]); head = head.split(p[0]).join(p[1]); });
+      rest = rest.replace(/(\d+)\.\.(\d+)/g, function (x, lo, hi) { return tf("{lo} to {hi}", { lo: lo, hi: hi }); });
+      rest = rest.replace(/([^ ]); /g, "$1 ; ");
+    }
+    return head ? head + (LANG === "fr" ? " : " : ": ") + rest : rest;
+  }
   function showErrors(errors) {
     clearErrors();
     Object.keys(errors).forEach(function (k) {
       var box = $(errId(k)) || $("e-extra");
-      box.textContent = errors[k];
+      box.textContent = errorText(k, errors[k]);
       var inp = $(idOf(k)) || $(k.replace("seat.", "seat-"));
       if (inp) inp.classList.add("bad");
       var det = box.closest && box.closest("details");
