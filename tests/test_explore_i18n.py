@@ -85,6 +85,8 @@ def _proposal():
     variant = {"id": "L13", "changes": {"anxiety_threshold": 4, "combinations.advance[2]": 1}, "n_changed": 2,
                "games": 120000, "objectives": [obj], "feasible": True, "rules_file": "results/tune-x/variants/x-1-L13.toml",
                "constraints": [{"constraint": "completion >= 0.995", "holds": True}], "effects": effects, "sheets": {}}
+    for e in effects:
+        e["label"] = e["metric"]  # the lab's own label (key-like): the page must not show it
     return {"study": "x", "title": "A study", "problem": "", "variants": [variant, {**variant, "id": "L14"}],
             "panel": [{"name": "mix-2", "description": "2 players: casual, expert (rotated)"}]}
 
@@ -121,3 +123,24 @@ def test_the_lab_page_in_the_games_words_with_true_counts():
     assert '<h2 lang="en">A study</h2>' in fr and "<h2>A study</h2>" in en
     titled = {**_proposal(), "title": "7 D8 as long as 8 D8: mean length within 5 %\n of 8 D8 at every table"}
     assert "<h2>7 D8 aussi long que 8 D8 : une durée moyenne à 5 % près de 8 D8 à chaque table</h2>" in lab_page([titled], meta, "fr")
+
+
+def test_the_report_writes_the_lab_page_in_both_languages_and_the_index_links_them(tmp_path):
+    import json
+
+    from heron_sim.report import proposals_section
+    from heron_sim.report.render import write_report
+
+    p = _proposal()
+    v = p["variants"][0]
+    summary = {"name": "x", "title": p["title"], "description": "", "objectives": [], "constraints": [],
+               "finding": "anxiety_threshold = 4", "panel": p["panel"],
+               "finalists": [{**v, "rule_changes": [{"key": k, "old": None, "new": x} for k, x in v["changes"].items()]}]}
+    (tmp_path / "tune-x").mkdir()
+    (tmp_path / "tune-x" / "summary.json").write_text(json.dumps(summary), encoding="utf-8")
+    paths = write_report([proposals_section(tmp_path)], {"git commit (report)": "abc"}, tmp_path)
+    assert [q.name for q in paths["games"]] == ["lab-proposed-rule-changes.html", "lab-proposed-rule-changes.en.html"]
+    fr = (tmp_path / "lab-proposed-rule-changes.html").read_text(encoding="utf-8")
+    assert "Tableaux et figures (1 tableaux, 0 figures)" in fr and "anxiety_threshold" not in fr
+    index = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert 'href="lab-proposed-rule-changes.html"' in index and 'href="lab-proposed-rule-changes.en.html"' in index

@@ -4,9 +4,9 @@ reading of what the page sends back into validated :class:`~heron_sim.rules.Rule
 Nothing here lists the rules keys by hand: every key of ``heron_sim/rules/data/defaults.toml``
 becomes a field, typed and bounded by the rules' own validation table
 (``heron_sim.rules.rules._SCALARS``: type, min, max, from the table of rules keys
-heron_sim.rules.keys), with the key's help line, booklet group and French and English name from
-that table (the file's comment for a key the table does not hold) and the file's comment
-headers as groups. A key the form does not know how to draw (a new table, a
+heron_sim.rules.keys), labelled, explained (the rule at the rulings' value, in the booklet's
+words) and grouped as the booklet is from that table, in French or English (the file's comment,
+under "other rules", for a key the table does not hold). A key the form does not know how to draw (a new table, a
 list) becomes a TOML text field validated by :meth:`Rules.build` like any other. So a key added
 to the rules (and to ``defaults.toml``) appears on the page without a change here.
 
@@ -238,7 +238,8 @@ def schema(mode: str = "8d8", players: int = 4, lang: str = "en") -> dict:
     base = Rules.build(mode=mode, players=players)
     full = base.to_table()
     table = rules_table()
-    helps, group_of, table_help = file_layout()
+    # the defaults file's comment headers no longer group the form: the booklet's groups do (issue 33)
+    helps, _file_groups, table_help = file_layout()
     groups: dict[str, list[dict]] = {}
 
     def add(f: dict) -> None:
@@ -288,7 +289,6 @@ def schema(mode: str = "8d8", players: int = 4, lang: str = "en") -> dict:
     add(_other(EXTRA, lang, type="text", default="",
                help="any other rules keys in TOML, applied last, e.g. [dice] faces = [[...], ...]"))
     order = [g for g in FORM_GROUPS if g in groups] + [g for g in groups if g not in FORM_GROUPS]
-    _ = group_of  # the defaults file's comment headers: the booklet's groups replace them (issue 33)
     return {
         "lang": lang,
         "scenario": {

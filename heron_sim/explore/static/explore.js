@@ -15,6 +15,7 @@
   function tfNodes(s, o) {  // a translated phrase whose {name} parts are elements (a file name in <code>)
     return t(s).split(/(\{[a-z]+\})/).map(function (p) { var m = /^\{([a-z]+)\}$/.exec(p); return m && o[m[1]] ? o[m[1]] : p; });
   }
+  function colon(s) { return s + (LANG === "fr" ? "\u00a0:" : ":"); }  // "lecture :" / "reading:"
   function int(n) { return Number(n).toLocaleString(LOCALE); }
   function local(s) { return LANG === "fr" ? s.replace(/\./g, ",") : s; }
   // what a figure means, beside it (issue 33: the statistical words explained where they appear)
@@ -463,13 +464,13 @@
       tr.dataset.reading = r.reading;
       tr.dataset.n = r.n;
       tr.appendChild(el("td", {}, [rowLabel(r), MEANS[r.key] ? el("div", { "class": "means", text: MEANS[r.key] }) : null]));
-      tr.appendChild(el("td", { "data-label": t("base"), text: value(r, "base") }));
-      tr.appendChild(el("td", { "data-label": t("variant"), text: value(r, "variant") }));
-      tr.appendChild(el("td", { "data-label": t("difference"), text: diffText(r) }));
-      var td = el("td", { "data-label": t("reading") });
+      tr.appendChild(el("td", { "data-label": colon(t("base")), text: value(r, "base") }));
+      tr.appendChild(el("td", { "data-label": colon(t("variant")), text: value(r, "variant") }));
+      tr.appendChild(el("td", { "data-label": colon(t("difference")), text: diffText(r) }));
+      var td = el("td", { "data-label": colon(t("reading")) });
       td.appendChild(readingBadge(r.reading));
       tr.appendChild(td);
-      tr.appendChild(el("td", { "class": "small", "data-label": "n", text: int(r.n) }));
+      tr.appendChild(el("td", { "class": "small", "data-label": colon("n"), text: int(r.n) }));
       tb.appendChild(tr);
     });
     var dl = $("readings");
@@ -596,10 +597,10 @@
       var tr = el("tr", { "class": sc.name === snap.worst ? "worst" : "" });
       tr.appendChild(el("td", { text: describe(sc) }));
       var L = sc.rows["length"];
-      tr.appendChild(el("td", { "data-label": t("length"), text: L.relative !== null ? relText(L) + " " + (READING_WORDS[L.reading] || "") : t("n/a") }));
+      tr.appendChild(el("td", { "data-label": colon(t("length")), text: L.relative !== null ? relText(L) + " " + (READING_WORDS[L.reading] || "") : t("n/a") }));
       [["guide_spread", t("guide spread")], ["first_player_advantage", t("first-player adv.")], ["seat_balance", t("seat balance")]].forEach(function (p) {
         var r = sc.rows[p[0]];
-        tr.appendChild(el("td", { "data-label": p[1], text: value(r, "base") + " → " + value(r, "variant") + (r.reading ? " (" + (READING_WORDS[r.reading] || r.reading) + ")" : "") }));
+        tr.appendChild(el("td", { "data-label": colon(p[1]), text: value(r, "base") + " → " + value(r, "variant") + (r.reading ? " (" + (READING_WORDS[r.reading] || r.reading) + ")" : "") }));
       });
       tb.appendChild(tr);
     });
