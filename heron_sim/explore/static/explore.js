@@ -15,6 +15,7 @@
   function tfNodes(s, o) {  // a translated phrase whose {name} parts are elements (a file name in <code>)
     return t(s).split(/(\{[a-z]+\})/).map(function (p) { var m = /^\{([a-z]+)\}$/.exec(p); return m && o[m[1]] ? o[m[1]] : p; });
   }
+  var PCT = LANG === "fr" ? "\u00a0%" : "%";  // an axis' 30 % / 30%
   function colon(s) { return s + (LANG === "fr" ? "\u00a0:" : ":"); }  // "lecture :" / "reading:"
   function int(n) { return Number(n).toLocaleString(LOCALE); }
   function local(s) { return LANG === "fr" ? s.replace(/\./g, ",") : s; }
@@ -516,7 +517,7 @@
     for (var tick = Math.ceil(lo / 5) * 5; tick <= hi; tick += 5) {
       add(s, "text", { x: x(tick) + 0.5 * (x(1) - x(0)), y: H - B + 14, "text-anchor": "middle" }, tick === snap.hist_max ? tick + "+" : String(tick));
     }
-    add(s, "text", { x: L - 4, y: T + 8, "text-anchor": "end" }, (100 * ymax).toFixed(0) + "%");
+    add(s, "text", { x: L - 4, y: T + 8, "text-anchor": "end" }, (100 * ymax).toFixed(0) + PCT);
     add(s, "text", { x: L - 4, y: H - B, "text-anchor": "end" }, "0");
     [[0, BASE_COLOR], [1, VAR_COLOR]].forEach(function (p) {
       var h = hs[p[0]], d = "M" + x(lo) + "," + y(0);
@@ -541,7 +542,7 @@
     add(s, "line", { x1: L, y1: H - B, x2: W - R, y2: H - B, stroke: "#999" });
     for (var g = 0; g <= ymax + 1e-9; g += (ymax > 0.5 ? 0.2 : ymax > 0.2 ? 0.1 : 0.05)) {
       add(s, "line", { x1: L, y1: y(g), x2: W - R, y2: y(g), stroke: "#eee" });
-      add(s, "text", { x: L - 4, y: y(g) + 4, "text-anchor": "end" }, (100 * g).toFixed(0) + "%");
+      add(s, "text", { x: L - 4, y: y(g) + 4, "text-anchor": "end" }, (100 * g).toFixed(0) + PCT);
     }
     rows.forEach(function (r, i) {
       var x0 = L + i * bw;
