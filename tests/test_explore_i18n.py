@@ -144,3 +144,22 @@ def test_the_report_writes_the_lab_page_in_both_languages_and_the_index_links_th
     assert "Tableaux et figures (1 tableaux, 0 figures)" in fr and "anxiety_threshold" not in fr
     index = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert 'href="lab-proposed-rule-changes.html"' in index and 'href="lab-proposed-rule-changes.en.html"' in index
+
+
+def test_the_rule_in_words_follows_the_value():
+    from starlette.testclient import TestClient
+
+    from heron_sim.explore.app import create_app
+
+    app = create_app()
+    try:
+        c = TestClient(app)
+        text = lambda q: c.get("/api/explain?" + q).json()["text"]  # noqa: E731
+        assert text("key=anxiety_threshold&value=4&lang=fr").startswith("Dès qu'un joueur cumule 4 Hérons")
+        assert text("key=exact_finish&value=true&lang=en").startswith("You must land exactly")
+        assert text("key=start_squares&value=[0,1]&lang=fr") == "Départ : joueur 2 : case 1 (les autres : 0)."
+        for bad in ("key=anxiety_threshold&value=0", "key=anxiety_threshold&value=%22x%22", "key=nope&value=1",
+                    "key=exact_finish&value=1", "key=rolls&value={"):
+            assert text(bad) == "", bad
+    finally:
+        app.state.engine.close()

@@ -4,7 +4,8 @@ server-sent events that carry the figures as the games come in.
 Routes (all JSON unless said):
 
 - ``GET /``: the page; ``GET /static/...``: its script and style (shipped in the package);
-- ``GET /api/schema?mode=&players=``: the rules form (heron_sim.explore.form.schema);
+- ``GET /api/schema?mode=&players=&lang=``: the rules form (heron_sim.explore.form.schema);
+- ``GET /api/explain?key=&value=&lang=``: a rule at a value in the booklet's words;
 - ``POST /api/run``: validate the page's settings and start the paired games; answers
   ``{"job", "variant_toml", "file_name", "commands"}`` or, for bad values, status 422 with
   ``{"errors": {field: message}}``; the tab's previous job is cancelled; when
@@ -49,7 +50,8 @@ from starlette.staticfiles import StaticFiles
 from ..errors import HeronSimError
 from ..i18n import LANGS, catalogue, gettext, pick
 from . import exports, live
-from .form import EXTRA, FormErrors, load_variant, parse_setup, schema
+from ..rules.keys import KEYS
+from .form import EXTRA, FormErrors, explain, load_variant, parse_setup, schema
 from .live import PANEL_RANKS, CompareJob, Engine, PanelJob
 
 HEARTBEAT_SECONDS = 1.0
@@ -215,6 +217,22 @@ def create_app(engine: Engine | None = None, results_root: str | Path = "results
         doc["panel_games"] = live.PANEL_GAMES
         return _json(doc)
 
+    async def api_explain(request: Request) -> Response:
+        """The rule of ``key`` at ``value`` (JSON) in the booklet's words, in ``lang``: the form's
+        explanation follows the value typed ({"text": ""} for a value the rule cannot take)."""
+        q = request.query_params
+        lang = q.get("lang") if q.get("lang") in LANGS else "en"
+        try:
+            value = json.loads(q.get("value", "null"))
+        except ValueError:
+            value = None
+        key = q.get("key", "")
+        ok = key in KEYS and (isinstance(value, bool) if KEYS[key].kind == "bool" else
+                              isinstance(value, list) and all(isinstance(x, int) for x in value)
+                              if KEYS[key].kind == "seats" else isinstance(value, int) and not isinstance(value, bool)
+                              and KEYS[key].lo <= value <= KEYS[key].hi)
+        return _json({"text": explain(key, value, lang) if ok else ""})
+
     @handled
     async def api_run(request: Request) -> Response:
         doc = await _body(request)
@@ -341,6 +359,7 @@ def create_app(engine: Engine | None = None, results_root: str | Path = "results
     app = Starlette(middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)], routes=[
         Route("/", index),
         Route("/api/schema", api_schema),
+        Route("/api/explain", api_explain),
         Route("/api/run", api_run, methods=["POST"]),
         Route("/api/panel", api_panel, methods=["POST"]),
         Route("/api/cancel", api_cancel, methods=["POST"]),

@@ -115,7 +115,15 @@
     var n = parseInt(cnt, 10);
     return (isFinite(n) && n >= 1 && n <= 16) ? n + 1 : f["default"].length;
   }
+  function explainValue(f, v) {  // the rule in the booklet's words at the value typed
+    var box = $(idOf(f.key) + "-explain");
+    if (!box || !f.explain) return;
+    fetch("/api/explain?lang=" + LANG + "&key=" + encodeURIComponent(f.key) + "&value=" + encodeURIComponent(JSON.stringify(v)))
+      .then(function (r) { return r.json(); }).then(function (d) { if (d.text) box.textContent = d.text; })
+      .catch(function () { /* the explanation stays that of the last value */ });
+  }
   function setChange(f, v) {
+    explainValue(f, v);
     if (same(v, f["default"]) || (f.type === "text" && v.trim() === "")) delete state.changes[f.key];
     else state.changes[f.key] = v;
     var box = $(idOf(f.key) + "-box");
@@ -140,7 +148,7 @@
     var name = el("div", { "class": "name" }, [el("label", { "for": idOf(f.key), text: f.label }), el("span", { "class": "dflt", text: defaultText(f) })]);
     box.appendChild(name);
     var words = f.explain || (LANG === "en" ? f.help : "");
-    if (words) box.appendChild(el("div", { "class": "help", text: words }));
+    if (words) box.appendChild(el("div", { "class": "help", id: idOf(f.key) + "-explain", text: words }));
     var v = fieldValue(f), input;
     if (f.type === "int" || f.type === "float") {
       input = el("input", { type: "number", id: idOf(f.key), name: f.key, step: f.type === "int" ? "1" : "any", inputmode: "decimal" });
@@ -198,6 +206,7 @@
             var s = y.value.trim();
             out.push(f.type === "list-int" && /^\d+$/.test(s) ? parseInt(s, 10) : s);
           });
+          explainValue(f, out);
           if (same(out, defs)) delete state.changes[f.key]; else state.changes[f.key] = out;
           $(idOf(f.key) + "-box").classList.toggle("changed", !!state.changes[f.key]);
           changed();
