@@ -97,7 +97,8 @@ def test_schema_has_every_rules_key_with_the_validations_bounds():
     assert fields["disabled_powers"]["type"] == "multi"
     for key in getattr(R, "_SEAT_LISTS", {}):  # by-seat keys (the remedies): one box per seat
         assert fields[key]["type"] == "list-int" and fields[key]["default"] == [0, 0, 0, 0], key
-    assert [g["title"] for g in sch["groups"]][:2] == ["The race", "Guide variants (docs/rules.md §5; the defaults are the rulings)"]
+    # the booklet's groups (heron_sim.rules.keys.GROUPS, issue 33), in its order
+    assert [g["title"] for g in sch["groups"]][:3] == ["The game", "Rolling and keeping", "The Angoisse"]
     # 10d6 has 10 dice: 11 set sizes
     assert len(next(f for g in schema("10d6", 3)["groups"] for f in g["fields"]
                     if f["key"] == "combinations.advance")["default"]) == 11

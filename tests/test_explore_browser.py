@@ -152,3 +152,105 @@ def test_explore_in_chromium(served, tmp_path):
         time.sleep(0.1)
     assert eng.running() == [], eng.status()
     assert not errors, errors
+
+
+#: The visible texts of the page (text nodes and the attributes a person sees or hears), leaving
+#: out what is code or a name (commands and TOML in <pre>, file names of lab proposals) and what
+#: is marked as another language (the switch's "English").
+TEXTS = r"""() => {
+  const skip = n => n.closest && n.closest('script, style, pre, code, [lang="en"]:not(html), [lang="fr"]:not(html), #proposal-box');
+  const out = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) { const n = walk.currentNode; if (n.textContent.trim() && !skip(n.parentElement)) out.push(n.textContent.trim()); }
+  document.querySelectorAll('[title], [aria-label], [data-label], [placeholder]').forEach(e => {
+    if (skip(e)) return;
+    ['title', 'aria-label', 'data-label', 'placeholder'].forEach(a => { if (e.getAttribute(a)) out.push(e.getAttribute(a)); });
+  });
+  out.push(document.title);
+  return out;
+}"""
+
+
+def _key_ids(spaced: bool = True):
+    """What a rules key looks like when it leaks onto the page: ``anxiety_threshold``, the old
+    labels ``set 3`` and (``spaced``, on the French page: in English "exact finish" is also the
+    rule's name) ``anxiety threshold``. Single-word keys ("players") are plain words."""
+    import re
+
+    from heron_sim.rules.keys import KEYS
+
+    names = [k for k in KEYS if "_" in k] + ["disabled_powers", "dice.count", "board.squares", "combinations.advance"]
+    spaced_names = [n.replace("_", " ") for n in names] if spaced else []
+    return re.compile(r"\b(" + "|".join(re.escape(n) for n in names + spaced_names) + r"|set \d)\b", re.I)
+
+
+def test_explore_in_french_and_english(served, tmp_path):
+    """The page opens in the browser's language (French here), no English text and no key id is
+    left on it, a change reads in the booklet's words, and the switch to English keeps it."""
+    import re
+
+    from heron_sim.i18n import catalogue
+
+    url, browser, app = served
+    errors: list[str] = []
+    ctx = browser.new_context(locale="fr-FR", viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)  # no ?lang=: the browser's language
+    page.wait_for_selector("#row-length", timeout=60_000)
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    assert page.title().startswith("Explorateur du Héron")
+    page.select_option("#games", "20000")
+    page.fill("[name='anxiety_threshold']", "4")
+    # the new rules' figures, once the length's reading is settled (before the 20,000 games: fast)
+    page.wait_for_function("(document.getElementById('row-length') || {dataset: {}}).dataset.reading === 'real and relevant'"
+                           " && document.body.dataset.rendered === document.body.dataset.job", timeout=60_000)
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    assert "Variante : L'Angoisse du Héron = 4" in page.inner_text("#changes")
+    assert re.search(r"^\d[\d\u202f]* parties sur 20\u202f000 par camp \(", page.inner_text("#status")), page.inner_text("#status")
+    length = page.inner_text("#row-length")
+    assert re.search(r"−1\d,\d\u00a0% \[−1\d,\d\u00a0; −1\d,\d\]", length), length  # 25,8 % [25,5 ; 26,1]
+    assert "réel et important" in length
+    assert "L'Angoisse" in page.inner_text("#rules")
+    # the rule in the booklet's words follows the value typed
+    assert page.inner_text("#f-anxiety_threshold-explain").startswith("Dès qu'un joueur cumule 4 Hérons")
+    assert page.locator(".means").count() >= 3 and page.locator("#readings dd").count() == 5
+    texts = page.evaluate(TEXTS)
+    keys = _key_ids()
+    assert [t for t in texts if keys.search(t)] == []
+    english = [m for m, f in catalogue("fr").items() if m != f and " " in m and "{" not in m and "&" not in m]
+    body = "\n".join(texts)
+    assert [m for m in english if m in body] == []
+    words = re.compile(r"\b(the|of|and|with|games|rulings|wins|seat|rounds|squares|difference|reading|variant|"
+                       r"players|figure|length)\b")
+    assert [t for t in texts if words.search(t)] == []
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(150)
+        assert page.evaluate(OVERFLOW) == [], width
+        shot = tmp_path / f"explore-fr-{width}.png"
+        page.screenshot(path=str(shot), full_page=width == 1280)
+        keep_screenshot(shot)
+
+    # a bad value: the rule's name and the message in French, no key id
+    page.fill("[name='anxiety_threshold']", "0")
+    page.wait_for_function("document.getElementById('e-anxiety_threshold').textContent.length > 0")
+    assert page.inner_text("#e-anxiety_threshold") == "L'Angoisse du Héron : 0 est hors des limites ; valeurs permises : de 1 à 99"
+    page.fill("[name='anxiety_threshold']", "4")
+    # the switch: the same settings, in English, the game's words kept and still no key id
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.click("#lang-en")
+    page.wait_for_selector("#row-length", timeout=60_000)
+    assert page.evaluate("document.documentElement.lang") == "en"
+    assert page.input_value("[name='anxiety_threshold']") == "4"
+    assert "Variant: The Angoisse du Héron = 4" in page.inner_text("#changes")
+    page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+    texts = page.evaluate(TEXTS)
+    assert [t for t in texts if _key_ids(spaced=False).search(t)] == []
+    assert "Puissance du Guide" in page.inner_text("#rules")
+    shot = tmp_path / "explore-en-390.png"
+    page.set_viewport_size({"width": 390, "height": 900})
+    page.screenshot(path=str(shot))
+    keep_screenshot(shot)
+    ctx.close()
+    assert not errors, errors

@@ -4,7 +4,8 @@ server-sent events that carry the figures as the games come in.
 Routes (all JSON unless said):
 
 - ``GET /``: the page; ``GET /static/...``: its script and style (shipped in the package);
-- ``GET /api/schema?mode=&players=``: the rules form (heron_sim.explore.form.schema);
+- ``GET /api/schema?mode=&players=&lang=``: the rules form (heron_sim.explore.form.schema);
+- ``GET /api/explain?key=&value=&lang=``: a rule at a value in the booklet's words;
 - ``POST /api/run``: validate the page's settings and start the paired games; answers
   ``{"job", "variant_toml", "file_name", "commands"}`` or, for bad values, status 422 with
   ``{"errors": {field: message}}``; the tab's previous job is cancelled; when
@@ -32,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import re
 import time
 from importlib import resources
 from pathlib import Path
@@ -46,8 +48,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..errors import HeronSimError
+from ..i18n import LANGS, catalogue, gettext, pick
 from . import exports, live
-from .form import EXTRA, FormErrors, load_variant, parse_setup, schema
+from ..rules.keys import KEYS
+from .form import EXTRA, FormErrors, explain, load_variant, parse_setup, schema
 from .live import PANEL_RANKS, CompareJob, Engine, PanelJob
 
 HEARTBEAT_SECONDS = 1.0
@@ -188,10 +192,12 @@ def create_app(engine: Engine | None = None, results_root: str | Path = "results
     static = resources.files("heron_sim.explore").joinpath("static")
 
     async def index(request: Request) -> Response:
-        html = static.joinpath("index.html").read_text(encoding="utf-8")
+        lang = pick(request.query_params.get("lang"), request.headers.get("accept-language"))
+        html = page(static.joinpath("index.html").read_text(encoding="utf-8"), lang)
         sheet = exports.rule_sheet_function() is not None
         return HTMLResponse(html.replace("__HAS_SHEET__", "true" if sheet else "false"),
-                            headers={"Cache-Control": "no-store"})
+                            headers={"Cache-Control": "no-store", "Content-Language": lang,
+                                     "Vary": "Accept-Language"})
 
     @handled
     async def api_schema(request: Request) -> Response:
@@ -203,10 +209,29 @@ def create_app(engine: Engine | None = None, results_root: str | Path = "results
             raise FormErrors({"mode": f"mode: {mode!r} is not a mode; allowed: {', '.join(MODES)}"})
         if not (players.isascii() and players.isdigit() and len(players) <= 2) or not 2 <= int(players) <= 7:
             raise FormErrors({"players": f"players: {players!r}; allowed: 2..7"})
-        doc = schema(mode, int(players))
-        doc["panel_ranks"] = {k: v[0] for k, v in PANEL_RANKS.items()}
+        lang = request.query_params.get("lang", "en")
+        if lang not in LANGS:
+            raise FormErrors({EXTRA: f"lang: {lang!r}; allowed: {', '.join(LANGS)}"})
+        doc = schema(mode, int(players), lang)
+        doc["panel_ranks"] = {k: gettext(v[0], lang) for k, v in PANEL_RANKS.items()}
         doc["panel_games"] = live.PANEL_GAMES
         return _json(doc)
+
+    async def api_explain(request: Request) -> Response:
+        """The rule of ``key`` at ``value`` (JSON) in the booklet's words, in ``lang``: the form's
+        explanation follows the value typed ({"text": ""} for a value the rule cannot take)."""
+        q = request.query_params
+        lang = q.get("lang") if q.get("lang") in LANGS else "en"
+        try:
+            value = json.loads(q.get("value", "null"))
+        except ValueError:
+            value = None
+        key = q.get("key", "")
+        ok = key in KEYS and (isinstance(value, bool) if KEYS[key].kind == "bool" else
+                              isinstance(value, list) and all(isinstance(x, int) for x in value)
+                              if KEYS[key].kind == "seats" else isinstance(value, int) and not isinstance(value, bool)
+                              and KEYS[key].lo <= value <= KEYS[key].hi)
+        return _json({"text": explain(key, value, lang) if ok else ""})
 
     @handled
     async def api_run(request: Request) -> Response:
@@ -334,6 +359,7 @@ def create_app(engine: Engine | None = None, results_root: str | Path = "results
     app = Starlette(middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)], routes=[
         Route("/", index),
         Route("/api/schema", api_schema),
+        Route("/api/explain", api_explain),
         Route("/api/run", api_run, methods=["POST"]),
         Route("/api/panel", api_panel, methods=["POST"]),
         Route("/api/cancel", api_cancel, methods=["POST"]),
@@ -348,6 +374,27 @@ def create_app(engine: Engine | None = None, results_root: str | Path = "results
     app.state.engine = engine if engine is not None else Engine()
     app.state.stopping = False
     return app
+
+
+_MARKER = re.compile(r"\[\[(.+?)\]\](?!\])", re.S)
+
+
+def page_msgids(html: str) -> list[str]:
+    """The page's texts to translate: the ``[[English text]]`` markers of ``index.html``."""
+    return _MARKER.findall(html)
+
+
+def page(html: str, lang: str) -> str:
+    """``index.html`` in ``lang``: each ``[[English text]]`` marker replaced by its entry in the
+    catalogue (trusted HTML, as the template's own), the page's language and the script's
+    catalogue (the page's script translates what it draws with it) filled in."""
+    from ..rules.words import GUIDES
+
+    html = _MARKER.sub(lambda m: gettext(m.group(1), lang), html)
+    html = html.replace("{games}", '<span id="panel-games"></span>')
+    doc = {"lang": lang, "messages": catalogue(lang), "guides": GUIDES["fr"]}
+    js = json.dumps(doc, ensure_ascii=True).replace("</", "<\\/")
+    return html.replace("__LANG__", lang).replace("__I18N__", js)
 
 
 def _exports(setup) -> dict:

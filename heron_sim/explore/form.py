@@ -4,9 +4,9 @@ reading of what the page sends back into validated :class:`~heron_sim.rules.Rule
 Nothing here lists the rules keys by hand: every key of ``heron_sim/rules/data/defaults.toml``
 becomes a field, typed and bounded by the rules' own validation table
 (``heron_sim.rules.rules._SCALARS``: type, min, max, from the table of rules keys
-heron_sim.rules.keys), with the key's help line, booklet group and French and English name from
-that table (the file's comment for a key the table does not hold) and the file's comment
-headers as groups. A key the form does not know how to draw (a new table, a
+heron_sim.rules.keys), labelled, explained (the rule at the rulings' value, in the booklet's
+words) and grouped as the booklet is from that table, in French or English (the file's comment,
+under "other rules", for a key the table does not hold). A key the form does not know how to draw (a new table, a
 list) becomes a TOML text field validated by :meth:`Rules.build` like any other. So a key added
 to the rules (and to ``defaults.toml``) appears on the page without a change here.
 
@@ -30,7 +30,9 @@ from ..lab.panel import AI_MIX
 from ..rules import MODES, Rules
 from ..rules import rules as _R
 from ..rules.board import EFFECT_NAMES
-from ..rules.keys import KEYS
+from ..i18n import FIELD_LABELS, game_words, gettext, number
+from ..rules.keys import GROUPS, KEYS
+from ..rules.words import EFFECTS, GUIDES, SQUARES
 
 #: Keys the page sets above the rules form (they describe the table, not a rule change).
 SCENARIO_KEYS = ("mode", "players")
@@ -121,24 +123,84 @@ def rules_table() -> dict:
     return _R.default_table()
 
 
-def _key_words(key: str) -> dict:
-    """A rules key's words from the table of rules keys (heron_sim.rules.keys): its help line,
-    its booklet group and its name in French and English (the page's language switch, issue 33,
-    draws them); nothing for a key the table does not hold."""
+def _key_words(key: str, lang: str = "en") -> dict:
+    """A rules key's words from the table of rules keys (heron_sim.rules.keys): its label (the
+    rule's name on a rule sheet, in ``lang``), the rule at the rulings' value in the booklet's
+    words (``explain``), its booklet group and its name in both languages; nothing for a key the
+    table does not hold (it keeps the defaults file's comment)."""
     k = KEYS.get(key)
     if k is None:
         return {}
-    return {"help": k.help, "group_id": k.group, "title": {"fr": k.title_fr, "en": k.title_en}}
+    base = {"fr": k.title_fr, "en": game_words(k.title_en)}
+    return {"help": k.help, "group_id": k.group, "title": base, "label": base[lang]}
+
+
+def explain(key: str, value: Any, lang: str) -> str:
+    """The rule of ``key`` at ``value`` in the booklet's words ("" for a key the table lacks)."""
+    k = KEYS.get(key)
+    if k is None:
+        return ""
+    try:
+        text = k.sentence(tuple(value) if k.kind == "seats" else value, lang)
+    except (TypeError, ValueError, KeyError):
+        return ""
+    return text if lang == "fr" else game_words(text)
+
+
+def allowed(f: dict, lang: str) -> str:
+    """The values a field takes, in words: ``de 1 à 99`` / ``1 to 99``, ``oui ou non``."""
+    t = f.get("type")
+    if t == "bool":
+        return tr("on or off", lang)
+    if t in ("int", "float") and f.get("min") is not None:
+        lo = number(f["min"], 0, lang)
+        if f.get("max") is None:
+            return tr("{lo} or more", lang).format(lo=lo)
+        return tr("{lo} to {hi}", lang).format(lo=lo, hi=number(f["max"], 0, lang))
+    return ""
 
 
 def _label(key: str) -> str:
     return key.split(".")[-1].replace("_", " ")
 
 
-def _scalar_field(key: str, default: Any, helps: dict) -> dict:
+#: Fields the table of rules keys does not hold: (group id, English label, English explanation).
+#: Their French is in the catalogue (heron_sim/locale/fr.po).
+OTHER_FIELDS = {
+    "disabled_powers": ("guides", FIELD_LABELS["disabled_powers"],
+                        "Switch off some guides' one-shot powers only (the Puissance du Guide stays)."),
+    "combinations.advance": ("combinaisons", FIELD_LABELS["combinations.advance"],
+                             "The squares a turn gains, by the size of its largest set of one animal (herons "
+                             "aside); a larger set than the list holds gains its last value."),
+    "combinations.effect": ("combinaisons", FIELD_LABELS["combinations.effect"],
+                            "What a large set does besides moving: regenerate your guide, swap it, or choose."),
+    "dice.count": ("lancer", FIELD_LABELS["dice.count"],
+                   "The dice rolled each turn (8 D8: that many D8; 10 D6: the first dice of the ten)."),
+    "board.squares": ("cases", FIELD_LABELS["board.squares"],
+                      "A square's number and its effect; “no effect” removes a special square."),
+    EXTRA: ("autres", FIELD_LABELS[EXTRA],
+            "Any other rules in TOML, applied last, e.g. [dice] faces = [[...], ...]"),
+}
+#: The groups of the form, in the booklet's order (heron_sim.rules.keys.GROUPS), then the rest.
+FORM_GROUPS = tuple(g[0] for g in GROUPS) + ("autres",)
+
+
+def group_title(gid: str, lang: str) -> str:
+    for g, fr, en in GROUPS:
+        if g == gid:
+            return fr if lang == "fr" else game_words(en)
+    return tr("Other rules", lang) if gid == "autres" else gid
+
+
+def tr(msgid: str, lang: str) -> str:
+    """``msgid`` (English) in ``lang``, from the catalogue."""
+    return gettext(msgid, lang)
+
+
+def _scalar_field(key: str, default: Any, helps: dict, lang: str = "en") -> dict:
     spec = validation_table().get(key)
     f: dict[str, Any] = {"key": key, "label": _label(key), "help": helps.get(key, ""), "default": default,
-                         **_key_words(key)}
+                         **_key_words(key, lang)}
     if spec is not None and isinstance(spec, tuple) and len(spec) == 3:
         kind, lo, hi = spec
         if kind is bool:
@@ -160,64 +222,75 @@ def _scalar_field(key: str, default: Any, helps: dict) -> dict:
     return f
 
 
-def schema(mode: str = "8d8", players: int = 4) -> dict:
+def _other(key: str, lang: str, **f) -> dict:
+    gid, label, words = OTHER_FIELDS[key]
+    return {"key": key, "group_id": gid, "label": tr(label, lang), "explain": tr(words, lang), **f}
+
+
+def schema(mode: str = "8d8", players: int = 4, lang: str = "en") -> dict:
     """What the page draws for ``mode`` and ``players``: the scenario fields (mode, players,
-    seats, seed, games) and the rules form in groups, each field with its type, default (the
-    rulings for this mode), allowed values and help."""
+    seats, seed, games) and the rules form in the booklet's groups (heron_sim.rules.keys.GROUPS),
+    each field with its type, default (the rulings for this mode), allowed values, its label
+    and the rule in the booklet's words in ``lang`` (``fr`` or ``en``), and the defaults file's
+    help line."""
     from ..simulation import user_strategies
 
     base = Rules.build(mode=mode, players=players)
     full = base.to_table()
     table = rules_table()
-    helps, group_of, table_help = file_layout()
+    # the defaults file's comment headers no longer group the form: the booklet's groups do (issue 33)
+    helps, _file_groups, table_help = file_layout()
     groups: dict[str, list[dict]] = {}
 
-    def add(group: str, f: dict) -> None:
-        groups.setdefault(group, []).append(f)
+    def add(f: dict) -> None:
+        f.setdefault("group_id", "autres")
+        if f["key"] in KEYS:
+            f.setdefault("explain", explain(f["key"], f["default"], lang))
+        f["allowed"] = allowed(f, lang)
+        groups.setdefault(f["group_id"], []).append(f)
 
+    guides = GUIDES[lang]
     for key, default in table.items():
         if key in SCENARIO_KEYS:
             continue
-        group = group_of.get(key, "The race")
         if key == "disabled_powers":
-            add(group, {"key": key, "label": "disabled powers", "type": "multi", "choices": list(ANIMALS),
-                        "default": list(full.get(key, default)), "help": helps.get(key, "")})
+            add(_other(key, lang, type="multi", choices=list(ANIMALS), help=helps.get(key, ""),
+                       choice_labels={a: guides.get(a, a) for a in ANIMALS}, default=list(full.get(key, default))))
         elif key == "combinations":
             n = base.n_dice + 1
-            sizes = [f"set {s}" for s in range(n)]
-            add("Combinations", {"key": "combinations.advance", "label": "advance by largest set",
-                                 "type": "list-int", "min": 0, "max": None, "labels": sizes,
-                                 "default": list(full["combinations"]["advance"]),
-                                 "help": table_help.get("combinations", "")})
-            add("Combinations", {"key": "combinations.effect", "label": "effect by largest set",
-                                 "type": "list-choice", "choices": list(_R.COMBO_EFFECTS), "labels": sizes,
-                                 "default": list(full["combinations"]["effect"]), "help": helps.get("combinations.effect", "")})
+            sizes = [tr("set of {n}", lang).format(n=s) for s in range(n)]
+            add(_other("combinations.advance", lang, type="list-int", min=0, max=None, labels=sizes,
+                       default=list(full["combinations"]["advance"]), help=table_help.get("combinations", "")))
+            add(_other("combinations.effect", lang, type="list-choice", choices=list(_R.COMBO_EFFECTS), labels=sizes,
+                       choice_labels={e: EFFECTS[lang].get(e, e) for e in _R.COMBO_EFFECTS},
+                       default=list(full["combinations"]["effect"]), help=helps.get("combinations.effect", "")))
         elif key == "dice":
-            add("Dice and board", {"key": "dice.count", "label": "number of dice", "type": "int", "min": 1, "max": 16,
-                                   "default": base.n_dice, "help": "change the number of dice of the mode "
-                                   "(a D8 mode: that many D8; 10d6: the first N historic D6)"})
+            add(_other("dice.count", lang, type="int", min=1, max=16, default=base.n_dice,
+                       help="change the number of dice of the mode (a D8 mode: that many D8; 10d6: the first N "
+                            "historic D6)"))
         elif key == "board":
-            add("Dice and board", {"key": "board.squares", "label": "special squares", "type": "squares",
-                                   "choices": list(EFFECT_NAMES), "min": 1, "max": base.finish - 1,
-                                   "default": dict(full["board"]["squares"]),
-                                   "help": "square number and effect; 'neutral' removes a square"})
+            add(_other("board.squares", lang, type="squares", choices=list(EFFECT_NAMES), min=1, max=base.finish - 1,
+                       choice_labels={e: square_name(e, lang) for e in EFFECT_NAMES},
+                       default=dict(full["board"]["squares"]), help="square number and effect; 'neutral' removes a square"))
         elif key in getattr(_R, "_SEAT_LISTS", {}):  # a value by seat: one box per seat at the table
             values = list(base.seat_values(key)) if hasattr(base, "seat_values") else [0] * players
-            add(group, {"key": key, "label": _label(key), "type": "list-int", "min": 0, "max": None,
-                        "labels": [f"seat {s + 1}" for s in range(players)], "default": values,
-                        "help": helps.get(key, ""), **_key_words(key)})
+            add({"key": key, "label": _label(key), "type": "list-int", "min": 0, "max": None,
+                 "labels": [tr("player {n}", lang).format(n=s + 1) for s in range(players)], "default": values,
+                 "help": helps.get(key, ""), **_key_words(key, lang)})
         elif isinstance(default, dict):  # a table the form does not know: one TOML field per key
             for sub, v in default.items():
-                add(key, _scalar_field(f"{key}.{sub}", v, helps))
+                add(_scalar_field(f"{key}.{sub}", v, helps, lang))
         else:
-            add(group, _scalar_field(key, full.get(key, default), helps))
+            add(_scalar_field(key, full.get(key, default), helps, lang))
     # validated keys that the defaults file does not list (still part of the rules)
     for key in validation_table():
         if key not in table and key not in SCENARIO_KEYS:
-            add("Other rules", _scalar_field(key, getattr(base, key, None), helps))
-    add("Other rules", {"key": EXTRA, "label": "other rules (TOML)", "type": "text", "default": "",
-                        "help": "any other rules keys in TOML, applied last, e.g. [dice] faces = [[...], ...]"})
+            add(_scalar_field(key, getattr(base, key, None), helps, lang))
+    add(_other(EXTRA, lang, type="text", default="",
+               help="any other rules keys in TOML, applied last, e.g. [dice] faces = [[...], ...]"))
+    order = [g for g in FORM_GROUPS if g in groups] + [g for g in groups if g not in FORM_GROUPS]
     return {
+        "lang": lang,
         "scenario": {
             "mode": {"key": "mode", "type": "choice", "choices": list(MODES), "default": mode,
                      "help": helps.get("mode", "")},
@@ -229,9 +302,18 @@ def schema(mode: str = "8d8", players: int = 4) -> dict:
             "games": list(GAMES_CHOICES),
             "default_games": DEFAULT_GAMES,
         },
-        "groups": [{"title": g, "fields": fs} for g, fs in groups.items()],
+        "groups": [{"id": g, "title": group_title(g, lang), "fields": groups[g]} for g in order],
         "base_digest": base.digest(),
     }
+
+
+def square_name(effect: str, lang: str) -> str:
+    """A special square's effect in a word or two (the select's options): the guide's name for
+    an animal square, the square's own name otherwise (heron_sim.rules.words.SQUARES)."""
+    if effect in GUIDES[lang]:
+        return GUIDES[lang][effect]
+    words = SQUARES[lang].get(effect, effect)
+    return words.split(":")[0].strip() if ":" in words else words
 
 
 def default_seats(players: int) -> list[str]:

@@ -241,16 +241,32 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
         _atomic_write(gp, _html([g], meta, g.title, pngs, [], pd.DataFrame(), None, [], game=True))
         paths["games"].append(gp)
     for lab in labs:
+        if lab.key == "proposed-rule-changes":  # the lab's own page, in French and English (issue 33)
+            from .lab_page import write_lab_pages
+
+            paths["games"] += write_lab_pages(out_dir, meta)
+            continue
         lp = out_dir / f"lab-{lab.key}.html"
         _atomic_write(lp, _html([lab], meta, lab.title, pngs, [], pd.DataFrame(), None, [], game=True))
         paths["games"].append(lp)
     _atomic_write(paths["index"], _ENV.get_template("index.html.j2").render(
         title=title, subtitle=_subtitle(meta, "index"), wrong=wrong,
         games=[{"href": game_page(g), "title": g.title, "intro": md_inline(g.intro) if g.intro else ""} for g in games],
-        labs=[{"href": f"lab-{s.key}.html", "title": s.title, "intro": md_inline(s.intro) if s.intro else ""} for s in labs]))
+        labs=[_lab_link(s) for s in labs]))
     _atomic_write(paths["json"], json.dumps(findings_json(sections, meta), indent=1, ensure_ascii=False) + "\n")
     paths["figures"] = sorted(pngs.values())
     return paths
+
+
+def _lab_link(s) -> dict:
+    """The index's line of a lab page (the proposals' page: its French title, and its English page)."""
+    if s.key == "proposed-rule-changes":
+        from ..i18n import gettext
+        from .lab_page import FILES
+
+        return {"href": FILES["fr"], "href_en": FILES["en"], "lang": "fr",
+                "title": gettext("Rule changes the lab proposes", "fr"), "intro": ""}
+    return {"href": f"lab-{s.key}.html", "title": s.title, "intro": md_inline(s.intro) if s.intro else ""}
 
 
 def _atomic_write(path: Path, text: str) -> None:

@@ -1,0 +1,165 @@
+"""The pages' languages: a gettext catalogue (``heron_sim/locale/fr.po``) and locale-aware numbers.
+
+The message ids are the English texts (gettext's convention); ``fr.po`` holds their French.
+Babel is not among the project's dependencies, so the catalogue is read by the small ``.po``
+reader below (the format's ``msgid``/``msgstr`` pairs, continued lines and C escapes; no plural
+forms: a count is written into a phrase whose French does not depend on it) and numbers are
+formatted here as the French typography wants them (decimal comma, a no-break space before ``%``,
+« [25,5 ; 26,1] » for an interval). The explorer's script gets the same catalogue as JSON.
+
+    >>> gettext("games per side", "fr")
+    'parties par camp'
+    >>> interval(25.84, 25.51, 26.13, 1, "fr", suffix=" %")
+    '25,8\\xa0% [25,5 ; 26,1]'
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+
+LANGS = ("fr", "en")
+#: The designers' language: the pages open in it unless the reader's browser prefers English.
+DEFAULT = "fr"
+NBSP = "\u00a0"
+NNBSP = "\u202f"  # the narrow no-break space French puts between thousands
+
+
+#: The names of the rules fields the table of rules keys (heron_sim.rules.keys) does not hold, as
+#: the explorer's form and the lab's page write them (English message ids).
+FIELD_LABELS = {
+    "disabled_powers": "Guides without their power",
+    "combinations.advance": "Squares gained by the largest set",
+    "combinations.effect": "Effect of the largest set",
+    "dice.count": "Number of dice",
+    "board.squares": "Special squares",
+    "extra": "Other rules (TOML)",
+}
+
+_GAME_WORDS = (("Peaceful Pond", "Étang Paisible"), ("Heron's Anxiety", "Angoisse du Héron"),
+               ("Guide Power", "Puissance du Guide"), ("the Pond", "the Étang"), ("The Pond", "The Étang"),
+               ("an Anxiety", "an Angoisse"), ("Anxiety", "Angoisse"))
+
+
+def game_words(text: str) -> str:
+    """An English phrase with the game's own words (issue 33: Étang Paisible, Angoisse du Héron
+    and Puissance du Guide are the game's words in both languages)."""
+    for en, game in _GAME_WORDS:
+        text = text.replace(en, game)
+    return text
+
+
+def _unquote(s: str) -> str:
+    s = s.strip()
+    if len(s) < 2 or s[0] != '"' or s[-1] != '"':
+        raise ValueError(f"not a quoted string: {s!r}")
+    out, i, body = [], 0, s[1:-1]
+    esc = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+    while i < len(body):
+        c = body[i]
+        if c == "\\" and i + 1 < len(body):
+            out.append(esc.get(body[i + 1], body[i + 1]))
+            i += 2
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def parse_po(text: str) -> dict[str, str]:
+    """``{msgid: msgstr}`` of a ``.po`` file's text (the header entry, ``msgid ""``, left out;
+    an entry marked ``#, fuzzy`` or with an empty ``msgstr`` is not a translation and is left out)."""
+    entries: dict[str, str] = {}
+    cur: dict[str, list[str]] = {}
+    field = None
+    fuzzy = False
+
+    def flush():
+        nonlocal cur, fuzzy
+        if "msgid" in cur:
+            mid, mstr = "".join(cur["msgid"]), "".join(cur.get("msgstr", []))
+            if mid and mstr and not fuzzy:
+                entries[mid] = mstr
+        cur, fuzzy = {}, False
+
+    for n, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line:
+            flush()
+            field = None
+            continue
+        if line.startswith("#"):
+            if line.startswith("#,") and "fuzzy" in line:
+                fuzzy = True
+            continue
+        try:
+            if line.startswith("msgid "):
+                if "msgid" in cur:
+                    flush()
+                field = "msgid"
+                cur[field] = [_unquote(line[6:])]
+            elif line.startswith("msgstr "):
+                field = "msgstr"
+                cur[field] = [_unquote(line[7:])]
+            elif line.startswith('"') and field:
+                cur[field].append(_unquote(line))
+            else:
+                raise ValueError(f"unexpected {line[:30]!r}")
+        except ValueError as err:
+            raise ValueError(f"fr.po line {n}: {err}") from None
+    flush()
+    return entries
+
+
+@lru_cache(maxsize=None)
+def catalogue(lang: str) -> dict[str, str]:
+    """The translations of ``lang`` (English: none, the ids are English)."""
+    if lang == "en":
+        return {}
+    text = resources.files("heron_sim").joinpath(f"locale/{lang}.po").read_text(encoding="utf-8")
+    return parse_po(text)
+
+
+def gettext(msgid: str, lang: str) -> str:
+    """``msgid`` in ``lang`` (itself when the catalogue has no entry: a test lists those)."""
+    return catalogue(lang).get(msgid, msgid) if lang != "en" else msgid
+
+
+def pick(query: str | None, accept_language: str | None) -> str:
+    """The page's language: ``?lang=`` when it names one, else the first of the browser's
+    languages (``Accept-Language``, by weight) that the pages speak, else :data:`DEFAULT`."""
+    if query in LANGS:
+        return query
+    best: list[tuple[float, int, str]] = []
+    for i, part in enumerate((accept_language or "").split(",")):
+        tag, _, params = part.strip().partition(";")
+        q = 1.0
+        if params.strip().startswith("q="):
+            try:
+                q = float(params.strip()[2:])
+            except ValueError:
+                q = 0.0
+        base = tag.strip().lower().split("-")[0]
+        if base in LANGS and q > 0:
+            best.append((-q, i, base))
+    return min(best)[2] if best else DEFAULT
+
+
+def number(x: float, d: int = 0, lang: str = DEFAULT, sign: bool = False) -> str:
+    """``x`` with ``d`` decimals: ``1,234.5`` in English, ``1 234,5`` in French (narrow no-break
+    space between thousands, decimal comma); ``sign``: a leading ``+`` or ``−``."""
+    s = f"{abs(x) if sign else x:,.{d}f}"
+    if lang == "fr":
+        s = s.replace(",", NNBSP).replace(".", ",")
+    if sign:
+        s = ("+" if x >= 0 else "−") + s
+    return s.replace("-", "−") if lang == "fr" else s
+
+
+def interval(v: float, lo: float, hi: float, d: int, lang: str = DEFAULT, suffix: str = "",
+             sign: bool = False) -> str:
+    """``25.8 % [25.5, 26.1]`` / ``25,8 % [25,5 ; 26,1]`` (a no-break space before ``%``)."""
+    sep = " ; " if lang == "fr" else ", "
+    suffix = suffix.replace(" ", NBSP)
+    return (f"{number(v, d, lang, sign)}{suffix} [{number(lo, d, lang, sign)}{sep}"
+            f"{number(hi, d, lang, sign)}]")
