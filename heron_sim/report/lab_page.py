@@ -56,6 +56,10 @@ TEXTS = (
     "{guide}: wins when dealt", "{guide}: power uses per game dealt", "seat {n}: wins",
     "Tables and figures ({tables} tables, {figures} figures)",
     "yes", "no",
+    "The answer", "No change needed: the rulings already meet every goal with 95 % confidence.",
+    "Smallest change that meets every goal with 95 % confidence: {id} ({rules}).",
+    "No change in this space meets every goal with 95 % confidence; the closest: {id} ({rules}).",
+    "booklet text", "Measured at {n} tables: {tables}.",
 )
 
 
@@ -187,6 +191,30 @@ def study_html(p: dict, lang: str) -> tuple[str, int]:
     if p.get("problem"):
         out.append(f"<p class=\"problem\"{_study(p['problem'], lang)}</p>")
     variants = p["variants"]
+    answer = p.get("answer")
+    if answer is not None:
+        # The study's answer first (issue 30): no change / the smallest fix / none, and where measured.
+        v0 = variants[0] if variants else None
+        n0 = (v0.get("n_changed") or len(v0["changes"])) if v0 else 0
+        rules0 = _t("1 rule changed", lang) if n0 == 1 else _t("{n} rules changed", lang, n=n0)
+        if answer["answer"] == "no change needed":
+            line = _t("No change needed: the rulings already meet every goal with 95 % confidence.", lang)
+        elif answer["answer"] == "fix" and v0:
+            line = _t("Smallest change that meets every goal with 95 % confidence: {id} ({rules}).", lang,
+                      id=v0["id"], rules=f"{changes_words(v0['changes'], lang)}, {rules0}")
+        elif v0:
+            line = _t("No change in this space meets every goal with 95 % confidence; the closest: {id} ({rules}).",
+                      lang, id=v0["id"], rules=f"{changes_words(v0['changes'], lang)}, {rules0}")
+        else:
+            line = ""
+        book = ((answer.get("variant") or {}).get("booklet") or {})
+        key = "fr.md" if lang == "fr" else "en.md"
+        link = (f' · <a href="{_e(Path(book[key]).as_posix())}">{_e(_t("booklet text", lang))}</a>'
+                if key in book else "")
+        where = _t("Measured at {n} tables: {tables}.", lang, n=len(answer["tables"]),
+                   tables=", ".join(answer["tables"]))
+        out.append(f"<h3>{_e(_t('The answer', lang))}</h3><p class=\"answer\"><strong>{_e(line)}</strong>{link}"
+                   f"<br><span class=\"small\">{_e(where)}</span></p>")
     if variants:
         best = variants[0]
         n = best.get("n_changed") or len(best["changes"])
@@ -283,7 +311,12 @@ def write_lab_pages(out_dir: Path, meta: dict, results_root: Path | None = None)
     from ..io import write_text
     from ..lab.outputs import proposed_changes
 
-    proposals = proposed_changes(results_root or out_dir)
+    from ..lab.outputs import study_answers
+
+    root = results_root or out_dir
+    proposals = proposed_changes(root)
+    answers = {a["study"]: a for a in study_answers(root)}
+    proposals = [{**p, "answer": answers.get(p["study"])} for p in proposals]
     paths = []
     for lang, name in FILES.items():
         path = Path(out_dir) / name
