@@ -132,3 +132,14 @@ def test_the_rule_follows_the_card():
     plain = play_script(Rules.build(players=2, overrides={"powers": False}), dice=seven + three + three,
                         decisions=[-1, 1], guides=["heron", "loup"], strategies=["scripted", "scripted"], slots=3)
     assert [int(plain.raw_row[L.C_SEAT_ANX + s]) for s in range(2)] == [1, 1]
+
+
+def test_a_guides_rule_is_a_tune_parameter():
+    from heron_sim.lab.space import build_rules, check_params, parse_param
+
+    p = parse_param({"key": "guide.heron.anxiety_threshold", "int": [3, 5]}, "param[0]")
+    check_params(Rules.build(), [p])
+    assert build_rules(Rules.build(), [p], {p.name: 5}).guides == ((6, "anxiety_threshold", 5),)
+    bad = parse_param({"key": "guide.heron.finish", "int": [60, 63]}, "param[0]")
+    with pytest.raises(HeronSimError, match=r"param\[0\] \(guide.heron.finish = 60\): guide.heron.finish: not a rule"):
+        check_params(Rules.build(), [bad])
