@@ -143,3 +143,19 @@ def test_a_guides_rule_is_a_tune_parameter():
     bad = parse_param({"key": "guide.heron.finish", "int": [60, 63]}, "param[0]")
     with pytest.raises(HeronSimError, match=r"param\[0\] \(guide.heron.finish = 60\): guide.heron.finish: not a rule"):
         check_params(Rules.build(), [bad])
+
+
+def test_the_exact_laws_of_a_holders_turn():
+    from heron_sim.engine.layout import OUT_ANXIETY
+    from heron_sim.exact import exact_figures
+
+    by_guide = Rules.build(overrides={"guide.heron.anxiety_threshold": 4})
+    exact = exact_figures(by_guide, "heron")
+    assert exact == exact_figures(Rules.build(overrides={"anxiety_threshold": 4}), "heron")
+    assert exact_figures(by_guide, "lion") == exact_figures(Rules.build(), "lion")
+    # the engine's Héron turns under the guide's rule against its exact law (5 standard errors)
+    n = 20000
+    out = simulate_turns(by_guide, n, seed=11, strategy="greedy", guide="heron")
+    p = exact["greedy_turn"]["p_anxiety"]
+    assert abs((out[:, 0] == OUT_ANXIETY).mean() - p) < 5 * (p * (1 - p) / n) ** 0.5
+    assert p < exact_figures(Rules.build(), "heron")["greedy_turn"]["p_anxiety"]
