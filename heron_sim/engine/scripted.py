@@ -58,7 +58,7 @@ def play_script(rules, *, dice=(), decisions=(), positions=None, guides=None, re
             w[off + s] = default if values is None else int(values[s])
     rng = new_state()
     stream_start(seed, 0, rng)
-    sp = np.zeros((P, 4))
+    sp = np.zeros((P * len(rules.turn_rows()[0]), 4))  # a block of rows per set of rules by guide
     winner = int(play_scripted(first_seat, slots, w, R, rng, sp))
     row = w[w[L.ROW] : w[L.ROW] + L.n_columns(rules.finish)].copy()
     names = {k: getattr(L, k) for k in dir(L) if k.startswith("C_") and isinstance(getattr(L, k), int)}

@@ -20,10 +20,12 @@ from .turn_bound import TurnBound, turn_upper_bound
 def exact_figures(rules, guide: str | int = "loup", optimal: bool = False) -> dict:
     """The figures of ``heron-sim exact`` as one JSON-ready dict: P(Pond), the Pond's push-back
     law, the first roll's Herons and Anxiety, the greedy turn's law for ``guide``, and with
-    ``optimal`` the optimal turn with powers off (or its exact upper bound, ~25 s for 10d6)."""
+    ``optimal`` the optimal turn with powers off (or its exact upper bound, ~25 s for 10d6).
+    Under rules by guide, every figure is that of a turn of ``guide``'s holder."""
     from ..animals import animal_index
 
     g = animal_index(guide, "--guide")
+    rules = rules.guide_rules(g)  # rules by guide: the rules of a turn of g's holder
     law = greedy_turn(rules, g)
     doc = {
         "mode": rules.mode,

@@ -562,6 +562,9 @@ def form_values(rules: Rules) -> tuple[dict, str]:
                 values["dice.count"] = count
             else:
                 extra["dice"] = {"faces": v["faces"]}
+        elif k in ("guide", "seats"):  # rules by guide or by player count: their tables
+            for sub, x in v.items():   # ([guide.heron], [seats.5]) in the other rules' text
+                extra[f"{k}.{sub}"] = x
         elif isinstance(v, dict):
             for sub, x in v.items():
                 values[f"{k}.{sub}"] = x

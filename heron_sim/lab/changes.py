@@ -1,7 +1,8 @@
 """What a variant really changes against its base: one entry per rule (the "rules changed" count).
 
 A rule is a top-level scalar key (``rolls``, ``bull_bonus``, ...), ``disabled_powers`` (the set),
-one entry of ``combinations.advance`` / ``combinations.effect`` (``combinations.advance[3]``),
+one entry of ``combinations.advance`` / ``combinations.effect`` (``combinations.advance[3]``), a
+key of one player count (``seats.5.start_squares``) or of one guide (``guide.heron.rolls``),
 the dice (``dice.count`` when only the number of dice differs, else ``dice.faces``), or one
 square of the board (``board.square.60``). Keys listed in a study but left at the base's value
 are no change. ``players`` and ``mode`` are the table's, not rules a variant changes.
@@ -16,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..animals import NAMES as ANIMAL_NAMES
 from ..rules import Rules
 
 
@@ -24,6 +26,9 @@ class Change:
     key: str          # the rule, in --set's spelling ("combinations.advance[3]", "board.square.60")
     old: Any          # its value in the base rules (None: absent, e.g. a square with no effect)
     new: Any          # its value in the variant
+
+
+_GUIDE_ORDER = ANIMAL_NAMES  # [guide.NAME] tables in the guides' order
 
 
 def rule_changes(base: Rules, variant: Rules) -> list[Change]:
@@ -39,6 +44,14 @@ def rule_changes(base: Rules, variant: Rules) -> list[Change]:
                 for key in sorted(set(x) | set(y)):
                     if x.get(key) != y.get(key):
                         out.append(Change(f"seats.{n}.{key}", x.get(key), y.get(key)))
+            continue
+        if k == "guide":  # one change per guide and key: guide.heron.anxiety_threshold
+            x_all = a.get(k, {})
+            for g in sorted(set(v) | set(x_all), key=_GUIDE_ORDER.index):
+                x, y = x_all.get(g, {}), v.get(g, {})
+                for key in sorted(set(x) | set(y)):
+                    if x.get(key) != y.get(key):
+                        out.append(Change(f"guide.{g}.{key}", x.get(key), y.get(key)))
             continue
         if k == "disabled_powers":
             if sorted(v) != sorted(a.get(k, [])):

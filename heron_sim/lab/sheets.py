@@ -80,11 +80,38 @@ def phrase(key: str, value: Any, lang: str) -> tuple[str, str]:
                         "en": "the rule for every player count applies."}[lang]
         head = {"fr": f"À {n} joueurs", "en": f"With {n} players"}[lang]
         return f"{title} ({head.lower() if lang == 'en' else head.replace('À', 'à')})", f"{head} : {sentence}" if lang == "fr" else f"{head}: {sentence}"
+    if len(parts) == 3 and parts[0] == "guide":
+        return _guide_phrase(parts[1], parts[2], value, lang)
     k, i = phrase_key(key)
     if k not in PHRASES:
         raise HeronSimError(f"rule sheet: no phrase for rules key {key!r}; add one to heron_sim.lab.sheets.PHRASES")
     fr, en, fn = PHRASES[k]
     return (fr if lang == "fr" else en), fn(value, lang, i)
+
+
+#: Words a rule's sentence may open with that stay capitalised after "Pour le joueur qui a ..., "
+_PROPER = {w.split(" (")[0] for lang in LANGS for w in GUIDES[lang].values()} | {"Patience", "Guide", "Peaceful"}
+
+
+def guide_word(name: str, lang: str) -> str:
+    """A guide's name on a sheet: "Héron" (fr), "Heron" (en)."""
+    return GUIDES[lang].get(name, name).split(" (")[0]
+
+
+def _guide_phrase(name: str, key: str, value: Any, lang: str) -> tuple[str, str]:
+    """``guide.NAME.KEY``: KEY's rule, said for the holder of guide NAME."""
+    from ..animals import NAMES, animal_index
+
+    guide = NAMES[animal_index(name, "guide")]
+    title, sentence = phrase(key, value, lang)
+    if value is None:  # the guide's own rule removed: every player's rule applies again
+        sentence = {"fr": "la règle de tous les joueurs s'applique.", "en": "the rule of every player applies."}[lang]
+    elif sentence.split(" ")[0].strip(":,") not in _PROPER:
+        sentence = sentence[0].lower() + sentence[1:]
+    g = guide_word(guide, lang)
+    if lang == "fr":
+        return f"{title} (Guide {g})", f"Pour le joueur qui a le Guide {g}, {sentence}"
+    return f"{title} ({g} guide)", f"For the player holding the {g} guide, {sentence}"
 
 
 # ---------------------------------------------------------------- the sheet
@@ -138,8 +165,13 @@ def rule_sheet(base: Rules, variant: Rules, evidence: dict | None, lang: str, *,
     else:
         lines += [f"| {t['rule']} | {t['now']} | {t['proposed']} |", "|---|---|---|"]
         for c in changes:
-            title, old = phrase(c.key, c.old, lang)
-            _, new = phrase(c.key, c.new, lang)
+            old_v, new_v = c.old, c.new
+            if c.key.startswith("guide."):  # a guide without its own rule plays every player's
+                key = c.key.rsplit(".", 1)[1]
+                old_v = getattr(base, key) if old_v is None else old_v
+                new_v = getattr(variant, key) if new_v is None else new_v
+            title, old = phrase(c.key, old_v, lang)
+            _, new = phrase(c.key, new_v, lang)
             lines.append(f"| {title} | {old} | {new} |")
         lines.append("")
     if evidence:
