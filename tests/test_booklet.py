@@ -101,3 +101,10 @@ def test_words_and_errors():
     assert cases(1, "fr") == "une case" and cases(4, "en") == "four squares"
     with pytest.raises(HeronSimError, match="lang"):
         booklet_blocks(BASE, BASE, "de")
+
+
+def test_a_rule_for_one_guides_holder_is_written_where_the_rule_is():
+    v = Rules.build(overrides={"guide": {"heron": {"anxiety_threshold": 4}}})
+    text = booklet_text(BASE, v, "fr")
+    assert "## 02 — L’Angoisse du Héron" in text
+    assert "**Pour le joueur qui a le Guide Héron, dès qu'un joueur cumule 4 Hérons ou plus" in text

@@ -307,12 +307,22 @@ def _eagle_en(r):
     return f"reveal {words(r.eagle_draws, 'en')} possible faces of a die, pick one or keep the original"
 
 
+def _heron_holder(r):
+    """The rules of the Héron guide's holder's turn (rules by guide), else the rules."""
+    from ..animals import NAMES
+
+    try:
+        return r.guide_rules(NAMES.index("heron"))
+    except (AttributeError, IndexError):
+        return r
+
+
 def _heron_fr(r):
     c = r.patience_cost
     cost = ("sans sacrifier de lancer (utilisable même au dernier lancer), choisir" if c == 0 else
             "sacrifier un lancer restant pour choisir" if c == 1 else f"sacrifier {words(c, 'fr')} lancers restants pour choisir")
     s = (f"Patience : {cost} une face réellement présente sur un dé, qui devient réservé (le "
-         f"{ordinal(r.anxiety_threshold, 'fr')} Héron reste dangereux)")
+         f"{ordinal(_heron_holder(r).anxiety_threshold, 'fr')} Héron reste dangereux)")
     if r.heron_patience_doubling:
         s += " ; le Guide Héron double, pour ce tour, l'animal choisi avec Patience (comme l'animal de son Guide)"
     return s
@@ -323,7 +333,7 @@ def _heron_en(r):
     cost = ("without giving up a roll (even on the last roll), choose" if c == 0 else
             "give up one remaining roll to choose" if c == 1 else f"give up {words(c, 'en')} remaining rolls to choose")
     s = (f"Patience: {cost} a face really showing on a die, which is then set aside (the "
-         f"{ordinal(r.anxiety_threshold, 'en')} heron is still dangerous)")
+         f"{ordinal(_heron_holder(r).anxiety_threshold, 'en')} heron is still dangerous)")
     if r.heron_patience_doubling:
         s += "; the Heron guide doubles, for this turn, the animal chosen with Patience (as its guide's animal)"
     return s
@@ -444,6 +454,10 @@ def _group(key: str) -> str:
         return "joueurs"
     if base.startswith(("dice.", "mode")):
         return "lancer"
+    if base.startswith("guide.") and base.count(".") >= 2:
+        # a rule for one guide's holder goes where the rule itself is written (« 02 L'Angoisse »…)
+        k = KEYS.get(base.split(".", 2)[2])
+        return k.group if k is not None else "guides"
     if base.startswith("guide.") or base == "disabled_powers":
         return "guides"
     k = KEYS.get(base)
