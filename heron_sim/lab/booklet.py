@@ -8,7 +8,7 @@ rulings, the French paragraphs are the seed's sentences) and in English. For a p
 :func:`booklet_text` rewrites every block a change touches, the changed sentences in bold, and
 adds a block « Selon le nombre de joueurs » that writes each player count 2–7 out when a seat
 rule changes. A change no paragraph states (a lab key the seed has no sentence for) is added to
-its block in the rule sheets' words (:func:`heron_sim.lab.sheets.phrase`). No key names, no table
+its block in the rule sheets' words (:func:`heron_sim.lab.phrases.phrase`). No key names, no table
 ids; French numbers in words up to ten, as the booklet writes them.
 """
 
@@ -467,7 +467,7 @@ def _group(key: str) -> str:
 def booklet_blocks(base: Rules, variant: Rules, lang: str, changes: list[Change] | None = None) -> list[dict]:
     """The blocks a proposal touches, rewritten: ``[{"title", "paragraphs": [(text, changed, text
     under the base rules)]}]``."""
-    from .sheets import phrase
+    from .phrases import phrase
 
     if lang not in LANGS:
         raise HeronSimError(f"lang: {lang!r}; allowed: {', '.join(LANGS)}")
