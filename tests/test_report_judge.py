@@ -242,8 +242,8 @@ def test_the_verdict_reads_the_designers_targets_and_says_which_are_assumed():
            _f("sensitivity.base.last_wins", 0.13, 0.121, 0.14, note="fair 0.2500")]
     wrong, fine, open_ = verdict(_facts(*fs))
     what = [p.what.replace("\u00a0", " ") for p in wrong]
-    assert what[0] == ("Games are longer than the target at 4 and 6 players: 6 players 105 minutes (target 40–65); "
-                       "4 players 70 minutes (target 30–45)")
+    assert what[0] == ("Games are longer than the target at 4 and 6 players: 4 players 70 minutes (target 30–45); "
+                       "6 players 105 minutes (target 40–65)")
     assert wrong[0].assumed == "targets assumed: length_minutes, seconds_per_turn, length_margin (experiments/targets.toml)"
     assert "The Taureau guide is strong: its holder wins more than a fair 25 %" in what
     assert {"Héron", "Serpent", "Taureau"} == {w.split()[1] for w in what if w.startswith("The ")}

@@ -331,7 +331,7 @@ def _no_doubling(sec: Section, m: str, on: pd.DataFrame, off: pd.DataFrame, gt: 
         note=f"The same {n:,} games (seeds, seatings, guides dealt) played with the Puissance du Guide switched off; paired "
              f"t intervals over the games where the guide was dealt; fair share when dealt 1/{M.seats(on)}. "
              f"Guide spread (largest gap between a guide's win rate when dealt and the fair share): "
-             f"{100 * spread_on:.1f} points with doubling (guides.spread), {100 * spread_off:.1f} without. "
+             f"{100 * spread_on:.1f} points with doubling (as in the guide balance above), {100 * spread_off:.1f} without. "
              f"Game length with doubling {ln['b']:.2f} rounds, without {ln['a']:.2f} "
              f"({signed_ci(ln['diff'], ln['low'], ln['high'], 2)} rounds)."))
     for _, r in t.iterrows():

@@ -426,7 +426,7 @@ def length_problem(facts: dict[str, Fact]) -> list[Problem]:
                      (lo_t - f.high) / (LENGTH_MARGIN * lo_t) if f.high < lo_t else 0.0)
 
     def listed(ps):
-        ps = sorted(ps, key=lambda p: -judged[p])
+        ps = sorted(ps)
         return "; ".join(f"{p} players {pl[p].estimate:.0f} minutes (target {TARGETS.minutes(p)[0]:g}–{TARGETS.minutes(p)[1]:g})"
                          for p in ps)
 
@@ -456,7 +456,7 @@ def comeback_problem(facts: dict[str, Fact]) -> list[Problem]:
         c = comeback(last)
         what = (f"Comebacks are rare: the player last at mid-game wins {pc(last.estimate, 1)}, below {c.words}" if c.size > 1
                 else f"The player last at mid-game wins {pc(last.estimate, 1)}, at or above {c.words}" if c.fine
-                else f"Whether the player last at mid-game reaches {c.words} is not settled ({pc(last.estimate, 1)})")
+                else f"Whether the player last at mid-game reaches {c.words} is not settled")
         probs.append(Problem(what, show(last), c.size, "q-decisiveness", fine=c.fine,
                              assumed=assumed_note("comeback_floor", "share_margin")))
     return at_order(4, probs)
