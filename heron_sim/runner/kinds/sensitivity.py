@@ -14,7 +14,7 @@ import pandas as pd
 from ...analysis import metrics as M
 from ...analysis.stats import format_p, paired_difference
 from ...analysis.judge import LENGTH_MARGIN, SHARE_MARGIN, lower_bound_size, Problem, reading
-from ...analysis.executive import (GUIDES, TARGET_MINUTES, TARGETS, assumed_note, at_order, comeback, pc, problems_of, remedy, Row,
+from ...analysis.executive import (GUIDE_SPREAD_WORDS, GUIDES, TARGET_MINUTES, TARGETS, assumed_note, at_order, comeback, pc, problems_of, remedy, Row,
                                   rows_of, show, sure_share)
 from ...animals import NAMES as ANIMALS
 from ...sections import Fact, Figure, Section, Table, num_ci, pct, pct_ci, plot, signed_ci
@@ -164,7 +164,8 @@ def _variants(sec: Section, data, base: pd.DataFrame, m: str) -> pd.DataFrame:
         weak = dealt.loc[dealt["win_rate_when_dealt"].idxmin()]
         dr = M.drama(df)
         rows.append({"key": key, "label": label, "games": len(df), "unfinished": unf, **lt,
-                     "spread": float(dealt["win_rate_when_dealt"].max() - dealt["win_rate_when_dealt"].min()),
+                     # the guide spread: the largest gap to the fair share (the lab's definition)
+                     "spread": float((dealt["win_rate_when_dealt"] - 1 / M.seats(df)).abs().max()),
                      "weakest": weak["guide"], "weakest_rate": weak["win_rate_when_dealt"],
                      "weakest_low": weak["when_dealt_low"], "weakest_high": weak["when_dealt_high"],
                      "last_wins": dr["last_wins"], "last_wins_low": dr["last_wins_low"], "last_wins_high": dr["last_wins_high"],
@@ -204,8 +205,8 @@ def _variant_facts(sec: Section, t: pd.DataFrame, m: str, P: int) -> None:
                      r["rel"], r["rel_low"], r["rel_high"], r["games"], "relative change", n_unit="paired games", p=r["rel_p"])
         sec.fact(f"sensitivity.{r['key']}.seat1", f"first player's win rate, {r['label']} ({_mode_name(m)})", r["seat1"],
                  r["seat1_low"], r["seat1_high"], r["games"], "share", p=r["seat1_p"], note=f"fair {1 / P:.4f}")
-        sec.fact(f"sensitivity.{r['key']}.spread", f"gap between the best and worst guide's win rate when dealt, "
-                 f"{r['label']} ({_mode_name(m)})", r["spread"], n=r["games"], unit="share difference")
+        sec.fact(f"sensitivity.{r['key']}.spread", f"{GUIDE_SPREAD_WORDS}, {r['label']} ({_mode_name(m)})", r["spread"],
+                 n=r["games"], unit="share difference", note=f"fair {1 / P:.4f}")
         sec.fact(f"sensitivity.{r['key']}.weakest", f"win rate when dealt of the weakest guide ({GUIDE_FR[r['weakest']]}), "
                  f"{r['label']} ({_mode_name(m)})", r["weakest_rate"], r["weakest_low"], r["weakest_high"], r["games"],
                  "share", note=f"guide {r['weakest']}; fair {1 / P:.4f}")
