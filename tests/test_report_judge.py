@@ -258,6 +258,25 @@ def test_the_verdict_reads_the_designers_targets_and_says_which_are_assumed():
     assert low[0].what.startswith("Comebacks are rare") and low[0].size == pytest.approx(3.5)
 
 
+def test_a_target_the_designer_set_is_not_called_assumed(monkeypatch):
+    """Negative control of the assumed note: with every target set (``assumed = false``) the
+    verdict says nothing is assumed; with one assumed it names only that one."""
+    import tomllib
+
+    from heron_sim.analysis import executive as X
+    from heron_sim.analysis.targets import DEFAULT_PATH, parse_targets
+
+    data = tomllib.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
+    for entry in data.values():
+        entry["assumed"] = False
+    monkeypatch.setattr(X, "TARGETS", parse_targets(data, str(DEFAULT_PATH)))
+    assert X.assumed_note("share_margin") == "" and X.assumed_note("length_minutes", "seconds_per_turn") == ""
+    data["seconds_per_turn"]["assumed"] = True
+    monkeypatch.setattr(X, "TARGETS", parse_targets(data, str(DEFAULT_PATH)))
+    assert (X.assumed_note("length_minutes", "seconds_per_turn")
+            == "target assumed: seconds_per_turn (experiments/targets.toml)")
+
+
 def test_power_worth_per_strategy_and_the_within_noise_flag():
     from heron_sim.runner.kinds.guides import _power_by_strategy
 
