@@ -120,7 +120,8 @@ def sure_share(f: Fact, ref: float, what: str | None = "fair share") -> str:
     reading = equivalence(d, lo, hi, 100 * SHARE_MARGIN)
     p = f"; p {'< 0.001' if f.p < 0.001 else f'= {f.p:.3f}'}" if finite(f.p) else ""
     where = f" from the {what}" if what else ""
-    return f"{d:+.1f} points{where} [{lo:+.1f}, {hi:+.1f}]: {reading} (margin {margin_words()}){p}"
+    assumed = ", assumed" if TARGETS.assumed("share_margin") else ""
+    return f"{d:+.1f} points{where} [{lo:+.1f}, {hi:+.1f}]: {reading} (margin {margin_words()}{assumed}){p}"
 
 
 def rel(f: Fact) -> str:

@@ -512,7 +512,8 @@ def mode_weighing(facts: dict[str, Fact]) -> str:
         parts.append(f"{MODE_NAMES[m]}: " + ", ".join(bits))
     inside = [MODE_NAMES[m] for m in MODE_ORDER if F(f"modes.minutes.{m}") and lo_t <= F(f"modes.minutes.{m}").estimate <= hi_t]
     return ("; ".join(parts) + ". "
-            + (f"Within the target length: {', '.join(inside)}." if inside else "No mode is within the target length.")
+            + (f"Within the target length: {', '.join(inside)}" if inside else "No mode is within the target length")
+            + (f" ({note})." if (note := assumed_note("length_minutes", "seconds_per_turn")) else ".")
             + " 10 D6 plays on assumed faces.")
 
 
