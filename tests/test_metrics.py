@@ -202,6 +202,17 @@ def test_compare_frames_identical_runs_differ_by_zero():
     assert t.at["rounds (finished games)", "diff"] == pytest.approx(2.0)
 
 
+def test_compare_numbers_seats_from_1():
+    """One vocabulary (issue 30 item 6): the paired comparison's metrics name seats from 1, as
+    every other table of the report (seat 1 plays first); a negative control: no seat 0."""
+    from heron_sim.analysis.metrics import game_metrics
+
+    rng = np.random.default_rng(0)
+    keys = set(game_metrics(frame(list(rng.integers(0, 4, 50)), rounds=rng.integers(10, 40, 50))))
+    assert {"AdvantageP1 (seat 1 wins)", "seat 2 wins", "seat 3 wins", "seat 4 wins"} <= keys
+    assert not any("seat 0" in k for k in keys) and "seat 5 wins" not in keys
+
+
 def test_format_p():
     assert format_p(0.0001) == "p < 0.001" and format_p(0.034) == "p = 0.034" and format_p(float("nan")) == "p = n/a"
 

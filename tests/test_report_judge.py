@@ -95,11 +95,14 @@ def test_guide_row_reads_win_rate_when_dealt_and_the_noise_floor():
     names = ["loup", "taureau", "serpent", "lion", "aigle", "cerf", "heron"]
     fs = [_f(f"guides.when_dealt.8d8.{g}", 0.25 + d, 0.25 + d - 0.01, 0.25 + d + 0.01, note="fair 0.2500", p=0.5)
           for g, d in zip(names, [0.01, 0.0, 0.0, 0.0, -0.004, 0.007, -0.01])]
-    fs += [_f("guides.spread_when_dealt.8d8", 0.02, unit="share difference"),
+    fs += [_f("guides.spread.8d8", 0.02, 0.015, 0.025, unit="share difference"),
            _f("guides.spread_floor.8d8", 0.03, math.nan, 0.05, unit="share difference")]
     row = _rows(_facts(*fs))["Guide balance"]
     assert "fair 25.0" in row.answer and "14.3" not in row.answer  # the old scale: share of all games, fair 14.3 %
     assert "perfectly fair game at the same n reads 3.0" in row.answer
+    # one name and one definition of the guide spread (the lab's), with its interval
+    assert ("guide spread (largest gap between a guide's win rate when dealt and the fair share) is 2.0 points [1.5, 2.5]"
+            in row.answer) and "best − worst" not in row.answer
 
 
 # ---------------------------------------------------------------- noise floors
@@ -113,10 +116,11 @@ def test_a_fair_four_seat_game_reads_about_0954_at_n_500():
     assert 0.01 < g["gap_median"] < g["gap_p95"] < 0.1
     est, lo, hi = balance_interval(np.array([130, 120, 125, 125]), 500)
     assert est == pytest.approx(0.98) and lo < hi
-    from heron_sim.report.judge import spread_interval
+    from heron_sim.report.judge import guide_spread_interval
 
-    sp, slo, shi = spread_interval([200, 250, 300], [1000, 1000, 1000])
-    assert sp == pytest.approx(0.1) and slo < sp < shi and shi - slo < 0.1
+    # the guide spread is the largest gap to the fair share (the lab's definition), not best − worst (0.10)
+    sp, slo, shi = guide_spread_interval([200, 250, 320], [1000, 1000, 1000], 0.25)
+    assert sp == pytest.approx(0.07) and slo <= sp <= shi and shi - slo < 0.1
 
 
 # ---------------------------------------------------------------- the Étang
@@ -162,7 +166,7 @@ def test_the_etang_row_no_longer_pairs_two_effects_that_cannot_both_hold():
 def test_dropping_the_doubling_is_weighed_on_every_measure():
     fs = _facts(_f("guides.nodouble.length.8d8", -7.9, -8.2, -7.6, unit="rounds"),
                 _f("guides.doubling_effect.8d8.heron", -0.05, -0.06, -0.04, unit="share difference"),
-                _f("guides.spread_when_dealt.8d8", 0.12, unit="share difference"),
+                _f("guides.spread.8d8", 0.12, unit="share difference"),
                 _f("guides.spread_nodouble.8d8", 0.04, unit="share difference"))
     text = doubling_weighing(fs)
     assert "7.9 rounds" in text and "longer" in text and "12.0 → 4.0" in text and "Héron guide +5.0" in text
@@ -211,14 +215,66 @@ def test_verdict_ranks_by_effect_against_margin_and_says_what_is_fine():
     fs += [_f(f"guides.when_dealt.8d8.{g}", 0.25, 0.245, 0.255, note="fair 0.2500", p=1.0) for g in names[:-1]]
     fs += [_f("guides.when_dealt.8d8.heron", 0.20, 0.19, 0.21, note="flag weak; fair 0.2500", p=1e-9)]
     fs += [_f("players.4.minutes", 70, 68, 72, unit="minutes"),
-           _f("sensitivity.base.last_wins", 0.12, 0.11, 0.13, note="fair 0.2500")]
+           _f("sensitivity.base.last_wins", 0.08, 0.07, 0.09, note="fair 0.2500")]
     wrong, fine, open_ = verdict(_facts(*fs))
-    assert [p.anchor for p in wrong] == ["q-decisiveness", "q-length", "q-guide-balance"]
+    assert [p.anchor for p in wrong] == ["q-length", "q-guide-balance", "q-decisiveness"]
     assert all(a.size >= b.size for a, b in zip(wrong, wrong[1:]))
     assert any(p.anchor == "q-first-player" for p in fine)
     assert lower_bound_size(2.0, -0.1, 4.0, 1.0) == 0.0 and lower_bound_size(-5, -6, -3, 1.0) == 3.0
     w, f, o = rank([Problem("a", "", 0.5, "x"), Problem("b", "", 2.0, "y")])
     assert [p.what for p in w] == ["b"] and [p.what for p in o] == ["a"] and not f
+
+
+def test_the_verdict_reads_the_designers_targets_and_says_which_are_assumed():
+    """Issue 30 item 1: the length target at each player count, the comeback floor (0.5 × fair),
+    every guide past its margin (not only the weakest and the strongest), each verdict saying
+    which assumed targets it rests on; a negative control on each: inside the target, no problem."""
+    from heron_sim.analysis.executive import TARGETS
+
+    assert TARGETS.assumed("length_minutes", "comeback_floor", "share_margin")  # the shipped file: all assumed
+    names = ["loup", "taureau", "serpent", "lion", "aigle", "cerf", "heron"]
+    rates = dict(zip(names, [0.25, 0.268, 0.272, 0.25, 0.25, 0.25, 0.20]))
+    fs = [_f(f"guides.when_dealt.8d8.{g}", r, r - 0.005, r + 0.005, note="fair 0.2500", p=1e-9 if r != 0.25 else 1.0)
+          for g, r in rates.items()]
+    fs += [_f("players.2.minutes", 20, 19, 21, unit="minutes"), _f("players.4.minutes", 70, 69, 71, unit="minutes"),
+           _f("players.6.minutes", 105, 104, 106, unit="minutes"),
+           # 13 % against a floor of 12.5 % (0.5 × 25 %): the floor is met, no longer "far below 25 %"
+           _f("sensitivity.base.last_wins", 0.13, 0.121, 0.14, note="fair 0.2500")]
+    wrong, fine, open_ = verdict(_facts(*fs))
+    what = [p.what.replace("\u00a0", " ") for p in wrong]
+    assert what[0] == ("Games are longer than the target at 4 and 6 players: 4 players 70 minutes (target 30–45); "
+                       "6 players 105 minutes (target 40–65)")
+    assert wrong[0].assumed == "targets assumed: length_minutes, seconds_per_turn, length_margin (experiments/targets.toml)"
+    assert "The Taureau guide is strong: its holder wins more than a fair 25 %" in what
+    assert {"Héron", "Serpent", "Taureau"} == {w.split()[1] for w in what if w.startswith("The ")}
+    assert all(p.assumed == "target assumed: share_margin (experiments/targets.toml)" for p in wrong[1:])
+    fine_what = [p.what for p in fine]
+    assert "Games are within the length target at 2 players: 2 players 20 minutes (target 15–25)" in fine_what
+    assert ("The player last at mid-game wins 13.0 %, at or above the comeback floor of 12.5 % (0.5 × the fair 25 %)"
+            in [w.replace("\u00a0", " ") for w in fine_what])
+    assert not any("meant nothing" in p.what for p in wrong + fine + open_)
+    # below the floor: a problem, sized from the floor, not from the fair share
+    low = verdict(_facts(_f("sensitivity.base.last_wins", 0.08, 0.07, 0.09, note="fair 0.2500")))[0]
+    assert low[0].what.startswith("Comebacks are rare") and low[0].size == pytest.approx(3.5)
+
+
+def test_a_target_the_designer_set_is_not_called_assumed(monkeypatch):
+    """Negative control of the assumed note: with every target set (``assumed = false``) the
+    verdict says nothing is assumed; with one assumed it names only that one."""
+    import tomllib
+
+    from heron_sim.analysis import executive as X
+    from heron_sim.analysis.targets import DEFAULT_PATH, parse_targets
+
+    data = tomllib.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
+    for entry in data.values():
+        entry["assumed"] = False
+    monkeypatch.setattr(X, "TARGETS", parse_targets(data, str(DEFAULT_PATH)))
+    assert X.assumed_note("share_margin") == "" and X.assumed_note("length_minutes", "seconds_per_turn") == ""
+    data["seconds_per_turn"]["assumed"] = True
+    monkeypatch.setattr(X, "TARGETS", parse_targets(data, str(DEFAULT_PATH)))
+    assert (X.assumed_note("length_minutes", "seconds_per_turn")
+            == "target assumed: seconds_per_turn (experiments/targets.toml)")
 
 
 def test_power_worth_per_strategy_and_the_within_noise_flag():

@@ -57,7 +57,6 @@ def test_bad_rungs_are_one_line(tmp_path, value, message):
 def test_balance_per_rung_on_a_tiny_run(tmp_path):
     """Each rung's figures are those of its own batch; the plan's own figures do not move; the
     pooled first player leaves the rung batches out; the executive page gets the row."""
-    from heron_sim.analysis.judge import spread_interval
     from heron_sim.runner.kinds import analyse
     from heron_sim.runner.kinds.across import job_label, pooled_first_player
     from heron_sim.runner.kinds.rungs import rungs_row
@@ -84,7 +83,9 @@ def test_balance_per_rung_on_a_tiny_run(tmp_path):
         assert (got.estimate, got.low, got.high, got.n) == pytest.approx((est, lo, hi, len(fin)))
         gt = M.guide_table(df)
         d = gt[gt["dealt"] > 0]
-        assert fr[f"rungs.{r}.spread.8d8"].estimate == pytest.approx(spread_interval(d["wins"], d["dealt"])[0])
+        # the guide spread: the largest gap between a guide's win rate when dealt and the fair share (the lab's)
+        P = int(df["players"].iloc[0])
+        assert fr[f"rungs.{r}.spread.8d8"].estimate == pytest.approx(float((d["wins"] / d["dealt"] - 1 / P).abs().max()))
         assert fr[f"rungs.{r}.when_dealt.8d8.heron"].estimate == pytest.approx(
             gt.set_index("guide").at["heron", "win_rate_when_dealt"])
         assert f"rungs.{r}.last_wins.8d8" in fr and f"rungs.{r}.balance.8d8" in fr

@@ -107,8 +107,8 @@ def test_situation_risk_first_roll_leaves_the_pond_out():
 def test_compare_metrics_number_seats_from_one_and_name_guides():
     from heron_sim.runner.kinds.compare import metric_name
 
-    assert metric_name("AdvantageP1 (seat 0 wins)") == "first player (seat 1) wins (AdvantageP1)"
-    assert metric_name("seat 1 wins") == "seat 2 wins"  # the second player, as in every other table
+    assert metric_name("AdvantageP1 (seat 1 wins)") == "first player (seat 1) wins (AdvantageP1)"
+    assert metric_name("seat 2 wins") == "seat 2 wins"  # seats from 1 at the source: the second player
     assert metric_name("guide heron wins") == "player dealt the Héron guide wins"
 
 

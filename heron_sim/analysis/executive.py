@@ -12,9 +12,11 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from pathlib import Path
 
 from ..sections import Fact
 from .judge import SHARE_MARGIN, TARGETS, Problem
+from .targets import DEFAULT_PATH
 from .stats import equivalence
 
 
@@ -55,6 +57,33 @@ class Row:
 
 
 
+#: The guide spread, one definition and one name for the report, the lab and the explorer.
+GUIDE_SPREAD_WORDS = "guide spread (largest gap between a guide's win rate when dealt and the fair share)"
+
+
+def margin_words(margin: float = SHARE_MARGIN) -> str:
+    """A share's margin as the page says it: "±1 point" (``margin`` a fraction: 0.01)."""
+    pts = 100 * margin
+    return f"±{pts:g} point" + ("" if pts == 1 else "s")
+
+
+def targets_file() -> str:
+    """Where the designer's targets were read from, as the page names it."""
+    if TARGETS.path is None:
+        return "heron-sim's defaults (no experiments/targets.toml)"
+    p = Path(TARGETS.path)
+    return "experiments/targets.toml" if p.resolve() == DEFAULT_PATH.resolve() else str(p)
+
+
+def assumed_note(*names: str) -> str:
+    """What a verdict resting on the targets ``names`` says when some are still assumed ("" when
+    the designer set them all): "target assumed: share_margin (experiments/targets.toml)"."""
+    a = TARGETS.assumed(*names)
+    if not a:
+        return ""
+    return f"target{'s' if len(a) > 1 else ''} assumed: {', '.join(a)} ({targets_file()})"
+
+
 def pc(x: float, d: int = 1) -> str:
     return "n/a" if x is None or not math.isfinite(x) else f"{100 * x:.{d}f}\u00a0%"
 
@@ -91,7 +120,8 @@ def sure_share(f: Fact, ref: float, what: str | None = "fair share") -> str:
     reading = equivalence(d, lo, hi, 100 * SHARE_MARGIN)
     p = f"; p {'< 0.001' if f.p < 0.001 else f'= {f.p:.3f}'}" if finite(f.p) else ""
     where = f" from the {what}" if what else ""
-    return f"{d:+.1f} points{where} [{lo:+.1f}, {hi:+.1f}]: {reading} (margin ±1 point){p}"
+    assumed = ", assumed" if TARGETS.assumed("share_margin") else ""
+    return f"{d:+.1f} points{where} [{lo:+.1f}, {hi:+.1f}]: {reading} (margin {margin_words()}{assumed}){p}"
 
 
 def rel(f: Fact) -> str:
@@ -174,6 +204,35 @@ def fair_of(f: Fact, default: float) -> float:
     m = re.search(r"fair ([0-9.]+)", f.note or "")
     return float(m.group(1)) if m else default
 
+
+
+@dataclass
+class Comeback:
+    """The player last at mid-game against the designer's comeback floor (``comeback_floor`` ×
+    the fair share): one-sided, only a shortfall counts; in points from the floor."""
+
+    floor: float   # the floor, a share
+    fair: float    # the fair share, 1 / players
+    d: float
+    low: float
+    high: float
+    size: float    # how far the interval lies below the floor, in margins (0: not below)
+    fine: bool     # the whole interval lies above the floor less the margin
+
+    @property
+    def words(self) -> str:
+        """The floor in words: "the comeback floor of 12.5 % (0.5 × the fair 25 %)"."""
+        return f"the comeback floor of {pc(self.floor)} ({TARGETS['comeback_floor']:g} × the fair {pc(self.fair, 0)})"
+
+
+def comeback(last: Fact) -> Comeback:
+    """The comeback verdict of ``last`` (the player last at mid-game's win rate, "fair F" in its note)."""
+    fair = fair_of(last, 0.25)
+    floor = TARGETS["comeback_floor"] * fair
+    d, lo, hi = points_from(last, floor)
+    mg = 100 * SHARE_MARGIN
+    size = -hi / mg if finite(hi) and hi < 0 else 0.0
+    return Comeback(floor, fair, d, lo, hi, size, finite(lo) and lo >= -mg)
 
 
 def rows_of(facts: dict[str, Fact], *questions) -> list[Row]:

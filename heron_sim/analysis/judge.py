@@ -79,11 +79,12 @@ def fair_floor(n: int, k: int, reps: int = 2000, seed: int = 20) -> dict:
 
 
 def fair_floor_dealt(n_dealt: int, p: float, k: int, reps: int = 2000, seed: int = 20) -> dict:
-    """The spread (best − worst) of ``k`` win rates, each over ``n_dealt`` games won with chance
-    ``p`` (guides in a fair game: each dealt in n·players/7 games, fair win rate 1/players)."""
+    """The guide spread (:func:`guide_spread_interval`: the largest gap between a win rate and
+    the fair share ``p``) of ``k`` win rates, each over ``n_dealt`` games won with chance ``p``,
+    in a perfectly fair game (guides: each dealt in n·players/7 games, fair win rate 1/players)."""
     rng = np.random.default_rng(seed)
     rates = rng.binomial(n_dealt, p, size=(reps, k)) / max(n_dealt, 1)
-    return _floor(rates.max(axis=1) - rates.min(axis=1))
+    return _floor(np.abs(rates - p).max(axis=1))
 
 
 def _floor(gap: np.ndarray) -> dict:
@@ -105,19 +106,23 @@ def balance_interval(wins: np.ndarray, n: int, reps: int = 2000, seed: int = 21)
     return float(est), float(np.quantile(b, 0.025)), float(np.quantile(b, 0.975))
 
 
-def spread_interval(wins, dealt, reps: int = 2000, seed: int = 22) -> tuple[float, float, float]:
-    """The gap between the best and the worst of several win rates (``wins[i] / dealt[i]``) and
-    a 95 % parametric bootstrap interval (each rate redrawn binomially, fixed seed)."""
+def guide_spread_interval(wins, dealt, fair: float, reps: int = 2000, seed: int = 22) -> tuple[float, float, float]:
+    """The guide spread, the one definition of the report, the lab and the explorer
+    (:func:`heron_sim.lab.metrics._guide_spread`): the largest gap between a guide's win rate when
+    dealt (``wins[i] / dealt[i]``) and the fair share ``fair``, with a 95 % parametric bootstrap
+    interval (each rate redrawn binomially, fixed seed), widened to hold the estimate (the
+    bootstrap of a largest gap is biased up)."""
     wins, dealt = np.asarray(wins, float), np.asarray(dealt, float)
     ok = dealt > 0
     wins, dealt = wins[ok], dealt[ok]
-    if len(wins) < 2:
+    if len(wins) < 1:
         return math.nan, math.nan, math.nan
     r = wins / dealt
     rng = np.random.default_rng(seed)
     b = rng.binomial(dealt.astype(np.int64), r, size=(reps, len(r))) / dealt
-    gap = b.max(axis=1) - b.min(axis=1)
-    return float(r.max() - r.min()), float(np.quantile(gap, 0.025)), float(np.quantile(gap, 0.975))
+    gap = np.abs(b - fair).max(axis=1)
+    est = float(np.abs(r - fair).max())
+    return est, min(est, float(np.quantile(gap, 0.025))), max(est, float(np.quantile(gap, 0.975)))
 
 
 # ---------------------------------------------------------------- the verdict
@@ -128,14 +133,17 @@ class Problem:
     size: float      # the effect against its margin (|effect| / margin); > 1: beyond it
     anchor: str      # the answer it links to
     fine: bool = False  # shown as fine (the reading is negligible or real but small)
+    #: which of the designer's targets it rests on are still assumed, in words ("" when none:
+    #: :func:`heron_sim.analysis.executive.assumed_note`)
+    assumed: str = ""
     #: where it stands among equals (the kinds' order of questions; ties keep it in each list)
     order: float = 1000.0
 
 
-def rank(problems: list[Problem], most: int = 6) -> tuple[list[Problem], list[Problem], list[Problem]]:
-    """What is wrong (its interval lies beyond the margin: size > 1, largest first, at most
-    ``most``), what is fine, and what these games leave open (neither)."""
-    wrong = sorted((p for p in problems if not p.fine and p.size > 1), key=lambda p: -p.size)[:most]
+def rank(problems: list[Problem]) -> tuple[list[Problem], list[Problem], list[Problem]]:
+    """What is wrong (its interval lies beyond the margin the designer's targets set: size > 1,
+    every one, largest first), what is fine, and what these games leave open (neither)."""
+    wrong = sorted((p for p in problems if not p.fine and p.size > 1), key=lambda p: -p.size)
     fine = [p for p in problems if p.fine]
     open_ = [p for p in problems if not p.fine and p.size <= 1]
     return wrong, fine, open_

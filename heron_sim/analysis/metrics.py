@@ -369,7 +369,7 @@ def game_metrics(df: pd.DataFrame) -> dict[str, np.ndarray]:
     out = {
         "rounds (finished games)": np.where(fin, df["rounds"].to_numpy(float), np.nan),
         "Completion": fin.astype(float),
-        "AdvantageP1 (seat 0 wins)": (w == 0).astype(float),
+        "AdvantageP1 (seat 1 wins)": (w == 0).astype(float),
         "advance per played turn": np.where(played > 0, adv / np.maximum(played, 1), np.nan),
         "Ponds per game": df["ponds"].to_numpy(float),
         "push-back per game": df["pushback"].to_numpy(float),
@@ -379,8 +379,8 @@ def game_metrics(df: pd.DataFrame) -> dict[str, np.ndarray]:
         "mid-game leader loses": np.where(df["mid_leader"] >= 0, (w != df["mid_leader"]).astype(float), np.nan),
         "mid-game last wins": np.where(df["mid_last"] >= 0, (w == df["mid_last"]).astype(float), np.nan),
     }
-    for s in range(1, P):
-        out[f"seat {s} wins"] = (w == s).astype(float)
+    for s in range(1, P):  # seats numbered from 1 (seat 1 plays first), as in every text of the report
+        out[f"seat {s + 1} wins"] = (w == s).astype(float)
     for a, name in enumerate(ANIMALS):
         out[f"guide {name} wins"] = np.nan_to_num(guide_win_indicator(df, a), nan=0.0)
     for col in df.columns:

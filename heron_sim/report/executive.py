@@ -15,11 +15,11 @@ import dataclasses
 
 import pandas as pd
 
-from ..analysis.executive import TARGET_MINUTES, Row, show
+from ..analysis.executive import TARGET_MINUTES, TARGETS, Row, margin_words, show, targets_file
 from ..sections import Fact
 
 __all__ = ["ASSUMPTIONS", "GLOSSARY", "TARGET_MINUTES", "Row", "anxiety_reconciliation", "build_rows", "show",
-           "verdict"]
+           "verdict", "verdict_basis"]
 
 
 def build_rows(facts: dict[str, Fact], anchors: dict[str, str]) -> list[Row]:
@@ -98,7 +98,9 @@ ASSUMPTIONS = [
     "10 D6: the seed lists no faces; the rulings assume die k has one Héron face and the five non-heron animals other "
     "than animal k mod 6 (Aigle and Cerf on 9 dice, the others on 8). Every 10 D6 figure rests on this.",
     "The squares Échange (12), Rotation (27) and Régénération (52) are placed by the rulings; the seed places them nowhere.",
-    "Time at the table: 40 s per player turn (a guess until a timed playtest); minutes scale with it.",
+    f"Time at the table: {TARGETS['seconds_per_turn']:g} s per player turn"
+    + (" (assumed until a timed playtest: experiments/targets.toml)" if TARGETS.assumed("seconds_per_turn") else
+       " (the designer's targets)") + "; minutes scale with it.",
     "A game still running after 500 rounds stops and is counted as unfinished; means of length are over finished games.",
     "Guides are dealt at random, distinct; seats rotate the strategies so that every strategy sits in every seat.",
     "The greedy player keeps the largest set, never stops early, and uses only the Taureau, Lion and Serpent powers "
@@ -127,3 +129,15 @@ def verdict(facts: dict[str, Fact]) -> tuple[list, list, list]:
                 raise KindError(f"kind {name}: summary_problems returned {p!r}, not a heron_sim.analysis.judge.Problem")
             probs.append(p)
     return rank(sorted(probs, key=lambda p: p.order))
+
+
+def verdict_basis() -> str:
+    """What the verdict measures its problems against, in one sentence: the designer's targets
+    (their file), and which of them are still assumed."""
+    assumed = TARGETS.assumed()
+    c = TARGETS["comeback_floor"]
+    return (f"each effect's 95 % interval against the designer's targets ({targets_file()}): {margin_words()} for "
+            "shares, the length target at each player count measured, a comeback floor of "
+            f"{c:g} × the fair share for the player last at mid-game"
+            + (f"; {len(assumed)} of {len(TARGETS.items)} targets are still assumed ({', '.join(assumed)}), and each "
+               "verdict resting on one says so" if assumed else "; every target is set by the designer"))

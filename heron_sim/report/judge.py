@@ -3,4 +3,4 @@ functions over statistics, below the analyses and the report)."""
 
 from ..analysis.judge import (LENGTH_MARGIN, READINGS, SHARE_MARGIN, Problem, balance_interval,  # noqa: F401
                               fair_floor, fair_floor_dealt, family_readings, guide_flag, lower_bound_size,
-                              rank, reading, spread_interval)
+                              rank, reading, guide_spread_interval)

@@ -20,7 +20,7 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
 from . import figures as F
-from .executive import ASSUMPTIONS, GLOSSARY, TARGET_MINUTES, anxiety_reconciliation, build_rows, verdict
+from .executive import ASSUMPTIONS, GLOSSARY, TARGET_MINUTES, anxiety_reconciliation, build_rows, verdict, verdict_basis
 from ..analysis.judge import READINGS
 from ..sections import Section
 
@@ -327,6 +327,7 @@ def _html(sections, meta, title, pngs, rows, reconcile, judged=None, games=(), g
     return _ENV.get_template("report.html.j2").render(
         title=title, subtitle=_subtitle(meta, "game" if game else "heron"), toc=toc, rows=rows, reconcile=rec_html, game=game,
         wrong=wrong, fine=fine, open=open_, readings=READINGS, target=f"{lo_t:.0f}–{hi_t:.0f} minutes",
+        basis=verdict_basis(),
         games=[{"href": game_page(g), "title": vocab(g.title)} for g in games],
         glossary=table_html(_glossary_frame(), text=True), assumptions=ASSUMPTIONS, sections=secs, meta=_meta_rows(meta))
 
@@ -334,11 +335,16 @@ def _html(sections, meta, title, pngs, rows, reconcile, judged=None, games=(), g
 def _markdown(sections, meta, title, pngs, out_dir: Path, rows, reconcile, judged=None) -> str:
     wrong, fine, open_ = judged or ([], [], [])
     parts = [f"# {title}", "", _subtitle(meta), "", "## Verdict", ""]
-    parts += [f"{i}. **{p.what}** — {p.figure} ({p.size:.1f} × its margin)" for i, p in enumerate(wrong, 1)] or ["Nothing is beyond its margin."]
+    if wrong:
+        parts += [f"What is wrong with the game, largest first ({verdict_basis()}):", ""]
+    parts += [f"{i}. **{p.what}** — {p.figure} ({p.size:.1f} × its margin)" + (f" — {p.assumed}" if p.assumed else "")
+              for i, p in enumerate(wrong, 1)] or ["Nothing is beyond its margin."]
     if fine:
-        parts += ["", "Fine: " + "; ".join(f"{p.what} ({p.figure})" for p in fine) + "."]
+        parts += ["", "Fine: " + "; ".join(f"{p.what} ({p.figure}" + (f"; {p.assumed}" if p.assumed else "") + ")"
+                                           for p in fine) + "."]
     if open_:
-        parts += ["", "Not settled: " + "; ".join(f"{p.what} ({p.figure})" for p in open_) + "."]
+        parts += ["", "Not settled: " + "; ".join(f"{p.what} ({p.figure}" + (f"; {p.assumed}" if p.assumed else "") + ")"
+                                                  for p in open_) + "."]
     parts += ["", "## Answers at a glance", "",
              "| question | answer | figure [95 % CI], n | how sure | what a designer could do |", "|---|---|---|---|---|"]
     for r in rows:

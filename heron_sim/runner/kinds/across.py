@@ -10,7 +10,8 @@ import pandas as pd
 from ...analysis import metrics as M
 from ...analysis.intervals import wilson
 from ...analysis.stats import binom_test, equivalence, format_p
-from ...analysis.executive import at_order, is_fine, pc, points_from, remedy, Row, rows_of, show, sure_share, variants
+from ...analysis.executive import (assumed_note, at_order, fair_of, is_fine, margin_words, pc, points_from, remedy, Row,
+                                   rows_of, show, sure_share, variants)
 from ...analysis.judge import SHARE_MARGIN, family_readings, lower_bound_size, Problem, reading
 from ...sections import Fact, Section, Table, num_ci, pct, pct_ci
 from .common import GUIDE_FR, _disp, _mode_name
@@ -185,15 +186,15 @@ def pooled_first_player(run, sec: Section, mode: str = "8d8", players: int = 4) 
     from ...analysis.judge import family_readings
 
     fair = 1 / players
-    rd = family_readings([(100 * (r - fair), 100 * (lo - fair), 100 * (hi - fair), p) for _, r, lo, hi, p in facts], 1.0)
+    rd = family_readings([(100 * (r - fair), 100 * (lo - fair), 100 * (hi - fair), p) for _, r, lo, hi, p in facts], 100 * SHARE_MARGIN)
     for (s, r, lo, hi, p), (reading, q) in zip(facts, rd):
         # seat 1 is the question asked (one test); the other seats are read with Holm over the seats
         disp[f"seat {s + 1}"] = [pct_ci(r, lo, hi, 2), f"{100 * (r - fair):+.2f} pts", format_p(p),
-                                 equivalence(100 * (r - fair), 100 * (lo - fair), 100 * (hi - fair), 1.0) if s == 0
+                                 equivalence(100 * (r - fair), 100 * (lo - fair), 100 * (hi - fair), 100 * SHARE_MARGIN) if s == 0
                                  else f"{reading} (Holm p = {q:.3f})"]
     sec.tables.append(Table(f"First-player advantage, the default {_mode_name(mode)} batches pooled, one per seed ({n:,} games, {len(t)} batches)",
                             pd.DataFrame(disp, index=pd.Index(["win rate [95 % CI]", "minus fair share", "exact binomial test",
-                                                               "reading (margin ±1 point)"], name="")),
+                                                               f"reading (margin {margin_words()})"], name="")),
                             data=t, note="Batches: " + ", ".join(f"{b} ({g:,})" for b, g in zip(t["batch"], t["games"]))
                             + f". Fair share 1/{players}. Seat 1 plays first: it is the question asked (one test); the other seats are read "
                               "with Holm over the seats. One batch per seed (the largest): the batches of "
@@ -272,18 +273,18 @@ def first_player_row(facts: dict[str, Fact]) -> Row | None:
     s1 = F("balance.seat1.pooled.8d8")
     if s1:
         d, lo, hi = points_from(s1, 0.25)
-        rd = reading(d, lo, hi, 1.0)
+        rd = reading(d, lo, hi, 100 * SHARE_MARGIN)
         answer = (f"Over the independent default 8 D8 batches pooled (one per seed), the first player wins {pc(s1.estimate, 1)} against a fair 25 % "
                   f"({d:+.1f} points): {rd}. This is the report's one first-player figure; every section points to it.")
         fam = first_player_family(facts)
         if fam:
             answer += " " + fam
-        action = ("Nothing to fix: the edge is inside ±1 point." if rd in ("negligible", "real but small") else
-                  "Not settled by these games (the interval holds both 0 and values beyond ±1 point); no change is "
+        action = (f"Nothing to fix: the edge is inside {margin_words()}." if rd in ("negligible", "real but small") else
+                  f"Not settled by these games (the interval holds both 0 and values beyond {margin_words()}); no change is "
                   "advised on this evidence." if rd == "uncertain" else
-                  "A fix must bring the first player's whole interval inside ±1 point. " + remedy(
+                  f"A fix must bring the first player's whole interval inside {margin_words()}. " + remedy(
             facts, "seat1", lambda f: reading(100 * (f.estimate - 0.25), 100 * (f.low - 0.25), 100 * (f.high - 0.25),
-                                         1.0) == "negligible",
+                                         100 * SHARE_MARGIN) == "negligible",
             lambda f: f"first player {show(f)}",
             keys=[k for k in variants(facts) if k.startswith(("start_", "extra_roll"))] or None))
         return Row("First-player advantage", answer, show(s1), sure_share(s1, 0.25), action, s1.id,
@@ -305,20 +306,42 @@ def first_player_family(facts: dict[str, Fact]) -> str:
 
 
 def first_player_problem(facts: dict[str, Fact]) -> list[Problem]:
-    """The first player's edge against a fair 25 %."""
+    """The first player's edge against a fair 25 %, and every other seat, pooled or at a player
+    count, whose whole interval lies past the margin (Holm over the player counts)."""
     F = facts.get
     probs: list[Problem] = []
+    mg = 100 * SHARE_MARGIN
+    note = assumed_note("share_margin")
     s1 = F("balance.seat1.pooled.8d8")
     if s1:
         d, lo, hi = points_from(s1, 0.25)
-        rd = reading(d, lo, hi, 1.0)
-        size = lower_bound_size(d, lo, hi, 1.0)
+        rd = reading(d, lo, hi, mg)
+        size = lower_bound_size(d, lo, hi, mg)
         probs.append(Problem(f"The first player {'wins more' if d > 0 else 'wins less'} than a fair 25 %" if size > 1 else
-                             "The first player's edge is within ±1 point" if is_fine(rd) else
+                             f"The first player's edge is within {margin_words()}" if is_fine(rd) else
                              f"The first player wins {d:+.1f} points more than a fair share: real, but its interval reaches "
-                             "past the ±1 point margin" if rd == "real, possibly relevant" and d > 0 else
+                             f"past the {margin_words()} margin" if rd == "real, possibly relevant" and d > 0 else
                              f"The first player wins {-d:.1f} points less than a fair share: real, but its interval reaches "
-                             "past the ±1 point margin" if rd == "real, possibly relevant" else
+                             f"past the {margin_words()} margin" if rd == "real, possibly relevant" else
                              "The first player's edge is not settled by these games",
-                             show(s1), size, "q-first-player", fine=is_fine(rd)))
+                             show(s1), size, "q-first-player", fine=is_fine(rd), assumed=note))
+    for k, f in facts.items():  # the other seats of the pooled batches: only those past the margin
+        m = re.fullmatch(r"balance\.seat(\d+)\.pooled\.8d8", k)
+        if not m or m.group(1) == "1":
+            continue
+        fair = fair_of(f, 0.25)
+        d, lo, hi = points_from(f, fair)
+        size = lower_bound_size(d, lo, hi, mg)
+        if size > 1:
+            probs.append(Problem(f"Seat {m.group(1)} {'wins more' if d > 0 else 'wins less'} than a fair {pc(fair, 0)}",
+                                 show(f), size, "q-first-player", assumed=note))
+    pl = sorted((int(k.split(".")[1]), f) for k, f in facts.items() if re.fullmatch(r"players\.\d+\.seat1", k))
+    if len(pl) > 1:  # the first player at each player count, Holm over the counts
+        rows = [(*points_from(f, 1 / p), f.p) for p, f in pl]
+        for (p, f), (rd, _), (d, lo, hi, _) in zip(pl, family_readings(rows, mg), rows):
+            size = lower_bound_size(d, lo, hi, mg)
+            if rd == "real and relevant" and size > 1 and p != 4:  # 4 players: the pooled figure above
+                probs.append(Problem(f"With {p} players the first player {'wins more' if d > 0 else 'wins less'} than a "
+                                     f"fair {pc(1 / p, 0)} (Holm over the player counts)", show(f), size,
+                                     "q-first-player", assumed=note))
     return at_order(1, probs)

@@ -103,7 +103,7 @@ def _compare_facts(sec: Section, name: str, m: str, t: pd.DataFrame, la: str, lb
     main = t.set_index("metric")
     for metric, short in (("mid-game last wins", "last_wins"), ("mid-game leader loses", "leader_loses"),
                           ("rounds (finished games)", "rounds"), ("lead changes per game", "lead_changes"),
-                          ("AdvantageP1 (seat 0 wins)", "seat1")):
+                          ("AdvantageP1 (seat 1 wins)", "seat1")):
         if metric in main.index:
             r = main.loc[metric]
             sec.fact(f"{name}.{short}.{m}", f"{metric_name(metric)}, {lb} − {la}, {_mode_name(m)}", r["diff"],
@@ -185,11 +185,8 @@ def metric_name(key: str) -> str:
     m = re.match(r"power_([a-z]+)(.*)$", key)
     if m:
         return f"{GUIDE_FR.get(m.group(1), m.group(1))} guide's power{m.group(2)}"
-    if key == "AdvantageP1 (seat 0 wins)":  # seats are numbered from 1 everywhere else on the page
+    if key == "AdvantageP1 (seat 1 wins)":
         return "first player (seat 1) wins (AdvantageP1)"
-    m = re.match(r"seat (\d+) wins$", key)
-    if m:
-        return f"seat {int(m.group(1)) + 1} wins"
     m = re.match(r"guide ([a-z]+) wins$", key)
     if m:
         return f"player dealt the {GUIDE_FR.get(m.group(1), m.group(1))} guide wins"
@@ -197,7 +194,7 @@ def metric_name(key: str) -> str:
 
 
 KEY_METRICS = ["rounds (finished games)", "advance per played turn", "lead changes per game", "Ponds per game",
-               "Anxieties per game", "mid-game leader loses", "mid-game last wins", "AdvantageP1 (seat 0 wins)",
+               "Anxieties per game", "mid-game leader loses", "mid-game last wins", "AdvantageP1 (seat 1 wins)",
                "Completion", "Balance (Ludii)"]
 
 

@@ -10,8 +10,9 @@ import pandas as pd
 
 from ...analysis import metrics as M
 from ...analysis.stats import format_p, holm, paired_difference
-from ...analysis.executive import GUIDES, at_order, fair_of, is_fine, pc, points_from, problems_of, remedy, Row, rows_of, show, sure_share, variants
-from ...analysis.judge import SHARE_MARGIN, lower_bound_size, Problem, reading
+from ...analysis.executive import (GUIDE_SPREAD_WORDS, GUIDES, assumed_note, at_order, fair_of, is_fine, margin_words, pc,
+                                  points_from, problems_of, remedy, Row, rows_of, show, sure_share, variants)
+from ...analysis.judge import SHARE_MARGIN, guide_spread_interval, lower_bound_size, Problem, reading
 from ...animals import NAMES as ANIMALS
 from ...sections import Fact, Figure, Section, Table, pct, pct_ci, plot, signed_ci
 from ..options import HeronExperiment, Extra, PlayerCounts, RungNames, Seating, figures_of
@@ -151,7 +152,7 @@ def _when_dealt_table(sec: Section, m: str, gt: pd.DataFrame, P: int) -> None:
     }, index=pd.Index(gt["guide"].map(GUIDE_FR), name="guide")), data=gt,
         note=f"One scale for every guide figure of the report: the win rate of the player dealt the guide, fair 1/{P}. "
              "Exact binomial test, Holm-corrected over the seven guides; a guide is flagged strong or weak only when the "
-             "test survives the correction and the interval lies beyond ±1 point (possibly: it reaches beyond)."))
+             f"test survives the correction and the interval lies beyond {margin_words()} (possibly: it reaches beyond)."))
 
 
 def _doubling_table(sec: Section, m: str, dbl: pd.DataFrame) -> None:
@@ -192,7 +193,7 @@ def _power_table(sec: Section, m: str, ab: pd.DataFrame, allp: pd.DataFrame) -> 
 
 def _guide_facts(sec: Section, m: str, gt: pd.DataFrame, dbl: pd.DataFrame, P: int) -> None:
     """Win rates (of all games and when dealt), the doubling's share, the spread and its fair floor."""
-    from ...analysis.judge import fair_floor_dealt, spread_interval
+    from ...analysis.judge import fair_floor_dealt
 
     for _, r in gt.iterrows():
         sec.fact(f"guides.win_rate.{m}.{r['guide']}", f"share of games won by the player dealt the {GUIDE_FR[r['guide']]} guide, "
@@ -210,18 +211,18 @@ def _guide_facts(sec: Section, m: str, gt: pd.DataFrame, dbl: pd.DataFrame, P: i
                  f"(when dealt), {_mode_name(m)}", r["win_rate_when_dealt"], r["when_dealt_low"], r["when_dealt_high"],
                  r["dealt"], "share", n_unit="games where dealt", p=r["p_when_dealt_holm"],
                  note=(f"flag {r['flag']}; " if r["flag"] else "") + f"fair {1 / P:.4f}; exact binomial test, Holm over the "
-                      "7 guides; flagged only beyond ±1 point")
+                      f"7 guides; flagged only beyond {margin_words()}")
     dealt = gt[gt["dealt"] > 0]
     fl = fair_floor_dealt(int(dealt["dealt"].mean()), 1 / P, len(dealt))
-    sec.fact(f"guides.spread_floor.{m}", f"gap between the best and worst guide's win rate when dealt in a perfectly "
-             f"fair game at the same n (median; high: 95th percentile), {_mode_name(m)}", fl["gap_median"],
+    sec.fact(f"guides.spread_floor.{m}", f"guide spread (largest gap between a guide's win rate when dealt and the fair "
+             f"share) in a perfectly fair game at the same n (median; high: 95th percentile), {_mode_name(m)}", fl["gap_median"],
              math.nan, fl["gap_p95"], int(dealt["dealt"].mean()), "share difference", n_unit="games where dealt (each guide)",
              note="simulated: 2,000 fair games of the same size, fixed seed")
-    spread, slo, shi = spread_interval(dealt["wins"], dealt["dealt"])
-    sec.fact(f"guides.spread.{m}", f"gap between the strongest and the weakest guide's win rate when dealt, "
+    spread, slo, shi = guide_spread_interval(dealt["wins"], dealt["dealt"], 1 / P)
+    sec.fact(f"guides.spread.{m}", f"guide spread (largest gap between a guide's win rate when dealt and the fair share), "
              f"{_mode_name(m)} (a perfectly fair game at the same n: guides.spread_floor)",
              spread, slo, shi, n=int(gt["games"].iloc[0]), unit="share difference",
-             note="interval: parametric bootstrap of the seven win rates")
+             note=f"fair {1 / P:.4f}; interval: parametric bootstrap of the seven win rates, widened to hold the estimate")
 
 
 def _guide_finding(sec: Section, m: str, gt: pd.DataFrame) -> None:
@@ -235,8 +236,8 @@ def _guide_finding(sec: Section, m: str, gt: pd.DataFrame) -> None:
         f"against a fair {pct(worst['fair_when_dealt'])} (Holm {format_p(worst['p_when_dealt_holm'])}); "
         + (f"the strongest is {GUIDE_FR[best['guide']]} at {pct_ci(best['win_rate_when_dealt'], best['when_dealt_low'], best['when_dealt_high'])}; "
            if best['guide'] != worst['guide'] else "")
-        + (f"flagged beyond the ±1 point margin after Holm: {', '.join(f'{GUIDE_FR[r.guide]} ({r.flag})' for r in flagged.itertuples())}."
-           if len(flagged) else "no guide is beyond the ±1 point margin after Holm correction."))
+        + (f"flagged beyond the {margin_words()} margin after Holm: {', '.join(f'{GUIDE_FR[r.guide]} ({r.flag})' for r in flagged.itertuples())}."
+           if len(flagged) else f"no guide is beyond the {margin_words()} margin after Holm correction."))
 
 
 def _power_finding(sec: Section, m: str, ab: pd.DataFrame, allp: pd.DataFrame) -> None:
@@ -315,8 +316,12 @@ def _no_doubling(sec: Section, m: str, on: pd.DataFrame, off: pd.DataFrame, gt: 
     fin_on = np.where(on["finished"], on["rounds"], np.nan)
     fin_off = np.where(off["finished"], off["rounds"], np.nan)
     ln = paired_difference(fin_off, fin_on)  # on - off
-    spread_off = float(t["off"].max() - t["off"].min())
-    spread_on = float(t["on"].max() - t["on"].min())
+    P = M.seats(on)
+    gt_off = M.guide_table(off)
+    dealt_off = gt_off[gt_off["dealt"] > 0]
+    spread_off, so_lo, so_hi = guide_spread_interval(dealt_off["wins"], dealt_off["dealt"], 1 / P)
+    dealt_on = gt[gt["dealt"] > 0]
+    spread_on = guide_spread_interval(dealt_on["wins"], dealt_on["dealt"], 1 / P)[0]
     sec.tables.append(Table(f"{_mode_name(m)}: Puissance du Guide (passive doubling) on vs off, same seeds", _disp({
         "win rate when dealt, doubling off": t["off"].map(pct),
         "on": t["on"].map(pct),
@@ -325,8 +330,8 @@ def _no_doubling(sec: Section, m: str, on: pd.DataFrame, off: pd.DataFrame, gt: 
     }, index=pd.Index([GUIDE_FR[g] for g in t["guide"]], name="guide")), data=t,
         note=f"The same {n:,} games (seeds, seatings, guides dealt) played with the Puissance du Guide switched off; paired "
              f"t intervals over the games where the guide was dealt; fair share when dealt 1/{M.seats(on)}. "
-             f"Gap between the best and worst guide's win rate when dealt: {100 * spread_on:.1f} points with doubling, "
-             f"{100 * spread_off:.1f} without. "
+             f"Guide spread (largest gap between a guide's win rate when dealt and the fair share): "
+             f"{100 * spread_on:.1f} points with doubling (as in the guide balance above), {100 * spread_off:.1f} without. "
              f"Game length with doubling {ln['b']:.2f} rounds, without {ln['a']:.2f} "
              f"({signed_ci(ln['diff'], ln['low'], ln['high'], 2)} rounds)."))
     for _, r in t.iterrows():
@@ -335,10 +340,10 @@ def _no_doubling(sec: Section, m: str, on: pd.DataFrame, off: pd.DataFrame, gt: 
                  n_unit="paired games where dealt", p=r["p_holm"])
         sec.fact(f"guides.win_when_dealt_nodouble.{m}.{r['guide']}", f"win rate when dealt the {GUIDE_FR[r['guide']]} guide "
                  f"without Puissance du Guide, {_mode_name(m)}", r["off"], n=r["n"], unit="share", n_unit="games where dealt")
-    sec.fact(f"guides.spread_nodouble.{m}", f"gap between the best and worst guide's win rate when dealt, doubling off, {_mode_name(m)}",
-             spread_off, n=n, unit="share difference")
-    sec.fact(f"guides.spread_when_dealt.{m}", f"gap between the best and worst guide's win rate when dealt, doubling on, {_mode_name(m)}",
-             spread_on, n=n, unit="share difference")
+    sec.fact(f"guides.spread_nodouble.{m}", f"guide spread (largest gap between a guide's win rate when dealt and the fair "
+             f"share), doubling off, {_mode_name(m)} (doubling on: guides.spread)", spread_off, so_lo, so_hi,
+             n=len(off), unit="share difference",
+             note=f"fair {1 / P:.4f}; interval: parametric bootstrap of the seven win rates, widened to hold the estimate")
     sec.fact(f"guides.nodouble.length.{m}", f"game length change from the Puissance du Guide (on − off), {_mode_name(m)}",
              ln["diff"], ln["low"], ln["high"], ln["n"], "rounds", n_unit="paired finished games", p=ln["p"])
 
@@ -542,7 +547,7 @@ def doubling_row(facts: dict[str, Fact]) -> Row | None:
     F = facts.get
     ds, dh = F("guides.doubling_share.8d8.all"), F("guides.doubling_share.8d8.heron")
     he_eff = F("guides.doubling_effect.8d8.heron")
-    sp_on, sp_off = F("guides.spread_when_dealt.8d8"), F("guides.spread_nodouble.8d8")
+    sp_on, sp_off = F("guides.spread.8d8"), F("guides.spread_nodouble.8d8")
     ln = F("guides.nodouble.length.8d8")
     if ds:
         answer = (f"The passive doubling gives {pc(ds.estimate, 0)} of all advance on 8 D8"
@@ -550,8 +555,8 @@ def doubling_row(facts: dict[str, Fact]) -> Row | None:
                      "the Héron guide itself can never double (its holders double only after their guide changes hands: a swap or the Rotation square)" if dh else "")
                   + (f"; with the doubling on, the Héron guide's win rate when dealt differs by {100 * he_eff.estimate:+.1f} points "
                      f"from the same games with it off (on − off)" if he_eff else "")
-                  + (f"; the gap between the best and the worst guide's win rate when dealt is "
-                     f"{100 * sp_on.estimate:.1f} points with the doubling and {100 * sp_off.estimate:.1f} without"
+                  + (f"; the {GUIDE_SPREAD_WORDS} is "
+                     f"{100 * sp_on.estimate:.1f} points with the doubling (see Guide balance) and {100 * sp_off.estimate:.1f} without"
                      if sp_on and sp_off else "")
                   + (f"; games get {abs(ln.estimate):.1f} rounds {'shorter' if ln.estimate < 0 else 'longer'} with it" if ln else "")
                   + ".")
@@ -574,14 +579,15 @@ def guide_balance_row(facts: dict[str, Fact]) -> Row | None:
         answer = (f"Win rate when dealt (fair {pc(fair)}): the {GUIDES[lo_g]} guide is the weakest ({pc(gw[lo_g].estimate, 1)}), "
                   f"the {GUIDES[hi_g]} the strongest ({pc(gw[hi_g].estimate, 1)})")
         flagged = [g for g, f in gw.items() if (f.note or "").startswith("flag ")]
-        answer += ("; flagged beyond the ±1 point margin after Holm over the 7 guides: "
+        answer += (f"; flagged beyond the {margin_words()} margin after Holm over the 7 guides: "
                    + ", ".join(f"{GUIDES[g]} ({gw[g].note.split(';')[0][5:]})" for g in flagged) + "." if flagged
-                   else "; no guide is beyond the ±1 point margin after Holm over the 7 guides.")
-        sp, fl = F("guides.spread_when_dealt.8d8"), F("guides.spread_floor.8d8")
+                   else f"; no guide is beyond the {margin_words()} margin after Holm over the 7 guides.")
+        sp, fl = F("guides.spread.8d8"), F("guides.spread_floor.8d8")
         if sp and fl:
-            answer += (f" The spread (best − worst) is {100 * sp.estimate:.1f} points; a perfectly fair game at the same n "
-                       f"reads {100 * fl.estimate:.1f} (95 % of fair games below {100 * fl.high:.1f}).")
-        action = ("No guide is beyond the ±1 point margin: no change is advised." if not flagged else remedy(
+            answer += (f" The {GUIDE_SPREAD_WORDS} is {100 * sp.estimate:.1f} points [{100 * sp.low:.1f}, "
+                       f"{100 * sp.high:.1f}]; a perfectly fair game at the same n reads {100 * fl.estimate:.1f} "
+                       f"(95 % of fair games below {100 * fl.high:.1f}).")
+        action = (f"No guide is beyond the {margin_words()} margin: no change is advised." if not flagged else remedy(
             facts, "weakest", lambda f: f.estimate >= fair - SHARE_MARGIN,
             lambda f: f"weakest guide {GUIDES.get((f.note or '').split(';')[0].replace('guide ', ''), '')} {show(f)} when dealt",
             score=lambda f: -f.estimate))
@@ -607,7 +613,7 @@ def powers_row(facts: dict[str, Fact]) -> Row | None:
         where = f"at every player count measured ({counts})"
         action = ((("Within noise for every strategy" + (f" {where}" if every else "")
                      + " (no strategy's effect is real after Holm): " if flags else
-                    "Within noise (inside ±1 point after Holm over the guides): ") + ", ".join(GUIDES[g] for g in nil)
+                    f"Within noise (inside {margin_words()} after Holm over the guides): ") + ", ".join(GUIDES[g] for g in nil)
                    + " — these powers do not change their holder's chances measurably. ") if nil else
                   "Every power changes its holder's chances for at least one strategy"
                   + (f" at one player count or more ({counts})" if every else "") + ". ") + (
@@ -625,7 +631,7 @@ def doubling_weighing(facts: dict[str, Fact]) -> str:
     spread and the Héron guide's win rate (doubling off vs on, same seeds)."""
     F = facts.get
     ln, he = F("guides.nodouble.length.8d8"), F("guides.doubling_effect.8d8.heron")
-    sp_on, sp_off = F("guides.spread_when_dealt.8d8"), F("guides.spread_nodouble.8d8")
+    sp_on, sp_off = F("guides.spread.8d8"), F("guides.spread_nodouble.8d8")
     if not ln:
         return ""
     parts = [f"games {abs(ln.estimate):.1f} rounds [{abs(ln.high) if ln.estimate < 0 else ln.low:.1f}, "
@@ -638,20 +644,27 @@ def doubling_weighing(facts: dict[str, Fact]) -> str:
 
 
 def guide_problems(facts: dict[str, Fact]) -> list[Problem]:
-    """The weakest and the strongest guide when dealt."""
+    """Every guide whose win rate when dealt lies wholly past the margin (Holm over the 7
+    guides), and the weakest and the strongest guide whatever they read (fine or not settled)."""
     probs: list[Problem] = []
     gw = {k.split(".")[-1]: v for k, v in facts.items() if k.startswith("guides.when_dealt.8d8.")}
     if gw:
-        for g, f in sorted(gw.items(), key=lambda kv: kv[1].estimate)[:1] + sorted(gw.items(), key=lambda kv: -kv[1].estimate)[:1]:
+        mg = 100 * SHARE_MARGIN
+        note = assumed_note("share_margin")
+        ends = {min(gw, key=lambda g: gw[g].estimate), max(gw, key=lambda g: gw[g].estimate)}
+        for g, f in sorted(gw.items(), key=lambda kv: kv[1].estimate):
             fair = fair_of(f, 0.25)
             d, lo, hi = points_from(f, fair)
-            size = lower_bound_size(d, lo, hi, 1.0) if (not math.isfinite(f.p) or f.p <= 0.05) else 0.0
-            rd = reading(d, lo, hi, 1.0, f.p)
+            size = lower_bound_size(d, lo, hi, mg) if (not math.isfinite(f.p) or f.p <= 0.05) else 0.0
+            rd = reading(d, lo, hi, mg, f.p)
+            if size <= 1 and g not in ends:
+                continue
             probs.append(Problem(f"The {GUIDES[g]} guide is {'weak' if d < 0 else 'strong'}: its holder wins "
                                  f"{'less' if d < 0 else 'more'} than a fair {pc(fair, 0)}" if size > 1 else
-                                 f"The {GUIDES[g]} guide is within the ±1 point margin (after Holm over the 7 guides)"
+                                 f"The {GUIDES[g]} guide is within the {margin_words()} margin (after Holm over the 7 guides)"
                                  if is_fine(rd) else f"Whether the {GUIDES[g]} guide is {'weak' if d < 0 else 'strong'} "
-                                 "is not settled (Holm over the 7 guides)", show(f), size, "q-guide-balance", fine=is_fine(rd)))
+                                 "is not settled (Holm over the 7 guides)", show(f), size, "q-guide-balance", fine=is_fine(rd),
+                                 assumed=note))
     return at_order(2, probs)
 
 
@@ -662,12 +675,13 @@ def powers_problem(facts: dict[str, Fact]) -> list[Problem]:
     every = {k.split(".")[-1]: f for k, f in facts.items() if k.startswith("guides.power_nil_every_count.8d8.")}
     flags = every or {k.split(".")[-1]: f for k, f in facts.items() if k.startswith("guides.power_nil.8d8.")}
     nil = ([g for g, f in flags.items() if f.estimate == 1] if flags else
-           [g for g, f in pv.items() if reading(100 * f.estimate, 100 * f.low, 100 * f.high, 1.0, f.p)
+           [g for g, f in pv.items() if reading(100 * f.estimate, 100 * f.low, 100 * f.high, 100 * SHARE_MARGIN, f.p)
             in ("negligible", "real but small")])
     if nil and pv:
         probs.append(Problem("Powers that change nothing measurable for their holder"
                              + (" (within noise for every strategy" + (" at every player count measured" if every else "")
                                 + ")" if flags else "") + ": "
                              + ", ".join(GUIDES[g] for g in nil),
-                             "; ".join(f"{GUIDES[g]} {show(pv[g])}" for g in nil if g in pv), 0.0, "q-powers"))
+                             "; ".join(f"{GUIDES[g]} {show(pv[g])}" for g in nil if g in pv), 0.0, "q-powers",
+                             assumed=assumed_note("share_margin")))
     return at_order(5, probs)

@@ -13,7 +13,8 @@ import pandas as pd
 from ...analysis import metrics as M
 from ...analysis.intervals import wilson
 from ...analysis.stats import equivalence, t_interval, format_p, paired_difference
-from ...analysis.executive import MODE_NAMES, MODE_ORDER, TARGET_MINUTES, at_order, fair_of, pc, problems_of, remedy, Row, rows_of, show, sure_share
+from ...analysis.executive import (MODE_NAMES, MODE_ORDER, TARGET_MINUTES, assumed_note, at_order, comeback, margin_words, pc,
+                                  problems_of, remedy, Row, rows_of, show, sure_share)
 from ...analysis.judge import LENGTH_MARGIN, SHARE_MARGIN, Problem, reading
 from ...animals import NAMES as ANIMALS
 from ...sections import Fact, Figure, Section, Table, num_ci, pct, pct_ci, plot
@@ -185,7 +186,7 @@ def _guide_table(sec: Section, t: _Measures, players: int) -> None:
         gd[_mode_name(m)] = [pct_ci(sub.at[a, "win_rate_when_dealt"], sub.at[a, "when_dealt_low"], sub.at[a, "when_dealt_high"])
                              + (" *" if sub.at[a, "flag"] else "") for a in ANIMALS]
     sec.tables.append(Table(f"Win rate by starting guide, when dealt (fair 1/{players})", gd,
-                            note="A star (*) marks a guide beyond the ±1 point margin whose exact binomial test survives Holm over the 7 guides.",
+                            note=f"A star (*) marks a guide beyond the {margin_words()} margin whose exact binomial test survives Holm over the 7 guides.",
                             data=guides))
 
 
@@ -277,7 +278,7 @@ def _first_player_facts(sec: Section, t: _Measures) -> None:
     seats = t.seats
     for m in t.frames:
         s0 = seats[(seats["mode"] == m) & (seats["seat"] == 0)].iloc[0]
-        sec.fact(f"modes.seat0.{m}", f"win rate of the first player, {_mode_name(m)}", s0["win_rate"], s0["low"],
+        sec.fact(f"modes.seat1.{m}", f"win rate of the first player, {_mode_name(m)}", s0["win_rate"], s0["low"],
                  s0["high"], s0["games"], "share", p=s0["p"], note=f"fair {s0['fair']:.4f}; exact binomial test")
 
 
@@ -461,10 +462,16 @@ def decisiveness_row(facts: dict[str, Fact]) -> Row | None:
         action = single_use_verdict(facts)
         last = F("sensitivity.base.last_wins")
         if last:
-            fair_l = fair_of(last, 0.25)
-            action += (f" Comebacks (the player last at mid-game wins {pc(last.estimate)}, fair {pc(fair_l)}): " + remedy(
-                facts, "last_wins", lambda f: f.estimate >= fair_l - SHARE_MARGIN, lambda f: f"last at mid-game wins {show(f)}",
-                score=lambda f: -f.estimate))
+            c = comeback(last)
+            note = assumed_note("comeback_floor", "share_margin")
+            head = (f" Comebacks: the player last at mid-game wins {pc(last.estimate)}, against {c.words}"
+                    + (f" ({note})" if note else ""))
+            if c.fine:
+                action += head + ": the floor is met; no change is needed for comebacks."
+            else:
+                action += head + (": below the floor. " if c.size > 1 else ": not settled by these games. ") + remedy(
+                    facts, "last_wins", lambda f: comeback(f).fine, lambda f: f"last at mid-game wins {show(f)}",
+                    score=lambda f: -f.estimate)
         return Row("Decisiveness", answer, show(ml), sure_share(ml, fair, "share of a lead that means nothing"),
                    action, ml.id, "modes", False, key="decisiveness", order=10)
 
@@ -505,7 +512,8 @@ def mode_weighing(facts: dict[str, Fact]) -> str:
         parts.append(f"{MODE_NAMES[m]}: " + ", ".join(bits))
     inside = [MODE_NAMES[m] for m in MODE_ORDER if F(f"modes.minutes.{m}") and lo_t <= F(f"modes.minutes.{m}").estimate <= hi_t]
     return ("; ".join(parts) + ". "
-            + (f"Within the target length: {', '.join(inside)}." if inside else "No mode is within the target length.")
+            + (f"Within the target length: {', '.join(inside)}" if inside else "No mode is within the target length")
+            + (f" ({note})." if (note := assumed_note("length_minutes", "seconds_per_turn")) else ".")
             + " 10 D6 plays on assumed faces.")
 
 

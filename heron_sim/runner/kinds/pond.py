@@ -12,8 +12,9 @@ from ...analysis import metrics as M
 from ...analysis.deadturns import is_dead
 from ...analysis.intervals import wilson
 from ...analysis.stats import t_interval, binom_test, chi2_sf, format_p
-from ...analysis.executive import MODE_NAMES, MODE_ORDER, at_order, fair_of, pc, problems_of, rel, remedy, Row, rows_of, show, side_effects, sure_share, variants
-from ...analysis.judge import SHARE_MARGIN, Problem, reading
+from ...analysis.executive import (MODE_NAMES, MODE_ORDER, assumed_note, at_order, fair_of, is_fine, margin_words, pc, points_from,
+                                  problems_of, rel, remedy, Row, rows_of, show, side_effects, sure_share, variants)
+from ...analysis.judge import SHARE_MARGIN, Problem, lower_bound_size, reading
 from ...engine import layout as L
 from ...sections import Fact, Figure, Section, Table, num_ci, pct, pct_ci, plot
 from ..options import HeronExperiment, Guide, Seating, Turns, figures_of
@@ -552,7 +553,7 @@ def pushback_test(facts: dict[str, Fact], m: str = "8d8") -> str:
     """The causal test of the push-back's size on the same seeds: for the default and each
     played size, the roller's and each victim's chance to win (games with exactly one Étang, one
     comparison that adds up), the squares a hit really costs, and the length; then which sizes
-    bring the roller within ±1 point of a fair share."""
+    bring the roller within the share margin (±1 point unless the designer's targets say otherwise) of a fair share."""
     F = facts.get
     vs = {k: v for k, v in variants(facts).items() if "pushback" in k}
     parts = []
@@ -569,7 +570,7 @@ def pushback_test(facts: dict[str, Fact], m: str = "8d8") -> str:
         return ""
     base = F(f"sensitivity.base.one_pond.roller_wins.{m}")
     text = "The push-back's size, same seeds (games with exactly one Étang; fair " + pc(fair) + "): " + "; ".join(parts) + ". "
-    if base and reading(100 * (base.estimate - fair), 100 * (base.low - fair), 100 * (base.high - fair), 1.0).startswith("real"):
+    if base and reading(100 * (base.estimate - fair), 100 * (base.low - fair), 100 * (base.high - fair), 100 * SHARE_MARGIN).startswith("real"):
         text += "At 4 to 8 squares the roller's chance is off the fair share. " + remedy(
             facts, f"one_pond.roller_wins.{m}", lambda f: abs(f.estimate - fair) <= SHARE_MARGIN,
             lambda f: f"roller {show(f)}", keys=list(vs))
@@ -586,4 +587,17 @@ def pond_problem(facts: dict[str, Fact]) -> list[Problem]:
     pr, pe = F("pond.rate.8d8"), F("pond.exact.8d8")
     if pr and pe and pr.low <= pe.estimate <= pr.high:
         probs.append(Problem("The simulator agrees with the exact Étang rate", show(pr), 0.0, "q-etang", fine=True))
+    ro = F("pond.one_pond.roller_wins.8d8")
+    if ro:  # the Étang's roller against a fair share (games with exactly one Étang)
+        fair = fair_of(ro, 0.25)
+        d, lo, hi = points_from(ro, fair)
+        mg = 100 * SHARE_MARGIN
+        rd = reading(d, lo, hi, mg)
+        size = lower_bound_size(d, lo, hi, mg)
+        side = "more" if d > 0 else "less"
+        probs.append(Problem(f"The Étang's roller wins {side} than a fair {pc(fair, 0)}" if size > 1 else
+                             f"The Étang's roller wins within {margin_words()} of a fair share" if is_fine(rd) else
+                             f"Whether the Étang's roller wins {side} than a fair share is not settled "
+                             "(games with exactly one Étang)", show(ro), size, "q-etang", fine=is_fine(rd),
+                             assumed=assumed_note("share_margin")))
     return at_order(8, probs)

@@ -5,7 +5,7 @@ Not a kind: a kind with a ``rungs`` option (``guides``: ``rungs = ["novice", "ca
 "regular", "expert"]`` in its file) plays, for each mode, one batch of whole games per rung with
 that rung alone at every seat (the kind's seed, players and rules: the same dice streams for every
 rung), and :func:`fill_rungs` adds to its section the balance figures of each rung, with their
-95 % intervals: the guides' win rates when dealt and their spread (beside a perfectly fair game's
+95 % intervals: the guides' win rates when dealt and the guide spread (the largest gap to the fair share, beside a perfectly fair game's
 at the same n), each seat's win rate and the first player's advantage (Holm over the rungs),
 Ludii's Balance, comebacks (the player last at mid-game wins) and the Étang's roller (in games
 with exactly one Étang). :func:`rungs_row` answers "fair for novices, for experts?" on the
@@ -25,7 +25,7 @@ import re
 import pandas as pd
 
 from ...analysis import metrics as M
-from ...analysis.executive import GUIDES, Row, pc, points_from, show
+from ...analysis.executive import GUIDE_SPREAD_WORDS, GUIDES, Row, assumed_note, margin_words, pc, points_from, show
 from ...analysis.intervals import wilson
 from ...analysis.judge import SHARE_MARGIN, Problem, family_readings, lower_bound_size, reading
 from ...analysis.stats import binom_test
@@ -99,20 +99,20 @@ def _rung_facts(sec: Section, r: str, df: pd.DataFrame, mode: str) -> tuple[dict
 
 
 def _spread_facts(sec: Section, rid: str, r: str, dealt: pd.DataFrame, P: int, n: int, mode: str) -> dict:
-    """The gap between the strongest and the weakest guide when dealt, and what a perfectly fair
-    game of the same size reads (two facts); returns the balance table's spread columns."""
-    from ...analysis.judge import fair_floor_dealt, spread_interval
+    """The guide spread (the largest gap between a guide's win rate when dealt and the fair
+    share) and what a perfectly fair game of the same size reads (two facts); returns the
+    balance table's spread columns."""
+    from ...analysis.judge import fair_floor_dealt, guide_spread_interval
 
-    sp, slo, shi = spread_interval(dealt["wins"], dealt["dealt"])
-    # the bootstrap of a largest gap is biased up: its interval is widened to hold the estimate
-    slo, shi = min(slo, sp), max(shi, sp)
+    sp, slo, shi = guide_spread_interval(dealt["wins"], dealt["dealt"], 1 / P)
     fl = fair_floor_dealt(int(dealt["dealt"].mean()), 1 / P, len(dealt))
-    sec.fact(f"rungs.{rid}.spread.{mode}", f"gap between the strongest and the weakest guide's win rate when dealt, "
-             f"{r} at every seat, {_mode_name(mode)}", sp, slo, shi, n, "share difference",
-             note=f"interval: parametric bootstrap of the seven win rates, widened to hold the estimate; a perfectly fair game at the same n reads "
-                  f"{100 * fl['gap_median']:.1f} points (95th percentile {100 * fl['gap_p95']:.1f})")
-    sec.fact(f"rungs.{rid}.spread_floor.{mode}", f"gap between the best and worst guide's win rate when dealt in a "
-             f"perfectly fair game at the same n as {r}'s batch (median; high: 95th percentile), {_mode_name(mode)}",
+    sec.fact(f"rungs.{rid}.spread.{mode}", f"{GUIDE_SPREAD_WORDS}, {r} at every seat, {_mode_name(mode)}",
+             sp, slo, shi, n, "share difference",
+             note=f"fair {1 / P:.4f}; interval: parametric bootstrap of the seven win rates, widened to hold the estimate; "
+                  f"a perfectly fair game at the same n reads {100 * fl['gap_median']:.1f} points (95th percentile "
+                  f"{100 * fl['gap_p95']:.1f})")
+    sec.fact(f"rungs.{rid}.spread_floor.{mode}", f"{GUIDE_SPREAD_WORDS} in a perfectly fair game at the same n as "
+             f"{r}'s batch (median; high: 95th percentile), {_mode_name(mode)}",
              fl["gap_median"], float("nan"), fl["gap_p95"], int(dealt["dealt"].mean()), "share difference",
              n_unit="games where dealt (each guide)", note="simulated: 2,000 fair games of the same size, fixed seed")
     return {"spread": sp, "spread_low": slo, "spread_high": shi, "fair_median": fl["gap_median"], "fair_p95": fl["gap_p95"]}
@@ -126,7 +126,7 @@ def _when_dealt_facts(sec: Section, rid: str, r: str, dealt: pd.DataFrame, P: in
                  g["win_rate_when_dealt"], g["when_dealt_low"], g["when_dealt_high"], g["dealt"], "share",
                  n_unit="games where dealt", p=g["p_when_dealt_holm"],
                  note=(f"flag {g['flag']}; " if g["flag"] else "") + f"fair {1 / P:.4f}; exact binomial test, "
-                      "Holm over the 7 guides; flagged only beyond ±1 point")
+                      f"Holm over the 7 guides; flagged only beyond {margin_words()}")
 
 
 def _seat_facts(sec: Section, rid: str, r: str, w, P: int, n: int, mode: str) -> list:
@@ -167,7 +167,7 @@ def _comeback_fact(sec: Section, rid: str, r: str, df: pd.DataFrame, P: int, mod
 
 # ---------------------------------------------------------------- the tables and the finding
 def _first_player_readings(t: pd.DataFrame) -> pd.DataFrame:
-    """The balance table's rows with the first player's reading against the ±1 point margin,
+    """The balance table's rows with the first player's reading against the share margin,
     Holm over the rungs (columns ``seat1_reading``, ``seat1_p_holm``)."""
     fair = 1 / t["players"]
     fam = family_readings([(100 * (e - f), 100 * (lo - f), 100 * (hi - f), p) for e, lo, hi, p, f in
@@ -185,7 +185,7 @@ def _balance_table(sec: Section, t: pd.DataFrame, mode: str) -> None:
         f"{_mode_name(mode)}: balance per rung of the skill ladder ({P0} players of one rung, the same seeds for every rung)",
         _disp({
             "games": t["games"].map("{:,}".format),
-            "guide spread, best − worst [95 % CI]": [f"{100 * r.spread:.1f} pts [{100 * r.spread_low:.1f}, {100 * r.spread_high:.1f}]"
+            "guide spread [95 % CI]": [f"{100 * r.spread:.1f} pts [{100 * r.spread_low:.1f}, {100 * r.spread_high:.1f}]"
                                                       for r in t.itertuples()],
             "a fair game reads (median, 95th pct)": [f"{100 * r.fair_median:.1f}, {100 * r.fair_p95:.1f} pts" for r in t.itertuples()],
             "weakest guide when dealt": [f"{GUIDE_FR[r.weakest]} {pct_ci(r.weakest_rate, r.weakest_low, r.weakest_high)}"
@@ -201,10 +201,10 @@ def _balance_table(sec: Section, t: pd.DataFrame, mode: str) -> None:
                                                      getattr(r, "roller_high", float("nan"))) for r in t.itertuples()],
         }, index=pd.Index(t["rung"], name="rung")), data=t,
         note=f"Each row: {P0} players of that rung (human-like players of the skill ladder: novice, casual, regular; the expert the top rung; docs/strategies.md), "
-             f"the same dice streams for every rung. Fair share 1/{P0}. Guide spread: the best minus the worst guide's win "
-             "rate when dealt (parametric bootstrap interval), beside what a perfectly fair game of the same size reads "
+             f"the same dice streams for every rung. Fair share 1/{P0}. Guide spread: the largest gap between a guide's win "
+             "rate when dealt and the fair share (parametric bootstrap interval), beside what a perfectly fair game of the same size reads "
              "(2,000 simulated fair batches). First player: seat 1's win rate minus the fair share, Wilson interval, read "
-             "against the ±1 point margin with Holm over the rungs. Comebacks: the player last at mid-game (a unique last "
+             f"against the {margin_words()} margin with Holm over the rungs. Comebacks: the player last at mid-game (a unique last "
              "player at the end of the middle round, half its rounds rounded down) wins; Étang's roller: the win rate of the player who rolled the "
              "game's only Étang, in games with exactly one (fair 1/players)."))
 
@@ -221,7 +221,7 @@ def _guides_table(sec: Section, guides: dict, mode: str, P0: int) -> None:
                             _disp(gcols, index=pd.Index(guides[names[0]]["guide"].map(GUIDE_FR), name="guide")),
                             data=pd.concat([gt.assign(rung=r) for r, gt in guides.items()], ignore_index=True),
                             note="Exact binomial test, Holm over the seven guides within each rung; a guide is flagged "
-                                 "strong or weak only when the test survives and the interval lies beyond ±1 point."))
+                                 f"strong or weak only when the test survives and the interval lies beyond {margin_words()}."))
 
 
 def _seats_table(sec: Section, seats: dict, mode: str, P0: int) -> None:
@@ -279,7 +279,7 @@ def rungs_row(facts: dict) -> Row | None:
     open_ = [r for r in rungs if r not in inside and r not in beyond]
     said = []
     if inside:
-        said.append("inside ±1 point for " + ", ".join(inside))
+        said.append(f"inside {margin_words()} for " + ", ".join(inside))
     if beyond:
         said.append("beyond it for " + ", ".join(beyond))
     if open_:
@@ -299,7 +299,7 @@ def rungs_row(facts: dict) -> Row | None:
 
 
 def rung_problems(facts: dict) -> list[Problem]:
-    """What is beyond the ±1 point margin at some rung, one problem per question (the first
+    """What is beyond the share margin (the designer's targets) at some rung, one problem per question (the first
     player; each guide weak or strong), naming the rungs, its figure the largest: only what is
     wrong (the AI table's guide and first-player questions say what is fine)."""
     found: dict[str, list] = {}
@@ -309,15 +309,15 @@ def rung_problems(facts: dict) -> list[Problem]:
         d, lo, hi = points_from(f, _fair(f))
         if rd == "real and relevant":
             found.setdefault(f"the first player wins {'more' if d > 0 else 'less'} than a fair {pc(_fair(f), 0)}",
-                             []).append((lower_bound_size(d, lo, hi, 1.0), r, f))
+                             []).append((lower_bound_size(d, lo, hi, 100 * SHARE_MARGIN), r, f))
     for k, f in facts.items():
         m = re.fullmatch(r"rungs\.([A-Za-z0-9_-]+)\.when_dealt\.8d8\.(\w+)", k)
         if not m:
             continue
         d, lo, hi = points_from(f, _fair(f))
-        if reading(d, lo, hi, 1.0, f.p) == "real and relevant":
+        if reading(d, lo, hi, 100 * SHARE_MARGIN, f.p) == "real and relevant":
             found.setdefault(f"the {GUIDES[m.group(2)]} guide is {'weak' if d < 0 else 'strong'} (Holm over the 7 guides)",
-                             []).append((lower_bound_size(d, lo, hi, 1.0), m.group(1), f))
+                             []).append((lower_bound_size(d, lo, hi, 100 * SHARE_MARGIN), m.group(1), f))
     probs = []
     every = list(s1)
     for what, hits in found.items():
@@ -325,7 +325,7 @@ def rung_problems(facts: dict) -> list[Problem]:
         who = [h[1] for h in hits]
         at = (f"At every rung of the skill ladder ({', '.join(who)})" if len(every) > 1 and sorted(who) == sorted(every)
               else f"For {', '.join(who)} players")
-        probs.append(Problem(f"{at} {what}", f"{r}: {show(f)}", size, "q-rungs"))
+        probs.append(Problem(f"{at} {what}", f"{r}: {show(f)}", size, "q-rungs", assumed=assumed_note("share_margin")))
     for p in probs:
         p.order = 2.5
     return probs

@@ -5,6 +5,7 @@ and the 10 D6 dice composition (the rulings' assumed dice against a rotated alte
 from __future__ import annotations
 
 import math
+import re
 from typing import Literal
 
 import numpy as np
@@ -12,8 +13,9 @@ import pandas as pd
 
 from ...analysis import metrics as M
 from ...analysis.stats import format_p, paired_difference
-from ...analysis.judge import LENGTH_MARGIN, lower_bound_size, Problem, reading
-from ...analysis.executive import GUIDES, TARGET_MINUTES, at_order, fair_of, is_fine, pc, points_from, problems_of, remedy, Row, rows_of, show, sure_share
+from ...analysis.judge import LENGTH_MARGIN, SHARE_MARGIN, lower_bound_size, Problem, reading
+from ...analysis.executive import (GUIDE_SPREAD_WORDS, GUIDES, TARGET_MINUTES, TARGETS, assumed_note, at_order, comeback, pc, problems_of, remedy, Row,
+                                  rows_of, show, sure_share)
 from ...animals import NAMES as ANIMALS
 from ...sections import Fact, Figure, Section, Table, num_ci, pct, pct_ci, plot, signed_ci
 from ...rules import Rules
@@ -162,7 +164,8 @@ def _variants(sec: Section, data, base: pd.DataFrame, m: str) -> pd.DataFrame:
         weak = dealt.loc[dealt["win_rate_when_dealt"].idxmin()]
         dr = M.drama(df)
         rows.append({"key": key, "label": label, "games": len(df), "unfinished": unf, **lt,
-                     "spread": float(dealt["win_rate_when_dealt"].max() - dealt["win_rate_when_dealt"].min()),
+                     # the guide spread: the largest gap to the fair share (the lab's definition)
+                     "spread": float((dealt["win_rate_when_dealt"] - 1 / M.seats(df)).abs().max()),
                      "weakest": weak["guide"], "weakest_rate": weak["win_rate_when_dealt"],
                      "weakest_low": weak["when_dealt_low"], "weakest_high": weak["when_dealt_high"],
                      "last_wins": dr["last_wins"], "last_wins_low": dr["last_wins_low"], "last_wins_high": dr["last_wins_high"],
@@ -202,8 +205,8 @@ def _variant_facts(sec: Section, t: pd.DataFrame, m: str, P: int) -> None:
                      r["rel"], r["rel_low"], r["rel_high"], r["games"], "relative change", n_unit="paired games", p=r["rel_p"])
         sec.fact(f"sensitivity.{r['key']}.seat1", f"first player's win rate, {r['label']} ({_mode_name(m)})", r["seat1"],
                  r["seat1_low"], r["seat1_high"], r["games"], "share", p=r["seat1_p"], note=f"fair {1 / P:.4f}")
-        sec.fact(f"sensitivity.{r['key']}.spread", f"gap between the best and worst guide's win rate when dealt, "
-                 f"{r['label']} ({_mode_name(m)})", r["spread"], n=r["games"], unit="share difference")
+        sec.fact(f"sensitivity.{r['key']}.spread", f"{GUIDE_SPREAD_WORDS}, {r['label']} ({_mode_name(m)})", r["spread"],
+                 n=r["games"], unit="share difference", note=f"fair {1 / P:.4f}")
         sec.fact(f"sensitivity.{r['key']}.weakest", f"win rate when dealt of the weakest guide ({GUIDE_FR[r['weakest']]}), "
                  f"{r['label']} ({_mode_name(m)})", r["weakest_rate"], r["weakest_low"], r["weakest_high"], r["games"],
                  "share", note=f"guide {r['weakest']}; fair {1 / P:.4f}")
@@ -328,7 +331,7 @@ def _first_player_finding(sec: Section, pt: pd.DataFrame) -> None:
     from ...analysis.judge import family_readings
 
     rd = family_readings([(100 * (r["first"] - r["fair"]), 100 * (r["first_low"] - r["fair"]),
-                           100 * (r["first_high"] - r["fair"]), r["first_p"]) for _, r in pt.iterrows()], 1.0)
+                           100 * (r["first_high"] - r["fair"]), r["first_p"]) for _, r in pt.iterrows()], 100 * SHARE_MARGIN)
     sec.findings.append("First player's win rate by player count, read with Holm over the "
                         f"{len(pt)} counts (the report's one first-player figure is the pooled 4-player one): " + ", ".join(
         f"{int(r['players'])} players {pct(r['first'])} (fair {pct(r['fair'])}, {reading}, Holm p = {q:.3f})"
@@ -354,30 +357,43 @@ def _length(df: pd.DataFrame) -> np.ndarray:
 
 # ---------------------------------------------------------------- the executive page's rows
 def length_row(facts: dict[str, Fact]) -> Row | None:
-    """Length at the table by player count, against the plan's target."""
+    """Length at the table by player count, against the designer's length target at each count."""
     F = facts.get
     pl = {int(k.split(".")[1]): v for k, v in facts.items() if k.startswith("players.") and k.endswith(".minutes")}
     if pl:
         lo_p, hi_p = min(pl), max(pl)
-        answer = (f"At an assumed 40 s per turn a game lasts about {pl[lo_p].estimate:.0f} minutes with {lo_p} players and "
+        spt = TARGETS["seconds_per_turn"]
+        answer = (f"At {'an assumed' if TARGETS.assumed('seconds_per_turn') else 'the designer’s'} {spt:g} s per turn a game "
+                  f"lasts about {pl[lo_p].estimate:.0f} minutes with {lo_p} players and "
                   f"{pl[hi_p].estimate:.0f} with {hi_p}" + (f" ({pl[4].estimate:.0f} with 4)" if 4 in pl and 4 not in (lo_p, hi_p) else "")
                   + ".")
         unf = [p for p in sorted(pl) if F(f"players.{p}.unfinished") and F(f"players.{p}.unfinished").estimate > 0]
         if unf:  # minutes are means over finished games: say when some games did not finish
             answer += (" These are means over finished games; some games stop unfinished at the round limit with "
                        + ", ".join(f"{p} ({pc(F(f'players.{p}.unfinished').estimate, 1)})" for p in unf) + " players.")
-        lo_t, hi_t = TARGET_MINUTES
-        m4 = pl.get(4)
-        if m4 is not None and not (lo_t <= m4.estimate <= hi_t):
-            action = (f"Against the plan's target of {lo_t:.0f}–{hi_t:.0f} minutes (4 players; Ludii's IdealDuration): "
-                      f"{m4.estimate:.0f} minutes is {'too long' if m4.estimate > hi_t else 'too short'}. " + remedy(
-                          facts, "length", lambda f: lo_t <= f.estimate * 4 * 40 / 60 <= hi_t,
-                          lambda f: f"{f.estimate:.1f} rounds, {f.estimate * 4 * 40 / 60:.0f} minutes",
-                          score=lambda f: abs(f.estimate * 4 * 40 / 60 - (lo_t + hi_t) / 2)))
+        table = TARGETS["length_minutes"]
+        off = {p: f for p, f in sorted(pl.items()) if p in table and not (table[p][0] <= f.estimate <= table[p][1])}
+        note = assumed_note("length_minutes", "seconds_per_turn")
+        against = ("Against the designer's length target at each player count" + (f" ({note})" if note else "") + ": ")
+        if off:
+            action = against + "; ".join(
+                f"{p} players {f.estimate:.0f} minutes, {'too long' if f.estimate > table[p][1] else 'too short'} "
+                f"(target {table[p][0]:g}–{table[p][1]:g})" for p, f in off.items()) + "."
+            ok = [p for p in pl if p in table and p not in off]
+            if ok:
+                action += f" Within the target at {', '.join(map(str, ok))} players."
+            lo_t, hi_t = TARGET_MINUTES
+            m4 = pl.get(4)
+            if m4 is not None and 4 in off:  # the plan's rule variants are played at 4 players
+                action += " " + remedy(
+                    facts, "length", lambda f: lo_t <= minutes(f.estimate, 4) <= hi_t,
+                    lambda f: f"{f.estimate:.1f} rounds, {minutes(f.estimate, 4):.0f} minutes at 4 players",
+                    score=lambda f: abs(minutes(f.estimate, 4) - (lo_t + hi_t) / 2))
         else:
-            action = f"Within the plan's target of {lo_t:.0f}–{hi_t:.0f} minutes for 4 players (Ludii's IdealDuration)."
+            action = against + "every count measured is within it."
         return Row("Length at the table", answer, show(pl[4] if 4 in pl else pl[lo_p]),
-                        "rounds are measured; minutes rest on the assumed time per turn", action,
+                        "rounds are measured; minutes rest on the "
+                        + ("assumed " if TARGETS.assumed("seconds_per_turn") else "") + "time per turn", action,
                         (pl[4] if 4 in pl else pl[lo_p]).id, "sensitivity", False, key="length", order=8)
 
 
@@ -394,32 +410,54 @@ def d6_row(facts: dict[str, Fact]) -> Row | None:
 
 
 def length_problem(facts: dict[str, Fact]) -> list[Problem]:
-    """A 4-player game's minutes against the plan's target."""
-    F = facts.get
+    """The minutes of a game at each player count measured against the designer's length target
+    at that count: one problem for the counts where games are too long, one for too short, or
+    one "within" when every count is."""
+    pl = {int(k.split(".")[1]): f for k, f in facts.items() if re.fullmatch(r"players\.\d+\.minutes", k)}
+    if not pl and facts.get("modes.minutes.8d8"):
+        pl = {4: facts["modes.minutes.8d8"]}
+    pl = {p: f for p, f in sorted(pl.items()) if math.isfinite(f.low) and p in TARGETS["length_minutes"]}
+    if not pl:
+        return []
+    note = assumed_note("length_minutes", "seconds_per_turn", "length_margin")
+    judged = {}
+    for p, f in pl.items():
+        lo_t, hi_t = TARGETS.minutes(p)
+        judged[p] = ((f.low - hi_t) / (LENGTH_MARGIN * hi_t) if f.low > hi_t else
+                     (lo_t - f.high) / (LENGTH_MARGIN * lo_t) if f.high < lo_t else 0.0)
+
+    def listed(ps):
+        ps = sorted(ps)
+        return "; ".join(f"{p} players {pl[p].estimate:.0f} minutes (target {TARGETS.minutes(p)[0]:g}–{TARGETS.minutes(p)[1]:g})"
+                         for p in ps)
+
     probs: list[Problem] = []
-    m4 = F("players.4.minutes") or F("modes.minutes.8d8")
-    if m4 and math.isfinite(m4.low):
-        lo_t, hi_t = TARGET_MINUTES
-        size = ((m4.low - hi_t) / (LENGTH_MARGIN * hi_t) if m4.low > hi_t else
-                (lo_t - m4.high) / (LENGTH_MARGIN * lo_t) if m4.high < lo_t else 0.0)
-        probs.append(Problem(f"A 4-player game lasts {m4.estimate:.0f} minutes, {'above' if m4.estimate > hi_t else 'below'} "
-                             f"the plan's target of {lo_t:.0f}–{hi_t:.0f}" if size > 0 else
-                             f"A 4-player game lasts {m4.estimate:.0f} minutes, within the plan's target",
-                             show(m4), size if size > 0 else 0.0, "q-length", fine=lo_t <= m4.low and m4.high <= hi_t))
+    for side, word in (("long", "longer"), ("short", "shorter")):
+        ps = [p for p in pl if (pl[p].estimate > TARGETS.minutes(p)[1] if side == "long" else pl[p].estimate < TARGETS.minutes(p)[0])]
+        if not ps:
+            continue
+        top = max(ps, key=lambda p: judged[p])
+        counts = (f"every player count measured ({ps[0]} to {ps[-1]})" if len(ps) == len(pl) and len(ps) > 2 else
+                  ", ".join(map(str, ps[:-1])) + (" and " if len(ps) > 1 else "") + str(ps[-1]) + " players")
+        probs.append(Problem(f"Games are {word} than the target at {counts}: {listed(ps)}",
+                             f"{top} players: {show(pl[top])}", judged[top], "q-length", assumed=note))
+    inside = [p for p in pl if TARGETS.minutes(p)[0] <= pl[p].low and pl[p].high <= TARGETS.minutes(p)[1]]
+    if inside:
+        probs.append(Problem(f"Games are within the length target at {', '.join(map(str, inside))} players: {listed(inside)}",
+                             f"{inside[0]} players: {show(pl[inside[0]])}", 0.0, "q-length", fine=True, assumed=note))
     return at_order(3, probs)
 
 
 def comeback_problem(facts: dict[str, Fact]) -> list[Problem]:
-    """Comebacks: the player last at mid-game against a fair share."""
+    """Comebacks: the player last at mid-game against the designer's comeback floor."""
     F = facts.get
     probs: list[Problem] = []
     last = F("sensitivity.base.last_wins")
     if last:
-        fair = fair_of(last, 0.25)
-        d, lo, hi = points_from(last, fair)
-        size = lower_bound_size(d, lo, hi, 1.0)
-        probs.append(Problem(f"Comebacks are rare: the player last at mid-game wins {pc(last.estimate, 0)}, far below the "
-                             f"{pc(fair, 0)} of a game where mid-game position meant nothing"
-                             if size > 1 and d < 0 else "The player last at mid-game wins about a fair share",
-                             show(last), size, "q-decisiveness", fine=is_fine(reading(d, lo, hi, 1.0))))
+        c = comeback(last)
+        what = (f"Comebacks are rare: the player last at mid-game wins {pc(last.estimate, 1)}, below {c.words}" if c.size > 1
+                else f"The player last at mid-game wins {pc(last.estimate, 1)}, at or above {c.words}" if c.fine
+                else f"Whether the player last at mid-game reaches {c.words} is not settled")
+        probs.append(Problem(what, show(last), c.size, "q-decisiveness", fine=c.fine,
+                             assumed=assumed_note("comeback_floor", "share_margin")))
     return at_order(4, probs)

@@ -21,7 +21,7 @@ import pandas as pd
 from pydantic import BeforeValidator, Field, ValidationInfo, WithJsonSchema, model_validator
 
 from ...analysis import skill as S
-from ...analysis.executive import pc, Row, rows_of, show, sure_share
+from ...analysis.executive import margin_words, pc, Row, rows_of, show, sure_share
 from ...errors import HeronSimError
 from ...sections import Fact, Figure, Section, Table, pct_ci, plot
 from ..jobs import Job, resolve_strategies
@@ -291,7 +291,7 @@ def _change(lo: float, hi: float) -> str:
     if hi < 0:
         return "narrows the gap"
     if -GAP_MARGIN <= lo and hi <= GAP_MARGIN:
-        return "about the same (within ±1 point)"
+        return f"about the same (within {margin_words(GAP_MARGIN)})"
     return "not measurably different"
 
 
@@ -301,7 +301,7 @@ def _change_words(d: float, lo: float, hi: float) -> str:
     if w in ("widens the gap", "narrows the gap"):
         return f"it {w.split()[0]} the skill gap by {abs(100 * d):.1f} points ({ci}): skill counts "\
                + ("more" if d > 0 else "less")
-    return f"the skill gap does not move measurably ({ci}{'; within ±1 point' if w.startswith('about') else ''})"
+    return f"the skill gap does not move measurably ({ci}{'; within ' + margin_words(GAP_MARGIN) if w.startswith('about') else ''})"
 
 
 # ---------------------------------------------------------------- the measures

@@ -210,7 +210,9 @@ def _head_to_head_findings(sec: Section, h2h: pd.DataFrame, rate: pd.DataFrame, 
         order = sorted(avg, key=avg.get, reverse=True)
         top = ai.iloc[(ai["share_a"] - 0.5).abs().argmax()]
         sec.findings.append(
-            f"Head to head on {_mode_name(mode)} (AI strategies, mean share of wins against the other AIs): "
+            f"Head to head on {_mode_name(mode)} (two seats each, seats rotated; each AI's mean head-to-head share "
+            "against the other AIs, a different measure from the two-player round robin's share of wins, which the "
+            "AI strategies answer gives): "
             + ", ".join(f"{s} {pct(avg[s])}" for s in order)
             + f"; the widest gap: {top['a']} takes {pct_ci(top['share_a'], top['low'], top['high'])} of the wins against "
               f"{top['b']} ({format_p(top['p_holm'])}, Holm).")
