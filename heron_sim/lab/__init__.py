@@ -56,7 +56,7 @@ def _base_text(spec: TuneSpec, base: dict, tables: str) -> str:
     def one(x):
         lo, hi = x["loss_low"], x["loss_high"]
         iv = f" [{format_value(x['metric'], lo)}, {format_value(x['metric'], hi)}]" if lo == lo and hi == hi else ""
-        goal = f", goal <= {x['goal']:g}" if x["goal"] is not None else ""
+        goal = f", goal <= {format_value(x['metric'], x['goal'])}" if x["goal"] is not None else ""
         return f"{x['metric']} loss {format_value(x['metric'], x['loss'])}{iv}{goal}"
 
     objs = "; ".join(one(x) for x in base["objectives"])
