@@ -692,7 +692,13 @@ def expert_roll_phase(seat, w, R, rng, sp):
     (the same draws, the same decisions)."""
     race = w[SID + seat] == RACER
     human = w[SID + seat] == HUMAN and not human_zero(sp, seat)  # at 0: the expert's turn
-    if R[R_UNIFORM] != 0 and w[RPTR] >= w[RSCRIPT_LEN]:
+    guide = w[GUIDE + seat]
+    # a human's ready roll-time power is used at a decision point in most turns (a regular's:
+    # three in four), and each use needs the dice placed (the use's die, the scan of the uses):
+    # such a turn is played placing the dice from its first draw, not counted and played again
+    placed = human and w[READY + seat] != 0 and (guide == LOUP or guide == AIGLE or guide == CERF
+                                                 or guide == HERON) and power_enabled(R, guide)
+    if R[R_UNIFORM] != 0 and w[RPTR] >= w[RSCRIPT_LEN] and not placed:
         start = rng[0]
         half = rng[1]  # a power's roll_die draws from the buffered half-word
         has_half = rng[2]
