@@ -339,3 +339,13 @@ def test_the_power_row_names_the_player_counts_it_was_measured_at():
     assert "Within noise" not in row.action and "at one player count or more (2, 3, 4, 5, 6)" in row.action
     wrong, fine, open_ = verdict(_facts(*pv, *four, *every))
     assert not any(p.anchor == "q-powers" for p in wrong + fine + open_)
+
+
+def test_a_remedy_batch_too_small_to_pass_says_so():
+    from heron_sim.analysis.executive import underpowered
+    from heron_sim.sections import Fact
+
+    small = [Fact("a", "x", 0.245, 0.233, 0.257, n=5000), Fact("b", "x", 0.25, 0.238, 0.262, n=5000)]
+    text = underpowered(small, 0.01)
+    assert "at 5,000 games their 95 % intervals are ±1.2 points wide" in text and "about 29,000 games" in text
+    assert underpowered([Fact("a", "x", 0.245, 0.241, 0.249, n=50000)], 0.01) == ""  # narrow enough: silent

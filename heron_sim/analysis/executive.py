@@ -163,13 +163,34 @@ def side_effects(facts: dict[str, Fact], key: str, skip: str = "") -> str:
     return "; ".join(parts)
 
 
-def remedy(facts: dict[str, Fact], measure: str, fixed, describe, keys=None, score=None) -> str:
+def underpowered(tried: list[Fact], margin: float) -> str:
+    """When the remedy batches were too small for any fix to pass (issue 30 item 5): a share
+    shown within ±``margin`` of fair needs a 95 % interval narrower than the margin, and these
+    are wider. Says so, with the games a batch would need for half-widths of half the margin
+    (so a remedy whose estimate lies within half the margin of fair can pass); "" otherwise."""
+    widths = [((f.high - f.low) / 2, f.n) for f in tried
+              if f is not None and math.isfinite(f.low) and math.isfinite(f.high) and f.n]
+    if not widths:
+        return ""
+    h, n = sorted(widths)[len(widths) // 2]
+    if h < margin:
+        return ""
+    need = int(math.ceil(n * (h / (margin / 2)) ** 2 / 1000.0)) * 1000
+    return (f" These batches could not show a fix: at {n:,} games their 95 % intervals are ±{100 * h:.1f} points "
+            f"wide, wider than the ±{100 * margin:g}-point margin, so no remedy could pass; about {need:,} games a "
+            "batch would be needed (the half-width shrinks as 1/√games): this is not evidence that no remedy works.")
+
+
+def remedy(facts: dict[str, Fact], measure: str, fixed, describe, keys=None, score=None,
+           margin: float | None = None) -> str:
     """The smallest played change that fixes a problem, with its effect, interval and side
     effects; or "no tested remedy fixes this; tried: …". ``measure``: the suffix of the
     variant's fact (``seat1``, ``weakest``, ``length``, …); ``fixed(fact)`` says whether the
     variant's figure is a fix; ``describe(fact)`` shows it. "Smallest": the fix that changes the
     game's length least (every change is one rules key). ``score(fact)`` (lower: closer to a fix)
-    names the closest changes when many were tried and none fixes the problem."""
+    names the closest changes when many were tried and none fixes the problem. ``margin`` (a
+    share's): when none fixes it, say whether the batches were large enough for a fix to pass
+    (:func:`underpowered`)."""
     vs = variants(facts)
     if keys is not None:
         vs = {k: v for k, v in vs.items() if k in keys}
@@ -182,22 +203,28 @@ def remedy(facts: dict[str, Fact], measure: str, fixed, describe, keys=None, sco
             ln = facts.get(f"sensitivity.{k}.length_rel")
             fixes.append((abs(ln.estimate) if ln else math.inf, k, label, f))
     if not fixes:
-        if len(vs) <= 6:  # few enough to show what each did
-            shown = []
-            for k, label in vs.items():
-                f = facts.get(f"sensitivity.{k}.{measure}")
-                shown.append(f"{label} ({describe(f)})" if f is not None else label)
-            return "No tested remedy fixes this; tried: " + "; ".join(shown) + "."
-        if score is not None:
-            got = [(score(facts[f"sensitivity.{k}.{measure}"]), k) for k in vs if f"sensitivity.{k}.{measure}" in facts]
-            best = [k for _, k in sorted(got)[:3]]
-            return (f"No tested remedy fixes this; tried {len(vs)} one-key changes (the sensitivity section lists them); "
-                    "the closest: " + "; ".join(f"{vs[k]} ({describe(facts[f'sensitivity.{k}.{measure}'])})" for k in best) + ".")
-        return "No tested remedy fixes this; tried: " + ", ".join(vs.values()) + "."
+        power = underpowered([facts.get(f"sensitivity.{k}.{measure}") for k in vs], margin) if margin else ""
+        return _no_fix(facts, vs, measure, describe, score) + power
     _, k, label, f = min(fixes, key=lambda t: t[0])
     side = side_effects(facts, k, skip=measure)
     return (f"Smallest tested change that fixes it: {label} ({describe(f)}" + (f"; side effects: {side}" if side else "")
             + f"). {len(fixes)} of {len(vs)} changes tried fix it.")
+
+
+def _no_fix(facts, vs, measure, describe, score) -> str:
+    """"No tested remedy fixes this", with what each tried change did (or the closest)."""
+    if len(vs) <= 6:  # few enough to show what each did
+        shown = []
+        for k, label in vs.items():
+            f = facts.get(f"sensitivity.{k}.{measure}")
+            shown.append(f"{label} ({describe(f)})" if f is not None else label)
+        return "No tested remedy fixes this; tried: " + "; ".join(shown) + "."
+    if score is not None:
+        got = [(score(facts[f"sensitivity.{k}.{measure}"]), k) for k in vs if f"sensitivity.{k}.{measure}" in facts]
+        best = [k for _, k in sorted(got)[:3]]
+        return (f"No tested remedy fixes this; tried {len(vs)} one-key changes (the sensitivity section lists them); "
+                "the closest: " + "; ".join(f"{vs[k]} ({describe(facts[f'sensitivity.{k}.{measure}'])})" for k in best) + ".")
+    return "No tested remedy fixes this; tried: " + ", ".join(vs.values()) + "."
 
 
 def fair_of(f: Fact, default: float) -> float:

@@ -286,7 +286,7 @@ def first_player_row(facts: dict[str, Fact]) -> Row | None:
             facts, "seat1", lambda f: reading(100 * (f.estimate - 0.25), 100 * (f.low - 0.25), 100 * (f.high - 0.25),
                                          100 * SHARE_MARGIN) == "negligible",
             lambda f: f"first player {show(f)}",
-            keys=[k for k in variants(facts) if k.startswith(("start_", "extra_roll"))] or None))
+            keys=[k for k in variants(facts) if k.startswith(("start_", "extra_roll"))] or None, margin=SHARE_MARGIN))
         return Row("First-player advantage", answer, show(s1), sure_share(s1, 0.25), action, s1.id,
                    "across", False, key="first-player", order=6)
 

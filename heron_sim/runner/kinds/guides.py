@@ -590,7 +590,7 @@ def guide_balance_row(facts: dict[str, Fact]) -> Row | None:
         action = (f"No guide is beyond the {margin_words()} margin: no change is advised." if not flagged else remedy(
             facts, "weakest", lambda f: f.estimate >= fair - SHARE_MARGIN,
             lambda f: f"weakest guide {GUIDES.get((f.note or '').split(';')[0].replace('guide ', ''), '')} {show(f)} when dealt",
-            score=lambda f: -f.estimate))
+            score=lambda f: -f.estimate, margin=SHARE_MARGIN))
         return Row("Guide balance", answer, show(gw[lo_g]), sure_share(gw[lo_g], fair) + " (Holm over the 7 guides)",
                    action, gw[lo_g].id, "guides", False, key="guide-balance", order=7)
 
