@@ -34,9 +34,13 @@ from .rules import (N_PARAMS, P_COPIES, P_CROMAGNONS, P_DICE, P_END_ROUND, P_FRE
                     P_MAX_TURNS, P_REPLAY_ORDERS, P_ROLLS, P_SLOTS, P_SPACES, P_STEGO_VOLCANO, P_TARGET,
                     P_TRICE_GUARD)
 # Strategy ids (order of engine.STRATEGIES).
-S_RANDOM, S_GREEDY = 0, 1
-STRATEGIES = ("greedy", "random")
-STRATEGY_ID = {"random": S_RANDOM, "greedy": S_GREEDY}
+S_RANDOM, S_GREEDY, S_HATCHER = 0, 1, 2
+#: greedy: the move of best evaluation (region majorities against the best opponent), Bronto and
+#: T-rex first; random: uniform choices; hatcher: greedy's moves and orders, but it builds its herd
+#: first (:func:`pick_species`: the cheapest species it can pay, ties by greedy's preference;
+#: Cro-Magnons to the Egg space whatever its free bases; the Volcano's from the Egg space last).
+STRATEGIES = ("greedy", "random", "hatcher")
+STRATEGY_ID = {"random": S_RANDOM, "greedy": S_GREEDY, "hatcher": S_HATCHER}
 # Per-game counters.
 ST_QUAKES, ST_FLIPS, ST_ERUPTIONS, ST_THREATENED, N_STATS = range(5)
 STAT_NAMES = ("quakes", "quake_flips", "eruptions", "threatened")
@@ -530,6 +534,14 @@ def pick_species(p, egg, dsp, supply, species, cost, n_slots, state, strat):
             free += 1
     if free == 0:
         return -1
+    if strat == S_HATCHER:                 # the cheapest it can pay; ties: greedy's preference
+        best, bc = -1, 1 << 30
+        for i in range(PREFERENCE.shape[0]):
+            s = PREFERENCE[i]
+            for j in range(species.shape[0]):
+                if species[j] == s and supply[s] > 0 and cost[s] <= egg[p] and cost[s] < bc:
+                    best, bc = s, cost[s]
+        return best
     if strat == S_GREEDY:
         for i in range(PREFERENCE.shape[0]):
             s = PREFERENCE[i]
@@ -590,9 +602,9 @@ def volcano_face(p, volc, n_spaces, res, egg, cm, grid, strat, state, n_players)
                 n_src += 1
         if n_src == 0:
             return False
-        if strat == S_GREEDY and egg[p] > 0:
-            c = 0
-        elif strat == S_GREEDY:
+        if (strat == S_GREEDY and egg[p] > 0) or (strat == S_HATCHER and n_src == 1 and egg[p] > 0):
+            c = 0           # the hatcher keeps its eggs: the Egg space only when no tile holds one
+        elif strat != S_RANDOM:
             # the tile where this Cro-Magnon weighs least: the one holding the most of them
             bt, bn, nt = -1, -1, ZERO
             for t in range(16):
@@ -704,7 +716,7 @@ def act_step(p, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc,
         elif ttype[t] == CAVE:
             cave_t = t
     replay = params[P_REPLAY_ORDERS] == 1
-    tries = strat == S_GREEDY and params[P_FREE_ORDER] == 1
+    tries = strat != S_RANDOM and params[P_FREE_ORDER] == 1
     present = ZERO
     if tries:
         if n_e > 0 or pick_species(p, egg, dsp, supply, species, cost, params[P_SLOTS], state, strat) >= 0:
@@ -760,7 +772,7 @@ def act_step(p, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc,
                     if a_dsp[p, k] < 0:
                         free += 1
                 for i in range(n_e):
-                    if a_res[p] > 0 and (strat == S_RANDOM or free > 0):
+                    if a_res[p] > 0 and (strat != S_GREEDY or free > 0):
                         a_res[p] -= 1
                         a_egg[p] += 1
                 s = pick_species(p, a_egg, a_dsp, a_supply, species, cost, n_slots, a_state, strat)
@@ -806,7 +818,7 @@ def act_step(p, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc,
                 n_reg = label_regions(grid, ttype, label, size)
                 left = n_f
                 while left > 0:
-                    if strat == S_GREEDY:
+                    if strat != S_RANDOM:
                         gain, fig, src, dst, c = greedy_move(p, left, grid, ttype, a_cm, a_dsp, a_dloc, a_res, n_players,
                                                              label, size, n_reg, st, reg, pts, dist, parent, bparent,
                                                              a_state, sv, pts0, lead0)

@@ -14,8 +14,11 @@ from .rules import CARDS, COLOURS_BY_PLAYERS, VILLAGES, MekongRules
 
 #: Strategy names, in kernel-id order; the first is the default.
 #: greedy: programs by a template (build, then move; a dragon on a threatening leader) and
-#: executes each card toward its target village; random: random cards, random execution.
-STRATEGIES: tuple[str, ...] = ("greedy", "random")
+#: executes each card toward its target village; random: random cards, random execution;
+#: blocker: greedy's execution, but programs to stop the leader (the opponent nearest its
+#: village, ties to the next seat, no draw): a dragon on it from four moves out, a plank taken
+#: from its way whenever it is no farther than itself, then greedy's building and moving.
+STRATEGIES: tuple[str, ...] = ("greedy", "random", "blocker")
 _CHUNK = 1000
 
 

@@ -15,7 +15,9 @@ from .rules import RampageRules
 #: Strategy names, in kernel-id order; the first is the default.
 #: greedy: the action of largest rough expected value, eats to complete sets.
 #: random: a uniformly random feasible action and target, eats at random.
-STRATEGIES: tuple[str, ...] = ("greedy", "random")
+#: wrecker: goes for the richest standing building and nothing else (drop on it, throw at it,
+#: walk towards it; fixed tie-breaks, no draw), eats as greedy.
+STRATEGIES: tuple[str, ...] = ("greedy", "random", "wrecker")
 _CHUNK = 1000
 
 
