@@ -124,6 +124,14 @@ class LightGame:
     summarize: Callable[[pd.DataFrame], str]
     doc: str = ""                  # path of docs/games/<name>.md, relative to the repository
     extra: dict = field(default_factory=dict)
+    #: the real players (heuristics, not random), the default first: every seat finding is
+    #: measured with each alone and with the first two mixed (``runner.kinds.games``); empty:
+    #: the first strategy alone
+    heuristics: tuple[str, ...] = ()
+
+    def real_players(self) -> tuple[str, ...]:
+        """:attr:`heuristics`, or the first strategy alone when the game declares none."""
+        return tuple(self.heuristics) or self.strategies[:1]
 
 
 def seat_strategies(strategies, players: int, ids: dict[str, int], min_players: int,
