@@ -17,7 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...engine.rng import below, stream_start, uniform
+from ...engine.rng import below, uniform
+from ..base import start_stream
 from .rules import P_BREAK_HEAT, P_BURNT, P_BYPASS, P_COOLING, P_DMAX, P_DMIN, P_EVERY_WALL, \
     P_FIRST_RANDOM, P_FLOW_HEAT, P_HAND, P_MAX_TURNS, P_OUTLETS, P_PENALTY, P_SIDES, P_START_T, \
     P_STRICT, P_VILLAGES
@@ -521,7 +522,7 @@ def run_games(seed, first, n_games, strat, critical, bonus, start_walls, tiles, 
     n_v, sides = params[P_VILLAGES], params[P_SIDES]
     for g in range(n_games):
         state = np.zeros(3, np.uint64)
-        stream_start(seed, first + g, state)
+        start_stream(seed, first + g, state)
         temp = np.full(n_v, params[P_START_T], np.int64)
         entered = np.zeros((n_players, 3), np.int64)
         taken = np.zeros(3, np.int64)

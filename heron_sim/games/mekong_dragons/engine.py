@@ -19,7 +19,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...engine.rng import below, stream_start, uniform
+from ...engine.rng import below, uniform
+from ..base import game_stream
 
 # Cards (ids in rules.CARDS order).
 STONE, STONES2, PLANK, PLANKS2, RM_STONE, RM_PLANK, MOVE, MOVE2, JUMP, DRAGON = range(10)
@@ -798,8 +799,7 @@ def play_game(seed, g, strat, home, ip, dist, judgement, og, os):
     which passes left each round. Writes og int64[NOG] and os int64[P, NOS]; length in rounds."""
     n_players = strat.size
     n_nodes = dist.shape[0]
-    state = np.zeros(3, np.uint64)
-    stream_start(seed, g, state)
+    state = game_stream(seed, g)
     maxp = 6 * n_players
     stone = np.zeros(n_nodes, np.int64)
     load = np.zeros(n_nodes, np.int64)

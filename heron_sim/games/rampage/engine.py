@@ -22,7 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...engine.rng import below, stream_start, uniform
+from ...engine.rng import below, uniform
+from ..base import game_stream
 
 BLACK, GREY, RED, BLUE, GREEN, YELLOW = range(6)
 NC = 6
@@ -778,8 +779,7 @@ def play_game(seed, g, strat, pp, ip, fp, adj, b_dist, b_floors, corner, veh_hom
     into ``os`` float64[P, NOS]. Length counts rounds (the last one may be partial)."""
     n_players = strat.size
     nb = b_floors.size
-    state = np.zeros(3, np.uint64)
-    stream_start(seed, g, state)
+    state = game_stream(seed, g)
     pl = np.zeros((n_players, NPF), np.int64)
     sto = np.zeros((n_players, NC), np.int64)
     bm = np.zeros((nb, LMAX, NC), np.int64)
