@@ -134,3 +134,27 @@ def test_seat_verdicts_the_game_only_when_every_panel_agrees():
     none = pd.concat([_rows(k, 2, [0.5, 0.5], [0.9, 0.9]) for k in order])
     f, = seat_verdicts(none, [2], order)
     assert "no seat departs" in f
+
+
+def test_fire_mountain_hatcher_weighs_the_leaders_points_half():
+    """The hatcher's evaluation counts the best opponent's projected points with weight
+    HATCHER_DENY (greedy: 1): the same position is worth more to it when an opponent leads."""
+    from heron_sim.games.fire_mountain import engine as E
+
+    reg = np.zeros((16, 2), I)
+    size = np.zeros(16, I)
+    size[0], size[1] = 5, 3
+    reg[0, 1] = 2        # the opponent holds region 0 (5 points), p = 0 region 1 (3 points)
+    reg[1, 0] = 1
+    from numba import njit
+
+    @njit
+    def values(reg, size, pts):   # evaluate has no Python wrapper: called from compiled code
+        return (E.evaluate(reg, size, 2, 2, 0, pts), E.evaluate(reg, size, 2, 2, 0, pts, E.HATCHER_DENY),
+                E.evaluate(reg, size, 2, 2, 0, pts, 1.0))
+
+    pts = np.zeros(2, I)
+    greedy, hatcher, one = values(reg, size, pts)
+    assert list(pts) == [3, 5]
+    assert greedy == pytest.approx(4.0 * (3 - 5) + 0.1) and hatcher == pytest.approx(4.0 * (3 - 2.5) + 0.1)
+    assert one == greedy
