@@ -248,7 +248,7 @@ def _seat_shares(sec: Section, frames: dict, counts: list[int], best: str, n_gam
         for (P, k), t in pt.groupby(["players", "panel"], observed=True, sort=False):
             rows[(int(P), str(k))] = {f"seat {int(r['seat']) + 1}": _seat_cell(r) for _, r in t.iterrows()}
         disp_p = pd.DataFrame.from_dict(rows, orient="index").fillna("")
-        disp_p.index = pd.MultiIndex.from_tuples(disp_p.index, names=["players", "players at the table"])
+        disp_p.index = pd.Index([f"{P} players, {k}" for P, k in disp_p.index], name="player count, players at the table")
         sec.tables.append(Table("Seat win shares by player count, with each real player and the two mixed",
                                 disp_p, data=pt.astype({"panel": str}),
                                 note="Each row: one panel of players on the same seeds (every seat one player, or "
