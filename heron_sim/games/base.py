@@ -431,6 +431,38 @@ def strategy_frame(game: LightGame, games: int, seed: int, players=None, overrid
     return pd.concat(out, ignore_index=True)
 
 
+def pct_text(rate: float, low: float, high: float) -> str:
+    """A share with its interval in a summary's words, "12.3 % [11.0, 13.6]" (the interval's
+    rounding noise clipped: a Wilson bound of -1e-17 would print as -0.0)."""
+    return f"{100 * rate:.1f} % [{max(0.0, 100 * low):.1f}, {min(100.0, 100 * high):.1f}]"
+
+
+def tidy_frames(name: str, readings: dict[str, dict], players: tuple[int, ...]):
+    """The tidy frames a game's summary module offers the report, for game ``name`` (looked up
+    in the registry when called): ``(seat_shares, readings, strategies)``, functions of
+    ``(games=4000, seed=1, players=players)`` giving :func:`seat_frame` (every seat the first
+    strategy, default rules), :func:`variants_frames` over ``readings`` (label -> overrides, same
+    seeds) and :func:`strategy_frame` (the first two strategies, the second rotated over the seats)."""
+    def game():
+        from . import get
+        return get(name)
+
+    def seat_shares(games: int = 4000, seed: int = 1, players=players) -> pd.DataFrame:
+        """Seat win shares (every seat the first strategy, default rules) at every player count:
+        one row per (players, seat) with wins, shared, win_rate, low, high, fair, p, p_holm."""
+        return seat_frame(game(), games, seed, players)
+
+    def readings_frames(games: int = 4000, seed: int = 1, players=players) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """What each reading of the seed does (same seeds): (seat rows, length rows)."""
+        return variants_frames(game(), readings, games, seed, players)
+
+    def strategies(games: int = 4000, seed: int = 1, players=players) -> pd.DataFrame:
+        """The first strategy against the second, the second taking each seat in turn."""
+        return strategy_frame(game(), games, seed, players)
+
+    return seat_shares, readings_frames, strategies
+
+
 def seat_markdown(df: pd.DataFrame, extra: dict | None = None) -> list[str]:
     """Markdown lines of the seat-share table of one run (shared wins as fractions); seats are
     numbered from 1 (seat 1 plays first), as on every page of the report."""
