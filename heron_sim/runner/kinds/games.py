@@ -184,6 +184,9 @@ def _light_game(kind: ExperimentKind, exp, data, name: str) -> Section:
                   intro=f"Lighter game `{name}`{doc}, its default rules (the seed's readings), at every player count "
                         f"it allows ({counts[0]}–{counts[-1]}). Seat shares and length from {n_games:,} games per "
                         f"player count with every seat {best}"
+                        + (f"; every seat finding also with {', '.join(k for k in panels if k != first)} on the same seeds, "
+                           "and called the game's only when it holds with every one"
+                           if len(panels) > 1 else "")
                         + (f"; strategy win shares from games with {best} and the other strategy rotated over the seats"
                            if mixed_jobs else "")
                         + ("; each reading of the seed against the old model's on the same seeds." if reading_jobs else "."))
