@@ -252,7 +252,8 @@ def test_games_kind_plans_runs_and_analyses(tmp_path):
     expect = set()
     for name, mod in (("fire-mountain", FS), ("mekong-dragons", MS)):
         for P in mod.PLAYERS:
-            expect |= {f"{name}_{P}p_greedy", f"{name}_{P}p_mixed"}
+            second = get(name).heuristics[1]
+            expect |= {f"{name}_{P}p_greedy", f"{name}_{P}p_mixed", f"{name}_{P}p_{second}", f"{name}_{P}p_pair"}
             expect |= {f"{name}_{P}p_reading{i}" for i, over in enumerate(mod.READINGS.values()) if over}
     assert set(jobs) == expect
     assert jobs["fire-mountain_4p_greedy"].seatings == [["greedy"] * 4] and jobs["fire-mountain_4p_greedy"].n == 40
@@ -262,6 +263,12 @@ def test_games_kind_plans_runs_and_analyses(tmp_path):
     assert jobs["fire-mountain_2p_greedy"].labels["unit"] == "player turns"
     reading = jobs["fire-mountain_3p_reading1"]
     assert reading.labels["overrides"] == {"free_order": False} and not reading.rules.free_order
+    # the seat findings' panels: the second real player alone, the two alternating round the table
+    assert jobs["fire-mountain_4p_hatcher"].seatings == [["hatcher"] * 4]
+    assert jobs["fire-mountain_4p_pair"].seatings == [["greedy", "hatcher"] * 2, ["hatcher", "greedy"] * 2]
+    assert jobs["fire-mountain_3p_pair"].seatings == [
+        ["greedy", "hatcher", "greedy"], ["hatcher", "greedy", "greedy"], ["greedy", "greedy", "hatcher"],
+        ["hatcher", "greedy", "hatcher"], ["greedy", "hatcher", "hatcher"], ["hatcher", "hatcher", "greedy"]]
     # every player count each game allows; "all" plans every registered game
     big = load_experiment(write(tmp_path, 'kind = "games"\nplayers = 7', "big.toml"))
     planned = plan_jobs(big, games_override=5)
@@ -291,8 +298,12 @@ def test_games_kind_plans_runs_and_analyses(tmp_path):
     assert list(four["wins"]) == [int((fin["winner"] == s).sum()) for s in range(4)]   # no shared win here
     assert (seats_t["low"] <= seats_t["win_rate"]).all() and (seats_t["win_rate"] <= seats_t["high"]).all()
     assert sorted(seats_t["players"].unique()) == [2, 3, 4]
-    assert len(fm.findings) == 3 and "against a fair 25 % (4 players" in fm.findings[0]
-    assert "against a fair 50 % (2 players" in fm.findings[1]
+    # every seat finding is read over the three panels: the game's, or "depends on the players"
+    assert fm.findings and all(any(w in f for w in ("every player tried", "any player tried", "depends on the players"))
+                               for f in fm.findings)
+    assert "4 players" in fm.findings[0] and any("2 players" in f for f in fm.findings)
+    panels = next(t for t in fm.tables if "with each real player" in t.caption).data
+    assert set(panels["panel"]) == {"greedy", "hatcher", "greedy+hatcher"}
     readings = next(t for t in fm.tables if t.caption.startswith("The seed's readings")).data
     assert set(readings["variant"]) == set(FS.READINGS) and len(readings) == 3 * len(FS.READINGS)
     strat = next(t for t in fm.tables if t.caption.startswith("Strategy win shares")).data

@@ -30,7 +30,9 @@ from typing import Any, Callable, Protocol, runtime_checkable
 
 import numpy as np
 import pandas as pd
+from numba import njit
 
+from ..engine.rng import stream_start
 from ..errors import HeronSimError
 
 MAX_SEED = 2**63 - 1
@@ -124,6 +126,123 @@ class LightGame:
     summarize: Callable[[pd.DataFrame], str]
     doc: str = ""                  # path of docs/games/<name>.md, relative to the repository
     extra: dict = field(default_factory=dict)
+    #: the real players (heuristics, not random), the default first: every seat finding is
+    #: measured with each alone and with the first two mixed (``runner.kinds.games``); empty:
+    #: the first strategy alone
+    heuristics: tuple[str, ...] = ()
+
+    def real_players(self) -> tuple[str, ...]:
+        """:attr:`heuristics`, or the first strategy alone when the game declares none."""
+        return tuple(self.heuristics) or self.strategies[:1]
+
+
+# ---------------------------------------------------------------- the shared scaffolding
+#: Words of a game's random stream state (``heron_sim.engine.rng``: counter, buffered word, flag).
+STREAM_WORDS = 3
+
+
+@njit(cache=True)
+def start_stream(seed, game, state):
+    """Start in ``state`` (uint64[STREAM_WORDS]) the stream of game ``game`` under master
+    ``seed`` (:func:`heron_sim.engine.rng.stream_start`); a state of another size raises
+    ValueError instead of drawing from a wrong-sized array."""
+    if state.size != STREAM_WORDS:
+        raise ValueError("a game's stream state must be uint64[3]")
+    stream_start(seed, game, state)
+
+
+@njit(cache=True)
+def game_stream(seed, game):
+    """A new uint64[STREAM_WORDS] state started on game ``game``'s stream under ``seed``."""
+    state = np.zeros(STREAM_WORDS, np.uint64)
+    stream_start(seed, game, state)
+    return state
+
+
+def stream(seed: int, game: int, state: np.ndarray | None = None) -> np.ndarray:
+    """Python side of :func:`start_stream`: the stream state of game ``game`` under ``seed``
+    (a new one, or ``state`` restarted). ``state`` must be a writable uint64[3] array, else
+    :class:`HeronSimError` (a one-line message), never a silent draw from a wrong array."""
+    if state is None:
+        state = np.zeros(STREAM_WORDS, np.uint64)
+    if not isinstance(state, np.ndarray) or state.dtype != np.uint64 or state.shape != (STREAM_WORDS,):
+        got = f"{state.dtype}{list(state.shape)}" if isinstance(state, np.ndarray) else type(state).__name__
+        raise HeronSimError(f"stream state: {got}; allowed: a uint64[{STREAM_WORDS}] array")
+    if not 0 <= int(seed) <= MAX_SEED or not 0 <= int(game) <= MAX_SEED:
+        raise HeronSimError(f"seed, game: {seed}, {game}; allowed: 0..{MAX_SEED}")
+    stream_start(np.uint64(seed), np.int64(game), state)
+    return state
+
+
+def rules_layers(rules_file, overrides: dict | None) -> list[dict]:
+    """The tables a game's rules are merged from after its defaults: the ``--rules`` TOML file
+    (when given), then ``overrides`` (when not empty)."""
+    from ..tomlfile import read_toml
+
+    layers = [read_toml(rules_file, "--rules")] if rules_file is not None else []
+    if overrides:
+        layers.append(dict(overrides))
+    return layers
+
+
+def merge_flat(values: dict, layers: list[dict], known, strings: bool = True) -> dict:
+    """Merge flat ``layers`` over the defaults ``values`` (changed in place, returned): an
+    unknown key, a non-list for a list, a non-string for a string (``strings``: else the rules'
+    own validation says it) raise
+    :class:`~heron_sim.errors.RulesError` (one line); an integer given for a float is made a
+    float."""
+    from ..errors import RulesError
+
+    for layer in layers:
+        for key, value in layer.items():
+            if key not in known:
+                raise RulesError(f"{key}: unknown rules key; allowed: {', '.join(sorted(known))}")
+            default = values[key]
+            if isinstance(default, list) and not isinstance(value, list):
+                raise RulesError(f"{key}: {value!r}; allowed: a list (see defaults.toml)")
+            if strings and isinstance(default, str) and not isinstance(value, str):
+                raise RulesError(f"{key}: {value!r}; allowed: a string (see defaults.toml)")
+            if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
+                value = float(value)
+            values[key] = value
+    return values
+
+
+def merge_tables(base: dict, over: dict, where: str = "") -> dict:
+    """A copy of the nested table ``base`` with ``over``'s keys (tables merged key by key); an
+    unknown key or a value for a table raises :class:`~heron_sim.errors.RulesError` (one line)."""
+    import copy
+
+    from ..errors import RulesError
+
+    out = copy.deepcopy(base)
+    for key, value in over.items():
+        if key not in base:
+            raise RulesError(f"{where}{key}: unknown key; allowed: {', '.join(base) if base else '(none)'}")
+        if isinstance(base[key], dict):
+            if not isinstance(value, dict):
+                raise RulesError(f"{where}{key}: expected a table; allowed: keys {', '.join(base[key])}")
+            out[key] = merge_tables(base[key], value, f"{where}{key}.")
+        else:
+            out[key] = value
+    return out
+
+
+def core_frame(seed: int, first_game: int, players: int, names, winner, length, finished, **columns) -> pd.DataFrame:
+    """A result frame: :data:`CORE_COLUMNS` from one run's arrays (``winner``, ``length``: int64[n],
+    ``finished``: bool or int[n]; ``names``: the strategy of each seat), then ``columns`` in order."""
+    n = len(winner)
+    seats = ",".join(names)
+    cols = {
+        "seed": np.full(n, seed, dtype=np.int64),
+        "game": np.arange(first_game, first_game + n, dtype=np.int64),
+        "players": np.full(n, players, dtype=np.int64),
+        "seats": seats,
+        "strategies": seats,
+        "winner": winner, "length": length, "finished": np.asarray(finished).astype(bool),
+        **columns,
+    }
+    return pd.DataFrame(cols)
 
 
 def seat_strategies(strategies, players: int, ids: dict[str, int], min_players: int,
@@ -310,6 +429,38 @@ def strategy_frame(game: LightGame, games: int, seed: int, players=None, overrid
         t.insert(0, "game", game.name)
         out.append(t)
     return pd.concat(out, ignore_index=True)
+
+
+def pct_text(rate: float, low: float, high: float) -> str:
+    """A share with its interval in a summary's words, "12.3 % [11.0, 13.6]" (the interval's
+    rounding noise clipped: a Wilson bound of -1e-17 would print as -0.0)."""
+    return f"{100 * rate:.1f} % [{max(0.0, 100 * low):.1f}, {min(100.0, 100 * high):.1f}]"
+
+
+def tidy_frames(name: str, readings: dict[str, dict], players: tuple[int, ...]):
+    """The tidy frames a game's summary module offers the report, for game ``name`` (looked up
+    in the registry when called): ``(seat_shares, readings, strategies)``, functions of
+    ``(games=4000, seed=1, players=players)`` giving :func:`seat_frame` (every seat the first
+    strategy, default rules), :func:`variants_frames` over ``readings`` (label -> overrides, same
+    seeds) and :func:`strategy_frame` (the first two strategies, the second rotated over the seats)."""
+    def game():
+        from . import get
+        return get(name)
+
+    def seat_shares(games: int = 4000, seed: int = 1, players=players) -> pd.DataFrame:
+        """Seat win shares (every seat the first strategy, default rules) at every player count:
+        one row per (players, seat) with wins, shared, win_rate, low, high, fair, p, p_holm."""
+        return seat_frame(game(), games, seed, players)
+
+    def readings_frames(games: int = 4000, seed: int = 1, players=players) -> tuple[pd.DataFrame, pd.DataFrame]:
+        """What each reading of the seed does (same seeds): (seat rows, length rows)."""
+        return variants_frames(game(), readings, games, seed, players)
+
+    def strategies(games: int = 4000, seed: int = 1, players=players) -> pd.DataFrame:
+        """The first strategy against the second, the second taking each seat in turn."""
+        return strategy_frame(game(), games, seed, players)
+
+    return seat_shares, readings_frames, strategies
 
 
 def seat_markdown(df: pd.DataFrame, extra: dict | None = None) -> list[str]:

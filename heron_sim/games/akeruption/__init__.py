@@ -14,6 +14,7 @@ GAME = register(LightGame(
     name="akeruption",
     title="Akeruption",
     strategies=STRATEGIES,
+    heuristics=("greedy", "cautious"),
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     load_rules=load_rules,

@@ -17,7 +17,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...engine.rng import below, stream_start, uniform
+from ...engine.rng import below, uniform
+from ..base import start_stream
 from .rules import P_BREAK_HEAT, P_BURNT, P_BYPASS, P_COOLING, P_DMAX, P_DMIN, P_EVERY_WALL, \
     P_FIRST_RANDOM, P_FLOW_HEAT, P_HAND, P_MAX_TURNS, P_OUTLETS, P_PENALTY, P_SIDES, P_START_T, \
     P_STRICT, P_VILLAGES
@@ -26,9 +27,13 @@ STRAW, WOOD, STONE = range(3)
 DEAD_END, STRAIGHT, FORK = range(3)
 MAX_ENDS = 64
 M_NENDS, M_ERUPTIONS, M_FLOWS, M_BYPASSED, N_META = range(5)
-S_RANDOM, S_GREEDY = 0, 1
-STRATEGIES = ("greedy", "random")
-STRATEGY_ID = {"random": S_RANDOM, "greedy": S_GREEDY}
+S_RANDOM, S_GREEDY, S_CAUTIOUS = 0, 1, 2
+#: greedy: lava at the nearest rival village, cards for walls it needs now and for tiles that burn
+#: a rival now; random: uniform choices; cautious: defence first (see :func:`cautious_end_value`
+#: and :func:`play_turn`): lava to neutral villages (cards) before rivals, never on a wall, no card
+#: spent on an extra tile, cooling from the first critical zone on; fixed tie-breaks (no draw).
+STRATEGIES = ("greedy", "random", "cautious")
+STRATEGY_ID = {"random": S_RANDOM, "greedy": S_GREEDY, "cautious": S_CAUTIOUS}
 # Per-game counters by wall kind: tests, holds, stops (a wall standing against lava), builds.
 K_TESTS, K_HOLDS, K_STOPS, N_KCOUNT = range(4)
 END_NONE, END_BURNT, END_PILE = 0, 1, 2
@@ -196,6 +201,25 @@ def end_value(p, n_players, ends, e):
 
 
 @njit(cache=True)
+def cautious_end_value(p, n_players, ends, e):
+    """The cautious player's liking for extending open end ``e``: a neutral village first (a
+    card for its walls), the nearer the better; then a rival's; its own village last; a walled
+    end (a gamble that may turn the lava elsewhere) below any open one."""
+    tgt, d = ends[e, 0], ends[e, 1]
+    if tgt == p:
+        v = -100.0 + d
+    elif tgt >= n_players:
+        v = 50.0 - 5.0 * d
+    elif tgt >= 0:
+        v = 20.0 - 5.0 * d
+    else:
+        v = 0.0
+    if ends[e, 2] > 0:
+        v -= 60.0
+    return v
+
+
+@njit(cache=True)
 def place_tile(p, strat, state, ends, meta, pile, flow, walls, hand, res_w, bonus, kstats,
                params, fl, n_players):
     """Draw and lay one lava tile (it must continue an open end). A walled end must pass the
@@ -224,6 +248,12 @@ def place_tile(p, strat, state, ends, meta, pile, flow, walls, hand, res_w, bonu
                         nt += 1
                         if rnd(state, nt) == 0:
                             e = i
+        elif strat == S_CAUTIOUS:
+            for i in range(n):
+                if not tried[i]:
+                    v = cautious_end_value(p, n_players, ends, i)
+                    if v > best:               # ties: the first end
+                        e, best = i, v
         else:
             c = rnd(state, n_ok)
             for i in range(n):
@@ -366,7 +396,7 @@ def play_turn(p, strat, state, temp, entered, taken, critical, flow, vwall, ends
         hand[p, weighted(state, res_w)] += 1
     limit = params[P_HAND]
     cool = params[P_COOLING]
-    if strat == S_GREEDY:
+    if strat != S_RANDOM:
         need = 0
         for s in range(sides):
             if flow[p, s] == 1 and vwall[p, s] == 0:
@@ -377,7 +407,7 @@ def play_turn(p, strat, state, temp, entered, taken, critical, flow, vwall, ends
             hand[p, k] -= 1
             walls[p, k] += 1
             need -= 1
-        while tiles_allowed and hand[p].sum() >= 2 and pile.sum() > 0:
+        while strat == S_GREEDY and tiles_allowed and hand[p].sum() >= 2 and pile.sum() > 0:
             hit = False                            # two cards for a tile that burns a rival now
             for e in range(meta[M_NENDS]):
                 if ends[e, 0] >= 0 and ends[e, 0] < n_players and ends[e, 0] != p \
@@ -392,7 +422,9 @@ def play_turn(p, strat, state, temp, entered, taken, critical, flow, vwall, ends
                         break
             place_tile(p, strat, state, ends, meta, pile, flow, walls, hand, res_w, bonus, kstats,
                        params, fl, n_players)
-        while cool > 0 and hand[p].sum() > 0 and (hand[p].sum() > limit or temp[p] + 30 >= params[P_BURNT]):
+        while cool > 0 and hand[p].sum() > 0 and (hand[p].sum() > limit or temp[p] + 30 >= params[P_BURNT]
+                                                  or (strat == S_CAUTIOUS and temp[p] > 0
+                                                      and in_zone(temp[p], critical[0], params[P_STRICT]))):
             for k in range(3):                     # cool with the weakest card
                 if hand[p, k] > 0:
                     hand[p, k] -= 1
@@ -424,7 +456,7 @@ def play_turn(p, strat, state, temp, entered, taken, critical, flow, vwall, ends
     for b in range(n_build):
         if walls[p].sum() == 0:
             break
-        if strat == S_GREEDY:
+        if strat != S_RANDOM:
             k = best_kind(walls, p)
             side = -1
             for s in range(sides):
@@ -440,7 +472,7 @@ def play_turn(p, strat, state, temp, entered, taken, critical, flow, vwall, ends
                 if ends[i, 0] == p and wall_ok_on_end(ends, i):
                     if ends[i, 1] < d:
                         e, d, nt = i, ends[i, 1], 1
-                    elif ends[i, 1] == d:          # ties: uniformly at random
+                    elif ends[i, 1] == d and strat == S_GREEDY:  # ties: uniformly at random
                         nt += 1
                         if rnd(state, nt) == 0:
                             e = i
@@ -490,7 +522,7 @@ def run_games(seed, first, n_games, strat, critical, bonus, start_walls, tiles, 
     n_v, sides = params[P_VILLAGES], params[P_SIDES]
     for g in range(n_games):
         state = np.zeros(3, np.uint64)
-        stream_start(seed, first + g, state)
+        start_stream(seed, first + g, state)
         temp = np.full(n_v, params[P_START_T], np.int64)
         entered = np.zeros((n_players, 3), np.int64)
         taken = np.zeros(3, np.int64)

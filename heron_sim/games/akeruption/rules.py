@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 import numpy as np
 
 from ...errors import RulesError
-from ...tomlfile import package_toml, read_toml
-from ..base import table_digest
+from ...tomlfile import package_toml
+from ..base import merge_tables, rules_layers, table_digest
 
 WALLS = ("straw", "wood", "stone")
 TILES = ("dead_end", "straight", "fork")
@@ -36,18 +34,7 @@ def _defaults() -> dict:
     return package_toml(__package__, "data/defaults.toml")
 
 
-def _merge(base: dict, over: dict, where: str = "") -> dict:
-    out = copy.deepcopy(base)
-    for key, value in over.items():
-        if key not in base:
-            raise RulesError(f"{where}{key}: unknown key; allowed: {', '.join(base)}")
-        if isinstance(base[key], dict):
-            if not isinstance(value, dict):
-                raise RulesError(f"{where}{key}: expected a table; allowed: keys {', '.join(base[key])}")
-            out[key] = _merge(base[key], value, f"{where}{key}.")
-        else:
-            out[key] = value
-    return out
+_merge = merge_tables   # the nested tables of data/defaults.toml (games.base)
 
 
 def _int(value: Any, field: str, lo: int, hi: int) -> int:
@@ -145,8 +132,6 @@ class AkeruptionRules:
 def load_rules(rules_file: str | None = None, overrides: dict | None = None) -> AkeruptionRules:
     """Build the rules from the defaults, an optional TOML file and a dict of overrides."""
     d = _defaults()
-    if rules_file is not None:
-        d = _merge(d, read_toml(rules_file, "--rules"))
-    if overrides:
-        d = _merge(d, overrides)
+    for layer in rules_layers(rules_file, overrides):
+        d = merge_tables(d, layer)
     return AkeruptionRules.from_dict(d)

@@ -7,7 +7,7 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from ..base import play_slices, seat_strategies
+from ..base import core_frame, play_slices, seat_strategies
 from .engine import STRATEGIES, K_HOLDS, K_STOPS, K_TESTS, N_KCOUNT, N_META, M_BYPASSED, M_ERUPTIONS, \
     M_FLOWS, STRATEGY_ID, run_games
 from .rules import MAX_PLAYERS, MIN_PLAYERS, WALLS, AkeruptionRules
@@ -48,15 +48,8 @@ def simulate(rules: AkeruptionRules, games: int, players: int, seed: int,
                   points[a:b], kst[a:b], built[a:b], meta[a:b])
 
     play_slices(games, _CHUNK, play, progress)
-    df = pd.DataFrame({
-        "seed": np.full(games, seed, np.int64),
-        "game": np.arange(first_game, first_game + games, dtype=np.int64),
-        "players": np.full(games, players, np.int64),
-        "seats": ",".join(names),
-        "strategies": ",".join(names),
-        "winner": winner, "length": length, "finished": finished,
-        "end": np.array(END_REASONS, dtype=object)[reason],
-    })
+    df = core_frame(seed, first_game, players, names, winner, length, finished,
+                    end=np.array(END_REASONS, dtype=object)[reason])
     df.insert(df.columns.get_loc("finished") + 1, "winners", co_winners(temps, points, finished))
     for p in range(players):
         df[f"temp_{p}"] = temps[:, p]

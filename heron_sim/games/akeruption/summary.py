@@ -10,7 +10,7 @@ import pandas as pd
 from ...analysis.intervals import wilson
 from ...analysis.stats import t_interval
 from ...analysis.metrics import light_strategy_table, light_win_shares
-from ..base import length_rows, seat_frame, seat_markdown, strategy_frame, variants_frames
+from ..base import length_rows, pct_text, seat_markdown, tidy_frames
 from .exact import hold_probability
 from .rules import MAX_PLAYERS, MIN_PLAYERS, WALLS
 
@@ -24,8 +24,7 @@ READINGS = {"seed readings (default)": {}, "zones at or above (>=)": {"strict_zo
 _BONUS = {"straw": 0, "wood": 1, "stone": 2}
 
 
-def _pct(rate: float, low: float, high: float) -> str:
-    return f"{100 * rate:.1f} % [{100 * low:.1f}, {100 * high:.1f}]"
+_pct = pct_text
 
 
 def hold_table(df: pd.DataFrame) -> pd.DataFrame:
@@ -96,20 +95,7 @@ def _game():
     return get("akeruption")
 
 
-def seat_shares(games: int = 4000, seed: int = 1, players=PLAYERS) -> pd.DataFrame:
-    """Seat win shares (every seat greedy, default rules) at every player count the seed allows:
-    one row per (players, seat) with wins, shared, win_rate, low, high, fair, p, p_holm."""
-    return seat_frame(_game(), games, seed, players)
-
-
-def readings(games: int = 4000, seed: int = 1, players=PLAYERS) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """What each seed reading does (:data:`READINGS`, same seeds): (seat rows, length rows)."""
-    return variants_frames(_game(), READINGS, games, seed, players)
-
-
-def strategies(games: int = 4000, seed: int = 1, players=PLAYERS) -> pd.DataFrame:
-    """Greedy against random, random taking each seat in turn, at every player count."""
-    return strategy_frame(_game(), games, seed, players)
+seat_shares, readings, strategies = tidy_frames("akeruption", READINGS, PLAYERS)
 
 
 def wall_frame(games: int = 4000, seed: int = 1, players=PLAYERS) -> pd.DataFrame:

@@ -13,6 +13,7 @@ GAME = register(LightGame(
     name="fire-mountain",
     title="La Colère de la Montagne de Feu",
     strategies=STRATEGIES,
+    heuristics=("greedy", "hatcher"),
     min_players=MIN_PLAYERS,
     max_players=MAX_PLAYERS,
     load_rules=load_rules,

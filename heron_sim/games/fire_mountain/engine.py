@@ -25,7 +25,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...engine.rng import below, stream_start, uniform
+from ...engine.rng import below
+from ..base import start_stream
 from .rules import BRONTO, CAVE, F_CAVE, F_EGG, F_FOOT, F_HUT, F_VOLCANO, HUT, JUNGLE, LAGOON, \
     PLESIO, PRAIRIE, PTERA, STEGO, TREX, TRICE, VOLCANO
 
@@ -34,9 +35,15 @@ from .rules import (N_PARAMS, P_COPIES, P_CROMAGNONS, P_DICE, P_END_ROUND, P_FRE
                     P_MAX_TURNS, P_REPLAY_ORDERS, P_ROLLS, P_SLOTS, P_SPACES, P_STEGO_VOLCANO, P_TARGET,
                     P_TRICE_GUARD)
 # Strategy ids (order of engine.STRATEGIES).
-S_RANDOM, S_GREEDY = 0, 1
-STRATEGIES = ("greedy", "random")
-STRATEGY_ID = {"random": S_RANDOM, "greedy": S_GREEDY}
+S_RANDOM, S_GREEDY, S_HATCHER = 0, 1, 2
+#: greedy: the move of best evaluation (region majorities against the best opponent), Bronto and
+#: T-rex first; random: uniform choices; hatcher: greedy's moves and orders, but it builds its herd
+#: first (:func:`pick_species`: the cheapest species it can pay, ties by greedy's preference;
+#: Cro-Magnons to the Egg space whatever its free bases; the Volcano's from the Egg space last),
+#: weighs its own majorities over the leader's (:data:`HATCHER_DENY`) in its footprints and
+#: orders, and breaks ties between moves to the first found (no draw).
+STRATEGIES = ("greedy", "random", "hatcher")
+STRATEGY_ID = {"random": S_RANDOM, "greedy": S_GREEDY, "hatcher": S_HATCHER}
 # Per-game counters.
 ST_QUAKES, ST_FLIPS, ST_ERUPTIONS, ST_THREATENED, N_STATS = range(5)
 STAT_NAMES = ("quakes", "quake_flips", "eruptions", "threatened")
@@ -54,6 +61,9 @@ ORDERS = np.array([[B_EGGS, B_VOLCANO, B_ENTRIES, B_FOOT], [B_EGGS, B_ENTRIES, B
 EPS = 1e-9
 #: Greedy preference among species to hatch or to bring in (best first).
 PREFERENCE = np.array([BRONTO, TREX, STEGO, PTERA, TRICE, PLESIO], np.int64)
+#: The hatcher's weight of the best opponent's projected points (greedy's: 1): it builds its own
+#: majorities rather than breaking the leader's.
+HATCHER_DENY = 0.5
 
 
 def _neighbours() -> np.ndarray:
@@ -394,9 +404,10 @@ def apply_move(p, fig, src, dst, grid, parent, cm, dsp, dloc, res, n_players, tr
 
 # ------------------------------------------------------------------ strategy helpers
 @inner
-def evaluate(reg, size, n_reg, n_players, p, pts):
+def evaluate(reg, size, n_reg, n_players, p, pts, deny=1.0):
     """Greedy's value of a position for player ``p``: projected region points minus the best
-    opponent's (times 4), plus a small bonus for own strength standing in regions."""
+    opponent's (times 4), plus a small bonus for own strength standing in regions. ``deny``: the
+    weight of the best opponent's points (1 for greedy; the hatcher's :data:`HATCHER_DENY`)."""
     projected(reg, size, n_reg, n_players, pts)
     other = 0
     for q in range(n_players):
@@ -405,11 +416,13 @@ def evaluate(reg, size, n_reg, n_players, p, pts):
     mine = 0
     for r in range(n_reg):
         mine += reg[r, p]
+    if deny != 1.0:
+        return 4.0 * (pts[p] - deny * other) + 0.1 * mine
     return 4.0 * (pts[p] - other) + 0.1 * mine
 
 
 @inner
-def moved_value(reg, size, n_players, p, pts, pts0, lead0, changed, mine):
+def moved_value(reg, size, n_players, p, pts, pts0, lead0, changed, mine, deny=1.0):
     """:func:`evaluate` of a position that differs from a base one only in the regions whose
     bits are set in ``changed``: ``pts0`` and ``lead0`` are the base's projected points and
     region leaders, ``mine`` the position's own strength summed over its regions. Writes the
@@ -433,19 +446,23 @@ def moved_value(reg, size, n_players, p, pts, pts0, lead0, changed, mine):
     for q in range(n_players):
         if q != p and pts[q] > other:
             other = pts[q]
+    if deny != 1.0:
+        return 4.0 * (pts[p] - deny * other) + 0.1 * mine
     return 4.0 * (pts[p] - other) + 0.1 * mine
 
 
 @inner
 def greedy_move(p, steps, grid, ttype, cm, dsp, dloc, res, n_players, label, size, n_reg,
-                st, reg, pts, dist, parent, best_parent, state, stego_volcano, pts0, lead0):
+                st, reg, pts, dist, parent, best_parent, state, stego_volcano, pts0, lead0, hatcher=False):
     """Greedy's best single move with at most ``steps`` Footprints; returns (gain, fig, src,
     dst, cost), fig = -2 if no move improves the evaluation; ties between equally good moves
     are broken uniformly at random. Writes the chosen path to ``best_parent``. ``pts0``
-    (int64[P]), ``lead0`` (int64[16]): scratch."""
+    (int64[P]), ``lead0`` (int64[16]): scratch. ``hatcher``: the hatcher's evaluation
+    (``deny`` = :data:`HATCHER_DENY`) and its ties to the first move found (no draw)."""
+    deny = HATCHER_DENY if hatcher else 1.0
     tile_strength(cm, dsp, dloc, n_players, st)
     region_strength(grid, label, n_reg, st, n_players, reg)
-    base = evaluate(reg, size, n_reg, n_players, p, pts)
+    base = evaluate(reg, size, n_reg, n_players, p, pts, deny)
     # each move changes a few regions only: its evaluation is the base one updated there
     # (moved_value: the same integers as evaluate's, so the same value to the last bit)
     mine0 = ZERO
@@ -494,7 +511,7 @@ def greedy_move(p, steps, grid, ttype, cm, dsp, dloc, res, n_players, label, siz
                                 if q != p and cm[grid[x], q] > 0:
                                     reg[label[x], q] -= cm[grid[x], q]
                         x = parent[x]
-                gain = moved_value(reg, size, n_players, p, pts, pts0, lead0, changed, mine) - base - 0.01 * dist[dst]
+                gain = moved_value(reg, size, n_players, p, pts, pts0, lead0, changed, mine, deny) - base - 0.01 * dist[dst]
                 if sp == TREX:
                     x = dst
                     while x != src and x >= 0:
@@ -510,7 +527,7 @@ def greedy_move(p, steps, grid, ttype, cm, dsp, dloc, res, n_players, label, siz
                 take = False
                 if gain > best + EPS:
                     best, nt, take = gain, 1, True
-                elif bfig != -2 and gain >= best - EPS:
+                elif bfig != -2 and gain >= best - EPS and not hatcher:
                     nt += 1
                     take = rnd(state, nt) == 0
                 if take:
@@ -530,6 +547,14 @@ def pick_species(p, egg, dsp, supply, species, cost, n_slots, state, strat):
             free += 1
     if free == 0:
         return -1
+    if strat == S_HATCHER:                 # the cheapest it can pay; ties: greedy's preference
+        best, bc = -1, 1 << 30
+        for i in range(PREFERENCE.shape[0]):
+            s = PREFERENCE[i]
+            for j in range(species.shape[0]):
+                if species[j] == s and supply[s] > 0 and cost[s] <= egg[p] and cost[s] < bc:
+                    best, bc = s, cost[s]
+        return best
     if strat == S_GREEDY:
         for i in range(PREFERENCE.shape[0]):
             s = PREFERENCE[i]
@@ -590,9 +615,9 @@ def volcano_face(p, volc, n_spaces, res, egg, cm, grid, strat, state, n_players)
                 n_src += 1
         if n_src == 0:
             return False
-        if strat == S_GREEDY and egg[p] > 0:
-            c = 0
-        elif strat == S_GREEDY:
+        if (strat == S_GREEDY and egg[p] > 0) or (strat == S_HATCHER and n_src == 1 and egg[p] > 0):
+            c = 0           # the hatcher keeps its eggs: the Egg space only when no tile holds one
+        elif strat != S_RANDOM:
             # the tile where this Cro-Magnon weighs least: the one holding the most of them
             bt, bn, nt = -1, -1, ZERO
             for t in range(16):
@@ -704,7 +729,7 @@ def act_step(p, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc,
         elif ttype[t] == CAVE:
             cave_t = t
     replay = params[P_REPLAY_ORDERS] == 1
-    tries = strat == S_GREEDY and params[P_FREE_ORDER] == 1
+    tries = strat != S_RANDOM and params[P_FREE_ORDER] == 1
     present = ZERO
     if tries:
         if n_e > 0 or pick_species(p, egg, dsp, supply, species, cost, params[P_SLOTS], state, strat) >= 0:
@@ -760,7 +785,7 @@ def act_step(p, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc,
                     if a_dsp[p, k] < 0:
                         free += 1
                 for i in range(n_e):
-                    if a_res[p] > 0 and (strat == S_RANDOM or free > 0):
+                    if a_res[p] > 0 and (strat != S_GREEDY or free > 0):
                         a_res[p] -= 1
                         a_egg[p] += 1
                 s = pick_species(p, a_egg, a_dsp, a_supply, species, cost, n_slots, a_state, strat)
@@ -806,10 +831,10 @@ def act_step(p, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc,
                 n_reg = label_regions(grid, ttype, label, size)
                 left = n_f
                 while left > 0:
-                    if strat == S_GREEDY:
+                    if strat != S_RANDOM:
                         gain, fig, src, dst, c = greedy_move(p, left, grid, ttype, a_cm, a_dsp, a_dloc, a_res, n_players,
                                                              label, size, n_reg, st, reg, pts, dist, parent, bparent,
-                                                             a_state, sv, pts0, lead0)
+                                                             a_state, sv, pts0, lead0, strat == S_HATCHER)
                         if fig == -2:
                             break
                         a_stats[ST_THREATENED] += apply_move(p, fig, src, dst, grid, bparent, a_cm, a_dsp, a_dloc, a_res, n_players,
@@ -865,7 +890,7 @@ def act_step(p, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc,
             n_reg = label_regions(grid, ttype, label, size)
             tile_strength(cm2, dsp2, dloc2, n_players, st)
             region_strength(grid, label, n_reg, st, n_players, reg)
-            v = evaluate(reg, size, n_reg, n_players, p, pts)
+            v = evaluate(reg, size, n_reg, n_players, p, pts, HATCHER_DENY if strat == S_HATCHER else 1.0)
             if v > best_v + EPS:
                 best_o, best_v = play, v
                 if not replay:
@@ -956,7 +981,7 @@ def run_games(seed, first, n_games, strat, layout, faces, species, cost, params,
     cnt = np.zeros(n_players, np.int64)
     tmp16 = np.zeros(16, np.int64)
     for g in range(n_games):
-        stream_start(seed, first + g, state)
+        start_stream(seed, first + g, state)
         for t in range(16):
             grid[t] = t
             ttype[t] = layout[t]

@@ -7,7 +7,7 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from ..base import play_slices, seat_strategies
+from ..base import core_frame, play_slices, seat_strategies
 from .engine import STRATEGIES, N_STATS, STAT_NAMES, STRATEGY_ID, run_games
 from .rules import MAX_PLAYERS, MIN_PLAYERS, SPECIES, FireMountainRules
 
@@ -42,14 +42,7 @@ def simulate(rules: FireMountainRules, games: int, players: int, seed: int,
                   winner[a:b], length[a:b], finished[a:b], scores[a:b], hatched[a:b], stats[a:b])
 
     play_slices(games, _CHUNK, play, progress)
-    df = pd.DataFrame({
-        "seed": np.full(games, seed, np.int64),
-        "game": np.arange(first_game, first_game + games, dtype=np.int64),
-        "players": np.full(games, players, np.int64),
-        "seats": ",".join(names),
-        "strategies": ",".join(names),
-        "winner": winner, "length": length, "finished": finished,
-    })
+    df = core_frame(seed, first_game, players, names, winner, length, finished)
     for p in range(players):
         df[f"score_{p}"] = scores[:, p]
     for s in rules.species:

@@ -8,7 +8,7 @@ import pandas as pd
 from ...analysis.intervals import wilson
 from ...analysis.stats import t_interval
 from ...analysis.metrics import light_seat_table, light_strategy_table, light_win_shares
-from ..base import run_frame, seat_frame, seat_markdown, strategy_frame, variants_frames
+from ..base import pct_text, run_frame, seat_markdown, tidy_frames
 from .rules import MAX_PLAYERS, MIN_PLAYERS, SPECIES
 
 #: Every player count the seed allows.
@@ -20,8 +20,7 @@ READINGS = {"seed readings (default)": {}, "fixed order of the dice": {"free_ord
             "end of round (not the seed)": {"end": "round"}}
 
 
-def _pct(rate: float, low: float, high: float) -> str:
-    return f"{100 * rate:.1f} % [{100 * low:.1f}, {100 * high:.1f}]"
+_pct = pct_text
 
 
 def seat_table(df: pd.DataFrame) -> pd.DataFrame:
@@ -102,21 +101,7 @@ def _game():
     return get("fire-mountain")
 
 
-def seat_shares(games: int = 4000, seed: int = 1, players=PLAYERS) -> pd.DataFrame:
-    """Seat win shares (every seat greedy, default rules) at every player count the seed allows:
-    one row per (players, seat) with wins, win_rate, low, high, fair, p, p_holm."""
-    return seat_frame(_game(), games, seed, players)
-
-
-def readings(games: int = 4000, seed: int = 1, players=PLAYERS) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """What each seed reading and the end-of-round option do (:data:`READINGS`, same seeds):
-    (seat rows, length rows)."""
-    return variants_frames(_game(), READINGS, games, seed, players)
-
-
-def strategies(games: int = 4000, seed: int = 1, players=PLAYERS) -> pd.DataFrame:
-    """Greedy against random, random taking each seat in turn, at every player count."""
-    return strategy_frame(_game(), games, seed, players)
+seat_shares, readings, strategies = tidy_frames("fire-mountain", READINGS, PLAYERS)
 
 
 def species_frame(games: int = 4000, seed: int = 1, players=PLAYERS) -> pd.DataFrame:

@@ -15,6 +15,7 @@ GAME = register(LightGame(
     name="mekong-dragons",
     title="Les Dragons du Mékong",
     strategies=STRATEGIES,
+    heuristics=("greedy", "blocker"),
     min_players=2,
     max_players=6,
     load_rules=load_rules,

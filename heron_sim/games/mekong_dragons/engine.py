@@ -19,13 +19,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...engine.rng import below, stream_start, uniform
+from ...engine.rng import below, uniform
+from ..base import game_stream
 
 # Cards (ids in rules.CARDS order).
 STONE, STONES2, PLANK, PLANKS2, RM_STONE, RM_PLANK, MOVE, MOVE2, JUMP, DRAGON = range(10)
 NCARDS = 10
 # Strategies (ids in LightGame.strategies order).
-S_GREEDY, S_RANDOM = 0, 1
+S_GREEDY, S_RANDOM, S_BLOCKER = 0, 1, 2
 # Integer parameters (rules.kernel_params order).
 I_STONES, I_MAXLOAD, I_NPROG, I_NDRAGONS, I_MAX_ROUNDS, I_FORBID = 0, 1, 2, 3, 4, 5
 #: after the ten forbidden-card flags: 1 if greedy guesses its dragon's step (rules.dragon_step).
@@ -601,7 +602,7 @@ def program_random(p, prog, dtarget, ip, n_players, state):
 
 
 @njit(cache=True)
-def program_greedy(p, prog, dtarget, ip, loc, target, pa, pb, pon, res, gs, n_nodes, state):
+def program_greedy(p, prog, dtarget, ip, loc, target, pa, pb, pon, res, gs, n_nodes, state, block=False):
     """Greedy's five cards: moves first when its pawn is linked to its target village,
     otherwise build (stones, planks) then move; takes planks back when short of them; a dragon
     on the opponent nearest to winning (at the first card, when greedy opponents move) when
@@ -609,7 +610,12 @@ def program_greedy(p, prog, dtarget, ip, loc, target, pa, pb, pon, res, gs, n_no
     way of an opponent linked to its village and nearer to it than itself. Ties between
     leaders are broken at random. Programmes are hidden and simultaneous: with
     ``dragon_step = "guess"`` greedy cannot know at which step the leader will move, so its
-    dragon goes to a uniformly random step of its programme (``"first"``: always the first)."""
+    dragon goes to a uniformly random step of its programme (``"first"``: always the first).
+
+    ``block`` (the blocker): the leader is the opponent nearest its village, ties to the first
+    after ``p`` in seat order (no draw); a dragon on it whenever it is within four moves and
+    no farther than one move more than itself; a plank taken from its way first whenever it
+    is no farther than itself; then greedy's building and moving."""
     d = support_hops(target[p], pa, pb, pon, n_nodes)
     mine = pawn_hops(loc[p], target[p], d, pa, pb)
     n_planks = 0
@@ -618,22 +624,23 @@ def program_greedy(p, prog, dtarget, ip, loc, target, pa, pb, pon, res, gs, n_no
     plan = np.empty(16, np.int64)
     k = 0
     leader, lh, nt = -1, INF, 0
-    for q in range(loc.size):
-        if q != p:
-            dq = support_hops(target[q], pa, pb, pon, n_nodes)
-            h = pawn_hops(loc[q], target[q], dq, pa, pb)
-            if h < lh:
-                leader, lh, nt = q, h, 1
-            elif h == lh:
-                nt += 1
-                if keep_tied(nt, state):
-                    leader = q
+    n_players = loc.size
+    for j in range(1, n_players):
+        q = (p + j) % n_players if block else j - 1 + (1 if j - 1 >= p else 0)
+        dq = support_hops(target[q], pa, pb, pon, n_nodes)
+        h = pawn_hops(loc[q], target[q], dq, pa, pb)
+        if h < lh:
+            leader, lh, nt = q, h, 1
+        elif h == lh and not block:
+            nt += 1
+            if keep_tied(nt, state):
+                leader = q
     dtarget[p] = -1
-    if ip[I_NDRAGONS] > 0 and lh <= 3 and lh <= mine:
+    if ip[I_NDRAGONS] > 0 and ((lh <= 4 and lh <= mine + 1) if block else (lh <= 3 and lh <= mine)):
         plan[k] = DRAGON
         k += 1
         dtarget[p] = leader
-    if lh < mine and lh < INF:  # cut the leader's way before it walks it
+    if (lh <= mine if block else lh < mine) and lh < INF:  # cut the leader's way before it walks it
         plan[k] = RM_PLANK
         k += 1
     if mine < INF:
@@ -754,7 +761,8 @@ def play_round(first, prog, dtarget, stone, load, gs, ip, loc, home, target, pa,
         if strat[p] == S_RANDOM:
             program_random(p, prog, dtarget, ip, n_players, state)
         else:
-            program_greedy(p, prog, dtarget, ip, loc, target, pa, pb, pon, res, gs, n_nodes, state)
+            program_greedy(p, prog, dtarget, ip, loc, target, pa, pb, pon, res, gs, n_nodes, state,
+                           strat[p] == S_BLOCKER)
     return resolve(first, prog, dtarget, stone, load, gs, ip, loc, home, target, pa, pb, plen,
                    pon, res, dist, judgement, strat, counts, state)
 
@@ -791,8 +799,7 @@ def play_game(seed, g, strat, home, ip, dist, judgement, og, os):
     which passes left each round. Writes og int64[NOG] and os int64[P, NOS]; length in rounds."""
     n_players = strat.size
     n_nodes = dist.shape[0]
-    state = np.zeros(3, np.uint64)
-    stream_start(seed, g, state)
+    state = game_stream(seed, g)
     maxp = 6 * n_players
     stone = np.zeros(n_nodes, np.int64)
     load = np.zeros(n_nodes, np.int64)

@@ -10,8 +10,8 @@ from pathlib import Path
 import numpy as np
 
 from ...errors import RulesError
-from ...tomlfile import package_toml, read_toml
-from ..base import table_digest
+from ...tomlfile import package_toml
+from ..base import merge_flat, rules_layers, table_digest
 from ..shapes import table_like
 
 #: Card names, in kernel-id order (the nine action cards, then the dragon).
@@ -116,19 +116,7 @@ def _default_table() -> dict:
 
 def load_rules(rules_file: str | Path | None = None, overrides: dict | None = None) -> MekongRules:
     """Defaults, then the keys of ``rules_file``, then ``overrides``; validated."""
-    values = defaults()
-    known = {f.name for f in fields(MekongRules)}
-    layers = [read_toml(rules_file, "--rules")] if rules_file is not None else []
-    if overrides:
-        layers.append(dict(overrides))
-    for layer in layers:
-        for key, value in layer.items():
-            if key not in known:
-                raise RulesError(f"{key}: unknown rules key; allowed: {', '.join(sorted(known))}")
-            if isinstance(values[key], list) and not isinstance(value, list):
-                raise RulesError(f"{key}: {value!r}; allowed: a list (see defaults.toml)")
-            if isinstance(values[key], float) and isinstance(value, int) and not isinstance(value, bool):
-                value = float(value)
-            values[key] = value
+    values = merge_flat(defaults(), rules_layers(rules_file, overrides), {f.name for f in fields(MekongRules)},
+                        strings=False)
     values["forbidden_cards"] = tuple(values["forbidden_cards"])
     return MekongRules(**values)

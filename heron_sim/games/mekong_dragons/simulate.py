@@ -7,15 +7,17 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from ..base import play_slices, seat_strategies
-from ..base import CORE_COLUMNS
+from ..base import core_frame, play_slices, seat_strategies
 from . import engine as E
 from .rules import CARDS, COLOURS_BY_PLAYERS, VILLAGES, MekongRules
 
 #: Strategy names, in kernel-id order; the first is the default.
 #: greedy: programs by a template (build, then move; a dragon on a threatening leader) and
-#: executes each card toward its target village; random: random cards, random execution.
-STRATEGIES: tuple[str, ...] = ("greedy", "random")
+#: executes each card toward its target village; random: random cards, random execution;
+#: blocker: greedy's execution, but programs to stop the leader (the opponent nearest its
+#: village, ties to the next seat, no draw): a dragon on it from four moves out, a plank taken
+#: from its way whenever it is no farther than itself, then greedy's building and moving.
+STRATEGIES: tuple[str, ...] = ("greedy", "random", "blocker")
 _CHUNK = 1000
 
 
@@ -45,16 +47,7 @@ def simulate(rules: MekongRules, games: int, players: int, seed: int, strategies
                      float(rules.judgement_error), og[start:stop], os_[start:stop])
 
     play_slices(games, _CHUNK, play, progress)
-    n = games
     cols = {
-        "seed": np.full(n, seed, dtype=np.int64),
-        "game": np.arange(first_game, first_game + n, dtype=np.int64),
-        "players": np.full(n, players, dtype=np.int64),
-        "seats": ",".join(strategies),
-        "strategies": ",".join(strategies),
-        "winner": og[:, E.O_WINNER],
-        "length": og[:, E.O_LENGTH],
-        "finished": og[:, E.O_FINISHED].astype(bool),
         "colours": ",".join(COLOURS_BY_PLAYERS[players]),
         "stones_left": og[:, E.O_STONES_LEFT],
         "planks_on_board": og[:, E.O_PLANKS_ON],
@@ -63,6 +56,5 @@ def simulate(rules: MekongRules, games: int, players: int, seed: int, strategies
     for k, name in enumerate(names):
         for i in range(players):
             cols[f"{name}_{i}"] = os_[:, i, k]
-    df = pd.DataFrame(cols)
-    assert tuple(df.columns[: len(CORE_COLUMNS)]) == CORE_COLUMNS
-    return df
+    return core_frame(seed, first_game, players, strategies, og[:, E.O_WINNER], og[:, E.O_LENGTH],
+                      og[:, E.O_FINISHED], **cols)

@@ -8,7 +8,7 @@ import pandas as pd
 from ...analysis.intervals import wilson
 from ...analysis.stats import t_interval
 from ...analysis.metrics import light_strategy_table
-from ..base import run_frame, seat_frame, seat_markdown, strategy_frame, variants_frames
+from ..base import pct_text, run_frame, seat_markdown, tidy_frames
 from .rules import CARDS
 
 #: Every player count the seed allows (colours for 2..6 players).
@@ -19,9 +19,7 @@ READINGS = {"dragon step guessed (default)": {}, "dragon on the first step (old)
             "board turned 180°": {"board_rotation": 3}, "no judgement error": {"judgement_error": 0.0}}
 
 
-def _pct(rate, low, high) -> str:
-    # clip the interval's rounding noise (a Wilson bound of -1e-17 would print as -0.0)
-    return f"{100 * rate:.1f} % [{max(0.0, 100 * low):.1f}, {min(100.0, 100 * high):.1f}]"
+_pct = pct_text
 
 
 def card_table(df: pd.DataFrame) -> pd.DataFrame:
@@ -99,20 +97,7 @@ def _game():
     return get("mekong-dragons")
 
 
-def seat_shares(games: int = 4000, seed: int = 1, players=PLAYERS) -> pd.DataFrame:
-    """Seat win shares (every seat greedy, default rules) at every player count the seed allows:
-    one row per (players, seat) with wins, win_rate, low, high, fair, p, p_holm."""
-    return seat_frame(_game(), games, seed, players)
-
-
-def readings(games: int = 4000, seed: int = 1, players=PLAYERS) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Seat shares and length under :data:`READINGS` (same seeds): (seat rows, length rows)."""
-    return variants_frames(_game(), READINGS, games, seed, players)
-
-
-def strategies(games: int = 4000, seed: int = 1, players=PLAYERS) -> pd.DataFrame:
-    """Greedy against random, random taking each seat in turn, at every player count."""
-    return strategy_frame(_game(), games, seed, players)
+seat_shares, readings, strategies = tidy_frames("mekong-dragons", READINGS, PLAYERS)
 
 
 def card_frame(games: int = 4000, seed: int = 1, players=PLAYERS) -> pd.DataFrame:

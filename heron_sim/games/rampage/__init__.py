@@ -15,6 +15,7 @@ GAME = register(LightGame(
     name="rampage",
     title="Rampage (Terror in Meeple City)",
     strategies=STRATEGIES,
+    heuristics=("greedy", "wrecker"),
     min_players=2,
     max_players=4,
     load_rules=load_rules,

@@ -22,7 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...engine.rng import below, stream_start, uniform
+from ...engine.rng import below, uniform
+from ..base import game_stream
 
 BLACK, GREY, RED, BLUE, GREEN, YELLOW = range(6)
 NC = 6
@@ -47,7 +48,7 @@ K_MOVE_OK, K_MOVE_OFF, K_MOVE_TOPPLE, K_THROW_HIT_B, K_THROW_HIT_M, K_THROW_Q, K
 MOVE, THROW, DROP, BLOW = range(4)
 ACTION_NAMES = ("move", "throw", "drop", "blow")
 # Strategies (ids in LightGame.strategies order).
-S_GREEDY, S_RANDOM = 0, 1
+S_GREEDY, S_RANDOM, S_WRECKER = 0, 1, 2
 # End reasons.
 END_BUILDINGS, END_LINE6, END_CAP = 0, 1, 2
 LMAX = 8
@@ -493,11 +494,80 @@ def has_vehicle(d, veh):
 
 
 @njit(cache=True)
+def hops(src, dst, adj):
+    """Fewest steps from district ``src`` to ``dst`` over ``adj`` (a breadth-first search;
+    ``adj.shape[0]`` if ``dst`` cannot be reached)."""
+    nd = adj.shape[0]
+    if src == dst:
+        return 0
+    dist = np.full(nd, nd, np.int64)
+    queue = np.empty(nd, np.int64)
+    dist[src] = 0
+    queue[0] = src
+    head, tail = 0, 1
+    while head < tail:
+        x = queue[head]
+        head += 1
+        for y in range(nd):
+            if adj[x, y] == 1 and dist[y] == nd:
+                dist[y] = dist[x] + 1
+                if y == dst:
+                    return dist[y]
+                queue[tail] = y
+                tail += 1
+    return nd
+
+
+@njit(cache=True)
+def wrecker_target(d, fl, b_dist, adj):
+    """The wrecker's building: the richest standing one (most floors standing, so most meeples
+    to eat and floors to take); ties: the nearest to district ``d`` in steps, then the lowest
+    index. -1 if none stands. Draws nothing."""
+    best, bf, bh = -1, 0, 1 << 30
+    for b in range(fl.size):
+        if fl[b] <= 0:
+            continue
+        h = hops(d, b_dist[b], adj)
+        if fl[b] > bf or (fl[b] == bf and h < bh):
+            best, bf, bh = b, fl[b], h
+    return best
+
+
+@njit(cache=True)
+def wrecker_action(p, pl, adj, fl, b_dist, veh):
+    """The wrecker's action as (action, target), or (-1, -1) when no building stands: it goes
+    for the richest building (:func:`wrecker_target`) and nothing else. Standing in its
+    district: drop on it; in throwing range with a vehicle at hand: throw at it; else a step
+    towards it (the neighbour fewest steps from it; ties: the lowest district). It never
+    attacks a monster and never blows. No draw: its ties are fixed, not random."""
+    d = pl[p, DIST]
+    b = wrecker_target(d, fl, b_dist, adj)
+    if b < 0:
+        return -1, -1
+    t = b_dist[b]
+    if t == d:
+        return DROP, b
+    if has_vehicle(d, veh) and adj[d, t] == 1:
+        return THROW, b
+    best, bh = -1, 1 << 30
+    for e in range(adj.shape[0]):
+        if adj[d, e] == 1:
+            h = hops(e, t, adj)
+            if h < bh:
+                best, bh = e, h
+    return MOVE, best
+
+
+@njit(cache=True)
 def choose_action(p, pl, pp, ip, fp, adj, fl, b_dist, ground, veh, strat, state):
     """p's next action as (action, target). Random: a uniform feasible action and target.
     Greedy: the action of largest rough expected value (meeples knocked into its street,
-    teeth won, teeth risked)."""
+    teeth won, teeth risked). Wrecker: :func:`wrecker_action`, greedy's once no building stands."""
     d = pl[p, DIST]
+    if strat[p] == S_WRECKER:
+        a, t = wrecker_action(p, pl, adj, fl, b_dist, veh)
+        if a >= 0:
+            return a, t
     nd = adj.shape[0]
     n_players = pl.shape[0]
     if strat[p] == S_RANDOM:
@@ -709,8 +779,7 @@ def play_game(seed, g, strat, pp, ip, fp, adj, b_dist, b_floors, corner, veh_hom
     into ``os`` float64[P, NOS]. Length counts rounds (the last one may be partial)."""
     n_players = strat.size
     nb = b_floors.size
-    state = np.zeros(3, np.uint64)
-    stream_start(seed, g, state)
+    state = game_stream(seed, g)
     pl = np.zeros((n_players, NPF), np.int64)
     sto = np.zeros((n_players, NC), np.int64)
     bm = np.zeros((nb, LMAX, NC), np.int64)

@@ -13,8 +13,8 @@ from pathlib import Path
 import numpy as np
 
 from ...errors import RulesError
-from ...tomlfile import package_toml, read_toml
-from ..base import table_digest
+from ...tomlfile import package_toml
+from ..base import merge_flat, rules_layers, table_digest
 from ..shapes import table_like
 
 #: Skill-dependent probabilities: each is a pair [at skill 0, at skill 1], in this kernel order.
@@ -214,23 +214,5 @@ def _default_table() -> dict:
 
 def load_rules(rules_file: str | Path | None = None, overrides: dict | None = None) -> RampageRules:
     """Defaults, then the keys of ``rules_file``, then ``overrides``; validated."""
-    values = defaults()
-    known = {f.name for f in fields(RampageRules)}
-    layers = []
-    if rules_file is not None:
-        layers.append(read_toml(rules_file, "--rules"))
-    if overrides:
-        layers.append(dict(overrides))
-    for layer in layers:
-        for key, value in layer.items():
-            if key not in known:
-                raise RulesError(f"{key}: unknown rules key; allowed: {', '.join(sorted(known))}")
-            default = values[key]
-            if isinstance(default, list) and not isinstance(value, list):
-                raise _field_error(key, value, "a list (see defaults.toml)")
-            if isinstance(default, (str,)) and not isinstance(value, str):
-                raise _field_error(key, value, "a string (see defaults.toml)")
-            if isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
-                value = float(value)
-            values[key] = value
+    values = merge_flat(defaults(), rules_layers(rules_file, overrides), {f.name for f in fields(RampageRules)})
     return RampageRules(**{k: _tupled(v) for k, v in values.items()})

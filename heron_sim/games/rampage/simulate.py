@@ -7,15 +7,16 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from ..base import play_slices, seat_strategies
-from ..base import CORE_COLUMNS
+from ..base import core_frame, play_slices, seat_strategies
 from . import engine as E
 from .rules import RampageRules
 
 #: Strategy names, in kernel-id order; the first is the default.
 #: greedy: the action of largest rough expected value, eats to complete sets.
 #: random: a uniformly random feasible action and target, eats at random.
-STRATEGIES: tuple[str, ...] = ("greedy", "random")
+#: wrecker: goes for the richest standing building and nothing else (drop on it, throw at it,
+#: walk towards it; fixed tie-breaks, no draw), eats as greedy.
+STRATEGIES: tuple[str, ...] = ("greedy", "random", "wrecker")
 _CHUNK = 1000
 
 
@@ -45,18 +46,7 @@ def simulate(rules: RampageRules, games: int, players: int, seed: int, strategie
 
 
 def _frame(og, os_, rules, players, seed, strategies, first_game) -> pd.DataFrame:
-    n = og.shape[0]
-    cols = {
-        "seed": np.full(n, seed, dtype=np.int64),
-        "game": np.arange(first_game, first_game + n, dtype=np.int64),
-        "players": np.full(n, players, dtype=np.int64),
-        "seats": ",".join(strategies),
-        "strategies": ",".join(strategies),
-        "winner": og[:, E.O_WINNER],
-        "length": og[:, E.O_LENGTH],
-        "finished": og[:, E.O_FINISHED].astype(bool),
-        "face": rules.escape_face,
-    }
+    cols = {"face": rules.escape_face}
     skill = rules.seat_skills(players)
     for i in range(players):
         cols[f"skill_{i}"] = skill[i]
@@ -75,6 +65,5 @@ def _frame(og, os_, rules, players, seed, strategies, first_game) -> pd.DataFram
     best = sc == sc.max(axis=1, keepdims=True)
     mask = (best.astype(np.int64) << np.arange(players, dtype=np.int64)).sum(axis=1)
     cols["winners"] = np.where(og[:, E.O_FINISHED] > 0, mask, 0).astype(np.int64)
-    df = pd.DataFrame(cols)
-    assert tuple(df.columns[: len(CORE_COLUMNS)]) == CORE_COLUMNS
-    return df
+    return core_frame(seed, first_game, players, strategies, og[:, E.O_WINNER], og[:, E.O_LENGTH],
+                      og[:, E.O_FINISHED], **cols)

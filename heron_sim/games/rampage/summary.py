@@ -8,7 +8,7 @@ import pandas as pd
 from ...analysis.intervals import wilson
 from ...analysis.stats import t_interval
 from ...analysis.metrics import light_seat_table, light_strategy_table, light_win_shares
-from ..base import seat_frame, seat_markdown, strategy_frame, variants_frames
+from ..base import pct_text, seat_markdown, tidy_frames
 
 SOURCES = ("sets", "floors", "teeth", "char")
 #: Every player count the seed allows.
@@ -20,9 +20,7 @@ READINGS = {"seed readings (default)": {}, "end when all buildings are captured 
             "old model (all three)": {"end_buildings": 0, "edible": "street", "fallen_obstacles": False}}
 
 
-def _pct(rate, low, high) -> str:
-    # clip the interval's rounding noise (a Wilson bound of -1e-17 would print as -0.0)
-    return f"{100 * rate:.1f} % [{max(0.0, 100 * low):.1f}, {min(100.0, 100 * high):.1f}]"
+_pct = pct_text
 
 
 def seat_table(df: pd.DataFrame) -> pd.DataFrame:
@@ -151,20 +149,7 @@ def _game():
     return get("rampage")
 
 
-def seat_shares(games: int = 4000, seed: int = 1, players=PLAYERS) -> pd.DataFrame:
-    """Seat win shares (every seat greedy, default rules) at every player count the seed allows:
-    one row per (players, seat) with wins, shared, win_rate, low, high, fair, p, p_holm."""
-    return seat_frame(_game(), games, seed, players)
-
-
-def readings(games: int = 4000, seed: int = 1, players=PLAYERS) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """What each seed reading does (:data:`READINGS`, same seeds): (seat rows, length rows)."""
-    return variants_frames(_game(), READINGS, games, seed, players)
-
-
-def strategies(games: int = 4000, seed: int = 1, players=PLAYERS) -> pd.DataFrame:
-    """Greedy against random, random taking each seat in turn, at every player count."""
-    return strategy_frame(_game(), games, seed, players)
+seat_shares, readings, strategies = tidy_frames("rampage", READINGS, PLAYERS)
 
 
 def skill_frame(games: int = 4000, seed: int = 1, players=PLAYERS, long_game: bool = False) -> pd.DataFrame:

@@ -68,9 +68,22 @@ def _summary_module(name: str):
         return None
 
 
+def mixed_seatings(a: str, b: str, players: int) -> list[list[str]]:
+    """Two players mixed for a seat finding: ``a`` and ``b`` alternating round the table, the
+    pattern rotated over the seats, both ways round (at an odd count ``a b a`` and ``b a b``), so
+    that each seat holds each player equally often."""
+    out: list[list[str]] = []
+    for s in seatings([a, b], players) + seatings([b, a], players):
+        if s not in out:
+            out.append(s)
+    return out
+
+
 def _plan_light(exp: GamesExperiment, g) -> list[Job]:
     """Each lighter game at every player count it allows: one batch with every seat greedy
-    (seat shares, length), one with greedy and random rotated over the seats (strategy win
+    (seat shares, length), one per other real player of the game (``LightGame.heuristics``) in
+    every seat and one with greedy and the second alternating (:func:`mixed_seatings`): the seat
+    findings hold for the game only if they hold in each; one with greedy and random rotated over the seats (strategy win
     shares), and one per reading of the seed the game's summary lists in ``READINGS`` (the
     old model's reading, or an option; same seeds as the default batch)."""
     from ...games import available
@@ -87,10 +100,20 @@ def _plan_light(exp: GamesExperiment, g) -> list[Job]:
         other = "random" if "random" in game.strategies and best != "random" else next(
             (s for s in game.strategies if s != best), None)
         rules = game.load_rules(None, {})
+        real = [r for r in game.real_players() if r != best]
         for P in range(game.min_players, game.max_players + 1):
             base = {"game": name, "title": game.title, "players": P, "unit": light_unit(game), "doc": game.doc}
             jobs.append(Job(f"{name}_{P}p_{best}", "light", rules, g(exp.games), exp.seed, [[best] * P],
                             labels={**base, "part": "seats", "strategy": best, "variant": default_label}))
+            # the seat findings with the other real players alone, and the first two mixed
+            for r in real:
+                jobs.append(Job(f"{name}_{P}p_{r}", "light", rules, g(exp.games), exp.seed, [[r] * P],
+                                labels={**base, "part": "seats", "strategy": r, "variant": default_label}))
+            if real:
+                jobs.append(Job(f"{name}_{P}p_pair", "light", rules, g(exp.games), exp.seed,
+                                mixed_seatings(best, real[0], P),
+                                labels={**base, "part": "seats", "strategy": f"{best}+{real[0]}",
+                                        "variant": default_label}))
             if other is not None:
                 jobs.append(Job(f"{name}_{P}p_mixed", "light", rules, g(exp.mixed_games or exp.games), exp.seed,
                                 seatings([best, other], P),
@@ -141,25 +164,35 @@ def _seat_cell(r) -> str:
 def _light_game(kind: ExperimentKind, exp, data, name: str) -> Section:
     """One lighter game's section: seat shares, length, the seed's readings, strategies, its own summary."""
     jobs = data.select(game=name)
-    seats_jobs = sorted((j for j in jobs if j["labels"]["part"] == "seats"), key=lambda j: int(j["labels"]["players"]))
+    all_seats = [j for j in jobs if j["labels"]["part"] == "seats"]
+    first = all_seats[0]["labels"]["strategy"]
+    seats_jobs = sorted((j for j in all_seats if j["labels"]["strategy"] == first), key=lambda j: int(j["labels"]["players"]))
+    panels: dict[str, dict[int, pd.DataFrame]] = {}
+    for j in all_seats:
+        panels.setdefault(j["labels"]["strategy"], {})[int(j["labels"]["players"])] = (
+            data.frame(j["key"]) if j["labels"]["strategy"] != first else None)
     mixed_jobs = {int(j["labels"]["players"]): j for j in jobs if j["labels"]["part"] == "mixed"}
     reading_jobs = [j for j in jobs if j["labels"]["part"] == "reading"]
     lab = seats_jobs[0]["labels"]
     unit, best = lab["unit"], lab["strategy"]
     counts = [int(j["labels"]["players"]) for j in seats_jobs]
     frames = {int(j["labels"]["players"]): data.frame(j["key"]) for j in seats_jobs}
+    panels[first] = frames
     doc = f" (rules and assumptions: `{lab['doc']}`)" if lab.get("doc") else ""
     n_games = seats_jobs[0]["n"]
     sec = Section(key=f"{exp.name}-{name}", title=f"{lab['title']}",
                   intro=f"Lighter game `{name}`{doc}, its default rules (the seed's readings), at every player count "
                         f"it allows ({counts[0]}–{counts[-1]}). Seat shares and length from {n_games:,} games per "
                         f"player count with every seat {best}"
+                        + (f"; every seat finding also with {', '.join(k for k in panels if k != first)} on the same seeds, "
+                           "and called the game's only when it holds with every one"
+                           if len(panels) > 1 else "")
                         + (f"; strategy win shares from games with {best} and the other strategy rotated over the seats"
                            if mixed_jobs else "")
                         + ("; each reading of the seed against the old model's on the same seeds." if reading_jobs else "."))
 
     P0 = min(max(exp.players, counts[0]), counts[-1])   # the headline count first, then the others
-    _seat_shares(sec, frames, counts, best, n_games, lab["title"], P0, kind.want(exp, "seats"))
+    _seat_shares(sec, frames, counts, best, n_games, lab["title"], P0, kind.want(exp, "seats"), panels)
     _length(sec, frames, unit, lab["title"], kind.want(exp, "length"))
     if reading_jobs:
         _readings(sec, data, frames, reading_jobs, lab, unit)
@@ -180,8 +213,10 @@ def _light_game(kind: ExperimentKind, exp, data, name: str) -> Section:
 
 
 def _seat_shares(sec: Section, frames: dict, counts: list[int], best: str, n_games: int, title: str, P0: int,
-                 figure: bool) -> None:
-    """Seat win shares at every player count: table, figure, one finding per count."""
+                 figure: bool, panels: dict | None = None) -> None:
+    """Seat win shares at every player count: table, figure, one finding per count; with
+    ``panels`` (player label -> {players: frame}: each real player alone, the two mixed), each
+    finding says whether it holds with every panel (:func:`seat_verdicts`)."""
     from ...games.base import seat_rows
 
     st = pd.concat([seat_rows(df, players=P) for P, df in frames.items()], ignore_index=True)
@@ -206,6 +241,24 @@ def _seat_shares(sec: Section, frames: dict, counts: list[int], best: str, n_gam
                                        title=f"{title}: seat shares / fair share", xlabel="seat (turn order)",
                                        ylabel="win share × players (1 = fair)", fair=1.0, fair_label="fair",
                                        note="a shared win counts 1/k to each co-winner")))
+    if panels and len(panels) > 1:
+        pt = pd.concat([seat_rows(df, panel=k, players=P) for k, per in panels.items() for P, df in per.items()
+                        if df is not None and len(df)], ignore_index=True)
+        order = list(panels)
+        pt["panel"] = pd.Categorical(pt["panel"], order)
+        pt = pt.sort_values(["players", "panel", "seat"], kind="stable").reset_index(drop=True)
+        rows = {}
+        for (P, k), t in pt.groupby(["players", "panel"], observed=True, sort=False):
+            rows[(int(P), str(k))] = {f"seat {int(r['seat']) + 1}": _seat_cell(r) for _, r in t.iterrows()}
+        disp_p = pd.DataFrame.from_dict(rows, orient="index").fillna("")
+        disp_p.index = pd.Index([f"{P} players, {k}" for P, k in disp_p.index], name="player count, players at the table")
+        sec.tables.append(Table("Seat win shares by player count, with each real player and the two mixed",
+                                disp_p, data=pt.astype({"panel": str}),
+                                note="Each row: one panel of players on the same seeds (every seat one player, or "
+                                     "the two alternating round the table, rotated over the seats). A seat finding "
+                                     "is the game's only when it holds in every panel; ▲/▼ as above."))
+        sec.findings.extend(seat_verdicts(pt.astype({"panel": str}), [P0] + [c for c in counts if c != P0], order))
+        return
     for P in [P0] + [c for c in counts if c != P0]:
         t = st[st["players"] == P]
         i = int((t["win_rate"] - t["fair"]).abs().idxmax())
@@ -214,6 +267,46 @@ def _seat_shares(sec: Section, frames: dict, counts: list[int], best: str, n_gam
         sec.findings.append(f"Seat {int(r['seat']) + 1} wins {pct_ci(r['win_rate'], r['low'], r['high'])} against a fair "
                             f"{pct(r['fair'], 0 if (100 * r['fair']).is_integer() else 1)} ({P} players × {best}, "
                             f"n = {int(r['games']):,} decided games; {sig}, {format_p(r['p_holm'])}).")
+
+
+def seat_verdicts(pt: pd.DataFrame, counts: list[int], order: list[str]) -> list[str]:
+    """One finding per player count from seat rows of several panels (column ``panel``; rows of
+    :func:`heron_sim.games.base.seat_rows`): a seat off fair (Holm p < 0.05) the same way in every
+    panel is a property of the game; one off fair in some panels only, or different ways,
+    "depends on the players", with every panel's figure; none off fair in any: balanced with
+    every panel (seat 1's figures given)."""
+    out = []
+    for P in counts:
+        t = pt[pt["players"] == P]
+        if t.empty:
+            continue
+        fair = float(t["fair"].iloc[0])
+        fair_s = pct(fair, 0 if (100 * fair).is_integer() else 1)
+        sig = t[t["p_holm"] < 0.05]
+
+        def figs(seat):
+            rs = t[t["seat"] == seat].set_index("panel")
+            return "; ".join(f"{k} {pct_ci(rs.loc[k, 'win_rate'], rs.loc[k, 'low'], rs.loc[k, 'high'])} "
+                             f"(n = {int(rs.loc[k, 'games']):,}, {format_p(rs.loc[k, 'p_holm'])})"
+                             for k in order if k in rs.index)
+        if sig.empty:
+            out.append(f"{P} players: no seat departs from a fair {fair_s} with any player tried (Holm p >= 0.05 "
+                       f"in every panel); seat 1: {figs(0)}.")
+            continue
+        # the seat farthest from fair in any panel first
+        seats = list(dict.fromkeys(sig.assign(gap=(sig["win_rate"] - sig["fair"]).abs())
+                                   .sort_values("gap", ascending=False)["seat"].astype(int)))
+        for s_ in seats[:1 if P == 2 else 2]:   # at 2 players the other seat mirrors it
+            rs = t[t["seat"] == s_]
+            signs = {int(((r.win_rate > r.fair) * 2 - 1) if r.p_holm < 0.05 else 0) for r in rs.itertuples()}
+            if len(signs) == 1 and 0 not in signs and len(rs) == len(order):
+                way = "above" if signs == {1} else "below"
+                out.append(f"Seat {s_ + 1} wins {way} a fair {fair_s} ({P} players) with every player tried, a "
+                           f"property of the game: {figs(s_)}.")
+            else:
+                out.append(f"Seat {s_ + 1} against a fair {fair_s} ({P} players): depends on the players: "
+                           f"{figs(s_)}.")
+    return out
 
 
 def _length(sec: Section, frames: dict, unit: str, title: str, figure: bool) -> None:
