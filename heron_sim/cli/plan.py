@@ -19,6 +19,9 @@ PLAN_ORDER = ("modes", "pond", "anxiety", "guides", "strategies", "skill", "sens
 #: Experiment files of experiments/ that the plan (run and report of a folder) leaves out: they are
 #: run by name (``heron-sim run experiments/NAME.toml``). None today.
 OPTIONAL: tuple[str, ...] = ()
+#: Files of the experiments folder that are not experiments: the designer's targets
+#: (heron_sim.analysis.targets), read by the report and the lab.
+NOT_EXPERIMENTS: tuple[str, ...] = ("targets",)
 
 GamesOpt = Annotated[Optional[int], typer.Option("--games", help="Games per batch for a quick check (turns: 50 x games); default: each experiment's own sizes.")]
 RunDirOpt = Annotated[Optional[Path], typer.Option("--run-dir", help="Run folder for the raw Parquet results (default runs/<timestamp>).")]
@@ -33,7 +36,7 @@ def plan_files(folder: Path) -> list[Path]:
     if not folder.is_dir():
         raise HeronSimError(f"--experiments: {folder} is not a folder")
     files = sorted(p for p in folder.glob("*.toml")
-                   if not p.stem.startswith("tune-") and p.stem not in OPTIONAL)  # tune files: `tune`
+                   if not p.stem.startswith("tune-") and p.stem not in OPTIONAL + NOT_EXPERIMENTS)  # tune files: `tune`
     if not files:
         raise HeronSimError(f"--experiments: no experiment files (*.toml) in {folder}")
     rank = {n: i for i, n in enumerate(PLAN_ORDER)}
