@@ -68,3 +68,10 @@ def test_the_reports_margins_and_minutes_come_from_the_designers_file(tmp_path):
     env = {"HERON_SIM_TARGETS": str(f), "PATH": "/usr/bin:/bin"}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout
     assert out.split() == ["60", "40.0", "0.02", "(20.0,", "30.0)"]
+
+
+def test_the_targets_file_is_not_an_experiment_of_the_plan():
+    from heron_sim.cli.plan import plan_files
+
+    names = [p.name for p in plan_files(DEFAULT_PATH.parent)]
+    assert "targets.toml" not in names and "modes.toml" in names
