@@ -429,6 +429,16 @@ def _eta2(y, groups) -> float:
 
 
 # ---------------------------------------------------------------- the report's data
+def _summaries(results_root: str | Path):
+    """(path, summary) of every study under ``results_root/tune-*/summary.json`` (an unreadable
+    one is skipped: it is not a finished study)."""
+    for path in sorted(Path(results_root).glob("tune-*/summary.json")):
+        try:
+            yield path, json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            continue
+
+
 def proposed_changes(results_root: str | Path = "results") -> list[dict]:
     """Data for the report section "Proposed rule changes": one entry per study found under
     ``results_root/tune-*/summary.json``: its problem (title, objectives, constraints), panel,
@@ -438,11 +448,7 @@ def proposed_changes(results_root: str | Path = "results") -> list[dict]:
     difference, 95 % interval) on every headline metric, at the first table (``effects``) and
     at each (``effects_by_scenario``)."""
     out = []
-    for path in sorted(Path(results_root).glob("tune-*/summary.json")):
-        try:
-            s = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
-            continue
+    for path, s in _summaries(results_root):
         out.append({
             "study": s["name"], "title": s["title"], "problem": s.get("description", ""),
             "objectives": s["objectives"], "constraints": s["constraints"], "finding": s["finding"],
@@ -471,11 +477,7 @@ def study_answers(results_root: str | Path = "results") -> list[dict]:
     from .ladder import meets_95
 
     out = []
-    for path in sorted(Path(results_root).glob("tune-*/summary.json")):
-        try:
-            s = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
-            continue
+    for path, s in _summaries(results_root):
         fin = s.get("finalists") or []
         first = fin[0] if fin else None
         base = s.get("base_evidence") or {}

@@ -12,7 +12,6 @@ every table, and where it moves the unfairness. It says which tables it was meas
 from __future__ import annotations
 
 import copy
-import tomllib
 from pathlib import Path
 from typing import Callable
 
@@ -27,15 +26,9 @@ REPLAY_FIRST = 900_000_000_000
 
 
 def _spec(path: Path, seed: int, panel: str | None):
-    from .spec import parse_spec
+    from .spec import parse_spec, read_tune_table
 
-    if not path.is_file():
-        raise HeronSimError(f"{path}: no such tune file")
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as err:
-        raise HeronSimError(f"{path.name}: not valid TOML: {err}") from None
-    data = dict(data)
+    data = dict(read_tune_table(path))
     data["seed"] = seed
     if panel is not None:
         data["panel"] = panel

@@ -478,17 +478,21 @@ def _constraint(entry, where, ref) -> Constraint:
     return Constraint(metric, lo, hi, within, of)
 
 
-def load_spec(path: str | Path) -> TuneSpec:
+def read_tune_table(path: str | Path) -> dict:
+    """The table of a tune file, unvalidated (one ``error:`` line if it cannot be read)."""
     path = Path(path)
     if not path.is_file():
         raise HeronSimError(f"{path}: no such tune file")
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as err:
         raise HeronSimError(f"{path.name}: not valid TOML: {err}") from None
     except UnicodeDecodeError:
         raise HeronSimError(f"{path.name}: not UTF-8 text") from None
-    return parse_spec(data, path)
+
+
+def load_spec(path: str | Path) -> TuneSpec:
+    return parse_spec(read_tune_table(path), Path(path))
 
 
 assert set(OBJECTIVE_METRICS) <= set(METRICS)
