@@ -244,10 +244,11 @@ def test_the_verdict_reads_the_designers_targets_and_says_which_are_assumed():
     what = [p.what.replace("\u00a0", " ") for p in wrong]
     assert what[0] == ("Games are longer than the target at 4 and 6 players: 4 players 70 minutes (target 30–45); "
                        "6 players 105 minutes (target 40–65)")
-    assert wrong[0].assumed == "targets assumed: length_minutes, seconds_per_turn, length_margin (experiments/targets.toml)"
+    assert wrong[0].assumed == ("assumed: the length target, the seconds per turn, the length margin "
+                                "(experiments/targets.toml)")
     assert "The Taureau guide is strong: its holder wins more than a fair 25 %" in what
     assert {"Héron", "Serpent", "Taureau"} == {w.split()[1] for w in what if w.startswith("The ")}
-    assert all(p.assumed == "target assumed: share_margin (experiments/targets.toml)" for p in wrong[1:])
+    assert all(p.assumed == "assumed: the share margin (experiments/targets.toml)" for p in wrong[1:])
     fine_what = [p.what for p in fine]
     assert "Games are within the length target at 2 players: 2 players 20 minutes (target 15–25)" in fine_what
     assert ("The player last at mid-game wins 13.0 %, at or above the comeback floor of 12.5 % (0.5 × the fair 25 %)"
@@ -274,7 +275,7 @@ def test_a_target_the_designer_set_is_not_called_assumed(monkeypatch):
     data["seconds_per_turn"]["assumed"] = True
     monkeypatch.setattr(X, "TARGETS", parse_targets(data, str(DEFAULT_PATH)))
     assert (X.assumed_note("length_minutes", "seconds_per_turn")
-            == "target assumed: seconds_per_turn (experiments/targets.toml)")
+            == "assumed: the seconds per turn (experiments/targets.toml)")
 
 
 def test_power_worth_per_strategy_and_the_within_noise_flag():

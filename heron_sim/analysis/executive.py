@@ -77,11 +77,13 @@ def targets_file() -> str:
 
 def assumed_note(*names: str) -> str:
     """What a verdict resting on the targets ``names`` says when some are still assumed ("" when
-    the designer set them all): "target assumed: share_margin (experiments/targets.toml)"."""
+    the designer set them all), the targets in words: "assumed: the share margin
+    (experiments/targets.toml)"."""
     a = TARGETS.assumed(*names)
     if not a:
         return ""
-    return f"target{'s' if len(a) > 1 else ''} assumed: {', '.join(a)} ({targets_file()})"
+    words = [TARGETS.items[n].key.label or n.replace("_", " ") for n in a]
+    return f"assumed: {', '.join(words)} ({targets_file()})"
 
 
 def pc(x: float, d: int = 1) -> str:

@@ -66,6 +66,7 @@ class TargetKey:
     default: Any
     en: str
     fr: str
+    label: str = ""     # its name in a sentence of the report ("the share margin")
 
 
 #: Every target, declared once. Adding one = a row here + its line in experiments/targets.toml.
@@ -73,24 +74,24 @@ TARGETS: tuple[TargetKey, ...] = (
     TargetKey("length_minutes", _minutes_by_players,
               {2: (15.0, 25.0), 3: (20.0, 35.0), 4: (30.0, 45.0), 5: (35.0, 55.0), 6: (40.0, 65.0), 7: (45.0, 75.0)},
               "minutes at the table for a whole game, by player count",
-              "durée d'une partie en minutes, selon le nombre de joueurs"),
+              "durée d'une partie en minutes, selon le nombre de joueurs", label="the length target"),
     TargetKey("seconds_per_turn", _positive, 40.0, "seconds one player's turn takes at the table",
-              "secondes par tour d'un joueur à la table"),
+              "secondes par tour d'un joueur à la table", label="the seconds per turn"),
     TargetKey("share_margin", _fraction, 0.01, "how far a win rate may sit from its fair share and be called fair",
-              "écart toléré entre un taux de victoire et sa part équitable"),
+              "écart toléré entre un taux de victoire et sa part équitable", label="the share margin"),
     TargetKey("length_margin", _fraction, 0.05, "the relative change of the mean length that counts as no change",
-              "variation relative de la durée moyenne tenue pour nulle"),
+              "variation relative de la durée moyenne tenue pour nulle", label="the length margin"),
     TargetKey("comeback_floor", _fraction, 0.5,
               "the share of its fair share the player last at mid-game should still win",
-              "part de sa chance équitable que le dernier à mi-partie doit encore gagner"),
+              "part de sa chance équitable que le dernier à mi-partie doit encore gagner", label="the comeback floor"),
     TargetKey("dead_streak_ceiling", _fraction, 0.25,
               "the share of players who may go 3 turns in a row without moving",
-              "part des joueurs qui peuvent rester 3 tours de suite sans avancer"),
+              "part des joueurs qui peuvent rester 3 tours de suite sans avancer", label="the dead-turn ceiling"),
     TargetKey("skill_gap", lambda v, w: _range(v, w, _fraction), (0.7, 0.9),
               "the expert's win share against the novice at 2 players, [at least, at most]",
-              "part des victoires de l'expert contre le novice à 2 joueurs, [au moins, au plus]"),
+              "part des victoires de l'expert contre le novice à 2 joueurs, [au moins, au plus]", label="the skill gap to keep"),
     TargetKey("skill_gap_margin", _fraction, 0.01, "the change of the skill gap that counts as no change",
-              "variation de l'écart de niveau tenue pour nulle"),
+              "variation de l'écart de niveau tenue pour nulle", label="the skill-gap margin"),
 )
 _BY_NAME = {t.name: t for t in TARGETS}
 

@@ -437,16 +437,13 @@ def pct_text(rate: float, low: float, high: float) -> str:
     return f"{100 * rate:.1f} % [{max(0.0, 100 * low):.1f}, {min(100.0, 100 * high):.1f}]"
 
 
-def tidy_frames(name: str, readings: dict[str, dict], players: tuple[int, ...]):
-    """The tidy frames a game's summary module offers the report, for game ``name`` (looked up
-    in the registry when called): ``(seat_shares, readings, strategies)``, functions of
+def tidy_frames(game: Callable[[], "LightGame"], readings: dict[str, dict], players: tuple[int, ...]):
+    """The tidy frames a game's summary module offers the report, for the game ``game()`` gives
+    (called when a frame is asked for: the game's package registers it after its summary module
+    is imported): ``(seat_shares, readings, strategies)``, functions of
     ``(games=4000, seed=1, players=players)`` giving :func:`seat_frame` (every seat the first
     strategy, default rules), :func:`variants_frames` over ``readings`` (label -> overrides, same
     seeds) and :func:`strategy_frame` (the first two strategies, the second rotated over the seats)."""
-    def game():
-        from . import get
-        return get(name)
-
     def seat_shares(games: int = 4000, seed: int = 1, players=players) -> pd.DataFrame:
         """Seat win shares (every seat the first strategy, default rules) at every player count:
         one row per (players, seat) with wins, shared, win_rate, low, high, fair, p, p_holm."""

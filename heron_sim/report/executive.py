@@ -139,5 +139,5 @@ def verdict_basis() -> str:
     return (f"each effect's 95 % interval against the designer's targets ({targets_file()}): {margin_words()} for "
             "shares, the length target at each player count measured, a comeback floor of "
             f"{c:g} × the fair share for the player last at mid-game"
-            + (f"; {len(assumed)} of {len(TARGETS.items)} targets are still assumed ({', '.join(assumed)}), and each "
+            + (f"; {len(assumed)} of {len(TARGETS.items)} targets are still assumed ({', '.join(TARGETS.items[n].key.label or n for n in assumed)}), and each "
                "verdict resting on one says so" if assumed else "; every target is set by the designer"))

@@ -95,7 +95,14 @@ def _game():
     return get("akeruption")
 
 
-seat_shares, readings, strategies = tidy_frames("akeruption", READINGS, PLAYERS)
+def _game():
+    """This game, from the registry (its package registers it after importing this module)."""
+    from .. import get
+
+    return get("akeruption")
+
+
+seat_shares, readings, strategies = tidy_frames(_game, READINGS, PLAYERS)
 
 
 def wall_frame(games: int = 4000, seed: int = 1, players=PLAYERS) -> pd.DataFrame:

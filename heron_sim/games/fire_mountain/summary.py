@@ -101,7 +101,14 @@ def _game():
     return get("fire-mountain")
 
 
-seat_shares, readings, strategies = tidy_frames("fire-mountain", READINGS, PLAYERS)
+def _game():
+    """This game, from the registry (its package registers it after importing this module)."""
+    from .. import get
+
+    return get("fire-mountain")
+
+
+seat_shares, readings, strategies = tidy_frames(_game, READINGS, PLAYERS)
 
 
 def species_frame(games: int = 4000, seed: int = 1, players=PLAYERS) -> pd.DataFrame:

@@ -97,7 +97,14 @@ def _game():
     return get("mekong-dragons")
 
 
-seat_shares, readings, strategies = tidy_frames("mekong-dragons", READINGS, PLAYERS)
+def _game():
+    """This game, from the registry (its package registers it after importing this module)."""
+    from .. import get
+
+    return get("mekong-dragons")
+
+
+seat_shares, readings, strategies = tidy_frames(_game, READINGS, PLAYERS)
 
 
 def card_frame(games: int = 4000, seed: int = 1, players=PLAYERS) -> pd.DataFrame:

@@ -149,7 +149,14 @@ def _game():
     return get("rampage")
 
 
-seat_shares, readings, strategies = tidy_frames("rampage", READINGS, PLAYERS)
+def _game():
+    """This game, from the registry (its package registers it after importing this module)."""
+    from .. import get
+
+    return get("rampage")
+
+
+seat_shares, readings, strategies = tidy_frames(_game, READINGS, PLAYERS)
 
 
 def skill_frame(games: int = 4000, seed: int = 1, players=PLAYERS, long_game: bool = False) -> pd.DataFrame:
