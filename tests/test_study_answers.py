@@ -14,7 +14,7 @@ pytestmark = pytest.mark.exact
 
 def _obj(decision, met):
     return {"metric": "guide_spread", "goal": 0.01, "goal_met": met, "goal_met_95": met, "decision": decision,
-            "games_needed": 1000}
+            "games_needed": 1000, "verdict": "better"}
 
 
 def _write(root, name, finalists, base=None):
@@ -39,3 +39,13 @@ def test_each_study_gives_one_answer(tmp_path):
     assert "**`L1`**, 1 rule (rolls = 4); booklet text:" in md
     assert "no change in this space passes**; closest `t3` (rolls = 4): undecided (underpowered)" in md
     assert "**no change needed**" in md and "Measured at 2 tables: casual-4, rungs-5" in md
+
+
+def test_a_study_where_no_variant_beats_the_rulings_says_keep_them(tmp_path):
+    same = {"id": "L4", "n_changed": 1, "changes": "pond_pushback_flat = 2", "feasible": True,
+            "objectives": [{"metric": "guide_spread", "goal": None, "goal_met": None, "goal_met_95": None,
+                            "decision": None, "verdict": "no clear difference"}]}
+    _write(tmp_path, "p", [same])
+    (a,) = study_answers(tmp_path)
+    assert a["answer"] == "keep the rulings"
+    assert "**keep the rulings**: no variant is shown better" in study_answers_markdown(tmp_path)

@@ -86,6 +86,9 @@ def finding_text(spec: TuneSpec, finalists: list[dict], base: dict | None = None
     tables = (f"{len(best['scenarios'])} tables ({spec.aggregate} over the panel)" if len(best["scenarios"]) > 1
               else "one table")
     text = _base_text(spec, base, tables) if base else ""
+    if not any(o["verdict"] == "better" for e in finalists for o in e["objectives"]):
+        text += ("No re-evaluated variant is shown better than the rulings on any objective (paired 95 % intervals "
+                 "on fresh seeds): on this evidence, keep the rulings. ")
     if small is not None:
         text += (f"Smallest change that meets every goal with 95 % confidence on {tables}: `{small['id']}` "
                  f"({small['n_changed']} rule{'s' if small['n_changed'] != 1 else ''}: {small['changes']}). ")

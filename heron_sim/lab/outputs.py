@@ -485,6 +485,9 @@ def study_answers(results_root: str | Path = "results") -> list[dict]:
             answer = "no change needed"
         elif first is not None and meets_95(first):
             answer = "fix"
+        elif fin and "decision" in (fin[0]["objectives"] or [{}])[0] and not any(
+                o.get("verdict") == "better" for e in fin for o in e["objectives"]):
+            answer = "keep the rulings"  # no variant is shown better than the rulings on any objective
         else:
             answer = "no fix"
         entry = {"study": s["name"], "title": s["title"], "folder": str(path.parent), "answer": answer,
@@ -514,6 +517,8 @@ def study_answers_markdown(results_root: str | Path = "results") -> str:
         v = a["variant"]
         if a["answer"] == "no change needed":
             what = "**no change needed**: the rulings already meet every goal"
+        elif a["answer"] == "keep the rulings":
+            what = "**keep the rulings**: no variant is shown better than them on any objective"
         elif a["answer"] == "fix" and v:
             link = v["booklet"].get("fr.md") or v["sheets"].get("fr.md")
             what = (f"**`{v['id']}`**, {v['n_changed']} rule{'s' if v['n_changed'] != 1 else ''} ({v['changes']})"

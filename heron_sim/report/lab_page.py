@@ -60,6 +60,7 @@ TEXTS = (
     "Smallest change that meets every goal with 95 % confidence: {id} ({rules}).",
     "No change in this space meets every goal with 95 % confidence; the closest: {id} ({rules}).",
     "booklet text", "Measured at {n} tables: {tables}.",
+    "No variant is shown better than the rulings on any objective: on this evidence, keep the rulings.",
 )
 
 
@@ -199,6 +200,9 @@ def study_html(p: dict, lang: str) -> tuple[str, int]:
         rules0 = _t("1 rule changed", lang) if n0 == 1 else _t("{n} rules changed", lang, n=n0)
         if answer["answer"] == "no change needed":
             line = _t("No change needed: the rulings already meet every goal with 95 % confidence.", lang)
+        elif answer["answer"] == "keep the rulings":
+            line = _t("No variant is shown better than the rulings on any objective: on this evidence, keep the rulings.",
+                      lang)
         elif answer["answer"] == "fix" and v0:
             line = _t("Smallest change that meets every goal with 95 % confidence: {id} ({rules}).", lang,
                       id=v0["id"], rules=f"{changes_words(v0['changes'], lang)}, {rules0}")
