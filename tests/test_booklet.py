@@ -108,3 +108,9 @@ def test_a_rule_for_one_guides_holder_is_written_where_the_rule_is():
     text = booklet_text(BASE, v, "fr")
     assert "## 02 — L’Angoisse du Héron" in text
     assert "**Pour le joueur qui a le Guide Héron, dès qu'un joueur cumule 4 Hérons ou plus" in text
+
+
+def test_the_english_text_keeps_the_games_own_words():
+    en = booklet_text(BASE, Rules.build(overrides={"anxiety_threshold": 4, "pond_pushback_max": 6}), "en")
+    assert "## 02 — The Angoisse du Héron" in en and "## 03 — The Étang Paisible" in en
+    assert "Anxiety" not in en and "Peaceful Pond" not in en

@@ -534,7 +534,12 @@ def booklet_text(base: Rules, variant: Rules, lang: str, name: str = "") -> str:
             if changed:
                 text = "\n".join(_bold(x) if x not in was.split("\n") else x for x in text.split("\n"))
             lines += [text, ""]
-    return "\n".join(lines).rstrip() + "\n"
+    out = "\n".join(lines).rstrip() + "\n"
+    if lang == "en":  # the game's own words stay in English too (Étang Paisible, Angoisse du Héron, …)
+        from ..i18n import game_words
+
+        out = game_words(out)
+    return out
 
 
 __all__ = ["BLOCKS", "Block", "Para", "booklet_blocks", "booklet_text", "cases", "ordinal", "words"]
