@@ -308,13 +308,10 @@ def _eagle_en(r):
 
 
 def _heron_holder(r):
-    """The rules of the Héron guide's holder's turn (rules by guide), else the rules."""
+    """The rules of the Héron guide's holder's turn (the rules themselves without rules by guide)."""
     from ..animals import NAMES
 
-    try:
-        return r.guide_rules(NAMES.index("heron"))
-    except (AttributeError, IndexError):
-        return r
+    return r.guide_rules(NAMES.index("heron"))
 
 
 def _heron_fr(r):
