@@ -6,13 +6,17 @@ Each target is declared once here (:data:`TARGETS`: its name, the shape of its v
 default, its words in French and English); the file gives the values. A name the table does not
 know is refused with one line, never skipped; a target the file leaves out keeps its default and
 counts as assumed.
+
+Each lighter game has a section of its own (``[game.rampage]``, issue 34 item 2): its length in
+rounds at each player count, how far a seat may sit from its fair share, the games the round cap
+may stop (:data:`GAME_TARGETS`); a game the file leaves out keeps the defaults, every one assumed.
 """
 
 from __future__ import annotations
 
 import os
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable
@@ -96,6 +100,36 @@ TARGETS: tuple[TargetKey, ...] = (
 _BY_NAME = {t.name: t for t in TARGETS}
 
 
+def _counts(v: Any, where: str) -> dict[int, tuple[float, float]]:
+    if not isinstance(v, dict) or not v:
+        raise HeronSimError(f"{where}: {v!r}; allowed: a table of player counts, e.g. {{ 4 = [8, 15] }}")
+    out = {}
+    for k, r in v.items():
+        if not str(k).isdigit() or int(k) not in PLAYER_COUNTS:
+            raise HeronSimError(f"{where}.{k}: unknown player count; allowed: 2 to 7")
+        out[int(k)] = _range(r, f"{where}.{k}", _positive)
+    return dict(sorted(out.items()))
+
+
+#: A lighter game's targets (``[game.NAME.KEY]``), declared once; a game's section may give any of
+#: them; one it leaves out keeps this default and counts as assumed. ``length_rounds`` has no
+#: default: a game without it is not judged on its length, and its verdict says so.
+GAME_TARGETS: tuple[TargetKey, ...] = (
+    TargetKey("length_rounds", _counts, None,
+              "rounds a whole game lasts (every seat plays once a round), by player count: [shortest, longest]",
+              "nombre de tours de table d'une partie, selon le nombre de joueurs : [le moins, le plus]",
+              label="the length target"),
+    TargetKey("share_margin", _fraction, 0.02, "how far a seat's win share may sit from its fair share and be called fair",
+              "écart toléré entre la part de victoires d'une place et sa part équitable", label="the seat-share margin"),
+    TargetKey("length_margin", _fraction, 0.05, "the relative distance past the length target that counts as one margin",
+              "écart relatif au-delà de la durée visée qui compte pour une marge", label="the length margin"),
+    TargetKey("unfinished_ceiling", _fraction, 0.01, "the share of games the round cap may stop unfinished",
+              "part des parties que la limite de tours peut arrêter avant la fin", label="the unfinished ceiling"),
+)
+_GAME_BY_NAME = {t.name: t for t in GAME_TARGETS}
+_GAME_NAME = __import__("re").compile(r"[a-z][a-z0-9-]*")
+
+
 def default(name: str) -> Any:
     """A target's default (heron-sim's assumption), for the constants that stand for it."""
     return _BY_NAME[name].default
@@ -110,11 +144,67 @@ class Target:
 
 
 @dataclass(frozen=True)
+class GameTargets:
+    """One lighter game's targets (``[game.NAME]``; every key of :data:`GAME_TARGETS`)."""
+
+    game: str
+    items: dict[str, Target]
+    #: whether the file has a section for this game
+    in_file: bool = False
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self.items:
+            raise HeronSimError(f"target {name!r} of game {self.game!r}: unknown; allowed: {', '.join(_GAME_BY_NAME)}")
+        return self.items[name].value
+
+    def assumed(self, *names: str) -> list[str]:
+        """The targets among ``names`` (all when none given) that are still assumed."""
+        for n in names:
+            self[n]
+        return [n for n in (names or tuple(self.items)) if self.items[n].assumed]
+
+    def rounds(self, players: int) -> tuple[float, float] | None:
+        """The length target in rounds at ``players`` players (None: the file gives none)."""
+        table = self["length_rounds"]
+        return None if table is None else table.get(players)
+
+
+def _game_items(game: str, data: Any, name: str) -> dict[str, Target]:
+    where = f"{name}: [game.{game}]"
+    if not isinstance(data, dict):
+        raise HeronSimError(f"{where}: expected a table of targets; allowed: {', '.join(_GAME_BY_NAME)}")
+    unknown = sorted(set(data) - set(_GAME_BY_NAME))
+    if unknown:
+        raise HeronSimError(f"{name}: [game.{game}.{unknown[0]}]: unknown target; allowed: {', '.join(_GAME_BY_NAME)}")
+    return {k.name: _item(k, data.get(k.name), f"{name}: [game.{game}.{k.name}]") for k in GAME_TARGETS}
+
+
+def game_defaults(game: str) -> GameTargets:
+    """A game's targets when the file gives it no section: every default, every one assumed."""
+    return GameTargets(game, {k.name: Target(k, k.default, True, "heron-sim's default (no [game] section)")
+                              for k in GAME_TARGETS})
+
+
+@dataclass(frozen=True)
 class Targets:
     """The designer's targets as read from a file (``path`` None: the defaults, all assumed)."""
 
     items: dict[str, Target]
     path: str | None = None
+    #: the lighter games' sections (``[game.NAME]``), by the game's command-line name
+    games: dict[str, GameTargets] = field(default_factory=dict)
+
+    def game(self, name: str) -> GameTargets:
+        """The targets of the lighter game ``name``: its section, or the defaults (all assumed)."""
+        return self.games.get(name) or game_defaults(name)
+
+    def check_games(self, known) -> None:
+        """Refuse, in one line, a ``[game.NAME]`` section whose game is not among ``known``."""
+        known = list(known)
+        bad = sorted(set(self.games) - set(known))
+        if bad:
+            where = Path(self.path).name if self.path else "<targets>"
+            raise HeronSimError(f"{where}: [game.{bad[0]}]: unknown game; allowed: {', '.join(known)}")
 
     def __getitem__(self, name: str) -> Any:
         if name not in self.items:
@@ -140,33 +230,41 @@ class Targets:
         return rounds * players * self["seconds_per_turn"] / 60
 
 
+def _item(key: TargetKey, entry: Any, where: str) -> Target:
+    """One target of the file (``entry``: its table, None when the file leaves it out)."""
+    if entry is None:
+        return Target(key, key.default, True, "heron-sim's default (not in the file)")
+    if not isinstance(entry, dict):
+        raise HeronSimError(f"{where}: expected a table with value, assumed, source")
+    bad = sorted(set(entry) - {"value", "assumed", "source"})
+    if bad:
+        raise HeronSimError(f"{where}.{bad[0]}: unknown field; allowed: value, assumed, source")
+    if "value" not in entry:
+        raise HeronSimError(f"{where}.value: missing")
+    assumed = entry.get("assumed", False)
+    if not isinstance(assumed, bool):
+        raise HeronSimError(f"{where}.assumed: {assumed!r}; allowed: true, false")
+    source = entry.get("source", "")
+    if not isinstance(source, str):
+        raise HeronSimError(f"{where}.source: {source!r}; allowed: a string")
+    return Target(key, key.parse(entry["value"], f"{where}.value"), assumed, source)
+
+
 def parse_targets(data: dict, path: str = "<targets>") -> Targets:
     name = Path(path).name
-    unknown = sorted(set(data) - set(_BY_NAME))
+    unknown = sorted(set(data) - set(_BY_NAME) - {"game"})
     if unknown:
-        raise HeronSimError(f"{name}: [{unknown[0]}]: unknown target; allowed: {', '.join(_BY_NAME)}")
-    items = {}
-    for key in TARGETS:
-        entry = data.get(key.name)
-        if entry is None:
-            items[key.name] = Target(key, key.default, True, "heron-sim's default (not in the file)")
-            continue
-        where = f"{name}: [{key.name}]"
-        if not isinstance(entry, dict):
-            raise HeronSimError(f"{where}: expected a table with value, assumed, source")
-        bad = sorted(set(entry) - {"value", "assumed", "source"})
-        if bad:
-            raise HeronSimError(f"{where}.{bad[0]}: unknown field; allowed: value, assumed, source")
-        if "value" not in entry:
-            raise HeronSimError(f"{where}.value: missing")
-        assumed = entry.get("assumed", False)
-        if not isinstance(assumed, bool):
-            raise HeronSimError(f"{where}.assumed: {assumed!r}; allowed: true, false")
-        source = entry.get("source", "")
-        if not isinstance(source, str):
-            raise HeronSimError(f"{where}.source: {source!r}; allowed: a string")
-        items[key.name] = Target(key, key.parse(entry["value"], f"{where}.value"), assumed, source)
-    return Targets(items, str(path))
+        raise HeronSimError(f"{name}: [{unknown[0]}]: unknown target; allowed: {', '.join(_BY_NAME)}, game.NAME")
+    items = {key.name: _item(key, data.get(key.name), f"{name}: [{key.name}]") for key in TARGETS}
+    sections = data.get("game", {})
+    if not isinstance(sections, dict):
+        raise HeronSimError(f"{name}: [game]: expected one table per lighter game, e.g. [game.rampage]")
+    games = {}
+    for g, body in sections.items():
+        if not _GAME_NAME.fullmatch(g):
+            raise HeronSimError(f"{name}: [game.{g}]: not a game's name; allowed: its command-line name, e.g. rampage")
+        games[g] = GameTargets(g, _game_items(g, body, name), in_file=True)
+    return Targets(items, str(path), games)
 
 
 def load_targets(path: str | Path | None = None) -> Targets:
@@ -210,11 +308,24 @@ def targets_text(t: Targets, lang: str = "en") -> str:
         mark = "ASSUMED" if item.assumed else "set"
         words = item.key.fr if lang == "fr" else item.key.en
         lines.append(f"  {name} = {v}  [{mark}]  {words}" + (f" ({item.source})" if item.source else ""))
+    for g, gt in t.games.items():
+        lines.append(f"  [game.{g}]")
+        for k, item in gt.items.items():
+            v = item.value
+            if v is None:
+                v = "none (its length is not judged)"
+            elif isinstance(v, dict):
+                v = "; ".join(f"{p} players {lo:g}-{hi:g} rounds" for p, (lo, hi) in v.items())
+            else:
+                v = f"{v:g}"
+            mark = "ASSUMED" if item.assumed else "set"
+            words = item.key.fr if lang == "fr" else item.key.en
+            lines.append(f"    {k} = {v}  [{mark}]  {words}" + (f" ({item.source})" if item.source else ""))
     n = len(t.assumed())
     lines.append(f"{n} of {len(t.items)} targets are assumed: verdicts resting on them say so." if n
                  else "every target is set by the designer.")
     return "\n".join(lines)
 
 
-__all__ = ["DEFAULT_PATH", "TARGETS", "default", "Target", "TargetKey", "Targets", "load_targets", "parse_targets",
+__all__ = ["DEFAULT_PATH", "GAME_TARGETS", "TARGETS", "default", "game_defaults", "GameTargets", "Target", "TargetKey", "Targets", "load_targets", "parse_targets",
            "targets_text"]

@@ -27,12 +27,19 @@ def targets_cmd(
 
     if lang not in ("fr", "en"):
         raise HeronSimError(f"--lang: {lang!r}; allowed: fr, en")
+    from ..games import available
+
     t = load_targets(file)
+    t.check_games(available())
     if as_json:
-        typer.echo(dumps({"path": t.path, "targets": {
-            n: {"value": ({str(k): list(v) for k, v in x.value.items()} if isinstance(x.value, dict) else
-                          list(x.value) if isinstance(x.value, tuple) else x.value),
-                "assumed": x.assumed, "source": x.source, "meaning": x.key.fr if lang == "fr" else x.key.en}
-            for n, x in t.items.items()}, "assumed": t.assumed()}))
+        def entry(x):
+            return {"value": ({str(k): list(v) for k, v in x.value.items()} if isinstance(x.value, dict) else
+                              list(x.value) if isinstance(x.value, tuple) else x.value),
+                    "assumed": x.assumed, "source": x.source, "meaning": x.key.fr if lang == "fr" else x.key.en}
+
+        typer.echo(dumps({"path": t.path, "targets": {n: entry(x) for n, x in t.items.items()},
+                          "assumed": t.assumed(),
+                          "games": {g: {"targets": {n: entry(x) for n, x in gt.items.items()}, "assumed": gt.assumed()}
+                                    for g, gt in t.games.items()}}))
         return
     typer.echo(targets_text(t, lang))
