@@ -95,6 +95,8 @@ class Section:
     facts: list[Fact] = field(default_factory=list)
     #: "heron" (the main report), "appendix" (a lighter game: a page of its own) or "lab" (the lab's page)
     part: str = "heron"
+    #: a lighter game's verdict (:class:`heron_sim.analysis.game_verdict.GameVerdict`): its page opens on it
+    verdict: Any = None
 
     def fact(self, id: str, label: str, estimate: float, low: float = math.nan, high: float = math.nan,
              n: int = 0, unit: str = "", **kw) -> Fact:

@@ -237,6 +237,10 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
     _atomic_write(paths["md"], md)
     _atomic_write(paths["html"], page)
     for g in games:
+        if g.verdict is not None:  # what to change: the lab's study of the game in this results folder, if any
+            from ..analysis.game_verdict import what_to_change
+
+            g.verdict.change = what_to_change(g.verdict.game, out_dir, g.verdict.lang)
         gp = out_dir / game_page(g)
         _atomic_write(gp, _html([g], meta, g.title, pngs, [], pd.DataFrame(), None, [], game=True))
         paths["games"].append(gp)
@@ -299,6 +303,9 @@ def _html(sections, meta, title, pngs, rows, reconcile, judged=None, games=(), g
     """One page: the Héron report (verdict, answers, then every section folded) or, with
     ``game``, a lighter game's own page."""
     toc = []
+    gverdict = sections[0].verdict if game and sections and getattr(sections[0], "verdict", None) else None
+    if gverdict is not None:
+        toc.append({"id": "verdict", "title": gverdict.words("Verdict"), "children": []})
     if not game:
         toc = [{"id": "verdict", "title": "Verdict", "children": []},
                {"id": "answers", "title": "Answers at a glance", "children": []},
@@ -326,7 +333,7 @@ def _html(sections, meta, title, pngs, rows, reconcile, judged=None, games=(), g
     lo_t, hi_t = TARGET_MINUTES
     return _ENV.get_template("report.html.j2").render(
         title=title, subtitle=_subtitle(meta, "game" if game else "heron"), toc=toc, rows=rows, reconcile=rec_html, game=game,
-        wrong=wrong, fine=fine, open=open_, readings=READINGS, target=f"{lo_t:.0f}–{hi_t:.0f} minutes",
+        wrong=wrong, fine=fine, open=open_, readings=READINGS, gverdict=gverdict, target=f"{lo_t:.0f}–{hi_t:.0f} minutes",
         basis=verdict_basis(),
         games=[{"href": game_page(g), "title": vocab(g.title)} for g in games],
         glossary=table_html(_glossary_frame(), text=True), assumptions=ASSUMPTIONS, sections=secs, meta=_meta_rows(meta))
@@ -363,6 +370,8 @@ def _markdown(sections, meta, title, pngs, out_dir: Path, rows, reconcile, judge
         parts += ["", f"{h} {sec.title}", ""]
         if sec.intro:
             parts += [sec.intro, ""]
+        if sec.verdict is not None:
+            parts += _game_verdict_md(sec.verdict)
         if sec.findings:
             parts += [f"- {f}" for f in sec.findings] + [""]
         for t in sec.tables:
@@ -379,3 +388,18 @@ def _markdown(sections, meta, title, pngs, out_dir: Path, rows, reconcile, judge
     parts += ["", "## Run metadata", "", "| key | value |", "|---|---|"]
     parts += [f"| {_md(k)} | {_md(v)} |" for k, v in _meta_rows(meta)]
     return "\n".join(parts) + "\n"
+
+
+def _game_verdict_md(v) -> list[str]:
+    """A lighter game's verdict in the Markdown report (its appendix section opens on it)."""
+    def line(p):
+        return (f"**{p.what}** — {p.figure}" + (f" ({p.size:.1f} {v.words('× its margin')})" if p.size > 1 else "")
+                + (f" — {p.assumed}" if p.assumed else ""))
+
+    out = [f"**{v.words('Verdict')}.** {v.words('What is wrong with the game, largest first')} ({v.basis}):", ""]
+    out += [f"{i}. {line(p)}" for i, p in enumerate(v.wrong, 1)] or [v.words("Nothing measured here lies beyond its target.")]
+    if v.fine:
+        out += ["", f"{v.words('What is fine:')} " + "; ".join(line(p) for p in v.fine) + "."]
+    if v.open:
+        out += ["", f"{v.words('Not settled by these games:')} " + "; ".join(line(p) for p in v.open) + "."]
+    return out + ["", f"{v.words('What to change:')} {v.change}", ""]

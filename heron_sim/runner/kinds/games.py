@@ -88,7 +88,10 @@ def _plan_light(exp: GamesExperiment, g) -> list[Job]:
     old model's reading, or an option; same seeds as the default batch)."""
     from ...games import available
 
+    from ...analysis.judge import TARGETS
+
     registry = available()
+    TARGETS.check_games(registry)  # a [game.NAME] of the targets file that names no game: refused before playing
     names = list(registry) if exp.light_games == "all" else list(exp.light_games)
     jobs = []
     for name in names:
@@ -198,6 +201,7 @@ def _light_game(kind: ExperimentKind, exp, data, name: str) -> Section:
         _readings(sec, data, frames, reading_jobs, lab, unit)
     if mixed_jobs:
         _strategies(sec, data, mixed_jobs, lab["title"], kind.want(exp, "strategies"))
+    sec.verdict = _verdict(sec, name, panels, unit)
     # the game's own answers, at the experiment's player count
     from ...games import available
 
@@ -210,6 +214,32 @@ def _light_game(kind: ExperimentKind, exp, data, name: str) -> Section:
     sec.notes.append(f"Sample sizes: {sizes}; seed {exp.seed} (game i draws from stream (seed, i)); "
                      f"{sum(j.get('seconds', 0) for j in jobs):.1f} s.")
     return sec
+
+
+def _verdict(sec: Section, name: str, panels: dict, unit: str):
+    """The game's verdict (:func:`heron_sim.analysis.game_verdict.game_verdict`) from every panel of
+    players: seat rows and the length in rounds (a length in player turns divided by the players)."""
+    from ...analysis.game_verdict import game_verdict
+    from ...analysis.judge import TARGETS
+    from ...games.base import seat_rows
+
+    seats, lengths = [], []
+    for k, per in panels.items():
+        for P, df in per.items():
+            if df is None or not len(df):
+                continue
+            seats.append(seat_rows(df, panel=k, players=P))
+            lt = M.light_length_table(df)
+            f = 1 / P if "turn" in unit else 1.0
+            lengths.append({"panel": k, "players": P, "mean": lt["mean"] * f, "low": lt["mean_low"] * f,
+                            "high": lt["mean_high"] * f, "n": lt["finished"], "games": lt["games"],
+                            "finished": lt["finished"]})
+    ids = {t.caption: f"{sec.key}-t{i + 1}" for i, t in enumerate(sec.tables)}
+    anchors = {"seats": next((v for c, v in ids.items() if c.startswith("Seat win shares by player count, with")),
+                             next((v for c, v in ids.items() if c.startswith("Seat win shares")), sec.key)),
+               "length": next((v for c, v in ids.items() if c.startswith("Game length")), sec.key)}
+    return game_verdict(name, pd.concat(seats, ignore_index=True), pd.DataFrame(lengths), TARGETS.game(name),
+                        list(panels), anchors=anchors)
 
 
 def _seat_shares(sec: Section, frames: dict, counts: list[int], best: str, n_games: int, title: str, P0: int,
