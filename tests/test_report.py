@@ -86,6 +86,9 @@ def test_plan_report_and_rerender(plan_dir):
         assert body.count("data:image/png;base64,") == 3
         assert (out / "figures" / f"games-{game}-seats.png").is_file()
         assert f'<section id="games-{game}">' not in page
+        # the page opens on the game's verdict (issue 34 item 2), with its "what to change" slot
+        assert gp.index('<section id="verdict">') < gp.index(f'<section id="games-{game}">')
+        assert "[game." in gp and "What to change:</b> No study run yet for this game." in gp
     assert "Game length (player turns" in (out / "game-fire-mountain.html").read_text() and "Game length (rounds" in page
     # the verdict first, then the executive answers, then the sections
     answers = page.split('<section id="answers">')[1].split("</section>")[0]

@@ -125,7 +125,7 @@ def _panel_figs(rows: pd.DataFrame, lang: str, value="win_rate", low="low", high
     parts = []
     for r in rows.itertuples():
         v, lo, hi = getattr(r, value), getattr(r, low), getattr(r, high)
-        fig = _pct(v, lo, hi, lang) if share else interval(v, lo, hi, 2, lang)
+        fig = _pct(v, lo, hi, lang) if share else interval(v, lo, hi, 2, lang) + " " + _t("rounds", lang)
         parts.append(f"{r.panel} {fig} (n = {number(int(getattr(r, n)), 0, lang)})")
     return "; ".join(parts)
 
