@@ -370,8 +370,6 @@ def _markdown(sections, meta, title, pngs, out_dir: Path, rows, reconcile, judge
         parts += ["", f"{h} {sec.title}", ""]
         if sec.intro:
             parts += [sec.intro, ""]
-        if sec.verdict is not None:
-            parts += _game_verdict_md(sec.verdict)
         if sec.findings:
             parts += [f"- {f}" for f in sec.findings] + [""]
         for t in sec.tables:
@@ -389,17 +387,3 @@ def _markdown(sections, meta, title, pngs, out_dir: Path, rows, reconcile, judge
     parts += [f"| {_md(k)} | {_md(v)} |" for k, v in _meta_rows(meta)]
     return "\n".join(parts) + "\n"
 
-
-def _game_verdict_md(v) -> list[str]:
-    """A lighter game's verdict in the Markdown report (its appendix section opens on it)."""
-    def line(p):
-        return (f"**{p.what}** — {p.figure}" + (f" ({p.size:.1f} {v.words('× its margin')})" if p.size > 1 else "")
-                + (f" — {p.assumed}" if p.assumed else ""))
-
-    out = [f"**{v.words('Verdict')}.** {v.words('What is wrong with the game, largest first')} ({v.basis}):", ""]
-    out += [f"{i}. {line(p)}" for i, p in enumerate(v.wrong, 1)] or [v.words("Nothing measured here lies beyond its target.")]
-    if v.fine:
-        out += ["", f"{v.words('What is fine:')} " + "; ".join(line(p) for p in v.fine) + "."]
-    if v.open:
-        out += ["", f"{v.words('Not settled by these games:')} " + "; ".join(line(p) for p in v.open) + "."]
-    return out + ["", f"{v.words('What to change:')} {v.change}", ""]
