@@ -33,7 +33,7 @@ MSGIDS = (
     "The length at {p} players against its target ({lo}–{hi} rounds): beyond it with some players, not settled with "
     "the others",
     "The length at {p} players against its target ({lo}–{hi} rounds) is not settled by these games",
-    "The length is not judged: the targets file gives this game no length ([game.{game}.length_rounds])",
+    "The length is not judged: the targets file gives this game no length in rounds ([game.{game}])",
     "The length at {p} players is not judged: the targets file gives no length at this player count",
     "{p} players {x} rounds (target {lo}–{hi})",
     "Seat {seat} wins more than a fair {fair} at {p} players, with every player tried: a property of the game",
@@ -178,8 +178,8 @@ def length_problems(lengths: pd.DataFrame, t: GameTargets, lang: str = "en", anc
     counts = sorted(int(p) for p in lengths["players"].unique())
     note = _assumed(t, lang, "length_rounds", "length_margin")
     if t["length_rounds"] is None:
-        return [Problem(_t("The length is not judged: the targets file gives this game no length "
-                           "([game.{game}.length_rounds])", lang, game=t.game), "", 0.0, anchor)]
+        return [Problem(_t("The length is not judged: the targets file gives this game no length in rounds "
+                           "([game.{game}])", lang, game=t.game), "", 0.0, anchor)]
     mg = t["length_margin"]
     out: list[Problem] = []
     side_of: dict[int, tuple[str, float]] = {}
