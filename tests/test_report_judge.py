@@ -268,9 +268,12 @@ def test_a_target_the_designer_set_is_not_called_assumed(monkeypatch):
     from heron_sim.analysis.targets import DEFAULT_PATH, parse_targets
 
     data = tomllib.loads(DEFAULT_PATH.read_text(encoding="utf-8"))
-    for entry in data.values():
-        entry["assumed"] = False
+    for name, entry in data.items():
+        for e in entry.values() if name == "game" else [entry]:  # the lighter games' sections: one level down
+            for t in e.values() if name == "game" else [e]:
+                t["assumed"] = False
     monkeypatch.setattr(X, "TARGETS", parse_targets(data, str(DEFAULT_PATH)))
+    assert all(g.assumed() == [] for g in X.TARGETS.games.values())
     assert X.assumed_note("share_margin") == "" and X.assumed_note("length_minutes", "seconds_per_turn") == ""
     data["seconds_per_turn"]["assumed"] = True
     monkeypatch.setattr(X, "TARGETS", parse_targets(data, str(DEFAULT_PATH)))

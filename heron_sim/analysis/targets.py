@@ -324,6 +324,11 @@ def targets_text(t: Targets, lang: str = "en") -> str:
     n = len(t.assumed())
     lines.append(f"{n} of {len(t.items)} targets are assumed: verdicts resting on them say so." if n
                  else "every target is set by the designer.")
+    if t.games:
+        ga = sum(len(g.assumed()) for g in t.games.values())
+        gn = sum(len(g.items) for g in t.games.values())
+        lines.append(f"lighter games: {ga} of {gn} targets are assumed." if ga else
+                     "lighter games: every target is set by the designer.")
     return "\n".join(lines)
 
 
