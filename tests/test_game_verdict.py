@@ -139,3 +139,17 @@ def test_the_verdict_speaks_french_from_the_catalogue():
                      _lengths(4, {k: 2.0 for k in PANELS}), t, PANELS, lang="fr")
     assert v.wrong[1].what.startswith("La place 1 gagne plus qu'une part équitable de 25\u00a0%")
     assert "2,00 [1,98 ; 2,02]" in v.wrong[0].figure
+
+
+def test_the_targets_command_prints_the_games_and_refuses_a_section_for_no_game(tmp_path):
+    from typer.testing import CliRunner
+
+    from heron_sim.cli import app
+
+    res = CliRunner().invoke(app, ["targets", str(DEFAULT_PATH)])
+    assert res.exit_code == 0 and "[game.rampage]" in res.output and "lighter games: 16 of 16 targets are assumed" in res.output
+    f = tmp_path / "targets.toml"
+    f.write_text("[game.rampge.share_margin]\nvalue = 0.02\n", encoding="utf-8")
+    res = CliRunner().invoke(app, ["targets", str(f)])
+    assert res.exit_code == 2
+    assert res.output.strip().splitlines()[-1].startswith("error: targets.toml: [game.rampge]: unknown game; allowed: ")
