@@ -73,6 +73,15 @@ MSGIDS = (
 )
 
 
+def _sep(lang: str) -> str:
+    """Between the items of a list: "; " (French typography: " ; ")."""
+    return " ; " if lang == "fr" else "; "
+
+
+def _colon(lang: str) -> str:
+    return " : " if lang == "fr" else ": "
+
+
 def _t(msgid: str, lang: str, **kw) -> str:
     assert msgid in MSGIDS, msgid  # every text is declared (and so translated)
     text = gettext(msgid, lang)
@@ -127,7 +136,7 @@ def _panel_figs(rows: pd.DataFrame, lang: str, value="win_rate", low="low", high
         v, lo, hi = getattr(r, value), getattr(r, low), getattr(r, high)
         fig = _pct(v, lo, hi, lang) if share else interval(v, lo, hi, 2, lang) + " " + _t("rounds", lang)
         parts.append(f"{r.panel} {fig} (n = {number(int(getattr(r, n)), 0, lang)})")
-    return "; ".join(parts)
+    return _sep(lang).join(parts)
 
 
 def _assumed(t: GameTargets, lang: str, *names: str) -> str:
@@ -213,7 +222,7 @@ def length_problems(lengths: pd.DataFrame, t: GameTargets, lang: str = "en", anc
         return a if a == b else f"{a}–{b}"
 
     def listed(ps):
-        return "; ".join(_t("{p} players {x} rounds (target {lo}–{hi})", lang, p=p, x=spread(p),
+        return _sep(lang).join(_t("{p} players {x} rounds (target {lo}–{hi})", lang, p=p, x=spread(p),
                             lo=number(t.rounds(p)[0], 0, lang), hi=number(t.rounds(p)[1], 0, lang)) for p in ps)
 
     judged_counts = [p for p in counts if t.rounds(p) is not None]
@@ -225,7 +234,7 @@ def length_problems(lengths: pd.DataFrame, t: GameTargets, lang: str = "en", anc
             continue
         top = max(ps, key=lambda p: side_of[p][1])
         rows = lengths[lengths["players"] == top]
-        figure = f"{_t('{p} players', lang, p=top)}: " + _panel_figs(rows, lang, "mean", "low", "high", "n", False)
+        figure = _t('{p} players', lang, p=top) + _colon(lang) + _panel_figs(rows, lang, "mean", "low", "high", "n", False)
         out.append(Problem(_t(msgid, lang, counts=_counts(ps, judged_counts, lang), listed=listed(ps)), figure,
                            side_of[top][1], anchor, fine=side == "inside", assumed=note))
     return out
@@ -323,7 +332,7 @@ def unfinished_problems(lengths: pd.DataFrame, t: GameTargets, lang: str = "en",
         rate, lo, hi = wilson(k, rows["games"].to_numpy(float))
         out.append(Problem(_t("Games the round cap stops unfinished: at most the ceiling of {ceiling} at {counts}, with "
                               "every player tried", lang, ceiling=_share(c, lang), counts=_counts(fine, counts, lang)),
-                           f"{_t('{p} players', lang, p=fine[0])}: "
+                           _t('{p} players', lang, p=fine[0]) + _colon(lang)
                            + _panel_figs(rows.assign(u=rate, ulo=lo, uhi=hi), lang, "u", "ulo", "uhi", "games"),
                            0.0, anchor, fine=True, assumed=note))
     return out
@@ -337,7 +346,7 @@ def basis(t: GameTargets, panels: list[str], lang: str = "en", file: str = "expe
         lw = _t("no length target", lang)
     else:
         spans = sorted({v for v in length.values()})
-        lw = _t("the length {length}", lang, length="; ".join(
+        lw = _t("the length {length}", lang, length=_sep(lang).join(
             f"{number(lo, 0, lang)}–{number(hi, 0, lang)} " + _t("rounds", lang)
             + ("" if len(spans) == 1 else f" ({', '.join(str(p) for p, v in length.items() if v == (lo, hi))})")
             for lo, hi in spans))
@@ -349,7 +358,7 @@ def basis(t: GameTargets, panels: list[str], lang: str = "en", file: str = "expe
             if a else _t("every target is set by the designer", lang))
     return (_t("each figure's 95 % interval against the designer's targets for this game ({file}, [game.{game}]): {what}; "
                "a finding is the game's only when it holds with every panel of players ({panels})", lang,
-               file=file, game=t.game, what=what, panels=", ".join(panels)) + "; " + tail)
+               file=file, game=t.game, what=what, panels=", ".join(panels)) + _sep(lang) + tail)
 
 
 def what_to_change(game: str, results_root: str | Path = "results", lang: str = "en") -> str:
