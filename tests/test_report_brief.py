@@ -166,3 +166,15 @@ def test_the_lab_pages_link_files_that_exist(rendered, tmp_path):
         assert any(h.startswith("tune-") for h in hrefs), page.name
         missing = [h for h in hrefs if not (rendered / h).is_file() and h != "index.html"]
         assert not missing, (page.name, missing[:5])
+
+
+def test_no_tested_remedy_never_contradicts_a_study():
+    """Where a study finds a fix or no change needed, the plan's own "no tested remedy fixes this"
+    is said of its one-key batches only; elsewhere it stays."""
+    from heron_sim.report.studies import Change, action_words
+
+    said = "No tested remedy fixes this; tried: 2 rolls per turn."
+    fix = Change("first-player", "The first player", ("q-first-player",), "fix", "Smallest change that passes: …")
+    none = Change("first-player", "The first player", ("q-first-player",), "no fix", "No change in this space passes")
+    assert "No tested remedy" not in action_words(said, [fix]) and "one-key batches" in action_words(said, [fix])
+    assert action_words(said, [none]) == said and action_words(said, []) == said

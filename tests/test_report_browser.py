@@ -10,7 +10,9 @@ clipped, nothing wider than the screen), the height of the Héron page at 1280 p
 folded, code left in the text, the reading labels defined on the page, the verdict on the first
 screen. The print stylesheet is checked twice: the page with its print rules applied at the
 width of an A4 page (no table wider than the page, nothing that scrolls), and a real PDF printed
-by Chromium (A4, one page break per section). Nothing is downloaded: the pages are
+by Chromium (A4, one page break per section). The pages are the designer's brief (report.html:
+its verdict on the first screen; printed on at most 10 A4 pages, issue 30 item 8) and its annex
+(report-annex.html: the tables and figures, the height and the printed sections). Nothing is downloaded: the pages are
 self-contained and the browser runs with networking features off. Screenshots of the first
 screen at both widths and of the printed layout are kept under the test's tmp folder (and under
 $HERON_SCREENSHOTS when set) for a person to look at.

@@ -274,7 +274,7 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
 def _changes(out_dir: Path, rows, judged, labs: bool) -> list:
     """Each problem's study and its answer (:mod:`heron_sim.report.studies`), placed in the
     verdict's order; each verdict problem and each answer learns the studies that answer it."""
-    from .studies import attach, study_changes, study_of
+    from .studies import action_words, attach, study_changes, study_of
 
     wrong, fine, open_ = judged
     changes = attach(study_changes(out_dir, out_dir, lab_page=labs), wrong, fine, open_)
@@ -284,6 +284,7 @@ def _changes(out_dir: Path, rows, judged, labs: bool) -> list:
         p.studies = study_of(p.anchor, changes, verdict=True)
     for r in rows:
         r.studies = study_of(r.slug, changes)
+        r.action = action_words(r.action, r.studies)
     return changes
 
 

@@ -244,6 +244,17 @@ def attach(changes: list[Change], wrong: list, fine: list, open_: list) -> list[
     return sorted(changes, key=lambda c: rank[c.study])
 
 
+def action_words(action: str, studies: list[Change]) -> str:
+    """A measured-remedy sentence of the plan's own batches (an answer's "what to do") where a
+    lab study answers the same problem: "no tested remedy fixes this" speaks of the plan's
+    one-key batches only, so where a study finds a fix (or no change needed) it says so instead
+    of contradicting it."""
+    if not any(c.state in ("fix", "no change needed") for c in studies):
+        return action
+    return action.replace("No tested remedy fixes this",
+                          "None of the plan's own one-key batches fixes this (the lab's study does: below)")
+
+
 def study_of(anchor: str, changes: list[Change], verdict: bool = False) -> list[Change]:
     """The studies that answer the question whose answer is ``anchor`` (``verdict``: only those
     of the verdict's problems)."""
