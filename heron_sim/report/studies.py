@@ -155,10 +155,6 @@ def study_changes(results_root: str | Path, out_dir: str | Path | None = None, l
         elif state == "fix":
             text = (f"Smallest change that passes (every goal met with 95 % confidence at every table): variant "
                     f"{v['id']} ({rules}), {tables}.")
-            moved = v.get("moves_unfairness") or []
-            if moved:
-                text += (f" It moves the unfairness elsewhere at {len(moved)} seat, guide or table"
-                         f"{'s' if len(moved) != 1 else ''}: see the study.")
         else:
             why, more = _why(first) if first else ("", "")
             keep = state == "keep the rulings" or (why.startswith("no variant is shown better"))
@@ -171,6 +167,9 @@ def study_changes(results_root: str | Path, out_dir: str | Path | None = None, l
                 text += f" Why it fails: {why}."
             if more:
                 text += f" More games? {more[0].upper() + more[1:]}."
+        moved = _moved_words(a, v.get("moves_unfairness") or [])
+        if moved:
+            text += f" It moves the unfairness elsewhere: {moved}."
         links = []
         if lab_page:
             links.append(("the study", f"{FILES['en']}#{name}"))
@@ -187,6 +186,32 @@ def study_changes(results_root: str | Path, out_dir: str | Path | None = None, l
             else f"no change in its space passes (closest: variant {v.get('id')}).")
         out.append(Change(name, problem, anchors, state, text, links, short=short))
     return out
+
+
+def _moved_words(a: dict, moved: list[dict]) -> str:
+    """Where the variant moves the unfairness (the study's flags), in a few words, one phrase per
+    seat or guide: "seat 2 at 3 players (-0.4 points)", "the Snake (Serpent) guide at 6 tables
+    (+0.4 to +0.6 points)"."""
+    import re
+
+    where = {}
+    for name, d in zip(a.get("tables") or [], a.get("tables_described") or []):
+        m = re.match(r"(\d+) players(?:: (\w+)$)?", str(d))
+        where[name] = (f"the {m.group(1)}-player {m.group(2)} table" if m and m.group(2) else
+                       f"{m.group(1)} players" if m else name)
+    groups: dict[str, list[dict]] = {}
+    for m in moved:
+        groups.setdefault(str(m.get("what", "?")), []).append(m)
+    parts = []
+    for what, ms in groups.items():
+        ds = [100 * m["diff"] for m in ms if isinstance(m.get("diff"), (int, float)) and math.isfinite(m["diff"])]
+        if len(ms) == 1:
+            parts.append(f"{what} at {where.get(ms[0].get('table'), ms[0].get('table'))}"
+                         + (f" ({ds[0]:+.1f} points)" if ds else ""))
+        else:
+            span = (f"{min(ds):+.1f} points" if min(ds) == max(ds) else f"{min(ds):+.1f} to {max(ds):+.1f} points") if ds else ""
+            parts.append(f"{what} at {len(ms)} tables" + (f" ({span})" if span else ""))
+    return "; ".join(parts)
 
 
 def _tables_words(a: dict) -> str:
