@@ -27,6 +27,14 @@ from ..sections import Section
 _ENV = Environment(loader=PackageLoader("heron_sim.report", "templates"), autoescape=select_autoescape(["html", "j2"]),
                    trim_blocks=True, lstrip_blocks=True)
 
+def brief_words(text: str) -> str:
+    """An answer's words as the brief shows them: what the annex holds is "in the annex", not
+    "below"."""
+    return str(text).replace("reconciled below", "reconciled in the annex")
+
+
+_ENV.filters["brief_words"] = brief_words
+
 #: Cells that mean "no value": shown as "n/a" rather than nan/None.
 _MISSING = re.compile(r"\b(nan|None)\b( ?%)?( ?\[[^\]]*\])?")
 
@@ -338,8 +346,9 @@ def _brief_markdown(meta, title, rows, judged, changes, games) -> str:
                       c.answer, "", " · ".join(links)]
     parts += ["", "## Answers to the test plan", ""]
     for r in rows:
-        parts += [f'<a id="{r.slug}"></a>', "", f"### {r.question} ({'test plan' if r.plan else 'balance'})", "", r.answer, "",
-                  f"{r.figure} — {r.sure}" + "".join(f" · [what to change](#{c.slug})" for c in getattr(r, "studies", []))
+        parts += [f'<a id="{r.slug}"></a>', "", f"### {r.question} ({'test plan' if r.plan else 'balance'})", "", brief_words(r.answer), "",
+                  f"{r.figure} — {brief_words(r.sure)}" + "".join(f" · [{c.link_words(len(r.studies))}](#{c.slug})"
+                                                                  for c in getattr(r, "studies", []))
                   + f" · [details in the annex]({annex}#{r.slug})", ""]
     parts += ["## How to read “how sure”", ""] + [f"- **{k}**: {v}" for k, v in READINGS.items()]
     return "\n".join(parts) + "\n"

@@ -62,6 +62,11 @@ class Change:
         """The study in a few words, as the annex's answers name it."""
         return self.problem[0].lower() + self.problem[1:]
 
+    def link_words(self, among: int = 1) -> str:
+        """A link to this study's answer: "what to change", named ("what to change: 7 D8 as long
+        as 8 D8") when it is one of several."""
+        return "what to change" if among <= 1 else f"what to change: {self.problem.split(': ')[-1]}"
+
     #: the answer in a few words (the annex's answers table), set with the answer
     short: str = ""
 
