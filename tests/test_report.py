@@ -47,10 +47,12 @@ def test_every_plot_an_analysis_may_name_is_a_drawing_of_the_report():
 
 def test_write_report_synthetic(tmp_path):
     paths = write_report([synthetic_section()], {"package version": "0.1.0", "seeds": "1"}, tmp_path)
-    page = paths["html"].read_text()
-    assert 'id="demo"' in page and "Answers at a glance" in page and "Run metadata" in page
+    brief, page = paths["html"].read_text(), paths["annex_html"].read_text()
+    assert paths["html"].name == "report.html" and paths["annex_html"].name == "report-annex.html"
+    assert 'id="verdict"' in brief and 'href="report-annex.html"' in brief and 'id="demo"' not in brief
+    assert 'id="demo"' in page and "Answers at a glance" in page and "Run metadata" in page and 'id="verdict"' not in page
     assert page.count("data:image/png;base64,") == 1 and "<code>intro</code>" in page
-    md = paths["md"].read_text()
+    md = paths["annex_md"].read_text()
     refs = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md)
     assert refs == ["figures/demo-bars.png"] and (tmp_path / refs[0]).stat().st_size > 1000
 
@@ -70,7 +72,8 @@ def test_plan_report_and_rerender(plan_dir):
     res = runner.invoke(app, ["plan", "--experiments", str(plan_dir / "experiments"), "--games", "24",
                               "--run-dir", str(run), "--out", str(out)])
     assert res.exit_code == 0, res.output
-    page = (out / "report.html").read_text()
+    brief = (out / "report.html").read_text()
+    page = (out / "report-annex.html").read_text()  # every section, in the annex
     for key in EXPERIMENTS:
         if key != "games":
             assert f'<section id="{key}">' in page
@@ -80,7 +83,7 @@ def test_plan_report_and_rerender(plan_dir):
     assert 'href="report.html"' in index
     for game in ("fire-mountain", "rampage"):
         gp = (out / f"game-{game}.html").read_text()
-        assert f'href="game-{game}.html"' in index and f'href="game-{game}.html"' in page
+        assert f'href="game-{game}.html"' in index and f'href="game-{game}.html"' in brief
         body = gp.split(f'<section id="games-{game}">')[1].split("</section>")[0]
         assert "Seat win shares" in body and "Strategy win shares" in body and "game-summary" in body
         assert body.count("data:image/png;base64,") == 3
@@ -90,10 +93,13 @@ def test_plan_report_and_rerender(plan_dir):
         assert gp.index('<section id="verdict">') < gp.index(f'<section id="games-{game}">')
         assert "[game." in gp and "What to change:</b> No study run yet for this game." in gp
     assert "Game length (player turns" in (out / "game-fire-mountain.html").read_text() and "Game length (rounds" in page
-    # the verdict first, then the executive answers, then the sections
+    # the brief: the verdict first, then what to change, then the answers; the annex: the answers'
+    # table, then the sections
+    assert brief.index('id="verdict"') < brief.index('id="changes"') < brief.index('id="answers"')
+    assert '<section id="modes">' not in brief and 'href="report-annex.html"' in index
     answers = page.split('<section id="answers">')[1].split("</section>")[0]
     assert answers.count("<tr id=") >= 8 and "test plan" in answers and "balance" in answers
-    assert page.index('id="verdict"') < page.index('id="answers"') < page.index('<section id="modes">') \
+    assert page.index('id="answers"') < page.index('<section id="modes">') \
         < page.index('<section id="across">') < page.index('<section id="metadata">')
     for word in ("Glossary", "Étang Paisible", "Angoisse du Héron", "Puissance du Guide", "Assumptions"):
         assert word in page
@@ -117,7 +123,7 @@ def test_plan_report_and_rerender(plan_dir):
     assert page.count("data:image/png;base64,") >= 12 and "src='figures/" not in page
     for word in ("rules hashes", "git commit", "package version", "seeds", "simulation run time"):
         assert word in page
-    md = (out / "report.md").read_text()
+    md = (out / "report-annex.md").read_text()
     refs = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md)
     assert len(refs) >= 12 and all((out / r).is_file() for r in refs)
     assert "Answers at a glance" in md and "[" in md.split("## Answers at a glance")[1].split("##")[0]
@@ -125,9 +131,10 @@ def test_plan_report_and_rerender(plan_dir):
     out2 = plan_dir / "again"
     res = runner.invoke(app, ["report", "--from", str(run), "--out", str(out2)])
     assert res.exit_code == 0, res.output
-    md2 = (out2 / "report.md").read_text()
+    md2 = (out2 / "report-annex.md").read_text()
     strip = lambda s: s.split("## Run metadata")[0]  # noqa: E731
     assert strip(md) == strip(md2)
+    assert (out / "report.md").read_text().split("## Verdict")[1] == (out2 / "report.md").read_text().split("## Verdict")[1]
 
 
 def test_compare_command(plan_dir, tmp_path):
@@ -168,6 +175,7 @@ def test_markdown_blocks_render_in_both_formats(tmp_path):
     sec = synthetic_section()
     sec.markdown.append(block)
     paths = write_report([sec], {"seeds": "1"}, tmp_path)
+    paths = {**paths, "html": paths["annex_html"], "md": paths["annex_md"]}  # the sections: in the annex
     assert "### Title" in paths["md"].read_text() and "<h3>Title</h3>" in paths["html"].read_text()
 
 

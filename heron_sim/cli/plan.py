@@ -25,7 +25,7 @@ NOT_EXPERIMENTS: tuple[str, ...] = ("targets",)
 
 GamesOpt = Annotated[Optional[int], typer.Option("--games", help="Games per batch for a quick check (turns: 50 x games); default: each experiment's own sizes.")]
 RunDirOpt = Annotated[Optional[Path], typer.Option("--run-dir", help="Run folder for the raw Parquet results (default runs/<timestamp>).")]
-OutOpt = Annotated[Path, typer.Option("--out", help="Folder of report.html, report.md and figures/.")]
+OutOpt = Annotated[Path, typer.Option("--out", help="Folder of report.html, report.md (the brief), report-annex.html, report-annex.md and figures/.")]
 PlanDirOpt = Annotated[Path, typer.Option("--experiments", help="Folder of the plan's experiment files.")]
 PathsJsonOpt = Annotated[bool, typer.Option("--json", help="Print the paths written (report.html, report.md, figures, run folder) as JSON.")]
 SchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Where games jobs run: local (default), local-cluster[:N] or tcp://HOST:PORT (Dask); same results.")]
@@ -75,7 +75,8 @@ def _report(run_dir, out, started=None):
 
     t0 = time.perf_counter()
     paths = report_from_run(run_dir, out, started=started)
-    _log(f"report: {paths['html']} and {paths['md']} ({len(paths['figures'])} figures, {time.perf_counter() - t0:.1f} s)")
+    _log(f"report: {paths['html']} and {paths['md']} (the brief), {paths['annex_html']} and {paths['annex_md']} "
+         f"(the annex; {len(paths['figures'])} figures, {time.perf_counter() - t0:.1f} s)")
     return paths
 
 
@@ -142,9 +143,10 @@ def report_cmd(
     run_dir: RunDirOpt = None,
     as_json: PathsJsonOpt = False,
 ) -> None:
-    """Write results/index.html (links every page), report.html (the Héron report, self-contained),
-    one page per lighter game, report.md and findings.json: runs the plan first unless --from
-    names a run folder."""
+    """Write results/index.html (links every page), report.html and report.md (the designer's brief:
+    the verdict, what to change, the answers; a few A4 pages), report-annex.html and report-annex.md
+    (every table, self-contained), one page per lighter game and findings.json: runs the plan first
+    unless --from names a run folder."""
     check_output(out, "--out", folder=True)
     if from_ is not None:
         _echo_paths(_report(from_, out), from_, as_json)

@@ -309,6 +309,12 @@ def _games(v, lang: str) -> str:
         return str(v)
 
 
+def _relative(path, out_dir) -> str:
+    import os
+
+    return Path(os.path.relpath(Path(path).resolve(), Path(out_dir).resolve())).as_posix()
+
+
 def write_lab_pages(out_dir: Path, meta: dict, results_root: Path | None = None) -> list[Path]:
     """Write the lab's page in French (``lab-proposed-rule-changes.html``) and English
     (``.en.html``) from the studies under ``results_root`` (default: ``out_dir``)."""
@@ -321,6 +327,15 @@ def write_lab_pages(out_dir: Path, meta: dict, results_root: Path | None = None)
     proposals = proposed_changes(root)
     answers = {a["study"]: a for a in study_answers(root)}
     proposals = [{**p, "answer": answers.get(p["study"])} for p in proposals]
+    # the sheets and booklet texts, linked from the page where it stands (the studies' paths
+    # start at the results folder: "results/tune-pond/...", which the page in results/ would
+    # read as results/results/tune-pond/...)
+    for p in proposals:
+        for v in p["variants"]:
+            v["sheets"] = {k: _relative(path, out_dir) for k, path in v["sheets"].items()}
+        var = (p["answer"] or {}).get("variant") or {}
+        if var.get("booklet"):
+            var["booklet"] = {k: _relative(path, out_dir) for k, path in var["booklet"].items()}
     paths = []
     for lang, name in FILES.items():
         path = Path(out_dir) / name

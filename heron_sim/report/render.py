@@ -27,6 +27,14 @@ from ..sections import Section
 _ENV = Environment(loader=PackageLoader("heron_sim.report", "templates"), autoescape=select_autoescape(["html", "j2"]),
                    trim_blocks=True, lstrip_blocks=True)
 
+def brief_words(text: str) -> str:
+    """An answer's words as the brief shows them: what the annex holds is "in the annex", not
+    "below"."""
+    return str(text).replace("reconciled below", "reconciled in the annex")
+
+
+_ENV.filters["brief_words"] = brief_words
+
 #: Cells that mean "no value": shown as "n/a" rather than nan/None.
 _MISSING = re.compile(r"\b(nan|None)\b( ?%)?( ?\[[^\]]*\])?")
 
@@ -201,6 +209,13 @@ def game_page(sec: Section) -> str:
     return f"game-{re.sub(r'[^a-z0-9-]+', '-', key).strip('-')}.html"
 
 
+#: The designer's brief (prints on at most 10 A4 pages) and its annex (every table, the
+#: reconciliations, the methods), each linked from the other and from the index.
+BRIEF, ANNEX = "report.html", "report-annex.html"
+#: The most A4 pages the brief may print on (tests/test_report_browser.py prints it).
+BRIEF_MAX_PAGES = 10
+
+
 #: Files an older report wrote beside the pages that no code writes any more (removed so that
 #: results/ holds only what this code made).
 STALE = ("modes.csv", "modes.md")
@@ -230,12 +245,18 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
     for p in wrong + fine + open_:
         p.what = vocab(p.what)
     reconcile = anxiety_reconciliation(facts)
-    md = _markdown(heron, meta, title, pngs, out_dir, rows, reconcile, (wrong, fine, open_))
-    page = _html(heron, meta, title, pngs, rows, reconcile, (wrong, fine, open_), games)
-    paths = {"html": out_dir / "report.html", "md": out_dir / "report.md", "json": out_dir / "findings.json",
+    changes = _changes(out_dir, rows, (wrong, fine, open_), bool(labs))
+    md = _markdown(heron, meta, title, pngs, out_dir, rows, reconcile)
+    page = _html(heron, meta, title, pngs, rows, reconcile, games=games, brief=BRIEF)
+    brief_md = _brief_markdown(meta, title, rows, (wrong, fine, open_), changes, games)
+    brief = _brief_html(meta, title, rows, (wrong, fine, open_), changes, games)
+    paths = {"html": out_dir / BRIEF, "md": out_dir / "report.md", "annex_html": out_dir / ANNEX,
+             "annex_md": out_dir / "report-annex.md", "json": out_dir / "findings.json",
              "index": out_dir / "index.html", "games": []}
-    _atomic_write(paths["md"], md)
-    _atomic_write(paths["html"], page)
+    _atomic_write(paths["md"], brief_md)
+    _atomic_write(paths["html"], brief)
+    _atomic_write(paths["annex_md"], md)
+    _atomic_write(paths["annex_html"], page)
     for g in games:
         if g.verdict is not None:  # what to change: the lab's study of the game in this results folder, if any
             from ..analysis.game_verdict import what_to_change
@@ -260,6 +281,81 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
     _atomic_write(paths["json"], json.dumps(findings_json(sections, meta), indent=1, ensure_ascii=False) + "\n")
     paths["figures"] = sorted(pngs.values())
     return paths
+
+
+def _changes(out_dir: Path, rows, judged, labs: bool) -> list:
+    """Each problem's study and its answer (:mod:`heron_sim.report.studies`), placed in the
+    verdict's order; each verdict problem and each answer learns the studies that answer it."""
+    from .studies import action_words, attach, study_changes, study_of
+
+    wrong, fine, open_ = judged
+    changes = attach(study_changes(out_dir, out_dir, lab_page=labs), wrong, fine, open_)
+    for c in changes:
+        c.answer, c.problem = vocab(c.answer), vocab(c.problem)
+    for p in wrong + fine + open_:
+        p.studies = study_of(p.anchor, changes, verdict=True)
+    for r in rows:
+        r.studies = study_of(r.slug, changes)
+        r.action = action_words(r.action, r.studies)
+    return changes
+
+
+def _brief_toc(changes) -> list[dict]:
+    toc = [{"id": "verdict", "title": "Verdict"}]
+    if changes:
+        toc.append({"id": "changes", "title": "What to change"})
+    return toc + [{"id": "answers", "title": "Answers to the test plan"}, {"id": "readings", "title": "How to read “how sure”"}]
+
+
+def _brief_html(meta, title, rows, judged, changes, games) -> str:
+    """The designer's brief: the verdict, what to change (each problem's study), the answers in a
+    few lines, each linking to its detail in the annex."""
+    wrong, fine, open_ = judged
+    return _ENV.get_template("brief.html.j2").render(
+        title=title, subtitle=_subtitle(meta, "heron"), toc=_brief_toc(changes), rows=rows, wrong=wrong, fine=fine,
+        open=open_, changes=changes, basis=verdict_basis(), readings=READINGS, annex=ANNEX,
+        row_slugs={r.slug: r.question for r in rows},
+        games=[{"href": game_page(g), "title": vocab(g.title)} for g in games])
+
+
+def _brief_markdown(meta, title, rows, judged, changes, games) -> str:
+    """The designer's brief in Markdown (report.md): the same as :func:`_brief_html`."""
+    wrong, fine, open_ = judged
+    annex = "report-annex.md"
+    parts = [f"# {title} — the designer's brief", "", _subtitle(meta), "",
+             f"The verdict, what to change for each problem and the answers to the test plan, each in a few lines; "
+             f"[the annex]({annex}) holds every table, the reconciliations and the methods.", "", "## Verdict", ""]
+    if wrong:
+        parts += [f"What is wrong with the game, largest first ({verdict_basis()}):", ""]
+    parts += [f"{i}. **{p.what}** — {p.figure} ({p.size:.1f} × its margin)" + (f" — {p.assumed}" if p.assumed else "")
+              + "".join(f" · [what to change](#{c.slug})" for c in getattr(p, "studies", []))
+              + f" · [details]({annex}#{p.anchor})"
+              for i, p in enumerate(wrong, 1)] or ["Nothing is beyond its margin."]
+    if fine:
+        parts += ["", "Fine: " + "; ".join(f"{p.what} ({p.figure}" + (f"; {p.assumed}" if p.assumed else "") + ")"
+                                           for p in fine) + "."]
+    if open_:
+        parts += ["", "Not settled: " + "; ".join(f"{p.what} ({p.figure}" + (f"; {p.assumed}" if p.assumed else "") + ")"
+                                                  for p in open_) + "."]
+    if games:
+        parts += ["", "The lighter games have pages of their own: "
+                  + ", ".join(f"[{vocab(g.title)}]({game_page(g)})" for g in games) + "."]
+    if changes:
+        parts += ["", "## What to change: each problem's study", "",
+                  "Each problem of the verdict has a study in the tuning lab (`heron-sim tune`); its answer is what to change."]
+        slugs = {r.slug: r.question for r in rows}
+        for c in changes:
+            links = [f"[{w}]({h})" for w, h in c.links] + [f"[details: {slugs[a]}]({annex}#{a})" for a in c.anchors if a in slugs]
+            parts += ["", f'<a id="{c.slug}"></a>', "", f"### {c.problem}", "", f"*{c.verdict}*", "",
+                      c.answer, "", " · ".join(links)]
+    parts += ["", "## Answers to the test plan", ""]
+    for r in rows:
+        parts += [f'<a id="{r.slug}"></a>', "", f"### {r.question} ({'test plan' if r.plan else 'balance'})", "", brief_words(r.answer), "",
+                  f"{r.figure} — {brief_words(r.sure)}" + "".join(f" · [{c.link_words(len(r.studies))}](#{c.slug})"
+                                                                  for c in getattr(r, "studies", []))
+                  + f" · [details in the annex]({annex}#{r.slug})", ""]
+    parts += ["## How to read “how sure”", ""] + [f"- **{k}**: {v}" for k, v in READINGS.items()]
+    return "\n".join(parts) + "\n"
 
 
 def _lab_link(s) -> dict:
@@ -299,16 +395,17 @@ def _glossary_frame() -> pd.DataFrame:
     return pd.DataFrame(GLOSSARY, columns=["the game's word", "in English", "what it is"])
 
 
-def _html(sections, meta, title, pngs, rows, reconcile, judged=None, games=(), game: bool = False) -> str:
-    """One page: the Héron report (verdict, answers, then every section folded) or, with
-    ``game``, a lighter game's own page."""
+def _html(sections, meta, title, pngs, rows, reconcile, judged=None, games=(), game: bool = False,
+          brief: str = "") -> str:
+    """One page: the Héron report's annex (the answers with their measured remedies, the
+    reconciliations, the methods, then every section folded; ``brief``: the brief's file, linked
+    from it) or, with ``game``, a lighter game's own page."""
     toc = []
     gverdict = sections[0].verdict if game and sections and getattr(sections[0], "verdict", None) else None
     if gverdict is not None:
         toc.append({"id": "verdict", "title": gverdict.words("Verdict"), "children": []})
     if not game:
-        toc = [{"id": "verdict", "title": "Verdict", "children": []},
-               {"id": "answers", "title": "Answers at a glance", "children": []},
+        toc = [{"id": "answers", "title": "Answers at a glance", "children": []},
                {"id": "readings", "title": "How to read “how sure”", "children": []}]
         if len(reconcile):
             toc.append({"id": "anxiety-rates", "title": "Every Angoisse rate, reconciled", "children": []})
@@ -329,34 +426,28 @@ def _html(sections, meta, title, pngs, rows, reconcile, judged=None, games=(), g
     else:
         toc.append({"id": "metadata", "title": "Run metadata", "children": []})
     rec_html = table_html(reconcile.drop(columns=["id"]), text=True) if len(reconcile) else ""
-    wrong, fine, open_ = judged or ([], [], [])
     lo_t, hi_t = TARGET_MINUTES
     return _ENV.get_template("report.html.j2").render(
-        title=title, subtitle=_subtitle(meta, "game" if game else "heron"), toc=toc, rows=rows, reconcile=rec_html, game=game,
-        wrong=wrong, fine=fine, open=open_, readings=READINGS, gverdict=gverdict, target=f"{lo_t:.0f}–{hi_t:.0f} minutes",
-        basis=verdict_basis(),
+        title=title + (" — annex" if brief and not game else ""), subtitle=_subtitle(meta, "game" if game else "heron"),
+        toc=toc, rows=rows, reconcile=rec_html, game=game, brief=brief, gverdict=gverdict, basis=verdict_basis(),
+        readings=READINGS, target=f"{lo_t:.0f}–{hi_t:.0f} minutes",
         games=[{"href": game_page(g), "title": vocab(g.title)} for g in games],
         glossary=table_html(_glossary_frame(), text=True), assumptions=ASSUMPTIONS, sections=secs, meta=_meta_rows(meta))
 
 
-def _markdown(sections, meta, title, pngs, out_dir: Path, rows, reconcile, judged=None) -> str:
-    wrong, fine, open_ = judged or ([], [], [])
-    parts = [f"# {title}", "", _subtitle(meta), "", "## Verdict", ""]
-    if wrong:
-        parts += [f"What is wrong with the game, largest first ({verdict_basis()}):", ""]
-    parts += [f"{i}. **{p.what}** — {p.figure} ({p.size:.1f} × its margin)" + (f" — {p.assumed}" if p.assumed else "")
-              for i, p in enumerate(wrong, 1)] or ["Nothing is beyond its margin."]
-    if fine:
-        parts += ["", "Fine: " + "; ".join(f"{p.what} ({p.figure}" + (f"; {p.assumed}" if p.assumed else "") + ")"
-                                           for p in fine) + "."]
-    if open_:
-        parts += ["", "Not settled: " + "; ".join(f"{p.what} ({p.figure}" + (f"; {p.assumed}" if p.assumed else "") + ")"
-                                                  for p in open_) + "."]
+def _markdown(sections, meta, title, pngs, out_dir: Path, rows, reconcile) -> str:
+    """The annex in Markdown: the answers with their measured remedies, the reconciliations, the
+    methods and every section (the brief: :func:`_brief_markdown`)."""
+    parts = [f"# {title} — annex", "", _subtitle(meta), "",
+             "The designer's brief (the verdict, what to change, the answers in a few lines) is report.md; this annex "
+             "holds every table, the reconciliations and the methods."]
     parts += ["", "## Answers at a glance", "",
              "| question | answer | figure [95 % CI], n | how sure | what a designer could do |", "|---|---|---|---|---|"]
     for r in rows:
-        parts.append(f"| **{_md(r.question)}** ({'test plan' if r.plan else 'balance'}) | {_md(r.answer)} | {_md(r.figure)} | "
-                     f"{_md(r.sure)} | {_md(r.action)} |")
+        parts.append(f"| <a id=\"{r.slug}\"></a>**{_md(r.question)}** ({'test plan' if r.plan else 'balance'}) | {_md(r.answer)} | "
+                     f"{_md(r.figure)} | {_md(r.sure)} | {_md(r.action)}"
+                     + "".join(f" The lab's study ({c.study_words}): {_md(c.short)}" for c in getattr(r, "studies", []))
+                     + " |")
     if len(reconcile):
         parts += ["", "## Every Angoisse rate of this report, reconciled (8 D8)", "", markdown_table(reconcile.drop(columns=["id"]))]
     parts += ["", "## Glossary: the game's words", "", markdown_table(_glossary_frame()), "", "## Assumptions", ""]
