@@ -15,6 +15,7 @@ formatted here as the French typography wants them (decimal comma, a no-break sp
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from importlib import resources
 
@@ -163,3 +164,96 @@ def interval(v: float, lo: float, hi: float, d: int, lang: str = DEFAULT, suffix
     suffix = suffix.replace(" ", NBSP)
     return (f"{number(v, d, lang, sign)}{suffix} [{number(lo, d, lang, sign)}{sep}"
             f"{number(hi, d, lang, sign)}]")
+
+
+# ---------------------------------------------------------------- sentences with figures
+#: A number as the report's English sentences write it (``5,000``, ``-4.3``, ``+0.8``, ``26.26``),
+#: not one inside a word (``D8``, ``t60``, ``q-rungs``).
+_NUM = re.compile(r"(?<![\w.\-−+])[+\-−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\w])")
+#: Where a long text is cut into phrases the catalogue holds one by one: after a sentence's full
+#: stop (a capital or a figure follows) and at a semicolon outside brackets.
+_CUT = re.compile(r"(?<=\.)\s+(?=[A-Z0-9ÉÈ+\-−])|;\s+")
+
+
+def figure_key(text: str, slots: dict | None = None) -> tuple[str, list[str]]:
+    """A sentence as its catalogue entry (every number a numbered placeholder, every slot's
+    English words ``{name}``) and its numbers: ``"n = 5,000 games"`` -> ``("n = {0} games",
+    ["5,000"])``. The report's sentences are built from the figures, so one entry translates
+    every run's figures; a no-break space counts as a space."""
+    nums: list[str] = []
+
+    def hold(m):
+        nums.append(m.group(0))
+        return "{%d}" % (len(nums) - 1)
+
+    text = text.replace("\u00a0", " ").replace("{", "{{").replace("}", "}}")
+    for name, words in (slots or {}).items():
+        text = text.replace(words["en"], f"\x00{name}\x00")
+    key = _NUM.sub(hold, text)
+    return re.sub("\x00(\\w+)\x00", r"{\1}", key), nums
+
+
+def number_words(token: str, lang: str) -> str:
+    """A number as an English sentence wrote it, in ``lang``'s way (``5,000`` -> ``5 000``,
+    ``-4.3`` -> ``−4,3``)."""
+    if lang == "en":
+        return token
+    return token.replace(",", NNBSP).replace(".", ",").replace("-", "−")
+
+
+def _depth(text: str) -> int:
+    return text.count("(") + text.count("[") - text.count(")") - text.count("]")
+
+
+def _pieces(text: str) -> list[tuple[str, str]]:
+    """(phrase, the separator after it): cut at sentence ends and semicolons outside brackets."""
+    out, start = [], 0
+    for m in _CUT.finditer(text):
+        if _depth(text[start:m.start()]) == 0 and _depth(text[:m.start()]) == 0:
+            out.append((text[start:m.start()], m.group(0)))
+            start = m.end()
+    out.append((text[start:], ""))
+    return out
+
+
+def phrase(text: str, lang: str, missing: list | None = None, slots: dict | None = None) -> str:
+    """A report sentence (its figures written into it) in ``lang``: the catalogue's entry of the
+    whole text with its numbers as placeholders, else of each of its phrases
+    (:func:`_pieces`); a phrase without an entry stays English and its entry is added to
+    ``missing`` (tests/test_report_brief_fr.py lists those of the golden report). ``slots``:
+    ``{name: {"en": words, lang: words}}``, words of the text's own (a study's rules) that the
+    entry holds as ``{name}``. French typography: a no-break space before « % », « : » and « ; »."""
+    text = str(text)
+    if lang == "en" or not text.strip():
+        return text
+    cat = catalogue(lang)
+
+    fill = {name: words.get(lang, words["en"]) for name, words in (slots or {}).items()}
+
+    def one(piece: str) -> str | None:
+        key, nums = figure_key(piece, slots)
+        if key in cat:
+            return typography(cat[key].format(*(number_words(n, lang) for n in nums), **fill), lang)
+        return None
+
+    whole = one(text)
+    if whole is not None:
+        return whole
+    out = []
+    for piece, sep in _pieces(text):
+        got = one(piece) if piece.strip() else piece
+        if got is None:
+            if missing is not None:
+                missing.append(figure_key(piece, slots)[0])
+            got = piece
+        out.append(got + (f"{NNBSP}; " if sep.startswith(";") and lang == "fr" else sep))
+    return "".join(out)
+
+
+def typography(text: str, lang: str) -> str:
+    """French spacing: a no-break space before « % » and « : », a narrow one before « ; », « ? »
+    and « ! » (the catalogue is written with plain spaces)."""
+    if lang != "fr":
+        return text
+    text = re.sub(r" (%|:)", NBSP + r"\1", text)
+    return re.sub(r" ([;?!])", NNBSP + r"\1", text)

@@ -22,6 +22,7 @@ from markupsafe import Markup, escape
 from . import figures as F
 from .executive import ASSUMPTIONS, GLOSSARY, TARGET_MINUTES, anxiety_reconciliation, build_rows, verdict, verdict_basis
 from ..analysis.judge import READINGS
+from ..i18n import DEFAULT, LANGS
 from ..sections import Section
 
 _ENV = Environment(loader=PackageLoader("heron_sim.report", "templates"), autoescape=select_autoescape(["html", "j2"]),
@@ -221,15 +222,26 @@ BRIEF_MAX_PAGES = 10
 STALE = ("modes.csv", "modes.md")
 
 
-def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title: str = "Héron dice race — balance report") -> dict:
-    """Write ``index.html`` (links every page), ``report.html`` (the Héron report), one page per
-    lighter game (``game-*.html``), ``report.md``, ``findings.json`` and ``figures/*.png``."""
+def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title: str = "Héron dice race — balance report",
+                 lang: str = DEFAULT) -> dict:
+    """Write ``index.html`` (links every page), ``report.html`` and ``report.md`` (the designer's
+    brief), ``report-annex.html`` and ``report-annex.md`` (the annex), one page per lighter game
+    (``game-*.html``), ``findings.json`` and ``figures/*.png``. The brief and the index are in
+    ``lang`` (French by default, issue 33) and beside them in the other language
+    (``report.en.html``, ``report.en.md``, ``index.en.html``; with ``lang="en"``: ``.fr``); the
+    annex and the lighter games' pages are English. ``paths["missing"]``: the report's phrases
+    the French catalogue lacks (shown in English)."""
+    from .brief_lang import files
+
+    if lang not in LANGS:
+        raise ValueError(f"lang: {lang!r}; allowed: {', '.join(LANGS)}")
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     fig_dir = out_dir / "figures"
     for old in fig_dir.glob("*.png") if fig_dir.is_dir() else []:
         old.unlink()
-    for old in list(out_dir.glob("game-*.html")) + list(out_dir.glob("lab-*.html")) + [out_dir / n for n in STALE]:
+    stale = [out_dir / n for n in STALE] + [out_dir / f for other in LANGS for f in files(other, "xx").values()]
+    for old in list(out_dir.glob("game-*.html")) + list(out_dir.glob("lab-*.html")) + stale:
         if old.is_file():
             old.unlink()
     sections = ordered(sections)
@@ -248,13 +260,17 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
     changes = _changes(out_dir, rows, (wrong, fine, open_), bool(labs))
     md = _markdown(heron, meta, title, pngs, out_dir, rows, reconcile)
     page = _html(heron, meta, title, pngs, rows, reconcile, games=games, brief=BRIEF)
-    brief_md = _brief_markdown(meta, title, rows, (wrong, fine, open_), changes, games)
-    brief = _brief_html(meta, title, rows, (wrong, fine, open_), changes, games)
     paths = {"html": out_dir / BRIEF, "md": out_dir / "report.md", "annex_html": out_dir / ANNEX,
              "annex_md": out_dir / "report-annex.md", "json": out_dir / "findings.json",
-             "index": out_dir / "index.html", "games": []}
-    _atomic_write(paths["md"], brief_md)
-    _atomic_write(paths["html"], brief)
+             "index": out_dir / "index.html", "games": [], "brief": {}, "missing": []}
+    for lg in (lang,) + tuple(x for x in LANGS if x != lang):
+        f = files(lg, lang)
+        _atomic_write(out_dir / f["md"], _brief_markdown(meta, title, rows, (wrong, fine, open_), changes, games, lg, lang,
+                                                         paths["missing"]))
+        _atomic_write(out_dir / f["html"], _brief_html(meta, title, rows, (wrong, fine, open_), changes, games, lg, lang,
+                                                       paths["missing"]))
+        paths["brief"][lg] = {k: out_dir / v for k, v in f.items()}
+    paths["missing"] = list(dict.fromkeys(paths["missing"]))
     _atomic_write(paths["annex_md"], md)
     _atomic_write(paths["annex_html"], page)
     for g in games:
@@ -274,10 +290,10 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
         lp = out_dir / f"lab-{lab.key}.html"
         _atomic_write(lp, _html([lab], meta, lab.title, pngs, [], pd.DataFrame(), None, [], game=True))
         paths["games"].append(lp)
-    _atomic_write(paths["index"], _ENV.get_template("index.html.j2").render(
-        title=title, subtitle=_subtitle(meta, "index"), wrong=wrong,
-        games=[{"href": game_page(g), "title": g.title, "intro": md_inline(g.intro) if g.intro else ""} for g in games],
-        labs=[_lab_link(s) for s in labs]))
+    index_games = [{"href": game_page(g), "title": g.title, "intro": md_inline(g.intro) if g.intro else ""} for g in games]
+    for lg in LANGS:
+        _atomic_write(out_dir / files(lg, lang)["index"],
+                      _index_html(meta, title, wrong, index_games, [_lab_link(s) for s in labs], lg, lang))
     _atomic_write(paths["json"], json.dumps(findings_json(sections, meta), indent=1, ensure_ascii=False) + "\n")
     paths["figures"] = sorted(pngs.values())
     return paths
@@ -300,72 +316,139 @@ def _changes(out_dir: Path, rows, judged, labs: bool) -> list:
     return changes
 
 
-def _brief_toc(changes) -> list[dict]:
-    toc = [{"id": "verdict", "title": "Verdict"}]
+def _brief_toc(changes, w) -> list[dict]:
+    toc = [{"id": "verdict", "title": w.text("Verdict")}]
     if changes:
-        toc.append({"id": "changes", "title": "What to change"})
-    return toc + [{"id": "answers", "title": "Answers to the test plan"}, {"id": "readings", "title": "How to read “how sure”"}]
+        toc.append({"id": "changes", "title": w.text("What to change")})
+    return toc + [{"id": "answers", "title": w.text("Answers to the test plan")},
+                  {"id": "readings", "title": w.text("How to read “how sure”")}]
 
 
-def _brief_html(meta, title, rows, judged, changes, games) -> str:
+def _other(lang: str, default: str, where: str) -> dict:
+    """The same page in the other language: its language, its file and the link's words."""
+    from .brief_lang import Words, files
+
+    other = "en" if lang == "fr" else "fr"
+    f = files(other, default)
+    words = Words(lang).text("This page in English" if other == "en" else "This page in French")
+    return {"lang": other, "href": f[where], "words": words, "index": f["index"], "brief": f["html"]}
+
+
+def _lab_href(href: str, lang: str) -> str:
+    """A link to the lab's page, to its page in ``lang``."""
+    from .lab_page import FILES
+
+    page, _, frag = href.partition("#")
+    if page in FILES.values():
+        page = FILES[lang]
+    return page + (f"#{frag}" if frag else "")
+
+
+def _brief_html(meta, title, rows, judged, changes, games, lang: str = "en", default: str = "en", missing=None) -> str:
     """The designer's brief: the verdict, what to change (each problem's study), the answers in a
-    few lines, each linking to its detail in the annex."""
+    few lines, each linking to its detail in the annex; in ``lang`` (the annex stays English)."""
+    from .brief_lang import Words, files
+
+    w = Words(lang)
     wrong, fine, open_ = judged
-    return _ENV.get_template("brief.html.j2").render(
-        title=title, subtitle=_subtitle(meta, "heron"), toc=_brief_toc(changes), rows=rows, wrong=wrong, fine=fine,
-        open=open_, changes=changes, basis=verdict_basis(), readings=READINGS, annex=ANNEX,
+    annex_words = w.text("the annex" if lang == "en" else "the annex (in English)")
+    annex_link = Markup('<a href="{}"{}>{}</a>').format(ANNEX, Markup(' hreflang="en"') if lang != "en" else "",
+                                                         annex_words)
+    out = _ENV.get_template("brief.html.j2").render(
+        lang=lang, _=w.html, tr=w.tr, num=w.num, title=w.text(title), subtitle=_subtitle(meta, "heron", lang),
+        toc=_brief_toc(changes, w), rows=rows, wrong=wrong, fine=fine, open=open_, changes=changes,
+        basis=verdict_basis(), readings=READINGS, annex=ANNEX, annex_link=annex_link,
+        index=files(lang, default)["index"], other=_other(lang, default, "html"),
+        below=Markup('<a href="#readings">{}</a>').format(w.text("below")),
+        code=lambda t: Markup("<code>{}</code>").format(t), link=lambda h: _lab_href(h, lang),
         row_slugs={r.slug: r.question for r in rows},
         games=[{"href": game_page(g), "title": vocab(g.title)} for g in games])
+    if missing is not None:
+        missing += w.missing
+    return out
 
 
-def _brief_markdown(meta, title, rows, judged, changes, games) -> str:
+def _brief_markdown(meta, title, rows, judged, changes, games, lang: str = "en", default: str = "en",
+                    missing=None) -> str:
     """The designer's brief in Markdown (report.md): the same as :func:`_brief_html`."""
+    from .brief_lang import Words, files
+
+    w = Words(lang)
+    t, tr = w.text, w.tr
     wrong, fine, open_ = judged
     annex = "report-annex.md"
-    parts = [f"# {title} — the designer's brief", "", _subtitle(meta), "",
-             f"The verdict, what to change for each problem and the answers to the test plan, each in a few lines; "
-             f"[the annex]({annex}) holds every table, the reconciliations and the methods.", "", "## Verdict", ""]
+    other = _other(lang, default, "md")
+    annex_words = t("the annex" if lang == "en" else "the annex (in English)")
+    sc = "\u202f; " if lang == "fr" else "; "
+    head = t("{title} — the designer's brief", title=t(title))
+    parts = [f"# {head}", "", _subtitle(meta, "heron", lang),
+             "", t("The verdict, what to change for each problem and the answers to the test plan, each in a few lines; "
+                   "{annex} holds every table, the reconciliations and the methods.", annex=f"[{annex_words}]({annex})")
+             + f" [{other['words']}]({other['href']})", "", f"## {t('Verdict')}", ""]
     if wrong:
-        parts += [f"What is wrong with the game, largest first ({verdict_basis()}):", ""]
-    parts += [f"{i}. **{p.what}** — {p.figure} ({p.size:.1f} × its margin)" + (f" — {p.assumed}" if p.assumed else "")
-              + "".join(f" · [what to change](#{c.slug})" for c in getattr(p, "studies", []))
-              + f" · [details]({annex}#{p.anchor})"
-              for i, p in enumerate(wrong, 1)] or ["Nothing is beyond its margin."]
-    if fine:
-        parts += ["", "Fine: " + "; ".join(f"{p.what} ({p.figure}" + (f"; {p.assumed}" if p.assumed else "") + ")"
-                                           for p in fine) + "."]
-    if open_:
-        parts += ["", "Not settled: " + "; ".join(f"{p.what} ({p.figure}" + (f"; {p.assumed}" if p.assumed else "") + ")"
-                                                  for p in open_) + "."]
+        parts += [t("What is wrong with the game, largest first ({basis}):", basis=tr(verdict_basis())), ""]
+    parts += [f"{i}. **{tr(p.what)}** — {tr(p.figure)} {t('({size} × its margin)', size=w.num(p.size))}"
+              + (f" — {tr(p.assumed)}" if p.assumed else "")
+              + "".join(f" · [{t('what to change')}](#{c.slug})" for c in getattr(p, "studies", []))
+              + f" · [{t('details')}]({annex}#{p.anchor})"
+              for i, p in enumerate(wrong, 1)] or [t("Nothing is beyond its margin.")]
+    for head, probs in (("Fine:", fine), ("Not settled:", open_)):
+        if probs:
+            parts += ["", t(head) + " " + sc.join(f"{tr(p.what)} ({tr(p.figure)}" + (f"{sc}{tr(p.assumed)}" if p.assumed else "")
+                                                   + ")" for p in probs) + "."]
     if games:
-        parts += ["", "The lighter games have pages of their own: "
-                  + ", ".join(f"[{vocab(g.title)}]({game_page(g)})" for g in games) + "."]
+        parts += ["", t("The lighter games have pages of their own:") + " "
+                  + ", ".join(f"[{tr(vocab(g.title))}]({game_page(g)})" for g in games) + "."]
     if changes:
-        parts += ["", "## What to change: each problem's study", "",
-                  "Each problem of the verdict has a study in the tuning lab (`heron-sim tune`); its answer is what to change."]
+        parts += ["", "## " + t("What to change: each problem's study"), "",
+                  t("Each problem of the verdict has a study in the tuning lab (`heron-sim tune`); its answer is what to change.")]
         slugs = {r.slug: r.question for r in rows}
         for c in changes:
-            links = [f"[{w}]({h})" for w, h in c.links] + [f"[details: {slugs[a]}]({annex}#{a})" for a in c.anchors if a in slugs]
-            parts += ["", f'<a id="{c.slug}"></a>', "", f"### {c.problem}", "", f"*{c.verdict}*", "",
-                      c.answer, "", " · ".join(links)]
-    parts += ["", "## Answers to the test plan", ""]
+            links = ([f"[{t(words)}]({_lab_href(h, lang)})" for words, h in c.links]
+                     + [f"[{t('details: {question}', question=tr(slugs[a]))}]({annex}#{a})" for a in c.anchors if a in slugs])
+            parts += ["", f'<a id="{c.slug}"></a>', "", f"### {tr(c.problem)}", "", f"*{tr(c.verdict)}*", "",
+                      tr(c.answer, c.slots), "", " · ".join(links)]
+    parts += ["", f"## {t('Answers to the test plan')}", ""]
     for r in rows:
-        parts += [f'<a id="{r.slug}"></a>', "", f"### {r.question} ({'test plan' if r.plan else 'balance'})", "", brief_words(r.answer), "",
-                  f"{r.figure} — {brief_words(r.sure)}" + "".join(f" · [{c.link_words(len(r.studies))}](#{c.slug})"
-                                                                  for c in getattr(r, "studies", []))
-                  + f" · [details in the annex]({annex}#{r.slug})", ""]
-    parts += ["## How to read “how sure”", ""] + [f"- **{k}**: {v}" for k, v in READINGS.items()]
+        studies = getattr(r, "studies", [])
+        parts += [f'<a id="{r.slug}"></a>', "", f"### {tr(r.question)} ({t('test plan') if r.plan else t('balance')})", "",
+                  tr(brief_words(r.answer)), "",
+                  f"{tr(r.figure)} — {tr(brief_words(r.sure))}"
+                  + "".join(" · [" + (t("what to change") if len(studies) <= 1 else
+                                      t("what to change: {study}", study=tr(c.problem.split(": ")[-1]))) + f"](#{c.slug})"
+                            for c in studies)
+                  + f" · [{t('details in the annex')}]({annex}#{r.slug})", ""]
+    parts += [f"## {t('How to read “how sure”')}", ""] + [f"- **{t(k)}**: {t(v)}" for k, v in READINGS.items()]
+    if missing is not None:
+        missing += w.missing
     return "\n".join(parts) + "\n"
+
+
+def _index_html(meta, title, wrong, games, labs, lang: str, default: str) -> str:
+    """The index of every page in ``lang``, linking the same index in the other language."""
+    from .brief_lang import Words, files
+
+    w = Words(lang)
+    f = files(lang, default)
+    other = _other(lang, default, "index")
+    other.update(index_words=w.text("All pages in English" if other["lang"] == "en" else "All pages in French"),
+                 page_words=w.text("in English" if other["lang"] == "en" else "in French"))
+    labs = [{**g, "href": _lab_href(g["href"], lang), "title": w.text(g["title"]) if g.get("href_en") else g["title"],
+             "lang": lang if g.get("href_en") else "", "href_other": _lab_href(g["href"], other["lang"]) if g.get("href_en") else ""}
+            for g in labs]
+    return _ENV.get_template("index.html.j2").render(
+        lang=lang, _=w.html, tr=w.tr, title=w.text(title), subtitle=_subtitle(meta, "index", lang), wrong=wrong,
+        brief=f["html"], brief_md=f["md"], other=other, games=games, labs=labs,
+        md_link=lambda h: Markup('<a href="{0}">{0}</a>').format(h))
 
 
 def _lab_link(s) -> dict:
     """The index's line of a lab page (the proposals' page: its French title, and its English page)."""
     if s.key == "proposed-rule-changes":
-        from ..i18n import gettext
         from .lab_page import FILES
 
         return {"href": FILES["fr"], "href_en": FILES["en"], "lang": "fr",
-                "title": gettext("Rule changes the lab proposes", "fr"), "intro": ""}
+                "title": "Rule changes the lab proposes", "intro": ""}
     return {"href": f"lab-{s.key}.html", "title": s.title, "intro": md_inline(s.intro) if s.intro else ""}
 
 
@@ -384,10 +467,13 @@ def _meta_rows(meta: dict) -> list[tuple[str, str]]:
     return rows
 
 
-def _subtitle(meta: dict, where: str = "heron") -> str:
-    head = (f"Generated from git commit {meta.get('git commit (report)', 'unknown')}; "
-            f"{meta.get('games played (all)', meta.get('games simulated', '?'))} games played in the run.")
-    return head + {"heron": " The lighter games have pages of their own (see the index).",
+def _subtitle(meta: dict, where: str = "heron", lang: str = "en") -> str:
+    from ..i18n import gettext, phrase
+
+    games = meta.get('games played (all)', meta.get('games simulated', '?'))
+    head = gettext("Generated from git commit {commit}; {games} games played in the run.", lang).format(
+        commit=meta.get('git commit (report)', 'unknown'), games=phrase(str(games), lang))
+    return head + {"heron": " " + gettext("The lighter games have pages of their own (see the index).", lang),
                    "game": " A lighter game of the same run as the Héron report."}.get(where, "")
 
 

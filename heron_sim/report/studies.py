@@ -69,6 +69,10 @@ class Change:
 
     #: the answer in a few words (the annex's answers table), set with the answer
     short: str = ""
+    #: the answer's words that are the study's own, by language (``{"rules": {"en": …, "fr": …},
+    #: "variant": {"en": "t60", "fr": "t60"}}``): the French brief fills them into the
+    #: catalogue's phrase (:func:`heron_sim.i18n.phrase`), so that one entry serves every study
+    slots: dict = field(default_factory=dict)
 
 
 def _rel(path: str | Path, out_dir: Path) -> str:
@@ -189,7 +193,14 @@ def study_changes(results_root: str | Path, out_dir: str | Path | None = None, l
                  "fix": f"the smallest change that passes is variant {v.get('id')} ({n} rule{'s' if n != 1 else ''})."}.get(
             state, f"no variant shown better than the rulings: keep them (closest: variant {v.get('id')})." if text.startswith("No variant")
             else f"no change in its space passes (closest: variant {v.get('id')}).")
-        out.append(Change(name, problem, anchors, state, text, links, short=short))
+        slots = {}
+        if v.get("id"):
+            slots["variant"] = {"en": f"variant {v['id']}", "fr": f"la variante {v['id']}"}
+        if changes:
+            from .lab_page import changes_words
+
+            slots["rules"] = {lg: changes_words(changes, lg) for lg in ("en", "fr")}
+        out.append(Change(name, problem, anchors, state, text, links, short=short, slots=slots))
     return out
 
 
