@@ -28,6 +28,7 @@ RunDirOpt = Annotated[Optional[Path], typer.Option("--run-dir", help="Run folder
 OutOpt = Annotated[Path, typer.Option("--out", help="Folder of report.html, report.md (the brief), report-annex.html, report-annex.md and figures/.")]
 PlanDirOpt = Annotated[Path, typer.Option("--experiments", help="Folder of the plan's experiment files.")]
 PathsJsonOpt = Annotated[bool, typer.Option("--json", help="Print the paths written (report.html, report.md, figures, run folder) as JSON.")]
+LangOpt = Annotated[str, typer.Option("--lang", help="Language of report.html, report.md and index.html (the designer's brief and the index): fr (default) or en; the other language's are written beside them (report.en.html or report.fr.html).")]
 SchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Where games jobs run: local (default), local-cluster[:N] or tcp://HOST:PORT (Dask); same results.")]
 
 
@@ -70,11 +71,11 @@ def _run(files, run_dir, games, resume: bool = False):
     return run_dir
 
 
-def _report(run_dir, out, started=None):
+def _report(run_dir, out, started=None, lang: str = "fr"):
     from ..report import report_from_run
 
     t0 = time.perf_counter()
-    paths = report_from_run(run_dir, out, started=started)
+    paths = report_from_run(run_dir, out, started=started, lang=lang)
     _log(f"report: {paths['html']} and {paths['md']} (the brief), {paths['annex_html']} and {paths['annex_md']} "
          f"(the annex; {len(paths['figures'])} figures, {time.perf_counter() - t0:.1f} s)")
     return paths
@@ -125,13 +126,16 @@ def plan_cmd(
     out: OutOpt = Path("results"),
     scheduler: SchedulerOpt = None,
     as_json: PathsJsonOpt = False,
+    lang: LangOpt = "fr",
 ) -> None:
     """Run the whole test plan (every experiment file of the folder) and write the report."""
     _use_scheduler(scheduler)
     check_output(out, "--out", folder=True)
+    if lang not in ("fr", "en"):
+        raise HeronSimError(f"--lang: {lang!r}; allowed: fr, en")
     started = time.perf_counter()
     folder_run = _run(plan_files(folder), run_dir, games)
-    _echo_paths(_report(folder_run, out, started), folder_run, as_json)
+    _echo_paths(_report(folder_run, out, started, lang=lang), folder_run, as_json)
 
 
 @app.command("report")
@@ -142,18 +146,21 @@ def report_cmd(
     games: GamesOpt = None,
     run_dir: RunDirOpt = None,
     as_json: PathsJsonOpt = False,
+    lang: LangOpt = "fr",
 ) -> None:
     """Write results/index.html (links every page), report.html and report.md (the designer's brief:
     the verdict, what to change, the answers; a few A4 pages), report-annex.html and report-annex.md
     (every table, self-contained), one page per lighter game and findings.json: runs the plan first
     unless --from names a run folder."""
     check_output(out, "--out", folder=True)
+    if lang not in ("fr", "en"):
+        raise HeronSimError(f"--lang: {lang!r}; allowed: fr, en")
     if from_ is not None:
-        _echo_paths(_report(from_, out), from_, as_json)
+        _echo_paths(_report(from_, out, lang=lang), from_, as_json)
     else:
         started = time.perf_counter()
         folder_run = _run(plan_files(folder), run_dir, games)
-        _echo_paths(_report(folder_run, out, started), folder_run, as_json)
+        _echo_paths(_report(folder_run, out, started, lang=lang), folder_run, as_json)
 
 
 def _echo_paths(paths: dict, run_dir, as_json: bool) -> None:

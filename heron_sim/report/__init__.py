@@ -93,9 +93,10 @@ def tournament_games(run) -> int:
 
 
 def report_from_run(run_dir, out_dir="results", extra_meta: dict | None = None,
-                    started: float | None = None) -> dict:
+                    started: float | None = None, lang: str = "fr") -> dict:
     """Compute every table from a run folder and write the report; returns the paths.
 
+    ``lang``: the language of the brief and the index (French by default; the other beside them).
     ``started`` (a ``time.perf_counter()`` value) adds the measured time from the start of the
     simulation to the end of the tables to the metadata."""
     from ..runner.run import RunData
@@ -111,7 +112,7 @@ def report_from_run(run_dir, out_dir="results", extra_meta: dict | None = None,
     if started is not None:
         extra["total time (simulate + tables)"] = f"{time.perf_counter() - started:.1f} s"
     meta = run_metadata(run, extra)
-    paths = write_report(sections, meta, Path(out_dir))
+    paths = write_report(sections, meta, Path(out_dir), lang=lang)
     paths["sections"] = sections
     paths["meta"] = meta
     return paths
