@@ -12,6 +12,7 @@ measured in a real browser by tests/test_report_browser.py.
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
@@ -66,6 +67,10 @@ def link_problems(out: Path) -> list[str]:
     return bad
 
 
+#: The report's phrases the French catalogue lacks, from the module's rendered report.
+MISSING: list[str] = []
+
+
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory):
     """A report from a real report's findings (no games played), with the committed studies."""
@@ -73,7 +78,7 @@ def rendered(tmp_path_factory):
     for d in sorted(RESULTS.glob("tune-*")):
         shutil.copytree(d, out / d.name)
     sec = Section(key="across", title="Across the experiments", facts=list(load_facts(FACTS_LATER).values()))
-    write_report([sec], {"seeds": "1"}, out)
+    MISSING[:] = write_report([sec], {"seeds": "1"}, out)["missing"]
     return out
 
 
@@ -97,8 +102,9 @@ def test_link_problems_can_fail(rendered, tmp_path):
 
 def test_what_to_change_is_each_problems_study(rendered):
     """Every problem of the verdict with a study links it, and the brief says the study's answer:
-    no "no tested remedy" where a study answers, "not run yet" for a study declared and not run."""
-    brief = (rendered / BRIEF).read_text(encoding="utf-8")
+    no "no tested remedy" where a study answers, "not run yet" for a study declared and not run
+    (its words: the English brief; the French one says the same, tests below)."""
+    brief = (rendered / "report.en.html").read_text(encoding="utf-8")
     assert "No tested remedy" not in brief and "no tested remedy" not in brief
     changes = dict(re.findall(r'<div class="change" id="change-([^"]+)">(.*?)</div>', brief, re.S))
     assert set(changes) == {name for name, _, _ in STUDIES}
@@ -178,3 +184,104 @@ def test_no_tested_remedy_never_contradicts_a_study():
     none = Change("first-player", "The first player", ("q-first-player",), "no fix", "No change in this space passes")
     assert "No tested remedy" not in action_words(said, [fix]) and "one-key batches" in action_words(said, [fix])
     assert action_words(said, [none]) == said and action_words(said, []) == said
+
+
+# ---------------------------------------------------------------- in French (issue 33, item 1)
+def _visible(page: str) -> str:
+    """The words a reader sees on a page: no tags, no <code>, no <style>, no element marked English."""
+    page = re.sub(r"<style>.*?</style>|<code>.*?</code>|<title>.*?</title>", " ", page, flags=re.S)
+    page = re.sub(r'<(?!html)(\w+)[^>]*\blang="en"[^>]*>.*?</\1>', " ", page, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", page))
+
+
+def english_left(text: str) -> list[str]:
+    """The catalogue's English sentences (its message ids of three words or more that French
+    changes; figures and a study's words matched as any number or words) found in ``text``."""
+    from heron_sim.i18n import _NUM, catalogue
+
+    text = " ".join(text.replace("\u00a0", " ").replace("\u202f", " ").split())
+    found = []
+    for en, fr in catalogue("fr").items():
+        if en == fr or len(en.split()) < 3 or "{" in en.replace("{{", "") and not re.search(r"\{\w+\}", en):
+            continue
+        parts = re.split(r"(\{\w+\})", " ".join(en.split()))
+        while parts and (not parts[0].strip() or re.fullmatch(r"\{\w+\}", parts[0])):
+            parts.pop(0)  # the sentence without the figures or words at its edges
+        while parts and (not parts[-1].strip() or re.fullmatch(r"\{\w+\}", parts[-1])):
+            parts.pop()
+        literal = [p for p in parts if not re.fullmatch(r"\{\w+\}", p)]
+        if not literal or max(len(p) for p in literal) < 8 or not all(p in text for p in literal):
+            continue  # too short to be a sentence, or a literal part of it is absent (and the search stays fast)
+        pat = "".join((_NUM.pattern if p[1:-1].isdigit() else ".{1,300}?") if re.fullmatch(r"\{\w+\}", p) else re.escape(p)
+                      for p in parts)
+        if re.search(pat, text):
+            found.append(en)
+    return found
+
+
+def test_the_brief_is_french_with_the_english_beside_it(rendered):
+    """report.html, report.md and index.html are French (the designers' language); the English
+    brief and index stand beside them and each links the other; the annex says it is English."""
+    fr, en = (rendered / "report.html").read_text(encoding="utf-8"), (rendered / "report.en.html").read_text(encoding="utf-8")
+    assert '<html lang="fr">' in fr and '<html lang="en">' in en
+    assert "la synthèse pour l'auteur" in fr and "the designer's brief" in en
+    assert 'href="report.en.html"' in fr and 'href="report.html"' in en
+    assert "l'annexe (en anglais)" in fr and f'href="{ANNEX}"' in fr
+    md, md_en = (rendered / "report.md").read_text(encoding="utf-8"), (rendered / "report.en.md").read_text(encoding="utf-8")
+    assert md.startswith("# Course de dés du Héron") and md_en.startswith("# Héron dice race")
+    assert "## Réponses au plan de test" in md and "## Answers to the test plan" in md_en
+    index, index_en = (rendered / "index.html").read_text(encoding="utf-8"), (rendered / "index.en.html").read_text(encoding="utf-8")
+    assert '<html lang="fr">' in index and '<html lang="en">' in index_en
+    for page in (index, index_en):
+        assert 'href="report.html"' in page and 'href="report.en.html"' in page
+    assert 'href="index.en.html"' in index and 'href="index.html"' in index_en
+    # the numbers the French way, the game's words kept, « manches » for rounds
+    assert "25,8\u00a0% [25,5\u202f; 26,1]" in fr or "25,8\u00a0% [25,5 ; 26,1]" in fr
+    assert "26,3 manches" in fr and "n = 93\u202f000 parties" in fr
+    assert "Étang Paisible" in fr and "Angoisse du Héron" in fr and "Puissance du Guide" in fr
+    assert "Étang Paisible" in en and "Angoisse du Héron" in en
+
+
+def test_every_phrase_of_the_french_brief_has_an_entry(rendered):
+    """Every sentence of the report's answers (rendered from the golden facts) and every text of
+    the brief and the index of their own has a French entry: none is left in English."""
+    from heron_sim.i18n import catalogue
+    from heron_sim.report.brief_lang import msgids
+
+    fr = catalogue("fr")
+    assert [m for m in msgids() if not fr.get(m, "").strip()] == []
+    assert "a brief text nobody translated" not in fr  # the check can fail
+    assert MISSING == [], f"no French entry in heron_sim/locale/fr.po for: {MISSING}"
+
+
+def test_no_english_sentence_and_no_key_id_on_the_french_pages(rendered):
+    for name in ("report.html", "index.html", "report.md"):
+        text = (rendered / name).read_text(encoding="utf-8")
+        text = _visible(text) if name.endswith(".html") else re.sub(r"<a id=[^>]*></a>|\]\([^)]*\)|`[^`]*`", " ", text)
+        assert english_left(text) == [], (name, english_left(text)[:5])
+        assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), (name, re.findall(r"\b[a-z]+_[a-z_]+\b", text)[:5])
+    en = _visible((rendered / "report.en.html").read_text(encoding="utf-8"))
+    assert "Games are longer than the target" in en and english_left(en)  # the check finds English where it is
+
+
+def test_the_french_phrases_write_the_numbers_the_french_way():
+    from heron_sim.i18n import phrase
+
+    missing = []
+    got = phrase("25.8\u00a0% [25.5, 26.1], n = 93,000 games; a sentence nobody wrote; p < 0.001", "fr", missing)
+    assert got.startswith("25,8\u00a0% [25,5\u202f; 26,1], n = 93\u202f000 parties\u202f; a sentence nobody wrote\u202f; ")
+    assert got.endswith("p < 0,001") and missing == ["a sentence nobody wrote"]
+    assert phrase("-4.8 points [-7.0, -2.6], n = 2,853 paired games where dealt", "fr") == \
+        "−4,8 points [−7,0\u202f; −2,6], n = 2\u202f853 parties appariées où il est distribué"
+    assert phrase("n = 5,000 games", "en") == "n = 5,000 games"
+
+
+def test_lang_en_makes_english_the_default(tmp_path):
+    write_report([Section(key="across", title="Across the experiments", facts=[])], {"seeds": "1"}, tmp_path, lang="en")
+    assert '<html lang="en">' in (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert '<html lang="fr">' in (tmp_path / "report.fr.html").read_text(encoding="utf-8")
+    assert (tmp_path / "report.fr.md").read_text(encoding="utf-8").startswith("# Course de dés")
+    index = (tmp_path / "index.html").read_text(encoding="utf-8")
+    assert '<html lang="en">' in index and 'href="index.fr.html"' in index and not (tmp_path / "report.en.html").exists()
+    with pytest.raises(ValueError, match="lang"):
+        write_report([], {}, tmp_path, lang="de")
