@@ -356,6 +356,7 @@ def _brief_html(meta, title, rows, judged, changes, games, lang: str = "en", def
                                                          annex_words)
     out = _ENV.get_template("brief.html.j2").render(
         lang=lang, _=w.html, tr=w.tr, num=w.num, title=w.text(title), subtitle=_subtitle(meta, "heron", lang),
+        sc="\u202f; " if lang == "fr" else "; ",
         toc=_brief_toc(changes, w), rows=rows, wrong=wrong, fine=fine, open=open_, changes=changes,
         basis=verdict_basis(), readings=READINGS, annex=ANNEX, annex_link=annex_link,
         index=files(lang, default)["index"], other=_other(lang, default, "html"),
@@ -468,10 +469,10 @@ def _meta_rows(meta: dict) -> list[tuple[str, str]]:
 
 
 def _subtitle(meta: dict, where: str = "heron", lang: str = "en") -> str:
-    from ..i18n import gettext, phrase
+    from ..i18n import gettext, phrase, typography
 
     games = meta.get('games played (all)', meta.get('games simulated', '?'))
-    head = gettext("Generated from git commit {commit}; {games} games played in the run.", lang).format(
+    head = typography(gettext("Generated from git commit {commit}; {games} games played in the run.", lang), lang).format(
         commit=meta.get('git commit (report)', 'unknown'), games=phrase(str(games), lang))
     return head + {"heron": " " + gettext("The lighter games have pages of their own (see the index).", lang),
                    "game": " A lighter game of the same run as the Héron report."}.get(where, "")
