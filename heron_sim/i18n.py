@@ -216,6 +216,45 @@ def _pieces(text: str) -> list[tuple[str, str]]:
     return out
 
 
+#: The game's and the report's words a sentence may hold in any combination, each a slot of a
+#: general entry (``{g0}``: a guide, ``{k0}``: rungs of the skill ladder, ``{r0}``: a reading,
+#: ``{s0}``: an order of strategies, ``{v0}``: verdict numbers, ``{f0}``: a file): the
+#: catalogue's entry of the sentence with its own words is tried first, then the general one.
+_RUNGS = {"novice": "débutants", "casual": "occasionnels", "regular": "habitués", "expert": "experts"}
+_STRATEGIES = {"greedy": "glouton", "prudent": "prudent", "expert": "expert", "racer": "coureur", "random": "hasard"}
+_READINGS = ("real, possibly relevant", "real and relevant", "real but small", "negligible", "uncertain")
+_WORDS = (
+    ("r", re.compile("|".join(map(re.escape, _READINGS))), lambda w, lang: gettext(w, lang)),
+    ("s", re.compile(r"\b(?:racer|expert|greedy|prudent|random)(?: > (?:racer|expert|greedy|prudent|random))+\b"),
+     lambda w, lang: " > ".join(_STRATEGIES[x] for x in w.split(" > "))),
+    ("k", re.compile(r"\b(?:novice|casual|regular|expert)(?:, (?:novice|casual|regular|expert))*\b"),
+     lambda w, lang: _list([_RUNGS[x] for x in w.split(", ")], lang)),
+    ("g", re.compile(r"\b(?:Loup|Taureau|Serpent|Lion|Aigle|Cerf|Héron)\b"), lambda w, lang: w),
+    ("v", re.compile(r"#\d+(?:, #\d+)*"), lambda w, lang: "n° " + w.replace("#", "")),
+    ("f", re.compile(r"experiments/[\w.-]+\.toml"), lambda w, lang: w),
+)
+
+
+def _list(words: list[str], lang: str) -> str:
+    if len(words) < 2 or lang != "fr":
+        return ", ".join(words)
+    return ", ".join(words[:-1]) + " et " + words[-1]
+
+
+def word_slots(text: str, lang: str) -> dict:
+    """The slots of the game's and the report's words in ``text`` (:data:`_WORDS`), each with
+    its words in English and in ``lang``."""
+    out: dict = {}
+    for tag, pat, words in _WORDS:
+        seen: list[str] = []
+        for m in pat.finditer(text):
+            w = m.group(0)
+            if w not in seen and not any(w in v["en"] for v in out.values()):
+                seen.append(w)
+                out[f"{tag}{len(seen) - 1}"] = {"en": w, lang: words(w, lang)}
+    return out
+
+
 def phrase(text: str, lang: str, missing: list | None = None, slots: dict | None = None) -> str:
     """A report sentence (its figures written into it) in ``lang``: the catalogue's entry of the
     whole text with its numbers as placeholders, else of each of its phrases
@@ -228,13 +267,13 @@ def phrase(text: str, lang: str, missing: list | None = None, slots: dict | None
         return text
     cat = catalogue(lang)
 
-    fill = {name: words.get(lang, words["en"]) for name, words in (slots or {}).items()}
-
-    def one(piece: str) -> str | None:
-        key, nums = figure_key(piece, slots)
+    def one(piece: str, general: bool = False) -> str | None:
+        sl = {**(slots or {}), **word_slots(piece, lang)} if general else slots
+        key, nums = figure_key(piece, sl)
         if key in cat:
+            fill = {name: words.get(lang, words["en"]) for name, words in (sl or {}).items()}
             return typography(cat[key].format(*(number_words(n, lang) for n in nums), **fill), lang)
-        return None
+        return None if general else one(piece, True)
 
     whole = one(text)
     if whole is not None:
@@ -244,7 +283,7 @@ def phrase(text: str, lang: str, missing: list | None = None, slots: dict | None
         got = one(piece) if piece.strip() else piece
         if got is None:
             if missing is not None:
-                missing.append(figure_key(piece, slots)[0])
+                missing.append(figure_key(piece, {**(slots or {}), **word_slots(piece, lang)})[0])
             got = piece
         out.append(got + (f"{NNBSP}; " if sep.startswith(";") and lang == "fr" else sep))
     return "".join(out)

@@ -285,3 +285,22 @@ def test_lang_en_makes_english_the_default(tmp_path):
     assert '<html lang="en">' in index and 'href="index.fr.html"' in index and not (tmp_path / "report.en.html").exists()
     with pytest.raises(ValueError, match="lang"):
         write_report([], {}, tmp_path, lang="de")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_sentences_other_figures_write_have_their_french(seed):
+    """The answers and the verdict of figures moved by up to their interval (other branches of the
+    kinds' sentences: other guides, rungs, readings) are French too, by the catalogue's general
+    entries where no entry holds the sentence's own words."""
+    from heron_sim.i18n import phrase
+    from heron_sim.report.executive import build_rows, verdict
+    from heron_sim.report.render import brief_words, vocab
+    from tests.test_executive_golden import _shifted
+
+    facts = _shifted(load_facts(FACTS_LATER), seed)
+    texts = [t for r in build_rows(facts, {}) for t in (r.question, brief_words(r.answer), r.figure, brief_words(r.sure))]
+    texts += [t for p in sum(verdict(facts), []) for t in (p.what, p.figure, p.assumed)]
+    missing: list[str] = []
+    for t in texts:
+        phrase(vocab(t), "fr", missing)
+    assert missing == [], f"no French entry in heron_sim/locale/fr.po for: {missing}"
