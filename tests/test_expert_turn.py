@@ -2,7 +2,7 @@
 
 The reference is the generic path: the same decision function, ``expert_decide``, seated as a
 plug-in (its C-callable wrapper, heron_sim.strategies.plugins) plays every decision through the
-dispatcher and the generic roll loop of heron_sim.engine.turn, while an ``expert`` seat takes
+dispatcher and the generic roll loop of heron_sim.loop.turn, while an ``expert`` seat takes
 the fused turn. Same tables, same streams: every counter of every game must agree.
 """
 
@@ -12,13 +12,16 @@ import numpy as np
 import pytest
 
 from heron_sim.animals import AIGLE, CERF, HERON, LION, LOUP, SERPENT, TAUREAU
-from heron_sim.engine import kernels
+from heron_sim.loop import kernels
 from heron_sim.engine import layout as L
-from heron_sim.engine.batch import play_batch, play_turns
+from heron_sim.loop.batch import play_batch, play_turns
 from heron_sim.engine.pack import pack_rules
 from heron_sim.rules import Rules
 from heron_sim.strategies import seat_arrays
-from heron_sim.strategies.dispatch import EXPERT, GREEDY, PLUGIN, PRUDENT, RACER
+from heron_sim.strategies.declared import sid_of
+from heron_sim.strategies.dispatch import PLUGIN
+
+EXPERT, GREEDY, PRUDENT, RACER = (sid_of(n) for n in ("expert", "greedy", "prudent", "racer"))
 
 pytestmark = pytest.mark.exact
 
@@ -83,7 +86,7 @@ def test_a_stored_power_use_is_played_on_the_counted_dice(guide):
     """A ready Wolf, Eagle, Deer or Heron guide whose stored decision is to use its power, and a
     ready Lion at an Anxiety, are played by the fused turn itself (no hand-over to the generic
     loop, no replay placing the dice), and the power is used."""
-    from heron_sim.engine.loops import make_workspace
+    from heron_sim.loop.loops import make_workspace
     from heron_sim.engine.rng import stream_start
     from heron_sim.strategies.expert_turn import CONTINUE, roll_phase_counts
 

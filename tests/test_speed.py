@@ -10,12 +10,14 @@ import numba
 import numpy as np
 import pytest
 
-from heron_sim.engine import kernels
+from heron_sim.loop import kernels
 from heron_sim.engine import layout as L
-from heron_sim.engine.batch import play_batch, play_turns
+from heron_sim.loop.batch import play_batch, play_turns
 from heron_sim.engine.pack import pack_rules
 from heron_sim.rules import Rules
-from heron_sim.strategies.dispatch import GREEDY, SCRIPTED
+from heron_sim.strategies.declared import sid_of
+
+GREEDY, SCRIPTED = sid_of("greedy"), sid_of("scripted")
 
 pytestmark = pytest.mark.exact
 
@@ -85,7 +87,7 @@ def test_the_shared_kernel_by_default_keeps_greedy_alone_in_its_own():
     import subprocess
     import sys
 
-    code = ("from heron_sim.engine import kernels as k; "
+    code = ("from heron_sim.loop import kernels as k; "
             "print(k.kernel_key([3, 3]) == k.SHARED, k.kernel_key([0, 0]) == (0,)); "
             "cm = k.own_kernel(); cm.__enter__(); print(k.kernel_key([3, 3]) == (3,))")
     for flag, first in (("1", "True"), ("0", "False")):

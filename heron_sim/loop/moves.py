@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from .jit import hot
+from ..engine.jit import hot
 
 from ..rules.rules import P_EXACT, P_FINISH, P_SNAKE_ADVANCE, P_SNAKE_MAX_CANCEL
 from ..strategies.dispatch import decide
 from .powers import power_enabled
-from .layout import C_POWERS, D_SNAKE, GUIDE, NOMINAL, POS, READY, ROW, SERPENT, X_PUSH_FLAT, X_PUSH_MAX, X_PUSH_PER
+from ..engine.layout import C_POWERS, D_SNAKE, GUIDE, NOMINAL, POS, READY, ROW, SERPENT, X_PUSH_FLAT, X_PUSH_MAX, X_PUSH_PER
 
 
 @hot
