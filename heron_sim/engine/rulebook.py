@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .dice import heron_earns_doubling
 from .jit import hot
-from .layout import R_ADVANCE, TAUREAU, X_BULL_MIN, X_CONS_ANX, X_CONS_NOSET
+from .layout import R_ADVANCE, TAUREAU, X_BULL_MIN, X_CONS_ANX, X_CONS_NOSET, X_PUSH_FLAT, X_PUSH_MAX, X_PUSH_PER
 from ..rules.rules import P_BULL_BONUS, P_DOUBLING, P_POND, P_POWERS, P_POWERS_OFF
 
 
@@ -67,3 +67,14 @@ def consolation_anxiety(R):
 def pond_opens(R, herons):
     """The first roll opens the Étang Paisible: at least ``pond_threshold`` herons."""
     return herons >= R[P_POND]
+
+
+@hot
+def pond_pushback(R, herons):
+    """Squares each opponent moves back after a Pond of ``herons`` herons: the rulings' H, or
+    ``pond_pushback_per_heron * H + pond_pushback_flat`` capped at ``pond_pushback_max`` (0: no
+    cap); heron_sim.rules.Rules.pond_pushback is its Python mirror (tests/test_rulebook.py)."""
+    back = R[X_PUSH_PER] * herons + R[X_PUSH_FLAT]
+    if R[X_PUSH_MAX] > 0 and back > R[X_PUSH_MAX]:
+        back = R[X_PUSH_MAX]
+    return back
