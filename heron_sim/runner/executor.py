@@ -83,8 +83,8 @@ def _set_threads(threads: int | None) -> int | None:
 def play_rows(batch: Batch) -> np.ndarray:
     """Play one batch and return the engine's raw output rows (int64[games, columns])."""
     from ..engine import layout as L
-    from ..engine.batch import play_batch
-    from ..engine.kernels import shared_kernel
+    from ..loop.batch import play_batch
+    from ..loop.kernels import shared_kernel
     from ..engine.pack import pack_rules
     from ..strategies import parse_seating, seat_arrays
 
