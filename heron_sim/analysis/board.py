@@ -294,6 +294,7 @@ def board_svg(finish: int, effects: dict[int, str], per_game: np.ndarray | None 
     from html import escape
 
     from ..i18n import gettext
+    from ..rules.words import SQUARES
 
     fmt = fmt or (lambda x: f"{x:.2f}")
     rows = -(-finish // COLS)
@@ -316,7 +317,7 @@ def board_svg(finish: int, effects: dict[int, str], per_game: np.ndarray | None 
         if sq == finish:
             label += " — " + gettext("finish", lang)
         if eff:
-            label += " — " + gettext(f"square effect: {eff}", lang)
+            label += " — " + SQUARES[lang].get(eff, eff)
         if per_game is not None:
             label += " — " + gettext("landings per game", lang) + f": {fmt(v)}"
         attrs = f' data-square="{sq}"' + (f' data-effect="{eff}"' if eff else "")
