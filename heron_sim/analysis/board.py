@@ -183,6 +183,40 @@ def sample_board(rules, seatings, seed: int, games: int, first_game: int = 0) ->
     return BoardSample(rules, games, landings, longest, turns, dead, fired)
 
 
+def sample_frame(rules, frame, games: int) -> BoardSample:
+    """:func:`sample_board` for the first ``games`` games of a stored games frame (each row's
+    seed, game number and seating: ``seed``, ``game``, ``strategy_0`` ..)."""
+    from ..engine import layout as L
+    from ..engine.pack import pack_rules
+    from ..strategies import seat_arrays
+
+    P = rules.players
+    finish = int(rules.finish)
+    rows = frame.head(games)
+    n = len(rows)
+    landings = np.zeros(finish + 1, dtype=np.int64)
+    fired = np.zeros(finish + 1, dtype=np.int64)
+    longest = np.zeros((n, P), dtype=np.int64)
+    turns = dead = 0
+    R = pack_rules(rules)
+    arrays: dict = {}
+    seats = [rows[f"strategy_{s}"].astype(str).to_numpy() for s in range(P)]
+    seeds, numbers = rows["seed"].to_numpy(), rows["game"].to_numpy()
+    for i in range(n):
+        seating = tuple(str(seats[s][i]) for s in range(P))
+        if seating not in arrays:
+            arrays[seating] = seat_arrays(list(seating), rules)
+        sids, sp = arrays[seating]
+        t, out = replay_game(rules, seating, int(seeds[i]), int(numbers[i]), R, sids, sp)
+        land = t[:, 2]
+        np.add.at(landings, land[land >= 0], 1)
+        fired[:finish] += out[L.C_SQUARES: L.C_SQUARES + finish]
+        longest[i] = streaks_of(t[:, 0], t[:, 1], P)
+        turns += len(t)
+        dead += int(t[:, 1].sum())
+    return BoardSample(rules, n, landings, longest, turns, dead, fired)
+
+
 # ---------------------------------------------------------------- special squares, paired
 def special_squares(rules) -> list[tuple[int, int]]:
     """(square, effect code) of every square with an effect (a square declared ``neutral`` is
@@ -206,6 +240,27 @@ def game_outcomes(rows: np.ndarray) -> dict[str, np.ndarray]:
     last = rows[:, L.C_MID_LAST]
     return {"finished": rows[:, L.C_FINISHED] != 0, "rounds": rows[:, L.C_ROUNDS].astype(float),
             "comeback": ((last >= 0) & (winner == last)).astype(float), "first": (winner == 0).astype(float)}
+
+
+def frame_outcomes(frame) -> dict[str, np.ndarray]:
+    """:func:`game_outcomes` of a stored games frame (its rows in game order)."""
+    winner = frame["winner"].to_numpy()
+    last = frame["mid_last"].to_numpy()
+    return {"finished": frame["finished"].to_numpy(bool), "rounds": frame["rounds"].to_numpy(float),
+            "comeback": ((last >= 0) & (winner == last)).astype(float), "first": (winner == 0).astype(float)}
+
+
+def effects_of(base: dict, plain: dict) -> dict:
+    """The paired differences base − plain (length over games finished under both, comebacks,
+    first player) of two :func:`game_outcomes` of the same games."""
+    both = base["finished"] & plain["finished"]
+    row = {}
+    for name, a, b in (("length", base["rounds"][both], plain["rounds"][both]),
+                       ("comeback", base["comeback"], plain["comeback"]),
+                       ("first", base["first"], plain["first"])):
+        d, lo, hi, n = paired_diff(a, b)
+        row.update({name: d, f"{name}_low": lo, f"{name}_high": hi, f"{name}_n": n})
+    return row
 
 
 def paired_diff(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float, int]:
@@ -248,14 +303,7 @@ def square_effects(rules, seatings, seed: int, games: int, base_rows: np.ndarray
     out = []
     for square, code in special_squares(rules):
         plain = game_outcomes(play_rows(plain_square(rules, square), seatings, seed, games))
-        both = base["finished"] & plain["finished"]
-        row = {"square": square, "effect": EFFECT_NAMES[code], "games": games}
-        for name, a, b in (("length", base["rounds"][both], plain["rounds"][both]),
-                           ("comeback", base["comeback"], plain["comeback"]),
-                           ("first", base["first"], plain["first"])):
-            d, lo, hi, n = paired_diff(a, b)
-            row.update({name: d, f"{name}_low": lo, f"{name}_high": hi, f"{name}_n": n})
-        out.append(row)
+        out.append({"square": square, "effect": EFFECT_NAMES[code], "games": games, **effects_of(base, plain)})
     return out
 
 
@@ -311,7 +359,7 @@ def board_svg(finish: int, effects: dict[int, str], per_game: np.ndarray | None 
         x, y = 1 + c * CELL, 1 + r * CELL
         v = float(per_game[sq]) if per_game is not None and sq < len(per_game) else 0.0
         shade = v / top if top > 0 else 0.0
-        fill = f"rgba(31,119,180,{0.08 + 0.82 * shade:.3f})" if per_game is not None else "#f4f4f4"
+        fill = f"rgba(31,119,180,{0.06 + 0.6 * shade:.3f})" if per_game is not None else "#f4f4f4"
         eff = effects.get(sq)
         label = gettext("square", lang) + f" {sq}"
         if sq == finish:
