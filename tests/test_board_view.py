@@ -197,3 +197,24 @@ def test_the_pond_section_draws_the_board_and_its_streaks(tmp_path):
     path.write_text('name = "p"\nkind = "pond"\nmodes = ["8d8"]\ngames = 80\nturns = 2000\nseating = "greedy"\n'
                     'board = false\n')
     assert not any(j.key.startswith("plain_") for j in plan_jobs(load_experiment(path)))
+
+
+# ---------------------------------------------------------------- the lab's streak metrics
+def test_the_lab_streak_metrics_on_replayed_games():
+    from heron_sim.lab.metrics import IX, METRICS, OBJECTIVE_METRICS, STREAK_METRICS, batch_matrix, value
+    from heron_sim.runner.executor import Batch
+
+    assert set(STREAK_METRICS) <= set(OBJECTIVE_METRICS)
+    rules = Rules()
+    off = batch_matrix(Batch(rules, ("greedy",) * 4, 7, 0, 40))
+    assert off[:, IX["streak_seats"]].sum() == 0 and np.isnan(value("stuck_3_share", off.sum(axis=0), 4))
+    on = batch_matrix(Batch(rules, ("greedy",) * 4, 7, 0, 40, streak_every=4))
+    # the same games (every other column unchanged); games 0, 4, .. 36 replayed
+    others = [i for n, i in IX.items() if n not in ("streak_seats", "stuck3_seats", "longest_dead_sum")]
+    assert (on[:, others] == off[:, others]).all()
+    assert list(np.flatnonzero(on[:, IX["streak_seats"]])) == list(range(0, 40, 4))
+    s = B.sample_board(rules, GREEDY, 7, 1, first_game=8)
+    assert on[8, IX["stuck3_seats"]] == int((s.longest >= 3).sum()) and on[8, IX["longest_dead_sum"]] == s.longest.sum()
+    S = on.sum(axis=0)
+    assert value("stuck_3_share", S, 4) == pytest.approx(S[IX["stuck3_seats"]] / S[IX["streak_seats"]])
+    assert METRICS["longest_dead_streak"].fn(S, 4) == pytest.approx(S[IX["longest_dead_sum"]] / 40)
