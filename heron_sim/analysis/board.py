@@ -30,6 +30,7 @@ stream ``(seed, i)`` under both, so every difference pairs a game with itself.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -325,6 +326,17 @@ EFFECT_MARKS = {
 }
 
 
+_EMOJI = re.compile("[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F]\\s*")
+
+
+def effect_words(effect: str, lang: str) -> str:
+    """A square's effect in the booklet's words (heron_sim.rules.words.SQUARES) without its emoji
+    (a headless browser's or a PDF's fonts may have none: a box in its place)."""
+    from ..rules.words import SQUARES
+
+    return _EMOJI.sub("", SQUARES[lang].get(effect, effect)).strip()
+
+
 def cell_xy(square: int, cols: int = COLS) -> tuple[int, int]:
     """Column and row of ``square`` (1-based) on the serpentine grid."""
     i = square - 1
@@ -342,7 +354,6 @@ def board_svg(finish: int, effects: dict[int, str], per_game: np.ndarray | None 
     from html import escape
 
     from ..i18n import gettext
-    from ..rules.words import SQUARES
 
     fmt = fmt or (lambda x: f"{x:.2f}")
     rows = -(-finish // COLS)
@@ -365,7 +376,7 @@ def board_svg(finish: int, effects: dict[int, str], per_game: np.ndarray | None 
         if sq == finish:
             label += " — " + gettext("finish", lang)
         if eff:
-            label += " — " + SQUARES[lang].get(eff, eff)
+            label += " — " + effect_words(eff, lang)
         if per_game is not None:
             label += " — " + gettext("landings per game", lang) + f": {fmt(v)}"
         attrs = f' data-square="{sq}"' + (f' data-effect="{eff}"' if eff else "")

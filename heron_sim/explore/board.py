@@ -13,8 +13,8 @@ from __future__ import annotations
 from html import escape
 
 from ..analysis import board as B
+from ..analysis.board import effect_words
 from ..i18n import gettext, interval, number
-from ..rules.words import SQUARES
 
 #: Games per side replayed for the landings and the streaks.
 BOARD_GAMES = 400
@@ -37,19 +37,20 @@ TEXTS = (
 
 
 def _rows(effects: list[dict], landings, lang: str) -> str:
-    head = "".join(f"<th>{escape(gettext(h, lang))}</th>" for h in
-                   ("square", "effect", "landings per game", "length (rounds)", "comebacks (points)",
-                    "first player (points)"))
+    heads = [gettext(h, lang) for h in ("square", "effect", "landings per game", "length (rounds)",
+                                        "comebacks (points)", "first player (points)")]
+    head = "".join(f"<th>{escape(h)}</th>" for h in heads)
     body = []
     for e in effects:
         def ci(name, scale, d):
             return interval(scale * e[name], scale * e[f"{name}_low"], scale * e[f"{name}_high"], d, lang, sign=True)
-        body.append(f"<tr data-square='{e['square']}'><td>{e['square']}</td>"
-                    f"<td>{escape(SQUARES[lang].get(e['effect'], e['effect']))}</td>"
-                    f"<td>{number(float(landings[e['square']]), 2, lang)}</td>"
-                    f"<td>{ci('length', 1, 2)}</td><td>{ci('comeback', 100, 1)}</td><td>{ci('first', 100, 1)}</td></tr>")
-    return (f"<div class='board-wrap'><table class='board-table squares'><thead><tr>{head}</tr></thead>"
-            f"<tbody>{''.join(body)}</tbody></table></div>")
+        cells = [str(e["square"]), escape(effect_words(e["effect"], lang)),
+                 number(float(landings[e["square"]]), 2, lang), ci("length", 1, 2), ci("comeback", 100, 1),
+                 ci("first", 100, 1)]
+        body.append(f"<tr data-square='{e['square']}'>" + "".join(
+            f"<td data-label='{escape(h, quote=True)}'>{c}</td>" for h, c in zip(heads, cells)) + "</tr>")
+    return (f"<table class='board-table squares'><thead><tr>{head}</tr></thead>"
+            f"<tbody>{''.join(body)}</tbody></table>")
 
 
 def _streaks(sides: list[tuple[str, dict]], lang: str) -> str:
@@ -101,14 +102,14 @@ def board_view(setup, lang: str, board_games: int | None = None, square_games: i
     note = gettext("Squares 1 to {n}; shade: landings per game (a pawn's own move ending there); coloured border: a special square.", lang)
     sq_note = gettext("Each special square against the same rules with that square made plain, on the same {n} games (paired; 95&nbsp;% interval).", lang)
     st_note = gettext("A dead turn moves nobody (an Angoisse the Lion does not rescue, or no set of three); a skipped turn does not count. From {n} games per side replayed turn by turn.", lang)
-    html = (f"<p class='note'>{escape(note).replace('{n}', str(setup.base.finish))}</p>"
-            f"<h3>{escape(gettext('What each special square does, on the same games', lang))}</h3>"
-            f"<p class='note'>{sq_note.replace('{n}', number(square_games, 0, lang))} "
-            f"{escape(gettext('comebacks: games won by the player last at mid-game; first player: games won by the player who starts.', lang))}</p>"
-            f"<div class='boards{' two' if len(boards) > 1 else ''}'>{''.join(boards)}</div>"
-            f"<h3>{escape(gettext('How long a player goes without moving', lang))}</h3>"
+    html = (f"<h3>{escape(gettext('How long a player goes without moving', lang))}</h3>"
             f"<p class='note'>{escape(st_note).replace('{n}', number(board_games, 0, lang))}</p>"
-            + _streaks([(label[k], samples[k].streak_figures()) for k, _ in sides], lang))
+            + _streaks([(label[k], samples[k].streak_figures()) for k, _ in sides], lang)
+            + f"<h3>{escape(gettext('What each special square does, on the same games', lang))}</h3>"
+            f"<p class='note'>{escape(note).replace('{n}', str(setup.base.finish))} "
+            f"{sq_note.replace('{n}', number(square_games, 0, lang))} "
+            f"{escape(gettext('comebacks: games won by the player last at mid-game; first player: games won by the player who starts.', lang))}</p>"
+            f"<div class='boards{' two' if len(boards) > 1 else ''}'>{''.join(boards)}</div>")
     return {"html": html, "boards": len(boards), "games": board_games, "square_games": square_games,
             "streaks": {k: samples[k].streak_figures() for k, _ in sides},
             "landings": {k: samples[k].landings.tolist() for k, _ in sides},
