@@ -168,22 +168,23 @@ def test_the_pond_section_draws_the_board_and_its_streaks(tmp_path):
     from heron_sim.runner.kinds import analyse, plan_jobs
 
     path = tmp_path / "p.toml"
-    path.write_text('name = "p"\nkind = "pond"\nmodes = ["8d8"]\ngames = 80\nturns = 2000\nseating = "greedy"\n'
-                    'board_replays = 50\n')
+    path.write_text('name = "p"\nkind = "pond"\nmodes = ["8d8"]\ngames = 30\nturns = 300\nseating = "greedy"\n'
+                    'board_games = 40\nboard_replays = 20\n')
     exp = load_experiment(path)
     keys = {j.key for j in plan_jobs(exp)}
-    assert {f"plain_{s}_8d8" for s, _ in B.special_squares(Rules())} <= keys
+    assert {f"plain_{s}_8d8" for s, _ in B.special_squares(Rules())} | {"board_8d8"} <= keys
     run_experiments([exp], tmp_path / "run")
     (e, d), = list(RunData(tmp_path / "run").experiments())
     sec = analyse(e, d)
     facts = {f.id: f for f in sec.facts}
     assert 0 <= facts["pond.stuck3.8d8"].low <= facts["pond.stuck3.8d8"].estimate <= facts["pond.stuck3.8d8"].high <= 1
-    assert facts["pond.longest_dead_streak.8d8"].n == 4 * 50
+    assert facts["pond.longest_dead_streak.8d8"].n == 4 * 20
     assert "pond.square_15.length.8d8" in facts and facts["pond.square_15.length.8d8"].n > 0
     tab = next(t for t in sec.tables if "special squares" in t.caption).data
     assert list(tab["square"]) == [s for s, _ in B.special_squares(Rules())]
     # the table's effects are the paired differences of the two stored frames
-    base, plain = d.frame("games_8d8"), d.frame("plain_60_8d8")
+    base, plain = d.frame("board_8d8"), d.frame("plain_60_8d8")
+    assert len(base) == len(plain) == 40
     both = base["finished"].to_numpy(bool) & plain["finished"].to_numpy(bool)
     want = (base["rounds"].to_numpy(float) - plain["rounds"].to_numpy(float))[both].mean()
     assert tab.set_index("square").loc[60, "length"] == pytest.approx(want)
@@ -196,7 +197,7 @@ def test_the_pond_section_draws_the_board_and_its_streaks(tmp_path):
     # without the board option: no plain-square games
     path.write_text('name = "p"\nkind = "pond"\nmodes = ["8d8"]\ngames = 80\nturns = 2000\nseating = "greedy"\n'
                     'board = false\n')
-    assert not any(j.key.startswith("plain_") for j in plan_jobs(load_experiment(path)))
+    assert not any(j.key.startswith(("plain_", "board_")) for j in plan_jobs(load_experiment(path)))
 
 
 # ---------------------------------------------------------------- the lab's streak metrics

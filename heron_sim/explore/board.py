@@ -17,9 +17,9 @@ from ..analysis.board import effect_words
 from ..i18n import gettext, interval, number
 
 #: Games per side replayed for the landings and the streaks.
-BOARD_GAMES = 400
+BOARD_GAMES = 200
 #: Games per special square (with it, and made plain), paired.
-SQUARE_GAMES = 2000
+SQUARE_GAMES = 1000
 #: The seed of the board's games is the page's.
 
 #: The texts of the board view (message ids of heron_sim/locale/fr.po).

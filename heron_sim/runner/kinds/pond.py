@@ -38,7 +38,10 @@ class PondExperiment(HeronExperiment):
     #: the board (issue 33): each special square made plain, on the same games of the first
     #: mode (8d8 when played); False: none of these games
     board: bool = True
-    #: games of the first mode replayed turn by turn for the landings and the dead-turn streaks
+    #: games per side of the board's paired comparisons (the rulings, and each special square
+    #: made plain, on the same games)
+    board_games: int = 4000
+    #: of these, games replayed turn by turn for the landings and the dead-turn streaks
     board_replays: int = 1000
 
 
@@ -64,8 +67,10 @@ class PondKind(ExperimentKind):
 
             m = board_mode(exp.modes)
             r = exp.rules.build(m, P)
+            n = g(exp.board_games)
+            jobs.append(Job(f"board_{m}", "games", r, n, exp.seed, seat, labels={"mode": m, "part": "board"}))
             for square, _ in special_squares(r):
-                jobs.append(Job(f"plain_{square}_{m}", "games", plain_square(r, square), g(exp.games), exp.seed, seat,
+                jobs.append(Job(f"plain_{square}_{m}", "games", plain_square(r, square), n, exp.seed, seat,
                                 labels={"mode": m, "part": "plain", "square": str(square)}))
         return jobs
 
@@ -107,8 +112,7 @@ def _board(sec: Section, exp: PondExperiment, data, figure: bool) -> None:
     the same rules with that square made plain), with their facts."""
     from ...analysis import board as B
 
-    games = [j for j in data.select(part="games") if j["labels"]["mode"] == board_mode([j["labels"]["mode"] for j in
-                                                                                        data.select(part="games")])]
+    games = data.select(part="board")  # the rulings' games of the board (a run before them: none)
     if not games or exp.board_replays <= 0:
         return
     job = games[0]
