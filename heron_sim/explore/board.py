@@ -32,7 +32,7 @@ TEXTS = (
     "How long a player goes without moving",
     "A dead turn moves nobody (an Angoisse the Lion does not rescue, or no set of three); a skipped turn does not count. From {n} games per side replayed turn by turn.",
     "longest run of dead turns per player", "players stuck 3 turns in a row", "longest run seen",
-    "comebacks: games won by the player last at mid-game; first player: games won by the player who starts.",
+    "Comebacks: games won by the player last at mid-game; first player: games won by the player who starts.",
 )
 
 
@@ -108,7 +108,7 @@ def board_view(setup, lang: str, board_games: int | None = None, square_games: i
             + f"<h3>{escape(gettext('What each special square does, on the same games', lang))}</h3>"
             f"<p class='note'>{escape(note).replace('{n}', str(setup.base.finish))} "
             f"{sq_note.replace('{n}', number(square_games, 0, lang))} "
-            f"{escape(gettext('comebacks: games won by the player last at mid-game; first player: games won by the player who starts.', lang))}</p>"
+            f"{escape(gettext('Comebacks: games won by the player last at mid-game; first player: games won by the player who starts.', lang))}</p>"
             f"<div class='boards{' two' if len(boards) > 1 else ''}'>{''.join(boards)}</div>")
     return {"html": html, "boards": len(boards), "games": board_games, "square_games": square_games,
             "streaks": {k: samples[k].streak_figures() for k, _ in sides},
