@@ -219,3 +219,27 @@ def test_the_lab_streak_metrics_on_replayed_games():
     S = on.sum(axis=0)
     assert value("stuck_3_share", S, 4) == pytest.approx(S[IX["stuck3_seats"]] / S[IX["streak_seats"]])
     assert METRICS["longest_dead_streak"].fn(S, 4) == pytest.approx(S[IX["longest_dead_sum"]] / 40)
+
+
+@pytest.mark.parametrize("line, words", [("board = 1", "board: 1; allowed: true, false"),
+                                         ("board_games = 0", "board_games: 0; allowed: an integer 1.."),
+                                         ("board_replays = -1", "board_replays: -1; allowed: an integer 0..")])
+def test_the_board_options_refuse_bad_values(tmp_path, line, words):
+    from heron_sim.errors import HeronSimError
+    from heron_sim.runner import load_experiment
+
+    path = tmp_path / "p.toml"
+    path.write_text(f'kind = "pond"\nmodes = ["8d8"]\nseating = "greedy"\n{line}\n')
+    with pytest.raises(HeronSimError, match=re.escape(words)):
+        load_experiment(path)
+
+
+def test_the_board_games_default_to_the_experiments_at_most_4000(tmp_path):
+    from heron_sim.runner import load_experiment
+    from heron_sim.runner.kinds import plan_jobs
+
+    for games, want in ((60, 60), (10000, 4000)):
+        path = tmp_path / "p.toml"
+        path.write_text(f'kind = "pond"\nmodes = ["8d8"]\nseating = "greedy"\ngames = {games}\n')
+        jobs = {j.key: j for j in plan_jobs(load_experiment(path))}
+        assert jobs["board_8d8"].n == jobs["plain_60_8d8"].n == want

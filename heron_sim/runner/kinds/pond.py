@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
-from typing import Literal
+from typing import Annotated, Literal
+
+from pydantic import BeforeValidator
 
 import numpy as np
 import pandas as pd
@@ -17,7 +19,7 @@ from ...analysis.executive import (MODE_NAMES, MODE_ORDER, assumed_note, at_orde
 from ...analysis.judge import SHARE_MARGIN, Problem, lower_bound_size, reading
 from ...engine import layout as L
 from ...sections import Fact, Figure, Section, Table, num_ci, pct, pct_ci, plot
-from ..options import HeronExperiment, Guide, Seating, Turns, figures_of
+from ..options import HeronExperiment, Games, Guide, Seating, Turns, _count, figures_of
 from ..jobs import Job, resolve_strategies, seatings
 from .base import ExperimentKind, Sizes
 from .common import mode_sorted, _disp, _mode_name
@@ -25,6 +27,18 @@ from .common import mode_sorted, _disp, _mode_name
 
 #: The figures this kind draws (the ``figures`` key chooses among them; default: all).
 FIGURES = ('pushback', 'pond_rate', 'board')
+
+
+def _flag(v, info):
+    from ...errors import HeronSimError
+    from ..options import where
+
+    if not isinstance(v, bool):
+        raise HeronSimError(f"{where(info)}: {info.field_name}: {v!r}; allowed: true, false")
+    return v
+
+
+Flag = Annotated[bool, BeforeValidator(_flag)]
 
 
 class PondExperiment(HeronExperiment):
@@ -37,12 +51,12 @@ class PondExperiment(HeronExperiment):
     guide: Guide = "loup"
     #: the board (issue 33): each special square made plain, on the same games of the first
     #: mode (8d8 when played); False: none of these games
-    board: bool = True
+    board: Flag = True
     #: games per side of the board's paired comparisons (the rulings, and each special square
-    #: made plain, on the same games)
-    board_games: int = 4000
+    #: made plain, on the same games); None: the experiment's ``games``, at most 4,000
+    board_games: Games | None = None
     #: of these, games replayed turn by turn for the landings and the dead-turn streaks
-    board_replays: int = 1000
+    board_replays: _count(0, 1_000_000, "games replayed turn by turn") = 1000
 
 
 class PondKind(ExperimentKind):
@@ -67,7 +81,7 @@ class PondKind(ExperimentKind):
 
             m = board_mode(exp.modes)
             r = exp.rules.build(m, P)
-            n = g(exp.board_games)
+            n = g(exp.board_games if exp.board_games is not None else min(exp.games, 4000))
             jobs.append(Job(f"board_{m}", "games", r, n, exp.seed, seat, labels={"mode": m, "part": "board"}))
             for square, _ in special_squares(r):
                 jobs.append(Job(f"plain_{square}_{m}", "games", plain_square(r, square), n, exp.seed, seat,
