@@ -176,7 +176,7 @@ def _board(sec: Section, exp: PondExperiment, data, figure: bool) -> None:
         rows.append(row)
     if rows:
         t = pd.DataFrame(rows)
-        disp = pd.DataFrame({"square": t["square"], "effect": t["effect"],
+        disp = pd.DataFrame({"square": t["square"], "effect": [B.effect_words(e, "en") for e in t["effect"]],
                              "landings per game": [f"{x:.2f}" for x in t["landings"]]})
         if "length" in t.columns:
             disp["length (rounds) [95 % CI]"] = [num_ci(r["length"], r["length_low"], r["length_high"], 2, )
