@@ -264,8 +264,8 @@ def test_the_board_view_in_chromium(served, tmp_path, monkeypatch):
 
     from heron_sim.explore import board as EB
 
-    monkeypatch.setattr(EB, "BOARD_GAMES", 60)   # a few seconds on a loaded machine
-    monkeypatch.setattr(EB, "SQUARE_GAMES", 300)
+    monkeypatch.setattr(EB, "BOARD_GAMES", 24)   # a few seconds on a loaded machine
+    monkeypatch.setattr(EB, "SQUARE_GAMES", 150)
     url, browser, app = served
     errors: list[str] = []
     ctx = browser.new_context(locale="fr-FR", viewport={"width": 1280, "height": 900})
