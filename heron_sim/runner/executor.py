@@ -43,6 +43,9 @@ class Batch:
     first_game: int
     games: int
     threads: int | None = None  # numba threads inside the worker (None: its default)
+    #: the lab's streak metrics (heron_sim.lab.metrics.STREAK_METRICS): every game whose number is
+    #: a multiple of this is also replayed turn by turn (0: none; the games' results are the same)
+    streak_every: int = 0
 
 
 def split_games(rules, seatings: Sequence[Sequence[str]], seed: int, games: int, *,
