@@ -498,7 +498,8 @@ def game_package(game: LightGame) -> str:
 
 def _default_comments(package: str) -> dict[str, str]:
     """Each key of the package's ``data/defaults.toml`` (dotted under its table) -> its comment:
-    the inline one, else the comment lines right above it."""
+    the inline one, else the comment lines above it (a comment block describes the keys that
+    follow it up to the next blank line), else its table's comment with the key's name."""
     import re
     from importlib import resources
 
@@ -506,15 +507,19 @@ def _default_comments(package: str) -> dict[str, str]:
         text = resources.files(package).joinpath("data/defaults.toml").read_text(encoding="utf-8")
     except (FileNotFoundError, ModuleNotFoundError):
         return {}
-    out, section, block = {}, "", []
+    out, section, section_words, block, after_key = {}, "", "", [], False
     for line in text.splitlines():
         s = line.strip()
         m = re.fullmatch(r"\[([A-Za-z0-9_.]+)\]\s*(#.*)?", s)
         if m:
-            section, block = m.group(1) + ".", []
+            section = m.group(1) + "."
+            section_words = " ".join(block) or out.get(m.group(1), "") or section_words
+            block, after_key = [], False
             continue
         if s.startswith("#"):
             c = s.lstrip("#").strip()
+            if after_key:
+                block, after_key = [], False
             if c.startswith("---"):  # a section's rule line names no key
                 block = []
             elif c:
@@ -527,12 +532,13 @@ def _default_comments(package: str) -> dict[str, str]:
                 if ch == "#" and value[:i].count('"') % 2 == 0:
                     inline = value[i + 1:].strip()
                     break
-            words = inline or " ".join(block)
-            out[section + m.group(1)] = re.sub(r"\s+", " ", words).strip()
-            block = []
+            words = inline or " ".join(block) or (f"{section_words} ({m.group(1)})" if section_words else "")
+            if words:
+                out[section + m.group(1)] = re.sub(r"\s+", " ", words).strip()
+            after_key = True
             continue
         if not s:
-            block = []
+            block, after_key = [], False
     return out
 
 

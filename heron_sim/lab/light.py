@@ -797,6 +797,9 @@ def evidence(spec: LightSpec, cands: list[Candidate], base_g: list[Games], games
                   "tables": [{"table": names[i], "base": bv[m][i][0], "variant": vv[m][i][0]} for i in range(len(names))]}
             if o.goal is not None:
                 ob.update(_decision(est, lo, hi, o.goal, n))
+                # one-sided bootstrap p of "the loss exceeds the goal" (Holm's correction below)
+                ok = boot[np.isfinite(boot)]
+                ob["p_goal"] = float((np.sum(ok > o.goal) + 1) / (len(ok) + 1))
             e["objectives"].append(ob)
         for cst in spec.constraints:
             m = cst.metric
@@ -852,17 +855,9 @@ def _decision(est, lo, hi, goal, n) -> dict:
 
 
 def _holm(finalists: list[dict]) -> None:
-    """Holm's correction over every goal test of the finalists (one-sided p from the interval's
-    upper half, normal approximation)."""
-    from scipy.stats import norm
-
-    tests = []
-    for e in finalists:
-        for o in e["objectives"]:
-            if o["goal"] is None:
-                continue
-            se = max((o["loss_high"] - o["loss"]) / 1.96, 1e-12)
-            tests.append((float(norm.cdf((o["loss"] - o["goal"]) / se)), o))
+    """Holm's correction over every goal test of the finalists (one-sided bootstrap p of "the
+    loss exceeds the goal": the share of replicates past it)."""
+    tests = [(o["p_goal"], o) for e in finalists for o in e["objectives"] if o["goal"] is not None]
     tests.sort(key=lambda x: x[0])
     m = len(tests)
     ok = True
