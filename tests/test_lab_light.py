@@ -136,3 +136,19 @@ def test_every_game_describes_its_rules_in_both_languages():
         words = rules_words(game)
         for key in _leaf_keys(game.load_rules(None, {}).to_table()):
             assert key in words and words[key]["fr"] and words[key]["en"] != key, (name, key)
+
+
+def test_the_heron_lab_page_reads_heron_studies_only_and_each_game_gets_its_answer(tmp_path):
+    from heron_sim.lab.light_outputs import light_answers
+    from heron_sim.lab.outputs import proposed_changes
+
+    res = _tune(tmp_path, TINY.replace('name = "tiny"', 'name = "ramp"'))
+    root = tmp_path / "results"
+    root.mkdir()
+    (tmp_path / "out").rename(root / "tune-ramp")
+    assert proposed_changes(root) == []  # a lighter game's study is not a Héron proposal
+    answers = light_answers(root)
+    assert list(answers) == ["rampage"]
+    a = answers["rampage"][0]
+    assert a["answer"] == "fix" and a["variant"]["id"] == res["finalists"][0]["id"]
+    assert a["variant"]["rules_file"] and a["variant"]["sheets"]["fr.md"]

@@ -246,3 +246,41 @@ def front_markdown(spec: LightSpec, result: dict) -> str:
         out.append("")
     out += [f"Metrics: " + "; ".join(f"`{m}`: {w}" for m, (w, _) in LIGHT_METRICS.items()) + ".", ""]
     return "\n".join(out)
+
+
+def light_answers(results_root: str | Path = "results") -> dict[str, list[dict]]:
+    """What each lighter game's study answers, for its page's "what to change": game name ->
+    one entry per study under ``results_root/tune-*/summary.json`` naming it, with ``answer``
+    ("no change needed", "fix", "keep the rulings" or "no fix"), ``finding``, ``folder``, the
+    tables and the variant ranked first (id, changes, rules changed, rules file, sheets, goal
+    decisions)."""
+    out: dict[str, list[dict]] = {}
+    for path in sorted(Path(results_root).glob("tune-*/summary.json")):
+        try:
+            s = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            continue
+        if s.get("game", "heron") == "heron":
+            continue
+        fin = s.get("finalists") or []
+        first = fin[0] if fin else None
+        if (s.get("base_evidence") or {}).get("meets"):
+            answer = "no change needed"
+        elif first is not None and first.get("meets"):
+            answer = "fix"
+        elif fin and not any(o["verdict"] == "better" for e in fin for o in e["objectives"]):
+            answer = "keep the rulings"
+        else:
+            answer = "no fix"
+        entry = {"study": s["name"], "title": s["title"], "answer": answer, "finding": s["finding"],
+                 "folder": str(path.parent), "tables": [t["name"] for t in s.get("panel", [])], "variant": None}
+        if first is not None:
+            vfile = path.parent / "variants" / f"{s['name']}-{first['rank']}-{first['id']}.toml"
+            entry["variant"] = {
+                "id": first["id"], "changes": first["changes"], "n_changed": first["n_changed"],
+                "rules_file": str(vfile) if vfile.is_file() else None,
+                "sheets": {k: str(path.parent / f"sheet-{first['id']}.{k}") for k in ("fr.md", "en.md")
+                           if (path.parent / f"sheet-{first['id']}.{k}").is_file()},
+                "decisions": [o.get("decision") for o in first["objectives"] if o.get("goal") is not None]}
+        out.setdefault(s["game"], []).append(entry)
+    return out
