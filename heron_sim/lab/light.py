@@ -478,7 +478,8 @@ class Evaluator:
     def __init__(self, spec: LightSpec, folder: Path | None = None, log: Callable[[str], None] = lambda s: None):
         self.spec, self.folder, self.log = spec, folder, log
         self.cache: dict = {}
-        self.games_played = 0
+        self.games_played = 0   # games played by this process
+        self.games_total = 0    # games the study's evaluations hold (played now or read from evals/)
 
     def play(self, rules, first: int, n: int) -> list[Games]:
         return [self._table(rules, t, first, n) for t in self.spec.tables]
@@ -490,6 +491,7 @@ class Evaluator:
                              ).hexdigest()[:20]
         if key in self.cache:
             return self.cache[key]
+        self.games_total += n
         path = self.folder / f"{key}.npz" if self.folder else None
         if path is not None and path.exists():
             try:

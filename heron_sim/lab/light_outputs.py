@@ -71,7 +71,8 @@ def write_light_outputs(spec: LightSpec, result: dict, folder: Path) -> dict:
            "constraints": [c.describe() for c in spec.constraints],
            "space": [p.describe() for p in spec.params], "games": spec.games, "rungs": list(spec.rungs),
            "trials": result["trials"], "ladder_played": result["ladder_played"],
-           "games_played": result["games_played"], "seconds": result["seconds"], "finding": result["finding"],
+           "games_played": result["games_played"], "games_total": result["games_total"],
+           "seconds": result["seconds"], "finding": result["finding"],
            "base_digest": spec.build({}).digest(), "base_evidence": result["base"], "finalists": fin}
     paths["summary"] = write_json(folder / "summary.json", clean_json(doc), indent=1)
     rows = []
@@ -204,7 +205,8 @@ def front_markdown(spec: LightSpec, result: dict) -> str:
            f"{result['trials']} random trials on {spec.games:,} games a table (the same games for every candidate); "
            f"racing on fresh seeds: {', '.join(f'{x:,}' for x in spec.rungs)} games a table; the evidence from the "
            f"last rung only ({result['last_games']:,} games a table, paired with the base, Poisson bootstrap).",
-           f"- {result['games_played']:,} games played in {result['seconds']:.0f} s; seed {spec.seed}.", ""]
+           f"- {result['games_total']:,} games in the study ({result['games_played']:,} played by this run, in "
+           f"{result['seconds']:.0f} s; the others read from its run folder); seed {spec.seed}.", ""]
     base = result["base"]
     if base.get("headline"):
         out += ["## The rulings on the last rung", "", "| table | " + " | ".join(base["headline"]) + " |",

@@ -59,7 +59,7 @@ def tune_light(data: dict, path: str | Path, *, trials=None, games=None, rungs=N
                                       **{f"loss_{m}": v for m, v in c.search["losses"].items()}} for c in played],
                       "base_search": base_j, "trials": sum(c.source == "search" for c in played),
                       "ladder_played": sum(c.source == "ladder" for c in played),
-                      "last_games": n, "games_played": ev.games_played}
+                      "last_games": n, "games_played": ev.games_played, "games_total": ev.games_total}
             result["finding"] = finding_text(spec, fin, base)
             result["seconds"] = round(time.perf_counter() - t0, 1)
             with atomic_folder(out, "--out") as tmp:
