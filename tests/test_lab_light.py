@@ -152,3 +152,18 @@ def test_the_heron_lab_page_reads_heron_studies_only_and_each_game_gets_its_answ
     a = answers["rampage"][0]
     assert a["answer"] == "fix" and a["variant"]["id"] == res["finalists"][0]["id"]
     assert a["variant"]["rules_file"] and a["variant"]["sheets"]["fr.md"]
+
+
+def test_trials_games_and_rungs_work_as_for_the_heron_race(tmp_path):
+    path = tmp_path / "tune-tiny.toml"
+    path.write_text(TINY, encoding="utf-8")
+    args = ["tune", str(path), "--run-dir", str(tmp_path / "run"), "--out", str(tmp_path / "out")]
+    res = CliRunner().invoke(app, [*args, "--trials", "0", "--games", "40", "--rungs", "50,80"])
+    assert res.exit_code == 0, res.output
+    assert "## Finding" in res.output
+    s = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert (s["games"], s["rungs"], s["trials"]) == (40, [50, 80], 0)
+    assert s["finalists"][0]["games"] == 80
+    res = CliRunner().invoke(app, [*args, "--precision", "0.01"])
+    lines = [x for x in res.output.splitlines() if x.strip()]
+    assert res.exit_code == 2 and len(lines) == 1 and lines[0].startswith("error: --precision"), res.output
