@@ -92,7 +92,7 @@ def test_a_tiny_study_finds_the_planted_improvement(tmp_path):
     fr = (out / f"sheet-{best['id']}.fr.md").read_text()
     en = (out / f"sheet-{best['id']}.en.md").read_text()
     assert "end_buildings" in fr and "Nombre de bâtiments" in fr and "| 1 | 0 |" in fr
-    assert "Buildings whose last floor" in en
+    assert "Buildings whose last floor" in en and "For information only" not in en
     assert (out / "front.md").read_text().startswith("# ")
 
 
@@ -167,3 +167,10 @@ def test_trials_games_and_rungs_work_as_for_the_heron_race(tmp_path):
     res = CliRunner().invoke(app, [*args, "--precision", "0.01"])
     lines = [x for x in res.output.splitlines() if x.strip()]
     assert res.exit_code == 2 and len(lines) == 1 and lines[0].startswith("error: --precision"), res.output
+
+
+def test_a_sheet_of_a_variant_not_shown_better_says_it_is_for_information(tmp_path):
+    res = _tune(tmp_path, NOTHING)
+    e = res["finalists"][0]
+    assert "For information only" in (tmp_path / "out" / f"sheet-{e['id']}.en.md").read_text()
+    assert "À titre d'information" in (tmp_path / "out" / f"sheet-{e['id']}.fr.md").read_text()

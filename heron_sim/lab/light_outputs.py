@@ -36,7 +36,10 @@ _WORDS = {
                        "length": "length of a game", "unfinished": "unfinished games",
                        "shared_wins": "shared wins"},
            "verdict": {"better": "better", "worse": "worse", "no clear difference": "no clear difference"},
-           "goal": "goal", "decision": {d: d for d in _DECISIONS}},
+           "goal": "goal", "decision": {d: d for d in _DECISIONS},
+           "no_change": "**For information only**: the rulings already meet every goal of the study.",
+           "not_better": "**For information only**: this variant is not shown better than the rulings on any "
+                         "objective of the study (keep the rulings on this evidence)."},
     "fr": {"sheet": "Règles proposées", "variant": "variante", "study": "étude", "changes": "Règles modifiées",
            "rule": "règle", "meaning": "ce qu'elle dit", "rulings": "règles actuelles", "proposed": "proposée",
            "effects": "Ce que change la variante (parties neuves, appariées aux règles actuelles)", "table": "table",
@@ -51,7 +54,10 @@ _WORDS = {
            "verdict": {"better": "meilleure", "worse": "moins bonne",
                        "no clear difference": "pas de différence nette"},
            "goal": "objectif", "decision": dict(zip(_DECISIONS, (
-               "atteint (95 %)", "manqué (décisif)", "indécis (trop peu de parties)", "probablement manqué (non décisif)")))},
+               "atteint (95 %)", "manqué (décisif)", "indécis (trop peu de parties)", "probablement manqué (non décisif)"))),
+           "no_change": "**À titre d'information** : les règles actuelles atteignent déjà tous les objectifs de l'étude.",
+           "not_better": "**À titre d'information** : cette variante ne fait mieux que les règles actuelles sur aucun "
+                         "objectif de l'étude (garder les règles actuelles, en l'état des mesures)."},
 }
 
 
@@ -166,7 +172,12 @@ def sheet_markdown(spec: LightSpec, e: dict, result: dict, lang: str, vfile: str
     words = rules_words(spec.game)
     gname = game_words(spec.game)[lang]
     out = [f"# {W['sheet']} — {gname} — {W['variant']} {e['id']}", "",
-           f"{W['study']} `{spec.name}`: {spec.title}", "", f"## {W['changes']}", "",
+           f"{W['study']} `{spec.name}`: {spec.title}", ""]
+    if result["base"].get("meets"):
+        out += [W["no_change"], ""]
+    elif not any(o["verdict"] == "better" for o in e["objectives"]):
+        out += [W["not_better"], ""]
+    out += [f"## {W['changes']}", "",
            f"| {W['rule']} | {W['meaning']} | {W['rulings']} | {W['proposed']} |", "|---|---|---|---|"]
     for k, v in e["changes_table"].items():
         meaning = words.get(k, {}).get(lang, k).replace("|", "/")
