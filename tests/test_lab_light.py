@@ -75,13 +75,15 @@ def test_every_shipped_study_parses(game):
 
 
 def test_a_tiny_study_finds_the_planted_improvement(tmp_path):
-    res = _tune(tmp_path, TINY)
+    # a second objective without a goal: the goal tests (and Holm's) are the length's alone
+    res = _tune(tmp_path, TINY + '\n[[objective]]\nmetric = "seat_gap"\ndirection = "minimize"\n')
     best = res["finalists"][0]
     assert best["changes_table"] == {"end_buildings": 0}
     o = best["objectives"][0]
     assert o["verdict"] == "better" and o["decision"] == "passes", o
     assert res["base"]["objectives"][0]["loss"] > 0.5  # the rulings: about 2.1 rounds, 0.9 short of 3
     assert "Smallest change that meets every goal" in res["finding"] and "`L1`" in res["finding"]
+    assert "and still after Holm" in res["finding"]
     out = tmp_path / "out"
     summary = json.loads((out / "summary.json").read_text())
     assert summary["game"] == "rampage" and summary["finalists"][0]["id"] == best["id"]

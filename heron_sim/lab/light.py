@@ -971,7 +971,7 @@ def finding_text(spec: LightSpec, fin: list[dict], base: dict) -> str:
         text += (" Constraints hold at every table." if not bad else " Constraint violated: " + "; ".join(
             f"{c['constraint']} at {c['table']}" for c in bad[:4]) + ".")
     if best["meets"]:
-        holm = all(o.get("goal_met_holm") for o in best["objectives"])
+        holm = all(o.get("goal_met_holm") for o in best["objectives"] if o["goal"] is not None)
         text += (f" It passes the equivalence test at every goal, and {'still' if holm else 'not'} after Holm's "
                  f"correction over the {best['holm_family']} goal tests of the finalists.")
     if best["side_effects"]:
