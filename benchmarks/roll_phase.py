@@ -20,12 +20,12 @@ import time
 import numba
 import numpy as np
 
-from heron_sim.engine.greedy_turn import greedy_roll_phase
+from heron_sim.strategies.greedy_turn import greedy_roll_phase
 from heron_sim.engine.layout import AIGLE, CERF, GUIDE, HERON, LOUP, READY, SERPENT
-from heron_sim.engine.loops import make_workspace
+from heron_sim.loop.loops import make_workspace
 from heron_sim.engine.pack import pack_rules
 from heron_sim.engine.rng import stream_start
-from heron_sim.engine.turn import roll_phase
+from heron_sim.loop.turn import roll_phase
 from heron_sim.rules import Rules
 from heron_sim.strategies import seat_arrays
 from heron_sim.strategies.declared import sid_of

@@ -22,7 +22,7 @@ NUMBA_HOOKS = {
                                               "_load_data", "_open_for_write", "_dump", "_data_path"),
     "numba.core.caching.CacheImpl": ("_locator_classes",),
     "numba.core.dispatcher.Dispatcher": ("enable_caching",),
-    # the kernels' private ``_nrt=False`` option of njit and cfunc (engine/jit.py, engine/kernels.py,
+    # the kernels' private ``_nrt=False`` option of njit and cfunc (engine/jit.py, loop/kernels.py,
     # strategies/decide_c.py, games/fire_mountain/engine.py): a target option numba may drop
     "numba.core.cpu.CPUTargetOptions": ("_nrt",),
     # the plug-in strategies' intrinsic (strategies/plugins.py) unpacks array shapes with cgutils

@@ -6,7 +6,7 @@ compiled kernel behind. Here every compiled function of the package is cached in
 by a hash of *all* the sources its component is built from:
 
 - ``engine-<hash>``: the Héron engine, its strategies and rules (and the kernels generated per
-  strategy set, heron_sim.engine.kernels);
+  strategy set, heron_sim.loop.kernels);
 - ``game-<name>-<hash>``: one lighter game: its own folder, the games' shared modules and the
   engine sources it may import (its random streams). Editing one game recompiles that game only.
 
@@ -39,7 +39,7 @@ from numba.core.dispatcher import Dispatcher
 _PACKAGE = Path(__file__).resolve().parent
 
 #: The sources that the Héron engine's kernels are compiled from.
-_KERNEL_SOURCES = ("engine", "strategies", "rules", "animals.py", "errors.py", "_numba_cache.py")
+_KERNEL_SOURCES = ("engine", "loop", "strategies", "rules", "animals.py", "errors.py", "_numba_cache.py")
 _TRAILER = b"HERONSUM"  # then the SHA-256 of everything before it
 _TAIL = len(_TRAILER) + 32
 

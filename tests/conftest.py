@@ -7,7 +7,7 @@ os.environ.setdefault("HERON_SIM_PROGRESS", "0")
 # The compile note goes to stderr whatever it is; the tests that count stderr lines would
 # otherwise depend on whether the kernel cache is warm (tests of the note set it to 1).
 os.environ.setdefault("HERON_SIM_COMPILE_NOTE", "0")
-# One compiled kernel for every strategy set but greedy alone (heron_sim.engine.kernels: the same
+# One compiled kernel for every strategy set but greedy alone (heron_sim.loop.kernels: the same
 # games, a few minutes less of compiling on a new machine); the tests that compare a strategy's
 # own kernel with the shared one reach it with kernels.own_kernel().
 os.environ.setdefault("HERON_SIM_SHARED_KERNEL", "1")

@@ -4,7 +4,7 @@
     python tests/human_golden.py          # prints the hashes of every case
     python tests/human_golden.py --write  # rewrites tests/data/human_golden.json (a deliberate change only)
 
-Each case plays ``games`` games with heron_sim.engine.batch.play_batch (one thread) and hashes
+Each case plays ``games`` games with heron_sim.loop.batch.play_batch (one thread) and hashes
 the whole output array (every counter of every game, int64 little-endian) with SHA-256.
 """
 
@@ -43,7 +43,7 @@ CASES = [
 
 def play(mode, players, overrides, seating, seed, games) -> np.ndarray:
     from heron_sim.engine import layout as L
-    from heron_sim.engine.batch import play_batch
+    from heron_sim.loop.batch import play_batch
     from heron_sim.engine.pack import pack_rules
     from heron_sim.rules import Rules
     from heron_sim.simulation import _threads

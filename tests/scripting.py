@@ -2,7 +2,7 @@
 
 from heron_sim.animals import NAMES
 from heron_sim.engine.layout import POWER_ARG
-from heron_sim.engine.scripted import play_script
+from heron_sim.loop.scripted import play_script
 from heron_sim.rules import Rules
 
 NON_HERON = NAMES[:6]

@@ -231,7 +231,7 @@ def test_table_seats_share_one_copy():
 
 def _play_rows(rules, seating, sp, games, seed):
     from heron_sim.engine import layout as L
-    from heron_sim.engine.batch import play_batch
+    from heron_sim.loop.batch import play_batch
     from heron_sim.engine.pack import pack_rules
     from heron_sim.strategies import seat_arrays
 

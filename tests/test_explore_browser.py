@@ -254,3 +254,50 @@ def test_explore_in_french_and_english(served, tmp_path):
     keep_screenshot(shot)
     ctx.close()
     assert not errors, errors
+
+
+def test_the_board_view_in_chromium(served, tmp_path, monkeypatch):
+    """The board view (issue 33, items 4-5): drawn on request in French, 63 squares with the
+    special ones marked, the streaks of both sides, two boards side by side when the variant's
+    board differs, no English left and nothing wider than the window at 390 and 1280 px."""
+    import re
+
+    from heron_sim.explore import board as EB
+
+    monkeypatch.setattr(EB, "BOARD_GAMES", 24)   # a few seconds on a loaded machine
+    monkeypatch.setattr(EB, "SQUARE_GAMES", 150)
+    url, browser, app = served
+    errors: list[str] = []
+    ctx = browser.new_context(locale="fr-FR", viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(url)
+    page.wait_for_selector("#row-length", timeout=60_000)
+    page.evaluate("document.querySelectorAll('#rules details').forEach(d => d.open = true)")
+    page.check("[name='single_use_squares']")  # a variant that changes the board
+    page.click("#board-run")
+    page.wait_for_selector("#board-out svg.board-svg", timeout=120_000)
+    assert page.locator("#board-out figure.board").count() == 2  # base and variant side by side
+    svg = page.locator("#board-out figure.board svg").first
+    assert svg.locator("[data-square]").count() == 63
+    assert svg.locator("[data-effect]").count() == 13
+    assert svg.locator("[data-effect='heron']").get_attribute("data-square") == "60"
+    assert page.locator("#board-out table.streaks tr[data-streak]").count() == 3
+    assert page.locator("#board-out table.squares").first.locator("tbody tr").count() == 13
+    text = page.inner_text("#board-out")
+    assert "joueurs bloqués 3 tours de suite" in text and "Ce que fait chaque case spéciale" in text
+    words = re.compile(r"\b(the|of|and|with|games|rulings|wins|seat|rounds|squares|difference|reading|"
+                       r"players|figure|length|landings|square)\b")
+    texts = page.evaluate(TEXTS)
+    assert [t for t in texts if words.search(t)] == []
+    for width in (1280, 390):
+        page.set_viewport_size({"width": width, "height": 900})
+        page.wait_for_timeout(150)
+        assert page.evaluate(OVERFLOW) == [], width
+        page.locator("#board-box").scroll_into_view_if_needed()
+        shot = tmp_path / f"explore-board-{width}.png"
+        page.locator("#board-box").screenshot(path=str(shot))
+        assert shot.stat().st_size > 10_000
+        keep_screenshot(shot)
+    ctx.close()
+    assert not errors, errors

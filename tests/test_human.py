@@ -97,10 +97,12 @@ def test_fused_turn_plays_the_generic_paths_games(mode, players, spec, generic_h
     counted; the generic loop from a ready roll-time power on): the same games, counter by
     counter, as human_decide on the generic path, the same draws of the same stream."""
     from heron_sim.engine import layout as L
-    from heron_sim.engine.batch import play_batch
+    from heron_sim.loop.batch import play_batch
     from heron_sim.engine.pack import pack_rules
     from heron_sim.strategies import seat_arrays
-    from heron_sim.strategies.dispatch import HUMAN, PLUGIN
+    from heron_sim.strategies.declared import sid_of
+    from heron_sim.strategies.dispatch import PLUGIN
+    HUMAN = sid_of("human")
 
     rules = Rules.build(mode=mode, players=players)
     _, address = generic_human

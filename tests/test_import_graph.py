@@ -5,6 +5,7 @@ compute sections as plain data, heron_sim.sections; the report renders them and 
 figures)."""
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -14,11 +15,10 @@ pytestmark = pytest.mark.exact
 ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "heron_sim"
 
-#: The engine's core: what the strategies may import (the game loop's templates -- turn, game,
-#: moves, powers, squares, loops -- sit above the strategies and call them).
-ENGINE_CORE = {"heron_sim.engine", "heron_sim.engine.jit", "heron_sim.engine.layout", "heron_sim.engine.dice",
-               "heron_sim.engine.rng", "heron_sim.engine.pack", "heron_sim.engine.greedy_turn",
-               "heron_sim.engine.rulebook"}
+#: The compiled engine's three floors, bottom first: the core (heron_sim.engine: layout, dice,
+#: random streams, the rules' functions), the strategies on it, the game loop (heron_sim.loop:
+#: turn, game, moves, powers, squares, the kernels and batches) that calls them on top.
+FLOORS = ("heron_sim.engine", "heron_sim.strategies", "heron_sim.loop")
 
 #: Cycles not broken yet, each with why. A new cycle, or a known one that grows, fails.
 KNOWN_MODULE_CYCLES: list[set[str]] = []  # none left (expert_dp no longer asks expert_powers:
@@ -109,13 +109,36 @@ def test_no_import_cycle_between_modules():
     assert not unexpected, f"import cycles: {[sorted(c) for c in unexpected]}"
 
 
-def test_strategies_import_only_the_engines_core():
-    edges = import_graph()
-    bad = sorted((m, d) for m, ds in edges.items() if m.startswith("heron_sim.strategies")
-                 for d in ds if d.startswith("heron_sim.engine") and d not in ENGINE_CORE)
-    assert not bad, bad
-    core_up = sorted((m, d) for m in ENGINE_CORE for d in edges.get(m, ()) if d.startswith("heron_sim.strategies"))
-    assert not core_up, core_up
+def _floor(module: str) -> int | None:
+    return next((i for i, f in enumerate(FLOORS) if module == f or module.startswith(f + ".")), None)
+
+
+def upward_imports(edges: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """The imports that run from a floor of the engine up to a higher one."""
+    return sorted((m, d) for m, ds in edges.items() for d in ds
+                  if _floor(m) is not None and _floor(d) is not None and _floor(d) > _floor(m))
+
+
+def test_no_import_runs_up_the_engines_floors():
+    assert upward_imports(import_graph()) == []
+    # negative control: the check sees an arrow from the core up to the loop
+    assert upward_imports({"heron_sim.engine.dice": {"heron_sim.loop.turn"}}) == [
+        ("heron_sim.engine.dice", "heron_sim.loop.turn")]
+
+
+def test_the_game_loop_names_no_strategy():
+    """heron_sim.loop reaches the strategies only through the generated dispatcher (built from
+    their declarations) and their shared helpers (strategies.common): no module of the loop
+    imports a strategy's module, its turn or its id."""
+    from heron_sim.strategies.declared import declarations
+
+    allowed = {"dispatch", "declared", "common", "plugins"}
+    for path in (PKG / "loop").glob("*.py"):
+        src = path.read_text(encoding="utf-8")
+        for mod in re.findall(r"strategies\.(\w+) import", src):
+            assert mod in allowed, (path.name, mod)
+        for d in declarations():
+            assert d.name.upper() + " " not in src and "HAS_" + d.name.upper() not in src, (path.name, d.name)
 
 
 def test_no_cycle_between_runner_report_and_lab():

@@ -82,7 +82,7 @@ def test_unwritable_cache_folder_is_reported_once_and_nothing_is_written_elsewhe
     before = _tree_files(PACKAGE)
     code = ("import numpy as np, heron_sim\n"
             "from heron_sim.engine.rng import mix64\n"
-            "from heron_sim.engine.kernels import strategy_set\n"
+            "from heron_sim.loop.kernels import strategy_set\n"
             "print(int(mix64(np.uint64(3))))\n")
     out = _run(["-c", code], blocker / "cache", env_extra={"HOME": str(home)})
     assert out.returncode == 0, out.stderr

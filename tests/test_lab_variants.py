@@ -84,7 +84,7 @@ def test_snake_max_cancel(limit, snake_pos, cancelled):
 
 
 def test_greedy_seats_play_the_guide_variants_too():
-    """The greedy fast path (engine/greedy_turn.py) applies the same variant keys."""
+    """The greedy fast path (strategies/greedy_turn.py) applies the same variant keys."""
     import numpy as np
 
     from heron_sim.simulation import simulate

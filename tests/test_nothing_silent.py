@@ -139,7 +139,7 @@ def test_compare_of_an_experiment_file_side_uses_its_rules_and_mode(tmp_path):
 
 # ---------------------------------------------------------------- the compile note
 def test_compile_note_is_printed_when_stderr_is_not_a_terminal(monkeypatch):
-    from heron_sim.engine import kernels
+    from heron_sim.loop import kernels
 
     monkeypatch.delenv("HERON_SIM_COMPILE_NOTE", raising=False)
     monkeypatch.setattr(sys, "stderr", types.SimpleNamespace(isatty=lambda: False, write=lambda s: None))

@@ -154,7 +154,7 @@ def test_any_split_of_the_games_gives_bit_identical_rows(games, players, seed, f
                                                           threads, slice_, data):
     """Batches of any size, played on one or two threads cut into slices of any size, give the
     rows of one batch of all the games: game i's result depends on (seed, i) alone."""
-    from heron_sim.engine import batch as engine_batch
+    from heron_sim.loop import batch as engine_batch
     from heron_sim.rules import Rules
     from heron_sim.runner.executor import play_rows, split_games
 

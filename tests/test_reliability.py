@@ -482,7 +482,7 @@ def test_generated_kernel_in_an_unwritable_cache_compiles_in_memory(monkeypatch)
     """The mechanism (fast): a kernel module generated into the cache folder is compiled in
     memory when the folder cannot be written (it used to stat its missing source file)."""
     from heron_sim import _numba_cache as cache
-    from heron_sim.engine.kernels import _exec_module
+    from heron_sim.loop.kernels import _exec_module
 
     monkeypatch.setitem(cache._state, "writable", False)
     src = "from numba import njit\n\n@njit(cache=True)\ndef plus_one(x):\n    return x + 1\n"

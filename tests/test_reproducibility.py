@@ -40,12 +40,12 @@ def test_turns_identical_across_threads():
 
 def test_pipelined_batches_play_the_same_games_report_each_batch_and_stop_on_a_slice():
     """simulate's batches on several threads start while the last slices of the one before
-    finish (heron_sim.engine.batch.play_games): the same rows as one call, progress once per
+    finish (heron_sim.loop.batch.play_games): the same rows as one call, progress once per
     batch in order, and a stop keeps exactly the slices started before it."""
     import numpy as np
 
     from heron_sim.engine import layout as L
-    from heron_sim.engine.batch import _slices, play_batch, play_games
+    from heron_sim.loop.batch import _slices, play_batch, play_games
     from heron_sim.simulation import _prepare, _threads
 
     r = Rules.build(mode="8d8")

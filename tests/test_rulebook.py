@@ -59,3 +59,16 @@ def test_the_bull_needs_a_ready_enabled_taureau_and_a_large_enough_set():
     off = pack_rules(Rules.build(overrides={"disabled_powers": ["taureau"]}))
     assert not bull_applies(off, 8, TAUREAU, 1) and not power_enabled(off, TAUREAU) and power_enabled(off, LOUP)
     assert set_advance(R, 5, True) == 2 * set_advance(R, 5, False) == 10
+
+
+@pytest.mark.parametrize("overrides", [{}, {"pond_pushback_per_heron": 0, "pond_pushback_flat": 4},
+                                       {"pond_pushback_max": 5}, {"pond_pushback_per_heron": 2, "pond_pushback_flat": 1}])
+def test_the_pushback_rule_is_its_python_mirror(overrides):
+    """The Étang's push-back is one compiled rule (rulebook.pond_pushback, read by the game loop);
+    the rules' Python mirror (Rules.pond_pushback, read by the exact laws and the booklet) gives the
+    same squares for every heron count."""
+    from heron_sim.engine.rulebook import pond_pushback
+
+    rules = Rules.build(overrides=overrides)
+    R = pack_rules(rules)
+    assert [pond_pushback(R, h) for h in range(0, 17)] == [rules.pond_pushback(h) for h in range(0, 17)]

@@ -76,7 +76,7 @@ def test_a_five_player_game_starts_from_the_counts_list():
     import numpy as np
 
     from heron_sim.engine import layout as L
-    from heron_sim.engine.game import seat_compensation
+    from heron_sim.loop.game import seat_compensation
     from heron_sim.engine.pack import new_workspace, pack_rules
 
     r = Rules.build(mode="8d8", players=5, overrides={"start_squares": [0, 1, 1, 1], **SEATS5})

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from heron_sim.engine import layout as L
-from heron_sim.engine.scripted import play_script
+from heron_sim.loop.scripted import play_script
 from heron_sim.errors import HeronSimError
 from heron_sim.lab.changes import rule_changes
 from heron_sim.lab.sheets import phrase, rule_sheet

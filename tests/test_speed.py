@@ -10,12 +10,14 @@ import numba
 import numpy as np
 import pytest
 
-from heron_sim.engine import kernels
+from heron_sim.loop import kernels
 from heron_sim.engine import layout as L
-from heron_sim.engine.batch import play_batch, play_turns
+from heron_sim.loop.batch import play_batch, play_turns
 from heron_sim.engine.pack import pack_rules
 from heron_sim.rules import Rules
-from heron_sim.strategies.dispatch import GREEDY, SCRIPTED
+from heron_sim.strategies.declared import sid_of
+
+GREEDY, SCRIPTED = sid_of("greedy"), sid_of("scripted")
 
 pytestmark = pytest.mark.exact
 
@@ -85,7 +87,7 @@ def test_the_shared_kernel_by_default_keeps_greedy_alone_in_its_own():
     import subprocess
     import sys
 
-    code = ("from heron_sim.engine import kernels as k; "
+    code = ("from heron_sim.loop import kernels as k; "
             "print(k.kernel_key([3, 3]) == k.SHARED, k.kernel_key([0, 0]) == (0,)); "
             "cm = k.own_kernel(); cm.__enter__(); print(k.kernel_key([3, 3]) == (3,))")
     for flag, first in (("1", "True"), ("0", "False")):
@@ -105,12 +107,13 @@ def _single_strategies_get_their_own_decide():
         assert kernels.kernel_key([0, 0]) == (0,)  # greedy alone keeps its fused, direct kernel
     assert kernels.kernel_key([3, 3]) == (3,)
     src = kernels.decide_source((0,))
-    assert "greedy_decide" in src and "expert" not in src and "HAS_GREEDY = True" in src
+    assert "greedy_decide" in src and "expert" not in src and "greedy_fused_turn(" in src
     src = kernels.decide_source((3,))
-    assert "expert_decide" in src and "greedy_decide" not in src and "HAS_GREEDY = False" in src
+    assert "expert_decide" in src and "greedy_decide" not in src and "greedy_fused_turn" not in src
     src = kernels.decide_source(kernels.SHARED)
-    assert "call_address(w[DECIDE_FN]" in src and "HAS_GREEDY = True" in src
-    assert "expert" not in src and "greedy_decide" not in src  # no strategy linked in
+    assert "call_address(w[DECIDE_FN]" in src and "greedy_fused_turn(" in src
+    decide = src.split("def fused_turn(", 1)[0]
+    assert "expert" not in decide and "greedy_decide" not in decide  # no decision function linked in
     assert kernels.decide_address([0, 0]) == 0 and kernels.decide_address([0, 3]) != 0
     with pytest.raises(ValueError):
         kernels.strategy_set([42])

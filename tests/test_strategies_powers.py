@@ -5,7 +5,7 @@ the same strategy (so every use is that strategy's)."""
 import pytest
 
 from heron_sim.animals import NAMES
-from heron_sim.engine.kernels import shared_kernel
+from heron_sim.loop.kernels import shared_kernel
 from heron_sim.rules import Rules
 from heron_sim.simulation import simulate
 

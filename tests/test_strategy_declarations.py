@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from heron_sim.engine import kernels
+from heron_sim.loop import kernels
 from heron_sim.strategies import REGISTRY, dispatch
 from heron_sim.strategies.declared import declarations
 
@@ -74,9 +74,13 @@ def test_the_declarations_keep_their_documented_values():
 
 def test_dispatch_ids_and_kernel_table_are_derived():
     ids = {d.name: d.sid for d in declarations()}
-    assert (dispatch.GREEDY, dispatch.RANDOM, dispatch.SCRIPTED, dispatch.EXPERT, dispatch.PRUDENT,
-            dispatch.RACER) == tuple(ids[n] for n in ("greedy", "random", "scripted", "expert", "prudent", "racer"))
-    assert (kernels.GREEDY, kernels.EXPERT) == (dispatch.GREEDY, dispatch.EXPERT)
+    assert [d.name for d in declarations() if d.own_kernel] == ["greedy"]  # alone: its own kernel
+    assert kernels.kernel_key([ids["greedy"]] * 4) == (ids["greedy"],)
+    with kernels.shared_kernel():
+        assert kernels.kernel_key([ids["greedy"]] * 4) == (ids["greedy"],)
+        assert kernels.kernel_key([ids["expert"]] * 4) == kernels.SHARED
+    with kernels.own_kernel():
+        assert kernels.kernel_key([ids["expert"]] * 4) == (ids["expert"],)
     table = kernels._strategies()
     for d in declarations():
         assert table[d.sid] == (d.module, d.decide, d.args, d.name)
@@ -84,8 +88,15 @@ def test_dispatch_ids_and_kernel_table_are_derived():
 
 
 def test_generated_dispatcher_has_one_branch_per_declaration():
-    src = dispatch.dispatch_source()
+    full = dispatch.dispatch_source()
+    compile(full, "dispatch", "exec")
+    src, hooks = full.split("def fused_turn(", 1)
+    # the game loop's hooks: one branch per strategy that declares a fused turn or score
+    turn, score = hooks.split("def fused_score(", 1)
+    assert sorted(int(s) for s in re.findall(r"if sid == (\d+):", turn)) == sorted(
+        d.sid for d in declarations() if d.fused_turn)
+    assert sorted(int(s) for s in re.findall(r"if sid == (\d+):", score.split("def workspace_words(")[0])) == sorted(
+        d.sid for d in declarations() if d.fused_score)
     branches = re.findall(r"if sid == (\d+):\n\s+return (\w+)\(", src)
     assert sorted((int(s), f) for s, f in branches) == sorted(
         [(d.sid, d.decide) for d in declarations()] + [(dispatch.PLUGIN, "call_address")])
-    compile(src, "dispatch", "exec")

@@ -120,7 +120,7 @@ def test_machine_tasks_cover_every_strategy_and_game_once():
     from heron_sim.games import available
     from heron_sim.strategies import REGISTRY
 
-    from heron_sim.engine import kernels
+    from heron_sim.loop import kernels
 
     with kernels.own_kernel():
         tasks = warm.machine_tasks()

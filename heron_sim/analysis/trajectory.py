@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 
 from ..engine import layout as L
-from ..engine.batch import play_scripted
-from ..engine.game import deal_guides, reset_game
+from ..loop.batch import play_scripted
+from ..loop.game import deal_guides, reset_game
 from ..engine.pack import new_workspace, pack_rules
 from ..engine.rng import new_state, stream_start
 from ..strategies import seat_arrays

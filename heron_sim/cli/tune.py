@@ -45,7 +45,7 @@ def parse_rungs(text: str | None) -> tuple[int, ...] | None:
 
 @app.command("tune")
 def tune_cmd(
-    file: Annotated[Path, typer.Argument(help="Tune file, e.g. experiments/tune-guides.toml (docs/tuning.md).")],
+    file: Annotated[Path, typer.Argument(help="Tune file, e.g. experiments/tune-guides.toml, or a lighter game's (game = \"rampage\": experiments/tune-rampage.toml; docs/tuning.md).")],
     trials: Annotated[Optional[int], typer.Option("--trials", help="Finished trials to reach (default: the file's).")] = None,
     games: Annotated[Optional[int], typer.Option("--games", help="Games per candidate in the search, the same seeds for all (default: the file's).")] = None,
     time_limit: Annotated[Optional[str], typer.Option("--time-limit", help="Stop the search after this long (e.g. 600, 10m); the front is then raced and reported.")] = None,

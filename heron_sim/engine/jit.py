@@ -5,7 +5,7 @@ counting (NRT) inside it. Measured here: passing three arrays to a small compile
 ~45 ns a call with reference counting (atomic increments and decrements that numba's pruning
 leaves in place across calls) and ~1 ns without it — a 35× difference on the dice-rolling
 path. Functions decorated with ``hot`` therefore must not allocate arrays; only the batch
-kernels (heron_sim.engine.loops), which allocate each worker's workspace, use plain ``njit``.
+kernels (heron_sim.loop.loops), which allocate each worker's workspace, use plain ``njit``.
 """
 
 from __future__ import annotations

@@ -54,7 +54,7 @@ X_START = R_X + len(X_KEYS)   # [MAX_SEATS] start_squares by seat
 X_EXTRA_ROLLS = X_START + MAX_SEATS  # [MAX_SEATS] first_turn_extra_rolls by seat
 # Rules by guide (heron_sim.rules.Rules.guides): R is then 8 rows of rules_length(finish) words,
 # the game's rules first, then the rules of the turn of guide g's holder (row g + 1); the turn
-# slot reads the row of the guide its player holds at its start (heron_sim.engine.game.play_slot).
+# slot reads the row of the guide its player holds at its start (heron_sim.loop.game.play_slot).
 R_ROWS = X_EXTRA_ROLLS + MAX_SEATS  # row length if R holds rows by guide (read in row 0), else 0
 R_TSET = R_ROWS + 1   # in each row: which block of the strategies' parameter rows (sp) holds the
                       # tables of its rules (heron_sim.rules.Rules.turn_rows; 0 without rules by guide)
@@ -108,7 +108,7 @@ FRESH = 125        # [MAX_DICE] 1 if the die belongs to the current roll (rolled
 MEMO = 141         # [2] a strategy's note from D_POWER to the D_KEEP that follows it at the same
                    # decision point (expert: a stamp, then the dice's table column)
 DECIDE_FN = 143    # address of the C-callable ``decide`` of every strategy (the shared kernel,
-                   # heron_sim.engine.kernels); 0 in a kernel that calls its strategies directly
+                   # heron_sim.loop.kernels); 0 in a kernel that calls its strategies directly
 PATIENCE = 144     # animal a Héron guide set with Patience this turn (-1: none; reset by
                    # every roll phase; read by heron_patience_doubling)
 MAX_EAGLE_DRAWS = 6
@@ -134,6 +134,18 @@ POWER_ARG = 32      # D_POWER action = die + POWER_ARG * arg (Deer: target anima
 
 # Turn outcomes (roll phase).
 OUT_SCORED, OUT_POND, OUT_ANXIETY, OUT_RESCUED = range(4)
+
+# A strategy's fused turn (its module's ``FUSED_TURN``, heron_sim.strategies.declared) returns
+# ``outcome + 4 * value`` (>= 0) when it played the roll phase to its end, or hands the turn
+# back to the generic loop (heron_sim.loop.turn.roll_phase) with one of these codes:
+TURN_LAID_OUT = -1      # the dice laid out at a decision point: the loop goes on from there
+TURN_KEEP_NEXT = -2     # ... its ready roll-time power declined there: the keep decision next
+TURN_USED = -3          # ``TURN_USED - action``: ... it uses its power (D_POWER action) there
+TURN_FROM_START = -(1 << 40)  # nothing drawn (the stream rewound): the loop plays the whole turn
+TURN_NONE = -(1 << 41)  # the seat's strategy has no fused turn: the loop plays the whole turn
+# A strategy's fused score (``FUSED_SCORE``) returns the turn's advance, or one of these codes:
+SCORE_GENERIC = -(1 << 40)          # the loop scores the dice (heron_sim.loop.turn.score_dice)
+SCORE_GENERIC_COUNTED = -(1 << 41)  # ... from the counts the fused turn left in w[COUNTS]
 
 # Output row of one game (offsets inside the row).
 C_WINNER, C_ROUNDS, C_FINISHED, C_PONDS, C_ANXIETIES, C_LION_RESCUES, C_PLAYED, C_SKIPPED, \

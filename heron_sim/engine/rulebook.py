@@ -1,5 +1,5 @@
 """The rules of a set's score, as compiled functions: one function per rule, called by the
-generic turn (heron_sim.engine.turn), the greedy fused turn (heron_sim.engine.greedy_turn) and
+generic turn (heron_sim.loop.turn), the greedy fused turn (heron_sim.strategies.greedy_turn) and
 the strategies' own valuations (expert, prudent), so that no path keeps a private copy of a rule
 (issue 29 item 2). The expert's programme (heron_sim.strategies.expert_dp, over its own packed
 parameters) and the exact laws (heron_sim.exact.dice_laws, vectorised) are checked against these
@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from .dice import heron_earns_doubling
 from .jit import hot
-from .layout import R_ADVANCE, TAUREAU, X_BULL_MIN, X_CONS_ANX, X_CONS_NOSET
-from ..rules.rules import P_BULL_BONUS, P_DOUBLING, P_POWERS, P_POWERS_OFF
+from .layout import R_ADVANCE, TAUREAU, X_BULL_MIN, X_CONS_ANX, X_CONS_NOSET, X_PUSH_FLAT, X_PUSH_MAX, X_PUSH_PER
+from ..rules.rules import P_BULL_BONUS, P_DOUBLING, P_POND, P_POWERS, P_POWERS_OFF
 
 
 @hot
@@ -61,3 +61,20 @@ def consolation_no_set(R):
 def consolation_anxiety(R):
     """Squares after an Anxiety the Lion does not rescue (``consolation_anxiety``)."""
     return R[X_CONS_ANX]
+
+
+@hot
+def pond_opens(R, herons):
+    """The first roll opens the Étang Paisible: at least ``pond_threshold`` herons."""
+    return herons >= R[P_POND]
+
+
+@hot
+def pond_pushback(R, herons):
+    """Squares each opponent moves back after a Pond of ``herons`` herons: the rulings' H, or
+    ``pond_pushback_per_heron * H + pond_pushback_flat`` capped at ``pond_pushback_max`` (0: no
+    cap); heron_sim.rules.Rules.pond_pushback is its Python mirror (tests/test_rulebook.py)."""
+    back = R[X_PUSH_PER] * herons + R[X_PUSH_FLAT]
+    if R[X_PUSH_MAX] > 0 and back > R[X_PUSH_MAX]:
+        back = R[X_PUSH_MAX]
+    return back

@@ -20,7 +20,9 @@ Routes (all JSON unless said):
 - ``POST /api/load``: a rules file's text (or a lab proposal's name) -> the page's settings;
 - ``GET /api/proposals``: the lab's proposed variants (``results/tune-*/variants/*.toml``);
 - ``POST /api/sheet``: the variant's rule sheet (only when heron_sim.lab.sheets has it);
-- ``GET /api/status``: the running jobs.
+- ``GET /api/status``: the running jobs;
+- ``POST /api/board``: the board view of the page's settings (heron_sim.explore.board: the board
+  drawn, landings, each special square's paired effect, dead-turn streaks), one HTML fragment.
 
 Only requests whose Host is 127.0.0.1 or localhost are answered (no DNS rebinding). A bad
 request is never a server error: a body that is not a JSON object (not UTF-8, nested deeper
@@ -309,6 +311,19 @@ def create_app(engine: Engine | None = None, results_root: str | Path = "results
     async def api_status(request: Request) -> Response:
         return _json(request.app.state.engine.status())
 
+    @handled
+    async def api_board(request: Request) -> Response:
+        import asyncio
+
+        from .board import board_view
+
+        doc = await _body(request)
+        setup = parse_setup(doc)
+        lang = doc.get("lang", "en")
+        if lang not in LANGS:
+            raise FormErrors({EXTRA: f"lang: {lang!r}; allowed: {', '.join(LANGS)}"})
+        return _json(await asyncio.to_thread(board_view, setup, lang))
+
     async def api_stream(request: Request) -> Response:
         engine: Engine = request.app.state.engine
         job = engine.get(request.path_params["job"])
@@ -368,6 +383,7 @@ def create_app(engine: Engine | None = None, results_root: str | Path = "results
         Route("/api/proposals", api_proposals),
         Route("/api/sheet", api_sheet, methods=["POST"]),
         Route("/api/status", api_status),
+        Route("/api/board", api_board, methods=["POST"]),
         Route("/api/stream/{job}", api_stream),
         Mount("/static", app=StaticFiles(directory=str(static)), name="static"),
     ])

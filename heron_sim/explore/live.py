@@ -19,7 +19,7 @@ A :class:`PanelJob` plays the base and the variant over the lab's default panel 
 The :class:`Engine` owns the jobs: one worker thread plays a chunk of one job at a time, going
 round the running jobs (two tabs share the machine); a tab's new job cancels its old one; a job
 nobody listens to any more (its tab was closed) is cancelled; :meth:`Engine.close` stops it all.
-The engine's kernels spread each chunk over numba's threads (heron_sim.engine.batch).
+The engine's kernels spread each chunk over numba's threads (heron_sim.loop.batch).
 
 Memory is bounded by design, whatever the number of tabs (every page load is a new tab id):
 
@@ -203,8 +203,8 @@ class Seated:
             entry = ARRAYS.get(key)
             if entry is None:
                 from ..engine import layout as L
-                from ..engine.batch import play_batch
-                from ..engine.kernels import shared_kernel
+                from ..loop.batch import play_batch
+                from ..loop.kernels import shared_kernel
 
                 sids, sp = seat_arrays(parse_seating(list(seating), rules.players), rules)
                 R = pack_rules(rules)
@@ -219,8 +219,8 @@ class Seated:
         """Games ``lo .. lo + n - 1``: (per-game columns, length histogram); read from ``store``
         where it holds them all, else played (and kept there)."""
         from ..engine import layout as L
-        from ..engine.batch import play_batch
-        from ..engine.kernels import shared_kernel
+        from ..loop.batch import play_batch
+        from ..loop.kernels import shared_kernel
 
         key = PlayedGames.key(rules, seating, seed)
         if store is not None:

@@ -31,6 +31,9 @@ def msgids() -> list[str]:
     for _gid, label, words in form.OTHER_FIELDS.values():
         out += [label, words]
     out.append("Other rules")
+    from .board import TEXTS as BOARD_TEXTS
+
+    out += list(BOARD_TEXTS)
     out += [v[0] for v in PANEL_RANKS.values()]
     templated = re.compile(r"^(seat_\d+_win_rate|guide_\w+_win_rate|power_\w+|minutes)$")
     out += [r.label for r in rows_for(7) if not templated.match(r.key)]

@@ -488,3 +488,88 @@ def seat_markdown(df: pd.DataFrame, extra: dict | None = None) -> list[str]:
         out.append(f"{shared} of {n} decided games ended in a shared win; each of its k co-winners counts 1/k "
                    "(column *shared*: the games a seat shared).")
     return out
+
+
+# ---------------------------------------------------------------- a game's words (the lab's sheets)
+def game_package(game: LightGame) -> str:
+    """The package a game lives in (``heron_sim.games.rampage``): where its ``data/`` files are."""
+    return game.simulate.__module__.rsplit(".", 1)[0]
+
+
+def _default_comments(package: str) -> dict[str, str]:
+    """Each key of the package's ``data/defaults.toml`` (dotted under its table) -> its comment:
+    the inline one, else the comment lines above it (a comment block describes the keys that
+    follow it up to the next blank line), else its table's comment with the key's name."""
+    import re
+    from importlib import resources
+
+    try:
+        text = resources.files(package).joinpath("data/defaults.toml").read_text(encoding="utf-8")
+    except (FileNotFoundError, ModuleNotFoundError):
+        return {}
+    out, section, section_words, block, after_key = {}, "", "", [], False
+    for line in text.splitlines():
+        s = line.strip()
+        m = re.fullmatch(r"\[([A-Za-z0-9_.]+)\]\s*(#.*)?", s)
+        if m:
+            section = m.group(1) + "."
+            section_words = " ".join(block) or out.get(m.group(1), "") or section_words
+            block, after_key = [], False
+            continue
+        if s.startswith("#"):
+            c = s.lstrip("#").strip()
+            if after_key:
+                block, after_key = [], False
+            if c.startswith("---"):  # a section's rule line names no key
+                block = []
+            elif c:
+                block.append(c)
+            continue
+        m = re.match(r"([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$", s)
+        if m:
+            value, inline = m.group(2), ""
+            for i, ch in enumerate(value):
+                if ch == "#" and value[:i].count('"') % 2 == 0:
+                    inline = value[i + 1:].strip()
+                    break
+            words = inline or " ".join(block) or (f"{section_words} ({m.group(1)})" if section_words else "")
+            if words:
+                out[section + m.group(1)] = re.sub(r"\s+", " ", words).strip()
+            after_key = True
+            continue
+        if not s:
+            block, after_key = [], False
+    return out
+
+
+def rules_words(game: LightGame) -> dict[str, dict[str, str]]:
+    """What each rules key of ``game`` means, in French and English, for the lab's rule sheets:
+    ``{dotted key: {"fr": ..., "en": ...}}``. The game declares them in its package's
+    ``data/words.toml`` (``[rules."key"]`` tables with ``fr`` and ``en``; also ``[game]`` with its
+    ``fr`` and ``en`` names); a key it does not describe takes its comment in ``defaults.toml``
+    (English) in both languages, so that a new game needs no words to be studied."""
+    from ..tomlfile import package_toml
+
+    package = game_package(game)
+    try:
+        declared = package_toml(package, "data/words.toml").get("rules", {})
+    except (FileNotFoundError, ModuleNotFoundError):
+        declared = {}
+    comments = _default_comments(package)
+    out = {}
+    for key in set(comments) | set(declared):
+        d = declared.get(key, {})
+        en = d.get("en") or comments.get(key) or key
+        out[key] = {"en": en, "fr": d.get("fr") or en}
+    return out
+
+
+def game_words(game: LightGame) -> dict[str, str]:
+    """The game's name in French and English (``[game]`` of its ``data/words.toml``; else its title)."""
+    from ..tomlfile import package_toml
+
+    try:
+        g = package_toml(game_package(game), "data/words.toml").get("game", {})
+    except (FileNotFoundError, ModuleNotFoundError):
+        g = {}
+    return {"fr": g.get("fr", game.title), "en": g.get("en", game.title)}

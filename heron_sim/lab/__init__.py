@@ -193,7 +193,24 @@ def tune(spec: TuneSpec | str | Path, *, trials: int | None = None, games: int |
     from .study import base_evidence, evidence, finished_trials, open_study, race, run_search, search_front
 
     if not isinstance(spec, TuneSpec):
-        spec = load_spec(spec)
+        from .spec import read_tune_table
+
+        table = read_tune_table(spec)
+        if table.get("game", "heron") != "heron":
+            # A lighter game's study (issue 34): the same questions through what the game declares.
+            from .light_run import LightInterrupted, tune_light
+
+            given = [n for n, v in (("--precision", precision), ("--scheduler", scheduler),
+                                    ("--time-limit", time_limit), ("--workers", workers)) if v is not None]
+            if given:
+                raise HeronSimError(f"{given[0]}: not available for a lighter game's study (game = "
+                                    f"{table['game']!r}); allowed: --trials, --games, --rungs, --run-dir, --out, --fresh")
+            try:
+                return tune_light(table, spec, trials=trials, games=games, rungs=rungs, run_dir=run_dir, out=out,
+                                  fresh=fresh, log=log)
+            except LightInterrupted as err:
+                raise TuneInterrupted(str(err)) from None
+        spec = parse_spec(table, Path(spec))
     if trials is not None and trials < 1:
         raise HeronSimError(f"--trials: {trials}; allowed: >= 1")
     if games is not None and games < 10:

@@ -39,14 +39,24 @@ class Evaluator:
         self.progress = progress  # called with the games of each finished batch
         self.games_played = 0
         self.panel = list(spec.panel) or [None]
+        # the dead-turn streaks need games replayed turn by turn: only for a study that names them
+        from .metrics import STREAK_EVERY, STREAK_METRICS
+
+        named = {x.metric for x in (*getattr(spec, "objectives", ()), *getattr(spec, "constraints", ()))}
+        self.streak_every = STREAK_EVERY if named & set(STREAK_METRICS) else 0
 
     def _seatings(self, i):
         sc = self.panel[i]
         return self.spec.seating if sc is None else tuple(tuple(x) for x in sc.seatings())
 
     def _batches(self, rules, i, first_game, games):
-        return split_games(rules, self._seatings(i), self.spec.scenario_seed(i), games, first_game=first_game,
-                           batch_games=self.spec.batch_games, threads=None)
+        out = split_games(rules, self._seatings(i), self.spec.scenario_seed(i), games, first_game=first_game,
+                          batch_games=self.spec.batch_games, threads=None)
+        if self.streak_every:
+            import dataclasses
+
+            out = [dataclasses.replace(b, streak_every=self.streak_every) for b in out]
+        return out
 
     def _tick(self, batch):
         self.games_played += batch.games

@@ -47,6 +47,7 @@ COLUMNS: tuple[str, ...] = (
     "played", "dead", "lead_changes", "pushback", "ponds", "anxieties", "advance",
     *(f"power_{g}" for g in ANIMALS),
     "skill_weak_win", "skill_strong_win",
+    "streak_seats", "stuck3_seats", "longest_dead_sum",
 )
 #: The skill gap's rungs (weak, strong): games won by a seat holding either are counted
 #: (columns ``skill_weak_win`` and ``skill_strong_win``) when the seating is known.
@@ -101,10 +102,47 @@ def dead_turns(rows: np.ndarray, rules) -> np.ndarray:
 
 
 def batch_matrix(batch) -> np.ndarray:
-    """Play one executor batch (heron_sim.runner.executor.Batch) and return its columns."""
+    """Play one executor batch (heron_sim.runner.executor.Batch) and return its columns (with
+    the streak columns of its replayed games when ``batch.streak_every`` asks for them)."""
     from ..runner.executor import play_rows
 
-    return matrix_from_rows(play_rows(batch), batch.rules, batch.seating)
+    X = matrix_from_rows(play_rows(batch), batch.rules, batch.seating)
+    every = int(getattr(batch, "streak_every", 0) or 0)
+    if every > 0:
+        fill_streaks(X, batch.rules, batch.seating, batch.seed, batch.first_game, every)
+    return X
+
+
+#: The streak metrics replay one game in this many (game number a multiple of it): the engine
+#: keeps no turn-by-turn record, and a replay costs ~3 ms a game (heron_sim.analysis.board).
+STREAK_EVERY = 8
+#: The metrics that need the streak columns (a study naming one replays one game in STREAK_EVERY).
+STREAK_METRICS = ("stuck_3_share", "longest_dead_streak")
+
+
+def fill_streaks(X: np.ndarray, rules, seating, seed: int, first_game: int, every: int = 1) -> np.ndarray:
+    """Fill the streak columns of ``X`` (the games ``first_game ..`` of one seating) for the games
+    whose number is a multiple of ``every``, replayed turn by turn (heron_sim.analysis.board):
+    ``streak_seats`` (the players of the game), ``stuck3_seats`` (those who did not move for 3 of
+    their turns in a row), ``longest_dead_sum`` (the sum of each player's longest run of dead
+    turns). The other games keep 0 there (they count in neither the numerator nor the denominator)."""
+    from ..analysis.board import STUCK_TURNS, replay_game, streaks_of
+    from ..engine.pack import pack_rules
+    from ..strategies import parse_seating, seat_arrays
+
+    seating = parse_seating(list(seating), rules.players)
+    sids, sp = seat_arrays(seating, rules)
+    R = pack_rules(rules)
+    for i in range(X.shape[0]):
+        g = first_game + i
+        if g % every:
+            continue
+        t, _ = replay_game(rules, seating, seed, g, R, sids, sp)
+        longest = streaks_of(t[:, 0], t[:, 1], rules.players)
+        X[i, IX["streak_seats"]] = rules.players
+        X[i, IX["stuck3_seats"]] = int((longest >= STUCK_TURNS).sum())
+        X[i, IX["longest_dead_sum"]] = int(longest.sum())
+    return X
 
 
 # ---------------------------------------------------------------- metrics of the sums
@@ -171,6 +209,10 @@ def _metrics() -> dict[str, Metric]:
                lambda S, P: _div(_c(S, "anxieties"), _c(S, "played"))),
         Metric("advance_per_turn", "advance per played turn (squares)", "count",
                lambda S, P: _div(_c(S, "advance"), _c(S, "played"))),
+        Metric("stuck_3_share", "players who do not move for 3 of their turns in a row (dead-turn streak of 3+)",
+               "rate", lambda S, P: _div(_c(S, "stuck3_seats"), _c(S, "streak_seats")), headline=False),
+        Metric("longest_dead_streak", "longest run of dead turns per player (turns)", "count",
+               lambda S, P: _div(_c(S, "longest_dead_sum"), _c(S, "streak_seats")), headline=False),
         Metric("skill_gap", "skill gap (the expert's win share against the novice, 2 players, seats and guides "
                "rotated)", "rate",
                lambda S, P: _div(_c(S, "skill_strong_win"), _c(S, "skill_strong_win") + _c(S, "skill_weak_win"))),
@@ -191,7 +233,7 @@ METRICS: dict[str, Metric] = _metrics()
 #: The metrics an objective or a constraint may name.
 OBJECTIVE_METRICS = ("guide_spread", "first_player_advantage", "length", "dead_turn_rate", "lead_changes",
                      "pushback", "completion", "seat_balance", "pond_rate", "anxiety_rate", "advance_per_turn",
-                     "skill_gap")
+                     "skill_gap", "stuck_3_share", "longest_dead_streak")
 #: The metrics measured on the panel's skill scenario only (every other metric: on the other tables).
 SKILL_METRICS = ("skill_gap",)
 

@@ -430,13 +430,16 @@ def _eta2(y, groups) -> float:
 
 # ---------------------------------------------------------------- the report's data
 def _summaries(results_root: str | Path):
-    """(path, summary) of every study under ``results_root/tune-*/summary.json`` (an unreadable
-    one is skipped: it is not a finished study)."""
+    """(path, summary) of every Héron study under ``results_root/tune-*/summary.json`` (an
+    unreadable one is skipped: it is not a finished study; a lighter game's study, ``game`` in
+    its summary, is the game page's: :func:`heron_sim.lab.light_outputs.light_answers`)."""
     for path in sorted(Path(results_root).glob("tune-*/summary.json")):
         try:
-            yield path, json.loads(path.read_text(encoding="utf-8"))
+            s = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError):
             continue
+        if s.get("game", "heron") == "heron":
+            yield path, s
 
 
 def proposed_changes(results_root: str | Path = "results") -> list[dict]:

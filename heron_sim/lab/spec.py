@@ -57,7 +57,7 @@ from ..rules import MODES, Rules
 from .metrics import METRICS, OBJECTIVE_METRICS, SKILL_METRICS
 from .space import Param, check_params, parse_param
 
-_TOP = {"name", "title", "description", "mode", "players", "seating", "seed", "rules", "reference",
+_TOP = {"game", "name", "title", "description", "mode", "players", "seating", "seed", "rules", "reference",
         "search", "racing", "param", "objective", "constraint", "panel", "scenario", "aggregate",
         "allow_inert_powers", "ladder"}
 #: The ladder of smallest changes (heron_sim.lab.ladder): one-key changes, then the best
@@ -249,6 +249,14 @@ def parse_spec(data: dict, path: str | Path = "<tune>") -> TuneSpec:
     """Validate a tune table (a parsed tune file)."""
     path = Path(path)
     where = f"{path.name}: "
+    game = data.get("game", "heron")
+    if game != "heron":
+        from ..games import available
+
+        if game not in available():
+            raise HeronSimError(f"{where}game: {game!r}; allowed: heron, {', '.join(available())}")
+        raise HeronSimError(f"{where}game: {game!r}: a lighter game's study; `heron-sim tune` runs it "
+                            "(heron_sim.lab.tune), this command reads the Héron race's studies only")
     unknown = sorted(set(data) - _TOP)
     if unknown:
         raise HeronSimError(f"{where}{unknown[0]}: unknown field; allowed: {', '.join(sorted(_TOP))}")

@@ -4,7 +4,7 @@ The games are played by the engine's own kernel, every seat through a small reco
 (heron_sim.strategies.plugins) that hands each decision to the seat's real strategy (the shared
 C-callable ``decide`` of heron_sim.strategies.decide_c, the seat's id and parameter row put back
 for the call) and writes the decision and the dice it was taken on into a buffer. A plug-in seat
-plays the generic roll loop (heron_sim.engine.turn.roll_phase), which lays the dice out at every
+plays the generic roll loop (heron_sim.loop.turn.roll_phase), which lays the dice out at every
 decision point; the fused turns of greedy, the expert family and prudent play the same games
 with the same draws (tests/test_human.py, tests/test_calibrate.py check it game by game), so the
 logged games are the games ``simulate`` plays with the same seed.
@@ -133,8 +133,8 @@ def record_game(seed: int, game: int, R: np.ndarray, sids: np.ndarray, sp: np.nd
                 cap: int = 4096) -> tuple[np.ndarray, np.ndarray]:
     """Play game ``game`` of stream ``seed`` recording every decision: (records int64[n, REC],
     the game's output row, as heron_sim.simulation.simulate's kernel writes it)."""
-    from ..engine.batch import play_batch
-    from ..engine.kernels import shared_kernel
+    from ..loop.batch import play_batch
+    from ..loop.kernels import shared_kernel
 
     while True:
         buf = np.zeros(HEAD + cap * REC, dtype=np.int64)

@@ -198,6 +198,45 @@ def heatmap(rate: pd.DataFrame, low: pd.DataFrame, high: pd.DataFrame, n: pd.Dat
     return fig
 
 
+def board(per_game, effects: dict, ax=None, *, finish: int = 63, title: str = "", games: int = 0):
+    """The board (the explorer's drawing, heron_sim.analysis.board.board_svg): squares 1 ..
+    ``finish`` on a serpentine grid, each shaded by its landings per game (``per_game[square]``)
+    and written with it, each special square outlined in its effect's colour with its mark."""
+    from matplotlib.patches import FancyBboxPatch
+
+    from ..analysis.board import COLS, EFFECT_COLOURS, EFFECT_MARKS, cell_xy
+
+    rows = -(-finish // COLS)
+    fig, ax = _axes(ax, size=(7.2, 0.8 * rows + 0.9))
+    per_game = np.asarray(per_game, dtype=float)
+    top = float(per_game[1: finish + 1].max()) if finish >= 1 and len(per_game) > 1 else 0.0
+    for sq in range(1, finish + 1):
+        c, r = cell_xy(sq)
+        v = float(per_game[sq]) if sq < len(per_game) else 0.0
+        shade = v / top if top > 0 else 0.0
+        eff = effects.get(sq)
+        edge = EFFECT_COLOURS.get(eff, "#999999") if eff else "#bbbbbb"
+        ax.add_patch(FancyBboxPatch((c + 0.05, rows - r - 0.95), 0.9, 0.9, boxstyle="round,pad=0,rounding_size=0.1",
+                                    facecolor=(31 / 255, 119 / 255, 180 / 255, 0.06 + 0.6 * shade), edgecolor=edge,
+                                    linewidth=2.2 if eff else 0.6))
+        ax.text(c + 0.12, rows - r - 0.25, str(sq), fontsize=7, va="center")
+        ax.text(c + 0.12, rows - r - 0.52, f"{v:.2f}", fontsize=6, va="center", color="#333333")
+        mark = EFFECT_MARKS.get(eff) if eff else ("★" if sq == finish else None)
+        if mark:
+            ax.text(c + 0.88, rows - r - 0.78, mark, fontsize=7, ha="right", va="center", fontweight="bold",
+                    color=edge if eff else "#222222")
+    ax.set_xlim(0, COLS)
+    ax.set_ylim(0, rows)
+    ax.set_aspect("equal")
+    ax.axis("off")
+    ax.set_title(title, fontsize=11)
+    if games:
+        fig.text(0.99, 0.01, f"n = {games:,} games replayed; shade and number: landings per game", ha="right",
+                 va="bottom", fontsize=7, color="#444444")
+    fig.tight_layout()
+    return fig
+
+
 def draw(spec):
     """The matplotlib figure of a :class:`heron_sim.sections.Plot`: the function of this module
     it names, called with its data and options."""

@@ -38,6 +38,8 @@ METRIC_WORDS = {
     "anxiety_rate": "Angoisse du Héron per played turn",
     "advance_per_turn": "advance per played turn (squares)",
     "skill_gap": "skill gap (an expert's wins against a beginner)",
+    "stuck_3_share": "players who do not move for 3 of their turns in a row",
+    "longest_dead_streak": "longest run of dead turns per player (turns)",
 }
 #: The page's own texts (English message ids).
 TEXTS = (

@@ -6,7 +6,7 @@ import unicodedata
 
 from ..errors import RulesError
 
-# Effect codes read by the kernel (heron_sim/engine/board_effects.py).
+# Effect codes read by the kernel (heron_sim/loop/squares.py).
 NEUTRAL, WOLF_ROLL, EXCHANGE, BULL_ALL, WONDER, SNAKE_JOIN, ROTATION, LION_ALL, PROTECTION, \
     EAGLE_SWAP, DEER_TOTEM, REGENERATION, HERON_BACK = range(13)
 

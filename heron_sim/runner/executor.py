@@ -43,6 +43,9 @@ class Batch:
     first_game: int
     games: int
     threads: int | None = None  # numba threads inside the worker (None: its default)
+    #: the lab's streak metrics (heron_sim.lab.metrics.STREAK_METRICS): every game whose number is
+    #: a multiple of this is also replayed turn by turn (0: none; the games' results are the same)
+    streak_every: int = 0
 
 
 def split_games(rules, seatings: Sequence[Sequence[str]], seed: int, games: int, *,
@@ -83,8 +86,8 @@ def _set_threads(threads: int | None) -> int | None:
 def play_rows(batch: Batch) -> np.ndarray:
     """Play one batch and return the engine's raw output rows (int64[games, columns])."""
     from ..engine import layout as L
-    from ..engine.batch import play_batch
-    from ..engine.kernels import shared_kernel
+    from ..loop.batch import play_batch
+    from ..loop.kernels import shared_kernel
     from ..engine.pack import pack_rules
     from ..strategies import parse_seating, seat_arrays
 

@@ -16,8 +16,8 @@ from .jobs import Job
 def play_job(job: Job, progress: Callable[[int], None] | None = None) -> pd.DataFrame:
     """Simulate one job and return its raw rows (games, or turns). A plan seats many strategy
     sets: every one but greedy alone plays in the engine's shared kernel (compiled once, not
-    once per set; heron_sim.engine.kernels.shared_kernel), with the same results."""
-    from ..engine.kernels import shared_kernel
+    once per set; heron_sim.loop.kernels.shared_kernel), with the same results."""
+    from ..loop.kernels import shared_kernel
 
     with shared_kernel():
         return _play_job(job, progress)

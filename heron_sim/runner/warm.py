@@ -1,7 +1,7 @@
 """Compile a plan's kernels ahead, several at once, before its first job.
 
 A fresh machine compiles, once, every kernel a plan uses: the Héron engine for greedy alone,
-the engine shared by every other seating (heron_sim.engine.kernels) and each lighter game's
+the engine shared by every other seating (heron_sim.loop.kernels) and each lighter game's
 engine. One after the other, that is two minutes on two cores; numba compiles in one thread,
 so each compilation here gets its own process (a tiny version of one of the plan's jobs, so
 that exactly the run's code is compiled), up to one per core, and the plan's process then
@@ -31,7 +31,7 @@ _SECONDS = {"greedy": 18, "shared": 50, "game": 20}
 
 def _group(job) -> tuple[str, str] | None:
     """Which kernel group a job compiles: ("heron", "greedy" | "shared") or ("game", name)."""
-    from ..engine.kernels import SHARED, kernel_key, shared_kernel
+    from ..loop.kernels import SHARED, kernel_key, shared_kernel
     from ..strategies import REGISTRY
 
     if job.kind == "light":
@@ -162,7 +162,7 @@ def _warm_task(kind: str, name: str) -> float:
     ``kind``: "batch" (the games kernel of strategy ``name`` alone, or ``"shared"``), "turns"
     (the single-turn kernel of ``name``, or of the shared kernel's prudent) or "game" (a
     lighter game)."""
-    from ..engine.kernels import shared_kernel
+    from ..loop.kernels import shared_kernel
     from ..simulation import simulate, simulate_turns
 
     os.environ["HERON_SIM_COMPILE_NOTE"] = "0"
@@ -218,7 +218,7 @@ def machine_tasks() -> list[tuple[str, str]]:
             return _KERNEL_SECONDS["turns"]
         return _KERNEL_SECONDS.get(name, _KERNEL_SECONDS["single"])
 
-    from ..engine.kernels import SHARED, kernel_key
+    from ..loop.kernels import SHARED, kernel_key
 
     def kernel_of(task):  # under HERON_SIM_SHARED_KERNEL=1 a single strategy is the shared kernel
         kind, name = task
@@ -239,7 +239,7 @@ def compile_machine(log=None, workers: int | None = None) -> int:
     core (the test suite's warm-up on a new machine, ``tests/conftest.py``). Returns the
     number of kernels compiled (0 when the cache is warm, not writable, or one core only).
     A task that fails only leaves its kernel to be compiled where it is used."""
-    from ..engine.kernels import _marker, kernel_key
+    from ..loop.kernels import _marker, kernel_key
     from ..strategies import REGISTRY
 
     if not cache.writable():

@@ -23,7 +23,7 @@ import numpy as np
 
 from ..errors import HeronSimError
 from .declared import declarations
-from .dispatch import EXPERT, GREEDY, PLUGIN, PRUDENT, RACER, RANDOM, SCRIPTED  # noqa: F401
+from .dispatch import PLUGIN  # noqa: F401
 
 N_STRATEGY_PARAMS = 4  # width of the per-seat parameter rows (before any table)
 
@@ -211,7 +211,7 @@ def seat_arrays(seating: list[str], rules=None) -> tuple[np.ndarray, np.ndarray]
     With rules by guide (``rules.guides``), ``sp`` holds one block of ``players`` rows per set of
     a turn's rules (Rules.turn_rows), one after the other: block k is the seats' rows built for
     ``sets[k]`` (their tables), and the turn of a guide's holder reads its set's block
-    (heron_sim.engine.game.turn_rules), so a strategy plays that guide's rules exactly.
+    (heron_sim.loop.game.turn_rules), so a strategy plays that guide's rules exactly.
     """
     if rules is None or not getattr(rules, "guides", ()):
         return _seat_block(seating, rules)

@@ -1,6 +1,6 @@
 """``decide`` for every strategy, compiled once as a C-callable function.
 
-The shared kernel of heron_sim.engine.kernels (every strategy set but greedy alone) calls its
+The shared kernel of heron_sim.loop.kernels (every strategy set but greedy alone) calls its
 strategies through this function's address, stored in the workspace (``w[DECIDE_FN]``),
 instead of linking their code into each of the engine's functions: numba then compiles the
 strategies once (here), and the engine's functions stay as small to compile as greedy's. The
@@ -8,7 +8,7 @@ price is one indirect call per decision: the arrays are rebuilt from their data 
 without reference counting (``_view1``, ``_view2``; numba's ``carray`` needs it, and its calls into the
 runtime made each decision ~15 % dearer for the expert).
 
-Importing this module compiles it (or loads it from the disk cache); heron_sim.engine.kernels
+Importing this module compiles it (or loads it from the disk cache); heron_sim.loop.kernels
 imports it only when a run needs the shared kernel.
 """
 

@@ -14,9 +14,22 @@ A strategy module declares itself once, at its top::
     BOUNDS = {"risk": (0.0, 1.0)}   # optional: each parameter's allowed range (inclusive)
     RUNGS = {"novice": {...}}       # optional: named parameter sets, each a name of its own
     RUNG_DESCRIPTIONS = {...}       # optional: their one-line descriptions
+    FUSED_TURN = "greedy_turn.greedy_fused_turn"  # optional: its own turn, (seat, w, R, rng, sp)
+                                    # -> code (heron_sim.engine.layout, ``TURN_*``)
+    FUSED_SCORE = "greedy_turn.greedy_score"      # optional: its own scoring, (seat, w, R) ->
+                                    # advance or ``SCORE_GENERIC*`` (needs FUSED_TURN)
+    WORKSPACE_WORDS = "prudent.memo_words"        # optional: the words it needs at the end of
+                                    # the workspace, (R, players) -> int
+    OWN_KERNEL = True               # optional: seated alone, always its own kernel (not the
+                                    # shared one; heron_sim.loop.kernels)
+
+``FUSED_TURN``, ``FUSED_SCORE`` and ``WORKSPACE_WORDS`` name functions of this folder as
+``module.function`` (strings: the strategy module need not import its turn). The game loop
+(heron_sim.loop) calls them through functions generated from these declarations
+(heron_sim.strategies.dispatch.fused_source): it names no strategy.
 
 The registry (heron_sim.strategies.REGISTRY), the dispatcher's ids and branches
-(heron_sim.strategies.dispatch) and the kernel generator's table (heron_sim.engine.kernels)
+(heron_sim.strategies.dispatch) and the kernel generator's table (heron_sim.loop.kernels)
 are all derived from these declarations: adding a strategy touches its own module only.
 Modules are found by reading the folder's sources (not by importing every helper module).
 """
@@ -51,11 +64,26 @@ class Declaration:
     in_sets: bool = True
     bounds: tuple = ()  # ((name, (low, high)), ...)
     rungs: tuple = ()   # ((name, ((param, value), ...), description), ...)
+    fused_turn: str = ""       # "module.function" of this folder, or ""
+    fused_score: str = ""      # "module.function" of this folder, or ""
+    workspace_words: str = ""  # "module.function" of this folder, or ""
+    own_kernel: bool = False
 
 
 def _args_of(fn) -> str:
     py = getattr(fn, "py_func", fn)
     return ", ".join(inspect.signature(py).parameters)
+
+
+def _named(mod, attr: str) -> str:
+    """A ``module.function`` declaration of this folder, checked to exist."""
+    value = getattr(mod, attr, "")
+    if not value:
+        return ""
+    module, _, fn = value.rpartition(".")
+    if not module or not hasattr(importlib.import_module(f"{__package__}.{module}"), fn):
+        raise RuntimeError(f"{mod.__name__}: {attr} = {value!r} names no function of heron_sim.strategies")
+    return value
 
 
 @lru_cache(maxsize=None)
@@ -75,7 +103,12 @@ def declarations() -> tuple[Declaration, ...]:
             in_sets=bool(getattr(mod, "IN_SETS", True)),
             bounds=tuple(getattr(mod, "BOUNDS", {}).items()),
             rungs=tuple((n, tuple(v.items()), getattr(mod, "RUNG_DESCRIPTIONS", {}).get(n, f"{mod.NAME} {v}"))
-                        for n, v in getattr(mod, "RUNGS", {}).items())))
+                        for n, v in getattr(mod, "RUNGS", {}).items()),
+            fused_turn=_named(mod, "FUSED_TURN"), fused_score=_named(mod, "FUSED_SCORE"),
+            workspace_words=_named(mod, "WORKSPACE_WORDS"), own_kernel=bool(getattr(mod, "OWN_KERNEL", False))))
+    half = [d.name for d in found if d.fused_score and not d.fused_turn]
+    if half:
+        raise RuntimeError(f"heron_sim.strategies: {half[0]} declares FUSED_SCORE without FUSED_TURN")
     sids = [d.sid for d in found]
     names = [d.name for d in found] + [r[0] for d in found for r in d.rungs]
     dup = {s for s in sids if sids.count(s) > 1} | {n for n in names if names.count(n) > 1}

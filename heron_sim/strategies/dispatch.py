@@ -16,21 +16,53 @@ from __future__ import annotations
 
 import sys
 import types
-from pathlib import Path
 
-from .declared import declarations, sid_of
+from .declared import declarations
 
-GREEDY, RANDOM, SCRIPTED, EXPERT, PRUDENT, RACER, HUMAN = (
-    sid_of(n) for n in ("greedy", "random", "scripted", "expert", "prudent", "racer", "human"))
 PLUGIN = 100
-HAS_GREEDY = True  # the kernels generated per strategy set say whether greedy is seated
-HAS_EXPERT = True  # ... and expert (heron_sim.engine.turn: its fused turn)
-HAS_RACER = True  # ... and racer (the expert's fused turn, its own stop rule)
-HAS_PRUDENT = True  # ... and prudent (heron_sim.strategies.prudent_turn)
-HAS_HUMAN = True  # ... and human (the expert's fused turn, its own softmax)
 
 #: How the generated dispatcher calls a plug-in (the address in column 0 of its row).
 PLUGIN_CALL = ("heron_sim.strategies.plugins", "call_address", "int(sp[seat, 0]), kind, seat, w, R, rng, sp")
+
+
+def fused_source(decls) -> list[str]:
+    """The game loop's hooks into the strategies' own turns, generated from the declarations
+    ``decls`` (heron_sim.strategies.declared: ``FUSED_TURN``, ``FUSED_SCORE``,
+    ``WORKSPACE_WORDS``), one branch per strategy that declares one:
+
+    - ``fused_turn(seat, w, R, rng, sp)``: the seat's fused turn's code, else ``TURN_NONE``;
+    - ``fused_score(seat, w, R)``: its fused scoring's advance, else ``SCORE_GENERIC``;
+    - ``workspace_words(R, sids)``: the words the seated strategies need after the workspace.
+
+    A kernel compiled for one strategy set holds the branches of that set only (so a greedy run
+    never compiles the expert's turn). The lines import what they call; ``SID`` and ``hot``
+    are imported by the caller's header."""
+    decls = list(decls)
+    lines = ["from heron_sim.engine.layout import SCORE_GENERIC, TURN_NONE"]
+    for d in decls:
+        for ref in (d.fused_turn, d.fused_score, d.workspace_words):
+            if ref:
+                module, _, fn = ref.rpartition(".")
+                line = f"from heron_sim.strategies.{module} import {fn}"
+                if line not in lines:
+                    lines.append(line)
+    lines += ["", "", "@hot", "def fused_turn(seat, w, R, rng, sp):", "    sid = w[SID + seat]"]
+    for d in decls:
+        if d.fused_turn:
+            lines += [f"    if sid == {d.sid}:", f"        return {d.fused_turn.rpartition('.')[2]}(seat, w, R, rng, sp)"]
+    lines += ["    return TURN_NONE", "", "", "@hot", "def fused_score(seat, w, R):", "    sid = w[SID + seat]"]
+    for d in decls:
+        if d.fused_score:
+            lines += [f"    if sid == {d.sid}:", f"        return {d.fused_score.rpartition('.')[2]}(seat, w, R)"]
+    lines += ["    return SCORE_GENERIC", "", "", "@hot", "def workspace_words(R, sids):", "    words = 0"]
+    words = [d for d in decls if d.workspace_words]
+    if words:
+        lines += ["    for s in range(sids.shape[0]):"]
+        for d in words:
+            lines += [f"        if sids[s] == {d.sid}:",
+                      f"            words = max(words, {d.workspace_words.rpartition('.')[2]}(R, sids.shape[0]))"]
+    lines += ["    return words", ""]
+    return lines
 
 
 def dispatch_source() -> str:
@@ -47,7 +79,7 @@ def dispatch_source() -> str:
         lines += [f"    if sid == {d.sid}:", f"        return {d.decide}({d.args})"]
     lines += [f"    if sid == {PLUGIN}:", f"        return {PLUGIN_CALL[1]}({PLUGIN_CALL[2]})",
               '    raise ValueError("unknown strategy id")', ""]
-    return "\n".join(lines)
+    return "\n".join(lines + fused_source(decls))
 
 
 def _load():
@@ -76,9 +108,9 @@ def _load():
     return module
 
 
-def __getattr__(name: str):  # ``decide``: generated on first use (PEP 562)
-    if name == "decide":
-        fn = _load().decide
-        globals()["decide"] = fn
+def __getattr__(name: str):  # ``decide`` and the loop's hooks: generated on first use (PEP 562)
+    if name in ("decide", "fused_turn", "fused_score", "workspace_words"):
+        fn = getattr(_load(), name)
+        globals()[name] = fn
         return fn
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 from ..engine.jit import hot
 from ..engine.rulebook import (
-    bull_applies, bull_bonus, consolation_no_set, guide_power_doubles, power_enabled, set_advance,
+    bull_applies, bull_bonus, consolation_anxiety, consolation_no_set, guide_power_doubles, power_enabled, set_advance,
 )
 from ..engine.layout import (
     AIGLE, CERF, COUNTS, D_EAGLE_PICK, D_KEEP, D_SNAKE, NOMINAL, D_LION, D_POWER, EAGLE_DIE, EAGLE_FACES, FACE, FREE,
     FRESH, GUIDE, HERON, KEEP, KEPT, LION, LOUP, MAX_FACES, MEMO, NDICE, PATIENCE, POWER_ARG,
-    R_FACES, R_NFACES, READY, RESERVED, ROLL, ROLLS_LEFT, STATUS, TAUREAU, X_CONS_ANX, X_EAGLE_DRAWS, X_PATIENCE_COST, X_PATIENCE_DOUBLING,
+    R_FACES, R_NFACES, READY, RESERVED, ROLL, ROLLS_LEFT, STATUS, TAUREAU, X_EAGLE_DRAWS, X_PATIENCE_COST, X_PATIENCE_DOUBLING,
 )
 from ..engine.dice import best_set, count_animals, doubling_guide
 from ..rules.rules import P_ANXIETY, P_SNAKE_ADVANCE
@@ -47,6 +47,8 @@ SID = 3  # the kernel's id of this strategy (unique; heron_sim.strategies.dispat
 DECIDE = "expert_decide"  # its decision function, called by the generated dispatcher
 ORDER = 2  # where it is listed (help, "all", "ai")
 TABLES = True
+FUSED_TURN = "expert_turn.expert_roll_phase"  # its turn from the tables (heron_sim.loop.turn)
+FUSED_SCORE = "greedy_turn.greedy_score"  # it scores as greedy does (no swap, regenerate, Bull)
 
 
 
@@ -227,7 +229,7 @@ def apply_keep_action(seat, w, sp, action):
 
 @hot
 def final_advance(seat, w, R):
-    """Advance the dice showing would score now (heron_sim.engine.turn.score_dice: doubling, the
+    """Advance the dice showing would score now (heron_sim.loop.turn.score_dice: doubling, the
     Héron's variants and a ready Bull included; no consolation)."""
     count_animals(w)
     return counted_advance(seat, w, R)
@@ -262,9 +264,9 @@ def anxiety_value(seat, w, R):
     g = w[GUIDE + seat]
     if g == LION and w[READY + seat] != 0 and power_enabled(R, LION):
         adv = final_advance(seat, w, R)
-        if adv > R[X_CONS_ANX]:
+        if adv > consolation_anxiety(R):
             return adv
-    return R[X_CONS_ANX]
+    return consolation_anxiety(R)
 
 
 @hot
@@ -674,7 +676,7 @@ def eagle_pick(seat, w, R, sp):
 def lion_worth_it(seat, w, R):
     """Rescue only when the rescued dice score, more than the Anxiety's consolation (otherwise
     keep the Lion for later)."""
-    return 1 if final_advance(seat, w, R) > R[X_CONS_ANX] else 0
+    return 1 if final_advance(seat, w, R) > consolation_anxiety(R) else 0
 
 
 @hot

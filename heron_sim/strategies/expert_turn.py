@@ -1,9 +1,9 @@
 """The expert's turn, fused: the roll phase of an ``expert``, ``racer`` or ``human`` seat without ``decide``.
 
-``expert_roll_phase`` does what heron_sim.engine.turn.roll_phase does for a seat whose strategy
+``expert_roll_phase`` does what heron_sim.loop.turn.roll_phase does for a seat whose strategy
 is ``expert`` (heron_sim.strategies.expert), with the same random draws in the same order and
 the same decisions, but as one loop with the dice counted as they are rolled (like greedy's fused
-turn, heron_sim.engine.greedy_turn): the dice of each roll are counted by animal in one pass
+turn, heron_sim.strategies.greedy_turn): the dice of each roll are counted by animal in one pass
 (packed 8 bits a lane) and the dice set aside are carried from roll to roll in the same form.
 The table look-up (:func:`state_column`) computes the same rank as
 :func:`heron_sim.strategies.expert.lookup` from those counts, in registers: the digits
@@ -21,7 +21,7 @@ says whether a held die is fresh). In any other case (no tables, dice the tables
 power decision not stored) it lays the dice out in the workspace exactly as the generic path
 would have them at that point and returns ``CONTINUE``: the generic loop then takes over from
 the same decision point (the same answers, since decisions do not draw). When it ends the roll
-phase itself it leaves all dice by animal in w[COUNTS] (what heron_sim.engine.turn.score_dice
+phase itself it leaves all dice by animal in w[COUNTS] (what heron_sim.loop.turn.score_dice
 reads for an expert seat) and the faces in w[FACE]; the statuses are laid out only for a Pond
 (nothing reads them after the roll phase: the next turn rolls every die).
 tests/test_expert_turn.py plays the same games through the fused and the generic path
@@ -49,20 +49,20 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.dice import doubling_guide, roll_die
-from ..engine.greedy_turn import _lane, counts_into, roll_counts  # the same counted roll as greedy's
+from .greedy_turn import _lane, counts_into, roll_counts  # the same counted roll as greedy's
 from ..engine.jit import hot
 from ..engine.layout import (
     AIGLE, BONUS, C_ANXIETIES, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, CERF, COUNTS, FACE, FREE, FRESH,
     GUIDE, HERON, KEPT, LION, LOUP, MAX_FACES, NDICE, OUT_ANXIETY, OUT_POND, OUT_RESCUED,
     OUT_SCORED, PATIENCE, R_FACES, R_NFACES, R_REJECT, R_UNIFORM, READY, RESERVED, ROLL, ROLLS_LEFT,
-    ROW, RPTR, RSCRIPT_LEN, SID, STATUS, EAGLE_FACES, X_CONS_ANX, X_CONS_NOSET, X_EAGLE_DRAWS,
+    ROW, RPTR, RSCRIPT_LEN, SID, STATUS, EAGLE_FACES, TURN_KEEP_NEXT, TURN_LAID_OUT, TURN_USED, X_EAGLE_DRAWS,
     X_PATIENCE_COST,
 )
 from ..engine.rng import draw_index
-from ..rules.rules import P_ANXIETY, P_POND, P_ROLLS
+from ..rules.rules import P_ANXIETY, P_ROLLS
 from .human import SID as HUMAN, human_action, human_lion, power_after_draw, power_counted, zero as human_zero
 from .racer import SID as RACER, race_action_tilted, race_tilt
-from ..engine.rulebook import power_enabled
+from ..engine.rulebook import consolation_anxiety, consolation_no_set, pond_opens, power_enabled
 from .expert import (
     counted_advance, final_advance, has_tables, lion_worth_it, power_column, table_of, table_seat,
 )
@@ -72,13 +72,13 @@ from .expert_dp import (
 )
 
 #: expert_roll_phase: the generic loop goes on from the dice laid out in the workspace.
-CONTINUE = -1
+CONTINUE = TURN_LAID_OUT
 #: expert_roll_phase (a human seat): the seat's ready roll-time power was not used at this
 #: decision point (its draws made): the generic loop goes on with the keep decision.
-KEEP_NEXT = -2
+KEEP_NEXT = TURN_KEEP_NEXT
 #: expert_roll_phase (a human seat): ``USED - action``: the seat uses its roll-time power with
 #: this D_POWER action (its draws made, not yet applied): the generic loop applies it and goes on.
-USED = -3
+USED = TURN_USED
 
 _ONE = np.uint64(1)
 _BYTE = np.uint64(0xFF)
@@ -255,14 +255,14 @@ def _counted_value(seat, w, R, sp, ts, t, g, r, held, free, fl, n):
     a guide that is not a ready Lion."""
     total = held + free
     if _lane(total, HERON) >= R[P_ANXIETY]:
-        return float(R[X_CONS_ANX])
+        return float(consolation_anxiety(R))
     if r > 0:
         col, _ = held_column(sp, ts, t, g, r, held, free, n, fl)
         if col >= 0:
             return sp[ts, col + 1]
     counts_into(w, total)
     adv = counted_advance(seat, w, R)
-    return float(adv if adv > 0 else R[X_CONS_NOSET])
+    return float(adv if adv > 0 else consolation_no_set(R))
 
 
 @hot
@@ -414,7 +414,7 @@ def _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots, kept, roll, n
 
 @hot
 def roll_phase_dice(seat, w, R, rng, sp, race, human):
-    """heron_sim.engine.turn.roll_phase for an ``expert`` seat, up to the first decision it
+    """heron_sim.loop.turn.roll_phase for an ``expert`` seat, up to the first decision it
     cannot answer alone, placing every die. Returns ``outcome + 4 * value`` (the roll phase's
     pair), or ``CONTINUE`` with the dice laid out for the generic loop (w[ROLL], w[ROLLS_LEFT]
     set); a human seat also ``KEEP_NEXT`` or ``USED - action`` (its power decided at that
@@ -429,7 +429,7 @@ def roll_phase_dice(seat, w, R, rng, sp, race, human):
     w[ROLL] = 1
     w[ROLLS_LEFT] = rolls - 1
     herons = _lane(roll, HERON)
-    if herons >= R[P_POND]:
+    if pond_opens(R, herons):
         total = herons
         kept = np.uint64(0)
         while total < n:
@@ -575,7 +575,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
     w[ROLL] = 1
     w[ROLLS_LEFT] = rolls - 1
     herons = _lane(roll, HERON)
-    if herons >= R[P_POND]:
+    if pond_opens(R, herons):
         total = herons
         while total < n:
             nf -= _lane(roll, HERON)  # the herons stay reserved
@@ -604,7 +604,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
             if guide == LION and w[READY + seat] != 0 and power_enabled(R, LION):
                 counts_into(w, total)  # expert.lion_worth_it on the dice counted (its score reads them)
                 adv = counted_advance(seat, w, R)
-                rescue = human_lion(seat, R, rng, sp, adv) if human else (1 if adv > R[X_CONS_ANX] else 0)
+                rescue = human_lion(seat, R, rng, sp, adv) if human else (1 if adv > consolation_anxiety(R) else 0)
                 if rescue == 1:
                     w[READY + seat] = 0
                     w[row + C_POWERS + LION] += 1
@@ -684,7 +684,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
 
 @hot
 def expert_roll_phase(seat, w, R, rng, sp):
-    """heron_sim.engine.turn.roll_phase for an ``expert`` seat, up to the first decision it
+    """heron_sim.loop.turn.roll_phase for an ``expert`` seat, up to the first decision it
     cannot answer alone. Returns ``outcome + 4 * value`` (the roll phase's pair), or
     ``CONTINUE`` with the dice laid out for the generic loop (w[ROLL], w[ROLLS_LEFT] set).
     Unscripted dice all alike are counted, not placed (:func:`roll_phase_counts`); where the

@@ -24,6 +24,9 @@ DESCRIPTION = "Reference policy (rulings §7): keep the largest set, reroll whil
 SID = 0  # the kernel's id of this strategy (unique; heron_sim.strategies.dispatch)
 DECIDE = "greedy_decide"  # its decision function, called by the generated dispatcher
 ORDER = 0  # where it is listed (help, "all", "ai")
+FUSED_TURN = "greedy_turn.greedy_fused_turn"  # its turn without decide (heron_sim.loop.turn)
+FUSED_SCORE = "greedy_turn.greedy_score"  # and its scoring, from the counts the turn leaves
+OWN_KERNEL = True  # seated alone (the default seating), it always plays in its own kernel
 
 
 @hot

@@ -49,15 +49,16 @@ from __future__ import annotations
 import math
 
 from ..engine.jit import hot
+from ..engine.rulebook import bull_bonus, consolation_anxiety, consolation_no_set
 from ..engine.layout import (
     D_BULL, D_DEER_SQUARE, D_EAGLE_PICK, D_EAGLE_SQUARE, D_EXCHANGE, D_KEEP, D_LION, D_POWER, D_SNAKE,
     EAGLE_DIE, EAGLE_FACES, GUIDE, HERON, MEMO, NOMINAL, PLAYERS, POS, RESERVED, ROLLS_LEFT, STATUS,
-    X_CONS_ANX, X_CONS_NOSET, X_EAGLE_DRAWS,
+    SCORE_GENERIC_COUNTED, TAUREAU, X_EAGLE_DRAWS,
 )
 from ..engine.dice import count_animals
-from ..engine.greedy_turn import counts_into
+from .greedy_turn import counts_into, greedy_score
 from ..engine.rng import uniform
-from ..rules.rules import P_BULL_BONUS, P_SNAKE_ADVANCE
+from ..rules.rules import P_SNAKE_ADVANCE
 from .common import furthest_ahead_opponent
 from .expert import (
     KEEP_STOP, POWER_MARGIN, _value_with_face, apply_keep_action, best_power, counted_advance,
@@ -76,6 +77,8 @@ SID = 6  # the kernel's id of this strategy (unique; heron_sim.strategies.dispat
 DECIDE = "human_decide"  # its decision function, called by the generated dispatcher
 ORDER = 4  # where it is listed (help)
 TABLES = True
+FUSED_TURN = "expert_turn.expert_roll_phase"  # the expert's fused turn, its own softmax
+FUSED_SCORE = "human.human_score"  # as the expert, but for the Bull's decision
 IN_SETS = False  # not in the "ai" and "all" sets (the rungs are seated by name)
 
 #: The named rungs of the ladder (docs/strategies.md: each beats the one below, 2 players,
@@ -145,7 +148,7 @@ def human_action(seat, w, R, rng, sp, ts, col):
             stop_value = sp[ts, col + 1]  # the table's value is the stop's
         else:
             adv = counted_advance(seat, w, R)
-            stop_value = float(adv if adv > 0 else R[X_CONS_NOSET])
+            stop_value = float(adv if adv > 0 else consolation_no_set(R))
         d = sp[ts, col + 3] - caution - stop_value
         go = d > 0.0 if temp <= 0.0 else take(rng, d, temp)
         return reroll if go else -1
@@ -169,7 +172,7 @@ def human_lion(seat, R, rng, sp, adv):
     if forgets(rng, sp, seat):
         return 0
     temp = sp[seat, 0]
-    d = float(adv - R[X_CONS_ANX])
+    d = float(adv - consolation_anxiety(R))
     if temp <= 0.0:
         return 1 if d > 0.0 else 0  # expert.lion_worth_it
     return 1 if take(rng, d, temp) else 0
@@ -255,7 +258,7 @@ def power_counted(seat, w, R, rng, sp, ts, col, guide, r, stored, total):
     else:
         counts_into(w, total)
         adv = counted_advance(seat, w, R)
-        base = float(adv if adv > 0 else R[X_CONS_NOSET])
+        base = float(adv if adv > 0 else consolation_no_set(R))
     return not u < chance(best_use_value(sp, ts, col, guide) - base - POWER_MARGIN, sp[seat, 0]), u
 
 
@@ -319,7 +322,7 @@ def human_decide(kind, seat, w, R, rng, sp):
             return 0
         if temp <= 0.0:
             return 1
-        return 1 if take(rng, R[P_BULL_BONUS] - POWER_MARGIN, temp) else 0
+        return 1 if take(rng, bull_bonus(R) - POWER_MARGIN, temp) else 0
     if kind == D_SNAKE:
         if forgets(rng, sp, seat):
             return 0
@@ -341,3 +344,13 @@ def human_decide(kind, seat, w, R, rng, sp):
         if kind == D_DEER_SQUARE:
             return 1 if take(rng, REGEN_WORTH - 2.0, temp) else 0
     return expert_decide(kind, seat, w, R, rng, sp)
+
+
+@hot
+def human_score(seat, w, R):
+    """A human seat's scoring after its fused turn: the expert's (its set choices are the
+    expert's) but for the Bull's seat, which the game loop scores (the Bull's decision is a
+    draw: it may forget or decline it) from the counts the turn left."""
+    if w[GUIDE + seat] != TAUREAU:
+        return greedy_score(seat, w, R)
+    return SCORE_GENERIC_COUNTED

@@ -39,6 +39,9 @@ DESCRIPTION = "Risk-aware heuristic: rerolls when P(Anxiety next roll) <= risk a
 PARAMS = {"risk": 0.3}
 SID = 4  # the kernel's id of this strategy (unique; heron_sim.strategies.dispatch)
 DECIDE = "prudent_decide"  # its decision function, called by the generated dispatcher
+FUSED_TURN = "prudent_turn.prudent_roll_phase"  # its turn, counted (heron_sim.loop.turn)
+FUSED_SCORE = "greedy_turn.greedy_score"  # it scores as greedy does (no swap, regenerate, Bull)
+WORKSPACE_WORDS = "prudent.memo_words"  # its memo's words in the workspace, (R, players)
 ORDER = 1  # where it is listed (help, "all", "ai")
 
 

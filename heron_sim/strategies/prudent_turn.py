@@ -1,6 +1,6 @@
 """The prudent player's turn, fused: the roll phase of a ``prudent`` seat without ``decide``.
 
-``prudent_roll_phase`` does what heron_sim.engine.turn.roll_phase does for a seat whose strategy
+``prudent_roll_phase`` does what heron_sim.loop.turn.roll_phase does for a seat whose strategy
 is ``prudent`` (heron_sim.strategies.prudent), with the same random draws in the same order and
 the same decisions, for unscripted dice all alike: like the expert's and greedy's fused turns it
 counts each roll's dice by animal (packed 8 bits a lane) instead of placing them, since which
@@ -23,7 +23,7 @@ scripted, it rewinds the stream (its counter and buffered half-word) and the Wol
 bonus roll and returns ``CONTINUE``: the generic loop then plays the whole turn from its first
 roll (the same draws, the same decisions; nothing else was changed). When it
 ends the roll phase itself it leaves all dice by animal in w[COUNTS], which the score reads
-(heron_sim.engine.turn.score_dice: prudent scores as greedy does, never swapping guides).
+(heron_sim.loop.turn.score_dice: prudent scores as greedy does, never swapping guides).
 tests/test_expert_turn.py plays the same games through both paths (prudent_decide seated as a
 plug-in).
 """
@@ -33,15 +33,15 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.dice import best_set, roll_die
-from ..engine.greedy_turn import _lane, counts_into, roll_counts
+from .greedy_turn import _lane, counts_into, roll_counts
 from ..engine.jit import hot
 from ..engine.layout import (
     AIGLE, BONUS, C_ANXIETIES, EAGLE_FACES, X_EAGLE_DRAWS, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, CERF, GUIDE, HERON,
     LION, LOUP, NDICE, OUT_ANXIETY, OUT_POND, OUT_RESCUED, OUT_SCORED, R_ADVANCE,
-    R_UNIFORM, READY, ROLL, ROLLS_LEFT, ROW, RPTR, RSCRIPT_LEN,
+    R_UNIFORM, READY, ROLL, ROLLS_LEFT, ROW, RPTR, RSCRIPT_LEN, TURN_FROM_START,
 )
-from ..rules.rules import P_ANXIETY, P_POND, P_ROLLS
-from ..engine.rulebook import power_enabled
+from ..rules.rules import P_ANXIETY, P_ROLLS
+from ..engine.rulebook import pond_opens, power_enabled
 from .prudent import _advance_of, memo_rerolls, memo_words  # noqa: F401 - memo_words: loops
 
 #: prudent_roll_phase: the generic loop plays this turn (stream rewound).
@@ -80,7 +80,7 @@ def _counted(seat, w, R, rng, sp):
     w[ROLL] = 1
     w[ROLLS_LEFT] = rolls - 1
     herons = _lane(roll, HERON)
-    if herons >= R[P_POND]:
+    if pond_opens(R, herons):
         total = herons
         while total < n:
             nf -= _lane(roll, HERON)  # the herons stay reserved
@@ -175,11 +175,11 @@ def _counted(seat, w, R, rng, sp):
 
 @hot
 def prudent_roll_phase(seat, w, R, rng, sp):
-    """heron_sim.engine.turn.roll_phase for a ``prudent`` seat: ``outcome + 4 * value``, or
-    ``CONTINUE`` with the stream and w[BONUS + seat] as they were (the generic loop plays the
+    """heron_sim.loop.turn.roll_phase for a ``prudent`` seat: ``outcome + 4 * value``, or
+    ``TURN_FROM_START`` with the stream and w[BONUS + seat] as they were (the generic loop plays the
     turn)."""
     if R[R_UNIFORM] == 0 or w[RPTR] < w[RSCRIPT_LEN]:
-        return CONTINUE
+        return TURN_FROM_START
     start = rng[0]
     half = rng[1]  # the Wolf's and the Eagle's draws (roll_die) use the buffered half-word
     has_half = rng[2]
@@ -190,4 +190,5 @@ def prudent_roll_phase(seat, w, R, rng, sp):
         rng[1] = half
         rng[2] = has_half
         w[BONUS + seat] = bonus
+        return TURN_FROM_START
     return code

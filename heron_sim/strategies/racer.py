@@ -18,7 +18,8 @@ Everything else (powers, Lion, Bull, Snake, squares) is the expert's, and so is 
 from __future__ import annotations
 
 from ..engine.jit import hot
-from ..engine.layout import D_KEEP, PLAYERS, POS, PROT, R_BOARD, X_CONS_NOSET
+from ..engine.rulebook import consolation_no_set
+from ..engine.layout import D_KEEP, PLAYERS, POS, PROT, R_BOARD
 from ..rules.board import (
     DEER_TOTEM, EAGLE_SWAP, EXCHANGE, HERON_BACK, LION_ALL, PROTECTION, REGENERATION, SNAKE_JOIN,
     WOLF_ROLL, WONDER,
@@ -37,6 +38,8 @@ SID = 5  # the kernel's id of this strategy (unique; heron_sim.strategies.dispat
 DECIDE = "racer_decide"  # its decision function, called by the generated dispatcher
 ORDER = 3  # where it is listed (help, "all", "ai")
 TABLES = True
+FUSED_TURN = "expert_turn.expert_roll_phase"  # the expert's fused turn, its own stop rule
+FUSED_SCORE = "greedy_turn.greedy_score"  # it scores as greedy does (no swap, regenerate, Bull)
 
 WIN = 1000.0  # worth of a stop that wins
 
@@ -109,7 +112,7 @@ def race_action_tilted(seat, w, R, sp, ts, col, tilt):
     if s0 > 0:
         stop_value = float(s0) + square_worth(seat, w, R, land)
     else:  # consolation_no_set (0 with the rulings) moves the pawn but triggers no square
-        c = R[X_CONS_NOSET]
+        c = consolation_no_set(R)
         stop_value = float(c) + (WIN if c > 0 and pos + c >= R[P_FINISH] and R[P_EXACT] == 0 else 0.0)
     if sp[ts, col + 3] * tilt > stop_value + 1e-9:
         return reroll_action

@@ -618,6 +618,17 @@
     out.appendChild(tbl);
   }
 
+  function runBoard() {
+    var body = settings();
+    body.lang = LANG;
+    $("board-out").textContent = t("Replaying the games turn by turn…");
+    $("board-run").disabled = true;
+    post("/api/board", body).then(function (res) {
+      $("board-run").disabled = false;
+      if (res.status !== 200) { if (res.data.errors) showErrors(res.data.errors); $("board-out").textContent = ""; return; }
+      $("board-out").innerHTML = res.data.html;  // the server's fragment: its texts escaped there
+    }).catch(function (err) { $("board-run").disabled = false; $("board-out").textContent = tf("The server does not answer ({err}).", { err: err }); });
+  }
   function describe(sc) {  // "4 players: casual, regular (rotated)" in the page's language
     var d = sc.describe || "";
     if (LANG === "en") return d;
@@ -745,6 +756,7 @@
       $("reset").addEventListener("click", function () { state.changes = {}; renderForm(); changed(); });
       $("load-file").addEventListener("change", function () { if (this.files[0]) loadFile(this.files[0]); this.value = ""; });
       $("panel-run").addEventListener("click", runPanel);
+      $("board-run").addEventListener("click", runBoard);
       listProposals();
       $("save").addEventListener("click", function () { if (state.exports) download(state.exports.file_name, state.exports.variant_toml); });
       $("tune").addEventListener("click", tune);

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
-from typing import Literal
+from typing import Annotated, Literal
+
+from pydantic import BeforeValidator
 
 import numpy as np
 import pandas as pd
@@ -17,14 +19,26 @@ from ...analysis.executive import (MODE_NAMES, MODE_ORDER, assumed_note, at_orde
 from ...analysis.judge import SHARE_MARGIN, Problem, lower_bound_size, reading
 from ...engine import layout as L
 from ...sections import Fact, Figure, Section, Table, num_ci, pct, pct_ci, plot
-from ..options import HeronExperiment, Guide, Seating, Turns, figures_of
+from ..options import HeronExperiment, Games, Guide, Seating, Turns, _count, figures_of
 from ..jobs import Job, resolve_strategies, seatings
 from .base import ExperimentKind, Sizes
 from .common import mode_sorted, _disp, _mode_name
 
 
 #: The figures this kind draws (the ``figures`` key chooses among them; default: all).
-FIGURES = ('pushback', 'pond_rate')
+FIGURES = ('pushback', 'pond_rate', 'board')
+
+
+def _flag(v, info):
+    from ...errors import HeronSimError
+    from ..options import where
+
+    if not isinstance(v, bool):
+        raise HeronSimError(f"{where(info)}: {info.field_name}: {v!r}; allowed: true, false")
+    return v
+
+
+Flag = Annotated[bool, BeforeValidator(_flag)]
 
 
 class PondExperiment(HeronExperiment):
@@ -35,6 +49,14 @@ class PondExperiment(HeronExperiment):
     turns: Turns = 100_000
     seating: Seating = "ai"
     guide: Guide = "loup"
+    #: the board (issue 33): each special square made plain, on the same games of the first
+    #: mode (8d8 when played); False: none of these games
+    board: Flag = True
+    #: games per side of the board's paired comparisons (the rulings, and each special square
+    #: made plain, on the same games); None: the experiment's ``games``, at most 4,000
+    board_games: Games | None = None
+    #: of these, games replayed turn by turn for the landings and the dead-turn streaks
+    board_replays: _count(0, 1_000_000, "games replayed turn by turn") = 1000
 
 
 class PondKind(ExperimentKind):
@@ -54,6 +76,16 @@ class PondKind(ExperimentKind):
             jobs.append(Job(f"turns_{m}", "turns", r, g.turns(exp.turns), exp.seed,
                             strategy="greedy", guide=exp.guide, labels={"mode": m, "part": "turns"}))
             jobs.append(Job(f"games_{m}", "games", r, g(exp.games), exp.seed, seat, labels={"mode": m, "part": "games"}))
+        if exp.board:  # what each special square does: the same games with that square made plain
+            from ...analysis.board import plain_square, special_squares
+
+            m = board_mode(exp.modes)
+            r = exp.rules.build(m, P)
+            n = g(exp.board_games if exp.board_games is not None else min(exp.games, 4000))
+            jobs.append(Job(f"board_{m}", "games", r, n, exp.seed, seat, labels={"mode": m, "part": "board"}))
+            for square, _ in special_squares(r):
+                jobs.append(Job(f"plain_{square}_{m}", "games", plain_square(r, square), n, exp.seed, seat,
+                                labels={"mode": m, "part": "plain", "square": str(square)}))
         return jobs
 
     def summary_rows(self, facts: dict[str, Fact]) -> list[Row]:
@@ -80,6 +112,96 @@ class PondKind(ExperimentKind):
                                       plot("pushback", push)))
         if self.want(exp, "pond_rate"):
             sec.figures.append(_pond_rate_figure(rates))
+        _board(sec, exp, data, self.want(exp, "board"))
+
+
+def board_mode(modes) -> str:
+    """The mode the board is measured in: 8d8 when played, else the first."""
+    return "8d8" if "8d8" in modes else list(modes)[0]
+
+
+def _board(sec: Section, exp: PondExperiment, data, figure: bool) -> None:
+    """The board (issue 33, items 4-5): landings by square and the dead-turn streaks from games
+    replayed turn by turn, and each special square's effect on the same games (the rules against
+    the same rules with that square made plain), with their facts."""
+    from ...analysis import board as B
+
+    games = data.select(part="board")  # the rulings' games of the board (a run before them: none)
+    if not games or exp.board_replays <= 0:
+        return
+    job = games[0]
+    m = job["labels"]["mode"]
+    rules = data.rules(job["key"])
+    df = data.frame(job["key"]).sort_values("game", kind="stable")
+    sample = B.sample_frame(rules, df, exp.board_replays)
+    st = sample.streak_figures()
+    name = _mode_name(m)
+    sec.fact(f"pond.longest_dead_streak.{m}", f"longest run of dead turns per player and game, {name}",
+             st["longest_mean"], st["longest_low"], st["longest_high"], st["players"], "turns",
+             n_unit="players (games × seats)", note=f"{sample.games:,} games replayed turn by turn; a dead turn "
+             "moves nobody (an Angoisse the Lion does not rescue, or no set of 3); a skipped turn does not count")
+    sec.fact(f"pond.stuck3.{m}", f"share of players who do not move for 3 of their turns in a row, {name}",
+             st["stuck_share"], st["stuck_low"], st["stuck_high"], st["players"], "share",
+             n_unit="players (games × seats)", note="95 % Wilson interval over the players")
+    sec.tables.append(Table(
+        f"How long a player goes without moving ({name}, {sample.games:,} games replayed turn by turn)",
+        pd.DataFrame({"figure": ["longest run of dead turns per player [95 % CI]",
+                                 "players who do not move for 3 turns in a row [95 % CI]",
+                                 "longest run seen", "dead turns per played turn"],
+                      "value": [num_ci(st["longest_mean"], st["longest_low"], st["longest_high"], 2),
+                                pct_ci(st["stuck_share"], st["stuck_low"], st["stuck_high"]),
+                                f"{st['longest_max']} turns", pct(st["dead_rate"])]}).set_index("figure"),
+        "A dead turn moves nobody (an Angoisse the Lion does not rescue, or no set of 3; a Pond is not dead); "
+        "a turn skipped by the Émerveillement does not count. Streaks: runs of one player's dead turns in a row."))
+    plain = {int(j["labels"]["square"]): j for j in data.select(part="plain") if j["labels"]["mode"] == m}
+    base_out = B.frame_outcomes(df)
+    rows = []
+    effects = B.board_effects(rules)
+    for square, eff in sorted(effects.items()):
+        row = {"square": square, "effect": eff, "landings": float(sample.per_game[square])}
+        if square in plain:
+            pdf = data.frame(plain[square]["key"]).sort_values("game", kind="stable")
+            if len(pdf) == len(df) and (pdf["game"].to_numpy() == df["game"].to_numpy()).all():
+                e = B.effects_of(base_out, B.frame_outcomes(pdf))
+                row.update(e)
+                sec.fact(f"pond.square_{square}.length.{m}", f"rounds the square {square} ({eff}) adds to a finished game, "
+                         f"{name} (against the same games with it plain)", e["length"], e["length_low"], e["length_high"],
+                         e["length_n"], "rounds", n_unit="paired games")
+                sec.fact(f"pond.square_{square}.comeback.{m}", f"share of games won by the player last at mid-game: "
+                         f"square {square} ({eff}) minus plain, {name}", e["comeback"], e["comeback_low"],
+                         e["comeback_high"], e["comeback_n"], "share", n_unit="paired games")
+                sec.fact(f"pond.square_{square}.first.{m}", f"share of games won by seat 1: square {square} ({eff}) "
+                         f"minus plain, {name}", e["first"], e["first_low"], e["first_high"], e["first_n"], "share",
+                         n_unit="paired games")
+        rows.append(row)
+    if rows:
+        t = pd.DataFrame(rows)
+        disp = pd.DataFrame({"square": t["square"], "effect": [B.effect_words(e, "en") for e in t["effect"]],
+                             "landings per game": [f"{x:.2f}" for x in t["landings"]]})
+        if "length" in t.columns:
+            disp["length (rounds) [95 % CI]"] = [num_ci(r["length"], r["length_low"], r["length_high"], 2, )
+                                                 if pd.notna(r.get("length")) else "n/a" for _, r in t.iterrows()]
+            disp["comebacks (points) [95 % CI]"] = [_pts(r, "comeback") for _, r in t.iterrows()]
+            disp["first player (points) [95 % CI]"] = [_pts(r, "first") for _, r in t.iterrows()]
+        sec.tables.append(Table(
+            f"The special squares ({name}): landings per game and what each does to the game on the same games",
+            disp.set_index("square"),
+            f"Landings from {sample.games:,} games replayed turn by turn (a pawn's own move ending on the square). "
+            "Each effect: the rules against the same rules with that square made plain, on the same "
+            f"{len(df):,} games (paired; length over the games finished under both; comebacks: games won by the "
+            "player last at mid-game; first player: games won by seat 1).", data=t))
+    if figure:
+        sec.figures.append(Figure("board", f"The board ({name}): landings per game on each square, special squares "
+                                  "outlined in their effect's colour.",
+                                  plot("board", sample.per_game.tolist(), effects, finish=int(rules.finish),
+                                       title=f"Where the pawns land ({name})", games=sample.games)))
+
+
+def _pts(r, name: str) -> str:
+    v = r.get(name)
+    if v is None or not pd.notna(v):
+        return "n/a"
+    return f"{100 * v:+.1f} [{100 * r[f'{name}_low']:+.1f}, {100 * r[f'{name}_high']:+.1f}]"
 
 
 def _single_turns(sec: Section, data) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .jit import hot
+from ..engine.jit import hot
 
 from ..rules.board import (
     BULL_ALL, DEER_TOTEM, EAGLE_SWAP, EXCHANGE, HERON_BACK, LION_ALL, NEUTRAL, PROTECTION,
@@ -11,7 +11,7 @@ from ..rules.board import (
 from ..rules.rules import P_SINGLE_USE
 from ..strategies.common import can_target, snake_square_landing
 from ..strategies.dispatch import decide
-from .layout import (
+from ..engine.layout import (
     BONUS, C_SQUARES, D_DEER_SQUARE, D_EAGLE_SQUARE, D_EXCHANGE, GUIDE, PLAYERS, POS, PROT, R_BOARD,
     READY, ROW, SKIP, USED,
 )

@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-from .jit import hot
+from ..engine.jit import hot
 
 from ..rules.rules import P_EXACT, P_FINISH, P_SNAKE_ADVANCE, P_SNAKE_MAX_CANCEL
 from ..strategies.dispatch import decide
 from .powers import power_enabled
-from .layout import C_POWERS, D_SNAKE, GUIDE, NOMINAL, POS, READY, ROW, SERPENT, X_PUSH_FLAT, X_PUSH_MAX, X_PUSH_PER
-
-
-@hot
-def pond_pushback(R, herons):
-    """Squares each opponent moves back after a Pond of ``herons`` herons: the rulings' H, or
-    ``pond_pushback_per_heron * H + pond_pushback_flat`` capped at ``pond_pushback_max`` (0: no
-    cap); heron_sim.rules.Rules.pond_pushback is its Python mirror."""
-    back = R[X_PUSH_PER] * herons + R[X_PUSH_FLAT]
-    if R[X_PUSH_MAX] > 0 and back > R[X_PUSH_MAX]:
-        back = R[X_PUSH_MAX]
-    return back
+from ..engine.layout import C_POWERS, D_SNAKE, GUIDE, NOMINAL, POS, READY, ROW, SERPENT
+from ..engine.rulebook import pond_pushback  # noqa: F401 (the rule; the loop reads it from here)
 
 
 @hot

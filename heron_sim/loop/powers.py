@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from .jit import hot
+from ..engine.jit import hot
 
-from .rulebook import power_enabled  # noqa: F401 (the rule, also read from here)
+from ..engine.rulebook import power_enabled  # noqa: F401 (the rule, also read from here)
 from ..strategies.dispatch import decide
-from .dice import roll_die
-from .layout import (
+from ..engine.dice import roll_die
+from ..engine.layout import (
     AIGLE, C_POWERS, CERF, D_EAGLE_PICK, EAGLE_DIE, EAGLE_FACES, FACE, FREE, FRESH, GUIDE, PATIENCE,
     X_EAGLE_DRAWS, X_PATIENCE_COST,
     HERON, KEPT, LOUP, MAX_FACES, NDICE, POWER_ARG, R_FACES, R_NFACES, READY, RESERVED,

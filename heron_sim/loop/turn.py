@@ -2,29 +2,25 @@
 
 from __future__ import annotations
 
-from .jit import hot
+from ..engine.jit import hot
 
 from ..rules.rules import (
-    EFFECT_CHOICE, EFFECT_REGENERATE, EFFECT_SWAP, P_ANXIETY, P_POND, P_ROLLS,
+    EFFECT_CHOICE, EFFECT_REGENERATE, EFFECT_SWAP, P_ANXIETY, P_ROLLS,
 )
 from ..strategies.common import can_target
-from ..strategies.dispatch import (
-    EXPERT, GREEDY, HAS_EXPERT, HAS_GREEDY, HAS_HUMAN, HAS_PRUDENT, HAS_RACER, HUMAN, PRUDENT, RACER, decide,
-)
-from ..strategies.expert_turn import KEEP_NEXT, USED, expert_roll_phase
-from ..strategies.prudent_turn import prudent_roll_phase
-from .dice import (
+from ..strategies.dispatch import decide, fused_score, fused_turn
+from ..engine.dice import (
     best_set, count_animals, doubling_guide, newly_kept_count, reserved_herons, roll_free_dice,
 )
-from .layout import (
+from ..engine.layout import (
     BONUS, C_ANXIETIES, C_COMBOS, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, C_SEAT_DOUBLED, D_BULL,
     D_KEEP, D_LION, D_POWER, D_SET_CHOICE, D_SET_SWAP, FREE, GUIDE, KEEP, KEPT, LION, NDICE,
     OUT_ANXIETY, OUT_POND, OUT_RESCUED, OUT_SCORED, R_EFFECT, READY, ROLL, ROLLS_LEFT,
-    ROW, SET_SIZE, SID, STATUS, TAUREAU, PATIENCE,
+    ROW, SCORE_GENERIC, SCORE_GENERIC_COUNTED, SET_SIZE, STATUS, TAUREAU, PATIENCE, TURN_FROM_START,
+    TURN_KEEP_NEXT, TURN_NONE, TURN_USED,
 )
-from .greedy_turn import greedy_roll_phase, greedy_score
 from .powers import apply_power, has_roll_time_power, power_enabled
-from .rulebook import bull_applies, bull_bonus, guide_power_doubles, set_advance
+from ..engine.rulebook import bull_applies, bull_bonus, guide_power_doubles, pond_opens, set_advance
 
 
 @hot
@@ -34,38 +30,28 @@ def roll_phase(seat, w, R, rng, sp):
     Returns (outcome, value): (OUT_POND, H) for a Peaceful Pond with H herons (the push-back);
     (OUT_ANXIETY, 0) for Heron's Anxiety; (OUT_RESCUED, 0) for an Anxiety rescued by the Lion
     (the dice are then scored); (OUT_SCORED, 0) when the player stops or cannot reroll.
-    ``w[ROLL]`` is the number of the roll the turn ended on (1 = first). A greedy seat takes
-    the fused path of heron_sim.engine.greedy_turn (same results, same draws); an expert seat
-    that of heron_sim.strategies.expert_turn, which hands the turn back to the loop below (at a
-    decision point, the dice laid out) where the tables alone do not decide; a racer and a human
-    seat too (a human's power decision already made there: not used, or its use applied here); a
-    prudent seat that of heron_sim.strategies.prudent_turn, which hands the whole turn back
-    (the stream rewound) where it would use a power.
+    ``w[ROLL]`` is the number of the roll the turn ended on (1 = first). A seat whose strategy
+    declares a fused turn (heron_sim.strategies.declared, ``FUSED_TURN``: greedy's, the expert's
+    for expert, racer and human, prudent's) plays it first (same results, same draws); it may hand
+    the turn back to the loop below (heron_sim.engine.layout, ``TURN_*``): from the start (the
+    stream rewound), or at a decision point with the dice laid out (a human's power decision
+    already made there: not used, or its use applied here).
     """
     w[PATIENCE] = -1  # no Patience yet this turn
-    if HAS_GREEDY and w[SID + seat] == GREEDY:
-        return greedy_roll_phase(seat, w, R, rng)
+    code = fused_turn(seat, w, R, rng, sp)
+    if code >= 0:
+        return code % 4, code // 4
     n = w[NDICE]
     row = w[ROW]
     reserved = -1
     asked = False  # the ready roll-time power's decision at this decision point is made
-    sid = w[SID + seat]
-    # the seat's score reads the dice by animal its roll phase leaves in w[COUNTS]: the fused
-    # turns of expert, racer and prudent count the dice without placing them (each condition
-    # opens with its kernel's constant, so a kernel without the strategy never compiles it)
-    counted = ((HAS_EXPERT and sid == EXPERT) or (HAS_RACER and sid == RACER)
-               or (HAS_PRUDENT and sid == PRUDENT) or (HAS_HUMAN and sid == HUMAN))
-    if HAS_PRUDENT and sid == PRUDENT:
-        code = prudent_roll_phase(seat, w, R, rng, sp)
-        if code >= 0:
-            return code % 4, code // 4
-    elif (HAS_EXPERT and sid == EXPERT) or (HAS_RACER and sid == RACER) or (HAS_HUMAN and sid == HUMAN):
-        code = expert_roll_phase(seat, w, R, rng, sp)
-        if code >= 0:
-            return code % 4, code // 4
-        if code <= USED:  # a human's power use, decided at this decision point
-            apply_power(seat, USED - code, w, R, rng, sp)
-        asked = code == KEEP_NEXT  # a human's power, not used at this decision point
+    # the seat's score reads the dice by animal its fused turn leaves in w[COUNTS] (a fused
+    # turn counts the dice without placing them): the loop counts them where it ends the turn
+    counted = code != TURN_NONE
+    if code != TURN_NONE and code != TURN_FROM_START:  # handed back at a decision point
+        if code <= TURN_USED:  # a human's power use, decided at this decision point
+            apply_power(seat, TURN_USED - code, w, R, rng, sp)
+        asked = code == TURN_KEEP_NEXT  # a human's power, not used at this decision point
         reserved = reserved_herons(w)
     if reserved < 0:
         rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
@@ -75,7 +61,7 @@ def roll_phase(seat, w, R, rng, sp):
         herons = roll_free_dice(w, R, rng)
         w[ROLL] = 1
         w[ROLLS_LEFT] = rolls - 1
-        if herons >= R[P_POND]:
+        if pond_opens(R, herons):
             total = herons
             while total < n:
                 new = roll_free_dice(w, R, rng)
@@ -138,20 +124,12 @@ def score_dice(seat, w, R, rng, sp):
     Returns the turn's advance (doubling and Bull included). Applies, in the rulings' order,
     the set effect (regenerate or swap) and then the Bull's +2.
     """
-    if HAS_GREEDY and w[SID + seat] == GREEDY:
-        return greedy_score(seat, w, R)
-    sid = w[SID + seat]
-    if (HAS_EXPERT and sid == EXPERT) or (HAS_RACER and sid == RACER) or (HAS_PRUDENT and sid == PRUDENT):
-        # expert, racer and prudent score as greedy does (expert_decide: no guide swap, regenerate on an 8+ set,
-        # Bull always), from the counts its roll phase leaves in w[COUNTS]
-        return greedy_score(seat, w, R)
-    if HAS_HUMAN and sid == HUMAN and w[GUIDE + seat] != TAUREAU:
-        # a human scores as the expert (its set choices are the expert's) but for the Bull's
-        # decision (it may forget or decline it: a draw), so the Bull's seat scores below
-        return greedy_score(seat, w, R)
+    advance = fused_score(seat, w, R)  # the seat's strategy's own scoring (``FUSED_SCORE``)
+    if advance != SCORE_GENERIC and advance != SCORE_GENERIC_COUNTED:
+        return advance
     row = w[ROW]
-    if not (HAS_HUMAN and sid == HUMAN):  # a human's roll phase leaves the dice counted (its
-        count_animals(w)                  # fused turn does not place them)
+    if advance == SCORE_GENERIC:  # else its fused turn left the dice counted, not placed
+        count_animals(w)
     guide = w[GUIDE + seat]
     dg = doubling_guide(guide, w, R)
     size, animal = best_set(w, dg)

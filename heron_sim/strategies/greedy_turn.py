@@ -1,7 +1,7 @@
 """Greedy's turn, fused: the hot path of most runs.
 
 ``greedy_roll_phase`` and ``greedy_score`` do exactly what ``roll_phase`` and ``score_dice``
-(heron_sim.engine.turn) do for a seat whose strategy is ``greedy`` (heron_sim.strategies.greedy),
+(heron_sim.loop.turn) do for a seat whose strategy is ``greedy`` (heron_sim.strategies.greedy),
 with the same random draws in the same order, but without asking ``decide`` and without
 recounting the dice at every step: each roll rolls the free dice and counts this roll's animals
 in one pass (the random state kept in a register, four dice cut from each 64-bit draw), the
@@ -23,20 +23,20 @@ from __future__ import annotations
 import numpy as np
 
 from ..rules.rules import (
-    EFFECT_CHOICE, EFFECT_REGENERATE, P_ANXIETY, P_POND, P_ROLLS,
+    EFFECT_CHOICE, EFFECT_REGENERATE, P_ANXIETY, P_ROLLS,
 )
-from .dice import doubling_guide, roll_die
-from .jit import hot
-from .layout import (
+from ..engine.dice import doubling_guide, roll_die
+from ..engine.jit import hot
+from ..engine.layout import (
     BONUS, C_ANXIETIES, C_COMBOS, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, C_SEAT_DOUBLED, COUNTS, FACE,
     FREE, FRESH, GUIDE, HERON, KEEP, KEPT, LION, MAX_FACES, NDICE, OUT_ANXIETY, OUT_POND,
     OUT_RESCUED, OUT_SCORED, R_EFFECT, R_FACES, R_NFACES, R_REJECT, READY, RESERVED,
     R_UNIFORM, ROLL, ROLLS_LEFT, ROW, RPTR, DSCRIPT_LEN, RSCRIPT_LEN, SET_SIZE, STATUS, TAUREAU,
 )
-from .rulebook import bull_applies, bull_bonus, guide_power_doubles, power_enabled, set_advance
+from ..engine.rulebook import bull_applies, bull_bonus, guide_power_doubles, pond_opens, power_enabled, set_advance
 
 FREE_LIST = KEEP  # [MAX_DICE] scratch: indices of the free dice, ascending
-from .rng import draw_index
+from ..engine.rng import draw_index
 
 _ONE = np.uint64(1)
 _BYTE = np.uint64(0xFF)
@@ -172,7 +172,7 @@ def _end(placed, nf, w, n, packed):
 
 @hot
 def greedy_roll_phase(seat, w, R, rng):
-    """heron_sim.engine.turn.roll_phase for a greedy seat (same outcome, values and draws).
+    """heron_sim.loop.turn.roll_phase for a greedy seat (same outcome, values and draws).
     With dice all alike and no script, the dice are counted, never placed: which die shows
     what never matters to greedy."""
     placed = not (R[R_UNIFORM] != 0 and w[RSCRIPT_LEN] == 0 and w[DSCRIPT_LEN] == 0)
@@ -188,7 +188,7 @@ def greedy_roll_phase(seat, w, R, rng):
     herons = _lane(roll, HERON)
     w[ROLL] = 1
     w[ROLLS_LEFT] = rolls - 1
-    if herons >= R[P_POND]:
+    if pond_opens(R, herons):
         total = herons
         kept = np.uint64(0)
         while total < n:
@@ -248,7 +248,7 @@ def _counts(w, packed):
 
 @hot
 def greedy_score(seat, w, R):
-    """heron_sim.engine.turn.score_dice for a greedy seat, after greedy_roll_phase (reads the
+    """heron_sim.loop.turn.score_dice for a greedy seat, after greedy_roll_phase (reads the
     counts it leaves in w[COUNTS])."""
     row = w[ROW]
     guide = w[GUIDE + seat]
@@ -276,3 +276,11 @@ def greedy_score(seat, w, R):
         w[row + C_POWERS + TAUREAU] += 1
         advance += bull_bonus(R)
     return advance
+
+
+@hot
+def greedy_fused_turn(seat, w, R, rng, sp):
+    """Greedy's fused turn as the game loop takes it (heron_sim.engine.layout, ``TURN_*``): the
+    roll phase always played to its end, ``outcome + 4 * value``."""
+    outcome, value = greedy_roll_phase(seat, w, R, rng)
+    return outcome + 4 * value

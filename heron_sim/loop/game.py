@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .jit import hot
+from ..engine.jit import hot
 
 from ..rules.rules import P_MAX_ROUNDS
-from .layout import (
+from ..engine.layout import (
     ACTIVE, C_ADVANCE, C_FINISHED, C_POND_LEAD_LOSSES, C_GUIDE, C_LEAD_CHANGES, C_MID_LAST, C_MID_LEADER, C_PLAYED,
     C_PONDS, C_POS, C_PUSHBACK, C_ROUNDS, C_SEAT_POND_BACK, C_SEAT_POND_HITS, C_SEAT_PONDS, C_SKIPPED,
     C_TURNS, C_WINNER, COUNTS, DPTR, GUIDE, LEAD,
@@ -13,7 +13,7 @@ from .layout import (
     WINNER, BONUS, R_ROWS, R_TSET, X_CONS_ANX, X_CONS_NOSET, X_EXTRA_ROLLS, X_START,
 )
 from .moves import forward, move_back, pond_pushback
-from .rng import below
+from ..engine.rng import below
 from .squares import trigger_square
 from .turn import roll_phase, score_dice
 

@@ -12,10 +12,10 @@ import numpy as np
 
 from ..animals import animal_index
 from ..strategies import REGISTRY
-from . import layout as L
+from ..engine import layout as L
 from .batch import play_scripted
-from .pack import new_workspace, pack_rules
-from .rng import new_state, stream_start
+from ..engine.pack import new_workspace, pack_rules
+from ..engine.rng import new_state, stream_start
 
 
 @dataclass

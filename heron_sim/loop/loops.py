@@ -1,8 +1,8 @@
 """The batch kernels: games and single turns (one slice of them per call, without the GIL).
 
-This module is a template: heron_sim.engine.kernels compiles a copy of it (with turn, game,
+This module is a template: heron_sim.loop.kernels compiles a copy of it (with turn, game,
 squares, moves and powers) per strategy set, whose ``decide`` only knows the strategies seated.
-Call it through heron_sim.engine.batch, which picks (and builds once) the right copy.
+Call it through heron_sim.loop.batch, which picks (and builds once) the right copy.
 
 Every game ``g`` starts its own random stream from ``(seed, first_game + g)`` and resets its
 state, so a game's result does not depend on the thread that plays it nor on the batch split.
@@ -13,31 +13,25 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..rules.rules import P_FINISH, P_MAX_ROUNDS, P_PLAYERS
+from ..rules.rules import P_FINISH, P_MAX_ROUNDS
 from .game import play_game, play_rounds
 from .moves import pond_pushback
-from .layout import (
+from ..engine.layout import (
     DECIDE_FN, DSCRIPT, DSCRIPT_LEN, GUIDE, LEAD, NDICE, PLAYERS, R_NDICE, R_ROWS, READY, ROLL, ROW, RSCRIPT,
     RSCRIPT_LEN, SID, USED, C_SQUARES, HEADER, OUT_ANXIETY, OUT_POND, PATIENCE, PMEMO, PMEMO_LEN,
 )
-from ..strategies.dispatch import GREEDY, HAS_GREEDY, HAS_PRUDENT, PRUDENT
-from ..strategies.prudent_turn import memo_words
-from .greedy_turn import greedy_roll_phase, greedy_score
-from .rng import stream_start
+from ..strategies.dispatch import workspace_words
+from ..engine.rng import stream_start
 from .turn import roll_phase, score_dice
 
 @njit(cache=True)
 def make_workspace(R, sids, decide_fn):
     """A fresh workspace for one worker (no scripts); see heron_sim.engine.layout.
-    ``decide_fn``: the address of the strategies' ``decide`` (heron_sim.engine.kernels)."""
+    ``decide_fn``: the address of the strategies' ``decide`` (heron_sim.loop.kernels)."""
     finish = R[P_FINISH]
     ncols = C_SQUARES + finish
     size = HEADER + ncols + finish + 2 * (R[P_MAX_ROUNDS] + 1)
-    memo = 0
-    if HAS_PRUDENT:  # a kernel without prudent never compiles its memo
-        for s in range(sids.shape[0]):
-            if sids[s] == PRUDENT:
-                memo = memo_words(R, sids.shape[0])
+    memo = workspace_words(R, sids)  # the seated strategies' own words (``WORKSPACE_WORDS``)
     w = np.zeros(size + memo, dtype=np.int64)
     w[PMEMO] = size
     w[PMEMO_LEN] = memo
@@ -60,7 +54,7 @@ def make_workspace(R, sids, decide_fn):
 @njit(cache=True, nogil=True)
 def play_batch(seed, first_game, R, sids, sp, out, decide_fn):
     """Play ``out.shape[0]`` games: game g uses the stream (seed, first_game + g) and fills
-    row g of ``out`` (int64[games, n_columns(finish)]). Releases the GIL: heron_sim.engine.batch
+    row g of ``out`` (int64[games, n_columns(finish)]). Releases the GIL: heron_sim.loop.batch
     runs several calls at once on disjoint rows (no ``prange``: a parallel kernel costs seconds
     more to compile, and gives nothing a thread per slice of games does not)."""
     n_games = out.shape[0]
@@ -90,7 +84,6 @@ def play_turns(seed, first_turn, R, guide, sid, sp_row, out, decide_fn):
     rng = np.zeros(3, dtype=np.uint64)
     w[GUIDE + 1] = 6 if guide != 6 else 5
     seat = sids[0] - sid  # 0, typed like a seat (not a literal: one compiled turn for all)
-    fused = HAS_GREEDY and sid == GREEDY  # greedy's own turn, without the dispatch layers
     rows = R[R_ROWS]
     if rows != 0:  # rules by guide: the guide's row (the caller passes the parameter row of its
         R = R[rows * (guide + 1): rows * (guide + 2)]  # tables); sliced here, not by the hot
@@ -101,14 +94,9 @@ def play_turns(seed, first_turn, R, guide, sid, sp_row, out, decide_fn):
         w[GUIDE] = guide
         w[READY] = 1
         w[READY + 1] = 1
-        if fused:
-            outcome, value = greedy_roll_phase(seat, w, R, rng)
-            if outcome != OUT_POND and outcome != OUT_ANXIETY:
-                value = greedy_score(seat, w, R)
-        else:
-            outcome, value = roll_phase(seat, w, R, rng, sp)
-            if outcome != OUT_POND and outcome != OUT_ANXIETY:
-                value = score_dice(seat, w, R, rng, sp)
+        outcome, value = roll_phase(seat, w, R, rng, sp)
+        if outcome != OUT_POND and outcome != OUT_ANXIETY:
+            value = score_dice(seat, w, R, rng, sp)
         if outcome == OUT_POND:
             value = pond_pushback(R, value)
         out[t, 0] = outcome

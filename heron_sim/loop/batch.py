@@ -1,11 +1,11 @@
 """Batches of games and of single turns: the Python entry points of the compiled engine.
 
 ``play_batch``, ``play_turns`` and ``play_scripted`` take the same arguments as the kernels of
-heron_sim.engine.loops; each call picks the kernels compiled for the strategies seated
-(heron_sim.engine.kernels: greedy's own, or the kernel shared by every other seating; built
+heron_sim.loop.loops; each call picks the kernels compiled for the strategies seated
+(heron_sim.loop.kernels: greedy's own, or the kernel shared by every other seating; built
 on first use, then loaded from the disk cache), so a run with greedy players never compiles,
 nor dispatches through, the other strategies' code. The kernels take the address of the
-strategies' ``decide`` as their last argument (heron_sim.engine.kernels.decide_address).
+strategies' ``decide`` as their last argument (heron_sim.loop.kernels.decide_address).
 
 Games (and turns) are split into slices played at once by ``numba.get_num_threads()`` threads
 (the kernels release the GIL). Every game ``g`` starts its own random stream from
@@ -23,7 +23,7 @@ import numba
 import numpy as np
 
 from .kernels import decide_address, kernel, run_kernel
-from .layout import PLAYERS, SID
+from ..engine.layout import PLAYERS, SID
 
 SLICE = 512  # games (or turns / 16) per slice at least: a slice allocates one workspace
 
