@@ -469,11 +469,15 @@ def _meta_rows(meta: dict) -> list[tuple[str, str]]:
 
 
 def _subtitle(meta: dict, where: str = "heron", lang: str = "en") -> str:
-    from ..i18n import gettext, phrase, typography
+    from ..i18n import gettext, number, phrase, typography
 
     games = meta.get('games played (all)', meta.get('games simulated', '?'))
+    try:  # a count written "3,195,000" in the run's metadata: the page's own way (« 3 195 000 »)
+        games_text = number(float(str(games).replace(",", "")), 0, lang)
+    except ValueError:
+        games_text = phrase(str(games), lang)
     head = typography(gettext("Generated from git commit {commit}; {games} games played in the run.", lang), lang).format(
-        commit=meta.get('git commit (report)', 'unknown'), games=phrase(str(games), lang))
+        commit=meta.get('git commit (report)', 'unknown'), games=games_text)
     return head + {"heron": " " + gettext("The lighter games have pages of their own (see the index).", lang),
                    "game": " A lighter game of the same run as the Héron report."}.get(where, "")
 
