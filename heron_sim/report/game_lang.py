@@ -46,13 +46,20 @@ def page_file(base: str, lang: str, default: str = DEFAULT) -> str:
 
 def reading_labels() -> list[str]:
     """Every reading of the seed the games' summary modules name (each needs a French entry)."""
+    import importlib
+
     from ..games import available
-    from ..runner.kinds.games import _summary_module
 
     out: list[str] = []
     for name in available():
-        mod = _summary_module(name)
-        out += [_words(k) for k in (getattr(mod, "READINGS", {}) or {})]
+        module = f"heron_sim.games.{name.replace('-', '_')}.summary"
+        try:
+            mod = importlib.import_module(module)
+        except ModuleNotFoundError as err:  # a game without a summary module has no readings
+            if err.name != module:
+                raise
+            continue
+        out += list(getattr(mod, "READINGS", {}) or {})
     return list(dict.fromkeys(out))
 
 
@@ -60,12 +67,6 @@ def _titles() -> list[str]:
     from ..games import available
 
     return [g.title for g in available().values()]
-
-
-def _words(text: str) -> str:
-    from ..runner.kinds.games import _words as w
-
-    return w(text)
 
 
 def msgids() -> list[str]:
@@ -156,13 +157,10 @@ class GameWords:
         return out
 
     def markdown(self, block: str) -> str:
-        """A game's own summary (Markdown) in the page's language, line by line: headings, list
-        items, paragraphs, and each cell of a table."""
+        """A game's own summary (Markdown; its missing values already "n/a") in the page's
+        language, line by line: headings, list items, paragraphs, and each cell of a table."""
         if self.lang == "en":
             return block
-        from .render import clean_missing
-
-        block = clean_missing(block)
         out = []
         for line in block.splitlines():
             m = re.match(r"^(\s*(?:#{1,6}\s+|[-*+]\s+|\d+\.\s+)?)(.*)$", line)

@@ -545,7 +545,7 @@ def _html(sections, meta, title, pngs, rows, reconcile, judged=None, games=(), g
                 for i, f in enumerate(sec.figures)]
         secs.append({"id": sec.key, "title": tr(sec.title), "intro": md_inline(tr(sec.intro)) if sec.intro else "",
                      "findings": [md_inline(tr(f)) for f in sec.findings], "tables": tables, "figures": figs,
-                     "markdown": [markdown_block_html(gw.markdown(b)) for b in sec.markdown],
+                     "markdown": [markdown_block_html(gw.markdown(clean_missing(b))) for b in sec.markdown],
                      "notes": [md_inline(tr(n)) for n in sec.notes]})
         toc.append({"id": sec.key, "title": tr(sec.title), "children": []})
     toc.append({"id": "metadata", "title": gw.text("Run metadata"), "children": []})
