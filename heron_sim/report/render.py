@@ -230,9 +230,10 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
     brief), ``report-annex.html`` and ``report-annex.md`` (the annex), one page per lighter game
     (``game-*.html``), ``findings.json`` and ``figures/*.png``. The brief and the index are in
     ``lang`` (French by default, issue 33) and beside them in the other language
-    (``report.en.html``, ``report.en.md``, ``index.en.html``; with ``lang="en"``: ``.fr``); the
-    annex and the lighter games' pages are English. ``paths["missing"]``: the report's phrases
-    the French catalogue lacks (shown in English)."""
+    (``report.en.html``, ``report.en.md``, ``index.en.html``; with ``lang="en"``: ``.fr``); so
+    are the lighter games' pages (``game-NAME.html``, ``game-NAME.en.html``:
+    :mod:`heron_sim.report.game_lang`); the annex is English. ``paths["missing"]``: the
+    phrases of the brief and of the game pages the French catalogue lacks (shown in English)."""
     from .brief_lang import files
 
     if lang not in LANGS:
