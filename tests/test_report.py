@@ -82,7 +82,7 @@ def test_plan_report_and_rerender(plan_dir):
     index = (out / "index.html").read_text()
     assert 'href="report.html"' in index
     for game in ("fire-mountain", "rampage"):
-        gp = (out / f"game-{game}.html").read_text()
+        gp = (out / f"game-{game}.en.html").read_text()  # the English page (the French: the test below)
         assert f'href="game-{game}.html"' in index and f'href="game-{game}.html"' in brief
         body = gp.split(f'<section id="games-{game}">')[1].split("</section>")[0]
         assert "Seat win shares" in body and "Strategy win shares" in body and "game-summary" in body
@@ -92,7 +92,7 @@ def test_plan_report_and_rerender(plan_dir):
         # the page opens on the game's verdict (issue 34 item 2), with its "what to change" slot
         assert gp.index('<section id="verdict">') < gp.index(f'<section id="games-{game}">')
         assert "[game." in gp and "What to change:</b> No study run yet for this game." in gp
-    assert "Game length (player turns" in (out / "game-fire-mountain.html").read_text() and "Game length (rounds" in page
+    assert "Game length (player turns" in (out / "game-fire-mountain.en.html").read_text() and "Game length (rounds" in page
     # the brief: the verdict first, then what to change, then the answers; the annex: the answers'
     # table, then the sections
     assert brief.index('id="verdict"') < brief.index('id="changes"') < brief.index('id="answers"')
@@ -161,6 +161,43 @@ def test_no_table_has_an_empty_column(plan_dir):
             f = t.frame.replace("", np.nan)
             empty = [c for c in f.columns if f[c].isna().all() and c not in ("flag", "never fired")]
             assert not empty, (sec.key, t.caption, empty)
+
+
+def test_the_game_pages_are_french_with_the_english_beside_them(plan_dir, tmp_path):
+    """Issue 33 item 1: each lighter game's page is French (game-NAME.html) with the English beside
+    it (game-NAME.en.html); every text of the page has a French entry (write_report lists those
+    without one), no English sentence of the catalogue is left on the French page, and the French
+    index links the French pages, the English index the English ones."""
+    from heron_sim.report import build_sections
+    from heron_sim.report.game_lang import GameWords
+    from heron_sim.runner import RunData
+    from tests.test_report_brief import _visible, english_left
+
+    run = plan_dir / "run"
+    if not (run / "manifest.json").is_file():
+        pytest.skip("needs the plan run of test_plan_report_and_rerender")
+    games = [s for s in build_sections(RunData(run)) if s.part == "appendix"]
+    assert {s.key for s in games} == {"games-fire-mountain", "games-rampage"}
+    paths = write_report(games, {"games played (all)": "12,345"}, tmp_path)
+    assert paths["missing"] == [], f"no French entry in heron_sim/locale/fr.po for: {paths['missing']}"
+    index, index_en = (tmp_path / "index.html").read_text(), (tmp_path / "index.en.html").read_text()
+    for game, name in (("fire-mountain", "La Colère de la Montagne de Feu"), ("rampage", "Rampage")):
+        fr, en = (tmp_path / f"game-{game}.html").read_text(), (tmp_path / f"game-{game}.en.html").read_text()
+        assert '<html lang="fr">' in fr and '<html lang="en">' in en
+        assert f'href="game-{game}.en.html"' in fr and f'href="game-{game}.html"' in en  # each links the other
+        text = _visible(fr)
+        assert english_left(text) == [], (game, english_left(text)[:5])
+        assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), re.findall(r"\b[a-z]+_[a-z_]+\b", text)[:5]
+        # the verdict, the sections' words, the players' names and the numbers in French
+        assert "Ce qu'il faut changer" in text and "Parts de victoires par place" in fr and "glouton" in text and "greedy" not in text
+        assert re.search(r"\d+,\d\u00a0% \[\d+,\d\u202f; \d+,\d\]", fr) and "12\u202f345 parties" in fr
+        assert f"<h1>{name}</h1>" in fr and english_left(_visible(en))  # the check finds English where it is
+        # the index in each language links the page in its language, and the other beside it
+        assert f'<a href="game-{game}.html">{name}</a>' in index and f'href="game-{game}.en.html"' in index  # not marked English
+        assert f'<a href="game-{game}.en.html">' in index_en
+    w = GameWords("fr")
+    assert w.tr("A sentence nobody wrote, 3 × greedy.") and w.missing == ["A sentence nobody wrote, {0} × {t0}."]
+    assert w.tr("2,140") == "2\u202f140" and w.missing == ["A sentence nobody wrote, {0} × {t0}."]  # figures need none
 
 
 def test_markdown_blocks_render_in_both_formats(tmp_path):

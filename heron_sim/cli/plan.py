@@ -28,7 +28,7 @@ RunDirOpt = Annotated[Optional[Path], typer.Option("--run-dir", help="Run folder
 OutOpt = Annotated[Path, typer.Option("--out", help="Folder of report.html, report.md (the brief), report-annex.html, report-annex.md and figures/.")]
 PlanDirOpt = Annotated[Path, typer.Option("--experiments", help="Folder of the plan's experiment files.")]
 PathsJsonOpt = Annotated[bool, typer.Option("--json", help="Print the paths written (report.html, report.md, figures, run folder) as JSON.")]
-LangOpt = Annotated[str, typer.Option("--lang", help="Language of report.html, report.md and index.html (the designer's brief and the index): fr (default) or en; the other language's are written beside them (report.en.html or report.fr.html).")]
+LangOpt = Annotated[str, typer.Option("--lang", help="Language of report.html, report.md, index.html and the lighter games' pages game-NAME.html: fr (default) or en; the other language's are written beside them (report.en.html, game-NAME.en.html, or .fr).")]
 SchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Where games jobs run: local (default), local-cluster[:N] or tcp://HOST:PORT (Dask); same results.")]
 
 

@@ -58,16 +58,18 @@ def display_frame(frame: pd.DataFrame) -> pd.DataFrame:
     return out.map(lambda v: "—" if v is None or (isinstance(v, float) and math.isnan(v)) else v)
 
 
-def table_html(frame: pd.DataFrame, text: bool = False) -> Markup:
+def table_html(frame: pd.DataFrame, text: bool = False, tr=None) -> Markup:
     """A table as HTML; ``text``: a table of sentences, every cell aligned left. Every cell
     carries its column's name (``data-label``), so that a narrow screen can show each row as a
-    card instead of a table wider than its box."""
+    card instead of a table wider than its box. ``tr``: each header and cell's text in the
+    page's language (a lighter game's French page), instead of :func:`vocab`."""
     d = display_frame(frame)
-    cols = [vocab(str(c)).strip() for c in d.columns]
+    tr = tr or vocab
+    cols = [tr(str(c).strip()).strip() for c in d.columns]
     head = "".join(f"<th>{escape(c)}</th>" for c in cols)
     body = []
     for row in d.itertuples(index=False):
-        cells = "".join(f'<td data-label="{escape(c)}">{escape(vocab(_cell(v)))}</td>' for c, v in zip(cols, row))
+        cells = "".join(f'<td data-label="{escape(c)}">{escape(tr(_cell(v)))}</td>' for c, v in zip(cols, row))
         body.append(f"<tr>{cells}</tr>")
     cls = "dataframe text" if text else "dataframe"
     return Markup(f'<table class="{cls}"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>')
@@ -228,9 +230,10 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
     brief), ``report-annex.html`` and ``report-annex.md`` (the annex), one page per lighter game
     (``game-*.html``), ``findings.json`` and ``figures/*.png``. The brief and the index are in
     ``lang`` (French by default, issue 33) and beside them in the other language
-    (``report.en.html``, ``report.en.md``, ``index.en.html``; with ``lang="en"``: ``.fr``); the
-    annex and the lighter games' pages are English. ``paths["missing"]``: the report's phrases
-    the French catalogue lacks (shown in English)."""
+    (``report.en.html``, ``report.en.md``, ``index.en.html``; with ``lang="en"``: ``.fr``); so
+    are the lighter games' pages (``game-NAME.html``, ``game-NAME.en.html``:
+    :mod:`heron_sim.report.game_lang`); the annex is English. ``paths["missing"]``: the
+    phrases of the brief and of the game pages the French catalogue lacks (shown in English)."""
     from .brief_lang import files
 
     if lang not in LANGS:
@@ -273,14 +276,15 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
     paths["missing"] = list(dict.fromkeys(paths["missing"]))
     _atomic_write(paths["annex_md"], md)
     _atomic_write(paths["annex_html"], page)
-    for g in games:
-        if g.verdict is not None:  # what to change: the lab's study of the game in this results folder, if any
-            from ..analysis.game_verdict import what_to_change
+    from .game_lang import GameWords, page_file
 
-            g.verdict.change = what_to_change(g.verdict.game, out_dir, g.verdict.lang)
-        gp = out_dir / game_page(g)
-        _atomic_write(gp, _html([g], meta, g.title, pngs, [], pd.DataFrame(), None, [], game=True))
-        paths["games"].append(gp)
+    for g in games:  # each game's page in ``lang`` (game-NAME.html) and in the other (game-NAME.en.html)
+        for lg in (lang,) + tuple(x for x in LANGS if x != lang):
+            gp = out_dir / page_file(game_page(g), lg, lang)
+            _atomic_write(gp, _html([g], meta, g.title, pngs, [], pd.DataFrame(), None, [], game=True, lang=lg,
+                                    default=lang, missing=paths["missing"], results=out_dir))
+            paths["games"].append(gp)
+    paths["missing"] = list(dict.fromkeys(paths["missing"]))
     for lab in labs:
         if lab.key == "proposed-rule-changes":  # the lab's own page, in French and English (issue 33)
             from .lab_page import write_lab_pages
@@ -290,8 +294,11 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
         lp = out_dir / f"lab-{lab.key}.html"
         _atomic_write(lp, _html([lab], meta, lab.title, pngs, [], pd.DataFrame(), None, [], game=True))
         paths["games"].append(lp)
-    index_games = [{"href": game_page(g), "title": g.title, "intro": md_inline(g.intro) if g.intro else ""} for g in games]
-    for lg in LANGS:
+    for lg in LANGS:  # each game's page in the index's language, the other language's beside it
+        gw = GameWords(lg)
+        index_games = [{"href": page_file(game_page(g), lg, lang), "title": gw.tr(g.title),
+                        "href_other": page_file(game_page(g), "en" if lg == "fr" else "fr", lang),
+                        "intro": md_inline(gw.tr(g.intro)) if g.intro else ""} for g in games]
         _atomic_write(out_dir / files(lg, lang)["index"],
                       _index_html(meta, title, wrong, index_games, [_lab_link(s) for s in labs], lg, lang))
     _atomic_write(paths["json"], json.dumps(findings_json(sections, meta), indent=1, ensure_ascii=False) + "\n")
@@ -363,7 +370,7 @@ def _brief_html(meta, title, rows, judged, changes, games, lang: str = "en", def
         below=Markup('<a href="#readings">{}</a>').format(w.text("below")),
         code=lambda t: Markup("<code>{}</code>").format(t), link=lambda h: _lab_href(h, lang),
         row_slugs={r.slug: r.question for r in rows},
-        games=[{"href": game_page(g), "title": vocab(g.title)} for g in games])
+        games=[{"href": _game_href(g, lang, default), "title": _game_title(g, lang)} for g in games])
     if missing is not None:
         missing += w.missing
     return out
@@ -399,7 +406,7 @@ def _brief_markdown(meta, title, rows, judged, changes, games, lang: str = "en",
                                                    + ")" for p in probs) + "."]
     if games:
         parts += ["", t("The lighter games have pages of their own:") + " "
-                  + ", ".join(f"[{tr(vocab(g.title))}]({game_page(g)})" for g in games) + "."]
+                  + ", ".join(f"[{_game_title(g, lang)}]({_game_href(g, lang, default)})" for g in games) + "."]
     if changes:
         parts += ["", "## " + t("What to change: each problem's study"), "",
                   t("Each problem of the verdict has a study in the tuning lab (`heron-sim tune`); its answer is what to change.")]
@@ -423,6 +430,18 @@ def _brief_markdown(meta, title, rows, judged, changes, games, lang: str = "en",
     if missing is not None:
         missing += w.missing
     return "\n".join(parts) + "\n"
+
+
+def _game_href(g, lang: str, default: str) -> str:
+    from .game_lang import page_file
+
+    return page_file(game_page(g), lang, default)
+
+
+def _game_title(g, lang: str) -> str:
+    from .game_lang import GameWords
+
+    return GameWords(lang).tr(vocab(g.title))
 
 
 def _index_html(meta, title, wrong, games, labs, lang: str, default: str) -> str:
@@ -479,7 +498,7 @@ def _subtitle(meta: dict, where: str = "heron", lang: str = "en") -> str:
     head = typography(gettext("Generated from git commit {commit}; {games} games played in the run.", lang), lang).format(
         commit=meta.get('git commit (report)', 'unknown'), games=games_text)
     return head + {"heron": " " + gettext("The lighter games have pages of their own (see the index).", lang),
-                   "game": " A lighter game of the same run as the Héron report."}.get(where, "")
+                   "game": " " + gettext("A lighter game of the same run as the Héron report.", lang)}.get(where, "")
 
 
 def _glossary_frame() -> pd.DataFrame:
@@ -487,12 +506,31 @@ def _glossary_frame() -> pd.DataFrame:
 
 
 def _html(sections, meta, title, pngs, rows, reconcile, judged=None, games=(), game: bool = False,
-          brief: str = "") -> str:
+          brief: str = "", lang: str = "en", default: str = "en", missing: list | None = None,
+          results: Path | None = None) -> str:
     """One page: the Héron report's annex (the answers with their measured remedies, the
     reconciliations, the methods, then every section folded; ``brief``: the brief's file, linked
-    from it) or, with ``game``, a lighter game's own page."""
+    from it) or, with ``game``, a lighter game's own page in ``lang`` (the annex is English);
+    ``missing``: where a French game page's phrases without an entry are added; ``results``: the
+    folder whose lab study of the game is its "what to change"."""
+    from ..i18n import number
+    from .brief_lang import files
+    from .game_lang import GameWords, page_file
+
+    gw = GameWords(lang if game else "en")
+    tr = gw.tr if lang != "en" else vocab
     toc = []
-    gverdict = sections[0].verdict if game and sections and getattr(sections[0], "verdict", None) else None
+    gverdict = None
+    if game and sections and getattr(sections[0], "verdict", None) is not None:
+        gverdict = getattr(sections[0], "verdicts", {}).get(lang, sections[0].verdict)
+        if results is not None:  # what to change: the lab's study of the game in this results folder, if any
+            from ..analysis.game_verdict import what_to_change
+
+            gverdict.change = what_to_change(gverdict.game, results, gverdict.lang)
+        if gverdict.lang == "fr":
+            for p in gverdict.wrong + gverdict.fine + gverdict.open:
+                p.what, p.figure, p.assumed = (gw.verdict_words(x) for x in (p.what, p.figure, p.assumed))
+            gverdict.basis = gw.verdict_words(gverdict.basis)
     if gverdict is not None:
         toc.append({"id": "verdict", "title": gverdict.words("Verdict"), "children": []})
     if not game:
@@ -504,22 +542,32 @@ def _html(sections, meta, title, pngs, rows, reconcile, judged=None, games=(), g
                 {"id": "assumptions", "title": "Assumptions", "children": []}]
     secs = []
     for sec in sections:
-        tables = [{"id": f"{sec.key}-t{i + 1}", "caption": vocab(t.caption), "html": table_html(t.frame),
-                   "note": md_inline(t.note) if t.note else ""} for i, t in enumerate(sec.tables)]
-        figs = [{"id": f"{sec.key}-f{i + 1}", "caption": vocab(f.caption), "b64": _png_b64(pngs[(sec.key, f.name)])}
+        tables = [{"id": f"{sec.key}-t{i + 1}", "caption": tr(t.caption),
+                   "html": table_html(t.frame, tr=tr if lang != "en" else None),
+                   "note": md_inline(tr(t.note)) if t.note else ""} for i, t in enumerate(sec.tables)]
+        figs = [{"id": f"{sec.key}-f{i + 1}", "caption": tr(f.caption), "b64": _png_b64(pngs[(sec.key, f.name)])}
                 for i, f in enumerate(sec.figures)]
-        secs.append({"id": sec.key, "title": vocab(sec.title), "intro": md_inline(sec.intro) if sec.intro else "",
-                     "findings": [md_inline(f) for f in sec.findings], "tables": tables, "figures": figs,
-                     "markdown": [markdown_block_html(b) for b in sec.markdown], "notes": [md_inline(n) for n in sec.notes]})
-        toc.append({"id": sec.key, "title": vocab(sec.title), "children": []})
+        secs.append({"id": sec.key, "title": tr(sec.title), "intro": md_inline(tr(sec.intro)) if sec.intro else "",
+                     "findings": [md_inline(tr(f)) for f in sec.findings], "tables": tables, "figures": figs,
+                     "markdown": [markdown_block_html(gw.markdown(clean_missing(b))) for b in sec.markdown],
+                     "notes": [md_inline(tr(n)) for n in sec.notes]})
+        toc.append({"id": sec.key, "title": tr(sec.title), "children": []})
+    toc.append({"id": "metadata", "title": gw.text("Run metadata"), "children": []})
+    other = None
     if game:
-        toc.append({"id": "metadata", "title": "Run metadata", "children": []})
-    else:
-        toc.append({"id": "metadata", "title": "Run metadata", "children": []})
+        base = game_page(sections[0])
+        olang = "en" if lang == "fr" else "fr"
+        other = {"lang": olang, "href": page_file(base, olang, default),
+                 "words": gw.text("This page in English" if olang == "en" else "This page in French")}
     rec_html = table_html(reconcile.drop(columns=["id"]), text=True) if len(reconcile) else ""
     lo_t, hi_t = TARGET_MINUTES
+    if missing is not None:
+        missing += gw.missing
     return _ENV.get_template("report.html.j2").render(
-        title=title + (" — annex" if brief and not game else ""), subtitle=_subtitle(meta, "game" if game else "heron"),
+        lang=gw.lang, _=gw.text, other=other, num=lambda x: number(x, 1, gw.lang),
+        sc="\u202f; " if gw.lang == "fr" else "; ", colon="\u00a0:" if gw.lang == "fr" else ":", index=files(gw.lang, default)["index"] if game else "index.html",
+        title=tr(title) + (" — annex" if brief and not game else ""),
+        subtitle=_subtitle(meta, "game" if game else "heron", gw.lang),
         toc=toc, rows=rows, reconcile=rec_html, game=game, brief=brief, gverdict=gverdict, basis=verdict_basis(),
         readings=READINGS, target=f"{lo_t:.0f}–{hi_t:.0f} minutes",
         games=[{"href": game_page(g), "title": vocab(g.title)} for g in games],

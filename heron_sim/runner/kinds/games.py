@@ -202,6 +202,7 @@ def _light_game(kind: ExperimentKind, exp, data, name: str) -> Section:
     if mixed_jobs:
         _strategies(sec, data, mixed_jobs, lab["title"], kind.want(exp, "strategies"))
     sec.verdict = _verdict(sec, name, panels, unit)
+    sec.verdicts = {"en": sec.verdict, "fr": _verdict(sec, name, panels, unit, "fr")}  # the page in each language
     # the game's own answers, at the experiment's player count
     from ...games import available
 
@@ -216,7 +217,7 @@ def _light_game(kind: ExperimentKind, exp, data, name: str) -> Section:
     return sec
 
 
-def _verdict(sec: Section, name: str, panels: dict, unit: str):
+def _verdict(sec: Section, name: str, panels: dict, unit: str, lang: str = "en"):
     """The game's verdict (:func:`heron_sim.analysis.game_verdict.game_verdict`) from every panel of
     players: seat rows and the length in rounds (a length in player turns divided by the players)."""
     from ...analysis.game_verdict import game_verdict
@@ -239,7 +240,7 @@ def _verdict(sec: Section, name: str, panels: dict, unit: str):
                              next((v for c, v in ids.items() if c.startswith("Seat win shares")), sec.key)),
                "length": next((v for c, v in ids.items() if c.startswith("Game length")), sec.key)}
     return game_verdict(name, pd.concat(seats, ignore_index=True), pd.DataFrame(lengths), TARGETS.game(name),
-                        list(panels), anchors=anchors)
+                        list(panels), lang=lang, anchors=anchors)
 
 
 def _seat_shares(sec: Section, frames: dict, counts: list[int], best: str, n_games: int, title: str, P0: int,
