@@ -166,7 +166,7 @@ def handled(fn):
 
 
 def proposals(results_root: Path) -> dict[str, Path]:
-    """The lab's proposed variants under ``results_root`` (``tune-*/variants/*.toml``, as
+    """The lab's proposed Héron variants under ``results_root`` (``tune-*/variants/*.toml``, as
     ``heron-sim tune`` writes them), by name (``tune-guides/guides-1-t90``): files only (a folder
     named so is not a proposal), and only names that are UTF-8 (the page shows and sends them)."""
     out = {}
@@ -174,8 +174,18 @@ def proposals(results_root: Path) -> dict[str, Path]:
         found = sorted(Path(results_root).glob("tune-*/variants/*.toml"))
     except OSError:
         return out
+    lighter = {}  # a study's folder -> whether it studies a lighter game (its summary's ``game``)
     for path in found:
         name = f"{path.parent.parent.name}/{path.stem}"
+        study = path.parent.parent
+        if study not in lighter:
+            try:
+                lighter[study] = json.loads((study / "summary.json").read_text(encoding="utf-8")).get(
+                    "game", "heron") != "heron"
+            except (OSError, ValueError):
+                lighter[study] = False
+        if lighter[study]:  # a lighter game's rules: not the Héron race the page plays
+            continue
         try:
             name.encode("utf-8")
             if not path.is_file():
