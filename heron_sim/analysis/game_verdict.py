@@ -374,7 +374,7 @@ def what_to_change(game: str, results_root: str | Path = "results", lang: str = 
         s = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return _t("No study run yet for this game.", lang)
-    if lang != "en":  # the study's own title and finding are English, with key ids: its answer in words
+    if s.get("game", "heron") != "heron":  # the study's finding speaks in key ids: its answer in words
         return _study_answer(game, folder, results_root, lang)
     return _t("The lab's study {title} ({folder}): {finding}", lang, title=s.get("title", game),
               folder=f"{folder.name}/", finding=s.get("finding", ""))
