@@ -21,7 +21,7 @@ import pandas as pd
 
 from ..io import clean_json, mkdir, write_json, write_text
 from .light import LIGHT_METRICS, LightSpec, _fmt, _fmt_v, _get_path, _iv
-from .outputs import _toml_key, _toml_value
+from .outputs import _toml_key, _toml_value, study_summaries
 
 _DECISIONS = ("passes", "fails (decisive)", "undecided (underpowered)", "likely fails (not decisive)")
 _WORDS = {
@@ -268,13 +268,7 @@ def light_answers(results_root: str | Path = "results") -> dict[str, list[dict]]
     tables and the variant ranked first (id, changes, rules changed, rules file, sheets, goal
     decisions)."""
     out: dict[str, list[dict]] = {}
-    for path in sorted(Path(results_root).glob("tune-*/summary.json")):
-        try:
-            s = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, json.JSONDecodeError):
-            continue
-        if s.get("game", "heron") == "heron":
-            continue
+    for path, s in study_summaries(results_root, heron=False):
         fin = s.get("finalists") or []
         first = fin[0] if fin else None
         if (s.get("base_evidence") or {}).get("meets"):

@@ -429,17 +429,19 @@ def _eta2(y, groups) -> float:
 
 
 # ---------------------------------------------------------------- the report's data
-def _summaries(results_root: str | Path):
-    """(path, summary) of every Héron study under ``results_root/tune-*/summary.json`` (an
-    unreadable one is skipped: it is not a finished study; a lighter game's study, ``game`` in
-    its summary, is the game page's: :func:`heron_sim.lab.light_outputs.light_answers`)."""
+def study_summaries(results_root: str | Path, heron: bool = True):
+    """(path, summary) of every finished study under ``results_root/tune-*/summary.json`` (an
+    unreadable one is skipped: it is not a finished study): the Héron race's, or with ``heron``
+    false the lighter games' (``game`` in the summary; their answers are the game pages',
+    :func:`heron_sim.lab.light_outputs.light_answers`)."""
     for path in sorted(Path(results_root).glob("tune-*/summary.json")):
         try:
             s = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, json.JSONDecodeError):
             continue
-        if s.get("game", "heron") == "heron":
+        if (s.get("game", "heron") == "heron") == heron:
             yield path, s
+
 
 
 def proposed_changes(results_root: str | Path = "results") -> list[dict]:
@@ -451,7 +453,7 @@ def proposed_changes(results_root: str | Path = "results") -> list[dict]:
     difference, 95 % interval) on every headline metric, at the first table (``effects``) and
     at each (``effects_by_scenario``)."""
     out = []
-    for path, s in _summaries(results_root):
+    for path, s in study_summaries(results_root):
         out.append({
             "study": s["name"], "title": s["title"], "problem": s.get("description", ""),
             "objectives": s["objectives"], "constraints": s["constraints"], "finding": s["finding"],
@@ -480,7 +482,7 @@ def study_answers(results_root: str | Path = "results") -> list[dict]:
     from .ladder import meets_95
 
     out = []
-    for path, s in _summaries(results_root):
+    for path, s in study_summaries(results_root):
         fin = s.get("finalists") or []
         first = fin[0] if fin else None
         base = s.get("base_evidence") or {}
