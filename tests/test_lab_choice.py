@@ -204,3 +204,65 @@ def test_the_finding_names_where_the_unfairness_went():
     designer_order(s, fin)
     text = finding_text(s, fin)
     assert "It moves the unfairness elsewhere: seat 5 at rungs-5 -0.6 → -1.6 points from fair" in text
+
+
+# ---- goals read from the designer's targets (experiments/targets.toml): `at_most = "targets"`
+TARGETS_FILE = """
+[length_minutes]
+value = { 2 = [10, 20], 4 = [30, 48], 7 = [45, 70] }
+[seconds_per_turn]
+value = 30
+[share_margin]
+value = 0.02
+[dead_streak_ceiling]
+value = 0.3
+"""
+
+
+def _targets_spec(metric, side, factor=""):
+    return spec(SPEC.replace('direction = "minimize"\ngoal = 0.01', f'{side} = "{factor}targets"')
+                .replace('metric = "guide_spread"', f'metric = "{metric}"'))
+
+
+def test_a_goal_read_from_the_designers_targets_at_each_table(tmp_path, monkeypatch):
+    from heron_sim.analysis.targets import lab_target
+    from heron_sim.lab.objectives import target_value
+
+    f = tmp_path / "targets.toml"
+    f.write_text(TARGETS_FILE, encoding="utf-8")
+    monkeypatch.setenv("HERON_SIM_TARGETS", str(f))
+    # 48 minutes at 4 players, 30 s a turn: 48 × 60 / (30 × 4) = 24 rounds at most, 15 at least.
+    assert lab_target("length", "at_most", 4) == pytest.approx(24.0)
+    assert lab_target("length", "at_least", 4) == pytest.approx(15.0)
+    assert lab_target("length", "target", 7) == pytest.approx((45 + 70) / 2 * 60 / (30 * 7))
+    assert lab_target("first_player_advantage", "at_least", 4) == pytest.approx(-0.02)
+    assert lab_target("stuck_3_share", "at_most", 3) == pytest.approx(0.3)
+    o = _targets_spec("length", "at_most").objectives[0]
+    assert (o.target, o.direction) == ("targets", "at_most") and "targets.toml" in o.describe()
+    assert target_value(o, None, None, 2) == pytest.approx(20 * 60 / (30 * 2))
+    assert target_value(_targets_spec("length", "at_most", "0.5 * ").objectives[0], None, None, 4) == pytest.approx(12.0)
+    # A table the designer gave no length for is one error line, not a silent default.
+    with pytest.raises(HeronSimError, match="no length_minutes for 3 players"):
+        target_value(o, None, None, 3)
+
+
+def test_a_study_that_reads_the_targets_is_refused_on_resume_when_they_change(tmp_path, monkeypatch):
+    f = tmp_path / "targets.toml"
+    f.write_text(TARGETS_FILE, encoding="utf-8")
+    monkeypatch.setenv("HERON_SIM_TARGETS", str(f))
+    before = _targets_spec("guide_spread", "at_most").fingerprint()
+    plain = spec().fingerprint()
+    f.write_text(TARGETS_FILE.replace("value = 0.02", "value = 0.015"), encoding="utf-8")
+    from heron_sim.analysis import targets as T
+
+    T._load.cache_clear()
+    assert _targets_spec("guide_spread", "at_most").fingerprint() != before
+    assert spec().fingerprint() == plain  # a study that reads no target keeps its fingerprint
+
+
+@pytest.mark.parametrize("metric,side", [("lead_changes", "at_most"), ("guide_spread", "at_least")])
+def test_a_goal_the_targets_do_not_give_is_one_error_line(metric, side):
+    with pytest.raises(HeronSimError) as err:
+        _targets_spec(metric, side)
+    msg = str(err.value)
+    assert "\n" not in msg and "targets give no such goal" in msg and "allowed: length" in msg

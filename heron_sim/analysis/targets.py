@@ -230,6 +230,46 @@ class Targets:
         return rounds * players * self["seconds_per_turn"] / 60
 
 
+#: The lab's metrics a tune file may hold to the designer's targets (``at_most = "targets"``):
+#: metric -> (the sides it allows, the targets it reads). Declared once; the lab and its tests read it.
+LAB_TARGETS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "length": (("at_most", "at_least", "target"), ("length_minutes", "seconds_per_turn")),
+    "guide_spread": (("at_most",), ("share_margin",)),
+    "first_player_advantage": (("at_most", "at_least", "target"), ("share_margin",)),
+    "stuck_3_share": (("at_most",), ("dead_streak_ceiling",)),
+    "skill_gap": (("at_most", "at_least", "target"), ("skill_gap",)),
+}
+
+
+def lab_target(metric: str, side: str, players: int, targets: "Targets | None" = None) -> float:
+    """The designer's target for the lab's ``metric`` on side ``side`` (``at_most``, ``at_least``
+    or ``target``) at a table of ``players``, in the metric's own unit:
+
+    - ``length`` (rounds): the longest (at_most), shortest (at_least) or middle (target) of
+      ``length_minutes`` at that count, turned into rounds at ``seconds_per_turn``;
+    - ``guide_spread``: at most ``share_margin`` (the largest gap of a guide to fair);
+    - ``first_player_advantage``: at most +``share_margin``, at least −``share_margin``, target 0;
+    - ``stuck_3_share``: at most ``dead_streak_ceiling``;
+    - ``skill_gap``: at least / at most the ends of ``skill_gap``, target its middle.
+
+    Anything else raises :class:`HeronSimError` naming the metrics and sides that have a target."""
+    if metric not in LAB_TARGETS or side not in LAB_TARGETS[metric][0]:
+        allowed = "; ".join(f"{m} ({', '.join(s)})" for m, (s, _) in LAB_TARGETS.items())
+        raise HeronSimError(f"{metric} {side} \"targets\": the designer's targets give no such goal; allowed: {allowed}")
+    t = targets if targets is not None else load_targets()
+    if metric == "length":
+        lo, hi = (x * 60.0 / (t["seconds_per_turn"] * players) for x in t.minutes(players))
+        return {"at_most": hi, "at_least": lo}.get(side, (lo + hi) / 2)
+    if metric == "guide_spread":
+        return float(t["share_margin"])
+    if metric == "first_player_advantage":
+        return {"at_most": 1.0, "at_least": -1.0}.get(side, 0.0) * float(t["share_margin"])
+    if metric == "stuck_3_share":
+        return float(t["dead_streak_ceiling"])
+    lo, hi = t["skill_gap"]
+    return {"at_most": hi, "at_least": lo}.get(side, (lo + hi) / 2)
+
+
 def _item(key: TargetKey, entry: Any, where: str) -> Target:
     """One target of the file (``entry``: its table, None when the file leaves it out)."""
     if entry is None:

@@ -53,6 +53,10 @@ def target_value(o, S_base, S_ref, players):
         return scale * value(o.metric, S_base, players)
     if o.target == "reference":
         return scale * value(o.metric, S_ref, players)
+    if o.target == "targets":
+        from ..analysis.targets import lab_target
+
+        return scale * lab_target(o.metric, o.direction, players)
     return o.target
 
 
@@ -189,7 +193,8 @@ def describe_distance(o, v, t, d, reference: str | None = None) -> str:
     name = m.label.split(" (")[0]
     if o.direction in ("minimize", "maximize"):
         return f"{name} {format_value(o.metric, v)}{unit_suffix(o.metric)}"
-    who = {"base": "the base rules", "reference": reference or "the reference"}.get(o.target, "the target") \
+    who = {"base": "the base rules", "reference": reference or "the reference",
+           "targets": "the designer's target"}.get(o.target, "the target") \
         if isinstance(o.target, str) else "the target"
     if o.relative:
         dist = f"{100 * d:+.1f} %" if math.isfinite(d) else "n/a"

@@ -99,7 +99,8 @@ class Objective:
     def target_words(self) -> str:
         if not isinstance(self.target, str):
             return f"{self.target:g}"
-        return self.target if self.scale == 1.0 else f"{self.scale:g} × {self.target}"
+        words = "the designer's target (experiments/targets.toml)" if self.target == "targets" else self.target
+        return words if self.scale == 1.0 else f"{self.scale:g} × {words}"
 
     def describe(self) -> str:
         label = self.metric
@@ -191,7 +192,18 @@ class TuneSpec:
                 "engine": _engine_hash(), "panel": [repr(x) for x in self.panel], "aggregate": self.aggregate,
                 "inert": self.allow_inert_powers,
                 "ladder": [self.ladder_max_keys, self.ladder_grid, self.ladder_top]}
+        if self.target_values():  # only then: the fingerprints of studies that read no target stay as they were
+            blob["targets"] = self.target_values()
         return hashlib.sha256(json.dumps(blob, sort_keys=True, default=str).encode()).hexdigest()[:16]
+
+    def target_values(self) -> dict:
+        """The designer's targets the objectives read (``"targets"``), per objective and table:
+        part of the fingerprint, so a study resumed after targets.toml changed is refused."""
+        from ..analysis.targets import lab_target
+        from .objectives import players_of
+
+        return {f"{o.metric} {o.direction}": [o.scale * lab_target(o.metric, o.direction, P) for P in players_of(self)]
+                for o in self.objectives if o.target == "targets"}
 
     def with_overrides(self, **kw) -> "TuneSpec":
         import dataclasses
@@ -437,7 +449,7 @@ def _objective(entry, where, ref) -> Objective:
     target = entry.get("target")
     scale = 1.0
     if direction in ("target", "at_most", "at_least"):
-        rel = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*\*\s*(base|reference)\s*", target) \
+        rel = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*\*\s*(base|reference|targets)\s*", target) \
             if isinstance(target, str) else None
         if rel:
             scale, target = float(rel.group(1)), rel.group(2)
@@ -447,11 +459,19 @@ def _objective(entry, where, ref) -> Objective:
         if target in ("base", "reference"):
             if target == "reference" and ref is None:
                 raise HeronSimError(f"{where}.target: \"reference\" needs a [reference] table")
+        elif target == "targets":
+            from ..analysis.targets import LAB_TARGETS, lab_target
+
+            if metric not in LAB_TARGETS or direction not in LAB_TARGETS[metric][0]:
+                try:
+                    lab_target(metric, direction, 4)
+                except HeronSimError as err:
+                    raise HeronSimError(f"{where}: {err}") from None
         else:
             if isinstance(target, str):
                 side = sides[0] if sides else "target"
-                raise HeronSimError(f"{where}.{side}: {target!r}; allowed: a number, \"base\", \"reference\" "
-                                    "or a factor of either (\"0.8 * base\")")
+                raise HeronSimError(f"{where}.{side}: {target!r}; allowed: a number, \"base\", \"reference\", "
+                                    "\"targets\" (experiments/targets.toml) or a factor of one (\"0.8 * base\")")
             target = _number(target, where, "target")
             if target is None:
                 raise HeronSimError(f"{where}.target: missing; allowed: a number, \"base\", \"reference\" "
