@@ -299,6 +299,26 @@ def test_block_bootstrap_matches_the_bootstrap_of_the_games():
 
 
 # ---------------------------------------------------------------- jobs: cancel, tabs, orphans
+def test_games_read_back_do_not_size_the_next_chunk():
+    """The rate that sizes a job's chunks counts the games it played, not those it read back:
+    a first chunk read back in a millisecond once sized the next one at MAX_CHUNK (50,000 games
+    a side), seconds that the designer's next edit waited for (issue 33 item 3)."""
+    # one seating (the store keeps one run of games per rules and seating)
+    setup = parse_setup(_settings(games=20_000, rotate=False, values={"anxiety_threshold": 4}))
+    store = live.PlayedGames()
+    first = CompareJob("a", setup)
+    first.store = store
+    first.step()  # its first 512 games of each side, played and kept
+    assert first.played == live.FIRST_CHUNK and first.rate is not None
+    again = CompareJob("b", setup)
+    again.store = store
+    again.step()  # the same games, read back
+    assert again.played == live.FIRST_CHUNK and again.rate is None
+    assert again._chunk() == live.FIRST_CHUNK
+    again.step()  # the next games, played: a rate again
+    assert again.played == 2 * live.FIRST_CHUNK and again.rate is not None
+
+
 def test_a_new_change_cancels_the_old_games_and_two_tabs_play_side_by_side(monkeypatch):
     monkeypatch.setattr(live, "FIRST_CHUNK", 64)
     eng = Engine(warm=False)
