@@ -3,6 +3,7 @@ the ratio to a baseline version measured in the same run.
 
     python benchmarks/bench.py [--repeats 5] [--games 50000] [--baseline REF] [--quick] [--report]
     python benchmarks/bench.py --ladder [--repeats 5] [--games 50000]   # the ladder's figures only
+    python benchmarks/bench.py --edit [--repeats 5]   # the explorer's edit to its first figures only
 
 Measures, on this machine (in-process figures: medians of ``--repeats`` runs, warm kernels):
 - four-player 8d8 greedy games per second with 1 and 2 threads (target >= 55,000 and 100,000);
@@ -31,7 +32,10 @@ Measures, on this machine (in-process figures: medians of ``--repeats`` runs, wa
 - ``heron-sim explore`` after a change: the seconds until 20,000 games of the AI mix per side
   (base and variant, bootstrap updates included) are in, and until the first estimate, warm
   kernels (target <= 1 s): the base's games of the change before are read back, as on the page;
-  also with a new base (both sides played, 40,000 games); ``--explore`` prints only these figures;
+  also with a new base (both sides played, 40,000 games); and through the real server, the
+  designer's edit to the first figures (issue 33 item 3, target <= 1 s), for values whose expert
+  tables are ready and for values never played on the machine (their tables built);
+  ``--explore`` prints only these figures, ``--edit`` only the edit's;
 - with ``--report``: the wall time of ``heron-sim report`` (the whole test plan, simulation,
   analysis and rendering) with an empty cache, as ``make report`` runs it on a fresh clone
   (target < 5 min).
@@ -195,14 +199,51 @@ def explore_figures(repeats: int = 3, games: int = 20_000) -> dict:
     return {"explore_s": total, "explore_both_s": statistics.median(both),
             "explore_first_s": statistics.median(r[1] for r in runs),
             "explore_engine_s": engine, "explore_games": games, "load": os.getloadavg()[0],
-            "explore_edit_s": explore_edit_to_first_figure(repeats)}
+            **explore_edit_figures(repeats)}
+
+
+def explore_edit_figures(repeats: int = 5) -> dict:
+    """The designer's edit to the first figures through the real server, twice: for values whose
+    expert tables this process already holds (the variants ``explore_figures`` played: an edit
+    back to a value tried before, or of a key the expert's turn does not depend on) and, in a
+    fresh process whose tables folder is empty (the kernels still warm), for values never played
+    on this machine: each edit then waits for the expert's tables of its new rules."""
+    from heron_sim._numba_cache import numba_folder
+    from heron_sim.explore.form import parse_setup
+    from heron_sim.explore.live import CompareJob
+    from heron_sim.lab.panel import AI_MIX
+
+    for b in edit_values(repeats):  # the values "seen before": their tables built in this process
+        CompareJob("bench", parse_setup({"values": {"anxiety_threshold": 4, "bull_bonus": b},
+                                         "seats": list(AI_MIX), "rotate": True})).step()  # 512 games
+    seen = explore_edit_to_first_figure(repeats)
+    folder = tempfile.mkdtemp(prefix="heron-bench-tables-")
+    try:
+        env = dict(os.environ, HERON_SIM_CACHE=folder, NUMBA_CACHE_DIR=str(numba_folder()), PYTHONPATH=str(ROOT))
+        out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--edit-worker", "--repeats", str(repeats)],
+                             capture_output=True, text=True, env=env, cwd=ROOT, check=True)
+        new = json.loads(out.stdout.strip().splitlines()[-1])
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return {"explore_edit_s": seen, "explore_edit_new_s": new}
+
+
+def edit_values(repeats: int) -> list[int]:
+    """The ``bull_bonus`` of each measured edit (with ``anxiety_threshold = 4``): never the
+    rulings' value, whose variant is the warm-up's own (its tables ready)."""
+    from heron_sim.rules import Rules
+
+    rulings = Rules.build(mode="8d8").bull_bonus
+    return [b for b in range(100) if b != rulings][:repeats]
 
 
 def explore_edit_to_first_figure(repeats: int = 5) -> float:
     """Through the real server (uvicorn on 127.0.0.1, the page's own requests): seconds from the
     designer's edit to the first figures of the new rules, i.e. the page's 150 ms pause before it
-    asks, then ``POST /api/run`` and the event stream up to its first update with rows. Warm
-    kernels; each repeat is a new variant (its expert tables built, as after an edit). Median."""
+    asks, then ``POST /api/run`` and the event stream up to its first update with rows; the job
+    of the edit before is still playing (100,000 games), as on the page. Warm kernels; each repeat
+    is a new variant (``bull_bonus``, on which the expert's turn depends: its tables are built
+    unless this process or the tables folder already has them). Median."""
     import json
     import threading
 
@@ -240,7 +281,7 @@ def explore_edit_to_first_figure(repeats: int = 5) -> float:
         while not getattr(server, "started", False):
             time.sleep(0.05)
         first_figure({"anxiety_threshold": 4})  # load the kernels, the base's games
-        return statistics.median(first_figure({"anxiety_threshold": 4, "bull_bonus": b}) for b in range(repeats))
+        return statistics.median(first_figure({"anxiety_threshold": 4, "bull_bonus": b}) for b in edit_values(repeats))
     finally:
         app.state.stopping = True
         server.should_exit = True
@@ -256,6 +297,7 @@ def explore_rows(fig: dict) -> list[tuple]:
             ("`explore` after a change: first estimate in", f"{fig['explore_first_s']:.2f} s", "", "~1 s"),
             ("`explore` through its server: the designer's edit to the first figures",
              f"{fig['explore_edit_s']:.2f} s", "", "<= 1 s"),
+            ("  ... a value never played here (the expert's tables built)", f"{fig['explore_edit_new_s']:.2f} s", "", "<= 1 s"),
             (f"  the engine alone on the same {2 * g:,} games", f"{fig['explore_engine_s']:.2f} s", "", "")]
 
 
@@ -304,10 +346,23 @@ def main() -> None:
     parser.add_argument("--explore", action="store_true", help="only the figures of `heron-sim explore`")
     parser.add_argument("--ladder", action="store_true",
                         help="only the ladder's figures (and the AI mix's, measured in the same rounds)")
+    parser.add_argument("--edit", action="store_true",
+                        help="only the designer's edit to the first figures, through `heron-sim explore`'s server")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--edit-worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         print(json.dumps(worker(args.games, args.repeats)))
+        return
+    if args.edit_worker:
+        print(json.dumps(explore_edit_to_first_figure(args.repeats)))
+        return
+    if args.edit:
+        print(f"load average at start {os.getloadavg()[0]:.2f}; {args.repeats} edits, medians")
+        fig = explore_edit_figures(args.repeats)
+        print(f"{'`explore` through its server: the edit to the first figures, values seen before':<84} "
+              f"{fig['explore_edit_s']:.2f} s  <= 1 s")
+        print(f"{'  ... values never played here (the expert tables built)':<84} {fig['explore_edit_new_s']:.2f} s  <= 1 s")
         return
     if args.ladder:
         import numba

@@ -182,7 +182,8 @@ def test_the_page_streams_paired_figures_that_narrow(client):
 
 def test_a_figure_is_settled_only_once_its_interval_fits_its_margin(client):
     """Honest early figures (issue 33 item 3): ``settled`` says the difference's interval is no
-    wider than its margin on each side; the page greys the others ("too few games yet")."""
+    wider than its margin on each side and its reading is not "uncertain" (too few games to
+    conclude); the page greys the others ("too few games yet")."""
     r = client.post("/api/run", json=_settings(values={"anxiety_threshold": 4}, games=4000))
     snaps = _stream(client, r.json()["job"])
     for snap in (snaps[0], snaps[-1]):
@@ -190,7 +191,8 @@ def test_a_figure_is_settled_only_once_its_interval_fits_its_margin(client):
             if row["margin"] is None or row["low"] is None:
                 assert row["settled"] is False, row
                 continue
-            assert row["settled"] == ((row["high"] - row["low"]) / 2 <= row["margin"]), row
+            assert row["settled"] == ((row["high"] - row["low"]) / 2 <= row["margin"]
+                                      and row["reading"] != "uncertain"), row
     # the guide spread at 4,000 games is far from settled (±1 point), the length is settled
     assert _row(snaps[-1], "length")["settled"] is True
     assert _row(snaps[0], "guide_spread")["settled"] is False
@@ -299,6 +301,26 @@ def test_block_bootstrap_matches_the_bootstrap_of_the_games():
 
 
 # ---------------------------------------------------------------- jobs: cancel, tabs, orphans
+def test_games_read_back_do_not_size_the_next_chunk():
+    """The rate that sizes a job's chunks counts the games it played, not those it read back:
+    a first chunk read back in a millisecond once sized the next one at MAX_CHUNK (50,000 games
+    a side), seconds that the designer's next edit waited for (issue 33 item 3)."""
+    # one seating (the store keeps one run of games per rules and seating)
+    setup = parse_setup(_settings(games=20_000, rotate=False, values={"anxiety_threshold": 4}))
+    store = live.PlayedGames()
+    first = CompareJob("a", setup)
+    first.store = store
+    first.step()  # its first 512 games of each side, played and kept
+    assert first.played == live.FIRST_CHUNK and first.rate is not None
+    again = CompareJob("b", setup)
+    again.store = store
+    again.step()  # the same games, read back
+    assert again.played == live.FIRST_CHUNK and again.rate is None
+    assert again._chunk() == live.FIRST_CHUNK
+    again.step()  # the next games, played: a rate again
+    assert again.played == 2 * live.FIRST_CHUNK and again.rate is not None
+
+
 def test_a_new_change_cancels_the_old_games_and_two_tabs_play_side_by_side(monkeypatch):
     monkeypatch.setattr(live, "FIRST_CHUNK", 64)
     eng = Engine(warm=False)

@@ -5,9 +5,15 @@ and the browser runs with its networking features off). .ci/run installs Chromiu
 One server (in this process, 127.0.0.1) and one browser for the module: the page loads, setting
 ``anxiety_threshold`` to 4 on 8 D8 makes the games about 14 % shorter with a 95 % interval that
 excludes 0, a bad value shows its message next to the field, the layout holds at 390 and 1280 px
-(nothing wider than the window), two tabs play at once and a closed tab stops its games.
+(nothing wider than the window), two tabs play at once and a closed tab stops its games. As a
+person would (issue 33 item 7): the page in French has no English and no key id left, the
+language switch clicked keeps the settings, a greyed early figure turns into a headline as the
+games arrive, and the board view is drawn whole at 390 and 1280 px.
 Screenshots at both widths are kept under the test's tmp folder (and $HERON_SCREENSHOTS when
 set) for a person to look at.
+
+The page's kernels are compiled (or loaded) before the browser opens: on a cold kernel cache
+the first compile takes minutes, which the page's timeouts are not meant to measure.
 """
 
 import os
@@ -48,6 +54,7 @@ def served(chromium):
     from heron_sim.explore.app import create_app
     from heron_sim.explore.server import bind
 
+    _warm_kernels()
     sock = bind(0)
     app = create_app()
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off", access_log=False))
@@ -64,6 +71,19 @@ def served(chromium):
             server.should_exit = True
             thread.join(10)
             app.state.engine.close()
+
+
+def _warm_kernels() -> None:
+    """Play a few games of the page's default table (and draw a tiny board view) in this process,
+    so the kernels are compiled or loaded before any page waits for a figure; the base's games
+    kept by the explorer are dropped again (the pages then play as after a fresh start)."""
+    from heron_sim.explore.board import board_view
+    from heron_sim.explore.form import parse_setup
+    from heron_sim.explore.live import PLAYED, CompareJob
+
+    CompareJob("warm-up", parse_setup({"values": {"anxiety_threshold": 4}})).step()  # its first 512 games
+    board_view(parse_setup({"values": {"single_use_squares": True}}), "en", 4, 20)
+    PLAYED.clear()
 
 
 def _open(browser, url, width, errors):
@@ -237,12 +257,15 @@ def test_explore_in_french_and_english(served, tmp_path):
     page.wait_for_function("document.getElementById('e-anxiety_threshold').textContent.length > 0")
     assert page.inner_text("#e-anxiety_threshold") == "L'Angoisse du Héron : 0 est hors des limites ; valeurs permises : de 1 à 99"
     page.fill("[name='anxiety_threshold']", "4")
-    # the switch: the same settings, in English, the game's words kept and still no key id
+    page.fill("#seat-3", "greedy")  # a table setting too, which the switch must keep
+    # the switch, clicked: the same settings, in English, the game's words kept and still no key id
     page.set_viewport_size({"width": 1280, "height": 900})
     page.click("#lang-en")
     page.wait_for_selector("#row-length", timeout=60_000)
     assert page.evaluate("document.documentElement.lang") == "en"
+    assert page.title().startswith("Héron explorer")
     assert page.input_value("[name='anxiety_threshold']") == "4"
+    assert page.input_value("#games") == "20000" and page.input_value("#seat-3") == "greedy"
     assert "Variant: The Angoisse du Héron = 4" in page.inner_text("#changes")
     page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
     texts = page.evaluate(TEXTS)
@@ -252,6 +275,15 @@ def test_explore_in_french_and_english(served, tmp_path):
     page.set_viewport_size({"width": 390, "height": 900})
     page.screenshot(path=str(shot))
     keep_screenshot(shot)
+    # and back to French by the switch, the settings still kept
+    page.click("#lang-fr")
+    page.wait_for_selector("#row-length", timeout=60_000)
+    assert page.evaluate("document.documentElement.lang") == "fr"
+    assert page.title().startswith("Explorateur du Héron")
+    assert page.input_value("[name='anxiety_threshold']") == "4"
+    assert page.input_value("#games") == "20000" and page.input_value("#seat-3") == "greedy"
+    assert "Variante : L'Angoisse du Héron = 4" in page.inner_text("#changes")
+    assert page.get_attribute("#lang-fr", "aria-current") == "true"
     ctx.close()
     assert not errors, errors
 
@@ -294,6 +326,19 @@ def test_the_board_view_in_chromium(served, tmp_path, monkeypatch):
         page.set_viewport_size({"width": width, "height": 900})
         page.wait_for_timeout(150)
         assert page.evaluate(OVERFLOW) == [], width
+        # each board seen whole: visible, inside the window, its 63 squares large enough to read
+        boards = page.locator("#board-out figure.board svg.board-svg").all()
+        assert len(boards) == 2
+        for board in boards:
+            board.scroll_into_view_if_needed()
+            assert board.is_visible(), width
+            box = board.bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width and box["height"] > 0.5 * box["width"], (width, box)
+            squares = board.evaluate("s => Array.from(s.querySelectorAll('[data-square]'), e => e.getBoundingClientRect())"
+                                     ".map(r => [r.width, r.height, r.right])")
+            assert len(squares) == 63
+            assert min(w for w, _, _ in squares) >= 28 and min(h for _, h, _ in squares) >= 28, (width, squares[:3])
+            assert max(r for _, _, r in squares) <= width, width
         page.locator("#board-box").scroll_into_view_if_needed()
         shot = tmp_path / f"explore-board-{width}.png"
         page.locator("#board-box").screenshot(path=str(shot))
@@ -301,3 +346,69 @@ def test_the_board_view_in_chromium(served, tmp_path, monkeypatch):
         keep_screenshot(shot)
     ctx.close()
     assert not errors, errors
+
+
+#: Records every render of the headline cards (a MutationObserver on #headline): the job and
+#: games behind it, the status line, and for each card what a person sees of it (greyed or not,
+#: "too few games yet" or a reading, the size, weight and colour of its figure).
+CARD_HISTORY = r"""(early) => {
+  window.cardHistory = [];
+  new MutationObserver(() => {
+    const cards = {};
+    document.querySelectorAll('#headline .card').forEach(c => {
+      const st = getComputedStyle(c.querySelector('.big'));
+      cards[c.id.slice(5)] = {settled: c.dataset.settled, greyed: c.classList.contains('unsettled'),
+                              early: c.innerText.includes(early), reading: !!c.querySelector('.reading:not(.r-early)'),
+                              size: parseFloat(st.fontSize), weight: parseInt(st.fontWeight, 10), color: st.color};
+    });
+    window.cardHistory.push({job: document.body.dataset.rendered, games: +document.body.dataset.games,
+                             status: document.getElementById('status').textContent, cards: cards});
+  }).observe(document.getElementById('headline'), {childList: true});
+}"""
+
+#: The renders of the page's current job so far.
+JOB_HISTORY = "() => (window.cardHistory || []).filter(h => h.job === document.body.dataset.job)"
+
+
+def test_a_greyed_figure_becomes_a_headline_as_games_arrive(served, tmp_path):
+    """Honest early figures, as a person sees them (issue 33 items 3 and 7): after anxiety_threshold
+    is changed in the page, the first-player advantage of the new rules first shows greyed and
+    small with "too few games yet" (its interval is still wider than its margin), then, as the
+    games arrive, turns into a headline (large, bold, with its reading); on every render a card is
+    greyed exactly when it says "too few games yet", and the status line counts from the edit."""
+    url, browser, app = served
+    errors: list[str] = []
+    page = _open(browser, url + "?lang=en", 1280, errors)
+    page.evaluate(CARD_HISTORY, "too few games yet")
+    page.select_option("#games", "100000")  # more than the figure needs: the test stops once it is settled
+    page.fill("[name='anxiety_threshold']", "4")
+    # the first render of the new rules: the first-player advantage is still greyed
+    page.wait_for_function(f"() => ({JOB_HISTORY})().length > 0", timeout=120_000)
+    shot = tmp_path / "explore-early-1280.png"
+    page.locator("#headline").screenshot(path=str(shot))
+    keep_screenshot(shot)
+    # ... and later a headline (a loaded 2-core machine plays a few thousand games a second)
+    page.wait_for_function(f"() => ({JOB_HISTORY})().some(h => (h.cards.first_player_advantage || {{}}).settled === 'yes')",
+                           timeout=240_000)
+    shot = tmp_path / "explore-settled-1280.png"
+    page.locator("#headline").screenshot(path=str(shot))
+    keep_screenshot(shot)
+    history = page.evaluate(JOB_HISTORY)
+    page.close()  # its games stop
+    assert not errors, errors
+
+    for h in history:  # honest on every render: greyed <=> "too few games yet" <=> no reading
+        for key, c in h["cards"].items():
+            early = c["settled"] == "no"
+            assert c["greyed"] == early and c["early"] == early and c["reading"] == (not early), (h["games"], key, c)
+            if early:
+                assert c["weight"] < 600 and c["color"] == "rgb(138, 143, 150)", (key, c)
+            else:
+                assert c["weight"] >= 700, (key, c)
+        assert "since your last change" in h["status"], h["status"]
+    fpa = [(h["games"], h["cards"]["first_player_advantage"]) for h in history]
+    first_headline = next(i for i, (_, c) in enumerate(fpa) if c["settled"] == "yes")
+    greyed = [(g, c) for g, c in fpa[:first_headline] if c["settled"] == "no"]
+    assert greyed, fpa  # seen greyed before it became a headline
+    assert greyed[0][0] < fpa[first_headline][0] <= 100_000
+    assert fpa[first_headline][1]["size"] > 1.3 * greyed[0][1]["size"], (greyed[0], fpa[first_headline])

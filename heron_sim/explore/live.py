@@ -342,11 +342,13 @@ def _single_thread() -> None:
     numba.set_num_threads(1)  # thread-local: each pool thread plays its batch alone
 
 
-def play_all(seated: Seated, seed: int, tasks: list, store: PlayedGames | None = None) -> list:
+def play_all(seated: Seated, seed: int, tasks: list, store: PlayedGames | None = None,
+             played: list | None = None) -> list:
     """Play batches ``(side, rules, seating, first game, games)`` at once, one per core: the
     kernels release the GIL, and a chunk's batches (one per seating and side) are too small for
     the engine to split them over the cores itself. Batches ``store`` holds are read from it,
-    the others played and kept there. Results in the order of ``tasks``."""
+    the others played and kept there (their indices appended to ``played`` when given).
+    Results in the order of ``tasks``."""
     global _pool
     import numba
 
@@ -359,6 +361,8 @@ def play_all(seated: Seated, seed: int, tasks: list, store: PlayedGames | None =
             todo.append(k)
         else:
             results[k] = got
+    if played is not None:
+        played.extend(todo)
     if todo:
         if _pool is None:
             _pool = ThreadPoolExecutor(max_workers=numba.config.NUMBA_NUM_THREADS, initializer=_single_thread,
@@ -425,8 +429,9 @@ class CompareJob(Job):
             share[1] = lo + m
         if self.state != "running":
             return
+        fresh: list = []
         try:
-            results = play_all(self.seated, s.seed, tasks, self.store)
+            results = play_all(self.seated, s.seed, tasks, self.store, played=fresh)
         finally:
             self.seated.unpin()  # between chunks the arrays are held by ARRAYS only (capped)
         if self.state != "running":
@@ -440,8 +445,12 @@ class CompareJob(Job):
                 n += m
         dt = time.perf_counter() - t0
         self.played += n
-        if n and dt > 0:
-            r = n / dt
+        # the rate counts the games played, not those read back (a chunk read back in a
+        # millisecond would size the next one at MAX_CHUNK: seconds that the next edit would
+        # wait for), as games per side with both sides played (the next chunk may find nothing kept)
+        games_played = sum(tasks[k][4] for k in fresh)
+        if games_played and dt > 0:
+            r = games_played / dt / (2 if s.changed else 1)
             self.rate = r if self.rate is None else 0.5 * self.rate + 0.5 * r
         done = all(sh[1] >= sh[2] for sh in self.shares)
         now = time.monotonic()

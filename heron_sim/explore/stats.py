@@ -204,10 +204,12 @@ def figures(acc: PairedSums, players: int, changed: bool = True) -> dict:
         else:
             margin = LENGTH_MARGIN * abs(v[0]) if math.isfinite(v[0]) else math.nan
         reading = equivalence(d, dl, dh, margin) if changed and math.isfinite(margin) else ""
-        # settled: the difference's interval is no wider than its margin on each side (until
-        # then the page shows the figure greyed and small, "too few games yet", issue 33 item 3)
+        # settled: the difference's interval is no wider than its margin on each side and its
+        # reading is not "uncertain" (an interval holding 0 and values beyond the margin: too few
+        # games to conclude); until then the page shows the figure greyed and small, "too few
+        # games yet" (issue 33 item 3), not as a headline beside an "uncertain" badge
         settled = (not changed) or (math.isfinite(margin) and math.isfinite(dl) and math.isfinite(dh)
-                                    and (dh - dl) / 2 <= margin)
+                                    and (dh - dl) / 2 <= margin and reading != "uncertain")
         n = games
         if row.key in ("length", "minutes"):
             n = int(S[0][IX["finished"]])
