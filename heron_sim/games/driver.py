@@ -16,7 +16,7 @@ own stream, so the result is the same for any split), and build the frame
 - optionally ``columns(out, rules, players)``: the game's columns in order (default: every
   output but the core ones, ``name`` for one value a game, ``name_i`` per seat ``i``,
   ``name_i_j`` for a larger shape), and ``core(out)``: the (winner, length, finished) arrays
-  (default: the outputs of those names).
+  (default: the outputs of those names; :func:`packed_core` for a kernel that packs them).
 """
 
 from __future__ import annotations
@@ -55,6 +55,16 @@ def seat_fields(values: np.ndarray, names) -> dict[str, np.ndarray]:
     """One column per (field, seat) of a [games, players, fields] array, field by field in the
     order of ``names`` (``stone_0, stone_1, ..., plank_0, ...``)."""
     return {f"{name}_{i}": values[:, i, k] for k, name in enumerate(names) for i in range(values.shape[1])}
+
+
+def packed_core(name: str, winner: int, length: int, finished: int) -> Callable[[dict], tuple]:
+    """``core(out)`` for a kernel that packs a game's results in one [games, k] output ``name``:
+    the columns ``winner``, ``length`` and ``finished`` of it."""
+    def core(out: dict) -> tuple:
+        a = out[name]
+        return a[:, winner], a[:, length], a[:, finished]
+
+    return core
 
 
 def default_columns(out: dict[str, np.ndarray], outputs: dict[str, Out]) -> dict[str, np.ndarray]:
@@ -119,4 +129,4 @@ class Driver:
         return core_frame(seed, first_game, players, names, winner, length, finished, **cols)
 
 
-__all__ = ["CORE_OUTPUTS", "Driver", "Out", "default_columns", "per_seat", "seat_fields"]
+__all__ = ["CORE_OUTPUTS", "Driver", "Out", "default_columns", "packed_core", "per_seat", "seat_fields"]

@@ -7,7 +7,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from ..driver import Driver, Out, seat_fields
+from ..driver import Driver, Out, packed_core, seat_fields
 from . import engine as E
 from .rules import CARDS, COLOURS_BY_PLAYERS, VILLAGES, MekongRules
 
@@ -46,7 +46,7 @@ def _columns(out, rules: MekongRules, players: int) -> dict:
 DRIVER = Driver(strategies=STRATEGIES, min_players=2, max_players=6,
                 outputs={"og": Out(np.int64, (E.NOG,)), "os": Out(np.int64, ("P", E.NOS))},
                 prepare=_prepare, kernel=_kernel, columns=_columns,
-                core=lambda out: (out["og"][:, E.O_WINNER], out["og"][:, E.O_LENGTH], out["og"][:, E.O_FINISHED]),
+                core=packed_core("og", E.O_WINNER, E.O_LENGTH, E.O_FINISHED),
                 chunk=_CHUNK)
 
 

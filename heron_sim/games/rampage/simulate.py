@@ -7,7 +7,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from ..driver import Driver, Out
+from ..driver import Driver, Out, packed_core
 from . import engine as E
 from .rules import RampageRules
 
@@ -54,7 +54,7 @@ def _columns(out, rules: RampageRules, players: int) -> dict:
 DRIVER = Driver(strategies=STRATEGIES, min_players=2, max_players=4,
                 outputs={"og": Out(np.int64, (E.NOG,)), "os": Out(np.float64, ("P", E.NOS))},
                 prepare=lambda rules, players: rules.kernel_arrays(players), kernel=_kernel, columns=_columns,
-                core=lambda out: (out["og"][:, E.O_WINNER], out["og"][:, E.O_LENGTH], out["og"][:, E.O_FINISHED]),
+                core=packed_core("og", E.O_WINNER, E.O_LENGTH, E.O_FINISHED),
                 chunk=_CHUNK)
 
 
