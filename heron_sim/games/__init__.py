@@ -1,4 +1,8 @@
-"""Lighter simulators for the other games, behind one small interface (:mod:`.base`)."""
+"""Lighter simulators for the other games, behind one small interface (:mod:`.base`).
+
+A game is a package here that registers itself on import (:func:`register`); a new one can be
+two files, its kernel and one declaration (:func:`heron_sim.games.declare.light_game`; see
+``docs/games/adding-a-game.md``)."""
 
 from __future__ import annotations
 
