@@ -7,7 +7,7 @@ import pandas as pd
 
 from ...analysis.intervals import wilson
 from ...analysis.stats import t_interval
-from ...analysis.metrics import light_seat_table, light_strategy_table, light_win_shares
+from ...analysis.metrics import light_seat_table, light_win_shares
 from .. import registered
 from ..base import pct_text, run_frame, seat_markdown, tidy_frames
 from ..sections import heading_lines, strategy_lines, turns_lines
@@ -30,12 +30,6 @@ def seat_table(df: pd.DataFrame) -> pd.DataFrame:
     1/players (:func:`heron_sim.analysis.metrics.light_seat_table`; a tie for the best score
     goes to the seat farthest from the first, so Fire Mountain has no shared win)."""
     return light_seat_table(df).rename(columns={"win_rate": "rate"})
-
-
-def strategy_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Win share of each strategy per seat played, with a Wilson interval."""
-    t = light_strategy_table(df)
-    return t[t["seat"].astype(str) == "all"].rename(columns={"win_rate": "rate"}).reset_index(drop=True)
 
 
 def species_table(df: pd.DataFrame) -> pd.DataFrame:

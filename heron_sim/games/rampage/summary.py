@@ -7,7 +7,7 @@ import pandas as pd
 
 from ...analysis.intervals import wilson
 from ...analysis.stats import t_interval
-from ...analysis.metrics import light_seat_table, light_strategy_table, light_win_shares
+from ...analysis.metrics import light_seat_table, light_win_shares
 from .. import registered
 from ..base import pct_text, seat_markdown, tidy_frames
 from ..sections import rounds_lines, strategy_lines
@@ -32,12 +32,6 @@ def seat_table(df: pd.DataFrame) -> pd.DataFrame:
     t.insert(1, "strategy", df["seats"].iloc[0].split(","))
     t.insert(2, "skill", [float(df[f"skill_{i}"].iloc[0]) if f"skill_{i}" in df else np.nan for i in t["seat"]])
     return t
-
-
-def strategy_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Win share of each strategy per seat it occupied, with a 95 % Wilson interval."""
-    t = light_strategy_table(df)
-    return t[t["seat"].astype(str) == "all"].rename(columns={"win_rate": "rate"}).reset_index(drop=True)
 
 
 def source_table(df: pd.DataFrame) -> pd.DataFrame:
