@@ -148,7 +148,13 @@ def table_loader(package: str, limits: dict[str, tuple] | None = None,
         _check_limits(table, limits)
         rules = TableRules(table, defaults)
         if check is not None:
-            check(rules)
+            try:
+                check(rules)
+            except RulesError:
+                raise
+            except (TypeError, ValueError, IndexError, KeyError, AttributeError, OverflowError) as err:
+                raise RulesError(f"invalid rules ({type(err).__name__}: {err}); see the game's defaults.toml "
+                                 "for every key's shape") from None
         return rules
 
     load_rules.checked = True

@@ -162,6 +162,18 @@ def test_merged_table_and_table_rules(tmp_path):
                       ({"geometry": {"x": 1}}, "geometry.x: unknown key")):
         with pytest.raises(RulesError, match=msg):
             load(None, over)
+    def check(rules):
+        if rules.burnt <= rules.critical[2]:
+            raise RulesError(f"burnt: {rules.burnt}; allowed: above the last critical zone")
+        if rules.burnt == 999:
+            raise ValueError("a slip of the game's own check")
+
+    load = table_loader(pkg, check=check)
+    assert load(None, {}).burnt == 250
+    with pytest.raises(RulesError, match="^burnt: 150; allowed: above the last critical zone$"):
+        load(None, {"burnt": 150})
+    with pytest.raises(RulesError, match="^invalid rules \\(ValueError: a slip"):
+        load(None, {"burnt": 999})
     with pytest.raises(RulesError, match="limits: nope: not a key"):
         table_loader(pkg, limits={"nope": (0, 1)})
     with pytest.raises(AttributeError, match="read-only"):
