@@ -1,9 +1,14 @@
-"""Lighter simulators for the other games, behind one small interface (:mod:`.base`)."""
+"""Lighter simulators for the other games, behind one small interface (:mod:`.base`).
+
+A game is a package here that registers itself on import (:func:`register`); a new one can be
+two files, its kernel and one declaration (:func:`heron_sim.games.declare.light_game`; see
+``docs/games/adding-a-game.md``)."""
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+from typing import Callable
 
 from ..errors import HeronSimError
 from .base import CORE_COLUMNS, LightGame
@@ -21,10 +26,22 @@ def register(game: LightGame) -> LightGame:
 
         from .shapes import checked_loader
 
-        package = game.load_rules.__module__.rsplit(".", 1)[0]
+        package = game.package or game.load_rules.__module__.rsplit(".", 1)[0]
         game = dataclasses.replace(game, load_rules=checked_loader(game.load_rules, _defaults_of(package)))
     _check_rules_table(game)
     _REGISTRY[game.name] = game
+    return game
+
+
+def registered(name: str) -> Callable[[], LightGame]:
+    """A function giving the game registered as ``name`` when called, for the modules of the
+    game's own package (its summary's tidy frames): they are imported before the package
+    registers the game, so they ask for it only when a frame is wanted (``game = registered(
+    "rampage")`` at the top, ``game()`` in a function)."""
+    def game() -> LightGame:
+        return get(name)
+
+    game.__doc__ = f"The game {name!r}, from the registry."
     return game
 
 
@@ -41,18 +58,16 @@ def _check_rules_table(game: LightGame) -> None:
 
 
 def _defaults_of(package: str):
-    import functools
+    """The package's defaults table, fresh on each call ({} for a game without a defaults file)."""
+    from .tables import defaults_table
 
-    from ..tomlfile import package_toml
-
-    @functools.lru_cache(maxsize=1)
     def table() -> dict:
         try:
-            return package_toml(package, "data/defaults.toml")
+            return defaults_table(package)
         except (FileNotFoundError, ModuleNotFoundError):
             return {}
 
-    return lambda: __import__("copy").deepcopy(table())
+    return table
 
 
 _discovered = False
@@ -86,4 +101,4 @@ def get(name: str) -> LightGame:
     return games[name]
 
 
-__all__ = ["CORE_COLUMNS", "LightGame", "available", "get", "register"]
+__all__ = ["CORE_COLUMNS", "LightGame", "available", "get", "register", "registered"]

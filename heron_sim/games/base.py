@@ -2,7 +2,11 @@
 
 A lighter game is a module under ``heron_sim/games/<name>/`` whose package ``__init__`` builds
 one :class:`LightGame` and registers it with :func:`heron_sim.games.register`. The command
-``heron-sim game <name> simulate`` and the reports only use this interface.
+``heron-sim game <name> simulate`` and the reports only use this interface. The shared pieces
+a game is built from lie beside this module, one idea each: :mod:`.tables` (its rules table:
+defaults, ``--rules`` file, overrides, merged and checked), :mod:`.driver` (its ``simulate``
+from a declared kernel call and outputs), :mod:`.sections` (its summary's common sections and
+a default summary), :mod:`.declare` (a whole game from one declaration: a package of two files).
 
 Contract (the same as the Héron engine's):
 - rules: an immutable, validated object built from the game's defaults, an optional TOML file
@@ -130,6 +134,9 @@ class LightGame:
     #: measured with each alone and with the first two mixed (``runner.kinds.games``); empty:
     #: the first strategy alone
     heuristics: tuple[str, ...] = ()
+    #: the game's package (where its ``data/`` files lie); empty: the package of ``simulate``'s
+    #: module (a game whose ``simulate`` is a :class:`~heron_sim.games.driver.Driver`'s names it)
+    package: str = ""
 
     def real_players(self) -> tuple[str, ...]:
         """:attr:`heuristics`, or the first strategy alone when the game declares none."""
@@ -493,7 +500,7 @@ def seat_markdown(df: pd.DataFrame, extra: dict | None = None) -> list[str]:
 # ---------------------------------------------------------------- a game's words (the lab's sheets)
 def game_package(game: LightGame) -> str:
     """The package a game lives in (``heron_sim.games.rampage``): where its ``data/`` files are."""
-    return game.simulate.__module__.rsplit(".", 1)[0]
+    return game.package or game.simulate.__module__.rsplit(".", 1)[0]
 
 
 def _default_comments(package: str) -> dict[str, str]:

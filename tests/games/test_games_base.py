@@ -98,3 +98,85 @@ def test_rules_merging_one_line_errors():
         merge_tables(t, {"x": {"q": 1}})
     with pytest.raises(RulesError, match="x: expected a table"):
         merge_tables(t, {"x": 3})
+
+
+def test_the_driver_seats_allocates_slices_and_names_the_columns():
+    from heron_sim.games.driver import Driver, Out
+
+    calls = []
+
+    def kernel(arrays, seed, first, strat, out):  # a plain Python kernel: game i's values from i alone
+        calls.append((first, len(out["winner"])))
+        for g in range(len(out["winner"])):
+            i = first + g
+            out["winner"][g] = i % len(strat)
+            out["length"][g] = arrays + i
+            out["finished"][g] = i % 3 != 0
+            out["score"][g, :] = strat * 10 + i
+            out["grid"][g, :, :] = np.arange(6).reshape(2, 3) + i
+
+    d = Driver(strategies=("a", "b"), min_players=2, max_players=3, kernel=kernel, chunk=4,
+               prepare=lambda rules, players: rules * 100,
+               outputs={"winner": Out(), "length": Out(), "finished": Out(np.bool_), "score": Out(np.int64, ("P",)),
+                        "grid": Out(np.int64, (2, 3))})
+    df = d.simulate(1, games=10, players=3, seed=9, strategies=["a", "b", "a"], first_game=5)
+    assert tuple(df.columns) == CORE_COLUMNS + ("score_0", "score_1", "score_2", "grid_0_0", "grid_0_1", "grid_0_2",
+                                                "grid_1_0", "grid_1_1", "grid_1_2")
+    assert list(df["game"]) == list(range(5, 15)) and list(df["length"]) == [100 + i for i in range(5, 15)]
+    assert list(df["score_1"]) == [10 + i for i in range(5, 15)] and list(df["grid_1_2"]) == [5 + i for i in range(5, 15)]
+    assert sum(n for _, n in calls) == 10 and max(n for _, n in calls) <= 4  # slices of at most chunk games
+    parts = pd.concat([d.simulate(1, games=n, players=3, seed=9, strategies=["a", "b", "a"], first_game=f)
+                       for f, n in ((5, 3), (8, 7))], ignore_index=True)
+    pd.testing.assert_frame_equal(parts, df)
+    with pytest.raises(HeronSimError, match="strategies: .*allowed: 3 names among a, b"):
+        d.simulate(1, games=2, players=3, seed=9, strategies=["a", "c", "a"])
+    with pytest.raises(HeronSimError, match="players: 4; allowed: 2..3"):
+        d.simulate(1, games=2, players=4, seed=9)
+    with pytest.raises(HeronSimError, match="outputs winner; allowed: outputs that include winner, length, finished"):
+        Driver(strategies=("a",), min_players=2, max_players=2, kernel=kernel, outputs={"winner": Out()})
+
+
+def test_merged_table_and_table_rules(tmp_path):
+    from heron_sim.games.tables import TableRules, defaults_table, merged_table, table_loader
+
+    pkg = "heron_sim.games.akeruption"
+    d = defaults_table(pkg)
+    d["burnt"] = -1  # the copy is the caller's
+    assert defaults_table(pkg)["burnt"] == 250
+    m = merged_table(pkg, None, {"tiles": {"fork": 9}})
+    assert m["tiles"]["fork"] == 9 and m["tiles"]["straight"] == defaults_table(pkg)["tiles"]["straight"]
+    f = tmp_path / "r.toml"
+    f.write_text("burnt = 300\n[geometry]\nmin_distance = 2\n", encoding="utf-8")
+    m = merged_table(pkg, str(f), {"burnt": 260})
+    assert m["burnt"] == 260 and m["geometry"]["min_distance"] == 2
+    with pytest.raises(RulesError, match="^burnd: unknown key; allowed: critical, burnt"):
+        merged_table(pkg, None, {"burnd": 1})
+    load = table_loader(pkg, limits={"burnt": (10, 1000), "critical": (1, 999)})
+    r = load(None, {"critical": [40, 120, 200], "geometry": {"village_share": 1}})
+    assert isinstance(r, TableRules) and r.critical == (40, 120, 200) and r.geometry.village_share == 1.0
+    assert r.to_table()["geometry"]["village_share"] == 1.0 and load(None, r.to_table()) == r
+    assert hash(r) == hash(load(None, r.to_table())) and r != load(None, {})
+    for over, msg in (({"burnt": 5}, r"burnt: 5; allowed: an integer in 10\.\.1000"),
+                      ({"critical": [0, 1, 2]}, r"critical\[0\]: 0; allowed: an integer in 1\.\.999"),
+                      ({"burnt": 1.5}, "burnt: 1.5; allowed: an integer"),
+                      ({"geometry": {"x": 1}}, "geometry.x: unknown key")):
+        with pytest.raises(RulesError, match=msg):
+            load(None, over)
+    def check(rules):
+        if rules.burnt <= rules.critical[2]:
+            raise RulesError(f"burnt: {rules.burnt}; allowed: above the last critical zone")
+        if rules.burnt == 999:
+            raise ValueError("a slip of the game's own check")
+
+    load = table_loader(pkg, check=check)
+    assert load(None, {}).burnt == 250
+    with pytest.raises(RulesError, match="^burnt: 150; allowed: above the last critical zone$"):
+        load(None, {"burnt": 150})
+    with pytest.raises(RulesError, match="^invalid rules \\(ValueError: a slip"):
+        load(None, {"burnt": 999})
+    with pytest.raises(RulesError, match="limits: nope: not a key"):
+        table_loader(pkg, limits={"nope": (0, 1)})
+    with pytest.raises(AttributeError, match="read-only"):
+        r.burnt = 3
+    with pytest.raises(AttributeError, match="no key 'nope'"):
+        r.nope

@@ -8,8 +8,8 @@ from typing import Any
 import numpy as np
 
 from ...errors import RulesError
-from ...tomlfile import package_toml
-from ..base import merge_tables, rules_layers, table_digest
+from ..base import table_digest
+from ..tables import merged_table
 
 WALLS = ("straw", "wood", "stone")
 TILES = ("dead_end", "straight", "fork")
@@ -28,13 +28,6 @@ _INTS = {  # name: (parameter index, min, max)
     "hand_limit": (P_HAND, 0, 20), "villages": (P_VILLAGES, MAX_PLAYERS, 8),
     "sides": (P_SIDES, 1, 12), "max_turns": (P_MAX_TURNS, 1, 1_000_000),
 }
-
-
-def _defaults() -> dict:
-    return package_toml(__package__, "data/defaults.toml")
-
-
-_merge = merge_tables   # the nested tables of data/defaults.toml (games.base)
 
 
 def _int(value: Any, field: str, lo: int, hi: int) -> int:
@@ -131,7 +124,4 @@ class AkeruptionRules:
 
 def load_rules(rules_file: str | None = None, overrides: dict | None = None) -> AkeruptionRules:
     """Build the rules from the defaults, an optional TOML file and a dict of overrides."""
-    d = _defaults()
-    for layer in rules_layers(rules_file, overrides):
-        d = merge_tables(d, layer)
-    return AkeruptionRules.from_dict(d)
+    return AkeruptionRules.from_dict(merged_table(__package__, rules_file, overrides))

@@ -7,13 +7,49 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from ..base import core_frame, play_slices, seat_strategies
+from ..driver import Driver, Out, per_seat
 from .engine import STRATEGIES, K_HOLDS, K_STOPS, K_TESTS, N_KCOUNT, N_META, M_BYPASSED, M_ERUPTIONS, \
     M_FLOWS, STRATEGY_ID, run_games
 from .rules import MAX_PLAYERS, MIN_PLAYERS, WALLS, AkeruptionRules
 
 _CHUNK = 2000
 END_REASONS = ("none", "burnt", "pile")
+
+
+def _kernel(arrays, seed, first, strat, out) -> None:
+    params, critical, bonus, start_walls, tiles, res_w, fl = arrays
+    run_games(seed, first, len(out["winner"]), strat, critical, bonus, start_walls, tiles, res_w, params, fl,
+              out["winner"], out["length"], out["finished"], out["reason"], out["temps"], out["points"],
+              out["kst"], out["built"], out["meta"])
+
+
+def _columns(out, rules: AkeruptionRules, players: int) -> dict:
+    kst, built, meta = out["kst"], out["built"], out["meta"]
+    bonus = rules.wall_bonus
+    cols = {"winners": co_winners(out["temps"], out["points"], out["finished"]),
+            "end": np.array(END_REASONS, dtype=object)[out["reason"]],
+            **per_seat("temp", out["temps"]), **per_seat("points", out["points"])}
+    for k, kind in enumerate(WALLS):
+        cols.update(per_seat(f"built_{kind}", built[:, :, k]))
+    for k, kind in enumerate(WALLS):
+        cols[f"tests_{kind}"] = kst[:, k, K_TESTS]
+        cols[f"holds_{kind}"] = kst[:, k, K_HOLDS]
+        cols[f"stops_{kind}"] = kst[:, k, K_STOPS]
+        cols[f"bonus_{kind}"] = int(bonus[k])   # so the summary compares with the right exact rate
+    cols["eruptions"] = meta[:, M_ERUPTIONS]
+    cols["flows"] = meta[:, M_FLOWS]
+    cols["bypassed"] = meta[:, M_BYPASSED]
+    return cols
+
+
+#: The driver (games.driver): the kernel's outputs, one row per game.
+DRIVER = Driver(strategies=STRATEGIES, min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
+                outputs={"winner": Out(np.int64), "length": Out(np.int64), "finished": Out(np.bool_),
+                         "reason": Out(np.int64), "temps": Out(np.int64, ("P",)), "points": Out(np.int64, ("P",)),
+                         "kst": Out(np.int64, (3, N_KCOUNT)), "built": Out(np.int64, ("P", 3)),
+                         "meta": Out(np.int64, (N_META,))},
+                prepare=lambda rules, players: rules.kernel_arrays(), kernel=_kernel, columns=_columns,
+                ids={name: STRATEGY_ID[name] for name in STRATEGIES}, chunk=_CHUNK)
 
 
 def simulate(rules: AkeruptionRules, games: int, players: int, seed: int,
@@ -30,43 +66,7 @@ def simulate(rules: AkeruptionRules, games: int, players: int, seed: int,
     ``flows`` (flows that entered a village), ``bypassed`` (walls on flows destroyed untested: the
     lava could reach their place from another side).
     """
-    ids = {name: STRATEGY_ID[name] for name in STRATEGIES}
-    names, strat = seat_strategies(strategies, players, ids, MIN_PLAYERS, MAX_PLAYERS, games, seed, first_game)
-    params, critical, bonus, start_walls, tiles, res_w, fl = rules.kernel_arrays()
-    winner = np.empty(games, np.int64)
-    length = np.empty(games, np.int64)
-    finished = np.empty(games, np.bool_)
-    reason = np.empty(games, np.int64)
-    temps = np.empty((games, players), np.int64)
-    points = np.empty((games, players), np.int64)
-    kst = np.empty((games, 3, N_KCOUNT), np.int64)
-    built = np.empty((games, players, 3), np.int64)
-    meta = np.empty((games, N_META), np.int64)
-    def play(a, b):
-        run_games(seed, first_game + a, b - a, strat, critical, bonus, start_walls, tiles, res_w,
-                  params, fl, winner[a:b], length[a:b], finished[a:b], reason[a:b], temps[a:b],
-                  points[a:b], kst[a:b], built[a:b], meta[a:b])
-
-    play_slices(games, _CHUNK, play, progress)
-    df = core_frame(seed, first_game, players, names, winner, length, finished,
-                    end=np.array(END_REASONS, dtype=object)[reason])
-    df.insert(df.columns.get_loc("finished") + 1, "winners", co_winners(temps, points, finished))
-    for p in range(players):
-        df[f"temp_{p}"] = temps[:, p]
-    for p in range(players):
-        df[f"points_{p}"] = points[:, p]
-    for k, kind in enumerate(WALLS):
-        for p in range(players):
-            df[f"built_{kind}_{p}"] = built[:, p, k]
-    for k, kind in enumerate(WALLS):
-        df[f"tests_{kind}"] = kst[:, k, K_TESTS]
-        df[f"holds_{kind}"] = kst[:, k, K_HOLDS]
-        df[f"stops_{kind}"] = kst[:, k, K_STOPS]
-        df[f"bonus_{kind}"] = int(bonus[k])   # so the summary compares with the right exact rate
-    df["eruptions"] = meta[:, M_ERUPTIONS]
-    df["flows"] = meta[:, M_FLOWS]
-    df["bypassed"] = meta[:, M_BYPASSED]
-    return df
+    return DRIVER.simulate(rules, games, players, seed, strategies, progress, first_game)
 
 
 def co_winners(temps: np.ndarray, points: np.ndarray, finished: np.ndarray) -> np.ndarray:

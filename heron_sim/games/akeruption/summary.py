@@ -8,9 +8,10 @@ import numpy as np
 import pandas as pd
 
 from ...analysis.intervals import wilson
-from ...analysis.stats import t_interval
-from ...analysis.metrics import light_strategy_table, light_win_shares
-from ..base import length_rows, pct_text, seat_markdown, tidy_frames
+from ...analysis.metrics import light_win_shares
+from .. import registered
+from ..base import pct_text, seat_markdown, tidy_frames
+from ..sections import heading_lines, strategy_lines, turns_lines
 from .exact import hold_probability
 from .rules import MAX_PLAYERS, MIN_PLAYERS, WALLS
 
@@ -45,27 +46,14 @@ def summarize(df: pd.DataFrame) -> str:
     n = len(df)
     players = int(df["players"].iloc[0])
     fin = df[df["finished"]]
-    out = [f"# Akeruption — {n} games, {players} players", "",
-           f"Seats: `{df['seats'].iloc[0]}`; master seed {int(df['seed'].iloc[0])}; finished "
-           f"{len(fin)} / {n}; shared wins: {int((fin['winner'] < 0).sum())}.", "",
-           "## Seat advantage", ""]
+    out = heading_lines(df, "Akeruption", shared=True)
     out += seat_markdown(df, {"mean final °C": [f"{fin[f'temp_{p}'].mean():.0f}" for p in range(players)]})
-    m, lo, hi = t_interval(df["length"])
-    q = np.percentile(df["length"], [0, 10, 25, 50, 75, 90, 100]) if n else [np.nan] * 7
     ends = df["end"].value_counts()
-    out += ["", "## Game length (player turns)", "",
-            f"Mean {m:.1f} [{lo:.1f}, {hi:.1f}] turns ({m / players:.1f} rounds). Ended by a burnt "
-            f"village: {_pct(*wilson(int(ends.get('burnt', 0)), n))}; by the empty pile: "
-            f"{_pct(*wilson(int(ends.get('pile', 0)), n))}.", "",
-            "| min | p10 | p25 | median | p75 | p90 | max |", "|---|---|---|---|---|---|---|",
-            "| " + " | ".join(f"{v:.0f}" for v in q) + " |", "",
-            f"New eruptions per game: {df['eruptions'].mean():.2f}; flows into villages: "
+    out += turns_lines(df, f" Ended by a burnt village: {_pct(*wilson(int(ends.get('burnt', 0)), n))}; by the "
+                           f"empty pile: {_pct(*wilson(int(ends.get('pile', 0)), n))}.")
+    out += ["", f"New eruptions per game: {df['eruptions'].mean():.2f}; flows into villages: "
             f"{df['flows'].mean():.1f}."]
-    out += ["", "## Strategy win shares (per seat played; a shared win counts 1/k)", "",
-            "| strategy | wins | seat-games | win share [95 %] |", "|---|---|---|---|"]
-    stt = light_strategy_table(df)
-    for r in stt[stt["seat"].astype(str) == "all"].itertuples():
-        out.append(f"| {r.strategy} | {r.wins:.1f} | {r.seat_games} | {_pct(r.win_rate, r.low, r.high)} |")
+    out += strategy_lines(df)
     out += ["", "## Wall kinds", "",
             "Hold rate of the dice test (white + bonus > orange, ties to the lava) against the exact "
             "rate from the 36 outcomes; *stops* = times a wall of that kind stood against lava "
@@ -90,18 +78,8 @@ def summarize(df: pd.DataFrame) -> str:
 
 
 # ---------------------------------------------------------------- tidy frames for the report
-def _game():
-    from .. import get
-    return get("akeruption")
-
-
-def _game():
-    """This game, from the registry (its package registers it after importing this module)."""
-    from .. import get
-
-    return get("akeruption")
-
-
+#: This game, from the registry when called (its package registers it after importing this module).
+_game = registered("akeruption")
 seat_shares, readings, strategies = tidy_frames(_game, READINGS, PLAYERS)
 
 

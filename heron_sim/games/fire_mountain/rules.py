@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 
 from ...errors import RulesError
-from ...tomlfile import package_toml, read_toml
 from ..base import table_digest
+from ..tables import merged_table
 
 # Layout of the engine's scalar parameter vector (filled by FireMountainRules.kernel_params).
 P_SPACES, P_TARGET, P_DICE, P_ROLLS, P_CROMAGNONS, P_SLOTS, P_MAX_TURNS, P_COPIES, \
@@ -38,10 +38,6 @@ _SCALARS = {"dice": (1, 10), "rolls": (1, 10), "cro_magnons": (1, 50), "dino_slo
 _FLAGS = ("stegosaurus_on_volcano", "triceratops_guards", "free_order")
 _ENDS = ("eruption", "round")
 _TOP = ("layout", "volcano_spaces", "score_target", "faces", "species", *_SCALARS, *_FLAGS, "end")
-
-
-def _defaults() -> dict:
-    return package_toml(__package__, "data/defaults.toml")
 
 
 def _merge(base: dict, over: dict, where: str = "") -> dict:
@@ -185,9 +181,4 @@ class FireMountainRules:
 
 def load_rules(rules_file: str | None = None, overrides: dict | None = None) -> FireMountainRules:
     """Build the rules from the defaults, an optional TOML file and a dict of overrides."""
-    d = _defaults()
-    if rules_file is not None:
-        d = _merge(d, read_toml(rules_file, "--rules"))
-    if overrides:
-        d = _merge(d, overrides)
-    return FireMountainRules.from_dict(d)
+    return FireMountainRules.from_dict(merged_table(__package__, rules_file, overrides, merge=_merge))

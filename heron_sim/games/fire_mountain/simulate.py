@@ -7,11 +7,37 @@ from typing import Callable, Sequence
 import numpy as np
 import pandas as pd
 
-from ..base import core_frame, play_slices, seat_strategies
+from ..driver import Driver, Out, per_seat
 from .engine import STRATEGIES, N_STATS, STAT_NAMES, STRATEGY_ID, run_games
 from .rules import MAX_PLAYERS, MIN_PLAYERS, SPECIES, FireMountainRules
 
 _CHUNK = 2000  # games per kernel call: the progress bar moves, memory stays small
+
+
+def _prepare(rules: FireMountainRules, players: int):
+    i64 = lambda x: np.array(x, np.int64)  # noqa: E731
+    return i64(rules.layout), i64(rules.faces), i64(rules.species), i64(rules.cost), rules.kernel_params(players)
+
+
+def _kernel(arrays, seed, first, strat, out) -> None:
+    run_games(seed, first, len(out["winner"]), strat, *arrays, out["winner"], out["length"], out["finished"],
+              out["scores"], out["hatched"], out["stats"])
+
+
+def _columns(out, rules: FireMountainRules, players: int) -> dict:
+    hatched = out["hatched"]
+    return {**per_seat("score", out["scores"]),
+            **{f"hatched_{SPECIES[s]}_{p}": hatched[:, p, s] for s in rules.species for p in range(players)},
+            **{name: out["stats"][:, i] for i, name in enumerate(STAT_NAMES)}}
+
+
+#: The driver (games.driver): the kernel's outputs, one row per game.
+DRIVER = Driver(strategies=STRATEGIES, min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
+                outputs={"winner": Out(np.int64), "length": Out(np.int64), "finished": Out(np.bool_),
+                         "scores": Out(np.int64, ("P",)), "hatched": Out(np.int64, ("P", len(SPECIES))),
+                         "stats": Out(np.int64, (N_STATS,))},
+                prepare=_prepare, kernel=_kernel, columns=_columns, ids={name: STRATEGY_ID[name] for name in STRATEGIES},
+                chunk=_CHUNK)
 
 
 def simulate(rules: FireMountainRules, games: int, players: int, seed: int,
@@ -24,30 +50,4 @@ def simulate(rules: FireMountainRules, games: int, players: int, seed: int,
     (earthquakes that changed the majority of an occupied region), ``eruptions``, ``threatened``
     (Cro-Magnons sent back by a Tyrannosaurus).
     """
-    ids = {name: STRATEGY_ID[name] for name in STRATEGIES}
-    names, strat = seat_strategies(strategies, players, ids, MIN_PLAYERS, MAX_PLAYERS, games, seed, first_game)
-    layout = np.array(rules.layout, np.int64)
-    faces = np.array(rules.faces, np.int64)
-    species = np.array(rules.species, np.int64)
-    cost = np.array(rules.cost, np.int64)
-    params = rules.kernel_params(players)
-    winner = np.empty(games, np.int64)
-    length = np.empty(games, np.int64)
-    finished = np.empty(games, np.bool_)
-    scores = np.empty((games, players), np.int64)
-    hatched = np.empty((games, players, len(SPECIES)), np.int64)
-    stats = np.empty((games, N_STATS), np.int64)
-    def play(a, b):
-        run_games(seed, first_game + a, b - a, strat, layout, faces, species, cost, params,
-                  winner[a:b], length[a:b], finished[a:b], scores[a:b], hatched[a:b], stats[a:b])
-
-    play_slices(games, _CHUNK, play, progress)
-    df = core_frame(seed, first_game, players, names, winner, length, finished)
-    for p in range(players):
-        df[f"score_{p}"] = scores[:, p]
-    for s in rules.species:
-        for p in range(players):
-            df[f"hatched_{SPECIES[s]}_{p}"] = hatched[:, p, s]
-    for i, name in enumerate(STAT_NAMES):
-        df[name] = stats[:, i]
-    return df
+    return DRIVER.simulate(rules, games, players, seed, strategies, progress, first_game)

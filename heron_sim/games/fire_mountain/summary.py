@@ -7,8 +7,10 @@ import pandas as pd
 
 from ...analysis.intervals import wilson
 from ...analysis.stats import t_interval
-from ...analysis.metrics import light_seat_table, light_strategy_table, light_win_shares
+from ...analysis.metrics import light_seat_table, light_win_shares
+from .. import registered
 from ..base import pct_text, run_frame, seat_markdown, tidy_frames
+from ..sections import heading_lines, strategy_lines, turns_lines
 from .rules import MAX_PLAYERS, MIN_PLAYERS, SPECIES
 
 #: Every player count the seed allows.
@@ -28,12 +30,6 @@ def seat_table(df: pd.DataFrame) -> pd.DataFrame:
     1/players (:func:`heron_sim.analysis.metrics.light_seat_table`; a tie for the best score
     goes to the seat farthest from the first, so Fire Mountain has no shared win)."""
     return light_seat_table(df).rename(columns={"win_rate": "rate"})
-
-
-def strategy_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Win share of each strategy per seat played, with a Wilson interval."""
-    t = light_strategy_table(df)
-    return t[t["seat"].astype(str) == "all"].rename(columns={"win_rate": "rate"}).reset_index(drop=True)
 
 
 def species_table(df: pd.DataFrame) -> pd.DataFrame:
@@ -57,24 +53,12 @@ def species_table(df: pd.DataFrame) -> pd.DataFrame:
 def summarize(df: pd.DataFrame) -> str:
     """Markdown answering the game's questions (95 % intervals throughout)."""
     n = len(df)
-    players = int(df["players"].iloc[0])
-    fin = df[df["finished"]]
-    out = [f"# La Colère de la Montagne de Feu — {n} games, {players} players",
-           "", f"Seats: `{df['seats'].iloc[0]}`; master seed {int(df['seed'].iloc[0])}; "
-           f"finished {len(fin)} / {n}.", "", "## Seat advantage", ""]
+    out = heading_lines(df, "La Colère de la Montagne de Feu")
     out += seat_markdown(df)
-    m, lo, hi = t_interval(df["length"])
-    q = np.percentile(df["length"], [0, 10, 25, 50, 75, 90, 100]) if n else [np.nan] * 7
-    out += ["", "## Game length (player turns)", "",
-            f"Mean {m:.1f} [{lo:.1f}, {hi:.1f}] turns ({m / players:.1f} rounds).", "",
-            "| min | p10 | p25 | median | p75 | p90 | max |", "|---|---|---|---|---|---|---|",
-            "| " + " | ".join(f"{v:.0f}" for v in q) + " |"]
+    out += turns_lines(df)
     m, lo, hi = t_interval(df["eruptions"])
     out.append(f"\nEruptions per game: {m:.2f} [{lo:.2f}, {hi:.2f}].")
-    out += ["", "## Strategy win rates (per seat played)", "",
-            "| strategy | wins | seat-games | win rate [95 %] |", "|---|---|---|---|"]
-    for r in strategy_table(df).itertuples():
-        out.append(f"| {r.strategy} | {r.wins:.0f} | {r.seat_games} | {_pct(r.rate, r.low, r.high)} |")
+    out += strategy_lines(df, "## Strategy win rates (per seat played)", "win rate [95 %]", wins=".0f")
     out += ["", "## Value of each species", "",
             "Win rate of seats that hatched at least one of the species vs seats that hatched none "
             "(observational: good players hatch more).", "",
@@ -96,18 +80,8 @@ def summarize(df: pd.DataFrame) -> str:
 
 
 # ---------------------------------------------------------------- tidy frames for the report
-def _game():
-    from .. import get
-    return get("fire-mountain")
-
-
-def _game():
-    """This game, from the registry (its package registers it after importing this module)."""
-    from .. import get
-
-    return get("fire-mountain")
-
-
+#: This game, from the registry when called (its package registers it after importing this module).
+_game = registered("fire-mountain")
 seat_shares, readings, strategies = tidy_frames(_game, READINGS, PLAYERS)
 
 

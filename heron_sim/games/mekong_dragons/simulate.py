@@ -7,7 +7,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from ..base import core_frame, play_slices, seat_strategies
+from ..driver import Driver, Out, packed_core, seat_fields
 from . import engine as E
 from .rules import CARDS, COLOURS_BY_PLAYERS, VILLAGES, MekongRules
 
@@ -26,6 +26,30 @@ def seat_villages(players: int) -> np.ndarray:
     return np.array([VILLAGES.index(c) for c in COLOURS_BY_PLAYERS[players]], dtype=np.int64)
 
 
+def _prepare(rules: MekongRules, players: int):
+    return seat_villages(players), rules.kernel_params(), rules.geometry()["dist"], float(rules.judgement_error)
+
+
+def _kernel(arrays, seed, first, strat, out) -> None:
+    home, ip, dist, error = arrays
+    E.play_batch(np.uint64(seed), first, strat, home, ip, dist, error, out["og"], out["os"])
+
+
+def _columns(out, rules: MekongRules, players: int) -> dict:
+    og = out["og"]
+    return {"colours": ",".join(COLOURS_BY_PLAYERS[players]),
+            "stones_left": og[:, E.O_STONES_LEFT], "planks_on_board": og[:, E.O_PLANKS_ON],
+            **seat_fields(out["os"], [*CARDS, "cancelled", "water", "fallen", "placed"])}
+
+
+#: The driver (games.driver): the kernel writes one int64[NOG] row per game and int64[P, NOS] per seat.
+DRIVER = Driver(strategies=STRATEGIES, min_players=2, max_players=6,
+                outputs={"og": Out(np.int64, (E.NOG,)), "os": Out(np.int64, ("P", E.NOS))},
+                prepare=_prepare, kernel=_kernel, columns=_columns,
+                core=packed_core("og", E.O_WINNER, E.O_LENGTH, E.O_FINISHED),
+                chunk=_CHUNK)
+
+
 def simulate(rules: MekongRules, games: int, players: int, seed: int, strategies: list[str],
              progress: Callable[[int], None] | None = None, first_game: int = 0) -> pd.DataFrame:
     """Play ``games`` games (indices first_game ..) and return one row per game.
@@ -35,26 +59,4 @@ def simulate(rules: MekongRules, games: int, players: int, seed: int, strategies
     card was programmed and revealed), ``cancelled_i`` (cards cancelled by a dragon),
     ``water_i`` (falls in the water), ``fallen_i`` (planks lost, too short), ``placed_i``.
     """
-    strategies, strat = seat_strategies(strategies, players, {s: i for i, s in enumerate(STRATEGIES)},
-                                        2, 6, games, seed, first_game)
-    geo = rules.geometry()
-    ip = rules.kernel_params()
-    home = seat_villages(players)
-    og = np.zeros((games, E.NOG), dtype=np.int64)
-    os_ = np.zeros((games, players, E.NOS), dtype=np.int64)
-    def play(start, stop):
-        E.play_batch(np.uint64(seed), first_game + start, strat, home, ip, geo["dist"],
-                     float(rules.judgement_error), og[start:stop], os_[start:stop])
-
-    play_slices(games, _CHUNK, play, progress)
-    cols = {
-        "colours": ",".join(COLOURS_BY_PLAYERS[players]),
-        "stones_left": og[:, E.O_STONES_LEFT],
-        "planks_on_board": og[:, E.O_PLANKS_ON],
-    }
-    names = list(CARDS) + ["cancelled", "water", "fallen", "placed"]
-    for k, name in enumerate(names):
-        for i in range(players):
-            cols[f"{name}_{i}"] = os_[:, i, k]
-    return core_frame(seed, first_game, players, strategies, og[:, E.O_WINNER], og[:, E.O_LENGTH],
-                      og[:, E.O_FINISHED], **cols)
+    return DRIVER.simulate(rules, games, players, seed, strategies, progress, first_game)

@@ -6,9 +6,9 @@ import numpy as np
 import pandas as pd
 
 from ...analysis.intervals import wilson
-from ...analysis.stats import t_interval
-from ...analysis.metrics import light_strategy_table
+from .. import registered
 from ..base import pct_text, run_frame, seat_markdown, tidy_frames
+from ..sections import rounds_lines, strategy_lines
 from .rules import CARDS
 
 #: Every player count the seed allows (colours for 2..6 players).
@@ -59,19 +59,9 @@ def summarize(df: pd.DataFrame) -> str:
     out += ["## First-player advantage (seat 1 starts with the statuette)", ""]
     out += seat_markdown(df, {"colour": colours, "strategy": seats})
 
-    m, lo, hi = t_interval(fin["length"]) if len(fin) else (np.nan,) * 3
-    q = fin["length"].quantile([0.05, 0.25, 0.5, 0.75, 0.95]) if len(fin) else pd.Series([np.nan] * 5)
-    out += ["", f"## Length (rounds, {players} players; finished games)", "",
-            f"Mean {m:.2f} [{lo:.2f}, {hi:.2f}]; 5/25/50/75/95 % quantiles "
-            + " / ".join(f"{v:.0f}" for v in q) + ".", "", "| rounds | games |", "|---|---|"]
-    for k, v in fin["length"].value_counts().sort_index().items():
-        out.append(f"| {k} | {v} |")
-
-    out += ["", "## Strategy win rates (per seat occupied, 95 % interval)", "",
-            "| strategy | seat-games | wins | win rate |", "|---|---|---|---|"]
-    stt = light_strategy_table(df)
-    for r in stt[stt["seat"].astype(str) == "all"].itertuples():
-        out.append(f"| {r.strategy} | {r.seat_games} | {r.wins:.0f} | {_pct(r.win_rate, r.low, r.high)} |")
+    out += rounds_lines(fin["length"], f"## Length (rounds, {players} players; finished games)", extremes=False)
+    out += strategy_lines(df, "## Strategy win rates (per seat occupied, 95 % interval)", "win rate",
+                          wins_first=False, wins=".0f")
 
     out += ["", "## Value of each card", "",
             "Plays per seat and game; winners' and others' plays; win rate of the seat-games that "
@@ -92,18 +82,8 @@ def summarize(df: pd.DataFrame) -> str:
 
 
 # ---------------------------------------------------------------- tidy frames for the report
-def _game():
-    from .. import get
-    return get("mekong-dragons")
-
-
-def _game():
-    """This game, from the registry (its package registers it after importing this module)."""
-    from .. import get
-
-    return get("mekong-dragons")
-
-
+#: This game, from the registry when called (its package registers it after importing this module).
+_game = registered("mekong-dragons")
 seat_shares, readings, strategies = tidy_frames(_game, READINGS, PLAYERS)
 
 

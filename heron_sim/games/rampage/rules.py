@@ -6,16 +6,15 @@ the arrays the kernels read (integer parameters, per-seat probabilities, the cit
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass, fields
 from pathlib import Path
 
 import numpy as np
 
 from ...errors import RulesError
-from ...tomlfile import package_toml
-from ..base import merge_flat, rules_layers, table_digest
+from ..base import merge_flat, table_digest
 from ..shapes import table_like
+from ..tables import defaults_table, merged_table
 
 #: Skill-dependent probabilities: each is a pair [at skill 0, at skill 1], in this kernel order.
 SKILL_PAIRS: tuple[str, ...] = (
@@ -203,16 +202,16 @@ def _tupled(value):
 
 def defaults() -> dict:
     """The default rules as a plain dict (from the packaged ``data/defaults.toml``)."""
-    return package_toml(__package__, "data/defaults.toml")
+    return defaults_table(__package__)
 
 
-@functools.lru_cache(maxsize=1)
 def _default_table() -> dict:
-    """The defaults, read once, for the shape and key order of :meth:`RampageRules.to_table` (never modified)."""
-    return defaults()
+    """The defaults, for the shape and key order of :meth:`RampageRules.to_table`."""
+    return defaults_table(__package__)
 
 
 def load_rules(rules_file: str | Path | None = None, overrides: dict | None = None) -> RampageRules:
-    """Defaults, then the keys of ``rules_file``, then ``overrides``; validated."""
-    values = merge_flat(defaults(), rules_layers(rules_file, overrides), {f.name for f in fields(RampageRules)})
+    """Defaults, then the keys of ``rules_file``, then ``overrides`` (flat keys, :func:`~..base.merge_flat`); validated."""
+    known = {f.name for f in fields(RampageRules)}
+    values = merged_table(__package__, rules_file, overrides, merge=lambda v, layer: merge_flat(v, [layer], known))
     return RampageRules(**{k: _tupled(v) for k, v in values.items()})

@@ -7,7 +7,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from ..base import core_frame, play_slices, seat_strategies
+from ..driver import Driver, Out, packed_core
 from . import engine as E
 from .rules import RampageRules
 
@@ -20,32 +20,13 @@ STRATEGIES: tuple[str, ...] = ("greedy", "random", "wrecker")
 _CHUNK = 1000
 
 
-def simulate(rules: RampageRules, games: int, players: int, seed: int, strategies: list[str],
-             progress: Callable[[int], None] | None = None, first_game: int = 0) -> pd.DataFrame:
-    """Play ``games`` games (indices first_game ..) and return one row per game.
-
-    Columns: CORE_COLUMNS, then ``face``, ``winners`` (bit mask of the seats tied for first,
-    0 if unfinished; ``winner`` is -1 when it has several bits), ``skill_i``, ``end_reason`` (buildings, line6, cap),
-    ``escaped``, ``fires`` (lines or zones completed), ``turns``, and per seat ``score_i``,
-    ``sets_i``, ``floors_i``, ``teeth_i`` (points of each source), ``char_i``, ``eaten_i``,
-    ``lost_i`` (teeth lost), ``topples_i``, ``escapes_i``, ``loser_i`` (filled line 6),
-    ``move_i``, ``throw_i``, ``drop_i``, ``blow_i`` (actions taken).
-    """
-    strategies, strat = seat_strategies(strategies, players, {s: i for i, s in enumerate(STRATEGIES)},
-                                        2, 4, games, seed, first_game)
-    ka = rules.kernel_arrays(players)
-    og = np.zeros((games, E.NOG), dtype=np.int64)
-    os_ = np.zeros((games, players, E.NOS), dtype=np.float64)
-    def play(start, stop):
-        E.play_batch(np.uint64(seed), first_game + start, strat, ka["pp"], ka["ip"], ka["fp"],
-                     ka["adj"], ka["b_dist"], ka["b_floors"], ka["corner"], ka["veh_home"],
-                     og[start:stop], os_[start:stop])
-
-    play_slices(games, _CHUNK, play, progress)
-    return _frame(og, os_, rules, players, seed, strategies, first_game)
+def _kernel(ka, seed, first, strat, out) -> None:
+    E.play_batch(np.uint64(seed), first, strat, ka["pp"], ka["ip"], ka["fp"], ka["adj"], ka["b_dist"],
+                 ka["b_floors"], ka["corner"], ka["veh_home"], out["og"], out["os"])
 
 
-def _frame(og, os_, rules, players, seed, strategies, first_game) -> pd.DataFrame:
+def _columns(out, rules: RampageRules, players: int) -> dict:
+    og, os_ = out["og"], out["os"]
     cols = {"face": rules.escape_face}
     skill = rules.seat_skills(players)
     for i in range(players):
@@ -65,5 +46,27 @@ def _frame(og, os_, rules, players, seed, strategies, first_game) -> pd.DataFram
     best = sc == sc.max(axis=1, keepdims=True)
     mask = (best.astype(np.int64) << np.arange(players, dtype=np.int64)).sum(axis=1)
     cols["winners"] = np.where(og[:, E.O_FINISHED] > 0, mask, 0).astype(np.int64)
-    return core_frame(seed, first_game, players, strategies, og[:, E.O_WINNER], og[:, E.O_LENGTH],
-                      og[:, E.O_FINISHED], **cols)
+    return cols
+
+
+#: The driver (games.driver): the kernel writes one int64[NOG] row per game (winner, length,
+#: finished, end reason, ...) and float64[P, NOS] per seat (score, its sources, actions, ...).
+DRIVER = Driver(strategies=STRATEGIES, min_players=2, max_players=4,
+                outputs={"og": Out(np.int64, (E.NOG,)), "os": Out(np.float64, ("P", E.NOS))},
+                prepare=lambda rules, players: rules.kernel_arrays(players), kernel=_kernel, columns=_columns,
+                core=packed_core("og", E.O_WINNER, E.O_LENGTH, E.O_FINISHED),
+                chunk=_CHUNK)
+
+
+def simulate(rules: RampageRules, games: int, players: int, seed: int, strategies: list[str],
+             progress: Callable[[int], None] | None = None, first_game: int = 0) -> pd.DataFrame:
+    """Play ``games`` games (indices first_game ..) and return one row per game.
+
+    Columns: CORE_COLUMNS, then ``face``, ``winners`` (bit mask of the seats tied for first,
+    0 if unfinished; ``winner`` is -1 when it has several bits), ``skill_i``, ``end_reason`` (buildings, line6, cap),
+    ``escaped``, ``fires`` (lines or zones completed), ``turns``, and per seat ``score_i``,
+    ``sets_i``, ``floors_i``, ``teeth_i`` (points of each source), ``char_i``, ``eaten_i``,
+    ``lost_i`` (teeth lost), ``topples_i``, ``escapes_i``, ``loser_i`` (filled line 6),
+    ``move_i``, ``throw_i``, ``drop_i``, ``blow_i`` (actions taken).
+    """
+    return DRIVER.simulate(rules, games, players, seed, strategies, progress, first_game)

@@ -7,8 +7,10 @@ import pandas as pd
 
 from ...analysis.intervals import wilson
 from ...analysis.stats import t_interval
-from ...analysis.metrics import light_seat_table, light_strategy_table, light_win_shares
+from ...analysis.metrics import light_seat_table, light_win_shares
+from .. import registered
 from ..base import pct_text, seat_markdown, tidy_frames
+from ..sections import rounds_lines, strategy_lines
 
 SOURCES = ("sets", "floors", "teeth", "char")
 #: Every player count the seed allows.
@@ -30,12 +32,6 @@ def seat_table(df: pd.DataFrame) -> pd.DataFrame:
     t.insert(1, "strategy", df["seats"].iloc[0].split(","))
     t.insert(2, "skill", [float(df[f"skill_{i}"].iloc[0]) if f"skill_{i}" in df else np.nan for i in t["seat"]])
     return t
-
-
-def strategy_table(df: pd.DataFrame) -> pd.DataFrame:
-    """Win share of each strategy per seat it occupied, with a 95 % Wilson interval."""
-    t = light_strategy_table(df)
-    return t[t["seat"].astype(str) == "all"].rename(columns={"win_rate": "rate"}).reset_index(drop=True)
 
 
 def source_table(df: pd.DataFrame) -> pd.DataFrame:
@@ -80,19 +76,9 @@ def summarize(df: pd.DataFrame) -> str:
     out += seat_markdown(df, {"strategy": df["seats"].iloc[0].split(","),
                               "skill": [f"{float(df[f'skill_{i}'].iloc[0]):.2f}" for i in range(players)]})
 
-    m, lo, hi = t_interval(df["length"])
-    q = df["length"].quantile([0.05, 0.25, 0.5, 0.75, 0.95])
-    out += ["", "## Length (rounds)", "",
-            f"Mean {m:.2f} [{lo:.2f}, {hi:.2f}]; 5/25/50/75/95 % quantiles "
-            f"{q.iloc[0]:.0f} / {q.iloc[1]:.0f} / {q.iloc[2]:.0f} / {q.iloc[3]:.0f} / {q.iloc[4]:.0f}; "
-            f"min {df['length'].min()}, max {df['length'].max()}.", "", "| rounds | games |", "|---|---|"]
-    for k, v in df["length"].value_counts().sort_index().items():
-        out.append(f"| {k} | {v} |")
-
-    out += ["", "## Strategy win rates (per seat occupied, 95 % interval)", "",
-            "| strategy | seat-games | wins | win rate |", "|---|---|---|---|"]
-    for r in strategy_table(df).itertuples():
-        out.append(f"| {r.strategy} | {r.seat_games} | {r.wins:.1f} | {_pct(r.rate, r.low, r.high)} |")
+    out += rounds_lines(df["length"])
+    out += strategy_lines(df, "## Strategy win rates (per seat occupied, 95 % interval)", "win rate",
+                          wins_first=False)
 
     skills = np.array([float(df[f"skill_{i}"].iloc[0]) for i in range(players)])
     out += ["", "## How much skill decides the winner", ""]
@@ -144,18 +130,8 @@ def summarize(df: pd.DataFrame) -> str:
 
 
 # ---------------------------------------------------------------- tidy frames for the report
-def _game():
-    from .. import get
-    return get("rampage")
-
-
-def _game():
-    """This game, from the registry (its package registers it after importing this module)."""
-    from .. import get
-
-    return get("rampage")
-
-
+#: This game, from the registry when called (its package registers it after importing this module).
+_game = registered("rampage")
 seat_shares, readings, strategies = tidy_frames(_game, READINGS, PLAYERS)
 
 
