@@ -244,6 +244,37 @@ def test_the_game_pages_are_french_with_the_english_beside_them(plan_dir, tmp_pa
     assert w.tr("2,140") == "2\u202f140" and w.missing == ["A sentence nobody wrote, {0} × {t0}."]  # figures need none
 
 
+def test_the_annex_is_french_with_the_english_beside_it(plan_dir, tmp_path):
+    """Issue 33 item 1: the annex of a real plan run (every Héron section's tables, figures and
+    notes) is French (report-annex.html, .md) with the English beside it; every text of it and of
+    its figures has a French entry (write_report lists those without one), no English sentence of
+    the catalogue and no key id is left on the French annex, its numbers are written the French way."""
+    from heron_sim.report import build_sections
+    from heron_sim.runner import RunData
+    from tests.test_report_brief import _visible, english_left
+
+    run = plan_dir / "run"
+    if not (run / "manifest.json").is_file():
+        pytest.skip("needs the plan run of test_plan_report_and_rerender")
+    heron = [s for s in build_sections(RunData(run)) if s.part != "appendix"]
+    paths = write_report(heron, {"games played (all)": "12,345", "seeds": "1, 2 (game i of a batch draws from stream (seed, i))",
+                                 "rules hashes": "f20aec6d786a (first used by modes/games_8d8)"}, tmp_path)
+    assert paths["missing"] == [], f"no French entry in heron_sim/locale/fr.po for: {paths['missing']}"
+    fr, en = (tmp_path / "report-annex.html").read_text(), (tmp_path / "report-annex.en.html").read_text()
+    assert '<html lang="fr">' in fr and '<html lang="en">' in en
+    md = re.sub(r"<a id=[^>]*></a>|\]\([^)]*\)|`[^`]*`", " ", (tmp_path / "report-annex.md").read_text())
+    for text in (_visible(fr), md):
+        assert english_left(text) == [], english_left(text)[:5]
+        assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), re.findall(r"\b[a-z]+_[a-z_]+\b", text)[:5]
+    assert re.search(r"\d+,\d+\u00a0% \[\d+,\d+\u202f; \d+,\d+\]", fr) and "12\u202f345 parties" in fr
+    assert "Étang Paisible" in fr and "Angoisse du Héron" in fr and "manches" in fr and "rounds" not in _visible(fr)
+    assert english_left(_visible(en))  # the check finds English where it is
+    # each language's figures: the French annex embeds the French PNGs, the Markdown links them
+    refs = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", (tmp_path / "report-annex.md").read_text())
+    refs_en = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", (tmp_path / "report-annex.en.md").read_text())
+    assert refs and all(not r.endswith(".en.png") for r in refs) and refs_en == [r.replace(".png", ".en.png") for r in refs]
+
+
 def test_markdown_blocks_render_in_both_formats(tmp_path):
     from heron_sim.report.render import demote_headings, markdown_block_html
 

@@ -88,7 +88,9 @@ class AnnexWords(GameWords):
     strategy = re.compile(r"\b(?:" + "|".join(PLAYERS) + r")\b")
 
     def __init__(self, lang: str):
-        super().__init__(lang)
+        from ..i18n import _READINGS
+
+        super().__init__(lang, readings=list(_READINGS))  # a reading ("real but small") is a slot {rd0}
 
     def tr(self, text) -> str:
         """A sentence of the report in the page's language: the brief's entry of the whole text

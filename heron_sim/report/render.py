@@ -580,10 +580,10 @@ def _html(sections, meta, title, pngs, rows, reconcile, judged=None, games=(), g
                  "words": gw.text("This page in English" if olang == "en" else "This page in French")}
     rec_html = table_html(reconcile.drop(columns=["id"]), text=True, tr=tr if lang != "en" else None) if len(reconcile) else ""
     lo_t, hi_t = TARGET_MINUTES
-    if missing is not None:
-        missing += gw.missing
     code = lambda t: Markup("<code>{}</code>").format(t)  # noqa: E731
-    return _ENV.get_template("report.html.j2").render(
+    mw = gw if not game else AnnexWords(gw.lang)  # the run's metadata, on every page in its language
+    meta_rows = [mw.meta(k, v, code) for k, v in _meta_rows(meta)]
+    out = _ENV.get_template("report.html.j2").render(
         lang=gw.lang, _=gw.text if game else gw.html, tr=tr, other=other, num=lambda x: number(x, 1, gw.lang),
         link=lambda h, words: Markup('<a href="{}">{}</a>').format(h, words),
         sc="\u202f; " if gw.lang == "fr" else "; ", colon="\u00a0:" if gw.lang == "fr" else ":",
@@ -594,7 +594,10 @@ def _html(sections, meta, title, pngs, rows, reconcile, judged=None, games=(), g
         readings=READINGS, target=f"{lo_t:.0f}–{hi_t:.0f} minutes",
         games=[{"href": game_page(g), "title": vocab(g.title)} for g in games],
         glossary=table_html(_glossary_frame(gw), text=True, tr=str), assumptions=ASSUMPTIONS, sections=secs,
-        meta=[gw.meta(k, v, code) for k, v in _meta_rows(meta)] if not game else _meta_rows(meta))
+        meta=meta_rows)
+    if missing is not None:  # after rendering: the template translates the answers' texts as it goes
+        missing += gw.missing + (mw.missing if mw is not gw else [])
+    return out
 
 
 def _markdown(sections, meta, title, pngs, out_dir: Path, rows, reconcile, lang: str = "en", default: str = "en",
