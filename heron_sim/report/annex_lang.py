@@ -109,7 +109,7 @@ class AnnexWords(GameWords):
         """A line of the run metadata in the page's language: the key's words, the value's
         (``code``: how the page writes an identifier, ``<code>`` or a Markdown code span)."""
         k = self.text(key) if key in _META_KEYS else key
-        if self.lang == "en" and key not in ("rules hashes",):
+        if self.lang == "en" and key not in ("rules hashes", "experiments"):
             return k, value
         if key in VERBATIM:
             return k, code(value) if value else value
@@ -120,18 +120,19 @@ class AnnexWords(GameWords):
                 items.append(Markup(escape(tpl)).format(hash=ch, job=cj) if isinstance(ch, Markup)
                              else tpl.format(hash=ch, job=cj))
             return k, _join(items, ", ")
-        if key == "experiments":
-            parts = []
+        if key == "experiments":  # "modes: 40,000 games, 0 turns, 6.3 s; pond: ...": each experiment's name as code
+            from ..i18n import number_words
+
+            tpl, parts = self.text("{name}: {games} games, {turns} turns, {seconds} s"), []
             for piece in value.split("; "):
                 m = _EXPERIMENT.match(piece)
                 if not m:
                     parts.append(self.tr(piece))
                     continue
-                from ..i18n import number_words
-                parts.append(self.text("{name}: {games} games, {turns} turns, {seconds} s", name=m.group(1),
-                                       games=number_words(m.group(2), self.lang), turns=number_words(m.group(3), self.lang),
-                                       seconds=number_words(m.group(4), self.lang)))
-            return k, ("\u202f; " if self.lang == "fr" else "; ").join(parts)
+                name, (games, turns, seconds) = code(m.group(1)), (number_words(x, self.lang) for x in m.groups()[1:])
+                parts.append(Markup(escape(tpl)).format(name=name, games=games, turns=turns, seconds=seconds)
+                             if isinstance(name, Markup) else tpl.format(name=name, games=games, turns=turns, seconds=seconds))
+            return k, _join(parts, "\u202f; " if self.lang == "fr" else "; ")
         return k, self.tr(value)
 
     def html(self, msgid: str, **kw) -> Markup:

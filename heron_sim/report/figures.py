@@ -9,6 +9,7 @@ and returns the figure. The analyses name the drawing and its data as a
 from __future__ import annotations
 
 import functools
+import re
 
 import matplotlib
 
@@ -251,6 +252,10 @@ def draw(spec, tr=None, lang: str = "en"):
     return fig
 
 
+#: A special square's mark on the board (heron_sim.analysis.board.EFFECT_MARKS) or the finish's star.
+_MARK = re.compile(r"[A-Za-zÀ-ÿ]{1,2}|★")
+
+
 class _DecimalComma(ScalarFormatter):
     """Matplotlib's numbers with the decimal comma (« 2,5 ») for a French figure."""
 
@@ -302,8 +307,9 @@ def localize(fig, tr, lang: str) -> None:
     """``fig``'s lettering in ``lang``: each text artist (:func:`figure_texts`), line by line,
     and each categorical tick label through ``tr``; a French figure's numeric ticks with the
     decimal comma; the layout made again for the new words' lengths."""
-    def one(text: str) -> str:
-        return "\n".join(tr(line) if line.strip() else line for line in text.split("\n"))
+    def one(text: str) -> str:  # a square's mark on the board ("Lo", "Éc") is the game's own: kept
+        return "\n".join(tr(line) if line.strip() and not _MARK.fullmatch(line.strip()) else line
+                         for line in text.split("\n"))
 
     for t in figure_texts(fig):
         if not t.get_text().startswith("$"):  # mathtext (a log axis's 10^k) is no words

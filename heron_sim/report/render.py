@@ -242,8 +242,11 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
     ``lang`` (French by default, issue 33) and beside them in the other language
     (``report.en.html``, ``report.en.md``, ``index.en.html``; with ``lang="en"``: ``.fr``); so
     are the lighter games' pages (``game-NAME.html``, ``game-NAME.en.html``:
-    :mod:`heron_sim.report.game_lang`); the annex is English. ``paths["missing"]``: the
-    phrases of the brief and of the game pages the French catalogue lacks (shown in English)."""
+    :mod:`heron_sim.report.game_lang`), the annex (``report-annex.en.html``, ``.en.md``:
+    :mod:`heron_sim.report.annex_lang`) and the figures (``figures/NAME.png``,
+    ``figures/NAME.en.png``). ``paths["missing"]``: the phrases of the brief, the annex, the
+    game pages and the figures the French catalogue lacks (shown in English);
+    ``paths["annex"][lang]``: each language's annex."""
     from .brief_lang import files
 
     if lang not in LANGS:
@@ -368,7 +371,7 @@ def _lab_href(href: str, lang: str) -> str:
 
 def _brief_html(meta, title, rows, judged, changes, games, lang: str = "en", default: str = "en", missing=None) -> str:
     """The designer's brief: the verdict, what to change (each problem's study), the answers in a
-    few lines, each linking to its detail in the annex; in ``lang`` (the annex stays English)."""
+    few lines, each linking to its detail in the annex of its language; in ``lang``."""
     from .brief_lang import Words, files
 
     w = Words(lang)
