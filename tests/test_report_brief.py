@@ -327,3 +327,21 @@ def test_the_sentences_other_figures_write_have_their_french(seed):
     for t in texts:
         phrase(vocab(t), "fr", missing)
     assert missing == [], f"no French entry in heron_sim/locale/fr.po for: {missing}"
+
+
+def test_one_annex_entry_serves_every_guide_player_and_reading():
+    """The annex's sentences name a guide, a player or a reading that changes from run to run:
+    each is a slot of one entry (the guide kept, the player and the reading in French), and a
+    sentence without an entry is listed, never silently left English."""
+    from heron_sim.report.annex_lang import AnnexWords
+
+    w = AnnexWords("fr")
+    for guide in ("Loup", "Aigle", "Héron"):
+        got = w.tr(f"On 8 D8 the player dealt the {guide} guide wins 21.0 % [19.9, 22.1] of its games against a fair "
+                   "25.0 % (Holm p < 0.001)")
+        assert got.startswith(f"À 8 D8, le joueur qui reçoit le Guide {guide} gagne 21,0\u00a0% [19,9\u202f; 22,1]"), got
+    assert w.tr("+0.3 pts [-1.2, +1.8]: uncertain") == "+0,3 pts [−1,2\u202f; +1,8]\u00a0: incertain"
+    assert w.tr("Anxiety / turn, racer") == "Angoisse / tour, coureur"  # the game's word, the player in French
+    assert w.missing == []
+    assert w.tr("A sentence nobody wrote about the Lion.") == "A sentence nobody wrote about the Lion."
+    assert w.missing == ["A sentence nobody wrote about the Lion."]

@@ -23,7 +23,7 @@ import re
 
 from markupsafe import Markup, escape
 
-from ..i18n import DEFAULT, gettext, phrase, typography
+from ..i18n import DEFAULT, catalogue, figure_key, gettext, number_words, phrase, typography
 from .game_lang import GameWords
 
 #: The Markdown annex's own words and the words the code gives the template (English ids).
@@ -71,6 +71,8 @@ _META_KEYS = ("package version", "git commit (run)", "git commit (report)", "rep
               "report computed in", "total time (simulate + tables)")
 _EXPERIMENT = re.compile(r"^\s*([\w.-]+): ([\d,]+) games, ([\d,]+) turns, ([\d.]+) s\s*$")
 _HASH = re.compile(r"(\w+) \(first used by ([^)]+)\)")
+#: The guides' names (the same in both languages).
+_GUIDE = re.compile(r"\b(?:Loup|Taureau|Serpent|Lion|Aigle|Cerf|Héron)\b")
 
 
 #: The Héron report's players (strategies and rungs of the skill ladder) in French; a text's
@@ -104,6 +106,23 @@ class AnnexWords(GameWords):
         miss: list[str] = []
         out = phrase(text, self.lang, miss)
         return out if not miss else super().tr(text)
+
+    def _one(self, text: str, quiet: bool = False):
+        """A phrase's entry (:meth:`GameWords._one`); else its entry with the guides' names as
+        slots (``{g0}``, ``{g1}``…: one entry for a sentence whichever guide it names)."""
+        got = super()._one(text, quiet=True)
+        if got is not None:
+            return got
+        slots = self.slots(text)
+        rest = figure_key(text, slots)[0]
+        for i, g in enumerate(dict.fromkeys(_GUIDE.findall(rest))):
+            slots[f"g{i}"] = {"en": g, self.lang: g}
+        key, nums = figure_key(text, slots)
+        cat = catalogue(self.lang)
+        if key in cat:
+            fill = {k: v[self.lang] for k, v in slots.items()}
+            return typography(cat[key].format(*(number_words(n, self.lang) for n in nums), **fill), self.lang)
+        return super()._one(text, quiet)
 
     def meta(self, key: str, value: str, code) -> tuple[str, object]:
         """A line of the run metadata in the page's language: the key's words, the value's
