@@ -47,14 +47,58 @@ def test_every_plot_an_analysis_may_name_is_a_drawing_of_the_report():
 
 def test_write_report_synthetic(tmp_path):
     paths = write_report([synthetic_section()], {"package version": "0.1.0", "seeds": "1"}, tmp_path)
-    brief, page = paths["html"].read_text(), paths["annex_html"].read_text()
+    brief, page = paths["html"].read_text(), paths["annex"]["en"]["html"].read_text()  # the English annex
     assert paths["html"].name == "report.html" and paths["annex_html"].name == "report-annex.html"
+    assert paths["annex"]["en"]["html"].name == "report-annex.en.html" and '<html lang="fr">' in paths["annex_html"].read_text()
     assert 'id="verdict"' in brief and 'href="report-annex.html"' in brief and 'id="demo"' not in brief
     assert 'id="demo"' in page and "Answers at a glance" in page and "Run metadata" in page and 'id="verdict"' not in page
     assert page.count("data:image/png;base64,") == 1 and "<code>intro</code>" in page
     md = paths["annex_md"].read_text()
     refs = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md)
     assert refs == ["figures/demo-bars.png"] and (tmp_path / refs[0]).stat().st_size > 1000
+    # each language's annex shows its own figures: figures/NAME.png French, figures/NAME.en.png English
+    md_en = paths["annex"]["en"]["md"].read_text()
+    assert re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md_en) == ["figures/demo-bars.en.png"]
+    assert (tmp_path / "figures/demo-bars.en.png").stat().st_size > 1000
+    assert sorted(p.name for p in paths["figures"]) == ["demo-bars.en.png", "demo-bars.png"]
+
+
+def test_a_french_figure_is_lettered_from_the_catalogue():
+    """Issue 33: a figure of the French pages takes its title, axis labels and legend from
+    fr.po (read on the figure's text artists before it is saved, not on its pixels) and writes its
+    numbers the French way; the English figure keeps the English; a text without an entry is
+    listed."""
+    from heron_sim.i18n import catalogue, typography
+    from heron_sim.report.annex_lang import AnnexWords
+
+    fr = {en: typography(words, "fr") for en, words in catalogue("fr").items()}  # with French spacing
+    rate = [0.26, 0.25, 0.25, 0.24, 0.27, 0.25, 0.24, 0.24]
+    d = pd.DataFrame({"mode": ["8 D8"] * 4 + ["7 D8"] * 4, "seat": [1, 2, 3, 4] * 2, "rate": rate,
+                      "low": [r - 0.01 for r in rate], "high": [r + 0.01 for r in rate], "n": [10000] * 8})
+    words = {"title": "First-player advantage: win rate by seat", "xlabel": "seat (1 plays first)",
+             "ylabel": "win rate (% of games)"}
+    spec = plot("grouped_rates", d, group="mode", category="seat", fair=0.25, **words)
+    w = AnnexWords("fr")
+    fig = F.draw(spec, w.tr, "fr")
+    ax = fig.axes[0]
+    assert (ax.get_title(), ax.get_ylabel()) == (fr[words["title"]], fr[words["ylabel"]])
+    assert ax.get_xlabel() == fr["seat ({0} plays first)"].format(1)  # its figure a placeholder of the entry
+    assert ax.get_title() != words["title"]
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert sorted(legend) == sorted(["8 D8 (n = 10\u202f000)", "7 D8 (n = 10\u202f000)", fr["fair share"]])
+    assert w.missing == [] and all(t.get_text() in fr.values() or re.search(r"\d", t.get_text()) for t in F.figure_texts(fig))
+    assert F.tick_labels(fig) == ["1", "2", "3", "4"]
+    fmt = ax.yaxis.get_major_formatter()
+    fmt.set_locs([0.0, 2.5, 5.0])
+    assert fmt(2.5) == "2,5"
+    en = F.draw(spec)
+    assert en.axes[0].get_title() == words["title"] and "fair share" in [t.get_text() for t in en.axes[0].get_legend().get_texts()]
+    missing = AnnexWords("fr")
+    other = F.draw(plot("grouped_rates", d, group="mode", category="seat", title="A title nobody translated",
+                        xlabel="seat (1 plays first)", ylabel="win rate (% of games)"), missing.tr, "fr")
+    assert missing.missing == ["A title nobody translated"]
+    for f in (fig, en, other):
+        F.plt.close(f)
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +117,7 @@ def test_plan_report_and_rerender(plan_dir):
                               "--run-dir", str(run), "--out", str(out)])
     assert res.exit_code == 0, res.output
     brief = (out / "report.html").read_text()
-    page = (out / "report-annex.html").read_text()  # every section, in the annex
+    page = (out / "report-annex.en.html").read_text()  # every section, in the annex (the English one here)
     for key in EXPERIMENTS:
         if key != "games":
             assert f'<section id="{key}">' in page
@@ -123,7 +167,7 @@ def test_plan_report_and_rerender(plan_dir):
     assert page.count("data:image/png;base64,") >= 12 and "src='figures/" not in page
     for word in ("rules hashes", "git commit", "package version", "seeds", "simulation run time"):
         assert word in page
-    md = (out / "report-annex.md").read_text()
+    md = (out / "report-annex.en.md").read_text()
     refs = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md)
     assert len(refs) >= 12 and all((out / r).is_file() for r in refs)
     assert "Answers at a glance" in md and "[" in md.split("## Answers at a glance")[1].split("##")[0]
@@ -131,7 +175,7 @@ def test_plan_report_and_rerender(plan_dir):
     out2 = plan_dir / "again"
     res = runner.invoke(app, ["report", "--from", str(run), "--out", str(out2)])
     assert res.exit_code == 0, res.output
-    md2 = (out2 / "report-annex.md").read_text()
+    md2 = (out2 / "report-annex.en.md").read_text()
     strip = lambda s: s.split("## Run metadata")[0]  # noqa: E731
     assert strip(md) == strip(md2)
     assert (out / "report.md").read_text().split("## Verdict")[1] == (out2 / "report.md").read_text().split("## Verdict")[1]
@@ -198,6 +242,37 @@ def test_the_game_pages_are_french_with_the_english_beside_them(plan_dir, tmp_pa
     w = GameWords("fr")
     assert w.tr("A sentence nobody wrote, 3 × greedy.") and w.missing == ["A sentence nobody wrote, {0} × {t0}."]
     assert w.tr("2,140") == "2\u202f140" and w.missing == ["A sentence nobody wrote, {0} × {t0}."]  # figures need none
+
+
+def test_the_annex_is_french_with_the_english_beside_it(plan_dir, tmp_path):
+    """Issue 33 item 1: the annex of a real plan run (every Héron section's tables, figures and
+    notes) is French (report-annex.html, .md) with the English beside it; every text of it and of
+    its figures has a French entry (write_report lists those without one), no English sentence of
+    the catalogue and no key id is left on the French annex, its numbers are written the French way."""
+    from heron_sim.report import build_sections
+    from heron_sim.runner import RunData
+    from tests.test_report_brief import _visible, english_left
+
+    run = plan_dir / "run"
+    if not (run / "manifest.json").is_file():
+        pytest.skip("needs the plan run of test_plan_report_and_rerender")
+    heron = [s for s in build_sections(RunData(run)) if s.part != "appendix"]
+    paths = write_report(heron, {"games played (all)": "12,345", "seeds": "1, 2 (game i of a batch draws from stream (seed, i))",
+                                 "rules hashes": "f20aec6d786a (first used by modes/games_8d8)"}, tmp_path)
+    assert paths["missing"] == [], f"no French entry in heron_sim/locale/fr.po for: {paths['missing']}"
+    fr, en = (tmp_path / "report-annex.html").read_text(), (tmp_path / "report-annex.en.html").read_text()
+    assert '<html lang="fr">' in fr and '<html lang="en">' in en
+    md = re.sub(r"<a id=[^>]*></a>|\]\([^)]*\)|`[^`]*`", " ", (tmp_path / "report-annex.md").read_text())
+    for text in (_visible(fr), md):
+        assert english_left(text) == [], english_left(text)[:5]
+        assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), re.findall(r"\b[a-z]+_[a-z_]+\b", text)[:5]
+    assert re.search(r"\d+,\d+\u00a0% \[\d+,\d+\u202f; \d+,\d+\]", fr) and "12\u202f345 parties" in fr
+    assert "Étang Paisible" in fr and "Angoisse du Héron" in fr and "manches" in fr and "rounds" not in _visible(fr)
+    assert english_left(_visible(en))  # the check finds English where it is
+    # each language's figures: the French annex embeds the French PNGs, the Markdown links them
+    refs = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", (tmp_path / "report-annex.md").read_text())
+    refs_en = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", (tmp_path / "report-annex.en.md").read_text())
+    assert refs and all(not r.endswith(".en.png") for r in refs) and refs_en == [r.replace(".png", ".en.png") for r in refs]
 
 
 def test_markdown_blocks_render_in_both_formats(tmp_path):

@@ -224,13 +224,28 @@ def english_left(text: str) -> list[str]:
 
 
 def test_the_brief_is_french_with_the_english_beside_it(rendered):
-    """report.html, report.md and index.html are French (the designers' language); the English
-    brief and index stand beside them and each links the other; the annex says it is English."""
+    """report.html, report.md, index.html and the annex are French (the designers' language); the
+    English brief, index and annex stand beside them and each links the other; the French brief
+    links the French annex, the English brief the English one."""
     fr, en = (rendered / "report.html").read_text(encoding="utf-8"), (rendered / "report.en.html").read_text(encoding="utf-8")
     assert '<html lang="fr">' in fr and '<html lang="en">' in en
     assert "la synthèse pour l'auteur" in fr and "the designer's brief" in en
     assert 'href="report.en.html"' in fr and 'href="report.html"' in en
-    assert "l'annexe (en anglais)" in fr and f'href="{ANNEX}"' in fr
+    assert "annexe (en anglais)" not in fr and f'href="{ANNEX}#' in fr and 'href="report-annex.en.html#' in en
+    assert f'href="{ANNEX}#' not in en and 'href="report-annex.en.html' not in fr
+    annex, annex_en = (rendered / ANNEX).read_text(encoding="utf-8"), (rendered / "report-annex.en.html").read_text(encoding="utf-8")
+    assert '<html lang="fr">' in annex and '<html lang="en">' in annex_en
+    assert "Les réponses d'un coup d'œil" in annex and "Answers at a glance" in annex_en
+    assert 'href="report-annex.en.html"' in annex and f'href="{ANNEX}"' in annex_en  # each links the other
+    assert 'href="report.html"' in annex and 'href="report.en.html"' in annex_en  # and its brief
+    md_annex, md_annex_en = ((rendered / n).read_text(encoding="utf-8") for n in ("report-annex.md", "report-annex.en.md"))
+    assert md_annex.startswith("# Course de dés du Héron") and md_annex_en.startswith("# Héron dice race")
+    assert "(report-annex.md#" in (rendered / "report.md").read_text(encoding="utf-8")
+    assert "(report-annex.en.md#" in (rendered / "report.en.md").read_text(encoding="utf-8")
+    # the annex's figures, numbers and the game's words the French way
+    assert "26,26 manches [26,13 ; 26,39], n = 10 000 parties terminées" in annex
+    assert "Étang Paisible" in annex and "Angoisse du Héron" in annex and "Puissance du Guide" in annex
+    assert "Glossaire" in annex and "Hypothèses" in annex and "graines" in annex
     md, md_en = (rendered / "report.md").read_text(encoding="utf-8"), (rendered / "report.en.md").read_text(encoding="utf-8")
     assert md.startswith("# Course de dés du Héron") and md_en.startswith("# Héron dice race")
     assert "## Réponses au plan de test" in md and "## Answers to the test plan" in md_en
@@ -248,24 +263,28 @@ def test_the_brief_is_french_with_the_english_beside_it(rendered):
 
 def test_every_phrase_of_the_french_brief_has_an_entry(rendered):
     """Every sentence of the report's answers (rendered from the golden facts) and every text of
-    the brief and the index of their own has a French entry: none is left in English."""
+    the brief, the index and the annex of their own has a French entry: none is left in English."""
     from heron_sim.i18n import catalogue
+    from heron_sim.report.annex_lang import msgids as annex_msgids
     from heron_sim.report.brief_lang import msgids
 
     fr = catalogue("fr")
     assert [m for m in msgids() if not fr.get(m, "").strip()] == []
+    assert [m for m in annex_msgids() if not fr.get(m, "").strip()] == []
     assert "a brief text nobody translated" not in fr  # the check can fail
     assert MISSING == [], f"no French entry in heron_sim/locale/fr.po for: {MISSING}"
 
 
 def test_no_english_sentence_and_no_key_id_on_the_french_pages(rendered):
-    for name in ("report.html", "index.html", "report.md"):
+    for name in ("report.html", "index.html", "report.md", "report-annex.html", "report-annex.md"):
         text = (rendered / name).read_text(encoding="utf-8")
         text = _visible(text) if name.endswith(".html") else re.sub(r"<a id=[^>]*></a>|\]\([^)]*\)|`[^`]*`", " ", text)
         assert english_left(text) == [], (name, english_left(text)[:5])
         assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), (name, re.findall(r"\b[a-z]+_[a-z_]+\b", text)[:5])
     en = _visible((rendered / "report.en.html").read_text(encoding="utf-8"))
     assert "Games are longer than the target" in en and english_left(en)  # the check finds English where it is
+    assert "Every Angoisse rate of this report, reconciled (8 D8)" in english_left(
+        _visible((rendered / "report-annex.en.html").read_text(encoding="utf-8")))
 
 
 def test_the_french_phrases_write_the_numbers_the_french_way():
@@ -285,6 +304,10 @@ def test_lang_en_makes_english_the_default(tmp_path):
     assert '<html lang="en">' in (tmp_path / "report.html").read_text(encoding="utf-8")
     assert '<html lang="fr">' in (tmp_path / "report.fr.html").read_text(encoding="utf-8")
     assert (tmp_path / "report.fr.md").read_text(encoding="utf-8").startswith("# Course de dés")
+    assert '<html lang="en">' in (tmp_path / "report-annex.html").read_text(encoding="utf-8")
+    assert '<html lang="fr">' in (tmp_path / "report-annex.fr.html").read_text(encoding="utf-8")
+    assert (tmp_path / "report-annex.fr.md").read_text(encoding="utf-8").startswith("# Course de dés")
+    assert 'href="report-annex.html"' in (tmp_path / "report.html").read_text(encoding="utf-8")
     index = (tmp_path / "index.html").read_text(encoding="utf-8")
     assert '<html lang="en">' in index and 'href="index.fr.html"' in index and not (tmp_path / "report.en.html").exists()
     with pytest.raises(ValueError, match="lang"):
@@ -308,3 +331,21 @@ def test_the_sentences_other_figures_write_have_their_french(seed):
     for t in texts:
         phrase(vocab(t), "fr", missing)
     assert missing == [], f"no French entry in heron_sim/locale/fr.po for: {missing}"
+
+
+def test_one_annex_entry_serves_every_guide_player_and_reading():
+    """The annex's sentences name a guide, a player or a reading that changes from run to run:
+    each is a slot of one entry (the guide kept, the player and the reading in French), and a
+    sentence without an entry is listed, never silently left English."""
+    from heron_sim.report.annex_lang import AnnexWords
+
+    w = AnnexWords("fr")
+    for guide in ("Loup", "Aigle", "Héron"):
+        got = w.tr(f"On 8 D8 the player dealt the {guide} guide wins 21.0 % [19.9, 22.1] of its games against a fair "
+                   "25.0 % (Holm p < 0.001)")
+        assert got.startswith(f"À 8 D8, le joueur qui reçoit le Guide {guide} gagne 21,0\u00a0% [19,9\u202f; 22,1]"), got
+    assert w.tr("+0.3 pts [-1.2, +1.8]: uncertain") == "+0,3 pts [−1,2\u202f; +1,8]\u00a0: incertain"
+    assert w.tr("Anxiety / turn, racer") == "Angoisse / tour, coureur"  # the game's word, the player in French
+    assert w.missing == []
+    assert w.tr("A sentence nobody wrote about the Lion.") == "A sentence nobody wrote about the Lion."
+    assert w.missing == ["A sentence nobody wrote about the Lion."]

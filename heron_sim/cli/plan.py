@@ -28,7 +28,7 @@ RunDirOpt = Annotated[Optional[Path], typer.Option("--run-dir", help="Run folder
 OutOpt = Annotated[Path, typer.Option("--out", help="Folder of report.html, report.md (the brief), report-annex.html, report-annex.md and figures/.")]
 PlanDirOpt = Annotated[Path, typer.Option("--experiments", help="Folder of the plan's experiment files.")]
 PathsJsonOpt = Annotated[bool, typer.Option("--json", help="Print the paths written (report.html, report.md, figures, run folder) as JSON.")]
-LangOpt = Annotated[str, typer.Option("--lang", help="Language of report.html, report.md, index.html and the lighter games' pages game-NAME.html: fr (default) or en; the other language's are written beside them (report.en.html, game-NAME.en.html, or .fr).")]
+LangOpt = Annotated[str, typer.Option("--lang", help="Language of report.html, report.md, the annex report-annex.html and .md, index.html, the lighter games' pages game-NAME.html and the figures figures/NAME.png: fr (default) or en; the other language's are written beside them (report.en.html, report-annex.en.html, game-NAME.en.html, figures/NAME.en.png, or .fr).")]
 SchedulerOpt = Annotated[Optional[str], typer.Option("--scheduler", help="Where games jobs run: local (default), local-cluster[:N] or tcp://HOST:PORT (Dask); same results.")]
 
 
@@ -78,6 +78,9 @@ def _report(run_dir, out, started=None, lang: str = "fr"):
     paths = report_from_run(run_dir, out, started=started, lang=lang)
     _log(f"report: {paths['html']} and {paths['md']} (the brief), {paths['annex_html']} and {paths['annex_md']} "
          f"(the annex; {len(paths['figures'])} figures, {time.perf_counter() - t0:.1f} s)")
+    if paths.get("missing"):  # a French page would show these in English: say so, never silently
+        _log(f"{len(paths['missing'])} phrases have no French entry in heron_sim/locale/fr.po and stay English on the "
+             "French pages; the first: " + " | ".join(paths["missing"][:5]))
     return paths
 
 

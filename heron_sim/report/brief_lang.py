@@ -9,7 +9,8 @@ Two kinds of text, both from the catalogue ``heron_sim/locale/fr.po``:
   verdict's lines, the answers, each study's answer): translated phrase by phrase with their
   numbers as placeholders (:func:`heron_sim.i18n.phrase`), the numbers written the French way.
 
-The annex (``report-annex.html``) stays English; the French brief says so where it links to it.
+The annex (``report-annex.html``, every table) is translated the same way:
+:mod:`heron_sim.report.annex_lang`.
 """
 
 from __future__ import annotations
@@ -24,9 +25,11 @@ from ..i18n import DEFAULT, LANGS, gettext, number, phrase, typography
 #: The brief's and the index's file in each language: the default language's is ``report.html`` /
 #: ``index.html``; the other's carries its language (``report.en.html``, as the lab's page does).
 def files(lang: str, default: str = DEFAULT) -> dict[str, str]:
-    """``{"html", "md", "index"}``: the brief's and the index's file names in ``lang``."""
+    """``{"html", "md", "index", "annex", "annex_md"}``: the brief's, the index's and the annex's
+    file names in ``lang``."""
     tag = "" if lang == default else f".{lang}"
-    return {"html": f"report{tag}.html", "md": f"report{tag}.md", "index": f"index{tag}.html"}
+    return {"html": f"report{tag}.html", "md": f"report{tag}.md", "index": f"index{tag}.html",
+            "annex": f"report-annex{tag}.html", "annex_md": f"report-annex{tag}.md"}
 
 
 #: The Markdown brief's own words and the words the code gives the templates (English ids).
@@ -34,7 +37,7 @@ TEXTS = (
     "{title} — the designer's brief", "Héron dice race — balance report",
     "The verdict, what to change for each problem and the answers to the test plan, each in a few lines; "
     "{annex} holds every table, the reconciliations and the methods.",
-    "the annex", "the annex (in English)",
+    "the annex",
     "Generated from git commit {commit}; {games} games played in the run.",
     "The lighter games have pages of their own (see the index).",
     "Verdict", "What to change", "Answers to the test plan", "How to read “how sure”",

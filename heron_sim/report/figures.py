@@ -8,6 +8,9 @@ and returns the figure. The analyses name the drawing and its data as a
 
 from __future__ import annotations
 
+import functools
+import re
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -15,6 +18,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
+from matplotlib.ticker import FixedFormatter, ScalarFormatter  # noqa: E402
 
 COLORS = ["#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f"]
 
@@ -237,10 +241,88 @@ def board(per_game, effects: dict, ax=None, *, finish: int = 63, title: str = ""
     return fig
 
 
-def draw(spec):
+def draw(spec, tr=None, lang: str = "en"):
     """The matplotlib figure of a :class:`heron_sim.sections.Plot`: the function of this module
-    it names, called with its data and options."""
-    return globals()[spec.kind](*spec.args, **spec.options)
+    it names, called with its data and options; ``tr`` (a text in the page's language, e.g.
+    :meth:`heron_sim.report.annex_lang.AnnexWords.tr`): its lettering in ``lang``
+    (:func:`localize`)."""
+    fig = globals()[spec.kind](*spec.args, **spec.options)
+    if tr is not None and lang != "en":
+        localize(fig, tr, lang)
+    return fig
+
+
+#: A special square's mark on the board (heron_sim.analysis.board.EFFECT_MARKS) or the finish's star.
+_MARK = re.compile(r"[A-Za-zÀ-ÿ]{1,2}|★")
+
+
+class _DecimalComma(ScalarFormatter):
+    """Matplotlib's numbers with the decimal comma (« 2,5 ») for a French figure."""
+
+    def __call__(self, x, pos=None):
+        return super().__call__(x, pos).replace(".", ",").replace("-", "\u2212")
+
+
+def figure_texts(fig) -> list:
+    """Every text artist a reader sees on ``fig``: the titles, the axis labels, the legends'
+    entries and titles, the texts written on the axes and on the figure (not the tick labels:
+    :func:`localize` translates a categorical axis's labels through its formatter)."""
+    out = []
+    for ax in fig.axes:
+        out += [ax.title, getattr(ax, "_left_title", None), getattr(ax, "_right_title", None), ax.xaxis.label,
+                ax.yaxis.label, *ax.texts]
+        leg = ax.get_legend()
+        if leg is not None:
+            out += [leg.get_title(), *leg.get_texts()]
+    out += list(fig.texts)
+    return [t for t in out if t is not None and t.get_text().strip()]
+
+
+def _fixed_labels(fmt):
+    """A categorical axis's labels and how to replace them (``None``: a numeric axis): a
+    ``FixedFormatter``'s, or the tick-to-label table that ``set_ticks(ticks, labels)`` gives a
+    ``FuncFormatter`` (matplotlib 3.10 and later)."""
+    if isinstance(fmt, FixedFormatter):
+        return [str(x) for x in fmt.seq], lambda new: setattr(fmt, "seq", list(new))
+    func = getattr(fmt, "func", None)
+    if isinstance(func, functools.partial) and func.args and isinstance(func.args[0], dict):
+        table = func.args[0]
+        keys = list(table)
+        return [str(table[k]) for k in keys], lambda new: table.update(zip(keys, new))
+    return None
+
+
+def tick_labels(fig) -> list[str]:
+    """The categorical tick labels of ``fig`` (the fixed ones: strategies, modes, guides)."""
+    out = []
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            fixed = _fixed_labels(axis.get_major_formatter())
+            if fixed is not None:
+                out += fixed[0]
+    return out
+
+
+def localize(fig, tr, lang: str) -> None:
+    """``fig``'s lettering in ``lang``: each text artist (:func:`figure_texts`), line by line,
+    and each categorical tick label through ``tr``; a French figure's numeric ticks with the
+    decimal comma; the layout made again for the new words' lengths."""
+    def one(text: str) -> str:  # a square's mark on the board ("Lo", "Éc") is the game's own: kept
+        return "\n".join(tr(line) if line.strip() and not _MARK.fullmatch(line.strip()) else line
+                         for line in text.split("\n"))
+
+    for t in figure_texts(fig):
+        if not t.get_text().startswith("$"):  # mathtext (a log axis's 10^k) is no words
+            t.set_text(one(t.get_text()))
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            fmt = axis.get_major_formatter()
+            fixed = _fixed_labels(fmt)
+            if fixed is not None:
+                fixed[1]([one(x) for x in fixed[0]])
+            elif type(fmt) is ScalarFormatter and lang == "fr":
+                axis.set_major_formatter(_DecimalComma())
+    fig.tight_layout(rect=(0, 0.04, 1, 1) if fig.texts else (0, 0, 1, 1))
 
 
 def save(fig, path) -> None:

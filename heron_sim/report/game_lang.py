@@ -77,6 +77,10 @@ def msgids() -> list[str]:
 class GameWords:
     """A game page's texts in ``lang``; ``missing`` collects the catalogue keys lacking in French."""
 
+    #: the players' names a text may hold (a slot each) and their French
+    strategies = STRATEGIES
+    strategy = _STRATEGY
+
     def __init__(self, lang: str, readings: list[str] | None = None):
         self.lang = lang
         self.missing: list[str] = []
@@ -114,8 +118,8 @@ class GameWords:
             out[f"rd{i}"] = {"en": label, self.lang: gettext(label, self.lang)}
             if self.lang != "en" and label not in catalogue(self.lang):
                 self.missing.append(label)
-        for i, s in enumerate(dict.fromkeys(_STRATEGY.findall(rest))):
-            out[f"t{i}"] = {"en": s, self.lang: STRATEGIES[s] if self.lang == "fr" else s}
+        for i, s in enumerate(dict.fromkeys(self.strategy.findall(rest))):
+            out[f"t{i}"] = {"en": s, self.lang: self.strategies[s] if self.lang == "fr" else s}
         return out
 
     def key(self, text: str) -> str:

@@ -156,16 +156,26 @@ def markdown_block_html(text: str, levels: int = 2) -> Markup:
 
 
 # ---------------------------------------------------------------- figures
-def render_figures(sections: list[Section], fig_dir: Path) -> dict[tuple[str, str], Path]:
-    """Draw every figure once, save it as PNG; returns {(section, name): path}."""
+def render_figures(sections: list[Section], fig_dir: Path, langs: tuple = ("en",), default: str = "en",
+                   missing: list | None = None) -> dict[str, dict[tuple[str, str], Path]]:
+    """Draw every figure once per language, its lettering in that language
+    (:func:`heron_sim.report.figures.localize`), save it as PNG (``figures/SECTION-NAME.png`` in
+    ``default``, ``figures/SECTION-NAME.en.png`` in the other); returns ``{lang: {(section,
+    name): path}}``. ``missing``: where a French figure's texts without an entry are added."""
+    from .annex_lang import AnnexWords
+
     fig_dir.mkdir(parents=True, exist_ok=True)
-    out = {}
-    for sec in sections:
-        for f in sec.figures:
-            path = fig_dir / f"{sec.key}-{f.name}.png"
-            fig = F.draw(f.plot)
-            F.save(fig, path)
-            out[(sec.key, f.name)] = path
+    out: dict = {lg: {} for lg in langs}
+    for lg in langs:
+        words = AnnexWords(lg)
+        tag = "" if lg == default else f".{lg}"
+        for sec in sections:
+            for f in sec.figures:
+                path = fig_dir / f"{sec.key}-{f.name}{tag}.png"
+                F.save(F.draw(f.plot, words.tr, lg), path)
+                out[lg][(sec.key, f.name)] = path
+        if missing is not None:
+            missing += words.missing
     return out
 
 
@@ -232,8 +242,11 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
     ``lang`` (French by default, issue 33) and beside them in the other language
     (``report.en.html``, ``report.en.md``, ``index.en.html``; with ``lang="en"``: ``.fr``); so
     are the lighter games' pages (``game-NAME.html``, ``game-NAME.en.html``:
-    :mod:`heron_sim.report.game_lang`); the annex is English. ``paths["missing"]``: the
-    phrases of the brief and of the game pages the French catalogue lacks (shown in English)."""
+    :mod:`heron_sim.report.game_lang`), the annex (``report-annex.en.html``, ``.en.md``:
+    :mod:`heron_sim.report.annex_lang`) and the figures (``figures/NAME.png``,
+    ``figures/NAME.en.png``). ``paths["missing"]``: the phrases of the brief, the annex, the
+    game pages and the figures the French catalogue lacks (shown in English);
+    ``paths["annex"][lang]``: each language's annex."""
     from .brief_lang import files
 
     if lang not in LANGS:
@@ -251,7 +264,9 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
     heron = [s for s in sections if s.part not in ("appendix", "lab")]
     games = [s for s in sections if s.part == "appendix"]
     labs = [s for s in sections if s.part == "lab"]
-    pngs = render_figures(sections, fig_dir)
+    langs = (lang,) + tuple(x for x in LANGS if x != lang)
+    missing: list[str] = []
+    pngs = render_figures(sections, fig_dir, langs, lang, missing)
     facts = all_facts(sections)
     rows = build_rows(facts, _anchors(heron))
     for r in rows:  # one vocabulary on the page
@@ -261,27 +276,30 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
         p.what = vocab(p.what)
     reconcile = anxiety_reconciliation(facts)
     changes = _changes(out_dir, rows, (wrong, fine, open_), bool(labs))
-    md = _markdown(heron, meta, title, pngs, out_dir, rows, reconcile)
-    page = _html(heron, meta, title, pngs, rows, reconcile, games=games, brief=BRIEF)
     paths = {"html": out_dir / BRIEF, "md": out_dir / "report.md", "annex_html": out_dir / ANNEX,
              "annex_md": out_dir / "report-annex.md", "json": out_dir / "findings.json",
-             "index": out_dir / "index.html", "games": [], "brief": {}, "missing": []}
-    for lg in (lang,) + tuple(x for x in LANGS if x != lang):
+             "index": out_dir / "index.html", "games": [], "brief": {}, "annex": {}, "missing": missing}
+    for lg in langs:
         f = files(lg, lang)
         _atomic_write(out_dir / f["md"], _brief_markdown(meta, title, rows, (wrong, fine, open_), changes, games, lg, lang,
                                                          paths["missing"]))
         _atomic_write(out_dir / f["html"], _brief_html(meta, title, rows, (wrong, fine, open_), changes, games, lg, lang,
                                                        paths["missing"]))
         paths["brief"][lg] = {k: out_dir / v for k, v in f.items()}
+    for lg in langs:  # the annex in ``lang`` (report-annex.html) and in the other (report-annex.en.html)
+        f = files(lg, lang)
+        _atomic_write(out_dir / f["annex_md"], _markdown(heron, meta, title, pngs[lg], out_dir, rows, reconcile, lg, lang,
+                                                         paths["missing"]))
+        _atomic_write(out_dir / f["annex"], _html(heron, meta, title, pngs[lg], rows, reconcile, games=games,
+                                                  brief=f["html"], lang=lg, default=lang, missing=paths["missing"]))
+        paths["annex"][lg] = {"html": out_dir / f["annex"], "md": out_dir / f["annex_md"]}
     paths["missing"] = list(dict.fromkeys(paths["missing"]))
-    _atomic_write(paths["annex_md"], md)
-    _atomic_write(paths["annex_html"], page)
     from .game_lang import GameWords, page_file
 
     for g in games:  # each game's page in ``lang`` (game-NAME.html) and in the other (game-NAME.en.html)
-        for lg in (lang,) + tuple(x for x in LANGS if x != lang):
+        for lg in langs:
             gp = out_dir / page_file(game_page(g), lg, lang)
-            _atomic_write(gp, _html([g], meta, g.title, pngs, [], pd.DataFrame(), None, [], game=True, lang=lg,
+            _atomic_write(gp, _html([g], meta, g.title, pngs[lg], [], pd.DataFrame(), None, [], game=True, lang=lg,
                                     default=lang, missing=paths["missing"], results=out_dir))
             paths["games"].append(gp)
     paths["missing"] = list(dict.fromkeys(paths["missing"]))
@@ -292,7 +310,7 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
             paths["games"] += write_lab_pages(out_dir, meta)
             continue
         lp = out_dir / f"lab-{lab.key}.html"
-        _atomic_write(lp, _html([lab], meta, lab.title, pngs, [], pd.DataFrame(), None, [], game=True))
+        _atomic_write(lp, _html([lab], meta, lab.title, pngs["en"], [], pd.DataFrame(), None, [], game=True))
         paths["games"].append(lp)
     for lg in LANGS:  # each game's page in the index's language, the other language's beside it
         gw = GameWords(lg)
@@ -302,7 +320,7 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
         _atomic_write(out_dir / files(lg, lang)["index"],
                       _index_html(meta, title, wrong, index_games, [_lab_link(s) for s in labs], lg, lang))
     _atomic_write(paths["json"], json.dumps(findings_json(sections, meta), indent=1, ensure_ascii=False) + "\n")
-    paths["figures"] = sorted(pngs.values())
+    paths["figures"] = sorted(p for by_lang in pngs.values() for p in by_lang.values())
     return paths
 
 
@@ -353,19 +371,18 @@ def _lab_href(href: str, lang: str) -> str:
 
 def _brief_html(meta, title, rows, judged, changes, games, lang: str = "en", default: str = "en", missing=None) -> str:
     """The designer's brief: the verdict, what to change (each problem's study), the answers in a
-    few lines, each linking to its detail in the annex; in ``lang`` (the annex stays English)."""
+    few lines, each linking to its detail in the annex of its language; in ``lang``."""
     from .brief_lang import Words, files
 
     w = Words(lang)
     wrong, fine, open_ = judged
-    annex_words = w.text("the annex" if lang == "en" else "the annex (in English)")
-    annex_link = Markup('<a href="{}"{}>{}</a>').format(ANNEX, Markup(' hreflang="en"') if lang != "en" else "",
-                                                         annex_words)
+    annex = files(lang, default)["annex"]
+    annex_link = Markup('<a href="{}">{}</a>').format(annex, w.text("the annex"))
     out = _ENV.get_template("brief.html.j2").render(
         lang=lang, _=w.html, tr=w.tr, num=w.num, title=w.text(title), subtitle=_subtitle(meta, "heron", lang),
         sc="\u202f; " if lang == "fr" else "; ",
         toc=_brief_toc(changes, w), rows=rows, wrong=wrong, fine=fine, open=open_, changes=changes,
-        basis=verdict_basis(), readings=READINGS, annex=ANNEX, annex_link=annex_link,
+        basis=verdict_basis(), readings=READINGS, annex=annex, annex_link=annex_link,
         index=files(lang, default)["index"], other=_other(lang, default, "html"),
         below=Markup('<a href="#readings">{}</a>').format(w.text("below")),
         code=lambda t: Markup("<code>{}</code>").format(t), link=lambda h: _lab_href(h, lang),
@@ -384,9 +401,9 @@ def _brief_markdown(meta, title, rows, judged, changes, games, lang: str = "en",
     w = Words(lang)
     t, tr = w.text, w.tr
     wrong, fine, open_ = judged
-    annex = "report-annex.md"
+    annex = files(lang, default)["annex_md"]
     other = _other(lang, default, "md")
-    annex_words = t("the annex" if lang == "en" else "the annex (in English)")
+    annex_words = t("the annex")
     sc = "\u202f; " if lang == "fr" else "; "
     head = t("{title} — the designer's brief", title=t(title))
     parts = [f"# {head}", "", _subtitle(meta, "heron", lang),
@@ -458,7 +475,7 @@ def _index_html(meta, title, wrong, games, labs, lang: str, default: str) -> str
             for g in labs]
     return _ENV.get_template("index.html.j2").render(
         lang=lang, _=w.html, tr=w.tr, title=w.text(title), subtitle=_subtitle(meta, "index", lang), wrong=wrong,
-        brief=f["html"], brief_md=f["md"], other=other, games=games, labs=labs,
+        brief=f["html"], brief_md=f["md"], annex=f["annex"], annex_md=f["annex_md"], other=other, games=games, labs=labs,
         md_link=lambda h: Markup('<a href="{0}">{0}</a>').format(h))
 
 
@@ -501,8 +518,12 @@ def _subtitle(meta: dict, where: str = "heron", lang: str = "en") -> str:
                    "game": " " + gettext("A lighter game of the same run as the Héron report.", lang)}.get(where, "")
 
 
-def _glossary_frame() -> pd.DataFrame:
-    return pd.DataFrame(GLOSSARY, columns=["the game's word", "in English", "what it is"])
+def _glossary_frame(words=None) -> pd.DataFrame:
+    """The glossary in the page's language (``words``: its :class:`~heron_sim.report.annex_lang.AnnexWords`):
+    the game's word as it is, its English name as it is, what it is translated."""
+    t = words.text if words is not None else str
+    rows = [(g, en, words.tr(what) if words is not None else what) for g, en, what in GLOSSARY]
+    return pd.DataFrame(rows, columns=[t("the game's word"), t("in English"), t("what it is")])
 
 
 def _html(sections, meta, title, pngs, rows, reconcile, judged=None, games=(), game: bool = False,
@@ -510,14 +531,15 @@ def _html(sections, meta, title, pngs, rows, reconcile, judged=None, games=(), g
           results: Path | None = None) -> str:
     """One page: the Héron report's annex (the answers with their measured remedies, the
     reconciliations, the methods, then every section folded; ``brief``: the brief's file, linked
-    from it) or, with ``game``, a lighter game's own page in ``lang`` (the annex is English);
-    ``missing``: where a French game page's phrases without an entry are added; ``results``: the
-    folder whose lab study of the game is its "what to change"."""
+    from it) or, with ``game``, a lighter game's own page; in ``lang`` (the annex:
+    :mod:`heron_sim.report.annex_lang`); ``missing``: where a French page's phrases without an
+    entry are added; ``results``: the folder whose lab study of the game is its "what to change"."""
     from ..i18n import number
+    from .annex_lang import AnnexWords
     from .brief_lang import files
     from .game_lang import GameWords, page_file
 
-    gw = GameWords(lang if game else "en")
+    gw = GameWords(lang) if game else AnnexWords(lang)
     tr = gw.tr if lang != "en" else vocab
     toc = []
     gverdict = None
@@ -534,12 +556,12 @@ def _html(sections, meta, title, pngs, rows, reconcile, judged=None, games=(), g
     if gverdict is not None:
         toc.append({"id": "verdict", "title": gverdict.words("Verdict"), "children": []})
     if not game:
-        toc = [{"id": "answers", "title": "Answers at a glance", "children": []},
-               {"id": "readings", "title": "How to read “how sure”", "children": []}]
+        toc = [{"id": "answers", "title": gw.text("Answers at a glance"), "children": []},
+               {"id": "readings", "title": gw.text("How to read “how sure”"), "children": []}]
         if len(reconcile):
-            toc.append({"id": "anxiety-rates", "title": "Every Angoisse rate, reconciled", "children": []})
-        toc += [{"id": "glossary", "title": "Glossary", "children": []},
-                {"id": "assumptions", "title": "Assumptions", "children": []}]
+            toc.append({"id": "anxiety-rates", "title": gw.text("Every Angoisse rate, reconciled"), "children": []})
+        toc += [{"id": "glossary", "title": gw.text("Glossary"), "children": []},
+                {"id": "assumptions", "title": gw.text("Assumptions"), "children": []}]
     secs = []
     for sec in sections:
         tables = [{"id": f"{sec.key}-t{i + 1}", "caption": tr(t.caption),
@@ -554,66 +576,100 @@ def _html(sections, meta, title, pngs, rows, reconcile, judged=None, games=(), g
         toc.append({"id": sec.key, "title": tr(sec.title), "children": []})
     toc.append({"id": "metadata", "title": gw.text("Run metadata"), "children": []})
     other = None
-    if game:
-        base = game_page(sections[0])
-        olang = "en" if lang == "fr" else "fr"
-        other = {"lang": olang, "href": page_file(base, olang, default),
+    olang = "en" if gw.lang == "fr" else "fr"
+    if game or brief:  # a game's page or the annex: the same page in the other language
+        other = {"lang": olang, "href": page_file(game_page(sections[0]), olang, default) if game
+                 else files(olang, default)["annex"],
                  "words": gw.text("This page in English" if olang == "en" else "This page in French")}
-    rec_html = table_html(reconcile.drop(columns=["id"]), text=True) if len(reconcile) else ""
+    rec_html = table_html(reconcile.drop(columns=["id"]), text=True, tr=tr if lang != "en" else None) if len(reconcile) else ""
     lo_t, hi_t = TARGET_MINUTES
-    if missing is not None:
-        missing += gw.missing
-    return _ENV.get_template("report.html.j2").render(
-        lang=gw.lang, _=gw.text, other=other, num=lambda x: number(x, 1, gw.lang),
-        sc="\u202f; " if gw.lang == "fr" else "; ", colon="\u00a0:" if gw.lang == "fr" else ":", index=files(gw.lang, default)["index"] if game else "index.html",
-        title=tr(title) + (" — annex" if brief and not game else ""),
+    code = lambda t: Markup("<code>{}</code>").format(t)  # noqa: E731
+    mw = gw if not game else AnnexWords(gw.lang)  # the run's metadata, on every page in its language
+    meta_rows = [mw.meta(k, v, code) for k, v in _meta_rows(meta)]
+    out = _ENV.get_template("report.html.j2").render(
+        lang=gw.lang, _=gw.text if game else gw.html, tr=tr, other=other, num=lambda x: number(x, 1, gw.lang),
+        link=lambda h, words: Markup('<a href="{}">{}</a>').format(h, words),
+        sc="\u202f; " if gw.lang == "fr" else "; ", colon="\u00a0:" if gw.lang == "fr" else ":",
+        index=files(gw.lang, default)["index"] if game or brief else "index.html",
+        title=gw.text("{title} — annex", title=tr(title)) if brief and not game else tr(title),
         subtitle=_subtitle(meta, "game" if game else "heron", gw.lang),
         toc=toc, rows=rows, reconcile=rec_html, game=game, brief=brief, gverdict=gverdict, basis=verdict_basis(),
         readings=READINGS, target=f"{lo_t:.0f}–{hi_t:.0f} minutes",
         games=[{"href": game_page(g), "title": vocab(g.title)} for g in games],
-        glossary=table_html(_glossary_frame(), text=True), assumptions=ASSUMPTIONS, sections=secs, meta=_meta_rows(meta))
+        glossary=table_html(_glossary_frame(gw), text=True, tr=str), assumptions=ASSUMPTIONS, sections=secs,
+        meta=meta_rows)
+    if missing is not None:  # after rendering: the template translates the answers' texts as it goes
+        missing += gw.missing + (mw.missing if mw is not gw else [])
+    return out
 
 
-def _markdown(sections, meta, title, pngs, out_dir: Path, rows, reconcile) -> str:
-    """The annex in Markdown: the answers with their measured remedies, the reconciliations, the
-    methods and every section (the brief: :func:`_brief_markdown`)."""
-    parts = [f"# {title} — annex", "", _subtitle(meta), "",
-             "The designer's brief (the verdict, what to change, the answers in a few lines) is report.md; this annex "
-             "holds every table, the reconciliations and the methods."]
-    parts += ["", "## Answers at a glance", "",
-             "| question | answer | figure [95 % CI], n | how sure | what a designer could do |", "|---|---|---|---|---|"]
+def _markdown(sections, meta, title, pngs, out_dir: Path, rows, reconcile, lang: str = "en", default: str = "en",
+              missing: list | None = None) -> str:
+    """The annex in Markdown in ``lang``: the answers with their measured remedies, the
+    reconciliations, the methods and every section (the brief: :func:`_brief_markdown`)."""
+    from .annex_lang import AnnexWords
+    from .brief_lang import files
+
+    w = AnnexWords(lang)
+    t, tr = w.text, w.tr
+    f = files(lang, default)
+    olang = "en" if lang == "fr" else "fr"
+    other = t("This page in English" if olang == "en" else "This page in French")
+
+    def table(frame: pd.DataFrame) -> str:
+        return markdown_table(frame if lang == "en" else _translated(frame, tr))
+
+    parts = [f"# {t('{title} — annex', title=tr(title))}", "", _subtitle(meta, "heron", lang), "",
+             t("The designer's brief (the verdict, what to change, the answers in a few lines) is {brief}; this annex "
+               "holds every table, the reconciliations and the methods.", brief=f"[{f['md']}]({f['md']})")
+             + f" [{other}]({files(olang, default)['annex_md']})"]
+    parts += ["", f"## {t('Answers at a glance')}", "",
+              "| " + " | ".join(t(h) for h in ("question", "answer", "figure [95 % CI], n", "how sure",
+                                                 "what a designer could do")) + " |", "|---|---|---|---|---|"]
     for r in rows:
-        parts.append(f"| <a id=\"{r.slug}\"></a>**{_md(r.question)}** ({'test plan' if r.plan else 'balance'}) | {_md(r.answer)} | "
-                     f"{_md(r.figure)} | {_md(r.sure)} | {_md(r.action)}"
-                     + "".join(f" The lab's study ({c.study_words}): {_md(c.short)}" for c in getattr(r, "studies", []))
+        parts.append(f"| <a id=\"{r.slug}\"></a>**{_md(tr(r.question))}** ({t('test plan') if r.plan else t('balance')}) | "
+                     f"{_md(tr(r.answer))} | {_md(tr(r.figure))} | {_md(tr(r.sure))} | {_md(tr(r.action))}"
+                     + "".join(" " + _md(t("The lab's study ({study}): {short}", study=tr(c.study_words), short=tr(c.short)))
+                               for c in getattr(r, "studies", []))
                      + " |")
     if len(reconcile):
-        parts += ["", "## Every Angoisse rate of this report, reconciled (8 D8)", "", markdown_table(reconcile.drop(columns=["id"]))]
-    parts += ["", "## Glossary: the game's words", "", markdown_table(_glossary_frame()), "", "## Assumptions", ""]
-    parts += [f"- {a}" for a in ASSUMPTIONS]
+        parts += ["", f"## {t('Every Angoisse rate of this report, reconciled (8 D8)')}", "",
+                  table(reconcile.drop(columns=["id"]))]
+    parts += ["", f"## {t('Glossary: the game' + chr(39) + 's words')}", "", markdown_table(_glossary_frame(w)), "",
+              f"## {t('Assumptions')}", ""]
+    parts += [f"- {tr(a)}" for a in ASSUMPTIONS]
     in_app = False
     for sec in sections:
         if sec.part == "appendix" and not in_app:
-            parts += ["", "## Appendix: the lighter games"]
+            parts += ["", f"## {t('Appendix: the lighter games')}"]
             in_app = True
         h = "###" if in_app else "##"
-        parts += ["", f"{h} {sec.title}", ""]
+        parts += ["", f"{h} {tr(sec.title)}", ""]
         if sec.intro:
-            parts += [sec.intro, ""]
+            parts += [tr(sec.intro), ""]
         if sec.findings:
-            parts += [f"- {f}" for f in sec.findings] + [""]
-        for t in sec.tables:
-            parts += [f"**{t.caption}**", "", markdown_table(t.frame), ""]
-            if t.note:
-                parts += [f"*{t.note}*", ""]
-        for f in sec.figures:
-            rel = pngs[(sec.key, f.name)].relative_to(out_dir).as_posix()
-            parts += [f"![{f.caption}]({rel})", "", f"*{f.caption}*", ""]
+            parts += [f"- {tr(x)}" for x in sec.findings] + [""]
+        for tb in sec.tables:
+            parts += [f"**{tr(tb.caption)}**", "", table(tb.frame), ""]
+            if tb.note:
+                parts += [f"*{tr(tb.note)}*", ""]
+        for fg in sec.figures:
+            rel = pngs[(sec.key, fg.name)].relative_to(out_dir).as_posix()
+            parts += [f"![{tr(fg.caption)}]({rel})", "", f"*{tr(fg.caption)}*", ""]
         for block in sec.markdown:
-            parts += [clean_missing(demote_headings(block, 3 if in_app else 2)), ""]
+            parts += [w.markdown(clean_missing(demote_headings(block, 3 if in_app else 2))), ""]
         for n in sec.notes:
-            parts += [f"*{n}*", ""]
-    parts += ["", "## Run metadata", "", "| key | value |", "|---|---|"]
-    parts += [f"| {_md(k)} | {_md(v)} |" for k, v in _meta_rows(meta)]
+            parts += [f"*{tr(n)}*", ""]
+    parts += ["", f"## {t('Run metadata')}", "", f"| {t('key')} | {t('value')} |", "|---|---|"]
+    parts += [f"| {_md(k)} | {_md(v)} |" for k, v in (w.meta(k, v, lambda x: f"`{x}`") for k, v in _meta_rows(meta))]
+    if missing is not None:
+        missing += w.missing
     return "\n".join(parts) + "\n"
 
+
+def _translated(frame: pd.DataFrame, tr) -> pd.DataFrame:
+    """A table with its headers and cells in the page's language (its index as columns)."""
+    d = display_frame(frame)
+    out = d.map(lambda v: tr(_cell(v)))
+    out.columns = [tr(str(c).strip()) or str(c) for c in d.columns]
+    return out

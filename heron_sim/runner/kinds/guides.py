@@ -278,7 +278,7 @@ def _ablation_figure(m: str, fab: pd.DataFrame, one_at_a_time: bool) -> Figure:
                   plot("forest", fab.assign(guide=fab["guide"].map(GUIDE_FR)), label="guide",
                        title=f"Value of the guides' powers by ablation ({_mode_name(m)})",
                        xlabel="win rate when dealt, on - off (percentage points)", scale=100,
-                       note=f"{how}; n = {int(fab['n'].min()):,}-{int(fab['n'].max()):,} paired games per guide"))
+                       note=f"{how}; n = {int(fab['n'].min()):,}–{int(fab['n'].max()):,} paired games per guide"))
 
 
 def _doubling_figure(m: str, dbl: pd.DataFrame) -> Figure:
