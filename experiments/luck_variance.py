@@ -7,6 +7,11 @@ luck is the sum of its turns' luck. Prints the plain and the adjusted win rates 
 random "guide" label, and the variance ratio (plain ÷ adjusted).
 
     python experiments/luck_variance.py --games 20000 --players 4 --mode 8d8
+
+``--engine``: the engine's own games instead (heron_sim.simulation.simulate with luck: the board,
+the Ponds, the powers), seated with ``--strategies`` (default: the AI mix), e.g.
+
+    python experiments/luck_variance.py --engine --games 20000 --strategies greedy,prudent,expert,racer
 """
 
 from __future__ import annotations
@@ -65,7 +70,27 @@ def main(argv=None) -> int:
     ap.add_argument("--policies", default="expert,greedy,random,expert")
     ap.add_argument("--finish", type=int, default=30)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--engine", action="store_true", help="the engine's games (simulate with luck)")
+    ap.add_argument("--strategies", default="greedy,prudent,expert,racer", help="with --engine: seats' strategies")
     a = ap.parse_args(argv)
+    if a.engine:
+        from heron_sim.errors import HeronSimError
+        from heron_sim.simulation import simulate
+
+        try:
+            rules = Rules.build(mode=a.mode, players=a.players)
+            df = simulate(rules, a.games, seed=a.seed, strategies=a.strategies, luck=True)
+        except HeronSimError as err:
+            print(f"error: {err}", file=sys.stderr)
+            return 2
+        if "luck_seat1" not in df.columns:
+            print(f"error: --mode {a.mode}: the engine does not measure luck there yet (docs/luck.md)", file=sys.stderr)
+            return 2
+        adj = adjusted_win_rates(df)
+        plain = [float((df.winner == s).sum() / df.finished.sum()) for s in range(a.players)]
+        print(json.dumps({"games": len(df), "strategies": a.strategies, "win_rate_by_seat": plain, **adj,
+                          "variance_ratio": variance_ratio(adj)}, indent=1))
+        return 0
     pols = a.policies.split(",")
     for p in pols:
         if p not in POLICIES:

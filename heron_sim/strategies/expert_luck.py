@@ -418,3 +418,61 @@ def simulate_turn_luck(tables: LuckTables, n_turns: int, seed: int, policy: str 
 
 
 __all__ = ["LuckTables", "POLICIES", "luck_tables", "simulate_turn_luck"]
+
+
+# ------------------------------------------------------------------ the engine's luck row
+# The game loop (heron_sim.loop.turn, with luck on) reads one extra parameter row: the expert's
+# row of the game's rules (its after-roll values Q, every table) followed, at offset ``lo``, by
+# the luck's block (LK_* below; offsets from the row's start):
+LK_B, LK_RMAX, LK_ANX, LK_PI, LK_V, LK_FIRST, LK_NPRE = range(7)
+LK_HEAD = 8
+#   pre_index[code] (float; -1 none) at LK_PI: the dense index of a canonical kept vector
+#   V[t, r, p, h] at LK_V (t < 5, r < rmax, p < npre, h < anx): the value before a reroll
+#   first[t, r] at LK_FIRST (r <= rmax): the value before the first roll
+
+
+def luck_row(rules) -> tuple[np.ndarray, int] | None:
+    """The engine's luck row for ``rules`` and the offset of its luck block, or None where the
+    luck is not measured yet (dice that differ, rules by guide, more dice than the expert's)."""
+    from .expert_build import expert_tables
+    from .expert_dp import N_TABLES
+
+    if getattr(rules, "guides", ()):
+        return None
+    try:
+        model = dice_model(rules)
+    except Exception:  # more dice than the expert's tables hold
+        return None
+    if not model.exact:
+        return None
+    n, anx, pond = model.n, min(rules.anxiety_threshold, model.n + 1), rules.pond_threshold
+    rmax = table_rolls(rules)
+    B = n + 1
+    offs, cnt, probs = _outcomes(n, model.p_heron)
+    post_K, post_C, post_codes = _post_states(n, anx)
+    pre_T, pre_index = _pre_states(n)
+    adv = np.array(rules.combo_advance, dtype=np.int64)
+    eff = np.array(rules.combo_effect, dtype=np.int64)
+    npre = pre_T.shape[0]
+    V = np.zeros((N_TABLES, max(rmax, 1), npre, anx))
+    first = np.zeros((N_TABLES, rmax + 1))
+    for t in range(N_TABLES):
+        dbl, bull, lion = _table_flags(t, rules.guide_power_doubling)
+        par = _params(rules, t)
+        Q, _A, _QR, _AR = _run_dp(n, anx, rmax, post_K, post_C, post_codes, pre_T, pre_index, offs, cnt, probs,
+                                  adv, eff, dbl, bull, lion, B, par)
+        V[t] = _pre_values(n, anx, rmax, Q, pre_T, post_codes, offs, cnt, probs, adv, eff, dbl, bull, lion, B, par)
+        for r in range(rmax + 1):
+            first[t, r] = _first_roll(n, pond, anx, r, offs, cnt, probs, post_codes, Q, lion, adv, eff, dbl, bull,
+                                      B, par)
+    row = expert_tables(rules).row
+    lo = row.size
+    head = np.zeros(LK_HEAD)
+    head[LK_B], head[LK_RMAX], head[LK_ANX], head[LK_NPRE] = B, rmax, anx, npre
+    head[LK_PI] = lo + LK_HEAD
+    head[LK_V] = head[LK_PI] + pre_index.size
+    head[LK_FIRST] = head[LK_V] + V.size
+    out = np.concatenate([row, head, pre_index.astype(np.float64), V.ravel(), first.ravel()])
+    from .expert_dp import ROW_TSEAT
+    out[ROW_TSEAT] = -1
+    return out, lo
