@@ -90,7 +90,11 @@ def test_on_races_the_adjusted_and_plain_estimates_agree():
         assert abs(rate - 0.25) < 4.5 * adj["win_rate_by_guide_adjusted_se"][g], g
 
 
-def test_a_frame_without_luck_gives_none():
-    df = pd.DataFrame({"players": [2, 2], "winner": [0, 1], "finished": [True, True]})
+def test_a_frame_without_luck_gives_none_adjusted():
+    df = pd.DataFrame({"players": [2] * 4, "winner": [0, 1, 0, 0], "finished": [True] * 4})
+    for s in range(2):
+        df[f"guide_{s}"] = pd.Categorical.from_codes([s] * 4, categories=["loup", "taureau", "serpent", "lion",
+                                                                            "aigle", "cerf", "heron"])
     out = adjusted_win_rates(df)
     assert out["win_rate_by_seat_adjusted"] is None and variance_ratio(out) == {}
+    assert out["first_player_advantage"] == 0.75 - 0.5 and len(out["win_rate_by_seat_se"]) == 2

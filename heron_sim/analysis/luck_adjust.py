@@ -114,43 +114,45 @@ def _features(L: np.ndarray, own: np.ndarray) -> np.ndarray:
 
 
 def adjusted_win_rates(df, guides: tuple[str, ...] | None = None) -> dict:
-    """``win_rate_by_seat_adjusted`` (+ ``_ci``, ``_se``, and ``win_rate_by_seat_se`` the plain
-    standard error), the same by guide, ``first_player_advantage`` and its adjusted form (seat
-    1's win rate − 1/players), each with its interval; all None when the frame has no luck
-    columns."""
+    """``win_rate_by_seat_adjusted`` (+ ``_ci``, ``_se``), the same by guide, and
+    ``first_player_advantage_adjusted`` (+ ``_ci``; seat 1's win rate − 1/players), beside the
+    plain standard errors ``win_rate_by_seat_se`` / ``win_rate_by_guide_se`` and the plain
+    ``first_player_advantage`` (+ ``_ci``, normal). The adjusted figures are None when the frame
+    has no luck columns (the plain ones are always given)."""
     from ..animals import NAMES as ANIMALS
 
     cols = luck_columns(df)
-    keys = ("win_rate_by_seat_adjusted", "win_rate_by_seat_adjusted_ci", "win_rate_by_seat_adjusted_se",
-            "win_rate_by_seat_se", "win_rate_by_guide_adjusted", "win_rate_by_guide_adjusted_ci",
-            "win_rate_by_guide_adjusted_se", "win_rate_by_guide_se", "first_player_advantage",
-            "first_player_advantage_ci", "first_player_advantage_adjusted", "first_player_advantage_adjusted_ci")
-    if not cols:
-        return dict.fromkeys(keys)
-    P = len(cols)
-    L = df[cols].to_numpy(dtype=float)
+    adjusted_keys = ("win_rate_by_seat_adjusted", "win_rate_by_seat_adjusted_ci", "win_rate_by_seat_adjusted_se",
+                     "win_rate_by_guide_adjusted", "win_rate_by_guide_adjusted_ci", "win_rate_by_guide_adjusted_se",
+                     "first_player_advantage_adjusted", "first_player_advantage_adjusted_ci")
+    out: dict = dict.fromkeys(("win_rate_by_seat_se", "win_rate_by_guide_se", "first_player_advantage",
+                               "first_player_advantage_ci") + adjusted_keys)
+    if not len(df):
+        return out
+    P = int(df["players"].iloc[0])
     winner = df["winner"].to_numpy()
     fin = df["finished"].to_numpy(bool).astype(float)
-    out: dict = {k: None for k in keys}
-    rates, cis, ses, plain_se = [], [], [], []
-    for s in range(P):
-        y = (winner == s).astype(float)
-        X = _features(L, np.full(len(df), s))
-        rate, lo, hi, se = adjusted_rate(y, fin, X)
-        rates.append(rate)
-        cis.append([lo, hi])
-        ses.append(se)
-        plain_se.append(plain_rate_se(y, fin))
-    out["win_rate_by_seat_adjusted"] = rates
-    out["win_rate_by_seat_adjusted_ci"] = cis
-    out["win_rate_by_seat_adjusted_se"] = ses
-    out["win_rate_by_seat_se"] = plain_se
+    if fin.sum() == 0:
+        return out
+    L = df[cols].to_numpy(dtype=float) if cols else None
+    seat_se = [plain_rate_se((winner == s).astype(float), fin) for s in range(P)]
+    out["win_rate_by_seat_se"] = seat_se
     fair = 1.0 / P
-    plain1 = float((winner == 0).sum() / fin.sum()) if fin.sum() else float("nan")
+    plain1 = float((winner == 0).sum() / fin.sum())
     out["first_player_advantage"] = plain1 - fair
-    out["first_player_advantage_ci"] = [plain1 - fair - Z95 * plain_se[0], plain1 - fair + Z95 * plain_se[0]]
-    out["first_player_advantage_adjusted"] = rates[0] - fair
-    out["first_player_advantage_adjusted_ci"] = [cis[0][0] - fair, cis[0][1] - fair]
+    out["first_player_advantage_ci"] = [plain1 - fair - Z95 * seat_se[0], plain1 - fair + Z95 * seat_se[0]]
+    if L is not None:
+        rates, cis, ses = [], [], []
+        for s in range(P):
+            rate, lo, hi, se = adjusted_rate((winner == s).astype(float), fin, _features(L, np.full(len(df), s)))
+            rates.append(rate)
+            cis.append([lo, hi])
+            ses.append(se)
+        out["win_rate_by_seat_adjusted"] = rates
+        out["win_rate_by_seat_adjusted_ci"] = cis
+        out["win_rate_by_seat_adjusted_se"] = ses
+        out["first_player_advantage_adjusted"] = rates[0] - fair
+        out["first_player_advantage_adjusted_ci"] = [cis[0][0] - fair, cis[0][1] - fair]
     by, by_ci, by_se, by_plain = {}, {}, {}, {}
     codes = np.stack([df[f"guide_{s}"].cat.codes.to_numpy() for s in range(P)], axis=1)
     for a, name in enumerate(guides or ANIMALS):
@@ -159,13 +161,15 @@ def adjusted_win_rates(df, guides: tuple[str, ...] | None = None) -> dict:
         if dealt.sum() == 0:
             continue
         y = ((holder >= 0) & (winner == holder)).astype(float)
-        rate, lo, hi, se = adjusted_rate(y, dealt, _features(L, holder))
-        by[name], by_ci[name], by_se[name] = rate, [lo, hi], se
         by_plain[name] = plain_rate_se(y, dealt)
-    out["win_rate_by_guide_adjusted"] = by
-    out["win_rate_by_guide_adjusted_ci"] = by_ci
-    out["win_rate_by_guide_adjusted_se"] = by_se
+        if L is not None:
+            rate, lo, hi, se = adjusted_rate(y, dealt, _features(L, holder))
+            by[name], by_ci[name], by_se[name] = rate, [lo, hi], se
     out["win_rate_by_guide_se"] = by_plain
+    if L is not None:
+        out["win_rate_by_guide_adjusted"] = by
+        out["win_rate_by_guide_adjusted_ci"] = by_ci
+        out["win_rate_by_guide_adjusted_se"] = by_se
     return out
 
 

@@ -33,8 +33,8 @@ def summarize(df: pd.DataFrame) -> dict:
     Luck-adjusted beside the plain ones (heron_sim.analysis.luck_adjust, docs/luck.md):
     win_rate_by_seat_adjusted and its _ci (95 %) and _se, win_rate_by_seat_se (the plain
     estimate's), the same by guide, first_player_advantage (seat 1's win rate − 1/players) and
-    first_player_advantage_adjusted, each with its _ci. They are None (JSON null) when the frame
-    has no luck columns (``luck_seat1`` ...): the engine's games do not record luck yet.
+    first_player_advantage_adjusted, each with its _ci. The adjusted ones are None (JSON null)
+    when the frame has no luck columns (``luck_seat1`` ...: ``simulate(..., luck=True)``).
     """
     n = len(df)
     P = _seats(df)

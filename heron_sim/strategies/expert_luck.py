@@ -431,14 +431,31 @@ LK_HEAD = 8
 #   first[t, r] at LK_FIRST (r <= rmax): the value before the first roll
 
 
+_LUCK_ROWS: dict = {}
+
+
 def luck_row(rules) -> tuple[np.ndarray, int] | None:
     """The engine's luck row for ``rules`` and the offset of its luck block, or None where the
-    luck is not measured yet (dice that differ, rules by guide, more dice than the expert's)."""
-    from .expert_build import expert_tables
-    from .expert_dp import N_TABLES
+    luck is not measured yet (dice that differ, rules by guide, more dice than the expert's).
+    Built in seconds (the expert's keep/stop tables without the powers' columns), kept in memory
+    for the process (a copy is returned)."""
+    import json
+
+    from .expert_dp import _key
 
     if getattr(rules, "guides", ()):
         return None
+    key = json.dumps(_key(rules), sort_keys=True, default=str)
+    if key not in _LUCK_ROWS:
+        _LUCK_ROWS[key] = _build_luck_row(rules)
+    made = _LUCK_ROWS[key]
+    return None if made is None else (made[0].copy(), made[1])
+
+
+def _build_luck_row(rules):
+    from .expert_build import build_tables
+    from .expert_dp import N_TABLES
+
     try:
         model = dice_model(rules)
     except Exception:  # more dice than the expert's tables hold
@@ -465,7 +482,7 @@ def luck_row(rules) -> tuple[np.ndarray, int] | None:
         for r in range(rmax + 1):
             first[t, r] = _first_roll(n, pond, anx, r, offs, cnt, probs, post_codes, Q, lion, adv, eff, dbl, bull,
                                       B, par)
-    row = expert_tables(rules).row
+    row = build_tables(rules, powers=False).row
     lo = row.size
     head = np.zeros(LK_HEAD)
     head[LK_B], head[LK_RMAX], head[LK_ANX], head[LK_NPRE] = B, rmax, anx, npre
