@@ -82,3 +82,28 @@ def test_luck_costs_nothing_when_not_asked():
     rules = Rules.build(mode="8d8", players=4)
     frame = simulate(rules, 50, seed=21, strategies="greedy")
     assert not any(c.startswith("luck_") for c in frame.columns)
+
+
+@pytest.mark.cli
+def test_simulate_luck_json_has_the_adjusted_win_rates():
+    import json
+
+    from typer.testing import CliRunner
+
+    from heron_sim.cli import app
+
+    runner = CliRunner()
+    res = runner.invoke(app, ["simulate", "--games", "600", "--luck", "--json"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    for key in ("win_rate_by_seat", "win_rate_by_seat_ci", "win_rate_by_seat_adjusted",
+                "win_rate_by_seat_adjusted_ci", "win_rate_by_guide_adjusted", "win_rate_by_guide_adjusted_ci",
+                "first_player_advantage_adjusted_ci"):
+        assert doc[key] is not None, key
+    for (lo, hi), rate in zip(doc["win_rate_by_seat_adjusted_ci"], doc["win_rate_by_seat_adjusted"]):
+        assert lo < rate < hi
+    plain = json.loads(runner.invoke(app, ["simulate", "--games", "600", "--json"]).stdout)
+    assert plain["win_rate_by_seat"] == doc["win_rate_by_seat"]  # the same games
+    assert plain["win_rate_by_seat_adjusted"] is None
+    bad = runner.invoke(app, ["simulate", "--games", "10", "--luck", "--precision", "0.01"])
+    assert bad.exit_code != 0 and "error: --luck" in bad.output
