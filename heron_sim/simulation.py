@@ -94,7 +94,7 @@ def frame_bytes_per_game(rules: Rules) -> int:
     return 2 * 8 * L.n_columns(rules.finish) + 64
 
 
-def _prepare(rules: Rules, games: int, seed: int, strategies, batch_size: int, luck: bool = False):
+def _prepare(rules: Rules, games: int, seed: int, strategies, batch_size: int):
     if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 0:
         raise HeronSimError(f"--games: {games}; allowed: a number of games >= 0")
     check_seed(seed)
@@ -102,19 +102,17 @@ def _prepare(rules: Rules, games: int, seed: int, strategies, batch_size: int, l
         raise HeronSimError(f"batch_size: {batch_size}; allowed: >= 1")
     seating = parse_seating(strategies, rules.players)
     sids, sp = seat_arrays(seating, rules)
-    width = L.n_columns(rules.finish)
-    if luck:
-        sp, width = _with_luck_row(rules, sp, width)
-    return seating, sids, sp, pack_rules(rules), width
+    return seating, sids, sp, pack_rules(rules)
 
 
-def _with_luck_row(rules: Rules, sp: np.ndarray, width: int) -> tuple[np.ndarray, int]:
+def _with_luck_row(rules: Rules, sp: np.ndarray, luck: bool) -> tuple[np.ndarray, int]:
     """The seats' rows plus the luck row (heron_sim.strategies.expert_luck.luck_row) and the
     output width with the luck's columns; unchanged where luck is not measured yet (dice that
     differ, rules by guide: no luck columns)."""
     from .strategies.expert_luck import luck_row
 
-    made = luck_row(rules)
+    width = L.n_columns(rules.finish)
+    made = luck_row(rules) if luck else None
     if made is None:
         return sp, width
     row, lo = made
@@ -148,7 +146,8 @@ def simulate(
     ``luck``: the frame gets each seat's luck (``luck_seat1`` ..., docs/luck.md; the same games,
     played on the generic turn, slower) where it is measured (identical symmetric dice).
     """
-    seating, sids, sp, R, width = _prepare(rules, games, seed, strategies, batch_size, luck)
+    seating, sids, sp, R = _prepare(rules, games, seed, strategies, batch_size)
+    sp, width = _with_luck_row(rules, sp, luck)
     check_memory(games * frame_bytes_per_game(rules), f"--games: {games:,} games",
                  "stream them to a file (heron-sim simulate --out FILE.parquet) or play fewer")
     _set_threads(threads)
@@ -178,7 +177,8 @@ def simulate_batches(
     Stops early, between batches, when a stop was requested (SIGINT/SIGTERM under the command
     line); the caller counts the rows it received.
     """
-    seating, sids, sp, R, width = _prepare(rules, games, seed, strategies, batch_size, luck)
+    seating, sids, sp, R = _prepare(rules, games, seed, strategies, batch_size)
+    sp, width = _with_luck_row(rules, sp, luck)
     _set_threads(threads)
     done = 0
     while done < games and not stop_requested():

@@ -8,7 +8,7 @@ from ..rules.rules import (
     EFFECT_CHOICE, EFFECT_REGENERATE, EFFECT_SWAP, P_ANXIETY, P_ROLLS,
 )
 from ..strategies.common import can_target
-from ..strategies.dispatch import decide, fused_score, fused_turn
+from ..strategies.dispatch import decide, fused_score, fused_turn, luck_add, value_after, value_before, value_first
 from ..engine.dice import (
     best_set, count_animals, doubling_guide, newly_kept_count, reserved_herons, roll_free_dice,
 )
@@ -19,7 +19,6 @@ from ..engine.layout import (
     ROW, SCORE_GENERIC, SCORE_GENERIC_COUNTED, SET_SIZE, STATUS, TAUREAU, PATIENCE, TURN_FROM_START,
     TURN_KEEP_NEXT, TURN_NONE, TURN_USED, LUCK_ROW,
 )
-from ..strategies.luck_turn import luck_add, value_after, value_before, value_first
 from .powers import apply_power, has_roll_time_power, power_enabled
 from ..engine.rulebook import bull_applies, bull_bonus, guide_power_doubles, pond_opens, set_advance
 
