@@ -105,6 +105,24 @@ def _prepare(rules: Rules, games: int, seed: int, strategies, batch_size: int):
     return seating, sids, sp, pack_rules(rules)
 
 
+def _with_luck_row(rules: Rules, sp: np.ndarray, luck: bool) -> tuple[np.ndarray, int]:
+    """The seats' rows plus the luck row (heron_sim.strategies.expert_luck.luck_row) and the
+    output width with the luck's columns; unchanged where luck is not measured yet (dice that
+    differ, rules by guide: no luck columns)."""
+    from .strategies.expert_luck import luck_row
+
+    width = L.n_columns(rules.finish)
+    made = luck_row(rules) if luck else None
+    if made is None:
+        return sp, width
+    row, lo = made
+    row[0] = lo  # column 0 of the luck row: where its luck block starts (heron_sim.loop.loops)
+    out = np.zeros((sp.shape[0] + 1, max(sp.shape[1], row.size)), dtype=np.float64)
+    out[: sp.shape[0], : sp.shape[1]] = sp
+    out[sp.shape[0], : row.size] = row
+    return out, width + L.MAX_SEATS
+
+
 def simulate(
     rules: Rules,
     games: int,
@@ -115,6 +133,7 @@ def simulate(
     threads: int | None = None,
     batch_size: int = DEFAULT_BATCH,
     progress: Callable[[int], None] | None = None,
+    luck: bool = False,
 ) -> pd.DataFrame:
     """Play ``games`` games and return one row per game (see :func:`results_frame`).
 
@@ -124,12 +143,14 @@ def simulate(
     before the first one not finished);
     ``df.attrs`` holds ``requested``, ``played`` and ``interrupted``. A run whose frame would
     not fit in memory is refused up front (stream it with :func:`simulate_batches`).
+    ``luck``: the frame gets each seat's luck (``luck_seat1`` ..., docs/luck.md; the same games,
+    played on the generic turn, slower) where it is measured (identical symmetric dice).
     """
     seating, sids, sp, R = _prepare(rules, games, seed, strategies, batch_size)
+    sp, width = _with_luck_row(rules, sp, luck)
     check_memory(games * frame_bytes_per_game(rules), f"--games: {games:,} games",
                  "stream them to a file (heron-sim simulate --out FILE.parquet) or play fewer")
     _set_threads(threads)
-    width = L.n_columns(rules.finish)
     out = np.zeros((games, width), dtype=np.int64)
     with _threads(threads):  # numba's threads for this call only
         done, interrupted = play_games(np.uint64(seed), first_game, R, sids, sp, out, batch_size,
@@ -149,6 +170,7 @@ def simulate_batches(
     threads: int | None = None,
     batch_size: int = DEFAULT_BATCH,
     progress: Callable[[int], None] | None = None,
+    luck: bool = False,
 ) -> Iterator[pd.DataFrame]:
     """Yield the results of :func:`simulate` batch by batch (memory bounded by the batch).
 
@@ -156,8 +178,8 @@ def simulate_batches(
     line); the caller counts the rows it received.
     """
     seating, sids, sp, R = _prepare(rules, games, seed, strategies, batch_size)
+    sp, width = _with_luck_row(rules, sp, luck)
     _set_threads(threads)
-    width = L.n_columns(rules.finish)
     done = 0
     while done < games and not stop_requested():
         n = min(batch_size, games - done)
@@ -174,7 +196,8 @@ def summary_columns(df: pd.DataFrame) -> pd.DataFrame:
     """The columns :func:`heron_sim.analysis.summarize` needs, in compact types."""
     P = int(df["players"].iloc[0]) if len(df) else 0
     keep = (list(SUMMARY_COLUMNS) + [f"guide_{s}" for s in range(P)] + [f"advance_{s}" for s in range(P)]
-            + [f"strategy_{s}" for s in range(P)] + [f"power_{a}" for a in ANIMALS])
+            + [f"strategy_{s}" for s in range(P)] + [f"power_{a}" for a in ANIMALS]
+            + [f"luck_seat{s + 1}" for s in range(P) if f"luck_seat{s + 1}" in df.columns])
     slim = df[keep].copy()
     for a in ANIMALS:  # the power uses per game dealt (summarize)
         slim[f"power_{a}"] = slim[f"power_{a}"].astype(np.int16)
@@ -201,7 +224,9 @@ def results_frame(out: np.ndarray, rules: Rules, seed: int, seating: list[str],
     skipped_turns, lead_changes, mid_leader, mid_last (unique leader / last seat at the end of
     round rounds//2, -1 for a tie), pond_lead_losses (Ponds after which the seat strictly ahead
     before the Pond no longer is), power_<guide> (uses), combo_<s> (scored turns whose largest
-    set had size s), square_<n>_<effect> (triggers).
+    set had size s), square_<n>_<effect> (triggers); with luck (``out`` has MAX_SEATS more
+    columns: heron_sim.loop.loops.play_batch) luck_seat1 .. luck_seatP (float64, squares of the
+    turn's expected advance: docs/luck.md).
     """
     n = out.shape[0]
     P = rules.players
@@ -243,6 +268,10 @@ def results_frame(out: np.ndarray, rules: Rules, seed: int, seating: list[str],
         cols[f"combo_{size}"] = out[:, L.C_COMBOS + size]
     for square, code in rules.squares:
         cols[f"square_{square}_{EFFECT_NAMES[code]}"] = out[:, L.C_SQUARES + square]
+    ncols = L.n_columns(rules.finish)
+    if out.shape[1] >= ncols + L.MAX_SEATS:
+        for s in range(P):
+            cols[f"luck_seat{s + 1}"] = out[:, ncols + s].astype(np.float64) / float(1 << L.LUCK_SHIFT)
     return pd.DataFrame(cols)
 
 
@@ -402,6 +431,7 @@ def simulate_to_file(
     *,
     threads: int | None = None,
     progress: Callable[[int], None] | None = None,
+    luck: bool = False,
 ) -> StreamedRun:
     """Play ``games`` games batch by batch, append each batch to ``out`` (a Parquet row group,
     or CSV rows) and keep in memory only the columns :func:`heron_sim.analysis.summarize` reads.
@@ -436,7 +466,7 @@ def simulate_to_file(
     parts, played, error = [], 0, None
     try:
         with writer if writer is not None else contextlib.nullcontext():
-            for batch in simulate_batches(rules, games, seed, seating, threads=threads, progress=progress):
+            for batch in simulate_batches(rules, games, seed, seating, threads=threads, progress=progress, luck=luck):
                 parts.append(summary_columns(batch))
                 played += len(batch)
                 if writer is not None and error is None:

@@ -7,6 +7,7 @@ import pandas as pd
 
 from ..animals import NAMES as ANIMALS
 from .intervals import wilson
+from .luck_adjust import adjusted_win_rates
 from .metrics import seat_table
 
 
@@ -28,6 +29,12 @@ def summarize(df: pd.DataFrame) -> dict:
     pond_per_game, pond_per_played_turn, anxiety_per_played_turn, advance_per_played_turn,
     lion_rescues_per_game, lead_changes_mean, power_uses_per_game_dealt and
     power_uses_per_game_dealt_by_strategy (:func:`power_uses_per_game_dealt`).
+
+    Luck-adjusted beside the plain ones (heron_sim.analysis.luck_adjust, docs/luck.md):
+    win_rate_by_seat_adjusted and its _ci (95 %) and _se, win_rate_by_seat_se (the plain
+    estimate's), the same by guide, first_player_advantage (seat 1's win rate − 1/players) and
+    first_player_advantage_adjusted, each with its _ci. The adjusted ones are None (JSON null)
+    when the frame has no luck columns (``luck_seat1`` ...: ``simulate(..., luck=True)``).
     """
     n = len(df)
     P = _seats(df)
@@ -68,6 +75,7 @@ def summarize(df: pd.DataFrame) -> dict:
         "lion_rescues_per_game": float(df["lion_rescues"].mean()) if n else float("nan"),
         "lead_changes_mean": float(df["lead_changes"].mean()) if n else float("nan"),
         **power_uses_per_game_dealt(df),
+        **adjusted_win_rates(df),
     }
 
 

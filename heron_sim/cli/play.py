@@ -37,6 +37,7 @@ def simulate_cmd(
     as_json: JsonOpt = False,
     precision: Annotated[Optional[float], typer.Option("--precision", help="Play blocks of --games games until every win rate's (seat, guide when dealt) 95 % half-width is at most this, e.g. 0.005; reports the games used.")] = None,
     log_turns: Annotated[Optional[Path], typer.Option("--log-turns", help="Also write every turn decision of the games played (dice, keep/stop, powers) as the CSV turn log that heron-sim calibrate reads (docs/calibrate.md).")] = None,
+    luck: Annotated[bool, typer.Option("--luck", help="Measure each seat's luck on the expert's tables (luck_seat1 ... columns; identical dice) and report the luck-adjusted win rates beside the plain ones (docs/luck.md): the same games, on the generic turn (slower), after building the luck's tables (seconds).")] = False,
 ) -> None:
     """Play whole games and print the summary: win rates by seat and guide (95 % intervals),
     game length, Pond, Anxiety and advance per played turn. Results stream to --out batch by
@@ -57,6 +58,11 @@ def simulate_cmd(
             raise HeronSimError("--log-turns: not with --precision (the games used are not known in advance); "
                                 "allowed: --log-turns with --games")
         check_log_path(log_turns)
+    if luck and precision is not None:
+        from ..errors import HeronSimError
+
+        raise HeronSimError("--luck: not with --precision (its blocks are played without luck); "
+                            "allowed: --luck with --games")
     precision_cut = False
     if precision is not None:
         # --precision plays blocks of --games until the win rates are that narrow: the games
@@ -95,7 +101,7 @@ def simulate_cmd(
 
         check_user_strategies(strategy, r.players)
         with progress_bar(games, f"{r.mode} games") as advance:
-            run = simulate_to_file(r, games, seed, strategy, out, threads=threads, progress=advance)
+            run = simulate_to_file(r, games, seed, strategy, out, threads=threads, progress=advance, luck=luck)
         frame, played, error, written = run.frame, run.played, run.write_error, run.written
         requested = int(games)
     summary = _summarize(frame)

@@ -113,7 +113,12 @@ PATIENCE = 144     # animal a Héron guide set with Patience this turn (-1: none
                    # every roll phase; read by heron_patience_doubling)
 MAX_EAGLE_DRAWS = 6
 EAGLE_FACES = 145  # [MAX_EAGLE_DRAWS] the faces the Eagle drew (eagle_draws of them)
-HEADER = EAGLE_FACES + MAX_EAGLE_DRAWS  # the variable regions start here
+LUCK_ROW = EAGLE_FACES + MAX_EAGLE_DRAWS  # 0: luck not measured; else 1 + the row of ``sp`` holding
+                   # the expert's tables and the luck's block (heron_sim.strategies.expert_luck)
+LUCK_OFF = LUCK_ROW + 1  # offset of the luck's block in that row
+LUCK = LUCK_OFF + 1  # [MAX_SEATS] each seat's luck this game, in units of 2**-LUCK_SHIFT squares
+LUCK_SHIFT = 32
+HEADER = LUCK + MAX_SEATS  # the variable regions start here
 
 FREE, KEPT, RESERVED = range(3)
 

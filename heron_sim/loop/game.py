@@ -10,7 +10,7 @@ from ..engine.layout import (
     C_PONDS, C_POS, C_PUSHBACK, C_ROUNDS, C_SEAT_POND_BACK, C_SEAT_POND_HITS, C_SEAT_PONDS, C_SKIPPED,
     C_TURNS, C_WINNER, COUNTS, DPTR, GUIDE, LEAD,
     MAX_SEATS, OUT_ANXIETY, OUT_POND, PLAYERS, POS, PROT, READY, ROUND, ROW, RPTR, SID, SKIP,
-    WINNER, BONUS, R_ROWS, R_TSET, X_CONS_ANX, X_CONS_NOSET, X_EXTRA_ROLLS, X_START,
+    WINNER, BONUS, R_ROWS, R_TSET, X_CONS_ANX, X_CONS_NOSET, X_EXTRA_ROLLS, X_START, LUCK,
 )
 from .moves import forward, move_back, pond_pushback
 from ..engine.rng import below
@@ -118,6 +118,8 @@ def reset_game(w):
     w[DPTR] = 0
     for k in range(w[ROW], w[LEAD]):  # the output row and the single-use marks
         w[k] = 0
+    for k in range(MAX_SEATS):  # each seat's luck
+        w[LUCK + k] = 0
 
 
 @hot

@@ -19,6 +19,7 @@ from .moves import pond_pushback
 from ..engine.layout import (
     DECIDE_FN, DSCRIPT, DSCRIPT_LEN, GUIDE, LEAD, NDICE, PLAYERS, R_NDICE, R_ROWS, READY, ROLL, ROW, RSCRIPT,
     RSCRIPT_LEN, SID, USED, C_SQUARES, HEADER, OUT_ANXIETY, OUT_POND, PATIENCE, PMEMO, PMEMO_LEN,
+    LUCK, LUCK_OFF, LUCK_ROW, MAX_SEATS,
 )
 from ..strategies.dispatch import workspace_words
 from ..engine.rng import stream_start
@@ -56,17 +57,32 @@ def play_batch(seed, first_game, R, sids, sp, out, decide_fn):
     """Play ``out.shape[0]`` games: game g uses the stream (seed, first_game + g) and fills
     row g of ``out`` (int64[games, n_columns(finish)]). Releases the GIL: heron_sim.loop.batch
     runs several calls at once on disjoint rows (no ``prange``: a parallel kernel costs seconds
-    more to compile, and gives nothing a thread per slice of games does not)."""
+    more to compile, and gives nothing a thread per slice of games does not).
+
+    Luck (heron_sim.strategies.luck_turn): ``out`` has MAX_SEATS more columns, and ``sp`` one
+    more row than seats, the luck row (heron_sim.strategies.expert_luck.luck_row: column 0 holds
+    the offset of its luck block); those columns get each seat's luck in units of
+    2**-LUCK_SHIFT squares. The games are the same either way."""
     n_games = out.shape[0]
     width = out.shape[1]
     w = make_workspace(R, sids, decide_fn)
     rng = np.zeros(3, dtype=np.uint64)
     row = w[ROW]
+    ncols = C_SQUARES + R[P_FINISH]
+    luck = width >= ncols + MAX_SEATS and sp.shape[0] > sids.shape[0] and R[R_ROWS] == 0
+    if luck:
+        w[LUCK_ROW] = sp.shape[0]
+        w[LUCK_OFF] = int(sp[sp.shape[0] - 1, 0])
+    if width > ncols:
+        width = ncols
     for g in range(n_games):
         stream_start(seed, first_game + g, rng)
         play_game(w, R, rng, sp)
         for k in range(width):
             out[g, k] = w[row + k]
+        if luck:
+            for s in range(MAX_SEATS):
+                out[g, ncols + s] = w[LUCK + s]
 
 
 @njit(cache=True, nogil=True)

@@ -8,7 +8,7 @@ from ..rules.rules import (
     EFFECT_CHOICE, EFFECT_REGENERATE, EFFECT_SWAP, P_ANXIETY, P_ROLLS,
 )
 from ..strategies.common import can_target
-from ..strategies.dispatch import decide, fused_score, fused_turn
+from ..strategies.dispatch import decide, fused_score, fused_turn, luck_add, value_after, value_before, value_first
 from ..engine.dice import (
     best_set, count_animals, doubling_guide, newly_kept_count, reserved_herons, roll_free_dice,
 )
@@ -17,7 +17,7 @@ from ..engine.layout import (
     D_KEEP, D_LION, D_POWER, D_SET_CHOICE, D_SET_SWAP, FREE, GUIDE, KEEP, KEPT, LION, NDICE,
     OUT_ANXIETY, OUT_POND, OUT_RESCUED, OUT_SCORED, R_EFFECT, READY, ROLL, ROLLS_LEFT,
     ROW, SCORE_GENERIC, SCORE_GENERIC_COUNTED, SET_SIZE, STATUS, TAUREAU, PATIENCE, TURN_FROM_START,
-    TURN_KEEP_NEXT, TURN_NONE, TURN_USED,
+    TURN_KEEP_NEXT, TURN_NONE, TURN_USED, LUCK_ROW,
 )
 from .powers import apply_power, has_roll_time_power, power_enabled
 from ..engine.rulebook import bull_applies, bull_bonus, guide_power_doubles, pond_opens, set_advance
@@ -36,9 +36,14 @@ def roll_phase(seat, w, R, rng, sp):
     the turn back to the loop below (heron_sim.engine.layout, ``TURN_*``): from the start (the
     stream rewound), or at a decision point with the dice laid out (a human's power decision
     already made there: not used, or its use applied here).
+
+    With luck on (``w[LUCK_ROW] > 0``, heron_sim.strategies.luck_turn) every seat plays this
+    generic path (the same games as the fused turns: tests/test_expert_turn.py) and each roll
+    of the turn's dice adds the expert's value after it minus its value before to the seat's luck.
     """
     w[PATIENCE] = -1  # no Patience yet this turn
-    code = fused_turn(seat, w, R, rng, sp)
+    luck = w[LUCK_ROW] > 0
+    code = TURN_NONE if luck else fused_turn(seat, w, R, rng, sp)
     if code >= 0:
         return code % 4, code // 4
     n = w[NDICE]
@@ -47,7 +52,7 @@ def roll_phase(seat, w, R, rng, sp):
     asked = False  # the ready roll-time power's decision at this decision point is made
     # the seat's score reads the dice by animal its fused turn leaves in w[COUNTS] (a fused
     # turn counts the dice without placing them): the loop counts them where it ends the turn
-    counted = code != TURN_NONE
+    counted = code != TURN_NONE or luck
     if code != TURN_NONE and code != TURN_FROM_START:  # handed back at a decision point
         if code <= TURN_USED:  # a human's power use, decided at this decision point
             apply_power(seat, TURN_USED - code, w, R, rng, sp)
@@ -61,6 +66,11 @@ def roll_phase(seat, w, R, rng, sp):
         herons = roll_free_dice(w, R, rng)
         w[ROLL] = 1
         w[ROLLS_LEFT] = rolls - 1
+        if luck:
+            before = value_first(seat, w, R, sp, rolls - 1)
+            after = value_after(seat, w, R, sp, rolls - 1, pond_opens(R, herons))
+            if before > -1e299 and after > -1e299:
+                luck_add(seat, w, after - before)
         if pond_opens(R, herons):
             total = herons
             while total < n:
@@ -101,9 +111,14 @@ def roll_phase(seat, w, R, rng, sp):
         for i in range(n):
             if w[KEEP + i] != 0 and w[STATUS + i] == FREE:
                 w[STATUS + i] = KEPT
+        before = value_before(seat, w, R, sp, w[ROLLS_LEFT] - 1) if luck else 0.0
         reserved += roll_free_dice(w, R, rng)
         w[ROLLS_LEFT] -= 1
         w[ROLL] += 1
+        if luck and before > -1e299:
+            after = value_after(seat, w, R, sp, w[ROLLS_LEFT], False)
+            if after > -1e299:
+                luck_add(seat, w, after - before)
 
 
 @hot

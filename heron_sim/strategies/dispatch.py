@@ -20,6 +20,9 @@ import types
 from .declared import declarations
 
 PLUGIN = 100
+#: The luck's hooks the loop calls at each roll when luck is on (heron_sim.strategies.luck_turn),
+#: reached, like the strategies, through the generated dispatcher.
+LUCK_HOOKS = ("luck_add", "value_after", "value_before", "value_first")
 
 #: How the generated dispatcher calls a plug-in (the address in column 0 of its row).
 PLUGIN_CALL = ("heron_sim.strategies.plugins", "call_address", "int(sp[seat, 0]), kind, seat, w, R, rng, sp")
@@ -32,13 +35,16 @@ def fused_source(decls) -> list[str]:
 
     - ``fused_turn(seat, w, R, rng, sp)``: the seat's fused turn's code, else ``TURN_NONE``;
     - ``fused_score(seat, w, R)``: its fused scoring's advance, else ``SCORE_GENERIC``;
-    - ``workspace_words(R, sids)``: the words the seated strategies need after the workspace.
+    - ``workspace_words(R, sids)``: the words the seated strategies need after the workspace;
+    - the luck's hooks (:data:`LUCK_HOOKS`, heron_sim.strategies.luck_turn), imported as they are.
 
     A kernel compiled for one strategy set holds the branches of that set only (so a greedy run
     never compiles the expert's turn). The lines import what they call; ``SID`` and ``hot``
     are imported by the caller's header."""
     decls = list(decls)
-    lines = ["from heron_sim.engine.layout import SCORE_GENERIC, TURN_NONE"]
+    lines = ["from heron_sim.engine.layout import SCORE_GENERIC, TURN_NONE",
+             # each seat's luck on the expert's tables, whatever its strategy (luck on only)
+             f"from heron_sim.strategies.luck_turn import {', '.join(LUCK_HOOKS)}"]
     for d in decls:
         for ref in (d.fused_turn, d.fused_score, d.workspace_words):
             if ref:
@@ -109,7 +115,7 @@ def _load():
 
 
 def __getattr__(name: str):  # ``decide`` and the loop's hooks: generated on first use (PEP 562)
-    if name in ("decide", "fused_turn", "fused_score", "workspace_words"):
+    if name in ("decide", "fused_turn", "fused_score", "workspace_words", *LUCK_HOOKS):
         fn = getattr(_load(), name)
         globals()[name] = fn
         return fn

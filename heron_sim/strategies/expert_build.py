@@ -33,8 +33,10 @@ from .expert_dp import (
 from .expert_powers import fill_power_values
 
 
-def build_tables(rules) -> ExpertTables:
-    """Run the programme for every table (no cache)."""
+def build_tables(rules, powers: bool = True) -> ExpertTables:
+    """Run the programme for every table (no cache). ``powers=False``: without the roll-time
+    powers' columns (left "not stored"): the keep/stop values alone, in seconds (the luck's row,
+    heron_sim.strategies.expert_luck; the powers' look-ahead is most of a build)."""
     t0 = time.perf_counter()
     model = dice_model(rules)
     n, anx, pond = model.n, rules.anxiety_threshold, rules.pond_threshold
@@ -108,7 +110,7 @@ def build_tables(rules) -> ExpertTables:
     first = f_off + f_tab.size
     best = [np.full(BEST_VALUES * ((pos - first) // ENTRY), -2.0)] if model.exact else []
     row = np.concatenate([head, directory, pair_tab, f_tab] + blocks + best)
-    if model.exact:
+    if model.exact and powers:
         order = [(post_K[sel][np.argsort(rk)], post_C[sel][np.argsort(rk)]) for sel, rk in sels]
         fill_power_values(row, rules, order, first, pos)
     return ExpertTables(row, values, model.exact, time.perf_counter() - t0, False)
