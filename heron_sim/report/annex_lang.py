@@ -5,7 +5,7 @@ methods) is translated as the lighter games' pages are (:class:`heron_sim.report
 each text of a section (title, introduction, findings, a table's caption, headers, cells and
 note, a figure's caption, notes), each answer and each line of the metadata goes through the
 catalogue ``heron_sim/locale/fr.po`` phrase by phrase, its figures as placeholders written the
-French way, after the page's one vocabulary (:func:`heron_sim.report.render.vocab`: Étang,
+French way, after the page's one vocabulary (:func:`heron_sim.report.vocabulary.vocab`: Étang,
 Angoisse). The annex's own words (its headings, the answers' table, the folds) are English
 message ids in the template ``report.html.j2`` (``_("…")``) and in :data:`TEXTS` for the
 Markdown annex; :func:`msgids` gathers them and a test checks that each has a French entry.
@@ -98,7 +98,7 @@ class AnnexWords(GameWords):
         """A sentence of the report in the page's language: the brief's entry of the whole text
         or of each of its phrases (:func:`heron_sim.i18n.phrase`) when the catalogue has them
         all, else the way a game's page says it (players, code and p-values as slots)."""
-        from .render import vocab
+        from .vocabulary import vocab
 
         text = vocab(str(text))
         if self.lang == "en" or not text.strip():

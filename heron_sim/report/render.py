@@ -24,6 +24,7 @@ from .executive import ASSUMPTIONS, GLOSSARY, TARGET_MINUTES, anxiety_reconcilia
 from ..analysis.judge import READINGS
 from ..i18n import DEFAULT, LANGS
 from ..sections import Section
+from .vocabulary import vocab  # noqa: F401  (the page's one vocabulary; re-exported)
 
 _ENV = Environment(loader=PackageLoader("heron_sim.report", "templates"), autoescape=select_autoescape(["html", "j2"]),
                    trim_blocks=True, lstrip_blocks=True)
@@ -82,30 +83,6 @@ def _cell(v) -> str:
 
 
 #: One vocabulary on every page: the game's own words for its two events.
-_VOCAB = [(re.compile(r"\bPeaceful Ponds?\b"), None), (re.compile(r"\bHeron's Anxiety\b"), None),
-          (re.compile(r"\ba Pond\b"), "an Étang"), (re.compile(r"\bA Pond\b"), "An Étang"),
-          (re.compile(r"\bPonds\b"), "Étangs"), (re.compile(r"\bPond\b"), "Étang"),
-          (re.compile(r"\bAnxieties\b"), "Angoisses"), (re.compile(r"\bAnxiety\b"), "Angoisse"),
-          (re.compile(r"\bpond\b"), "Étang"), (re.compile(r"\banxiety\b"), "Angoisse")]
-
-
-def vocab(text: str) -> str:
-    """The text in the page's one vocabulary (Étang, Angoisse); the glossary's English names
-    ("Peaceful Pond", "Heron's Anxiety") are left as they are."""
-    keep = {}
-    for i, (pat, rep) in enumerate(_VOCAB):
-        if rep is None:
-            def hold(m, i=i):
-                keep[f"\x00{len(keep)}\x00"] = m.group(0)
-                return f"\x00{len(keep) - 1}\x00"
-            text = pat.sub(hold, text)
-        else:
-            text = pat.sub(rep, text)
-    for k, v in keep.items():
-        text = text.replace(k, v)
-    return text
-
-
 def markdown_table(frame: pd.DataFrame) -> str:
     """A GitHub Markdown table of a (string) DataFrame, its index as the first columns."""
     d = display_frame(frame)
