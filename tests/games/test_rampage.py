@@ -404,6 +404,19 @@ def test_setup_builds_the_city_from_the_box():
     assert list(st["pl"][:, E.TEETH]) == [4] * 4 and list(st["pl"][:, E.DIST]) == [0, 1, 2, 3]
 
 
+def test_seat_teeth_give_each_seat_its_extra_teeth_at_the_start():
+    """The designer's seat-order lever (seat_teeth, not in the seed): seat p starts with
+    start_teeth + seat_teeth[p]; the default (all 0) is the seed's city."""
+    for players, extra in ((4, [0, 1, 2, 3]), (2, [0, 2, 5, 7])):
+        _, ka, st, state = world(players, seat_teeth=extra)
+        E.setup(st["pl"], st["sto"], st["bm"], st["fl"], st["ground"], st["veh"], st["gs"], ka["ip"],
+                ka["b_floors"], ka["corner"], ka["veh_home"], state)
+        assert list(st["pl"][:, E.TEETH]) == [4 + x for x in extra[:players]]
+    for bad in ([0, 1, 2], [0, 0, 0, 9], [0, True, 0, 0]):
+        with pytest.raises(RulesError, match="seat_teeth"):
+            load_rules(None, {"seat_teeth": bad})
+
+
 def test_end_trigger_gives_everyone_one_last_turn():
     left, over = E.end_step(-1, 0, 7, 3)
     assert (left, over) == (-1, False)

@@ -40,6 +40,8 @@ NG = 11
 I_FACE, I_LINE, I_ZONE, I_TEETH, I_CARDS, I_PER_COLOUR, I_PER_LEVEL, I_ROOF, I_STADIUM, \
     I_END_BUILDINGS, I_MAX_ROUNDS, I_SET_PTS, I_FLOOR_PTS, I_TOOTH_PTS, I_CHAR_PTS, \
     I_THROW_N, I_DROP_N, I_BLOW_N, I_EDIBLE_FREE, I_OBSTACLES = range(20)
+# Then the extra teeth of seats 1-4 (seat_teeth): ip[I_SEAT_TEETH + p].
+I_SEAT_TEETH = 20
 # Skill-dependent probabilities (pp columns), in SKILL_PAIRS order.
 K_MOVE_OK, K_MOVE_OFF, K_MOVE_TOPPLE, K_THROW_HIT_B, K_THROW_HIT_M, K_THROW_Q, K_VEH_OFF, \
     K_THROW_ESC, K_DROP_HIT, K_DROP_Q, K_DROP_ESC, K_DROP_TOPPLE, K_BLOW_Q, K_BLOW_ESC, \
@@ -719,7 +721,8 @@ def score(p, pl, sto, ip, out):
 def setup(pl, sto, bm, fl, ground, veh, gs, ip, b_floors, corner, veh_home, state):
     """Build the city: the 6 x meeples_per_colour meeples are shuffled into the buildings (4 under
     each floor tile, 1 on each roof) and the rest go to the stadium's streets; monster p starts
-    on corner p with its teeth and cards and a character colour drawn at random."""
+    on corner p with its teeth (start_teeth, plus its seat's seat_teeth) and cards and a character
+    colour drawn at random."""
     n_players = pl.shape[0]
     per = ip[I_PER_COLOUR]
     pool = np.empty(NC * per, dtype=np.int64)
@@ -752,7 +755,7 @@ def setup(pl, sto, bm, fl, ground, veh, gs, ip, b_floors, corner, veh_home, stat
     for p in range(n_players):
         pl[p, CORNER] = p
         pl[p, DIST] = corner[p]
-        pl[p, TEETH] = ip[I_TEETH]
+        pl[p, TEETH] = ip[I_TEETH] + ip[I_SEAT_TEETH + p]
         pl[p, CARDS] = ip[I_CARDS]
         pl[p, HAS_CHAR] = 1
         pl[p, CHAR_COL] = below(state, NC)

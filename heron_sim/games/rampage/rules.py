@@ -84,6 +84,7 @@ class RampageRules:
     blow_street: tuple
     blow_topple: tuple
     edible: str = "free"
+    seat_teeth: tuple = (0, 0, 0, 0)
     fallen_obstacles: bool = True
     obstacle_pass: float = 0.5
 
@@ -123,6 +124,7 @@ class RampageRules:
             self.set_points, self.floor_points, self.tooth_points, self.character_points,
             self.throw_trials, self.drop_trials, self.blow_trials,
             1 if self.edible == "free" else 0, 1 if self.fallen_obstacles else 0,
+            *self.seat_teeth,
         ], dtype=np.int64)
         adj = np.zeros((self.districts, self.districts), dtype=np.int64)
         for d, row in enumerate(self.adjacency):
@@ -165,6 +167,8 @@ def _validate(r: RampageRules) -> None:
             raise _field_error(name, v, "a number in 0..1")
     if any(isinstance(x, bool) or not isinstance(x, (int, float)) or not 0.0 <= x <= 1.0 for x in r.skills):
         raise _field_error("skills", list(r.skills), "a list of numbers in 0..1, one per seat")
+    if len(r.seat_teeth) != 4 or any(isinstance(x, bool) or not isinstance(x, int) or not 0 <= x <= 8 for x in r.seat_teeth):
+        raise _field_error("seat_teeth", list(r.seat_teeth), "four integers in 0..8 (extra teeth of seats 1 to 4)")
     nd = r.districts
 
     def check_districts(name, values, min_len=1):
