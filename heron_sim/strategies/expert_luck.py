@@ -162,10 +162,12 @@ def luck_tables(rules, table: int = T_PLAIN) -> LuckTables:
         nfaces[i] = len(die)
     # the first roll's value under the true law (identical symmetric dice: the programme's own)
     first = np.zeros(rmax + 1)
-    true_off, true_cnt, true_p = _true_outcomes(law)
+    _, true_cnt, true_p = _true_outcomes(law)
+    true_off = np.zeros(n + 2, dtype=np.int64)  # expert_dp's offsets by dice rolled: all n dice
+    true_off[n + 1] = true_cnt.shape[0]
     for r in range(rmax + 1):
-        first[r] = _first_roll_true(n, pond, anx, r, true_cnt, true_p, post_codes, Q, lion, adv, eff, dbl,
-                                    bull, B, par)
+        first[r] = _first_roll(n, pond, anx, r, true_off, true_cnt, true_p, post_codes, Q, lion, adv, eff, dbl,
+                               bull, B, par)
         if model.exact:  # the programme's sum: the same number (checked by the tests)
             first[r] = _first_roll(n, pond, anx, r, offs, cnt, probs, post_codes, Q, lion, adv, eff, dbl,
                                    bull, B, par)
@@ -190,25 +192,6 @@ def _true_outcomes(law: np.ndarray):
     keys = sorted(dist)
     return (np.array([0, len(keys)]), np.array(keys, dtype=np.int64).reshape(-1, N_ANIMALS),
             np.array([dist[k] for k in keys]))
-
-
-@njit(cache=True)
-def _first_roll_true(n, pond, anx, rolls_left, cnt, probs, post_codes, Q, lion, adv, eff, dbl, bull, B, par):
-    K = np.zeros(6, dtype=np.int64)
-    Cn = np.zeros(6, dtype=np.int64)
-    acc = 0.0
-    for o in range(cnt.shape[0]):
-        h = cnt[o, 6]
-        if h >= pond:
-            continue
-        for j in range(6):
-            Cn[j] = cnt[o, j]
-        if h >= anx:
-            acc += probs[o] * _anxiety(Cn, h, adv, eff, dbl, bull, lion, par)
-            continue
-        k = np.searchsorted(post_codes, _post_code(K, Cn, B))
-        acc += probs[o] * Q[rolls_left, k, 1 if h > 0 else 0]
-    return acc
 
 
 @njit(cache=True)
