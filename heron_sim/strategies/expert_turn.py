@@ -290,7 +290,7 @@ def _with_face(held, free, fh, f, fresh):
 
 
 @hot
-def _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots, kept, roll, n, race, tilt):
+def _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots, kept, roll, n, race, tilt, human):
     """The stored power use ``code`` (expert.decode_power, apply_power and eagle_pick) on the
     dice counted, then the decision that follows it (expert_keep or racer_keep) and the
     reroll: returns (_GO_ON, the dice set aside, the dice rolled, their number), or a roll
@@ -388,6 +388,9 @@ def _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots, kept, roll, n
     if race:
         counts_into(w, total)
         action = race_action_tilted(seat, w, R, sp, ts, col, tilt)
+    elif human:  # the human's softmax after its power (the generic path's human_keep)
+        counts_into(w, total)
+        action = human_action(seat, w, R, rng, sp, ts, col)
     else:
         action = int(sp[ts, col])
     if action < 0:
@@ -617,8 +620,21 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
                 return CONTINUE
             col, slots = held_column(sp, ts, t, gd, r, kept, roll, n, _fresh(roll))
             decided, u = power_counted(seat, w, R, rng, sp, ts, col, guide, r, stored, total)
-            if not decided:  # the dice must be laid out: roll_phase_dice answers there
-                return CONTINUE
+            if not decided:
+                # the stored use, taken on the draw's lower half (human.power_after_draw:
+                # expert.decode_power of the stored code), is played on the counts as the
+                # expert's is (the Eagle's pick is the human's softmax: laid out); anything else
+                # needs the dice laid out: roll_phase_dice answers there
+                code = int(sp[ts, col + power_column(guide)]) if col >= 0 and stored else -2
+                if code < 0 or u >= 0.5 or guide == AIGLE:
+                    return CONTINUE
+                res, kept, nf, roll = _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots,
+                                                     kept, roll, n, race, tilt, True)
+                if res != _GO_ON:
+                    return res
+                t = table_of(seat, w, R)
+                gd = doubling_guide(guide, w, R)
+                continue
             if r <= 0:
                 counts_into(w, total)
                 return OUT_SCORED
@@ -636,7 +652,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
                 if code < 0:
                     return CONTINUE
                 res, kept, nf, roll = _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots,
-                                                     kept, roll, n, race, tilt)
+                                                     kept, roll, n, race, tilt, False)
                 if res != _GO_ON:
                     return res
                 t = table_of(seat, w, R)
@@ -696,8 +712,7 @@ def expert_roll_phase(seat, w, R, rng, sp):
     # a human's ready roll-time power is used at a decision point in most turns (a regular's:
     # three in four), and each use needs the dice placed (the use's die, the scan of the uses):
     # such a turn is played placing the dice from its first draw, not counted and played again
-    placed = human and w[READY + seat] != 0 and (guide == LOUP or guide == AIGLE or guide == CERF
-                                                 or guide == HERON) and power_enabled(R, guide)
+    placed = human and w[READY + seat] != 0 and guide == AIGLE and power_enabled(R, guide)
     if R[R_UNIFORM] != 0 and w[RPTR] >= w[RSCRIPT_LEN] and not placed:
         start = rng[0]
         half = rng[1]  # a power's roll_die draws from the buffered half-word

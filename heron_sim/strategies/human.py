@@ -112,9 +112,22 @@ def chance(d, temp):
 
 
 @hot
+def under(u, d, temp):
+    """``u < chance(d, temp)``, without the exponential where the sign of ``d`` settles it: for
+    ``d > 0`` the chance is at least 1/2 (``exp(-x) <= 1``), for ``d <= 0`` at most 1/2 (the
+    same answers as the comparison itself, bit for bit)."""
+    if d > 0.0:
+        if u < 0.5:
+            return True
+    elif u >= 0.5:
+        return False
+    return u < chance(d, temp)
+
+
+@hot
 def take(rng, d, temp):
     """True with probability :func:`chance` (one draw of the game's stream)."""
-    return uniform(rng) < chance(d, temp)
+    return under(uniform(rng), d, temp)
 
 
 @hot
@@ -225,12 +238,12 @@ def power_after_draw(seat, w, R, sp, u):
             if code != -2:
                 best = best_use_value(sp, ts, col, w[GUIDE + seat])
     base = state_value(seat, w, R, sp, r)
-    if best == best and not u < chance(best - base - POWER_MARGIN, temp):
+    if best == best and not under(u, best - base - POWER_MARGIN, temp):
         return -1  # not used: the stored value says so without the scan
     v, action = power_scan(seat, w, R, sp, -1e300)
     if action < 0:
         return -1
-    return action if u < chance(v - base - POWER_MARGIN, temp) else -1
+    return action if under(u, v - base - POWER_MARGIN, temp) else -1
 
 
 @hot
@@ -259,7 +272,7 @@ def power_counted(seat, w, R, rng, sp, ts, col, guide, r, stored, total):
         counts_into(w, total)
         adv = counted_advance(seat, w, R)
         base = float(adv if adv > 0 else consolation_no_set(R))
-    return not u < chance(best_use_value(sp, ts, col, guide) - base - POWER_MARGIN, sp[seat, 0]), u
+    return not under(u, best_use_value(sp, ts, col, guide) - base - POWER_MARGIN, sp[seat, 0]), u
 
 
 @hot
