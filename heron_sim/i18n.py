@@ -150,6 +150,8 @@ def number(x: float, d: int = 0, lang: str = DEFAULT, sign: bool = False) -> str
     """``x`` with ``d`` decimals: ``1,234.5`` in English, ``1 234,5`` in French (narrow no-break
     space between thousands, decimal comma); ``sign``: a leading ``+`` or ``−``."""
     s = f"{abs(x) if sign else x:,.{d}f}"
+    if float(s.replace(",", "")) == 0.0:
+        x, s = 0.0, s.lstrip("-")  # a value that rounds to zero has no sign (never "−0.00")
     if lang == "fr":
         s = s.replace(",", NNBSP).replace(".", ",")
     if sign:

@@ -126,9 +126,16 @@ def num_ci(x: float, lo: float, hi: float, digits: int = 2) -> str:
     return f"{x:.{digits}f} [{lo:.{digits}f}, {hi:.{digits}f}]"
 
 
+def signed_num(v: float, digits: int) -> str:
+    """``v`` with a sign and ``digits`` decimals; a value that rounds to zero reads ``+0.00``
+    (never ``-0.00``)."""
+    s = f"{v:+.{digits}f}"
+    return "+" + s[1:] if float(s) == 0.0 else s
+
+
 def signed_ci(x: float, lo: float, hi: float, digits: int = 3, scale: float = 1.0, unit: str = "") -> str:
     if x is None or not math.isfinite(x):
         return "n/a"
-    lo_s = f"{scale * lo:+.{digits}f}" if math.isfinite(lo) else "n/a"
-    hi_s = f"{scale * hi:+.{digits}f}" if math.isfinite(hi) else "n/a"
-    return f"{scale * x:+.{digits}f}{unit} [{lo_s}, {hi_s}]"
+    lo_s = signed_num(scale * lo, digits) if math.isfinite(lo) else "n/a"
+    hi_s = signed_num(scale * hi, digits) if math.isfinite(hi) else "n/a"
+    return f"{signed_num(scale * x, digits)}{unit} [{lo_s}, {hi_s}]"

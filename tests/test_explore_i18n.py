@@ -36,6 +36,14 @@ def test_numbers_the_french_way():
     assert number(-0.5, 2, "fr", sign=True) == "−0,50" and number(0.5, 2, "en", sign=True) == "+0.50"
 
 
+def test_a_value_that_rounds_to_zero_has_no_minus_sign():
+    from heron_sim.sections import signed_ci
+    assert number(-0.001, 2, "fr") == "0,00" and number(-0.001, 2, "en") == "0.00"
+    assert number(-0.001, 2, "fr", sign=True) == "+0,00" and number(-0.006, 2, "fr", sign=True) == "−0,01"
+    assert interval(-0.001, -0.3, 0.2, 2, "en", sign=True) == "+0.00 [−0.30, +0.20]"
+    assert signed_ci(-0.0004, -0.0204, 0.0196, 1, 100, " pts") == "+0.0 pts [-2.0, +2.0]"
+
+
 @pytest.mark.parametrize("query, header, lang", [
     ("en", "fr-FR,fr", "en"), ("fr", "en-US", "fr"),           # ?lang= chooses
     (None, "en-GB,en;q=0.9", "en"), (None, "fr-CA", "fr"),

@@ -97,11 +97,11 @@ def show(f: Fact) -> str:
         est = pc(f.estimate, d)
         ci = f" [{100 * f.low:.{d}f}, {100 * f.high:.{d}f}]" if finite(f.low, f.high) and f.n else ""
     elif f.unit == "share difference":
-        est = f"{100 * f.estimate:+.1f} points"
-        ci = f" [{100 * f.low:+.1f}, {100 * f.high:+.1f}]" if finite(f.low, f.high) else ""
+        est = f"{100 * f.estimate:+z.1f} points"
+        ci = f" [{100 * f.low:+z.1f}, {100 * f.high:+z.1f}]" if finite(f.low, f.high) else ""
     elif f.unit == "relative change":
-        est = f"{100 * f.estimate:+.1f} %"
-        ci = f" [{100 * f.low:+.1f}, {100 * f.high:+.1f}]" if finite(f.low, f.high) else ""
+        est = f"{100 * f.estimate:+z.1f} %"
+        ci = f" [{100 * f.low:+z.1f}, {100 * f.high:+z.1f}]" if finite(f.low, f.high) else ""
     else:
         est = f"{f.estimate:.2f} {f.unit}"
         ci = f" [{f.low:.2f}, {f.high:.2f}]" if finite(f.low, f.high) and f.n else ""
@@ -123,11 +123,11 @@ def sure_share(f: Fact, ref: float, what: str | None = "fair share") -> str:
     p = f"; p {'< 0.001' if f.p < 0.001 else f'= {f.p:.3f}'}" if finite(f.p) else ""
     where = f" from the {what}" if what else ""
     assumed = ", assumed" if TARGETS.assumed("share_margin") else ""
-    return f"{d:+.1f} points{where} [{lo:+.1f}, {hi:+.1f}]: {reading} (margin {margin_words()}{assumed}){p}"
+    return f"{d:+z.1f} points{where} [{lo:+z.1f}, {hi:+z.1f}]: {reading} (margin {margin_words()}{assumed}){p}"
 
 
 def rel(f: Fact) -> str:
-    return f"{100 * f.estimate:+.0f}\u00a0% [{100 * f.low:+.0f}, {100 * f.high:+.0f}]"
+    return f"{100 * f.estimate:+z.0f}\u00a0% [{100 * f.low:+z.0f}, {100 * f.high:+z.0f}]"
 
 
 # ---------------------------------------------------------------- measured remedies

@@ -197,6 +197,25 @@ def tr(msgid: str, lang: str) -> str:
     return gettext(msgid, lang)
 
 
+def strategy_labels(lang: str) -> dict[str, str]:
+    """Each seat's player in words (the input keeps the player's name, which the command line
+    takes: ``novice``, ``expert``, ``human:temp=...``)."""
+    words = {
+        "novice": tr("novice player (ladder rung 1, weaker than greedy)", lang),
+        "casual": tr("casual player (ladder rung 2)", lang),
+        "regular": tr("regular player (ladder rung 3)", lang),
+        "expert": tr("expert player (ladder rung 4: the best single turn)", lang),
+        "human": tr("human-like player (set temp, caution and forget)", lang),
+        "greedy": tr("greedy bot: the rulings' reference (largest set, rerolls while allowed)", lang),
+        "prudent": tr("prudent bot (rerolls when the risk of Angoisse is low)", lang),
+        "racer": tr("racer bot (the expert, aware of the race and the squares)", lang),
+        "random": tr("random choices (a baseline, not a player)", lang),
+    }
+    from ..simulation import user_strategies
+
+    return {n: words.get(n, n) for n in user_strategies()}
+
+
 def _scalar_field(key: str, default: Any, helps: dict, lang: str = "en") -> dict:
     spec = validation_table().get(key)
     f: dict[str, Any] = {"key": key, "label": _label(key), "help": helps.get(key, ""), "default": default,
@@ -297,6 +316,7 @@ def schema(mode: str = "8d8", players: int = 4, lang: str = "en") -> dict:
             "players": {"key": "players", "type": "int", "min": _R._SCALARS["players"][1],
                         "max": _R._SCALARS["players"][2], "default": players, "help": helps.get("players", "")},
             "strategies": user_strategies(),
+            "strategy_labels": strategy_labels(lang),
             "ai_mix": list(AI_MIX),
             "seats": default_seats(players),
             "games": list(GAMES_CHOICES),

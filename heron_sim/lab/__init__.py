@@ -99,8 +99,8 @@ def finding_text(spec: TuneSpec, finalists: list[dict], base: dict | None = None
     cons = []
     for c in best["constraints"]:
         if "relative_change" in c:
-            cons.append(f"{c['constraint']}: {100 * c['relative_change']:+.1f} % "
-                        f"[{100 * c['low']:+.1f}, {100 * c['high']:+.1f}] at {c.get('scenario', 'the table')} "
+            cons.append(f"{c['constraint']}: {100 * c['relative_change']:+z.1f} % "
+                        f"[{100 * c['low']:+z.1f}, {100 * c['high']:+z.1f}] at {c.get('scenario', 'the table')} "
                         f"({'holds' if c['holds'] else 'violated'})")
         elif "estimate" in c:
             from .metrics import format_value, unit_suffix
@@ -143,8 +143,8 @@ def finding_text(spec: TuneSpec, finalists: list[dict], base: dict | None = None
     moved = best.get("moves_unfairness") or []
     if moved:
         text += (" It moves the unfairness elsewhere: " + "; ".join(
-            f"{x['what']} at {x['table']} {100 * (x['base'] - x['fair']):+.1f} → {100 * (x['variant'] - x['fair']):+.1f} "
-            f"points from fair (change {100 * x['diff']:+.1f} [{100 * x['low']:+.1f}, {100 * x['high']:+.1f}])"
+            f"{x['what']} at {x['table']} {100 * (x['base'] - x['fair']):+z.1f} → {100 * (x['variant'] - x['fair']):+z.1f} "
+            f"points from fair (change {100 * x['diff']:+z.1f} [{100 * x['low']:+z.1f}, {100 * x['high']:+z.1f}])"
             for x in moved[:6]) + (f"; and {len(moved) - 6} more" if len(moved) > 6 else "") + ".")
     return text
 

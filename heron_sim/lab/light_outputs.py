@@ -62,7 +62,7 @@ _WORDS = {
 
 
 def _pct(x) -> str:
-    return f"{100 * x:+.1f} %" if x is not None and math.isfinite(x) else "n/a"
+    return f"{100 * x:+z.1f} %" if x is not None and math.isfinite(x) else "n/a"
 
 
 def write_light_outputs(spec: LightSpec, result: dict, folder: Path) -> dict:

@@ -310,10 +310,10 @@ def format_value(metric: str, v: float, diff: bool = False) -> str:
         return "n/a"
     unit = METRICS[metric].unit if metric in METRICS else "count"
     if unit in ("rate", "points"):
-        return f"{100 * v:+.2f}" if diff else f"{100 * v:.2f}"
+        return f"{100 * v:+z.2f}" if diff else f"{100 * v:.2f}"
     if unit == "share":
-        return f"{v:+.4f}" if diff else f"{v:.4f}"
-    return f"{v:+.3f}" if diff else f"{v:.3f}"
+        return f"{v:+z.4f}" if diff else f"{v:.4f}"
+    return f"{v:+z.3f}" if diff else f"{v:.3f}"
 
 
 def unit_suffix(metric: str) -> str:

@@ -197,9 +197,9 @@ def describe_distance(o, v, t, d, reference: str | None = None) -> str:
            "targets": "the designer's target"}.get(o.target, "the target") \
         if isinstance(o.target, str) else "the target"
     if o.relative:
-        dist = f"{100 * d:+.1f} %" if math.isfinite(d) else "n/a"
+        dist = f"{100 * d:+z.1f} %" if math.isfinite(d) else "n/a"
     elif m.unit in ("rate", "points"):
-        dist = f"{100 * d:+.1f} points" if math.isfinite(d) else "n/a"
+        dist = f"{100 * d:+z.1f} points" if math.isfinite(d) else "n/a"
     else:
         dist = f"{format_value(o.metric, d, True)}{unit_suffix(o.metric)}"
     return (f"{name} {format_value(o.metric, v)}{unit_suffix(o.metric)} against "

@@ -187,7 +187,7 @@ def _diff_text(o) -> str:
     """A loss difference: in points of relative distance for a relative target, else in the
     metric's unit."""
     if "relative distance" in o["objective"]:
-        f = lambda x: f"{100 * x:+.1f}" if math.isfinite(x) else "n/a"  # noqa: E731
+        f = lambda x: f"{100 * x:+z.1f}" if math.isfinite(x) else "n/a"  # noqa: E731
         return f"{f(o['diff'])} [{f(o['low'])}, {f(o['high'])}] pt of distance"
     return _interval(o["metric"], o["diff"], o["low"], o["high"])
 
@@ -295,7 +295,7 @@ def scenario_markdown(spec, fin: list[dict]) -> list[str]:
                      f"{format_value(o.metric, x['high'])}]{unit_suffix(o.metric)}")
                 if x["distance"] is not None:
                     d = x["distance"]
-                    c += (f" ({100 * d:+.1f} %)" if o.relative else f" ({format_value(o.metric, d, True)})")
+                    c += (f" ({100 * d:+z.1f} %)" if o.relative else f" ({format_value(o.metric, d, True)})")
                 cells.append(c)
             lines.append(f"| `{e['id']}` | " + " | ".join(cells) + " |")
         lines.append("")

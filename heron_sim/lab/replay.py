@@ -115,8 +115,8 @@ def replay_text(res: dict) -> str:
         lines.append(f"{cst['constraint']}: {'holds' if cst['holds'] else 'violated'}"
                      + (f" (fails at {', '.join(bad)})" if bad else "") + (f" ({', '.join(inert)})" if inert else ""))
     for x in res["moves_unfairness"]:
-        lines.append(f"moves the unfairness: {x['what']} at {x['table']} {100 * (x['base'] - x['fair']):+.1f} → "
-                     f"{100 * (x['variant'] - x['fair']):+.1f} points from fair")
+        lines.append(f"moves the unfairness: {x['what']} at {x['table']} {100 * (x['base'] - x['fair']):+z.1f} → "
+                     f"{100 * (x['variant'] - x['fair']):+z.1f} points from fair")
     lines.append(("HOLDS at every table: every goal passes its equivalence test and every constraint holds."
                   if res["holds"] else
                   "DOES NOT HOLD at every table: " + ("a constraint fails." if not res["feasible"] else

@@ -53,7 +53,7 @@ def _pct(x):
 
 
 def _pts(x):
-    return "n/a" if not isinstance(x, (int, float)) or not math.isfinite(x) else f"{100 * x:+.1f}"
+    return "n/a" if not isinstance(x, (int, float)) or not math.isfinite(x) else f"{100 * x:+z.1f}"
 
 
 def rule_sheet(base: Rules, variant: Rules, evidence: dict | None, lang: str, *, name: str | None = None) -> str:
@@ -115,9 +115,9 @@ def _distance_words(o, x, lang) -> str:
     m = o["metric"]
     d = x["distance"]
     if "relative" in o["objective"]:
-        dist = f"{100 * d:+.1f} %"
+        dist = f"{100 * d:+z.1f} %"
     elif METRICS[m].unit in ("rate", "points"):
-        dist = f"{100 * d:+.1f} " + ("points")
+        dist = f"{100 * d:+z.1f} " + ("points")
     else:
         dist = f"{format_value(m, d, True)}{unit_suffix(m)}"
     tgt = f"{format_value(m, x['target'])}{unit_suffix(m)}"
@@ -173,7 +173,7 @@ def _side_md(e: dict, lang: str, t: dict, minutes, spt) -> list[str]:
             cell_len = "n/a"
         else:
             cell_len = (f"{ln['base']:.1f} → {ln['variant']:.1f} {t['rounds']} "
-                        f"({ln['diff']:+.1f} [{ln['low']:+.1f}, {ln['high']:+.1f}])")
+                        f"({ln['diff']:+z.1f} [{ln['low']:+z.1f}, {ln['high']:+z.1f}])")
             if P:
                 cell_len += f"; ≈ {minutes(ln['base'], P):.0f} → {minutes(ln['variant'], P):.0f} {t['minutes']}"
         cells = [cell_len]

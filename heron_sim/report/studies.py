@@ -223,9 +223,9 @@ def _moved_words(a: dict, moved: list[dict]) -> str:
         ds = [100 * m["diff"] for m in ms if isinstance(m.get("diff"), (int, float)) and math.isfinite(m["diff"])]
         if len(ms) == 1:
             parts.append(f"{what} at {where.get(ms[0].get('table'), ms[0].get('table'))}"
-                         + (f" ({ds[0]:+.1f} points)" if ds else ""))
+                         + (f" ({ds[0]:+z.1f} points)" if ds else ""))
         else:
-            span = (f"{min(ds):+.1f} points" if min(ds) == max(ds) else f"{min(ds):+.1f} to {max(ds):+.1f} points") if ds else ""
+            span = (f"{min(ds):+z.1f} points" if min(ds) == max(ds) else f"{min(ds):+z.1f} to {max(ds):+z.1f} points") if ds else ""
             parts.append(f"{what} at {len(ms)} tables" + (f" ({span})" if span else ""))
     return "; ".join(parts)
 

@@ -70,8 +70,9 @@
       .then(function (r) { return r.json().then(function (d) { return { status: r.status, data: d }; }); });
   }
   function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
-  function fmtNum(x, d) { return (x === null || x === undefined) ? t("n/a") : local(x.toFixed(d)).replace("-", "−"); }
-  function signed(x, d) { return (x === null || x === undefined) ? t("n/a") : (x >= 0 ? "+" : "−") + local(Math.abs(x).toFixed(d)); }
+  // a value that rounds to zero has no minus sign (never "−0,00")
+  function fmtNum(x, d) { return (x === null || x === undefined) ? t("n/a") : local((parseFloat(x.toFixed(d)) === 0 ? 0 : x).toFixed(d)).replace("-", "−"); }
+  function signed(x, d) { return (x === null || x === undefined) ? t("n/a") : (x >= 0 || parseFloat(Math.abs(x).toFixed(d)) === 0 ? "+" : "−") + local(Math.abs(x).toFixed(d)); }
   var UNITS = {
     rate: { scale: 100, d: 2, suffix: "\u00a0%", dsuffix: "\u00a0pt" },
     points: { scale: 100, d: 2, suffix: "\u00a0pt", dsuffix: "\u00a0pt" },
@@ -281,10 +282,18 @@
     for (var s = 0; s < P; s++) {
       var v = old[s] || sc.seats[s % sc.seats.length];
       var inp = el("input", { type: "text", list: "strategy-list", id: "seat-" + s, name: "seat-" + s, value: v, spellcheck: "false" });
-      inp.addEventListener("input", changed);
-      box.appendChild(el("div", {}, [el("label", { "for": "seat-" + s, text: tf("seat {n}", { n: s + 1 }) }), inp,
+      var who = el("div", { "class": "help seat-who", id: "seat-who-" + s, text: seatWords(v) });
+      inp.addEventListener("input", (function (inp, who) {
+        return function () { who.textContent = seatWords(inp.value); changed(); };
+      })(inp, who));
+      box.appendChild(el("div", {}, [el("label", { "for": "seat-" + s, text: tf("seat {n}", { n: s + 1 }) }), inp, who,
         el("div", { "class": "err", id: "e-seat_" + s })]));
     }
+  }
+  function seatWords(name) {  // the player of a seat in the page's language (its name stays the command line's)
+    var labels = (state.schema && state.schema.scenario.strategy_labels) || {};
+    var base = String(name || "").trim().split(":")[0];
+    return labels[base] || "";
   }
   function seats() {
     var out = [];
@@ -734,7 +743,7 @@
         $("games").value = saved.games; $("seed").value = saved.seed; $("rotate").checked = saved.rotate;
         state.changes = saved.values || {};
       }
-      sc.strategies.forEach(function (s) { $("strategy-list").appendChild(el("option", { value: s })); });
+      sc.strategies.forEach(function (s) { $("strategy-list").appendChild(el("option", { value: s, label: s + " — " + (sc.strategy_labels[s] || s) })); });
       Object.keys(sch.panel_ranks).forEach(function (k) { $("panel-rank").appendChild(el("option", { value: k, text: sch.panel_ranks[k] })); });
       $("panel-games").textContent = int(sch.panel_games);
       renderForm();

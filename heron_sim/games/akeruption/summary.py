@@ -64,7 +64,7 @@ def summarize(df: pd.DataFrame) -> str:
         built = sum(df[f"built_{r.kind}_{p}"].sum() for p in range(players))
         stops = df[f"stops_{r.kind}"].sum()
         out.append(f"| {r.kind} | {built / max(1, n):.2f} | {r.tests} | {_pct(r.rate, r.low, r.high)} "
-                   f"| {r.exact:.4f} | {r.z:+.2f} | {stops / built if built else float('nan'):.2f} |")
+                   f"| {r.exact:.4f} | {r.z:+z.2f} | {stops / built if built else float('nan'):.2f} |")
     out += ["", "Win rate of seats by the kind of wall they built most (finished games):", "",
             "| most-built kind | seat-games | win rate [95 %] |", "|---|---|---|"]
     kinds = np.stack([np.stack([fin[f"built_{k}_{p}"].to_numpy() for k in WALLS], axis=1)

@@ -189,7 +189,7 @@ def pooled_first_player(run, sec: Section, mode: str = "8d8", players: int = 4) 
     rd = family_readings([(100 * (r - fair), 100 * (lo - fair), 100 * (hi - fair), p) for _, r, lo, hi, p in facts], 100 * SHARE_MARGIN)
     for (s, r, lo, hi, p), (reading, q) in zip(facts, rd):
         # seat 1 is the question asked (one test); the other seats are read with Holm over the seats
-        disp[f"seat {s + 1}"] = [pct_ci(r, lo, hi, 2), f"{100 * (r - fair):+.2f} pts", format_p(p),
+        disp[f"seat {s + 1}"] = [pct_ci(r, lo, hi, 2), f"{100 * (r - fair):+z.2f} pts", format_p(p),
                                  equivalence(100 * (r - fair), 100 * (lo - fair), 100 * (hi - fair), 100 * SHARE_MARGIN) if s == 0
                                  else f"{reading} (Holm p = {q:.3f})"]
     sec.tables.append(Table(f"First-player advantage, the default {_mode_name(mode)} batches pooled, one per seed ({n:,} games, {len(t)} batches)",
@@ -275,7 +275,7 @@ def first_player_row(facts: dict[str, Fact]) -> Row | None:
         d, lo, hi = points_from(s1, 0.25)
         rd = reading(d, lo, hi, 100 * SHARE_MARGIN)
         answer = (f"Over the independent default 8 D8 batches pooled (one per seed), the first player wins {pc(s1.estimate, 1)} against a fair 25 % "
-                  f"({d:+.1f} points): {rd}. This is the report's one first-player figure; every section points to it.")
+                  f"({d:+z.1f} points): {rd}. This is the report's one first-player figure; every section points to it.")
         fam = first_player_family(facts)
         if fam:
             answer += " " + fam
@@ -299,7 +299,7 @@ def first_player_family(facts: dict[str, Fact]) -> str:
         return ""
     rows = [(100 * (f.estimate - 1 / p), 100 * (f.low - 1 / p), 100 * (f.high - 1 / p), f.p) for p, f in pl]
     rd = family_readings(rows, 100 * SHARE_MARGIN)
-    off = [f"{p} players {100 * (f.estimate - 1 / p):+.1f} points (Holm p = {q:.3f}: {r})"
+    off = [f"{p} players {100 * (f.estimate - 1 / p):+z.1f} points (Holm p = {q:.3f}: {r})"
            for (p, f), (r, q) in zip(pl, rd) if r.startswith("real")]
     return ("By player count, after Holm over the " + f"{len(pl)} counts: "
             + ("; ".join(off) if off else "no count differs from its fair share") + ".")
@@ -319,7 +319,7 @@ def first_player_problem(facts: dict[str, Fact]) -> list[Problem]:
         size = lower_bound_size(d, lo, hi, mg)
         probs.append(Problem(f"The first player {'wins more' if d > 0 else 'wins less'} than a fair 25 %" if size > 1 else
                              f"The first player's edge is within {margin_words()}" if is_fine(rd) else
-                             f"The first player wins {d:+.1f} points more than a fair share: real, but its interval reaches "
+                             f"The first player wins {d:+z.1f} points more than a fair share: real, but its interval reaches "
                              f"past the {margin_words()} margin" if rd == "real, possibly relevant" and d > 0 else
                              f"The first player wins {-d:.1f} points less than a fair share: real, but its interval reaches "
                              f"past the {margin_words()} margin" if rd == "real, possibly relevant" else

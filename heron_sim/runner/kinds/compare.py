@@ -204,4 +204,4 @@ def _largest(sig: pd.DataFrame, la: str) -> str:
     if rel.isna().all():
         return metric_name(sig.iloc[0]["metric"])
     r = sig.loc[rel.idxmax()]
-    return f"{metric_name(r['metric'])} {100 * r['diff'] / abs(r[la]):+.1f} %"
+    return f"{metric_name(r['metric'])} {100 * r['diff'] / abs(r[la]):+z.1f} %"

@@ -147,7 +147,7 @@ def _when_dealt_table(sec: Section, m: str, gt: pd.DataFrame, P: int) -> None:
     sec.tables.append(Table(f"{_mode_name(m)}: win rate by starting guide, when dealt (fair 1/{P})", _disp({
         "games where dealt": gt["dealt"].map("{:,}".format),
         "win rate when dealt [95 % CI]": [pct_ci(r["win_rate_when_dealt"], r["when_dealt_low"], r["when_dealt_high"]) for _, r in gt.iterrows()],
-        "minus fair": [f"{100 * (r['win_rate_when_dealt'] - r['fair_when_dealt']):+.1f} pts" for _, r in gt.iterrows()],
+        "minus fair": [f"{100 * (r['win_rate_when_dealt'] - r['fair_when_dealt']):+z.1f} pts" for _, r in gt.iterrows()],
         "p (Holm)": gt["p_when_dealt_holm"].map(format_p), "flag": gt["flag"],
     }, index=pd.Index(gt["guide"].map(GUIDE_FR), name="guide")), data=gt,
         note=f"One scale for every guide figure of the report: the win rate of the player dealt the guide, fair 1/{P}. "
@@ -250,7 +250,7 @@ def _power_finding(sec: Section, m: str, ab: pd.DataFrame, allp: pd.DataFrame) -
             f"{signed_ci(best['diff'], best['low'], best['high'], 1, 100, ' points')} of win rate to the player dealt it "
             f"(Holm {format_p(best['p_holm'])}); "
             + (f"powers that change their holder's win rate significantly after Holm correction: "
-               + ", ".join(f"{GUIDE_FR[r.guide]} {100 * r.diff:+.1f}" for r in sig.sort_values("diff", ascending=False).itertuples())
+               + ", ".join(f"{GUIDE_FR[r.guide]} {100 * r.diff:+z.1f}" for r in sig.sort_values("diff", ascending=False).itertuples())
                + " points." if len(sig) else "no single power changes its holder's win rate significantly after Holm correction."))
     elif len(allp):
         best = allp.iloc[allp["diff"].abs().argmax()]
@@ -553,7 +553,7 @@ def doubling_row(facts: dict[str, Fact]) -> Row | None:
         answer = (f"The passive doubling gives {pc(ds.estimate, 0)} of all advance on 8 D8"
                   + (f" but only {pc(dh.estimate, 1)} of the advance of players dealt the Héron: Hérons never form a set, so "
                      "the Héron guide itself can never double (its holders double only after their guide changes hands: a swap or the Rotation square)" if dh else "")
-                  + (f"; with the doubling on, the Héron guide's win rate when dealt differs by {100 * he_eff.estimate:+.1f} points "
+                  + (f"; with the doubling on, the Héron guide's win rate when dealt differs by {100 * he_eff.estimate:+z.1f} points "
                      f"from the same games with it off (on − off)" if he_eff else "")
                   + (f"; the {GUIDE_SPREAD_WORDS} is "
                      f"{100 * sp_on.estimate:.1f} points with the doubling (see Guide balance) and {100 * sp_off.estimate:.1f} without"
@@ -608,7 +608,7 @@ def powers_row(facts: dict[str, Fact]) -> Row | None:
                [g for g, r in rd.items() if r in ("negligible", "real but small")])
         best = max(pv, key=lambda g: pv[g].estimate)
         answer = ("Win rate when dealt, default rules minus the same games with only that guide's power off: "
-                  + ", ".join(f"{GUIDES[g]} {100 * f.estimate:+.1f} [{100 * f.low:+.1f}, {100 * f.high:+.1f}]" for g, f in pv.items())
+                  + ", ".join(f"{GUIDES[g]} {100 * f.estimate:+z.1f} [{100 * f.low:+z.1f}, {100 * f.high:+z.1f}]" for g, f in pv.items())
                   + " points.")
         where = f"at every player count measured ({counts})"
         action = ((("Within noise for every strategy" + (f" {where}" if every else "")
@@ -639,7 +639,7 @@ def doubling_weighing(facts: dict[str, Fact]) -> str:
     if sp_on and sp_off:
         parts.append(f"guide spread {100 * sp_on.estimate:.1f} → {100 * sp_off.estimate:.1f} points")
     if he:
-        parts.append(f"Héron guide {-100 * he.estimate:+.1f} points when dealt")
+        parts.append(f"Héron guide {-100 * he.estimate:+z.1f} points when dealt")
     return "Dropping the doubling (measured, same seeds): " + "; ".join(parts) + "."
 
 

@@ -296,7 +296,7 @@ def _length_findings(sec: Section, frames: dict, base: str) -> None:
                  rel, rlo, rhi, d["n"], "relative change", n_unit="paired finished games", p=d["p"])
         sec.findings.append(
             f"{_mode_name(m)} games last {abs(100 * rel):.1f} % {word} than {_mode_name(base)} "
-            f"({d['b']:.2f} vs {d['a']:.2f} rounds; difference {100 * rel:+.1f} % [{100 * rlo:+.1f}, {100 * rhi:+.1f}], "
+            f"({d['b']:.2f} vs {d['a']:.2f} rounds; difference {100 * rel:+z.1f} % [{100 * rlo:+z.1f}, {100 * rhi:+z.1f}], "
             f"paired over {d['n']:,} seeds, {format_p(d['p'])}).")
 
 
@@ -533,7 +533,7 @@ def single_use_verdict(facts: dict[str, Fact]) -> str:
     else:
         v = "the single-use variant does not change comebacks measurably"
     return (f"The player last at mid-game wins {pc(a)} on the default board and {pc(b)} with single-use squares "
-            f"({d:+.1f} points [{lo:+.1f}, {hi:+.1f}], Holm p = {lw.p:.3f}: {rd}): {v}.")
+            f"({d:+z.1f} points [{lo:+z.1f}, {hi:+z.1f}], Holm p = {lw.p:.3f}: {rd}): {v}.")
 
 
 def unfinished_problem(facts: dict[str, Fact]) -> list[Problem]:

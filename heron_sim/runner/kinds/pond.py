@@ -201,7 +201,7 @@ def _pts(r, name: str) -> str:
     v = r.get(name)
     if v is None or not pd.notna(v):
         return "n/a"
-    return f"{100 * v:+.1f} [{100 * r[f'{name}_low']:+.1f}, {100 * r[f'{name}_high']:+.1f}]"
+    return f"{100 * v:+z.1f} [{100 * r[f'{name}_low']:+z.1f}, {100 * r[f'{name}_high']:+z.1f}]"
 
 
 def _single_turns(sec: Section, data) -> tuple[pd.DataFrame, pd.DataFrame, pd.DataFrame, pd.DataFrame]:
@@ -531,7 +531,7 @@ def _seat_tables(sec: Section, seats: pd.DataFrame, assoc: pd.DataFrame, base: s
         for g, label in (("per_pond_rolled", "per Pond rolled (within game)"), ("per_square_lost", "per square lost (within game)")):
             if g in a.index:
                 r = a.loc[g]
-                row[label] = f"{100 * r['estimate']:+.2f} pt [{100 * r['low']:+.2f}, {100 * r['high']:+.2f}]"
+                row[label] = f"{100 * r['estimate']:+z.2f} pt [{100 * r['low']:+z.2f}, {100 * r['high']:+z.2f}]"
         rows.append(row)
     t = pd.DataFrame(rows).set_index("mode")
     sec.tables.append(Table("Étang Paisible and the chance of winning: the roller and the players hit (associations)", t,
@@ -549,8 +549,8 @@ def _seat_tables(sec: Section, seats: pd.DataFrame, assoc: pd.DataFrame, base: s
             f"of finished games against {pct_ci(ro['win_no'], ro['win_no_low'], ro['win_no_high'])} for those who rolled none; "
             f"players hit at least once won {pct_ci(hi['win_yes'], hi['win_yes_low'], hi['win_yes_high'])} against "
             f"{pct_ci(hi['win_no'], hi['win_no_low'], hi['win_no_high'])}. Comparing the players of one game, each Pond rolled "
-            f"goes with {100 * pr['estimate']:+.1f} points [{100 * pr['low']:+.1f}, {100 * pr['high']:+.1f}] of chance to win "
-            f"and each square lost with {100 * sq['estimate']:+.2f} points [{100 * sq['low']:+.2f}, {100 * sq['high']:+.2f}] "
+            f"goes with {100 * pr['estimate']:+z.1f} points [{100 * pr['low']:+z.1f}, {100 * pr['high']:+z.1f}] of chance to win "
+            f"and each square lost with {100 * sq['estimate']:+z.2f} points [{100 * sq['low']:+z.2f}, {100 * sq['high']:+z.2f}] "
             f"(associations, not causal effects).")
 
 

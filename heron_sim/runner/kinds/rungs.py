@@ -193,8 +193,8 @@ def _balance_table(sec: Section, t: pd.DataFrame, mode: str) -> None:
             "strongest guide when dealt": [f"{GUIDE_FR[r.strongest]} {pct_ci(r.strongest_rate, r.strongest_low, r.strongest_high)}"
                                            for r in t.itertuples()],
             "first player minus fair [95 % CI]": [
-                f"{100 * (r.seat1 - 1 / r.players):+.1f} pts [{100 * (r.seat1_low - 1 / r.players):+.1f}, "
-                f"{100 * (r.seat1_high - 1 / r.players):+.1f}]: {r.seat1_reading}" for r in t.itertuples()],
+                f"{100 * (r.seat1 - 1 / r.players):+z.1f} pts [{100 * (r.seat1_low - 1 / r.players):+z.1f}, "
+                f"{100 * (r.seat1_high - 1 / r.players):+z.1f}]: {r.seat1_reading}" for r in t.itertuples()],
             "Balance (seats) [95 % CI]": [f"{r.balance:.3f} [{r.balance_low:.3f}, {r.balance_high:.3f}]" for r in t.itertuples()],
             "last at mid-game wins [95 % CI]": [pct_ci(r.last_wins, r.last_wins_low, r.last_wins_high) for r in t.itertuples()],
             "Étang's roller wins [95 % CI]": [pct_ci(getattr(r, "roller", float("nan")), getattr(r, "roller_low", float("nan")),
@@ -238,7 +238,7 @@ def _balance_finding(sec: Section, t: pd.DataFrame, mode: str) -> None:
     """The finding: each rung's guide spread and first player, in one sentence."""
     P0 = int(t["players"].iloc[0])
     parts = [f"{r}: guide spread {100 * x.spread:.1f} points [{100 * x.spread_low:.1f}, {100 * x.spread_high:.1f}] "
-             f"(fair game {100 * x.fair_median:.1f}), first player {100 * (x.seat1 - 1 / x.players):+.1f} points "
+             f"(fair game {100 * x.fair_median:.1f}), first player {100 * (x.seat1 - 1 / x.players):+z.1f} points "
              f"({x.seat1_reading})" for r, x in zip(t["rung"], t.itertuples())]
     sec.findings.append(f"Balance per rung on {_mode_name(mode)} ({P0} players of one rung, same seeds): " + "; ".join(parts) + ".")
 
@@ -264,7 +264,7 @@ def rungs_row(facts: dict) -> Row | None:
         d = 100 * (s1[r].estimate - fair[r])
         parts.append(f"{r}: guide spread {100 * sp[r].estimate:.1f} points [{100 * sp[r].low:.1f}, {100 * sp[r].high:.1f}]"
                      + (f" (a fair game reads {100 * floor[r].estimate:.1f})" if r in floor else "")
-                     + f", first player {d:+.1f} points [{100 * (s1[r].low - fair[r]):+.1f}, {100 * (s1[r].high - fair[r]):+.1f}]"
+                     + f", first player {d:+z.1f} points [{100 * (s1[r].low - fair[r]):+z.1f}, {100 * (s1[r].high - fair[r]):+z.1f}]"
                      f" ({fam[r][0]})")
     worst = max(rungs, key=lambda r: sp[r].estimate)
     best = min(rungs, key=lambda r: sp[r].estimate)

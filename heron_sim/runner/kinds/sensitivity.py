@@ -313,7 +313,7 @@ def _d6_composition(sec: Section, data, P: int) -> None:
     sec.findings.append(
         f"10 D6 dice are assumed (the seed lists no faces): {', '.join(nine)} appear on 9 of the 10 dice, the other "
         "non-heron animals on 8. Moving the extra faces to Loup and Taureau changes "
-        + (", ".join(f"{GUIDE_FR[r.guide]} {100 * r.diff:+.1f} pts" for r in sig.itertuples()) if len(sig)
+        + (", ".join(f"{GUIDE_FR[r.guide]} {100 * r.diff:+z.1f} pts" for r in sig.itertuples()) if len(sig)
            else "no guide's win rate beyond its 95 % interval")
         + f" (win rate when dealt, {int(ct['n'].max()):,} paired games).")
 
@@ -323,7 +323,7 @@ def _length_finding(sec: Section, t: pd.DataFrame) -> None:
     base_row = t.iloc[0]
     sec.findings.append(
         "Game length by rule (vs default, same seeds): " + "; ".join(
-            f"{r['label']} {100 * r['rel']:+.1f} %" for _, r in t.iloc[1:].iterrows())
+            f"{r['label']} {100 * r['rel']:+z.1f} %" for _, r in t.iloc[1:].iterrows())
         + f" (default {base_row['mean']:.1f} rounds).")
 
 
@@ -403,7 +403,7 @@ def d6_row(facts: dict[str, Fact]) -> Row | None:
     if d6:
         big = max(d6, key=lambda k: abs(d6[k].estimate))
         answer = ("The 10 D6 faces are assumed (Aigle and Cerf on 9 dice, the others on 8); rotating the extra faces "
-                  f"to Loup and Taureau moves the {GUIDES[big]} guide's win rate by {100 * d6[big].estimate:+.1f} points.")
+                  f"to Loup and Taureau moves the {GUIDES[big]} guide's win rate by {100 * d6[big].estimate:+z.1f} points.")
         action = "Every 10 D6 figure rests on assumed faces (the seed lists none)."
         return Row("10 D6 on assumed dice", answer, show(d6[big]), sure_share(d6[big], 0.0, None), action,
                         d6[big].id, "sensitivity", False, key="d6", order=11)

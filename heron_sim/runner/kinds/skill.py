@@ -189,7 +189,7 @@ def _ratings(sec: Section, res: dict) -> None:
     rungs = res["rungs"]
     cols = {}
     for P, r in res["players"].items():
-        cols[f"{P} players"] = [f"{x:+.0f} [{lo:+.0f}, {hi:+.0f}]" for x, lo, hi in zip(r["rating"], r["low"], r["high"])]
+        cols[f"{P} players"] = [f"{x:+z.0f} [{lo:+z.0f}, {hi:+z.0f}]" for x, lo, hi in zip(r["rating"], r["low"], r["high"])]
         for q, name in enumerate(rungs):
             sec.fact(f"skill.rating.{P}.{_word(name)}", f"{name}'s Bradley–Terry rating at {P} players (Elo scale, "
                      "mean 0 over the rungs)", r["rating"][q], r["low"][q], r["high"][q], int(r["decided"][q]),
@@ -253,7 +253,7 @@ def _variants_table(sec: Section, res: dict) -> None:
                             "paired game by game with the rulings", _disp({
                                 "rulings": [pct_ci(x, lo, hi) for x, lo, hi in zip(v["base"], v["base_low"], v["base_high"])],
                                 "variant": [pct_ci(x, lo, hi) for x, lo, hi in zip(v["share"], v["low"], v["high"])],
-                                "change, points [95 % CI]": [f"{100 * d:+.1f} [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+                                "change, points [95 % CI]": [f"{100 * d:+z.1f} [{100 * lo:+z.1f}, {100 * hi:+z.1f}]"
                                                             for d, lo, hi in zip(v["diff"], v["diff_low"], v["diff_high"])],
                                 "reading": [_change(lo, hi) for lo, hi in zip(v["diff_low"], v["diff_high"])],
                             }, index=pd.Index(v["label"], name="variant")), data=v,
@@ -296,7 +296,7 @@ def _change(lo: float, hi: float) -> str:
 
 
 def _change_words(d: float, lo: float, hi: float) -> str:
-    ci = f"{100 * d:+.1f} points [{100 * lo:+.1f}, {100 * hi:+.1f}]"
+    ci = f"{100 * d:+z.1f} points [{100 * lo:+z.1f}, {100 * hi:+z.1f}]"
     w = _change(lo, hi)
     if w in ("widens the gap", "narrows the gap"):
         return f"it {w.split()[0]} the skill gap by {abs(100 * d):.1f} points ({ci}): skill counts "\
@@ -410,7 +410,7 @@ def skill_row(facts: dict[str, Fact]) -> Row | None:
     ratings = {k.split(".")[-1]: f for k, f in facts.items() if k.startswith("skill.rating.2.")}
     if ratings:
         order = sorted(ratings, key=lambda k: ratings[k].estimate, reverse=True)
-        answer += "; ratings at 2 players: " + ", ".join(f"{k} {ratings[k].estimate:+.0f}" for k in order)
+        answer += "; ratings at 2 players: " + ", ".join(f"{k} {ratings[k].estimate:+z.0f}" for k in order)
     answer += "."
     changes = sorted((f for k, f in facts.items() if re.fullmatch(r"skill\.variant\.\d+", k)),
                      key=lambda f: int(f.id.split(".")[-1]))

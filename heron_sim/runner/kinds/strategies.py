@@ -121,7 +121,7 @@ def _tournament(sec: Section, t: pd.DataFrame, tj: dict) -> None:
         disp = _disp({
             "games": [f"{int(x):,}" for x in rk["games"]],
             "win rate [95 % CI]": [pct_ci(r["win_rate"], r["low"], r["high"]) for _, r in rk.iterrows()],
-            "rating (Bradley-Terry, Elo scale)": [f"{x:+.0f}" for x in rk["rating"]],
+            "rating (Bradley-Terry, Elo scale)": [f"{x:+z.0f}" for x in rk["rating"]],
             "advance / turn": [f"{x:.3f}" for x in rk["advance_per_turn"]],
             "Anxiety / turn": [pct(x, 2) for x in rk["anxiety_rate"]],
         }, index=pd.Index([x + (" (baseline)" if x == "random" else "") for x in rk["strategy"]], name="strategy"))
@@ -145,7 +145,7 @@ def _tournament(sec: Section, t: pd.DataFrame, tj: dict) -> None:
                      r_ai["rate"], r_ai["low"], r_ai["high"], r_ai["games"], "share", n_unit="decided games")
         best = rk.iloc[0]
         sec.findings.append(f"Tournament (two players, {_mode_name(tj['mode'])}): {best['strategy']} ranks first, winning "
-                            f"{pct_ci(best['win_rate'], best['low'], best['high'])} of its games (rating {best['rating']:+.0f}); "
+                            f"{pct_ci(best['win_rate'], best['low'], best['high'])} of its games (rating {best['rating']:+z.0f}); "
                             "order: " + " > ".join(rk["strategy"]) + ".")
     else:
         sec.tables.append(Table("Tournament", t.head(50).map(_fmt_cell)))
