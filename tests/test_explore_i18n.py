@@ -171,3 +171,14 @@ def test_the_rule_in_words_follows_the_value():
             assert text(bad) == "", bad
     finally:
         app.state.engine.close()
+
+
+def test_every_seat_player_is_named_in_both_languages():
+    from heron_sim.explore.form import strategy_labels
+    from heron_sim.simulation import user_strategies
+
+    fr, en = strategy_labels("fr"), strategy_labels("en")
+    assert set(fr) == set(en) == set(user_strategies())
+    for name in user_strategies():
+        assert fr[name] != name and fr[name] != en[name], name  # a French phrase of its own
+    assert fr["novice"] == "joueur débutant (échelon 1)"

@@ -201,15 +201,15 @@ def strategy_labels(lang: str) -> dict[str, str]:
     """Each seat's player in words (the input keeps the player's name, which the command line
     takes: ``novice``, ``expert``, ``human:temp=...``)."""
     words = {
-        "novice": tr("novice player (ladder rung 1, weaker than greedy)", lang),
+        "novice": tr("novice player (ladder rung 1)", lang),
         "casual": tr("casual player (ladder rung 2)", lang),
         "regular": tr("regular player (ladder rung 3)", lang),
-        "expert": tr("expert player (ladder rung 4: the best single turn)", lang),
-        "human": tr("human-like player (set temp, caution and forget)", lang),
-        "greedy": tr("greedy bot: the rulings' reference (largest set, rerolls while allowed)", lang),
-        "prudent": tr("prudent bot (rerolls when the risk of Angoisse is low)", lang),
-        "racer": tr("racer bot (the expert, aware of the race and the squares)", lang),
-        "random": tr("random choices (a baseline, not a player)", lang),
+        "expert": tr("expert player (ladder rung 4)", lang),
+        "human": tr("human-like player (temp, caution, forget)", lang),
+        "greedy": tr("greedy bot: the rulings' reference", lang),
+        "prudent": tr("prudent bot", lang),
+        "racer": tr("racer bot (the expert, racing)", lang),
+        "random": tr("random choices (not a player)", lang),
     }
     from ..simulation import user_strategies
 
