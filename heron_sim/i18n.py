@@ -203,6 +203,16 @@ def number_words(token: str, lang: str) -> str:
     return token.replace(",", NNBSP).replace(".", ",").replace("-", "−")
 
 
+def numbers_in(text: str, lang: str) -> str:
+    """Every number of a text written by the English conventions (``-6.4``, ``12,320``), in
+    ``lang``'s (``−6,4``, ``12 320``); numbers inside words (``D8``, ``L6``, ``rungs-2``) stay."""
+    if lang == "en":
+        return text
+    # an interval's two ends are parted by « ; » where the decimal mark is a comma
+    text = re.sub(r"\[([+\-−]?\d[\d.]*), ([+\-−]?\d[\d.]*)([^\]]*)\]", r"[\1 ; \2\3]", text)
+    return _NUM.sub(lambda m: number_words(m.group(0), lang), text)
+
+
 def _depth(text: str) -> int:
     return text.count("(") + text.count("[") - text.count(")") - text.count("]")
 

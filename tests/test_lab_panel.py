@@ -435,6 +435,10 @@ def test_a_sheet_takes_the_explorers_paired_figures_as_evidence():
     assert "2,000 games a table" in en
     assert "28.0 → 24.5 rounds (-3.5 [-3.9, -3.1]); ≈ 75 → 65 min" in en     # 4 players at 40 s a turn
     assert "37.0 % → 36.0 %" in en and "1.40 → 1.30" in en and "| n/a |" in en  # no Pond figure given
+    fr = rule_sheet(base, v, {"games": 2000, "effects": eff, "seatings": [["greedy"] * 4]}, "fr")
+    # the French sheet writes its numbers the French way (decimal comma, « ; » in an interval)
+    assert "28,0 → 24,5 tours de table (−3,5 [−3,9 ; −3,1])" in fr and "37,0 % → 36,0 %" in fr
+    assert "2 000" in fr and "28.0" not in fr and "1,40 → 1,30" in fr
 
 
 @pytest.mark.parametrize("value", ["5", "400,x", ""])

@@ -17,6 +17,7 @@ from __future__ import annotations
 import html
 import math
 
+from ..i18n import numbers_in
 from ..errors import HeronSimError
 from ..rules import Rules
 from ..rules.words import GUIDES, LANGS
@@ -88,7 +89,7 @@ def rule_sheet(base: Rules, variant: Rules, evidence: dict | None, lang: str, *,
     if evidence:
         lines += _evidence_md(evidence, lang, t)
         lines += _side_md(evidence, lang, t, minutes, SECONDS_PER_TURN)
-    return "\n".join(lines) + "\n"
+    return numbers_in("\n".join(lines) + "\n", lang)  # « 26,8 tours de table », « −6,4 »
 
 
 #: The objective metrics in the booklet's words.
