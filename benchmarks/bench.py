@@ -4,6 +4,7 @@ the ratio to a baseline version measured in the same run.
     python benchmarks/bench.py [--repeats 5] [--games 50000] [--baseline REF] [--quick] [--report]
     python benchmarks/bench.py --ladder [--repeats 5] [--games 50000]   # the ladder's figures only
     python benchmarks/bench.py --edit [--repeats 5]   # the explorer's edit to its first figures only
+    python benchmarks/bench.py --luck   # the luck-adjusted estimates' variance ratios only
 
 Measures, on this machine (in-process figures: medians of ``--repeats`` runs, warm kernels):
 - four-player 8d8 greedy games per second with 1 and 2 threads (target >= 55,000 and 100,000);
@@ -36,6 +37,10 @@ Measures, on this machine (in-process figures: medians of ``--repeats`` runs, wa
   designer's edit to the first figures (issue 33 item 3, target <= 1 s), for values whose expert
   tables are ready and for values never played on the machine (their tables built);
   ``--explore`` prints only these figures, ``--edit`` only the edit's;
+- the luck-adjusted estimates (issue 32): for the AI mix's and the ladder's tables, the variance
+  ratio (plain ÷ adjusted) of each seat's and each guide's win rate with bootstrap intervals, and
+  the games a table needs for a ±0.5-point interval on a guide's win rate, plain and adjusted
+  (``--luck`` prints only these);
 - with ``--report``: the wall time of ``heron-sim report`` (the whole test plan, simulation,
   analysis and rendering) with an empty cache, as ``make report`` runs it on a fresh clone
   (target < 5 min).
@@ -156,6 +161,56 @@ def ladder_rows(cur: dict, base: dict | None = None, ref: str = "") -> list[tupl
                      "~0.8x (70,000 / the mix's 80,000-91,000)"))
         rows.append(("  four novices / AI mix, games per CPU second (1 thread, same rounds)",
                      f"{cur['novice_mix_ratio']:.2f}x", f"({cur['novice_cpu_1']:,.0f} / {cur['mix_cpu_1']:,.0f})", ""))
+    return rows
+
+
+def luck_figures(games: int = 20_000, boots: int = 100, seed: int = 1) -> dict:
+    """Issue 32 item 4: how many games the luck-adjusted estimates save (heron_sim.analysis.
+    luck_adjust). For the AI mix's and the ladder's 4-player 8 D8 tables, ``games`` games with each
+    seat's luck: the variance ratio (plain ÷ adjusted) of each seat's and each guide's win rate,
+    with a 95 % interval from ``boots`` bootstrap resamples of the games (the whole adjustment,
+    cross-fitting included, redone on each), and the games a table needs for a ±0.5-point interval
+    on a guide's win rate, plain and adjusted (the median guide's ratio)."""
+    import numpy as np
+
+    from heron_sim.analysis.luck_adjust import adjusted_win_rates, variance_ratio
+    from heron_sim.rules import Rules
+    from heron_sim.simulation import simulate
+
+    rules = Rules.build(mode="8d8")
+    out = {}
+    for name, seats in (("AI mix", AI_MIX), ("ladder", LADDER)):
+        df = simulate(rules, games, seed=seed, strategies=seats, luck=True, threads=1)
+
+        def ratios(frame):
+            vr = variance_ratio(adjusted_win_rates(frame))
+            return np.array(vr["seat"] + [vr["guide"][g] for g in sorted(vr["guide"])])
+
+        point = ratios(df)
+        rng = np.random.default_rng(seed)
+        boot = np.array([ratios(df.iloc[rng.integers(0, len(df), len(df))].reset_index(drop=True))
+                         for _ in range(boots)])
+        lo, hi = np.nanpercentile(boot, [2.5, 97.5], axis=0)
+        P = len(seats)
+        guide_ratio = float(np.median(point[P:]))
+        p_win, dealt = 0.25, P / 7  # a guide's win rate when dealt, and the share of games it is dealt in
+        plain_games = 1.96 ** 2 * p_win * (1 - p_win) / 0.005 ** 2 / dealt
+        out[name] = {"seat": list(zip(point[:P], lo[:P], hi[:P])), "guide": list(zip(point[P:], lo[P:], hi[P:])),
+                     "guide_median": guide_ratio, "games_plain": plain_games, "games_adjusted": plain_games / guide_ratio}
+    return out
+
+
+def luck_rows(fig: dict) -> list[tuple]:
+    """The luck figures' rows (label, value, detail, target)."""
+    rows = []
+    for name, f in fig.items():
+        seats = ", ".join(f"{r:.2f} [{lo:.2f}, {hi:.2f}]" for r, lo, hi in f["seat"])
+        guides = [r for r, _, _ in f["guide"]]
+        rows.append((f"luck: variance ratio plain/adjusted, {name}, seats 1-4", seats, "", ""))
+        rows.append((f"luck: variance ratio, {name}, the 7 guides (min, median, max)",
+                     f"{min(guides):.2f}, {f['guide_median']:.2f}, {max(guides):.2f}", "", ">= 3x (issue 32)"))
+        rows.append((f"luck: games a table for a guide's rate to ±0.5 point, {name}",
+                     f"{f['games_plain']:,.0f} plain -> {f['games_adjusted']:,.0f} adjusted", "", ""))
     return rows
 
 
@@ -348,6 +403,8 @@ def main() -> None:
                         help="only the ladder's figures (and the AI mix's, measured in the same rounds)")
     parser.add_argument("--edit", action="store_true",
                         help="only the designer's edit to the first figures, through `heron-sim explore`'s server")
+    parser.add_argument("--luck", action="store_true",
+                        help="only the luck-adjusted estimates' variance ratios and the games they save (issue 32)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--edit-worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -374,6 +431,11 @@ def main() -> None:
                              sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)}))
         for label, value, ratio, target in ladder_rows(fig):
             print(f"{label:<72} {value:>10}  {ratio:<22} {target}")
+        return
+    if args.luck:
+        print(f"load average at start {os.getloadavg()[0]:.2f}; 20,000 games a table, 100 bootstrap resamples")
+        for label, value, _, target in luck_rows(luck_figures()):
+            print(f"{label:<72} {value:>40}  {target}")
         return
     if args.explore:
         print(f"load average at start {os.getloadavg()[0]:.2f}")
@@ -424,6 +486,7 @@ def main() -> None:
 
     rows += [(label, value, "", "") for label, value in roll_phase_figures()]
     rows += explore_rows(explore_figures(min(args.repeats, 3)))
+    rows += luck_rows(luck_figures())
     warm = statistics.median(wall(CLI + ["simulate", "--games", "10000", "--json"]) for _ in range(3))
     rows.append(("`heron-sim simulate --games 10000`, warm cache", f"{warm:.2f} s", "", ""))
     if not args.quick:
