@@ -353,3 +353,23 @@ def test_a_remedy_batch_too_small_to_pass_says_so():
     text = underpowered(small, 0.01)
     assert "at 5,000 games their 95 % intervals are ±1.2 points wide" in text and "about 29,000 games" in text
     assert underpowered([Fact("a", "x", 0.245, 0.241, 0.249, n=50000)], 0.01) == ""  # narrow enough: silent
+
+
+def test_a_fix_of_the_etang_roller_is_an_equivalence_test_not_a_point_estimate():
+    """Issue 30 item 5: a remedy whose roller share is near fair but whose interval is wider than
+    the margin (few games with exactly one Étang) is not called a fix; the text says the batches
+    were too small to show one, and how many games would be needed."""
+    from heron_sim.runner.kinds.pond import pushback_test
+
+    m = "8d8"
+    fs = [_f(f"sensitivity.base.one_pond.roller_wins.{m}", 0.286, 0.263, 0.310, n=1467, note="fair 0.25"),
+          _f(f"sensitivity.base.one_pond.victim_wins.{m}", 0.238, 0.23, 0.245),
+          *_variant("pushback_fixed2", "Étang push-back a fixed 2", -0.044),
+          _f(f"sensitivity.pushback_fixed2.one_pond.roller_wins.{m}", 0.254, 0.233, 0.277, n=1467, note="fair 0.25"),
+          _f(f"sensitivity.pushback_fixed2.one_pond.victim_wins.{m}", 0.249, 0.24, 0.255)]
+    text = pushback_test(_facts(*fs), m)
+    assert "Smallest tested change that fixes it" not in text and "No tested remedy fixes this" in text
+    assert "could not show a fix" in text and "1,467 games" in text
+    # the same estimate with an interval inside the margin is a fix
+    fs[3] = _f(f"sensitivity.pushback_fixed2.one_pond.roller_wins.{m}", 0.254, 0.247, 0.2595, n=30000, note="fair 0.25")
+    assert pushback_test(_facts(*fs), m).count("Smallest tested change that fixes it: Étang push-back a fixed 2") == 1

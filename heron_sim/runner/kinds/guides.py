@@ -561,8 +561,9 @@ def doubling_row(facts: dict[str, Fact]) -> Row | None:
                   + (f"; games get {abs(ln.estimate):.1f} rounds {'shorter' if ln.estimate < 0 else 'longer'} with it" if ln else "")
                   + ".")
         action = doubling_weighing(facts) + " " + remedy(
-            facts, "weakest", lambda f: f.estimate >= 0.25 - SHARE_MARGIN,
-            lambda f: f"weakest guide {show(f)} when dealt", keys=[k for k in variants(facts) if k.startswith("heron_dbl")])
+            facts, "weakest", lambda f: f.low >= 0.25 - SHARE_MARGIN,  # shown no worse than the margin (one-sided)
+            lambda f: f"weakest guide {show(f)} when dealt", keys=[k for k in variants(facts) if k.startswith("heron_dbl")],
+            margin=SHARE_MARGIN)
         return Row("Puissance du Guide (passive doubling)", answer, show(ds),
                    sure_share(he_eff, 0.0, None) if he_eff else "", action, ds.id,
                    "guides", True, key="doubling", order=4)
@@ -588,7 +589,7 @@ def guide_balance_row(facts: dict[str, Fact]) -> Row | None:
                        f"{100 * sp.high:.1f}]; a perfectly fair game at the same n reads {100 * fl.estimate:.1f} "
                        f"(95 % of fair games below {100 * fl.high:.1f}).")
         action = (f"No guide is beyond the {margin_words()} margin: no change is advised." if not flagged else remedy(
-            facts, "weakest", lambda f: f.estimate >= fair - SHARE_MARGIN,
+            facts, "weakest", lambda f: f.low >= fair - SHARE_MARGIN,  # shown no worse than the margin (one-sided)
             lambda f: f"weakest guide {GUIDES.get((f.note or '').split(';')[0].replace('guide ', ''), '')} {show(f)} when dealt",
             score=lambda f: -f.estimate, margin=SHARE_MARGIN))
         return Row("Guide balance", answer, show(gw[lo_g]), sure_share(gw[lo_g], fair) + " (Holm over the 7 guides)",

@@ -694,7 +694,8 @@ def pushback_test(facts: dict[str, Fact], m: str = "8d8") -> str:
     text = "The push-back's size, same seeds (games with exactly one Étang; fair " + pc(fair) + "): " + "; ".join(parts) + ". "
     if base and reading(100 * (base.estimate - fair), 100 * (base.low - fair), 100 * (base.high - fair), 100 * SHARE_MARGIN).startswith("real"):
         text += "At 4 to 8 squares the roller's chance is off the fair share. " + remedy(
-            facts, f"one_pond.roller_wins.{m}", lambda f: abs(f.estimate - fair) <= SHARE_MARGIN,
+            # a fix is an equivalence test (issue 30 item 5): the whole interval inside ±margin of fair
+            facts, f"one_pond.roller_wins.{m}", lambda f: fair - SHARE_MARGIN <= f.low and f.high <= fair + SHARE_MARGIN,
             lambda f: f"roller {show(f)}", keys=list(vs), margin=SHARE_MARGIN)
     else:
         text += ("At 4 to 8 squares the roller's chance is not shown to be off the fair share: on this evidence "

@@ -386,7 +386,7 @@ def length_row(facts: dict[str, Fact]) -> Row | None:
             m4 = pl.get(4)
             if m4 is not None and 4 in off:  # the plan's rule variants are played at 4 players
                 action += " " + remedy(
-                    facts, "length", lambda f: lo_t <= minutes(f.estimate, 4) <= hi_t,
+                    facts, "length", lambda f: lo_t <= minutes(f.low, 4) and minutes(f.high, 4) <= hi_t,  # the whole interval
                     lambda f: f"{f.estimate:.1f} rounds, {minutes(f.estimate, 4):.0f} minutes at 4 players",
                     score=lambda f: abs(minutes(f.estimate, 4) - (lo_t + hi_t) / 2))
         else:
