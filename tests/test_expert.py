@@ -337,6 +337,47 @@ def test_stored_best_use_values_are_the_scans(mode):
     assert any(best_use_value(sp, 0, c, LOUP) != best_use_value(sp, 0, c, HERON) for c in cols)
 
 
+@pytest.mark.parametrize("mode", ["7d8", "8d8"])
+def test_a_stored_best_use_marked_unique_is_the_scans_on_any_order_of_the_dice(mode):
+    """Where the tables mark a state's best use as the only use of its value (the human's
+    counted turn plays it without laying the dice out, expert_turn), the full look-ahead on the
+    dice shuffled (herons fresh or not) chooses a use of that kind; the stored kind decodes back
+    (expert.stored_code / stored_use), and ties are marked (a negative control: some states are not)."""
+    from heron_sim.engine import layout as L
+    from heron_sim.engine.pack import pack_rules
+    from heron_sim.strategies import seat_arrays
+    from heron_sim.strategies.expert import lookup, power_column, power_scan, stored_code, stored_use
+    from heron_sim.strategies.expert_powers import _canonical
+
+    for kind in (-1, 0, 5, 300):  # the float codes read back, and int() still reads the decision
+        for used in (False, True):
+            for unique in (False, True):
+                c = stored_code(kind, used, unique)
+                assert int(c) == (kind if used and kind >= 0 else -1)
+                assert stored_use(c) == (kind, unique and kind >= 0), (kind, used, unique, c)
+    assert stored_use(-2.0) == (-1, False)
+    rules = Rules.build(mode=mode)
+    R = pack_rules(rules)
+    _, sp = seat_arrays(["expert"] + ["greedy"] * (rules.players - 1), rules)
+    unique_seen = ties = 0
+    for g, r, w in _random_decision_points(rules, 150, seed=13):
+        col = lookup(0, w, R, sp, r)
+        if col < 0 or sp[0, col + power_column(g)] == -2:
+            continue
+        kind, unique = stored_use(sp[0, col + power_column(g)])
+        fresh_herons = sum(1 for i in range(rules.n_dice) if w[L.FACE + i] == HERON and w[L.FRESH + i])
+        if fresh_herons > 1:
+            continue  # valued with one fresh heron at most (the human's counted turn lays these out)
+        if not unique:
+            ties += kind >= 0
+            continue
+        v, action = power_scan(0, w, R, sp, -1e300)
+        lookup(0, w, R, sp, r)  # the slots of the dice showing, for the canonical form
+        assert _canonical(w, R, g, action) == kind, (g, r, kind, action)
+        unique_seen += 1
+    assert unique_seen > 500 and ties > 0
+
+
 def test_tables_of_another_version_are_rebuilt(tmp_path, monkeypatch):
     monkeypatch.setenv("HERON_SIM_CACHE", str(tmp_path))
     expert_build._tables_cached.cache_clear()

@@ -490,10 +490,31 @@ def eagle_use_value(seat, w, R, sp, r, i, base):
 
 
 @hot
+def _face_seen_earlier(R, i, k):
+    """Face k of die i shows an animal of an earlier face of that die."""
+    f = R[R_FACES + MAX_FACES * i + k]
+    for j in range(k):
+        if R[R_FACES + MAX_FACES * i + j] == f:
+            return True
+    return False
+
+
+@hot
 def power_scan(seat, w, R, sp, best):
     """Every legal use of the seat's roll-time power, valued on the tables (one-step
     look-ahead): returns (value, action) of the best use worth more than ``best`` (the first
     die in index order among equals), else (best, -1)."""
+    v, action, _ = power_scan_runner(seat, w, R, sp, best)
+    return v, action
+
+
+@hot
+def power_scan_runner(seat, w, R, sp, best):
+    """:func:`power_scan`, and the value of the best of the other uses (``runner``: -1e300 where
+    there is none): each kind of die (and each new animal or face) is one use, so a runner-up
+    within a hair of the best says the best is not the only use of its value (a tie, which the
+    order of the dice breaks; heron_sim.strategies.expert_powers stores whether it is)."""
+    runner = -1e300
     n = w[NDICE]
     r = w[ROLLS_LEFT]
     g = w[GUIDE + seat]
@@ -507,8 +528,12 @@ def power_scan(seat, w, R, sp, best):
                 if b != f and shown_elsewhere(w, i, b):
                     v = deer_use_value(seat, w, R, sp, r, i, b)
                     if v > best:
+                        if action >= 0 and best > runner:
+                            runner = best
                         best = v
                         action = i + POWER_ARG * b
+                    elif v > runner:
+                        runner = v
     elif g == HERON:
         cost = R[X_PATIENCE_COST]
         if r >= cost:
@@ -517,25 +542,41 @@ def power_scan(seat, w, R, sp, best):
                     continue
                 if R[X_PATIENCE_DOUBLING] != 0:  # each face with its own doubling
                     for k in range(R[R_NFACES + i]):
+                        if _face_seen_earlier(R, i, k):
+                            continue  # the same animal again: the same use (never chosen over the first)
                         v = patience_use_value(seat, w, R, sp, r, i, k)
                         if v > best:
+                            if action >= 0 and best > runner:
+                                runner = best
                             best = v
                             action = i + POWER_ARG * k
+                        elif v > runner:
+                            runner = v
                     continue
                 vals = _values_by_animal(seat, w, R, sp, r - cost, i, KEPT)
                 for k in range(R[R_NFACES + i]):
+                    if _face_seen_earlier(R, i, k):
+                        continue  # the same animal again: the same use (never chosen over the first)
                     v = vals[R[R_FACES + MAX_FACES * i + k]]
                     if v > best:
+                        if action >= 0 and best > runner:
+                            runner = best
                         best = v
                         action = i + POWER_ARG * k
+                    elif v > runner:
+                        runner = v
     elif g == LOUP:
         for i in range(n):
             if _same_as_earlier(w, R, i):
                 continue
             v = wolf_use_value(seat, w, R, sp, r, i)
             if v > best:
+                if action >= 0 and best > runner:
+                    runner = best
                 best = v
                 action = i
+            elif v > runner:
+                runner = v
     elif g == AIGLE:
         base = state_value(seat, w, R, sp, r)
         for i in range(n):
@@ -543,9 +584,13 @@ def power_scan(seat, w, R, sp, best):
                 continue
             v = eagle_use_value(seat, w, R, sp, r, i, base)
             if v > best:
+                if action >= 0 and best > runner:
+                    runner = best
                 best = v
                 action = i
-    return best, action
+            elif v > runner:
+                runner = v
+    return best, action, runner
 
 
 @hot
@@ -562,6 +607,40 @@ def use_value(seat, w, R, sp, action):
     if g == LOUP:
         return wolf_use_value(seat, w, R, sp, r, i)
     return eagle_use_value(seat, w, R, sp, r, i, state_value(seat, w, R, sp, r))
+
+
+#: How far the best use's value must lie above every other use's for the stored use to be the
+#: scan's on any order of the dice (the look-ahead of a Wolf or an Eagle sums the same values in an
+#: order that may differ in the last bit): then the counted dice can play it (expert_turn).
+UNIQUE_GAP = 1e-9
+
+
+@hot
+def stored_code(kind, used, unique):
+    """The float stored for a state's roll-time power decision (expert_powers): the use's code
+    ``kind`` (expert_powers._canonical, -1: no legal use) when it is ``used`` (worth the margin),
+    else -1; its fraction says, without changing what ``int()`` reads, which use is the best
+    (``kind``, also where it is not worth the margin: -1 - (kind + 1) / 4096) and whether it is the
+    only use of its value (+0.5 for a use, -0.5 more for "no use")."""
+    if used and kind >= 0:
+        return kind + (0.5 if unique else 0.0)
+    return -1.0 - (kind + 1) / 4096.0 - (0.5 if unique and kind >= 0 else 0.0)
+
+
+@hot
+def stored_use(code):
+    """The best use's kind (-1: none or not stored) and whether it is the only use of its value,
+    from a stored float (:func:`stored_code`); -2 ("not stored") gives (-1, False)."""
+    if code >= 0.0:
+        kind = int(code)
+        return kind, code - kind > 0.25
+    if code <= -2.0:
+        return -1, False
+    f = -1.0 - code
+    unique = f >= 0.5
+    if unique:
+        f -= 0.5
+    return int(round(f * 4096.0)) - 1, unique
 
 
 @hot

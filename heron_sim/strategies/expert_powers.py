@@ -32,7 +32,7 @@ from ..engine.layout import (
     AIGLE, CERF, FACE, FREE, FRESH, GUIDE, HERON, KEPT, LOUP, NDICE, READY, RESERVED,
     ROLLS_LEFT, STATUS,
 )
-from .expert import power_scan, state_value
+from .expert import power_scan_runner, state_value, stored_code, UNIQUE_GAP
 from .expert_dp import (
     BEST_VALUES, E_DEER, E_EAGLE, E_PATIENCE, E_WOLF, ENTRY, POWER_MARGIN, ROW_ANX, ROW_DIR, ROW_POWERS,
     ROW_RMAX, T_NODOUBLE, T_PLAIN,
@@ -127,11 +127,10 @@ def _fill(row, R, w, Ks, Cs, starts, first, values_at):
                         # the best use whatever its gain: the scan's first use of the highest
                         # value, the use the scan from base + POWER_MARGIN finds when that value
                         # is above it
-                        v, action = power_scan(0, w, R, sp, -1e300)
-                        if not v > base + POWER_MARGIN:
-                            action = -1
+                        v, action, runner = power_scan_runner(0, w, R, sp, -1e300)
                         col = off + ENTRY * rank
-                        row[col + columns[q]] = _canonical(w, R, g, action)
+                        row[col + columns[q]] = stored_code(_canonical(w, R, g, action), v > base + POWER_MARGIN,
+                                                            action >= 0 and v - runner > UNIQUE_GAP)
                         row[values_at + BEST_VALUES * ((col - first) // ENTRY) + q] = v
 
 

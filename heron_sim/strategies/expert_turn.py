@@ -64,7 +64,7 @@ from .human import SID as HUMAN, human_action, human_lion, power_after_draw, pow
 from .racer import SID as RACER, race_action_tilted, race_tilt
 from ..engine.rulebook import consolation_anxiety, consolation_no_set, pond_opens, power_enabled
 from .expert import (
-    counted_advance, final_advance, has_tables, lion_worth_it, power_column, table_of, table_seat,
+    counted_advance, final_advance, has_tables, lion_worth_it, power_column, stored_use, table_of, table_seat,
 )
 from .expert_dp import (
     ACTION_BITS, ENTRY, ROW_ANX, ROW_B, ROW_DIR, ROW_F, ROW_P1, ROW_PI, ROW_POWERS, ROW_RMAX,
@@ -621,12 +621,18 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
             col, slots = held_column(sp, ts, t, gd, r, kept, roll, n, _fresh(roll))
             decided, u = power_counted(seat, w, R, rng, sp, ts, col, guide, r, stored, total)
             if not decided:
-                # the stored use, taken on the draw's lower half (human.power_after_draw:
-                # expert.decode_power of the stored code), is played on the counts as the
-                # expert's is (the Eagle's pick is the human's softmax: laid out); anything else
-                # needs the dice laid out: roll_phase_dice answers there
-                code = int(sp[ts, col + power_column(guide)]) if col >= 0 and stored else -2
-                if code < 0 or u >= 0.5 or guide == AIGLE:
+                # the power is used (human.power_after_draw): on the draw's lower half with a
+                # stored use, that use (expert.decode_power); else the scan's, which is the stored
+                # best use where that is the only use of its value (expert.stored_code, whatever
+                # the order of the dice) and at most one heron of this roll is held (the tables'
+                # uses were valued with one fresh heron at most: with more, rerolling a heron is
+                # worth another value). Such a use is played on the counts as the expert's is;
+                # a tie, dice the tables do not hold, or an Eagle (its pick is the human's
+                # softmax) need the dice laid out: roll_phase_dice answers there
+                codef = sp[ts, col + power_column(guide)] if col >= 0 and stored else -2.0
+                code, unique = stored_use(codef)
+                if code < 0 or guide == AIGLE or not ((unique and _lane(roll, HERON) <= 1)
+                                                      or (codef >= 0.0 and u < 0.5)):
                     return CONTINUE
                 res, kept, nf, roll = _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots,
                                                      kept, roll, n, race, tilt, True)
