@@ -162,6 +162,11 @@ def test_metrics_agree_with_the_analysis_module():
     assert value("lead_changes", S, 4) == pytest.approx(df["lead_changes"].mean())
     assert value("first_player_advantage", S, 4) == pytest.approx((df["winner"] == 0).mean() - 0.25)
     assert 0 < value("dead_turn_rate", S, 4) < 1
+    # comebacks: the report's one figure (the player last at mid-game wins, drama's definition)
+    from heron_sim.analysis.metrics import drama
+
+    assert value("comeback", S, 4) == pytest.approx(drama(df)["last_wins"])
+    assert S[IX["mid_last_games"]] == drama(df)["last_games"] > 0
 
 
 def test_paired_bootstrap_pairs_by_game():

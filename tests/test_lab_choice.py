@@ -237,6 +237,11 @@ def test_a_goal_read_from_the_designers_targets_at_each_table(tmp_path, monkeypa
     assert lab_target("length", "target", 7) == pytest.approx((45 + 70) / 2 * 60 / (30 * 7))
     assert lab_target("first_player_advantage", "at_least", 4) == pytest.approx(-0.02)
     assert lab_target("stuck_3_share", "at_most", 3) == pytest.approx(0.3)
+    # the comeback floor is a share of the fair 1 / players (the file leaves it at its default 0.5)
+    assert lab_target("comeback", "at_least", 4) == pytest.approx(0.5 / 4)
+    assert lab_target("comeback", "at_least", 2) == pytest.approx(0.5 / 2)
+    with pytest.raises(HeronSimError, match="comeback at_most"):
+        lab_target("comeback", "at_most", 4)
     o = _targets_spec("length", "at_most").objectives[0]
     assert (o.target, o.direction) == ("targets", "at_most") and "targets.toml" in o.describe()
     assert target_value(o, None, None, 2) == pytest.approx(20 * 60 / (30 * 2))

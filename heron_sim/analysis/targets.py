@@ -237,6 +237,7 @@ LAB_TARGETS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "guide_spread": (("at_most",), ("share_margin",)),
     "first_player_advantage": (("at_most", "at_least", "target"), ("share_margin",)),
     "stuck_3_share": (("at_most",), ("dead_streak_ceiling",)),
+    "comeback": (("at_least",), ("comeback_floor",)),
     "skill_gap": (("at_most", "at_least", "target"), ("skill_gap",)),
 }
 
@@ -250,6 +251,7 @@ def lab_target(metric: str, side: str, players: int, targets: "Targets | None" =
     - ``guide_spread``: at most ``share_margin`` (the largest gap of a guide to fair);
     - ``first_player_advantage``: at most +``share_margin``, at least −``share_margin``, target 0;
     - ``stuck_3_share``: at most ``dead_streak_ceiling``;
+    - ``comeback``: at least ``comeback_floor`` × the fair share (the player last at mid-game wins);
     - ``skill_gap``: at least / at most the ends of ``skill_gap``, target its middle.
 
     Anything else raises :class:`HeronSimError` naming the metrics and sides that have a target."""
@@ -266,6 +268,8 @@ def lab_target(metric: str, side: str, players: int, targets: "Targets | None" =
         return {"at_most": 1.0, "at_least": -1.0}.get(side, 0.0) * float(t["share_margin"])
     if metric == "stuck_3_share":
         return float(t["dead_streak_ceiling"])
+    if metric == "comeback":
+        return float(t["comeback_floor"]) / players  # a share of the fair 1 / players
     lo, hi = t["skill_gap"]
     return {"at_most": hi, "at_least": lo}.get(side, (lo + hi) / 2)
 

@@ -48,6 +48,7 @@ COLUMNS: tuple[str, ...] = (
     *(f"power_{g}" for g in ANIMALS),
     "skill_weak_win", "skill_strong_win",
     "streak_seats", "stuck3_seats", "longest_dead_sum",
+    "mid_last_games", "mid_last_won",
 )
 #: The skill gap's rungs (weak, strong): games won by a seat holding either are counted
 #: (columns ``skill_weak_win`` and ``skill_strong_win``) when the seating is known.
@@ -83,6 +84,11 @@ def matrix_from_rows(rows: np.ndarray, rules, seating=None) -> np.ndarray:
     X[:, IX["ponds"]] = rows[:, L.C_PONDS]
     X[:, IX["anxieties"]] = rows[:, L.C_ANXIETIES]
     X[:, IX["advance"]] = rows[:, L.C_ADVANCE : L.C_ADVANCE + P].sum(axis=1)
+    # comebacks: games with one player last at mid-game, and those it won (the report's figure,
+    # heron_sim.analysis.metrics.drama: an unfinished game is not won)
+    last = rows[:, L.C_MID_LAST]
+    X[:, IX["mid_last_games"]] = last >= 0
+    X[:, IX["mid_last_won"]] = (last >= 0) & (winner == last)
     for a, g in enumerate(ANIMALS):
         X[:, IX[f"power_{g}"]] = rows[:, L.C_POWERS + a]
     if seating is not None:
@@ -197,6 +203,8 @@ def _metrics() -> dict[str, Metric]:
                lambda S, P: _div(_c(S, "rounds_finished"), _c(S, "finished"))),
         Metric("dead_turn_rate", "dead-turn rate (played turns that move nobody; a Pond is not dead)", "rate",
                lambda S, P: _div(_c(S, "dead"), _c(S, "played"))),
+        Metric("comeback", "comebacks (the player last at mid-game wins; games with one player last)", "rate",
+               lambda S, P: _div(_c(S, "mid_last_won"), _c(S, "mid_last_games"))),
         Metric("lead_changes", "lead changes per game", "count",
                lambda S, P: _div(_c(S, "lead_changes"), _c(S, "games"))),
         Metric("pushback", "Pond push-back per game (squares)", "count",
@@ -231,7 +239,7 @@ def _metrics() -> dict[str, Metric]:
 
 METRICS: dict[str, Metric] = _metrics()
 #: The metrics an objective or a constraint may name.
-OBJECTIVE_METRICS = ("guide_spread", "first_player_advantage", "length", "dead_turn_rate", "lead_changes",
+OBJECTIVE_METRICS = ("guide_spread", "first_player_advantage", "length", "dead_turn_rate", "comeback", "lead_changes",
                      "pushback", "completion", "seat_balance", "pond_rate", "anxiety_rate", "advance_per_turn",
                      "skill_gap", "stuck_3_share", "longest_dead_streak")
 #: The metrics measured on the panel's skill scenario only (every other metric: on the other tables).

@@ -98,6 +98,7 @@ METRIC_WORDS = {
            "first_player_advantage": "avantage du premier joueur (taux de victoire du siège 1 − part équitable)",
            "length": "durée moyenne (tours de table)", "dead_turn_rate": "tours morts (tours qui ne font bouger personne)",
            "lead_changes": "changements de tête par partie", "pushback": "recul dû à l'Étang par partie (cases)",
+           "comeback": "retours (le dernier à mi-partie gagne)",
            "completion": "parties terminées", "seat_balance": "équilibre des sièges",
            "pond_rate": "Étang Paisible par tour", "anxiety_rate": "Angoisse par tour",
            "advance_per_turn": "avance par tour (cases)"},
@@ -105,6 +106,7 @@ METRIC_WORDS = {
            "first_player_advantage": "first-player advantage (seat 1's win rate − the fair share)",
            "length": "mean length (rounds)", "dead_turn_rate": "dead turns (turns that move nobody)",
            "lead_changes": "lead changes per game", "pushback": "Pond push-back per game (squares)",
+           "comeback": "comebacks (the player last at mid-game wins)",
            "completion": "games finished", "seat_balance": "seat balance", "pond_rate": "Peaceful Pond per turn",
            "anxiety_rate": "Anxiety per turn", "advance_per_turn": "advance per turn (squares)"},
 }

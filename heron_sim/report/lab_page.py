@@ -31,6 +31,7 @@ METRIC_WORDS = {
     "length": "length (rounds, finished games)",
     "dead_turn_rate": "dead turns (played turns after which nobody is closer to the finish)",
     "lead_changes": "lead changes per game",
+    "comeback": "comebacks (the player last at mid-game wins)",
     "pushback": "Étang push-back per game (squares)",
     "completion": "games with a winner",
     "seat_balance": "seat balance (1 − the largest seat gap)",
