@@ -373,3 +373,13 @@ def test_a_fix_of_the_etang_roller_is_an_equivalence_test_not_a_point_estimate()
     # the same estimate with an interval inside the margin is a fix
     fs[3] = _f(f"sensitivity.pushback_fixed2.one_pond.roller_wins.{m}", 0.254, 0.247, 0.2595, n=30000, note="fair 0.25")
     assert pushback_test(_facts(*fs), m).count("Smallest tested change that fixes it: Étang push-back a fixed 2") == 1
+
+
+def test_a_remedy_says_at_which_table_it_was_measured():
+    fs = _facts(*_variant("a", "change A", 0.01, seat1=0.251), _f("sensitivity.base.seat1", 0.27),
+                _f("sensitivity.table", 4, n=30000, unit="players", note="seating: greedy, prudent, expert, racer"))
+    text = remedy(fs, "seat1", lambda f: True, lambda f: f"{f.estimate:.3f}")
+    assert text.startswith("Smallest tested change that fixes it at the remedy batches' one table "
+                           "(4 players, greedy, prudent, expert, racer): change A")
+    none = remedy(fs, "seat1", lambda f: False, lambda f: f"{f.estimate:.3f}")
+    assert none.startswith("No tested remedy fixes this at the remedy batches' one table (4 players, greedy,")

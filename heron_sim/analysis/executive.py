@@ -198,6 +198,9 @@ def remedy(facts: dict[str, Fact], measure: str, fixed, describe, keys=None, sco
         vs = {k: v for k, v in vs.items() if k in keys}
     if not vs:
         return "No remedy was played for this in the plan."
+    table = facts.get("sensitivity.table")  # the one table of the remedy batches, said with every answer
+    where = (f" at the remedy batches' one table ({int(table.estimate)} players, "
+             f"{(table.note or '').removeprefix('seating: ')})" if table is not None else "")
     fixes = []
     for k, label in vs.items():
         f = facts.get(f"sensitivity.{k}.{measure}")
@@ -206,10 +209,10 @@ def remedy(facts: dict[str, Fact], measure: str, fixed, describe, keys=None, sco
             fixes.append((abs(ln.estimate) if ln else math.inf, k, label, f))
     if not fixes:
         power = underpowered([facts.get(f"sensitivity.{k}.{measure}") for k in vs], margin) if margin else ""
-        return _no_fix(facts, vs, measure, describe, score) + power
+        return _no_fix(facts, vs, measure, describe, score).replace("fixes this", "fixes this" + where, 1) + power
     _, k, label, f = min(fixes, key=lambda t: t[0])
     side = side_effects(facts, k, skip=measure)
-    return (f"Smallest tested change that fixes it: {label} ({describe(f)}" + (f"; side effects: {side}" if side else "")
+    return (f"Smallest tested change that fixes it{where}: {label} ({describe(f)}" + (f"; side effects: {side}" if side else "")
             + f"). {len(fixes)} of {len(vs)} changes tried fix it.")
 
 

@@ -129,6 +129,9 @@ class SensitivityKind(ExperimentKind):
         t = _variants(sec, data, base, m)
         _variants_table(sec, t, m, P, len(base))
         _variant_facts(sec, t, m, P)
+        # the one table every remedy batch is played at (analysis.executive.remedy names it)
+        sec.fact("sensitivity.table", "players at the table of the one-rule batches and the remedies", P, n=len(base),
+                 unit="players", note="seating: " + ", ".join(resolve_strategies(exp.seating)))
         if self.want(exp, "sensitivity"):
             sec.figures.append(_sensitivity_figure(t, m))
         pt = _player_counts(data, P)
