@@ -89,6 +89,10 @@ def _objective_words(o: dict) -> str:
     from .lab_page import _loss, metric_words
 
     head = metric_words(o["metric"], "en").split(" (")[0]
+    # a one-sided goal's loss is how far the figure lies past its bound, not the figure itself
+    side = o.get("objective") or ""
+    head += (" below its target by" if "no less than" in side else " above its target by" if "no more than" in side
+             else "")
     shown = f"{_loss(o, 'loss', 'en')} [{_loss(o, 'loss_low', 'en')}, {_loss(o, 'loss_high', 'en')}]"
     goal = o.get("goal")
     goal_w = ""
