@@ -49,3 +49,17 @@ def test_a_study_where_no_variant_beats_the_rulings_says_keep_them(tmp_path):
     (a,) = study_answers(tmp_path)
     assert a["answer"] == "keep the rulings"
     assert "**keep the rulings**: no variant is shown better" in study_answers_markdown(tmp_path)
+
+
+def test_a_study_that_finds_the_rulings_short_somewhere_is_not_called_within_its_target():
+    """The verdict's one figure (4 players) meets the comeback floor, but the study finds tables
+    (5-7 players) where the rulings miss it: the brief says both, not "within its target"."""
+    from types import SimpleNamespace
+
+    from heron_sim.report.studies import Change, attach
+
+    fine = [SimpleNamespace(anchor="q-decisiveness")]
+    short = Change("comebacks", "comebacks", ("q-decisiveness",), "no fix", "…", rulings_meet=False)
+    met = Change("comebacks", "comebacks", ("q-decisiveness",), "no change needed", "…", rulings_meet=True)
+    assert attach([short], [], fine, [])[0].verdict.startswith("within its target in the verdict's figure, but not")
+    assert attach([met], [], fine, [])[0].verdict == "within its target"

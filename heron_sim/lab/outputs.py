@@ -496,6 +496,7 @@ def study_answers(results_root: str | Path = "results") -> list[dict]:
         else:
             answer = "no fix"
         entry = {"study": s["name"], "title": s["title"], "folder": str(path.parent), "answer": answer,
+                 "rulings_meet": bool(base.get("meets")) if base else None,
                  "finding": s["finding"], "tables": [p["name"] for p in s.get("panel", [])],
                  "tables_described": [p.get("description", p["name"]) for p in s.get("panel", [])],
                  "variant": None}

@@ -48,6 +48,7 @@ class Change:
     answer: str                # the answer in one paragraph (plain text)
     links: list[tuple[str, str]] = field(default_factory=list)  # (words, href relative to the page)
     verdict: str = ""          # where its problems stand in the verdict ("wrong: 2, 3", "fine", …)
+    rulings_meet: bool | None = None  # whether the rulings meet the study's goals at all its tables (None: not run)
 
     @property
     def slug(self) -> str:
@@ -119,7 +120,7 @@ def _why(first: dict) -> tuple[str, str]:
 
         head = metric_words(o["metric"], "en").split(" (")[0]
         if o.get("decision"):
-            need = o.get("games_needed")
+            need = o.get("games_needed") if "not decisive" in o["decision"] or "undecided" in o["decision"] else None
             more.append(f"{head}: {o['decision']}" + (f"; about {int(need):,} games a table would decide it if the "
                                                       "estimate held" if need else ""))
         elif math.isfinite(lo) and math.isfinite(goal) and lo > goal:
@@ -204,7 +205,8 @@ def study_changes(results_root: str | Path, out_dir: str | Path | None = None, l
             from .lab_page import changes_words
 
             slots["rules"] = {lg: changes_words(changes, lg) for lg in ("en", "fr")}
-        out.append(Change(name, problem, anchors, state, text, links, short=short, slots=slots))
+        out.append(Change(name, problem, anchors, state, text, links, short=short, slots=slots,
+                          rulings_meet=a.get("rulings_meet")))
     return out
 
 
@@ -277,6 +279,10 @@ def attach(changes: list[Change], wrong: list, fine: list, open_: list) -> list[
         elif any(p.anchor in c.anchors for p in open_):
             c.verdict = "not settled by these games"
             rank[c.study] = 100
+        elif any(p.anchor in c.anchors for p in fine) and c.rulings_meet is False:
+            # the verdict's one figure meets the target, but the study finds tables where the rulings do not
+            c.verdict = "within its target in the verdict's figure, but not at every table of its study"
+            rank[c.study] = 150
         elif any(p.anchor in c.anchors for p in fine):
             c.verdict = "within its target"
             rank[c.study] = 200
