@@ -715,9 +715,9 @@ def expert_roll_phase(seat, w, R, rng, sp):
     race = w[SID + seat] == RACER
     human = w[SID + seat] == HUMAN and not human_zero(sp, seat)  # at 0: the expert's turn
     guide = w[GUIDE + seat]
-    # a human's ready roll-time power is used at a decision point in most turns (a regular's:
-    # three in four), and each use needs the dice placed (the use's die, the scan of the uses):
-    # such a turn is played placing the dice from its first draw, not counted and played again
+    # a human's ready Eagle: its face is the human's softmax over the faces' values, which the
+    # counted turn does not play, so such a turn is placed from its first draw (a ready Wolf, Deer
+    # or Patience is counted: roll_phase_counts plays the uses the tables say are the scan's)
     placed = human and w[READY + seat] != 0 and guide == AIGLE and power_enabled(R, guide)
     if R[R_UNIFORM] != 0 and w[RPTR] >= w[RSCRIPT_LEN] and not placed:
         start = rng[0]
