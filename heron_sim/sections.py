@@ -128,9 +128,8 @@ def num_ci(x: float, lo: float, hi: float, digits: int = 2) -> str:
 
 def signed_num(v: float, digits: int) -> str:
     """``v`` with a sign and ``digits`` decimals; a value that rounds to zero reads ``+0.00``
-    (never ``-0.00``)."""
-    s = f"{v:+.{digits}f}"
-    return "+" + s[1:] if float(s) == 0.0 else s
+    (never ``-0.00``: the format's ``z``)."""
+    return f"{v:+z.{digits}f}"
 
 
 def signed_ci(x: float, lo: float, hi: float, digits: int = 3, scale: float = 1.0, unit: str = "") -> str:

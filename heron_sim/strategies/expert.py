@@ -500,6 +500,17 @@ def _face_seen_earlier(R, i, k):
 
 
 @hot
+def _consider(v, a, best, action, runner):
+    """One use of value ``v`` (action ``a``) in the scan: the new best (the one it displaces, if
+    a use, becomes the runner-up), else perhaps the runner-up: (best, action, runner)."""
+    if v > best:
+        if action >= 0 and best > runner:
+            runner = best
+        return v, a, runner
+    return best, action, (v if v > runner else runner)
+
+
+@hot
 def power_scan(seat, w, R, sp, best):
     """Every legal use of the seat's roll-time power, valued on the tables (one-step
     look-ahead): returns (value, action) of the best use worth more than ``best`` (the first
@@ -527,13 +538,7 @@ def power_scan_runner(seat, w, R, sp, best):
             for b in range(6):
                 if b != f and shown_elsewhere(w, i, b):
                     v = deer_use_value(seat, w, R, sp, r, i, b)
-                    if v > best:
-                        if action >= 0 and best > runner:
-                            runner = best
-                        best = v
-                        action = i + POWER_ARG * b
-                    elif v > runner:
-                        runner = v
+                    best, action, runner = _consider(v, i + POWER_ARG * b, best, action, runner)
     elif g == HERON:
         cost = R[X_PATIENCE_COST]
         if r >= cost:
@@ -545,51 +550,27 @@ def power_scan_runner(seat, w, R, sp, best):
                         if _face_seen_earlier(R, i, k):
                             continue  # the same animal again: the same use (never chosen over the first)
                         v = patience_use_value(seat, w, R, sp, r, i, k)
-                        if v > best:
-                            if action >= 0 and best > runner:
-                                runner = best
-                            best = v
-                            action = i + POWER_ARG * k
-                        elif v > runner:
-                            runner = v
+                        best, action, runner = _consider(v, i + POWER_ARG * k, best, action, runner)
                     continue
                 vals = _values_by_animal(seat, w, R, sp, r - cost, i, KEPT)
                 for k in range(R[R_NFACES + i]):
                     if _face_seen_earlier(R, i, k):
                         continue  # the same animal again: the same use (never chosen over the first)
                     v = vals[R[R_FACES + MAX_FACES * i + k]]
-                    if v > best:
-                        if action >= 0 and best > runner:
-                            runner = best
-                        best = v
-                        action = i + POWER_ARG * k
-                    elif v > runner:
-                        runner = v
+                    best, action, runner = _consider(v, i + POWER_ARG * k, best, action, runner)
     elif g == LOUP:
         for i in range(n):
             if _same_as_earlier(w, R, i):
                 continue
             v = wolf_use_value(seat, w, R, sp, r, i)
-            if v > best:
-                if action >= 0 and best > runner:
-                    runner = best
-                best = v
-                action = i
-            elif v > runner:
-                runner = v
+            best, action, runner = _consider(v, i, best, action, runner)
     elif g == AIGLE:
         base = state_value(seat, w, R, sp, r)
         for i in range(n):
             if w[STATUS + i] == RESERVED or _same_as_earlier(w, R, i):
                 continue
             v = eagle_use_value(seat, w, R, sp, r, i, base)
-            if v > best:
-                if action >= 0 and best > runner:
-                    runner = best
-                best = v
-                action = i
-            elif v > runner:
-                runner = v
+            best, action, runner = _consider(v, i, best, action, runner)
     return best, action, runner
 
 
