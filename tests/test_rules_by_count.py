@@ -109,3 +109,22 @@ def test_the_rule_sheet_writes_each_counts_rule_in_both_languages():
     fr, en = rule_sheet(Rules.build(mode="8d8"), v, None, "fr"), rule_sheet(Rules.build(mode="8d8"), v, None, "en")
     assert "À 4 joueurs : " in fr and "À 5 joueurs : " in fr
     assert "With 4 players: " in en and "With 5 players: " in en
+
+
+def test_a_counts_list_that_restates_every_counts_list_is_no_rule():
+    """The lab's per-count levers have a value that is no change: a [seats.N] list giving the N
+    seats what the list of every count gives them is dropped (same digest, nothing on a sheet)."""
+    from heron_sim.lab.changes import n_changed
+
+    plain = Rules.build(mode="8d8", players=3, overrides={"start_squares": [0, 0, 1, 1]})
+    same = Rules.build(mode="8d8", players=3, overrides={"start_squares": [0, 0, 1, 1],
+                                                         "seats": {"3": {"start_squares": [0, 0, 1]}}})
+    assert same.digest() == plain.digest() and same.seats == () and n_changed(plain, same) == 0
+    none = Rules.build(mode="8d8", players=3)
+    zeros = Rules.build(mode="8d8", players=3, overrides={"seats": {"3": {"start_squares": []}}})
+    assert zeros.digest() == none.digest()
+    # not a restatement: no head start at 3 players while every other count has one
+    off = Rules.build(mode="8d8", players=3, overrides={"start_squares": [0, 0, 1, 1],
+                                                        "seats": {"3": {"start_squares": []}}})
+    assert off.digest() != plain.digest() and off.seat_values("start_squares") == (0, 0, 0)
+    assert n_changed(plain, off) == 1

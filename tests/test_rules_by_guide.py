@@ -159,3 +159,19 @@ def test_the_exact_laws_of_a_holders_turn():
     p = exact["greedy_turn"]["p_anxiety"]
     assert abs((out[:, 0] == OUT_ANXIETY).mean() - p) < 5 * (p * (1 - p) / n) ** 0.5
     assert p < exact_figures(Rules.build(), "heron")["greedy_turn"]["p_anxiety"]
+
+
+def test_a_guide_rule_equal_to_every_players_is_no_rule():
+    """``[guide.heron] anxiety_threshold = 3`` under the rulings' 3 is the same game: the same
+    digest, no rule changed (the lab's per-guide levers have a value that is no change)."""
+    from heron_sim.lab.changes import n_changed
+
+    plain = Rules.build(mode="8d8", players=4)
+    same = Rules.build(mode="8d8", players=4, overrides={"guide": {"heron": {"anxiety_threshold": 3}}})
+    assert same.digest() == plain.digest() and same.guides == () and n_changed(plain, same) == 0
+    other = Rules.build(mode="8d8", players=4, overrides={"guide": {"heron": {"anxiety_threshold": 4}}})
+    assert other.digest() != plain.digest() and n_changed(plain, other) == 1
+    # against a changed global rule, the guide's own 3 is a rule again
+    moved = Rules.build(mode="8d8", players=4, overrides={"anxiety_threshold": 4,
+                                                          "guide": {"heron": {"anxiety_threshold": 3}}})
+    assert moved.guides != ()

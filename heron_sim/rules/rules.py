@@ -228,6 +228,7 @@ class Rules:
         lists = {name: _resolve_seat_list(name, table[name], finish) for name in _SEAT_LISTS if name in table}
         seats = _resolve_seats(table.get("seats", {}) or {}, finish)
         guides = _resolve_guides(table.get("guide", {}) or {})
+        seats, guides = _without_restatements(cls, seats, guides, scalars, lists)
         return cls(mode=mode, dice=dice, combo_advance=advance, combo_effect=effect,
                    squares=squares, disabled_powers=disabled, seats=seats, guides=guides, **scalars, **lists)
 
@@ -558,6 +559,30 @@ def _resolve_guides(table: dict) -> tuple[tuple[int, str, Any], ...]:
     if len({(g, k) for g, k, _ in out}) != len(out):
         raise RulesError("guide: a guide's key is given twice (under its French and English names)")
     return tuple(sorted(out))
+
+
+def _without_restatements(cls, seats, guides, scalars, lists):
+    """Drop a ``[seats.N]`` list that gives the N seats what the list of every count gives them,
+    and a ``[guide.NAME]`` rule equal to every player's: the same game, so the same rules (the
+    same digest, no rule changed on a sheet; the lab's per-count and per-guide levers then have a
+    value that is no change)."""
+    fields = cls.__dataclass_fields__
+
+    def every(name):
+        if name in lists:
+            return lists[name]
+        if name in scalars:
+            return scalars[name]
+        f = fields[name]
+        return f.default if f.default_factory is dataclasses.MISSING else f.default_factory()
+
+    def at(values, n):
+        values = tuple(values)[:n]
+        return values + (0,) * (n - len(values))
+
+    seats = tuple(s for s in seats if at(s[2], s[0]) != at(every(s[1]), s[0]))
+    guides = tuple(g for g in guides if g[2] != every(g[1]))
+    return seats, guides
 
 
 def _resolve_disabled_powers(names) -> tuple[int, ...]:
