@@ -175,3 +175,20 @@ def test_a_guide_rule_equal_to_every_players_is_no_rule():
     moved = Rules.build(mode="8d8", players=4, overrides={"anxiety_threshold": 4,
                                                           "guide": {"heron": {"anxiety_threshold": 3}}})
     assert moved.guides != ()
+
+
+def test_a_guide_rule_is_said_of_its_holder_not_of_every_player():
+    """« Pour le joueur qui a le Guide Héron, il lance jusqu'à 4 fois par tour », not « chaque
+    joueur lance » (the rule is the holder's alone), for every key a guide may set."""
+    from heron_sim.rules.keys import KEYS, BY_GUIDE_KEYS
+
+    for key in BY_GUIDE_KEYS:
+        k = KEYS[key]
+        value = (not k.default) if k.kind == "bool" else k.default + 1
+        for lang, every in (("fr", ("chaque joueur", "un joueur", "le joueur avance")),
+                            ("en", ("each player", "a player", "the player advances"))):
+            text = phrase(f"guide.heron.{key}", value, lang)[1]
+            assert not any(w in text.split(",", 1)[1] for w in every), text
+    assert phrase("guide.heron.rolls", 4, "fr")[1] == "Pour le joueur qui a le Guide Héron, il lance jusqu'à 4 fois par tour."
+    assert phrase("guide.heron.anxiety_threshold", 4, "en")[1].endswith("as soon as they hold 4 or more herons "
+                                                                         "(outside the Pond), their turn ends with no move.")

@@ -78,6 +78,14 @@ def phrase(key: str, value: Any, lang: str) -> tuple[str, str]:
 _PROPER = {w.split(" (")[0] for lang in LANGS for w in GUIDES[lang].values()} | {"Patience", "Guide", "Peaceful"}
 
 
+#: A rule's words for every player, said of one guide's holder ("Pour le joueur qui a le Guide
+#: Héron, il lance jusqu'à 4 fois par tour", not "chaque joueur lance").
+_HOLDER = {"fr": (("chaque joueur lance", "il lance"), ("dès qu'un joueur cumule", "dès qu'il cumule"),
+                  ("le joueur avance", "il avance")),
+           "en": (("each player rolls", "they roll"), ("as soon as a player holds", "as soon as they hold"),
+                  ("the turn ends", "their turn ends"), ("the player advances", "they advance"))}
+
+
 def guide_word(name: str, lang: str) -> str:
     """A guide's name on a sheet: "Héron" (fr), "Heron" (en)."""
     return GUIDES[lang].get(name, name).split(" (")[0]
@@ -93,6 +101,8 @@ def _guide_phrase(name: str, key: str, value: Any, lang: str) -> tuple[str, str]
         sentence = {"fr": "la règle de tous les joueurs s'applique.", "en": "the rule of every player applies."}[lang]
     elif sentence.split(" ")[0].strip(":,") not in _PROPER:
         sentence = sentence[0].lower() + sentence[1:]
+    for every, holder in _HOLDER[lang]:  # the rule's "each player" is the holder here
+        sentence = sentence.replace(every, holder)
     g = guide_word(guide, lang)
     if lang == "fr":
         return f"{title} (Guide {g})", f"Pour le joueur qui a le Guide {g}, {sentence}"
