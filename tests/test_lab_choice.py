@@ -271,3 +271,32 @@ def test_a_goal_the_targets_do_not_give_is_one_error_line(metric, side):
         _targets_spec(metric, side)
     msg = str(err.value)
     assert "\n" not in msg and "targets give no such goal" in msg and "allowed: length" in msg
+
+
+@pytest.mark.parametrize("objective, goal, fr, en", [
+    ("length: no more than the designer's target (relative excess minimised) (goal <= 0)", 0.0,
+     "pas plus que sa cible", "no more than its target"),
+    ("length: no more than base (relative excess minimised)", 0.05,
+     "pas plus que sa cible + 5 %", "no more than its target + 5 %"),
+    ("comeback: no less than the designer's target (excess minimised)", 0.01,
+     "pas moins que sa cible − 1 pt", "no less than its target − 1 pt"),
+    ("guide_spread: distance to 0 (goal <= 0.01)", 0.01, "1 pt", "1 pt"),
+])
+def test_a_sheets_goal_says_which_side_a_one_sided_goal_holds(objective, goal, fr, en):
+    """A one-sided goal reads "no more than its target", never "± 0 %" (a two-sided band of zero)."""
+    from heron_sim.lab.sheets import _goal
+
+    metric = "length" if objective.startswith("length") else ("comeback" if objective.startswith("comeback")
+                                                               else "guide_spread")
+    o = {"goal": goal, "objective": objective, "metric": metric}
+    assert _goal(o, "fr") == fr and _goal(o, "en") == en
+
+
+def test_a_headline_row_the_study_did_not_measure_is_left_out():
+    """Dead-turn streaks are measured only in a study that names them: their row is left out of
+    the effects tables, never shown as "n/a [n/a, n/a]"."""
+    from heron_sim.lab.outputs import measured
+
+    assert measured({"base": 0.3, "variant": 0.31, "diff": 0.01})
+    assert not measured({"base": float("nan"), "variant": float("nan")})
+    assert not measured({"base": None, "variant": 0.2})

@@ -243,6 +243,8 @@ def front_markdown(spec, result: dict) -> str:
               "| metric | base | variant | difference [95 %] |" + (" reference |" if ref else ""),
               "|---|---|---|---|" + ("---|" if ref else "")]
     for x in best["effects"]:
+        if not measured(x):
+            continue
         m = x["metric"]
         mark = " *" if x["significant"] == "differs" else ""
         refcell = f" {format_value(m, x['reference'])}{unit_suffix(m)} |" if ref else ""
@@ -542,6 +544,12 @@ def study_answers_markdown(results_root: str | Path = "results") -> str:
     return "\n".join(lines)
 
 
+def measured(x: dict) -> bool:
+    """A headline row with figures (the dead-turn streaks are played turn by turn only in a study
+    that names them: elsewhere they are not measured, and their row is left out, not "n/a")."""
+    return all(isinstance(x.get(k), (int, float)) and math.isfinite(x[k]) for k in ("base", "variant"))
+
+
 def proposed_changes_markdown(results_root: str | Path = "results") -> str:
     """The section as Markdown (a helper for the report)."""
     answers = study_answers_markdown(results_root)
@@ -553,6 +561,8 @@ def proposed_changes_markdown(results_root: str | Path = "results") -> str:
                       + f"; {v['games']:,} games on fresh seeds, paired with the base)", "",
                       "| metric | base | variant | difference [95 %] |", "|---|---|---|---|"]
             for x in v["effects"]:
+                if not measured(x):
+                    continue
                 m = x["metric"]
                 lines.append(f"| {x['label']} | {format_value(m, x['base'])}{unit_suffix(m)} | "
                              f"{format_value(m, x['variant'])}{unit_suffix(m)} | {_interval(m, x['diff'], x['low'], x['high'])} |")

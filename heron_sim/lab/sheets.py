@@ -156,10 +156,18 @@ def _goal(o, lang) -> str:
 
     g = o["goal"]
     if "relative" in o["objective"]:
-        return f"± {100 * g:g} %"
-    if METRICS[o["metric"]].unit in ("rate", "points"):
-        return f"{100 * g:g} points"
-    return f"{g:g}"
+        size = f"{100 * g:g} %"
+    elif METRICS[o["metric"]].unit in ("rate", "points"):
+        size = f"{100 * g:g} pt"
+    else:
+        size = f"{g:g}"
+    side = next((w for w in ("no more than", "no less than") if w in o["objective"]), None)
+    if side is not None:  # one-sided: the goal is the excess allowed past the target, 0 by default
+        words = {("fr", "no more than"): "pas plus que sa cible", ("fr", "no less than"): "pas moins que sa cible",
+                 ("en", "no more than"): "no more than its target", ("en", "no less than"): "no less than its target"}
+        sign = "+" if side == "no more than" else "−"
+        return words[lang, side] + (f" {sign} {size}" if g else "")
+    return f"± {size}" if "relative" in o["objective"] else size
 
 
 def _side_md(e: dict, lang: str, t: dict, minutes, spt) -> list[str]:

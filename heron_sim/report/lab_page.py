@@ -247,12 +247,15 @@ def study_html(p: dict, lang: str) -> tuple[str, int]:
         if best.get("constraints"):
             out.append(f"<p>{_e(_t('Constraints', lang))}{colon} "
                        + _e((" ; " if lang == "fr" else "; ").join(_constraint(c, lang) for c in best["constraints"])) + ".</p>")
+    from ..lab.outputs import measured
+
     tables = 0
     for v in variants:
         rows = "".join(
             f"<tr><td>{_e(metric_words(x['metric'], lang))}</td><td>{_e(fmt(x['metric'], x['base'], lang))}</td>"
             f"<td>{_e(fmt(x['metric'], x['variant'], lang))}</td>"
-            f"<td>{_e(interval(x['metric'], x['diff'], x['low'], x['high'], lang))}</td></tr>" for x in v["effects"])
+            f"<td>{_e(interval(x['metric'], x['diff'], x['low'], x['high'], lang))}</td></tr>" for x in v["effects"]
+            if measured(x))  # a figure this study does not measure (dead-turn streaks) is left out
         tables += 1
         sheets = v.get("sheets") or {}
         links = ""
