@@ -300,3 +300,24 @@ def test_a_headline_row_the_study_did_not_measure_is_left_out():
     assert measured({"base": 0.3, "variant": 0.31, "diff": 0.01})
     assert not measured({"base": float("nan"), "variant": float("nan")})
     assert not measured({"base": None, "variant": 0.2})
+
+
+def test_the_search_is_seeded_from_the_ladder_with_per_count_and_per_guide_levers():
+    """A key the base does not set (``seats.3.start_squares``, ``guide.heron.rolls``) has a value
+    that is no change: the base's optuna values exist, so the ladder seeds the search."""
+    from heron_sim.lab.ladder import base_params
+
+    text = SPEC.replace('[[param]]\nkey = "bull_bonus"\nint = [0, 6]', '''[[param]]
+key = "seats.3.start_squares"
+labels = ["0-1-1", "none"]
+choices = [[0, 1, 1], []]
+[[param]]
+key = "guide.heron.rolls"
+int = [2, 4]
+[[param]]
+key = "guide.heron.anxiety_threshold"
+int = [4, 5]''')
+    assert base_params(spec(text)) is None  # 3, the rulings' threshold, is outside [4, 5]
+    text = text.replace("int = [4, 5]", "int = [3, 5]")
+    assert base_params(spec(text)) == {"seats.3.start_squares": "none", "guide.heron.rolls": 3,
+                                       "guide.heron.anxiety_threshold": 3}

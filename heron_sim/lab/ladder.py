@@ -231,6 +231,11 @@ def base_params(spec) -> dict | None:
     out = {}
     for p in spec.params:
         v = base_value(table, p.key)
+        if v is None:  # a key the base does not set (seats.5.start_squares, guide.heron.rolls)
+            v = no_change_value(spec, p)
+            if v is not None and p.kind == "choice":
+                out[p.name] = v
+                continue
         if p.kind == "choice":
             hits = [lab for lab, c in zip(p.labels, p.choices) if c == v]
             if not hits:
@@ -245,6 +250,22 @@ def base_params(spec) -> dict | None:
                 return None
             out[p.name] = float(v)
     return out
+
+
+def no_change_value(spec, p: Param):
+    """The value of ``p`` (optuna's: a label for choices) that gives the base rules (a per-count or
+    per-guide rule that restates every count's / every player's is no rule), or None."""
+    if p.kind == "float":
+        return None
+    raws = list(p.labels) if p.kind == "choice" else list(range(int(p.low), int(p.high) + 1, p.step))[:1000]
+    digest = spec.base.digest()
+    for raw in raws:
+        try:
+            if build_rules(spec.base, [p], {p.name: raw}).digest() == digest:
+                return raw
+        except (RulesError, HeronSimError):
+            continue
+    return None
 
 
 def seed_search(spec, study, entries: list[Entry], log=lambda s: None) -> int:
