@@ -39,8 +39,9 @@ Measures, on this machine (in-process figures: medians of ``--repeats`` runs, wa
   ``--explore`` prints only these figures, ``--edit`` only the edit's;
 - the luck-adjusted estimates (issue 32): for the AI mix's and the ladder's tables, the variance
   ratio (plain ÷ adjusted) of each seat's and each guide's win rate with bootstrap intervals, and
-  the games a table needs for a ±0.5-point interval on a guide's win rate, plain and adjusted
-  (``--luck`` prints only these);
+  the games a table needs for a ±0.5-point interval on a guide's win rate, plain and adjusted;
+  and the variance ratio of the paired difference variant − rulings (``heron_patience_doubling``,
+  the same seeds) of each guide's win rate and of the guide spread (``--luck`` prints only these);
 - with ``--report``: the wall time of ``heron-sim report`` (the whole test plan, simulation,
   analysis and rendering) with an empty cache, as ``make report`` runs it on a fresh clone
   (target < 5 min).
@@ -164,20 +165,31 @@ def ladder_rows(cur: dict, base: dict | None = None, ref: str = "") -> list[tupl
     return rows
 
 
+#: The rule variant of the luck's paired figures (issue 32 item 4: a paired guide-spread difference)
+PAIRED_VARIANT = {"heron_patience_doubling": True}
+
+
 def luck_figures(games: int = 20_000, boots: int = 100, seed: int = 1) -> dict:
     """Issue 32 item 4: how many games the luck-adjusted estimates save (heron_sim.analysis.
     luck_adjust). For the AI mix's and the ladder's 4-player 8 D8 tables, ``games`` games with each
     seat's luck: the variance ratio (plain ÷ adjusted) of each seat's and each guide's win rate,
     with a 95 % interval from ``boots`` bootstrap resamples of the games (the whole adjustment,
     cross-fitting included, redone on each), and the games a table needs for a ±0.5-point interval
-    on a guide's win rate, plain and adjusted (the median guide's ratio)."""
+    on a guide's win rate, plain and adjusted (the median guide's ratio). Then the same games
+    under :data:`PAIRED_VARIANT` (the same seed: game ``i`` of each from one stream): the
+    variance ratio of the paired difference variant − rulings of each guide's win rate and of
+    the guide spread (luck_adjust.paired_guide_differences: both runs' luck as controls), with
+    bootstrap intervals (the games resampled in pairs)."""
     import numpy as np
 
-    from heron_sim.analysis.luck_adjust import adjusted_win_rates, variance_ratio
+    from heron_sim.analysis.luck_adjust import (
+        adjusted_win_rates, paired_guide_differences, paired_variance_ratio, variance_ratio,
+    )
     from heron_sim.rules import Rules
     from heron_sim.simulation import simulate
 
     rules = Rules.build(mode="8d8")
+    variant = Rules.build(mode="8d8", overrides=PAIRED_VARIANT)
     out = {}
     for name, seats in (("AI mix", AI_MIX), ("ladder", LADDER)):
         df = simulate(rules, games, seed=seed, strategies=seats, luck=True, threads=1)
@@ -197,6 +209,24 @@ def luck_figures(games: int = 20_000, boots: int = 100, seed: int = 1) -> dict:
         plain_games = 1.96 ** 2 * p_win * (1 - p_win) / 0.005 ** 2 / dealt
         out[name] = {"seat": list(zip(point[:P], lo[:P], hi[:P])), "guide": list(zip(point[P:], lo[P:], hi[P:])),
                      "guide_median": guide_ratio, "games_plain": plain_games, "games_adjusted": plain_games / guide_ratio}
+        dv = simulate(variant, games, seed=seed, strategies=seats, luck=True, threads=1)
+
+        def paired_ratios(base, var):
+            vr = paired_variance_ratio(paired_guide_differences(base, var))
+            return np.array([vr["spread"]] + [vr["guide"][g] for g in sorted(vr["guide"])])
+
+        pair = paired_guide_differences(df, dv)
+        point = paired_ratios(df, dv)
+        boot = []
+        for _ in range(boots):
+            idx = rng.integers(0, len(df), len(df))
+            boot.append(paired_ratios(df.iloc[idx].reset_index(drop=True), dv.iloc[idx].reset_index(drop=True)))
+        lo, hi = np.nanpercentile(np.array(boot), [2.5, 97.5], axis=0)
+        guides = sorted(pair["guide"])
+        out[name]["paired"] = {
+            "spread": (point[0], lo[0], hi[0]), "spread_fig": pair["spread"],
+            "guide": {g: (point[1 + k], lo[1 + k], hi[1 + k]) for k, g in enumerate(guides)},
+            "guide_fig": pair["guide"]}
     return out
 
 
@@ -211,6 +241,24 @@ def luck_rows(fig: dict) -> list[tuple]:
                      f"{min(guides):.2f}, {f['guide_median']:.2f}, {max(guides):.2f}", "", ">= 3x (issue 32)"))
         rows.append((f"luck: games a table for a guide's rate to ±0.5 point, {name}",
                      f"{f['games_plain']:,.0f} plain -> {f['games_adjusted']:,.0f} adjusted", "", ""))
+        if "paired" in f:
+            p = f["paired"]
+            r, lo, hi = p["spread"]
+            sp = p["spread_fig"]
+            variant = ", ".join(f"{k} = {v}" for k, v in PAIRED_VARIANT.items()).replace("True", "true")
+            rows.append((f"luck: paired {variant} - rulings, {name}: guide spread difference",
+                         f"{sp['plain']:+.4f} ± {1.96 * sp['plain_se']:.4f} plain, {sp['adjusted']:+.4f} ± "
+                         f"{1.96 * sp['adjusted_se']:.4f} adjusted (through {'/'.join(sp['spread_guides'])}, margins "
+                         f"{sp['spread_margin'][0]:.1f}/{sp['spread_margin'][1]:.1f} se)", "", ""))
+            rows.append((f"luck: variance ratio, {name}, paired guide spread difference", f"{r:.2f} [{lo:.2f}, {hi:.2f}]",
+                         "", ""))
+            rows.append((f"luck: variance ratio, {name}, paired difference by guide",
+                         ", ".join(f"{g} {r:.2f} [{lo:.2f}, {hi:.2f}]" for g, (r, lo, hi) in p["guide"].items()), "", ""))
+            heron = p["guide_fig"].get("heron")
+            if heron is not None:
+                rows.append((f"luck: paired difference of the Héron's win rate, {name}",
+                             f"{heron['plain']:+.4f} ± {1.96 * heron['plain_se']:.4f} plain, {heron['adjusted']:+.4f} ± "
+                             f"{1.96 * heron['adjusted_se']:.4f} adjusted", "", ""))
     return rows
 
 
@@ -433,7 +481,8 @@ def main() -> None:
             print(f"{label:<72} {value:>10}  {ratio:<22} {target}")
         return
     if args.luck:
-        print(f"load average at start {os.getloadavg()[0]:.2f}; 20,000 games a table, 100 bootstrap resamples")
+        print(f"load average at start {os.getloadavg()[0]:.2f}; 20,000 games a table (and as many of the variant), "
+              "100 bootstrap resamples")
         for label, value, _, target in luck_rows(luck_figures()):
             print(f"{label:<72} {value:>40}  {target}")
         return

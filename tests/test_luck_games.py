@@ -107,3 +107,43 @@ def test_simulate_luck_json_has_the_adjusted_win_rates():
     assert plain["win_rate_by_seat_adjusted"] is None
     bad = runner.invoke(app, ["simulate", "--games", "10", "--luck", "--precision", "0.01"])
     assert bad.exit_code != 0 and "error: --luck" in bad.output
+
+
+# ---- the powers' draws (the Wolf's reroll, the Eagle's draws: luck_turn.power_luck) ----------
+POWER_TABLES = {"expert": ["expert"] * 4, "ladder": ["novice", "casual", "regular", "expert"]}
+POWER_GAMES = 4000
+
+
+def _power_luck_frame(monkeypatch, seats, bias=0.0, games=POWER_GAMES):
+    """Games whose luck columns hold the powers' draws only (expert_luck.powers_only), each with
+    ``bias`` added to its value after."""
+    from heron_sim.strategies import expert_luck
+
+    made = expert_luck.luck_row
+    monkeypatch.setattr(expert_luck, "luck_row", lambda rules: expert_luck.powers_only(made(rules), bias))
+    return simulate(Rules.build(mode="8d8", players=4), games, seed=31, strategies=seats, luck=True)
+
+
+@pytest.mark.parametrize("table", list(POWER_TABLES))
+def test_the_powers_draws_luck_has_mean_zero(monkeypatch, table):
+    """Each seat's luck from the powers' draws alone has mean zero (4.5 σ, per-game sums: the
+    expert, and each rung of the ladder, a power ready whenever its guide is one), and it is
+    counted exactly where a Wolf or an Eagle was used."""
+    frame = _power_luck_frame(monkeypatch, POWER_TABLES[table])
+    L = frame[[f"luck_seat{s + 1}" for s in range(4)]].to_numpy()
+    used = frame["power_loup"].to_numpy() + frame["power_aigle"].to_numpy()
+    assert not L[used == 0].any()  # no draw, no term (the rolls are not counted here)
+    assert (L[used > 0] != 0).any(axis=1).mean() > 0.9  # each use adds a term (0 exactly: rare ties)
+    for s in range(4):
+        x = L[:, s]
+        assert (x != 0).sum() > 500, (table, s)  # enough draws to test the seat
+        z = x.mean() / (x.std(ddof=1) / np.sqrt(x.size))
+        assert abs(z) < Z, (table, s, x.mean())
+
+
+def test_a_biased_power_value_is_caught(monkeypatch):
+    """Negative control: the same test with 0.05 square added to each draw's value after fails
+    (z > 4.5 on the pooled seats)."""
+    frame = _power_luck_frame(monkeypatch, POWER_TABLES["ladder"], bias=0.05)
+    x = frame[[f"luck_seat{s + 1}" for s in range(4)]].to_numpy().sum(axis=1)
+    assert x.mean() / (x.std(ddof=1) / np.sqrt(x.size)) > Z

@@ -8,6 +8,11 @@ when ``β`` is the regression of ``y`` on ``X``. Fitting ``β`` on the same game
 estimate by O(1/n); it is fitted **out of sample by halves** (cross-fitting): ``β_A`` fitted on
 half A is applied to half B and ``β_B`` to half A, then every game's residual enters one mean.
 
+Paired differences between two rule sets played on the same seeds (game ``i`` of each from
+the stream ``(seed, i)``): :func:`adjusted_rate_difference` and, by guide and for the guide
+spread, :func:`paired_guide_differences`. The controls are both runs' luck features (each has
+mean zero in its own run, so any fixed combination of them does too), cross-fitted the same way.
+
 A rate over *finished* games (the frame's win rates) is a ratio: wins / finished. Its adjusted
 form is (mean of ``y − β·X``) ÷ (finished share), with the delta-method interval of a ratio
 (the residual ``y − β·X − rate·finished``); when every game finishes it is the plain mean.
@@ -27,7 +32,8 @@ import numpy as np
 
 from .intervals import Z95
 
-__all__ = ["adjusted_mean", "adjusted_rate", "luck_columns", "adjusted_win_rates", "variance_ratio"]
+__all__ = ["adjusted_mean", "adjusted_rate", "adjusted_rate_difference", "luck_columns", "adjusted_win_rates",
+           "paired_guide_differences", "paired_variance_ratio", "variance_ratio"]
 
 
 def _halves(n: int) -> np.ndarray:
@@ -183,3 +189,155 @@ def variance_ratio(adjusted: dict) -> dict:
     guide = {g: (adjusted["win_rate_by_guide_se"][g] / a) ** 2 if a > 0 else float("nan")
              for g, a in adjusted["win_rate_by_guide_adjusted_se"].items()}
     return {"seat": seat, "guide": guide}
+
+
+def _diff_influence(ya, da, yb, db, ca, cb) -> np.ndarray:
+    """Each game's term of ``cb·rate_b − ca·rate_a`` linearised (the delta method of two ratios
+    mean(y)/mean(d), paired by game): its mean is 0 at the estimates."""
+    ra = ya.sum() / da.sum()
+    rb = yb.sum() / db.sum()
+    return cb * (yb - rb * db) / db.mean() - ca * (ya - ra * da) / da.mean()
+
+
+def adjusted_rate_difference(ya, da, Xa, yb, db, Xb, ca: float = 1.0, cb: float = 1.0,
+                             z: float = Z95) -> dict:
+    """``cb·rate_b − ca·rate_a`` for two runs paired game by game (rate = mean(y) / mean(d), as
+    :func:`adjusted_rate`), plain and adjusted by both runs' zero-mean controls ``[Xa, Xb]``.
+
+    The plain interval is the delta method's on the paired terms (the pairing's correlation
+    included). The adjusted estimate subtracts ``β·X`` from each game's linearised term, ``β``
+    the least-squares fit of those terms on the controls, cross-fitted by halves (each half's
+    terms and ratios computed on the other half alone); its interval is normal on the
+    residuals. Returns ``plain``, ``plain_ci``, ``plain_se``, ``adjusted``, ``adjusted_ci``,
+    ``adjusted_se`` (nan where a run counts no game)."""
+    ya, da, yb, db = (np.asarray(v, dtype=float) for v in (ya, da, yb, db))
+    n = ya.size
+    X = np.column_stack([np.asarray(Xa, dtype=float).reshape(n, -1), np.asarray(Xb, dtype=float).reshape(n, -1)])
+    nan = float("nan")
+    out = {"plain": nan, "plain_ci": [nan, nan], "plain_se": nan,
+           "adjusted": nan, "adjusted_ci": [nan, nan], "adjusted_se": nan}
+    if n < 4 or da.sum() <= 0 or db.sum() <= 0:
+        return out
+    est = float(cb * yb.sum() / db.sum() - ca * ya.sum() / da.sum())
+    lin = _diff_influence(ya, da, yb, db, ca, cb)
+    se = float(lin.std(ddof=1) / np.sqrt(n))
+    out.update(plain=est, plain_ci=[est - z * se, est + z * se], plain_se=se)
+    fold = _halves(n)
+    resid = np.empty(n)
+    for k in (0, 1):
+        fit = fold != k
+        if da[fit].sum() <= 0 or db[fit].sum() <= 0:
+            beta = np.zeros(X.shape[1])
+        else:
+            beta = _fit(_diff_influence(ya[fit], da[fit], yb[fit], db[fit], ca, cb), X[fit])
+        resid[~fit] = lin[~fit] - X[~fit] @ beta
+    adj = est + float(resid.mean())
+    se_adj = float(resid.std(ddof=1) / np.sqrt(n))
+    out.update(adjusted=adj, adjusted_ci=[adj - z * se_adj, adj + z * se_adj], adjusted_se=se_adj)
+    return out
+
+
+def _guide_arrays(df, guides):
+    """Per guide: (y: the holder won, d: dealt in a finished game, X: the holder's luck features or
+    None without luck columns)."""
+    from ..animals import NAMES as ANIMALS
+
+    P = int(df["players"].iloc[0])
+    cols = luck_columns(df)
+    L = df[cols].to_numpy(dtype=float) if cols else None
+    winner = df["winner"].to_numpy()
+    fin = df["finished"].to_numpy(bool).astype(float)
+    codes = np.stack([df[f"guide_{s}"].cat.codes.to_numpy() for s in range(P)], axis=1)
+    out = {}
+    for a, name in enumerate(ANIMALS):
+        if guides is not None and name not in guides:
+            continue
+        holder = np.where((codes == a).any(axis=1), (codes == a).argmax(axis=1), -1)
+        d = (holder >= 0).astype(float) * fin
+        y = ((holder >= 0) & (winner == holder)).astype(float)
+        out[name] = (y, d, None if L is None else _features(L, holder))
+    return out
+
+
+def paired_guide_differences(base, variant, guides: tuple[str, ...] | None = None, z: float = Z95) -> dict:
+    """The paired differences variant − base of each guide's win rate when dealt, and of the
+    guide spread, for two frames of the same games (the same seed, first game and count: game
+    ``i`` of each from one stream), plain and luck-adjusted (:func:`adjusted_rate_difference`,
+    both runs' luck features as controls).
+
+    The guide spread of a run is max over guides of |win rate when dealt − 1/players|. Its
+    difference is linearised through each run's guide of the largest gap (``spread_guides``:
+    the base's and the variant's, from the plain rates) with that gap's sign ``s``:
+    ``s_v·(rate_v(g_v) − 1/P) − s_b·(rate_b(g_b) − 1/P)``; the plain estimate is the difference
+    of the two spreads (equal to that expression), the adjusted one subtracts the cross-fitted
+    control variate of that expression's per-game terms. Sound where each run's largest gap is
+    clear (``spread_margin``: in each run, the largest gap minus the second, in plain standard
+    errors of the rate; the delta method of a maximum needs it well above 2, say).
+
+    Returns ``{"guide": {name: adjusted_rate_difference's dict}, "spread": its dict plus
+    spread_guides, spread_margin}``; the adjusted figures are nan without luck columns."""
+    n = len(base)
+    if n != len(variant) or n == 0:
+        raise ValueError("paired frames: the same games in each (same seed, first game and count)")
+    for col in ("seed", "game"):
+        if col in base.columns and col in variant.columns and not np.array_equal(
+                base[col].to_numpy(), variant[col].to_numpy()):
+            raise ValueError(f"paired frames: the games differ ({col}): play both with the same seed and games")
+    P = int(base["players"].iloc[0])
+    fair = 1.0 / P
+    A = _guide_arrays(base, guides)
+    B = _guide_arrays(variant, guides)
+    zero = np.zeros((n, 2))
+    out: dict = {"guide": {}}
+    gaps = {}
+    for name in A:
+        ya, da, Xa = A[name]
+        yb, db, Xb = B[name]
+        if da.sum() <= 0 or db.sum() <= 0:
+            continue
+        missing = Xa is None or Xb is None
+        res = adjusted_rate_difference(ya, da, zero if missing else Xa, yb, db, zero if missing else Xb, z=z)
+        if missing:
+            res.update(adjusted=float("nan"), adjusted_ci=[float("nan")] * 2, adjusted_se=float("nan"))
+        out["guide"][name] = res
+        gaps[name] = (ya.sum() / da.sum() - fair, plain_rate_se(ya, da), yb.sum() / db.sum() - fair,
+                      plain_rate_se(yb, db))
+    if not gaps:
+        return out
+    gb = max(gaps, key=lambda g: abs(gaps[g][0]))
+    gv = max(gaps, key=lambda g: abs(gaps[g][2]))
+
+    def margin(i, top):
+        rest = sorted((abs(v[i]) for g, v in gaps.items() if g != top), reverse=True)
+        return float((abs(gaps[top][i]) - rest[0]) / gaps[top][i + 1]) if rest else float("inf")
+
+    sb = 1.0 if gaps[gb][0] >= 0 else -1.0
+    sv = 1.0 if gaps[gv][2] >= 0 else -1.0
+    ya, da, Xa = A[gb]
+    yb, db, Xb = B[gv]
+    missing = Xa is None or Xb is None
+    res = adjusted_rate_difference(ya, da, zero if missing else Xa, yb, db, zero if missing else Xb,
+                                   ca=sb, cb=sv, z=z)
+    shift = -(sv - sb) * fair  # s_v·(r_v − 1/P) − s_b·(r_b − 1/P) = s_v·r_v − s_b·r_b − (s_v − s_b)/P
+    for key in ("plain", "adjusted"):
+        res[key] += shift
+        res[f"{key}_ci"] = [v + shift for v in res[f"{key}_ci"]]
+    if missing:
+        res.update(adjusted=float("nan"), adjusted_ci=[float("nan")] * 2, adjusted_se=float("nan"))
+    res["spread_guides"] = [gb, gv]
+    res["spread_margin"] = [margin(0, gb), margin(2, gv)]
+    out["spread"] = res
+    return out
+
+
+def paired_variance_ratio(paired: dict) -> dict:
+    """Plain variance ÷ adjusted variance of each guide's paired difference and of the spread
+    difference, from :func:`paired_guide_differences`."""
+    def ratio(d):
+        a = d["adjusted_se"]
+        return (d["plain_se"] / a) ** 2 if a > 0 else float("nan")
+
+    out = {"guide": {g: ratio(d) for g, d in paired["guide"].items()}}
+    if "spread" in paired:
+        out["spread"] = ratio(paired["spread"])
+    return out

@@ -8,16 +8,18 @@ from ..rules.rules import (
     EFFECT_CHOICE, EFFECT_REGENERATE, EFFECT_SWAP, P_ANXIETY, P_ROLLS,
 )
 from ..strategies.common import can_target
-from ..strategies.dispatch import decide, fused_score, fused_turn, luck_add, value_after, value_before, value_first
+from ..strategies.dispatch import (
+    decide, fused_score, fused_turn, luck_add, power_luck, value_after, value_before, value_first,
+)
 from ..engine.dice import (
     best_set, count_animals, doubling_guide, newly_kept_count, reserved_herons, roll_free_dice,
 )
 from ..engine.layout import (
     BONUS, C_ANXIETIES, C_COMBOS, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, C_SEAT_DOUBLED, D_BULL,
-    D_KEEP, D_LION, D_POWER, D_SET_CHOICE, D_SET_SWAP, FREE, GUIDE, KEEP, KEPT, LION, NDICE,
+    D_KEEP, D_LION, D_POWER, D_SET_CHOICE, D_SET_SWAP, FACE, FREE, GUIDE, KEEP, KEPT, LION, NDICE,
     OUT_ANXIETY, OUT_POND, OUT_RESCUED, OUT_SCORED, R_EFFECT, READY, ROLL, ROLLS_LEFT,
     ROW, SCORE_GENERIC, SCORE_GENERIC_COUNTED, SET_SIZE, STATUS, TAUREAU, PATIENCE, TURN_FROM_START,
-    TURN_KEEP_NEXT, TURN_NONE, TURN_USED, LUCK_ROW,
+    TURN_KEEP_NEXT, TURN_NONE, TURN_USED, LUCK_ROW, POWER_ARG,
 )
 from .powers import apply_power, has_roll_time_power, power_enabled
 from ..engine.rulebook import bull_applies, bull_bonus, guide_power_doubles, pond_opens, set_advance
@@ -39,7 +41,8 @@ def roll_phase(seat, w, R, rng, sp):
 
     With luck on (``w[LUCK_ROW] > 0``, heron_sim.strategies.luck_turn) every seat plays this
     generic path (the same games as the fused turns: tests/test_expert_turn.py) and each roll
-    of the turn's dice adds the expert's value after it minus its value before to the seat's luck.
+    of the turn's dice, and each draw of the Wolf's and the Eagle's powers, adds the expert's value
+    after it minus its value before to the seat's luck.
     """
     w[PATIENCE] = -1  # no Patience yet this turn
     luck = w[LUCK_ROW] > 0
@@ -97,7 +100,15 @@ def roll_phase(seat, w, R, rng, sp):
         if not asked and w[READY + seat] != 0 and has_roll_time_power(guide) and power_enabled(R, guide):
             action = decide(D_POWER, seat, w, R, rng, sp)
             if action >= 0:
+                die = action % POWER_ARG
+                face0 = 0
+                status0 = 0
+                if luck and die < n:
+                    face0 = w[FACE + die]
+                    status0 = w[STATUS + die]
                 apply_power(seat, action, w, R, rng, sp)
+                if luck:  # the Wolf's reroll, the Eagle's draws (the others draw nothing)
+                    power_luck(seat, w, R, sp, guide, die, face0, status0)
                 reserved = reserved_herons(w)
                 continue  # Anxiety is checked after every die modification
         asked = False

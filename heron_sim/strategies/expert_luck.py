@@ -20,11 +20,11 @@ a roll, and before a roll
   pre-roll values use a symmetrised die there; they are not the expectation of the true dice and
   would bias the luck (the negative control of tests/test_expert_luck.py).
 
-Counted now: the first roll and every reroll of a turn's dice (keep/stop decisions only: the
-expert's table ``plain``, guide = animal 0, roll-time powers off). Not counted yet: the Étang's
-rolls (the Pond's push-back on the others), the powers' draws (Loup, Aigle), the tables of a
-ready Taureau / Lion, and the per-seat columns of the game frame (the engine's kernels do not
-call this yet): see docs/luck.md.
+Here (:func:`simulate_turn_luck`): the first roll and every reroll of a turn's dice (keep/stop
+decisions only: the expert's table ``plain``, guide = animal 0, roll-time powers off). The
+engine's games (:func:`luck_row`, heron_sim.strategies.luck_turn) also count the Wolf's reroll
+and the Eagle's draws, on the seat's own table. Not counted yet: the Étang's rolls (the Pond's
+push-back on the others): see docs/luck.md.
 
 :func:`simulate_turn_luck` plays single turns with a chosen keep policy and the true dice and
 returns each turn's luck: the zero-mean tests run it.
@@ -400,21 +400,34 @@ def simulate_turn_luck(tables: LuckTables, n_turns: int, seed: int, policy: str 
                   T.bull, T.lion, T.par, T.law, T.faces, T.nfaces, T.off, T.cnt, T.succ)
 
 
-__all__ = ["LuckTables", "POLICIES", "luck_tables", "simulate_turn_luck"]
+__all__ = ["LuckTables", "POLICIES", "luck_tables", "powers_only", "simulate_turn_luck"]
 
 
 # ------------------------------------------------------------------ the engine's luck row
 # The game loop (heron_sim.loop.turn, with luck on) reads one extra parameter row: the expert's
 # row of the game's rules (its after-roll values Q, every table) followed, at offset ``lo``, by
 # the luck's block (LK_* below; offsets from the row's start):
-LK_B, LK_RMAX, LK_ANX, LK_PI, LK_V, LK_FIRST, LK_NPRE = range(7)
-LK_HEAD = 8
+LK_B, LK_RMAX, LK_ANX, LK_PI, LK_V, LK_FIRST, LK_NPRE, LK_POWERS_ONLY, LK_POWER_BIAS = range(9)
+LK_HEAD = 10
+#   LK_POWERS_ONLY, LK_POWER_BIAS: 0 in the engine's row. For the tests (:func:`powers_only`):
+#   count only the powers' draws (not the rolls), and add a bias to each draw's value after
 #   pre_index[code] (float; -1 none) at LK_PI: the dense index of a canonical kept vector
 #   V[t, r, p, h] at LK_V (t < 5, r < rmax, p < npre, h < anx): the value before a reroll
 #   first[t, r] at LK_FIRST (r <= rmax): the value before the first roll
 
 
 _LUCK_ROWS: dict = {}
+
+
+def powers_only(made: tuple[np.ndarray, int], bias: float = 0.0) -> tuple[np.ndarray, int]:
+    """A luck row (:func:`luck_row`'s answer) that counts only the powers' draws (the Wolf's
+    reroll, the Eagle's draws: heron_sim.strategies.luck_turn.power_luck), each with ``bias``
+    added to its value after (a negative control): the tests of those terms alone."""
+    row, lo = made
+    row = row.copy()
+    row[lo + LK_POWERS_ONLY] = 1.0
+    row[lo + LK_POWER_BIAS] = float(bias)
+    return row, lo
 
 
 def luck_row(rules) -> tuple[np.ndarray, int] | None:

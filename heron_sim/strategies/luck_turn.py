@@ -1,7 +1,7 @@
 """Each seat's luck, measured by the game loop (heron_sim.loop.turn.roll_phase, luck on).
 
-Called at every roll of a turn's dice (the first roll and the rerolls) when the workspace names
-a luck row (``w[LUCK_ROW] > 0``: heron_sim.strategies.expert_luck.luck_row): adds to
+Called at every roll of a turn's dice (the first roll and the rerolls), and after each draw of
+the Wolf's and the Eagle's powers (:func:`power_luck`), when the workspace names a luck row (``w[LUCK_ROW] > 0``: heron_sim.strategies.expert_luck.luck_row): adds to
 ``w[LUCK + seat]`` the expert's value after the roll minus its value before (the exact
 expectation of the former, heron_sim.strategies.expert_luck), in fixed point (2**-LUCK_SHIFT
 squares). The tables read are those of the seat's guide and state (expert.table_of), whoever
@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from ..engine.jit import hot
 from ..engine.layout import (
-    FACE, FREE, FRESH, HERON, KEEP, COUNTS, LUCK, LUCK_OFF, LUCK_ROW, LUCK_SHIFT, NDICE, STATUS,
+    AIGLE, EAGLE_FACES, FACE, FREE, FRESH, HERON, KEEP, COUNTS, LOUP, LUCK, LUCK_OFF, LUCK_ROW, LUCK_SHIFT,
+    MAX_FACES, NDICE, R_FACES, R_NFACES, RESERVED, ROLLS_LEFT, STATUS, X_EAGLE_DRAWS,
 )
 from .expert import _column, _rank, anxiety_value, slot0_animal, table_of
-from .expert_luck import LK_ANX, LK_B, LK_FIRST, LK_NPRE, LK_PI, LK_RMAX, LK_V
+from .expert_luck import LK_ANX, LK_B, LK_FIRST, LK_NPRE, LK_PI, LK_POWER_BIAS, LK_POWERS_ONLY, LK_RMAX, LK_V
 
 _SCALE = float(1 << LUCK_SHIFT)
 
@@ -66,7 +67,7 @@ def value_first(seat, w, R, sp, r):
     lr = w[LUCK_ROW] - 1
     lo = w[LUCK_OFF]
     rmax = int(sp[lr, lo + LK_RMAX])
-    if r < 0 or r > rmax:
+    if r < 0 or r > rmax or sp[lr, lo + LK_POWERS_ONLY] != 0:
         return -1e300
     return sp[lr, int(sp[lr, lo + LK_FIRST]) + table_of(seat, w, R) * (rmax + 1) + r]
 
@@ -81,7 +82,7 @@ def value_before(seat, w, R, sp, r):
     rmax = int(sp[lr, lo + LK_RMAX])
     anx = int(sp[lr, lo + LK_ANX])
     npre = int(sp[lr, lo + LK_NPRE])
-    if r < 0 or r >= rmax:
+    if r < 0 or r >= rmax or sp[lr, lo + LK_POWERS_ONLY] != 0:
         return -1e300
     for a in range(7):
         w[COUNTS + a] = 0
@@ -117,3 +118,102 @@ def value_before(seat, w, R, sp, r):
         return -1e300
     t = table_of(seat, w, R)
     return sp[lr, int(sp[lr, lo + LK_V]) + ((t * rmax + r) * npre + p) * anx + h]
+
+
+@hot
+def _face_after(seat, w, R, sp, r, die, face, status, fresh):
+    """:func:`value_after` with die ``die`` showing ``face`` / ``status`` / ``fresh`` (the die
+    restored afterwards)."""
+    f0 = w[FACE + die]
+    s0 = w[STATUS + die]
+    r0 = w[FRESH + die]
+    w[FACE + die] = face
+    w[STATUS + die] = status
+    w[FRESH + die] = fresh
+    v = value_after(seat, w, R, sp, r, False)
+    w[FACE + die] = f0
+    w[STATUS + die] = s0
+    w[FRESH + die] = r0
+    return v
+
+
+@hot
+def _animal_values(seat, w, R, sp, r, die, status, fresh):
+    """:func:`_face_after` for each animal on the faces of die ``die`` (a heron face reserved,
+    any other with ``status``), as a 7-tuple by animal (0.0 for animals not on the die); -1e300
+    in the first slot where the tables miss one of them."""
+    mask = 0
+    for k in range(R[R_NFACES + die]):
+        mask |= 1 << R[R_FACES + MAX_FACES * die + k]
+    v0 = v1 = v2 = v3 = v4 = v5 = v6 = 0.0
+    if mask & 1:
+        v0 = _face_after(seat, w, R, sp, r, die, 0, status, fresh)
+    if mask & 2:
+        v1 = _face_after(seat, w, R, sp, r, die, 1, status, fresh)
+    if mask & 4:
+        v2 = _face_after(seat, w, R, sp, r, die, 2, status, fresh)
+    if mask & 8:
+        v3 = _face_after(seat, w, R, sp, r, die, 3, status, fresh)
+    if mask & 16:
+        v4 = _face_after(seat, w, R, sp, r, die, 4, status, fresh)
+    if mask & 32:
+        v5 = _face_after(seat, w, R, sp, r, die, 5, status, fresh)
+    if mask & 64:
+        v6 = _face_after(seat, w, R, sp, r, die, HERON, RESERVED, fresh)
+    if min(v0, v1, v2, v3, v4, v5, v6) < -1e299:
+        v0 = -1e300
+    return (v0, v1, v2, v3, v4, v5, v6)
+
+
+@hot
+def power_luck(seat, w, R, sp, guide, die, face0, status0):
+    """The luck of a roll-time power's draw, just applied (heron_sim.loop.powers.apply_power) to
+    die ``die``, which showed ``face0`` with status ``status0`` before it.
+
+    - Wolf: the die rerolled (fresh; a heron reserved). Value after: the expert's value of the
+      dice now (:func:`value_after`, the rolls left as they are); before: its exact expectation
+      over the die's faces (each face's value from the same tables).
+    - Eagle: ``eagle_draws`` faces drawn from the die, then the player picks one of them or the
+      original. The chance is the draws, the pick a decision after it: value after = the best
+      pick's value, max(original, drawn faces) (a heron reserved, any other face with the die's
+      status); before = the exact expectation of that maximum over the draws (independent
+      uniform faces: the j-th smallest of the die's values is the draws' maximum with
+      probability (j/nf)^d − ((j−1)/nf)^d).
+
+    Not counted (nothing added) where the tables miss one of the outcomes (decided before the
+    draw, so no bias). ``LK_POWER_BIAS`` (0 but in the tests' negative control) is added to the
+    value after."""
+    lr = w[LUCK_ROW] - 1
+    lo = w[LUCK_OFF]
+    r = w[ROLLS_LEFT]
+    nf = R[R_NFACES + die]
+    if guide == LOUP:
+        vals = _animal_values(seat, w, R, sp, r, die, FREE, 1)
+        if vals[0] < -1e299:
+            return
+        acc = 0.0
+        for k in range(nf):
+            acc += vals[R[R_FACES + MAX_FACES * die + k]]
+        before = acc / nf
+        after = vals[w[FACE + die]]
+    elif guide == AIGLE:
+        fresh = w[FRESH + die]
+        base = _face_after(seat, w, R, sp, r, die, face0, status0, fresh)
+        vals = _animal_values(seat, w, R, sp, r, die, status0, fresh)
+        if vals[0] < -1e299 or base < -1e299:
+            return
+        d = R[X_EAGLE_DRAWS]
+        before = 0.0
+        for j in range(nf):  # faces ranked by (value, index): the j-th is the maximum with P below
+            uj = max(base, vals[R[R_FACES + MAX_FACES * die + j]])
+            below = 0
+            for k in range(nf):
+                uk = max(base, vals[R[R_FACES + MAX_FACES * die + k]])
+                below += 1 if (uk < uj or (uk == uj and k < j)) else 0
+            before += uj * (((below + 1) / nf) ** d - (below / nf) ** d)
+        after = base
+        for k in range(d):
+            after = max(after, vals[w[EAGLE_FACES + k]])
+    else:
+        return
+    luck_add(seat, w, after + sp[lr, lo + LK_POWER_BIAS] - before)
