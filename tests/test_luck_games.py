@@ -246,3 +246,20 @@ def test_a_seat_valued_wholly_on_another_rules_tables_is_not_a_bias(monkeypatch)
                             lambda made, rules: made(Rules.build(mode="8d8", players=4)))
     assert abs(_z(_heron_holder_luck(frame))) < Z
 
+
+@pytest.mark.cli
+def test_simulate_luck_under_rules_by_guide_and_the_dice_it_refuses():
+    import json
+
+    from typer.testing import CliRunner
+
+    from heron_sim.cli import app
+
+    runner = CliRunner()
+    res = runner.invoke(app, ["simulate", "--games", "300", "--luck", "--json", "--set", "guide.heron.anxiety_threshold=4"])
+    assert res.exit_code == 0, res.output
+    doc = json.loads(res.stdout)
+    assert doc["win_rate_by_seat_adjusted"] is not None and doc["win_rate_by_guide_adjusted"] is not None
+    bad = runner.invoke(app, ["simulate", "--mode", "10d6", "--games", "10", "--luck"])
+    lines = [x for x in bad.output.splitlines() if x.strip()]
+    assert bad.exit_code == 2 and len(lines) == 1 and lines[0].startswith("error: --luck: not measured with dice that differ")
