@@ -24,8 +24,8 @@ Here (:func:`simulate_turn_luck`): the first roll and every reroll of a turn's d
 decisions only: the expert's table ``plain``, guide = animal 0, roll-time powers off). The
 engine's games (:func:`luck_row`, heron_sim.strategies.luck_turn) also count the Wolf's reroll
 and the Eagle's draws, on the seat's own table; under rules by guide, on the tables of the rules
-the seat's turn is played under (a luck row per set of a turn's rules: heron_sim.simulation). Not counted yet: the Étang's rolls (the Pond's
-push-back on the others): see docs/luck.md.
+the seat's turn is played under (a luck row per set of a turn's rules: heron_sim.simulation).
+Not counted yet: the Étang's rolls (the Pond's push-back on the others): see docs/luck.md.
 
 :func:`simulate_turn_luck` plays single turns with a chosen keep policy and the true dice and
 returns each turn's luck: the zero-mean tests run it.
@@ -401,7 +401,8 @@ def simulate_turn_luck(tables: LuckTables, n_turns: int, seed: int, policy: str 
                   T.bull, T.lion, T.par, T.law, T.faces, T.nfaces, T.off, T.cnt, T.succ)
 
 
-__all__ = ["LuckTables", "POLICIES", "at_offset", "luck_row", "luck_tables", "luck_unmeasured", "powers_only", "simulate_turn_luck"]
+__all__ = ["LuckTables", "POLICIES", "at_offset", "luck_row", "luck_tables", "luck_unmeasured", "powers_only",
+           "simulate_turn_luck"]
 
 
 # ------------------------------------------------------------------ the engine's luck row
