@@ -108,18 +108,30 @@ def _prepare(rules: Rules, games: int, seed: int, strategies, batch_size: int):
 def _with_luck_row(rules: Rules, sp: np.ndarray, luck: bool) -> tuple[np.ndarray, int]:
     """The seats' rows plus the luck row (heron_sim.strategies.expert_luck.luck_row) and the
     output width with the luck's columns; unchanged where luck is not measured yet (dice that
-    differ, rules by guide: no luck columns)."""
-    from .strategies.expert_luck import luck_row
+    differ: no luck columns).
+
+    With rules by guide (``rules.guides``), ``sp`` holds one block of ``players`` rows per set of
+    a turn's rules (``Rules.turn_rows``, strategies.seat_arrays); each block gets its own luck
+    row after its seats' (built from that set's rules: a seat's luck is valued on the tables of
+    the rules its turn is played under, heron_sim.loop.game.turn_rules), every luck block at the
+    same offset (expert_luck.at_offset)."""
+    from .strategies.expert_luck import at_offset, luck_row
 
     width = L.n_columns(rules.finish)
-    made = luck_row(rules) if luck else None
-    if made is None:
+    if not luck:
         return sp, width
-    row, lo = made
-    row[0] = lo  # column 0 of the luck row: where its luck block starts (heron_sim.loop.loops)
-    out = np.zeros((sp.shape[0] + 1, max(sp.shape[1], row.size)), dtype=np.float64)
-    out[: sp.shape[0], : sp.shape[1]] = sp
-    out[sp.shape[0], : row.size] = row
+    sets = rules.turn_rows()[0] if getattr(rules, "guides", ()) else (rules,)
+    made = [luck_row(r) for r in sets]
+    if any(m is None for m in made):
+        return sp, width
+    lo = max(m[1] for m in made)
+    rows = [at_offset(m, lo) for m in made]
+    p = sp.shape[0] // len(sets)
+    out = np.zeros((len(sets) * (p + 1), max(sp.shape[1], *(r.size for r in rows))), dtype=np.float64)
+    for k, row in enumerate(rows):
+        row[0] = lo  # column 0 of a luck row: where its luck block starts (heron_sim.loop.loops)
+        out[k * (p + 1): k * (p + 1) + p, : sp.shape[1]] = sp[k * p: (k + 1) * p]
+        out[k * (p + 1) + p, : row.size] = row
     return out, width + L.MAX_SEATS
 
 
@@ -144,8 +156,8 @@ def simulate(
     ``df.attrs`` holds ``requested``, ``played`` and ``interrupted``. A run whose frame would
     not fit in memory is refused up front (stream it with :func:`simulate_batches`).
     ``luck``: the frame gets each seat's luck (``luck_seat1`` ..., docs/luck.md; the same games,
-    played on the generic turn, slower) where it is measured (identical symmetric dice).
-    """
+    played on the generic turn, slower) where it is measured (identical symmetric dice; under
+    rules by guide, each turn valued on the tables of the rules it is played under)."""
     seating, sids, sp, R = _prepare(rules, games, seed, strategies, batch_size)
     sp, width = _with_luck_row(rules, sp, luck)
     check_memory(games * frame_bytes_per_game(rules), f"--games: {games:,} games",

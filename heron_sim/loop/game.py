@@ -10,7 +10,7 @@ from ..engine.layout import (
     C_PONDS, C_POS, C_PUSHBACK, C_ROUNDS, C_SEAT_POND_BACK, C_SEAT_POND_HITS, C_SEAT_PONDS, C_SKIPPED,
     C_TURNS, C_WINNER, COUNTS, DPTR, GUIDE, LEAD,
     MAX_SEATS, OUT_ANXIETY, OUT_POND, PLAYERS, POS, PROT, READY, ROUND, ROW, RPTR, SID, SKIP,
-    WINNER, BONUS, R_ROWS, R_TSET, X_CONS_ANX, X_CONS_NOSET, X_EXTRA_ROLLS, X_START, LUCK,
+    WINNER, BONUS, R_ROWS, R_TSET, X_CONS_ANX, X_CONS_NOSET, X_EXTRA_ROLLS, X_START, LUCK, LUCK_ROW,
 )
 from .moves import forward, move_back, pond_pushback
 from ..engine.rng import below
@@ -39,13 +39,16 @@ def _unique_extreme(w, largest):
 def turn_rules(g, w, R, sp):
     """The rules and the strategies' parameter rows of a turn of guide ``g``'s holder: ``R`` and
     ``sp`` themselves, or with rules by guide (layout.R_ROWS) that guide's row of ``R`` and the
-    block of ``sp`` holding the tables of its rules (views: nothing is copied)."""
+    block of ``sp`` holding the tables of its rules (views: nothing is copied). With luck on
+    (``w[LUCK_ROW] > 0``) each block has one more row, after the seats': the luck row of its
+    rules (heron_sim.simulation._with_luck_row), so the turn's luck reads its own rules' tables."""
     n = R[R_ROWS]
     if n == 0:
         return R, sp
     Rg = R[n * (g + 1): n * (g + 2)]
-    k = Rg[R_TSET] * w[PLAYERS]
-    return Rg, sp[k: k + w[PLAYERS]]
+    rows = w[PLAYERS] + (1 if w[LUCK_ROW] > 0 else 0)
+    k = Rg[R_TSET] * rows
+    return Rg, sp[k: k + rows]
 
 
 @hot

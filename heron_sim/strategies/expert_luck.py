@@ -23,8 +23,9 @@ a roll, and before a roll
 Here (:func:`simulate_turn_luck`): the first roll and every reroll of a turn's dice (keep/stop
 decisions only: the expert's table ``plain``, guide = animal 0, roll-time powers off). The
 engine's games (:func:`luck_row`, heron_sim.strategies.luck_turn) also count the Wolf's reroll
-and the Eagle's draws, on the seat's own table. Not counted yet: the Étang's rolls (the Pond's
-push-back on the others): see docs/luck.md.
+and the Eagle's draws, on the seat's own table; under rules by guide, on the tables of the rules
+the seat's turn is played under (a luck row per set of a turn's rules: heron_sim.simulation).
+Not counted yet: the Étang's rolls (the Pond's push-back on the others): see docs/luck.md.
 
 :func:`simulate_turn_luck` plays single turns with a chosen keep policy and the true dice and
 returns each turn's luck: the zero-mean tests run it.
@@ -400,7 +401,8 @@ def simulate_turn_luck(tables: LuckTables, n_turns: int, seed: int, policy: str 
                   T.bull, T.lion, T.par, T.law, T.faces, T.nfaces, T.off, T.cnt, T.succ)
 
 
-__all__ = ["LuckTables", "POLICIES", "luck_tables", "powers_only", "simulate_turn_luck"]
+__all__ = ["LuckTables", "POLICIES", "at_offset", "luck_row", "luck_tables", "luck_unmeasured", "powers_only",
+           "simulate_turn_luck"]
 
 
 # ------------------------------------------------------------------ the engine's luck row
@@ -430,11 +432,42 @@ def powers_only(made: tuple[np.ndarray, int], bias: float = 0.0) -> tuple[np.nda
     return row, lo
 
 
+def luck_unmeasured(rules) -> str | None:
+    """Why the engine's games of ``rules`` get no luck columns (one phrase), or None where they
+    do: the luck needs the expert's tables of identical symmetric dice (rules by guide included:
+    a guide sets only a turn's rules, never the dice)."""
+    try:
+        model = dice_model(rules)
+    except Exception:
+        return f"{rules.n_dice} dice, more than the expert's tables hold"
+    if not model.exact:
+        return "dice that differ (e.g. the ten historic D6: the expert's tables use a symmetrised die)"
+    return None
+
+
+def at_offset(made: tuple[np.ndarray, int], lo: int) -> np.ndarray:
+    """A luck row (:func:`luck_row`'s answer) with its luck block moved to offset ``lo`` (>= its
+    own; zeros between), its pointers (LK_PI, LK_V, LK_FIRST: indices in the row) moved with it:
+    the luck rows of a game's sets of rules (rules by guide) share one offset, which the loop
+    reads once (layout.LUCK_OFF)."""
+    row, lo0 = made
+    if lo < lo0:
+        raise ValueError(f"offset {lo} before the luck block's {lo0}")
+    out = np.zeros(row.size + lo - lo0)
+    out[:lo0] = row[:lo0]
+    out[lo:] = row[lo0:]
+    for k in (LK_PI, LK_V, LK_FIRST):
+        out[lo + k] += lo - lo0
+    return out
+
+
 def luck_row(rules) -> tuple[np.ndarray, int] | None:
     """The engine's luck row for ``rules`` and the offset of its luck block, or None where the
-    luck is not measured yet (dice that differ, rules by guide, more dice than the expert's).
-    Built in seconds (the expert's keep/stop tables without the powers' columns), kept in memory
-    for the process (a copy is returned)."""
+    luck is not measured yet (dice that differ, more dice than the expert's). With rules by guide
+    the row of each set of a turn's rules is asked for (``Rules.turn_rows``: rules without rules
+    by guide, heron_sim.simulation._with_luck_row); ``rules`` with rules by guide themselves have
+    none (which guide's?). Built in seconds (the expert's keep/stop tables without the powers'
+    columns), kept in memory for the process (a copy is returned)."""
     import json
 
     from .expert_dp import _key
@@ -452,12 +485,9 @@ def _build_luck_row(rules):
     from .expert_build import build_tables
     from .expert_dp import N_TABLES
 
-    try:
-        model = dice_model(rules)
-    except Exception:  # more dice than the expert's tables hold
+    if luck_unmeasured(rules) is not None:
         return None
-    if not model.exact:
-        return None
+    model = dice_model(rules)
     n, anx, pond = model.n, min(rules.anxiety_threshold, model.n + 1), rules.pond_threshold
     rmax = table_rolls(rules)
     B = n + 1

@@ -5,7 +5,9 @@ the Wolf's and the Eagle's powers (:func:`power_luck`), when the workspace names
 ``w[LUCK + seat]`` the expert's value after the roll minus its value before (the exact
 expectation of the former, heron_sim.strategies.expert_luck), in fixed point (2**-LUCK_SHIFT
 squares). The tables read are those of the seat's guide and state (expert.table_of), whoever
-plays the seat: luck depends on the dice and the state, not on the strategy.
+plays the seat: luck depends on the dice and the state, not on the strategy. Under rules by guide
+``sp`` and ``R`` are the turn's (heron_sim.loop.game.turn_rules): its block's luck row holds the
+tables of the rules the turn is played under.
 """
 
 from __future__ import annotations
