@@ -63,14 +63,14 @@ def test_command_line_prints_and_refuses_in_one_line():
 
 def test_the_rule_sheet_says_whose_rule_it_is():
     assert phrase("guide.heron.anxiety_threshold", 4, "fr")[1] == (
-        "Pour le joueur qui a le Guide Héron, dès qu'un joueur cumule 4 Hérons ou plus (hors Étang), "
+        "Pour le joueur qui a le Guide Héron, dès qu'il cumule 4 Hérons ou plus (hors Étang), "
         "son tour prend fin sans déplacement.")
     assert phrase("guide.heron.rolls", 4, "en")[1] == (
-        "For the player holding the Heron guide, each player rolls up to 4 times per turn.")
+        "For the player holding the Heron guide, they roll up to 4 times per turn.")
     v = Rules.build(overrides={"guide.heron.rolls": 4})
     assert [c.key for c in rule_changes(Rules.build(), v)] == ["guide.heron.rolls"]
     en = rule_sheet(Rules.build(), v, None, "en")
-    assert "| Rolls per turn (Heron guide) | For the player holding the Heron guide, each player rolls up to 3 " in en
+    assert "| Rolls per turn (Heron guide) | For the player holding the Heron guide, they roll up to 3 " in en
 
 
 # (guide, key, value): three overrides of three kinds of rule (the Anxiety, the rolls, a power)
