@@ -509,6 +509,10 @@ def study_answers(results_root: str | Path = "results") -> list[dict]:
                 "rules_file": first.get("rules_file"), "decisions": dec,
                 "games_needed": [o.get("games_needed") for o in first["objectives"] if o.get("goal") is not None],
                 "moves_unfairness": first.get("moves_unfairness", []),
+                # Holm over the goal tests of every finalist: a fix that passes its own tests but
+                # not the family's is to be replayed on fresh seeds before it is adopted
+                "holm": all(o.get("goal_met_holm", True) for o in first["objectives"] if o.get("goal") is not None),
+                "holm_family": first.get("holm_family", 0),
                 "booklet": {k: str(path.parent / f"booklet-{first['id']}.{k}") for k in ("fr.md", "en.md", "html")
                             if (path.parent / f"booklet-{first['id']}.{k}").is_file()},
                 "sheets": {k: str(path.parent / f"sheet-{first['id']}.{k}") for k in ("fr.md", "en.md", "html")

@@ -94,6 +94,19 @@ def metric_words(metric: str, lang: str) -> str:
 def key_words(key: str, lang: str) -> str:
     """A rules key as the rule's title (``anxiety_threshold`` -> « L'Angoisse du Héron »);
     ``combinations.advance[2]`` -> the field's words and the set's size."""
+    m = re.fullmatch(r"guide\.([a-z]+)\.(\w+)", key)
+    if m:  # a rule for one guide's holder: « Lancers par tour (Guide Héron) »
+        from ..lab.phrases import guide_word
+
+        g = guide_word(m.group(1), lang)
+        return f"{key_words(m.group(2), lang)} " + (f"(Guide {g})" if lang == "fr" else f"({g} guide)")
+    m = re.fullmatch(r"seats\.(\d)\.(\w+)", key)
+    if m:  # a rule for one player count: « Cases de départ (à 3 joueurs) »
+        n = m.group(1)
+        return f"{key_words(m.group(2), lang)} " + (f"(à {n} joueurs)" if lang == "fr" else f"(with {n} players)")
+    m = re.fullmatch(r"board\.square\.(\d+)", key)
+    if m:
+        return f"Case {m.group(1)}" if lang == "fr" else f"Square {m.group(1)}"
     m = re.fullmatch(r"([a-z_.]+)(?:\[(\d+)\])?", key)
     base, idx = (m.group(1), m.group(2)) if m else (key, None)
     if base in KEYS:
@@ -121,7 +134,15 @@ def _value(v, lang: str) -> str:
 def changes_words(changes: dict, lang: str) -> str:
     if not changes:
         return _t("the rulings (no change)", lang)
-    return (" ; " if lang == "fr" else "; ").join(f"{key_words(k, lang)} = {_value(v, lang)}" for k, v in changes.items())
+    return (" ; " if lang == "fr" else "; ").join(f"{key_words(k, lang)} = {_square(v, lang) if k.startswith('board.square.') else _value(v, lang)}"
+                                                  for k, v in changes.items())
+
+
+def _square(effect, lang: str) -> str:
+    """A square's effect by its name on the board (« Aigle : échange de position avec un adversaire »)."""
+    from ..rules.words import SQUARES
+
+    return SQUARES[lang].get(effect, str(effect))
 
 
 def _unit(metric: str) -> str:

@@ -169,6 +169,10 @@ def study_changes(results_root: str | Path, out_dir: str | Path | None = None, l
         elif state == "fix":
             text = (f"Smallest change that passes (every goal met with 95 % confidence at every table): variant "
                     f"{v['id']} ({rules}), {tables}.")
+            if not v.get("holm", True):
+                text += (f" It passes each of its goal tests, but not after Holm's correction over the "
+                         f"{v.get('holm_family', 0)} goal tests of the study's finalists: replay it on fresh seeds "
+                         "(heron-sim replay) before adopting it.")
         else:
             why, more = _why(first) if first else ("", "")
             keep = state == "keep the rulings" or (why.startswith("no variant is shown better"))
