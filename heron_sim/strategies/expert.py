@@ -460,6 +460,23 @@ def wolf_use_value(seat, w, R, sp, r, i):
 
 
 @hot
+def max_of_draws(R, i, vals, base, d):
+    """E[max(base, d draws of die i)], ``vals`` the value of each animal: the faces ranked by
+    (value, index) without sorting (no allocation in a decision); the j-th smallest is the
+    largest of the draws with probability (j/nf)^d - ((j-1)/nf)^d."""
+    nf = R[R_NFACES + i]
+    acc = 0.0
+    for j in range(nf):
+        uj = max(base, vals[R[R_FACES + MAX_FACES * i + j]])
+        below = 0
+        for k in range(nf):
+            uk = max(base, vals[R[R_FACES + MAX_FACES * i + k]])
+            below += 1 if (uk < uj or (uk == uj and k < j)) else 0
+        acc += uj * (((below + 1) / nf) ** d - (below / nf) ** d)
+    return acc
+
+
+@hot
 def eagle_use_value(seat, w, R, sp, r, i, base):
     """Look-ahead value of the Eagle on die i: E[max(original, draw 1, draw 2)] over ordered
     pairs of draws (the diagonal once, each unordered pair twice); for eagle_draws = d other
@@ -469,16 +486,7 @@ def eagle_use_value(seat, w, R, sp, r, i, base):
     vals = _values_by_animal(seat, w, R, sp, r, i, w[STATUS + i])
     d = R[X_EAGLE_DRAWS]
     if d != 2:
-        # faces ranked by (value, index) without sorting (no allocation in a decision)
-        acc = 0.0
-        for j in range(nf):
-            uj = max(base, vals[R[R_FACES + MAX_FACES * i + j]])
-            below = 0
-            for k in range(nf):
-                uk = max(base, vals[R[R_FACES + MAX_FACES * i + k]])
-                below += 1 if (uk < uj or (uk == uj and k < j)) else 0
-            acc += uj * (((below + 1) / nf) ** d - (below / nf) ** d)
-        return acc
+        return max_of_draws(R, i, vals, base, d)
     acc = 0.0
     for k1 in range(nf):
         v1 = vals[R[R_FACES + MAX_FACES * i + k1]]

@@ -17,7 +17,7 @@ from ..engine.layout import (
     AIGLE, EAGLE_FACES, FACE, FREE, FRESH, HERON, KEEP, COUNTS, LOUP, LUCK, LUCK_OFF, LUCK_ROW, LUCK_SHIFT,
     MAX_FACES, NDICE, R_FACES, R_NFACES, RESERVED, ROLLS_LEFT, STATUS, X_EAGLE_DRAWS,
 )
-from .expert import _column, _rank, anxiety_value, slot0_animal, table_of
+from .expert import _column, _rank, anxiety_value, max_of_draws, slot0_animal, table_of
 from .expert_luck import LK_ANX, LK_B, LK_FIRST, LK_NPRE, LK_PI, LK_POWER_BIAS, LK_POWERS_ONLY, LK_RMAX, LK_V
 
 _SCALE = float(1 << LUCK_SHIFT)
@@ -205,14 +205,7 @@ def power_luck(seat, w, R, sp, guide, die, face0, status0):
         if vals[0] < -1e299 or base < -1e299:
             return
         d = R[X_EAGLE_DRAWS]
-        before = 0.0
-        for j in range(nf):  # faces ranked by (value, index): the j-th is the maximum with P below
-            uj = max(base, vals[R[R_FACES + MAX_FACES * die + j]])
-            below = 0
-            for k in range(nf):
-                uk = max(base, vals[R[R_FACES + MAX_FACES * die + k]])
-                below += 1 if (uk < uj or (uk == uj and k < j)) else 0
-            before += uj * (((below + 1) / nf) ** d - (below / nf) ** d)
+        before = max_of_draws(R, die, vals, base, d)
         after = base
         for k in range(d):
             after = max(after, vals[w[EAGLE_FACES + k]])
