@@ -189,6 +189,38 @@ def test_paired_bootstrap_pairs_by_game():
     assert d["high"] - d["low"] < 0.2 * (2 * 1.96 * a[:, IX["rounds_finished"]].std() / math.sqrt(n))
 
 
+def test_the_bootstrap_weights_are_numpys_poisson_draws():
+    """PoissonOnes gives rng.poisson(1.0, shape)'s numbers call after call (blocks of the stream
+    crossed mid-count included), so the racing's intervals are those of the weights drawn by numpy."""
+    from heron_sim.lab import poisson_weights
+    from heron_sim.lab.poisson_weights import PoissonOnes
+
+    for seed in (0, 2, 104_729 * 3 + 5):
+        a, b = np.random.default_rng(seed), np.random.default_rng(seed)
+        fast = PoissonOnes(b)
+        for shape in [(400, 3000), (400, 3000), (7, 5), (1, 1), (400, 2999)]:
+            assert np.array_equal(a.poisson(1.0, size=shape).astype(np.float32), fast.take(shape)), (seed, shape)
+    small = poisson_weights.BLOCK
+    try:  # tiny blocks: most counts cross a block's end
+        poisson_weights.BLOCK = 3
+        a, b = np.random.default_rng(9), np.random.default_rng(9)
+        fast = PoissonOnes(b)
+        for shape in [(50, 40), (3, 3)]:
+            assert np.array_equal(a.poisson(1.0, size=shape).astype(np.float32), fast.take(shape))
+    finally:
+        poisson_weights.BLOCK = small
+    # and the bootstrap's replicate sums are W @ X with those weights, chunk by chunk
+    rng = np.random.default_rng(4)
+    x = rng.integers(0, 3, size=(2500, K)).astype(np.int16)
+    boot = Bootstrap([x], B=50, seed=11, chunk=1000)
+    g = np.random.default_rng(11)
+    want = np.zeros((50, K))
+    for lo in range(0, 2500, 1000):
+        W = g.poisson(1.0, size=(50, min(2500, lo + 1000) - lo)).astype(np.float32)
+        want += W @ x[lo:lo + 1000].astype(np.float32)
+    assert np.array_equal(boot.reps[0], want)
+
+
 # ---------------------------------------------------------------- a whole small study
 def test_small_study_writes_front_variants_and_resumes(tmp_path):
     spec_path = write(tmp_path, SMALL)

@@ -8,6 +8,8 @@ search never used). Batches go through an executor (heron_sim.runner.executor).
 from __future__ import annotations
 
 import hashlib
+import os
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
@@ -132,9 +134,15 @@ class Evaluator:
             res = self.executor.map(batch_matrix, batches, progress=self._tick)
             sums = {j: [] for j, _ in todo}
             reps = {j: [] for j, _ in todo}
-            for i in range(n_sc):
+            def boot_of(i):  # scenario i's bootstrap (its own seed: the same whatever the order)
                 X = [np.concatenate([m for o, m in zip(owner, res) if o == (j, i)]).astype(np.int16) for j, _ in todo]
-                boot = Bootstrap(X, B=BOOT_B, seed=boot_seed + 104_729 * i)
+                return Bootstrap(X, B=BOOT_B, seed=boot_seed + 104_729 * i)
+
+            # the scenarios' bootstraps side by side (their weights' draws and products release
+            # the GIL): the cores were idle while one thread drew them, scenario after scenario
+            with ThreadPoolExecutor(max_workers=max(1, min(n_sc, os.cpu_count() or 1))) as pool:
+                boots = list(pool.map(boot_of, range(n_sc)))
+            for i, boot in enumerate(boots):
                 for k, (j, _) in enumerate(todo):
                     sums[j].append(boot.sums[k])
                     reps[j].append(boot.reps[k])
