@@ -196,6 +196,19 @@ def test_tables_cache_roundtrip(tmp_path, monkeypatch):
     expert_build._tables_cached.cache_clear()
 
 
+def test_tables_in_memory_are_shared_by_rules_the_turn_does_not_read(tmp_path, monkeypatch):
+    """The memory keeps tables by their key, not by the rules: the tables of 4 players serve 7
+    (a study's tables of 2 to 7 players read one file once, not once a table); other turn rules
+    get their own."""
+    monkeypatch.setenv("HERON_SIM_CACHE", str(tmp_path))
+    expert_build._tables_cached.cache_clear()
+    four = expert_build.expert_tables(Rules.build(mode="7d8", players=4))
+    assert expert_build.expert_tables(Rules.build(mode="7d8", players=7)) is four
+    other = expert_build.expert_tables(Rules.build(mode="7d8", overrides={"anxiety_threshold": 4}))
+    assert other is not four and other.row.size != four.row.size
+    expert_build._tables_cached.cache_clear()
+
+
 def test_10d6_is_flagged_approximate():
     rules = Rules.build(mode="10d6")
     assert not expert_dp.dice_model(rules).exact

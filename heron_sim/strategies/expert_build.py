@@ -16,7 +16,7 @@ import os
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from functools import lru_cache
+from collections import OrderedDict
 from pathlib import Path
 
 import numpy as np
@@ -166,8 +166,33 @@ def check_tables(tab: ExpertTables, rules) -> str | None:
     return None
 
 
-@lru_cache(maxsize=16)
-def _tables_cached(key_json: str, rules) -> ExpertTables:
+class _TablesMemo:
+    """The last ``size`` tables used in this process, by their key alone (``_key(rules)``, as
+    JSON): rules that differ only in what the tables do not read (the players, the board, the
+    seats' compensation) share one copy. Keyed on the rules themselves, a study's eight tables
+    of people (2 to 7 players) each missed it and read the same file again, once a batch.
+    Called under _TABLES_LOCK."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._memo: OrderedDict[str, ExpertTables] = OrderedDict()
+
+    def __call__(self, key_json: str, rules) -> ExpertTables:
+        tab = self._memo.get(key_json)
+        if tab is not None:
+            self._memo.move_to_end(key_json)
+            return tab
+        tab = _load_or_build(key_json, rules)
+        self._memo[key_json] = tab
+        while len(self._memo) > self.size:
+            self._memo.popitem(last=False)
+        return tab
+
+    def cache_clear(self) -> None:
+        self._memo.clear()
+
+
+def _load_or_build(key_json: str, rules) -> ExpertTables:
     from .._numba_cache import say_once
 
     digest = hashlib.sha256(key_json.encode()).hexdigest()[:16]
@@ -268,6 +293,7 @@ def trim_tables(folder: Path, cap: int, keep: Path | None = None) -> list[str]:
 
 
 _TABLES_LOCK = threading.Lock()
+_tables_cached = _TablesMemo(16)
 _TRIMMED: list = []  # the folder trimmed at this process's first look-up
 
 
