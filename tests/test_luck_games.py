@@ -151,6 +151,54 @@ def test_a_biased_power_value_is_caught(monkeypatch):
     assert x.mean() / (x.std(ddof=1) / np.sqrt(x.size)) > Z
 
 
+# ---- the Étang's push-back: the others' luck (luck_turn.pond_luck) --------------------------
+# Ponds opened by 3 herons and pushing back 2 squares a heron: about one first roll in eight.
+POND_HEAVY = {"pond_threshold": 3, "pond_pushback_per_heron": 2}
+
+
+@pytest.mark.parametrize("strategy,overrides", [
+    ("greedy", POND_HEAVY), ("expert", POND_HEAVY),
+    # the Héron's holder pushes back 5 squares a heron: its turns share the base's luck row (the
+    # push-back is not a turn's table), so the expectation must be read from the turn's rules
+    ("greedy", {**POND_HEAVY, "guide.heron.pond_pushback_per_heron": 5}),
+], ids=["greedy", "expert", "greedy-heron-pushes-5"])
+def test_the_ponds_pushback_is_the_others_luck_with_mean_zero(strategy, overrides):
+    """With frequent Ponds each seat's luck (the Pond's term included) keeps mean zero, and it now
+    follows the squares the seat was pushed back (pond_back_*): before the term, a seat's luck
+    did not see the others' Ponds at all."""
+    from heron_sim.exact.dice_laws import pond_pushback_unconditional
+    from heron_sim.strategies.expert_luck import expected_pushback
+
+    rules = Rules.build(mode="8d8", players=4, overrides=overrides)
+    law = pond_pushback_unconditional(rules)
+    assert expected_pushback(Rules.build(mode="8d8", players=4, overrides=POND_HEAVY)) == pytest.approx(
+        sum(p * 2 * h for h, p in law.items()), rel=1e-12)
+    frame = simulate(rules, 3000, seed=23, strategies=strategy, luck=True)
+    for s in range(4):
+        x = frame[f"luck_seat{s + 1}"].to_numpy()
+        assert abs(x.mean() / (x.std(ddof=1) / np.sqrt(x.size))) < Z, (strategy, s, x.mean())
+        assert np.corrcoef(x, frame[f"pond_back_{s}"].to_numpy())[0, 1] < -0.3, (strategy, s)
+
+
+def test_a_biased_expected_pushback_is_caught(monkeypatch):
+    """Negative control: the Étang's law a quarter too high (so the expected push-back) fails the same test."""
+    from heron_sim.strategies import expert_luck
+
+    made = expert_luck.luck_row
+
+    def biased(rules):
+        row, lo = made(rules)
+        law = int(row[lo + expert_luck.LK_POND])
+        row[law: law + 9] *= 1.25
+        return row, lo
+
+    monkeypatch.setattr(expert_luck, "luck_row", biased)
+    frame = simulate(Rules.build(mode="8d8", players=4, overrides=POND_HEAVY), 3000, seed=23,
+                     strategies="greedy", luck=True)
+    x = frame[[f"luck_seat{s + 1}" for s in range(4)]].to_numpy().sum(axis=1)
+    assert x.mean() / (x.std(ddof=1) / np.sqrt(x.size)) > Z
+
+
 # ---- rules by guide: a turn's luck on the tables of the rules that turn is played under ------
 # The Héron's holder has its Anxiety at the fourth heron and rolls up to 4 times; the Taureau's
 # bonus is 4 (three sets of a turn's rules: Rules.turn_rows, three blocks of rows in sp).

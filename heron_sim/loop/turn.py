@@ -9,7 +9,7 @@ from ..rules.rules import (
 )
 from ..strategies.common import can_target
 from ..strategies.dispatch import (
-    decide, fused_score, fused_turn, luck_add, power_luck, value_after, value_before, value_first,
+    decide, fused_score, fused_turn, luck_add, pond_luck, power_luck, value_after, value_before, value_first,
 )
 from ..engine.dice import (
     best_set, count_animals, doubling_guide, newly_kept_count, reserved_herons, roll_free_dice,
@@ -42,7 +42,8 @@ def roll_phase(seat, w, R, rng, sp):
     With luck on (``w[LUCK_ROW] > 0``, heron_sim.strategies.luck_turn) every seat plays this
     generic path (the same games as the fused turns: tests/test_expert_turn.py) and each roll
     of the turn's dice, and each draw of the Wolf's and the Eagle's powers, adds the expert's value
-    after it minus its value before to the seat's luck.
+    after it minus its value before to the seat's luck; each first roll adds to every opponent it
+    could push back the expected push-back minus the Étang's push-back it rolled.
     """
     w[PATIENCE] = -1  # no Patience yet this turn
     luck = w[LUCK_ROW] > 0
@@ -81,7 +82,11 @@ def roll_phase(seat, w, R, rng, sp):
                 total += new
                 if new == 0:
                     break
+            if luck:  # the push-back is the others' luck
+                pond_luck(seat, w, R, sp, total)
             return OUT_POND, total
+        if luck:
+            pond_luck(seat, w, R, sp, 0)
         reserved = herons  # kept up to date: +new herons per roll, recounted after a power
     while True:
         if reserved >= R[P_ANXIETY]:

@@ -409,8 +409,13 @@ __all__ = ["LuckTables", "POLICIES", "at_offset", "luck_row", "luck_tables", "lu
 # The game loop (heron_sim.loop.turn, with luck on) reads one extra parameter row: the expert's
 # row of the game's rules (its after-roll values Q, every table) followed, at offset ``lo``, by
 # the luck's block (LK_* below; offsets from the row's start):
-LK_B, LK_RMAX, LK_ANX, LK_PI, LK_V, LK_FIRST, LK_NPRE, LK_POWERS_ONLY, LK_POWER_BIAS = range(9)
+LK_B, LK_RMAX, LK_ANX, LK_PI, LK_V, LK_FIRST, LK_NPRE, LK_POWERS_ONLY, LK_POWER_BIAS, LK_POND = range(10)
 LK_HEAD = 10
+#   law[h] at LK_POND (h <= n dice): P(a first roll opens the Pond with h herons in all, its extra
+#   rolls included; heron_sim.exact.dice_laws.pond_pushback_unconditional): the expected push-back
+#   of a first roll is its sum times the squares h herons push back, read from the turn's rules
+#   (luck_turn.pond_luck: the Étang's push-back is the others' luck; the push-back's keys are not
+#   in this row's key, and a guide's push-back may differ from the base's)
 #   LK_POWERS_ONLY, LK_POWER_BIAS: 0 in the engine's row. For the tests (:func:`powers_only`):
 #   count only the powers' draws (not the rolls), and add a bias to each draw's value after
 #   pre_index[code] (float; -1 none) at LK_PI: the dense index of a canonical kept vector
@@ -421,9 +426,26 @@ LK_HEAD = 10
 _LUCK_ROWS: dict = {}
 
 
+def pond_law(rules) -> np.ndarray:
+    """law[h], h = 0 .. the dice: P(a first roll opens the Étang with h herons in all)."""
+    from ..exact.dice_laws import pond_pushback_unconditional
+
+    law = np.zeros(rules.n_dice + 1)
+    for h, p in pond_pushback_unconditional(rules).items():
+        law[h] = p
+    return law
+
+
+def expected_pushback(rules) -> float:
+    """The squares a first roll pushes each unprotected opponent back, in expectation: the
+    Étang's law times Rules.pond_pushback(h), summed (what luck_turn.pond_luck sums)."""
+    return float(sum(p * rules.pond_pushback(h) for h, p in enumerate(pond_law(rules)) if p))
+
+
 def powers_only(made: tuple[np.ndarray, int], bias: float = 0.0) -> tuple[np.ndarray, int]:
     """A luck row (:func:`luck_row`'s answer) that counts only the powers' draws (the Wolf's
-    reroll, the Eagle's draws: heron_sim.strategies.luck_turn.power_luck), each with ``bias``
+    reroll, the Eagle's draws: heron_sim.strategies.luck_turn.power_luck; not the rolls nor the
+    Étang's push-back), each with ``bias``
     added to its value after (a negative control): the tests of those terms alone."""
     row, lo = made
     row = row.copy()
@@ -456,7 +478,7 @@ def at_offset(made: tuple[np.ndarray, int], lo: int) -> np.ndarray:
     out = np.zeros(row.size + lo - lo0)
     out[:lo0] = row[:lo0]
     out[lo:] = row[lo0:]
-    for k in (LK_PI, LK_V, LK_FIRST):
+    for k in (LK_PI, LK_V, LK_FIRST, LK_POND):
         out[lo + k] += lo - lo0
     return out
 
@@ -515,7 +537,8 @@ def _build_luck_row(rules):
     head[LK_PI] = lo + LK_HEAD
     head[LK_V] = head[LK_PI] + pre_index.size
     head[LK_FIRST] = head[LK_V] + V.size
-    out = np.concatenate([row, head, pre_index.astype(np.float64), V.ravel(), first.ravel()])
+    head[LK_POND] = head[LK_FIRST] + first.size
+    out = np.concatenate([row, head, pre_index.astype(np.float64), V.ravel(), first.ravel(), pond_law(rules)])
     from .expert_dp import ROW_TSEAT
     out[ROW_TSEAT] = -1
     return out, lo

@@ -7,7 +7,9 @@ expectation of the former, heron_sim.strategies.expert_luck), in fixed point (2*
 squares). The tables read are those of the seat's guide and state (expert.table_of), whoever
 plays the seat: luck depends on the dice and the state, not on the strategy. Under rules by guide
 ``sp`` and ``R`` are the turn's (heron_sim.loop.game.turn_rules): its block's luck row holds the
-tables of the rules the turn is played under.
+tables of the rules the turn is played under. At each first roll the Étang's push-back adds to
+every opponent the roller could push back its expected push-back minus the one rolled
+(:func:`pond_luck`).
 """
 
 from __future__ import annotations
@@ -15,10 +17,13 @@ from __future__ import annotations
 from ..engine.jit import hot
 from ..engine.layout import (
     AIGLE, EAGLE_FACES, FACE, FREE, FRESH, HERON, KEEP, COUNTS, LOUP, LUCK, LUCK_OFF, LUCK_ROW, LUCK_SHIFT,
-    MAX_FACES, NDICE, R_FACES, R_NFACES, RESERVED, ROLLS_LEFT, STATUS, X_EAGLE_DRAWS,
+    MAX_FACES, NDICE, PLAYERS, PROT, R_FACES, R_NFACES, RESERVED, ROLLS_LEFT, STATUS, X_EAGLE_DRAWS,
 )
 from .expert import _column, _rank, anxiety_value, max_of_draws, slot0_animal, table_of
-from .expert_luck import LK_ANX, LK_B, LK_FIRST, LK_NPRE, LK_PI, LK_POWER_BIAS, LK_POWERS_ONLY, LK_RMAX, LK_V
+from .expert_luck import (
+    LK_ANX, LK_B, LK_FIRST, LK_NPRE, LK_PI, LK_POND, LK_POWER_BIAS, LK_POWERS_ONLY, LK_RMAX, LK_V,
+)
+from ..engine.rulebook import pond_pushback
 
 _SCALE = float(1 << LUCK_SHIFT)
 
@@ -61,6 +66,30 @@ def value_after(seat, w, R, sp, r, pond):
     if col < 0:
         return -1e300
     return sp[lr, col + 1]
+
+
+@hot
+def pond_luck(seat, w, R, sp, herons):
+    """The Étang Paisible's push-back as the others' luck, at each first roll of seat ``seat``
+    (``herons``: the Pond's herons, 0 when the roll opened none): every opponent that is not
+    protected (it would be pushed back) gets the expected push-back of a first roll
+    (expert_luck.LK_POND) minus the squares this roll pushes it back (rulebook.pond_pushback).
+    Mean zero given the state before the roll, whoever rolls: the Pond's law does not depend on
+    the player. The squares are the push-back's, as announced (a pawn near the start moves back
+    less: not counted), of the turn's rules ``R`` (a guide's own push-back included). The
+    roller's own luck is its turn's (a Pond is worth 0 to its turn)."""
+    lr = w[LUCK_ROW] - 1
+    lo = w[LUCK_OFF]
+    if sp[lr, lo + LK_POWERS_ONLY] != 0:
+        return
+    law = int(sp[lr, lo + LK_POND])
+    expected = 0.0
+    for h in range(w[NDICE] + 1):
+        expected += sp[lr, law + h] * float(pond_pushback(R, h))
+    x = expected - (float(pond_pushback(R, herons)) if herons > 0 else 0.0)
+    for o in range(w[PLAYERS]):
+        if o != seat and w[PROT + o] == 0:
+            luck_add(o, w, x)
 
 
 @hot
