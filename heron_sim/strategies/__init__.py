@@ -216,18 +216,26 @@ def seat_arrays(seating: list[str], rules=None) -> tuple[np.ndarray, np.ndarray]
     if rules is None or not getattr(rules, "guides", ()):
         return _seat_block(seating, rules)
     sets, _ = rules.turn_rows()
-    blocks = [_seat_block(seating, r) for r in sets]
+    blocks = [_seat_rows(seating, r) for r in sets]
     p = len(seating)
-    sp = np.zeros((p * len(sets), max(b.shape[1] for _, b in blocks)), dtype=np.float64)
-    for k, (_, b) in enumerate(blocks):
-        sp[k * p: (k + 1) * p, : b.shape[1]] = b
+    sp = np.zeros((p * len(sets), max(b.shape[1] for _, b, _ in blocks)), dtype=np.float64)
+    for k, (_, b, used) in enumerate(blocks):
+        for i in range(p):  # each row's own values only: the rest is zeros already (megabytes a row)
+            sp[k * p + i, : used[i]] = b[i, : used[i]]
     return blocks[0][0], sp
 
 
 def _seat_block(seating: list[str], rules=None) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_seat_rows`' ids and rows."""
+    sids, sp, _ = _seat_rows(seating, rules)
+    return sids, sp
+
+
+def _seat_rows(seating: list[str], rules=None) -> tuple[np.ndarray, np.ndarray, list[int]]:
     """Strategy ids and parameter rows by seat, for rules without rules by guide.
 
-    Returns ``sids`` int64[players] and ``sp`` float64[players, k] (rows padded to the widest).
+    Returns ``sids`` int64[players], ``sp`` float64[players, k] (rows padded to the widest) and
+    the number of values each row uses (the padding after them is zeros).
     Table seats share one copy of the tables (they depend on the rules only): the first one's
     row holds them, the others keep their head and name that seat (fewer cache misses); the
     tables are copied once, straight into that row (megabytes: a batch of a study is short).
@@ -261,4 +269,5 @@ def _seat_block(seating: list[str], rules=None) -> tuple[np.ndarray, np.ndarray]
         if i == holder:
             sp[i, : table.size] = table
         sp[i, : h.size] = h
-    return sids, sp
+    used = [max(h.size, table.size if i == holder else 0) for i, h in enumerate(heads)]
+    return sids, sp, used
