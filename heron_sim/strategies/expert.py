@@ -448,14 +448,21 @@ def patience_use_value(seat, w, R, sp, r, i, k):
 @hot
 def wolf_use_value(seat, w, R, sp, r, i):
     """Look-ahead value of the Wolf rerolling die i (expectation over its new face)."""
-    nf = R[R_NFACES + i]
     fr = w[FRESH + i]
     w[FRESH + i] = 1
     vals = _values_by_animal(seat, w, R, sp, r, i, FREE)
+    w[FRESH + i] = fr
+    return wolf_of_values(R, i, vals)
+
+
+@hot
+def wolf_of_values(R, i, vals):
+    """The Wolf's look-ahead on die i from the value of each animal its new face may show
+    (``vals``, by animal): the mean over its faces, summed in face order."""
+    nf = R[R_NFACES + i]
     acc = 0.0
     for k in range(nf):
         acc += vals[R[R_FACES + MAX_FACES * i + k]]
-    w[FRESH + i] = fr
     return acc / nf
 
 
@@ -482,8 +489,14 @@ def eagle_use_value(seat, w, R, sp, r, i, base):
     pairs of draws (the diagonal once, each unordered pair twice); for eagle_draws = d other
     than 2, E[max(original, d draws)] from the faces' values in increasing order (the j-th
     smallest is the largest draw with probability (j/nf)^d - ((j-1)/nf)^d)."""
+    return eagle_of_values(R, i, _values_by_animal(seat, w, R, sp, r, i, w[STATUS + i]), base)
+
+
+@hot
+def eagle_of_values(R, i, vals, base):
+    """The Eagle's look-ahead on die i (:func:`eagle_use_value`) from the value of each animal
+    a drawn face may show (``vals``, by animal) and the dice's value as they are (``base``)."""
     nf = R[R_NFACES + i]
-    vals = _values_by_animal(seat, w, R, sp, r, i, w[STATUS + i])
     d = R[X_EAGLE_DRAWS]
     if d != 2:
         return max_of_draws(R, i, vals, base, d)

@@ -63,8 +63,9 @@ from .common import furthest_ahead_opponent
 from .expert import (
     KEEP_STOP, POWER_MARGIN, _value_with_face, apply_keep_action, best_power, counted_advance,
     decode_power, eagle_pick, expert_decide, final_advance, has_tables, keep_column,
-    lookup, memo_stamp, power_column, power_scan, state_value, table_seat,
+    lookup, memo_stamp, power_column, state_value, table_seat,
 )
+from .expert_scan import power_scan_counted
 from .expert_dp import E_WOLF, ROW_POWERS
 from .greedy import greedy_keep
 
@@ -240,7 +241,7 @@ def power_after_draw(seat, w, R, sp, u):
     base = state_value(seat, w, R, sp, r)
     if best == best and not under(u, best - base - POWER_MARGIN, temp):
         return -1  # not used: the stored value says so without the scan
-    v, action = power_scan(seat, w, R, sp, -1e300)
+    v, action = power_scan_counted(seat, w, R, sp, -1e300)  # expert.power_scan's answer, faster
     if action < 0:
         return -1
     return action if under(u, v - base - POWER_MARGIN, temp) else -1

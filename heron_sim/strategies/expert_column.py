@@ -1,0 +1,105 @@
+"""The expert's table look-up on dice counted in registers: :func:`held_column`.
+
+heron_sim.strategies.expert.lookup finds the dice laid out in the workspace (a face and a status
+a die) in the tables; :func:`held_column` finds the same entry from the dice counted by animal,
+packed 8 bits a lane (the dice held, the dice free), without touching the workspace: the digits
+``k * B + c`` come straight from the lanes, each sort key carries its animal's size, and the
+slots land in a 4-bit map. The same rank by the same sorting network, so the same column
+(tests/test_expert_turn.py plays the same games through both). The expert's fused turn
+(heron_sim.strategies.expert_turn) and the counted power scan (heron_sim.strategies.expert_scan)
+read the tables through it.
+"""
+
+from __future__ import annotations
+
+from ..engine.jit import hot
+from ..engine.layout import HERON
+from .expert_dp import ENTRY, ROW_ANX, ROW_B, ROW_DIR, ROW_F, ROW_P1, ROW_PI, ROW_RMAX, ROW_STRIDE
+from .greedy_turn import _lane
+
+
+@hot
+def _key(kept, roll, B, a, g0):
+    """Sort key of animal a for the rank (expert._rank's order): its digit ``k * B + c``, then
+    its size ``k + c`` (a function of the digit: the order is the digit's), then ``7 - a`` (ties
+    by increasing index); the guide's animal -1 (it sorts last)."""
+    k = _lane(kept, a)
+    c = _lane(roll, a)
+    return -1 if a == g0 else ((k * B + c) * 32 + k + c) * 8 + 7 - a
+
+
+@hot
+def _step(sp, ts, pi, fo, p1, stride, key, slot, rank, rem, slots):
+    """expert._rank_step with the size in the key and the slots in a register (4 bits by
+    animal)."""
+    a = 7 - (key & 7)
+    digit = key >> 8
+    slots |= slot << (4 * a)
+    rank += int(sp[ts, fo + ((6 - slot) * p1 + int(sp[ts, pi + 2 * digit])) * stride + rem])
+    return rank, rem - ((key >> 3) & 31), slots
+
+
+@hot
+def state_column(sp, ts, t, g, r, kept, roll, n):
+    """heron_sim.strategies.expert.lookup for table ``t`` and guide ``g``, with the dice set
+    aside ``kept`` and this roll's dice ``roll`` (packed counts; no power used this turn, so the
+    only fresh held dice are this roll's herons), without touching the workspace: the same
+    rank, by the same sorting network. Returns (column or -1, slot of animal a in bits 4a..)."""
+    return held_column(sp, ts, t, g, r, kept, roll, n, _fresh(roll))
+
+
+@hot
+def _fresh(roll):
+    """1 when this roll shows a heron (then a held die is fresh), else 0."""
+    return 1 if _lane(roll, HERON) > 0 else 0
+
+
+@hot
+def held_column(sp, ts, t, g, r, kept, roll, n, fl):
+    """:func:`state_column` with the held dice ``kept`` (herons: any in either lane 6), the free
+    dice ``roll`` and ``fl`` (1: a held die is fresh) given: the look-up after a power."""
+    anx = int(sp[ts, ROW_ANX])
+    rmax = int(sp[ts, ROW_RMAX])
+    h = _lane(kept + roll, HERON)
+    if h >= anx or r < 0 or r > rmax:
+        return -1, 0
+    B = int(sp[ts, ROW_B])
+    pi = int(sp[ts, ROW_PI])
+    fo = int(sp[ts, ROW_F])
+    p1 = int(sp[ts, ROW_P1])
+    stride = int(sp[ts, ROW_STRIDE])
+    g0 = g if g < 6 else 0
+    s = n - h
+    kg = _lane(kept, g0)
+    cg = _lane(roll, g0)
+    p0 = int(sp[ts, pi + 2 * (kg * B + cg)])
+    rank = int(sp[ts, fo + (6 * p1 + p0) * stride + s])
+    rem = s - kg - cg
+    k0 = _key(kept, roll, B, 0, g0)
+    k1 = _key(kept, roll, B, 1, g0)
+    k2 = _key(kept, roll, B, 2, g0)
+    k3 = _key(kept, roll, B, 3, g0)
+    k4 = _key(kept, roll, B, 4, g0)
+    k5 = _key(kept, roll, B, 5, g0)
+    k0, k5 = max(k0, k5), min(k0, k5)
+    k1, k3 = max(k1, k3), min(k1, k3)
+    k2, k4 = max(k2, k4), min(k2, k4)
+    k1, k2 = max(k1, k2), min(k1, k2)
+    k3, k4 = max(k3, k4), min(k3, k4)
+    k0, k3 = max(k0, k3), min(k0, k3)
+    k2, k5 = max(k2, k5), min(k2, k5)
+    k0, k1 = max(k0, k1), min(k0, k1)
+    k2, k3 = max(k2, k3), min(k2, k3)
+    k4, k5 = max(k4, k5), min(k4, k5)
+    k1, k2 = max(k1, k2), min(k1, k2)
+    k3, k4 = max(k3, k4), min(k3, k4)
+    slots = 0  # the guide's animal: slot 0
+    rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k0, 1, rank, rem, slots)
+    rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k1, 2, rank, rem, slots)
+    rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k2, 3, rank, rem, slots)
+    rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k3, 4, rank, rem, slots)
+    rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k4, 5, rank, rem, slots)
+    d = ((t * (rmax + 1) + r) * anx + h) * 2 + fl  # expert._column
+    if rank >= int(sp[ts, ROW_DIR + 2 * d + 1]):
+        return -1, slots
+    return int(sp[ts, ROW_DIR + 2 * d]) + ENTRY * rank, slots

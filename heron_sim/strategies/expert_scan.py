@@ -1,0 +1,237 @@
+"""The roll-time powers' scan with the dice counted in registers: :func:`power_scan_counted`.
+
+heron_sim.strategies.expert.power_scan values every legal use of a ready Wolf, Eagle, Deer or
+Héron's Patience on the dice laid out in the workspace (one-step look-ahead on the expert's
+tables) and returns the best, the first die in index order among equals. Each value it reads
+is one table look-up of the dice with one die changed, and it finds them through the workspace
+(:func:`heron_sim.strategies.expert.lookup`'s digits and slots written die by die): about 2
+microseconds a scan, most of a human player's turn when it uses its power (a human draws its
+use and scans the dice for it, heron_sim.strategies.human.power_after_draw).
+
+:func:`power_scan_counted` walks the dice in the same order, skips the same dice, considers the
+same uses in the same order and reads the same table entries, but finds each through
+:func:`heron_sim.strategies.expert_column.held_column`: the other dice counted once by animal
+(held, free, herons), the die's new face added in a register. Where the tables do not answer
+(an Anxiety, no roll left, dice they do not hold) it takes the reference's own general path
+(:func:`heron_sim.strategies.expert._value_with_face`). The values are the same floats, summed
+in the same order (``wolf_of_values``, ``eagle_of_values`` are the reference's own arithmetic),
+so the answer is the same value and action, bit for bit (tests/test_expert_scan.py compares
+the two on the dice of played turns, every roll-time guide and variants; the golden games
+check the games). Unlike the reference it leaves the workspace's look-up scratch (w[KEEP],
+w[COUNTS]) as it found it; no decision reads that scratch before a fresh look-up writes it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.dice import doubling_guide
+from ..engine.jit import hot
+from ..engine.layout import (
+    AIGLE, CERF, FACE, FREE, FRESH, GUIDE, HERON, KEPT, LOUP, MAX_FACES, NDICE, PATIENCE, POWER_ARG, R_FACES,
+    R_NFACES, R_UNIFORM, RESERVED, ROLLS_LEFT, STATUS, X_PATIENCE_COST, X_PATIENCE_DOUBLING,
+)
+from .common import shown_elsewhere
+from .expert import (
+    _consider, _face_seen_earlier, _same_as_earlier, _value_with_face, eagle_of_values, state_value,
+    table_of, table_seat, wolf_of_values,
+)
+from .expert_column import held_column
+from .expert_dp import ROW_ANX, ROW_RMAX
+
+_ONE = np.uint64(1)
+_S48 = np.uint64(8 * HERON)
+
+
+@hot
+def _interchangeable(w, R, i):
+    """heron_sim.strategies.expert._same_as_earlier (die i is interchangeable with an earlier
+    die), without comparing the dice's faces where every die is alike."""
+    if R[R_UNIFORM] == 0:
+        return _same_as_earlier(w, R, i)
+    f = w[FACE + i]
+    st = w[STATUS + i]
+    fr = w[FRESH + i]
+    for j in range(i):
+        if w[FACE + j] == f and w[STATUS + j] == st and w[FRESH + j] == fr:
+            return True
+    return False
+
+
+@hot
+def _others(w, die):
+    """Every die but ``die`` counted: (held, free, herons, fresh held) as
+    heron_sim.strategies.expert._prep_without counts them: held (kept or reserved) and free
+    non-heron dice packed 8 bits an animal, the herons whatever their status, and 1 where a
+    held die is fresh."""
+    held = np.uint64(0)
+    free = np.uint64(0)
+    h = 0
+    fl = 0
+    for i in range(w[NDICE]):
+        if i == die:
+            continue
+        f = w[FACE + i]
+        st = w[STATUS + i]
+        if st != FREE and w[FRESH + i] != 0:
+            fl = 1
+        if f == HERON:
+            h += 1
+        elif st == FREE:
+            free += _ONE << np.uint64(8 * f)
+        else:
+            held += _ONE << np.uint64(8 * f)
+    return held, free, h, fl
+
+
+@hot
+def _face_col(w, sp, ts, t, g, r, die, face, status, held, free, h0, fl0):
+    """The table column of the dice with die ``die`` showing ``face`` / ``status`` (its
+    freshness as is), the other dice counted (:func:`_others`); -1 where the tables do not
+    answer (an Anxiety, no roll left or more than the tables hold, dice they do not hold)."""
+    h = h0 + (1 if face == HERON else 0)
+    if h >= int(sp[ts, ROW_ANX]) or r <= 0 or r > int(sp[ts, ROW_RMAX]):
+        return -1
+    fl = fl0
+    if status != FREE and w[FRESH + die] != 0:
+        fl = 1
+    if face != HERON:
+        one = _ONE << np.uint64(8 * face)
+        if status == FREE:
+            free += one
+        else:
+            held += one
+    col, _ = held_column(sp, ts, t, g, r, held + (np.uint64(h) << _S48), free, w[NDICE], fl)
+    return col
+
+
+@hot
+def _face_value(seat, w, R, sp, ts, r, die, face, status, col):
+    """heron_sim.strategies.expert._face_value from the column :func:`_face_col` found: the
+    table's value, else the general path's (the same conditions, a negative value included)."""
+    if col >= 0:
+        v = sp[ts, col + 1]
+        if v >= 0.0:
+            return v
+    return _value_with_face(seat, w, R, sp, r, die, face, status)
+
+
+@hot
+def _values_by_animal(seat, w, R, sp, r, die, status):
+    """heron_sim.strategies.expert._values_by_animal (the value of the dice with die ``die``
+    showing each animal on its faces; a heron reserved, any other with ``status``), counted.
+    Every column is found before any value is read: the values' loads (often cache misses)
+    then overlap."""
+    nf = R[R_NFACES + die]
+    mask = 0
+    for k in range(nf):
+        mask |= 1 << R[R_FACES + MAX_FACES * die + k]
+    ts = table_seat(seat, sp)
+    t = table_of(seat, w, R)
+    g = doubling_guide(w[GUIDE + seat], w, R)
+    held, free, h0, fl0 = _others(w, die)
+    c0 = _face_col(w, sp, ts, t, g, r, die, 0, status, held, free, h0, fl0) if mask & 1 else -1
+    c1 = _face_col(w, sp, ts, t, g, r, die, 1, status, held, free, h0, fl0) if mask & 2 else -1
+    c2 = _face_col(w, sp, ts, t, g, r, die, 2, status, held, free, h0, fl0) if mask & 4 else -1
+    c3 = _face_col(w, sp, ts, t, g, r, die, 3, status, held, free, h0, fl0) if mask & 8 else -1
+    c4 = _face_col(w, sp, ts, t, g, r, die, 4, status, held, free, h0, fl0) if mask & 16 else -1
+    c5 = _face_col(w, sp, ts, t, g, r, die, 5, status, held, free, h0, fl0) if mask & 32 else -1
+    c6 = _face_col(w, sp, ts, t, g, r, die, HERON, RESERVED, held, free, h0, fl0) if mask & 64 else -1
+    v0 = _face_value(seat, w, R, sp, ts, r, die, 0, status, c0) if mask & 1 else 0.0
+    v1 = _face_value(seat, w, R, sp, ts, r, die, 1, status, c1) if mask & 2 else 0.0
+    v2 = _face_value(seat, w, R, sp, ts, r, die, 2, status, c2) if mask & 4 else 0.0
+    v3 = _face_value(seat, w, R, sp, ts, r, die, 3, status, c3) if mask & 8 else 0.0
+    v4 = _face_value(seat, w, R, sp, ts, r, die, 4, status, c4) if mask & 16 else 0.0
+    v5 = _face_value(seat, w, R, sp, ts, r, die, 5, status, c5) if mask & 32 else 0.0
+    v6 = _face_value(seat, w, R, sp, ts, r, die, HERON, RESERVED, c6) if mask & 64 else 0.0
+    return (v0, v1, v2, v3, v4, v5, v6)
+
+
+@hot
+def _one_face(seat, w, R, sp, r, die, face, status):
+    """The value of the dice with die ``die`` showing ``face`` / ``status`` (the Deer's and
+    Patience's single face), counted."""
+    held, free, h0, fl0 = _others(w, die)
+    ts = table_seat(seat, sp)
+    col = _face_col(w, sp, ts, table_of(seat, w, R), doubling_guide(w[GUIDE + seat], w, R), r, die, face, status,
+                    held, free, h0, fl0)
+    return _face_value(seat, w, R, sp, ts, r, die, face, status, col)
+
+
+@hot
+def power_scan_counted(seat, w, R, sp, best):
+    """heron_sim.strategies.expert.power_scan (every legal use of the seat's roll-time power,
+    valued on the tables: (value, action) of the best use worth more than ``best``, the first
+    die in index order among equals, else (best, -1)), with each value found on the dice
+    counted: the same answer, bit for bit."""
+    n = w[NDICE]
+    r = w[ROLLS_LEFT]
+    g = w[GUIDE + seat]
+    action = -1
+    runner = -1e300
+    if g == CERF:
+        ts = table_seat(seat, sp)
+        t = table_of(seat, w, R)
+        dg = doubling_guide(g, w, R)
+        for i in range(n):
+            f = w[FACE + i]
+            if f == HERON or _interchangeable(w, R, i):
+                continue
+            st = w[STATUS + i]
+            held, free, h0, fl0 = _others(w, i)
+            m = 0  # the animals it may become (shown elsewhere), their columns first
+            for b in range(6):
+                if b != f and shown_elsewhere(w, i, b):
+                    m |= 1 << b
+            c0 = _face_col(w, sp, ts, t, dg, r, i, 0, st, held, free, h0, fl0) if m & 1 else -1
+            c1 = _face_col(w, sp, ts, t, dg, r, i, 1, st, held, free, h0, fl0) if m & 2 else -1
+            c2 = _face_col(w, sp, ts, t, dg, r, i, 2, st, held, free, h0, fl0) if m & 4 else -1
+            c3 = _face_col(w, sp, ts, t, dg, r, i, 3, st, held, free, h0, fl0) if m & 8 else -1
+            c4 = _face_col(w, sp, ts, t, dg, r, i, 4, st, held, free, h0, fl0) if m & 16 else -1
+            c5 = _face_col(w, sp, ts, t, dg, r, i, 5, st, held, free, h0, fl0) if m & 32 else -1
+            for b in range(6):
+                if m & (1 << b):
+                    col = c0 if b == 0 else c1 if b == 1 else c2 if b == 2 else c3 if b == 3 else c4 if b == 4 else c5
+                    v = _face_value(seat, w, R, sp, ts, r, i, b, st, col)
+                    best, action, runner = _consider(v, i + POWER_ARG * b, best, action, runner)
+    elif g == HERON:
+        cost = R[X_PATIENCE_COST]
+        if r >= cost:
+            for i in range(n):
+                if w[STATUS + i] != FREE or _interchangeable(w, R, i):
+                    continue
+                if R[X_PATIENCE_DOUBLING] != 0:  # each face with its own doubling
+                    for k in range(R[R_NFACES + i]):
+                        if _face_seen_earlier(R, i, k):
+                            continue
+                        f = R[R_FACES + MAX_FACES * i + k]
+                        if f != HERON:  # expert.patience_use_value: this animal doubles
+                            w[PATIENCE] = f
+                        v = _one_face(seat, w, R, sp, r - cost, i, f, RESERVED if f == HERON else KEPT)
+                        if f != HERON:
+                            w[PATIENCE] = -1
+                        best, action, runner = _consider(v, i + POWER_ARG * k, best, action, runner)
+                    continue
+                vals = _values_by_animal(seat, w, R, sp, r - cost, i, KEPT)
+                for k in range(R[R_NFACES + i]):
+                    if _face_seen_earlier(R, i, k):
+                        continue
+                    v = vals[R[R_FACES + MAX_FACES * i + k]]
+                    best, action, runner = _consider(v, i + POWER_ARG * k, best, action, runner)
+    elif g == LOUP:
+        for i in range(n):
+            if _interchangeable(w, R, i):
+                continue
+            fr = w[FRESH + i]
+            w[FRESH + i] = 1  # expert.wolf_use_value: the rerolled die is fresh
+            vals = _values_by_animal(seat, w, R, sp, r, i, FREE)
+            w[FRESH + i] = fr
+            best, action, runner = _consider(wolf_of_values(R, i, vals), i, best, action, runner)
+    elif g == AIGLE:
+        base = state_value(seat, w, R, sp, r)
+        for i in range(n):
+            if w[STATUS + i] == RESERVED or _interchangeable(w, R, i):
+                continue
+            vals = _values_by_animal(seat, w, R, sp, r, i, w[STATUS + i])
+            best, action, runner = _consider(eagle_of_values(R, i, vals, base), i, best, action, runner)
+    return best, action
