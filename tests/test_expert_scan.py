@@ -1,8 +1,8 @@
 """The counted power scan (heron_sim.strategies.expert_scan) gives the reference scan's answer.
 
-``power_scan_counted`` must return what heron_sim.strategies.expert.power_scan_runner returns on
-the same dice, bit for bit: the best use's value and the die (and face or animal) it is used
-on, for every roll-time guide (Wolf, Eagle, Deer, Héron's Patience), on dice drawn at random
+``power_scan_counted`` must return what heron_sim.strategies.expert_values.power_scan_runner returns on
+the same dice, bit for bit: the best use's value, the die (and face or animal) it is used on
+and the runner-up's value (what the tables store), for every roll-time guide (Wolf, Eagle, Deer, Héron's Patience), on dice drawn at random
 (faces, held or free, fresh or not, every number of rolls left, herons up to an Anxiety: the
 tables' answers and the general path's), under the rulings and the powers' variants, with
 dice all alike and with the ten D6 that differ. A negative control shows the comparison
@@ -21,7 +21,7 @@ from heron_sim.loop.loops import make_workspace
 from heron_sim.rules import Rules
 from heron_sim.strategies import seat_arrays
 from heron_sim.strategies.expert import power_scan_runner
-from heron_sim.strategies.expert_scan import power_scan_counted
+from heron_sim.strategies.expert_scan import power_scan_counted, power_scan_counted_runner
 
 pytestmark = pytest.mark.exact
 
@@ -31,7 +31,7 @@ GUIDES = (L.LOUP, L.AIGLE, L.CERF, L.HERON)
 @numba.njit
 def _compare(w, R, sp, guides, faces, status, fresh, rolls, tamper):
     """For each drawn state: both scans; returns the index of the first state where they differ
-    (value bits or action), or -1, and how many states had a legal use."""
+    (value bits, action, or the runner-up's value), or -1, and how many states had a legal use."""
     n = w[L.NDICE]
     uses = 0
     for s in range(faces.shape[0]):
@@ -43,13 +43,14 @@ def _compare(w, R, sp, guides, faces, status, fresh, rolls, tamper):
             w[L.FACE + i] = faces[s, i]
             w[L.STATUS + i] = status[s, i]
             w[L.FRESH + i] = fresh[s, i]
-        v1, a1, _ = power_scan_runner(0, w, R, sp, -1e300)
-        v2, a2 = power_scan_counted(0, w, R, sp, -1e300)
+        v1, a1, r1 = power_scan_runner(0, w, R, sp, -1e300)
+        v2, a2, r2 = power_scan_counted_runner(0, w, R, sp, -1e300)
+        v3, a3 = power_scan_counted(0, w, R, sp, -1e300)
         if tamper and a2 >= 0:
             v2 += 1e-12
         if a1 >= 0:
             uses += 1
-        if a1 != a2 or not (v1 == v2):
+        if a1 != a2 or not (v1 == v2) or not (r1 == r2) or a3 != a2 or not (v3 == v1):
             return s, uses
     return -1, uses
 

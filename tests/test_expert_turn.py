@@ -139,7 +139,7 @@ def test_fused_expert_turns_kernel_matches_the_generic_path(guide, generic_exper
 @pytest.mark.parametrize("mode", ["8d8", "10d6"])
 def test_state_column_equals_the_lookup(mode):
     """The fused turn's rank (sizes in the sort keys, slots in a register) finds the same
-    table entry and the same slots as expert.lookup, on dice of every table state."""
+    table entry and the same slots as expert_values.lookup, on dice of every table state."""
     from heron_sim.strategies import expert_dp
     from heron_sim.strategies.expert import lookup, table_of
     from heron_sim.strategies.expert_powers import _lay_out

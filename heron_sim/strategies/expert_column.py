@@ -1,6 +1,6 @@
 """The expert's table look-up on dice counted in registers: :func:`held_column`.
 
-heron_sim.strategies.expert.lookup finds the dice laid out in the workspace (a face and a status
+heron_sim.strategies.expert_values.lookup finds the dice laid out in the workspace (a face and a status
 a die) in the tables; :func:`held_column` finds the same entry from the dice counted by animal,
 packed 8 bits a lane (the dice held, the dice free), without touching the workspace: the digits
 ``k * B + c`` come straight from the lanes, each sort key carries its animal's size, and the
@@ -20,7 +20,7 @@ from .greedy_turn import _lane
 
 @hot
 def _key(kept, roll, B, a, g0):
-    """Sort key of animal a for the rank (expert._rank's order): its digit ``k * B + c``, then
+    """Sort key of animal a for the rank (expert_values._rank's order): its digit ``k * B + c``, then
     its size ``k + c`` (a function of the digit: the order is the digit's), then ``7 - a`` (ties
     by increasing index); the guide's animal -1 (it sorts last)."""
     k = _lane(kept, a)
@@ -30,7 +30,7 @@ def _key(kept, roll, B, a, g0):
 
 @hot
 def _step(sp, ts, pi, fo, p1, stride, key, slot, rank, rem, slots):
-    """expert._rank_step with the size in the key and the slots in a register (4 bits by
+    """expert_values._rank_step with the size in the key and the slots in a register (4 bits by
     animal)."""
     a = 7 - (key & 7)
     digit = key >> 8
@@ -41,7 +41,7 @@ def _step(sp, ts, pi, fo, p1, stride, key, slot, rank, rem, slots):
 
 @hot
 def state_column(sp, ts, t, g, r, kept, roll, n):
-    """heron_sim.strategies.expert.lookup for table ``t`` and guide ``g``, with the dice set
+    """heron_sim.strategies.expert_values.lookup for table ``t`` and guide ``g``, with the dice set
     aside ``kept`` and this roll's dice ``roll`` (packed counts; no power used this turn, so the
     only fresh held dice are this roll's herons), without touching the workspace: the same
     rank, by the same sorting network. Returns (column or -1, slot of animal a in bits 4a..)."""
@@ -99,7 +99,7 @@ def held_column(sp, ts, t, g, r, kept, roll, n, fl):
     rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k2, 3, rank, rem, slots)
     rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k3, 4, rank, rem, slots)
     rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k4, 5, rank, rem, slots)
-    d = ((t * (rmax + 1) + r) * anx + h) * 2 + fl  # expert._column
+    d = ((t * (rmax + 1) + r) * anx + h) * 2 + fl  # expert_values._column
     if rank >= int(sp[ts, ROW_DIR + 2 * d + 1]):
         return -1, slots
     return int(sp[ts, ROW_DIR + 2 * d]) + ENTRY * rank, slots

@@ -2,10 +2,11 @@
 
 At every decision point a ready Wolf, Eagle, Deer or Heron guide asks the expert whether to use
 its power; the answer is a one-step look-ahead over every legal use
-(:func:`heron_sim.strategies.expert.power_scan`), 35 to 70 table look-ups, and it is almost
+(:func:`heron_sim.strategies.expert_values.power_scan`), 35 to 70 table look-ups, and it is almost
 always "no" (a use must gain ``POWER_MARGIN`` squares). The state after a roll (the canonical
 state of the tables) determines that look-ahead's value, so it is computed here once per state,
-by running ``power_scan`` itself on dice laid out from the state, and its decision is stored
+by running the scan itself (its counted form, heron_sim.strategies.expert_scan: the same answer) on
+dice laid out from the state, and its decision is stored
 beside the state's action: -1 (no use) or the use in canonical form (the kind of die: the slot
 of its face, its status and freshness; and the slot of the Deer's animal or of the Patience's
 face). The kernel reads one float and decodes the use on the dice showing
@@ -32,7 +33,9 @@ from ..engine.layout import (
     AIGLE, CERF, FACE, FREE, FRESH, GUIDE, HERON, KEPT, LOUP, NDICE, READY, RESERVED,
     ROLLS_LEFT, STATUS,
 )
-from .expert import power_scan_runner, state_value, stored_code, UNIQUE_GAP
+from .expert import stored_code
+from .expert_scan import power_scan_counted_runner
+from .expert_values import UNIQUE_GAP, state_value
 from .expert_dp import (
     BEST_VALUES, E_DEER, E_EAGLE, E_PATIENCE, E_WOLF, ENTRY, POWER_MARGIN, ROW_ANX, ROW_DIR, ROW_POWERS,
     ROW_RMAX, T_NODOUBLE, T_PLAIN,
@@ -127,7 +130,7 @@ def _fill(row, R, w, Ks, Cs, starts, first, values_at):
                         # the best use whatever its gain: the scan's first use of the highest
                         # value, the use the scan from base + POWER_MARGIN finds when that value
                         # is above it
-                        v, action, runner = power_scan_runner(0, w, R, sp, -1e300)
+                        v, action, runner = power_scan_counted_runner(0, w, R, sp, -1e300)  # power_scan_runner's answer
                         col = off + ENTRY * rank
                         row[col + columns[q]] = stored_code(_canonical(w, R, g, action), v > base + POWER_MARGIN,
                                                             action >= 0 and v - runner > UNIQUE_GAP)

@@ -1,10 +1,10 @@
 """The roll-time powers' scan with the dice counted in registers: :func:`power_scan_counted`.
 
-heron_sim.strategies.expert.power_scan values every legal use of a ready Wolf, Eagle, Deer or
+heron_sim.strategies.expert_values.power_scan values every legal use of a ready Wolf, Eagle, Deer or
 Héron's Patience on the dice laid out in the workspace (one-step look-ahead on the expert's
 tables) and returns the best, the first die in index order among equals. Each value it reads
 is one table look-up of the dice with one die changed, and it finds them through the workspace
-(:func:`heron_sim.strategies.expert.lookup`'s digits and slots written die by die): about 2
+(:func:`heron_sim.strategies.expert_values.lookup`'s digits and slots written die by die): about 2
 microseconds a scan, most of a human player's turn when it uses its power (a human draws its
 use and scans the dice for it, heron_sim.strategies.human.power_after_draw).
 
@@ -13,7 +13,7 @@ same uses in the same order and reads the same table entries, but finds each thr
 :func:`heron_sim.strategies.expert_column.held_column`: the other dice counted once by animal
 (held, free, herons), the die's new face added in a register. Where the tables do not answer
 (an Anxiety, no roll left, dice they do not hold) it takes the reference's own general path
-(:func:`heron_sim.strategies.expert._value_with_face`). The values are the same floats, summed
+(:func:`heron_sim.strategies.expert_values._value_with_face`). The values are the same floats, summed
 in the same order (``wolf_of_values``, ``eagle_of_values`` are the reference's own arithmetic),
 so the answer is the same value and action, bit for bit (tests/test_expert_scan.py compares
 the two on the dice of played turns, every roll-time guide and variants; the golden games
@@ -32,7 +32,7 @@ from ..engine.layout import (
     R_NFACES, R_UNIFORM, RESERVED, ROLLS_LEFT, STATUS, X_PATIENCE_COST, X_PATIENCE_DOUBLING,
 )
 from .common import shown_elsewhere
-from .expert import (
+from .expert_values import (
     _consider, _face_seen_earlier, _same_as_earlier, _value_with_face, eagle_of_values, state_value,
     table_of, table_seat, wolf_of_values,
 )
@@ -45,7 +45,7 @@ _S48 = np.uint64(8 * HERON)
 
 @hot
 def _interchangeable(w, R, i):
-    """heron_sim.strategies.expert._same_as_earlier (die i is interchangeable with an earlier
+    """heron_sim.strategies.expert_values._same_as_earlier (die i is interchangeable with an earlier
     die), without comparing the dice's faces where every die is alike."""
     if R[R_UNIFORM] == 0:
         return _same_as_earlier(w, R, i)
@@ -61,7 +61,7 @@ def _interchangeable(w, R, i):
 @hot
 def _others(w, die):
     """Every die but ``die`` counted: (held, free, herons, fresh held) as
-    heron_sim.strategies.expert._prep_without counts them: held (kept or reserved) and free
+    heron_sim.strategies.expert_values._prep_without counts them: held (kept or reserved) and free
     non-heron dice packed 8 bits an animal, the herons whatever their status, and 1 where a
     held die is fresh."""
     held = np.uint64(0)
@@ -107,7 +107,7 @@ def _face_col(w, sp, ts, t, g, r, die, face, status, held, free, h0, fl0):
 
 @hot
 def _face_value(seat, w, R, sp, ts, r, die, face, status, col):
-    """heron_sim.strategies.expert._face_value from the column :func:`_face_col` found: the
+    """heron_sim.strategies.expert_values._face_value from the column :func:`_face_col` found: the
     table's value, else the general path's (the same conditions, a negative value included)."""
     if col >= 0:
         v = sp[ts, col + 1]
@@ -118,7 +118,7 @@ def _face_value(seat, w, R, sp, ts, r, die, face, status, col):
 
 @hot
 def _values_by_animal(seat, w, R, sp, r, die, status):
-    """heron_sim.strategies.expert._values_by_animal (the value of the dice with die ``die``
+    """heron_sim.strategies.expert_values._values_by_animal (the value of the dice with die ``die``
     showing each animal on its faces; a heron reserved, any other with ``status``), counted.
     Every column is found before any value is read: the values' loads (often cache misses)
     then overlap."""
@@ -160,10 +160,19 @@ def _one_face(seat, w, R, sp, r, die, face, status):
 
 @hot
 def power_scan_counted(seat, w, R, sp, best):
-    """heron_sim.strategies.expert.power_scan (every legal use of the seat's roll-time power,
+    """heron_sim.strategies.expert_values.power_scan (every legal use of the seat's roll-time power,
     valued on the tables: (value, action) of the best use worth more than ``best``, the first
     die in index order among equals, else (best, -1)), with each value found on the dice
     counted: the same answer, bit for bit."""
+    v, action, _ = power_scan_counted_runner(seat, w, R, sp, best)
+    return v, action
+
+
+@hot
+def power_scan_counted_runner(seat, w, R, sp, best):
+    """:func:`power_scan_counted` and the value of the best of the other uses (``runner``), as
+    heron_sim.strategies.expert_values.power_scan_runner returns them (the tables' stored power
+    decisions, heron_sim.strategies.expert_powers)."""
     n = w[NDICE]
     r = w[ROLLS_LEFT]
     g = w[GUIDE + seat]
@@ -205,7 +214,7 @@ def power_scan_counted(seat, w, R, sp, best):
                         if _face_seen_earlier(R, i, k):
                             continue
                         f = R[R_FACES + MAX_FACES * i + k]
-                        if f != HERON:  # expert.patience_use_value: this animal doubles
+                        if f != HERON:  # expert_values.patience_use_value: this animal doubles
                             w[PATIENCE] = f
                         v = _one_face(seat, w, R, sp, r - cost, i, f, RESERVED if f == HERON else KEPT)
                         if f != HERON:
@@ -223,7 +232,7 @@ def power_scan_counted(seat, w, R, sp, best):
             if _interchangeable(w, R, i):
                 continue
             fr = w[FRESH + i]
-            w[FRESH + i] = 1  # expert.wolf_use_value: the rerolled die is fresh
+            w[FRESH + i] = 1  # expert_values.wolf_use_value: the rerolled die is fresh
             vals = _values_by_animal(seat, w, R, sp, r, i, FREE)
             w[FRESH + i] = fr
             best, action, runner = _consider(wolf_of_values(R, i, vals), i, best, action, runner)
@@ -234,4 +243,4 @@ def power_scan_counted(seat, w, R, sp, best):
                 continue
             vals = _values_by_animal(seat, w, R, sp, r, i, w[STATUS + i])
             best, action, runner = _consider(eagle_of_values(R, i, vals, base), i, best, action, runner)
-    return best, action
+    return best, action, runner

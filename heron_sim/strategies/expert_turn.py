@@ -6,7 +6,7 @@ the same decisions, but as one loop with the dice counted as they are rolled (li
 turn, heron_sim.strategies.greedy_turn): the dice of each roll are counted by animal in one pass
 (packed 8 bits a lane) and the dice set aside are carried from roll to roll in the same form.
 The table look-up (:func:`state_column`) computes the same rank as
-:func:`heron_sim.strategies.expert.lookup` from those counts, in registers: the digits
+:func:`heron_sim.strategies.expert_values.lookup` from those counts, in registers: the digits
 ``k * B + c`` come straight from the lanes, each sort key carries its animal's size, and the
 slots land in a 4-bit map. The free dice are a list of 4-bit die indices in one register
 (ascending die order: the draws of heron_sim.engine.dice.roll_free_dice), and the keep walks it
@@ -162,7 +162,7 @@ def _slot_animal(slots, slot):
 
 @hot
 def _counted_value(seat, w, R, sp, ts, t, g, r, held, free, fl, n):
-    """expert.state_value of the dice counted (held, free, ``fl`` as :func:`held_column`), for
+    """expert_values.state_value of the dice counted (held, free, ``fl`` as :func:`held_column`), for
     a guide that is not a ready Lion."""
     total = held + free
     if _lane(total, HERON) >= R[P_ANXIETY]:

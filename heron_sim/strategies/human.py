@@ -201,7 +201,7 @@ def human_power(seat, w, R, rng, sp):
     sign of ``d``, which settles half the draws without the scan: no use stored (``d <= 0``)
     and ``u >= 1/2``: not used; a use stored (``d > 0``) and ``u < 1/2``: that use. In the
     other half the tables' stored value of the best use (:func:`best_use_value`) gives ``d``;
-    the scan (expert.power_scan) runs only where the power is used (for the die to use it on)
+    the scan (expert_values.power_scan) runs only where the power is used (for the die to use it on)
     or where nothing is stored (dice that differ)."""
     if forgets(rng, sp, seat):
         w[MEMO] = 0
@@ -241,7 +241,7 @@ def power_after_draw(seat, w, R, sp, u):
     base = state_value(seat, w, R, sp, r)
     if best == best and not under(u, best - base - POWER_MARGIN, temp):
         return -1  # not used: the stored value says so without the scan
-    v, action = power_scan_counted(seat, w, R, sp, -1e300)  # expert.power_scan's answer, faster
+    v, action = power_scan_counted(seat, w, R, sp, -1e300)  # expert_values.power_scan's answer, faster
     if action < 0:
         return -1
     return action if under(u, v - base - POWER_MARGIN, temp) else -1
@@ -268,7 +268,7 @@ def power_counted(seat, w, R, rng, sp, ts, col, guide, r, stored, total):
     if code == -2 or (code >= 0 and u < 0.5):
         return False, u
     if r > 0:
-        base = sp[ts, col + 1]  # expert.state_value: the entry's value
+        base = sp[ts, col + 1]  # expert_values.state_value: the entry's value
     else:
         counts_into(w, total)
         adv = counted_advance(seat, w, R)
@@ -279,7 +279,7 @@ def power_counted(seat, w, R, rng, sp, ts, col, guide, r, stored, total):
 @hot
 def best_use_value(sp, ts, col, guide):
     """The look-ahead value of the best use of ``guide``'s roll-time power from the state of the
-    entry at ``col`` (what :func:`heron_sim.strategies.expert.power_scan` finds on those dice,
+    entry at ``col`` (what :func:`heron_sim.strategies.expert_values.power_scan` finds on those dice,
     stored when the tables were built, expert_powers; -1e300: no legal use). Only where the
     tables store the power decisions (sp[ts, ROW_POWERS] != 0) and that entry's is not -2."""
     return sp[ts, (col + int(sp[ts, ROW_POWERS])) // 2 + power_column(guide) - E_WOLF]

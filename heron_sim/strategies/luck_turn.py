@@ -4,7 +4,7 @@ Called at every roll of a turn's dice (the first roll and the rerolls), and afte
 the Wolf's and the Eagle's powers (:func:`power_luck`), when the workspace names a luck row (``w[LUCK_ROW] > 0``: heron_sim.strategies.expert_luck.luck_row): adds to
 ``w[LUCK + seat]`` the expert's value after the roll minus its value before (the exact
 expectation of the former, heron_sim.strategies.expert_luck), in fixed point (2**-LUCK_SHIFT
-squares). The tables read are those of the seat's guide and state (expert.table_of), whoever
+squares). The tables read are those of the seat's guide and state (expert_values.table_of), whoever
 plays the seat: luck depends on the dice and the state, not on the strategy. Under rules by guide
 ``sp`` and ``R`` are the turn's (heron_sim.loop.game.turn_rules): its block's luck row holds the
 tables of the rules the turn is played under. At each first roll the Étang's push-back adds to
