@@ -117,19 +117,10 @@ def _face_value(seat, w, R, sp, ts, r, die, face, status, col):
 
 
 @hot
-def _values_by_animal(seat, w, R, sp, r, die, status):
-    """heron_sim.strategies.expert_values._values_by_animal (the value of the dice with die ``die``
-    showing each animal on its faces; a heron reserved, any other with ``status``), counted.
-    Every column is found before any value is read: the values' loads (often cache misses)
-    then overlap."""
-    nf = R[R_NFACES + die]
-    mask = 0
-    for k in range(nf):
-        mask |= 1 << R[R_FACES + MAX_FACES * die + k]
-    ts = table_seat(seat, sp)
-    t = table_of(seat, w, R)
-    g = doubling_guide(w[GUIDE + seat], w, R)
-    held, free, h0, fl0 = _others(w, die)
+def _columns(w, sp, ts, t, g, r, die, status, mask, held, free, h0, fl0):
+    """:func:`_face_col` of die ``die`` showing each animal ``a`` whose bit is set in ``mask``
+    (a heron reserved, any other with ``status``), -1 for the others: a 7-tuple by animal,
+    every column found before any value is read (the values' loads then overlap)."""
     c0 = _face_col(w, sp, ts, t, g, r, die, 0, status, held, free, h0, fl0) if mask & 1 else -1
     c1 = _face_col(w, sp, ts, t, g, r, die, 1, status, held, free, h0, fl0) if mask & 2 else -1
     c2 = _face_col(w, sp, ts, t, g, r, die, 2, status, held, free, h0, fl0) if mask & 4 else -1
@@ -137,6 +128,21 @@ def _values_by_animal(seat, w, R, sp, r, die, status):
     c4 = _face_col(w, sp, ts, t, g, r, die, 4, status, held, free, h0, fl0) if mask & 16 else -1
     c5 = _face_col(w, sp, ts, t, g, r, die, 5, status, held, free, h0, fl0) if mask & 32 else -1
     c6 = _face_col(w, sp, ts, t, g, r, die, HERON, RESERVED, held, free, h0, fl0) if mask & 64 else -1
+    return (c0, c1, c2, c3, c4, c5, c6)
+
+
+@hot
+def _values_by_animal(seat, w, R, sp, r, die, status):
+    """heron_sim.strategies.expert_values._values_by_animal (the value of the dice with die ``die``
+    showing each animal on its faces; a heron reserved, any other with ``status``), counted."""
+    nf = R[R_NFACES + die]
+    mask = 0
+    for k in range(nf):
+        mask |= 1 << R[R_FACES + MAX_FACES * die + k]
+    ts = table_seat(seat, sp)
+    held, free, h0, fl0 = _others(w, die)
+    c0, c1, c2, c3, c4, c5, c6 = _columns(w, sp, ts, table_of(seat, w, R), doubling_guide(w[GUIDE + seat], w, R), r,
+                                          die, status, mask, held, free, h0, fl0)
     v0 = _face_value(seat, w, R, sp, ts, r, die, 0, status, c0) if mask & 1 else 0.0
     v1 = _face_value(seat, w, R, sp, ts, r, die, 1, status, c1) if mask & 2 else 0.0
     v2 = _face_value(seat, w, R, sp, ts, r, die, 2, status, c2) if mask & 4 else 0.0
@@ -192,15 +198,10 @@ def power_scan_counted_runner(seat, w, R, sp, best):
             for b in range(6):
                 if b != f and shown_elsewhere(w, i, b):
                     m |= 1 << b
-            c0 = _face_col(w, sp, ts, t, dg, r, i, 0, st, held, free, h0, fl0) if m & 1 else -1
-            c1 = _face_col(w, sp, ts, t, dg, r, i, 1, st, held, free, h0, fl0) if m & 2 else -1
-            c2 = _face_col(w, sp, ts, t, dg, r, i, 2, st, held, free, h0, fl0) if m & 4 else -1
-            c3 = _face_col(w, sp, ts, t, dg, r, i, 3, st, held, free, h0, fl0) if m & 8 else -1
-            c4 = _face_col(w, sp, ts, t, dg, r, i, 4, st, held, free, h0, fl0) if m & 16 else -1
-            c5 = _face_col(w, sp, ts, t, dg, r, i, 5, st, held, free, h0, fl0) if m & 32 else -1
+            cols = _columns(w, sp, ts, t, dg, r, i, st, m, held, free, h0, fl0)
             for b in range(6):
                 if m & (1 << b):
-                    col = c0 if b == 0 else c1 if b == 1 else c2 if b == 2 else c3 if b == 3 else c4 if b == 4 else c5
+                    col = cols[b]
                     v = _face_value(seat, w, R, sp, ts, r, i, b, st, col)
                     best, action, runner = _consider(v, i + POWER_ARG * b, best, action, runner)
     elif g == HERON:
