@@ -28,6 +28,7 @@ from .interrupt import stop_requested
 from .rules import Rules
 from .rules.board import EFFECT_NAMES
 from .strategies import REGISTRY, parse_seating, parse_strategy, seat_arrays
+from .strategies.luck_weights import NAMES as LUCK_WEIGHT_NAMES
 
 DEFAULT_BATCH = 4096
 
@@ -89,9 +90,11 @@ def check_memory(n_bytes: float, what: str, hint: str) -> None:
                             f"{avail / 1e9:,.1f} GB available; {hint}")
 
 
-def frame_bytes_per_game(rules: Rules) -> int:
-    """Peak bytes per game of :func:`simulate` (the kernel's rows, then the frame's columns)."""
-    return 2 * 8 * L.n_columns(rules.finish) + 64
+def frame_bytes_per_game(rules: Rules, luck: bool = False) -> int:
+    """Peak bytes per game of :func:`simulate` (the kernel's rows, then the frame's columns;
+    with ``luck``, the luck's columns: every seat's in the rows, the seats played in the frame)."""
+    extra = 8 * L.LUCK_COLUMNS + rules.players * (8 + 4 * L.LUCK_WEIGHTS) if luck else 0
+    return 2 * 8 * L.n_columns(rules.finish) + 64 + extra
 
 
 def _prepare(rules: Rules, games: int, seed: int, strategies, batch_size: int):
@@ -132,7 +135,7 @@ def _with_luck_row(rules: Rules, sp: np.ndarray, luck: bool) -> tuple[np.ndarray
         row[0] = lo  # column 0 of a luck row: where its luck block starts (heron_sim.loop.loops)
         out[k * (p + 1): k * (p + 1) + p, : sp.shape[1]] = sp[k * p: (k + 1) * p]
         out[k * (p + 1) + p, : row.size] = row
-    return out, width + L.MAX_SEATS
+    return out, width + L.LUCK_COLUMNS
 
 
 def simulate(
@@ -160,7 +163,7 @@ def simulate(
     rules by guide, each turn valued on the tables of the rules it is played under)."""
     seating, sids, sp, R = _prepare(rules, games, seed, strategies, batch_size)
     sp, width = _with_luck_row(rules, sp, luck)
-    check_memory(games * frame_bytes_per_game(rules), f"--games: {games:,} games",
+    check_memory(games * frame_bytes_per_game(rules, luck), f"--games: {games:,} games",
                  "stream them to a file (heron-sim simulate --out FILE.parquet) or play fewer")
     _set_threads(threads)
     out = np.zeros((games, width), dtype=np.int64)
@@ -209,7 +212,7 @@ def summary_columns(df: pd.DataFrame) -> pd.DataFrame:
     P = int(df["players"].iloc[0]) if len(df) else 0
     keep = (list(SUMMARY_COLUMNS) + [f"guide_{s}" for s in range(P)] + [f"advance_{s}" for s in range(P)]
             + [f"strategy_{s}" for s in range(P)] + [f"power_{a}" for a in ANIMALS]
-            + [f"luck_seat{s + 1}" for s in range(P) if f"luck_seat{s + 1}" in df.columns])
+            + [c for c in df.columns if c.startswith("luck_seat")])
     slim = df[keep].copy()
     for a in ANIMALS:  # the power uses per game dealt (summarize)
         slim[f"power_{a}"] = slim[f"power_{a}"].astype(np.int16)
@@ -236,9 +239,10 @@ def results_frame(out: np.ndarray, rules: Rules, seed: int, seating: list[str],
     skipped_turns, lead_changes, mid_leader, mid_last (unique leader / last seat at the end of
     round rounds//2, -1 for a tie), pond_lead_losses (Ponds after which the seat strictly ahead
     before the Pond no longer is), power_<guide> (uses), combo_<s> (scored turns whose largest
-    set had size s), square_<n>_<effect> (triggers); with luck (``out`` has MAX_SEATS more
+    set had size s), square_<n>_<effect> (triggers); with luck (``out`` has LUCK_COLUMNS more
     columns: heron_sim.loop.loops.play_batch) luck_seat1 .. luck_seatP (float64, squares of the
-    turn's expected advance: docs/luck.md).
+    turn's expected advance: docs/luck.md), then luck_seat<s>_<name> for each weighted luck of
+    heron_sim.strategies.luck_weights (float32).
     """
     n = out.shape[0]
     P = rules.players
@@ -281,9 +285,14 @@ def results_frame(out: np.ndarray, rules: Rules, seed: int, seating: list[str],
     for square, code in rules.squares:
         cols[f"square_{square}_{EFFECT_NAMES[code]}"] = out[:, L.C_SQUARES + square]
     ncols = L.n_columns(rules.finish)
-    if out.shape[1] >= ncols + L.MAX_SEATS:
+    if out.shape[1] >= ncols + L.LUCK_COLUMNS:
+        unit = float(1 << L.LUCK_SHIFT)
         for s in range(P):
-            cols[f"luck_seat{s + 1}"] = out[:, ncols + s].astype(np.float64) / float(1 << L.LUCK_SHIFT)
+            cols[f"luck_seat{s + 1}"] = out[:, ncols + s].astype(np.float64) / unit
+        for s in range(P):  # the weighted lucks (float32: regression features)
+            at = ncols + L.MAX_SEATS + s * L.LUCK_WEIGHTS
+            for k, name in enumerate(LUCK_WEIGHT_NAMES):
+                cols[f"luck_seat{s + 1}_{name}"] = (out[:, at + k] / unit).astype(np.float32)
     return pd.DataFrame(cols)
 
 

@@ -220,7 +220,10 @@ def test_games_with_luck_under_rules_by_guide_are_the_same(seats):
     assert len(rules.turn_rows()[0]) == 3
     plain = simulate(rules, 400, seed=gg.SEED, strategies=seats, threads=1)
     lucky = simulate(rules, 400, seed=gg.SEED, strategies=seats, threads=1, luck=True)
-    assert list(lucky.columns) == list(plain.columns) + [f"luck_seat{s + 1}" for s in range(4)]
+    from heron_sim.strategies.luck_weights import NAMES
+
+    assert list(lucky.columns) == (list(plain.columns) + [f"luck_seat{s + 1}" for s in range(4)]
+                                   + [f"luck_seat{s + 1}_{n}" for s in range(4) for n in NAMES])
     for c in plain.columns:
         assert plain[c].equals(lucky[c]), c
     assert (lucky["luck_seat1"] != 0).all()

@@ -118,7 +118,13 @@ LUCK_ROW = EAGLE_FACES + MAX_EAGLE_DRAWS  # 0: luck not measured; else 1 + the r
 LUCK_OFF = LUCK_ROW + 1  # offset of the luck's block in that row
 LUCK = LUCK_OFF + 1  # [MAX_SEATS] each seat's luck this game, in units of 2**-LUCK_SHIFT squares
 LUCK_SHIFT = 32
-HEADER = LUCK + MAX_SEATS  # the variable regions start here
+LUCK_WEIGHTS = 20  # weighted lucks a seat (heron_sim.strategies.luck_weights: its basis)
+LUCK_SLOT = LUCK + MAX_SEATS  # [MAX_SEATS] each seat's luck at the turn slot's start
+POS_SLOT = LUCK_SLOT + MAX_SEATS  # [MAX_SEATS] each seat's square at the turn slot's start
+LUCKW = POS_SLOT + MAX_SEATS  # [MAX_SEATS * LUCK_WEIGHTS] each seat's weighted lucks this game
+                              # (same units), seat s's at LUCKW + s * LUCK_WEIGHTS
+LUCK_COLUMNS = MAX_SEATS * (1 + LUCK_WEIGHTS)  # the output columns luck adds (loops.play_batch)
+HEADER = LUCKW + MAX_SEATS * LUCK_WEIGHTS  # the variable regions start here
 
 FREE, KEPT, RESERVED = range(3)
 

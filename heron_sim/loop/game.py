@@ -16,6 +16,7 @@ from .moves import forward, move_back, pond_pushback
 from ..engine.rng import below
 from .squares import trigger_square
 from .turn import roll_phase, score_dice
+from ..strategies import luck_weights
 
 
 @hot
@@ -123,6 +124,7 @@ def reset_game(w):
         w[k] = 0
     for k in range(MAX_SEATS):  # each seat's luck
         w[LUCK + k] = 0
+    luck_weights.reset(w)
 
 
 @hot
@@ -168,8 +170,13 @@ def play_rounds(first_seat, max_slots, w, R, rng, sp):
     slots = 0
     seat = first_seat
     rnd = 1
+    luck = w[LUCK_ROW] > 0
     while rnd <= max_rounds and slots < max_slots:
+        if luck:
+            luck_weights.slot_start(w)
         winner = play_slot(seat, w, R, rng, sp)
+        if luck:  # the slot's luck, weighted by the squares at its start
+            luck_weights.slot_end(w, R)
         slots += 1
         now = _unique_extreme(w, True)
         if now >= 0 and now != leader:

@@ -19,7 +19,7 @@ from .moves import pond_pushback
 from ..engine.layout import (
     DECIDE_FN, DSCRIPT, DSCRIPT_LEN, GUIDE, LEAD, NDICE, PLAYERS, R_NDICE, R_ROWS, READY, ROLL, ROW, RSCRIPT,
     RSCRIPT_LEN, SID, USED, C_SQUARES, HEADER, OUT_ANXIETY, OUT_POND, PATIENCE, PMEMO, PMEMO_LEN,
-    LUCK, LUCK_OFF, LUCK_ROW, MAX_SEATS, R_TSET,
+    LUCK, LUCK_COLUMNS, LUCK_OFF, LUCK_ROW, LUCK_WEIGHTS, LUCKW, MAX_SEATS, R_TSET,
 )
 from ..strategies.dispatch import workspace_words
 from ..engine.rng import stream_start
@@ -59,12 +59,13 @@ def play_batch(seed, first_game, R, sids, sp, out, decide_fn):
     runs several calls at once on disjoint rows (no ``prange``: a parallel kernel costs seconds
     more to compile, and gives nothing a thread per slice of games does not).
 
-    Luck (heron_sim.strategies.luck_turn): ``out`` has MAX_SEATS more columns, and ``sp`` one
+    Luck (heron_sim.strategies.luck_turn): ``out`` has LUCK_COLUMNS more columns, and ``sp`` one
     more row than seats, the luck row (heron_sim.strategies.expert_luck.luck_row: column 0 holds
     the offset of its luck block); with rules by guide, one more row in each block of a turn's
     rules (heron_sim.loop.game.turn_rules), the luck row of that block's rules (every luck row's
     block at the same offset). Those columns get each seat's luck in units of 2**-LUCK_SHIFT
-    squares. The games are the same either way."""
+    squares, then each seat's LUCK_WEIGHTS weighted lucks (heron_sim.strategies.luck_weights).
+    The games are the same either way."""
     n_games = out.shape[0]
     width = out.shape[1]
     w = make_workspace(R, sids, decide_fn)
@@ -76,7 +77,7 @@ def play_batch(seed, first_game, R, sids, sp, out, decide_fn):
     if rows != 0:
         for g in range(7):
             sets = max(sets, R[rows * (g + 1) + R_TSET] + 1)
-    luck = width >= ncols + MAX_SEATS and sp.shape[0] == sets * (sids.shape[0] + 1)
+    luck = width >= ncols + LUCK_COLUMNS and sp.shape[0] == sets * (sids.shape[0] + 1)
     if luck:
         w[LUCK_ROW] = sids.shape[0] + 1  # the row after the seats' (of each block)
         w[LUCK_OFF] = int(sp[sp.shape[0] - 1, 0])
@@ -90,6 +91,8 @@ def play_batch(seed, first_game, R, sids, sp, out, decide_fn):
         if luck:
             for s in range(MAX_SEATS):
                 out[g, ncols + s] = w[LUCK + s]
+            for k in range(MAX_SEATS * LUCK_WEIGHTS):  # the weighted lucks (strategies.luck_weights)
+                out[g, ncols + MAX_SEATS + k] = w[LUCKW + k]
 
 
 @njit(cache=True, nogil=True)

@@ -1,0 +1,106 @@
+"""Each seat's luck weighted by the race's state: the basis, and the turn slot's sums (docs/luck.md).
+
+A seat's luck (heron_sim.strategies.luck_turn) counts every roll in squares of the turn. A square
+early in a race and a square in a close finish are not worth the same chance to win, so a control
+variate linear in the luck sums removes only part of a win's variance (at most 1/(1 − 0.47) at 4
+players, docs/luck.md). Weighting each slot's luck by a function of the positions *at the slot's
+start* keeps the mean zero (every roll's luck has mean zero given the state before it, and the
+weight is fixed before any roll of the slot: a martingale transform) and lets the regression of
+heron_sim.analysis.luck_adjust learn, from the games, how much a square is worth where.
+
+For seat ``s`` at each turn slot (whoever plays it), with ``x`` its square ÷ the finish, ``m`` the
+best opponent's and, for each opponent ``j``, ``x_j`` its square ÷ the finish and ``t_j`` = 1 when
+``j`` is at least as far as every other opponent of ``s`` (0 else), the slot's luck gains (``Δ_s``
+for ``s``, ``Δ_j`` for ``j``: its own turn's rolls, or the Étang's push-back as the others' luck)
+are added with the weights:
+
+- ``OWN``: ``x^a·m^b`` times ``Δ_s``, each monomial of degree 1 to 3 (9);
+- ``OTHER``: ``x_j^a·x^b`` (degree 1 or 2) and ``t_j·x_j^a·x^b`` (degree 0 to 2), times ``Δ_j``,
+  summed over the opponents (11).
+
+The weights of degree 0 (``Δ_s`` itself, and the opponents' ``Δ_j`` summed) are the plain lucks
+(``luck_seat1`` …), which the analysis adds. The basis was chosen on two pilot runs (the AI mix
+and the skill ladder, 40,000 four-player games each, seeds 11 and 12: monomials of degree 3 for
+``OWN`` and 2 for ``OTHER`` gave 97–98 % of the variance ratio of a larger basis; docs/luck.md).
+Monomials by repeated products (no ``pow``): the same bits on every machine.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.jit import hot
+from ..engine.layout import LUCK, LUCK_SLOT, LUCK_WEIGHTS, LUCKW, MAX_SEATS, PLAYERS, POS, POS_SLOT
+from ..rules.rules import P_FINISH
+
+#: (a, b): the weight x^a·m^b of a seat's own luck
+OWN = np.array([(a, b) for a in range(4) for b in range(4 - a) if a + b > 0], dtype=np.int64)
+#: (a, b, c): the weight t_j^c·x_j^a·x^b of an opponent j's luck
+OTHER = np.array([(a, b, c) for c in (0, 1) for a in range(3) for b in range(3 - a) if a + b + c > 0],
+                 dtype=np.int64)
+#: the weighted lucks' names (the frame's ``luck_seat<s>_<name>`` columns)
+NAMES = tuple([f"x{a}m{b}" for a, b in OWN] + [f"j{a}s{b}" + ("t" if c else "") for a, b, c in OTHER])
+assert len(NAMES) == LUCK_WEIGHTS, "engine.layout.LUCK_WEIGHTS is the basis's size"
+N_OWN = len(OWN)
+
+
+@hot
+def _power(x, a):
+    p = 1.0
+    for _ in range(a):
+        p *= x
+    return p
+
+
+@hot
+def _share(w, R, s):
+    """Seat ``s``'s square at the slot's start ÷ the finish (in [0, 1])."""
+    return min(max(float(w[POS_SLOT + s]) / float(R[P_FINISH]), 0.0), 1.0)
+
+
+@hot
+def slot_start(w):
+    """Note each seat's luck and square before a turn slot."""
+    for s in range(w[PLAYERS]):
+        w[LUCK_SLOT + s] = w[LUCK + s]
+        w[POS_SLOT + s] = w[POS + s]
+
+
+@hot
+def slot_end(w, R):
+    """Add each seat's weighted lucks of the slot just played (weights from the squares noted by
+    :func:`slot_start`; each term rounded to the luck's fixed point)."""
+    P = w[PLAYERS]
+    for s in range(P):
+        x = _share(w, R, s)
+        m = 0.0
+        for o in range(P):
+            if o != s:
+                m = max(m, _share(w, R, o))
+        base = LUCKW + s * LUCK_WEIGHTS
+        ds = float(w[LUCK + s] - w[LUCK_SLOT + s])
+        if ds != 0.0:
+            for k in range(N_OWN):
+                w[base + k] += int(round(ds * _power(x, OWN[k, 0]) * _power(m, OWN[k, 1])))
+        for j in range(P):
+            if j == s:
+                continue
+            dj = float(w[LUCK + j] - w[LUCK_SLOT + j])
+            if dj == 0.0:
+                continue
+            xj = _share(w, R, j)
+            top = 1
+            for o in range(P):
+                if o != s and o != j and _share(w, R, o) > xj:
+                    top = 0
+            for k in range(OTHER.shape[0]):
+                if OTHER[k, 2] == 1 and top == 0:
+                    continue
+                w[base + N_OWN + k] += int(round(dj * _power(xj, OTHER[k, 0]) * _power(x, OTHER[k, 1])))
+
+
+@hot
+def reset(w):
+    """Clear the weighted lucks (a new game)."""
+    for k in range(MAX_SEATS * LUCK_WEIGHTS):
+        w[LUCKW + k] = 0
