@@ -178,7 +178,7 @@ def luck_figures(games: int = 20_000, boots: int = 100, seed: int = 1) -> dict:
     on a guide's win rate, plain and adjusted (the median guide's ratio). Then the same games
     under :data:`PAIRED_VARIANT` (the same seed: game ``i`` of each from one stream): the
     variance ratio of the paired difference variant − rulings of each guide's win rate and of
-    the guide spread (luck_adjust.paired_guide_differences: both runs' luck as controls), with
+    the guide spread (luck_adjust.paired_guide_differences: each run's control of the holder), with
     bootstrap intervals (the games resampled in pairs)."""
     import numpy as np
 
