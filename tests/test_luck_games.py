@@ -107,6 +107,9 @@ def test_simulate_luck_json_has_the_adjusted_win_rates():
     plain = json.loads(runner.invoke(app, ["simulate", "--games", "600", "--json"]).stdout)
     assert plain["win_rate_by_seat"] == doc["win_rate_by_seat"]  # the same games
     assert plain["win_rate_by_seat_adjusted"] is None
+    table = runner.invoke(app, ["simulate", "--games", "600", "--luck"]).stdout
+    assert "win rate seat 1, luck-adjusted" in table and "win rate guide heron, luck-adjusted" in table
+    assert "luck-adjusted" not in runner.invoke(app, ["simulate", "--games", "600"]).stdout
     bad = runner.invoke(app, ["simulate", "--games", "10", "--luck", "--precision", "0.01"])
     assert bad.exit_code != 0 and "error: --luck" in bad.output
 

@@ -51,6 +51,15 @@ def test_every_weighted_luck_has_mean_zero(strategies, overrides):
         assert abs(_z(x)) < Z, (strategies, key, x.mean())
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize("strategies", ["greedy", "expert", "novice,casual,regular,expert"])
+def test_every_weighted_luck_has_mean_zero_over_many_games(strategies):
+    """The same over 60,000 games (about 1.5 million turns a table)."""
+    frame = simulate(Rules.build(mode="8d8", players=4), 60_000, seed=47, strategies=strategies, luck=True)
+    for key, x in _weighted(frame, 4).items():
+        assert abs(_z(x)) < Z, (strategies, key, x.mean())
+
+
 def test_a_biased_luck_is_caught_through_the_weights(monkeypatch):
     """Negative control: the powers' draws valued 0.05 square too high (expert_luck.powers_only's
     bias) give weighted lucks whose mean leaves 4.5 σ (the own weights, seats pooled)."""

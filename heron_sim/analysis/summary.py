@@ -122,11 +122,21 @@ def summary_table(summaries: dict[str, dict]) -> pd.DataFrame:
         put(label, "finished", f"{s['finished']:,}")
         put(label, "rounds mean / median / p90",
             f"{s['rounds_mean']:.2f} / {s['rounds_median']:.0f} / {s['rounds_p90']:.0f}")
+        adj = s.get("win_rate_by_seat_adjusted")  # with luck (docs/luck.md): the adjusted beside
         for seat, (rate, (lo, hi)) in enumerate(zip(s["win_rate_by_seat"], s["win_rate_by_seat_ci"])):
             put(label, f"win rate seat {seat + 1}", f"{100 * rate:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}]")
+            if adj is not None:
+                a, (alo, ahi) = adj[seat], s["win_rate_by_seat_adjusted_ci"][seat]
+                put(label, f"win rate seat {seat + 1}, luck-adjusted",
+                    f"{100 * a:.1f} % [{100 * alo:.1f}, {100 * ahi:.1f}]")
+        gadj = s.get("win_rate_by_guide_adjusted") or {}
         for guide, rate in s["win_rate_by_guide"].items():
             lo, hi = s["win_rate_by_guide_ci"][guide]
             put(label, f"win rate guide {guide}", f"{100 * rate:.1f} % [{100 * lo:.1f}, {100 * hi:.1f}]")
+            if guide in gadj:
+                alo, ahi = s["win_rate_by_guide_adjusted_ci"][guide]
+                put(label, f"win rate guide {guide}, luck-adjusted",
+                    f"{100 * gadj[guide]:.1f} % [{100 * alo:.1f}, {100 * ahi:.1f}]")
         put(label, "Ponds per game", f"{s['pond_per_game']:.3f}")
         put(label, "Pond per played turn", f"{100 * s['pond_per_played_turn']:.2f} %")
         put(label, "Anxiety per played turn", f"{100 * s['anxiety_per_played_turn']:.2f} %")
