@@ -292,15 +292,9 @@ def adjusted_rate_difference(ya, da, Xa, yb, db, Xb, ca: float = 1.0, cb: float 
     ya, da, yb, db = (np.asarray(v, dtype=float) for v in (ya, da, yb, db))
     n = ya.size
     X = np.column_stack([np.asarray(Xa, dtype=float).reshape(n, -1), np.asarray(Xb, dtype=float).reshape(n, -1)])
-    nan = float("nan")
-    out = {"plain": nan, "plain_ci": [nan, nan], "plain_se": nan,
-           "adjusted": nan, "adjusted_ci": [nan, nan], "adjusted_se": nan}
-    if n < 4 or da.sum() <= 0 or db.sum() <= 0:
+    out, lin = _paired_plain(ya, da, yb, db, ca, cb, z)
+    if lin is None:
         return out
-    est = float(cb * yb.sum() / db.sum() - ca * ya.sum() / da.sum())
-    lin = _diff_influence(ya, da, yb, db, ca, cb)
-    se = float(lin.std(ddof=1) / np.sqrt(n))
-    out.update(plain=est, plain_ci=[est - z * se, est + z * se], plain_se=se)
     fold = _halves(n)
     resid = np.empty(n)
     for k in (0, 1):
@@ -310,8 +304,29 @@ def adjusted_rate_difference(ya, da, Xa, yb, db, Xb, ca: float = 1.0, cb: float 
         else:
             beta = _fit(_diff_influence(ya[fit], da[fit], yb[fit], db[fit], ca, cb), X[fit])
         resid[~fit] = lin[~fit] - X[~fit] @ beta
-    adj = est + float(resid.mean())
-    se_adj = float(resid.std(ddof=1) / np.sqrt(n))
+    return _paired_adjusted(out, resid, z)
+
+
+def _paired_plain(ya, da, yb, db, ca, cb, z):
+    """The plain paired difference's dict (adjusted keys nan) and its linearised terms by game
+    (None where a run counts no game)."""
+    nan = float("nan")
+    out = {"plain": nan, "plain_ci": [nan, nan], "plain_se": nan,
+           "adjusted": nan, "adjusted_ci": [nan, nan], "adjusted_se": nan}
+    if ya.size < 4 or da.sum() <= 0 or db.sum() <= 0:
+        return out, None
+    est = float(cb * yb.sum() / db.sum() - ca * ya.sum() / da.sum())
+    lin = _diff_influence(ya, da, yb, db, ca, cb)
+    se = float(lin.std(ddof=1) / np.sqrt(ya.size))
+    out.update(plain=est, plain_ci=[est - z * se, est + z * se], plain_se=se)
+    return out, lin
+
+
+def _paired_adjusted(out, resid, z):
+    """``out`` with its adjusted keys from the linearised terms less their controls ``resid``
+    (the terms have mean 0 at the plain estimate: the residuals' mean is the adjustment)."""
+    adj = out["plain"] + float(resid.mean())
+    se_adj = float(resid.std(ddof=1) / np.sqrt(resid.size))
     out.update(adjusted=adj, adjusted_ci=[adj - z * se_adj, adj + z * se_adj], adjusted_se=se_adj)
     return out
 
@@ -344,22 +359,10 @@ def controlled_rate_difference(ya, da, ctl_a, yb, db, ctl_b, ca: float = 1.0, cb
     (:func:`seat_controls`, already cross-fitted within its run), subtracted from the paired
     linearised terms with the ratios' own weights (``cb·c_b/mean(d_b) − ca·c_a/mean(d_a)``)."""
     ya, da, yb, db, ctl_a, ctl_b = (np.asarray(v, dtype=float) for v in (ya, da, yb, db, ctl_a, ctl_b))
-    n = ya.size
-    nan = float("nan")
-    out = {"plain": nan, "plain_ci": [nan, nan], "plain_se": nan,
-           "adjusted": nan, "adjusted_ci": [nan, nan], "adjusted_se": nan}
-    if n < 4 or da.sum() <= 0 or db.sum() <= 0:
+    out, lin = _paired_plain(ya, da, yb, db, ca, cb, z)
+    if lin is None:
         return out
-    est = float(cb * yb.sum() / db.sum() - ca * ya.sum() / da.sum())
-    lin = _diff_influence(ya, da, yb, db, ca, cb)
-    se = float(lin.std(ddof=1) / np.sqrt(n))
-    out.update(plain=est, plain_ci=[est - z * se, est + z * se], plain_se=se)
-    control = cb * ctl_b / db.mean() - ca * ctl_a / da.mean()
-    resid = lin - control
-    adj = est - float(control.mean())
-    se_adj = float(resid.std(ddof=1) / np.sqrt(n))
-    out.update(adjusted=adj, adjusted_ci=[adj - z * se_adj, adj + z * se_adj], adjusted_se=se_adj)
-    return out
+    return _paired_adjusted(out, lin - (cb * ctl_b / db.mean() - ca * ctl_a / da.mean()), z)
 
 
 def paired_guide_differences(base, variant, guides: tuple[str, ...] | None = None, z: float = Z95) -> dict:
