@@ -12,6 +12,10 @@ random "guide" label, and the variance ratio (plain ÷ adjusted).
 the Ponds, the powers), seated with ``--strategies`` (default: the AI mix), e.g.
 
     python experiments/luck_variance.py --engine --games 20000 --strategies greedy,prudent,expert,racer
+
+``--no-squares`` (with ``--engine``): the same on a board without its special squares (a control:
+the squares' effects are chance the luck does not see, docs/luck.md). ``--plain-lucks``: the
+adjustment on the plain lucks only (the weighted lucks' columns dropped).
 """
 
 from __future__ import annotations
@@ -72,13 +76,16 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--engine", action="store_true", help="the engine's games (simulate with luck)")
     ap.add_argument("--strategies", default="greedy,prudent,expert,racer", help="with --engine: seats' strategies")
+    ap.add_argument("--no-squares", action="store_true", help="with --engine: a board without its special squares")
+    ap.add_argument("--plain-lucks", action="store_true", help="adjust on the plain lucks only (no weighted lucks)")
     a = ap.parse_args(argv)
     if a.engine:
         from heron_sim.errors import HeronSimError
         from heron_sim.simulation import simulate
 
         try:
-            rules = Rules.build(mode=a.mode, players=a.players)
+            rules = Rules.build(mode=a.mode, players=a.players,
+                                overrides={"board": {"squares": {}}} if a.no_squares else None)
             df = simulate(rules, a.games, seed=a.seed, strategies=a.strategies, luck=True)
         except HeronSimError as err:
             print(f"error: {err}", file=sys.stderr)
@@ -86,9 +93,12 @@ def main(argv=None) -> int:
         if "luck_seat1" not in df.columns:
             print(f"error: --mode {a.mode}: the engine does not measure luck there yet (docs/luck.md)", file=sys.stderr)
             return 2
+        if a.plain_lucks:
+            df = df.drop(columns=[c for c in df.columns if c.startswith("luck_seat") and "_" in c[len("luck_seat"):]])
         adj = adjusted_win_rates(df)
         plain = [float((df.winner == s).sum() / df.finished.sum()) for s in range(a.players)]
-        print(json.dumps({"games": len(df), "strategies": a.strategies, "win_rate_by_seat": plain, **adj,
+        print(json.dumps({"games": len(df), "strategies": a.strategies, "board": "no squares" if a.no_squares else
+                          "the rulings'", "win_rate_by_seat": plain, **adj,
                           "variance_ratio": variance_ratio(adj)}, indent=1))
         return 0
     pols = a.policies.split(",")

@@ -46,7 +46,7 @@ import numpy as np
 from .intervals import Z95
 
 __all__ = ["adjusted_mean", "adjusted_rate", "adjusted_rate_difference", "luck_columns", "luck_features",
-           "adjusted_win_rates", "paired_guide_differences", "paired_variance_ratio", "seat_controls",
+           "adjusted_win_rates", "paired_guide_differences", "paired_variance_ratio", "seat_controls", "target_control",
            "variance_ratio", "RIDGE"]
 
 #: the ridge penalty on each seat's deviation from the pooled coefficients, in units of the
@@ -178,17 +178,40 @@ def _seat_fit(X: np.ndarray, Y: np.ndarray, ridge: float) -> np.ndarray:
     return (coef[base][None, :] + coef[P + K:].reshape(P, K)) / scale
 
 
-def seat_controls(X: np.ndarray, Y: np.ndarray, ridge: float = RIDGE) -> np.ndarray:
+def seat_controls(X: np.ndarray, Y: np.ndarray, ridge: float = RIDGE, inner: bool = False):
     """[games, players] each seat's control ``X[g, s]·β_s``, the coefficients fitted
     (:func:`_seat_fit`) on the other half of the games: zero mean whatever ``Y`` is, since the
-    features have mean zero and the coefficients do not depend on the game they are applied to."""
+    features have mean zero and the coefficients do not depend on the game they are applied to.
+    ``inner``: also the in-half controls (each game's features times its own half's
+    coefficients), which :func:`target_control` scales by."""
     X = np.asarray(X, dtype=float)
     Y = np.asarray(Y, dtype=float)
     fold = _halves(X.shape[0])
     out = np.zeros(Y.shape)
+    own = np.zeros(Y.shape)
     for k in (0, 1):
         fit = fold != k
-        out[~fit] = np.einsum("npk,pk->np", X[~fit], _seat_fit(X[fit], Y[fit], ridge))
+        beta = _seat_fit(X[fit], Y[fit], ridge)
+        out[~fit] = np.einsum("npk,pk->np", X[~fit], beta)
+        own[fit] = np.einsum("npk,pk->np", X[fit], beta)
+    return (out, own) if inner else out
+
+
+def target_control(y, d, c_out, c_in) -> np.ndarray:
+    """One figure's control by game: the seat control ``c_out`` scaled by ``γ``, the coefficient of
+    the control in the least-squares fit of ``y`` on (1, ``c_in``, ``d``) over the other half of
+    the games (each half's γ from its own games and its own coefficients only, so the control of
+    a game depends on the other half alone: still mean zero). A figure whose player turns luck
+    into wins differently from the seats' average (a guide that seldom wins) gets its own scale,
+    down to none where the control does not explain it."""
+    y, d, c_out, c_in = (np.asarray(v, dtype=float) for v in (y, d, c_out, c_in))
+    fold = _halves(y.size)
+    out = np.zeros(y.size)
+    for k in (0, 1):
+        fit = fold != k
+        A = np.column_stack([np.ones(fit.sum()), c_in[fit], d[fit]])
+        gamma = np.linalg.lstsq(A, y[fit], rcond=None)[0][1] if fit.sum() > 3 else 0.0
+        out[~fit] = gamma * c_out[~fit]
     return out
 
 
@@ -219,7 +242,7 @@ def adjusted_win_rates(df, guides: tuple[str, ...] | None = None) -> dict:
         return out
     X = luck_features(df)
     Y = np.stack([(winner == s).astype(float) for s in range(P)], axis=1)
-    C = None if X is None else seat_controls(X, Y)
+    C, Cin = (None, None) if X is None else seat_controls(X, Y, inner=True)
     seat_se = [plain_rate_se((winner == s).astype(float), fin) for s in range(P)]
     out["win_rate_by_seat_se"] = seat_se
     fair = 1.0 / P
@@ -229,7 +252,7 @@ def adjusted_win_rates(df, guides: tuple[str, ...] | None = None) -> dict:
     if C is not None:
         rates, cis, ses = [], [], []
         for s in range(P):
-            rate, lo, hi, se = _controlled_rate(Y[:, s], fin, C[:, s])
+            rate, lo, hi, se = _controlled_rate(Y[:, s], fin, target_control(Y[:, s], fin, C[:, s], Cin[:, s]))
             rates.append(rate)
             cis.append([lo, hi])
             ses.append(se)
@@ -248,7 +271,8 @@ def adjusted_win_rates(df, guides: tuple[str, ...] | None = None) -> dict:
         y = ((holder >= 0) & (winner == holder)).astype(float)
         by_plain[name] = plain_rate_se(y, dealt)
         if C is not None:
-            rate, lo, hi, se = _controlled_rate(y, dealt, _holder_control(C, holder))
+            c = target_control(y, dealt, _holder_control(C, holder), _holder_control(Cin, holder))
+            rate, lo, hi, se = _controlled_rate(y, dealt, c)
             by[name], by_ci[name], by_se[name] = rate, [lo, hi], se
     out["win_rate_by_guide_se"] = by_plain
     if C is not None:
@@ -340,7 +364,8 @@ def _guide_arrays(df, guides):
     winner = df["winner"].to_numpy()
     fin = df["finished"].to_numpy(bool).astype(float)
     X = luck_features(df)
-    C = None if X is None else seat_controls(X, np.stack([(winner == s).astype(float) for s in range(P)], axis=1))
+    C, Cin = (None, None) if X is None else seat_controls(
+        X, np.stack([(winner == s).astype(float) for s in range(P)], axis=1), inner=True)
     codes = np.stack([df[f"guide_{s}"].cat.codes.to_numpy() for s in range(P)], axis=1)
     out = {}
     for a, name in enumerate(ANIMALS):
@@ -349,7 +374,8 @@ def _guide_arrays(df, guides):
         holder = np.where((codes == a).any(axis=1), (codes == a).argmax(axis=1), -1)
         d = (holder >= 0).astype(float) * fin
         y = ((holder >= 0) & (winner == holder)).astype(float)
-        out[name] = (y, d, None if C is None else _holder_control(C, holder))
+        out[name] = (y, d, None if C is None else
+                     target_control(y, d, _holder_control(C, holder), _holder_control(Cin, holder)))
     return out
 
 
