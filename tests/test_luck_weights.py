@@ -91,3 +91,44 @@ def test_the_weighted_lucks_narrow_the_intervals():
     weighted = variance_ratio(adjusted_win_rates(frame))["seat"]
     base = variance_ratio(adjusted_win_rates(plain))["seat"]
     assert min(weighted) > 1.5 and all(w > b for w, b in zip(weighted, base)), (weighted, base)
+
+
+def _agreement(strategies, games, seed):
+    """Each seat's and each guide's adjusted win rate against the plain one on the engine's games:
+    their difference is the mean of the figure's control (target_control), so it must be within
+    4.5 standard errors of that mean of 0."""
+    import pandas as pd
+
+    from heron_sim.analysis.luck_adjust import _holder_control, luck_features, seat_controls, target_control
+    from heron_sim.simulation import simulate_batches, summary_columns
+
+    frame = pd.concat([summary_columns(b) for b in simulate_batches(
+        Rules.build(mode="8d8", players=4), games, seed=seed, strategies=strategies, luck=True,
+        batch_size=100_000)], ignore_index=True)
+    winner = frame["winner"].to_numpy()
+    fin = frame["finished"].to_numpy(bool).astype(float)
+    Y = np.stack([(winner == s).astype(float) for s in range(4)], axis=1)
+    C, Cin = seat_controls(luck_features(frame), Y, inner=True)
+    adj = adjusted_win_rates(frame)
+    for s in range(4):
+        c = target_control(Y[:, s], fin, C[:, s], Cin[:, s]) / fin.mean()
+        plain = Y[:, s].sum() / fin.sum()
+        assert abs(plain - adj["win_rate_by_seat_adjusted"][s]) < Z * c.std(ddof=1) / np.sqrt(c.size), s
+    codes = np.stack([frame[f"guide_{s}"].cat.codes.to_numpy() for s in range(4)], axis=1)
+    for a, name in enumerate(adj["win_rate_by_guide_adjusted"]):
+        holder = np.where((codes == a).any(axis=1), (codes == a).argmax(axis=1), -1)
+        d = (holder >= 0) * fin
+        y = ((holder >= 0) & (winner == holder)).astype(float)
+        c = target_control(y, d, _holder_control(C, holder), _holder_control(Cin, holder)) / d.mean()
+        plain = y.sum() / d.sum()
+        assert abs(plain - adj["win_rate_by_guide_adjusted"][name]) < Z * c.std(ddof=1) / np.sqrt(c.size), name
+
+
+def test_the_adjusted_and_plain_rates_agree_on_engine_games():
+    _agreement("greedy,prudent,expert,racer", 20_000, 51)
+
+
+@pytest.mark.slow
+def test_the_adjusted_and_plain_rates_agree_on_a_million_games():
+    """Issue 32 item 2: on 10⁶ games (greedy: the fastest with luck) they agree."""
+    _agreement("greedy", 1_000_000, 53)
