@@ -41,7 +41,9 @@ Measures, on this machine (in-process figures: medians of ``--repeats`` runs, wa
   ratio (plain ÷ adjusted) of each seat's and each guide's win rate with bootstrap intervals, and
   the games a table needs for a ±0.5-point interval on a guide's win rate, plain and adjusted;
   and the variance ratio of the paired difference variant − rulings (``heron_patience_doubling``,
-  the same seeds) of each guide's win rate and of the guide spread (``--luck`` prints only these);
+  the same seeds) of each guide's win rate and of the guide spread; and for each table of the lab's
+  default panel the median guide ratio, and the share of its games a default-panel study needs
+  for the same intervals (``--luck`` prints only these);
 - with ``--report``: the wall time of ``heron-sim report`` (the whole test plan, simulation,
   analysis and rendering) with an empty cache, as ``make report`` runs it on a fresh clone
   (target < 5 min).
@@ -228,6 +230,41 @@ def luck_figures(games: int = 20_000, boots: int = 100, seed: int = 1) -> dict:
             "guide": {g: (point[1 + k], lo[1 + k], hi[1 + k]) for k, g in enumerate(guides)},
             "guide_fig": pair["guide"]}
     return out
+
+
+def luck_panel_figures(games: int = 20_000, seed: int = 7) -> dict:
+    """Issue 32 item 4: the games a default-panel study needs for the same precision, before and
+    after the luck. Each table of the lab's default panel (heron_sim.lab.panel.DEFAULT_PANEL, its
+    first seating), ``games`` 8 D8 games with luck: the median over the guides of the variance
+    ratio of a guide's win rate, with the weighted lucks and with the plain lucks only (their
+    columns dropped). A study playing the same games on every table needs mean(1 / ratio) of its
+    games for the same intervals."""
+    import numpy as np
+
+    from heron_sim.analysis.luck_adjust import adjusted_win_rates, variance_ratio
+    from heron_sim.lab.panel import DEFAULT_PANEL
+    from heron_sim.rules import Rules
+    from heron_sim.runner.run import seatings
+    from heron_sim.simulation import simulate
+
+    tables = {}
+    for sc in DEFAULT_PANEL:
+        seats = seatings(list(sc.strategies), sc.players)[0]
+        df = simulate(Rules.build(mode="8d8", players=sc.players), games, seed=seed, strategies=seats, luck=True)
+        plain = df.drop(columns=[c for c in df.columns if c.startswith("luck_seat") and "_" in c[len("luck_seat"):]])
+        tables[sc.name] = tuple(float(np.median(list(variance_ratio(adjusted_win_rates(f))["guide"].values())))
+                                for f in (df, plain))
+    share = {k: float(np.mean([1 / t[k] for t in tables.values()])) for k in (0, 1)}
+    return {"tables": tables, "share_weighted": share[0], "share_plain": share[1], "games": games}
+
+
+def luck_panel_rows(fig: dict) -> list[tuple]:
+    """The panel's luck rows (label, value, detail, target)."""
+    per = ", ".join(f"{name} {w:.2f} ({p:.2f})" for name, (w, p) in fig["tables"].items())
+    return [("luck: default panel, each table's median guide ratio, weighted (plain lucks)", per, "", ""),
+            ("luck: games a default-panel study needs for the same intervals",
+             f"x{fig['share_weighted']:.2f} (x{fig['share_plain']:.2f} with the plain lucks, x1 without luck)", "",
+             "<= x0.33 (issue 32: 3x fewer)")]
 
 
 def luck_rows(fig: dict) -> list[tuple]:
@@ -483,7 +520,7 @@ def main() -> None:
     if args.luck:
         print(f"load average at start {os.getloadavg()[0]:.2f}; 20,000 games a table (and as many of the variant), "
               "100 bootstrap resamples")
-        for label, value, _, target in luck_rows(luck_figures()):
+        for label, value, _, target in luck_rows(luck_figures()) + luck_panel_rows(luck_panel_figures()):
             print(f"{label:<72} {value:>40}  {target}")
         return
     if args.explore:
@@ -535,7 +572,7 @@ def main() -> None:
 
     rows += [(label, value, "", "") for label, value in roll_phase_figures()]
     rows += explore_rows(explore_figures(min(args.repeats, 3)))
-    rows += luck_rows(luck_figures())
+    rows += luck_rows(luck_figures()) + luck_panel_rows(luck_panel_figures())
     warm = statistics.median(wall(CLI + ["simulate", "--games", "10000", "--json"]) for _ in range(3))
     rows.append(("`heron-sim simulate --games 10000`, warm cache", f"{warm:.2f} s", "", ""))
     if not args.quick:
