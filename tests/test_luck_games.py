@@ -104,9 +104,12 @@ def test_simulate_luck_json_has_the_adjusted_win_rates():
         assert doc[key] is not None, key
     for (lo, hi), rate in zip(doc["win_rate_by_seat_adjusted_ci"], doc["win_rate_by_seat_adjusted"]):
         assert lo < rate < hi
+    vr = doc["luck_variance_ratio"]  # plain se / adjusted se, squared
+    assert vr["seat"][0] == pytest.approx((doc["win_rate_by_seat_se"][0] / doc["win_rate_by_seat_adjusted_se"][0]) ** 2)
+    assert set(vr["guide"]) == set(doc["win_rate_by_guide_adjusted"])
     plain = json.loads(runner.invoke(app, ["simulate", "--games", "600", "--json"]).stdout)
     assert plain["win_rate_by_seat"] == doc["win_rate_by_seat"]  # the same games
-    assert plain["win_rate_by_seat_adjusted"] is None
+    assert plain["win_rate_by_seat_adjusted"] is None and plain["luck_variance_ratio"] is None
     table = runner.invoke(app, ["simulate", "--games", "600", "--luck"]).stdout
     assert "win rate seat 1, luck-adjusted" in table and "win rate guide heron, luck-adjusted" in table
     assert "luck-adjusted" not in runner.invoke(app, ["simulate", "--games", "600"]).stdout

@@ -7,7 +7,7 @@ import pandas as pd
 
 from ..animals import NAMES as ANIMALS
 from .intervals import wilson
-from .luck_adjust import adjusted_win_rates
+from .luck_adjust import adjusted_win_rates, variance_ratio
 from .metrics import seat_table
 
 
@@ -33,8 +33,10 @@ def summarize(df: pd.DataFrame) -> dict:
     Luck-adjusted beside the plain ones (heron_sim.analysis.luck_adjust, docs/luck.md):
     win_rate_by_seat_adjusted and its _ci (95 %) and _se, win_rate_by_seat_se (the plain
     estimate's), the same by guide, first_player_advantage (seat 1's win rate − 1/players) and
-    first_player_advantage_adjusted, each with its _ci. The adjusted ones are None (JSON null)
-    when the frame has no luck columns (``luck_seat1`` ...: ``simulate(..., luck=True)``).
+    first_player_advantage_adjusted, each with its _ci; luck_variance_ratio ({"seat": [...],
+    "guide": {...}}: plain variance ÷ adjusted, how many times fewer games the adjusted figure
+    needs for the same interval). The adjusted ones are None (JSON null) when the frame has no
+    luck columns (``luck_seat1`` ...: ``simulate(..., luck=True)``).
     """
     n = len(df)
     P = _seats(df)
@@ -56,6 +58,7 @@ def summarize(df: pd.DataFrame) -> dict:
             by_guide_ci[name] = [lo, hi]
     played = int(df["played_turns"].sum()) if n else 0
     advance = int(sum(df[f"advance_{s}"].sum() for s in range(P))) if n else 0
+    adjusted = adjusted_win_rates(df)
     return {
         "games": n,
         "finished": int(finished.sum()),
@@ -75,7 +78,8 @@ def summarize(df: pd.DataFrame) -> dict:
         "lion_rescues_per_game": float(df["lion_rescues"].mean()) if n else float("nan"),
         "lead_changes_mean": float(df["lead_changes"].mean()) if n else float("nan"),
         **power_uses_per_game_dealt(df),
-        **adjusted_win_rates(df),
+        **adjusted,
+        "luck_variance_ratio": variance_ratio(adjusted) or None,
     }
 
 
