@@ -37,7 +37,7 @@ def simulate_cmd(
     as_json: JsonOpt = False,
     precision: Annotated[Optional[float], typer.Option("--precision", help="Play blocks of --games games until every win rate's (seat, guide when dealt) 95 % half-width is at most this, e.g. 0.005; reports the games used.")] = None,
     log_turns: Annotated[Optional[Path], typer.Option("--log-turns", help="Also write every turn decision of the games played (dice, keep/stop, powers) as the CSV turn log that heron-sim calibrate reads (docs/calibrate.md).")] = None,
-    luck: Annotated[bool, typer.Option("--luck", help="Measure each seat's luck on the expert's tables (luck_seat1 ... columns; identical dice, rules by guide included) and report the luck-adjusted win rates beside the plain ones (docs/luck.md): the same games, on the generic turn (slower), after building the luck's tables (seconds).")] = False,
+    luck: Annotated[bool, typer.Option("--luck", help="Measure each seat's luck on the expert's tables (luck_seat1 ... columns, and 20 luck_seat1_<weight> columns a seat weighted by the squares at each turn's start; identical dice, rules by guide included) and report the luck-adjusted win rates beside the plain ones, with luck_variance_ratio in --json (docs/luck.md): the same games, on the generic turn (slower), after building the luck's tables (seconds).")] = False,
 ) -> None:
     """Play whole games and print the summary: win rates by seat and guide (95 % intervals),
     game length, Pond, Anxiety and advance per played turn. Results stream to --out batch by
