@@ -236,8 +236,8 @@ def luck_panel_figures(games: int = 20_000, seed: int = 7) -> dict:
     """Issue 32 item 4: the games a default-panel study needs for the same precision, before and
     after the luck. Each table of the lab's default panel (heron_sim.lab.panel.DEFAULT_PANEL, its
     first seating), ``games`` 8 D8 games with luck: the median over the guides of the variance
-    ratio of a guide's win rate, with the weighted lucks and with the plain lucks only (their
-    columns dropped). A study playing the same games on every table needs mean(1 / ratio) of its
+    ratio of a guide's win rate, with every luck (weighted, landing) and with the plain lucks only
+    (the others' columns dropped). A study playing the same games on every table needs mean(1 / ratio) of its
     games for the same intervals."""
     import numpy as np
 
@@ -261,7 +261,7 @@ def luck_panel_figures(games: int = 20_000, seed: int = 7) -> dict:
 def luck_panel_rows(fig: dict) -> list[tuple]:
     """The panel's luck rows (label, value, detail, target)."""
     per = ", ".join(f"{name} {w:.2f} ({p:.2f})" for name, (w, p) in fig["tables"].items())
-    return [("luck: default panel, each table's median guide ratio, weighted (plain lucks)", per, "", ""),
+    return [("luck: default panel, each table's median guide ratio, all lucks (plain lucks)", per, "", ""),
             ("luck: games a default-panel study needs for the same intervals",
              f"x{fig['share_weighted']:.2f} (x{fig['share_plain']:.2f} with the plain lucks, x1 without luck)", "",
              "<= x0.33 (issue 32: 3x fewer)")]

@@ -93,7 +93,7 @@ def check_memory(n_bytes: float, what: str, hint: str) -> None:
 def frame_bytes_per_game(rules: Rules, luck: bool = False) -> int:
     """Peak bytes per game of :func:`simulate` (the kernel's rows, then the frame's columns;
     with ``luck``, the luck's columns: every seat's in the rows, the seats played in the frame)."""
-    extra = 8 * L.LUCK_COLUMNS + rules.players * (8 + 4 * L.LUCK_WEIGHTS) if luck else 0
+    extra = 8 * L.LUCK_COLUMNS + rules.players * (8 + 4 * (L.LUCK_WEIGHTS + L.LAND_SLOTS)) if luck else 0
     return 2 * 8 * L.n_columns(rules.finish) + 64 + extra
 
 
@@ -226,6 +226,12 @@ def summary_columns(df: pd.DataFrame) -> pd.DataFrame:
     return slim
 
 
+def landing_squares(rules: Rules) -> list[int]:
+    """The special squares whose landing luck the engine counts (luck_turn.land_luck): the board's
+    first LAND_SLOTS special squares from 1 to before the finish, in order."""
+    return sorted(q for q, code in rules.squares if 1 <= q < rules.finish and code != 0)[:L.LAND_SLOTS]
+
+
 def results_frame(out: np.ndarray, rules: Rules, seed: int, seating: list[str],
                   first_game: int = 0) -> pd.DataFrame:
     """Tidy per-game table from the kernel's output rows.
@@ -293,6 +299,10 @@ def results_frame(out: np.ndarray, rules: Rules, seed: int, seating: list[str],
             at = ncols + L.MAX_SEATS + s * L.LUCK_WEIGHTS
             for k, name in enumerate(LUCK_WEIGHT_NAMES):
                 cols[f"luck_seat{s + 1}_{name}"] = (out[:, at + k] / unit).astype(np.float32)
+        for s in range(P):  # the landing lucks, by special square (float32)
+            at = ncols + L.MAX_SEATS * (1 + L.LUCK_WEIGHTS) + s * L.LAND_SLOTS
+            for k, q in enumerate(landing_squares(rules)):
+                cols[f"luck_seat{s + 1}_sq{q}"] = (out[:, at + k] / unit).astype(np.float32)
     return pd.DataFrame(cols)
 
 

@@ -228,8 +228,11 @@ def test_games_with_luck_under_rules_by_guide_are_the_same(seats):
     lucky = simulate(rules, 400, seed=gg.SEED, strategies=seats, threads=1, luck=True)
     from heron_sim.strategies.luck_weights import NAMES
 
+    from heron_sim.simulation import landing_squares
+
     assert list(lucky.columns) == (list(plain.columns) + [f"luck_seat{s + 1}" for s in range(4)]
-                                   + [f"luck_seat{s + 1}_{n}" for s in range(4) for n in NAMES])
+                                   + [f"luck_seat{s + 1}_{n}" for s in range(4) for n in NAMES]
+                                   + [f"luck_seat{s + 1}_sq{q}" for s in range(4) for q in landing_squares(rules)])
     for c in plain.columns:
         assert plain[c].equals(lucky[c]), c
     assert (lucky["luck_seat1"] != 0).all()

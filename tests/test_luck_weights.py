@@ -132,3 +132,77 @@ def test_the_adjusted_and_plain_rates_agree_on_engine_games():
 def test_the_adjusted_and_plain_rates_agree_on_a_million_games():
     """Issue 32 item 2: on 10⁶ games (greedy: the fastest with luck) they agree."""
     _agreement("greedy", 1_000_000, 53)
+
+
+# ---- the last roll's landing on the board's special squares (luck_turn.land_luck) -----------
+def _land_block(rules):
+    from heron_sim.strategies import expert_luck as EL
+
+    row, lo = EL.luck_row(rules)
+    head = row[lo:lo + EL.LK_HEAD]
+    rmax, anx, npre, amax = (int(head[k]) for k in (EL.LK_RMAX, EL.LK_ANX, EL.LK_NPRE, EL.LK_AMAX))
+    at = int(head[EL.LK_V])
+    V = row[at:at + 5 * rmax * npre * anx].reshape(5, rmax, npre, anx)
+    at = int(head[EL.LK_LAND])
+    return V, row[at:at + 5 * npre * anx * amax].reshape(5, npre, anx, amax)
+
+
+@pytest.mark.parametrize("overrides", [{}, {"anxiety_threshold": 4, "rolls": 4}, {"bull_bonus": 4}])
+def test_the_last_rolls_law_is_exact(overrides):
+    """Each law of the last roll's value sums to 1 and its mean is the value before that roll
+    (V at 0 rolls left: the same outcomes, summed instead of counted), to 1e-12."""
+    V, D = _land_block(Rules.build(mode="8d8", overrides=overrides))
+    total = D.sum(axis=-1)
+    used = total > 0
+    assert used.sum() > 500
+    assert np.abs(total[used] - 1).max() < 1e-12
+    assert np.abs((D * np.arange(D.shape[-1])).sum(axis=-1)[used] - V[:, 0][used]).max() < 1e-12
+    assert (V[:, 0][~used] == 0).all()  # no law where no roll is possible
+
+
+@pytest.mark.parametrize("strategies", ["greedy", "greedy,prudent,expert,racer", "novice,casual,regular,expert"])
+def test_every_landing_luck_has_mean_zero(strategies):
+    """52 landing lucks a frame (13 squares, 4 seats), each within 4.5 σ of 0 (20,000 games), and
+    the squares pooled over the seats within 4 σ."""
+    frame = simulate(Rules.build(mode="8d8", players=4), 20_000, seed=61, strategies=strategies, luck=True)
+    cols = [c for c in frame.columns if "_sq" in c]
+    assert len(cols) == 52
+    for c in cols:
+        x = frame[c].to_numpy(dtype=float)
+        assert x.std() > 0 and abs(_z(x)) < Z, (strategies, c, x.mean())
+    for q in {c.split("_")[-1] for c in cols}:
+        assert abs(_z(frame[[f"luck_seat{s + 1}_{q}" for s in range(4)]].to_numpy(float).sum(axis=1))) < 4.0, q
+
+
+def test_a_shifted_landing_law_is_caught(monkeypatch):
+    """Negative control: the last roll's law read one square off (each law moved up by one
+    square) gives landing lucks whose mean leaves 4.5 σ."""
+    from heron_sim.strategies import expert_luck as EL
+
+    made = EL.luck_row
+
+    def shifted(rules):
+        row, lo = made(rules)
+        row = row.copy()
+        at, amax = int(row[lo + EL.LK_LAND]), int(row[lo + EL.LK_AMAX])
+        block = row[at:].reshape(-1, amax)
+        block[:, 1:] = block[:, :-1].copy()
+        block[:, 0] = 0.0
+        row[at:] = block.ravel()
+        return row, lo
+
+    monkeypatch.setattr(EL, "luck_row", shifted)
+    frame = simulate(Rules.build(mode="8d8", players=4), 4000, seed=61, strategies="greedy", luck=True)
+    z = [abs(_z(frame[c].to_numpy(dtype=float))) for c in frame.columns if "_sq" in c]
+    assert max(z) > Z, max(z)
+
+
+def test_the_landing_lucks_narrow_the_intervals_further():
+    """On 20,000 games of the AI mix the landing lucks raise every seat's variance ratio above the
+    weighted lucks' alone (the same games, the landing columns dropped)."""
+    frame = simulate(Rules.build(mode="8d8", players=4), 20_000, seed=63, strategies="greedy,prudent,expert,racer",
+                     luck=True)
+    without = frame.drop(columns=[c for c in frame.columns if "_sq" in c])
+    full = variance_ratio(adjusted_win_rates(frame))["seat"]
+    base = variance_ratio(adjusted_win_rates(without))["seat"]
+    assert all(f > b for f, b in zip(full, base)), (full, base)

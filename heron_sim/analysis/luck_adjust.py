@@ -138,7 +138,9 @@ def luck_columns(df) -> list[str]:
 def luck_features(df) -> np.ndarray | None:
     """[games, players, k] each seat's luck features (None without luck columns): its own luck,
     the others' summed, then its weighted lucks (``luck_seat<s>_<name>``,
-    heron_sim.strategies.luck_weights) where the frame has them all."""
+    heron_sim.strategies.luck_weights) where the frame has them all, then for each special square
+    ``q`` its landing luck (``luck_seat<s>_sq<q>``, heron_sim.strategies.luck_turn.land_luck) and
+    the others' summed."""
     from ..strategies.luck_weights import NAMES
 
     cols = luck_columns(df)
@@ -150,6 +152,10 @@ def luck_features(df) -> np.ndarray | None:
     weighted = [[f"{c}_{name}" for c in cols] for name in NAMES]
     if all(c in df.columns for names in weighted for c in names):
         feats += [df[names].to_numpy(dtype=float) for names in weighted]
+    squares = [c[len(cols[0]) + 1:] for c in df.columns if c.startswith(f"{cols[0]}_sq")]
+    for q in squares:  # the landing lucks (luck_turn.land_luck): the seat's own, the others' summed
+        Lq = df[[f"{c}_{q}" for c in cols]].to_numpy(dtype=float)
+        feats += [Lq, Lq.sum(axis=1, keepdims=True) - Lq]
     return np.stack(feats, axis=2).reshape(len(df), P, len(feats))
 
 

@@ -9,7 +9,8 @@ from ..rules.rules import (
 )
 from ..strategies.common import can_target
 from ..strategies.dispatch import (
-    decide, fused_score, fused_turn, luck_add, pond_luck, power_luck, value_after, value_before, value_first,
+    decide, fused_score, fused_turn, land_luck, luck_add, pond_luck, power_luck, value_after, value_before,
+    value_first,
 )
 from ..engine.dice import (
     best_set, count_animals, doubling_guide, newly_kept_count, reserved_herons, roll_free_dice,
@@ -135,6 +136,7 @@ def roll_phase(seat, w, R, rng, sp):
             after = value_after(seat, w, R, sp, w[ROLLS_LEFT], False)
             if after > -1e299:
                 luck_add(seat, w, after - before)
+                land_luck(seat, w, R, sp, after)  # the last roll: where it lands the pawn
 
 
 @hot

@@ -22,7 +22,7 @@ from .declared import declarations
 PLUGIN = 100
 #: The luck's hooks the loop calls at each roll when luck is on (heron_sim.strategies.luck_turn),
 #: reached, like the strategies, through the generated dispatcher.
-LUCK_HOOKS = ("luck_add", "pond_luck", "power_luck", "value_after", "value_before", "value_first")
+LUCK_HOOKS = ("land_luck", "luck_add", "pond_luck", "power_luck", "value_after", "value_before", "value_first")
 
 #: How the generated dispatcher calls a plug-in (the address in column 0 of its row).
 PLUGIN_CALL = ("heron_sim.strategies.plugins", "call_address", "int(sp[seat, 0]), kind, seat, w, R, rng, sp")

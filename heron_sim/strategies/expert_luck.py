@@ -121,6 +121,39 @@ def _pre_values(n, anx, rmax, Q, pre_T, post_codes, out_off, out_cnt, out_probs,
     return V
 
 
+@njit(cache=True, nogil=True)
+def _last_roll_laws(n, anx, Q, pre_T, post_codes, out_off, out_cnt, out_probs, adv, eff, dbl, bull, lion, B,
+                    par, amax):
+    """D[p, h, a]: the law of the value after the last roll of a turn (no roll left after it: the
+    score of the dice, or the Anxiety's value; an integer number of squares) from the kept vector
+    ``p`` and ``h`` reserved herons, a < ``amax``: :func:`_pre_values` at r = 0, counting each
+    outcome's value instead of summing it (so sum_a a·D[p, h, a] = V[0, p, h])."""
+    npre = pre_T.shape[0]
+    D = np.zeros((npre, anx, amax))
+    tot = np.zeros(6, dtype=np.int64)
+    Cn = np.zeros(6, dtype=np.int64)
+    for p in range(npre):
+        tsum = 0
+        for j in range(6):
+            tsum += pre_T[p, j]
+        for h in range(anx):
+            f = n - tsum - h
+            if f < 1:
+                continue
+            for o in range(out_off[f], out_off[f + 1]):
+                h2 = h + out_cnt[o, 6]
+                if h2 >= anx:
+                    for j in range(6):
+                        tot[j] = pre_T[p, j] + out_cnt[o, j]
+                    v = _anxiety(tot, h2, adv, eff, dbl, bull, lion, par)
+                else:
+                    for j in range(6):
+                        Cn[j] = out_cnt[o, j]
+                    v = Q[0, np.searchsorted(post_codes, _post_code(pre_T[p], Cn, B)), 1 if out_cnt[o, 6] > 0 else 0]
+                D[p, h, min(max(int(round(v)), 0), amax - 1)] += out_probs[o]
+    return D
+
+
 def _successors(n: int, off: np.ndarray, cnt: np.ndarray) -> np.ndarray:
     """succ[o, a]: the index of outcome o (of f dice) plus one die showing animal a (of f + 1)."""
     index = {}
@@ -409,8 +442,11 @@ __all__ = ["LuckTables", "POLICIES", "at_offset", "luck_row", "luck_tables", "lu
 # The game loop (heron_sim.loop.turn, with luck on) reads one extra parameter row: the expert's
 # row of the game's rules (its after-roll values Q, every table) followed, at offset ``lo``, by
 # the luck's block (LK_* below; offsets from the row's start):
-LK_B, LK_RMAX, LK_ANX, LK_PI, LK_V, LK_FIRST, LK_NPRE, LK_POWERS_ONLY, LK_POWER_BIAS, LK_POND = range(10)
-LK_HEAD = 10
+LK_B, LK_RMAX, LK_ANX, LK_PI, LK_V, LK_FIRST, LK_NPRE, LK_POWERS_ONLY, LK_POWER_BIAS, LK_POND, LK_LAND, \
+    LK_AMAX = range(12)
+LK_HEAD = 12
+#: the squares a turn's value can reach, and more (the last roll's law: LK_LAND)
+AMAX = 40
 #   law[h] at LK_POND (h <= n dice): P(a first roll opens the Pond with h herons in all, its extra
 #   rolls included; heron_sim.exact.dice_laws.pond_pushback_unconditional): the expected push-back
 #   of a first roll is its sum times the squares h herons push back, read from the turn's rules
@@ -421,6 +457,9 @@ LK_HEAD = 10
 #   pre_index[code] (float; -1 none) at LK_PI: the dense index of a canonical kept vector
 #   V[t, r, p, h] at LK_V (t < 5, r < rmax, p < npre, h < anx): the value before a reroll
 #   first[t, r] at LK_FIRST (r <= rmax): the value before the first roll
+#   land[t, p, h, a] at LK_LAND (a < LK_AMAX): P(the value after a last roll, no roll left after
+#   it, is a squares) from the kept vector p and h reserved herons (:func:`_last_roll_laws`):
+#   luck_turn.land_luck's law of where the pawn would land
 
 
 _LUCK_ROWS: dict = {}
@@ -478,7 +517,7 @@ def at_offset(made: tuple[np.ndarray, int], lo: int) -> np.ndarray:
     out = np.zeros(row.size + lo - lo0)
     out[:lo0] = row[:lo0]
     out[lo:] = row[lo0:]
-    for k in (LK_PI, LK_V, LK_FIRST, LK_POND):
+    for k in (LK_PI, LK_V, LK_FIRST, LK_POND, LK_LAND):
         out[lo + k] += lo - lo0
     return out
 
@@ -521,12 +560,16 @@ def _build_luck_row(rules):
     npre = pre_T.shape[0]
     V = np.zeros((N_TABLES, max(rmax, 1), npre, anx))
     first = np.zeros((N_TABLES, rmax + 1))
+    land = np.zeros((N_TABLES, npre, anx, AMAX))
     for t in range(N_TABLES):
         dbl, bull, lion = _table_flags(t, rules.guide_power_doubling)
         par = _params(rules, t)
         Q, _A, _QR, _AR = _run_dp(n, anx, rmax, post_K, post_C, post_codes, pre_T, pre_index, offs, cnt, probs,
                                   adv, eff, dbl, bull, lion, B, par)
         V[t] = _pre_values(n, anx, rmax, Q, pre_T, post_codes, offs, cnt, probs, adv, eff, dbl, bull, lion, B, par)
+        if rmax >= 1:
+            land[t] = _last_roll_laws(n, anx, Q, pre_T, post_codes, offs, cnt, probs, adv, eff, dbl, bull, lion,
+                                      B, par, AMAX)
         for r in range(rmax + 1):
             first[t, r] = _first_roll(n, pond, anx, r, offs, cnt, probs, post_codes, Q, lion, adv, eff, dbl, bull,
                                       B, par)
@@ -538,7 +581,10 @@ def _build_luck_row(rules):
     head[LK_V] = head[LK_PI] + pre_index.size
     head[LK_FIRST] = head[LK_V] + V.size
     head[LK_POND] = head[LK_FIRST] + first.size
-    out = np.concatenate([row, head, pre_index.astype(np.float64), V.ravel(), first.ravel(), pond_law(rules)])
+    law = pond_law(rules)
+    head[LK_LAND] = head[LK_POND] + law.size
+    head[LK_AMAX] = AMAX
+    out = np.concatenate([row, head, pre_index.astype(np.float64), V.ravel(), first.ravel(), law, land.ravel()])
     from .expert_dp import ROW_TSEAT
     out[ROW_TSEAT] = -1
     return out, lo

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 from ..engine.jit import hot
 from ..engine.layout import (
-    AIGLE, EAGLE_FACES, FACE, FREE, FRESH, HERON, KEEP, COUNTS, LOUP, LUCK, LUCK_OFF, LUCK_ROW, LUCK_SHIFT,
-    MAX_FACES, NDICE, PLAYERS, PROT, R_FACES, R_NFACES, RESERVED, ROLLS_LEFT, STATUS, X_EAGLE_DRAWS,
+    AIGLE, EAGLE_FACES, FACE, FREE, FRESH, HERON, KEEP, COUNTS, LAND, LAND_SLOTS, LOUP, LUCK, LUCK_OFF, LUCK_PRE,
+    LUCK_ROW, LUCK_SHIFT, MAX_FACES, NDICE, PLAYERS, POS, PROT, R_BOARD, R_FACES, R_NFACES, RESERVED, ROLLS_LEFT,
+    STATUS, X_EAGLE_DRAWS,
 )
+from ..rules.rules import P_FINISH
 from .expert import _column, _rank, anxiety_value, max_of_draws, slot0_animal, table_of
 from .expert_luck import (
-    LK_ANX, LK_B, LK_FIRST, LK_NPRE, LK_PI, LK_POND, LK_POWER_BIAS, LK_POWERS_ONLY, LK_RMAX, LK_V,
+    LK_AMAX, LK_ANX, LK_B, LK_FIRST, LK_LAND, LK_NPRE, LK_PI, LK_POND, LK_POWER_BIAS, LK_POWERS_ONLY, LK_RMAX, LK_V,
 )
 from ..engine.rulebook import pond_pushback
 
@@ -109,6 +111,7 @@ def value_before(seat, w, R, sp, r):
     rolls left: the kept dice (status KEPT) and reserved herons as they stand (-1e300: none)."""
     lr = w[LUCK_ROW] - 1
     lo = w[LUCK_OFF]
+    w[LUCK_PRE] = -1
     B = int(sp[lr, lo + LK_B])
     rmax = int(sp[lr, lo + LK_RMAX])
     anx = int(sp[lr, lo + LK_ANX])
@@ -148,7 +151,41 @@ def value_before(seat, w, R, sp, r):
     if p < 0:
         return -1e300
     t = table_of(seat, w, R)
+    if r == 0:  # the last roll: where its law of the pawn's landing starts (land_luck)
+        w[LUCK_PRE] = int(sp[lr, lo + LK_LAND]) + ((t * npre + p) * anx + h) * int(sp[lr, lo + LK_AMAX])
     return sp[lr, int(sp[lr, lo + LK_V]) + ((t * rmax + r) * npre + p) * anx + h]
+
+
+@hot
+def land_luck(seat, w, R, sp, after):
+    """The luck of where the last roll of a turn (no roll left after it) would land the pawn, by
+    special square: for each of the board's first LAND_SLOTS special squares ``q`` the roll could
+    reach, 1 if ``after`` (the value of the dice just rolled, in squares: the score, or the
+    Anxiety's) is ``q`` minus the seat's square, minus that chance before the roll (the law
+    :func:`value_before` pointed at, expert_luck.LK_LAND), added to ``w[LAND + seat *
+    LAND_SLOTS + k]`` (``k``: the square's rank among the special ones). Mean zero given the
+    kept dice before the roll, whoever plays: a fixed function of the dice minus its exact
+    expectation. Where the pawn really lands after a power or a Lion's rescue may differ; that
+    part is not counted (no bias, less measured)."""
+    idx = w[LUCK_PRE]
+    if idx < 0:
+        return
+    w[LUCK_PRE] = -1
+    lr = w[LUCK_ROW] - 1
+    amax = int(sp[lr, w[LUCK_OFF] + LK_AMAX])
+    a = int(round(after))
+    pos = w[POS + seat]
+    k = 0
+    for q in range(1, R[P_FINISH]):
+        if R[R_BOARD + q] == 0:
+            continue
+        if k >= LAND_SLOTS:
+            break
+        d = q - pos
+        if 1 <= d < amax:
+            x = (1.0 if a == d else 0.0) - sp[lr, idx + d]
+            w[LAND + seat * LAND_SLOTS + k] += int(round(x * _SCALE))
+        k += 1
 
 
 @hot
