@@ -134,7 +134,7 @@ def test_the_adjusted_and_plain_rates_agree_on_a_million_games():
     _agreement("greedy", 1_000_000, 53)
 
 
-# ---- the last roll's landing on the board's special squares (luck_turn.land_luck) -----------
+# ---- where a roll's dice would land the pawn on the board's special squares (luck_turn.land_luck)
 def _land_block(rules):
     from heron_sim.strategies import expert_luck as EL
 
@@ -144,20 +144,21 @@ def _land_block(rules):
     at = int(head[EL.LK_V])
     V = row[at:at + 5 * rmax * npre * anx].reshape(5, rmax, npre, anx)
     at = int(head[EL.LK_LAND])
-    return V, row[at:at + 5 * npre * anx * amax].reshape(5, npre, anx, amax)
+    return V, row[at:at + 5 * rmax * npre * anx * amax].reshape(5, rmax, npre, anx, amax)
 
 
 @pytest.mark.parametrize("overrides", [{}, {"anxiety_threshold": 4, "rolls": 4}, {"bull_bonus": 4}])
-def test_the_last_rolls_law_is_exact(overrides):
-    """Each law of the last roll's value sums to 1 and its mean is the value before that roll
-    (V at 0 rolls left: the same outcomes, summed instead of counted), to 1e-12."""
+def test_the_laws_of_a_turns_score_are_exact(overrides):
+    """Each law of the turn's score under the expert's programme, before a roll, sums to 1 and its
+    mean is the value before that roll (V: the same recursion on values), to 1e-12, at every
+    number of rolls left."""
     V, D = _land_block(Rules.build(mode="8d8", overrides=overrides))
     total = D.sum(axis=-1)
     used = total > 0
-    assert used.sum() > 500
+    assert used[:, 0].sum() > 500 and used[:, -1].sum() > 500
     assert np.abs(total[used] - 1).max() < 1e-12
-    assert np.abs((D * np.arange(D.shape[-1])).sum(axis=-1)[used] - V[:, 0][used]).max() < 1e-12
-    assert (V[:, 0][~used] == 0).all()  # no law where no roll is possible
+    assert np.abs((D * np.arange(D.shape[-1])).sum(axis=-1)[used] - V[used]).max() < 1e-12
+    assert (V[~used] == 0).all()  # no law where no roll is possible
 
 
 @pytest.mark.parametrize("strategies", ["greedy", "greedy,prudent,expert,racer", "novice,casual,regular,expert"])
@@ -175,8 +176,8 @@ def test_every_landing_luck_has_mean_zero(strategies):
 
 
 def test_a_shifted_landing_law_is_caught(monkeypatch):
-    """Negative control: the last roll's law read one square off (each law moved up by one
-    square) gives landing lucks whose mean leaves 4.5 σ."""
+    """Negative control: the laws read one square off (each moved up by one square) give landing
+    lucks whose mean leaves 4.5 σ."""
     from heron_sim.strategies import expert_luck as EL
 
     made = EL.luck_row

@@ -124,8 +124,9 @@ POS_SLOT = LUCK_SLOT + MAX_SEATS  # [MAX_SEATS] each seat's square at the turn s
 LUCKW = POS_SLOT + MAX_SEATS  # [MAX_SEATS * LUCK_WEIGHTS] each seat's weighted lucks this game
                               # (same units), seat s's at LUCKW + s * LUCK_WEIGHTS
 LAND_SLOTS = 16  # the board's first special squares whose landing luck is counted (luck_turn.land_luck)
-LUCK_PRE = LUCKW + MAX_SEATS * LUCK_WEIGHTS  # index of the last roll's law in the luck row (-1: none)
-LAND = LUCK_PRE + 1  # [MAX_SEATS * LAND_SLOTS] each seat's landing luck by special square this game
+LUCK_PRE = LUCKW + MAX_SEATS * LUCK_WEIGHTS  # index of the law before a reroll in the luck row (-1: none)
+LUCK_POST = LUCK_PRE + 1  # column of the state just rolled in the luck row's tables (-1: none)
+LAND = LUCK_POST + 1  # [MAX_SEATS * LAND_SLOTS] each seat's landing luck by special square this game
 LUCK_COLUMNS = MAX_SEATS * (1 + LUCK_WEIGHTS + LAND_SLOTS)  # the output columns luck adds (loops.play_batch)
 HEADER = LAND + MAX_SEATS * LAND_SLOTS  # the variable regions start here
 

@@ -136,7 +136,7 @@ def roll_phase(seat, w, R, rng, sp):
             after = value_after(seat, w, R, sp, w[ROLLS_LEFT], False)
             if after > -1e299:
                 luck_add(seat, w, after - before)
-                land_luck(seat, w, R, sp, after)  # the last roll: where it lands the pawn
+                land_luck(seat, w, R, sp, after, w[ROLLS_LEFT])  # where the dice would land the pawn
 
 
 @hot

@@ -122,35 +122,50 @@ def _pre_values(n, anx, rmax, Q, pre_T, post_codes, out_off, out_cnt, out_probs,
 
 
 @njit(cache=True, nogil=True)
-def _last_roll_laws(n, anx, Q, pre_T, post_codes, out_off, out_cnt, out_probs, adv, eff, dbl, bull, lion, B,
-                    par, amax):
-    """D[p, h, a]: the law of the value after the last roll of a turn (no roll left after it: the
-    score of the dice, or the Anxiety's value; an integer number of squares) from the kept vector
-    ``p`` and ``h`` reserved herons, a < ``amax``: :func:`_pre_values` at r = 0, counting each
-    outcome's value instead of summing it (so sum_a a·D[p, h, a] = V[0, p, h])."""
+def _roll_laws(n, anx, rmax, Q, A, post_K, pre_T, pre_index, post_codes, out_off, out_cnt, out_probs, adv, eff,
+               dbl, bull, lion, B, par, amax):
+    """D[r, p, h, a]: the law of the squares the turn scores, under the expert's programme, from
+    just before a roll whose post-roll state has ``r`` rolls left, the kept vector ``p`` and ``h``
+    reserved herons (a < ``amax``): each outcome of the free dice leads to an Anxiety (its value),
+    to a stop (the dice's score: Q there) or to the programme's keep (``A``), whose next roll's law
+    is D[r - 1] of the kept vector. :func:`_pre_values`' recursion on laws instead of values, so
+    sum_a a·D[r, p, h, a] = V[r, p, h] (the values are whole squares)."""
     npre = pre_T.shape[0]
-    D = np.zeros((npre, anx, amax))
+    D = np.zeros((max(rmax, 1), npre, anx, amax))
     tot = np.zeros(6, dtype=np.int64)
     Cn = np.zeros(6, dtype=np.int64)
-    for p in range(npre):
-        tsum = 0
-        for j in range(6):
-            tsum += pre_T[p, j]
-        for h in range(anx):
-            f = n - tsum - h
-            if f < 1:
-                continue
-            for o in range(out_off[f], out_off[f + 1]):
-                h2 = h + out_cnt[o, 6]
-                if h2 >= anx:
-                    for j in range(6):
-                        tot[j] = pre_T[p, j] + out_cnt[o, j]
-                    v = _anxiety(tot, h2, adv, eff, dbl, bull, lion, par)
-                else:
+    T = np.zeros(6, dtype=np.int64)
+    for r in range(rmax):
+        for p in range(npre):
+            tsum = 0
+            for j in range(6):
+                tsum += pre_T[p, j]
+            for h in range(anx):
+                f = n - tsum - h
+                if f < 1:
+                    continue
+                for o in range(out_off[f], out_off[f + 1]):
+                    pr = out_probs[o]
+                    h2 = h + out_cnt[o, 6]
+                    if h2 >= anx:
+                        for j in range(6):
+                            tot[j] = pre_T[p, j] + out_cnt[o, j]
+                        v = _anxiety(tot, h2, adv, eff, dbl, bull, lion, par)
+                        D[r, p, h, min(max(int(round(v)), 0), amax - 1)] += pr
+                        continue
                     for j in range(6):
                         Cn[j] = out_cnt[o, j]
-                    v = Q[0, np.searchsorted(post_codes, _post_code(pre_T[p], Cn, B)), 1 if out_cnt[o, 6] > 0 else 0]
-                D[p, h, min(max(int(round(v)), 0), amax - 1)] += out_probs[o]
+                    k = np.searchsorted(post_codes, _post_code(pre_T[p], Cn, B))
+                    fl = 1 if out_cnt[o, 6] > 0 else 0
+                    act = A[r, k, fl]
+                    if act < 0 or r == 0:
+                        D[r, p, h, min(max(int(round(Q[r, k, fl])), 0), amax - 1)] += pr
+                        continue
+                    for j in range(6):
+                        T[j] = post_K[k, j] + ((act >> (ACTION_BITS * j)) & 15)
+                    q = pre_index[_pre_code(T, B)]
+                    for a in range(amax):
+                        D[r, p, h, a] += pr * D[r - 1, q, h2, a]
     return D
 
 
@@ -457,9 +472,9 @@ AMAX = 40
 #   pre_index[code] (float; -1 none) at LK_PI: the dense index of a canonical kept vector
 #   V[t, r, p, h] at LK_V (t < 5, r < rmax, p < npre, h < anx): the value before a reroll
 #   first[t, r] at LK_FIRST (r <= rmax): the value before the first roll
-#   land[t, p, h, a] at LK_LAND (a < LK_AMAX): P(the value after a last roll, no roll left after
-#   it, is a squares) from the kept vector p and h reserved herons (:func:`_last_roll_laws`):
-#   luck_turn.land_luck's law of where the pawn would land
+#   land[t, r, p, h, a] at LK_LAND (r < rmax, a < LK_AMAX): P(the turn scores a squares under the
+#   expert's programme) from just before a roll leaving r rolls, the kept vector p and h reserved
+#   herons (:func:`_roll_laws`): luck_turn.land_luck's law of where the pawn would land
 
 
 _LUCK_ROWS: dict = {}
@@ -560,16 +575,16 @@ def _build_luck_row(rules):
     npre = pre_T.shape[0]
     V = np.zeros((N_TABLES, max(rmax, 1), npre, anx))
     first = np.zeros((N_TABLES, rmax + 1))
-    land = np.zeros((N_TABLES, npre, anx, AMAX))
+    land = np.zeros((N_TABLES, max(rmax, 1), npre, anx, AMAX))
     for t in range(N_TABLES):
         dbl, bull, lion = _table_flags(t, rules.guide_power_doubling)
         par = _params(rules, t)
-        Q, _A, _QR, _AR = _run_dp(n, anx, rmax, post_K, post_C, post_codes, pre_T, pre_index, offs, cnt, probs,
-                                  adv, eff, dbl, bull, lion, B, par)
+        Q, A, _QR, _AR = _run_dp(n, anx, rmax, post_K, post_C, post_codes, pre_T, pre_index, offs, cnt, probs,
+                                 adv, eff, dbl, bull, lion, B, par)
         V[t] = _pre_values(n, anx, rmax, Q, pre_T, post_codes, offs, cnt, probs, adv, eff, dbl, bull, lion, B, par)
         if rmax >= 1:
-            land[t] = _last_roll_laws(n, anx, Q, pre_T, post_codes, offs, cnt, probs, adv, eff, dbl, bull, lion,
-                                      B, par, AMAX)
+            land[t] = _roll_laws(n, anx, rmax, Q, A, post_K, pre_T, pre_index, post_codes, offs, cnt, probs, adv,
+                                 eff, dbl, bull, lion, B, par, AMAX)
         for r in range(rmax + 1):
             first[t, r] = _first_roll(n, pond, anx, r, offs, cnt, probs, post_codes, Q, lion, adv, eff, dbl, bull,
                                       B, par)

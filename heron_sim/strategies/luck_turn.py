@@ -16,12 +16,14 @@ from __future__ import annotations
 
 from ..engine.jit import hot
 from ..engine.layout import (
-    AIGLE, EAGLE_FACES, FACE, FREE, FRESH, HERON, KEEP, COUNTS, LAND, LAND_SLOTS, LOUP, LUCK, LUCK_OFF, LUCK_PRE,
+    AIGLE, EAGLE_FACES, FACE, FREE, FRESH, HERON, KEEP, COUNTS, LAND, LAND_SLOTS, LOUP, LUCK, LUCK_OFF, LUCK_POST,
+    LUCK_PRE,
     LUCK_ROW, LUCK_SHIFT, MAX_FACES, NDICE, PLAYERS, POS, PROT, R_BOARD, R_FACES, R_NFACES, RESERVED, ROLLS_LEFT,
     STATUS, X_EAGLE_DRAWS,
 )
 from ..rules.rules import P_FINISH
 from .expert import _column, _rank, anxiety_value, max_of_draws, slot0_animal, table_of
+from .expert_dp import ACTION_BITS
 from .expert_luck import (
     LK_AMAX, LK_ANX, LK_B, LK_FIRST, LK_LAND, LK_NPRE, LK_PI, LK_POND, LK_POWER_BIAS, LK_POWERS_ONLY, LK_RMAX, LK_V,
 )
@@ -41,6 +43,7 @@ def value_after(seat, w, R, sp, r, pond):
     Pond, the Anxiety's value (a ready Lion's rescue or the consolation), else Q[r] of the
     state from the tables. Returns -1e300 where the tables hold no entry (then no luck is
     counted for this roll)."""
+    w[LUCK_POST] = -1
     if pond:
         return 0.0
     lr = w[LUCK_ROW] - 1
@@ -67,6 +70,7 @@ def value_after(seat, w, R, sp, r, pond):
     col = _column(seat, w, R, sp, lr, r, h, fl, _rank(seat, w, R, sp, lr, n - h), rmax, anx)
     if col < 0:
         return -1e300
+    w[LUCK_POST] = col  # the programme's action there: land_luck (the slots stay in w[KEEP + 6 + a])
     return sp[lr, col + 1]
 
 
@@ -151,28 +155,79 @@ def value_before(seat, w, R, sp, r):
     if p < 0:
         return -1e300
     t = table_of(seat, w, R)
-    if r == 0:  # the last roll: where its law of the pawn's landing starts (land_luck)
-        w[LUCK_PRE] = int(sp[lr, lo + LK_LAND]) + ((t * npre + p) * anx + h) * int(sp[lr, lo + LK_AMAX])
+    # where the law of the turn's score before this roll starts (land_luck)
+    w[LUCK_PRE] = int(sp[lr, lo + LK_LAND]) + (((t * rmax + r) * npre + p) * anx + h) * int(sp[lr, lo + LK_AMAX])
     return sp[lr, int(sp[lr, lo + LK_V]) + ((t * rmax + r) * npre + p) * anx + h]
 
 
 @hot
-def land_luck(seat, w, R, sp, after):
-    """The luck of where the last roll of a turn (no roll left after it) would land the pawn, by
-    special square: for each of the board's first LAND_SLOTS special squares ``q`` the roll could
-    reach, 1 if ``after`` (the value of the dice just rolled, in squares: the score, or the
-    Anxiety's) is ``q`` minus the seat's square, minus that chance before the roll (the law
-    :func:`value_before` pointed at, expert_luck.LK_LAND), added to ``w[LAND + seat *
-    LAND_SLOTS + k]`` (``k``: the square's rank among the special ones). Mean zero given the
-    kept dice before the roll, whoever plays: a fixed function of the dice minus its exact
-    expectation. Where the pawn really lands after a power or a Lion's rescue may differ; that
+def _kept_law(seat, w, R, sp, r):
+    """Where the law of the turn's score starts after the roll just made (``r`` rolls left), if the
+    programme keeps and rerolls there (its action at the column :func:`value_after` noted); -1
+    where it stops (the score is the value after the roll) or nothing was noted."""
+    col = w[LUCK_POST]
+    if col < 0 or r < 1:
+        return -1
+    lr = w[LUCK_ROW] - 1
+    lo = w[LUCK_OFF]
+    action = int(sp[lr, col])
+    if action < 0:
+        return -1
+    B = int(sp[lr, lo + LK_B])
+    rmax = int(sp[lr, lo + LK_RMAX])
+    anx = int(sp[lr, lo + LK_ANX])
+    npre = int(sp[lr, lo + LK_NPRE])
+    for a in range(7):
+        w[COUNTS + a] = 0
+    h = 0
+    for i in range(w[NDICE]):
+        f = w[FACE + i]
+        if f == HERON:
+            h += 1
+        elif w[STATUS + i] != FREE:
+            w[COUNTS + f] += 1
+    for a in range(6):  # the free dice the programme keeps, by slot (expert.apply_keep_action)
+        w[COUNTS + a] += (action >> (ACTION_BITS * w[KEEP + 6 + a])) & 15
+    g0 = slot0_animal(seat, w, R)
+    for a in range(6):
+        w[KEEP + a] = w[COUNTS + a]
+    w[KEEP + g0] = -1
+    code = w[COUNTS + g0]
+    m = B
+    for j in range(5):
+        best = 0
+        for a in range(1, 6):
+            if w[KEEP + a] > w[KEEP + best]:
+                best = a
+        code += w[KEEP + best] * m
+        w[KEEP + best] = -1
+        m *= B
+    p = int(sp[lr, int(sp[lr, lo + LK_PI]) + code])
+    if p < 0:
+        return -1
+    t = table_of(seat, w, R)
+    return int(sp[lr, lo + LK_LAND]) + (((t * rmax + r - 1) * npre + p) * anx + h) * int(sp[lr, lo + LK_AMAX])
+
+
+@hot
+def land_luck(seat, w, R, sp, after, r):
+    """The luck of where a reroll's dice would land the pawn, by special square: for each of the
+    board's first LAND_SLOTS special squares ``q`` within reach, the chance that the turn scores
+    ``q`` minus the seat's square under the expert's programme after the roll (1 or 0 where the
+    programme stops there or no roll is left: the score is ``after``, the value just rolled; else
+    the law of its next roll, :func:`_kept_law`), minus that chance before the roll (the law
+    :func:`value_before` pointed at, expert_luck.LK_LAND), added to ``w[LAND + seat * LAND_SLOTS
+    + k]`` (``k``: the square's rank among the special ones). Mean zero given the state before
+    the roll, whoever plays: the law before is the exact expectation of the law after. Where the
+    pawn really lands after the player's own choices, a power or a Lion's rescue may differ; that
     part is not counted (no bias, less measured)."""
-    idx = w[LUCK_PRE]
-    if idx < 0:
+    before = w[LUCK_PRE]
+    if before < 0:
         return
     w[LUCK_PRE] = -1
     lr = w[LUCK_ROW] - 1
     amax = int(sp[lr, w[LUCK_OFF] + LK_AMAX])
+    law = _kept_law(seat, w, R, sp, r)
     a = int(round(after))
     pos = w[POS + seat]
     k = 0
@@ -183,7 +238,10 @@ def land_luck(seat, w, R, sp, after):
             break
         d = q - pos
         if 1 <= d < amax:
-            x = (1.0 if a == d else 0.0) - sp[lr, idx + d]
+            if law >= 0:
+                x = sp[lr, law + d] - sp[lr, before + d]
+            else:
+                x = (1.0 if a == d else 0.0) - sp[lr, before + d]
             w[LAND + seat * LAND_SLOTS + k] += int(round(x * _SCALE))
         k += 1
 
