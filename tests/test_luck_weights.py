@@ -144,7 +144,10 @@ def _land_block(rules):
     at = int(head[EL.LK_V])
     V = row[at:at + 5 * rmax * npre * anx].reshape(5, rmax, npre, anx)
     at = int(head[EL.LK_LAND])
-    return V, row[at:at + 5 * rmax * npre * anx * amax].reshape(5, rmax, npre, anx, amax)
+    D = row[at:at + 5 * rmax * npre * anx * amax].reshape(5, rmax, npre, anx, amax)
+    first = row[int(head[EL.LK_FIRST]):int(head[EL.LK_FIRST]) + 5 * (rmax + 1)].reshape(5, rmax + 1)
+    at = int(head[EL.LK_FLAND])
+    return V, D, first, row[at:at + 5 * (rmax + 1) * amax].reshape(5, rmax + 1, amax)
 
 
 @pytest.mark.parametrize("overrides", [{}, {"anxiety_threshold": 4, "rolls": 4}, {"bull_bonus": 4}])
@@ -152,13 +155,15 @@ def test_the_laws_of_a_turns_score_are_exact(overrides):
     """Each law of the turn's score under the expert's programme, before a roll, sums to 1 and its
     mean is the value before that roll (V: the same recursion on values), to 1e-12, at every
     number of rolls left."""
-    V, D = _land_block(Rules.build(mode="8d8", overrides=overrides))
+    V, D, first, F = _land_block(Rules.build(mode="8d8", overrides=overrides))
     total = D.sum(axis=-1)
     used = total > 0
     assert used[:, 0].sum() > 500 and used[:, -1].sum() > 500
     assert np.abs(total[used] - 1).max() < 1e-12
     assert np.abs((D * np.arange(D.shape[-1])).sum(axis=-1)[used] - V[used]).max() < 1e-12
     assert (V[~used] == 0).all()  # no law where no roll is possible
+    assert np.abs(F.sum(axis=-1) - 1).max() < 1e-12  # before the first roll (a Pond scores 0)
+    assert np.abs((F * np.arange(F.shape[-1])).sum(axis=-1) - first).max() < 1e-12
 
 
 @pytest.mark.parametrize("strategies", ["greedy", "greedy,prudent,expert,racer", "novice,casual,regular,expert"])

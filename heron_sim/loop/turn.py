@@ -76,6 +76,7 @@ def roll_phase(seat, w, R, rng, sp):
             after = value_after(seat, w, R, sp, rolls - 1, pond_opens(R, herons))
             if before > -1e299 and after > -1e299:
                 luck_add(seat, w, after - before)
+                land_luck(seat, w, R, sp, after, rolls - 1)  # where the dice would land the pawn
         if pond_opens(R, herons):
             total = herons
             while total < n:

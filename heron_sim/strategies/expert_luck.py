@@ -169,6 +169,41 @@ def _roll_laws(n, anx, rmax, Q, A, post_K, pre_T, pre_index, post_codes, out_off
     return D
 
 
+@njit(cache=True, nogil=True)
+def _first_roll_law(n, pond, anx, r, out_off, out_cnt, out_probs, post_codes, Q, A, post_K, pre_index, D, lion,
+                    adv, eff, dbl, bull, B, par, amax):
+    """The law of the turn's score under the expert's programme before the first roll leaving
+    ``r`` rolls (a Pond scores 0): :func:`_roll_laws` for the first roll, as
+    expert_dp._first_roll is for its value (the same outcomes; its mean is first[r])."""
+    law = np.zeros(amax)
+    K = np.zeros(6, dtype=np.int64)
+    Cn = np.zeros(6, dtype=np.int64)
+    T = np.zeros(6, dtype=np.int64)
+    for o in range(out_off[n], out_off[n + 1]):
+        pr = out_probs[o]
+        h = out_cnt[o, 6]
+        if h >= pond:
+            law[0] += pr
+            continue
+        for j in range(6):
+            Cn[j] = out_cnt[o, j]
+        if h >= anx:
+            law[min(max(int(round(_anxiety(Cn, h, adv, eff, dbl, bull, lion, par))), 0), amax - 1)] += pr
+            continue
+        k = np.searchsorted(post_codes, _post_code(K, Cn, B))
+        fl = 1 if h > 0 else 0
+        act = A[r, k, fl]
+        if act < 0 or r == 0:
+            law[min(max(int(round(Q[r, k, fl])), 0), amax - 1)] += pr
+            continue
+        for j in range(6):
+            T[j] = post_K[k, j] + ((act >> (ACTION_BITS * j)) & 15)
+        q = pre_index[_pre_code(T, B)]
+        for a in range(amax):
+            law[a] += pr * D[r - 1, q, h, a]
+    return law
+
+
 def _successors(n: int, off: np.ndarray, cnt: np.ndarray) -> np.ndarray:
     """succ[o, a]: the index of outcome o (of f dice) plus one die showing animal a (of f + 1)."""
     index = {}
@@ -458,8 +493,8 @@ __all__ = ["LuckTables", "POLICIES", "at_offset", "luck_row", "luck_tables", "lu
 # row of the game's rules (its after-roll values Q, every table) followed, at offset ``lo``, by
 # the luck's block (LK_* below; offsets from the row's start):
 LK_B, LK_RMAX, LK_ANX, LK_PI, LK_V, LK_FIRST, LK_NPRE, LK_POWERS_ONLY, LK_POWER_BIAS, LK_POND, LK_LAND, \
-    LK_AMAX = range(12)
-LK_HEAD = 12
+    LK_AMAX, LK_FLAND = range(13)
+LK_HEAD = 13
 #: the squares a turn's value can reach, and more (the last roll's law: LK_LAND)
 AMAX = 40
 #   law[h] at LK_POND (h <= n dice): P(a first roll opens the Pond with h herons in all, its extra
@@ -475,6 +510,7 @@ AMAX = 40
 #   land[t, r, p, h, a] at LK_LAND (r < rmax, a < LK_AMAX): P(the turn scores a squares under the
 #   expert's programme) from just before a roll leaving r rolls, the kept vector p and h reserved
 #   herons (:func:`_roll_laws`): luck_turn.land_luck's law of where the pawn would land
+#   first_land[t, r, a] at LK_FLAND (r <= rmax): the same before the first roll leaving r rolls
 
 
 _LUCK_ROWS: dict = {}
@@ -532,7 +568,7 @@ def at_offset(made: tuple[np.ndarray, int], lo: int) -> np.ndarray:
     out = np.zeros(row.size + lo - lo0)
     out[:lo0] = row[:lo0]
     out[lo:] = row[lo0:]
-    for k in (LK_PI, LK_V, LK_FIRST, LK_POND, LK_LAND):
+    for k in (LK_PI, LK_V, LK_FIRST, LK_POND, LK_LAND, LK_FLAND):
         out[lo + k] += lo - lo0
     return out
 
@@ -576,6 +612,7 @@ def _build_luck_row(rules):
     V = np.zeros((N_TABLES, max(rmax, 1), npre, anx))
     first = np.zeros((N_TABLES, rmax + 1))
     land = np.zeros((N_TABLES, max(rmax, 1), npre, anx, AMAX))
+    first_land = np.zeros((N_TABLES, rmax + 1, AMAX))
     for t in range(N_TABLES):
         dbl, bull, lion = _table_flags(t, rules.guide_power_doubling)
         par = _params(rules, t)
@@ -588,6 +625,8 @@ def _build_luck_row(rules):
         for r in range(rmax + 1):
             first[t, r] = _first_roll(n, pond, anx, r, offs, cnt, probs, post_codes, Q, lion, adv, eff, dbl, bull,
                                       B, par)
+            first_land[t, r] = _first_roll_law(n, pond, anx, r, offs, cnt, probs, post_codes, Q, A, post_K,
+                                               pre_index, land[t], lion, adv, eff, dbl, bull, B, par, AMAX)
     row = build_tables(rules, powers=False).row
     lo = row.size
     head = np.zeros(LK_HEAD)
@@ -599,7 +638,9 @@ def _build_luck_row(rules):
     law = pond_law(rules)
     head[LK_LAND] = head[LK_POND] + law.size
     head[LK_AMAX] = AMAX
-    out = np.concatenate([row, head, pre_index.astype(np.float64), V.ravel(), first.ravel(), law, land.ravel()])
+    head[LK_FLAND] = head[LK_LAND] + land.size
+    out = np.concatenate([row, head, pre_index.astype(np.float64), V.ravel(), first.ravel(), law, land.ravel(),
+                          first_land.ravel()])
     from .expert_dp import ROW_TSEAT
     out[ROW_TSEAT] = -1
     return out, lo

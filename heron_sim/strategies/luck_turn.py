@@ -25,7 +25,8 @@ from ..rules.rules import P_FINISH
 from .expert import _column, _rank, anxiety_value, max_of_draws, slot0_animal, table_of
 from .expert_dp import ACTION_BITS
 from .expert_luck import (
-    LK_AMAX, LK_ANX, LK_B, LK_FIRST, LK_LAND, LK_NPRE, LK_PI, LK_POND, LK_POWER_BIAS, LK_POWERS_ONLY, LK_RMAX, LK_V,
+    LK_AMAX, LK_ANX, LK_B, LK_FIRST, LK_FLAND, LK_LAND, LK_NPRE, LK_PI, LK_POND, LK_POWER_BIAS, LK_POWERS_ONLY,
+    LK_RMAX, LK_V,
 )
 from ..engine.rulebook import pond_pushback
 
@@ -103,10 +104,14 @@ def value_first(seat, w, R, sp, r):
     """The expert's value before the first roll leaving ``r`` rolls (-1e300: none)."""
     lr = w[LUCK_ROW] - 1
     lo = w[LUCK_OFF]
+    w[LUCK_PRE] = -1
     rmax = int(sp[lr, lo + LK_RMAX])
     if r < 0 or r > rmax or sp[lr, lo + LK_POWERS_ONLY] != 0:
         return -1e300
-    return sp[lr, int(sp[lr, lo + LK_FIRST]) + table_of(seat, w, R) * (rmax + 1) + r]
+    t = table_of(seat, w, R)
+    # where the law of the turn's score before the first roll starts (land_luck)
+    w[LUCK_PRE] = int(sp[lr, lo + LK_FLAND]) + (t * (rmax + 1) + r) * int(sp[lr, lo + LK_AMAX])
+    return sp[lr, int(sp[lr, lo + LK_FIRST]) + t * (rmax + 1) + r]
 
 
 @hot
