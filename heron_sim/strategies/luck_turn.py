@@ -115,6 +115,29 @@ def value_first(seat, w, R, sp, r):
 
 
 @hot
+def _kept_index(seat, w, R, sp, B):
+    """The dense index (expert_luck.LK_PI) of the kept vector whose counts by animal stand in
+    w[COUNTS] (herons excluded): the guide's animal first, the others' counts in decreasing order
+    (an insertion sort of 5, in w[KEEP] as scratch), as digits base ``B``; -1 where none."""
+    lr = w[LUCK_ROW] - 1
+    g0 = slot0_animal(seat, w, R)
+    for a in range(6):
+        w[KEEP + a] = w[COUNTS + a]
+    w[KEEP + g0] = -1
+    code = w[COUNTS + g0]
+    m = B
+    for j in range(5):
+        best = 0
+        for a in range(1, 6):
+            if w[KEEP + a] > w[KEEP + best]:
+                best = a
+        code += w[KEEP + best] * m
+        w[KEEP + best] = -1
+        m *= B
+    return int(sp[lr, int(sp[lr, w[LUCK_OFF] + LK_PI]) + code])
+
+
+@hot
 def value_before(seat, w, R, sp, r):
     """The expert's value before a reroll of the free dice whose post-roll state has ``r``
     rolls left: the kept dice (status KEPT) and reserved herons as they stand (-1e300: none)."""
@@ -141,22 +164,7 @@ def value_before(seat, w, R, sp, r):
             w[COUNTS + f] += 1
     if h >= anx:
         return -1e300
-    g0 = slot0_animal(seat, w, R)
-    # the other animals' kept counts, sorted in decreasing order (insertion sort of 5)
-    for a in range(6):
-        w[KEEP + a] = w[COUNTS + a]
-    w[KEEP + g0] = -1
-    code = w[COUNTS + g0]
-    m = B
-    for j in range(5):
-        best = 0
-        for a in range(1, 6):
-            if w[KEEP + a] > w[KEEP + best]:
-                best = a
-        code += w[KEEP + best] * m
-        w[KEEP + best] = -1
-        m *= B
-    p = int(sp[lr, int(sp[lr, lo + LK_PI]) + code])
+    p = _kept_index(seat, w, R, sp, B)
     if p < 0:
         return -1e300
     t = table_of(seat, w, R)
@@ -193,21 +201,7 @@ def _kept_law(seat, w, R, sp, r):
             w[COUNTS + f] += 1
     for a in range(6):  # the free dice the programme keeps, by slot (expert.apply_keep_action)
         w[COUNTS + a] += (action >> (ACTION_BITS * w[KEEP + 6 + a])) & 15
-    g0 = slot0_animal(seat, w, R)
-    for a in range(6):
-        w[KEEP + a] = w[COUNTS + a]
-    w[KEEP + g0] = -1
-    code = w[COUNTS + g0]
-    m = B
-    for j in range(5):
-        best = 0
-        for a in range(1, 6):
-            if w[KEEP + a] > w[KEEP + best]:
-                best = a
-        code += w[KEEP + best] * m
-        w[KEEP + best] = -1
-        m *= B
-    p = int(sp[lr, int(sp[lr, lo + LK_PI]) + code])
+    p = _kept_index(seat, w, R, sp, B)
     if p < 0:
         return -1
     t = table_of(seat, w, R)
