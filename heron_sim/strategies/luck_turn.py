@@ -115,6 +115,24 @@ def value_first(seat, w, R, sp, r):
 
 
 @hot
+def _held_counts(w):
+    """The dice set aside (not FREE), by animal, in w[COUNTS] (herons excluded); returns the
+    reserved herons."""
+    for a in range(7):
+        w[COUNTS + a] = 0
+    h = 0
+    for i in range(w[NDICE]):
+        if w[STATUS + i] == FREE:
+            continue
+        f = w[FACE + i]
+        if f == HERON:
+            h += 1
+        else:
+            w[COUNTS + f] += 1
+    return h
+
+
+@hot
 def _kept_index(seat, w, R, sp, B):
     """The dense index (expert_luck.LK_PI) of the kept vector whose counts by animal stand in
     w[COUNTS] (herons excluded): the guide's animal first, the others' counts in decreasing order
@@ -150,18 +168,7 @@ def value_before(seat, w, R, sp, r):
     npre = int(sp[lr, lo + LK_NPRE])
     if r < 0 or r >= rmax or sp[lr, lo + LK_POWERS_ONLY] != 0:
         return -1e300
-    for a in range(7):
-        w[COUNTS + a] = 0
-    h = 0
-    for i in range(w[NDICE]):
-        s = w[STATUS + i]
-        if s == FREE:
-            continue
-        f = w[FACE + i]
-        if f == HERON:
-            h += 1
-        else:
-            w[COUNTS + f] += 1
+    h = _held_counts(w)
     if h >= anx:
         return -1e300
     p = _kept_index(seat, w, R, sp, B)
@@ -190,15 +197,7 @@ def _kept_law(seat, w, R, sp, r):
     rmax = int(sp[lr, lo + LK_RMAX])
     anx = int(sp[lr, lo + LK_ANX])
     npre = int(sp[lr, lo + LK_NPRE])
-    for a in range(7):
-        w[COUNTS + a] = 0
-    h = 0
-    for i in range(w[NDICE]):
-        f = w[FACE + i]
-        if f == HERON:
-            h += 1
-        elif w[STATUS + i] != FREE:
-            w[COUNTS + f] += 1
+    h = _held_counts(w)  # after a roll every heron is reserved: all of them
     for a in range(6):  # the free dice the programme keeps, by slot (expert.apply_keep_action)
         w[COUNTS + a] += (action >> (ACTION_BITS * w[KEEP + 6 + a])) & 15
     p = _kept_index(seat, w, R, sp, B)
