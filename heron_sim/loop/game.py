@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..engine.jit import hot
+from ..engine.jit import hot, hot_inline
 
 from ..rules.rules import P_MAX_ROUNDS
 from ..engine.layout import (
@@ -19,7 +19,7 @@ from .turn import roll_phase, score_dice
 from ..strategies import luck_weights
 
 
-@hot
+@hot_inline
 def _unique_extreme(w, largest):
     """Seat strictly ahead of (largest) or behind all others, or -1 on a tie."""
     best = 0
@@ -52,7 +52,7 @@ def turn_rules(g, w, R, sp):
     return Rg, sp[k: k + rows]
 
 
-@hot
+@hot_inline
 def play_slot(a, w, R, rng, sp):
     """Seat ``a``'s turn slot, under the rules of the guide it holds at the slot's start (the
     rules by guide follow the card: a guide swapped or rotated during the turn changes the rules

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..engine.jit import hot
+from ..engine.jit import hot, hot_inline
 
 from ..rules.rules import (
     EFFECT_CHOICE, EFFECT_REGENERATE, EFFECT_SWAP, P_ANXIETY, P_ROLLS,
@@ -26,7 +26,7 @@ from .powers import apply_power, has_roll_time_power, power_enabled
 from ..engine.rulebook import bull_applies, bull_bonus, guide_power_doubles, pond_opens, set_advance
 
 
-@hot
+@hot_inline
 def roll_phase(seat, w, R, rng, sp):
     """Roll, keep and reroll until the turn's dice are final.
 
@@ -47,10 +47,17 @@ def roll_phase(seat, w, R, rng, sp):
     could push back the expected push-back minus the Étang's push-back it rolled.
     """
     w[PATIENCE] = -1  # no Patience yet this turn
-    luck = w[LUCK_ROW] > 0
-    code = TURN_NONE if luck else fused_turn(seat, w, R, rng, sp)
+    code = TURN_NONE if w[LUCK_ROW] > 0 else fused_turn(seat, w, R, rng, sp)
     if code >= 0:
         return code % 4, code // 4
+    return roll_phase_loop(seat, w, R, rng, sp, code)
+
+
+@hot
+def roll_phase_loop(seat, w, R, rng, sp, code):
+    """:func:`roll_phase`'s generic loop: the whole turn (``code`` = TURN_NONE: no fused turn,
+    or luck on), or from where the seat's fused turn handed it back (``TURN_*``)."""
+    luck = w[LUCK_ROW] > 0
     n = w[NDICE]
     row = w[ROW]
     reserved = -1
@@ -151,7 +158,7 @@ def swap_guides(a, b, w):
     w[READY + b] = r
 
 
-@hot
+@hot_inline
 def score_dice(seat, w, R, rng, sp):
     """Score the final dice: combination, Guide Power doubling, set effect, Bull.
 
@@ -161,6 +168,13 @@ def score_dice(seat, w, R, rng, sp):
     advance = fused_score(seat, w, R)  # the seat's strategy's own scoring (``FUSED_SCORE``)
     if advance != SCORE_GENERIC and advance != SCORE_GENERIC_COUNTED:
         return advance
+    return score_dice_generic(seat, w, R, rng, sp, advance)
+
+
+@hot
+def score_dice_generic(seat, w, R, rng, sp, advance):
+    """:func:`score_dice` where the seat's strategy has no fused scoring (``advance`` =
+    SCORE_GENERIC: the dice placed) or left the dice counted (SCORE_GENERIC_COUNTED)."""
     row = w[ROW]
     if advance == SCORE_GENERIC:  # else its fused turn left the dice counted, not placed
         count_animals(w)

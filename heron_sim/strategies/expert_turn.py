@@ -50,7 +50,7 @@ import numpy as np
 
 from ..engine.dice import doubling_guide, roll_die
 from .greedy_turn import _lane, counts_into, roll_counts  # the same counted roll as greedy's
-from ..engine.jit import hot
+from ..engine.jit import hot, hot_inline
 from ..engine.layout import (
     AIGLE, BONUS, C_ANXIETIES, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, CERF, COUNTS, FACE, FREE, FRESH,
     GUIDE, HERON, KEPT, LION, LOUP, MAX_FACES, NDICE, OUT_ANXIETY, OUT_POND, OUT_RESCUED,
@@ -615,7 +615,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
         w[ROLL] += 1
 
 
-@hot
+@hot_inline
 def expert_roll_phase(seat, w, R, rng, sp):
     """heron_sim.loop.turn.roll_phase for an ``expert`` seat, up to the first decision it
     cannot answer alone. Returns ``outcome + 4 * value`` (the roll phase's pair), or

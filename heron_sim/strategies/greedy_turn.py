@@ -26,7 +26,7 @@ from ..rules.rules import (
     EFFECT_CHOICE, EFFECT_REGENERATE, P_ANXIETY, P_ROLLS,
 )
 from ..engine.dice import doubling_guide, roll_die
-from ..engine.jit import hot
+from ..engine.jit import hot, hot_inline
 from ..engine.layout import (
     BONUS, C_ANXIETIES, C_COMBOS, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, C_SEAT_DOUBLED, COUNTS, FACE,
     FREE, FRESH, GUIDE, HERON, KEEP, KEPT, LION, MAX_FACES, NDICE, OUT_ANXIETY, OUT_POND,
@@ -278,7 +278,7 @@ def greedy_score(seat, w, R):
     return advance
 
 
-@hot
+@hot_inline
 def greedy_fused_turn(seat, w, R, rng, sp):
     """Greedy's fused turn as the game loop takes it (heron_sim.engine.layout, ``TURN_*``): the
     roll phase always played to its end, ``outcome + 4 * value``."""
