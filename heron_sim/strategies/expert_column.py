@@ -12,7 +12,7 @@ read the tables through it.
 
 from __future__ import annotations
 
-from ..engine.jit import hot
+from ..engine.jit import hot, hot_inline
 from ..engine.layout import HERON
 from .expert_dp import ENTRY, ROW_ANX, ROW_B, ROW_DIR, ROW_F, ROW_P1, ROW_PI, ROW_RMAX, ROW_STRIDE
 from .greedy_turn import _lane
@@ -54,7 +54,7 @@ def _fresh(roll):
     return 1 if _lane(roll, HERON) > 0 else 0
 
 
-@hot
+@hot_inline
 def held_column(sp, ts, t, g, r, kept, roll, n, fl):
     """:func:`state_column` with the held dice ``kept`` (herons: any in either lane 6), the free
     dice ``roll`` and ``fl`` (1: a held die is fresh) given: the look-up after a power."""

@@ -84,7 +84,7 @@ def roll_free_list(nf, w, R, rng):
     return packed
 
 
-@hot
+@hot_inline
 def roll_counts(nf, R, rng):
     """Roll ``nf`` dice that are all alike (``R[R_UNIFORM]``), with the draws of
     :func:`roll_free_list`, and return only this roll's dice by animal, packed 8 bits a lane:

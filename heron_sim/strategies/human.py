@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import math
 
-from ..engine.jit import hot
+from ..engine.jit import hot, hot_inline
 from ..engine.rulebook import bull_bonus, consolation_anxiety, consolation_no_set
 from ..engine.layout import (
     D_BULL, D_DEER_SQUARE, D_EAGLE_PICK, D_EAGLE_SQUARE, D_EXCHANGE, D_KEEP, D_LION, D_POWER, D_SNAKE,
@@ -145,7 +145,7 @@ def zero(sp, seat):
     return sp[seat, 0] == 0.0 and sp[seat, 1] == 0.0 and sp[seat, 2] == 0.0
 
 
-@hot
+@hot_inline
 def human_action(seat, w, R, rng, sp, ts, col):
     """The keep action at table column ``col`` of the row of seat ``ts`` (-1: stop): stop
     against the best reroll minus ``caution``, by the softmax. Reads the dice counted by animal
