@@ -12,7 +12,7 @@ Never numba's global ``np.random`` here: it is not NumPy's generator and ignores
 from __future__ import annotations
 
 import numpy as np
-from .jit import hot
+from .jit import hot, hot_inline
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -93,6 +93,31 @@ def draw_index(faces, reject, s, bits, chunks):
         chunks -= 1
         if (m & _MASK16) >= reject:
             return np.int64(m >> _S16), s, bits, chunks
+
+
+@hot_inline
+def next_draw(s):
+    """The stream's next 64-bit draw from its counter ``s``: (counter after, draw)."""
+    s += _GOLDEN
+    return s, mix64(s)
+
+
+@hot_inline
+def chunk_product(bits, j, faces):
+    """Lemire's product of 16-bit chunk ``j`` (0-3) of the draw ``bits`` by ``faces``, as
+    :func:`draw_index` forms it: the face index is its high 16 bits (:func:`chunk_face`), and the
+    chunk is rejected where its low 16 bits are below ``65536 mod faces`` (:func:`accepted`)."""
+    return ((bits >> np.uint64(16 * j)) & _MASK16) * faces
+
+
+@hot_inline
+def accepted(m, reject):
+    return (m & _MASK16) >= reject
+
+
+@hot_inline
+def chunk_face(m):
+    return np.int64(m >> _S16)
 
 
 @hot

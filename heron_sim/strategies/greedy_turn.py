@@ -36,7 +36,7 @@ from ..engine.layout import (
 from ..engine.rulebook import bull_applies, bull_bonus, guide_power_doubles, pond_opens, power_enabled, set_advance
 
 FREE_LIST = KEEP  # [MAX_DICE] scratch: indices of the free dice, ascending
-from ..engine.rng import draw_index
+from ..engine.rng import accepted, chunk_face, chunk_product, draw_index, next_draw
 
 _ONE = np.uint64(1)
 _BYTE = np.uint64(0xFF)
@@ -95,11 +95,34 @@ def roll_counts(nf, R, rng):
     faces = np.uint64(R[R_NFACES])
     reject = np.uint64(R[R_REJECT])
     packed = np.uint64(0)
-    for _ in range(nf):
+    left = nf
+    # four dice a draw while none of its four chunks is rejected (draw_index rejects a chunk
+    # with probability (65536 mod faces) / 65536: 2 in 65,536 for the 7-faced die): die j reads
+    # chunk j % 4 of the roll's draw j // 4, as draw_index would; at a draw with a rejected
+    # chunk, and for the last dice, draw_index itself goes on from that draw's first chunk
+    while left >= 4:
+        s, bits = next_draw(s)
+        k0 = chunk_product(bits, 0, faces)
+        k1 = chunk_product(bits, 1, faces)
+        k2 = chunk_product(bits, 2, faces)
+        k3 = chunk_product(bits, 3, faces)
+        if not (accepted(k0, reject) & accepted(k1, reject) & accepted(k2, reject) & accepted(k3, reject)):
+            chunks = 4
+            break
+        packed += (_face_lane(R, chunk_face(k0)) + _face_lane(R, chunk_face(k1))
+                   + _face_lane(R, chunk_face(k2)) + _face_lane(R, chunk_face(k3)))
+        left -= 4
+    for _ in range(left):
         k, s, bits, chunks = draw_index(faces, reject, s, bits, chunks)
-        packed += _ONE << np.uint64(8 * R[R_FACES + k])
+        packed += _face_lane(R, k)
     rng[0] = s
     return packed
+
+
+@hot_inline
+def _face_lane(R, k):
+    """One die showing face index ``k`` of the dice all alike, packed like a roll."""
+    return _ONE << np.uint64(8 * R[R_FACES + k])
 
 
 @hot
@@ -141,7 +164,7 @@ def _finish(nf, w, n, packed):
         w[COUNTS + a] = _lane(packed, a)
 
 
-@hot
+@hot_inline
 def _roll(placed, nf, w, R, rng):
     """This roll's dice by animal: the free list's dice rolled and placed, or (dice all alike,
     no script) only counted. Same draws either way."""
@@ -150,7 +173,7 @@ def _roll(placed, nf, w, R, rng):
     return roll_counts(nf, R, rng)
 
 
-@hot
+@hot_inline
 def _set_aside(placed, nf, w, target, left):
     """The free dice once those showing ``target`` or a heron are set aside: the list
     compacted, or (counted dice) just their number, ``left``."""
@@ -159,7 +182,7 @@ def _set_aside(placed, nf, w, target, left):
     return left
 
 
-@hot
+@hot_inline
 def _end(placed, nf, w, n, packed):
     """End of the roll phase: all dice by animal in w[COUNTS]; placed dice also get the
     statuses the generic path leaves (counted dice have none: nothing reads them after a
@@ -219,11 +242,11 @@ def greedy_roll_phase(seat, w, R, rng):
         total = kept + roll
         size = 0
         target = 0
-        for a in range(6):
+        for a in range(6):  # selects, not branches: which animal leads is a coin toss
             c = _lane(total, a)
-            if c > size:
-                size = c
-                target = a
+            better = c > size
+            target = a if better else target
+            size = c if better else size
         if guide < 6 and size > 0 and _lane(total, guide) == size:
             target = guide
         new_herons = _lane(roll, HERON)
