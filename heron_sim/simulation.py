@@ -21,7 +21,6 @@ import pandas as pd
 from .animals import NAMES as ANIMALS
 from .animals import animal_index
 from .engine import layout as L
-from .engine.columns import take_columns
 from .loop.batch import play_batch, play_games, play_turns
 from .engine.pack import pack_rules
 from .errors import HeronSimError, OutputError
@@ -233,29 +232,6 @@ def landing_squares(rules: Rules) -> list[int]:
     return sorted(q for q, code in rules.squares if 1 <= q < rules.finish and code != 0)[:L.LAND_SLOTS]
 
 
-def _frame_columns(rules: Rules, luck: bool) -> list[int]:
-    """The kernel's output columns :func:`results_frame` reads."""
-    P = rules.players
-    used = [L.C_WINNER, L.C_ROUNDS, L.C_FINISHED, L.C_PONDS, L.C_PUSHBACK, L.C_ANXIETIES,
-            L.C_LION_RESCUES, L.C_PLAYED, L.C_SKIPPED, L.C_LEAD_CHANGES, L.C_MID_LEADER, L.C_MID_LAST,
-            L.C_POND_LEAD_LOSSES]
-    for off in (L.C_GUIDE, L.C_POS, L.C_ADVANCE, L.C_TURNS, L.C_SEAT_ANX, L.C_SEAT_DOUBLED,
-                L.C_SEAT_PONDS, L.C_SEAT_POND_HITS, L.C_SEAT_POND_BACK):
-        used += [off + s for s in range(P)]
-    used += [L.C_POWERS + a for a in range(len(ANIMALS))]
-    used += [L.C_COMBOS + size for size in range(rules.n_dice + 1)]
-    used += [L.C_SQUARES + square for square, _ in rules.squares]
-    if luck:
-        ncols = L.n_columns(rules.finish)
-        used += [ncols + s for s in range(P)]
-        for s in range(P):
-            at = ncols + L.MAX_SEATS + s * L.LUCK_WEIGHTS
-            used += [at + k for k in range(len(LUCK_WEIGHT_NAMES))]
-            at = ncols + L.MAX_SEATS * (1 + L.LUCK_WEIGHTS) + s * L.LAND_SLOTS
-            used += [at + k for k in range(len(landing_squares(rules)))]
-    return used
-
-
 def results_frame(out: np.ndarray, rules: Rules, seed: int, seating: list[str],
                   first_game: int = 0) -> pd.DataFrame:
     """Tidy per-game table from the kernel's output rows.
@@ -276,9 +252,6 @@ def results_frame(out: np.ndarray, rules: Rules, seed: int, seating: list[str],
     """
     n = out.shape[0]
     P = rules.players
-    ncols = L.n_columns(rules.finish)
-    luck = out.shape[1] >= ncols + L.LUCK_COLUMNS
-    col = take_columns(out, _frame_columns(rules, luck))  # each column the frame reads, in one pass
     cols: dict[str, np.ndarray | str | int] = {
         "seed": np.full(n, seed, dtype=np.int64),
         "game": np.arange(first_game, first_game + n, dtype=np.int64),
@@ -287,48 +260,49 @@ def results_frame(out: np.ndarray, rules: Rules, seed: int, seating: list[str],
         "strategies": ",".join(seating),
         "rules": rules.digest(),
     }
-    guides = np.stack([col[L.C_GUIDE + s] for s in range(P)]) if P else np.zeros((0, n), dtype=np.int64)
+    guides = out[:, L.C_GUIDE : L.C_GUIDE + P]
     for s in range(P):
-        cols[f"guide_{s}"] = pd.Categorical.from_codes(guides[s], categories=list(ANIMALS))
+        cols[f"guide_{s}"] = pd.Categorical.from_codes(guides[:, s], categories=list(ANIMALS))
         cols[f"strategy_{s}"] = seating[s]
-    winner = col[L.C_WINNER]
+    winner = out[:, L.C_WINNER]
     cols["winner"] = winner
     safe = np.where(winner >= 0, winner, 0)
-    wg = np.where(winner >= 0, guides[safe, np.arange(n)], -1)
+    wg = np.where(winner >= 0, guides[np.arange(n), safe], -1)
     cols["winner_guide"] = pd.Categorical.from_codes(wg, categories=list(ANIMALS))
     seat_names = np.array(seating + [""], dtype=object)
     cols["winner_strategy"] = seat_names[np.where(winner >= 0, winner, P)]
-    cols["rounds"] = col[L.C_ROUNDS]
-    cols["finished"] = col[L.C_FINISHED].astype(bool)
+    cols["rounds"] = out[:, L.C_ROUNDS]
+    cols["finished"] = out[:, L.C_FINISHED].astype(bool)
     for name, off in (("ponds", L.C_PONDS), ("pushback", L.C_PUSHBACK), ("anxieties", L.C_ANXIETIES),
                       ("lion_rescues", L.C_LION_RESCUES), ("played_turns", L.C_PLAYED),
                       ("skipped_turns", L.C_SKIPPED), ("lead_changes", L.C_LEAD_CHANGES),
                       ("mid_leader", L.C_MID_LEADER), ("mid_last", L.C_MID_LAST),
                       ("pond_lead_losses", L.C_POND_LEAD_LOSSES)):
-        cols[name] = col[off]
+        cols[name] = out[:, off]
     for name, off in (("pos", L.C_POS), ("advance", L.C_ADVANCE), ("turns", L.C_TURNS),
                       ("anxiety", L.C_SEAT_ANX), ("doubled", L.C_SEAT_DOUBLED), ("pond_rolls", L.C_SEAT_PONDS),
                       ("pond_hits", L.C_SEAT_POND_HITS), ("pond_back", L.C_SEAT_POND_BACK)):
         for s in range(P):
-            cols[f"{name}_{s}"] = col[off + s]
+            cols[f"{name}_{s}"] = out[:, off + s]
     for a, name in enumerate(ANIMALS):
-        cols[f"power_{name}"] = col[L.C_POWERS + a]
+        cols[f"power_{name}"] = out[:, L.C_POWERS + a]
     for size in range(rules.n_dice + 1):
-        cols[f"combo_{size}"] = col[L.C_COMBOS + size]
+        cols[f"combo_{size}"] = out[:, L.C_COMBOS + size]
     for square, code in rules.squares:
-        cols[f"square_{square}_{EFFECT_NAMES[code]}"] = col[L.C_SQUARES + square]
-    if luck:
+        cols[f"square_{square}_{EFFECT_NAMES[code]}"] = out[:, L.C_SQUARES + square]
+    ncols = L.n_columns(rules.finish)
+    if out.shape[1] >= ncols + L.LUCK_COLUMNS:
         unit = float(1 << L.LUCK_SHIFT)
         for s in range(P):
-            cols[f"luck_seat{s + 1}"] = col[ncols + s].astype(np.float64) / unit
+            cols[f"luck_seat{s + 1}"] = out[:, ncols + s].astype(np.float64) / unit
         for s in range(P):  # the weighted lucks (float32: regression features)
             at = ncols + L.MAX_SEATS + s * L.LUCK_WEIGHTS
             for k, name in enumerate(LUCK_WEIGHT_NAMES):
-                cols[f"luck_seat{s + 1}_{name}"] = (col[at + k] / unit).astype(np.float32)
+                cols[f"luck_seat{s + 1}_{name}"] = (out[:, at + k] / unit).astype(np.float32)
         for s in range(P):  # the landing lucks, by special square (float32)
             at = ncols + L.MAX_SEATS * (1 + L.LUCK_WEIGHTS) + s * L.LAND_SLOTS
             for k, q in enumerate(landing_squares(rules)):
-                cols[f"luck_seat{s + 1}_sq{q}"] = (col[at + k] / unit).astype(np.float32)
+                cols[f"luck_seat{s + 1}_sq{q}"] = (out[:, at + k] / unit).astype(np.float32)
     return pd.DataFrame(cols)
 
 
