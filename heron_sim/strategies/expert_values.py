@@ -14,7 +14,7 @@ them are the strategies' (heron_sim.strategies.expert, racer, human).
 
 from __future__ import annotations
 
-from ..engine.jit import hot
+from ..engine.jit import hot, hot_inline
 from ..engine.rulebook import (
     bull_applies, bull_bonus, consolation_anxiety, consolation_no_set, guide_power_doubles, power_enabled, set_advance,
 )
@@ -167,7 +167,7 @@ def final_advance(seat, w, R):
     return counted_advance(seat, w, R)
 
 
-@hot
+@hot_inline
 def counted_advance(seat, w, R):
     """:func:`final_advance` of the dice counted by animal in w[COUNTS] (the fused turns count
     the dice as they roll them, heron_sim.strategies.expert_turn)."""

@@ -269,7 +269,7 @@ def _counts(w, packed):
         w[COUNTS + a] = _lane(packed, a)
 
 
-@hot
+@hot_inline
 def greedy_score(seat, w, R):
     """heron_sim.loop.turn.score_dice for a greedy seat, after greedy_roll_phase (reads the
     counts it leaves in w[COUNTS])."""

@@ -112,7 +112,7 @@ def chance(d, temp):
     return 1.0 / (1.0 + math.exp(-x))
 
 
-@hot
+@hot_inline
 def under(u, d, temp):
     """``u < chance(d, temp)``, without the exponential where the sign of ``d`` settles it: for
     ``d > 0`` the chance is at least 1/2 (``exp(-x) <= 1``), for ``d <= 0`` at most 1/2 (the
@@ -125,7 +125,7 @@ def under(u, d, temp):
     return u < chance(d, temp)
 
 
-@hot
+@hot_inline
 def take(rng, d, temp):
     """True with probability :func:`chance` (one draw of the game's stream)."""
     return under(uniform(rng), d, temp)

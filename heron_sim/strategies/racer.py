@@ -17,7 +17,7 @@ Everything else (powers, Lion, Bull, Snake, squares) is the expert's, and so is 
 
 from __future__ import annotations
 
-from ..engine.jit import hot
+from ..engine.jit import hot, hot_inline
 from ..engine.rulebook import consolation_no_set
 from ..engine.layout import D_KEEP, PLAYERS, POS, PROT, R_BOARD
 from ..rules.board import (
@@ -97,7 +97,7 @@ def race_action(seat, w, R, sp, ts, col):
     return race_action_tilted(seat, w, R, sp, ts, col, race_tilt(seat, w))
 
 
-@hot
+@hot_inline
 def race_action_tilted(seat, w, R, sp, ts, col, tilt):
     """:func:`race_action` with the tilt of :func:`race_tilt` given (the fused turn computes it
     once a roll phase: the pawns do not move in it)."""
