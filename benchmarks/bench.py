@@ -163,7 +163,7 @@ def ladder_rows(cur: dict, base: dict | None = None, ref: str = "") -> list[tupl
     if "ladder_mix_ratio" in cur:
         rows.append(("  ladder / AI mix, games per CPU second (1 thread, same rounds)",
                      f"{cur['ladder_mix_ratio']:.2f}x", f"({cur['ladder_cpu_1']:,.0f} / {cur['mix_cpu_1']:,.0f})",
-                     "~0.8x (70,000 / the mix's 80,000-91,000)"))
+                     "~0.58x (70,000 / the mix's ~120,000, 2026-12-06)"))
         rows.append(("  four novices / AI mix, games per CPU second (1 thread, same rounds)",
                      f"{cur['novice_mix_ratio']:.2f}x", f"({cur['novice_cpu_1']:,.0f} / {cur['mix_cpu_1']:,.0f})", ""))
     return rows
