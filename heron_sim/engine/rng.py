@@ -75,26 +75,6 @@ def below(state, n):
     return np.int64(m >> _S32)
 
 
-@hot
-def draw_index(faces, reject, s, bits, chunks):
-    """One die's face index, uniform on 0..faces-1: the next 16-bit chunk of the buffered
-    64-bit draw ``bits`` (``chunks`` left; a new draw of the stream counter ``s`` when none),
-    by Lemire's multiply-and-shift, rejecting chunks whose low product is below ``reject``
-    (``65536 mod faces``) so that every face is exactly equiprobable. Every roll of the engine
-    cuts its dice this way (four dice a draw, unused chunks dropped at the end of the roll).
-    Returns (index, s, bits, chunks); the caller stores ``s`` back in ``state[0]``."""
-    while True:
-        if chunks == 0:
-            s += _GOLDEN
-            bits = mix64(s)
-            chunks = 4
-        m = (bits & _MASK16) * faces
-        bits = bits >> _S16
-        chunks -= 1
-        if (m & _MASK16) >= reject:
-            return np.int64(m >> _S16), s, bits, chunks
-
-
 @hot_inline
 def next_draw(s):
     """The stream's next 64-bit draw from its counter ``s``: (counter after, draw)."""
@@ -118,6 +98,25 @@ def accepted(m, reject):
 @hot_inline
 def chunk_face(m):
     return np.int64(m >> _S16)
+
+
+@hot
+def draw_index(faces, reject, s, bits, chunks):
+    """One die's face index, uniform on 0..faces-1: the next 16-bit chunk of the buffered
+    64-bit draw ``bits`` (``chunks`` left; a new draw of the stream counter ``s`` when none),
+    by Lemire's multiply-and-shift, rejecting chunks whose low product is below ``reject``
+    (``65536 mod faces``) so that every face is exactly equiprobable. Every roll of the engine
+    cuts its dice this way (four dice a draw, unused chunks dropped at the end of the roll).
+    Returns (index, s, bits, chunks); the caller stores ``s`` back in ``state[0]``."""
+    while True:
+        if chunks == 0:
+            s, bits = next_draw(s)
+            chunks = 4
+        m = chunk_product(bits, 0, faces)
+        bits = bits >> _S16
+        chunks -= 1
+        if accepted(m, reject):
+            return chunk_face(m), s, bits, chunks
 
 
 @hot
