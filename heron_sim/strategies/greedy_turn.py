@@ -193,7 +193,7 @@ def _end(placed, nf, w, n, packed):
         _counts(w, packed)
 
 
-@hot
+@hot_inline
 def greedy_roll_phase(seat, w, R, rng):
     """heron_sim.loop.turn.roll_phase for a greedy seat (same outcome, values and draws).
     With dice all alike and no script, the dice are counted, never placed: which die shows
