@@ -10,13 +10,15 @@ rules they are read for), built one thread at a time.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from collections import OrderedDict
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -26,11 +28,62 @@ from ..errors import HeronSimError, OutputError
 from ..io import atomic_path
 from .expert_dp import (
     BEST_VALUES, ENTRY, MAGIC, N_TABLES, ROW_ANX, ROW_B, ROW_DIR, ROW_F, ROW_MAGIC, ROW_P1, ROW_PI,
-    ROW_POWERS, ROW_RMAX, ROW_STRIDE, ROW_TSEAT, T_BULL_EXHAUSTED, T_BULL_READY, T_LION_READY, T_NODOUBLE, T_PLAIN, VERSION,
+    PAR_BULL, PAR_BULL_MIN, PAR_HERON_K, PAR_HERON_MIN, ROW_POWERS, ROW_RMAX, ROW_STRIDE, ROW_TSEAT, T_BULL_EXHAUSTED, T_BULL_READY, T_LION_READY, T_NODOUBLE, T_PLAIN, VERSION,
     ExpertTables, _first_roll, _key, _outcomes, _params, _post_states, _pre_states, _rank_tables,
     _run_dp, _state_ranks, _table_flags, cache_folder, dice_model, dir_index, table_rolls,
 )
 from .expert_powers import fill_power_values
+
+
+@dataclass(frozen=True)
+class _Structure:
+    """What a build reads that depends on the dice (their number, the heron's chance) and the
+    Anxiety's threshold alone: the roll outcomes, the states, their ranks and the rank tables.
+    Read only (shared by every build of these dice)."""
+
+    offs: np.ndarray
+    cnt: np.ndarray
+    probs: np.ndarray
+    post_K: np.ndarray
+    post_C: np.ndarray
+    post_codes: np.ndarray
+    pre_T: np.ndarray
+    pre_index: np.ndarray
+    P: int
+    F: np.ndarray
+    sels: list
+    pair_tab: np.ndarray
+    f_tab: np.ndarray
+
+
+@functools.lru_cache(maxsize=8)
+def _structure(n: int, p_heron: float, anx_eff: int) -> _Structure:
+    offs, cnt, probs = _outcomes(n, p_heron)
+    post_K, post_C, post_codes = _post_states(n, anx_eff)
+    pre_T, pre_index = _pre_states(n)
+    hs = n - (post_K + post_C).sum(axis=1)
+    pidx, size, P, F = _rank_tables(n)
+    ranks = _state_ranks(post_K, post_C, n, pidx, size, F)
+    sels = []
+    for h in range(anx_eff):
+        sel = np.flatnonzero(hs == h)
+        rk = ranks[sel]
+        # the ranks of a block are exactly 0 .. m - 1 (a perfect index)
+        assert np.array_equal(np.sort(rk), np.arange(sel.size))
+        assert sel.size == F[6, P, n - h]
+        sels.append((sel, rk))
+    pair_tab = np.stack([pidx, size], axis=1).astype(np.float64).ravel()
+    f_tab = F.astype(np.float64).ravel()
+    return _Structure(offs, cnt, probs, post_K, post_C, post_codes, pre_T, pre_index, P, F, sels, pair_tab, f_tab)
+
+
+#: Each table's programme (its values and actions) is kept for the next builds in this process,
+#: keyed on exactly what it reads: a study's candidates change a few keys each, and most of the
+#: five tables of a candidate (the plain one, the Lion's, the Héron's...) are a table an earlier
+#: candidate already built. The same numbers as a build from scratch (tests/test_expert_build_memo.py).
+PROGRAMMES_MB = 300  # the memo's size cap (8 D8: about 2.7 MB a table, 110 tables; 10 D8: 11 MB)
+_PROGRAMMES: OrderedDict = OrderedDict()
+_PROGRAMMES_LOCK = threading.Lock()
 
 
 def build_tables(rules, powers: bool = True) -> ExpertTables:
@@ -43,40 +96,46 @@ def build_tables(rules, powers: bool = True) -> ExpertTables:
     anx_eff = min(anx, n + 1)
     rmax = table_rolls(rules)  # rolls left after a roll: rolls - 1, + the Wolf's or first-turn bonus
     B = n + 1
-    offs, cnt, probs = _outcomes(n, model.p_heron)
-    post_K, post_C, post_codes = _post_states(n, anx_eff)
-    pre_T, pre_index = _pre_states(n)
+    st = _structure(n, model.p_heron, anx_eff)
+    offs, cnt, probs = st.offs, st.cnt, st.probs
+    post_K, post_C, post_codes = st.post_K, st.post_C, st.post_codes
+    pre_T, pre_index = st.pre_T, st.pre_index
     adv = np.array(rules.combo_advance, dtype=np.int64)
     eff = np.array(rules.combo_effect, dtype=np.int64)
-    sums = (post_K + post_C).sum(axis=1)
-    hs = n - sums
-    pidx, size, P, F = _rank_tables(n)
-    ranks = _state_ranks(post_K, post_C, n, pidx, size, F)
-    pair_tab = np.stack([pidx, size], axis=1).astype(np.float64).ravel()
-    f_tab = F.astype(np.float64).ravel()
+    P, F, sels = st.P, st.F, st.sels
+    pair_tab, f_tab = st.pair_tab, st.f_tab
     blocks = []
     directory = np.zeros(N_TABLES * (rmax + 1) * anx_eff * 2 * 2)
     values = np.zeros(N_TABLES)
     pi_off = ROW_DIR + directory.size
     f_off = pi_off + pair_tab.size
     pos = f_off + f_tab.size
-    sels = []
-    for h in range(anx_eff):
-        sel = np.flatnonzero(hs == h)
-        rk = ranks[sel]
-        # the ranks of a block are exactly 0 .. m - 1 (a perfect index)
-        assert np.array_equal(np.sort(rk), np.arange(sel.size))
-        assert sel.size == F[6, P, n - h]
-        sels.append((sel, rk))
 
-    def programme(t):  # one table's backward induction (numba, without the GIL)
+    def programme(t):  # one table's backward induction (numba, without the GIL), or its memo
         dbl, bull, lion = _table_flags(t, rules.guide_power_doubling)
         par = _params(rules, t)
+        read = par.copy()
+        if bull == 0:  # the Bull's keys are read by the Bull's tables only (expert_dp._raw_score)
+            read[PAR_BULL] = read[PAR_BULL_MIN] = 0
+        if read[PAR_HERON_K] == 0:  # the smallest doubled set is read only with a herons' count
+            read[PAR_HERON_MIN] = 0
+        key = (n, model.p_heron, anx_eff, rmax, pond, rules.rolls, tuple(adv), tuple(eff), bool(dbl), bull,
+               bool(lion), tuple(int(x) for x in read))
+        with _PROGRAMMES_LOCK:
+            hit = _PROGRAMMES.get(key)
+            if hit is not None:
+                _PROGRAMMES.move_to_end(key)
+                return hit
         Q, A, QR, AR = _run_dp(n, anx_eff, rmax, post_K, post_C, post_codes, pre_T, pre_index, offs, cnt,
                                probs, adv, eff, dbl, bull, lion, B, par)
         v = _first_roll(n, pond, anx_eff, rules.rolls - 1, offs, cnt, probs, post_codes,
                         Q, lion, adv, eff, dbl, bull, B, par)
-        return Q, A, QR, AR, v
+        out = (Q, A, QR, AR, v)
+        with _PROGRAMMES_LOCK:
+            _PROGRAMMES[key] = out
+            while sum(x[0].nbytes * 4 for x in _PROGRAMMES.values()) > PROGRAMMES_MB * 10**6 and len(_PROGRAMMES) > 1:
+                _PROGRAMMES.popitem(last=False)
+        return out
 
     # the five tables are independent: built side by side on the cores (the same numbers)
     with ThreadPoolExecutor(max_workers=max(1, min(N_TABLES, os.cpu_count() or 1))) as pool:

@@ -26,6 +26,9 @@ a power can still be used (only a used power holds a fresh non-heron die); their
 
 from __future__ import annotations
 
+import os
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 from numba import njit
 
@@ -100,8 +103,11 @@ def _canonical(w, R, g, action):
     return cls
 
 
-@njit(cache=True)
-def _fill(row, R, w, Ks, Cs, starts, first, values_at):
+@njit(cache=True, nogil=True)
+def _fill(row, R, w, Ks, Cs, starts, first, values_at, q0, q1):
+    """The power columns of guides q0 .. q1 - 1 (Loup, Aigle, Cerf, Héron): each guide's own
+    column and value slot, read from the keep/stop entries only (ROW_POWERS is 0: nothing stored
+    is read), so the guides are filled side by side, each on its own workspace."""
     sp = row.reshape((1, row.size))
     rmax = int(row[ROW_RMAX])
     anx = int(row[ROW_ANX])
@@ -110,7 +116,7 @@ def _fill(row, R, w, Ks, Cs, starts, first, values_at):
     tables = np.array([T_PLAIN, T_PLAIN, T_PLAIN, T_NODOUBLE])
     columns = np.array([E_WOLF, E_EAGLE, E_DEER, E_PATIENCE])
     w[READY] = 1
-    for q in range(4):
+    for q in range(q0, q1):
         g = guides[q]
         w[GUIDE] = g
         for r in range(rmax + 1):
@@ -149,10 +155,15 @@ def fill_power_values(row: np.ndarray, rules, states_by_h, first: int, values_at
     from ..engine.pack import new_workspace, pack_rules
 
     R = pack_rules(rules)
-    w = new_workspace(R, np.zeros(rules.players, dtype=np.int64))
     Ks = np.ascontiguousarray(np.concatenate([k for k, _ in states_by_h]), dtype=np.int64)
     Cs = np.ascontiguousarray(np.concatenate([c for _, c in states_by_h]), dtype=np.int64)
     starts = np.cumsum([0] + [len(k) for k, _ in states_by_h]).astype(np.int64)
     row[ROW_POWERS] = 0.0
-    _fill(row, R, w, Ks, Cs, starts, first, values_at)
+
+    def fill(q):  # one guide's columns, on a workspace of its own (numba, without the GIL)
+        w = new_workspace(R, np.zeros(rules.players, dtype=np.int64))
+        _fill(row, R, w, Ks, Cs, starts, first, values_at, q, q + 1)
+
+    with ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1))) as pool:
+        list(pool.map(fill, range(4)))
     row[ROW_POWERS] = 2 * values_at - first
