@@ -22,6 +22,8 @@ The embedded cluster (``local-cluster``) and every address this module opens lis
 from __future__ import annotations
 
 import os
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
@@ -83,6 +85,29 @@ def _set_threads(threads: int | None) -> int | None:
     return old
 
 
+#: The seats' arrays of the last few (seating, rules) played in this process: a study plays each
+#: table of a candidate in several batches, and the array holds the expert's tables (megabytes
+#: to copy a batch). The kernel only reads it.
+_SEATS_KEPT = 4
+_seats_memo: OrderedDict = OrderedDict()
+_seats_lock = threading.Lock()
+
+
+def _seats(seating, rules, seat_arrays):
+    key = (tuple(seating), rules.digest())
+    with _seats_lock:
+        hit = _seats_memo.get(key)
+        if hit is not None:
+            _seats_memo.move_to_end(key)
+            return hit
+    arrays = seat_arrays(seating, rules)
+    with _seats_lock:
+        _seats_memo[key] = arrays
+        while len(_seats_memo) > _SEATS_KEPT:
+            _seats_memo.popitem(last=False)
+    return arrays
+
+
 def play_rows(batch: Batch) -> np.ndarray:
     """Play one batch and return the engine's raw output rows (int64[games, columns])."""
     from ..engine import layout as L
@@ -93,7 +118,7 @@ def play_rows(batch: Batch) -> np.ndarray:
 
     rules = batch.rules
     seating = parse_seating(list(batch.seating), rules.players)
-    sids, sp = seat_arrays(seating, rules)
+    sids, sp = _seats(seating, rules, seat_arrays)
     out = np.zeros((batch.games, L.n_columns(rules.finish)), dtype=np.int64)
     old = _set_threads(batch.threads)
     try:

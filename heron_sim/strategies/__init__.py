@@ -216,29 +216,30 @@ def seat_arrays(seating: list[str], rules=None) -> tuple[np.ndarray, np.ndarray]
     if rules is None or not getattr(rules, "guides", ()):
         return _seat_block(seating, rules)
     sets, _ = rules.turn_rows()
-    blocks = [_seat_rows(seating, r) for r in sets]
+    heads = [_seat_heads(seating, r) for r in sets]
     p = len(seating)
-    sp = np.zeros((p * len(sets), max(b.shape[1] for _, b, _ in blocks)), dtype=np.float64)
-    for k, (_, b, used) in enumerate(blocks):
-        for i in range(p):  # each row's own values only: the rest is zeros already (megabytes a row)
-            sp[k * p + i, : used[i]] = b[i, : used[i]]
-    return blocks[0][0], sp
+    sp = np.zeros((p * len(heads), max(_width(h) for h in heads)), dtype=np.float64)
+    for k, h in enumerate(heads):  # each row's own values only: the rest is zeros already (megabytes a row)
+        _fill_rows(sp[k * p: (k + 1) * p], h)
+    return heads[0][0], sp
 
 
 def _seat_block(seating: list[str], rules=None) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_seat_rows`' ids and rows."""
-    sids, sp, _ = _seat_rows(seating, rules)
-    return sids, sp
+    """Ids and rows for rules without rules by guide (:func:`_seat_heads`)."""
+    h = _seat_heads(seating, rules)
+    sp = np.zeros((len(seating), _width(h)), dtype=np.float64)
+    _fill_rows(sp, h)
+    return h[0], sp
 
 
-def _seat_rows(seating: list[str], rules=None) -> tuple[np.ndarray, np.ndarray, list[int]]:
-    """Strategy ids and parameter rows by seat, for rules without rules by guide.
+def _seat_heads(seating: list[str], rules=None):
+    """Strategy ids, each seat's head row, the tables' row and the seat holding it (-1: none),
+    for rules without rules by guide.
 
-    Returns ``sids`` int64[players], ``sp`` float64[players, k] (rows padded to the widest) and
-    the number of values each row uses (the padding after them is zeros).
     Table seats share one copy of the tables (they depend on the rules only): the first one's
     row holds them, the others keep their head and name that seat (fewer cache misses); the
-    tables are copied once, straight into that row (megabytes: a batch of a study is short).
+    tables are copied once, straight into that row of the seats' array (:func:`_fill_rows`;
+    megabytes: a batch of a study is short).
     """
     from .expert_build import expert_tables
     from .expert_dp import ROW_DIR, ROW_TSEAT
@@ -263,11 +264,20 @@ def _seat_rows(seating: list[str], rules=None) -> tuple[np.ndarray, np.ndarray, 
         else:
             head = seat_row(s, rules)
         heads.append(head)
-    width = max(N_STRATEGY_PARAMS, *(h.size for h in heads), table.size if table is not None else 0)
-    sp = np.zeros((len(seating), width), dtype=np.float64)
-    for i, h in enumerate(heads):
+    return sids, heads, table, holder
+
+
+def _width(h) -> int:
+    """The widest row of :func:`_seat_heads`' seats."""
+    _, heads, table, _ = h
+    return max(N_STRATEGY_PARAMS, *(x.size for x in heads), table.size if table is not None else 0)
+
+
+def _fill_rows(sp: np.ndarray, h) -> None:
+    """Write :func:`_seat_heads`' rows into ``sp`` (zeros, one row a seat): the tables into their
+    holder's row, then each head."""
+    _, heads, table, holder = h
+    for i, head in enumerate(heads):
         if i == holder:
             sp[i, : table.size] = table
-        sp[i, : h.size] = h
-    used = [max(h.size, table.size if i == holder else 0) for i, h in enumerate(heads)]
-    return sids, sp, used
+        sp[i, : head.size] = head
