@@ -140,14 +140,21 @@ def play_frame(batch: Batch):
 
 
 # ---------------------------------------------------------------- executors
+#: The strategy sets (frozensets of a seating's names) a batch has already played in this
+#: process: their kernel is loaded, so their batches may start side by side at once (a study's
+#: candidates seat the same sets again and again; each first batch alone left a core idle
+#: during its Python work).
+_played_sets: set = set()
+
+
 class LocalExecutor:
     """Batches run in this process, as many at once as numba has threads (each on one thread:
     a study's batches are short, and a batch's own Python work, its seats' arrays and its
     sums, would otherwise leave a core idle); results in the order given, bit-identical to one
     batch after the other. The first batch of each strategy set runs alone first (it loads
-    the kernel, whose first import is not thread-safe). Items that are not Héron batches, or
-    batches that ask for a number of threads, run one after the other (numba then spreads each
-    over the cores)."""
+    the kernel, whose first import is not thread-safe), once a process (:data:`_played_sets`).
+    Items that are not Héron batches, or batches that ask for a number of threads, run one
+    after the other (numba then spreads each over the cores)."""
 
     kind = "local"
     width = 1  # trials the lab asks at once (batches run side by side inside one map)
@@ -170,13 +177,19 @@ class LocalExecutor:
             return out
         first: dict = {}
         for k, b in enumerate(items):
-            first.setdefault(frozenset(b.seating), k)
+            if frozenset(b.seating) not in _played_sets:
+                first.setdefault(frozenset(b.seating), k)
         for k in sorted(first.values()):  # loads each kernel here, in this thread
             _stop_if_requested(out)
             out[k] = fn(items[k])
+            _played_sets.add(frozenset(items[k].seating))
             if progress is not None:
                 progress(items[k])
-        rest = [k for k in range(len(items)) if k not in set(first.values())]
+        started = set(first.values())
+        # the longest batches first (games x seats, about their time): the last ones to end are
+        # short, so a core idles less while the other finishes a candidate (results by position)
+        rest = sorted((k for k in range(len(items)) if k not in started),
+                      key=lambda k: (-items[k].games * len(items[k].seating), k))
         return _side_by_side(fn, items, rest, out, progress, side_by_side)
 
     def close(self) -> None:
