@@ -93,7 +93,11 @@ _seats_memo: OrderedDict = OrderedDict()
 _seats_lock = threading.Lock()
 
 
-def _seats(seating, rules, seat_arrays):
+def _seats(seating, rules):
+    """heron_sim.strategies.seat_arrays of a batch, or the same arrays kept from an earlier batch
+    of the same seating and rules (:data:`_seats_memo`)."""
+    from ..strategies import seat_arrays
+
     key = (tuple(seating), rules.digest())
     with _seats_lock:
         hit = _seats_memo.get(key)
@@ -114,11 +118,11 @@ def play_rows(batch: Batch) -> np.ndarray:
     from ..loop.batch import play_batch
     from ..loop.kernels import shared_kernel
     from ..engine.pack import pack_rules
-    from ..strategies import parse_seating, seat_arrays
+    from ..strategies import parse_seating
 
     rules = batch.rules
     seating = parse_seating(list(batch.seating), rules.players)
-    sids, sp = _seats(seating, rules, seat_arrays)
+    sids, sp = _seats(seating, rules)
     out = np.zeros((batch.games, L.n_columns(rules.finish)), dtype=np.int64)
     old = _set_threads(batch.threads)
     try:
