@@ -302,7 +302,7 @@ def _tune_locked(spec, ex, run_dir, out, precision, time_limit, progress, log, t
         fin = evidence(spec, finalists, last) if last else []
         result = {"finalists": fin, "trials": len(complete), "ladder_played": len(ladder),
                   "last_games": last["games"] if last else 0,
-                  "games_played": ev.games_played, "seconds": round(time.perf_counter() - t0, 1),
+                  "games_played": ev.games_played, "games_reused": ev.games_reused, "seconds": round(time.perf_counter() - t0, 1),
                   "executor": ex.describe()}
         result["ladder"] = ladder_table(spec, fin)
         result["base"] = base_evidence(spec, last) if last else None
@@ -334,7 +334,9 @@ def _tune_locked(spec, ex, run_dir, out, precision, time_limit, progress, log, t
                             f"re-evaluations) are kept in {run_dir}; run the same command to resume") from None
     result["paths"] = paths
     log(result["finding"])
-    log(f"results in {out} ({result['seconds']:.0f} s, {result['games_played']:,} games played this time)")
+    reused = (f"; {result['games_reused']:,} not replayed: rules that play like rules already played, a key "
+              "without effect there (docs/tuning.md)" if result["games_reused"] else "")
+    log(f"results in {out} ({result['seconds']:.0f} s, {result['games_played']:,} games played this time{reused})")
     return result
 
 

@@ -40,6 +40,9 @@ class Evaluator:
             mkdir(self.cache)
         self.progress = progress  # called with the games of each finished batch
         self.games_played = 0
+        #: games not replayed: a scenario's rules played like rules already played (:meth:`sums`)
+        self.games_reused = 0
+        self._played: dict = {}  # (scenario, behaviour digest, first game, games, streaks) -> sums
         self.panel = list(spec.panel) or [None]
         # the dead-turn streaks need games replayed turn by turn: only for a study that names them
         from .metrics import STREAK_EVERY, STREAK_METRICS
@@ -67,10 +70,20 @@ class Evaluator:
 
     # ------------------------------------------------------------ search: sums only
     def sums(self, cands, first_game: int, games: int) -> list[np.ndarray]:
-        """Column sums ``[n_scenarios, K]`` of each candidate over the same games."""
-        batches, owner = [], []
+        """Column sums ``[n_scenarios, K]`` of each candidate over the same games.
+
+        A scenario whose rules play like rules already played on these games (the same
+        ``Rules.behaviour()``: they differ only by a key that changes nothing there, e.g.
+        ``heron_doubling_min_set`` while ``heron_doubling_herons = 0``) is not replayed: its sums
+        are those games' sums, the same numbers playing them would give."""
+        batches, owner, new, copies = [], [], {}, []
         for j, cand in enumerate(cands):
             for i, r in enumerate(cand):
+                key = (i, r.behaviour().digest(), first_game, games, self.streak_every)
+                if key in self._played or key in new:
+                    copies.append((j, i, key))
+                    continue
+                new[key] = (j, i)
                 for b in self._batches(r, i, first_game, games):
                     batches.append(b)
                     owner.append((j, i))
@@ -78,6 +91,13 @@ class Evaluator:
         out = [np.zeros((len(c), K), dtype=np.int64) for c in cands]
         for (j, i), s in zip(owner, res):
             out[j][i] += s
+        for key, (j, i) in new.items():  # every batch finished (an interruption raises above)
+            self._played[key] = out[j][i].copy()
+        for j, i, key in copies:
+            out[j][i] = self._played[key].copy()
+            self.games_reused += games
+            if self.progress is not None:
+                self.progress(games)
         return out
 
     def cached_sums(self, key: str, cand, first_game: int, games: int) -> np.ndarray:

@@ -638,6 +638,7 @@ def write_outputs(spec, result: dict, trials, out: Path, final: Path | None = No
         "params": [p.describe() for p in spec.params],
         "trials": result["trials"], "search_games": spec.games, "rungs": list(spec.rungs),
         "last_games": result["last_games"], "games_played": result["games_played"],
+        "games_reused": result.get("games_reused", 0),
         "seconds": result["seconds"], "executor": result["executor"], "finding": result["finding"],
         "base_evidence": result.get("base"),
         "finalists": [{**{k: v for k, v in e.items() if k != "rules"}, "rules_file": files.get(e["id"])}

@@ -70,6 +70,11 @@ class Key:
         another way (the by-seat lists, ``max_rounds`` through the workspace size).
     later : added after the first release: left out of the digest while at its default.
     turn_free : cannot change a single turn's tables (the expert's cache key ignores it).
+    inert_while : ``(key, value)``: this key changes nothing, in the engine or in any strategy's
+        tables, while that other key has that value (``heron_doubling_min_set`` while
+        ``heron_doubling_herons = 0``). :meth:`heron_sim.rules.Rules.behaviour` resets it then, so
+        the lab does not replay rules that play like rules already played
+        (tests/test_rules_behaviour.py proves the games bit-identical for every such key).
     by_guide : a rule of the player's own turn, so ``[guide.NAME]`` may set it for the holder of
         one guide (rules by guide: every key that is not ``turn_free``, and the Pond's push-back,
         which the roller's turn applies; see :data:`BY_GUIDE_KEYS`).
@@ -88,6 +93,7 @@ class Key:
     kernel: str | None = "P"
     later: bool = False
     turn_free: bool = False
+    inert_while: tuple[str, Any] | None = None
 
     @property
     def by_guide(self) -> bool:
@@ -174,7 +180,8 @@ _ROWS: tuple[Key, ...] = (
              {"fr": "Ce doublement du Guide Héron vaut pour une série de toute taille.",
               "en": "The Heron guide's doubling applies to a set of any size."}[l] if not v else
              {"fr": f"Ce doublement du Guide Héron ne vaut que pour une série d'au moins {v} animaux identiques.",
-              "en": f"The Heron guide's doubling applies only to a set of at least {v} identical animals."}[l])),
+              "en": f"The Heron guide's doubling applies only to a set of at least {v} identical animals."}[l]),
+         inert_while=("heron_doubling_herons", 0)),
     _int("bull_bonus", 0, 20, 2, "guides", "squares the Taureau's power adds after a combination of 3+",
          "Pouvoir du Taureau", "The Bull's power", lambda v, l: {
              "fr": f"Taureau : +{_sq(v, l)} après une combinaison réussie.",
@@ -292,6 +299,9 @@ def _check_table() -> None:
             raise ValueError(f"rules key {k.name}: group {k.group!r}; allowed: {', '.join(GROUP_IDS)}")
         if k.kind == "int" and not (k.lo <= k.default <= k.hi):
             raise ValueError(f"rules key {k.name}: default {k.default} outside {k.lo}..{k.hi}")
+        if k.inert_while is not None and (k.inert_while[0] not in {r.name for r in _ROWS} or k.kind == "seats"
+                                          or k.inert_while[0] == k.name):
+            raise ValueError(f"rules key {k.name}: inert_while {k.inert_while!r} names no other scalar key")
     if len(KEYS) != len(_ROWS):
         raise ValueError("rules keys: a name is declared twice")
 

@@ -467,6 +467,28 @@ class Rules:
         blob = json.dumps(table, sort_keys=True, ensure_ascii=True).encode()
         return hashlib.sha256(blob).hexdigest()[:12]
 
+    def behaviour(self) -> "Rules":
+        """These rules with every key that cannot change a game reset (``Key.inert_while``:
+        ``heron_doubling_min_set`` while ``heron_doubling_herons = 0``): the same games, seed for
+        seed, whatever the strategies. A key of the game's rules is reset where no turn reads it
+        (the game's rules and every guide's holder's rules have the key that switches it off); a
+        ``[guide.NAME]`` value where that guide's holder's rules switch it off. Two rules with
+        the same ``behaviour().digest()`` play bit-identical games (the lab plays only one of
+        them: heron_sim.lab.evaluate)."""
+        inert = [k for k in KEYS.values() if k.inert_while is not None]
+        if not inert:
+            return self
+        rows = [self] + [self.guide_rules(g) for g in sorted({g for g, _, _ in self.guides})]
+        top = {k.name: k.default for k in inert
+               if getattr(self, k.name) != k.default
+               and all(getattr(r, k.inert_while[0]) == k.inert_while[1] for r in rows)}
+        guides = tuple((g, key, v) for g, key, v in self.guides
+                       if not (KEYS[key].inert_while is not None
+                               and getattr(self.guide_rules(g), KEYS[key].inert_while[0]) == KEYS[key].inert_while[1]))
+        if not top and guides == self.guides:
+            return self
+        return dataclasses.replace(self, guides=guides, **top)
+
 
 # ---------------------------------------------------------------------- helpers
 def _nest(key: str, value: Any) -> dict:
