@@ -35,7 +35,8 @@ action (tests/test_expert_turn.py: racer_decide as a plug-in plays the same game
 A ``human`` seat (heron_sim.strategies.human) plays its keep/stop softmax
 (:func:`heron_sim.strategies.human.human_action`), its Lion's rescue and its roll-time power
 decisions here (:func:`heron_sim.strategies.human.power_counted`: forgetting, the softmax on the
-tables' stored values), drawing from the game's stream at the same points as the generic path.
+tables' stored values), drawing from the game's stream at the same points as the generic path, and its pick of the
+Eagle's face (:func:`_human_eagle_counted`, the softmax of human_eagle_pick on the dice counted).
 Where it uses the power (or the tables do not store the decision) the counted turn is played
 again placing the dice, the use is chosen on them
 (:func:`heron_sim.strategies.human.power_after_draw`) and the generic loop goes on from that
@@ -45,6 +46,8 @@ expert's turn unchanged. tests/test_human.py: human_decide as a plug-in plays th
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -58,7 +61,7 @@ from ..engine.layout import (
     ROW, RPTR, RSCRIPT_LEN, SID, STATUS, EAGLE_FACES, TURN_KEEP_NEXT, TURN_LAID_OUT, TURN_USED, X_EAGLE_DRAWS,
     X_PATIENCE_COST,
 )
-from ..engine.rng import draw_index
+from ..engine.rng import draw_index, uniform
 from ..rules.rules import P_ANXIETY, P_ROLLS
 from .human import SID as HUMAN, human_action, human_lion, power_after_draw, power_counted, zero as human_zero
 from .racer import SID as RACER, race_action_tilted, race_tilt
@@ -201,6 +204,32 @@ def _with_face(held, free, fh, f, fresh):
 
 
 @hot
+def _human_eagle_counted(seat, w, R, rng, sp, ts, t, g, r, h0, f0, fh0, fresh, n, v0, k):
+    """:func:`heron_sim.strategies.human.human_eagle_pick` on the dice counted: the faces drawn
+    (w[EAGLE_FACES]) valued as :func:`_counted_value` values them, the same sums in the same
+    order and the same draw (bit-identical: tests/test_human.py)."""
+    temp = sp[seat, 0]
+    top = v0
+    for j in range(k):
+        h2, f2, fh2 = _with_face(h0, f0, fh0, w[EAGLE_FACES + j], fresh)
+        top = max(top, _counted_value(seat, w, R, sp, ts, t, g, r, h2, f2, 1 if fh2 > 0 else 0, n))
+    total = math.exp((v0 - top) / temp)
+    for j in range(k):
+        h2, f2, fh2 = _with_face(h0, f0, fh0, w[EAGLE_FACES + j], fresh)
+        total += math.exp((_counted_value(seat, w, R, sp, ts, t, g, r, h2, f2, 1 if fh2 > 0 else 0, n) - top) / temp)
+    u = uniform(rng) * total
+    acc = math.exp((v0 - top) / temp)
+    if u < acc:
+        return 0
+    for j in range(k - 1):
+        h2, f2, fh2 = _with_face(h0, f0, fh0, w[EAGLE_FACES + j], fresh)
+        acc += math.exp((_counted_value(seat, w, R, sp, ts, t, g, r, h2, f2, 1 if fh2 > 0 else 0, n) - top) / temp)
+        if u < acc:
+            return j + 1
+    return k
+
+
+@hot
 def _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots, kept, roll, n, race, tilt, human):
     """The stored power use ``code`` (expert.decode_power, apply_power and eagle_pick) on the
     dice counted, then the decision that follows it (expert_keep or racer_keep) and the
@@ -246,16 +275,23 @@ def _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots, kept, roll, n
         if a == HERON:
             return CONTINUE, kept, 0, roll
         r = w[ROLLS_LEFT]
-        best = _counted_value(seat, w, R, sp, ts, t, g, r, held, free, 1 if fh > 0 else 0, n)
+        v0 = _counted_value(seat, w, R, sp, ts, t, g, r, held, free, 1 if fh > 0 else 0, n)
+        best = v0
         h0, f0, fh0 = _without(held, free, fh, a, fresh)
-        for k in range(R[X_EAGLE_DRAWS]):
+        k_draws = R[X_EAGLE_DRAWS]
+        pick = 0
+        for k in range(k_draws):
             f = roll_die(0, w, R, rng)
             w[EAGLE_FACES + k] = f
             h2, f2, fh2 = _with_face(h0, f0, fh0, f, fresh)  # its status kept, a heron reserved
             v = _counted_value(seat, w, R, sp, ts, t, g, r, h2, f2, 1 if fh2 > 0 else 0, n)
             if v > best + 1e-12:  # expert.eagle_pick
                 best = v
-                held, free, fh = h2, f2, fh2
+                pick = k + 1
+        if human and sp[seat, 0] > 0.0:  # human.human_eagle_pick: a softmax over the faces' values
+            pick = _human_eagle_counted(seat, w, R, rng, sp, ts, t, g, r, h0, f0, fh0, fresh, n, v0, k_draws)
+        if pick > 0:
+            held, free, fh = _with_face(h0, f0, fh0, w[EAGLE_FACES + pick - 1], fresh)
     elif guide == CERF:
         b = _slot_animal(slots, arg)
         if a == HERON or b < 0 or b == HERON or _lane(held + free, b) - (1 if b == a else 0) <= 0:
@@ -542,7 +578,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
                 # softmax) need the dice laid out: roll_phase_dice answers there
                 codef = sp[ts, col + power_column(guide)] if col >= 0 and stored else -2.0
                 code, unique = stored_use(codef)
-                if code < 0 or guide == AIGLE or not ((unique and _lane(roll, HERON) <= 1)
+                if code < 0 or not ((unique and _lane(roll, HERON) <= 1)
                                                       or (codef >= 0.0 and u < 0.5)):
                     return CONTINUE
                 res, kept, nf, roll = _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots,
@@ -625,12 +661,7 @@ def expert_roll_phase(seat, w, R, rng, sp):
     (the same draws, the same decisions)."""
     race = w[SID + seat] == RACER
     human = w[SID + seat] == HUMAN and not human_zero(sp, seat)  # at 0: the expert's turn
-    guide = w[GUIDE + seat]
-    # a human's ready Eagle: its face is the human's softmax over the faces' values, which the
-    # counted turn does not play, so such a turn is placed from its first draw (a ready Wolf, Deer
-    # or Patience is counted: roll_phase_counts plays the uses the tables say are the scan's)
-    placed = human and w[READY + seat] != 0 and guide == AIGLE and power_enabled(R, guide)
-    if R[R_UNIFORM] != 0 and w[RPTR] >= w[RSCRIPT_LEN] and not placed:
+    if R[R_UNIFORM] != 0 and w[RPTR] >= w[RSCRIPT_LEN]:
         start = rng[0]
         half = rng[1]  # a power's roll_die draws from the buffered half-word
         has_half = rng[2]
