@@ -385,6 +385,40 @@ def _guide_arrays(df, guides):
     return out
 
 
+def _seat_arrays(df):
+    """Per seat: (y: the seat won, d: a finished game, c: the seat's control, :func:`seat_controls`
+    scaled by :func:`target_control`, or None without luck columns)."""
+    P = int(df["players"].iloc[0])
+    winner = df["winner"].to_numpy()
+    fin = df["finished"].to_numpy(bool).astype(float)
+    Y = np.stack([(winner == s).astype(float) for s in range(P)], axis=1)
+    X = luck_features(df)
+    C, Cin = (None, None) if X is None else seat_controls(X, Y, inner=True)
+    return [(Y[:, s], fin, None if C is None else target_control(Y[:, s], fin, C[:, s], Cin[:, s]))
+            for s in range(P)]
+
+
+def paired_seat_differences(base, variant, z: float = Z95) -> list[dict]:
+    """The paired differences variant − base of each seat's win rate (over finished games), for
+    two frames of the same games, plain and luck-adjusted as :func:`paired_guide_differences`
+    adjusts a guide's (each run's own cross-fitted control of the seat); the adjusted figures
+    are nan without luck columns."""
+    if len(base) != len(variant) or len(base) == 0:
+        raise ValueError("paired frames: the same games in each (same seed, first game and count)")
+    if "game" in base.columns and "game" in variant.columns and not np.array_equal(
+            base["game"].to_numpy(), variant["game"].to_numpy()):
+        raise ValueError("paired frames: the games differ (game): play both with the same seed and games")
+    out = []
+    zero = np.zeros(len(base))
+    for (ya, da, ca), (yb, db, cb) in zip(_seat_arrays(base), _seat_arrays(variant)):
+        missing = ca is None or cb is None
+        res = controlled_rate_difference(ya, da, zero if missing else ca, yb, db, zero if missing else cb, z=z)
+        if missing:
+            res.update(adjusted=float("nan"), adjusted_ci=[float("nan")] * 2, adjusted_se=float("nan"))
+        out.append(res)
+    return out
+
+
 def controlled_rate_difference(ya, da, ctl_a, yb, db, ctl_b, ca: float = 1.0, cb: float = 1.0,
                                z: float = Z95) -> dict:
     """As :func:`adjusted_rate_difference`, the controls given: each run's own control by game

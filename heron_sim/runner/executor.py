@@ -48,11 +48,14 @@ class Batch:
     #: the lab's streak metrics (heron_sim.lab.metrics.STREAK_METRICS): every game whose number is
     #: a multiple of this is also replayed turn by turn (0: none; the games' results are the same)
     streak_every: int = 0
+    #: each seat's luck too (heron_sim.simulation.simulate's ``luck``: the same games, the luck's
+    #: columns added; none with dice that differ)
+    luck: bool = False
 
 
 def split_games(rules, seatings: Sequence[Sequence[str]], seed: int, games: int, *,
                 first_game: int = 0, batch_games: int = DEFAULT_BATCH_GAMES,
-                threads: int | None = None) -> list[Batch]:
+                threads: int | None = None, luck: bool = False) -> list[Batch]:
     """Batches covering games ``first_game .. first_game + games - 1`` exactly once.
 
     With several seatings (a rotation), seating ``r`` plays the ``r``-th contiguous share of the
@@ -70,7 +73,7 @@ def split_games(rules, seatings: Sequence[Sequence[str]], seed: int, games: int,
         lo, hi = int(bounds[r]), int(bounds[r + 1])
         for start in range(lo, hi, batch_games):
             n = min(batch_games, hi - start)
-            out.append(Batch(rules, seating, int(seed), first_game + start, n, threads))
+            out.append(Batch(rules, seating, int(seed), first_game + start, n, threads, luck=luck))
     return out
 
 
@@ -123,7 +126,12 @@ def play_rows(batch: Batch) -> np.ndarray:
     rules = batch.rules
     seating = parse_seating(list(batch.seating), rules.players)
     sids, sp = _seats(seating, rules)
-    out = np.zeros((batch.games, L.n_columns(rules.finish)), dtype=np.int64)
+    width = L.n_columns(rules.finish)
+    if getattr(batch, "luck", False):
+        from ..simulation import _with_luck_row
+
+        sp, width = _with_luck_row(rules, sp, True)
+    out = np.zeros((batch.games, width), dtype=np.int64)
     old = _set_threads(batch.threads)
     try:
         if batch.games:
@@ -541,7 +549,8 @@ def play_games_job(job, executor, batch_games: int = DEFAULT_BATCH_GAMES):
     from ..interrupt import Stopped
     from ..simulation import results_frame
 
-    batches = split_games(job.rules, job.seatings, job.seed, job.n, batch_games=batch_games)
+    batches = split_games(job.rules, job.seatings, job.seed, job.n, batch_games=batch_games,
+                          luck=bool(job.labels.get("luck", False)))
     try:
         rows = executor.map(play_rows, batches)  # arrays travel (checksummed), frames are built here
     except Stopped as err:

@@ -37,7 +37,8 @@ def _play_job(job: Job, progress: Callable[[int], None] | None = None) -> pd.Dat
         for r, seating in enumerate(job.seatings):
             lo, hi = int(bounds[r]), int(bounds[r + 1])
             if hi > lo:
-                part = simulate(job.rules, hi - lo, job.seed, seating, first_game=lo, progress=progress)
+                part = simulate(job.rules, hi - lo, job.seed, seating, first_game=lo, progress=progress,
+                                luck=bool(job.labels.get("luck", False)))
                 parts.append(part)
                 if part.attrs.get("interrupted"):
                     break

@@ -29,6 +29,9 @@ class CompareExperiment(HeronExperiment):
     kind: Literal["compare"] = "compare"
     figures: figures_of(FIGURES) = FIGURES
     seating: Seating = "ai"
+    #: each seat's luck measured too (docs/luck.md): the win rates' paired differences then come
+    #: luck-adjusted beside the plain ones, and the narrower is the one used (the same games)
+    luck: bool = False
     a: RulesA
     b: RulesB
 
@@ -62,9 +65,10 @@ class CompareKind(ExperimentKind):
                 if key in keys:  # a side with its own mode, in a second pair
                     key = f"{side}_{rules.mode}_pair_{m}"
                 keys.add(key)
-                jobs.append(Job(key, "games", rules, g(exp.games), exp.seed, seat,
-                                labels={"mode": rules.mode, "pair": m, "side": side,
-                                        "label": spec.label or side.upper()}))
+                labels = {"mode": rules.mode, "pair": m, "side": side, "label": spec.label or side.upper()}
+                if exp.luck:
+                    labels["luck"] = True
+                jobs.append(Job(key, "games", rules, g(exp.games), exp.seed, seat, labels=labels))
         return jobs
 
     def pair_job(self, data, side: str, m: str) -> dict:
@@ -82,10 +86,13 @@ class CompareKind(ExperimentKind):
                 la, lb = f"{la} (A)", f"{lb} (B)"
             ma, mb = ja.get("mode") or m, jb.get("mode") or m  # each side's own mode (compare A B)
             where = _mode_name(ma) if ma == mb else f"{_mode_name(ma)} (A) and {_mode_name(mb)} (B)"
-            t = compare_frames(data.frame(ja["key"]), data.frame(jb["key"]), la, lb)
+            fa, fb = data.frame(ja["key"]), data.frame(jb["key"])
+            t = compare_frames(fa, fb, la, lb)
             sec.notes.append(f"{where}: A = {la}, B = {lb} (rules fingerprints in the run metadata); "
                              f"seating {_seating_text(ja)}.")
             _compare_table(sec, t, la, lb, where)
+            if exp.luck:
+                _luck_table(sec, fa, fb, la, lb, where)
             _compare_facts(sec, exp.name, m, t, la, lb)
             _compare_finding(sec, t, la, lb, where)
             if self.want(exp, "differences"):
@@ -96,6 +103,49 @@ def _compare_table(sec: Section, t: pd.DataFrame, la: str, lb: str, where: str) 
     """Every metric side by side with its paired difference B − A (the table)."""
     sec.tables.append(Table(f"{where}: {la} vs {lb}, paired by seed", compare_display(t, la, lb), data=t,
                             note="Differences B - A with 95 % paired t intervals (Balance: paired bootstrap); p-values Holm-corrected over the metrics."))
+
+
+def luck_differences(a: pd.DataFrame, b: pd.DataFrame) -> pd.DataFrame:
+    """Each seat's and each guide's win rate, and the guide spread, paired B − A on the same
+    games: the plain difference and the luck-adjusted one (heron_sim.analysis.luck_adjust:
+    each run's cross-fitted control), their 95 % intervals, the variance ratio (plain ÷
+    adjusted: how many times fewer games the adjusted figure needs) and ``used``: the one whose
+    interval is narrower ("plain" where the frames have no luck columns)."""
+    from ...analysis.luck_adjust import paired_guide_differences, paired_seat_differences
+
+    n = min(len(a), len(b))
+    a, b = a.iloc[:n].reset_index(drop=True), b.iloc[:n].reset_index(drop=True)
+    rows = [(f"seat {s + 1} wins", d) for s, d in enumerate(paired_seat_differences(a, b))]
+    g = paired_guide_differences(a, b)
+    rows += [(f"{GUIDE_FR.get(name, name)} wins when dealt", d) for name, d in g["guide"].items()]
+    if "spread" in g:
+        rows.append(("guide spread", g["spread"]))
+    out = []
+    for metric, d in rows:
+        adj_ok = math.isfinite(d["adjusted_se"]) and d["adjusted_se"] > 0
+        ratio = (d["plain_se"] / d["adjusted_se"]) ** 2 if adj_ok else math.nan
+        used = "adjusted" if adj_ok and d["adjusted_se"] < d["plain_se"] else "plain"
+        out.append({"metric": metric, "plain": d["plain"], "plain_low": d["plain_ci"][0],
+                    "plain_high": d["plain_ci"][1], "adjusted": d["adjusted"], "adjusted_low": d["adjusted_ci"][0],
+                    "adjusted_high": d["adjusted_ci"][1], "variance_ratio": ratio, "used": used, "n": n})
+    return pd.DataFrame(out)
+
+
+def _luck_table(sec: Section, a: pd.DataFrame, b: pd.DataFrame, la: str, lb: str, where: str) -> None:
+    """The win rates' paired differences B − A, plain and luck-adjusted (the table)."""
+    t = luck_differences(a, b)
+    if t.empty:
+        return
+    def ci(r, k):
+        return signed_ci(r[k], r[f"{k}_low"], r[f"{k}_high"], 4) if math.isfinite(r[k]) else "-"
+    disp = _disp({"plain B - A [95 % CI]": [ci(r, "plain") for _, r in t.iterrows()],
+                  "luck-adjusted B - A [95 % CI]": [ci(r, "adjusted") for _, r in t.iterrows()],
+                  "variance ratio": t["variance_ratio"].map(lambda x: f"{x:.2f}" if math.isfinite(x) else "-"),
+                  "used": t["used"]}, index=pd.Index(t["metric"], name="metric"))
+    sec.tables.append(Table(f"{where}: {la} vs {lb}, win rates paired by seed, plain and luck-adjusted", disp,
+                            data=t, note="The luck-adjusted difference removes each player's dice luck as the "
+                            "expert's tables measure it (docs/luck.md); the variance ratio is how many times fewer "
+                            "games it needs for the same interval; the narrower interval is the one used."))
 
 
 def _compare_facts(sec: Section, name: str, m: str, t: pd.DataFrame, la: str, lb: str) -> None:
