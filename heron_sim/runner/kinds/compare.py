@@ -137,15 +137,15 @@ def _luck_table(sec: Section, a: pd.DataFrame, b: pd.DataFrame, la: str, lb: str
     if t.empty:
         return
     def ci(r, k):
-        return signed_ci(r[k], r[f"{k}_low"], r[f"{k}_high"], 4) if math.isfinite(r[k]) else "-"
-    disp = _disp({"plain B - A [95 % CI]": [ci(r, "plain") for _, r in t.iterrows()],
-                  "luck-adjusted B - A [95 % CI]": [ci(r, "adjusted") for _, r in t.iterrows()],
-                  "variance ratio": t["variance_ratio"].map(lambda x: f"{x:.2f}" if math.isfinite(x) else "-"),
+        return signed_ci(r[k], r[f"{k}_low"], r[f"{k}_high"], 1, 100, " pts") if math.isfinite(r[k]) else "-"
+    disp = _disp({"plain [95 % CI]": [ci(r, "plain") for _, r in t.iterrows()],
+                  "luck-adjusted [95 % CI]": [ci(r, "adjusted") for _, r in t.iterrows()],
+                  "ratio": t["variance_ratio"].map(lambda x: f"{x:.2f}" if math.isfinite(x) else "-"),
                   "used": t["used"]}, index=pd.Index(t["metric"], name="metric"))
-    sec.tables.append(Table(f"{where}: {la} vs {lb}, win rates paired by seed, plain and luck-adjusted", disp,
+    sec.tables.append(Table(f"{where}: {la} vs {lb}, win rates paired by seed, B - A plain and luck-adjusted", disp,
                             data=t, note="The luck-adjusted difference removes each player's dice luck as the "
-                            "expert's tables measure it (docs/luck.md); the variance ratio is how many times fewer "
-                            "games it needs for the same interval; the narrower interval is the one used."))
+                            "expert's tables measure it (docs/luck.md); the ratio (plain variance / adjusted) is how many "
+                            "times fewer games it needs for the same interval; the narrower interval is the one used."))
 
 
 def _compare_facts(sec: Section, name: str, m: str, t: pd.DataFrame, la: str, lb: str) -> None:
