@@ -366,12 +366,7 @@ def _guide_arrays(df, guides):
     :func:`seat_controls`, or None without luck columns)."""
     from ..animals import NAMES as ANIMALS
 
-    P = int(df["players"].iloc[0])
-    winner = df["winner"].to_numpy()
-    fin = df["finished"].to_numpy(bool).astype(float)
-    X = luck_features(df)
-    C, Cin = (None, None) if X is None else seat_controls(
-        X, np.stack([(winner == s).astype(float) for s in range(P)], axis=1), inner=True)
+    P, winner, fin, _, C, Cin = _run_controls(df)
     codes = np.stack([df[f"guide_{s}"].cat.codes.to_numpy() for s in range(P)], axis=1)
     out = {}
     for a, name in enumerate(ANIMALS):
@@ -385,15 +380,23 @@ def _guide_arrays(df, guides):
     return out
 
 
-def _seat_arrays(df):
-    """Per seat: (y: the seat won, d: a finished game, c: the seat's control, :func:`seat_controls`
-    scaled by :func:`target_control`, or None without luck columns)."""
+def _run_controls(df):
+    """A frame's (players, winner, finished as 0/1, each seat's win [games, players], and the
+    seats' controls out of and in their half, :func:`seat_controls`; None, None without luck
+    columns)."""
     P = int(df["players"].iloc[0])
     winner = df["winner"].to_numpy()
     fin = df["finished"].to_numpy(bool).astype(float)
     Y = np.stack([(winner == s).astype(float) for s in range(P)], axis=1)
     X = luck_features(df)
     C, Cin = (None, None) if X is None else seat_controls(X, Y, inner=True)
+    return P, winner, fin, Y, C, Cin
+
+
+def _seat_arrays(df):
+    """Per seat: (y: the seat won, d: a finished game, c: the seat's control, :func:`seat_controls`
+    scaled by :func:`target_control`, or None without luck columns)."""
+    P, _, fin, Y, C, Cin = _run_controls(df)
     return [(Y[:, s], fin, None if C is None else target_control(Y[:, s], fin, C[:, s], Cin[:, s]))
             for s in range(P)]
 

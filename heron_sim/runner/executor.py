@@ -127,7 +127,7 @@ def play_rows(batch: Batch) -> np.ndarray:
     seating = parse_seating(list(batch.seating), rules.players)
     sids, sp = _seats(seating, rules)
     width = L.n_columns(rules.finish)
-    if getattr(batch, "luck", False):
+    if batch.luck:
         from ..simulation import _with_luck_row
 
         sp, width = _with_luck_row(rules, sp, True)

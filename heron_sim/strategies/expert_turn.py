@@ -279,16 +279,18 @@ def _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots, kept, roll, n
         best = v0
         h0, f0, fh0 = _without(held, free, fh, a, fresh)
         k_draws = R[X_EAGLE_DRAWS]
+        soft = human and sp[seat, 0] > 0.0  # human.human_eagle_pick: a softmax over the faces' values
         pick = 0
         for k in range(k_draws):
             f = roll_die(0, w, R, rng)
             w[EAGLE_FACES + k] = f
-            h2, f2, fh2 = _with_face(h0, f0, fh0, f, fresh)  # its status kept, a heron reserved
-            v = _counted_value(seat, w, R, sp, ts, t, g, r, h2, f2, 1 if fh2 > 0 else 0, n)
-            if v > best + 1e-12:  # expert.eagle_pick
-                best = v
-                pick = k + 1
-        if human and sp[seat, 0] > 0.0:  # human.human_eagle_pick: a softmax over the faces' values
+            if not soft:
+                h2, f2, fh2 = _with_face(h0, f0, fh0, f, fresh)  # its status kept, a heron reserved
+                v = _counted_value(seat, w, R, sp, ts, t, g, r, h2, f2, 1 if fh2 > 0 else 0, n)
+                if v > best + 1e-12:  # expert.eagle_pick
+                    best = v
+                    pick = k + 1
+        if soft:
             pick = _human_eagle_counted(seat, w, R, rng, sp, ts, t, g, r, h0, f0, fh0, fresh, n, v0, k_draws)
         if pick > 0:
             held, free, fh = _with_face(h0, f0, fh0, w[EAGLE_FACES + pick - 1], fresh)
