@@ -212,3 +212,64 @@ def test_the_landing_lucks_narrow_the_intervals_further():
     full = variance_ratio(adjusted_win_rates(frame))["seat"]
     base = variance_ratio(adjusted_win_rates(without))["seat"]
     assert all(f > b for f, b in zip(full, base)), (full, base)
+
+
+def _slot_end_reference(w, finish):
+    """The weighted lucks of one slot as docs/luck.md writes them, in plain Python (the basis's
+    data, each monomial by repeated products, each term rounded): what slot_end must add."""
+    from heron_sim.engine.layout import LUCK, LUCK_SLOT, LUCK_WEIGHTS, LUCKW, PLAYERS, POS_SLOT
+
+    def power(x, a):
+        p = 1.0
+        for _ in range(a):
+            p *= x
+        return p
+
+    P = int(w[PLAYERS])
+    share = [min(max(float(w[POS_SLOT + s]) / float(finish), 0.0), 1.0) for s in range(P)]
+    out = w.copy()
+    for s in range(P):
+        x = share[s]
+        m = max([0.0] + [share[o] for o in range(P) if o != s])
+        base = LUCKW + s * LUCK_WEIGHTS
+        ds = float(w[LUCK + s] - w[LUCK_SLOT + s])
+        if ds != 0.0:
+            for k, (a, b) in enumerate(OWN):
+                out[base + k] += int(round(ds * power(x, a) * power(m, b)))
+        for j in range(P):
+            dj = float(w[LUCK + j] - w[LUCK_SLOT + j])
+            if j == s or dj == 0.0:
+                continue
+            top = all(share[o] <= share[j] for o in range(P) if o not in (s, j))
+            for k, (a, b, c) in enumerate(OTHER):
+                if c == 0 or top:
+                    out[base + len(OWN) + k] += int(round(dj * power(share[j], a) * power(x, b)))
+    return out
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 7])
+def test_slot_end_adds_the_documented_terms(players):
+    """slot_end (the kernel's, shares and powers computed once a slot) adds exactly the terms of
+    the documented weights on random slots: squares below 0 and past the finish, ties for the
+    lead, seats whose luck did not move; the same integers, bit for bit."""
+    from heron_sim.engine import layout as L
+    from heron_sim.engine.pack import pack_rules
+    from heron_sim.rules.rules import P_FINISH
+    from heron_sim.strategies.luck_weights import slot_end
+
+    rules = Rules.build(mode="8d8", players=players)
+    R = pack_rules(rules)
+    finish = int(R[P_FINISH])
+    gen = np.random.default_rng(players)
+    for _ in range(300):
+        w = np.zeros(L.workspace_length(rules.finish, 400), dtype=np.int64)
+        w[L.PLAYERS] = players
+        w[L.POS_SLOT:L.POS_SLOT + players] = gen.choice([-3, 0, 5, 20, 40, finish, finish + 2], players) \
+            if gen.random() < 0.3 else gen.integers(-2, finish + 3, players)
+        w[L.LUCK_SLOT:L.LUCK_SLOT + players] = gen.integers(-2**36, 2**36, players)
+        moved = gen.random(players) < 0.8
+        w[L.LUCK:L.LUCK + players] = w[L.LUCK_SLOT:L.LUCK_SLOT + players] + moved * gen.integers(-2**35, 2**35, players)
+        w[L.LUCKW:L.LUCKW + players * L.LUCK_WEIGHTS] = gen.integers(-2**40, 2**40, players * L.LUCK_WEIGHTS)
+        want = _slot_end_reference(w, finish)
+        slot_end(w, R)
+        assert np.array_equal(w, want)

@@ -41,6 +41,7 @@ OTHER = np.array([(a, b, c) for c in (0, 1) for a in range(3) for b in range(3 -
 #: the weighted lucks' names (the frame's ``luck_seat<s>_<name>`` columns)
 NAMES = tuple([f"x{a}m{b}" for a, b in OWN] + [f"j{a}s{b}" + ("t" if c else "") for a, b, c in OTHER])
 assert len(NAMES) == LUCK_WEIGHTS, "engine.layout.LUCK_WEIGHTS is the basis's size"
+assert MAX_SEATS == 7, "slot_end reads seven shares"
 N_OWN = len(OWN)
 
 
@@ -67,36 +68,51 @@ def slot_start(w):
 
 
 @hot
+def _powers(x):
+    """(1, x, x², x³), each as :func:`_power` makes it (repeated products: ``1.0 * x`` is ``x``
+    exactly), so the same bits."""
+    x2 = x * x
+    return (1.0, x, x2, x2 * x)
+
+
+@hot
 def slot_end(w, R):
     """Add each seat's weighted lucks of the slot just played (weights from the squares noted by
-    :func:`slot_start`; each term rounded to the luck's fixed point)."""
+    :func:`slot_start`; each term rounded to the luck's fixed point). Each seat's share of the
+    finish and its powers are computed once a slot (the same products as :func:`_power`'s, in
+    the same order: the same bits; tests/test_luck_weights.py)."""
     P = w[PLAYERS]
+    sh = (_share(w, R, 0), _share(w, R, 1), _share(w, R, 2), _share(w, R, 3), _share(w, R, 4),
+          _share(w, R, 5), _share(w, R, 6))  # MAX_SEATS: the seats past P are never read
     for s in range(P):
-        x = _share(w, R, s)
+        x = sh[s]
         m = 0.0
         for o in range(P):
             if o != s:
-                m = max(m, _share(w, R, o))
+                m = max(m, sh[o])
+        xs = _powers(x)
         base = LUCKW + s * LUCK_WEIGHTS
         ds = float(w[LUCK + s] - w[LUCK_SLOT + s])
         if ds != 0.0:
+            ms = _powers(m)
             for k in range(N_OWN):
-                w[base + k] += int(round(ds * _power(x, OWN[k, 0]) * _power(m, OWN[k, 1])))
+                w[base + k] += int(round(ds * xs[OWN[k, 0]] * ms[OWN[k, 1]]))
         for j in range(P):
             if j == s:
                 continue
             dj = float(w[LUCK + j] - w[LUCK_SLOT + j])
             if dj == 0.0:
                 continue
-            xj = _share(w, R, j)
+            xj = sh[j]
             top = 1
             for o in range(P):
-                if o != s and o != j and _share(w, R, o) > xj:
+                if o != s and o != j and sh[o] > xj:
                     top = 0
+            js = _powers(xj)
             for k in range(OTHER.shape[0]):
                 if OTHER[k, 2] == 1 and top == 0:
                     continue
-                w[base + N_OWN + k] += int(round(dj * _power(xj, OTHER[k, 0]) * _power(x, OTHER[k, 1])))
+                w[base + N_OWN + k] += int(round(dj * js[OTHER[k, 0]] * xs[OTHER[k, 1]]))
 
 
 @hot
