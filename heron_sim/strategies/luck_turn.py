@@ -235,7 +235,9 @@ def land_luck(seat, w, R, sp, after, r):
         if k >= LAND_SLOTS:
             break
         d = q - pos
-        if 1 <= d < amax:
+        if d >= amax:  # this square and every later one out of the turn's reach
+            break
+        if d >= 1:
             if law >= 0:
                 x = sp[lr, law + d] - sp[lr, before + d]
             else:
