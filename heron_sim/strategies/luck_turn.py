@@ -133,25 +133,41 @@ def _held_counts(w):
 
 
 @hot
+def _cx(a, b):
+    """One compare-exchange of a sorting network: (the larger, the smaller)."""
+    return (a, b) if a >= b else (b, a)
+
+
+@hot
 def _kept_index(seat, w, R, sp, B):
     """The dense index (expert_luck.LK_PI) of the kept vector whose counts by animal stand in
     w[COUNTS] (herons excluded): the guide's animal first, the others' counts in decreasing order
-    (an insertion sort of 5, in w[KEEP] as scratch), as digits base ``B``; -1 where none."""
+    (a sorting network of 6 in registers, the guide's lane at -1 so it sorts last), as digits
+    base ``B``; -1 where none. Leaves w[KEEP + 0..5] at -1 (the scratch as the insertion sort of
+    earlier versions left it)."""
     lr = w[LUCK_ROW] - 1
     g0 = slot0_animal(seat, w, R)
+    k0 = -1 if g0 == 0 else w[COUNTS + 0]
+    k1 = -1 if g0 == 1 else w[COUNTS + 1]
+    k2 = -1 if g0 == 2 else w[COUNTS + 2]
+    k3 = -1 if g0 == 3 else w[COUNTS + 3]
+    k4 = -1 if g0 == 4 else w[COUNTS + 4]
+    k5 = -1 if g0 == 5 else w[COUNTS + 5]
+    k0, k5 = _cx(k0, k5)  # the optimal network of 6 (12 exchanges), in decreasing order
+    k1, k3 = _cx(k1, k3)
+    k2, k4 = _cx(k2, k4)
+    k1, k2 = _cx(k1, k2)
+    k3, k4 = _cx(k3, k4)
+    k0, k3 = _cx(k0, k3)
+    k2, k5 = _cx(k2, k5)
+    k0, k1 = _cx(k0, k1)
+    k2, k3 = _cx(k2, k3)
+    k4, k5 = _cx(k4, k5)
+    k1, k2 = _cx(k1, k2)
+    k3, k4 = _cx(k3, k4)
     for a in range(6):
-        w[KEEP + a] = w[COUNTS + a]
-    w[KEEP + g0] = -1
-    code = w[COUNTS + g0]
-    m = B
-    for j in range(5):
-        best = 0
-        for a in range(1, 6):
-            if w[KEEP + a] > w[KEEP + best]:
-                best = a
-        code += w[KEEP + best] * m
-        w[KEEP + best] = -1
-        m *= B
+        w[KEEP + a] = -1
+    code = w[COUNTS + g0] + B * (k0 + B * (k1 + B * (k2 + B * (k3 + B * k4))))
     return int(sp[lr, int(sp[lr, w[LUCK_OFF] + LK_PI]) + code])
 
 
