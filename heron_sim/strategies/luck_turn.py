@@ -213,9 +213,13 @@ def _kept_law(seat, w, R, sp, r):
     rmax = int(sp[lr, lo + LK_RMAX])
     anx = int(sp[lr, lo + LK_ANX])
     npre = int(sp[lr, lo + LK_NPRE])
-    h = _held_counts(w)  # after a roll every heron is reserved: all of them
-    for a in range(6):  # the free dice the programme keeps, by slot (expert.apply_keep_action)
-        w[COUNTS + a] += (action >> (ACTION_BITS * w[KEEP + 6 + a])) & 15
+    # the dice set aside, from value_after's digits (kept * B + free, B above any count), and
+    # the free dice the programme keeps, by slot (expert.apply_keep_action); after a roll every
+    # heron is reserved: value_after counted all of them
+    h = w[COUNTS + HERON]
+    w[COUNTS + HERON] = 0
+    for a in range(6):
+        w[COUNTS + a] = w[KEEP + a] // B + ((action >> (ACTION_BITS * w[KEEP + 6 + a])) & 15)
     p = _kept_index(seat, w, R, sp, B)
     if p < 0:
         return -1
