@@ -40,7 +40,9 @@ Measures, on this machine (in-process figures: medians of ``--repeats`` runs, wa
   ``--explore`` prints only these figures, ``--edit`` only the edit's;
 - the luck-adjusted estimates (issue 32): for the AI mix's and the ladder's tables, the variance
   ratio (plain ÷ adjusted) of each seat's and each guide's win rate with bootstrap intervals, and
-  the games a table needs for a ±0.5-point interval on a guide's win rate, plain and adjusted;
+  the games a table needs for a ±0.5-point interval on a guide's win rate, plain and adjusted,
+  and the CPU time of a game with the luck against without (the same games: where CPU time is
+  the limit, the luck pays only below the variance ratio, docs/luck.md);
   and the variance ratio of the paired difference variant − rulings (``heron_patience_doubling``,
   the same seeds) of each guide's win rate and of the guide spread; and for each table of the lab's
   default panel the median guide ratio, and the share of its games a default-panel study needs
@@ -196,7 +198,12 @@ def luck_figures(games: int = 20_000, boots: int = 100, seed: int = 1) -> dict:
     variant = Rules.build(mode="8d8", overrides=PAIRED_VARIANT)
     out = {}
     for name, seats in (("AI mix", AI_MIX), ("ladder", LADDER)):
-        df = simulate(rules, games, seed=seed, strategies=seats, luck=True, threads=1)
+        simulate(rules, 200, seed=seed, strategies=seats, luck=True, threads=1)  # the luck row built
+        cpu = {}
+        for luck in (False, True):  # CPU seconds of the same games, without and with the luck
+            t = time.process_time()
+            df = simulate(rules, games, seed=seed, strategies=seats, luck=luck, threads=1)
+            cpu[luck] = time.process_time() - t
 
         def ratios(frame):
             vr = variance_ratio(adjusted_win_rates(frame))
@@ -212,7 +219,8 @@ def luck_figures(games: int = 20_000, boots: int = 100, seed: int = 1) -> dict:
         p_win, dealt = 0.25, P / 7  # a guide's win rate when dealt, and the share of games it is dealt in
         plain_games = 1.96 ** 2 * p_win * (1 - p_win) / 0.005 ** 2 / dealt
         out[name] = {"seat": list(zip(point[:P], lo[:P], hi[:P])), "guide": list(zip(point[P:], lo[P:], hi[P:])),
-                     "guide_median": guide_ratio, "games_plain": plain_games, "games_adjusted": plain_games / guide_ratio}
+                     "guide_median": guide_ratio, "games_plain": plain_games, "games_adjusted": plain_games / guide_ratio,
+                     "cpu_plain": cpu[False], "cpu_luck": cpu[True]}
         dv = simulate(variant, games, seed=seed, strategies=seats, luck=True, threads=1)
 
         def paired_ratios(base, var):
@@ -280,6 +288,12 @@ def luck_rows(fig: dict) -> list[tuple]:
                      f"{min(guides):.2f}, {f['guide_median']:.2f}, {max(guides):.2f}", "", ">= 3x (issue 32)"))
         rows.append((f"luck: games a table for a guide's rate to ±0.5 point, {name}",
                      f"{f['games_plain']:,.0f} plain -> {f['games_adjusted']:,.0f} adjusted", "", ""))
+        if "cpu_luck" in f:  # does it pay where CPU time is the limit (docs/luck.md)
+            cost = f["cpu_luck"] / f["cpu_plain"]
+            rows.append((f"luck: CPU a game with the luck / without, {name} (1 thread, the same games)",
+                         f"{cost:.1f}x ({f['cpu_luck']:.2f} s / {f['cpu_plain']:.2f} s)", "",
+                         f"pays where < {f['guide_median']:.2f}x (the guides' median ratio): "
+                         f"{cost / f['guide_median']:.1f}x the CPU for the same interval"))
         if "paired" in f:
             p = f["paired"]
             r, lo, hi = p["spread"]
