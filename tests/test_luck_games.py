@@ -323,3 +323,31 @@ def test_simulate_luck_under_rules_by_guide_and_the_dice_it_refuses():
     bad = runner.invoke(app, ["simulate", "--mode", "10d6", "--games", "10", "--luck"])
     lines = [x for x in bad.output.splitlines() if x.strip()]
     assert bad.exit_code == 2 and len(lines) == 1 and lines[0].startswith("error: --luck: not measured with dice that differ")
+
+
+#: The luck columns' values (every luck_* column of the frame: plain, weighted, landing) of five
+#: tables, hashed: computed by the engine at 7ad0638, before the luck's hooks were made faster
+#: (slot_end's shares once a slot, land_luck stopping at the turn's reach, the kept vector's
+#: index by a sorting network, the landing law's kept dice from value_after's digits), and
+#: reproduced bit for bit after. A change to the hooks that moves any luck value fails here.
+LUCK_GOLDEN = [
+    (("8d8", 4, "novice,casual,regular,expert", 1000, {}), "22ebe209d030aa3bcb6e5b80eba21a5fa6142b90a4ed5894072bd6fe9fbfd6f3"),
+    (("7d8", 7, "greedy,prudent,expert,racer,novice,casual,regular", 400, {}), "3516bfaa5d471058aacd48cbcc0d493100844b7f375222d20948ff980f07098f"),
+    (("10d8", 2, "regular,expert", 600, {}), "5ff49080dbb1a789b863042c9963010bac7082747457871d1fe651bc1fc93a71"),
+    (("8d8", 5, "casual", 400, {}), "c1965afb8058f8a800f93f158cbd6bb7f6ab226e232a0d76c89f7c186f174d26"),
+    (("8d8", 4, "novice,casual,regular,expert", 500,
+      {"guide": {"heron": {"anxiety_threshold": 4, "rolls": 4}}, "guide.taureau.bull_bonus": 4}), "b3a50ebe08ee29d354a5627fe9c175e5999264c9678e7dd26a94eec66c4a41b5"),
+]
+
+
+@pytest.mark.exact
+@pytest.mark.parametrize("case,digest", LUCK_GOLDEN, ids=["ladder", "7p-7d8", "2p-10d8", "casual-5", "ladder-by-guide"])
+def test_the_luck_values_are_the_golden_ones(case, digest):
+    import hashlib
+
+    mode, players, strategies, games, overrides = case
+    frame = simulate(Rules.build(mode=mode, players=players, overrides=overrides), games, seed=11,
+                     strategies=strategies, luck=True)
+    columns = [c for c in frame.columns if c.startswith("luck_")]
+    assert len(columns) == players * 34  # the plain luck, 20 weighted, 13 landing squares a seat
+    assert hashlib.sha256(frame[columns].to_numpy().tobytes()).hexdigest() == digest

@@ -46,14 +46,6 @@ N_OWN = len(OWN)
 
 
 @hot
-def _power(x, a):
-    p = 1.0
-    for _ in range(a):
-        p *= x
-    return p
-
-
-@hot
 def _share(w, R, s):
     """Seat ``s``'s square at the slot's start ÷ the finish (in [0, 1])."""
     return min(max(float(w[POS_SLOT + s]) / float(R[P_FINISH]), 0.0), 1.0)
@@ -69,8 +61,8 @@ def slot_start(w):
 
 @hot
 def _powers(x):
-    """(1, x, x², x³), each as :func:`_power` makes it (repeated products: ``1.0 * x`` is ``x``
-    exactly), so the same bits."""
+    """(1, x, x², x³) by repeated products (``p *= x`` from 1.0: ``1.0 * x`` is ``x`` exactly), the
+    same bits on every machine."""
     x2 = x * x
     return (1.0, x, x2, x2 * x)
 
@@ -79,8 +71,8 @@ def _powers(x):
 def slot_end(w, R):
     """Add each seat's weighted lucks of the slot just played (weights from the squares noted by
     :func:`slot_start`; each term rounded to the luck's fixed point). Each seat's share of the
-    finish and its powers are computed once a slot (the same products as :func:`_power`'s, in
-    the same order: the same bits; tests/test_luck_weights.py)."""
+    finish and its powers are computed once a slot (tests/test_luck_weights.py: the terms of the
+    documented weights, bit for bit; tests/test_luck_games.py: the luck values' golden hashes)."""
     P = w[PLAYERS]
     sh = (_share(w, R, 0), _share(w, R, 1), _share(w, R, 2), _share(w, R, 3), _share(w, R, 4),
           _share(w, R, 5), _share(w, R, 6))  # MAX_SEATS: the seats past P are never read
