@@ -48,6 +48,26 @@ def state_column(sp, ts, t, g, r, kept, roll, n):
     return held_column(sp, ts, t, g, r, kept, roll, n, _fresh(roll))
 
 
+@hot_inline
+def sort6_desc(k0, k1, k2, k3, k4, k5):
+    """Six integers in decreasing order, by the optimal sorting network of six (12
+    compare-exchanges, no branches): the look-ups' sort of the animals' keys (here,
+    expert_values._rank, luck_turn._kept_index)."""
+    k0, k5 = max(k0, k5), min(k0, k5)
+    k1, k3 = max(k1, k3), min(k1, k3)
+    k2, k4 = max(k2, k4), min(k2, k4)
+    k1, k2 = max(k1, k2), min(k1, k2)
+    k3, k4 = max(k3, k4), min(k3, k4)
+    k0, k3 = max(k0, k3), min(k0, k3)
+    k2, k5 = max(k2, k5), min(k2, k5)
+    k0, k1 = max(k0, k1), min(k0, k1)
+    k2, k3 = max(k2, k3), min(k2, k3)
+    k4, k5 = max(k4, k5), min(k4, k5)
+    k1, k2 = max(k1, k2), min(k1, k2)
+    k3, k4 = max(k3, k4), min(k3, k4)
+    return k0, k1, k2, k3, k4, k5
+
+
 @hot
 def _fresh(roll):
     """1 when this roll shows a heron (then a held die is fresh), else 0."""
@@ -81,18 +101,7 @@ def held_column(sp, ts, t, g, r, kept, roll, n, fl):
     k3 = _key(kept, roll, B, 3, g0)
     k4 = _key(kept, roll, B, 4, g0)
     k5 = _key(kept, roll, B, 5, g0)
-    k0, k5 = max(k0, k5), min(k0, k5)
-    k1, k3 = max(k1, k3), min(k1, k3)
-    k2, k4 = max(k2, k4), min(k2, k4)
-    k1, k2 = max(k1, k2), min(k1, k2)
-    k3, k4 = max(k3, k4), min(k3, k4)
-    k0, k3 = max(k0, k3), min(k0, k3)
-    k2, k5 = max(k2, k5), min(k2, k5)
-    k0, k1 = max(k0, k1), min(k0, k1)
-    k2, k3 = max(k2, k3), min(k2, k3)
-    k4, k5 = max(k4, k5), min(k4, k5)
-    k1, k2 = max(k1, k2), min(k1, k2)
-    k3, k4 = max(k3, k4), min(k3, k4)
+    k0, k1, k2, k3, k4, k5 = sort6_desc(k0, k1, k2, k3, k4, k5)
     slots = 0  # the guide's animal: slot 0
     rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k0, 1, rank, rem, slots)
     rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k1, 2, rank, rem, slots)

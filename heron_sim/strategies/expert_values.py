@@ -26,6 +26,7 @@ from ..engine.layout import (
 from ..engine.dice import best_set, count_animals, doubling_guide
 from ..rules.rules import P_ANXIETY
 from .common import shown_elsewhere
+from .expert_column import sort6_desc
 from .expert_dp import (
     ENTRY, MAGIC, ROW_ANX, ROW_B,
     ROW_DIR, ROW_F, ROW_MAGIC, ROW_P1, ROW_PI, ROW_RMAX, ROW_STRIDE, ROW_TSEAT,
@@ -98,18 +99,7 @@ def _rank(seat, w, R, sp, ts, s):
     k3 = -1 if g0 == 3 else w[KEEP + 3] * 8 + 4
     k4 = -1 if g0 == 4 else w[KEEP + 4] * 8 + 3
     k5 = -1 if g0 == 5 else w[KEEP + 5] * 8 + 2
-    k0, k5 = max(k0, k5), min(k0, k5)
-    k1, k3 = max(k1, k3), min(k1, k3)
-    k2, k4 = max(k2, k4), min(k2, k4)
-    k1, k2 = max(k1, k2), min(k1, k2)
-    k3, k4 = max(k3, k4), min(k3, k4)
-    k0, k3 = max(k0, k3), min(k0, k3)
-    k2, k5 = max(k2, k5), min(k2, k5)
-    k0, k1 = max(k0, k1), min(k0, k1)
-    k2, k3 = max(k2, k3), min(k2, k3)
-    k4, k5 = max(k4, k5), min(k4, k5)
-    k1, k2 = max(k1, k2), min(k1, k2)
-    k3, k4 = max(k3, k4), min(k3, k4)
+    k0, k1, k2, k3, k4, k5 = sort6_desc(k0, k1, k2, k3, k4, k5)
     w[KEEP + 6 + g0] = 0
     rank, rem = _rank_step(w, sp, ts, pi, fo, p1, stride, k0, 1, rank, rem)
     rank, rem = _rank_step(w, sp, ts, pi, fo, p1, stride, k1, 2, rank, rem)

@@ -23,6 +23,7 @@ from ..engine.layout import (
 )
 from ..rules.rules import P_FINISH
 from .expert import _column, _rank, anxiety_value, max_of_draws, slot0_animal, table_of
+from .expert_column import sort6_desc
 from .expert_dp import ACTION_BITS
 from .expert_luck import (
     LK_AMAX, LK_ANX, LK_B, LK_FIRST, LK_FLAND, LK_LAND, LK_NPRE, LK_PI, LK_POND, LK_POWER_BIAS, LK_POWERS_ONLY,
@@ -133,16 +134,10 @@ def _held_counts(w):
 
 
 @hot
-def _cx(a, b):
-    """One compare-exchange of a sorting network: (the larger, the smaller)."""
-    return (a, b) if a >= b else (b, a)
-
-
-@hot
 def _kept_index(seat, w, R, sp, B):
     """The dense index (expert_luck.LK_PI) of the kept vector whose counts by animal stand in
     w[COUNTS] (herons excluded): the guide's animal first, the others' counts in decreasing order
-    (a sorting network of 6 in registers, the guide's lane at -1 so it sorts last), as digits
+    (expert_column.sort6_desc in registers, the guide's lane at -1 so it sorts last), as digits
     base ``B``; -1 where none. Leaves w[KEEP + 0..5] at -1 (the scratch as the insertion sort of
     earlier versions left it)."""
     lr = w[LUCK_ROW] - 1
@@ -153,18 +148,7 @@ def _kept_index(seat, w, R, sp, B):
     k3 = -1 if g0 == 3 else w[COUNTS + 3]
     k4 = -1 if g0 == 4 else w[COUNTS + 4]
     k5 = -1 if g0 == 5 else w[COUNTS + 5]
-    k0, k5 = _cx(k0, k5)  # the optimal network of 6 (12 exchanges), in decreasing order
-    k1, k3 = _cx(k1, k3)
-    k2, k4 = _cx(k2, k4)
-    k1, k2 = _cx(k1, k2)
-    k3, k4 = _cx(k3, k4)
-    k0, k3 = _cx(k0, k3)
-    k2, k5 = _cx(k2, k5)
-    k0, k1 = _cx(k0, k1)
-    k2, k3 = _cx(k2, k3)
-    k4, k5 = _cx(k4, k5)
-    k1, k2 = _cx(k1, k2)
-    k3, k4 = _cx(k3, k4)
+    k0, k1, k2, k3, k4, k5 = sort6_desc(k0, k1, k2, k3, k4, k5)
     for a in range(6):
         w[KEEP + a] = -1
     code = w[COUNTS + g0] + B * (k0 + B * (k1 + B * (k2 + B * (k3 + B * k4))))
