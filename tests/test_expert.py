@@ -391,6 +391,57 @@ def test_a_stored_best_use_marked_unique_is_the_scans_on_any_order_of_the_dice(m
     assert unique_seen > 500 and ties > 0
 
 
+@pytest.mark.parametrize("mode", ["7d8", "8d8"])
+def test_the_near_uses_the_tables_name_give_the_scans_answer(mode):
+    """Where the best use is not the only one of its value, the tables name the uses within
+    UNIQUE_GAP of it (expert.stored_near); valuing those alone (expert.near_scan, what a human
+    scans when it uses its power) gives the full look-ahead's value and use, bit for bit, on
+    the dice shuffled and the animals other than the guide's relabelled (the order of the sums
+    changes with the labels). A negative control: the best use alone is not the scan's answer."""
+    from heron_sim.engine import layout as L
+    from heron_sim.engine.pack import pack_rules
+    from heron_sim.strategies import seat_arrays
+    from heron_sim.strategies.expert import (
+        NEAR_MORE, lookup, near_code, near_pack, near_scan, power_column, power_scan, stored_code,
+        stored_near, stored_use,
+    )
+
+    for kind in (6, 7, 300, 446):  # near codes read back, under the kind and the flag
+        for used in (False, True):
+            for near in ([], [5], [0, 447, 12], [1, 2, 3, 4], [1, 2, 3, 4, 5]):
+                packed = near_pack(np.array(near + [kind], dtype=np.int64), len(near) + 1, kind)
+                c = stored_code(kind, used, False, packed)
+                assert int(c) == (kind if used else -1) and stored_use(c) == (kind, False)
+                assert stored_near(c) == packed
+                assert [near_code(packed, j) for j in range(len(near))] == near if len(near) <= 4 else packed == NEAR_MORE
+    rules = Rules.build(mode=mode)
+    R = pack_rules(rules)
+    _, sp = seat_arrays(["expert"] + ["greedy"] * (rules.players - 1), rules)
+    rng = np.random.default_rng(31)
+    checked = differs = 0
+    for g, r, w in _random_decision_points(rules, 200, seed=29):
+        others = [a for a in range(6) if a != (g if g < HERON else 0)]
+        relabel = dict(zip(others, rng.permutation(others)))
+        for i in range(rules.n_dice):
+            w[L.FACE + i] = relabel.get(int(w[L.FACE + i]), w[L.FACE + i])
+        col = lookup(0, w, R, sp, r)
+        if col < 0 or sp[0, col + power_column(g)] == -2:
+            continue
+        code = sp[0, col + power_column(g)]
+        kind, unique = stored_use(code)
+        if unique or kind < 0:
+            continue
+        v, action = near_scan(0, w, R, sp, code)
+        if action == -2:
+            continue
+        assert (v, action) == power_scan(0, w, R, sp, -1e300), (g, r, kind, stored_near(code))
+        checked += 1
+        lookup(0, w, R, sp, r)
+        alone = stored_code(kind, int(code) >= 0, True)
+        differs += near_scan(0, w, R, sp, alone)[1] != action
+    assert checked > 300 and differs > 0, (checked, differs)
+
+
 def test_tables_of_another_version_are_rebuilt(tmp_path, monkeypatch):
     monkeypatch.setenv("HERON_SIM_CACHE", str(tmp_path))
     expert_build._tables_cached.cache_clear()

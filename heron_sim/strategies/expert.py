@@ -20,6 +20,8 @@ the furthest opponent ahead; Cerf square regenerates an exhausted guide.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..engine.jit import hot
 from ..engine.rulebook import (
     consolation_anxiety,
@@ -35,7 +37,7 @@ from .expert_dp import (
 )
 from .greedy import greedy_decide, greedy_keep
 
-from .expert_scan import power_scan_counted
+from .expert_scan import power_scan_counted, use_value_counted
 from .expert_values import (  # noqa: F401 - also read from here by the players and the luck measure
     anxiety_value, _column, _consider, counted_advance, deer_use_value, eagle_of_values,
     eagle_use_value, _face_seen_earlier, final_advance, final_value, has_tables, lookup, max_of_draws,
@@ -113,16 +115,24 @@ def expert_keep(seat, w, R, sp):
     return apply_keep_action(seat, w, sp, int(sp[table_seat(seat, sp), col]))
 
 
+#: How many other uses of (nearly) the best one's value a stored decision names (stored_code's
+#: ``near``): 9 bits each (the code + 1), then one bit for "more than that".
+NEAR_CODES = 4
+NEAR_MORE = 1 << (9 * NEAR_CODES)
+
+
 @hot
-def stored_code(kind, used, unique):
+def stored_code(kind, used, unique, near=0):
     """The float stored for a state's roll-time power decision (expert_powers): the use's code
     ``kind`` (expert_powers._canonical, -1: no legal use) when it is ``used`` (worth the margin),
     else -1; its fraction says, without changing what ``int()`` reads, which use is the best
     (``kind``, also where it is not worth the margin: -1 - (kind + 1) / 4096) and whether it is the
-    only use of its value (+0.5 for a use, -0.5 more for "no use")."""
+    only use of its value (+0.5 for a use, -0.5 more for "no use"); where it is not, ``near``
+    (:func:`near_pack`: the other uses within UNIQUE_GAP of it) in its last bits (2**-43 a unit
+    for a use, 2**-52 for "no use": every sum exact, under the bits above)."""
     if used and kind >= 0:
-        return kind + (0.5 if unique else 0.0)
-    return -1.0 - (kind + 1) / 4096.0 - (0.5 if unique and kind >= 0 else 0.0)
+        return kind + (0.5 if unique else 0.0) + near * 2.0 ** -43
+    return -1.0 - (kind + 1) / 4096.0 - (0.5 if unique and kind >= 0 else 0.0) - near * 2.0 ** -52
 
 
 @hot
@@ -138,7 +148,52 @@ def stored_use(code):
     unique = f >= 0.5
     if unique:
         f -= 0.5
-    return int(round(f * 4096.0)) - 1, unique
+    return int(f * 4096.0) - 1, unique
+
+
+@hot
+def stored_near(code):
+    """The ``near`` of a stored float (:func:`stored_code`; 0 where none was stored)."""
+    if code >= 0.0:
+        f = code - int(code)
+        if f > 0.25:
+            f -= 0.5
+        return np.int64(f * 2.0 ** 43)
+    if code <= -2.0:
+        return np.int64(0)
+    f = -1.0 - code
+    if f >= 0.5:
+        f -= 0.5
+    t = f * 4096.0
+    return np.int64((t - int(t)) * 2.0 ** 40)
+
+
+@hot
+def near_pack(codes, n, kind):
+    """``near`` for the uses ``codes[:n]`` (canonical codes), the best use ``kind`` and repeats
+    left out: up to NEAR_CODES codes, or NEAR_MORE where there are more."""
+    near = np.int64(0)
+    k = 0
+    for j in range(n):
+        c = codes[j]
+        if c == kind or c < 0:
+            continue
+        seen = False
+        for m in range(k):
+            seen = seen or ((near >> (9 * m)) & 511) == c + 1
+        if seen:
+            continue
+        if k == NEAR_CODES:
+            return np.int64(NEAR_MORE)
+        near |= np.int64(c + 1) << (9 * k)
+        k += 1
+    return near
+
+
+@hot
+def near_code(near, j):
+    """The j-th code of ``near`` (-1: none)."""
+    return np.int64((near >> (9 * j)) & 511) - 1
 
 
 @hot
@@ -198,6 +253,49 @@ def decode_power(seat, w, R, sp, code):
                 return die + POWER_ARG * k
         return -1
     return die
+
+
+@hot
+def near_scan(seat, w, R, sp, code):
+    """:func:`power_scan`'s answer (value, action) on the dice laid out, from the uses the stored
+    decision ``code`` (the float of the state's entry, after a :func:`lookup` of these dice) names
+    as the best and those within UNIQUE_GAP of it (:func:`stored_near`): every other use is worth
+    less than UNIQUE_GAP below them on any order of the dice, so only these are valued, each on
+    the first die of its kind as the scan values it (expert_scan.use_value_counted: the same
+    floats), and the first in the scan's order (die, then argument) of the highest value is the
+    scan's. (nan, -2) where it cannot answer so (more near uses than stored, a use that does not
+    decode, more than one fresh heron: the tables valued one at most); the caller then scans."""
+    kind, unique = stored_use(code)
+    near = stored_near(code)
+    if kind < 0 or (not unique and (near == 0 or near >= NEAR_MORE)):
+        return np.nan, -2
+    fresh = 0
+    for i in range(w[NDICE]):
+        fresh += w[FACE + i] == HERON and w[FRESH + i] != 0
+    if fresh > 1:
+        return np.nan, -2
+    best = -1e300
+    action = -1
+    bi = 0
+    barg = 0
+    for j in range(NEAR_CODES + 1):
+        c = kind if j == 0 else near_code(near, j - 1)
+        if c < 0:
+            break
+        a = decode_power(seat, w, R, sp, c)
+        if a < 0:
+            return np.nan, -2
+        i = a % POWER_ARG
+        arg = a // POWER_ARG
+        if w[STATUS + i] != (c % 64 // 2) % 3 or w[FRESH + i] != c % 2:
+            return np.nan, -2  # decode_power's other reserved heron: not this kind
+        v = use_value_counted(seat, w, R, sp, a)
+        if v > best or (v == best and (i < bi or (i == bi and arg < barg))):
+            best = v
+            action = a
+            bi = i
+            barg = arg
+    return best, action
 
 
 @hot

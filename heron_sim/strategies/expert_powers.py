@@ -36,7 +36,7 @@ from ..engine.layout import (
     AIGLE, CERF, FACE, FREE, FRESH, GUIDE, HERON, KEPT, LOUP, NDICE, READY, RESERVED,
     ROLLS_LEFT, STATUS,
 )
-from .expert import stored_code
+from .expert import near_pack, stored_code
 from .expert_scan import power_scan_counted_runner
 from .expert_values import UNIQUE_GAP, state_value
 from .expert_dp import (
@@ -116,6 +116,8 @@ def _fill(row, R, w, Ks, Cs, starts, first, values_at, q0, q1):
     tables = np.array([T_PLAIN, T_PLAIN, T_PLAIN, T_NODOUBLE])
     columns = np.array([E_WOLF, E_EAGLE, E_DEER, E_PATIENCE])
     w[READY] = 1
+    near = np.zeros(64, dtype=np.int64)  # the uses near the best (expert_scan._note)
+    codes = np.zeros(64, dtype=np.int64)
     for q in range(q0, q1):
         g = guides[q]
         w[GUIDE] = g
@@ -138,8 +140,16 @@ def _fill(row, R, w, Ks, Cs, starts, first, values_at, q0, q1):
                         # is above it
                         v, action, runner = power_scan_counted_runner(0, w, R, sp, -1e300)  # power_scan_runner's answer
                         col = off + ENTRY * rank
-                        row[col + columns[q]] = stored_code(_canonical(w, R, g, action), v > base + POWER_MARGIN,
-                                                            action >= 0 and v - runner > UNIQUE_GAP)
+                        kind = _canonical(w, R, g, action)
+                        unique = action >= 0 and v - runner > UNIQUE_GAP
+                        packed = 0
+                        if action >= 0 and not unique:  # the other uses within UNIQUE_GAP (expert.near_scan)
+                            near[0] = 0
+                            power_scan_counted_runner(0, w, R, sp, -1e300, v - UNIQUE_GAP, near)
+                            for j in range(near[0]):
+                                codes[j] = _canonical(w, R, g, near[1 + j])
+                            packed = near_pack(codes, near[0], kind)
+                        row[col + columns[q]] = stored_code(kind, v > base + POWER_MARGIN, unique, packed)
                         row[values_at + BEST_VALUES * ((col - first) // ENTRY) + q] = v
 
 

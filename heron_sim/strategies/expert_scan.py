@@ -175,10 +175,20 @@ def power_scan_counted(seat, w, R, sp, best):
 
 
 @hot
-def power_scan_counted_runner(seat, w, R, sp, best):
+def _note(near, floor, v, a):
+    """Note use ``a`` in ``near`` (near[0] uses noted, then their actions) when ``v >= floor``."""
+    if v >= floor and near[0] < near.shape[0] - 1:
+        near[0] += 1
+        near[near[0]] = a
+
+
+@hot
+def power_scan_counted_runner(seat, w, R, sp, best, floor=0.0, near=None):
     """:func:`power_scan_counted` and the value of the best of the other uses (``runner``), as
     heron_sim.strategies.expert_values.power_scan_runner returns them (the tables' stored power
-    decisions, heron_sim.strategies.expert_powers)."""
+    decisions, heron_sim.strategies.expert_powers). With ``near`` (an int64 array: the tables'
+    build only; without it the notes are compiled away), every use worth ``floor`` or more is
+    noted there too (:func:`_note`), in the scan's order."""
     n = w[NDICE]
     r = w[ROLLS_LEFT]
     g = w[GUIDE + seat]
@@ -203,6 +213,8 @@ def power_scan_counted_runner(seat, w, R, sp, best):
                 if m & (1 << b):
                     col = cols[b]
                     v = _face_value(seat, w, R, sp, ts, r, i, b, st, col)
+                    if near is not None:
+                        _note(near, floor, v, i + POWER_ARG * b)
                     best, action, runner = _consider(v, i + POWER_ARG * b, best, action, runner)
     elif g == HERON:
         cost = R[X_PATIENCE_COST]
@@ -220,6 +232,8 @@ def power_scan_counted_runner(seat, w, R, sp, best):
                         v = _one_face(seat, w, R, sp, r - cost, i, f, RESERVED if f == HERON else KEPT)
                         if f != HERON:
                             w[PATIENCE] = -1
+                        if near is not None:
+                            _note(near, floor, v, i + POWER_ARG * k)
                         best, action, runner = _consider(v, i + POWER_ARG * k, best, action, runner)
                     continue
                 vals = _values_by_animal(seat, w, R, sp, r - cost, i, KEPT)
@@ -227,6 +241,8 @@ def power_scan_counted_runner(seat, w, R, sp, best):
                     if _face_seen_earlier(R, i, k):
                         continue
                     v = vals[R[R_FACES + MAX_FACES * i + k]]
+                    if near is not None:
+                        _note(near, floor, v, i + POWER_ARG * k)
                     best, action, runner = _consider(v, i + POWER_ARG * k, best, action, runner)
     elif g == LOUP:
         for i in range(n):
@@ -236,12 +252,47 @@ def power_scan_counted_runner(seat, w, R, sp, best):
             w[FRESH + i] = 1  # expert_values.wolf_use_value: the rerolled die is fresh
             vals = _values_by_animal(seat, w, R, sp, r, i, FREE)
             w[FRESH + i] = fr
-            best, action, runner = _consider(wolf_of_values(R, i, vals), i, best, action, runner)
+            v = wolf_of_values(R, i, vals)
+            if near is not None:
+                _note(near, floor, v, i)
+            best, action, runner = _consider(v, i, best, action, runner)
     elif g == AIGLE:
         base = state_value(seat, w, R, sp, r)
         for i in range(n):
             if w[STATUS + i] == RESERVED or _interchangeable(w, R, i):
                 continue
             vals = _values_by_animal(seat, w, R, sp, r, i, w[STATUS + i])
-            best, action, runner = _consider(eagle_of_values(R, i, vals, base), i, best, action, runner)
+            v = eagle_of_values(R, i, vals, base)
+            if near is not None:
+                _note(near, floor, v, i)
+            best, action, runner = _consider(v, i, best, action, runner)
     return best, action, runner
+
+
+@hot
+def use_value_counted(seat, w, R, sp, action):
+    """The value :func:`power_scan_counted` gives the use ``action`` (a D_POWER action of the
+    seat's guide on the first die of its kind, where the scan values that kind), found the same
+    way: the same float, bit for bit (tests/test_expert_scan.py)."""
+    r = w[ROLLS_LEFT]
+    g = w[GUIDE + seat]
+    i = action % POWER_ARG
+    arg = action // POWER_ARG
+    if g == CERF:
+        return _one_face(seat, w, R, sp, r, i, arg, w[STATUS + i])
+    if g == HERON:
+        f = R[R_FACES + MAX_FACES * i + arg]
+        doubles = R[X_PATIENCE_DOUBLING] != 0 and f != HERON
+        if doubles:
+            w[PATIENCE] = f
+        v = _one_face(seat, w, R, sp, r - R[X_PATIENCE_COST], i, f, RESERVED if f == HERON else KEPT)
+        if doubles:
+            w[PATIENCE] = -1
+        return v
+    if g == LOUP:
+        fr = w[FRESH + i]
+        w[FRESH + i] = 1
+        vals = _values_by_animal(seat, w, R, sp, r, i, FREE)
+        w[FRESH + i] = fr
+        return wolf_of_values(R, i, vals)
+    return eagle_of_values(R, i, _values_by_animal(seat, w, R, sp, r, i, w[STATUS + i]), state_value(seat, w, R, sp, r))

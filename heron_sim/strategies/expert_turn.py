@@ -56,21 +56,23 @@ from .greedy_turn import _lane, counts_into, roll_counts  # the same counted rol
 from ..engine.jit import hot, hot_inline
 from ..engine.layout import (
     AIGLE, BONUS, C_ANXIETIES, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, CERF, COUNTS, FACE, FREE, FRESH,
-    GUIDE, HERON, KEPT, LION, LOUP, MAX_FACES, NDICE, OUT_ANXIETY, OUT_POND, OUT_RESCUED,
+    GUIDE, HERON, KEPT, LION, LOUP, MAX_DICE, MAX_FACES, NDICE, OUT_ANXIETY, OUT_POND, OUT_RESCUED,
     OUT_SCORED, PATIENCE, R_FACES, R_NFACES, R_REJECT, R_UNIFORM, READY, RESERVED, ROLL, ROLLS_LEFT,
     ROW, RPTR, RSCRIPT_LEN, SID, STATUS, EAGLE_FACES, TURN_KEEP_NEXT, TURN_LAID_OUT, TURN_USED, X_EAGLE_DRAWS,
-    X_PATIENCE_COST,
+    X_PATIENCE_COST, X_PATIENCE_DOUBLING,
 )
 from ..engine.rng import draw_index, uniform
 from ..rules.rules import P_ANXIETY, P_ROLLS
-from .human import SID as HUMAN, human_action, human_lion, power_after_draw, power_counted, zero as human_zero
+from .human import SID as HUMAN, human_action, human_lion, power_after_draw, power_counted, under, zero as human_zero
 from .racer import SID as RACER, race_action_tilted, race_tilt
 from ..engine.rulebook import consolation_anxiety, consolation_no_set, pond_opens, power_enabled
 from .expert import (
-    counted_advance, final_advance, has_tables, lion_worth_it, power_column, stored_use, table_of, table_seat,
+    NEAR_CODES, NEAR_MORE, counted_advance, final_advance, has_tables, lion_worth_it, near_code, power_column,
+    stored_near, stored_use, table_of, table_seat,
 )
+from .expert_values import eagle_of_values, wolf_of_values
 from .expert_column import _fresh, held_column, state_column  # noqa: F401 - state_column: the look-up of this turn
-from .expert_dp import ACTION_BITS, ROW_POWERS
+from .expert_dp import ACTION_BITS, POWER_MARGIN, ROW_POWERS
 
 #: expert_roll_phase: the generic loop goes on from the dice laid out in the workspace.
 CONTINUE = TURN_LAID_OUT
@@ -227,6 +229,221 @@ def _human_eagle_counted(seat, w, R, rng, sp, ts, t, g, r, h0, f0, fh0, fresh, n
         if u < acc:
             return j + 1
     return k
+
+
+@hot
+def _face_counted(seat, w, R, sp, ts, t, g, r, h0, f0, fh0, b, fresh, n, mask):
+    """:func:`_counted_value` of the dice counted (h0, f0, fh0) plus a die showing ``b``
+    (:func:`_with_face`), 0.0 where ``b`` is not on the die's faces (``mask``), as
+    expert_values._values_by_animal gives them."""
+    if mask & (1 << b) == 0:
+        return 0.0
+    h2, f2, fh2 = _with_face(h0, f0, fh0, b, fresh)
+    return _counted_value(seat, w, R, sp, ts, t, g, r, h2, f2, 1 if fh2 > 0 else 0, n)
+
+
+@hot
+def _class_value(seat, w, R, sp, ts, t, g, r, guide, code, slots, held, free, fh, n, base):
+    """(ok, the value :func:`heron_sim.strategies.expert_scan.power_scan_counted` gives the stored
+    use ``code`` on the dice counted): the first die of its kind valued as the scan values it
+    (expert_scan.use_value_counted), its faces by :func:`_counted_value`, the same sums in the
+    same order (the Eagle's ``base``: the dice's value as they are). Not ok where that die is
+    not among the dice or the use is not legal there, and for Patience under
+    ``heron_patience_doubling`` (each face then has its tables)."""
+    cls = code % 64
+    arg = code // 64
+    fr = cls % 2
+    st = (cls // 2) % 3
+    a = _slot_animal(slots, cls // 6)
+    if a < 0:
+        return False, 0.0
+    if a == HERON:
+        fresh = fr == 1
+        if st != RESERVED or (fh if fresh else _lane(held, HERON) - fh) <= 0:
+            return False, 0.0
+    else:
+        fresh = st == FREE
+        if st == RESERVED or fresh != (fr == 1) or _lane(free if fresh else held, a) == 0:
+            return False, 0.0
+    h0, f0, fh0 = _without(held, free, fh, a, fresh)
+    if guide == CERF:
+        b = _slot_animal(slots, arg)
+        if a == HERON or b < 0 or b == HERON or b == a or _lane(held + free, b) <= 0:
+            return False, 0.0
+        h2, f2, fh2 = _with_face(h0, f0, fh0, b, fresh)
+        return True, _counted_value(seat, w, R, sp, ts, t, g, r, h2, f2, 1 if fh2 > 0 else 0, n)
+    if guide == HERON:
+        f = _slot_animal(slots, arg)
+        cost = R[X_PATIENCE_COST]
+        shown = False
+        for k in range(R[R_NFACES]):
+            shown = shown or R[R_FACES + k] == f
+        if R[X_PATIENCE_DOUBLING] != 0 or a == HERON or not fresh or f < 0 or not shown or r < cost:
+            return False, 0.0
+        return True, _counted_value(seat, w, R, sp, ts, t, g, r - cost, h0 + (_ONE << np.uint64(8 * f)), f0, 1, n)
+    if guide == AIGLE and a == HERON:
+        return False, 0.0
+    mask = 0
+    for k in range(R[R_NFACES]):
+        mask |= 1 << R[R_FACES + k]
+    rolled = guide == LOUP  # the Wolf's die is rerolled: fresh, free unless a heron
+    nw = rolled or fresh
+    vals = (_face_counted(seat, w, R, sp, ts, t, g, r, h0, f0, fh0, 0, nw, n, mask),
+            _face_counted(seat, w, R, sp, ts, t, g, r, h0, f0, fh0, 1, nw, n, mask),
+            _face_counted(seat, w, R, sp, ts, t, g, r, h0, f0, fh0, 2, nw, n, mask),
+            _face_counted(seat, w, R, sp, ts, t, g, r, h0, f0, fh0, 3, nw, n, mask),
+            _face_counted(seat, w, R, sp, ts, t, g, r, h0, f0, fh0, 4, nw, n, mask),
+            _face_counted(seat, w, R, sp, ts, t, g, r, h0, f0, fh0, 5, nw, n, mask),
+            _face_counted(seat, w, R, sp, ts, t, g, r, h0, f0, fh0, HERON, nw, n, mask))
+    if rolled:
+        return True, wolf_of_values(R, 0, vals)
+    return True, eagle_of_values(R, 0, vals, base)
+
+
+@hot
+def _arg_rank(R, guide, code, slots):
+    """Where the scan meets the uses of one die: the Deer's animal, Patience's face index."""
+    f = _slot_animal(slots, code // 64)
+    if guide == CERF:
+        return f
+    for k in range(R[R_NFACES]):
+        if R[R_FACES + k] == f:
+            return k
+    return 0
+
+
+@hot
+def _dice_order(w, R, n, m):
+    """Which die shows what after the ``m`` rolls of a counted turn, as roll_phase_dice places
+    them: each roll's draws again from its stream position (w[FACE + k], noted by
+    roll_phase_counts before roll k; every die alike), its faces given to the free dice in die
+    order, then the dice its keep set aside (w[STATUS + k], packed by animal) taken first in die
+    order, its herons reserved. Returns (faces, statuses, fresh): 4 bits a die, 2 bits a die, and
+    a bit a die of the last roll."""
+    faces = np.uint64(0)
+    status = np.uint64(0)
+    fresh = np.uint64(0)
+    lst = np.uint64(0xFEDCBA9876543210)
+    nf = n
+    nfaces = np.uint64(R[R_NFACES])
+    reject = np.uint64(R[R_REJECT])
+    for k in range(m):
+        s = np.uint64(w[FACE + k])
+        bits = np.uint64(0)
+        chunks = 0
+        for j in range(nf):
+            i = np.uint64(_die(lst, j))
+            idx, s, bits, chunks = draw_index(nfaces, reject, s, bits, chunks)
+            f = np.uint64(R[R_FACES + idx])
+            faces = (faces & ~(_NIBBLE << (np.uint64(4) * i))) | (f << (np.uint64(4) * i))
+            st = np.uint64(RESERVED if f == HERON else FREE)
+            status = (status & ~(np.uint64(3) << (np.uint64(2) * i))) | (st << (np.uint64(2) * i))
+        if k == m - 1:
+            for j in range(nf):
+                fresh |= _ONE << np.uint64(_die(lst, j))
+            break
+        want = np.uint64(w[STATUS + k])
+        nxt = np.uint64(0)
+        kk = 0
+        for j in range(nf):
+            i = _die(lst, j)
+            f = (faces >> np.uint64(4 * i)) & _NIBBLE
+            if f == HERON:
+                continue
+            lane = np.uint64(8) * f
+            if (want >> lane) & _BYTE != 0:
+                want -= _ONE << lane
+                status = (status & ~(np.uint64(3) << np.uint64(2 * i))) | (np.uint64(KEPT) << np.uint64(2 * i))
+            else:
+                nxt |= np.uint64(i) << np.uint64(4 * kk)
+                kk += 1
+        lst = nxt
+        nf = kk
+    return faces, status, fresh
+
+
+@hot
+def _first_die(faces, status, fresh, n, code, slots):
+    """The first die (in die order) of the kind of die of the stored use ``code``, n if none."""
+    cls = code % 64
+    a = np.uint64(_slot_animal(slots, cls // 6))
+    st = np.uint64((cls // 2) % 3)
+    fr = np.uint64(cls % 2)
+    for i in range(n):
+        if ((faces >> np.uint64(4 * i)) & _NIBBLE) == a and ((status >> np.uint64(2 * i)) & np.uint64(3)) == st \
+                and ((fresh >> np.uint64(i)) & _ONE) == fr:
+            return i
+    return n
+
+
+@hot
+def _near_counted(seat, w, R, sp, ts, t, g, r, guide, codef, kind, slots, kept, roll, n):
+    """heron_sim.strategies.expert.near_scan on the dice counted: the use the scan chooses (its
+    stored code) and its value, from the uses the tables name (the best ``kind`` and those near
+    it, of the stored decision ``codef``), valued on the counts (:func:`_class_value`); where two
+    kinds of dice share the highest value, the first die in die order wins, as in the scan: the
+    order of the dice is found again from the turn's draws (:func:`_dice_order`). (-2, 0.0) where
+    the counted dice cannot value a use (the caller lays the dice out)."""
+    near = stored_near(codef)
+    if near == 0 or near >= NEAR_MORE:
+        return -2, 0.0
+    heron_lane = _BYTE << _S48
+    held = kept + (roll & heron_lane)
+    free = roll & ~heron_lane
+    fh = _lane(roll, HERON)
+    base = 0.0
+    if guide == AIGLE:
+        base = _counted_value(seat, w, R, sp, ts, t, g, r, held, free, 1 if fh > 0 else 0, n)
+    best = -1e300
+    play = -2
+    rank = 0
+    split = False  # the best value reached on two kinds of dice
+    c0 = c1 = c2 = c3 = c4 = -1
+    v0 = v1 = v2 = v3 = v4 = 0.0
+    for j in range(NEAR_CODES + 1):
+        c = kind if j == 0 else near_code(near, j - 1)
+        if c < 0:
+            break
+        ok, v = _class_value(seat, w, R, sp, ts, t, g, r, guide, c, slots, held, free, fh, n, base)
+        if not ok:
+            return -2, 0.0
+        if j == 0:
+            c0, v0 = c, v
+        elif j == 1:
+            c1, v1 = c, v
+        elif j == 2:
+            c2, v2 = c, v
+        elif j == 3:
+            c3, v3 = c, v
+        else:
+            c4, v4 = c, v
+        k = _arg_rank(R, guide, c, slots)
+        if v > best:
+            best = v
+            play = c
+            rank = k
+            split = False
+        elif v == best:
+            if c % 64 != play % 64:
+                split = True
+            elif k < rank:
+                play = c
+                rank = k
+    if not split:
+        return play, best
+    m = w[ROLL]
+    if m > MAX_DICE:
+        return -2, 0.0
+    faces, status, fresh = _dice_order(w, R, n, m)
+    top = 1 << 30
+    for j in range(NEAR_CODES + 1):
+        c, v = (c0, v0) if j == 0 else (c1, v1) if j == 1 else (c2, v2) if j == 2 else (c3, v3) if j == 3 else (c4, v4)
+        if c >= 0 and v == best:
+            key = _first_die(faces, status, fresh, n, c, slots) * 64 + _arg_rank(R, guide, c, slots)
+            if key < top:
+                top = key
+                play = c
+    return play, best
 
 
 @hot
@@ -523,6 +740,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
     rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
     w[BONUS + seat] = 0
     nf = n
+    first = rng[0]  # where the first roll draws (_dice_order)
     roll = roll_counts(nf, R, rng)
     w[ROLL] = 1
     w[ROLLS_LEFT] = rolls - 1
@@ -548,6 +766,12 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
     roll_time = guide == LOUP or guide == AIGLE or guide == CERF or guide == HERON
     t = table_of(seat, w, R)  # the guide's state changes only by a power (below)
     gd = guide  # the doubling guide (Patience may set the Héron one)
+    # a human with a ready roll-time power notes where each roll draws and what each keep sets
+    # aside (w[FACE + k], w[STATUS + k]: nothing reads the dice's places in a counted turn), so
+    # that a tie between two kinds of dice finds the order of the dice again (_dice_order)
+    track = human and roll_time and w[READY + seat] != 0 and power_enabled(R, guide)
+    if track:
+        w[FACE] = np.int64(first)
     while True:
         total = kept + roll
         if _lane(total, HERON) >= anxiety:
@@ -580,16 +804,32 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
                 # softmax) need the dice laid out: roll_phase_dice answers there
                 codef = sp[ts, col + power_column(guide)] if col >= 0 and stored else -2.0
                 code, unique = stored_use(codef)
-                if code < 0 or not ((unique and _lane(roll, HERON) <= 1)
-                                                      or (codef >= 0.0 and u < 0.5)):
+                if codef >= 0.0 and u < 0.5:
+                    pass  # the stored use itself (power_after_draw decodes it)
+                elif code >= 0 and not unique and _lane(roll, HERON) <= 1:
+                    # a tie within UNIQUE_GAP: the scan's answer from the uses the tables name
+                    # (expert.near_scan), where one kind of die has their highest value
+                    code, v = _near_counted(seat, w, R, sp, ts, t, gd, r, guide, codef, code, slots, kept, roll, n)
+                    if code == -2:
+                        return CONTINUE
+                    if r > 0:
+                        base = sp[ts, col + 1]  # as power_counted
+                    else:
+                        counts_into(w, total)
+                        adv = counted_advance(seat, w, R)
+                        base = float(adv if adv > 0 else consolation_no_set(R))
+                    if not under(u, v - base - POWER_MARGIN, sp[seat, 0]):
+                        code = -1  # not used after all: the keep decision below
+                elif code < 0 or not (unique and _lane(roll, HERON) <= 1):
                     return CONTINUE
-                res, kept, nf, roll = _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots,
-                                                     kept, roll, n, race, tilt, True)
-                if res != _GO_ON:
-                    return res
-                t = table_of(seat, w, R)
-                gd = doubling_guide(guide, w, R)
-                continue
+                if code >= 0:
+                    res, kept, nf, roll = _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots,
+                                                         kept, roll, n, race, tilt, True)
+                    if res != _GO_ON:
+                        return res
+                    t = table_of(seat, w, R)
+                    gd = doubling_guide(guide, w, R)
+                    continue
             if r <= 0:
                 counts_into(w, total)
                 return OUT_SCORED
@@ -647,6 +887,9 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
         nf -= newly
         if nf == 0 or newly == 0:
             return CONTINUE  # the generic loop says why (illegal reroll)
+        if track and w[ROLL] < MAX_DICE:
+            w[STATUS + w[ROLL] - 1] = np.int64(taken)
+            w[FACE + w[ROLL]] = np.int64(rng[0])
         kept += taken + (roll & (_BYTE << _S48))
         roll = roll_counts(nf, R, rng)
         w[ROLLS_LEFT] -= 1

@@ -63,7 +63,7 @@ from .common import furthest_ahead_opponent
 from .expert import (
     KEEP_STOP, POWER_MARGIN, _value_with_face, apply_keep_action, best_power, counted_advance,
     decode_power, eagle_pick, expert_decide, final_advance, has_tables, keep_column,
-    lookup, memo_stamp, power_column, state_value, table_seat,
+    lookup, memo_stamp, near_scan, power_column, state_value, table_seat,
 )
 from .expert_scan import power_scan_counted
 from .expert_dp import E_WOLF, ROW_POWERS
@@ -224,10 +224,12 @@ def power_after_draw(seat, w, R, sp, u):
     ts = table_seat(seat, sp)
     r = w[ROLLS_LEFT]
     best = math.nan  # the best use's stored value (identical dice), else scanned below
+    codef = -2.0  # the stored decision (its near uses: expert.near_scan)
     if sp[ts, ROW_POWERS] != 0:
         col = lookup(seat, w, R, sp, r)
         if col >= 0:
-            code = int(sp[ts, col + power_column(w[GUIDE + seat])])
+            codef = sp[ts, col + power_column(w[GUIDE + seat])]
+            code = int(codef)
             if code == -1 and u >= 0.5:
                 w[MEMO] = memo_stamp(seat, w)  # the D_KEEP that follows finds the same dice
                 w[MEMO + 1] = col
@@ -241,7 +243,9 @@ def power_after_draw(seat, w, R, sp, u):
     base = state_value(seat, w, R, sp, r)
     if best == best and not under(u, best - base - POWER_MARGIN, temp):
         return -1  # not used: the stored value says so without the scan
-    v, action = power_scan_counted(seat, w, R, sp, -1e300)  # expert_values.power_scan's answer, faster
+    v, action = near_scan(seat, w, R, sp, codef)  # power_scan's answer from the uses the tables name
+    if action == -2:
+        v, action = power_scan_counted(seat, w, R, sp, -1e300)  # expert_values.power_scan's answer, faster
     if action < 0:
         return -1
     return action if under(u, v - base - POWER_MARGIN, temp) else -1
