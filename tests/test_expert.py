@@ -379,8 +379,8 @@ def test_a_stored_best_use_marked_unique_is_the_scans_on_any_order_of_the_dice(m
             continue
         kind, unique = stored_use(sp[0, col + power_column(g)])
         fresh_herons = sum(1 for i in range(rules.n_dice) if w[L.FACE + i] == HERON and w[L.FRESH + i])
-        if fresh_herons > 1:
-            continue  # valued with one fresh heron at most (the human's counted turn lays these out)
+        if fresh_herons > 1 and g == LOUP:
+            continue  # valued with one fresh heron at most: only the Wolf's reroll of a heron differs with more
         if not unique:
             ties += kind >= 0
             continue
@@ -397,7 +397,9 @@ def test_the_near_uses_the_tables_name_give_the_scans_answer(mode):
     UNIQUE_GAP of it (expert.stored_near); valuing those alone (expert.near_scan, what a human
     scans when it uses its power) gives the full look-ahead's value and use, bit for bit, on
     the dice shuffled and the animals other than the guide's relabelled (the order of the sums
-    changes with the labels). A negative control: the best use alone is not the scan's answer."""
+    changes with the labels), herons fresh or not (a Wolf's dice with one fresh heron at most: the
+    only use worth another value with more). A negative control: the best use alone is not the
+    scan's answer."""
     from heron_sim.engine import layout as L
     from heron_sim.engine.pack import pack_rules
     from heron_sim.strategies import seat_arrays

@@ -264,7 +264,8 @@ def near_scan(seat, w, R, sp, code):
     the first die of its kind as the scan values it (expert_scan.use_value_counted: the same
     floats), and the first in the scan's order (die, then argument) of the highest value is the
     scan's. (nan, -2) where it cannot answer so (more near uses than stored, a use that does not
-    decode, more than one fresh heron: the tables valued one at most); the caller then scans."""
+    decode, a Wolf's dice with more than one fresh heron: the tables valued one at most, and only
+    the Wolf's reroll of a heron is worth another value with more); the caller then scans."""
     kind, unique = stored_use(code)
     near = stored_near(code)
     if kind < 0 or (not unique and (near == 0 or near >= NEAR_MORE)):
@@ -272,7 +273,7 @@ def near_scan(seat, w, R, sp, code):
     fresh = 0
     for i in range(w[NDICE]):
         fresh += w[FACE + i] == HERON and w[FRESH + i] != 0
-    if fresh > 1:
+    if fresh > 1 and w[GUIDE + seat] == LOUP:  # only the Wolf takes a heron
         return np.nan, -2
     best = -1e300
     action = -1

@@ -797,16 +797,20 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
                 # the power is used (human.power_after_draw): on the draw's lower half with a
                 # stored use, that use (expert.decode_power); else the scan's, which is the stored
                 # best use where that is the only use of its value (expert.stored_code, whatever
-                # the order of the dice) and at most one heron of this roll is held (the tables'
-                # uses were valued with one fresh heron at most: with more, rerolling a heron is
-                # worth another value). Such a use is played on the counts as the expert's is;
-                # a tie, dice the tables do not hold, or an Eagle (its pick is the human's
-                # softmax) need the dice laid out: roll_phase_dice answers there
+                # the order of the dice), else the best of the uses the tables name near it
+                # (expert.near_scan, _near_counted). The tables valued the uses with one fresh
+                # heron at most: with more, the Wolf's reroll of a fresh heron is worth another
+                # value (the other uses, and the other guides' uses, which never take a heron,
+                # are worth the same), so a Wolf's turn with two fresh herons is laid out. Such
+                # a use is played on the counts as the expert's is; dice the tables do not hold
+                # or uses the counts cannot value need the dice laid out: roll_phase_dice
+                # answers there
                 codef = sp[ts, col + power_column(guide)] if col >= 0 and stored else -2.0
                 code, unique = stored_use(codef)
+                valued = guide != LOUP or _lane(roll, HERON) <= 1  # the tables' values hold
                 if codef >= 0.0 and u < 0.5:
                     pass  # the stored use itself (power_after_draw decodes it)
-                elif code >= 0 and not unique and _lane(roll, HERON) <= 1:
+                elif code >= 0 and not unique and valued:
                     # a tie within UNIQUE_GAP: the scan's answer from the uses the tables name
                     # (expert.near_scan), where one kind of die has their highest value
                     code, v = _near_counted(seat, w, R, sp, ts, t, gd, r, guide, codef, code, slots, kept, roll, n)
@@ -820,7 +824,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
                         base = float(adv if adv > 0 else consolation_no_set(R))
                     if not under(u, v - base - POWER_MARGIN, sp[seat, 0]):
                         code = -1  # not used after all: the keep decision below
-                elif code < 0 or not (unique and _lane(roll, HERON) <= 1):
+                elif code < 0 or not (unique and valued):
                     return CONTINUE
                 if code >= 0:
                     res, kept, nf, roll = _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots,
