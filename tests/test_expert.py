@@ -404,22 +404,30 @@ def test_the_near_uses_the_tables_name_give_the_scans_answer(mode):
     from heron_sim.engine.pack import pack_rules
     from heron_sim.strategies import seat_arrays
     from heron_sim.strategies.expert import (
-        NEAR_MORE, lookup, near_code, near_pack, near_scan, power_column, power_scan, stored_code,
+        NEAR_KINDS, kind_class, lookup, near_kind, near_pack, near_scan, power_column, power_scan, stored_code,
         stored_near, stored_use,
     )
 
-    for kind in (6, 7, 300, 446):  # near codes read back, under the kind and the flag
+    # the kinds of dice a use may take (expert_powers._canonical: (slot * 3 + status) * 2 + fresh):
+    # each slot's kept dice (not fresh) and free dice (fresh), the herons reserved, old or fresh
+    classes = ([(slot * 3 + L.KEPT) * 2 for slot in range(6)] + [(slot * 3 + L.FREE) * 2 + 1 for slot in range(6)]
+               + [(6 * 3 + L.RESERVED) * 2 + fr for fr in (0, 1)])
+    assert sorted(near_kind(c) for c in classes) == list(range(NEAR_KINDS))  # each kind once
+    assert all(kind_class(near_kind(c)) == c for c in classes)
+    rng = np.random.default_rng(31)
+    for _ in range(200):  # the near uses read back, under the kind and the flag
+        codes = [int(rng.choice(classes)) + 64 * int(rng.integers(7)) for _ in range(rng.integers(1, 9))]
+        kind = codes[0]
+        packed = near_pack(np.array(codes, dtype=np.int64), len(codes))
         for used in (False, True):
-            for near in ([], [5], [0, 447, 12], [1, 2, 3, 4], [1, 2, 3, 4, 5]):
-                packed = near_pack(np.array(near + [kind], dtype=np.int64), len(near) + 1, kind)
-                c = stored_code(kind, used, False, packed)
-                assert int(c) == (kind if used else -1) and stored_use(c) == (kind, False)
-                assert stored_near(c) == packed
-                assert [near_code(packed, j) for j in range(len(near))] == near if len(near) <= 4 else packed == NEAR_MORE
+            c = stored_code(kind, used, False, packed)
+            assert int(c) == (kind if used else -1) and stored_use(c) == (kind, False)
+            assert stored_near(c) == packed
+        for code in codes:
+            assert (packed >> near_kind(code % 64)) & 1 and (packed >> (NEAR_KINDS + code // 64)) & 1
     rules = Rules.build(mode=mode)
     R = pack_rules(rules)
     _, sp = seat_arrays(["expert"] + ["greedy"] * (rules.players - 1), rules)
-    rng = np.random.default_rng(31)
     checked = differs = 0
     for g, r, w in _random_decision_points(rules, 200, seed=29):
         others = [a for a in range(6) if a != (g if g < HERON else 0)]

@@ -29,12 +29,13 @@ from ..engine.rulebook import (
 from ..engine.layout import (
     AIGLE, CERF, COUNTS, D_EAGLE_PICK, D_KEEP, D_SNAKE, NOMINAL, D_LION, D_POWER, EAGLE_DIE, EAGLE_FACES, FACE, FREE,
     FRESH, GUIDE, HERON, KEEP, LOUP, MAX_FACES, MEMO, NDICE, POWER_ARG,
-    R_FACES, R_NFACES, RESERVED, ROLL, ROLLS_LEFT, STATUS, X_EAGLE_DRAWS,
+    KEPT, R_FACES, R_NFACES, RESERVED, ROLL, ROLLS_LEFT, STATUS, X_EAGLE_DRAWS, X_PATIENCE_COST,
 )
 from ..rules.rules import P_SNAKE_ADVANCE
 from .expert_dp import (
     ACTION_BITS, E_DEER, E_EAGLE, E_PATIENCE, E_WOLF, POWER_MARGIN, ROW_POWERS,
 )
+from .common import shown_elsewhere
 from .greedy import greedy_decide, greedy_keep
 
 from .expert_scan import power_scan_counted, use_value_counted
@@ -115,10 +116,29 @@ def expert_keep(seat, w, R, sp):
     return apply_keep_action(seat, w, sp, int(sp[table_seat(seat, sp), col]))
 
 
-#: How many other uses of (nearly) the best one's value a stored decision names (stored_code's
-#: ``near``): 9 bits each (the code + 1), then one bit for "more than that".
-NEAR_CODES = 4
-NEAR_MORE = 1 << (9 * NEAR_CODES)
+#: stored_code's ``near``: the kinds of dice (NEAR_KINDS bits: slot 0 kept, slot 0 free, ... slot 5
+#: free, then the heron old, then fresh) and the argument slots (7 bits above them: the Deer's
+#: animal, Patience's face) of the uses within UNIQUE_GAP of the best one: every such use is of
+#: one of these kinds with one of these arguments (the product may hold more uses).
+NEAR_KINDS = 14
+
+
+@hot
+def near_kind(cls):
+    """The kind of die (0 .. NEAR_KINDS - 1) of a use's class (expert_powers._canonical % 64)."""
+    slot = cls // 6
+    if slot == 6:
+        return 12 + cls % 2
+    return 2 * slot + (1 if (cls // 2) % 3 == FREE else 0)
+
+
+@hot
+def kind_class(k):
+    """The class (a use's code with argument slot 0) of the kind of die ``k`` (:func:`near_kind`)."""
+    if k >= 12:
+        return (6 * 3 + RESERVED) * 2 + (k - 12)
+    free = k % 2
+    return ((k // 2) * 3 + (FREE if free else KEPT)) * 2 + free
 
 
 @hot
@@ -169,31 +189,14 @@ def stored_near(code):
 
 
 @hot
-def near_pack(codes, n, kind):
-    """``near`` for the uses ``codes[:n]`` (canonical codes), the best use ``kind`` and repeats
-    left out: up to NEAR_CODES codes, or NEAR_MORE where there are more."""
+def near_pack(codes, n):
+    """``near`` (:data:`NEAR_KINDS`) of the uses ``codes[:n]`` (canonical codes)."""
     near = np.int64(0)
-    k = 0
     for j in range(n):
         c = codes[j]
-        if c == kind or c < 0:
-            continue
-        seen = False
-        for m in range(k):
-            seen = seen or ((near >> (9 * m)) & 511) == c + 1
-        if seen:
-            continue
-        if k == NEAR_CODES:
-            return np.int64(NEAR_MORE)
-        near |= np.int64(c + 1) << (9 * k)
-        k += 1
+        if c >= 0:
+            near |= (np.int64(1) << near_kind(c % 64)) | (np.int64(1) << (NEAR_KINDS + c // 64))
     return near
-
-
-@hot
-def near_code(near, j):
-    """The j-th code of ``near`` (-1: none)."""
-    return np.int64((near >> (9 * j)) & 511) - 1
 
 
 @hot
@@ -256,46 +259,73 @@ def decode_power(seat, w, R, sp, code):
 
 
 @hot
+def _first_of_kind(w, a, st, fr):
+    """The first die (in die order) showing ``a`` with status ``st`` and freshness ``fr``, -1 if none."""
+    for i in range(w[NDICE]):
+        if w[FACE + i] == a and w[STATUS + i] == st and w[FRESH + i] == fr:
+            return i
+    return -1
+
+
+@hot
 def near_scan(seat, w, R, sp, code):
     """:func:`power_scan`'s answer (value, action) on the dice laid out, from the uses the stored
     decision ``code`` (the float of the state's entry, after a :func:`lookup` of these dice) names
-    as the best and those within UNIQUE_GAP of it (:func:`stored_near`): every other use is worth
-    less than UNIQUE_GAP below them on any order of the dice, so only these are valued, each on
-    the first die of its kind as the scan values it (expert_scan.use_value_counted: the same
-    floats), and the first in the scan's order (die, then argument) of the highest value is the
-    scan's. (nan, -2) where it cannot answer so (more near uses than stored, a use that does not
-    decode, a Wolf's dice with more than one fresh heron: the tables valued one at most, and only
-    the Wolf's reroll of a heron is worth another value with more); the caller then scans."""
+    near its best one (:func:`stored_near`: every other use is worth UNIQUE_GAP less on any order of
+    the dice): only the legal uses of those kinds of dice with those arguments are valued, each on
+    the first die of its kind as the scan values it (expert_scan.use_value_counted: the same floats),
+    and the first in the scan's order (die, then argument) of the highest value is the scan's.
+    (nan, -2) where it cannot answer so (nothing stored, a Wolf's dice with more than one fresh
+    heron: the tables valued one at most, and only the Wolf's reroll of a heron is worth another
+    value with more); the caller then scans."""
     kind, unique = stored_use(code)
     near = stored_near(code)
-    if kind < 0 or (not unique and (near == 0 or near >= NEAR_MORE)):
+    if kind < 0 or (not unique and near == 0):
         return np.nan, -2
+    if unique:
+        near = (np.int64(1) << near_kind(kind % 64)) | (np.int64(1) << (NEAR_KINDS + kind // 64))
+    g = w[GUIDE + seat]
     fresh = 0
     for i in range(w[NDICE]):
         fresh += w[FACE + i] == HERON and w[FRESH + i] != 0
-    if fresh > 1 and w[GUIDE + seat] == LOUP:  # only the Wolf takes a heron
+    if fresh > 1 and g == LOUP:
         return np.nan, -2
+    args = g == CERF or g == HERON
     best = -1e300
     action = -1
     bi = 0
     barg = 0
-    for j in range(NEAR_CODES + 1):
-        c = kind if j == 0 else near_code(near, j - 1)
-        if c < 0:
-            break
-        a = decode_power(seat, w, R, sp, c)
-        if a < 0:
-            return np.nan, -2
-        i = a % POWER_ARG
-        arg = a // POWER_ARG
-        if w[STATUS + i] != (c % 64 // 2) % 3 or w[FRESH + i] != c % 2:
-            return np.nan, -2  # decode_power's other reserved heron: not this kind
-        v = use_value_counted(seat, w, R, sp, a)
-        if v > best or (v == best and (i < bi or (i == bi and arg < barg))):
-            best = v
-            action = a
-            bi = i
-            barg = arg
+    for k in range(NEAR_KINDS):
+        if (near >> k) & 1 == 0:
+            continue
+        cls = kind_class(k)
+        st = (cls // 2) % 3
+        a = slot_animal(seat, w, cls // 6)
+        i = _first_of_kind(w, a, st, cls % 2) if a >= 0 else -1
+        if i < 0 or (g == AIGLE and st == RESERVED):
+            continue
+        for s in range(7 if args else 1):
+            if args and (near >> (NEAR_KINDS + s)) & 1 == 0:
+                continue
+            arg = 0
+            if g == CERF:  # expert_scan: another animal, shown by another die
+                arg = slot_animal(seat, w, s)
+                if a == HERON or arg < 0 or arg == HERON or arg == a or not shown_elsewhere(w, i, arg):
+                    continue
+            elif g == HERON:  # expert_scan: a free die, rolls enough, the face's first index
+                f = slot_animal(seat, w, s)
+                arg = -1
+                for q in range(R[R_NFACES + i]):
+                    if arg < 0 and R[R_FACES + MAX_FACES * i + q] == f:
+                        arg = q
+                if st != FREE or arg < 0 or w[ROLLS_LEFT] < R[X_PATIENCE_COST]:
+                    continue
+            v = use_value_counted(seat, w, R, sp, i + POWER_ARG * arg)
+            if v > best or (v == best and (i < bi or (i == bi and arg < barg))):
+                best = v
+                action = i + POWER_ARG * arg
+                bi = i
+                barg = arg
     return best, action
 
 

@@ -89,7 +89,7 @@ BEST_VALUES = 4           # floats per state after the entries (identical dice):
                           # of the best use of each roll-time power (Wolf, Eagle, Deer, Patience;
                           # -1e300: no legal use; -2 where the decision is not stored), what the
                           # human's softmax weighs against keeping the power (no scan at a decision)
-VERSION = 11              # bump when the table format or the programme changes (8: checksum; 9: best-use values; 10: the best use's kind and whether it is the only one of its value, in the code's fraction; 11: the uses near a tied best one, in its last bits)
+VERSION = 12              # bump when the table format or the programme changes (8: checksum; 9: best-use values; 10: the best use's kind and whether it is the only one of its value, in the code's fraction; 11: the uses near a tied best one, in its last bits; 12: their kinds of dice and arguments)
 
 
 def dir_index(t, r, h, fl, rmax, anx):

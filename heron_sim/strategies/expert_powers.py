@@ -148,7 +148,7 @@ def _fill(row, R, w, Ks, Cs, starts, first, values_at, q0, q1):
                             power_scan_counted_runner(0, w, R, sp, -1e300, v - UNIQUE_GAP, near)
                             for j in range(near[0]):
                                 codes[j] = _canonical(w, R, g, near[1 + j])
-                            packed = near_pack(codes, near[0], kind)
+                            packed = near_pack(codes, near[0])
                         row[col + columns[q]] = stored_code(kind, v > base + POWER_MARGIN, unique, packed)
                         row[values_at + BEST_VALUES * ((col - first) // ENTRY) + q] = v
 

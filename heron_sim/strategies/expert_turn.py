@@ -67,8 +67,8 @@ from .human import SID as HUMAN, human_action, human_lion, power_after_draw, pow
 from .racer import SID as RACER, race_action_tilted, race_tilt
 from ..engine.rulebook import consolation_anxiety, consolation_no_set, pond_opens, power_enabled
 from .expert import (
-    NEAR_CODES, NEAR_MORE, counted_advance, final_advance, has_tables, lion_worth_it, near_code, power_column,
-    stored_near, stored_use, table_of, table_seat,
+    NEAR_KINDS, counted_advance, final_advance, has_tables, kind_class, lion_worth_it, power_column, stored_near,
+    stored_use, table_of, table_seat,
 )
 from .expert_values import eagle_of_values, wolf_of_values
 from .expert_column import _fresh, held_column, state_column  # noqa: F401 - state_column: the look-up of this turn
@@ -244,45 +244,47 @@ def _face_counted(seat, w, R, sp, ts, t, g, r, h0, f0, fh0, b, fresh, n, mask):
 
 @hot
 def _class_value(seat, w, R, sp, ts, t, g, r, guide, code, slots, held, free, fh, n, base):
-    """(ok, the value :func:`heron_sim.strategies.expert_scan.power_scan_counted` gives the stored
+    """(state, the value :func:`heron_sim.strategies.expert_scan.power_scan_counted` gives the stored
     use ``code`` on the dice counted): the first die of its kind valued as the scan values it
     (expert_scan.use_value_counted), its faces by :func:`_counted_value`, the same sums in the
-    same order (the Eagle's ``base``: the dice's value as they are). Not ok where that die is
-    not among the dice or the use is not legal there, and for Patience under
-    ``heron_patience_doubling`` (each face then has its tables)."""
+    same order (the Eagle's ``base``: the dice's value as they are). State 1, or 0 where that
+    die is not among the dice or the use is not legal there (the scan does not value it), or -1
+    for Patience under ``heron_patience_doubling`` (each face then has its tables)."""
     cls = code % 64
     arg = code // 64
     fr = cls % 2
     st = (cls // 2) % 3
     a = _slot_animal(slots, cls // 6)
     if a < 0:
-        return False, 0.0
+        return 0, 0.0
     if a == HERON:
         fresh = fr == 1
         if st != RESERVED or (fh if fresh else _lane(held, HERON) - fh) <= 0:
-            return False, 0.0
+            return 0, 0.0
     else:
         fresh = st == FREE
         if st == RESERVED or fresh != (fr == 1) or _lane(free if fresh else held, a) == 0:
-            return False, 0.0
+            return 0, 0.0
     h0, f0, fh0 = _without(held, free, fh, a, fresh)
     if guide == CERF:
         b = _slot_animal(slots, arg)
         if a == HERON or b < 0 or b == HERON or b == a or _lane(held + free, b) <= 0:
-            return False, 0.0
+            return 0, 0.0
         h2, f2, fh2 = _with_face(h0, f0, fh0, b, fresh)
-        return True, _counted_value(seat, w, R, sp, ts, t, g, r, h2, f2, 1 if fh2 > 0 else 0, n)
+        return 1, _counted_value(seat, w, R, sp, ts, t, g, r, h2, f2, 1 if fh2 > 0 else 0, n)
     if guide == HERON:
         f = _slot_animal(slots, arg)
         cost = R[X_PATIENCE_COST]
         shown = False
         for k in range(R[R_NFACES]):
             shown = shown or R[R_FACES + k] == f
-        if R[X_PATIENCE_DOUBLING] != 0 or a == HERON or not fresh or f < 0 or not shown or r < cost:
-            return False, 0.0
-        return True, _counted_value(seat, w, R, sp, ts, t, g, r - cost, h0 + (_ONE << np.uint64(8 * f)), f0, 1, n)
+        if R[X_PATIENCE_DOUBLING] != 0:
+            return -1, 0.0
+        if a == HERON or not fresh or f < 0 or not shown or r < cost:
+            return 0, 0.0
+        return 1, _counted_value(seat, w, R, sp, ts, t, g, r - cost, h0 + (_ONE << np.uint64(8 * f)), f0, 1, n)
     if guide == AIGLE and a == HERON:
-        return False, 0.0
+        return 0, 0.0
     mask = 0
     for k in range(R[R_NFACES]):
         mask |= 1 << R[R_FACES + k]
@@ -296,13 +298,15 @@ def _class_value(seat, w, R, sp, ts, t, g, r, guide, code, slots, held, free, fh
             _face_counted(seat, w, R, sp, ts, t, g, r, h0, f0, fh0, 5, nw, n, mask),
             _face_counted(seat, w, R, sp, ts, t, g, r, h0, f0, fh0, HERON, nw, n, mask))
     if rolled:
-        return True, wolf_of_values(R, 0, vals)
-    return True, eagle_of_values(R, 0, vals, base)
+        return 1, wolf_of_values(R, 0, vals)
+    return 1, eagle_of_values(R, 0, vals, base)
 
 
 @hot
 def _arg_rank(R, guide, code, slots):
     """Where the scan meets the uses of one die: the Deer's animal, Patience's face index."""
+    if guide != CERF and guide != HERON:
+        return 0
     f = _slot_animal(slots, code // 64)
     if guide == CERF:
         return f
@@ -379,13 +383,13 @@ def _first_die(faces, status, fresh, n, code, slots):
 @hot
 def _near_counted(seat, w, R, sp, ts, t, g, r, guide, codef, kind, slots, kept, roll, n):
     """heron_sim.strategies.expert.near_scan on the dice counted: the use the scan chooses (its
-    stored code) and its value, from the uses the tables name (the best ``kind`` and those near
-    it, of the stored decision ``codef``), valued on the counts (:func:`_class_value`); where two
-    kinds of dice share the highest value, the first die in die order wins, as in the scan: the
-    order of the dice is found again from the turn's draws (:func:`_dice_order`). (-2, 0.0) where
-    the counted dice cannot value a use (the caller lays the dice out)."""
+    stored code) and its value, from the uses the stored decision ``codef`` names near its best
+    one, valued on the counts (:func:`_class_value`); where two kinds of dice share the highest
+    value, the first die in die order wins, as in the scan: the order of the dice is found again
+    from the turn's draws (:func:`_dice_order`). (-2, 0.0) where the counted dice cannot value a
+    use (the caller lays the dice out)."""
     near = stored_near(codef)
-    if near == 0 or near >= NEAR_MORE:
+    if near == 0:
         return -2, 0.0
     heron_lane = _BYTE << _S48
     held = kept + (roll & heron_lane)
@@ -394,56 +398,63 @@ def _near_counted(seat, w, R, sp, ts, t, g, r, guide, codef, kind, slots, kept, 
     base = 0.0
     if guide == AIGLE:
         base = _counted_value(seat, w, R, sp, ts, t, g, r, held, free, 1 if fh > 0 else 0, n)
+    args = guide == CERF or guide == HERON
     best = -1e300
-    play = -2
-    rank = 0
-    split = False  # the best value reached on two kinds of dice
-    c0 = c1 = c2 = c3 = c4 = -1
-    v0 = v1 = v2 = v3 = v4 = 0.0
-    for j in range(NEAR_CODES + 1):
-        c = kind if j == 0 else near_code(near, j - 1)
-        if c < 0:
-            break
-        ok, v = _class_value(seat, w, R, sp, ts, t, g, r, guide, c, slots, held, free, fh, n, base)
-        if not ok:
-            return -2, 0.0
-        if j == 0:
-            c0, v0 = c, v
-        elif j == 1:
-            c1, v1 = c, v
-        elif j == 2:
-            c2, v2 = c, v
-        elif j == 3:
-            c3, v3 = c, v
-        else:
-            c4, v4 = c, v
-        k = _arg_rank(R, guide, c, slots)
-        if v > best:
-            best = v
-            play = c
-            rank = k
-            split = False
-        elif v == best:
-            if c % 64 != play % 64:
-                split = True
-            elif k < rank:
-                play = c
-                rank = k
-    if not split:
-        return play, best
-    m = w[ROLL]
-    if m > MAX_DICE:
+    kinds = 0  # the kinds of dice with a use of the best value so far
+    ranks = np.uint64(0)  # by kind, 4 bits: the first argument of that value (_arg_rank)
+    for k in range(NEAR_KINDS):
+        if (near >> k) & 1 == 0:
+            continue
+        cls = kind_class(k)
+        for s in range(7 if args else 1):
+            if args and (near >> (NEAR_KINDS + s)) & 1 == 0:
+                continue
+            c = cls + 64 * s
+            state, v = _class_value(seat, w, R, sp, ts, t, g, r, guide, c, slots, held, free, fh, n, base)
+            if state < 0:
+                return -2, 0.0
+            if state == 0:
+                continue
+            rk = np.uint64(_arg_rank(R, guide, c, slots))
+            at = np.uint64(4 * k)
+            if v > best:
+                best = v
+                kinds = 1 << k
+                ranks = rk << at
+            elif v == best:
+                if (kinds >> k) & 1 == 0:
+                    kinds |= 1 << k
+                    ranks |= rk << at
+                elif rk < (ranks >> at) & _NIBBLE:
+                    ranks = (ranks & ~(_NIBBLE << at)) | (rk << at)
+    if kinds == 0:
         return -2, 0.0
-    faces, status, fresh = _dice_order(w, R, n, m)
-    top = 1 << 30
-    for j in range(NEAR_CODES + 1):
-        c, v = (c0, v0) if j == 0 else (c1, v1) if j == 1 else (c2, v2) if j == 2 else (c3, v3) if j == 3 else (c4, v4)
-        if c >= 0 and v == best:
-            key = _first_die(faces, status, fresh, n, c, slots) * 64 + _arg_rank(R, guide, c, slots)
-            if key < top:
-                top = key
-                play = c
-    return play, best
+    win = -1
+    if kinds & (kinds - 1) == 0:  # one kind of dice
+        for k in range(NEAR_KINDS):
+            if (kinds >> k) & 1:
+                win = k
+    else:
+        m = w[ROLL]
+        if m > MAX_DICE:
+            return -2, 0.0
+        faces, status, fresh = _dice_order(w, R, n, m)
+        top = 1 << 30
+        for k in range(NEAR_KINDS):
+            if (kinds >> k) & 1:
+                key = _first_die(faces, status, fresh, n, kind_class(k), slots) * 64 \
+                    + np.int64((ranks >> np.uint64(4 * k)) & _NIBBLE)
+                if key < top:
+                    top = key
+                    win = k
+    rk = np.int64((ranks >> np.uint64(4 * win)) & _NIBBLE)
+    arg = 0
+    if guide == CERF:
+        arg = (slots >> (4 * rk)) & 15
+    elif guide == HERON:
+        f = R[R_FACES + rk]
+        arg = 6 if f == HERON else (slots >> (4 * f)) & 15
+    return kind_class(win) + 64 * arg, best
 
 
 @hot
