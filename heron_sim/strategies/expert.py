@@ -223,6 +223,15 @@ def slot_animal(seat, w, slot):
 
 
 @hot
+def _first_of_kind(w, a, st, fr):
+    """The first die (in die order) showing ``a`` with status ``st`` and freshness ``fr``, -1 if none."""
+    for i in range(w[NDICE]):
+        if w[FACE + i] == a and w[STATUS + i] == st and w[FRESH + i] == fr:
+            return i
+    return -1
+
+
+@hot
 def decode_power(seat, w, R, sp, code):
     """The D_POWER action of a stored canonical use (see expert_powers), on the dice showing
     (slots from the :func:`lookup` just made); -1 if no die fits (the caller scans)."""
@@ -233,11 +242,7 @@ def decode_power(seat, w, R, sp, code):
     animal = slot_animal(seat, w, cls // 6)
     if animal < 0:
         return -1
-    die = -1
-    for i in range(w[NDICE]):
-        if w[FACE + i] == animal and w[STATUS + i] == st and w[FRESH + i] == fr:
-            die = i
-            break
+    die = _first_of_kind(w, animal, st, fr)
     if die < 0 and animal == HERON:  # reserved herons that differ only by freshness
         for i in range(w[NDICE]):
             if w[FACE + i] == HERON and w[STATUS + i] == RESERVED:
@@ -256,15 +261,6 @@ def decode_power(seat, w, R, sp, code):
                 return die + POWER_ARG * k
         return -1
     return die
-
-
-@hot
-def _first_of_kind(w, a, st, fr):
-    """The first die (in die order) showing ``a`` with status ``st`` and freshness ``fr``, -1 if none."""
-    for i in range(w[NDICE]):
-        if w[FACE + i] == a and w[STATUS + i] == st and w[FRESH + i] == fr:
-            return i
-    return -1
 
 
 @hot
