@@ -619,7 +619,7 @@ def main() -> None:
     print(f"{'':<{width}}  {'now':>14}  {'vs baseline':<18}  target")
     for label, value, ratio, target in rows:
         print(f"{label:<{width}}  {value:>14}  {ratio:<18}  {target}")
-    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_tune.py")] + (["--quick"] if getattr(args, "quick", False) else []), cwd=ROOT, check=True)  # the lab's default-panel study (120 candidates)
+    subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_tune.py"), "--luck"] + (["--quick"] if getattr(args, "quick", False) else []), cwd=ROOT, check=True)  # the lab's default-panel study (120 candidates), then its last rung luck-adjusted
 
 
 if __name__ == "__main__":

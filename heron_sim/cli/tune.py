@@ -55,6 +55,7 @@ def tune_cmd(
     out: Annotated[Optional[Path], typer.Option("--out", help="Folder of the results; default results/tune-<name>.")] = None,
     fresh: Annotated[bool, typer.Option("--fresh", help="Start the study over (delete the stored trials).")] = False,
     rungs: Annotated[Optional[str], typer.Option("--rungs", help="Racing rungs' games, e.g. 400,800 (default: the file's; a quick look at a study with small budgets).")] = None,
+    luck: Annotated[Optional[bool], typer.Option("--luck/--no-luck", help="Play the last racing rung with the players' luck and use the luck-adjusted win-rate figures where their interval is narrower (about 2x fewer games for the same interval, about 5x the rung's CPU; default: the file's [racing] luck, false; docs/tuning.md).")] = None,
 ) -> None:
     """Search rule variants (optuna, multi-objective) on common random numbers, re-evaluate the
     front on fresh seeds, and write the front, figures and variant rules files. Ctrl-C keeps the
@@ -63,7 +64,8 @@ def tune_cmd(
 
     try:
         res = tune(file, trials=trials, games=games, time_limit=parse_duration(time_limit), precision=precision,
-                   scheduler=scheduler, run_dir=run_dir, out=out, fresh=fresh, log=log, rungs=parse_rungs(rungs))
+                   scheduler=scheduler, run_dir=run_dir, out=out, fresh=fresh, log=log, rungs=parse_rungs(rungs),
+                   luck=luck)
     except TuneInterrupted as err:
         raise Interrupted(str(err)) from None
     typer.echo(res["paths"]["front_md"].read_text(encoding="utf-8"))
@@ -78,6 +80,7 @@ def replay_cmd(
     panel: Annotated[Optional[str], typer.Option("--panel", help="Another panel of tables: default (people) or bots (default: the study's).")] = None,
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="local (default), local-cluster[:N] or tcp://HOST:PORT.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the whole evidence as JSON.")] = False,
+    luck: Annotated[Optional[bool], typer.Option("--luck/--no-luck", help="Play the games with the players' luck and use the luck-adjusted win-rate figures where narrower (default: the study's [racing] luck).")] = None,
 ) -> None:
     """Replay a proposal at every table of the study's panel (or another), on fresh games of
     another seed, judged as the study judged its finalists: each goal as an equivalence test at
@@ -86,7 +89,7 @@ def replay_cmd(
     from ..lab.replay import replay, replay_text
     from ._app import dumps
 
-    res = replay(tune_file, variant, seed=seed, games=games, panel=panel, scheduler=scheduler, log=log)
+    res = replay(tune_file, variant, seed=seed, games=games, panel=panel, scheduler=scheduler, log=log, luck=luck)
     if as_json:
         ev = dict(res["evidence"])
         ev.pop("rules", None)

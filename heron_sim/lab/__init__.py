@@ -179,10 +179,11 @@ def tune(spec: TuneSpec | str | Path, *, trials: int | None = None, games: int |
          time_limit: float | None = None, precision: float | None = None, scheduler: str | None = None,
          workers: int | None = None, run_dir: str | Path | None = None, out: str | Path | None = None,
          fresh: bool = False, log: Callable[[str], None] | None = None, progress: bool | None = None,
-         rungs: tuple[int, ...] | None = None) -> dict:
+         rungs: tuple[int, ...] | None = None, luck: bool | None = None) -> dict:
     """Run (or resume) a tuning study and write ``results/tune-<name>/``.
 
     ``rungs``: the racing rungs' games instead of the file's (a quick look with small budgets).
+    ``luck``: the last rung luck-adjusted (``[racing] luck`` of the file otherwise).
 
     Returns a dict: finding, finalists (paired evidence), paths, trials, games_played, seconds.
     Raises :class:`TuneInterrupted` on Ctrl-C (finished trials kept; call again to resume).
@@ -201,7 +202,8 @@ def tune(spec: TuneSpec | str | Path, *, trials: int | None = None, games: int |
             from .light_run import LightInterrupted, tune_light
 
             given = [n for n, v in (("--precision", precision), ("--scheduler", scheduler),
-                                    ("--time-limit", time_limit), ("--workers", workers)) if v is not None]
+                                    ("--time-limit", time_limit), ("--workers", workers),
+                                    ("--luck", luck or None)) if v is not None]
             if given:
                 raise HeronSimError(f"{given[0]}: not available for a lighter game's study (game = "
                                     f"{table['game']!r}); allowed: --trials, --games, --rungs, --run-dir, --out, --fresh")
@@ -221,7 +223,8 @@ def tune(spec: TuneSpec | str | Path, *, trials: int | None = None, games: int |
         raise HeronSimError(f"--precision: {precision}; allowed: a half-width between 0 and 0.5 (e.g. 0.005)")
     if rungs is not None and (not rungs or any(isinstance(x, bool) or not isinstance(x, int) or x < 10 for x in rungs)):
         raise HeronSimError(f"--rungs: {rungs!r}; allowed: game counts of 10 or more")
-    spec = spec.with_overrides(trials=trials, games=games, rungs=tuple(rungs) if rungs is not None else None)
+    spec = spec.with_overrides(trials=trials, games=games, rungs=tuple(rungs) if rungs is not None else None,
+                               luck=luck)
     log = log or (lambda s: None)
     from ..interrupt import handle_signals
     from .checks import check_spec
@@ -301,7 +304,7 @@ def _tune_locked(spec, ex, run_dir, out, precision, time_limit, progress, log, t
             raise KeyboardInterrupt
         fin = evidence(spec, finalists, last) if last else []
         result = {"finalists": fin, "trials": len(complete), "ladder_played": len(ladder),
-                  "last_games": last["games"] if last else 0,
+                  "last_games": last["games"] if last else 0, "luck": bool(last and last.get("luck")),
                   "games_played": ev.games_played, "games_reused": ev.games_reused, "seconds": round(time.perf_counter() - t0, 1),
                   "executor": ex.describe()}
         result["ladder"] = ladder_table(spec, fin)

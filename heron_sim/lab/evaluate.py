@@ -16,7 +16,7 @@ import numpy as np
 
 from ..io import mkdir, read_arrays, write_arrays
 from ..runner.executor import split_games
-from .metrics import IX, K, Bootstrap, batch_matrix, rate_halfwidths
+from .metrics import IX, K, Bootstrap, batch_matrix, batch_matrix_luck, luck_adjusted_columns, rate_halfwidths
 
 BOOT_B = 1000
 
@@ -54,9 +54,9 @@ class Evaluator:
         sc = self.panel[i]
         return self.spec.seating if sc is None else tuple(tuple(x) for x in sc.seatings())
 
-    def _batches(self, rules, i, first_game, games):
+    def _batches(self, rules, i, first_game, games, luck: bool = False):
         out = split_games(rules, self._seatings(i), self.spec.scenario_seed(i), games, first_game=first_game,
-                          batch_games=self.spec.batch_games, threads=None)
+                          batch_games=self.spec.batch_games, threads=None, luck=luck)
         if self.streak_every:
             import dataclasses
 
@@ -121,23 +121,26 @@ class Evaluator:
         return z
 
     # ------------------------------------------------------------ racing: columns + bootstrap
-    def _key(self, cand, first_game, games) -> str:
+    def _key(self, cand, first_game, games, luck: bool = False) -> str:
         from .._numba_cache import _sources_hash
 
         # The engine's source hash too: a changed engine never re-uses a cached evaluation.
         sc = [(r.digest(), self._seatings(i), self.spec.scenario_seed(i)) for i, r in enumerate(cand)]
-        blob = f"{sc}|{first_game}|{games}|{BOOT_B}|{K}|{_sources_hash()}"
+        blob = f"{sc}|{first_game}|{games}|{BOOT_B}|{K}|{_sources_hash()}" + ("|luck-adjusted/1" if luck else "")
         return hashlib.sha256(blob.encode()).hexdigest()[:20]
 
-    def replicates(self, cands, first_game: int, games: int, boot_seed: int):
+    def replicates(self, cands, first_game: int, games: int, boot_seed: int, luck: bool = False):
         """(sums [n_sc, K], replicate sums [n_sc, B, K]) of each candidate over the same games,
         the replicates of a scenario under the same Poisson weights for every candidate (so
         contrasts are paired by game). Cached per candidate in the run folder: an interrupted
-        rung resumes without replaying."""
+        rung resumes without replaying. ``luck``: the games are played with their luck and the
+        sums have :data:`~heron_sim.lab.metrics.KA` columns, the luck-adjusted wins after the K
+        plain ones (:meth:`_luck_columns`; the same games, the same weights)."""
         out: list = [None] * len(cands)
         todo = []
         for j, c in enumerate(cands):
-            path = self.cache / f"boot-{self._key(c, first_game, games)}-{boot_seed}.arrays" if self.cache else None
+            path = (self.cache / f"boot-{self._key(c, first_game, games, luck)}-{boot_seed}.arrays"
+                    if self.cache else None)
             z = self._load(path)
             if z is not None and {"sums", "reps"} <= set(z):
                 out[j] = (z["sums"], z["reps"])
@@ -145,17 +148,25 @@ class Evaluator:
                 todo.append((j, path))
         if todo:
             n_sc = len(cands[todo[0][0]])
-            batches, owner = [], []
-            for j, _ in todo:
-                for i, r in enumerate(cands[j]):
-                    for b in self._batches(r, i, first_game, games):
-                        batches.append(b)
-                        owner.append((j, i))
-            res = self.executor.map(batch_matrix, batches, progress=self._tick)
+            if luck:
+                cols = {(j, i): self._luck_columns(cands[j][i], i, first_game, games)
+                        for j, _ in todo for i in range(n_sc)}
+            else:
+                batches, owner = [], []
+                for j, _ in todo:
+                    for i, r in enumerate(cands[j]):
+                        for b in self._batches(r, i, first_game, games):
+                            batches.append(b)
+                            owner.append((j, i))
+                res = self.executor.map(batch_matrix, batches, progress=self._tick)
             sums = {j: [] for j, _ in todo}
             reps = {j: [] for j, _ in todo}
             def boot_of(i):  # scenario i's bootstrap (its own seed: the same whatever the order)
-                X = [np.concatenate([m for o, m in zip(owner, res) if o == (j, i)]).astype(np.int16) for j, _ in todo]
+                if luck:
+                    X = [cols[(j, i)] for j, _ in todo]
+                else:
+                    X = [np.concatenate([m for o, m in zip(owner, res) if o == (j, i)]).astype(np.int16)
+                         for j, _ in todo]
                 return Bootstrap(X, B=BOOT_B, seed=boot_seed + 104_729 * i)
 
             # the scenarios' bootstraps side by side (their weights' draws and products release
@@ -171,6 +182,20 @@ class Evaluator:
                 if path is not None:
                     write_arrays(path, sums=out[j][0], reps=out[j][1])
         return out
+
+    def _luck_columns(self, rules, i: int, first_game: int, games: int) -> np.ndarray:
+        """float32[games, KA]: one candidate's games of scenario ``i`` played with their luck,
+        the K plain columns then the luck-adjusted wins
+        (:func:`~heron_sim.lab.metrics.luck_adjusted_columns`, cross-fitted on these games); the
+        plain wins again where the luck is not measured (dice that differ). One candidate and
+        table at a time: the luck features (48 floats a seat and game) never pile up."""
+        parts = self.executor.map(batch_matrix_luck, self._batches(rules, i, first_game, games, luck=True),
+                                  progress=self._tick)
+        X = np.concatenate([p[0] for p in parts])
+        F = None if any(p[1].size == 0 for p in parts) else np.concatenate([p[1] for p in parts])
+        H = np.concatenate([p[2] for p in parts])
+        A = luck_adjusted_columns(X, F, H)
+        return np.hstack([X.astype(np.float32), A.astype(np.float32)])
 
 
 def max_rate_halfwidth(sums: np.ndarray, players) -> float:

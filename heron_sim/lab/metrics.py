@@ -56,6 +56,12 @@ COLUMNS: tuple[str, ...] = (
 SKILL_PAIR: tuple[str, str] = ("novice", "expert")
 IX = {name: i for i, name in enumerate(COLUMNS)}
 K = len(COLUMNS)
+#: The luck-adjusted wins (issue 32 item 3), after the K columns where the last rung measured the
+#: luck (``[racing] luck = true``): each seat's win and each guide's win when dealt, less its
+#: cross-fitted control on the players' luck (heron_sim.analysis.luck_adjust). Float columns of
+#: mean equal to the wins'; :func:`adjusted_sums` puts them in the wins' place.
+ADJUSTED: tuple[str, ...] = (*(f"seat_win_{s}" for s in range(7)), *(f"won_{g}" for g in ANIMALS))
+KA = K + len(ADJUSTED)
 
 
 def matrix_from_rows(rows: np.ndarray, rules, seating=None) -> np.ndarray:
@@ -100,6 +106,65 @@ def matrix_from_rows(rows: np.ndarray, rules, seating=None) -> np.ndarray:
     return X
 
 
+def holders_from_rows(rows: np.ndarray, players: int) -> np.ndarray:
+    """int8[games, 7]: the seat dealt each guide in each game, -1 where it was not dealt."""
+    from ..engine import layout as L
+
+    guides = rows[:, L.C_GUIDE : L.C_GUIDE + players]
+    H = np.full((rows.shape[0], len(ANIMALS)), -1, dtype=np.int8)
+    for a in range(len(ANIMALS)):
+        has = guides == a
+        H[:, a] = np.where(has.any(axis=1), has.argmax(axis=1), -1)
+    return H
+
+
+def luck_adjusted_columns(X: np.ndarray, F: np.ndarray | None, H: np.ndarray) -> np.ndarray:
+    """float64[games, len(ADJUSTED)]: each seat's win and each guide's win when dealt, less its
+    luck control (heron_sim.analysis.luck_adjust: the seats' pooled controls, each cross-fitted by
+    halves, then scaled per figure by :func:`~heron_sim.analysis.luck_adjust.target_control`, as
+    ``simulate --json`` adjusts a seat's and a guide's win rate). ``X``: the games' columns
+    (:func:`matrix_from_rows`); ``F``: the luck features [games, players, k]
+    (:func:`~heron_sim.analysis.luck_adjust.luck_features`), None where the luck is not measured
+    (dice that differ): then the plain wins, unadjusted; ``H``: :func:`holders_from_rows`.
+    Every control has mean zero whatever the rules, so the columns' means are the wins'."""
+    from ..analysis.luck_adjust import _holder_control, seat_controls, target_control
+
+    n = X.shape[0]
+    A = np.zeros((n, len(ADJUSTED)))
+    for j, name in enumerate(ADJUSTED):
+        A[:, j] = X[:, IX[name]]
+    if F is None or n < 8:
+        return A
+    P = F.shape[1]
+    Y = A[:, :P].copy()
+    C, Cin = seat_controls(F, Y, inner=True)
+    ones = np.ones(n)
+    for s in range(P):
+        A[:, s] -= target_control(Y[:, s], ones, C[:, s], Cin[:, s])
+    for a, g in enumerate(ANIMALS):
+        h = H[:, a].astype(np.int64)
+        d = X[:, IX[f"dealt_{g}"]].astype(float)
+        if d.sum() == 0:
+            continue
+        j = 7 + a
+        A[:, j] -= target_control(A[:, j], d, _holder_control(C, h), _holder_control(Cin, h))
+    return A
+
+
+def adjusted_sums(S: np.ndarray) -> np.ndarray | None:
+    """The sums ``S`` [..., KA] with the wins' columns replaced by their luck-adjusted sums
+    (:data:`ADJUSTED`): every metric of the wins (a seat's or a guide's win rate, the guide spread,
+    the first-player advantage, the seat balance) then reads its luck-adjusted figure, the others
+    their plain one. None where ``S`` has no adjusted columns."""
+    S = np.asarray(S)
+    if S.shape[-1] < KA:
+        return None
+    out = np.array(S[..., :K], dtype=float)
+    for j, name in enumerate(ADJUSTED):
+        out[..., IX[name]] = S[..., K + j]
+    return out
+
+
 def dead_turns(rows: np.ndarray, rules) -> np.ndarray:
     """Played turns per game that moved nobody (heron_sim.analysis.deadturns: one definition
     for the lab and the report; a Pond is not dead)."""
@@ -118,6 +183,24 @@ def batch_matrix(batch) -> np.ndarray:
     if every > 0:
         fill_streaks(X, batch.rules, batch.seating, batch.seed, batch.first_game, every)
     return X
+
+
+def batch_matrix_luck(batch) -> tuple:
+    """As :func:`batch_matrix`, the batch played with its luck (``batch.luck``): (columns,
+    luck features float32[games, players, k] or an empty array where the luck is not measured,
+    :func:`holders_from_rows`). The same games as without luck (tests/test_luck_games.py)."""
+    from ..analysis.luck_adjust import luck_features
+    from ..runner.executor import play_rows
+    from ..simulation import results_frame
+
+    rows = play_rows(batch)
+    X = matrix_from_rows(rows, batch.rules, batch.seating)
+    every = int(getattr(batch, "streak_every", 0) or 0)
+    if every > 0:
+        fill_streaks(X, batch.rules, batch.seating, batch.seed, batch.first_game, every)
+    F = luck_features(results_frame(rows, batch.rules, batch.seed, list(batch.seating), batch.first_game))
+    F = np.zeros((0,), dtype=np.float32) if F is None else F.astype(np.float32)
+    return X, F, holders_from_rows(rows, batch.rules.players)
 
 
 #: The streak metrics replay one game in this many (game number a multiple of it): the engine
@@ -274,8 +357,10 @@ class Bootstrap:
             raise ValueError("bootstrap: samples must cover the same games")
         self.n = n
         self.B = B
-        self.sums = [x.sum(axis=0, dtype=np.int64).astype(float) for x in samples]
-        self.reps = [np.zeros((B, K)) for _ in samples]
+        # integer columns summed exactly; the luck-adjusted ones (float) in float64
+        self.sums = [x.sum(axis=0, dtype=np.int64 if x.dtype.kind in "iu" else np.float64).astype(float)
+                     for x in samples]
+        self.reps = [np.zeros((B, x.shape[1])) for x in samples]
         weights = PoissonOnes(np.random.default_rng(seed))  # rng.poisson(1.0, ...)'s numbers, faster
         for lo in range(0, n, chunk):
             hi = min(n, lo + chunk)

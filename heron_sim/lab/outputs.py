@@ -126,6 +126,12 @@ def front_frame(spec, finalists: list[dict]) -> pd.DataFrame:
             row[f"{m} diff low"] = o["low"]
             row[f"{m} diff high"] = o["high"]
             row[f"{m} verdict"] = o["verdict"]
+            row[f"{m} estimate"] = o.get("estimate", "plain")
+            if o.get("luck_variance_ratio") is not None:
+                row[f"{m} luck variance ratio"] = o["luck_variance_ratio"]
+            if "plain" in o:
+                row[f"{m} plain loss low"] = o["plain"]["loss_low"]
+                row[f"{m} plain loss high"] = o["plain"]["loss_high"]
             if o["goal"] is not None:
                 row[f"{m} goal met"] = o["goal_met"]
                 row[f"{m} goal met 95%"] = o["goal_met_95"]
@@ -148,7 +154,10 @@ def effects_frame(finalists: list[dict]) -> pd.DataFrame:
           for x in effects:
             rows.append({"variant": e["id"], "scenario": scen, "metric": x["metric"], "label": x["label"], "base": x["base"],
                          "variant_value": x["variant"], "reference": x["reference"], "diff": x["diff"],
-                         "low": x["low"], "high": x["high"], "significant": x["significant"], "games": e["games"]})
+                         "low": x["low"], "high": x["high"], "significant": x["significant"], "games": e["games"],
+                         "estimate": x.get("estimate", "plain"), "luck_variance_ratio": x.get("luck_variance_ratio"),
+                         "plain_low": (x.get("plain") or {}).get("low"),
+                         "plain_high": (x.get("plain") or {}).get("high")})
     return pd.DataFrame(rows)
 
 
@@ -180,7 +189,15 @@ def _loss_text(o) -> str:
         return f"{f(o['loss'])} [{f(o['loss_low'])}, {f(o['loss_high'])}]"
     suffix = unit_suffix(m)
     return (f"{format_value(m, o['loss'])} [{format_value(m, o['loss_low'])}, {format_value(m, o['loss_high'])}]"
-            f"{suffix}")
+            f"{suffix}{_luck_mark(o)}")
+
+
+#: After a figure that is luck-adjusted (issue 32 item 3: ``estimate``), in the pages.
+LUCK_MARK = " †"
+
+
+def _luck_mark(x: dict) -> str:
+    return LUCK_MARK if x.get("estimate") == "luck-adjusted" else ""
 
 
 def _diff_text(o) -> str:
@@ -188,8 +205,8 @@ def _diff_text(o) -> str:
     metric's unit."""
     if "relative distance" in o["objective"]:
         f = lambda x: f"{100 * x:+z.1f}" if math.isfinite(x) else "n/a"  # noqa: E731
-        return f"{f(o['diff'])} [{f(o['low'])}, {f(o['high'])}] pt of distance"
-    return _interval(o["metric"], o["diff"], o["low"], o["high"])
+        return f"{f(o['diff'])} [{f(o['low'])}, {f(o['high'])}] pt of distance{_luck_mark(o)}"
+    return _interval(o["metric"], o["diff"], o["low"], o["high"]) + _luck_mark(o)
 
 
 def front_markdown(spec, result: dict) -> str:
@@ -205,7 +222,7 @@ def front_markdown(spec, result: dict) -> str:
               f"Search: {result['trials']} trials ({spec.sampler}), {spec.games:,} games each on the same seeds. "
               f"Racing on fresh seeds: rungs of {', '.join(f'{g:,}' for g in spec.rungs)} games; "
               f"the figures below come from the last rung only ({result['last_games']:,} games per rules set, "
-              "never used to select).", "",
+              "never used to select)." + (LUCK_WORDS if result.get("luck") else ""), "",
               "Objectives: " + "; ".join(o.describe() for o in spec.objectives) + ".",
               "Constraints: " + ("; ".join(_constraint_labels(spec)) or "none") + ".", "",
               "A variant is *better* than the base on an objective only when the 95 % interval of the paired "
@@ -249,11 +266,19 @@ def front_markdown(spec, result: dict) -> str:
         mark = " *" if x["significant"] == "differs" else ""
         refcell = f" {format_value(m, x['reference'])}{unit_suffix(m)} |" if ref else ""
         lines.append(f"| {x['label']} | {format_value(m, x['base'])}{unit_suffix(m)} | {format_value(m, x['variant'])}{unit_suffix(m)} "
-                     f"| {_interval(m, x['diff'], x['low'], x['high'])}{mark} |{refcell}")
-    lines += ["", "\\* the interval excludes zero.", "",
+                     f"| {_interval(m, x['diff'], x['low'], x['high'])}{mark}{_luck_mark(x)} |{refcell}")
+    lines += ["", "\\* the interval excludes zero." + (" † luck-adjusted." if result.get("luck") else ""), "",
               "Figures: `figures/front.png` (the search and the re-evaluated front), "
               "`figures/objectives_vs_params.png` (each objective against the parameters that matter)."]
     return "\n".join(lines) + "\n"
+
+
+#: What front.md says when the last rung measured the luck.
+LUCK_WORDS = (" The last rung was played with each player's luck (docs/luck.md): a figure of the wins (a seat's or "
+              "a guide's win rate, the guide spread, the first-player advantage, the seat balance) is **luck-adjusted** "
+              "where its 95 % interval is narrower than the plain one, and marked †; its plain interval and the "
+              "variance ratio (how many times fewer games the adjusted interval needs) are in `front.csv` and "
+              "`effects.csv`. The constraints are read on the plain figures.")
 
 
 def _constraint_labels(spec) -> list[str]:
@@ -298,7 +323,7 @@ def scenario_markdown(spec, fin: list[dict]) -> list[str]:
                 if x["distance"] is not None:
                     d = x["distance"]
                     c += (f" ({100 * d:+z.1f} %)" if o.relative else f" ({format_value(o.metric, d, True)})")
-                cells.append(c)
+                cells.append(c + _luck_mark(e["objectives"][k]))
             lines.append(f"| `{e['id']}` | " + " | ".join(cells) + " |")
         lines.append("")
     return lines
@@ -637,7 +662,8 @@ def write_outputs(spec, result: dict, trials, out: Path, final: Path | None = No
         "aggregate": spec.aggregate, "ladder": result.get("ladder"), "ladder_played": result.get("ladder_played"),
         "params": [p.describe() for p in spec.params],
         "trials": result["trials"], "search_games": spec.games, "rungs": list(spec.rungs),
-        "last_games": result["last_games"], "games_played": result["games_played"],
+        "last_games": result["last_games"], "luck_adjusted": bool(result.get("luck")),
+        "games_played": result["games_played"],
         "games_reused": result.get("games_reused", 0),
         "seconds": result["seconds"], "executor": result["executor"], "finding": result["finding"],
         "base_evidence": result.get("base"),

@@ -51,7 +51,7 @@ def variant_for(spec, variant: Rules) -> tuple:
 
 def replay(tune_file: str | Path, variant_file: str | Path, *, seed: int, games: int = 20_000,
            panel: str | None = None, scheduler: str | None = None, workers: int | None = None,
-           log: Callable[[str], None] = lambda s: None) -> dict:
+           log: Callable[[str], None] = lambda s: None, luck: bool | None = None) -> dict:
     """Play ``variant_file`` against the study's base at every table on fresh games of ``seed``;
     returns the finalist's evidence (as in ``summary.json``), the base's, the tables, and
     ``holds``: every goal passes its equivalence test and every constraint holds at every table."""
@@ -63,6 +63,7 @@ def replay(tune_file: str | Path, variant_file: str | Path, *, seed: int, games:
     if games < 10:
         raise HeronSimError(f"--games: {games}; allowed: >= 10")
     spec = _spec(Path(tune_file), seed, panel)
+    luck = spec.luck if luck is None else bool(luck)
     vpath = Path(variant_file)
     if not vpath.is_file():
         raise HeronSimError(f"{vpath}: no such rules file")
@@ -80,13 +81,13 @@ def replay(tune_file: str | Path, variant_file: str | Path, *, seed: int, games:
         f"game indices from {REPLAY_FIRST:,}")
     with get_executor(scheduler, workers) as ex:
         ev = Evaluator(spec, ex, None, log=log)
-        reps = ev.replicates(rules, REPLAY_FIRST, games, boot_seed=seed % 2**32)
+        reps = ev.replicates(rules, REPLAY_FIRST, games, boot_seed=seed % 2**32, luck=luck)
     last = {"games": games, "first_game": REPLAY_FIRST, "base": reps[0], "ref": reps[1] if ref_c else None,
-            "cands": {c.id: reps[-1]}}
+            "cands": {c.id: reps[-1]}, "luck": luck}
     fin = evidence(spec, [c], last)
     holm_over_family(fin)
     e = fin[0]
-    return {"variant": str(vpath), "tune_file": str(tune_file), "seed": seed, "games": games,
+    return {"variant": str(vpath), "tune_file": str(tune_file), "seed": seed, "games": games, "luck": luck,
             "tables": [sc.describe() for sc in spec.panel], "table_names": names,
             "changes": e["changes"], "evidence": e, "base": base_evidence(spec, last),
             "holds": bool(meets_95(e)), "feasible": e["feasible"], "moves_unfairness": e.get("moves_unfairness", [])}
@@ -99,6 +100,7 @@ def replay_text(res: dict) -> str:
              f"games a table, paired with the base rules, at {len(res['table_names'])} tables:"]
     lines += [f"  {n}: {d}" for n, d in zip(res["table_names"], res["tables"])]
     from .metrics import format_value, unit_suffix
+    from .study import estimate_words
 
     def fv(m, v):
         return f"{format_value(m, v)}{unit_suffix(m)}" if v == v else "n/a"
@@ -106,7 +108,8 @@ def replay_text(res: dict) -> str:
     for o in e["objectives"]:
         m = o["metric"]
         lines.append(f"{o['objective']}: {fv(m, o['loss'])} [{fv(m, o['loss_low'])}, {fv(m, o['loss_high'])}] against "
-                     f"{fv(m, o['base_loss'])} for the base" + (f"; {o['decision']}" if o.get("decision") else ""))
+                     f"{fv(m, o['base_loss'])} for the base" + (f"; {o['decision']}" if o.get("decision") else "")
+                     + estimate_words(o))
         for s in o["scenarios"]:
             lines.append(f"    {s['scenario']}: {s['text']}")
     for cst in e["constraints"]:

@@ -23,6 +23,7 @@
     [racing]                         # re-evaluation of the front on fresh seeds
     rungs = [20000, 60000]           # games per rung (successive halving between rungs)
     keep = 6                         # at most this many candidates reach the last rung
+    luck = false                     # the last rung luck-adjusted (narrower win-rate intervals, ~5x its CPU)
 
     [[param]]
     key = "bull_bonus"
@@ -66,7 +67,8 @@ _TOP = {"game", "name", "title", "description", "mode", "players", "seating", "s
 _LADDER = {"max_keys": 3, "grid": 9, "top": 6}
 _SEARCH = {"trials": 60, "games": 4000, "sampler": "nsga2", "population": 16, "batch_games": 5000,
            "time_limit": 0}
-_RACING = {"rungs": [20000, 60000], "keep": 6, "max_candidates": 12, "report": 5, "max_games": 400_000}
+_RACING = {"rungs": [20000, 60000], "keep": 6, "max_candidates": 12, "report": 5, "max_games": 400_000,
+           "luck": False}
 SAMPLERS = ("nsga2", "tpe", "random")
 
 #: How the sampler's randomness is derived (heron_sim.lab.study.make_sampler: a new sampler per
@@ -162,6 +164,9 @@ class TuneSpec:
     max_candidates: int
     report: int
     max_games: int
+    #: the last rung played with the players' luck: the evidence's win-rate figures luck-adjusted
+    #: where narrower (heron_sim.lab.metrics.adjusted_sums; docs/tuning.md "Luck-adjusted evidence")
+    luck: bool = False
     panel: tuple = ()               # heron_sim.lab.panel.Scenario, one per table
     aggregate: str = "worst"
     allow_inert_powers: bool = False
@@ -361,6 +366,8 @@ def parse_spec(data: dict, path: str | Path = "<tune>") -> TuneSpec:
     for key, lo, hi in (("keep", 1, 1000), ("max_candidates", 1, 1000), ("report", 1, 100),
                         ("max_games", 10, FRESH - 1)):
         _int(racing, key, lo, hi, f"{where}racing.")
+    if not isinstance(racing["luck"], bool):
+        raise HeronSimError(f"{where}racing.luck: {racing['luck']!r}; allowed: true or false")
 
     raw_params = data.get("param", [])
     if not isinstance(raw_params, list) or not raw_params:
@@ -401,7 +408,7 @@ def parse_spec(data: dict, path: str | Path = "<tune>") -> TuneSpec:
                     sampler=search["sampler"], population=search["population"],
                     batch_games=search["batch_games"], time_limit=float(tl), rungs=tuple(rungs),
                     keep=racing["keep"], max_candidates=racing["max_candidates"], report=racing["report"],
-                    max_games=racing["max_games"], panel=panel, aggregate=aggregate,
+                    max_games=racing["max_games"], luck=racing["luck"], panel=panel, aggregate=aggregate,
                     allow_inert_powers=inert, ladder_max_keys=ladder["max_keys"], ladder_grid=ladder["grid"],
                     ladder_top=ladder["top"], scenario_bases=tuple(bases), scenario_refs=tuple(refs))
 

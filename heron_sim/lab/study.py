@@ -433,7 +433,8 @@ def race(spec: TuneSpec, evaluator, cands: list[Candidate], *, precision: float 
             f"in each of {len(base_c)} scenario(s), on fresh seeds")
         if on_rung is not None:
             on_rung(r, len(rules) * games * len(base_c))
-        reps = evaluator.replicates(rules, first, games, boot_seed=spec.seed % 2**32 + r)
+        luck = final and spec.luck  # the evidence's games only: the luck costs ~5x their CPU
+        reps = evaluator.replicates(rules, first, games, boot_seed=spec.seed % 2**32 + r, luck=luck)
         n_used = games
         if final and precision:
             # Play more blocks of fresh games until every headline win rate is that precise.
@@ -442,7 +443,7 @@ def race(spec: TuneSpec, evaluator, cands: list[Candidate], *, precision: float 
                    and n_used + games <= spec.max_games):
                 block += 1
                 more = evaluator.replicates(rules, first + (block - 1) * games, games,
-                                            boot_seed=spec.seed % 2**32 + r + 7919 * (block - 1))
+                                            boot_seed=spec.seed % 2**32 + r + 7919 * (block - 1), luck=luck)
                 reps = [(a[0] + b[0], a[1] + b[1]) for a, b in zip(reps, more)]
                 n_used += games
             log(f"  precision {precision}: {n_used:,} games a candidate and scenario "
@@ -460,7 +461,7 @@ def race(spec: TuneSpec, evaluator, cands: list[Candidate], *, precision: float 
                             "constraints": cv, "feasible": all(v <= 0 for v in cv)})
             pts.append(L_)
             feas.append(all(v <= 0 for v in cv))
-        last = {"games": n_used, "first_game": first, "base": base, "ref": ref,
+        last = {"games": n_used, "first_game": first, "base": base, "ref": ref, "luck": luck,
                 "cands": {c.id: rep for c, rep in zip(alive, creps)}}
         if final:
             break
@@ -624,6 +625,56 @@ def designer_order(spec: TuneSpec, out: list[dict]) -> None:
         e.pop("_rank")
 
 
+def _plain_view(x):
+    return x
+
+
+def _adjusted_view(x):
+    """The luck-adjusted sums (:func:`heron_sim.lab.metrics.adjusted_sums`) of the last rung's
+    sums or replicates; None stays None (no reference)."""
+    from .metrics import adjusted_sums
+
+    return None if x is None else adjusted_sums(x)
+
+
+def _width(fig: dict, lo: str, hi: str) -> float:
+    w = fig[hi] - fig[lo]
+    return w if math.isfinite(w) else math.inf
+
+
+def _narrower(figures: Callable, last: dict, lo: str, hi: str) -> tuple[dict, dict]:
+    """A figure from the last rung's games, plain or luck-adjusted (issue 32 item 3): where the
+    last rung measured the luck (``[racing] luck = true``), ``figures`` is computed on both sums,
+    and the one whose interval ``[lo, hi]`` is narrower is used (the plain one on a tie: a metric
+    the luck does not touch, or dice whose luck is not measured). Returns (the figures used, what
+    says which: ``estimate``, ``plain`` (the plain figures, when the adjusted ones are used) and
+    ``luck_variance_ratio`` (plain width ÷ adjusted width, squared: how many times fewer games
+    the adjusted interval needs))."""
+    plain = figures(_plain_view)
+    if not last.get("luck"):
+        return plain, {"estimate": "plain"}
+    adj = figures(_adjusted_view)
+    wp, wa = _width(plain, lo, hi), _width(adj, lo, hi)
+    ratio = (wp / wa) ** 2 if 0 < wa < math.inf and wp < math.inf else None
+    if wa < wp:
+        return adj, {"estimate": "luck-adjusted", "plain": plain, "luck_variance_ratio": ratio}
+    return plain, {"estimate": "plain", "luck_variance_ratio": ratio}
+
+
+def estimate_words(x: dict) -> str:
+    """`` (luck-adjusted: plain [lo, hi], 2.1x fewer games)`` after a figure that used the
+    luck-adjusted estimate; empty for a plain one."""
+    if x.get("estimate") != "luck-adjusted":
+        return ""
+    from .metrics import format_value, unit_suffix
+
+    m, p = x["metric"], x["plain"]
+    lo, hi = ("loss_low", "loss_high") if "loss_low" in p else ("low", "high")
+    r = x.get("luck_variance_ratio")
+    return (f" (luck-adjusted; plain [{format_value(m, p[lo])}, {format_value(m, p[hi])}]{unit_suffix(m)}"
+            + (f", {r:.1f}x fewer games for this interval" if r else "") + ")")
+
+
 def base_evidence(spec: TuneSpec, last: dict) -> dict:
     """Do the rulings already meet the goals? The base's loss per objective with its interval
     from the last rung's games, each goal met with 95 % confidence (upper bound within it), and
@@ -633,10 +684,16 @@ def base_evidence(spec: TuneSpec, last: dict) -> dict:
     rS, rR = last["ref"] if last["ref"] else (None, None)
     objs = []
     for o in spec.objectives:
-        lv = float(loss(o, bS, bS, rS, spec))
-        lo, hi = _q(_shown(loss(o, bR, bR, rR, spec)))
-        if math.isfinite(lo):
-            lo, hi = min(lo, lv), max(hi, lv)
+        def figures(view):
+            b, br, r_, rr = view(bS), view(bR), view(rS), view(rR)
+            lv = float(loss(o, b, b, r_, spec))
+            lo, hi = _q(_shown(loss(o, br, br, rr, spec)))
+            if math.isfinite(lo):
+                lo, hi = min(lo, lv), max(hi, lv)
+            return {"loss": lv, "loss_low": lo, "loss_high": hi}
+
+        fig, used = _narrower(figures, last, "loss_low", "loss_high")
+        lv, lo, hi = fig["loss"], fig["loss_low"], fig["loss_high"]
         met = met_sure = None
         if o.goal is not None:
             if o.direction == "maximize":
@@ -646,7 +703,7 @@ def base_evidence(spec: TuneSpec, last: dict) -> dict:
         dec = goal_decision(lv, lo, hi, o.goal, o.direction, last["games"]) if o.goal is not None else {}
         objs.append({"metric": o.metric, "objective": o.describe(), "loss": float(_shown(lv)), "loss_low": lo,
                      "loss_high": hi, "goal": o.goal, "goal_met": met, "goal_met_95": met_sure,
-                     "decision": dec.get("decision"), "games_needed": dec.get("games_needed")})
+                     "decision": dec.get("decision"), "games_needed": dec.get("games_needed"), **used})
     cv = constraint_values(spec, bS, bS, rS)[: len(spec.constraints)]
     holds = all(x <= 0 for x in cv)
     meets = bool(objs) and all(x["goal"] is not None and x["goal_met_95"] for x in objs) and holds
@@ -675,14 +732,23 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
         S, R = last["cands"][c.id]
         obj = []
         for o in spec.objectives:
-            lb = float(loss(o, bS, bS, rS, spec))
-            lv = float(loss(o, S, bS, rS, spec))
-            lo, hi = _q(_shown(loss(o, R, bR, rR, spec)) - _shown(loss(o, bR, bR, rR, spec)))
-            llo, lhi = _q(_shown(loss(o, R, bR, rR, spec)))
-            # The bootstrap of a maximum (the worst table, an absolute distance) is biased
-            # upward: the interval is widened to contain its own estimate.
-            if math.isfinite(llo):
-                llo, lhi = min(llo, lv), max(lhi, lv)
+            def figures(view):
+                s_, r_, b_, br_, rs_, rr_ = (view(x) for x in (S, R, bS, bR, rS, rR))
+                lb = float(loss(o, b_, b_, rs_, spec))
+                lv = float(loss(o, s_, b_, rs_, spec))
+                lo, hi = _q(_shown(loss(o, r_, br_, rr_, spec)) - _shown(loss(o, br_, br_, rr_, spec)))
+                llo, lhi = _q(_shown(loss(o, r_, br_, rr_, spec)))
+                # The bootstrap of a maximum (the worst table, an absolute distance) is biased
+                # upward: the interval is widened to contain its own estimate.
+                if math.isfinite(llo):
+                    llo, lhi = min(llo, lv), max(lhi, lv)
+                return {"base_loss": lb, "loss": lv, "low": lo, "high": hi, "loss_low": llo, "loss_high": lhi,
+                        "_views": (s_, r_, b_, br_, rs_, rr_)}
+
+            fig, used = _narrower(figures, last, "loss_low", "loss_high")
+            used.get("plain", {}).pop("_views", None)
+            lb, lv, lo, hi, llo, lhi = (fig[k] for k in ("base_loss", "loss", "low", "high", "loss_low", "loss_high"))
+            vS, vR, vbS, vbR, vrS, vrR = fig.pop("_views")
             met = met_sure = None
             decision = {}
             if o.goal is not None:
@@ -695,17 +761,17 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
                 d = goal_decision(lv, llo, lhi, o.goal, o.direction, last["games"])
                 decision = {"decision": d["decision"], "games_needed": d["games_needed"], "p_goal": d["p"]}
             scen = []
-            for i in scenarios_of(spec, o.metric):
+            for i in scenarios_of(spec, o.metric):  # each table on the figures used (plain or adjusted)
                 P = Ps[i]
-                rs_i = None if rS is None else rS[i]
-                rr_i = None if rR is None else rR[i]
-                v = float(value(o.metric, S[i], P))
-                vlo, vhi = _q(value(o.metric, R[i], P))
-                t = (float(target_value(o, bS[i], rs_i, P)) if o.direction not in ("minimize", "maximize") else None)
-                d = (float(signed_distance(o, S[i], bS[i], rs_i, P)) if t is not None else None)
-                dlo, dhi = (_q(signed_distance(o, R[i], bR[i], rr_i, P)) if t is not None else (None, None))
-                bl = float(value(o.metric, bS[i], P))
-                sl = float(scenario_loss(o, S[i], bS[i], rs_i, P))
+                rs_i = None if vrS is None else vrS[i]
+                rr_i = None if vrR is None else vrR[i]
+                v = float(value(o.metric, vS[i], P))
+                vlo, vhi = _q(value(o.metric, vR[i], P))
+                t = (float(target_value(o, vbS[i], rs_i, P)) if o.direction not in ("minimize", "maximize") else None)
+                d = (float(signed_distance(o, vS[i], vbS[i], rs_i, P)) if t is not None else None)
+                dlo, dhi = (_q(signed_distance(o, vR[i], vbR[i], rr_i, P)) if t is not None else (None, None))
+                bl = float(value(o.metric, vbS[i], P))
+                sl = float(scenario_loss(o, vS[i], vbS[i], rs_i, P))
                 scen.append({"scenario": names[i], "value": v, "low": vlo, "high": vhi, "base": bl, "loss": sl,
                              "target": t, "distance": d, "distance_low": dlo, "distance_high": dhi,
                              "text": describe_distance(o, v, t, d, ref_name) if t is not None else
@@ -715,7 +781,8 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
             obj.append({"metric": o.metric, "objective": o.describe(), "base_loss": float(_shown(lb)),
                         "loss": float(_shown(lv)), "_rank_loss": lv, "loss_low": llo, "loss_high": lhi,
                         "diff": float(_shown(lv) - _shown(lb)), "low": lo, "high": hi, "verdict": verdict(lo, hi),
-                        "goal": o.goal, "goal_met": met, "goal_met_95": met_sure, **decision, "scenarios": scen})
+                        "goal": o.goal, "goal_met": met, "goal_met_95": met_sure, **decision, "scenarios": scen,
+                        **used})
         cv = constraint_values(spec, S, bS, rS)
         off = disables_a_power(spec.base, c.rules) if not spec.allow_inert_powers else []
         inert = inert_powers(spec, S, bS) if not spec.allow_inert_powers else []
@@ -755,13 +822,18 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
             rows = []
             skill_table = getattr(spec.panel[i], "role", "") == "skill" if spec.panel else False
             for m in headline_metrics(P) + (list(SKILL_METRICS) if skill_table else []):
-                b = float(value(m, bS[i], P))
-                v = float(value(m, S[i], P))
-                lo, hi = _q(np.asarray(value(m, R[i], P), float) - np.asarray(value(m, bR[i], P), float))
-                ref_v = float(value(m, rS[i], P)) if rS is not None else None
+                def row(view):
+                    b_, s_, r_, br_ = view(bS[i]), view(S[i]), view(R[i]), view(bR[i])
+                    lo, hi = _q(np.asarray(value(m, r_, P), float) - np.asarray(value(m, br_, P), float))
+                    return {"base": float(value(m, b_, P)), "variant": float(value(m, s_, P)), "low": lo, "high": hi,
+                            "reference": (float(value(m, view(rS[i]), P)) if rS is not None else None)}
+
+                x, used = _narrower(row, last, "low", "high")
+                lo, hi = x["low"], x["high"]
                 sig = "differs" if (math.isfinite(lo) and (lo > 0 or hi < 0)) else "no clear difference"
-                rows.append({"metric": m, "label": METRICS[m].label, "base": b, "variant": v, "reference": ref_v,
-                             "diff": v - b, "low": lo, "high": hi, "significant": sig})
+                rows.append({"metric": m, "label": METRICS[m].label, "base": x["base"], "variant": x["variant"],
+                             "reference": x["reference"], "diff": x["variant"] - x["base"], "low": lo, "high": hi,
+                             "significant": sig, **used})
             by_scenario[names[i]] = rows
             if i == 0:
                 effects = rows

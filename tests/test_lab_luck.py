@@ -1,0 +1,145 @@
+"""The lab's evidence luck-adjusted (issue 32 item 3): the last rung (and a replay) played with
+the players' luck, each figure of the wins read luck-adjusted where its interval is narrower,
+the plain figure kept beside it, the same games as without luck."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from heron_sim.errors import HeronSimError
+from heron_sim.lab.metrics import ADJUSTED, IX, K, KA, adjusted_sums, luck_adjusted_columns
+from heron_sim.lab.replay import replay, replay_text
+from heron_sim.lab.spec import load_spec
+from tests.test_lab import SMALL, write
+
+pytestmark = pytest.mark.statistical
+
+GAMES = 3000
+WINS = ("guide_spread", "first_player_advantage", "seat_balance", *(f"seat_{s}_win_rate" for s in range(4)),
+        *(f"guide_{g}_win_rate" for g in ("loup", "taureau", "serpent", "lion", "aigle", "cerf", "heron")))
+
+
+@pytest.fixture(scope="module")
+def replays(tmp_path_factory):
+    d = tmp_path_factory.mktemp("lab-luck")
+    spec = write(d, SMALL)
+    v = d / "v.toml"
+    v.write_text("bull_bonus = 3\n", encoding="utf-8")
+    return replay(spec, v, seed=21, games=GAMES), replay(spec, v, seed=21, games=GAMES, luck=True)
+
+
+def test_adjusted_sums_put_the_adjusted_wins_in_the_wins_place():
+    S = np.arange(KA, dtype=float)[None, :].repeat(3, axis=0)
+    A = adjusted_sums(S)
+    assert A.shape == (3, K)
+    for j, name in enumerate(ADJUSTED):
+        assert (A[:, IX[name]] == K + j).all()
+    others = [i for i in range(K) if i not in {IX[n] for n in ADJUSTED}]
+    assert (A[:, others] == S[:, others]).all()
+    assert adjusted_sums(S[:, :K]) is None
+
+
+def test_without_luck_measured_the_adjusted_wins_are_the_wins():
+    X = np.zeros((20, K), dtype=np.int32)
+    X[::3, IX["seat_win_1"]] = 1
+    X[:, IX["dealt_lion"]] = 1
+    X[::4, IX["won_lion"]] = 1
+    A = luck_adjusted_columns(X, None, np.zeros((20, 7), dtype=np.int8))
+    for j, name in enumerate(ADJUSTED):
+        assert (A[:, j] == X[:, IX[name]]).all()
+
+
+def test_the_luck_changes_no_game_and_keeps_the_plain_figures(replays):
+    plain, lucky = replays
+    assert lucky["luck"] and not plain["luck"]
+    ep, el = plain["evidence"], lucky["evidence"]
+    assert all(o["estimate"] == "plain" for o in ep["objectives"])
+    for a, b in zip(ep["effects"], el["effects"]):
+        assert a["metric"] == b["metric"]
+        shown = b.get("plain", b)  # the plain figures, where the adjusted ones are used
+        for k in ("base", "variant", "low", "high"):
+            assert shown[k] == pytest.approx(a[k], rel=1e-9, abs=1e-12, nan_ok=True), (a["metric"], k)
+    for a, b in zip(ep["objectives"], el["objectives"]):
+        shown = b.get("plain", b)
+        for k in ("loss", "loss_low", "loss_high"):
+            assert shown[k] == pytest.approx(a[k], rel=1e-9, abs=1e-12, nan_ok=True), (a["metric"], k)
+
+
+def test_the_wins_are_luck_adjusted_and_narrower_the_rest_plain(replays):
+    _, lucky = replays
+    rows = {x["metric"]: x for x in lucky["evidence"]["effects"]}
+    for m, x in rows.items():
+        if m in WINS:
+            # a paired difference of win rates: about 2x fewer games for its interval (greedy, 8 D8)
+            assert x["estimate"] == "luck-adjusted", m
+            assert x["luck_variance_ratio"] > 1.3, (m, x["luck_variance_ratio"])
+            assert x["high"] - x["low"] < x["plain"]["high"] - x["plain"]["low"]
+        else:
+            assert x["estimate"] == "plain", m  # the luck does not touch a length, a Pond rate ...
+    obj = {o["metric"]: o for o in lucky["evidence"]["objectives"]}
+    assert obj["guide_spread"]["estimate"] == "luck-adjusted" and obj["length"]["estimate"] == "plain"
+    assert "luck-adjusted; plain [" in replay_text(lucky)
+    assert lucky["base"]["objectives"][0]["estimate"] == "luck-adjusted"
+
+
+def test_the_adjusted_and_plain_differences_agree(replays):
+    """Both estimate the same paired difference: they differ by the controls' mean, whose standard
+    error is about sqrt(plain variance - adjusted variance) (the control is the part of the win the
+    luck explains). Each within 4.5 of those standard errors."""
+    _, lucky = replays
+    for x in lucky["evidence"]["effects"]:
+        if x["metric"] not in WINS or x["metric"] == "seat_balance":
+            continue
+        p = x["plain"]
+        se_p, se_a = (p["high"] - p["low"]) / 3.92, (x["high"] - x["low"]) / 3.92
+        se = math.sqrt(max(se_p ** 2 - se_a ** 2, 1e-12))
+        z = ((x["variant"] - x["base"]) - (p["variant"] - p["base"])) / se
+        assert abs(z) < 4.5, (x["metric"], z)
+
+
+def test_a_control_with_a_mean_is_caught():
+    """Negative control: luck features shifted off zero make the adjusted win rates biased, and
+    the comparison with the plain rates above catches it."""
+    from heron_sim.lab.metrics import batch_matrix_luck
+    from heron_sim.rules import Rules
+    from heron_sim.runner.executor import split_games
+
+    rules = Rules()
+    parts = [batch_matrix_luck(b) for b in split_games(rules, [["greedy"] * 4], 5, 4000, luck=True)]
+    X = np.concatenate([p[0] for p in parts])
+    F = np.concatenate([p[1] for p in parts])
+    H = np.concatenate([p[2] for p in parts])
+
+    def z_of(F):
+        A = luck_adjusted_columns(X, F, H)
+        zs = []
+        for s in range(4):
+            y = X[:, IX[f"seat_win_{s}"]].astype(float)
+            c = y - A[:, s]
+            zs.append(c.mean() / (c.std(ddof=1) / math.sqrt(c.size)))
+        return np.array(zs)
+
+    assert np.abs(z_of(F)).max() < 4.5
+    shifted = F.copy()
+    shifted[:, :, 0] += 3.0  # each seat's own luck 3 squares too high (a third of its standard deviation)
+    assert np.abs(z_of(shifted)).max() > 4.5
+
+
+def test_the_file_and_the_option(tmp_path):
+    spec = load_spec(write(tmp_path, SMALL.replace("report = 3", "report = 3\nluck = true")))
+    assert spec.luck is True
+    assert load_spec(write(tmp_path, SMALL)).luck is False
+    with pytest.raises(HeronSimError, match="racing.luck"):
+        load_spec(write(tmp_path, SMALL.replace("report = 3", 'report = 3\nluck = "yes"')))
+
+
+def test_dice_whose_luck_is_not_measured_stay_plain(tmp_path):
+    spec = write(tmp_path, SMALL.replace('seating = "greedy"', 'seating = "greedy"\nmode = "10d6"'))
+    v = tmp_path / "v.toml"
+    v.write_text("bull_bonus = 3\n", encoding="utf-8")
+    res = replay(spec, v, seed=3, games=300, luck=True)
+    assert all(x["estimate"] == "plain" for x in res["evidence"]["effects"])
+    assert all(o["estimate"] == "plain" for o in res["evidence"]["objectives"])
