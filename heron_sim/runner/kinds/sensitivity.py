@@ -35,6 +35,10 @@ class SensitivityExperiment(HeronExperiment):
     kind: Literal["sensitivity"] = "sensitivity"
     figures: figures_of(FIGURES) = FIGURES
     seating: Seating = "ai"
+    #: the default's and the one-rule batches' (the remedies') games played with each seat's luck
+    #: (docs/luck.md): the first player's and the weakest guide's win rates are then read
+    #: luck-adjusted where their interval is narrower (each fact says which); ~5x their CPU
+    luck: bool = False
 
 #: (key, rules key, value, label) — one rule changed at a time, everything else default.
 VARIANTS = (
@@ -91,7 +95,8 @@ class SensitivityKind(ExperimentKind):
         seat = seatings(names, P)
         base = exp.rules.build(m, P)
         n = g(exp.games)
-        jobs = [Job("base", "games", base, n, exp.seed, seat, labels={"part": "base", "mode": m})]
+        luck = {"luck": True} if exp.luck else {}
+        jobs = [Job("base", "games", base, n, exp.seed, seat, labels={"part": "base", "mode": m, **luck})]
         for key, rule, value, label, *problem in VARIANTS + tuple(r for r in REMEDIES if _has_key(base, r[1]) and P == 4):
             over = {**exp.rules.overrides, **(rule if isinstance(rule, dict) else {rule: value})}
             if rule == "finish":
@@ -102,7 +107,7 @@ class SensitivityKind(ExperimentKind):
             jobs.append(Job(key, "games", r, n, exp.seed, seat,
                             labels={"part": "variant", "mode": m, "rule": rule if isinstance(rule, str) else ",".join(rule),
                                     "value": value if not isinstance(rule, dict) else list(rule.values()), "label": label,
-                                    **({"remedy_for": problem[0]} if problem else {})}))
+                                    **({"remedy_for": problem[0]} if problem else {}), **luck}))
         for p in PLAYER_COUNTS:
             if p == P:
                 continue
@@ -175,9 +180,54 @@ def _variants(sec: Section, data, base: pd.DataFrame, m: str) -> pd.DataFrame:
                      "rel": rel if key != "base" else 0.0, "rel_low": d["low"] / d["a"] if key != "base" else 0.0,
                      "rel_high": d["high"] / d["a"] if key != "base" else 0.0, "rel_p": d["p"],
                      "seat1": seat["win_rate"], "seat1_low": seat["low"], "seat1_high": seat["high"], "seat1_p": seat["p"],
-                     "balance": M.ludii_metrics(df)["Balance"], "anxiety": pr["anxiety"], "pond": pr["pond"]})
+                     "balance": M.ludii_metrics(df)["Balance"], "anxiety": pr["anxiety"], "pond": pr["pond"],
+                     **luck_adjusted_rates(df, {"seat1_low": seat["low"], "seat1_high": seat["high"],
+                                                "weakest": weak["guide"], "weakest_low": weak["when_dealt_low"],
+                                                "weakest_high": weak["when_dealt_high"]})})
     t = pd.DataFrame(rows)
     return t
+
+
+def luck_adjusted_rates(df: pd.DataFrame, plain: dict) -> dict:
+    """The first player's and the weakest guide's win rates luck-adjusted (issue 32 item 3;
+    heron_sim.analysis.luck_adjust.adjusted_win_rates, over finished games like the plain ones)
+    where the frame has its luck and the adjusted interval is narrower than the plain one
+    (``plain``: its ``seat1_low/high``, the ``weakest`` guide, chosen on the plain rates, and its
+    ``weakest_low/high``): ``seat1``, ``seat1_low``, ``seat1_high``, ``seat1_p`` (normal, against
+    the fair share) and ``seat1_estimate`` = "luck-adjusted" with ``seat1_plain_low/high``;
+    the same for ``weakest``. Empty where the luck is not measured or nothing is narrower."""
+    from ...analysis.luck_adjust import adjusted_win_rates
+    from scipy.stats import norm
+
+    out: dict = {}
+    if "luck_seat1" not in df.columns:
+        return out
+    a = adjusted_win_rates(df)
+    if a.get("win_rate_by_seat_adjusted") is None:
+        return out
+    fair = 1.0 / M.seats(df)
+    lo, hi = a["win_rate_by_seat_adjusted_ci"][0]
+    if hi - lo < plain["seat1_high"] - plain["seat1_low"]:
+        rate, se = a["win_rate_by_seat_adjusted"][0], a["win_rate_by_seat_adjusted_se"][0]
+        out.update(seat1=rate, seat1_low=lo, seat1_high=hi, seat1_p=float(2 * norm.sf(abs(rate - fair) / se)),
+                   seat1_estimate="luck-adjusted", seat1_plain_low=plain["seat1_low"],
+                   seat1_plain_high=plain["seat1_high"])
+    g = plain["weakest"]
+    ci = (a.get("win_rate_by_guide_adjusted_ci") or {}).get(g)
+    if ci is not None and ci[1] - ci[0] < plain["weakest_high"] - plain["weakest_low"]:
+        out.update(weakest_rate=a["win_rate_by_guide_adjusted"][g], weakest_low=ci[0], weakest_high=ci[1],
+                   weakest_estimate="luck-adjusted", weakest_plain_low=plain["weakest_low"],
+                   weakest_plain_high=plain["weakest_high"])
+    return out
+
+
+def _luck_note(r, key: str) -> str:
+    """"; luck-adjusted (plain [a, b])" where the fact's figure is (:func:`luck_adjusted_rates`)."""
+    est = r.get(f"{key}_estimate")
+    if not isinstance(est, str):
+        return ""
+    lo, hi = r[f"{key}_plain_low"], r[f"{key}_plain_high"]
+    return f"; luck-adjusted (plain 95 % CI [{lo:.4f}, {hi:.4f}])"
 
 
 def _variants_table(sec: Section, t: pd.DataFrame, m: str, P: int, games: int) -> None:
@@ -188,7 +238,9 @@ def _variants_table(sec: Section, t: pd.DataFrame, m: str, P: int, games: int) -
         "vs default [95 % CI]": ["—" if r["key"] == "base" else signed_ci(r["rel"], r["rel_low"], r["rel_high"], 1, 100, " %")
                                  for _, r in t.iterrows()],
         "minutes": [f"{minutes(x, P):.0f}" for x in t["mean"]],
-        "first player wins [95 % CI]": [pct_ci(r["seat1"], r["seat1_low"], r["seat1_high"]) for _, r in t.iterrows()],
+        "first player wins [95 % CI]": [pct_ci(r["seat1"], r["seat1_low"], r["seat1_high"])
+                                        + (" †" if isinstance(r.get("seat1_estimate"), str) else "")
+                                        for _, r in t.iterrows()],
         "Balance": t["balance"].map("{:.3f}".format),
         "Angoisse / turn": t["anxiety"].map(lambda x: pct(x, 1)),
         "Étang / turn": t["pond"].map(lambda x: pct(x, 2)),
@@ -196,7 +248,9 @@ def _variants_table(sec: Section, t: pd.DataFrame, m: str, P: int, games: int) -
         note=f"Length over finished games, paired with the default game by game (same seeds); fair share of a seat "
              f"{pct(1 / P)}; minutes at an assumed {SECONDS_PER_TURN} s per turn. Balance = 1 − the largest gap between "
              f"two seats' win rates; a perfectly fair game of {games:,} games reads {_fair_balance(games, P)} "
-             "(5th percentile–median of 1,000 simulated fair batches), so a Balance in that range is noise."))
+             "(5th percentile–median of 1,000 simulated fair batches), so a Balance in that range is noise."
+             + (" † luck-adjusted: the first player's dice luck taken out (docs/luck.md), narrower than the plain "
+                "interval on the same games." if "seat1_estimate" in t.columns else "")))
 
 
 def _variant_facts(sec: Section, t: pd.DataFrame, m: str, P: int) -> None:
@@ -207,12 +261,13 @@ def _variant_facts(sec: Section, t: pd.DataFrame, m: str, P: int) -> None:
             sec.fact(f"sensitivity.{r['key']}.length_rel", f"game length change, {r['label']} vs default ({_mode_name(m)})",
                      r["rel"], r["rel_low"], r["rel_high"], r["games"], "relative change", n_unit="paired games", p=r["rel_p"])
         sec.fact(f"sensitivity.{r['key']}.seat1", f"first player's win rate, {r['label']} ({_mode_name(m)})", r["seat1"],
-                 r["seat1_low"], r["seat1_high"], r["games"], "share", p=r["seat1_p"], note=f"fair {1 / P:.4f}")
+                 r["seat1_low"], r["seat1_high"], r["games"], "share", p=r["seat1_p"],
+                 note=f"fair {1 / P:.4f}" + _luck_note(r, "seat1"))
         sec.fact(f"sensitivity.{r['key']}.spread", f"{GUIDE_SPREAD_WORDS}, {r['label']} ({_mode_name(m)})", r["spread"],
                  n=r["games"], unit="share difference", note=f"fair {1 / P:.4f}")
         sec.fact(f"sensitivity.{r['key']}.weakest", f"win rate when dealt of the weakest guide ({GUIDE_FR[r['weakest']]}), "
                  f"{r['label']} ({_mode_name(m)})", r["weakest_rate"], r["weakest_low"], r["weakest_high"], r["games"],
-                 "share", note=f"guide {r['weakest']}; fair {1 / P:.4f}")
+                 "share", note=f"guide {r['weakest']}; fair {1 / P:.4f}" + _luck_note(r, "weakest"))
         sec.fact(f"sensitivity.{r['key']}.last_wins", f"chance that the player last at mid-game wins, {r['label']} "
                  f"({_mode_name(m)})", r["last_wins"], r["last_wins_low"], r["last_wins_high"], r["games"], "share",
                  note=f"fair {1 / P:.4f}")
