@@ -143,3 +143,20 @@ def test_dice_whose_luck_is_not_measured_stay_plain(tmp_path):
     res = replay(spec, v, seed=3, games=300, luck=True)
     assert all(x["estimate"] == "plain" for x in res["evidence"]["effects"])
     assert all(o["estimate"] == "plain" for o in res["evidence"]["objectives"])
+
+
+def test_the_command_line_replay_says_which_figures_are_luck_adjusted(tmp_path):
+    from typer.testing import CliRunner
+
+    from heron_sim.cli import app
+
+    spec = write(tmp_path, SMALL)
+    v = tmp_path / "v.toml"
+    v.write_text("bull_bonus = 3\n", encoding="utf-8")
+    res = CliRunner().invoke(app, ["replay", str(spec), str(v), "--seed", "5", "--games", "400", "--luck"])
+    assert res.exit_code == 0, res.output
+    assert "guide_spread" in res.output and "(luck-adjusted; plain [" in res.output
+    res = CliRunner().invoke(app, ["replay", str(spec), str(v), "--seed", "5", "--games", "400"])
+    assert res.exit_code == 0 and "luck-adjusted" not in res.output
+    res = CliRunner().invoke(app, ["tune", "--help"])
+    assert "--luck" in res.output
