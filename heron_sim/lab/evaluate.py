@@ -148,10 +148,7 @@ class Evaluator:
                 todo.append((j, path))
         if todo:
             n_sc = len(cands[todo[0][0]])
-            if luck:
-                cols = {(j, i): self._luck_columns(cands[j][i], i, first_game, games)
-                        for j, _ in todo for i in range(n_sc)}
-            else:
+            if not luck:
                 batches, owner = [], []
                 for j, _ in todo:
                     for i, r in enumerate(cands[j]):
@@ -162,17 +159,20 @@ class Evaluator:
             sums = {j: [] for j, _ in todo}
             reps = {j: [] for j, _ in todo}
             def boot_of(i):  # scenario i's bootstrap (its own seed: the same whatever the order)
-                if luck:
-                    X = [cols[(j, i)] for j, _ in todo]
+                if luck:  # a table's games played now, candidate by candidate, and let go after
+                    X = [self._luck_columns(cands[j][i], i, first_game, games) for j, _ in todo]
                 else:
                     X = [np.concatenate([m for o, m in zip(owner, res) if o == (j, i)]).astype(np.int16)
                          for j, _ in todo]
                 return Bootstrap(X, B=BOOT_B, seed=boot_seed + 104_729 * i)
 
-            # the scenarios' bootstraps side by side (their weights' draws and products release
-            # the GIL): the cores were idle while one thread drew them, scenario after scenario
-            with ThreadPoolExecutor(max_workers=max(1, min(n_sc, os.cpu_count() or 1))) as pool:
-                boots = list(pool.map(boot_of, range(n_sc)))
+            if luck:  # the games' batches keep the cores busy: one table after the other
+                boots = [boot_of(i) for i in range(n_sc)]
+            else:
+                # the scenarios' bootstraps side by side (their weights' draws and products release
+                # the GIL): the cores were idle while one thread drew them, scenario after scenario
+                with ThreadPoolExecutor(max_workers=max(1, min(n_sc, os.cpu_count() or 1))) as pool:
+                    boots = list(pool.map(boot_of, range(n_sc)))
             for i, boot in enumerate(boots):
                 for k, (j, _) in enumerate(todo):
                     sums[j].append(boot.sums[k])
