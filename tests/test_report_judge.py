@@ -383,3 +383,17 @@ def test_a_remedy_says_at_which_table_it_was_measured():
                            "(4 players, greedy, prudent, expert, racer): change A")
     none = remedy(fs, "seat1", lambda f: False, lambda f: f"{f.estimate:.3f}")
     assert none.startswith("No tested remedy fixes this at the remedy batches' one table (4 players, greedy,")
+
+
+def test_a_first_player_remedy_is_a_fix_when_its_whole_interval_lies_inside_the_margin():
+    """The equivalence test: [+0.2, +0.8] points (narrow enough to exclude 0, e.g. luck-adjusted)
+    is inside ±1 point, a fix; [+0.4, +1.1] is not."""
+    fs = [_f("balance.seat1.pooled.8d8", 0.262, 0.259, 0.265, n=30_000, p=1e-9)]
+    fs += _variant("start_ladder", "seats 3 and 4 start on square 1", -0.011, seat1=0.255)
+    fs += _variant("start_last1", "the last seat starts on square 1", -0.005, seat1=0.2575)
+    facts = _facts(*fs)
+    facts["sensitivity.start_ladder.seat1"] = _f("sensitivity.start_ladder.seat1", 0.255, 0.252, 0.258)
+    facts["sensitivity.start_last1.seat1"] = _f("sensitivity.start_last1.seat1", 0.2575, 0.254, 0.261)
+    row = _rows(facts)["First-player advantage"]
+    assert "Smallest tested change that fixes it" in row.action and "seats 3 and 4 start on square 1" in row.action
+    assert "1 of 2 changes tried fix it" in row.action

@@ -283,8 +283,10 @@ def first_player_row(facts: dict[str, Fact]) -> Row | None:
                   f"Not settled by these games (the interval holds both 0 and values beyond {margin_words()}); no change is "
                   "advised on this evidence." if rd == "uncertain" else
                   f"A fix must bring the first player's whole interval inside {margin_words()}. " + remedy(
+            # the equivalence test: the whole interval inside the margin ("negligible" or "real but
+            # small"; an interval narrow enough to exclude 0 inside the margin is a fix too)
             facts, "seat1", lambda f: reading(100 * (f.estimate - 0.25), 100 * (f.low - 0.25), 100 * (f.high - 0.25),
-                                         100 * SHARE_MARGIN) == "negligible",
+                                         100 * SHARE_MARGIN) in ("negligible", "real but small"),
             lambda f: f"first player {show(f)}",
             keys=[k for k in variants(facts) if k.startswith(("start_", "extra_roll"))] or None, margin=SHARE_MARGIN))
         return Row("First-player advantage", answer, show(s1), sure_share(s1, 0.25), action, s1.id,
