@@ -160,3 +160,33 @@ def test_the_command_line_replay_says_which_figures_are_luck_adjusted(tmp_path):
     assert res.exit_code == 0 and "luck-adjusted" not in res.output
     res = CliRunner().invoke(app, ["tune", "--help"])
     assert "--luck" in res.output
+
+
+def test_a_study_with_a_luck_adjusted_last_rung_says_so_in_its_pages(tmp_path):
+    import json
+
+    import pandas as pd
+
+    from heron_sim.lab import tune
+
+    spec = write(tmp_path, SMALL)
+    res = tune(spec, run_dir=tmp_path / "run", out=tmp_path / "out", luck=True)
+    assert res["finalists"] and all(o["estimate"] == "luck-adjusted" for e in res["finalists"]
+                                    for o in e["objectives"] if o["metric"] == "guide_spread")
+    front = (tmp_path / "out" / "front.md").read_text(encoding="utf-8")
+    assert "**luck-adjusted**" in front and " †" in front
+    csv = pd.read_csv(tmp_path / "out" / "front.csv")
+    assert set(csv["guide_spread estimate"]) == {"luck-adjusted"} and set(csv["length estimate"]) == {"plain"}
+    assert (csv["guide_spread luck variance ratio"] > 1).all()
+    eff = pd.read_csv(tmp_path / "out" / "effects.csv")
+    wins = eff[eff["metric"].str.startswith(("seat_", "guide_")) & eff["metric"].str.endswith("_win_rate")]
+    assert (wins["estimate"] == "luck-adjusted").all() and (wins["high"] - wins["low"] < wins["plain_high"] - wins["plain_low"]).all()
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))
+    assert summary["luck_adjusted"] is True
+    # the same study without the luck: its last rung's plain figures, the search and first rung re-used
+    plain = tune(spec, run_dir=tmp_path / "run", out=tmp_path / "out2")
+    assert "luck-adjusted" not in (tmp_path / "out2" / "front.md").read_text(encoding="utf-8")
+    a = {e["id"]: e for e in res["finalists"]}
+    for e in plain["finalists"]:
+        o = e["objectives"][0]
+        assert a[e["id"]]["objectives"][0]["plain"]["loss"] == pytest.approx(o["loss"], rel=1e-9)
