@@ -56,7 +56,7 @@ def test_the_luck_changes_no_game_and_keeps_the_plain_figures(replays):
     plain, lucky = replays
     assert lucky["luck"] and not plain["luck"]
     ep, el = plain["evidence"], lucky["evidence"]
-    assert all(o["estimate"] == "plain" for o in ep["objectives"])
+    assert not any("estimate" in o for o in ep["objectives"])  # a plain replay: its figures as before
     for a, b in zip(ep["effects"], el["effects"]):
         assert a["metric"] == b["metric"]
         shown = b.get("plain", b)  # the plain figures, where the adjusted ones are used
@@ -186,6 +186,10 @@ def test_a_study_with_a_luck_adjusted_last_rung_says_so_in_its_pages(tmp_path):
     # the same study without the luck: its last rung's plain figures, the search and first rung re-used
     plain = tune(spec, run_dir=tmp_path / "run", out=tmp_path / "out2")
     assert "luck-adjusted" not in (tmp_path / "out2" / "front.md").read_text(encoding="utf-8")
+    # a plain study's pages hold no luck column nor key (its outputs as before the luck)
+    assert not any("estimate" in c or "luck" in c for c in pd.read_csv(tmp_path / "out2" / "front.csv").columns)
+    assert not any("estimate" in c or "luck" in c for c in pd.read_csv(tmp_path / "out2" / "effects.csv").columns)
+    assert "luck_adjusted" not in json.loads((tmp_path / "out2" / "summary.json").read_text(encoding="utf-8"))
     a = {e["id"]: e for e in res["finalists"]}
     for e in plain["finalists"]:
         o = e["objectives"][0]

@@ -126,7 +126,8 @@ def front_frame(spec, finalists: list[dict]) -> pd.DataFrame:
             row[f"{m} diff low"] = o["low"]
             row[f"{m} diff high"] = o["high"]
             row[f"{m} verdict"] = o["verdict"]
-            row[f"{m} estimate"] = o.get("estimate", "plain")
+            if "estimate" in o:  # a luck-adjusted last rung (a plain study's columns as before)
+                row[f"{m} estimate"] = o["estimate"]
             if o.get("luck_variance_ratio") is not None:
                 row[f"{m} luck variance ratio"] = o["luck_variance_ratio"]
             if "plain" in o:
@@ -152,12 +153,13 @@ def effects_frame(finalists: list[dict]) -> pd.DataFrame:
     for e in finalists:
         for scen, effects in (e.get("effects_by_scenario") or {"table": e["effects"]}).items():
           for x in effects:
-            rows.append({"variant": e["id"], "scenario": scen, "metric": x["metric"], "label": x["label"], "base": x["base"],
-                         "variant_value": x["variant"], "reference": x["reference"], "diff": x["diff"],
-                         "low": x["low"], "high": x["high"], "significant": x["significant"], "games": e["games"],
-                         "estimate": x.get("estimate", "plain"), "luck_variance_ratio": x.get("luck_variance_ratio"),
-                         "plain_low": (x.get("plain") or {}).get("low"),
-                         "plain_high": (x.get("plain") or {}).get("high")})
+            row = {"variant": e["id"], "scenario": scen, "metric": x["metric"], "label": x["label"], "base": x["base"],
+                   "variant_value": x["variant"], "reference": x["reference"], "diff": x["diff"],
+                   "low": x["low"], "high": x["high"], "significant": x["significant"], "games": e["games"]}
+            if "estimate" in x:  # a luck-adjusted last rung (a plain study's columns as before)
+                row.update(estimate=x["estimate"], luck_variance_ratio=x.get("luck_variance_ratio"),
+                           plain_low=(x.get("plain") or {}).get("low"), plain_high=(x.get("plain") or {}).get("high"))
+            rows.append(row)
     return pd.DataFrame(rows)
 
 
@@ -662,7 +664,7 @@ def write_outputs(spec, result: dict, trials, out: Path, final: Path | None = No
         "aggregate": spec.aggregate, "ladder": result.get("ladder"), "ladder_played": result.get("ladder_played"),
         "params": [p.describe() for p in spec.params],
         "trials": result["trials"], "search_games": spec.games, "rungs": list(spec.rungs),
-        "last_games": result["last_games"], "luck_adjusted": bool(result.get("luck")),
+        "last_games": result["last_games"], **({"luck_adjusted": True} if result.get("luck") else {}),
         "games_played": result["games_played"],
         "games_reused": result.get("games_reused", 0),
         "seconds": result["seconds"], "executor": result["executor"], "finding": result["finding"],

@@ -647,12 +647,12 @@ def _narrower(figures: Callable, last: dict, lo: str, hi: str) -> tuple[dict, di
     last rung measured the luck (``[racing] luck = true``), ``figures`` is computed on both sums,
     and the one whose interval ``[lo, hi]`` is narrower is used (the plain one on a tie: a metric
     the luck does not touch, or dice whose luck is not measured). Returns (the figures used, what
-    says which: ``estimate``, ``plain`` (the plain figures, when the adjusted ones are used) and
+    says which, nothing without the luck: ``estimate``, ``plain`` (the plain figures, when the adjusted ones are used) and
     ``luck_variance_ratio`` (plain width ÷ adjusted width, squared: how many times fewer games
     the adjusted interval needs))."""
     plain = figures(_plain_view)
     if not last.get("luck"):
-        return plain, {"estimate": "plain"}
+        return plain, {}  # a plain study's evidence as before the luck (its pages unchanged)
     adj = figures(_adjusted_view)
     wp, wa = _width(plain, lo, hi), _width(adj, lo, hi)
     ratio = (wp / wa) ** 2 if 0 < wa < math.inf and wp < math.inf else None
