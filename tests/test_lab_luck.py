@@ -183,6 +183,11 @@ def test_a_study_with_a_luck_adjusted_last_rung_says_so_in_its_pages(tmp_path):
     assert (wins["estimate"] == "luck-adjusted").all() and (wins["high"] - wins["low"] < wins["plain_high"] - wins["plain_low"]).all()
     summary = json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))
     assert summary["luck_adjusted"] is True
+    # the rule sheets (French and English) mark the luck-adjusted objective and say what it means
+    fr = sorted((tmp_path / "out").glob("sheet-*.fr.md"))[0].read_text(encoding="utf-8")
+    en = sorted((tmp_path / "out").glob("sheet-*.en.md"))[0].read_text(encoding="utf-8")
+    assert " †" in fr and "† corrigé de la chance aux dés" in fr
+    assert " †" in en and "† luck-adjusted: each player's dice luck taken out" in en
     # the same study without the luck: its last rung's plain figures, the search and first rung re-used
     plain = tune(spec, run_dir=tmp_path / "run", out=tmp_path / "out2")
     assert "luck-adjusted" not in (tmp_path / "out2" / "front.md").read_text(encoding="utf-8")
@@ -190,6 +195,7 @@ def test_a_study_with_a_luck_adjusted_last_rung_says_so_in_its_pages(tmp_path):
     assert not any("estimate" in c or "luck" in c for c in pd.read_csv(tmp_path / "out2" / "front.csv").columns)
     assert not any("estimate" in c or "luck" in c for c in pd.read_csv(tmp_path / "out2" / "effects.csv").columns)
     assert "luck_adjusted" not in json.loads((tmp_path / "out2" / "summary.json").read_text(encoding="utf-8"))
+    assert "†" not in sorted((tmp_path / "out2").glob("sheet-*.fr.md"))[0].read_text(encoding="utf-8")
     a = {e["id"]: e for e in res["finalists"]}
     for e in plain["finalists"]:
         o = e["objectives"][0]

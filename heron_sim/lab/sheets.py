@@ -36,7 +36,9 @@ T = {
            "variant": "proposition", "diff": "écart [IC 95 %]",
            "games": "{n} parties par table sur des graines neuves, appariées avec les règles actuelles.",
            "minnote": "Minutes : {s} s par tour de joueur (hypothèse en attendant une partie chronométrée).",
-           "changes": "{n} règle(s) modifiée(s)", "obj": "Objectif"},
+           "changes": "{n} règle(s) modifiée(s)", "obj": "Objectif",
+           "luck": "† corrigé de la chance aux dés de chaque joueur (docs/luck.md) : sur les mêmes parties, un "
+                   "intervalle plus étroit que l'intervalle brut."},
     "en": {"title": "Rule proposal", "rule": "Rule", "now": "As it stands", "proposed": "Proposed",
            "none": "No rule changes.", "evidence": "What the games show", "table": "Table",
            "side": "Side effects", "length": "Length", "rounds": "rounds", "minutes": "min", "dead": "Dead turns",
@@ -45,7 +47,9 @@ T = {
            "diff": "difference [95 % CI]",
            "games": "{n} games a table on fresh seeds, paired with the current rules.",
            "minnote": "Minutes: {s} s per player turn (an assumption until a timed playtest).",
-           "changes": "{n} rule(s) changed", "obj": "Objective"},
+           "changes": "{n} rule(s) changed", "obj": "Objective",
+           "luck": "† luck-adjusted: each player's dice luck taken out (docs/luck.md); on the same games, a "
+                   "narrower interval than the plain one."},
 }
 
 
@@ -141,13 +145,16 @@ def _evidence_md(e: dict, lang: str, t: dict) -> list[str]:
                     "en": f" — goal {_goal(o, lang)}: {'met with 95 % confidence' if ok else 'not met with 95 % confidence'}"}[lang]
         lines += [f"**{t['obj']}** : {what}{goal}" if lang == "fr" else f"**{t['obj']}**: {what}{goal}", "",
                   f"| {t['table']} | {t['base']} | {t['variant']} [95 %] |", "|---|---|---|"]
+        luck = " †" if o.get("estimate") == "luck-adjusted" else ""
         for x in o.get("scenarios", []):
             v = (f"{format_value(m, x['value'])} [{format_value(m, x['low'])}, {format_value(m, x['high'])}]"
-                 f"{unit_suffix(m)}")
+                 f"{unit_suffix(m)}{luck}")
             if x["distance"] is not None:
                 v += f" — {_distance_words(o, x, lang)}"
             lines.append(f"| {x['scenario']} | {format_value(m, x['base'])}{unit_suffix(m)} | {v} |")
         lines.append("")
+        if luck:
+            lines += [t["luck"], ""]
     return lines
 
 
