@@ -459,3 +459,18 @@ def test_tune_rungs_replace_the_files(tmp_path):
     p.write_text(STUDY.replace("[ladder]", "").replace("[search]", "[ladder]\nmax_keys = 1\n[search]"), encoding="utf-8")
     res = tune(p, run_dir=tmp_path / "r", out=tmp_path / "o", progress=False, rungs=(60,))
     assert res["last_games"] == 60 and all(len(e["rungs"]) == 1 for e in res["finalists"])
+
+
+def test_a_french_sheet_says_rounds_in_french():
+    """A length objective's figures carry the unit in the sheet's language (the French sheets said
+    "rounds" before)."""
+    base = Rules()
+    v = base.replace(bull_bonus=3)
+    ev = {"games": 1000, "objectives": [{
+        "metric": "length", "objective": "length: relative distance to base", "goal": None, "goal_met_95": None,
+        "scenarios": [{"scenario": "t", "value": 27.5, "low": 27.2, "high": 27.8, "base": 28.1, "target": 28.1,
+                       "distance": -0.021}]}]}
+    fr = rule_sheet(base, v, ev, "fr")
+    en = rule_sheet(base, v, ev, "en")
+    assert "27,500 [27,200 ; 27,800] tours de table" in fr and "rounds" not in fr
+    assert "27.500 [27.200, 27.800] rounds" in en

@@ -116,8 +116,16 @@ METRIC_WORDS = {
 }
 
 
+def _unit(m: str, lang: str) -> str:
+    """The metric's unit after a figure, in the sheet's language (rounds: "tours de table")."""
+    from .metrics import unit_suffix
+
+    u = unit_suffix(m)
+    return f" {T[lang]['rounds']}" if u == " rounds" else u
+
+
 def _distance_words(o, x, lang) -> str:
-    from .metrics import METRICS, format_value, unit_suffix
+    from .metrics import METRICS, format_value
 
     m = o["metric"]
     d = x["distance"]
@@ -126,13 +134,13 @@ def _distance_words(o, x, lang) -> str:
     elif METRICS[m].unit in ("rate", "points"):
         dist = f"{100 * d:+z.1f} " + ("points")
     else:
-        dist = f"{format_value(m, d, True)}{unit_suffix(m)}"
-    tgt = f"{format_value(m, x['target'])}{unit_suffix(m)}"
+        dist = f"{format_value(m, d, True)}{_unit(m, lang)}"
+    tgt = f"{format_value(m, x['target'])}{_unit(m, lang)}"
     return f"cible {tgt} : {dist}" if lang == "fr" else f"target {tgt}: {dist}"
 
 
 def _evidence_md(e: dict, lang: str, t: dict) -> list[str]:
-    from .metrics import format_value, unit_suffix
+    from .metrics import format_value
 
     lines = [f"## {t['evidence']}", "", t["games"].format(n=f"{e['games']:,}".replace(",", " " if lang == "fr" else ",")), ""]
     for o in e.get("objectives") or []:
@@ -148,10 +156,10 @@ def _evidence_md(e: dict, lang: str, t: dict) -> list[str]:
         luck = " †" if o.get("estimate") == "luck-adjusted" else ""
         for x in o.get("scenarios", []):
             v = (f"{format_value(m, x['value'])} [{format_value(m, x['low'])}, {format_value(m, x['high'])}]"
-                 f"{unit_suffix(m)}{luck}")
+                 f"{_unit(m, lang)}{luck}")
             if x["distance"] is not None:
                 v += f" — {_distance_words(o, x, lang)}"
-            lines.append(f"| {x['scenario']} | {format_value(m, x['base'])}{unit_suffix(m)} | {v} |")
+            lines.append(f"| {x['scenario']} | {format_value(m, x['base'])}{_unit(m, lang)} | {v} |")
         lines.append("")
         if luck:
             lines += [t["luck"], ""]
