@@ -742,13 +742,12 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
                 # upward: the interval is widened to contain its own estimate.
                 if math.isfinite(llo):
                     llo, lhi = min(llo, lv), max(lhi, lv)
-                return {"base_loss": lb, "loss": lv, "low": lo, "high": hi, "loss_low": llo, "loss_high": lhi,
-                        "_views": (s_, r_, b_, br_, rs_, rr_)}
+                return {"base_loss": lb, "loss": lv, "low": lo, "high": hi, "loss_low": llo, "loss_high": lhi}
 
             fig, used = _narrower(figures, last, "loss_low", "loss_high")
-            used.get("plain", {}).pop("_views", None)
             lb, lv, lo, hi, llo, lhi = (fig[k] for k in ("base_loss", "loss", "low", "high", "loss_low", "loss_high"))
-            vS, vR, vbS, vbR, vrS, vrR = fig.pop("_views")
+            view = _adjusted_view if used.get("estimate") == "luck-adjusted" else _plain_view
+            vS, vR, vbS, vbR, vrS, vrR = (view(x) for x in (S, R, bS, bR, rS, rR))  # each table on the same sums
             met = met_sure = None
             decision = {}
             if o.goal is not None:
