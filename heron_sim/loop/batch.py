@@ -78,7 +78,8 @@ def _slices(n, batch, threads):
 
 def play_games(seed, first_game, R, sids, sp, out, batch: int,
                progress: Callable[[int], None] | None = None,
-               stop: Callable[[], bool] | None = None) -> tuple[int, bool]:
+               stop: Callable[[], bool] | None = None,
+               after: Callable[[int, int], None] | None = None) -> tuple[int, bool]:
     """:func:`play_batch` over ``out``'s rows in batches of ``batch`` games, reading ``stop()``
     before each batch (each slice, on several threads) and calling ``progress(n)`` when a
     batch's ``n`` games are in, in order.
@@ -87,6 +88,10 @@ def play_games(seed, first_game, R, sids, sp, out, batch: int,
     finish: no thread waits for the others at a batch's end (with 4,096-game batches of the AI
     mix on 2 threads, those waits cost a sixth of the run). Games are the same either way
     (game g draws from (seed, first_game + g)).
+
+    ``after(a, b)``, when given, runs once rows ``a:b`` are played, on the thread that played
+    them (heron_sim.simulation.simulate reads the frame's columns there, while the other threads
+    play), before those rows count as played.
 
     Returns ``(played, interrupted)``: the games played are ``out[:played]`` (every slice before
     the first one not played; rows after it may be written and are not counted), interrupted
@@ -102,6 +107,8 @@ def play_games(seed, first_game, R, sids, sp, out, batch: int,
                     return done, True
                 k = min(batch, n - done)
                 play_batch(seed, first_game + done, R, sids, sp, out[done : done + k])
+                if after is not None:
+                    after(done, done + k)
                 done += k
                 if progress is not None:
                     progress(k)
@@ -131,7 +138,8 @@ def play_games(seed, first_game, R, sids, sp, out, batch: int,
                     interrupted = True
                     break
                 a, b, k = todo.popleft()
-                running.append((pool.submit(fn, seed, first_game + a, R, sids, sp, out[a:b], address), a, b, k))
+                running.append((pool.submit(_slice, fn, after, a, b, seed, first_game + a, R, sids, sp,
+                                            out[a:b], address), a, b, k))
             if not running:
                 break
             f, a, b, k = running[0]
@@ -156,6 +164,13 @@ def play_games(seed, first_game, R, sids, sp, out, batch: int,
         raise
     report(done)
     return done, interrupted
+
+
+def _slice(fn, after, a, b, *args):
+    """One slice of :func:`play_games` on a worker thread: the kernel, then ``after(a, b)``."""
+    fn(*args)
+    if after is not None:
+        after(a, b)
 
 
 def play_turns(seed, first_turn, R, guide, sid, sp_row, out):

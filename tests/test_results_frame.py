@@ -1,0 +1,158 @@
+"""The per-game frame read from the kernel's rows (heron_sim.simulation.results_frame).
+
+The frame's int64 columns are read in one pass over the rows (heron_sim.loop.columns), by
+``simulate``'s threads after each slice of games; every column must still be its row's value,
+in the same order and dtype, whatever the threads, the batches or a stop.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+import pandas as pd
+import pytest
+
+from heron_sim import Rules
+from heron_sim.animals import NAMES as ANIMALS
+from heron_sim.engine import layout as L
+from heron_sim.loop.batch import play_batch, play_games
+from heron_sim.loop.columns import gather_columns
+from heron_sim.simulation import _prepare, _threads, _with_luck_row, results_frame, simulate
+
+pytestmark = pytest.mark.exact
+
+#: the first columns of a four-player frame, in order (saved frames are read by name and order)
+FIRST = ["seed", "game", "mode", "players", "strategies", "rules", "guide_0", "strategy_0", "guide_1",
+         "strategy_1", "guide_2", "strategy_2", "guide_3", "strategy_3", "winner", "winner_guide",
+         "winner_strategy", "rounds", "finished", "ponds", "pushback", "anxieties", "lion_rescues",
+         "played_turns", "skipped_turns", "lead_changes", "mid_leader", "mid_last", "pond_lead_losses",
+         "pos_0", "pos_1", "pos_2", "pos_3", "advance_0"]
+
+
+def _rows(rules, strategies, n, seed=3, first=5, luck=False):
+    seating, sids, sp, R = _prepare(rules, n, seed, strategies, 4096)
+    sp, width = _with_luck_row(rules, sp, luck)
+    out = np.zeros((n, width), dtype=np.int64)
+    with _threads(1):
+        play_batch(np.uint64(seed), first, R, sids, sp, out)
+    return seating, out
+
+
+@pytest.mark.parametrize("mode,players,strategies", [
+    ("8d8", 4, "greedy,prudent,expert,racer"), ("10d6", 7, "greedy"), ("7d8", 2, "random,greedy")])
+def test_every_column_is_its_rows_value(mode, players, strategies):
+    rules = Rules.build(mode=mode, players=players)
+    seating, out = _rows(rules, strategies, 700)
+    df = results_frame(out, rules, 3, seating, 5)
+    P = players
+    assert (df["seed"] == 3).all() and (df["game"].to_numpy() == np.arange(5, 705)).all()
+    assert (df["players"] == P).all() and (df["mode"] == mode).all() and (df["rules"] == rules.digest()).all()
+    assert (df["strategies"] == ",".join(seating)).all()
+    single = {"winner": L.C_WINNER, "rounds": L.C_ROUNDS, "ponds": L.C_PONDS, "pushback": L.C_PUSHBACK,
+              "anxieties": L.C_ANXIETIES, "lion_rescues": L.C_LION_RESCUES, "played_turns": L.C_PLAYED,
+              "skipped_turns": L.C_SKIPPED, "lead_changes": L.C_LEAD_CHANGES, "mid_leader": L.C_MID_LEADER,
+              "mid_last": L.C_MID_LAST, "pond_lead_losses": L.C_POND_LEAD_LOSSES}
+    for name, off in single.items():
+        np.testing.assert_array_equal(df[name].to_numpy(), out[:, off], err_msg=name)
+    by_seat = {"pos": L.C_POS, "advance": L.C_ADVANCE, "turns": L.C_TURNS, "anxiety": L.C_SEAT_ANX,
+               "doubled": L.C_SEAT_DOUBLED, "pond_rolls": L.C_SEAT_PONDS, "pond_hits": L.C_SEAT_POND_HITS,
+               "pond_back": L.C_SEAT_POND_BACK}
+    for s in range(P):
+        for name, off in by_seat.items():
+            np.testing.assert_array_equal(df[f"{name}_{s}"].to_numpy(), out[:, off + s], err_msg=f"{name}_{s}")
+        assert list(df[f"guide_{s}"].astype(str)) == [ANIMALS[g] for g in out[:, L.C_GUIDE + s]]
+        assert (df[f"strategy_{s}"] == seating[s]).all()
+    for a, name in enumerate(ANIMALS):
+        np.testing.assert_array_equal(df[f"power_{name}"].to_numpy(), out[:, L.C_POWERS + a])
+    for size in range(rules.n_dice + 1):
+        np.testing.assert_array_equal(df[f"combo_{size}"].to_numpy(), out[:, L.C_COMBOS + size])
+    squares = [c for c in df.columns if c.startswith("square_")]
+    assert len(squares) == len(rules.squares) > 0
+    for c in squares:
+        np.testing.assert_array_equal(df[c].to_numpy(), out[:, L.C_SQUARES + int(c.split("_")[1])])
+    w = out[:, L.C_WINNER]
+    assert (df["finished"].to_numpy() == (out[:, L.C_FINISHED] != 0)).all()
+    for g in range(0, 700, 37):
+        want = ANIMALS[out[g, L.C_GUIDE + w[g]]] if w[g] >= 0 else None
+        assert (df["winner_guide"].iloc[g] if w[g] >= 0 else None) == want
+        assert df["winner_strategy"].iloc[g] == (seating[w[g]] if w[g] >= 0 else "")
+    assert (w >= 0).any()
+
+
+def test_the_columns_keep_their_order_and_dtypes():
+    rules = Rules.build(mode="8d8")
+    seating, out = _rows(rules, "greedy", 50)
+    df = results_frame(out, rules, 3, seating, 5)
+    assert list(df.columns[: len(FIRST)]) == FIRST
+    assert df.columns.is_unique
+    kinds = {c: str(t) for c, t in df.dtypes.items()}
+    assert {kinds[c] for c in ("guide_0", "winner_guide")} == {"category"}
+    assert kinds["finished"] == "bool"
+    assert {kinds[c] for c in ("mode", "strategies", "rules", "strategy_0", "winner_strategy")} == {
+        str(pd.Series(["x"]).dtype)}  # pandas' strings
+    ints = [c for c in df.columns if c not in ("mode", "strategies", "rules", "winner_guide", "winner_strategy",
+                                               "finished") and not c.startswith(("guide_", "strategy_"))]
+    assert {kinds[c] for c in ints} == {"int64"}
+    empty = results_frame(out[:0], rules, 3, seating, 5)
+    assert list(empty.columns) == list(df.columns)
+
+
+def test_the_frame_is_writable_and_independent_of_the_rows():
+    """The int64 block is the frame's own (read from the rows, not a view of them)."""
+    rules = Rules.build(mode="8d8")
+    seating, out = _rows(rules, "greedy", 30)
+    df = results_frame(out, rules, 3, seating, 5)
+    before = df["rounds"].copy()
+    out[:, L.C_ROUNDS] = -7
+    pd.testing.assert_series_equal(df["rounds"], before)
+    df.loc[0, "rounds"] = 1000
+    df["extra"] = 1
+    assert df.loc[0, "rounds"] == 1000 and df["pos_0"].iloc[0] == out[0, L.C_POS]
+
+
+@pytest.mark.parametrize("luck", [False, True])
+def test_simulate_reads_the_columns_on_its_threads_as_the_rows_give_them(luck):
+    rules = Rules.build(mode="8d8", players=5)
+    strategies = "greedy,expert,regular,casual,novice"
+    seating, out = _rows(rules, strategies, 1500, seed=9, first=2, luck=luck)
+    want = results_frame(out, rules, 9, seating, 2)
+    threads = min(2, numba.config.NUMBA_NUM_THREADS)
+    for batch in (300, 1500):
+        got = simulate(rules, 1500, seed=9, strategies=strategies, first_game=2, threads=threads,
+                       batch_size=batch, luck=luck)
+        pd.testing.assert_frame_equal(got, want, check_exact=True)
+
+
+def test_a_stopped_simulate_keeps_the_columns_of_the_games_played(monkeypatch):
+    import heron_sim.simulation as sim
+
+    rules = Rules.build(mode="8d8")
+    seating, out = _rows(rules, "greedy,prudent,greedy,prudent", 4000, seed=4, first=0)
+    checks = iter([False] * 3 + [True] * 100)
+    monkeypatch.setattr(sim, "stop_requested", lambda: next(checks))
+    df = simulate(rules, 4000, seed=4, strategies="greedy,prudent,greedy,prudent", threads=min(2, numba.config.NUMBA_NUM_THREADS),
+                  batch_size=1000)
+    assert df.attrs["interrupted"] and 0 < len(df) < 4000
+    pd.testing.assert_frame_equal(df, results_frame(out[: len(df)], rules, 4, seating, 0), check_exact=True)
+
+
+def test_after_runs_once_on_every_played_range():
+    rules = Rules.build(mode="8d8")
+    _, sids, sp, R = _prepare(rules, 5000, 5, "greedy", 1000)
+    out = np.zeros((5000, L.n_columns(rules.finish)), dtype=np.int64)
+    seen = []
+    with _threads(min(2, numba.config.NUMBA_NUM_THREADS)):
+        checks = iter([False] * 2 + [True] * 100)
+        done, stopped = play_games(np.uint64(5), 0, R, sids, sp, out, 1000, None, lambda: next(checks),
+                                   lambda a, b: seen.append((a, b, bool(out[a:b, L.C_ROUNDS].all()))))
+    assert stopped
+    ranges = sorted(seen)
+    assert all(full for *_, full in ranges)  # each range ran after its games were played
+    covered = [g for a, b, _ in ranges for g in range(a, b)]
+    assert len(covered) == len(set(covered)) and set(range(done)) <= set(covered)
+
+
+def test_gather_columns_is_the_rows_columns():
+    rows = np.arange(5 * 9, dtype=np.int64).reshape(5, 9)
+    np.testing.assert_array_equal(gather_columns(rows, [8, 0, 3]), rows[:, [8, 0, 3]].T)
+    assert gather_columns(rows[:0], [1, 2]).shape == (2, 0)
