@@ -167,14 +167,13 @@ def simulate(
     check_memory(games * frame_bytes_per_game(rules, luck), f"--games: {games:,} games",
                  "stream them to a file (heron-sim simulate --out FILE.parquet) or play fewer")
     _set_threads(threads)
-    out = np.zeros((games, width), dtype=np.int64)
     offsets = np.asarray(frame_spec(rules, seating, width)[1], dtype=np.int64)
     block = np.empty((offsets.size, games), dtype=np.int64)  # the frame's columns, read by the threads
     with _threads(threads):  # numba's threads for this call only
-        done, interrupted = play_games(np.uint64(seed), first_game, R, sids, sp, out, batch_size,
+        done, interrupted = play_games(np.uint64(seed), first_game, R, sids, sp, (games, width), batch_size,
                                        progress, stop_requested,
-                                       lambda a, b: gather_into(out, offsets, block, a, b))
-    df = results_frame(out[:done], rules, seed, seating, first_game, block[:, :done])
+                                       lambda a, b, rows: gather_into(rows, offsets, block, a))
+    df = frame_of_columns(block[:, :done], width, rules, seed, seating, first_game)
     df.attrs.update(requested=int(games), played=int(done), interrupted=interrupted)
     return df
 
@@ -237,7 +236,7 @@ def landing_squares(rules: Rules) -> list[int]:
 
 
 def results_frame(out: np.ndarray, rules: Rules, seed: int, seating: list[str],
-                  first_game: int = 0, block: np.ndarray | None = None) -> pd.DataFrame:
+                  first_game: int = 0) -> pd.DataFrame:
     """Tidy per-game table from the kernel's output rows.
 
     Columns: seed, game, mode, players, strategies (by seat, comma list), rules (hash), then by
@@ -253,15 +252,19 @@ def results_frame(out: np.ndarray, rules: Rules, seed: int, seating: list[str],
     columns: heron_sim.loop.loops.play_batch) luck_seat1 .. luck_seatP (float64, squares of the
     turn's expected advance: docs/luck.md), then luck_seat<s>_<name> for each weighted luck of
     heron_sim.strategies.luck_weights (float32).
-
-    ``block``: the row values :func:`frame_spec` names, already read (``gather_columns(out,
-    offsets)``, as :func:`simulate` has its threads read them after each slice of games).
     """
-    n = out.shape[0]
+    offsets = frame_spec(rules, seating, out.shape[1])[1]
+    return frame_of_columns(gather_columns(out, offsets), out.shape[1], rules, seed, seating, first_game)
+
+
+def frame_of_columns(block: np.ndarray, width: int, rules: Rules, seed: int, seating: list[str],
+                     first_game: int = 0) -> pd.DataFrame:
+    """:func:`results_frame` from the rows' values it reads, already read: ``block[j]`` is column
+    ``offsets[j]`` of the rows (:func:`frame_spec` for rows ``width`` wide), one entry a game (as
+    :func:`simulate`'s threads read them after each chunk of games, heron_sim.loop.columns)."""
+    n = block.shape[1]
     P = rules.players
-    spec, offsets = frame_spec(rules, seating, out.shape[1])
-    if block is None:
-        block = gather_columns(out, offsets)  # one pass over the rows
+    spec = frame_spec(rules, seating, width)[0]
     k = sum(1 for _, how, _ in spec if how == "int")
     rest = block[k:]  # the guides dealt, finished, then the raw luck columns (frame_spec)
     winner = block[[name for name, how, _ in spec if how == "int"].index("winner")]
@@ -290,7 +293,7 @@ def results_frame(out: np.ndarray, rules: Rules, seed: int, seating: list[str],
     for i, (name, how, what) in enumerate(spec):
         if how != "int":
             df.insert(i, name, column(how, what), allow_duplicates=True)  # the names are unique
-    if out.shape[1] >= L.n_columns(rules.finish) + L.LUCK_COLUMNS:  # the luck: the last columns
+    if width >= L.n_columns(rules.finish) + L.LUCK_COLUMNS:  # the luck: the last columns
         unit = float(1 << L.LUCK_SHIFT)
         raw = rest[P + 1:]
         lucks = {}

@@ -388,12 +388,16 @@ def test_a_greyed_figure_becomes_a_headline_as_games_arrive(served, tmp_path):
     page.locator("#headline").screenshot(path=str(shot))
     keep_screenshot(shot)
     # ... and later a headline (a loaded 2-core machine plays a few thousand games a second)
-    page.wait_for_function(f"() => ({JOB_HISTORY})().some(h => (h.cards.first_player_advantage || {{}}).settled === 'yes')",
-                           timeout=240_000)
+    # (the renders read in the same call as the wait: a job started later, by the edit's debounce
+    # on a loaded machine, would have none settled yet)
+    settled = page.wait_for_function(
+        f"() => {{ const h = ({JOB_HISTORY})(); "
+        f"return h.some(x => (x.cards.first_player_advantage || {{}}).settled === 'yes') ? h : null; }}",
+        timeout=240_000)
+    history = settled.json_value()
     shot = tmp_path / "explore-settled-1280.png"
     page.locator("#headline").screenshot(path=str(shot))
     keep_screenshot(shot)
-    history = page.evaluate(JOB_HISTORY)
     page.close()  # its games stop
     assert not errors, errors
 

@@ -144,7 +144,7 @@ def test_after_runs_once_on_every_played_range():
     with _threads(min(2, numba.config.NUMBA_NUM_THREADS)):
         checks = iter([False] * 2 + [True] * 100)
         done, stopped = play_games(np.uint64(5), 0, R, sids, sp, out, 1000, None, lambda: next(checks),
-                                   lambda a, b: seen.append((a, b, bool(out[a:b, L.C_ROUNDS].all()))))
+                                   lambda a, b, rows: seen.append((a, b, bool(rows[:, L.C_ROUNDS].all()))))
     assert stopped
     ranges = sorted(seen)
     assert all(full for *_, full in ranges)  # each range ran after its games were played
@@ -156,3 +156,27 @@ def test_gather_columns_is_the_rows_columns():
     rows = np.arange(5 * 9, dtype=np.int64).reshape(5, 9)
     np.testing.assert_array_equal(gather_columns(rows, [8, 0, 3]), rows[:, [8, 0, 3]].T)
     assert gather_columns(rows[:0], [1, 2]).shape == (2, 0)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_rows_not_kept_pass_through_each_threads_buffer_to_after(threads):
+    """play_games given a shape keeps no rows: each chunk's rows reach ``after``, the same rows."""
+    rules = Rules.build(mode="8d8")
+    _, sids, sp, R = _prepare(rules, 3000, 5, "greedy,expert,greedy,novice", 1000)
+    width = L.n_columns(rules.finish)
+    ref = np.zeros((3000, width), dtype=np.int64)
+    with _threads(1):
+        play_batch(np.uint64(5), 7, R, sids, sp, ref)
+    got = np.full((3000, width), -1, dtype=np.int64)
+    seen = []
+
+    def after(a, b, rows):
+        seen.append((a, b))
+        got[a:b] = rows
+
+    with _threads(min(threads, numba.config.NUMBA_NUM_THREADS)):
+        assert play_games(np.uint64(5), 7, R, sids, sp, (3000, width), 1000, None, None, after) == (3000, False)
+    np.testing.assert_array_equal(got, ref)
+    assert sorted(seen)[0][0] == 0 and all(b - a <= 512 for a, b in seen)
+    with pytest.raises(ValueError, match="after"):
+        play_games(np.uint64(5), 7, R, sids, sp, (3000, width), 1000)

@@ -15,8 +15,10 @@ thread that plays it nor on the batch split.
 
 from __future__ import annotations
 
+import threading
 from collections import deque
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from typing import Callable
 
 import numba
@@ -89,15 +91,22 @@ def play_games(seed, first_game, R, sids, sp, out, batch: int,
     mix on 2 threads, those waits cost a sixth of the run). Games are the same either way
     (game g draws from (seed, first_game + g)).
 
-    ``after(a, b)``, when given, runs once rows ``a:b`` are played, on the thread that played
-    them (heron_sim.simulation.simulate reads the frame's columns there, while the other threads
-    play), before those rows count as played.
+    ``after(a, b, rows)``, when given, runs once games ``a:b`` are played, with their rows, on
+    the thread that played them, before they count as played. ``out`` may be the shape
+    ``(games, width)`` instead of an array: then no rows are kept; each thread plays ``CHUNK``
+    games at a time into its own buffer and hands each chunk's rows to ``after``
+    (heron_sim.simulation.simulate reads the frame's columns there: a rows array of 1.3 KB a game
+    costs its page faults, and the rows' trip to memory and back).
 
     Returns ``(played, interrupted)``: the games played are ``out[:played]`` (every slice before
     the first one not played; rows after it may be written and are not counted), interrupted
     when ``stop()`` said so or on KeyboardInterrupt (slices not started are dropped, those
     running end on their own)."""
-    n = out.shape[0]
+    keep = isinstance(out, np.ndarray)
+    n, width = out.shape if keep else out
+    if not keep and after is None:
+        raise ValueError("play_games: rows that are not kept need after(a, b, rows)")
+    rows_out = out if keep else None
     threads = numba.get_num_threads()
     if threads <= 1 or n < 2 * SLICE:
         done = 0
@@ -106,16 +115,16 @@ def play_games(seed, first_game, R, sids, sp, out, batch: int,
                 if stop is not None and stop():
                     return done, True
                 k = min(batch, n - done)
-                play_batch(seed, first_game + done, R, sids, sp, out[done : done + k])
-                if after is not None:
-                    after(done, done + k)
+                _play_range(lambda a, rows: play_batch(seed, first_game + a, R, sids, sp, rows),
+                            done, done + k, rows_out, width, after)
                 done += k
                 if progress is not None:
                     progress(k)
         except KeyboardInterrupt:
             return done, True
         return done, False
-    run_kernel(sids, "play_batch", seed, first_game, R, sids, sp, out[:0])  # compile (and say so) once
+    run_kernel(sids, "play_batch", seed, first_game, R, sids, sp,
+               np.zeros((0, width), dtype=np.int64))  # compile (and say so) once
     fn = kernel(sids, "play_batch")
     address = decide_address(sids)
     pool = _pool(threads)
@@ -138,8 +147,8 @@ def play_games(seed, first_game, R, sids, sp, out, batch: int,
                     interrupted = True
                     break
                 a, b, k = todo.popleft()
-                running.append((pool.submit(_slice, fn, after, a, b, seed, first_game + a, R, sids, sp,
-                                            out[a:b], address), a, b, k))
+                call = partial(_call, fn, seed, first_game, R, sids, sp, address)
+                running.append((pool.submit(_play_range, call, a, b, rows_out, width, after), a, b, k))
             if not running:
                 break
             f, a, b, k = running[0]
@@ -166,11 +175,34 @@ def play_games(seed, first_game, R, sids, sp, out, batch: int,
     return done, interrupted
 
 
-def _slice(fn, after, a, b, *args):
-    """One slice of :func:`play_games` on a worker thread: the kernel, then ``after(a, b)``."""
-    fn(*args)
-    if after is not None:
-        after(a, b)
+#: games a thread plays at a time into its own buffer when the rows are not kept (play_games):
+#: 512 rows of 1.3 KB stay in a core's cache until ``after`` reads them
+CHUNK = SLICE
+
+_buffers = threading.local()
+
+
+def _call(fn, seed, first_game, R, sids, sp, address, a, rows):
+    """The kernel ``fn`` on ``rows`` for the games from ``first_game + a``."""
+    fn(seed, first_game + a, R, sids, sp, rows, address)
+
+
+def _play_range(call, a, b, out, width, after):
+    """Games ``a:b`` (``call(a, rows)`` plays from game ``a`` into ``rows``): into ``out[a:b]``,
+    then ``after(a, b, out[a:b])``; or, ``out`` None, ``CHUNK`` games at a time into this
+    thread's buffer, each chunk's rows handed to ``after``."""
+    if out is not None:
+        call(a, out[a:b])
+        if after is not None:
+            after(a, b, out[a:b])
+        return
+    buf = getattr(_buffers, "rows", None)
+    if buf is None or buf.shape[1] != width:
+        buf = _buffers.rows = np.empty((CHUNK, width), dtype=np.int64)
+    for c in range(a, b, CHUNK):
+        d = min(b, c + CHUNK)
+        call(c, buf[: d - c])
+        after(c, d, buf[: d - c])
 
 
 def play_turns(seed, first_turn, R, guide, sid, sp_row, out):

@@ -19,11 +19,11 @@ def _gather(rows, offsets, out):
             out[j, g] = rows[g, offsets[j]]
 
 
-def gather_into(rows: np.ndarray, offsets: np.ndarray, out: np.ndarray, a: int, b: int) -> None:
-    """``out[:, a:b] = rows[a:b, offsets].T`` (``offsets`` int64; the kernel releases the GIL:
-    threads may fill disjoint ranges at once)."""
-    if b > a:
-        _gather(rows[a:b], offsets, out[:, a:b])
+def gather_into(rows: np.ndarray, offsets: np.ndarray, out: np.ndarray, a: int) -> None:
+    """``out[:, a:a + len(rows)] = rows[:, offsets].T`` (``offsets`` int64; the kernel releases
+    the GIL: threads may fill disjoint ranges at once)."""
+    if rows.shape[0]:
+        _gather(rows, offsets, out[:, a : a + rows.shape[0]])
 
 
 def gather_columns(rows: np.ndarray, offsets) -> np.ndarray:
