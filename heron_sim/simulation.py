@@ -199,12 +199,14 @@ def simulate_batches(
     sp, width = _with_luck_row(rules, sp, luck)
     _set_threads(threads)
     done = 0
+    offsets = np.asarray(frame_spec(rules, seating, width)[1], dtype=np.int64)
     while done < games and not stop_requested():
         n = min(batch_size, games - done)
-        out = np.zeros((n, width), dtype=np.int64)
+        block = np.empty((offsets.size, n), dtype=np.int64)  # as simulate: no rows kept
         with _threads(threads):  # numba's threads for this call only
-            play_batch(np.uint64(seed), first_game + done, R, sids, sp, out)
-        yield results_frame(out, rules, seed, seating, first_game + done)
+            play_games(np.uint64(seed), first_game + done, R, sids, sp, (n, width), n, None, None,
+                       lambda a, b, rows: gather_into(rows, offsets, block, a))
+        yield frame_of_columns(block, width, rules, seed, seating, first_game + done)
         done += n
         if progress is not None:
             progress(n)
