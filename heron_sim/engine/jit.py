@@ -6,6 +6,12 @@ counting (NRT) inside it. Measured here: passing three arrays to a small compile
 leaves in place across calls) and ~1 ns without it — a 35× difference on the dice-rolling
 path. Functions decorated with ``hot`` therefore must not allocate arrays; only the batch
 kernels (heron_sim.loop.loops), which allocate each worker's workspace, use plain ``njit``.
+
+Both use numba's ``error_model="numpy"``: no test of a divisor against zero before each division
+by a variable (numba's default, Python's model, raises ZeroDivisionError there). No division of the
+engine's has a zero divisor (a game that had one would have raised), so the games are the same bit
+for bit (tests/test_golden_games.py); greedy and the AI mix play 1.5–2 % more games a second
+(docs/strategies.md).
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from numba import njit
 
 def hot(fn):
     """``njit(cache=True)`` without reference counting: for non-allocating helpers."""
-    return njit(cache=True, _nrt=False)(fn)
+    return njit(cache=True, _nrt=False, error_model="numpy")(fn)
 
 
 def hot_inline(fn):
@@ -23,4 +29,4 @@ def hot_inline(fn):
     thin dispatch layers of the turn's hot path. A call between compiled functions passes each
     array as seven words on the stack (about 30 pushes for the turn's four arrays), which the
     game's few-instruction layers (a strategy switch, a rules-row choice) paid at every turn."""
-    return njit(cache=True, _nrt=False, inline="always")(fn)
+    return njit(cache=True, _nrt=False, inline="always", error_model="numpy")(fn)

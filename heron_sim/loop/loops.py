@@ -52,7 +52,7 @@ def make_workspace(R, sids, decide_fn):
     return w
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, error_model="numpy")
 def play_batch(seed, first_game, R, sids, sp, out, decide_fn):
     """Play ``out.shape[0]`` games: game g uses the stream (seed, first_game + g) and fills
     row g of ``out`` (int64[games, n_columns(finish)]). Releases the GIL: heron_sim.loop.batch
