@@ -267,18 +267,18 @@ def frame_of_columns(block: np.ndarray, width: int, rules: Rules, seed: int, sea
     n = block.shape[1]
     P = rules.players
     spec = frame_spec(rules, seating, width)[0]
-    k = sum(1 for _, how, _ in spec if how == "int")
-    rest = block[k:]  # the guides dealt, finished, then the raw luck columns (frame_spec)
-    winner = block[[name for name, how, _ in spec if how == "int"].index("winner")]
+    ints = [name for name, how, _ in spec if how == "int"]
+    rest = block[len(ints):]  # the guides dealt, finished, then the raw luck columns (frame_spec)
+    winner = block[ints.index("winner")]
     safe = np.where(winner >= 0, winner, 0)
     wg = np.where(winner >= 0, rest[safe, np.arange(n)], -1)
-    strings: dict[str, object] = {}  # one pyarrow array a string, shared (immutable)
+    strings: dict[str, object] = {}  # one column a string, copied (pyarrow's copy shares its buffers)
 
     def column(how, what):
         if how == "str":  # one string in every row
             if what not in strings:
                 strings[what] = string_column(np.zeros(n, dtype=np.int64), [what])
-            return pd.arrays.ArrowStringArray(strings[what]._pa_array, dtype=_STR) if _ARROW_STR else strings[what]
+            return strings[what].copy()
         if how == "guide":  # the guide dealt to seat ``what``
             return pd.Categorical.from_codes(rest[what], categories=list(ANIMALS))
         return {
@@ -291,7 +291,7 @@ def frame_of_columns(block: np.ndarray, width: int, rules: Rules, seed: int, sea
         }[what]()
 
     # the int64 columns as one block of the frame, without a copy; the others inserted in place
-    df = pd.DataFrame(block[:k].T, columns=[name for name, how, _ in spec if how == "int"], copy=False)
+    df = pd.DataFrame(block[: len(ints)].T, columns=ints, copy=False)
     for i, (name, how, what) in enumerate(spec):
         if how != "int":
             df.insert(i, name, column(how, what), allow_duplicates=True)  # the names are unique
