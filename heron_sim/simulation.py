@@ -21,7 +21,7 @@ import pandas as pd
 from .animals import NAMES as ANIMALS
 from .animals import animal_index
 from .engine import layout as L
-from .loop.batch import play_batch, play_games, play_turns
+from .loop.batch import play_games, play_turns
 from .loop.columns import gather_columns, gather_into
 from .engine.pack import pack_rules
 from .errors import HeronSimError, OutputError

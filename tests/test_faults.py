@@ -118,8 +118,7 @@ def test_out_that_is_a_folder_or_read_only_is_refused_before_playing(tmp_path, m
     called = []
     import heron_sim.simulation as sim
 
-    for name in ("play_batch", "play_games"):  # the engine's entry points simulate uses
-        monkeypatch.setattr(sim, name, lambda *a, **k: called.append(1))
+    monkeypatch.setattr(sim, "play_games", lambda *a, **k: called.append(1))  # simulate's entry point
     folder = tmp_path / "games.parquet"
     folder.mkdir()
     assert "folder" in one_line_error(cli("simulate", "--games", "10", "--out", folder))
