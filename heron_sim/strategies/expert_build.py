@@ -28,8 +28,8 @@ from ..errors import HeronSimError, OutputError
 from ..io import atomic_path
 from .expert_dp import (
     BEST_VALUES, ENTRY, MAGIC, N_TABLES, ROW_ANX, ROW_B, ROW_DIR, ROW_F, ROW_MAGIC, ROW_P1, ROW_PI,
-    PAR_BULL, PAR_BULL_MIN, PAR_HERON_K, PAR_HERON_MIN, ROW_POWERS, ROW_RMAX, ROW_STRIDE, ROW_TSEAT, T_BULL_EXHAUSTED, T_BULL_READY, T_LION_READY, T_NODOUBLE, T_PLAIN, VERSION,
-    ExpertTables, _first_roll, _key, _outcomes, _params, _post_states, _pre_states, _rank_tables,
+    PAR_BULL, PAR_BULL_MIN, PAR_HERON_K, PAR_HERON_MIN, ROW_G, ROW_POWERS, ROW_RMAX, ROW_STRIDE, ROW_TSEAT, T_BULL_EXHAUSTED, T_BULL_READY, T_LION_READY, T_NODOUBLE, T_PLAIN, VERSION,
+    ExpertTables, _first_roll, _key, merged_rank_counts, _outcomes, _params, _post_states, _pre_states, _rank_tables,
     _run_dp, _state_ranks, _table_flags, cache_folder, dice_model, dir_index, table_rolls,
 )
 from .expert_powers import fill_power_values
@@ -168,7 +168,8 @@ def build_tables(rules, powers: bool = True) -> ExpertTables:
     head[ROW_STRIDE] = n + 1
     first = f_off + f_tab.size
     best = [np.full(BEST_VALUES * ((pos - first) // ENTRY), -2.0)] if model.exact else []
-    row = np.concatenate([head, directory, pair_tab, f_tab] + blocks + best)
+    head[ROW_G] = pos + sum(b.size for b in best)  # the merged rank counts close the row
+    row = np.concatenate([head, directory, pair_tab, f_tab] + blocks + best + [merged_rank_counts(n)])
     if model.exact and powers:
         order = [(post_K[sel][np.argsort(rk)], post_C[sel][np.argsort(rk)]) for sel, rk in sels]
         fill_power_values(row, rules, order, first, pos)
@@ -218,6 +219,10 @@ def check_tables(tab: ExpertTables, rules) -> str | None:
         if row[ROW_POWERS] != 2 * pos - first:
             return "power columns not filled"
         pos += BEST_VALUES * ((pos - first) // ENTRY)
+    merged = merged_rank_counts(n)
+    if row[ROW_G] != pos or row.size < pos + merged.size or not np.array_equal(row[pos:pos + merged.size], merged):
+        return "merged rank counts do not match the rules"
+    pos += merged.size
     if row.size != pos:
         return f"{row.size} values where the rules imply {pos}"
     if not (np.isfinite(row).all() and np.isfinite(value).all()):

@@ -12,10 +12,14 @@ read the tables through it.
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..engine.jit import hot, hot_inline
 from ..engine.layout import HERON
-from .expert_dp import ENTRY, ROW_ANX, ROW_B, ROW_DIR, ROW_F, ROW_P1, ROW_PI, ROW_RMAX, ROW_STRIDE
+from .expert_dp import ENTRY, ROW_ANX, ROW_B, ROW_DIR, ROW_G, ROW_RMAX, ROW_STRIDE
 from .greedy_turn import _lane
+
+_U = np.uint64  # an unsigned index: no wrap-around of negative ones
 
 
 @hot
@@ -28,14 +32,15 @@ def _key(kept, roll, B, a, g0):
     return -1 if a == g0 else ((k * B + c) * 32 + k + c) * 8 + 7 - a
 
 
-@hot
-def _step(sp, ts, pi, fo, p1, stride, key, slot, rank, rem, slots):
-    """expert_values._rank_step with the size in the key and the slots in a register (4 bits by
-    animal)."""
+@hot_inline
+def _step(row, go, D, stride, key, slot, rank, rem, slots):
+    """expert_values._rank_step with the size in the key, the slots in a register (4 bits by
+    animal) and the slot's rank term read in one load from the merged counts (expert_dp.ROW_G),
+    added as a float (exact: the counts are integers far below 2**53)."""
     a = 7 - (key & 7)
     digit = key >> 8
     slots |= slot << (4 * a)
-    rank += int(sp[ts, fo + ((6 - slot) * p1 + int(sp[ts, pi + 2 * digit])) * stride + rem])
+    rank += row[_U(go + ((6 - slot) * D + digit) * stride + rem)]
     return rank, rem - ((key >> 3) & 31), slots
 
 
@@ -77,23 +82,26 @@ def _fresh(roll):
 @hot_inline
 def held_column(sp, ts, t, g, r, kept, roll, n, fl):
     """:func:`state_column` with the held dice ``kept`` (herons: any in either lane 6), the free
-    dice ``roll`` and ``fl`` (1: a held die is fresh) given: the look-up after a power."""
-    anx = int(sp[ts, ROW_ANX])
-    rmax = int(sp[ts, ROW_RMAX])
+    dice ``roll`` and ``fl`` (1: a held die is fresh) given: the look-up after a power.
+
+    It is on the critical path of every decision, so it reads the row with unsigned indices
+    (numba then skips the wrap-around of negative ones), each slot's rank term in one load from
+    the merged counts, and sums the rank in floats, converted once."""
+    row = sp[_U(ts)]
+    anx = int(row[_U(ROW_ANX)])
+    rmax = int(row[_U(ROW_RMAX)])
     h = _lane(kept + roll, HERON)
     if h >= anx or r < 0 or r > rmax:
         return -1, 0
-    B = int(sp[ts, ROW_B])
-    pi = int(sp[ts, ROW_PI])
-    fo = int(sp[ts, ROW_F])
-    p1 = int(sp[ts, ROW_P1])
-    stride = int(sp[ts, ROW_STRIDE])
+    B = int(row[_U(ROW_B)])
+    go = int(row[_U(ROW_G)])
+    stride = int(row[_U(ROW_STRIDE)])
+    D = B * B
     g0 = g if g < 6 else 0
     s = n - h
     kg = _lane(kept, g0)
     cg = _lane(roll, g0)
-    p0 = int(sp[ts, pi + 2 * (kg * B + cg)])
-    rank = int(sp[ts, fo + (6 * p1 + p0) * stride + s])
+    rank = row[_U(go + (6 * D + kg * B + cg) * stride + s)]
     rem = s - kg - cg
     k0 = _key(kept, roll, B, 0, g0)
     k1 = _key(kept, roll, B, 1, g0)
@@ -103,12 +111,12 @@ def held_column(sp, ts, t, g, r, kept, roll, n, fl):
     k5 = _key(kept, roll, B, 5, g0)
     k0, k1, k2, k3, k4, k5 = sort6_desc(k0, k1, k2, k3, k4, k5)
     slots = 0  # the guide's animal: slot 0
-    rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k0, 1, rank, rem, slots)
-    rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k1, 2, rank, rem, slots)
-    rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k2, 3, rank, rem, slots)
-    rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k3, 4, rank, rem, slots)
-    rank, rem, slots = _step(sp, ts, pi, fo, p1, stride, k4, 5, rank, rem, slots)
+    rank, rem, slots = _step(row, go, D, stride, k0, 1, rank, rem, slots)
+    rank, rem, slots = _step(row, go, D, stride, k1, 2, rank, rem, slots)
+    rank, rem, slots = _step(row, go, D, stride, k2, 3, rank, rem, slots)
+    rank, rem, slots = _step(row, go, D, stride, k3, 4, rank, rem, slots)
+    rank, rem, slots = _step(row, go, D, stride, k4, 5, rank, rem, slots)
     d = ((t * (rmax + 1) + r) * anx + h) * 2 + fl  # expert_values._column
-    if rank >= int(sp[ts, ROW_DIR + 2 * d + 1]):
+    if rank >= row[_U(ROW_DIR + 2 * d + 1)]:
         return -1, slots
-    return int(sp[ts, ROW_DIR + 2 * d]) + ENTRY * rank, slots
+    return int(row[_U(ROW_DIR + 2 * d)]) + ENTRY * int(rank), slots

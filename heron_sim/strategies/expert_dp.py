@@ -76,7 +76,10 @@ ROW_POWERS = ROW_START + 9  # 0: power columns not filled; else (identical dice)
                             # columns are filled and this holds K = 2 * (offset of the best-use
                             # values) - (offset of the first entry): the best uses' values of the
                             # entry at column col are at (col + K) // 2 + 0..3 (see BEST_VALUES)
-ROW_DIR = ROW_START + 10  # directory: 2 floats (offset, length) per (table, r, h, fl)
+ROW_G = ROW_START + 10    # offset of the merged rank counts G[j, digit, rem] = F[j, p(digit), rem]
+                          # (7 x B * B x (n + 1), after the entries' best values): a slot's rank
+                          # term in one load, without the pair table (merged_rank_counts)
+ROW_DIR = ROW_START + 11  # directory: 2 floats (offset, length) per (table, r, h, fl)
 MAGIC = 8128.0
 MAX_EXPERT_DICE = 12      # codes must stay below 2**53 (they are stored as float64)
 POWER_MARGIN = 0.5        # squares of expected advance a roll-time power must gain to be used
@@ -89,7 +92,7 @@ BEST_VALUES = 4           # floats per state after the entries (identical dice):
                           # of the best use of each roll-time power (Wolf, Eagle, Deer, Patience;
                           # -1e300: no legal use; -2 where the decision is not stored), what the
                           # human's softmax weighs against keeping the power (no scan at a decision)
-VERSION = 12              # bump when the table format or the programme changes (8: checksum; 9: best-use values; 10: the best use's kind and whether it is the only one of its value, in the code's fraction; 11: the uses near a tied best one, in its last bits; 12: their kinds of dice and arguments)
+VERSION = 13              # bump when the table format or the programme changes (8: checksum; 9: best-use values; 10: the best use's kind and whether it is the only one of its value, in the code's fraction; 11: the uses near a tied best one, in its last bits; 12: their kinds of dice and arguments; 13: the merged rank counts, ROW_G)
 
 
 def dir_index(t, r, h, fl, rmax, anx):
@@ -528,6 +531,19 @@ def _rank_tables(n: int):
                     add = N[j - 1, q, r - sz[q]] if j <= 5 else N[5, P - 1, r - sz[q]]
                 F[j, p, r] = F[j, p - 1, r] + add
     return pidx, size, P, F
+
+
+def merged_rank_counts(n: int) -> np.ndarray:
+    """G[j, digit, rem] = F[j, p(digit), rem] (:func:`_rank_tables`; 0 for a digit of no pair), as
+    float64, flat: the look-ups (expert_column.held_column, expert_values.lookup) read a slot's
+    rank term in one load from its digit ``k * B + c``, where F needs the pair index first (two
+    dependent loads and a conversion; the look-up is on the critical path of every decision)."""
+    pidx, _, _, F = _rank_tables(n)
+    B = n + 1
+    G = np.zeros((7, B * B, n + 1))
+    ok = pidx >= 0
+    G[:, ok, :] = F[:, pidx[ok], :]
+    return G.ravel()
 
 
 def _state_ranks(post_K, post_C, n, pidx, size, F):

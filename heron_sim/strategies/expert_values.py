@@ -29,7 +29,7 @@ from .common import shown_elsewhere
 from .expert_column import sort6_desc
 from .expert_dp import (
     ENTRY, MAGIC, ROW_ANX, ROW_B,
-    ROW_DIR, ROW_F, ROW_MAGIC, ROW_P1, ROW_PI, ROW_RMAX, ROW_STRIDE, ROW_TSEAT,
+    ROW_DIR, ROW_G, ROW_MAGIC, ROW_RMAX, ROW_STRIDE, ROW_TSEAT,
     T_BULL_EXHAUSTED, T_BULL_READY, T_LION_READY, T_NODOUBLE, T_PLAIN,
 )
 
@@ -69,12 +69,13 @@ def table_seat(seat, sp):
 
 
 @hot
-def _rank_step(w, sp, ts, pi, fo, p1, stride, key, slot, rank, rem):
-    """Slot ``slot`` holds the animal of sort key ``key``: note its slot, add its rank term."""
+def _rank_step(w, sp, ts, go, D, stride, key, slot, rank, rem):
+    """Slot ``slot`` holds the animal of sort key ``key``: note its slot, add its rank term (the
+    merged counts G[6 - slot, digit, rem], expert_dp.ROW_G)."""
     a = 7 - (key & 7)
     digit = key >> 3
     w[KEEP + 6 + a] = slot
-    rank += int(sp[ts, fo + ((6 - slot) * p1 + int(sp[ts, pi + 2 * digit])) * stride + rem])
+    rank += int(sp[ts, go + ((6 - slot) * D + digit) * stride + rem])
     return rank, rem - w[COUNTS + a]
 
 
@@ -84,12 +85,10 @@ def _rank(seat, w, R, sp, ts, s):
     w[KEEP + a] and w[COUNTS + a] (a < 6), with s non-heron dice, among the states of that
     size; notes each animal's slot in w[KEEP + 6 + a] (the guide's animal: slot 0)."""
     g0 = slot0_animal(seat, w, R)
-    pi = int(sp[ts, ROW_PI])
-    fo = int(sp[ts, ROW_F])
-    p1 = int(sp[ts, ROW_P1])
+    go = int(sp[ts, ROW_G])
+    D = int(sp[ts, ROW_B]) ** 2
     stride = int(sp[ts, ROW_STRIDE])
-    p0 = int(sp[ts, pi + 2 * w[KEEP + g0]])
-    rank = int(sp[ts, fo + (6 * p1 + p0) * stride + s])
+    rank = int(sp[ts, go + (6 * D + w[KEEP + g0]) * stride + s])
     rem = s - w[COUNTS + g0]
     # The other animals by decreasing digit, ties by increasing index: sort keys
     # digit * 8 + 7 - a (the guide's key -1 sorts last) by a sorting network (no branches).
@@ -101,11 +100,11 @@ def _rank(seat, w, R, sp, ts, s):
     k5 = -1 if g0 == 5 else w[KEEP + 5] * 8 + 2
     k0, k1, k2, k3, k4, k5 = sort6_desc(k0, k1, k2, k3, k4, k5)
     w[KEEP + 6 + g0] = 0
-    rank, rem = _rank_step(w, sp, ts, pi, fo, p1, stride, k0, 1, rank, rem)
-    rank, rem = _rank_step(w, sp, ts, pi, fo, p1, stride, k1, 2, rank, rem)
-    rank, rem = _rank_step(w, sp, ts, pi, fo, p1, stride, k2, 3, rank, rem)
-    rank, rem = _rank_step(w, sp, ts, pi, fo, p1, stride, k3, 4, rank, rem)
-    rank, rem = _rank_step(w, sp, ts, pi, fo, p1, stride, k4, 5, rank, rem)
+    rank, rem = _rank_step(w, sp, ts, go, D, stride, k0, 1, rank, rem)
+    rank, rem = _rank_step(w, sp, ts, go, D, stride, k1, 2, rank, rem)
+    rank, rem = _rank_step(w, sp, ts, go, D, stride, k2, 3, rank, rem)
+    rank, rem = _rank_step(w, sp, ts, go, D, stride, k3, 4, rank, rem)
+    rank, rem = _rank_step(w, sp, ts, go, D, stride, k4, 5, rank, rem)
     return rank
 
 
