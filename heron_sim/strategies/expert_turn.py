@@ -928,7 +928,14 @@ def expert_roll_phase(seat, w, R, rng, sp):
         bonus = w[BONUS + seat]
         ready = w[READY + seat]
         used = w[w[ROW] + C_POWERS + w[GUIDE + seat]]
-        code = roll_phase_counts(seat, w, R, rng, sp, race, human)
+        # each kind of seat its own compiled turn (the flags as constants: numba specialises on
+        # them and drops the other kinds' code, which frees registers in the decision loop)
+        if human:
+            code = roll_phase_counts(seat, w, R, rng, sp, False, True)
+        elif race:
+            code = roll_phase_counts(seat, w, R, rng, sp, True, False)
+        else:
+            code = roll_phase_counts(seat, w, R, rng, sp, False, False)
         if code != CONTINUE:
             return code
         rng[0] = start
