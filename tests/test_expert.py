@@ -231,6 +231,37 @@ def test_state_rank_is_a_perfect_index(n):
         assert np.array_equal(np.sort(rk), np.arange(rk.size)) and rk.size == F[6, P, n - h]
 
 
+@pytest.mark.parametrize("n", [3, 7, 8, 10])
+def test_merged_rank_counts_give_the_same_ranks(n):
+    """G[j, digit, rem] (ROW_G: what the look-ups read, one load a slot) is F[j, p(digit), rem]:
+    the rank of every canonical state summed from G equals its rank from the pair index and F."""
+    K, C, _ = expert_dp._post_states(n, n + 1)
+    pidx, size, P, F = expert_dp._rank_tables(n)
+    B = n + 1
+    G = expert_dp.merged_rank_counts(n).reshape(7, B * B, n + 1)
+    dig = K * B + C
+    z = size[dig]
+    rem = z.sum(axis=1)
+    rank = G[6, dig[:, 0], rem]
+    rem = rem - z[:, 0]
+    for i in range(1, 6):
+        rank = rank + G[6 - i, dig[:, i], rem]
+        rem = rem - z[:, i]
+    np.testing.assert_array_equal(rank, expert_dp._state_ranks(K, C, n, pidx, size, F))
+    assert G.dtype == np.float64 and not G[:, pidx < 0, :].any()
+
+
+def test_tables_with_other_merged_counts_are_refused():
+    rules = Rules.build(mode="7d8")
+    tab = expert_build.expert_tables(rules)
+    assert expert_build.check_tables(tab, rules) is None
+    go = int(tab.row[expert_dp.ROW_G])
+    assert tab.row.size == go + expert_dp.merged_rank_counts(7).size
+    bad = tab.row.copy()
+    bad[go + 100] += 1.0
+    assert "merged rank counts" in expert_build.check_tables(expert_dp.ExpertTables(bad, tab.value, tab.exact, 0.0, False), rules)
+
+
 def test_table_seats_share_one_copy():
     from heron_sim.strategies import seat_arrays
 

@@ -35,7 +35,8 @@ best reroll even where stopping is better (``racer`` weighs them against the boa
 entry is found without a search: its *rank* among the canonical states with the same number of
 non-heron dice is computed from precomputed counting tables stored in the row (``ROW_PI``: the
 dense index and size of each slot pair by digit; ``ROW_F``: lexicographic counts of sorted slot
-sequences, see :func:`_rank_tables`). An action is -1 (stop) or ``sum_j s_j << (ACTION_BITS * j)`` (keep
+sequences, see :func:`_rank_tables`; ``ROW_G``: the two merged, G[j, digit, rem] = F[j, p(digit),
+rem], so that the look-up reads a slot's term in one load, :func:`merged_rank_counts`). An action is -1 (stop) or ``sum_j s_j << (ACTION_BITS * j)`` (keep
 ``s_j`` free dice of slot j, and reroll). Rows are cached on disk, keyed on everything they
 depend on. Several seats share one copy of the tables: ``ROW_TSEAT`` names the seat whose row
 holds them (-1: the seat's own row).
