@@ -205,27 +205,66 @@ def _with_face(held, free, fh, f, fresh):
     return held + one, free, fh
 
 
+@hot_inline
+def _nth(j, x0, x1, x2, x3, x4, x5):
+    """The ``j``-th of six values held in registers (no array in a decision)."""
+    if j == 0:
+        return x0
+    if j == 1:
+        return x1
+    if j == 2:
+        return x2
+    if j == 3:
+        return x3
+    if j == 4:
+        return x4
+    return x5
+
+
+@hot_inline
+def _drawn_value(seat, w, R, sp, ts, t, g, r, h0, f0, fh0, fresh, n, k, j):
+    """:func:`_counted_value` of the dice with the Eagle's ``j``-th drawn face (0.0 from ``k``)."""
+    if j >= k:
+        return 0.0
+    h2, f2, fh2 = _with_face(h0, f0, fh0, w[EAGLE_FACES + j], fresh)
+    return _counted_value(seat, w, R, sp, ts, t, g, r, h2, f2, 1 if fh2 > 0 else 0, n)
+
+
 @hot
 def _human_eagle_counted(seat, w, R, rng, sp, ts, t, g, r, h0, f0, fh0, fresh, n, v0, k):
     """:func:`heron_sim.strategies.human.human_eagle_pick` on the dice counted: the faces drawn
     (w[EAGLE_FACES]) valued as :func:`_counted_value` values them, the same sums in the same
-    order and the same draw (bit-identical: tests/test_human.py)."""
+    order and the same draw (bit-identical: tests/test_human.py). Each face is valued, and its
+    exponential taken, once (the generic pick values them three times and takes two of them
+    twice: the same floats, so the same sums); ``k`` (the rules' ``eagle_draws``) is 6 at most."""
+    if k > 6:
+        raise ValueError("eagle_draws above 6")
     temp = sp[seat, 0]
+    x0 = _drawn_value(seat, w, R, sp, ts, t, g, r, h0, f0, fh0, fresh, n, k, 0)
+    x1 = _drawn_value(seat, w, R, sp, ts, t, g, r, h0, f0, fh0, fresh, n, k, 1)
+    x2 = _drawn_value(seat, w, R, sp, ts, t, g, r, h0, f0, fh0, fresh, n, k, 2)
+    x3 = _drawn_value(seat, w, R, sp, ts, t, g, r, h0, f0, fh0, fresh, n, k, 3)
+    x4 = _drawn_value(seat, w, R, sp, ts, t, g, r, h0, f0, fh0, fresh, n, k, 4)
+    x5 = _drawn_value(seat, w, R, sp, ts, t, g, r, h0, f0, fh0, fresh, n, k, 5)
     top = v0
     for j in range(k):
-        h2, f2, fh2 = _with_face(h0, f0, fh0, w[EAGLE_FACES + j], fresh)
-        top = max(top, _counted_value(seat, w, R, sp, ts, t, g, r, h2, f2, 1 if fh2 > 0 else 0, n))
-    total = math.exp((v0 - top) / temp)
+        top = max(top, _nth(j, x0, x1, x2, x3, x4, x5))
+    e = math.exp((v0 - top) / temp)
+    e0 = math.exp((x0 - top) / temp) if k > 0 else 0.0
+    e1 = math.exp((x1 - top) / temp) if k > 1 else 0.0
+    e2 = math.exp((x2 - top) / temp) if k > 2 else 0.0
+    e3 = math.exp((x3 - top) / temp) if k > 3 else 0.0
+    e4 = math.exp((x4 - top) / temp) if k > 4 else 0.0
+    e5 = math.exp((x5 - top) / temp) if k > 5 else 0.0
+    total = e
     for j in range(k):
-        h2, f2, fh2 = _with_face(h0, f0, fh0, w[EAGLE_FACES + j], fresh)
-        total += math.exp((_counted_value(seat, w, R, sp, ts, t, g, r, h2, f2, 1 if fh2 > 0 else 0, n) - top) / temp)
+        total += _nth(j, e0, e1, e2, e3, e4, e5)
     u = uniform(rng) * total
-    acc = math.exp((v0 - top) / temp)
+    acc = e
     if u < acc:
         return 0
     for j in range(k - 1):
-        h2, f2, fh2 = _with_face(h0, f0, fh0, w[EAGLE_FACES + j], fresh)
-        acc += math.exp((_counted_value(seat, w, R, sp, ts, t, g, r, h2, f2, 1 if fh2 > 0 else 0, n) - top) / temp)
+        acc += _nth(j, e0, e1, e2, e3, e4, e5)
         if u < acc:
             return j + 1
     return k
@@ -381,7 +420,7 @@ def _first_die(faces, status, fresh, n, code, slots):
 
 
 @hot
-def _near_counted(seat, w, R, sp, ts, t, g, r, guide, codef, kind, slots, kept, roll, n):
+def _near_counted(seat, w, R, sp, ts, t, g, r, guide, codef, kind, slots, kept, roll, n, col):
     """heron_sim.strategies.expert.near_scan on the dice counted: the use the scan chooses (its
     stored code) and its value, from the uses the stored decision ``codef`` names near its best
     one, valued on the counts (:func:`_class_value`); where two kinds of dice share the highest
@@ -396,8 +435,8 @@ def _near_counted(seat, w, R, sp, ts, t, g, r, guide, codef, kind, slots, kept, 
     free = roll & ~heron_lane
     fh = _lane(roll, HERON)
     base = 0.0
-    if guide == AIGLE:
-        base = _counted_value(seat, w, R, sp, ts, t, g, r, held, free, 1 if fh > 0 else 0, n)
+    if guide == AIGLE:  # the dice's value as they are: the entry at ``col`` (the caller's look-up)
+        base = sp[ts, col + 1] if r > 0 else _counted_value(seat, w, R, sp, ts, t, g, r, held, free, 1 if fh > 0 else 0, n)
     args = guide == CERF or guide == HERON
     best = -1e300
     kinds = 0  # the kinds of dice with a use of the best value so far
@@ -458,7 +497,7 @@ def _near_counted(seat, w, R, sp, ts, t, g, r, guide, codef, kind, slots, kept, 
 
 
 @hot
-def _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots, kept, roll, n, race, tilt, human):
+def _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots, kept, roll, n, race, tilt, human, col, gd):
     """The stored power use ``code`` (expert.decode_power, apply_power and eagle_pick) on the
     dice counted, then the decision that follows it (expert_keep or racer_keep) and the
     reroll: returns (_GO_ON, the dice set aside, the dice rolled, their number), or a roll
@@ -503,7 +542,12 @@ def _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots, kept, roll, n
         if a == HERON:
             return CONTINUE, kept, 0, roll
         r = w[ROLLS_LEFT]
-        v0 = _counted_value(seat, w, R, sp, ts, t, g, r, held, free, 1 if fh > 0 else 0, n)
+        # the dice's value as they are: the entry at ``col``, the caller's look-up of these dice
+        # (with its doubling guide ``gd``) where that is this one's
+        if r > 0 and gd == g:
+            v0 = sp[ts, col + 1]
+        else:
+            v0 = _counted_value(seat, w, R, sp, ts, t, g, r, held, free, 1 if fh > 0 else 0, n)
         best = v0
         h0, f0, fh0 = _without(held, free, fh, a, fresh)
         k_draws = R[X_EAGLE_DRAWS]
@@ -824,7 +868,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
                 elif code >= 0 and not unique and valued:
                     # a tie within UNIQUE_GAP: the scan's answer from the uses the tables name
                     # (expert.near_scan), where one kind of die has their highest value
-                    code, v = _near_counted(seat, w, R, sp, ts, t, gd, r, guide, codef, code, slots, kept, roll, n)
+                    code, v = _near_counted(seat, w, R, sp, ts, t, gd, r, guide, codef, code, slots, kept, roll, n, col)
                     if code == -2:
                         return CONTINUE
                     if r > 0:
@@ -839,7 +883,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
                     return CONTINUE
                 if code >= 0:
                     res, kept, nf, roll = _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots,
-                                                         kept, roll, n, race, tilt, True)
+                                                         kept, roll, n, race, tilt, True, col, gd)
                     if res != _GO_ON:
                         return res
                     t = table_of(seat, w, R)
@@ -862,7 +906,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
                 if code < 0:
                     return CONTINUE
                 res, kept, nf, roll = _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots,
-                                                     kept, roll, n, race, tilt, False)
+                                                     kept, roll, n, race, tilt, False, col, gd)
                 if res != _GO_ON:
                     return res
                 t = table_of(seat, w, R)
