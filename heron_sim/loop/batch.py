@@ -69,11 +69,15 @@ def play_batch(seed, first_game, R, sids, sp, out):
 
 def _slices(n, batch, threads):
     """(start, stop, batch index) of each slice: each batch of ``batch`` rows split as
-    :func:`_split` splits it."""
+    :func:`_split` splits it; the last batch in smaller slices (``SLICE // 4`` games at least),
+    since a thread that has played its last slice waits for the others' to end (on average half
+    a slice: about 0.5 % of a 50,000-game run on 2 threads with 512-game slices)."""
     out = []
     for b, lo in enumerate(range(0, n, batch)):
         hi = min(n, lo + batch)
         size = _slice_size(hi - lo, SLICE, threads)
+        if hi == n and threads > 1:
+            size = max(SLICE // 4, -(-(hi - lo) // (8 * threads)))
         out += [(a, min(hi, a + size), b) for a in range(lo, hi, size)]
     return out
 
