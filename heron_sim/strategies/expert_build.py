@@ -28,10 +28,11 @@ from ..errors import HeronSimError, OutputError
 from ..io import atomic_path
 from .expert_dp import (
     BEST_VALUES, ENTRY, MAGIC, N_TABLES, ROW_ANX, ROW_B, ROW_DIR, ROW_F, ROW_MAGIC, ROW_P1, ROW_PI,
-    PAR_BULL, PAR_BULL_MIN, PAR_HERON_K, PAR_HERON_MIN, ROW_G, ROW_POWERS, ROW_RMAX, ROW_STRIDE, ROW_TSEAT, T_BULL_EXHAUSTED, T_BULL_READY, T_LION_READY, T_NODOUBLE, T_PLAIN, VERSION,
+    PAR_BULL, PAR_BULL_MIN, PAR_HERON_K, PAR_HERON_MIN, ROW_FIRST, ROW_G, ROW_POWERS, ROW_RMAX, ROW_STRIDE, ROW_TSEAT, T_BULL_EXHAUSTED, T_BULL_READY, T_LION_READY, T_NODOUBLE, T_PLAIN, VERSION,
     ExpertTables, _first_roll, _key, merged_rank_counts, _outcomes, _params, _post_states, _pre_states, _rank_tables,
     _run_dp, _state_ranks, _table_flags, cache_folder, dice_model, dir_index, table_rolls,
 )
+from .expert_column import first_roll_section
 from .expert_powers import fill_power_values
 
 
@@ -173,6 +174,7 @@ def build_tables(rules, powers: bool = True) -> ExpertTables:
     if model.exact and powers:
         order = [(post_K[sel][np.argsort(rk)], post_C[sel][np.argsort(rk)]) for sel, rk in sels]
         fill_power_values(row, rules, order, first, pos)
+    row = first_roll_section(row, n, rules.rolls - 1)  # the first rolls' columns close the row
     return ExpertTables(row, values, model.exact, time.perf_counter() - t0, False)
 
 
@@ -223,6 +225,11 @@ def check_tables(tab: ExpertTables, rules) -> str | None:
     if row[ROW_G] != pos or row.size < pos + merged.size or not np.array_equal(row[pos:pos + merged.size], merged):
         return "merged rank counts do not match the rules"
     pos += merged.size
+    if row[ROW_FIRST] != pos or row.size <= pos + 1 or row[pos] != rules.rolls - 1:
+        return "first rolls' columns do not match the rules"
+    if not np.array_equal(first_roll_section(row[:pos], n, rules.rolls - 1), row):
+        return "first rolls' columns are not the tables' columns"
+    pos = row.size
     if row.size != pos:
         return f"{row.size} values where the rules imply {pos}"
     if not (np.isfinite(row).all() and np.isfinite(value).all()):

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from numba import njit
+
 from ..engine.jit import hot, hot_inline
 from ..engine.layout import HERON
-from .expert_dp import ENTRY, ROW_ANX, ROW_B, ROW_DIR, ROW_G, ROW_RMAX, ROW_STRIDE
+from .expert_dp import ENTRY, N_TABLES, ROW_ANX, ROW_B, ROW_DIR, ROW_FIRST, ROW_G, ROW_RMAX, ROW_STRIDE
 from .greedy_turn import _lane
 
 _U = np.uint64  # an unsigned index: no wrap-around of negative ones
@@ -120,3 +122,106 @@ def held_column(sp, ts, t, g, r, kept, roll, n, fl):
     if rank >= row[_U(ROW_DIR + 2 * d + 1)]:
         return -1, slots
     return int(row[_U(ROW_DIR + 2 * d)]) + ENTRY * int(rank), slots
+
+
+# --------------------------------------------------------------- the first rolls' columns
+# A turn's first decision (nothing kept yet, the rules' rolls left) is the most frequent look-up:
+# its column depends on the table, the guide's animal and the roll's counts only. The tables
+# hold it for every first roll (ROW_FIRST: r0, the number C of compositions of n dice into the
+# seven animals, their rank terms, then one float a (table, guide's animal, composition):
+# (column + 1) * 2**24 + slots), each filled by held_column itself, so :func:`turn_column` finds
+# the same column and slots from the roll's rank (six loads, no sort).
+
+
+def first_roll_terms(n: int) -> tuple[int, np.ndarray]:
+    """(C, terms): the number of compositions of ``n`` dice into 7 lanes, and ``terms[a, c, rem]``,
+    the compositions before those whose lane ``a`` holds ``c`` of the ``rem`` dice left (lanes
+    before it fixed): a composition's rank is the sum of its six terms (the heron's lane is what
+    is left). Floats, flat (6 x (n + 1) x (n + 1))."""
+    from math import comb
+
+    S = n + 1
+    terms = np.zeros((6, S, S))
+    for a in range(6):
+        k = 6 - a  # lanes after this one
+        for rem in range(S):
+            acc = 0
+            for c in range(rem + 1):
+                terms[a, c, rem] = acc
+                acc += comb(rem - c + k - 1, k - 1)
+    return comb(n + 6, 6), terms.ravel()
+
+
+@hot_inline
+def _first_rank(row, fo, roll, n):
+    """The rank of the roll's counts among the compositions of ``n`` dice (:func:`first_roll_terms`)."""
+    S = n + 1
+    rem = n
+    rank = 0.0
+    for a in range(6):
+        c = _lane(roll, a)
+        rank += row[_U(fo + 2 + (a * S + c) * S + rem)]
+        rem -= c
+    return int(rank)
+
+
+@hot_inline
+def turn_column(sp, ts, t, g, r, kept, roll, n):
+    """:func:`held_column` of the dice set aside ``kept`` and this roll's ``roll`` (a held die is
+    fresh where this roll shows a heron): at the turn's first decision (nothing kept, the tables'
+    first rolls left), read from the first rolls' columns (ROW_FIRST) — the same column and slots
+    — else looked up."""
+    row = sp[_U(ts)]
+    fo = int(row[_U(ROW_FIRST)])
+    if kept == np.uint64(0) and fo > 0 and r == int(row[_U(fo)]):
+        S = n + 1
+        g0 = g if g < 6 else 0
+        x = int(row[_U(fo + 2 + 6 * S * S + (t * 6 + g0) * int(row[_U(fo + 1)]) + _first_rank(row, fo, roll, n))])
+        return (x >> 24) - 1, x & 0xFFFFFF
+    return held_column(sp, ts, t, g, r, kept, roll, n, _fresh(roll))
+
+
+@njit(cache=True)
+def _fill_first(row, n):
+    """The first rolls' columns of ``row`` (ROW_FIRST set, r0, C and the terms written): every
+    composition of ``n`` dice, found by held_column with nothing kept."""
+    sp = row.reshape((1, row.size))
+    fo = int(row[ROW_FIRST])
+    r0 = int(row[fo])
+    C = int(row[fo + 1])
+    S = n + 1
+    at = fo + 2 + 6 * S * S
+    c = np.zeros(6, dtype=np.int64)
+    filled = 0
+    while True:
+        total = c.sum()
+        if total <= n:
+            roll = np.uint64(0)
+            for a in range(6):
+                roll += np.uint64(c[a]) << np.uint64(8 * a)
+            roll += np.uint64(n - total) << np.uint64(8 * HERON)
+            k = _first_rank(row, fo, roll, n)
+            for t in range(N_TABLES):
+                for g0 in range(6):
+                    col, slots = held_column(sp, 0, t, g0, r0, np.uint64(0), roll, n, _fresh(roll))
+                    row[at + (t * 6 + g0) * C + k] = float((col + 1) * (1 << 24) + slots)
+            filled += 1
+        a = 0  # the next counts (lane 0 fastest)
+        while a < 6 and c[a] == n:
+            c[a] = 0
+            a += 1
+        if a == 6:
+            break
+        c[a] += 1
+    return filled
+
+
+def first_roll_section(row: np.ndarray, n: int, r0: int) -> np.ndarray:
+    """``row`` with its first rolls' columns appended (ROW_FIRST set): ``r0`` the rolls left at a
+    turn's first decision under the rules (their rolls less one)."""
+    C, terms = first_roll_terms(n)
+    out = np.concatenate([row, [float(r0), float(C)], terms, np.zeros(N_TABLES * 6 * C)])
+    out[ROW_FIRST] = row.size
+    if _fill_first(out, n) != C:
+        raise AssertionError("first rolls' columns: a composition missed")
+    return out

@@ -80,7 +80,10 @@ ROW_POWERS = ROW_START + 9  # 0: power columns not filled; else (identical dice)
 ROW_G = ROW_START + 10    # offset of the merged rank counts G[j, digit, rem] = F[j, p(digit), rem]
                           # (7 x B * B x (n + 1), after the entries' best values): a slot's rank
                           # term in one load, without the pair table (merged_rank_counts)
-ROW_DIR = ROW_START + 11  # directory: 2 floats (offset, length) per (table, r, h, fl)
+ROW_FIRST = ROW_START + 11  # offset of the first rolls' columns (expert_column.first_roll_section,
+                           # after the merged rank counts): r0, then the compositions' rank terms,
+                           # then (column + 1) * 2**24 + slots of every first roll by (table, guide's animal)
+ROW_DIR = ROW_START + 12  # directory: 2 floats (offset, length) per (table, r, h, fl)
 MAGIC = 8128.0
 MAX_EXPERT_DICE = 12      # codes must stay below 2**53 (they are stored as float64)
 POWER_MARGIN = 0.5        # squares of expected advance a roll-time power must gain to be used
@@ -93,7 +96,7 @@ BEST_VALUES = 4           # floats per state after the entries (identical dice):
                           # of the best use of each roll-time power (Wolf, Eagle, Deer, Patience;
                           # -1e300: no legal use; -2 where the decision is not stored), what the
                           # human's softmax weighs against keeping the power (no scan at a decision)
-VERSION = 13              # bump when the table format or the programme changes (8: checksum; 9: best-use values; 10: the best use's kind and whether it is the only one of its value, in the code's fraction; 11: the uses near a tied best one, in its last bits; 12: their kinds of dice and arguments; 13: the merged rank counts, ROW_G)
+VERSION = 14              # bump when the table format or the programme changes (8: checksum; 9: best-use values; 10: the best use's kind and whether it is the only one of its value, in the code's fraction; 11: the uses near a tied best one, in its last bits; 12: their kinds of dice and arguments; 13: the merged rank counts, ROW_G; 14: the first rolls' columns, ROW_FIRST)
 
 
 def dir_index(t, r, h, fl, rmax, anx):

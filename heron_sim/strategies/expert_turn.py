@@ -71,7 +71,7 @@ from .expert import (
     stored_use, table_of, table_seat,
 )
 from .expert_values import eagle_of_values, wolf_of_values
-from .expert_column import _fresh, held_column, state_column  # noqa: F401 - state_column: the look-up of this turn
+from .expert_column import _fresh, held_column, state_column, turn_column  # noqa: F401 - state_column: the look-up of this turn
 from .expert_dp import ACTION_BITS, POWER_MARGIN, ROW_POWERS
 
 #: expert_roll_phase: the generic loop goes on from the dice laid out in the workspace.
@@ -846,7 +846,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
         if roll_time and w[READY + seat] != 0 and power_enabled(R, guide) and human:
             if sp[seat, 0] <= 0.0:  # temp 0: expert.best_power's, on the generic loop
                 return CONTINUE
-            col, slots = held_column(sp, ts, t, gd, r, kept, roll, n, _fresh(roll))
+            col, slots = turn_column(sp, ts, t, gd, r, kept, roll, n)
             decided, u = power_counted(seat, w, R, rng, sp, ts, col, guide, r, stored, total)
             if not decided:
                 # the power is used (human.power_after_draw): on the draw's lower half with a
@@ -898,7 +898,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
             col = -1
             slots = 0
             if stored:
-                col, slots = held_column(sp, ts, t, gd, r, kept, roll, n, _fresh(roll))
+                col, slots = turn_column(sp, ts, t, gd, r, kept, roll, n)
             if col < 0:
                 return CONTINUE
             code = int(sp[ts, col + power_column(guide)])
@@ -919,7 +919,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
             if r <= 0:
                 counts_into(w, total)
                 return OUT_SCORED
-            col, slots = held_column(sp, ts, t, gd, r, kept, roll, n, _fresh(roll))
+            col, slots = turn_column(sp, ts, t, gd, r, kept, roll, n)
             if col < 0:
                 return CONTINUE
         if race:  # the racer's stop rule (heron_sim.strategies.racer), on the dice counted
