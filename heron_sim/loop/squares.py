@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..engine.jit import hot
+from ..engine.jit import hot, hot_inline
 
 from ..rules.board import (
     BULL_ALL, DEER_TOTEM, EAGLE_SWAP, EXCHANGE, HERON_BACK, LION_ALL, NEUTRAL, PROTECTION,
@@ -18,8 +18,18 @@ from ..engine.layout import (
 from .moves import forward, move_back
 
 
-@hot
+@hot_inline
 def trigger_square(a, w, R, rng, sp):
+    """Apply the square under the active pawn ``a`` (:func:`square_effect`). Returns the winning
+    seat, or -1. Inlined into the turn: most landings are on a square with no effect, answered
+    here without a call."""
+    if R[R_BOARD + w[POS + a]] == NEUTRAL:
+        return -1
+    return square_effect(a, w, R, rng, sp)
+
+
+@hot
+def square_effect(a, w, R, rng, sp):
     """Apply the square under the active pawn ``a``. Returns the winning seat, or -1.
 
     Several pawns reaching the finish through one effect: the active player first, then turn

@@ -364,7 +364,7 @@ def human_decide(kind, seat, w, R, rng, sp):
     return expert_decide(kind, seat, w, R, rng, sp)
 
 
-@hot
+@hot_inline
 def human_score(seat, w, R):
     """A human seat's scoring after its fused turn: the expert's (its set choices are the
     expert's) but for the Bull's seat, which the game loop scores (the Bull's decision is a
