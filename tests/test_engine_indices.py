@@ -21,25 +21,19 @@ import pytest
 from numba.np import arrayobj
 
 from heron_sim.engine import jit
-from heron_sim.engine.layout import GUIDE, READY
+from heron_sim.engine.layout import GUIDE
+from heron_sim.loop.turn import swap_guides
 
 from .helpers import ROOT
 
 pytestmark = pytest.mark.exact
 
 
-def _swap(a, b, w):  # heron_sim.loop.turn.swap_guides, compiled under a module name below
-    g = w[GUIDE + a]
-    r = w[READY + a]
-    w[GUIDE + a] = w[GUIDE + b]
-    w[READY + a] = w[READY + b]
-    w[GUIDE + b] = g
-    w[READY + b] = r
-
-
 def _compiled(module: str, **options):
-    """A fresh compiled copy of :func:`_swap` named as a function of ``module``."""
-    fn = type(_swap)(_swap.__code__, _swap.__globals__, "_swap")
+    """A fresh compiled copy of heron_sim.loop.turn.swap_guides (four signed indices, ``GUIDE + a``
+    ...) named as a function of ``module``."""
+    src = swap_guides.py_func
+    fn = type(src)(src.__code__, src.__globals__, "swap_guides")
     fn.__module__ = module
     f = numba.njit(_nrt=False, **options)(fn)
     f.compile("(int64, int64, int64[::1])")
