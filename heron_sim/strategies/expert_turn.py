@@ -508,7 +508,8 @@ def _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots, kept, roll, n
     The dice are held (``held``: kept, and every reserved heron in lane 6), free, and fresh
     held (``fh``: this roll's herons before the power); after a power one look-up may see a
     fresh held die that is not a heron of this roll (Patience's die), or none where there was
-    one (the Wolf's heron), which :func:`held_column`'s ``fl`` says."""
+    one (the Wolf's heron), which :func:`held_column`'s ``fl`` says. ``col`` and ``gd``: the
+    caller's look-up of these dice (their column) and its doubling guide."""
     heron_lane = _BYTE << _S48
     held = kept + (roll & heron_lane)
     free = roll & ~heron_lane
