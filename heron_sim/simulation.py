@@ -121,10 +121,12 @@ def _seats(seating: list[str], rules: Rules) -> tuple[np.ndarray, np.ndarray]:
     if any(REGISTRY[parse_strategy(s)[0]].plugin is not None for s in seating):
         return seat_arrays(seating, rules)
     key = (tuple(seating), rules.digest())
-    if key not in _LAST_SEATS:
+    arrays = _LAST_SEATS.get(key)
+    if arrays is None:  # a local: another thread's run may replace the entry meanwhile
+        arrays = seat_arrays(seating, rules)
         _LAST_SEATS.clear()
-        _LAST_SEATS[key] = seat_arrays(seating, rules)
-    return _LAST_SEATS[key]
+        _LAST_SEATS[key] = arrays
+    return arrays
 
 
 def _with_luck_row(rules: Rules, sp: np.ndarray, luck: bool) -> tuple[np.ndarray, int]:
