@@ -67,10 +67,12 @@ def read_bytes(path: str | Path, field: str | None = None, limit: int = MAX_READ
 
 
 def read_text(path: str | Path, field: str | None = None) -> str:
-    """The text of ``path`` (UTF-8); a file that is not UTF-8 is a one-line error."""
+    """The text of ``path`` (UTF-8, a leading byte-order mark dropped, as a spreadsheet's "CSV
+    UTF-8" writes it); a file that is not UTF-8 is a one-line error. Every text file heron-sim
+    reads (rules, targets, experiments, tune files, logs, manifests) goes through here."""
     data = read_bytes(path, field)
     try:
-        return data.decode("utf-8")
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
         where = f"{field}: " if field else ""
         raise HeronSimError(f"{where}{path}: not UTF-8 text (byte {err.start}); allowed: a UTF-8 file") from None
@@ -125,6 +127,52 @@ def check_output(path: str | Path, field: str = "--out", formats: dict | None = 
     if not _writable(parent):
         raise HeronSimError(f"{field}: {parent}: folder not writable (read-only or permission denied)")
     return path
+
+
+def _same(a: Path, b: Path) -> bool:
+    """Whether ``a`` and ``b`` name one file or folder (symbolic links and other spellings
+    resolved; two existing names of one file, hard links included, compared by inode)."""
+    if a.resolve() == b.resolve():
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    """Whether ``path`` is ``folder`` or lies under it (resolved)."""
+    p, f = path.resolve(), folder.resolve()
+    return p == f or f in p.parents
+
+
+def check_distinct(outputs: dict, inputs: dict | None = None, whole: tuple = ()) -> None:
+    """Check, before any game is played, that one command's paths cannot overwrite each other.
+
+    ``outputs`` maps each option that names a file or folder written (``--out``, ``--log-turns``,
+    ``--run-dir``, ...) to its path, ``inputs`` each option naming a file or folder read; ``None``
+    paths are skipped. ``whole`` names the output folders replaced as a whole when the command
+    finishes (heron_sim.io.atomic_folder): nothing else of the command may lie inside one. Two
+    outputs that are one file, an output that is an input, or a path inside a folder replaced
+    whole is one ``error:`` line naming both options."""
+    outs = [(f, Path(p)) for f, p in outputs.items() if p is not None]
+    ins = [(f, Path(p)) for f, p in (inputs or {}).items() if p is not None]
+    for i, (f1, p1) in enumerate(outs):
+        for f2, p2 in outs[i + 1:]:
+            if _same(p1, p2):
+                raise HeronSimError(f"{f2}: {p2} is also {f1}: one would overwrite the other; "
+                                    f"allowed: a different path for each")
+        for f2, p2 in ins:
+            if _same(p1, p2):
+                raise HeronSimError(f"{f1}: {p1} is also {f2}, which the command reads; "
+                                    f"allowed: another path")
+    for fw, folder in outs:
+        if fw not in whole:
+            continue
+        for f, p in outs + ins:
+            if f != fw and _inside(p, folder):
+                raise HeronSimError(f"{f}: {p} lies inside {fw} {folder}, which is replaced as a whole "
+                                    f"when the command finishes; allowed: a path outside {folder}")
 
 
 def _writable(folder: Path) -> bool:

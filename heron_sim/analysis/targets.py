@@ -324,18 +324,11 @@ def load_targets(path: str | Path | None = None) -> Targets:
 
 @lru_cache(maxsize=8)
 def _load(path: str) -> Targets:
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise HeronSimError(f"{path}: no such targets file") from None
-    except OSError as err:
-        raise HeronSimError(f"{path}: cannot read: {err.strerror or err}") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as err:
-        raise HeronSimError(f"{p.name}: not valid TOML: {err}") from None
-    return parse_targets(data, path)
+    from ..tomlfile import read_toml
+
+    # the one reader of TOML files: a missing, unreadable, non-UTF-8, too large, malformed or too
+    # deeply nested file is one line, as for rules files
+    return parse_targets(read_toml(path, "targets"), path)
 
 
 def targets_text(t: Targets, lang: str = "en") -> str:

@@ -12,7 +12,7 @@ from typing import Annotated, Optional
 import typer
 
 from ..errors import HeronSimError
-from ..io import check_output
+from ..io import check_distinct, check_output
 from ._app import Interrupted, app, log as _log
 
 PLAN_ORDER = ("modes", "pond", "anxiety", "guides", "strategies", "skill", "sensitivity")
@@ -103,6 +103,7 @@ def run_cmd(
     _use_scheduler(scheduler)
     if out is not None:
         check_output(out, "--out", folder=True)
+    check_distinct({"--run-dir": run_dir, "--out": out})
     folder = _run(experiments, run_dir, games, resume)
     run = RunData(folder)
     sections = build_sections(run)
@@ -134,6 +135,7 @@ def plan_cmd(
     """Run the whole test plan (every experiment file of the folder) and write the report."""
     _use_scheduler(scheduler)
     check_output(out, "--out", folder=True)
+    check_distinct({"--run-dir": run_dir, "--out": out}, {"--experiments": folder})
     if lang not in ("fr", "en"):
         raise HeronSimError(f"--lang: {lang!r}; allowed: fr, en")
     started = time.perf_counter()
@@ -156,6 +158,7 @@ def report_cmd(
     (every table, self-contained), one page per lighter game and findings.json: runs the plan first
     unless --from names a run folder."""
     check_output(out, "--out", folder=True)
+    check_distinct({"--run-dir": run_dir, "--out": out}, {"--experiments": folder if from_ is None else None})
     if lang not in ("fr", "en"):
         raise HeronSimError(f"--lang: {lang!r}; allowed: fr, en")
     if from_ is not None:

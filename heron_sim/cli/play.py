@@ -44,7 +44,7 @@ def simulate_cmd(
     batch (memory bounded by the batch); Ctrl-C keeps, writes and labels the games played.
     --log-turns writes the turn log of the same games (docs/calibrate.md)."""
     from ..analysis import summary_table
-    from ..io import TABLE_FORMATS, check_output
+    from ..io import TABLE_FORMATS, check_distinct, check_output
     from ..progress import progress_bar
 
     r = build_rules(mode, rules, set_, players)
@@ -58,6 +58,7 @@ def simulate_cmd(
             raise HeronSimError("--log-turns: not with --precision (the games used are not known in advance); "
                                 "allowed: --log-turns with --games")
         check_log_path(log_turns)
+    check_distinct({"--out": out, "--log-turns": log_turns}, {"--rules": rules})
     if luck and precision is not None:
         from ..errors import HeronSimError
 

@@ -193,6 +193,7 @@ def tune(spec: TuneSpec | str | Path, *, trials: int | None = None, games: int |
     from .progress import StudyProgress
     from .study import base_evidence, evidence, finished_trials, open_study, race, run_search, search_front
 
+    source = None if isinstance(spec, TuneSpec) else Path(spec)  # the tune file, read: never written over
     if not isinstance(spec, TuneSpec):
         from .spec import read_tune_table
 
@@ -233,10 +234,12 @@ def tune(spec: TuneSpec | str | Path, *, trials: int | None = None, games: int |
     run_dir = Path(run_dir) if run_dir else Path("runs") / f"tune-{spec.name}"
     out = Path(out) if out else Path("results") / f"tune-{spec.name}"
     # Every output place is checked before the first game (and before any folder is made).
-    from ..io import check_output
+    from ..io import check_distinct, check_output
 
     check_output(run_dir, "--run-dir", folder=True)
     check_output(out, "--out", folder=True)
+    # --out is replaced as a whole at the end: the study's journal or the tune file inside it would go
+    check_distinct({"--run-dir": run_dir, "--out": out}, {"tune file": source}, whole=("--out",))
     t0 = time.perf_counter()
     # One stop mechanism for the whole study (base, search, racing, output): the first
     # SIGINT/SIGTERM sets the flag read between batches; finished work is kept.

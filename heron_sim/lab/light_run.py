@@ -19,7 +19,7 @@ def tune_light(data: dict, path: str | Path, *, trials=None, games=None, rungs=N
                fresh: bool = False, log: Callable[[str], None] | None = None) -> dict:
     """Run a lighter game's study and write ``results/tune-<name>/`` (:mod:`.light_outputs`)."""
     from ..interrupt import handle_signals, stop_requested
-    from ..io import atomic_folder, check_output
+    from ..io import atomic_folder, check_distinct, check_output
     from .light_outputs import write_light_outputs
     from .rundir import open_run_dir
 
@@ -36,6 +36,8 @@ def tune_light(data: dict, path: str | Path, *, trials=None, games=None, rungs=N
     out = Path(out) if out else Path("results") / f"tune-{spec.name}"
     check_output(run_dir, "--run-dir", folder=True)
     check_output(out, "--out", folder=True)
+    # --out is replaced as a whole at the end: the study's journal or the tune file inside it would go
+    check_distinct({"--run-dir": run_dir, "--out": out}, {"tune file": path}, whole=("--out",))
     t0 = time.perf_counter()
     with handle_signals():
         lock = open_run_dir(run_dir, fresh=fresh, log=log)

@@ -515,15 +515,18 @@ def _constraint(entry, where, ref) -> Constraint:
 
 def read_tune_table(path: str | Path) -> dict:
     """The table of a tune file, unvalidated (one ``error:`` line if it cannot be read)."""
+    from ..io import read_text
+
     path = Path(path)
     if not path.is_file():
         raise HeronSimError(f"{path}: no such tune file")
+    text = read_text(path, "tune file")  # the one reader: not UTF-8, a BOM, too large
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise HeronSimError(f"{path.name}: not valid TOML: {err}") from None
-    except UnicodeDecodeError:
-        raise HeronSimError(f"{path.name}: not UTF-8 text") from None
+    except RecursionError:
+        raise HeronSimError(f"{path.name}: TOML nested too deeply") from None
 
 
 def load_spec(path: str | Path) -> TuneSpec:
