@@ -10,7 +10,9 @@ import json
 import pandas as pd
 import pytest
 
-from heron_sim.analysis.game_verdict import MSGIDS, agreement, game_verdict, seat_problems, what_to_change
+from heron_sim.analysis.game_verdict import MSGIDS, agreement, game_verdict, seat_problems
+from heron_sim.report import game_change
+from heron_sim.report.game_change import what_to_change
 from heron_sim.analysis.targets import DEFAULT_PATH, load_targets, parse_targets
 from heron_sim.errors import HeronSimError
 
@@ -132,7 +134,7 @@ def test_the_verdict_speaks_french_from_the_catalogue():
     from heron_sim.i18n import catalogue
 
     fr = catalogue("fr")
-    missing = [m for m in MSGIDS if not fr.get(m, "").strip()]
+    missing = [m for m in MSGIDS + game_change.MSGIDS if not fr.get(m, "").strip()]
     assert missing == [], f"no French entry in heron_sim/locale/fr.po for: {missing}"
     t = _targets(length_rounds={"4": [6, 15]}, share_margin=0.02)
     v = game_verdict("toy", _seats(4, {k: [0.35, 0.25, 0.25, 0.20] for k in PANELS}),

@@ -33,18 +33,19 @@ def _known(m: str, d: str) -> bool:
     return any((m == a or m.startswith(a + ".")) and d == b for a, b in KNOWN_EDGES)
 
 
-def _modules() -> dict[str, tuple[Path, bool]]:
+def _modules(root: Path = ROOT) -> dict[str, tuple[Path, bool]]:
     mods = {}
-    for p in PKG.rglob("*.py"):
-        parts = list(p.relative_to(ROOT).with_suffix("").parts)
+    for p in (root / "heron_sim").rglob("*.py"):
+        parts = list(p.relative_to(root).with_suffix("").parts)
         is_pkg = parts[-1] == "__init__"
         mods[".".join(parts[:-1] if is_pkg else parts)] = (p, is_pkg)
     return mods
 
 
-def import_graph() -> dict[str, set[str]]:
-    """module -> the heron_sim modules it imports (anywhere in its source)."""
-    mods = _modules()
+def import_graph(root: Path = ROOT) -> dict[str, set[str]]:
+    """module -> the heron_sim modules it imports (anywhere in its source) of the package under
+    ``root``."""
+    mods = _modules(root)
     edges = {}
     for name, (path, is_pkg) in mods.items():
         deps = set()
@@ -151,3 +152,44 @@ def test_no_cycle_between_runner_report_and_lab():
             if a in watched and b in watched and a != b and not _known(m, d):
                 pk.setdefault(a, set()).add(b)
     assert cycles(pk) == [], pk
+
+
+#: The package's folders, bottom first: a folder imports only folders below it, anywhere in its
+#: source (function-local imports included). The modules at the package's root (simulation,
+#: tournament, io, ...) are the glue between floors and are not placed.
+FOLDER_ORDER = ("rules", "engine", "exact", "strategies", "loop", "playtest", "analysis", "games",
+                "runner", "lab", "report", "explore", "cli")
+
+
+def _folder(module: str) -> str | None:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in FOLDER_ORDER else None
+
+
+def arrows_back(edges: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """The imports from a folder up to a folder above it in FOLDER_ORDER."""
+    rank = {f: i for i, f in enumerate(FOLDER_ORDER)}
+    return sorted((m, d) for m, ds in edges.items() for d in ds
+                  if _folder(m) and _folder(d) and rank[_folder(d)] > rank[_folder(m)])
+
+
+def test_every_folder_is_placed():
+    folders = {p.name for p in PKG.iterdir() if p.is_dir() and (p / "__init__.py").is_file()}
+    assert folders - set(FOLDER_ORDER) == set(), "place the new folder in FOLDER_ORDER"
+
+
+def test_no_folder_imports_one_above_it():
+    assert arrows_back(import_graph()) == []
+
+
+def test_an_arrow_back_inside_a_function_is_seen(tmp_path):
+    """Negative control: a function-local import of the lab from the analysis (the arrow the
+    report's "what to change" once was) is an edge of the graph and an arrow back."""
+    for f in ("heron_sim", "heron_sim/analysis", "heron_sim/lab"):
+        (tmp_path / f).mkdir()
+        (tmp_path / f / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "heron_sim/lab/light_outputs.py").write_text("def light_answers():\n    pass\n", encoding="utf-8")
+    (tmp_path / "heron_sim/analysis/game_verdict.py").write_text(
+        "def f():\n    from ..lab.light_outputs import light_answers\n    return light_answers\n", encoding="utf-8")
+    assert arrows_back(import_graph(tmp_path)) == [("heron_sim.analysis.game_verdict", "heron_sim.lab.light_outputs")]
+    assert arrows_back({"heron_sim.lab.study": {"heron_sim.analysis.stats"}}) == []

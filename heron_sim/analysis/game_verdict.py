@@ -62,12 +62,6 @@ MSGIDS = (
     "{n} of {m} targets are still assumed ({names}), and each verdict resting on one says so",
     "every target is set by the designer",
     "No study run yet for this game.",
-    "The lab's study {title} ({folder}): {finding}",
-    "The lab's study ({folder}) finds a change of one rule that meets every goal with 95 % confidence: see its rule sheet ({sheet}).",
-    "The lab's study ({folder}) finds a change of {n} rules that meets every goal with 95 % confidence: see its rule sheet ({sheet}).",
-    "The lab's study ({folder}): no variant is shown better than the rulings; keep them.",
-    "The lab's study ({folder}): no change of its space meets every goal; the closest is its rule sheet ({sheet}).",
-    "The lab's study ({folder}): the rulings already meet every goal; no change needed.",
     "What is wrong with the game, largest first",
     "Nothing measured here lies beyond its target.",
     "What is fine:",
@@ -96,7 +90,7 @@ def _t(msgid: str, lang: str, **kw) -> str:
 @dataclass
 class GameVerdict:
     """A lighter game's verdict: its problems ranked (:func:`heron_sim.analysis.judge.rank`), the
-    sentence saying what they are measured against, and what to change (:func:`what_to_change`)."""
+    sentence saying what they are measured against, and what to change (heron_sim.report.game_change.what_to_change)."""
 
     game: str
     wrong: list[Problem] = field(default_factory=list)
@@ -366,47 +360,6 @@ def basis(t: GameTargets, panels: list[str], lang: str = "en", file: str = "expe
                file=file, game=t.game, what=what, panels=", ".join(panels)) + _sep(lang) + tail)
 
 
-def what_to_change(game: str, results_root: str | Path = "results", lang: str = "en") -> str:
-    """The verdict's "what to change": the lab's study of this game when one was run
-    (``results_root/tune-<game>/summary.json``: its title and finding), else "no study run yet"."""
-    folder = Path(results_root) / f"tune-{game}"
-    try:
-        s = json.loads((folder / "summary.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return _t("No study run yet for this game.", lang)
-    if s.get("game", "heron") != "heron":  # the study's finding speaks in key ids: its answer in words
-        return _study_answer(game, folder, results_root, lang)
-    return _t("The lab's study {title} ({folder}): {finding}", lang, title=s.get("title", game),
-              folder=f"{folder.name}/", finding=s.get("finding", ""))
-
-
-def _study_answer(game: str, folder: Path, results_root, lang: str) -> str:
-    """The study's answer (heron_sim.lab.light_outputs.light_answers) in the page's words: no key
-    id, the rule sheet in the page's language named for the detail."""
-    from ..lab.light_outputs import light_answers
-
-    entry = next((e for e in light_answers(results_root).get(game, []) if Path(e["folder"]).name == folder.name), None)
-    if entry is None:
-        return _t("No study run yet for this game.", lang)
-    where = f"{folder.name}/"
-    v = entry.get("variant") or {}
-    sheet = Path(v.get("sheets", {}).get(f"{lang}.md", "")).name
-    sheet = f"{folder.name}/{sheet}" if sheet else where
-    if entry["answer"] == "no change needed":
-        return _t("The lab's study ({folder}): the rulings already meet every goal; no change needed.", lang, folder=where)
-    if entry["answer"] == "keep the rulings":
-        return _t("The lab's study ({folder}): no variant is shown better than the rulings; keep them.", lang, folder=where)
-    if entry["answer"] == "fix":
-        n = int(v.get("n_changed", 1))
-        msg = ("The lab's study ({folder}) finds a change of one rule that meets every goal with 95 % confidence: "
-               "see its rule sheet ({sheet}).") if n == 1 else (
-               "The lab's study ({folder}) finds a change of {n} rules that meets every goal with 95 % confidence: "
-               "see its rule sheet ({sheet}).")
-        return _t(msg, lang, folder=where, sheet=sheet, n=n)
-    return _t("The lab's study ({folder}): no change of its space meets every goal; the closest is its rule sheet ({sheet}).",
-              lang, folder=where, sheet=sheet)
-
-
 def game_verdict(game: str, seats: pd.DataFrame, lengths: pd.DataFrame, t: GameTargets, panels: list[str],
                  lang: str = "en", anchors: dict[str, str] | None = None, change: str = "") -> GameVerdict:
     """A lighter game's verdict from its panels' seat rows (:func:`seat_problems`) and lengths in
@@ -420,5 +373,5 @@ def game_verdict(game: str, seats: pd.DataFrame, lengths: pd.DataFrame, t: GameT
                        lang)
 
 
-__all__ = ["GameVerdict", "MSGIDS", "agreement", "basis", "game_verdict", "length_problems", "seat_problems", "unfinished_problems",
-           "what_to_change"]
+__all__ = ["GameVerdict", "MSGIDS", "agreement", "basis", "game_verdict", "length_problems", "seat_problems",
+           "unfinished_problems"]

@@ -523,7 +523,7 @@ def _html(sections, meta, title, pngs, rows, reconcile, judged=None, games=(), g
     if game and sections and getattr(sections[0], "verdict", None) is not None:
         gverdict = getattr(sections[0], "verdicts", {}).get(lang, sections[0].verdict)
         if results is not None:  # what to change: the lab's study of the game in this results folder, if any
-            from ..analysis.game_verdict import what_to_change
+            from .game_change import what_to_change
 
             gverdict.change = what_to_change(gverdict.game, results, gverdict.lang)
         if gverdict.lang == "fr":
