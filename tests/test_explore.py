@@ -158,7 +158,8 @@ def test_bad_table_settings_are_inline_messages(client, doc, field):
 
 
 def test_malformed_requests_are_answered_not_crashed(client):
-    assert client.post("/api/run", content=b"not json").status_code == 422
+    assert client.post("/api/run", content=b"not json", headers={"content-type": "application/json"}).status_code == 422
+    assert client.post("/api/run", content=b"{}").status_code == 415  # untyped: refused (guard.py)
     assert client.post("/api/run", json=[1, 2]).status_code == 422
     assert client.post("/api/run", json={"values": {}}).status_code == 422  # no tab id
     assert client.get("/api/schema?mode=9d9").status_code == 422
@@ -426,9 +427,11 @@ def test_the_page_and_its_assets_are_served_from_the_package(client):
 
 # ---------------------------------------------------------------- serving
 def test_requests_for_another_host_are_refused(client):
-    """A page elsewhere that rebinds its name to 127.0.0.1 cannot drive the explorer."""
+    """A page elsewhere that rebinds its name to 127.0.0.1 cannot drive the explorer (the
+    server's port counts too; tests/test_explore_origin.py has the other pages' requests)."""
     assert client.get("/api/status", headers={"Host": "evil.example"}).status_code == 400
-    assert client.get("/api/status", headers={"Host": "127.0.0.1:8765"}).status_code == 200
+    assert client.get("/api/status", headers={"Host": "127.0.0.1:8765"}).status_code == 400  # not its port
+    assert client.get("/api/status", headers={"Host": "127.0.0.1"}).status_code == 200  # the test server's 80
 
 
 def test_bind_is_loopback_only_and_a_busy_port_is_one_error_line():

@@ -20,14 +20,18 @@ Routes (all JSON unless said):
 - ``POST /api/load``: a rules file's text (or a lab proposal's name) -> the page's settings;
 - ``GET /api/proposals``: the lab's proposed variants (``results/tune-*/variants/*.toml``);
 - ``POST /api/sheet``: the variant's rule sheet (only when heron_sim.lab.sheets has it);
-- ``GET /api/status``: the running jobs;
+- ``GET /api/status``: the running jobs, the tabs kept and the bytes held for them, each figure
+  named by what it counts (``about``) and compared with its own limit (``limits``);
 - ``POST /api/board``: the board view of the page's settings (heron_sim.explore.board: the board
   drawn, landings, each special square's paired effect, dead-turn streaks), one HTML fragment.
 
-Only requests whose Host is 127.0.0.1 or localhost are answered (no DNS rebinding). A bad
-request is never a server error: a body that is not a JSON object (not UTF-8, nested deeper
-than :data:`MAX_DEPTH`, over :data:`MAX_BODY` bytes) and a bad value are 422 answers with the
-field's message; an unexpected exception is a 500 answer with one line, and the server goes on.
+Only the explorer's own page drives it (:mod:`.guard`, one middleware): a request for another
+Host (DNS rebinding) is a 400 answer; an API request or a change from another page (``Origin``,
+``Sec-Fetch-Site``) a 403 answer, and a change whose body is not ``application/json`` a 415
+answer, before any route runs. A bad request is never a server error: a body that is not a JSON
+object (not UTF-8, nested deeper than :data:`MAX_DEPTH`, over :data:`MAX_BODY` bytes) and a bad
+value are 422 answers with the field's message; an unexpected exception is a 500 answer with one
+line, and the server goes on.
 """
 
 from __future__ import annotations
@@ -43,7 +47,6 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
@@ -52,6 +55,7 @@ from starlette.staticfiles import StaticFiles
 from ..errors import HeronSimError
 from ..i18n import LANGS, catalogue, gettext, pick
 from . import exports, live
+from .guard import OwnPageOnly
 from ..rules.keys import KEYS
 from .form import EXTRA, FormErrors, explain, load_variant, parse_setup, schema
 from .live import PANEL_RANKS, CompareJob, Engine, PanelJob
@@ -378,10 +382,9 @@ def create_app(engine: Engine | None = None, results_root: str | Path = "results
         return StreamingResponse(events(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
-    # Only requests addressed to this machine by name: a page elsewhere that rebinds its own
-    # name to 127.0.0.1 (DNS rebinding) is refused (400), whatever it asks.
-    hosts = ["127.0.0.1", "localhost", "testserver"]
-    app = Starlette(middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)], routes=[
+    # Only the explorer's own page: another Host (DNS rebinding), another page's Origin, a
+    # change that is not JSON are refused before any route (heron_sim.explore.guard).
+    app = Starlette(middleware=[Middleware(OwnPageOnly)], routes=[
         Route("/", index),
         Route("/api/schema", api_schema),
         Route("/api/explain", api_explain),

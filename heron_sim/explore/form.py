@@ -201,6 +201,7 @@ def strategy_labels(lang: str) -> dict[str, str]:
     """Each seat's player in words (the input keeps the player's name, which the command line
     takes: ``novice``, ``expert``, ``human:temp=...``)."""
     words = {
+        "reckless": tr("bold beginner: the novice's skill, rerolls nearly whenever allowed", lang),
         "novice": tr("novice player (ladder rung 1)", lang),
         "casual": tr("casual player (ladder rung 2)", lang),
         "regular": tr("regular player (ladder rung 3)", lang),

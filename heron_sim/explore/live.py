@@ -78,6 +78,22 @@ KEPT_BYTES = 100 * 2**20
 #: The kernel arrays' bytes kept at most between chunks, all jobs together (an AI-mix table of
 #: four holds about 40 MB a seating and rules: one change of the rules, both sides, is ~320 MB).
 SEATED_BYTES = 512 * 2**20
+#: What each figure of :meth:`Engine.status` counts (``GET /api/status`` shows it as ``about``;
+#: a figure with a limit has it under the same name in ``limits``).
+STATUS_ABOUT = {
+    "kept_games": "games kept to be read back after a change, all tabs together",
+    "kept_game_bytes": "bytes of the kept games; at most limits.kept_game_bytes",
+    "kernel_bytes": "bytes of the kernel arrays (the seats' parameters, the expert's tables), each once; "
+                    "at most limits.kernel_bytes kept between chunks, more while a chunk plays",
+    "job_bytes": "bytes of the running jobs' sums (at most limits.running jobs run)",
+    "kept_bytes": "every byte held for the tabs: kept_game_bytes + kernel_bytes + job_bytes "
+                  "(no limit of its own)",
+}
+
+
+def _nbytes(arrays) -> int:
+    """The bytes of some arrays (anything without ``nbytes`` counts nothing)."""
+    return sum(getattr(a, "nbytes", 0) for a in arrays)
 
 
 class Busy(Exception):
@@ -130,6 +146,14 @@ class Job:
 
     def arrays(self) -> list:
         """The arrays this job holds (its games' sums, the kernel arrays of the chunk playing)."""
+        return self.sum_arrays() + self.kernel_arrays()
+
+    def sum_arrays(self) -> list:
+        """The sums of its games (a running job's)."""
+        return []
+
+    def kernel_arrays(self) -> list:
+        """The kernel arrays the chunk playing pins (most of them kept by :data:`ARRAYS` too)."""
         return []
 
 
@@ -144,7 +168,7 @@ class KernelArrays:
 
     @staticmethod
     def _bytes(entry) -> int:
-        return sum(getattr(a, "nbytes", 0) for a in entry)
+        return _nbytes(entry)
 
     def get(self, key):
         with self._lock:
@@ -189,7 +213,7 @@ class Seated:
         self._cache: dict = {}
 
     def nbytes(self) -> int:
-        return sum(getattr(a, "nbytes", 0) for entry in list(self._cache.values()) for a in entry)
+        return _nbytes(a for entry in list(self._cache.values()) for a in entry)
 
     def unpin(self) -> None:
         self._cache.clear()
@@ -402,10 +426,13 @@ class CompareJob(Job):
         self.acc = None
         self.seated = None
 
-    def arrays(self) -> list:
-        acc, seated = self.acc, self.seated
-        return ([acc.blocks, acc.hist] if acc is not None else []) + \
-            ([a for entry in list(seated._cache.values()) for a in entry] if seated is not None else [])
+    def sum_arrays(self) -> list:
+        acc = self.acc
+        return [acc.blocks, acc.hist] if acc is not None else []
+
+    def kernel_arrays(self) -> list:
+        seated = self.seated
+        return [a for entry in list(seated._cache.values()) for a in entry] if seated is not None else []
 
     def _chunk(self) -> int:
         if self.rate is None:
@@ -654,13 +681,16 @@ class Engine:
     def running(self) -> list[Job]:
         return [j for j in self.jobs.values() if not j.finished]
 
-    def kept_bytes(self) -> int:
-        """The bytes held for the tabs: the kept games, the kernel arrays (each array once: a
-        playing chunk pins some that :data:`ARRAYS` holds too) and the running jobs' sums."""
-        arrays = {id(a): a for entry in ARRAYS.entries() for a in entry}
-        for j in list(self.jobs.values()):
-            arrays.update((id(a), a) for a in j.arrays())
-        return PLAYED.nbytes() + sum(getattr(a, "nbytes", 0) for a in arrays.values())
+    def held_bytes(self) -> dict[str, int]:
+        """The bytes held for the tabs, by what holds them (:data:`STATUS_ABOUT`): the kept games,
+        the kernel arrays (each array once: a playing chunk pins some that :data:`ARRAYS` holds
+        too) and the running jobs' sums."""
+        jobs = list(self.jobs.values())
+        kernel = {id(a): a for entry in ARRAYS.entries() for a in entry}
+        for j in jobs:
+            kernel.update((id(a), a) for a in j.kernel_arrays())
+        return {"kept_game_bytes": PLAYED.nbytes(), "kernel_bytes": _nbytes(kernel.values()),
+                "job_bytes": _nbytes(a for j in jobs for a in j.sum_arrays())}
 
     # ------------------------------------------------------------ the worker
     def _next(self) -> Job | None:
@@ -746,7 +776,9 @@ class Engine:
         with self.cond:
             running = [{"job": j.id, "tab": j.tab, "kind": j.kind} for j in self.running()]
             tabs = len(self.by_tab)
-        return {"running": running, "jobs": len(self.jobs), "tabs": tabs, "kept_bytes": self.kept_bytes(),
-                "kept_games": PLAYED.games(),
+        held = self.held_bytes()
+        return {"running": running, "jobs": len(self.jobs), "tabs": tabs, "kept_games": PLAYED.games(),
+                **held, "kept_bytes": sum(held.values()),
                 "limits": {"running": MAX_RUNNING, "tabs": MAX_TABS, "idle_seconds": IDLE_SECONDS,
-                           "kept_bytes": KEPT_BYTES}}
+                           "kept_game_bytes": KEPT_BYTES, "kernel_bytes": SEATED_BYTES},
+                "about": STATUS_ABOUT}

@@ -65,8 +65,10 @@
   }
   function idOf(key) { return "f-" + key.replace(/[^A-Za-z0-9_-]/g, "_"); }
   function errId(key) { return "e-" + key.replace(/[^A-Za-z0-9_-]/g, "_"); }
+  // every POST is JSON: the server refuses any other body (a page elsewhere could send one unasked)
+  function jsonPost(body) { return { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) }; }
   function post(url, body) {
-    return fetch(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) })
+    return fetch(url, jsonPost(body))
       .then(function (r) { return r.json().then(function (d) { return { status: r.status, data: d }; }); });
   }
   function same(a, b) { return JSON.stringify(a) === JSON.stringify(b); }
@@ -777,8 +779,11 @@
       changed();
     });
     // a closed (or reloaded) tab stops its games at once; the stream's end would too, a little later
+    // (keepalive: the request outlives the page, as a beacon would, but is JSON like every POST)
     window.addEventListener("pagehide", function () {
-      if (navigator.sendBeacon) navigator.sendBeacon("/api/cancel", new Blob([JSON.stringify({ tab: TAB })], { type: "application/json" }));
+      var init = jsonPost({ tab: TAB });
+      init.keepalive = true;
+      fetch("/api/cancel", init).catch(function () {});
     });
   }
   start();
