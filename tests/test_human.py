@@ -137,7 +137,7 @@ def test_rungs_are_documented_parameter_sets():
 
 @pytest.mark.parametrize("spec,field", [
     ("human:temp=-1", "temp = -1; allowed: 0..100"),
-    ("human:caution=-0.5", "caution = -0.5; allowed: 0..100"),
+    ("human:caution=-100.5", "caution = -100.5; allowed: -100..100"),
     ("human:forget=1.5", "forget = 1.5; allowed: 0..1"),
     ("human:forget=nan", "forget = nan; allowed: 0..1"),
     ("human:temp=warm", "temp must be a number, got 'warm'"),
@@ -226,3 +226,51 @@ def test_simulate_json_reports_power_uses_by_strategy_for_any_seating():
     for rung, uses in by.items():
         assert len(uses) == 7 and all(v >= 0 for v in uses.values()), (rung, uses)
     assert set(doc["power_uses_per_game_dealt"]) == {"loup", "taureau", "serpent", "lion", "aigle", "cerf", "heron"}
+
+
+# ---------------------------------------------------------------- a bold player (issue 57, item 4)
+def _anxiety_rate(spec: str, games: int, seed: int) -> tuple[float, float]:
+    """The Angoisse per played turn of four ``spec`` players (8d8) and its standard error (the
+    ratio of the games' totals, by the delta method over the games: the games are independent,
+    the turns of one game are not)."""
+    df = simulate(Rules.build(mode="8d8", players=4), games, seed, ",".join([spec] * 4), threads=2)
+    a = df[[f"anxiety_{i}" for i in range(4)]].sum(axis=1).to_numpy(float)
+    t = df["played_turns"].to_numpy(float)
+    rate = a.sum() / t.sum()
+    resid = a - rate * t
+    return rate, math.sqrt((resid ** 2).sum()) / t.sum()
+
+
+#: docs/strategies.md, "A bold beginner": Angoisse per played turn, four identical players,
+#: 8d8, seed 7, 20,000 games each.
+DOCUMENTED_ANXIETY = {"reckless": 0.33095, "expert": 0.32572, "novice": 0.15512}
+
+
+@pytest.mark.statistical
+@pytest.mark.parametrize("spec", list(DOCUMENTED_ANXIETY))
+def test_the_bold_beginner_meets_the_angoisse_as_documented_fast(spec):
+    """3,000 games (another seed than the documented run): within 4.5 standard errors of the
+    documented rate; the reckless beginner meets the Angoisse twice as often as the timid one."""
+    rate, se = _anxiety_rate(spec, 3000, 3)
+    assert abs(rate - DOCUMENTED_ANXIETY[spec]) < 4.5 * se, (spec, rate, se)
+    if spec == "reckless":
+        novice, nse = _anxiety_rate("novice", 3000, 3)
+        assert rate - novice > 4.5 * math.hypot(se, nse), (rate, novice)
+
+
+@pytest.mark.slow
+@pytest.mark.statistical
+def test_the_bold_beginner_meets_the_angoisse_more_than_the_expert_full():
+    """40,000 games each: the reckless beginner's Angoisse rate is above the expert's, the
+    difference's lower end at 4.5 standard errors above zero."""
+    bold, bse = _anxiety_rate("reckless", 40_000, 29)
+    expert, ese = _anxiety_rate("expert", 40_000, 29)
+    assert bold - expert > 4.5 * math.hypot(bse, ese), (bold, expert, bse, ese)
+
+
+def test_caution_goes_both_ways():
+    """A negative caution is a bold player (it rerolls where the expert stops); the bounds are
+    symmetric."""
+    assert REGISTRY["human"].bounds["caution"] == (-100.0, 100.0)
+    assert parse_strategy("human:caution=-2")[1]["caution"] == -2.0
+    assert parse_strategy("reckless")[1]["caution"] < 0 < RUNGS["novice"]["caution"]

@@ -67,9 +67,9 @@ def test_the_declarations_keep_their_documented_values():
     # the rungs a module declares (RUNGS) are names of their own, after the declarations
     # (a test's own plug-in strategies may be registered after them: only the rungs are compared)
     rungs = [n for n in REGISTRY if REGISTRY[n].rung_of]
-    assert rungs == ["novice", "casual", "regular"]
-    assert list(REGISTRY)[len(declarations()):][:3] == rungs
-    assert all(REGISTRY[n].rung_of == "human" for n in ("novice", "casual", "regular"))
+    assert rungs == ["novice", "casual", "regular", "reckless"]  # the ladder's rungs, then the styles
+    assert list(REGISTRY)[len(declarations()):][:4] == rungs
+    assert all(REGISTRY[n].rung_of == "human" for n in ("novice", "casual", "regular", "reckless"))
 
 
 def test_dispatch_ids_and_kernel_table_are_derived():

@@ -14,6 +14,9 @@ A strategy module declares itself once, at its top::
     BOUNDS = {"risk": (0.0, 1.0)}   # optional: each parameter's allowed range (inclusive)
     RUNGS = {"novice": {...}}       # optional: named parameter sets, each a name of its own
     RUNG_DESCRIPTIONS = {...}       # optional: their one-line descriptions
+    STYLES = {"reckless": {...}}    # optional: named parameter sets beside the ladder (a style,
+                                    # not a step of skill), each a name of its own; described in
+                                    # RUNG_DESCRIPTIONS too
     FUSED_TURN = "greedy_turn.greedy_fused_turn"  # optional: its own turn, (seat, w, R, rng, sp)
                                     # -> code (heron_sim.engine.layout, ``TURN_*``)
     FUSED_SCORE = "greedy_turn.greedy_score"      # optional: its own scoring, (seat, w, R) ->
@@ -63,7 +66,7 @@ class Declaration:
     user_facing: bool
     in_sets: bool = True
     bounds: tuple = ()  # ((name, (low, high)), ...)
-    rungs: tuple = ()   # ((name, ((param, value), ...), description), ...)
+    rungs: tuple = ()   # ((name, ((param, value), ...), description), ...): RUNGS, then STYLES
     fused_turn: str = ""       # "module.function" of this folder, or ""
     fused_score: str = ""      # "module.function" of this folder, or ""
     workspace_words: str = ""  # "module.function" of this folder, or ""
@@ -103,7 +106,7 @@ def declarations() -> tuple[Declaration, ...]:
             in_sets=bool(getattr(mod, "IN_SETS", True)),
             bounds=tuple(getattr(mod, "BOUNDS", {}).items()),
             rungs=tuple((n, tuple(v.items()), getattr(mod, "RUNG_DESCRIPTIONS", {}).get(n, f"{mod.NAME} {v}"))
-                        for n, v in getattr(mod, "RUNGS", {}).items()),
+                        for n, v in {**getattr(mod, "RUNGS", {}), **getattr(mod, "STYLES", {})}.items()),
             fused_turn=_named(mod, "FUSED_TURN"), fused_score=_named(mod, "FUSED_SCORE"),
             workspace_words=_named(mod, "WORKSPACE_WORDS"), own_kernel=bool(getattr(mod, "OWN_KERNEL", False))))
     half = [d.name for d in found if d.fused_score and not d.fused_turn]

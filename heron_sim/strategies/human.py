@@ -6,8 +6,9 @@ expert's tables (heron_sim.strategies.expert_dp) and one is drawn by a softmax o
 probability ``1 / (1 + exp(-d / temp))``. Two more parameters make the player human:
 
 - ``caution``: the squares of expected advance the player wants to gain before it rerolls
-  rather than stops (people stop too early): the reroll is valued at the table's best reroll
-  value minus ``caution``, against the score of the dice showing;
+  rather than stops: the reroll is valued at the table's best reroll value minus ``caution``,
+  against the score of the dice showing. Positive, the player stops too early (timid); negative,
+  it rerolls too much (bold: it pushes its luck where the expert would stop);
 - ``forget``: the chance that a ready power is overlooked at a decision where it could be used
   (roll-time powers at each decision point, the Lion's rescue, the Bull, the Serpent).
 
@@ -73,7 +74,7 @@ NAME = "human"
 DESCRIPTION = "Human-like: the expert's values chosen by a softmax (temp), with caution and forgetting."
 PARAMS = {"temp": 0.3, "caution": 0.3, "forget": 0.1}  # the defaults: the ``regular`` rung
 #: each parameter's allowed range (inclusive); checked when a name is parsed
-BOUNDS = {"temp": (0.0, 100.0), "caution": (0.0, 100.0), "forget": (0.0, 1.0)}
+BOUNDS = {"temp": (0.0, 100.0), "caution": (-100.0, 100.0), "forget": (0.0, 1.0)}
 SID = 6  # the kernel's id of this strategy (unique; heron_sim.strategies.dispatch)
 DECIDE = "human_decide"  # its decision function, called by the generated dispatcher
 ORDER = 4  # where it is listed (help)
@@ -90,7 +91,13 @@ RUNGS = {
     "casual": {"temp": 0.8, "caution": 0.8, "forget": 0.3},
     "regular": {"temp": 0.3, "caution": 0.3, "forget": 0.1},
 }
+#: Styles beside the ladder: a player of the novice's skill (its temp and forget) who pushes
+#: its luck instead of stopping early (docs/strategies.md: its Angoisse rate, above the expert's).
+STYLES = {
+    "reckless": {"temp": 1.5, "caution": -12.0, "forget": 0.5},
+}
 RUNG_DESCRIPTIONS = {
+    "reckless": "A bold beginner (human:temp=1.5,caution=-12,forget=0.5): the novice's skill, rerolls nearly whenever it may.",
     "novice": "Ladder rung 1 (human:temp=1.5,caution=1.5,forget=0.5): weaker than greedy.",
     "casual": "Ladder rung 2 (human:temp=0.8,caution=0.8,forget=0.3).",
     "regular": "Ladder rung 3 (human:temp=0.3,caution=0.3,forget=0.1); expert is rung 4.",
