@@ -64,6 +64,21 @@ def holm(pvalues) -> np.ndarray:
     return out
 
 
+def holm_reject(pvalues, alpha: float = 0.05) -> np.ndarray:
+    """Holm's step-down test: which hypotheses are rejected (same order as given). The ``k``-th
+    smallest p (from 0) is rejected while every p up to it is at most ``alpha / (m - k)``: the
+    comparison statsmodels' ``multipletests(method="holm")`` makes; :func:`holm`'s adjusted p-values at most ``alpha`` decide the same but where a
+    product rounds across the boundary (tests/test_lab_order.py). The package's
+    one Holm: the report's guide tests, the lab's goal tests, the lighter games' studies."""
+    p = np.asarray(pvalues, dtype=float)
+    m = p.size
+    order = np.argsort(p, kind="mergesort")
+    passed = np.logical_and.accumulate(p[order] <= alpha / (m - np.arange(m))) if m else np.zeros(0, bool)
+    out = np.zeros(m, dtype=bool)
+    out[order] = passed
+    return out
+
+
 def equivalence(diff: float, low: float, high: float, margin: float) -> str:
     """Practical reading of an effect ``diff`` with interval [low, high] against a margin of
     practical equivalence ``margin`` (same unit): "negligible" when the whole interval lies

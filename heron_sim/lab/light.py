@@ -859,15 +859,13 @@ def _decision(est, lo, hi, goal, n) -> dict:
 def _holm(finalists: list[dict]) -> None:
     """Holm's correction over every goal test of the finalists (one-sided bootstrap p of "the
     loss exceeds the goal": the share of replicates past it)."""
-    tests = [(o["p_goal"], o) for e in finalists for o in e["objectives"] if o["goal"] is not None]
-    tests.sort(key=lambda x: x[0])
-    m = len(tests)
-    ok = True
-    for k, (p, o) in enumerate(tests):
-        ok = ok and p <= 0.05 / (m - k)
-        o["goal_met_holm"] = ok
+    from ..analysis.stats import holm_reject
+
+    tests = [o for e in finalists for o in e["objectives"] if o["goal"] is not None]
+    for o, ok in zip(tests, holm_reject([o["p_goal"] for o in tests], alpha=0.05)):
+        o["goal_met_holm"] = bool(ok)
     for e in finalists:
-        e["holm_family"] = m
+        e["holm_family"] = len(tests)
 
 
 def designer_order(spec: LightSpec, fin: list[dict]) -> list[dict]:

@@ -527,13 +527,13 @@ def goal_decision(lv: float, lo: float, hi: float, goal: float, direction: str, 
 
 def holm_over_family(out: list[dict]) -> int:
     """Holm's correction over every (variant, goal) test of the finalists: ``goal_met_holm``
-    (statsmodels). Returns the size of the family."""
-    from statsmodels.stats.multitest import multipletests
+    (heron_sim.analysis.stats.holm_reject). Returns the size of the family."""
+    from ..analysis.stats import holm_reject
 
     tests = [o for e in out for o in e["objectives"] if o.get("goal") is not None and "p_goal" in o]
     if not tests:
         return 0
-    reject = multipletests([o["p_goal"] for o in tests], alpha=0.05, method="holm")[0]
+    reject = holm_reject([o["p_goal"] for o in tests], alpha=0.05)
     for o, r in zip(tests, reject):
         o["goal_met_holm"] = bool(r and o["goal_met_95"])
     for e in out:

@@ -1,0 +1,96 @@
+"""The lab's decisions read in a fixed order (issue 62, item 1): one Holm for the package, the
+ladder's order (``score_key``) and the human's choice probability, each checked on hand-made
+cases that a one-line change of the code would fail."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from heron_sim.analysis.stats import holm, holm_reject
+from heron_sim.lab.ladder import Entry, combine, score_key
+
+pytestmark = pytest.mark.exact
+
+
+# ---------------------------------------------------------------- Holm
+@pytest.mark.parametrize("p, rejected", [
+    ([0.01, 0.04, 0.03], [True, False, False]),     # 0.01 <= 0.05/3; 0.03 > 0.05/2: stop there
+    ([0.01, 0.02, 0.04], [True, True, True]),       # 0.01 <= 0.0167, 0.02 <= 0.025, 0.04 <= 0.05
+    ([0.04, 0.001, 0.012], [True, True, True]),     # any order: the same decisions
+    ([0.2, 0.001, 0.03], [False, True, False]),     # 0.03 > 0.05/2 stops the steps after it
+    ([0.05], [True]),                               # a family of one: alpha itself
+    ([], []),
+])
+def test_holm_step_down_by_hand(p, rejected):
+    assert holm_reject(p, 0.05).tolist() == rejected
+    assert (holm(p) <= 0.05).tolist() == rejected
+
+
+def test_holm_agrees_with_statsmodels():
+    from statsmodels.stats.multitest import multipletests
+
+    rng = np.random.default_rng(4)
+    for m in (1, 2, 5, 12, 40):
+        for _ in range(50):
+            p = rng.uniform(0, 0.2, m) ** 2
+            p[rng.integers(0, m)] = p[0]  # ties
+            ref, adj = multipletests(p, alpha=0.05, method="holm")[:2]
+            assert holm_reject(p, 0.05).tolist() == ref.tolist()
+            assert np.allclose(holm(p), adj)
+
+
+def test_the_lighter_games_lab_uses_the_one_holm():
+    from heron_sim.lab.light import _holm
+
+    fin = [{"objectives": [{"goal": 1.0, "p_goal": 0.01}, {"goal": None, "p_goal": 0.0}]},
+           {"objectives": [{"goal": 1.0, "p_goal": 0.03}, {"goal": 2.0, "p_goal": 0.02}]}]
+    _holm(fin)
+    # three goal tests: 0.01 <= 0.05/3, 0.02 <= 0.05/2, 0.03 <= 0.05/1
+    assert [o.get("goal_met_holm") for e in fin for o in e["objectives"]] == [True, None, True, True]
+    assert {e["holm_family"] for e in fin} == {3}
+    fin[1]["objectives"][1]["p_goal"] = 0.026  # now above 0.05/2: it and every larger p fail
+    _holm(fin)
+    assert [o.get("goal_met_holm") for e in fin for o in e["objectives"]] == [True, None, False, False]
+
+
+# ---------------------------------------------------------------- the ladder's order
+def _entry(name, feasible, score, n, key="a", value=1):
+    e = Entry(name, {key: value}, n_changed=n, score=score)
+    e.constraints = [0.0] if feasible else [1.0]
+    return e
+
+
+def test_score_key_feasible_first_then_score_then_fewest_rules():
+    a = _entry("A", True, 5.0, 2)
+    b = _entry("B", False, 1.0, 1)   # the best score, but infeasible: last
+    c = _entry("C", True, 5.0, 1)    # A's score with fewer rules: before A
+    d = _entry("D", True, 3.0, 3)    # the best feasible score, whatever its rules
+    assert [e.id for e in sorted([a, b, c, d], key=score_key)] == ["D", "C", "A", "B"]
+
+
+class _Spec:
+    ladder_top = 2
+
+
+def test_combine_takes_each_parameters_best_value_then_the_best_parameters():
+    singles = [_entry("L1", True, 4.0, 1, "x", 1), _entry("L2", True, 2.0, 1, "x", 2),
+               _entry("L3", True, 3.0, 1, "y", 7), _entry("L4", False, 0.5, 1, "z", 9),
+               _entry("L5", True, 6.0, 1, "w", 0)]
+    pairs = combine(_Spec(), singles, 2, start=5)
+    # x's best is 2 (score 2), y's 7 (3); z is infeasible and w scores worst: the top two are x, y
+    assert [(e.id, e.values) for e in pairs] == [("L6", {"x": 2, "y": 7})]
+
+
+# ---------------------------------------------------------------- the human's choice
+@pytest.mark.parametrize("d, temp", [(0.0, 1.0), (1.0, 1.0), (-2.0, 0.5), (3.0, 1.5), (-0.3, 0.8),
+                                     (800.0, 1.0), (-800.0, 1.0)])
+def test_chance_is_the_logistic_of_the_gain_over_the_temperature(d, temp):
+    from heron_sim.strategies.human import chance, under
+
+    want = 1.0 / (1.0 + math.exp(-d / temp)) if abs(d / temp) < 700 else float(d > 0)
+    assert chance(d, temp) == pytest.approx(want, rel=1e-15, abs=1e-300)
+    for u in (0.0, 0.25, 0.4999, 0.5, 0.73, 0.9999):
+        assert under(u, d, temp) == (u < want), (u, d, temp)
