@@ -5,7 +5,8 @@ Numba reads ``a[i]`` with a signed ``i`` as ``a[i + len(a)]`` where ``i < 0`` (a
 select on each address); the Héron engine's functions are compiled without it
 (``jit._engine_index``), which is right only if the engine never indexes from the end. The fast
 tests check that the replacement is in place and reaches the engine's functions only; the slow
-one plays every strategy, the luck, the modes and several variants with numba's bounds checking
+one plays every strategy, the luck, the modes and several variants, rules by guide and by player
+count among them, with numba's bounds checking
 on (``NUMBA_BOUNDSCHECK=1``, its own kernel cache), which raises at any negative index."""
 
 from __future__ import annotations
@@ -62,6 +63,20 @@ def test_with_numbas_own_indexing_the_engine_functions_keep_the_wrap_around(monk
     assert _wrap_selects("heron_sim.engine.probe") == 4
 
 
+def test_the_hook_is_listed_with_the_private_parts_and_keys_the_kernel_cache(monkeypatch):
+    """numba's lowering replaced at import is a private part listed in heron_sim._deps (speed
+    only), and whether it is installed is part of the engine's cache folder name: kernels
+    lowered with and without the wrap-around never share a cache."""
+    from heron_sim import _deps, _numba_cache
+
+    assert _deps.NUMBA_SPEED_HOOKS["numba.np.arrayobj"] == ("fix_integer_index",)
+    assert _deps.missing_speed_hooks(numba) == []
+    on = _numba_cache.component.__wrapped__("engine")
+    monkeypatch.setattr(arrayobj, "fix_integer_index", jit._numba_fix_integer_index)
+    off = _numba_cache.component.__wrapped__("engine")
+    assert on != off and on.split("-")[0] == off.split("-")[0] == "engine"
+
+
 def test_bounds_checking_catches_a_negative_index_in_an_engine_function():
     """What the slow test relies on: under bounds checking an engine function's negative index
     raises (it is not wrapped to the end of the array)."""
@@ -86,6 +101,13 @@ _PLAY = textwrap.dedent("""
         ("8d8", {"eagle_draws": 6, "heron_patience_doubling": True}, ladder, False),
         ("8d8", {"consolation_anxiety": 2, "consolation_no_set": 1, "rolls": 4}, ladder, True),
         ("8d8", {"disabled_powers": ["aigle", "loup"]}, mix + ",regular", False),
+        # rules by guide (each guide's own turn rows) and by player count ([seats.N] lists)
+        ("8d8", {"guide": {"heron": {"rolls": 4, "anxiety_threshold": 4}}, "guide.bull.rolls": 2,
+                 "guide.loup.pond_pushback_flat": 2}, ladder, True),
+        ("10d8", {"guide": {"serpent": {"rolls": 2}, "cerf": {"anxiety_threshold": 4}}}, mix, False),
+        ("8d8", {"seats": {"5": {"start_squares": [0, 1, 1, 2, 2], "first_turn_extra_rolls": [0, 0, 0, 0, 1]}}},
+         ladder + ",racer", False),
+        ("8d8", {"seats": {"3": {"start_squares": [0, 0, 3]}}, "guide.aigle.rolls": 4}, "expert,racer,novice", True),
     ]
     for mode, overrides, seats, luck in runs:
         rules = Rules.build(mode=mode, players=len(seats.split(",")) if "human:" not in seats else 7,
@@ -105,4 +127,4 @@ def test_every_strategy_and_variant_plays_with_bounds_checking_on(tmp_path):
                PYTHONPATH=str(ROOT), HERON_SIM_PROGRESS="0")
     done = subprocess.run([sys.executable, "-c", _PLAY], env=env, capture_output=True, text=True, timeout=3000)
     assert done.returncode == 0, done.stderr[-3000:]
-    assert done.stdout.split() == ["ok", "10"]
+    assert done.stdout.split() == ["ok", "14"]
