@@ -18,6 +18,7 @@ import contextlib
 import json
 import math
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any, Iterator
@@ -51,7 +52,17 @@ def read_bytes(path: str | Path, field: str | None = None, limit: int = MAX_READ
     """The bytes of ``path`` (at most ``limit``); OS errors become one-line :class:`HeronSimError`."""
     where = f"{field}: " if field else ""
     try:
-        with open(path, "rb") as fh:
+        # O_NONBLOCK: a FIFO (a named pipe) with no writer would block the open for ever; it is
+        # refused below with devices and sockets (a character device such as /dev/zero is read
+        # up to the limit, as before: "larger than")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        kind = os.fstat(fd).st_mode
+        if stat.S_ISFIFO(kind) or stat.S_ISSOCK(kind):
+            os.close(fd)
+            raise HeronSimError(f"{where}{path}: a pipe or socket, not a file; allowed: a regular text file")
+        if not stat.S_ISCHR(kind):
+            os.set_blocking(fd, True)
+        with open(fd, "rb") as fh:
             data = fh.read(limit + 1)
             if len(data) > limit:
                 raise HeronSimError(f"{where}{path}: larger than {limit // 2**20} MiB; allowed: a small text file")

@@ -152,3 +152,12 @@ def test_targets_byte_order_mark_accepted(tmp_path):
     text = base.read_text(encoding="utf-8") if base.is_file() else ""
     good.write_bytes(b"\xef\xbb\xbf" + text.encode("utf-8"))
     assert load_targets(good).items == load_targets(base if base.is_file() else None).items
+
+
+@pytest.mark.parametrize("command", [("targets",), ("rules", "--rules"), ("calibrate",)])
+def test_a_named_pipe_is_refused_not_waited_on(tmp_path, command):
+    """A FIFO with no writer would block the reader's open for ever: one line instead."""
+    fifo = tmp_path / "pipe.toml"
+    os.mkfifo(fifo)
+    line = one_line_error(cli(*command, fifo))
+    assert "pipe" in line and "not a file" in line
