@@ -7,7 +7,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from ._app import JsonOpt, ModeOpt, RulesOpt, SetOpt, app, build_rules, dumps, log
+from ._app import Interrupted, JsonOpt, ModeOpt, RulesOpt, SetOpt, app, build_rules, dumps, log
 
 
 @app.command("calibrate")
@@ -24,10 +24,16 @@ def calibrate_cmd(
     of each rung, the seconds per turn when logged, and the player name to use. The options of
     each decision are valued with the expert's tables of the rules played (--mode, --rules,
     --set: give the rules of the games logged)."""
+    from ..interrupt import Stopped, signal_name
     from ..playtest import calibrate
 
     r = build_rules(mode, rules, set_)
-    doc = calibrate(log_file, r, player)
+    try:
+        doc = calibrate(log_file, r, player)
+    except Stopped as err:
+        # nothing to keep: the fit is all or nothing, and calibrate writes no file
+        raise Interrupted(f"interrupted ({signal_name() or 'SIGINT'}): calibrate stopped while "
+                          f"{getattr(err, 'stage', 'working')}; nothing was fitted or printed") from None
     if len(doc["players_in_log"]) > 1 and player is None:
         log(f"note: the log holds {len(doc['players_in_log'])} players "
             f"({', '.join(doc['players_in_log'])}); fitted together (--player NAME fits one)")

@@ -137,10 +137,24 @@ def calibrate(path: str | Path, rules, player: str | None = None) -> dict:
     """Fit ``human``'s temp, caution and forget to the decisions of the log at ``path``.
 
     ``player``: only the rows of that ``player`` column value. Returns a plain dict (the JSON
-    of ``heron-sim calibrate --json``)."""
+    of ``heron-sim calibrate --json``). Under the command line's signal handlers
+    (heron_sim.interrupt) a Ctrl-C stops it within a fraction of a second, reading, valuing or
+    fitting: :class:`heron_sim.interrupt.Stopped` is raised (nothing is written), its
+    ``stage`` the words of what it was doing ("reading the log", ...)."""
+    from ..interrupt import Stopped
+
+    stage = ["reading the log"]
+    try:
+        return _calibrate(path, rules, player, stage)
+    except Stopped as err:
+        err.stage = stage[0]
+        raise
+
+
+def _calibrate(path, rules, player, stage: list) -> dict:
     from ..engine.pack import pack_rules
     from ..strategies import seat_arrays
-    from ..strategies.human import RUNGS
+    from ..strategies.human import RUNGS, STYLES
     from . import fit as F
     from .log import read_log
     from .values import V_ACTION, V_B, V_C, V_FLAG, values
@@ -153,6 +167,7 @@ def calibrate(path: str | Path, rules, player: str | None = None) -> dict:
         if not rows.any():
             raise HeronSimError(f"--player: {player!r} is not in {log.path}'s player column; "
                                 f"allowed: {', '.join(repr(n) for n in names) or 'none (no player column)'}")
+    stage[0] = "valuing the logged decisions"
     R = pack_rules(rules)
     _, sp = seat_arrays(["expert"], rules)
     vals = values(R, sp, log.state)
@@ -170,9 +185,11 @@ def calibrate(path: str | Path, rules, player: str | None = None) -> dict:
                             f"({rules.mode}, {rules.rolls} rolls); pass the rules played with --rules/--mode")
     sel = rows
     d = F.build_data(log.kind[sel], log.choice[sel], log.nominal[sel], vals[sel], R)
+    stage[0] = "fitting"
     estimates, ll = F.fit(d)
+    stage[0] = "measuring the move matching"
     theta = {p: (e[0] if e is not None else 0.0) for p, e in estimates.items()}
-    rungs = {name: dict(v) for name, v in RUNGS.items()}
+    rungs = {name: dict(v) for name, v in {**RUNGS, **STYLES}.items()}  # the ladder, and the bold beginner
     rungs["expert"] = {"temp": 0.0, "caution": 0.0, "forget": 0.0}
     matching = {"fit": F.matching(theta, d)}
     for name, th in rungs.items():
@@ -235,8 +252,12 @@ def _same_keep(state, logged, best, R) -> np.ndarray:
 
     if int(R[R_UNIFORM]) == 0:
         return logged == best
+    from ..interrupt import check
+
     out = np.zeros(len(logged), dtype=bool)
     for j in range(len(logged)):
+        if j % 4096 == 0:
+            check()
         a = np.zeros(7, dtype=int)
         b = np.zeros(7, dtype=int)
         for i in range(16):
@@ -254,6 +275,9 @@ def _seconds(log, sel) -> dict | None:
     have = ~np.isnan(s)
     if not have.any():
         return None
+    from ..interrupt import check
+
+    check()
     per: dict[tuple, float] = {}
     for g, t, x in zip(log.game[sel][have], log.turn[sel][have], s[have]):
         per[(int(g), int(t))] = per.get((int(g), int(t)), 0.0) + float(x)

@@ -25,12 +25,15 @@ from scipy.optimize import brentq, minimize
 from scipy.special import expit, log_expit
 
 from ..engine.layout import D_BULL, D_EAGLE_PICK, D_KEEP, D_LION, D_POWER, D_SNAKE, X_CONS_ANX
+from ..interrupt import check
 from ..rules.rules import P_BULL_BONUS, P_SNAKE_ADVANCE
 from ..strategies.expert_dp import POWER_MARGIN
 from .values import V_A, V_B, V_C, V_FLAG
 
 PARAMS = ("temp", "caution", "forget")
-LOW = {"temp": 0.01, "caution": 0.0, "forget": 0.0}
+#: caution goes both ways (heron_sim.strategies.human.BOUNDS): below 0 a bold player, who
+#: rerolls where the expert stops
+LOW = {"temp": 0.01, "caution": -100.0, "forget": 0.0}
 HIGH = {"temp": 100.0, "caution": 100.0, "forget": 0.999}  # forget = 1 makes every use impossible
 HALF_CHI2 = 1.920729410347062  # chi2(1).ppf(0.95) / 2
 SNAKE_WORTH = 2.5  # heron_sim.strategies.human.SNAKE_WORTH (checked by tests/test_calibrate.py)
@@ -155,7 +158,9 @@ class _Problem:
         return values
 
     def nll(self, x, fixed=None):
-        """The negative log-likelihood and its gradient over the parameters not fixed."""
+        """The negative log-likelihood and its gradient over the parameters not fixed (Ctrl-C
+        under the command line stops here: heron_sim.interrupt.check raises Stopped)."""
+        check()
         th = self.theta(x, fixed)
         v, g = log_likelihood((th["temp"], th["caution"], th["forget"]), self.d, grad=True)
         idx = [PARAMS.index(p) for p in self.free if not (fixed and p in fixed)]
@@ -194,7 +199,8 @@ def fit(d: Data) -> dict:
     prob = _Problem(d)
     if not prob.free:
         return {p: None for p in PARAMS}, 0.0
-    starts = [{"temp": t, "caution": c, "forget": f} for t, c, f in ((1.0, 0.5, 0.2), (0.3, 0.3, 0.1), (3.0, 2.0, 0.5))]
+    starts = [{"temp": t, "caution": c, "forget": f}
+              for t, c, f in ((1.0, 0.5, 0.2), (0.3, 0.3, 0.1), (3.0, 2.0, 0.5), (1.0, -1.0, 0.2))]
     theta, best = prob.fit(starts)
     out = {}
     for p in PARAMS:

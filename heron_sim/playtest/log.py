@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -134,6 +135,20 @@ class Log:
         return len(self.kind)
 
 
+#: The largest game, turn and Serpent move-back number a log may hold (2**53 - 1: exact as a
+#: JSON number and as an int64, whatever the reader does with it).
+MAX_NUMBER = 2**53 - 1
+#: The largest roll number and rolls left (20 rolls at most, a Wolf square's bonus roll and up to
+#: 10 first-turn extra rolls stay well below; the valuation's memo keys the roll below 64).
+MAX_ROLL = 63
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+
+
+def _quoted(raw: str, limit: int = 40) -> str:
+    """``raw`` quoted for a message, cut to ``limit`` characters (a hostile cell stays short)."""
+    return repr(raw if len(raw) <= limit else raw[:limit] + "...")
+
+
 class _Row:
     def __init__(self, path, line, cells):
         self.path, self.line, self.cells = path, line, cells
@@ -144,16 +159,20 @@ class _Row:
     def get(self, col):
         return self.cells.get(col, "").strip()
 
-    def integer(self, col, low, high=None, blank=None):
-        raw = self.get(col)
+    def integer(self, col, low, high=MAX_NUMBER, blank=None, raw=None):
+        """The whole number in ``col`` (or ``raw``, a token of that column), ``low..high``; every
+        integer the reader takes goes through here, so none can overflow the int64 arrays."""
+        raw = self.get(col) if raw is None else raw.strip()
         if raw == "" and blank is not None:
             return blank
-        try:
-            v = int(raw)
-        except ValueError:
-            self.fail(col, f"{raw!r} is not a whole number")
-        if v < low or (high is not None and v > high):
-            self.fail(col, f"{v}; allowed: {low}..{high}" if high is not None else f"{v}; allowed: >= {low}")
+        if not _WHOLE.fullmatch(raw):
+            self.fail(col, f"{_quoted(raw)} is not a whole number; allowed: {low}..{high}")
+        digits = raw.lstrip("+-").lstrip("0")
+        if len(digits) > len(str(max(abs(low), abs(high)))):  # no int() of a 5,000-digit cell
+            self.fail(col, f"{_quoted(raw)}; allowed: {low}..{high}")
+        v = int(raw)
+        if not low <= v <= high:
+            self.fail(col, f"{v}; allowed: {low}..{high}")
         return v
 
     def animal(self, col, raw=None):
@@ -161,12 +180,13 @@ class _Row:
         try:
             return animal_index(raw, col)
         except HeronSimError:
-            self.fail(col, f"{raw!r} is not an animal; allowed: {', '.join(ANIMALS)}")
+            self.fail(col, f"{_quoted(raw)} is not an animal; allowed: {', '.join(ANIMALS)}")
 
 
 def read_log(path: str | Path, rules) -> Log:
     """Read and check a turn log against ``rules`` (its number of dice, rolls, faces)."""
     from ..engine.pack import pack_rules
+    from ..interrupt import check
     from ..io import read_text
 
     text = read_text(path, "LOG")
@@ -193,7 +213,10 @@ def read_log(path: str | Path, rules) -> Log:
     players: list[str] = []
     states = []
     patience: dict[tuple, int] = {}  # (game, turn, seat) -> the animal Patience set this turn
-    for (line, text_line) in body[1:]:
+    deer: dict[tuple, tuple] = {}  # (game, turn, seat) -> (die, animal) the Deer set this turn
+    for n_row, (line, text_line) in enumerate(body[1:]):
+        if n_row % 2048 == 0:
+            check()  # Ctrl-C under the command line: stop here (heron_sim.interrupt)
         values = next(csv.reader([text_line]))
         if len(values) != len(header):
             raise HeronSimError(f"{name}: line {line}: {len(values)} fields; the header has {len(header)}")
@@ -219,21 +242,24 @@ def read_log(path: str | Path, rules) -> Log:
         if kind == D_SNAKE:
             nominal = row.integer("detail", 1)
         else:
-            roll = row.integer("roll", 1)
+            roll = row.integer("roll", 1, MAX_ROLL)
             s[S_ROLL] = roll
-            s[S_ROLLS_LEFT] = row.integer("rolls_left", 0, blank=max(rules.rolls - roll, 0))
+            s[S_ROLLS_LEFT] = row.integer("rolls_left", 0, MAX_ROLL, blank=max(rules.rolls - roll, 0))
             tokens = row.get("dice").split()
             if len(tokens) != n_dice:
                 row.fail("dice", f"{len(tokens)} dice; the rules have {n_dice} ({rules.mode})")
+            off = []  # the dice showing an animal they do not bear: only the Deer sets one
             for i, t in enumerate(tokens):
                 mark = t[-1] if t[-1] in "*+" else ""
                 face = row.animal("dice", t[: len(t) - len(mark)])
                 if _face_index(R, i, face) < 0:
-                    row.fail("dice", f"die {i} has no {ANIMALS[face]} face")
+                    off.append((i, face))
                 held = mark != ""
                 s[S_FACE + i] = face
                 s[S_STATUS + i] = RESERVED if face == HERON else (KEPT if held else FREE)
                 s[S_FRESH + i] = 0 if mark == "*" else 1
+            if off:
+                _check_deer(row, off, guide, ready, deer.get(key))
         raw_choice = row.get("choice")
         kept_mask = 0
         if kind == D_EAGLE_PICK:
@@ -247,7 +273,10 @@ def read_log(path: str | Path, rules) -> Log:
             s[S_EAGLE_DIE] = die
             s[S_NDRAWS] = draws
             for k, f in enumerate(faces):
-                s[S_EAGLE_FACES + k] = row.animal("detail", f)
+                drawn = row.animal("detail", f)
+                if _face_index(R, die, drawn) < 0:
+                    row.fail("detail", f"die {die} has no {ANIMALS[drawn]} face (the Eagle draws the die's own faces)")
+                s[S_EAGLE_FACES + k] = drawn
             choice = row.integer("choice", 0, draws)
             if guide != AIGLE:
                 row.fail("guide", f"{ANIMALS[guide]}: an eagle_face decision needs the aigle guide")
@@ -259,12 +288,7 @@ def read_log(path: str | Path, rules) -> Log:
             if kind == D_KEEP and choice == 1:
                 raw = row.get("kept").split()
                 for t in raw:
-                    try:
-                        i = int(t)
-                    except ValueError:
-                        row.fail("kept", f"{t!r} is not a die number (0..{n_dice - 1})")
-                    if not 0 <= i < n_dice:
-                        row.fail("kept", f"die {i}; allowed: 0..{n_dice - 1}")
+                    i = row.integer("kept", 0, n_dice - 1, raw=t)
                     if s[S_STATUS + i] != FREE:
                         row.fail("kept", f"die {i} is not free (already kept, or a heron)")
                     kept_mask |= 1 << i
@@ -278,6 +302,10 @@ def read_log(path: str | Path, rules) -> Log:
                         arg = row.animal("detail")
                         if arg == HERON or s[S_FACE + die] == HERON:
                             row.fail("detail", "the Deer neither makes nor changes a heron")
+                        if not any(s[S_FACE + j] == arg for j in range(n_dice) if j != die):
+                            row.fail("detail", f"{ANIMALS[arg]}: the Deer sets a die to an animal "
+                                               "showing on another die")
+                        deer[key] = (die, arg)
                     elif guide == HERON:
                         f = row.animal("detail")
                         arg = _face_index(R, die, f)
@@ -309,6 +337,26 @@ def read_log(path: str | Path, rules) -> Log:
     arr = {k: np.asarray(v, dtype=np.float64 if k == "seconds" else np.int64) for k, v in out.items()}
     return Log(name, n_dice, arr["lines"], arr["kind"], arr["choice"], np.vstack(states), arr["kept"],
                arr["nominal"], arr["game"], arr["turn"], arr["seat"], players, arr["seconds"], comments)
+
+
+def _check_deer(row: _Row, off: list, guide: int, ready: int, used) -> None:
+    """Dice showing an animal they do not bear (``off``: (die, animal)): only the Deer's power
+    sets one (heron_sim.loop.powers.apply_power: a die that is no heron becomes an animal
+    showing on another die; 10 D6), once a turn, never to a heron, and it exhausts the guide; a
+    Deer use logged earlier in the turn (``used``: its die and animal) names the only die and
+    animal it can be."""
+    i, face = off[0]
+    what = f"die {i} has no {ANIMALS[face]} face"
+    if face == HERON:
+        row.fail("dice", what)
+    if guide != CERF or ready != 0:
+        row.fail("dice", f"{what} (only a Deer guide's power, once used: guide cerf, ready 0, "
+                         "sets a die to an animal it lacks)")
+    if len(off) > 1:
+        j, other = off[1]
+        row.fail("dice", f"{what}, and die {j} no {ANIMALS[other]} face (the Deer changes one die a turn)")
+    if used is not None and used != (i, face):
+        row.fail("dice", f"{what} (the Deer set die {used[0]} to {ANIMALS[used[1]]} this turn)")
 
 
 def _face_index(R, die: int, animal: int) -> int:

@@ -113,15 +113,23 @@ def log_decide_c(kind, seat, wp, wn, rp, rn, gp, spp, rows, cols):
 
 
 def recording_rows(sids: np.ndarray, sp: np.ndarray, buf: np.ndarray, cap: int) -> tuple[np.ndarray, np.ndarray]:
-    """The plug-in ids and the widened rows that make every seat record into ``buf``."""
+    """The plug-in ids and the widened rows that make every seat record into ``buf``.
+
+    With rules by guide ``sp`` holds one block of ``len(sids)`` seat rows per set of a turn's
+    rules (heron_sim.strategies.seat_arrays, heron_sim.loop.game.turn_rules): every row of every
+    block is widened, each with its own seat's strategy id, so a turn records whichever block
+    it reads."""
     from ..strategies import decide_c
     from ..strategies.dispatch import PLUGIN
 
-    players, width = sp.shape
-    out = np.zeros((players, width + EXTRA), dtype=np.float64)
+    players = len(sids)
+    rows, width = sp.shape
+    if players == 0 or rows % players:
+        raise ValueError(f"recording_rows: {rows} parameter rows for {players} seats")
+    out = np.zeros((rows, width + EXTRA), dtype=np.float64)
     out[:, :width] = sp
     out[:, width] = sp[:, 0]
-    out[:, width + 1] = sids
+    out[:, width + 1] = np.tile(np.asarray(sids, dtype=np.float64), rows // players)
     out[:, width + 2] = float(decide_c.address())
     out[:, width + 3] = float(buf.ctypes.data)
     out[:, width + 4] = float(cap)

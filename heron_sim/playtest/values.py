@@ -132,11 +132,20 @@ def evaluate(R, sp, state, out):
     return out
 
 
+#: Rows valued by one call of :func:`evaluate` (a stop request is read between calls).
+CHUNK = 8192
+
+
 def values(R: np.ndarray, sp: np.ndarray, state: np.ndarray) -> np.ndarray:
-    """:func:`evaluate` into a new array."""
+    """:func:`evaluate` into a new array, :data:`CHUNK` rows at a time: Ctrl-C under the command
+    line stops between chunks (heron_sim.interrupt.check raises Stopped)."""
+    from ..interrupt import check
+
     out = np.zeros((state.shape[0], V_WIDTH), dtype=np.float64)
-    if state.shape[0]:
-        evaluate(R, sp, np.ascontiguousarray(state, dtype=np.int64), out)
+    state = np.ascontiguousarray(state, dtype=np.int64)
+    for lo in range(0, state.shape[0], CHUNK):
+        check()
+        evaluate(R, sp, state[lo : lo + CHUNK], out[lo : lo + CHUNK])
     return out
 
 
