@@ -175,6 +175,28 @@ def test_recovery_of_known_parameters(spec, seed, tmp_path):
     assert m[spec] >= m["fit"] - 0.01
 
 
+#: A bold and a timid player of the same skill (issue 57, item 5): caution's sign is read back.
+STYLES = [("human:temp=0.8;caution=-1.5;forget=0.3", 21),
+          pytest.param("human:temp=0.8;caution=1.5;forget=0.3", 22, marks=pytest.mark.slow)]
+
+
+@pytest.mark.statistical
+@pytest.mark.parametrize("spec,seed", STYLES)
+def test_recovery_of_the_risk_appetite_both_ways(spec, seed, tmp_path):
+    """2,000 turns of a bold (or a timid) player: each parameter inside its 95 % interval, and the
+    interval of caution on the player's side of zero (a bold player is not read as timid)."""
+    truth = parse_strategy(spec)[1]
+    rules = _rules()
+    log = log_turns(rules, 200, seed, spec, max_turns=2000)
+    path = tmp_path / "log.csv"
+    path.write_text(log.text, encoding="utf-8")
+    doc = calibrate(path, rules)
+    _inside(doc, truth)
+    c = doc["estimates"]["caution"]
+    assert (c["high"] < 0) if truth["caution"] < 0 else (c["low"] > 0), c
+    assert "reckless" in doc["move_matching"]
+
+
 @pytest.mark.statistical
 @pytest.mark.cli
 def test_sample_log_gives_back_its_parameters_json():
@@ -185,7 +207,7 @@ def test_sample_log_gives_back_its_parameters_json():
     for e in doc["estimates"].values():
         assert set(e) == {"estimate", "low", "high"} and all(isinstance(e[k], float) for k in e)
     _inside(doc, SAMPLE_TRUTH)
-    assert set(doc["move_matching"]) == {"fit", "novice", "casual", "regular", "expert"}
+    assert set(doc["move_matching"]) == {"fit", "novice", "casual", "regular", "expert", "reckless"}
     assert parse_strategy(doc["strategy"])[0] == "human"
     assert doc["turns"] >= 2000 and doc["seconds_per_turn"] is None
     assert SAMPLE.stat().st_size < 1_000_000
