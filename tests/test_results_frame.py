@@ -180,3 +180,60 @@ def test_rows_not_kept_pass_through_each_threads_buffer_to_after(threads):
     assert sorted(seen)[0][0] == 0 and all(b - a <= 512 for a, b in seen)
     with pytest.raises(ValueError, match="after"):
         play_games(np.uint64(5), 7, R, sids, sp, (3000, width), 1000)
+
+
+@pytest.mark.parametrize("mode,players,strategies,overrides,threads", [
+    ("8d8", 4, "greedy", {}, 2),
+    ("8d8", 3, "greedy,prudent,expert", {}, 1),
+    ("10d6", 5, "greedy,novice,expert,racer,casual", {"guide.heron.rolls": 4}, 2),
+])
+def test_the_summary_run_is_the_batches_summary_columns(mode, players, strategies, overrides, threads):
+    """simulate_to_file without a file (simulate --json) plays every game in one kernel call and
+    builds the summary's frame once: the same frame, column by column, as the batches'
+    summary_columns joined (the summary a user reads is the same figures)."""
+    from heron_sim.analysis import summarize
+    from heron_sim.simulation import simulate_batches, simulate_to_file, summary_columns
+
+    rules = Rules.build(mode=mode, players=players, overrides=overrides)
+    threads = min(threads, numba.config.NUMBA_NUM_THREADS)
+    ref = pd.concat([summary_columns(b) for b in simulate_batches(rules, 5000, 5, strategies, threads=threads)],
+                    ignore_index=True)
+    run = simulate_to_file(rules, 5000, 5, strategies, threads=threads)
+    assert (run.played, run.requested) == (5000, 5000)
+    pd.testing.assert_frame_equal(run.frame, ref, check_exact=True)
+    assert repr(summarize(run.frame)) == repr(summarize(ref))
+
+
+def test_a_stopped_summary_run_keeps_the_games_played(monkeypatch):
+    import heron_sim.simulation as sim
+    from heron_sim.simulation import simulate_batches, simulate_to_file, summary_columns
+
+    rules = Rules.build(mode="8d8", players=2)
+    checks = iter([False] * 3 + [True] * 100)
+    monkeypatch.setattr(sim, "stop_requested", lambda: next(checks))
+    run = simulate_to_file(rules, 40_000, 4, "greedy,prudent", threads=min(2, numba.config.NUMBA_NUM_THREADS))
+    assert run.interrupted and 0 < run.played < 40_000 and len(run.frame) == run.played
+    monkeypatch.undo()
+    ref = pd.concat([summary_columns(b) for b in simulate_batches(rules, run.played, 4, "greedy,prudent")],
+                    ignore_index=True)
+    pd.testing.assert_frame_equal(run.frame, ref, check_exact=True)
+
+
+def test_power_uses_by_strategy_read_from_codes_as_from_strings():
+    """The per-strategy power uses from the columns' codes (categories or strings) are the
+    figures of the row-by-row string comparison they replace."""
+    from heron_sim.analysis.summary import power_uses_per_game_dealt
+
+    rules = Rules.build(mode="8d8", players=4)
+    df = simulate(rules, 2000, 3, "greedy,expert,greedy,racer")
+    slow = {}
+    strat = np.stack([df[f"strategy_{s}"].astype(str).to_numpy() for s in range(4)], axis=1)
+    codes = np.stack([df[f"guide_{s}"].cat.codes.to_numpy() for s in range(4)], axis=1)
+    for a, name in enumerate(ANIMALS):
+        uses = df[f"power_{name}"].to_numpy()
+        for st in sorted(set(strat.ravel())):
+            mine = ((codes == a) & (strat == st)).any(axis=1)
+            if mine.any():
+                slow.setdefault(st, {})[name] = float(uses[mine].sum() / mine.sum())
+    for frame in (df, df.astype({f"strategy_{s}": "category" for s in range(4)})):
+        assert power_uses_per_game_dealt(frame)["power_uses_per_game_dealt_by_strategy"] == slow

@@ -100,18 +100,37 @@ def power_uses_per_game_dealt(df: pd.DataFrame) -> dict:
     if not n:
         return {"power_uses_per_game_dealt": total, "power_uses_per_game_dealt_by_strategy": by}
     codes = np.stack([df[f"guide_{s}"].cat.codes.to_numpy() for s in range(P)], axis=1)
-    strat = np.stack([df[f"strategy_{s}"].astype(str).to_numpy() for s in range(P)], axis=1)
+    seats = _strategy_seats(df, P)
     for a, name in enumerate(ANIMALS):
         uses = df[f"power_{name}"].to_numpy()
         holder = codes == a
         dealt = holder.any(axis=1)
         if dealt.any():
             total[name] = float(uses[dealt].sum() / dealt.sum())
-        for st in sorted(set(strat.ravel())):
-            mine = (holder & (strat == st)).any(axis=1)
+        for st in sorted(seats):
+            mine = (holder & seats[st]).any(axis=1)
             if mine.any():
                 by.setdefault(st, {})[name] = float(uses[mine].sum() / mine.sum())
     return {"power_uses_per_game_dealt": total, "power_uses_per_game_dealt_by_strategy": by}
+
+
+def _strategy_seats(df: pd.DataFrame, P: int) -> dict[str, np.ndarray]:
+    """strategy name -> bool[games, P]: the seats it plays, game by game; read from the columns'
+    category codes (pandas' factorize for a column of strings), never by comparing strings row
+    by row (0.3 s for 200,000 games)."""
+    out: dict[str, np.ndarray] = {}
+    n = len(df)
+    for s in range(P):
+        column = df[f"strategy_{s}"]
+        if isinstance(column.dtype, pd.CategoricalDtype):
+            codes, names = column.cat.codes.to_numpy(), column.cat.categories
+        else:
+            codes, names = pd.factorize(column, use_na_sentinel=False)
+        for k, name in enumerate(names):
+            here = codes == k
+            if here.any():
+                out.setdefault(str(name), np.zeros((n, P), dtype=bool))[:, s] = here
+    return out
 
 
 def summary_table(summaries: dict[str, dict]) -> pd.DataFrame:
