@@ -50,13 +50,28 @@ FIRST_CHUNK = 200
 #: the machine (a 20,000-game chunk of Rampage took 51 s on a loaded machine).
 CHUNK_SECONDS = 0.5
 
+#: Seconds between two reads of the stop flag while a chunk plays (:func:`simulate_chunks`).
+STOP_POLL = 0.05
+#: Seconds a stop waits for the chunk in flight before it leaves it, its games dropped: a chunk
+#: that ends within them is kept. A chunk lasts about CHUNK_SECONDS, but the first one of a run
+#: compiles the game's kernels when their cache is cold (after any edit of the engine's or the
+#: game's sources: 50 to 75 s on a loaded two-core machine, numba cannot be interrupted), and a
+#: loaded machine can stretch any chunk: neither delays a stop by more than this.
+STOP_GRACE = 1.0
+
+
 def play_slices(games: int, chunk: int, play: Callable[[int, int], None],
                 progress: Callable[[int], None] | None = None) -> None:
     """Call ``play(a, b)`` for the slices ``a..b-1`` of ``range(games)`` (at most ``chunk``
     games each), on ``numba.get_num_threads()`` threads at once: the games' kernels release the
     GIL (``nogil=True``) and write disjoint rows, and game ``i`` draws from its own stream, so
     the results are the same for any number of threads. ``progress`` is called in this thread,
-    in slice order."""
+    in slice order.
+
+    The threads are daemons, started for the call: a chunk that :func:`simulate_chunks` left
+    after a stop (its kernels compiling, say) never holds the process at exit, as the workers of
+    a ``ThreadPoolExecutor`` would (they are joined at exit). An error in a slice, or a
+    KeyboardInterrupt in this thread, starts no further slice and is raised here."""
     import numba
 
     threads = numba.get_num_threads()
@@ -69,14 +84,87 @@ def play_slices(games: int, chunk: int, play: Callable[[int, int], None],
             if progress is not None:
                 progress(b - a)
         return
-    from concurrent.futures import ThreadPoolExecutor
+    import itertools
+    import threading
 
-    with ThreadPoolExecutor(max_workers=threads, thread_name_prefix="heron-sim-game") as pool:
-        futures = [pool.submit(play, a, b) for a, b in bounds]
-        for (a, b), f in zip(bounds, futures):
-            f.result()
+    ended = [threading.Event() for _ in bounds]
+    failed: list[BaseException] = []
+    order = itertools.count()  # next() is atomic: each slice is taken by one thread
+    quit_ = threading.Event()
+
+    def worker() -> None:
+        while not quit_.is_set():
+            i = next(order)
+            if i >= len(bounds):
+                return
+            try:
+                play(*bounds[i])
+            except BaseException as err:  # noqa: BLE001 - raised in the calling thread
+                failed.append(err)
+                quit_.set()
+                for e in ended:  # the caller may wait on a slice no thread will take now
+                    e.set()
+                return
+            ended[i].set()
+
+    for _ in range(min(threads, len(bounds))):
+        threading.Thread(target=worker, name="heron-sim-game", daemon=True).start()
+    try:
+        for (a, b), e in zip(bounds, ended):
+            e.wait()
+            if failed:
+                raise failed[0]
             if progress is not None:
                 progress(b - a)
+    finally:
+        quit_.set()
+
+
+def _chunk_on_thread(call: Callable, progress: Callable[[int], None] | None):
+    """``call(advance)`` (one chunk of games) on a daemon thread while this one reads the stop
+    flag every :data:`STOP_POLL` seconds and forwards ``advance(n)`` to ``progress`` (here, in
+    order). Returns what ``call`` returned (or raises what it raised), or ``None`` when a stop
+    was requested and the chunk did not end within :data:`STOP_GRACE` seconds: it is left to end
+    on its own (its games are not kept, a daemon never holds the process at exit). The thread
+    plays on as many numba threads as this one."""
+    import threading
+    from collections import deque
+
+    import numba
+
+    from ..interrupt import stop_requested
+
+    threads = numba.get_num_threads()
+    box: dict[str, Any] = {}
+    counts: deque = deque()
+    ended = threading.Event()
+
+    def run() -> None:
+        try:
+            numba.set_num_threads(threads)
+            box["value"] = call(counts.append if progress is not None else None)
+        except BaseException as err:  # noqa: BLE001 - raised in the calling thread
+            box["error"] = err
+        finally:
+            ended.set()
+
+    def forward() -> None:
+        while counts:
+            progress(counts.popleft())
+
+    threading.Thread(target=run, name="heron-sim-chunk", daemon=True).start()
+    deadline = None
+    while not ended.wait(STOP_POLL):
+        forward()
+        if stop_requested():
+            now = time.monotonic()
+            deadline = deadline if deadline is not None else now + STOP_GRACE
+            if now >= deadline:
+                return None
+    forward()
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
 
 
 @runtime_checkable
@@ -291,7 +379,11 @@ def simulate_chunks(game: LightGame, rules, games: int, players: int, seed: int,
 
     The chunks adapt to the speed measured: the first holds :data:`FIRST_CHUNK` games, each
     later one the games the last ran at in :data:`CHUNK_SECONDS` (at most twice the last
-    chunk, at most ``chunk``), so that a stop acts within about a second whatever the game."""
+    chunk, at most ``chunk``), so that a stop acts within about a second whatever the game.
+    Each chunk plays on its own thread while this one reads the stop flag
+    (:func:`_chunk_on_thread`): a stop that comes while a chunk plays keeps it if it ends within
+    :data:`STOP_GRACE` seconds, else leaves it (a cold cache's compilation, a machine so loaded
+    that the chunk runs long), so that no chunk delays a stop by more than that."""
     from ..interrupt import stop_requested
 
     if not 0 <= seed <= MAX_SEED:
@@ -301,8 +393,13 @@ def simulate_chunks(game: LightGame, rules, games: int, players: int, seed: int,
     while done < games and not stop_requested():
         n = min(size, games - done)
         t0 = time.perf_counter()
-        frame = game.simulate(rules, games=n, players=players, seed=seed, strategies=list(strategies),
-                              progress=progress, first_game=first_game + done)
+        start = first_game + done
+        frame = _chunk_on_thread(
+            lambda advance, n=n, start=start: game.simulate(rules, games=n, players=players, seed=seed,
+                                                            strategies=list(strategies), progress=advance,
+                                                            first_game=start), progress)
+        if frame is None:  # stopped, the chunk still playing: left (its games not kept)
+            return
         elapsed = time.perf_counter() - t0
         done += n
         rate = n / max(elapsed, 1e-6)
