@@ -45,3 +45,59 @@ def test_bad_inputs_are_one_line(tmp_path):
         replay(tmp_path / "nope.toml", tmp_path / "v.toml", seed=1, games=100)
     with pytest.raises(HeronSimError, match="--games"):
         replay(spec, tmp_path / "v.toml", seed=1, games=5)
+
+
+# ---------------------------------------------------------------- the variant read as simulate reads rules
+@pytest.mark.parametrize("line,message", [('mode = "9d9"', "mode: '9d9' is not a mode"),
+                                          ("players = 1", "players: 1 is out of range")])
+def test_a_variant_file_is_checked_as_simulate_checks_rules(tmp_path, line, message):
+    """A variant's own mode and player count are checked, not overridden by the study's: the
+    same error as `simulate --rules` gives for the file, one `error:` line, exit 2."""
+    from tests.helpers import cli
+
+    spec = write(tmp_path, SMALL)
+    v = tmp_path / "bad.toml"
+    v.write_text(f"bull_bonus = 3\n{line}\n", encoding="utf-8")
+    with pytest.raises(HeronSimError, match=message):
+        replay(spec, v, seed=1, games=100)
+    sim = cli("simulate", "--rules", v, "--games", 10)
+    res = cli("replay", spec, v, "--games", 100)
+    assert sim.exit_code == res.exit_code == 2, res.output
+    lines = [ln for ln in res.output.splitlines() if ln.strip()]
+    assert lines == [ln for ln in sim.output.splitlines() if ln.strip()], (res.output, sim.output)
+    assert len(lines) == 1 and lines[0].startswith("error: ") and message in lines[0], res.output
+
+
+def test_a_variant_under_which_no_game_finishes_says_degenerate(tmp_path):
+    """A variant under which every game hits the round limit: the replay says in words that no
+    game finished (how many were played, the limit), in its text and its JSON, and never that
+    it holds; the base, whose games finish, is not called degenerate."""
+    import json
+
+    from tests.helpers import cli
+
+    spec = write(tmp_path, SMALL)
+    v = tmp_path / "stuck.toml"
+    v.write_text("max_rounds = 1\n", encoding="utf-8")
+    games = 200
+    res = replay(spec, v, seed=5, games=games)
+    tables = len(res["table_names"])
+    words = res["degenerate"]
+    assert words and words.startswith("degenerate: no game finished under these rules"), words
+    assert f"({games * tables:,} games played, all hit the round limit, max_rounds = 1)" in words, words
+    assert [u["games"] for u in res["unfinished"]["variant"]] == [games] * tables
+    assert res["unfinished"]["base"] == [] and "base rules" not in words
+    assert not res["holds"]
+    text = replay_text(res)
+    assert "Degenerate: no game finished under these rules" in text, text
+    assert "DOES NOT HOLD" in text and "(degenerate)" in text, text
+    out = cli("replay", spec, v, "--seed", 5, "--games", games, "--json")
+    assert out.exit_code == 0, out.output
+    doc = json.loads(out.stdout)
+    assert doc["degenerate"] == words
+    # a variant whose games finish is not degenerate
+    ok = tmp_path / "ok.toml"
+    ok.write_text("bull_bonus = 3\n", encoding="utf-8")
+    fine = replay(spec, ok, seed=5, games=games)
+    assert fine["degenerate"] is None and fine["unfinished"] == {"variant": [], "base": []}
+    assert "egenerate" not in replay_text(fine)

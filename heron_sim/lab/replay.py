@@ -36,6 +36,45 @@ def _spec(path: Path, seed: int, panel: str | None):
     return parse_spec(data, path)
 
 
+def check_variant(path: Path, base: Rules) -> Rules:
+    """The variant rules file read as ``heron-sim simulate --rules`` reads a rules file: the
+    same builder (:meth:`Rules.build`, defaults then the file), every key checked, its own
+    ``mode`` and ``players`` too (``mode = "9d9"``, ``players = 1``: the
+    :class:`~heron_sim.errors.RulesError` of simulate, one line). Then the variant as the study
+    plays it: the file at the study's base mode and player count (each table's own are applied
+    by :func:`variant_for`)."""
+    Rules.build(rules_file=str(path))  # exactly simulate's check: a bad value is never overridden silently
+    return Rules.build(mode=base.mode, players=base.players, rules_file=str(path))
+
+
+def unfinished_tables(sums, table_rules, names) -> list[dict]:
+    """The tables (of one rules set) where no game finished: ``{"table", "games", "max_rounds"}``
+    each, from the evaluation's sums (``[tables, K]``, :data:`~heron_sim.lab.metrics.IX`)."""
+    import numpy as np
+
+    from .metrics import IX
+
+    S = np.asarray(sums, dtype=float).reshape(len(names), -1)
+    return [{"table": n, "games": int(S[i, IX["games"]]), "max_rounds": int(r.max_rounds)}
+            for i, (n, r) in enumerate(zip(names, table_rules))
+            if S[i, IX["games"]] > 0 and S[i, IX["finished"]] == 0]
+
+
+def degenerate_words(what: str, unfinished: list[dict], tables: int) -> str:
+    """One sentence when no game finished under ``what`` at some table (every win and length
+    figure there is undefined, "n/a"), else empty (docs/tuning.md: such a run is degenerate)."""
+    if not unfinished:
+        return ""
+    games = sum(u["games"] for u in unfinished)
+    limits = sorted({u["max_rounds"] for u in unfinished})
+    limit = (f"max_rounds = {limits[0]}" if len(limits) == 1
+             else "max_rounds = " + ", ".join(map(str, limits)))
+    where = ("" if len(unfinished) == tables
+             else f" at {', '.join(u['table'] for u in unfinished)} ({len(unfinished)} of {tables} tables)")
+    return (f"degenerate: no game finished under {what}{where} ({games:,} games played, all hit the round "
+            f"limit, {limit}), so every figure there is n/a")
+
+
 def variant_for(spec, variant: Rules) -> tuple:
     """The variant's changes against the study's base, applied to every table's own base rules
     (its player count, its mode)."""
@@ -67,7 +106,7 @@ def replay(tune_file: str | Path, variant_file: str | Path, *, seed: int, games:
     vpath = Path(variant_file)
     if not vpath.is_file():
         raise HeronSimError(f"{vpath}: no such rules file")
-    variant = Rules.build(mode=spec.base.mode, players=spec.base.players, rules_file=str(vpath))
+    variant = check_variant(vpath, spec.base)
     cand, changes = variant_for(spec, variant)
     if not changes:
         log(f"note: {vpath.name} changes no rule of the study's base: the replay compares the rulings with themselves")
@@ -87,10 +126,16 @@ def replay(tune_file: str | Path, variant_file: str | Path, *, seed: int, games:
     fin = evidence(spec, [c], last)
     holm_over_family(fin)
     e = fin[0]
+    unfinished = {"variant": unfinished_tables(reps[-1][0], cand, names),
+                  "base": unfinished_tables(reps[0][0], base_c, names)}
+    words = [w for w in (degenerate_words("these rules", unfinished["variant"], len(names)),
+                         degenerate_words("the study's base rules", unfinished["base"], len(names))) if w]
     return {"variant": str(vpath), "tune_file": str(tune_file), "seed": seed, "games": games, "luck": luck,
             "tables": [sc.describe() for sc in spec.panel], "table_names": names,
             "changes": e["changes"], "evidence": e, "base": base_evidence(spec, last),
-            "holds": bool(meets_95(e)), "feasible": e["feasible"], "moves_unfairness": e.get("moves_unfairness", [])}
+            "holds": bool(meets_95(e)) and not words, "feasible": e["feasible"],
+            "moves_unfairness": e.get("moves_unfairness", []),
+            "degenerate": "; ".join(words) or None, "unfinished": unfinished}
 
 
 def replay_text(res: dict) -> str:
@@ -99,6 +144,8 @@ def replay_text(res: dict) -> str:
     lines = [f"{Path(res['variant']).name} ({e['changes']}), replayed on seed {res['seed']}: {res['games']:,} fresh "
              f"games a table, paired with the base rules, at {len(res['table_names'])} tables:"]
     lines += [f"  {n}: {d}" for n, d in zip(res["table_names"], res["tables"])]
+    if res.get("degenerate"):
+        lines.append(res["degenerate"][0].upper() + res["degenerate"][1:] + ".")
     from .metrics import format_value, unit_suffix
     from .study import estimate_words
 
@@ -122,9 +169,13 @@ def replay_text(res: dict) -> str:
                      f"{100 * (x['variant'] - x['fair']):+z.1f} points from fair")
     lines.append(("HOLDS at every table: every goal passes its equivalence test and every constraint holds."
                   if res["holds"] else
-                  "DOES NOT HOLD at every table: " + ("a constraint fails." if not res["feasible"] else
-                                                     "a goal is not met with 95 % confidence.")))
+                  "DOES NOT HOLD at every table: " + (
+                      "no game finished at some table (degenerate), so it cannot be judged there."
+                      if res.get("degenerate") else
+                      "a constraint fails." if not res["feasible"] else
+                      "a goal is not met with 95 % confidence.")))
     return "\n".join(lines)
 
 
-__all__ = ["REPLAY_FIRST", "replay", "replay_text", "variant_for"]
+__all__ = ["REPLAY_FIRST", "check_variant", "degenerate_words", "replay", "replay_text", "unfinished_tables",
+           "variant_for"]
