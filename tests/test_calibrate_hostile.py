@@ -381,3 +381,34 @@ def test_ctrl_c_stops_calibrate_within_seconds(tmp_path):
     assert re.search(r"interrupted \(SIGINT\): calibrate stopped while [a-z ]+; nothing was fitted", err), err
     assert out == ""
     assert secs < 10, f"{secs:.1f} s from SIGINT to exit"
+
+
+# ---------------------------------------------------------------- rules by guide, valued as played
+def test_rules_by_guide_value_each_decision_on_its_guides_rules(tmp_path):
+    """Under rules by guide a decision is valued on the tables of the rules its player's guide
+    plays, and the fit's constants are the Lion's, the Bull's, the Serpent's and the Eagle's own
+    (before: every row on the base rules, a Héron holder's 4th roll valued as if it had 3)."""
+    from heron_sim.animals import HERON, TAUREAU
+    from heron_sim.engine.pack import pack_rules
+    from heron_sim.playtest import _valued, log_turns
+    from heron_sim.playtest.log import read_log
+    from heron_sim.playtest.values import S_GUIDE, values
+    from heron_sim.rules.rules import P_BULL_BONUS
+    from heron_sim.strategies import seat_arrays
+
+    rules = Rules.build(mode="8d8", players=4, overrides={"guide.heron.rolls": 4, "guide.taureau.bull_bonus": 5})
+    log = log_turns(rules, 60, 3, "casual", max_turns=600)
+    path = tmp_path / "log.csv"
+    path.write_text(log.text, encoding="utf-8")
+    state = read_log(path, rules).state
+    R, vals = _valued(rules, state)
+    assert R[P_BULL_BONUS] == 5
+    heron = state[:, S_GUIDE] == HERON
+    own = rules.guide_rules(HERON)
+    assert heron.any()
+    np.testing.assert_array_equal(vals[heron], values(pack_rules(own), seat_arrays(["expert"], own)[1], state[heron]))
+    base = rules.guide_rules(-1)
+    plain = values(pack_rules(base), seat_arrays(["expert"], base)[1], state)
+    others = ~heron & (state[:, S_GUIDE] != TAUREAU)
+    np.testing.assert_array_equal(vals[others], plain[others])
+    assert not np.array_equal(vals[heron], plain[heron])  # the Héron's own rules matter

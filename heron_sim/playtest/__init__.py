@@ -151,6 +151,38 @@ def calibrate(path: str | Path, rules, player: str | None = None) -> dict:
         raise
 
 
+def _valued(rules, state: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The packed rules the fit reads and each logged decision's values (heron_sim.playtest.values).
+
+    Under rules by guide each decision is valued on the expert's tables of the rules its
+    player's guide plays (``Rules.turn_rows``), and the fit's constants are each read from the
+    rules of the only guide whose holder meets that decision: the Lion's rescue against the
+    Lion's consolation of an Anxiety, the Bull's bonus, the Serpent's advance, the Eagle's draws."""
+    from ..animals import AIGLE, LION, SERPENT, TAUREAU
+    from ..engine.layout import X_CONS_ANX, X_EAGLE_DRAWS
+    from ..engine.pack import pack_rules
+    from ..rules.rules import P_BULL_BONUS, P_SNAKE_ADVANCE
+    from ..strategies import seat_arrays
+    from .values import S_GUIDE, V_WIDTH, values
+
+    sets, of = rules.turn_rows()
+    if len(sets) == 1 and not rules.guides:
+        R = pack_rules(rules)
+        return R, values(R, seat_arrays(["expert"], rules)[1], state)
+    packed = [pack_rules(rules.guide_rules(g)) for g in range(7)]
+    R = pack_rules(rules.guide_rules(-1))  # the rules without rules by guide
+    for slot, guide in ((X_CONS_ANX, LION), (P_BULL_BONUS, TAUREAU), (P_SNAKE_ADVANCE, SERPENT),
+                        (X_EAGLE_DRAWS, AIGLE)):
+        R[slot] = packed[guide][slot]
+    vals = np.zeros((state.shape[0], V_WIDTH), dtype=np.float64)
+    row_set = np.asarray(of)[state[:, S_GUIDE]]
+    for k, rk in enumerate(sets):
+        mine = row_set == k
+        if mine.any():
+            vals[mine] = values(pack_rules(rk), seat_arrays(["expert"], rk)[1], state[mine])
+    return R, vals
+
+
 def _calibrate(path, rules, player, stage: list) -> dict:
     from ..engine.pack import pack_rules
     from ..strategies import seat_arrays
@@ -168,9 +200,7 @@ def _calibrate(path, rules, player, stage: list) -> dict:
             raise HeronSimError(f"--player: {player!r} is not in {log.path}'s player column; "
                                 f"allowed: {', '.join(repr(n) for n in names) or 'none (no player column)'}")
     stage[0] = "valuing the logged decisions"
-    R = pack_rules(rules)
-    _, sp = seat_arrays(["expert"], rules)
-    vals = values(R, sp, log.state)
+    R, vals = _valued(rules, log.state)
     from ..engine.layout import D_KEEP, D_POWER
 
     # a choice the rules did not allow is a log that does not fit its rules: one line
