@@ -9,7 +9,7 @@ LOCK   := requirements.lock
 GAMES  ?= 10000
 SEED   ?= 1
 
-.PHONY: report simulate explore test test-slow test-all bench bench-ladder clean lock upgrade-deps
+.PHONY: report simulate explore test test-slow test-all bench bench-cli bench-ladder clean lock upgrade-deps
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -72,6 +72,10 @@ test-all: $(STAMP)
 ## Performance figures (medians of several runs); not a test.
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench.py
+
+## The command line's speed as a user sees it (simulate --json timed from outside) and its memory.
+bench-cli: $(STAMP)
+	$(BIN)/python benchmarks/bench.py --cli
 
 ## The ladder's mixed table only (games/s, and its CPU time per game against the AI mix's).
 bench-ladder: $(STAMP)

@@ -474,6 +474,50 @@ def wall(cmd, env=None):
     return time.perf_counter() - t
 
 
+def peak_rss(cmd) -> tuple[float, int]:
+    """(seconds, peak resident memory in bytes) of one run of ``cmd`` (os.wait4's own figures
+    for that process, not the largest child's so far)."""
+    t = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT)
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode:
+        raise subprocess.CalledProcessError(proc.returncode, cmd)
+    return time.perf_counter() - t, usage.ru_maxrss * 1024
+
+
+#: The three tables of the command-line rates (issue 61): the seats, and the rate each must reach.
+CLI_TABLES = (("greedy", "greedy", 200_000), ("the AI mix", "greedy,prudent,expert,racer", 115_000),
+              ("the ladder", "novice,casual,regular,expert", 85_000))
+
+
+def cli_figures(repeats: int = 3) -> dict:
+    """The speed a user sees: ``heron-sim simulate --json`` timed from outside, the difference
+    between 220,000 and 20,000 four-player games (start-up and compiling cancel), median of
+    ``repeats``; the peak memory of 1 M and 10 M greedy games; ``simulate --help``'s wall."""
+    out = {}
+    for label, seats, _ in CLI_TABLES:
+        base = CLI + ["simulate", "--mode", "8d8", "--players", "4", "--strategy", seats, "--seed", "3", "--json"]
+        wall(base + ["--games", "20000"])  # compiled, cached
+        diffs = [wall(base + ["--games", "220000"]) - wall(base + ["--games", "20000"]) for _ in range(repeats)]
+        out[label] = 200_000 / statistics.median(diffs)
+    for games in (1_000_000, 10_000_000):
+        out[f"rss_{games}"] = peak_rss(CLI + ["simulate", "--games", str(games), "--json", "--seed", "3"])
+    out["help"] = statistics.median(wall(CLI + ["simulate", "--help"]) for _ in range(repeats))
+    return out
+
+
+def cli_rows(fig: dict) -> list[tuple]:
+    rows = [(f"`simulate --json` from outside, {label}, 4 players, games/s", f"{fig[label]:,.0f}", "",
+             f">= {target:,} (issue 61)") for label, _, target in CLI_TABLES]
+    for games in (1_000_000, 10_000_000):
+        took, rss = fig[f"rss_{games}"]
+        rows.append((f"`simulate --json --games {games:,}`: peak memory (wall)", f"{rss / 2**20:,.0f} MiB ({took:.0f} s)",
+                     "", "< 400 MiB at 10 M (issue 61)" if games > 1_000_000 else ""))
+    rows.append(("`simulate --help`", f"{fig['help']:.2f} s", "", "<= 1 s (issue 61)"))
+    return rows
+
+
 def cold_env(folder: str) -> dict:
     env = dict(os.environ, HERON_SIM_CACHE=folder, PYTHONPATH=str(ROOT))
     env.pop("NUMBA_CACHE_DIR", None)
@@ -509,6 +553,7 @@ def main() -> None:
                         help="only the designer's edit to the first figures, through `heron-sim explore`'s server")
     parser.add_argument("--luck", action="store_true",
                         help="only the luck-adjusted estimates' variance ratios and the games they save (issue 32)")
+    parser.add_argument("--cli", action="store_true", help="only the command line's figures (rates from outside, memory)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--edit-worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -541,6 +586,11 @@ def main() -> None:
               "100 bootstrap resamples")
         for label, value, _, target in luck_rows(luck_figures()) + luck_panel_rows(luck_panel_figures()):
             print(f"{label:<72} {value:>40}  {target}")
+        return
+    if args.cli:
+        print(f"load average at start {os.getloadavg()[0]:.2f}; {args.repeats} repeats, medians")
+        for label, value, _, target in cli_rows(cli_figures(args.repeats)):
+            print(f"{label:<72} {value:>24}  {target}")
         return
     if args.explore:
         print(f"load average at start {os.getloadavg()[0]:.2f}")
@@ -592,6 +642,7 @@ def main() -> None:
     rows += [(label, value, "", "") for label, value in roll_phase_figures()]
     rows += explore_rows(explore_figures(min(args.repeats, 3)))
     rows += luck_rows(luck_figures()) + luck_panel_rows(luck_panel_figures())
+    rows += cli_rows(cli_figures(min(args.repeats, 3)))
     warm = statistics.median(wall(CLI + ["simulate", "--games", "10000", "--json"]) for _ in range(3))
     rows.append(("`heron-sim simulate --games 10000`, warm cache", f"{warm:.2f} s", "", ""))
     if not args.quick:
