@@ -132,3 +132,16 @@ def test_exact_optimal_is_the_expert_optimum_or_a_bound():
     assert res.exit_code == 0, res.output
     opt = json.loads(res.stdout)["optimal_turn"]
     assert opt["exact"] is False and opt["upper_bound"] >= 0.0
+
+
+def test_simulate_help_imports_no_game_nor_scipy():
+    """The help of a command loads only what it shows (issue 61: every lighter game, pandas'
+    frames and scipy were imported for one help line, about a second of every command's start)."""
+    import subprocess
+    import sys
+
+    code = ("import sys\nfrom typer.testing import CliRunner\nfrom heron_sim.cli import app\n"
+            "r = CliRunner().invoke(app, ['simulate', '--help'])\nassert r.exit_code == 0, r.output\n"
+            "print(sorted(m for m in ('heron_sim.games', 'scipy.stats', 'heron_sim.analysis') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]", out.stdout + out.stderr
