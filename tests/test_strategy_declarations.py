@@ -3,6 +3,7 @@ branches and the kernel generator's table all come from the strategy modules' ow
 declarations (heron_sim.strategies.declared)."""
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -100,3 +101,19 @@ def test_generated_dispatcher_has_one_branch_per_declaration():
     branches = re.findall(r"if sid == (\d+):\n\s+return (\w+)\(", src)
     assert sorted((int(s), f) for s, f in branches) == sorted(
         [(d.sid, d.decide) for d in declarations()] + [(dispatch.PLUGIN, "call_address")])
+
+
+def test_parameters_are_read_by_their_named_columns():
+    """A strategy's parameters are read as ``sp[seat, NAME]`` (heron_sim.strategies.common.param_column),
+    never by a bare column number; each name is the column seat_arrays writes that parameter to."""
+    from heron_sim.rules import Rules
+    from heron_sim.strategies import human, prudent, seat_arrays
+
+    root = Path(__file__).resolve().parents[1] / "heron_sim"
+    for folder in ("strategies", "loop", "playtest"):
+        for path in (root / folder).glob("*.py"):
+            bare = re.findall(r"sp\[(?:seat|s|ts), \d+\]", path.read_text(encoding="utf-8"))
+            assert not bare, (path.name, bare)
+    _, sp = seat_arrays(["human:temp=0.7;caution=-0.2;forget=0.4", "prudent:risk=0.15"], Rules.build(mode="8d8", players=2))
+    assert (sp[0, human.TEMP], sp[0, human.CAUTION], sp[0, human.FORGET]) == (0.7, -0.2, 0.4)
+    assert sp[1, prudent.RISK] == 0.15

@@ -30,6 +30,7 @@ from ..engine.layout import (
     MAX_EAGLE_DRAWS, NDICE, NOMINAL, READY, ROLL, ROLLS_LEFT, ROW, SID, STATUS,
 )
 from ..strategies.decide_c import _view1, _view2
+from ..strategies.dispatch import ADDRESS_COLUMN
 from ..strategies.plugins import _C_SIG, call_address
 
 EXTRA = 5  # columns added at the end of every seat row (see the module's docstring)
@@ -93,13 +94,13 @@ def _record(kind, seat, result, w, buf, cap):
 def log_decide(kind, seat, w, R, rng, sp):
     """The seat's own decision (its id and row put back for the call), recorded."""
     c = sp.shape[1] - EXTRA
-    own = sp[seat, 0]
-    sp[seat, 0] = sp[seat, c]
+    own = sp[seat, ADDRESS_COLUMN]
+    sp[seat, ADDRESS_COLUMN] = sp[seat, c]
     sid = w[SID + seat]
     w[SID + seat] = int(sp[seat, c + 1])
     out = call_address(int(sp[seat, c + 2]), kind, seat, w, R, rng, sp)
     w[SID + seat] = sid
-    sp[seat, 0] = own
+    sp[seat, ADDRESS_COLUMN] = own
     cap = int(sp[seat, c + 4])
     buf = _view1(_int64_pointer(int(sp[seat, c + 3])), HEAD + cap * REC, 0)
     _record(kind, seat, out, w, buf, cap)
@@ -128,12 +129,12 @@ def recording_rows(sids: np.ndarray, sp: np.ndarray, buf: np.ndarray, cap: int) 
         raise ValueError(f"recording_rows: {rows} parameter rows for {players} seats")
     out = np.zeros((rows, width + EXTRA), dtype=np.float64)
     out[:, :width] = sp
-    out[:, width] = sp[:, 0]
+    out[:, width] = sp[:, ADDRESS_COLUMN]
     out[:, width + 1] = np.tile(np.asarray(sids, dtype=np.float64), rows // players)
     out[:, width + 2] = float(decide_c.address())
     out[:, width + 3] = float(buf.ctypes.data)
     out[:, width + 4] = float(cap)
-    out[:, 0] = float(log_decide_c.address)
+    out[:, ADDRESS_COLUMN] = float(log_decide_c.address)
     return np.full(players, PLUGIN, dtype=np.int64), out
 
 

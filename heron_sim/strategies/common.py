@@ -7,6 +7,14 @@ from ..engine.jit import hot
 from ..engine.layout import FACE, NDICE, PLAYERS, POS, PROT
 
 
+def param_column(params: dict, name: str) -> int:
+    """The column of a seat's parameter row that holds the strategy's parameter ``name``: its
+    place in the strategy's ``PARAMS`` (heron_sim.strategies.seat_arrays writes them in that
+    order, from column 0). The kernels read ``sp[seat, COLUMN]`` with the module's constant,
+    never a bare column number."""
+    return list(params).index(name)
+
+
 @hot
 def can_target(w, seat, target):
     """An opponent can be targeted (move back, position or guide swap) unless it is protected."""

@@ -25,7 +25,11 @@ PLUGIN = 100
 LUCK_HOOKS = ("land_luck", "luck_add", "pond_luck", "power_luck", "value_after", "value_before", "value_first")
 
 #: How the generated dispatcher calls a plug-in (the address in column 0 of its row).
-PLUGIN_CALL = ("heron_sim.strategies.plugins", "call_address", "int(sp[seat, 0]), kind, seat, w, R, rng, sp")
+#: The column of a plug-in seat's row that holds its compiled wrapper's address (its parameters
+#: follow: heron_sim.strategies.plugins.plugin_row).
+ADDRESS_COLUMN = 0
+PLUGIN_CALL = ("heron_sim.strategies.plugins", "call_address",
+               f"int(sp[seat, {ADDRESS_COLUMN}]), kind, seat, w, R, rng, sp")
 
 
 def fused_source(decls) -> list[str]:

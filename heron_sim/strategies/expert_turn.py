@@ -63,7 +63,7 @@ from ..engine.layout import (
 )
 from ..engine.rng import draw_index, uniform
 from ..rules.rules import P_ANXIETY, P_ROLLS
-from .human import SID as HUMAN, human_action, human_lion, power_after_draw, power_counted, under, zero as human_zero
+from .human import SID as HUMAN, TEMP, human_action, human_lion, power_after_draw, power_counted, under, zero as human_zero
 from .racer import SID as RACER, race_action_tilted, race_tilt
 from ..engine.rulebook import consolation_anxiety, consolation_no_set, pond_opens, power_enabled
 from .expert import (
@@ -239,7 +239,7 @@ def _human_eagle_counted(seat, w, R, rng, sp, ts, t, g, r, h0, f0, fh0, fresh, n
     twice: the same floats, so the same sums); ``k`` (the rules' ``eagle_draws``) is 6 at most."""
     if k > 6:
         raise ValueError("eagle_draws above 6")
-    temp = sp[seat, 0]
+    temp = sp[seat, TEMP]
     x0 = _drawn_value(seat, w, R, sp, ts, t, g, r, h0, f0, fh0, fresh, n, k, 0)
     x1 = _drawn_value(seat, w, R, sp, ts, t, g, r, h0, f0, fh0, fresh, n, k, 1)
     x2 = _drawn_value(seat, w, R, sp, ts, t, g, r, h0, f0, fh0, fresh, n, k, 2)
@@ -552,7 +552,7 @@ def _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots, kept, roll, n
         best = v0
         h0, f0, fh0 = _without(held, free, fh, a, fresh)
         k_draws = R[X_EAGLE_DRAWS]
-        soft = human and sp[seat, 0] > 0.0  # human.human_eagle_pick: a softmax over the faces' values
+        soft = human and sp[seat, TEMP] > 0.0  # human.human_eagle_pick: a softmax over the faces' values
         pick = 0
         for k in range(k_draws):
             f = roll_die(0, w, R, rng)
@@ -701,7 +701,7 @@ def roll_phase_dice(seat, w, R, rng, sp, race, human):
             return OUT_ANXIETY
         r = w[ROLLS_LEFT]
         if roll_time and w[READY + seat] != 0 and power_enabled(R, guide) and human:
-            if sp[seat, 0] <= 0.0:  # temp 0: expert.best_power's, on the generic loop
+            if sp[seat, TEMP] <= 0.0:  # temp 0: expert.best_power's, on the generic loop
                 _lay_out(lst, nf, w, n, total)
                 return CONTINUE
             col, slots = held_column(sp, ts, t, guide, r, kept, roll, n, _fresh(roll))
@@ -845,7 +845,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
             return OUT_ANXIETY
         r = w[ROLLS_LEFT]
         if roll_time and w[READY + seat] != 0 and power_enabled(R, guide) and human:
-            if sp[seat, 0] <= 0.0:  # temp 0: expert.best_power's, on the generic loop
+            if sp[seat, TEMP] <= 0.0:  # temp 0: expert.best_power's, on the generic loop
                 return CONTINUE
             col, slots = turn_column(sp, ts, t, gd, r, kept, roll, n)
             decided, u = power_counted(seat, w, R, rng, sp, ts, col, guide, r, stored, total)
@@ -878,7 +878,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
                         counts_into(w, total)
                         adv = counted_advance(seat, w, R)
                         base = float(adv if adv > 0 else consolation_no_set(R))
-                    if not under(u, v - base - POWER_MARGIN, sp[seat, 0]):
+                    if not under(u, v - base - POWER_MARGIN, sp[seat, TEMP]):
                         code = -1  # not used after all: the keep decision below
                 elif code < 0 or not (unique and valued):
                     return CONTINUE

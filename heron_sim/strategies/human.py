@@ -60,7 +60,7 @@ from ..engine.dice import count_animals
 from .greedy_turn import counts_into, greedy_score
 from ..engine.rng import uniform
 from ..rules.rules import P_SNAKE_ADVANCE
-from .common import furthest_ahead_opponent
+from .common import furthest_ahead_opponent, param_column
 from .expert import (
     KEEP_STOP, POWER_MARGIN, _value_with_face, apply_keep_action, best_power, counted_advance,
     decode_power, eagle_pick, expert_decide, final_advance, has_tables, keep_column,
@@ -103,6 +103,9 @@ RUNG_DESCRIPTIONS = {
     "regular": "Ladder rung 3 (human:temp=0.3,caution=0.3,forget=0.1); expert is rung 4.",
 }
 
+#: The parameters' columns of a seat's row (heron_sim.strategies.common.param_column).
+TEMP, CAUTION, FORGET = (param_column(PARAMS, p) for p in ("temp", "caution", "forget"))
+
 REGEN_WORTH = 2.5  # squares a regenerated guide is worth (the expert prefers it to 2 squares)
 SNAKE_WORTH = 2.5  # squares a kept Serpent is worth (the expert cancels a swing of 3 or more)
 
@@ -141,7 +144,7 @@ def take(rng, d, temp):
 @hot
 def forgets(rng, sp, seat):
     """The ready power is overlooked (chance ``forget``; no draw when it is 0)."""
-    f = sp[seat, 2]
+    f = sp[seat, FORGET]
     return f > 0.0 and uniform(rng) < f
 
 
@@ -149,7 +152,7 @@ def forgets(rng, sp, seat):
 def zero(sp, seat):
     """The seat plays exactly as the expert (temp = caution = forget = 0): the expert's fused
     turn, unchanged."""
-    return sp[seat, 0] == 0.0 and sp[seat, 1] == 0.0 and sp[seat, 2] == 0.0
+    return sp[seat, TEMP] == 0.0 and sp[seat, CAUTION] == 0.0 and sp[seat, FORGET] == 0.0
 
 
 @hot_inline
@@ -159,8 +162,8 @@ def human_action(seat, w, R, rng, sp, ts, col):
     in w[COUNTS] (the generic path counts them, :func:`human_keep`; the expert's fused turn
     counts them as it rolls, heron_sim.strategies.expert_turn)."""
     action = int(sp[ts, col])
-    temp = sp[seat, 0]
-    caution = sp[seat, 1]
+    temp = sp[seat, TEMP]
+    caution = sp[seat, CAUTION]
     if temp > 0.0 or caution != 0.0:
         reroll = int(sp[ts, col + 2])
         if reroll < 0:
@@ -192,7 +195,7 @@ def human_lion(seat, R, rng, sp, adv):
     """The Lion's rescue of an Anxiety whose rescued dice score ``adv``: 1 or 0."""
     if forgets(rng, sp, seat):
         return 0
-    temp = sp[seat, 0]
+    temp = sp[seat, TEMP]
     d = float(adv - consolation_anxiety(R))
     if temp <= 0.0:
         return 1 if d > 0.0 else 0  # expert.lion_worth_it
@@ -213,7 +216,7 @@ def human_power(seat, w, R, rng, sp):
     if forgets(rng, sp, seat):
         w[MEMO] = 0
         return -1
-    temp = sp[seat, 0]
+    temp = sp[seat, TEMP]
     if temp <= 0.0:
         return best_power(seat, w, R, sp, POWER_MARGIN)
     w[MEMO] = 0
@@ -227,7 +230,7 @@ def power_after_draw(seat, w, R, sp, u):
     """:func:`human_power` once ``u`` is drawn (temp > 0, the seat has tables): -1 or a
     D_POWER action, on the dice laid out in the workspace (the fused turn calls it where
     :func:`power_counted` cannot decide, heron_sim.strategies.expert_turn)."""
-    temp = sp[seat, 0]
+    temp = sp[seat, TEMP]
     ts = table_seat(seat, sp)
     r = w[ROLLS_LEFT]
     best = math.nan  # the best use's stored value (identical dice), else scanned below
@@ -284,7 +287,7 @@ def power_counted(seat, w, R, rng, sp, ts, col, guide, r, stored, total):
         counts_into(w, total)
         adv = counted_advance(seat, w, R)
         base = float(adv if adv > 0 else consolation_no_set(R))
-    return not under(u, best_use_value(sp, ts, col, guide) - base - POWER_MARGIN, sp[seat, 0]), u
+    return not under(u, best_use_value(sp, ts, col, guide) - base - POWER_MARGIN, sp[seat, TEMP]), u
 
 
 @hot
@@ -299,7 +302,7 @@ def best_use_value(sp, ts, col, guide):
 @hot
 def human_eagle_pick(seat, w, R, rng, sp):
     """The Eagle's face by a softmax over the original and the drawn faces' table values."""
-    temp = sp[seat, 0]
+    temp = sp[seat, TEMP]
     if temp <= 0.0:
         return eagle_pick(seat, w, R, sp)
     die = w[EAGLE_DIE]
@@ -333,7 +336,7 @@ def _eagle_value(seat, w, R, sp, r, die, st, j):
 
 @hot
 def human_decide(kind, seat, w, R, rng, sp):
-    temp = sp[seat, 0]
+    temp = sp[seat, TEMP]
     if kind == D_KEEP:
         return human_keep(seat, w, R, rng, sp)
     if kind == D_POWER:

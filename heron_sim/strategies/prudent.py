@@ -32,11 +32,12 @@ from ..engine.layout import (
     X_EAGLE_DRAWS,
 )
 from ..rules.rules import P_ANXIETY, P_DOUBLING, P_SNAKE_ADVANCE
-from .common import furthest_ahead_opponent
+from .common import furthest_ahead_opponent, param_column
 
 NAME = "prudent"
 DESCRIPTION = "Risk-aware heuristic: rerolls when P(Anxiety next roll) <= risk and the gain is positive."
 PARAMS = {"risk": 0.3}
+RISK = param_column(PARAMS, "risk")  # its column of the seat's row
 SID = 4  # the kernel's id of this strategy (unique; heron_sim.strategies.dispatch)
 DECIDE = "prudent_decide"  # its decision function, called by the generated dispatcher
 FUSED_TURN = "prudent_turn.prudent_roll_phase"  # its turn, counted (heron_sim.loop.turn)
@@ -143,7 +144,7 @@ def rerolls(seat, w, R, sp, f, qh, qt, herons, kt, size0, target, s0):
                 s = size0  # the largest set showing can only grow (approximately)
             ev += pj * px * _advance_of(seat, w, R, s, target)
     p_anx = 1.0 - p_safe
-    risk = sp[seat, 0]
+    risk = sp[seat, RISK]
     return p_anx <= risk and ev > s0
 
 
