@@ -48,15 +48,7 @@ def missing_speed_hooks(numba_module) -> list[str]:
     """The hooks of :data:`NUMBA_SPEED_HOOKS` that ``numba_module`` lacks (dotted names)."""
     import numba.np.arrayobj  # noqa: F401
 
-    missing = []
-    for owner, attrs in NUMBA_SPEED_HOOKS.items():
-        try:
-            obj = _resolve(owner, numba_module)
-        except AttributeError:
-            missing.append(owner)
-            continue
-        missing += [f"{owner}.{a}" for a in attrs if not hasattr(obj, a)]
-    return missing
+    return _missing(NUMBA_SPEED_HOOKS, numba_module)
 
 
 class DependencyError(ImportError):
@@ -70,10 +62,9 @@ def _resolve(path: str, root):
     return obj
 
 
-def missing_numba_hooks(numba_module) -> list[str]:
-    """The hooks of :data:`NUMBA_HOOKS` that ``numba_module`` lacks (dotted names)."""
+def _missing(hooks: dict, numba_module) -> list[str]:
     missing = []
-    for owner, attrs in NUMBA_HOOKS.items():
+    for owner, attrs in hooks.items():
         try:
             obj = _resolve(owner, numba_module)
         except AttributeError:
@@ -81,6 +72,11 @@ def missing_numba_hooks(numba_module) -> list[str]:
             continue
         missing += [f"{owner}.{a}" for a in attrs if not hasattr(obj, a)]
     return missing
+
+
+def missing_numba_hooks(numba_module) -> list[str]:
+    """The hooks of :data:`NUMBA_HOOKS` that ``numba_module`` lacks (dotted names)."""
+    return _missing(NUMBA_HOOKS, numba_module)
 
 
 def _fail(package: str, version: str, missing: list[str]) -> None:

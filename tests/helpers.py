@@ -24,6 +24,15 @@ def cli(*args):
     return runner.invoke(app, [str(a) for a in args])
 
 
+def one_line_error(res, code=2):
+    """The command failed with exactly one ``error:`` line on stderr and no traceback."""
+    assert res.exit_code == code, (res.exit_code, res.output)
+    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+    assert "Traceback" not in res.output
+    return lines[0]
+
+
 def spawn(args, **kw) -> subprocess.Popen:
     """``python -m heron_sim ARGS`` as a real process (text pipes, progress off)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT), HERON_SIM_PROGRESS="0")

@@ -29,21 +29,12 @@ from heron_sim import interrupt
 from heron_sim.errors import HeronSimError, OutputError, RulesError
 from heron_sim.io import FrameWriter, atomic_path, dumps, read_meta
 from heron_sim.rules import Rules
-from tests.helpers import cli
+from tests.helpers import cli, one_line_error
 from tests.helpers import spawn as _spawn
 
 pytestmark = pytest.mark.cli
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def one_line_error(res, code=2):
-    """The command failed with exactly one ``error:`` line on stderr and no traceback."""
-    assert res.exit_code == code, (res.exit_code, res.output)
-    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
-    assert "Traceback" not in res.output
-    return lines[0]
 
 
 def no_temp_files(folder: Path):

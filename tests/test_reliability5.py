@@ -17,18 +17,9 @@ import pytest
 from heron_sim.analysis.targets import load_targets
 from heron_sim.errors import HeronSimError
 from heron_sim.io import check_distinct, read_text
-from tests.helpers import cli
+from tests.helpers import cli, one_line_error
 
 pytestmark = [pytest.mark.cli, pytest.mark.exact]
-
-
-def one_line_error(res, code=2):
-    """The command failed with exactly one ``error:`` line on stderr and no traceback."""
-    assert res.exit_code == code, (res.exit_code, res.output)
-    lines = [ln for ln in res.stderr.splitlines() if ln.strip()]
-    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
-    assert "Traceback" not in res.output
-    return lines[0]
 
 
 # ---------------------------------------------------------------- distinct output paths
