@@ -589,7 +589,9 @@ def simulate_to_file(
     parts, played, error = [], 0, None
     try:
         with writer if writer is not None else contextlib.nullcontext():
-            for batch in simulate_batches(rules, games, seed, seating, threads=threads, progress=progress, luck=luck):
+            # the next batch plays while this thread keeps and writes the last one
+            for batch in _ahead(lambda: simulate_batches(rules, games, seed, seating, threads=threads,
+                                                         progress=progress, luck=luck)):
                 parts.append(summary_columns(batch))
                 played += len(batch)
                 if writer is not None and error is None:
@@ -609,6 +611,54 @@ def simulate_to_file(
         error = error or err
     frame = pd.concat(parts, ignore_index=True) if parts else None
     return StreamedRun(frame, int(games), played, Path(out) if out is not None else None, error)
+
+
+def _ahead(make: Callable[[], Iterator], depth: int = 1) -> Iterator:
+    """The items of ``make()``, made on a thread of their own at most ``depth`` items ahead of
+    the caller, in order: the kernels play batch k + 1 while the caller turns batch k into a
+    frame and writes it. The thread plays on as many numba threads as the caller's (numba's
+    count is per thread); an error there is raised here; leaving the loop early (an error, a
+    second Ctrl-C) lets the thread end after the item it is making (a daemon: it never holds
+    the process)."""
+    import queue
+    import threading
+
+    items: queue.Queue = queue.Queue(maxsize=depth)
+    closed = threading.Event()
+    threads = numba.get_num_threads()
+    END = object()
+
+    def put(x) -> bool:
+        while not closed.is_set():
+            try:
+                items.put(x, timeout=0.1)
+                return True
+            except queue.Full:
+                continue
+        return False
+
+    def run() -> None:
+        numba.set_num_threads(threads)
+        try:
+            for x in make():
+                if not put((x, None)):
+                    return
+        except BaseException as err:  # noqa: BLE001 - raised in the caller's thread
+            put((END, err))
+            return
+        put((END, None))
+
+    threading.Thread(target=run, name="heron-sim-batches", daemon=True).start()
+    try:
+        while True:
+            x, err = items.get()
+            if x is END:
+                if err is not None:
+                    raise err
+                return
+            yield x
+    finally:
+        closed.set()
 
 
 #: The kernel's row columns :func:`summary_columns` keeps, by the frame's name (frame_spec's ``int``

@@ -237,3 +237,30 @@ def test_power_uses_by_strategy_read_from_codes_as_from_strings():
                 slow.setdefault(st, {})[name] = float(uses[mine].sum() / mine.sum())
     for frame in (df, df.astype({f"strategy_{s}": "category" for s in range(4)})):
         assert power_uses_per_game_dealt(frame)["power_uses_per_game_dealt_by_strategy"] == slow
+
+
+def test_a_streamed_file_is_the_same_whatever_runs_ahead(tmp_path, monkeypatch):
+    """simulate --out plays the next batch while the last one is written (simulation._ahead): the
+    file holds the same games as batches played one after the other; an error while making a
+    batch reaches the caller."""
+    import heron_sim.simulation as sim
+    from heron_sim.io import read_frame
+    from heron_sim.simulation import simulate_to_file
+
+    rules = Rules.build(mode="8d8", players=3)
+    run = simulate_to_file(rules, 9000, 6, "greedy,prudent,expert", tmp_path / "a.parquet")
+    monkeypatch.setattr(sim, "_ahead", lambda make, depth=1: make())
+    simulate_to_file(rules, 9000, 6, "greedy,prudent,expert", tmp_path / "b.parquet")
+    assert run.played == 9000
+    pd.testing.assert_frame_equal(read_frame(tmp_path / "a.parquet"), read_frame(tmp_path / "b.parquet"))
+    monkeypatch.undo()
+
+    def broken():
+        yield 1
+        raise RuntimeError("made badly")
+
+    got = []
+    with pytest.raises(RuntimeError, match="made badly"):
+        for x in sim._ahead(broken):
+            got.append(x)
+    assert got == [1]
