@@ -29,7 +29,7 @@ _PUBLIC = {
     # playing Héron
     "simulate": ".simulation", "simulate_batches": ".simulation", "simulate_to_file": ".simulation",
     "simulate_turns": ".simulation", "count_turns": ".simulation", "simulate_game": ".simulation",
-    "StreamedRun": ".simulation",
+    "StreamedRun": ".simulation", "simulate_counts": ".simulation", "CountedRun": ".simulation",
     # reading the results
     "summarize": ".analysis", "summary_table": ".analysis", "read_meta": ".io", "read_frame": ".io",
     # exact values

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import math
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
@@ -98,9 +99,16 @@ def frame_bytes_per_game(rules: Rules, luck: bool = False) -> int:
     return 2 * 8 * L.n_columns(rules.finish) + 64 + extra
 
 
+#: The most games one command plays: a trillion (46 days of greedy games on 2 cores; above, a
+#: typo more likely than a wish). Memory does not limit ``simulate --json`` any more.
+MAX_GAMES = 10**12
+
+
 def _prepare(rules: Rules, games: int, seed: int, strategies, batch_size: int):
-    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or games < 0:
-        raise HeronSimError(f"--games: {games}; allowed: a number of games >= 0")
+    if isinstance(games, bool) or not isinstance(games, (int, np.integer)) or not 0 <= games <= MAX_GAMES:
+        raise HeronSimError(f"--games: {games:,}; allowed: 0..{MAX_GAMES:,}" if isinstance(games, (int, np.integer))
+                            and not isinstance(games, bool) and games > MAX_GAMES
+                            else f"--games: {games}; allowed: a number of games >= 0")
     check_seed(seed)
     if batch_size < 1:
         raise HeronSimError(f"batch_size: {batch_size}; allowed: >= 1")
@@ -611,6 +619,64 @@ def simulate_to_file(
         error = error or err
     frame = pd.concat(parts, ignore_index=True) if parts else None
     return StreamedRun(frame, int(games), played, Path(out) if out is not None else None, error)
+
+
+@dataclass
+class CountedRun:
+    """What :func:`simulate_counts` played: the summary's sums (heron_sim.analysis.summary.
+    SummaryCounts), the games asked and played."""
+
+    counts: object
+    requested: int
+    played: int
+
+
+def simulate_counts(rules: Rules, games: int, seed: int = 1, strategies: str | list[str] = "greedy", *,
+                    threads: int | None = None, progress: Callable[[int], None] | None = None) -> CountedRun:
+    """Play ``games`` games and keep only the sums :func:`heron_sim.analysis.summarize` reads
+    (``summarize(run.counts)``: the same figures as ``summarize`` of the games' frame): each
+    thread adds the games it played as it plays them, so memory does not grow with the number
+    of games (``simulate --json``). A stop (Ctrl-C under the command line) keeps the sums of the
+    games played, every game before the first one not played."""
+    from .analysis.summary import SummaryCounts
+    from .loop.columns import count_rows
+
+    seating, sids, sp, R = _prepare(rules, games, seed, strategies, DEFAULT_BATCH)
+    width = L.n_columns(rules.finish)
+    P = rules.players
+    names = tuple(sorted(set(seating)))
+    of_seat = np.array([names.index(x) for x in seating], dtype=np.int64)
+    total = _count_arrays(P, len(names))
+    rounds = [np.zeros(0, dtype=np.int64)]  # finished games by rounds, as long as the longest
+    lock = threading.Lock()
+
+    def add(a, b, rows):
+        part = _count_arrays(P, len(names))
+        count_rows(rows, P, of_seat, *part)
+        h = np.bincount(rows[rows[:, L.C_FINISHED] != 0, L.C_ROUNDS])
+        with lock:
+            for t, x in zip(total, part):
+                t += x
+            if h.size > rounds[0].size:
+                rounds[0] = np.concatenate([rounds[0], np.zeros(h.size - rounds[0].size, np.int64)])
+            rounds[0][: h.size] += h
+
+    with _threads(threads):
+        done, _ = play_games(np.uint64(seed), 0, R, sids, sp, (games, width), DEFAULT_BATCH, progress,
+                             stop_requested, add)
+    wins, gd, gw, sums, pdealt, puses, bd, bu = total
+    counts = SummaryCounts(
+        players=P, games=int(done), finished=int(rounds[0].sum()), rounds=np.trim_zeros(rounds[0], "b"), wins=wins,
+        guide_dealt=gd, guide_won=gw, played=int(sums[0]), ponds=int(sums[1]), anxieties=int(sums[2]),
+        lion_rescues=int(sums[3]), lead_changes=int(sums[4]), advance=int(sums[5]), power_dealt=pdealt,
+        power_uses=puses, strategies=names if done else (), by_dealt=bd if done else bd[:0], by_uses=bu if done else bu[:0])
+    return CountedRun(counts, int(games), int(done))
+
+
+def _count_arrays(players: int, strategies: int) -> list[np.ndarray]:
+    """Zeroed sums for :func:`heron_sim.loop.columns.count_rows`, in its order."""
+    z = lambda *shape: np.zeros(shape, dtype=np.int64)  # noqa: E731
+    return [z(players), z(7), z(7), z(6), z(7), z(7), z(strategies, 7), z(strategies, 7)]
 
 
 def _ahead(make: Callable[[], Iterator], depth: int = 1) -> Iterator:

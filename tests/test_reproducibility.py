@@ -63,7 +63,7 @@ def test_pipelined_batches_play_the_same_games_report_each_batch_and_stop_on_a_s
         checks = iter([False] * 3 + [True] * 100)
         out, calls = np.zeros_like(ref), []
         done, interrupted = play_games(seed, 10, R, sids, sp, out, 1500, calls.append, lambda: next(checks))
-    started = 3 * 1500 if threads == 1 else _slices(n, 1500, threads)[2][1]  # batches or slices
+    started = 3 * 1500 if threads == 1 else list(_slices(n, 1500, threads))[2][1]  # batches or slices
     assert interrupted and done == started and sum(calls) == done
     np.testing.assert_array_equal(out[:done], ref[:done])
     assert not out[done:].any()

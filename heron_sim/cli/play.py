@@ -14,6 +14,7 @@ from ._app import (Interrupted, JsonOpt, ModeOpt, PlayersOpt, RulesOpt, SeedOpt,
 
 
 def _summarize(frame):
+    """The summary of a run's frame or sums (heron_sim.analysis.summary.SummaryCounts)."""
     from ..analysis import summarize
 
     if frame is None:
@@ -105,6 +106,15 @@ def simulate_cmd(
             except (HeronSimError, OSError) as err:  # printed after the summary, as for streamed runs
                 error = err
         written = out is not None and error is None and bool(played or not precision_cut)
+    elif out is None and not luck:
+        # no file: only the summary's sums are kept, in the threads (memory flat in the games)
+        from ..simulation import simulate_counts
+
+        check_user_strategies(strategy, r.players)
+        with progress_bar(games, f"{r.mode} games") as advance:
+            counted = simulate_counts(r, games, seed, strategy, threads=threads, progress=advance)
+        frame, played, error, written = counted.counts, counted.played, None, False
+        requested = int(games)
     else:
         from ..simulation import simulate_to_file
 
@@ -213,7 +223,7 @@ def modes_cmd(
     from ..io import check_output, write_text
     from ..progress import progress_bar
     from ..rules import MODES
-    from ..simulation import simulate_to_file
+    from ..simulation import simulate_counts
 
     if out is not None:
         check_output(out.with_suffix(".csv"), "--out")
@@ -222,11 +232,11 @@ def modes_cmd(
     summaries, played = {}, {}
     for mode, r in zip(MODES, built):
         with progress_bar(games, f"{mode} games") as advance:
-            run = simulate_to_file(r, games, seed, strategy, threads=threads, progress=advance)
+            run = simulate_counts(r, games, seed, strategy, threads=threads, progress=advance)
         n = run.played
         if n == 0:
             break
-        summaries[mode] = _summarize(run.frame)
+        summaries[mode] = _summarize(run.counts)
         summaries[mode].update(requested=int(games), played=int(n), interrupted=n < games)
         played[mode] = n
         if n < games:

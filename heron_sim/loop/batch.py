@@ -68,18 +68,51 @@ def play_batch(seed, first_game, R, sids, sp, out):
 
 
 def _slices(n, batch, threads):
-    """(start, stop, batch index) of each slice: each batch of ``batch`` rows split as
-    :func:`_split` splits it; the last batch in smaller slices (``SLICE // 4`` games at least),
-    since a thread that has played its last slice waits for the others' to end (on average half
-    a slice: about 0.5 % of a 50,000-game run on 2 threads with 512-game slices)."""
-    out = []
+    """(start, stop, batch index) of each slice, made as they are asked (a run of any length
+    keeps none ahead): each batch of ``batch`` rows split as :func:`_split` splits it; the last
+    batch in smaller slices (``SLICE // 4`` games at least), since a thread that has played its
+    last slice waits for the others' to end (on average half a slice: about 0.5 % of a
+    50,000-game run on 2 threads with 512-game slices)."""
     for b, lo in enumerate(range(0, n, batch)):
         hi = min(n, lo + batch)
         size = _slice_size(hi - lo, SLICE, threads)
         if hi == n and threads > 1:
             size = max(SLICE // 4, -(-(hi - lo) // (8 * threads)))
-        out += [(a, min(hi, a + size), b) for a in range(lo, hi, size)]
-    return out
+        for a in range(lo, hi, size):
+            yield a, min(hi, a + size), b
+
+
+class _Todo:
+    """The slices not started yet, read from :func:`_slices` as they are needed: the few next
+    ones are kept (``todo[0]`` is the next), so that memory does not grow with the games."""
+
+    def __init__(self, slices):
+        self._rest = iter(slices)
+        self._next: deque = deque()
+        self._fill()
+
+    def _fill(self) -> None:
+        while self._rest is not None and len(self._next) < 2:
+            item = next(self._rest, None)
+            if item is None:
+                self._rest = None
+            else:
+                self._next.append(item)
+
+    def __bool__(self) -> bool:
+        return bool(self._next)
+
+    def __getitem__(self, i):
+        return self._next[i]
+
+    def popleft(self):
+        item = self._next.popleft()
+        self._fill()
+        return item
+
+    def clear(self) -> None:
+        self._next.clear()
+        self._rest = None
 
 
 def play_games(seed, first_game, R, sids, sp, out, batch: int,
@@ -132,7 +165,7 @@ def play_games(seed, first_game, R, sids, sp, out, batch: int,
     fn = kernel(sids, "play_batch")
     address = decide_address(sids)
     pool = _pool(threads)
-    todo = deque(_slices(n, batch, threads))
+    todo = _Todo(_slices(n, batch, threads))
     running: deque = deque()  # (future, start, stop, batch index), in row order
     done = 0  # rows played: every slice before the first one running or not started
     reported = 0

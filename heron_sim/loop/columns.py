@@ -11,6 +11,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..engine.layout import (
+    C_ADVANCE, C_ANXIETIES, C_FINISHED, C_GUIDE, C_LEAD_CHANGES, C_LION_RESCUES, C_PLAYED, C_PONDS, C_POWERS,
+    C_ROUNDS, C_WINNER,
+)
+
 
 @njit(cache=True, nogil=True)
 def _gather(rows, offsets, out):
@@ -33,3 +38,38 @@ def gather_columns(rows: np.ndarray, offsets) -> np.ndarray:
     if rows.shape[0]:
         _gather(np.ascontiguousarray(rows, dtype=np.int64), offsets, out)
     return out
+
+
+@njit(cache=True, nogil=True)
+def count_rows(rows, players, strategy_of_seat, wins, guide_dealt, guide_won, sums,
+               power_dealt, power_uses, by_dealt, by_uses):
+    """Add the games of ``rows`` to the sums a run's summary reads
+    (heron_sim.analysis.summary.SummaryCounts, whose fields these arrays are; its histogram of
+    rounds is counted apart, numpy's bincount sizing it): ``sums`` holds the played turns, Ponds,
+    Anxieties, Lion's rescues, lead changes and the seats' advance; ``strategy_of_seat[s]``: the
+    index of seat ``s``'s strategy in ``by_*``. Integers only: the threads' sums add up to the
+    same in any order."""
+    for g in range(rows.shape[0]):
+        finished = rows[g, C_FINISHED] != 0
+        winner = rows[g, C_WINNER]
+        if finished and winner >= 0:
+            wins[winner] += 1
+        sums[0] += rows[g, C_PLAYED]
+        sums[1] += rows[g, C_PONDS]
+        sums[2] += rows[g, C_ANXIETIES]
+        sums[3] += rows[g, C_LION_RESCUES]
+        sums[4] += rows[g, C_LEAD_CHANGES]
+        for s in range(players):
+            sums[5] += rows[g, C_ADVANCE + s]
+            a = rows[g, C_GUIDE + s]
+            if a < 0:
+                continue
+            uses = rows[g, C_POWERS + a]
+            power_dealt[a] += 1
+            power_uses[a] += uses
+            by_dealt[strategy_of_seat[s], a] += 1
+            by_uses[strategy_of_seat[s], a] += uses
+            if finished:
+                guide_dealt[a] += 1
+                if winner == s:
+                    guide_won[a] += 1
