@@ -582,12 +582,12 @@ def simulate_to_file(
     from .io import FrameWriter
 
     seating = parse_seating(strategies, rules.players)
+    if out is None and not luck:  # its own memory check: the block of the summary's columns
+        return _summary_run(rules, games, seed, seating, threads, progress)
     # Only the summary's columns stay in memory (~9 bytes per seat and 30 per game), twice
     # while they are joined at the end.
     check_memory(2 * games * (30 + 9 * rules.players), f"--games: {games:,} games",
                  "play fewer games per command (results on disk are streamed)")
-    if out is None and not luck:
-        return _summary_run(rules, games, seed, seating, threads, progress)
     from .provenance import git_commit
 
     # one name per seat in seat order (the frame's column), whether one name or a list was given
