@@ -151,6 +151,65 @@ def play_frame(batch: Batch):
     return results_frame(rows, batch.rules, batch.seed, list(batch.seating), batch.first_game)
 
 
+def count_batch(batch: Batch) -> tuple:
+    """Play one batch and return only the sums a run's summary reads, as integer arrays that add
+    up (heron_sim.simulation.simulate_counts's, in its order, then the finished games by rounds):
+    a few hundred bytes a batch, whatever its games."""
+    from ..engine import layout as L
+    from ..loop.columns import count_rows
+
+    rows = play_rows(batch)
+    P = batch.rules.players
+    names = tuple(sorted(set(batch.seating)))
+    of_seat = np.array([names.index(x) for x in batch.seating], dtype=np.int64)
+    part = _zero_counts(P, len(names))
+    count_rows(rows, P, of_seat, *part)
+    rounds = np.bincount(rows[rows[:, L.C_FINISHED] != 0, L.C_ROUNDS]).astype(np.int64)
+    return (*part, rounds)
+
+
+def _zero_counts(players: int, strategies: int) -> list[np.ndarray]:
+    """Zeroed sums for heron_sim.loop.columns.count_rows, in its order (those of
+    heron_sim.simulation._count_arrays, without importing pandas on a worker)."""
+    z = lambda *shape: np.zeros(shape, dtype=np.int64)  # noqa: E731
+    return [z(players), z(7), z(7), z(6), z(7), z(7), z(strategies, 7), z(strategies, 7)]
+
+
+def count_games(rules, games: int, seed: int = 1, strategies="greedy", executor=None, *,
+                batch_games: int = DEFAULT_BATCH_GAMES, progress: Callable[[int], None] | None = None):
+    """heron_sim.simulation.simulate_counts through an executor: the same games (0 .. games - 1
+    of ``seed``), the same :class:`~heron_sim.simulation.CountedRun` (tests/test_executor.py),
+    each task of a Dask cluster adding up its batches' counts on its worker and sending back one
+    sum (:meth:`DaskExecutor.total`). A stop keeps the sums of the games before the first batch
+    not finished, as simulate_counts does."""
+    from ..analysis.summary import SummaryCounts
+    from ..interrupt import Stopped
+    from ..simulation import _prepare
+
+    seating = _prepare(rules, games, seed, strategies, batch_games)[0]
+    executor = executor or LocalExecutor()
+    batches = split_games(rules, [seating], seed, games, batch_games=batch_games)
+    tick = (lambda b: progress(b.games)) if progress is not None else None
+    try:
+        total, done = executor.total(count_batch, batches, tick), len(batches)
+    except Stopped as err:
+        total, done = getattr(err, "total", None), getattr(err, "items_done", 0)
+    played = sum(b.games for b in batches[:done])
+    names = tuple(sorted(set(seating)))
+    if total is None:
+        total = (*_zero_counts(rules.players, len(names)), np.zeros(0, np.int64))
+    wins, gd, gw, sums, pdealt, puses, bd, bu, rounds = total
+    counts = SummaryCounts(
+        players=rules.players, games=int(played), finished=int(rounds.sum()), rounds=np.trim_zeros(rounds, "b"),
+        wins=wins, guide_dealt=gd, guide_won=gw, played=int(sums[0]), ponds=int(sums[1]), anxieties=int(sums[2]),
+        lion_rescues=int(sums[3]), lead_changes=int(sums[4]), advance=int(sums[5]), power_dealt=pdealt,
+        power_uses=puses, strategies=names if played else (), by_dealt=bd if played else bd[:0],
+        by_uses=bu if played else bu[:0])
+    from ..simulation import CountedRun
+
+    return CountedRun(counts, int(games), int(played))
+
+
 # ---------------------------------------------------------------- executors
 #: The strategy sets (frozensets of a seating's names) a batch has already played in this
 #: process: their kernel is loaded, so their batches may start side by side at once (a study's
@@ -204,6 +263,20 @@ class LocalExecutor:
                       key=lambda k: (-items[k].games * len(items[k].seating), k))
         return _side_by_side(fn, items, rest, out, progress, side_by_side)
 
+    def total(self, fn: Callable, items: Iterable, progress: Callable[[Any], None] | None = None):
+        """The element-wise sum of ``fn`` of each item (integer counts: exact in any order;
+        heron_sim.runner.tasks.add). A stop raises :class:`~heron_sim.interrupt.Stopped` with
+        ``total`` (the sum over the items before the first one not finished) and ``items_done``
+        (their number)."""
+        from ..interrupt import Stopped
+
+        items = list(items)
+        try:
+            return _sum_prefix(self.map(fn, items, progress), len(items))[0]
+        except Stopped as err:
+            err.total, err.items_done = _sum_prefix(getattr(err, "results", None) or [], len(items))
+            raise
+
     def close(self) -> None:
         pass
 
@@ -215,6 +288,28 @@ class LocalExecutor:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def _sum_prefix(results: list, n: int) -> tuple:
+    """(the sum of ``results`` up to the first missing one, how many that is)."""
+    from .tasks import add
+
+    total, k = None, 0
+    for r in list(results)[:n]:
+        if r is None:
+            break
+        total, k = add(total, r), k + 1
+    return total, k
+
+
+#: Dask's own periodic work in the embedded cluster's workers, made rarer: its statistical
+#: profiler (a look at every thread's stack every 10 ms), the event loop's tick (20 ms), the
+#: memory and system monitors (0.1 and 0.5 s) took about 8 % of a worker's CPU beside the games
+#: (benchmarks/dask_cpu.py). An existing cluster's workers take the same settings from their
+#: environment (docs/tuning.md): DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED=False ...
+QUIET_WORKERS = {"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "500ms",
+                 "distributed.admin.system-monitor.interval": "5s",
+                 "distributed.worker.memory.monitor-interval": "1s"}
 
 
 def _quiet_cluster(LocalCluster, n: int):
@@ -234,9 +329,16 @@ def _quiet_cluster(LocalCluster, n: int):
         # no dashboard, and the remaining routes (health, metrics) on a free loopback port.
         # silence_logs: Dask's own log lines (a worker's heartbeat traceback on a loaded machine,
         # its shutdown) are not ours to print; what goes wrong is said in one line by the executor.
-        return LocalCluster(host="127.0.0.1", n_workers=n, threads_per_worker=1, processes=True,
-                            dashboard_address=None, silence_logs=logging.CRITICAL,
-                            scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"})
+        # HERON_SIM_WORKER_THREADS: numba's threads in each worker's tasks, the cores shared out
+        # (heron_sim.runner.tasks): n one-thread workers, not n workers of all the cores each
+        threads = max(1, (os.cpu_count() or 1) // n)
+        import dask
+
+        with dask.config.set(QUIET_WORKERS):  # the nannies hand this configuration to their workers
+            return LocalCluster(host="127.0.0.1", n_workers=n, threads_per_worker=1, processes=True,
+                                dashboard_address=None, silence_logs=logging.CRITICAL,
+                                env={"HERON_SIM_WORKER_THREADS": str(threads)},
+                                scheduler_kwargs={"dashboard": False, "dashboard_address": "127.0.0.1:0"})
     finally:
         if main:
             signal.signal(signal.SIGINT, old)
@@ -341,29 +443,90 @@ def _run_on_worker(fn, item):
 def _crc(res) -> int:
     """CRC-32 of a result: an array, or a tuple/list of arrays (every transfer is checked;
     the batch functions sent to a cluster return arrays, frames are built on the client)."""
-    import zlib
+    from .tasks import crc_of
 
-    if isinstance(res, np.ndarray):
-        return zlib.crc32(np.ascontiguousarray(res).view(np.uint8))
-    if isinstance(res, (tuple, list)) and all(isinstance(x, np.ndarray) for x in res):
-        crc = 0
-        for x in res:
-            crc = zlib.crc32(np.ascontiguousarray(x).view(np.uint8), crc)
-        return crc
-    raise HeronSimError(f"executor: a batch returned {type(res).__name__}; only arrays travel "
-                        "(checksummed) between the cluster and this process")
+    return crc_of(res)
 
 
 def _check(res_crc):
-    if not isinstance(res_crc, tuple) or len(res_crc) != 2:
-        return None  # not what a worker sends: treat as damaged, run the batch again
-    res, crc = res_crc
+    """The payload of a worker's answer ``(payload, crc[, times])`` if its CRC-32 matches, else
+    None (damaged on the way, or not what a worker sends: the caller runs it again)."""
+    if not isinstance(res_crc, tuple) or len(res_crc) not in (2, 3):
+        return None
+    res, crc = res_crc[0], res_crc[1]
     try:
         if _crc(res) != crc:
-            return None  # damaged on the way: the caller runs the batch again
+            return None
     except HeronSimError:
         return None
     return res
+
+
+#: The seconds of a worker's time a Dask task carries (issue 61): at least the first (a task's
+#: fixed cost, tens of milliseconds to schedule, ship and collect, is then a few per cent), at
+#: most the second (a stop, a lost worker's retry and the last task's wait stay short), aiming
+#: at a quarter of each worker's share of the work in between.
+TASK_SECONDS = (1.0, 2.0)
+#: A game's seconds per seat before any task of its strategy set has been timed (four greedy
+#: seats play about 100,000 games a second on one core; slower sets: their first tasks are
+#: longer, then sized by their own times).
+GUESS_SEAT_SECONDS = 2.5e-6
+
+
+class _Tasks:
+    """The executor's record of its tasks: each strategy set's measured seconds a game (what
+    sizes the next tasks) and every task's seconds on its worker (``make bench`` prints them)."""
+
+    def __init__(self):
+        self.rate: dict = {}       # key -> [seconds, games] of timed batches (kernel loads left out)
+        self.seconds: list = []    # each task's seconds on its worker
+        self.items: list = []      # each task's number of items (batches)
+
+    @staticmethod
+    def key(fn, item):
+        if not isinstance(item, Batch):
+            return None
+        return (getattr(fn, "__module__", ""), getattr(fn, "__qualname__", repr(fn)), frozenset(item.seating),
+                item.rules.players, bool(item.luck), int(item.streak_every), item.threads)
+
+    def cost(self, fn, item) -> float:
+        """Estimated seconds of ``fn(item)`` on a worker."""
+        k = self.key(fn, item)
+        if k is None:
+            return float("inf")  # not a batch: a task of its own
+        sec, games = self.rate.get(k, (0.0, 0))
+        per_game = sec / games if games else GUESS_SEAT_SECONDS * item.rules.players
+        return item.games * per_game
+
+    def record(self, fn, items, times) -> None:
+        loads = 0.0
+        for item, t in zip(items, times):
+            k = self.key(fn, item)
+            if t < 0:
+                loads -= t
+            elif k is not None and item.games:
+                r = self.rate.setdefault(k, [0.0, 0])
+                r[0] += t
+                r[1] += item.games
+        self.seconds.append(float(sum(abs(t) for t in times)))
+        self.items.append(len(items))
+
+    def group_end(self, fn, items, a: int, width: int) -> int:
+        """The end of the task that starts at item ``a``: consecutive batches up to the task's
+        seconds (:data:`TASK_SECONDS`), sized on the work left over ``width`` worker threads."""
+        first = self.cost(fn, items[a])
+        if first == float("inf"):
+            return a + 1
+        left = first + sum(min(self.cost(fn, x), 1e9) for x in items[a + 1:])
+        lo, hi = TASK_SECONDS
+        target = min(hi, max(lo, left / (4 * max(1, width))))
+        b, cost = a + 1, first
+        while b < len(items) and cost < target:
+            c = self.cost(fn, items[b])
+            if c == float("inf"):
+                break
+            cost, b = cost + c, b + 1
+        return b
 
 
 class DaskExecutor:
@@ -402,6 +565,18 @@ class DaskExecutor:
             except (OSError, TimeoutError, ValueError) as err:
                 raise HeronSimError(f"--scheduler: cannot reach {address}: {err}") from None
         self.address = address or self.cluster.scheduler_address
+        self._tasks = _Tasks()
+        try:  # each worker loads the engine's greedy kernel once, when it starts
+            from .dask_worker import WarmKernels
+
+            self.client.register_plugin(WarmKernels(), name=WarmKernels.name)
+        except Exception:  # noqa: BLE001 - an older scheduler: the first task loads it
+            pass
+
+    @property
+    def task_seconds(self) -> list[float]:
+        """Each task's seconds on its worker, in the order they came back."""
+        return list(self._tasks.seconds)
 
     @property
     def width(self) -> int:
@@ -411,56 +586,100 @@ class DaskExecutor:
             return 1
 
     def map(self, fn: Callable, items: Iterable, progress: Callable[[Any], None] | None = None) -> list:
-        """``fn`` of each item on the cluster, in the order given. The stop flag is read every
-        ``poll`` seconds: a stop cancels the batches still running and raises
-        :class:`~heron_sim.interrupt.Stopped`; a lost scheduler or cluster raises
-        :class:`ClusterLost` (one line); both carry ``results`` (the batches that came back)."""
+        """``fn`` of each item on the cluster, in the order given. Consecutive batches travel
+        together, a task carrying about :data:`TASK_SECONDS` of a worker's time (sized by the
+        seconds a game measured on the workers; heron_sim.runner.tasks); other items one a
+        task. The stop flag is read every ``poll`` seconds: a stop cancels the tasks still
+        running and raises :class:`~heron_sim.interrupt.Stopped`; a lost scheduler or cluster
+        raises :class:`ClusterLost` (one line); both carry ``results`` (the items that came
+        back, None for the others)."""
+        return self._run(fn, list(items), progress, reduce=False)
+
+    def total(self, fn: Callable, items: Iterable, progress: Callable[[Any], None] | None = None):
+        """The element-wise sum of ``fn`` of each item (integer counts; heron_sim.runner.tasks.add),
+        added up on the workers, each task sending back one sum. A stop raises
+        :class:`~heron_sim.interrupt.Stopped` with ``total`` (the sum over the items before
+        the first one not finished) and ``items_done``."""
+        return self._run(fn, list(items), progress, reduce=True)
+
+    def _run(self, fn, items: list, progress, reduce: bool):
         from distributed import wait
 
-        items = list(items)
-        if not items:
-            return []
-        out: list = [None] * len(items)
-        done = [False] * len(items)
+        from ..interrupt import Stopped, signal_name, stop_requested
+        from .tasks import add, run_group, unpack
+
+        n = len(items)
+        if not n:
+            return None if reduce else []
+        out: list = [None] * n      # map: each item's result
+        sums: dict = {}             # total: task start -> (end, its sum)
+        width = self.width
+        window = 2 * width          # tasks in flight: each worker runs one and has the next
+        inflight: dict = {}         # future -> (start, end): a retry keeps its range
+        cursor = 0
+
+        def got() -> list:
+            if not reduce:
+                return out
+            mark = [None] * n
+            for a, (b, _) in sums.items():
+                mark[a:b] = [True] * (b - a)
+            return mark
+
+        def submit(a: int, b: int):
+            fut = self.client.submit(run_group, fn, items[a:b], reduce, pure=False, retries=self.retries)
+            inflight[fut] = (a, b)
+
+        def stop():
+            err = Stopped(signal_name() or "stop")
+            err.results = out if not reduce else None
+            if reduce:  # the sum of the tasks finished in a row from the first item
+                total, k = None, 0
+                while k in sums:
+                    b, part = sums[k]
+                    total, k = add(total, part), b
+                err.total, err.items_done = total, k
+            return err
+
         try:
-            futures = self.client.map(_run_on_worker, [fn] * len(items), items, pure=False,
-                                      retries=self.retries)
-        except Exception as err:  # noqa: BLE001 - the client is closed or the scheduler gone
-            raise self._lost(err, out) from None
-        owner = {f.key: i for i, f in enumerate(futures)}
-        pending = set(futures)
-        try:
-            while pending:
-                _stop_if_requested(out)
+            while cursor < n or inflight:
+                if stop_requested():
+                    raise stop()
+                while cursor < n and len(inflight) < window:
+                    end = self._tasks.group_end(fn, items, cursor, width)
+                    try:
+                        submit(cursor, end)
+                    except Exception as err:  # noqa: BLE001 - the client is closed or the scheduler gone
+                        raise self._lost(err, got()) from None
+                    cursor = end
                 try:
-                    finished, pending = wait(pending, timeout=self.poll, return_when="FIRST_COMPLETED")
+                    finished, _ = wait(list(inflight), timeout=self.poll, return_when="FIRST_COMPLETED")
                 except TimeoutError:
                     continue
                 except Exception as err:  # noqa: BLE001 - connection closed, scheduler gone
-                    raise self._lost(err, out) from None
+                    raise self._lost(err, got()) from None
                 for fut in finished:
-                    i = owner[fut.key]
-                    if done[i]:  # never counted twice
-                        continue
+                    a, b = inflight.pop(fut)
                     if fut.status == "error":
                         exc = fut.exception()
                         if isinstance(exc, HeronSimError):
                             raise HeronSimError(str(exc)) from None
                         raise HeronSimError(f"executor: a batch failed on the cluster "
                                             f"({type(exc).__name__}: {exc})") from None
-                    res = None
+                    answer = res = None
                     if fut.status != "finished":  # lost (or cancelled) with a worker or the scheduler
                         if self.client.status != "running":
-                            raise self._lost(None, out)
+                            raise self._lost(None, got())
                         self.refetched += 1  # a worker died holding it; the scheduler is there
                     else:
                         try:
-                            res = _check(fut.result(timeout=self.timeout))
+                            answer = fut.result(timeout=self.timeout)
+                            res = _check(answer)
                             if res is None:
                                 self.damaged += 1
                         except Exception as err:  # noqa: BLE001
                             if self.client.status != "running":
-                                raise self._lost(err, out) from None
+                                raise self._lost(err, got()) from None
                             # finished, then its worker died before the result was fetched
                             # (Dask: "Couldn't gather keys"): the scheduler is there, run it again
                             self.refetched += 1
@@ -468,18 +687,28 @@ class DaskExecutor:
                         if self.damaged + self.refetched > 10:
                             raise HeronSimError("executor: batch results keep arriving damaged or lost "
                                                 f"({self.damaged} CRC mismatches, {self.refetched} lost results)")
-                        again = self.client.submit(_run_on_worker, fn, items[i], pure=False, retries=self.retries)
-                        owner[again.key] = i
-                        futures.append(again)
-                        pending.add(again)
+                        submit(a, b)  # the same items again, stored once by their position
                         continue
-                    out[i], done[i] = res, True
+                    self._tasks.record(fn, items[a:b], answer[2])
+                    if reduce:
+                        sums[a] = (b, res)
+                    else:
+                        if len(res) != b - a:
+                            raise HeronSimError(f"executor: a task sent {len(res)} results for {b - a} batches")
+                        out[a:b] = [unpack(r) for r in res]
                     if progress is not None:
-                        progress(items[i])
+                        for item in items[a:b]:
+                            progress(item)
         except BaseException:
-            self._cancel(futures)
+            self._cancel(list(inflight))
             raise
-        return out
+        if not reduce:
+            return out
+        total, k = None, 0
+        while k < n:
+            b, part = sums[k]
+            total, k = add(total, part), b
+        return total
 
     def _cancel(self, futures) -> None:
         try:
