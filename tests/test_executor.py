@@ -144,3 +144,165 @@ def test_run_plan_compare_jobs_on_a_cluster_equal_local(cluster):
         E.current().close()
         E._CURRENT = None
     pd.testing.assert_frame_equal(local, remote)
+
+
+# ---------------------------------------------------------------- issue 61 item 4: a cluster that pays for itself
+def test_packed_rows_are_restored_exactly_and_travel_smaller():
+    from heron_sim.runner.tasks import Packed, arrays_of, pack, unpack
+
+    rows = play_rows(Batch(Rules.build(), ("greedy",) * 4, 5, 0, 2000))
+    p = pack(rows)
+    assert isinstance(p, Packed)
+    back = unpack(p)
+    assert back.dtype == np.int64 and back.flags.c_contiguous and np.array_equal(back, rows)
+    assert sum(a.nbytes for a in arrays_of(p)) * 5 < rows.nbytes  # a fifth or less on the wire
+    rng = np.random.default_rng(1)
+    for lo, hi in ((-1, 2), (-200, 200), (-(2**20), 2**20), (-(2**40), 2**40)):
+        x = rng.integers(lo, hi, size=(100, 9), dtype=np.int64)
+        x[:, 3] = 7  # a constant column
+        for y in (x, (x, x[:, :2].astype(np.float32)), [x]):
+            assert all(np.array_equal(a, b) and a.dtype == b.dtype
+                       for a, b in zip(arrays_of(unpack(pack(y))), arrays_of(y)))
+    small = np.arange(12, dtype=np.int64).reshape(3, 4)
+    assert pack(small) is small  # too few rows to bother
+
+
+def test_counts_add_up_exactly_and_only_integers():
+    from heron_sim.runner.tasks import add
+
+    a = (np.array([1, 2, 3]), np.array([[1, 1]]))
+    b = (np.array([5]), np.array([[2, 3]]))
+    s = add(add(None, a), b)
+    assert np.array_equal(s[0], [6, 2, 3]) and np.array_equal(s[1], [[3, 4]])
+    with pytest.raises(HeronSimError, match="integer"):
+        add(np.ones(2), np.ones(2))
+
+
+def _fields_equal(a, b):
+    import dataclasses
+
+    for f in dataclasses.fields(a):
+        x, y = getattr(a, f.name), getattr(b, f.name)
+        assert np.array_equal(np.asarray(x), np.asarray(y)), (f.name, x, y)
+
+
+@pytest.mark.parametrize("seats", ["greedy", "greedy,prudent,expert,racer"])
+def test_count_games_equals_simulate_counts(seats):
+    from heron_sim.analysis.summary import summarize
+    from heron_sim.runner.executor import count_games
+    from heron_sim.simulation import simulate_counts
+
+    r = Rules.build(mode="10d6")
+    a = simulate_counts(r, 3_001, 8, seats)
+    b = count_games(r, 3_001, 8, seats, LocalExecutor(), batch_games=333)
+    assert b.played == a.played == 3_001
+    _fields_equal(a.counts, b.counts)
+    assert summarize(a.counts) == summarize(b.counts)
+
+
+def test_count_games_stopped_keeps_the_games_before_the_first_missing_batch(monkeypatch):
+    from heron_sim import interrupt
+    from heron_sim.runner.executor import count_games
+    from heron_sim.simulation import simulate_counts
+    from tests.test_reliability import _StopAfter
+
+    r = Rules.build()
+    monkeypatch.setattr(interrupt, "_stop", _StopAfter(3))
+    b = count_games(r, 2_000, 4, "greedy", LocalExecutor(), batch_games=300)
+    monkeypatch.setattr(interrupt, "_stop", _StopAfter(10**9))
+    assert 0 < b.played < 2_000 and b.played % 300 == 0
+    _fields_equal(simulate_counts(r, b.played, 4, "greedy").counts, b.counts)
+
+
+def test_tasks_are_sized_by_the_measured_seconds_a_game():
+    from heron_sim.runner import executor as E
+
+    r = Rules.build()
+    t = E._Tasks()
+    batches = split_games(r, [["greedy"] * 4], 1, 400_000, batch_games=5_000)
+    guess = E.GUESS_SEAT_SECONDS * 4 * 5_000
+    assert t.cost(play_rows, batches[0]) == pytest.approx(guess)
+    t.record(play_rows, batches[:2], [-0.9, 0.05])  # the first loaded its kernel: not a measure
+    assert t.rate[t.key(play_rows, batches[0])] == [0.05, 5_000]
+    # 80 batches of 50 ms on 2 workers: 4 s of work, tasks of TASK_SECONDS[0] (1 s): 20 batches each
+    end = t.group_end(play_rows, batches, 0, width=2)
+    assert end == 20
+    assert E.TASK_SECONDS[0] <= end * 0.05 < E.TASK_SECONDS[0] + 0.05
+    # much more work: tasks grow to TASK_SECONDS[1], never beyond
+    many = split_games(r, [["greedy"] * 4], 1, 40_000_000, batch_games=5_000)
+    assert t.group_end(play_rows, many, 0, width=2) * 0.05 == pytest.approx(E.TASK_SECONDS[1])
+    # another strategy set has a cost of its own; items that are not batches go one a task
+    mix = split_games(r, [["greedy", "expert", "greedy", "expert"]], 1, 10_000, batch_games=5_000)
+    assert t.cost(play_rows, mix[0]) == pytest.approx(guess)
+    assert t.group_end(play_rows, [1, 2, 3], 0, width=2) == 1
+
+
+def test_cluster_tasks_carry_many_batches_and_sum_counts(cluster):
+    from heron_sim.analysis.summary import summarize
+    from heron_sim.runner.executor import count_games
+    from heron_sim.simulation import simulate_counts
+
+    r = Rules.build(mode="7d8")
+    batches = split_games(r, [["greedy"] * 4, ["random", "greedy", "greedy", "greedy"]], 2, 30_000, batch_games=500)
+    local = LocalExecutor().map(play_rows, batches)
+    with get_executor(cluster.scheduler_address) as ex:
+        remote = ex.map(play_rows, batches)
+        tasks = len(ex.task_seconds)
+        counted = count_games(r, 20_000, 6, "greedy,random,greedy,random", ex, batch_games=700)
+    assert all(a.dtype == b.dtype == np.int64 and np.array_equal(a, b) for a, b in zip(local, remote))
+    assert tasks < len(batches) / 4, (tasks, len(batches))  # not one task a batch
+    ref = simulate_counts(r, 20_000, 6, "greedy,random,greedy,random")
+    _fields_equal(ref.counts, counted.counts)
+    assert summarize(ref.counts) == summarize(counted.counts)
+
+
+def test_embedded_cluster_workers_share_the_cores_and_load_greedy_once():
+    pytest.importorskip("distributed")
+    import dask
+
+    with get_executor("local-cluster:1") as ex:
+        ex.client.wait_for_workers(1, timeout=60)
+
+        def look():
+            import time as _t
+
+            from heron_sim.runner import tasks
+
+            for _ in range(200):  # the plugin loads greedy's kernel on a thread of its own
+                if frozenset({"greedy"}) in tasks.loaded_sets:
+                    break
+                _t.sleep(0.05)
+            return (os.environ.get("HERON_SIM_WORKER_THREADS"), dask.config.get("distributed.worker.profile.enabled"),
+                    frozenset({"greedy"}) in tasks.loaded_sets)
+
+        (threads, profiled, loaded), = ex.client.run(look).values()
+    assert threads == str(os.cpu_count() or 1) and profiled is False and loaded
+
+
+def test_cluster_counts_stopped_keep_a_prefix_of_the_games(cluster, monkeypatch):
+    """A stop during a cluster's counts: the sum of the tasks finished in a row from the first
+    game, the same sums as those games played locally (small tasks here, to stop among them)."""
+    from heron_sim import interrupt
+    from heron_sim.runner import executor as E
+    from heron_sim.simulation import simulate_counts
+
+    import threading
+
+    monkeypatch.setattr(E, "TASK_SECONDS", (0.02, 0.05))
+    stop = threading.Event()
+    monkeypatch.setattr(interrupt, "_stop", stop)
+    seen = []
+
+    def progress(games):  # a stop once 40 of the 150 batches came back
+        seen.append(games)
+        if len(seen) == 40:
+            stop.set()
+
+    r = Rules.build()
+    with get_executor(cluster.scheduler_address) as ex:
+        ex.poll = 0.02
+        b = E.count_games(r, 60_000, 12, "greedy", ex, batch_games=400, progress=progress)
+        assert len(ex.task_seconds) >= 1
+    stop.clear()
+    assert 0 < b.played < 60_000 and b.played % 400 == 0, b.played
+    _fields_equal(simulate_counts(r, b.played, 12, "greedy").counts, b.counts)
