@@ -4,8 +4,12 @@ A rule is a top-level scalar key (``rolls``, ``bull_bonus``, ...), ``disabled_po
 one entry of ``combinations.advance`` / ``combinations.effect`` (``combinations.advance[3]``), a
 key of one player count (``seats.5.start_squares``) or of one guide (``guide.heron.rolls``),
 the dice (``dice.count`` when only the number of dice differs, else ``dice.faces``), or one
-square of the board (``board.square.60``). Keys listed in a study but left at the base's value
-are no change. ``players`` and ``mode`` are the table's, not rules a variant changes.
+square of the board (``board.square.60``). A rule changed is a value that differs from the base:
+keys listed in a study but left at the base's value are no change, and neither is a base value
+restated — a by-seat list padded with zeros (``start_squares = [0, 0, 0, 0]`` is the rulings'
+``[]``: a seat past the list gets 0), a ``[seats.N]`` list or a ``[guide.NAME]`` value equal to
+the rule of every count or every player of the same rules (issue 58 item 4). ``players`` and
+``mode`` are the table's, not rules a variant changes.
 
     >>> from heron_sim.rules import Rules
     >>> [c.key for c in rule_changes(Rules.build(), Rules.build(overrides={"rolls": 4}))]
@@ -29,6 +33,34 @@ class Change:
 
 
 _GUIDE_ORDER = ANIMAL_NAMES  # [guide.NAME] tables in the guides' order
+#: The by-seat lists (seat 0 first): a seat past the end of the list gets 0.
+_SEAT_LISTS = ("start_squares", "first_turn_extra_rolls")
+
+
+def _seat_list(v, n: int = 7):
+    """A by-seat list as the game reads it at ``n`` players: its first ``n`` entries, the zeros at
+    its end dropped (they restate what a seat past the list gets). None stays None."""
+    if v is None:
+        return None
+    out = list(v)[:n]
+    while out and out[-1] == 0:
+        out.pop()
+    return out
+
+
+def _own(table: dict, n: str, key: str):
+    """The ``[seats.N]`` list of ``key`` in a rules table, or None where there is none or where it
+    restates the list of every count at that count (no rule of its own)."""
+    v = table.get("seats", {}).get(n, {}).get(key)
+    if v is None or _seat_list(v, int(n)) == _seat_list(table.get(key, []), int(n)):
+        return None
+    return v
+
+
+def _own_guide(table: dict, g: str, key: str):
+    """A ``[guide.NAME]`` value, or None where there is none or it restates every player's."""
+    v = table.get("guide", {}).get(g, {}).get(key)
+    return None if v is None or v == table.get(key) else v
 
 
 def rule_changes(base: Rules, variant: Rules) -> list[Change]:
@@ -40,18 +72,23 @@ def rule_changes(base: Rules, variant: Rules) -> list[Change]:
             continue
         if k == "seats":  # one change per player count and key: seats.5.start_squares
             for n in sorted(set(v) | set(a.get(k, {})), key=int):
-                x, y = a.get(k, {}).get(n, {}), v.get(n, {})
-                for key in sorted(set(x) | set(y)):
-                    if x.get(key) != y.get(key):
-                        out.append(Change(f"seats.{n}.{key}", x.get(key), y.get(key)))
+                keys = set(a.get(k, {}).get(n, {})) | set(v.get(n, {}))
+                for key in sorted(keys):
+                    x, y = _own(a, n, key), _own(b, n, key)
+                    if _seat_list(x, int(n)) != _seat_list(y, int(n)):
+                        out.append(Change(f"seats.{n}.{key}", x, y))
             continue
         if k == "guide":  # one change per guide and key: guide.heron.anxiety_threshold
             x_all = a.get(k, {})
             for g in sorted(set(v) | set(x_all), key=_GUIDE_ORDER.index):
-                x, y = x_all.get(g, {}), v.get(g, {})
-                for key in sorted(set(x) | set(y)):
-                    if x.get(key) != y.get(key):
-                        out.append(Change(f"guide.{g}.{key}", x.get(key), y.get(key)))
+                for key in sorted(set(x_all.get(g, {})) | set(v.get(g, {}))):
+                    x, y = _own_guide(a, g, key), _own_guide(b, g, key)
+                    if x != y:
+                        out.append(Change(f"guide.{g}.{key}", x, y))
+            continue
+        if k in _SEAT_LISTS:  # [0, 0, 0, 0] is the rulings' []: no seat gets anything
+            if _seat_list(v) != _seat_list(a.get(k, [])):
+                out.append(Change(k, a.get(k), v))
             continue
         if k == "disabled_powers":
             if sorted(v) != sorted(a.get(k, [])):

@@ -78,8 +78,8 @@ def one_key_entries(spec) -> list[Entry]:
                 r = build_rules(spec.base, [p], {p.name: v})
             except (RulesError, HeronSimError):
                 continue
-            if r.digest() == base_digest:
-                continue
+            if r.digest() == base_digest or not rule_changes(spec.base, r):
+                continue  # the base's value, or a base value restated: no change
             out.append(Entry(f"L{len(out) + 1}", {p.name: v}))
     return out
 
@@ -127,6 +127,8 @@ def run_ladder(spec, evaluator, base_sums, ref_sums, *, played: dict, log=lambda
             if e.digest in played or e.digest == spec.base.digest():
                 continue
             e.n_changed = n_changed(spec.base, e.cand[0])
+            if e.n_changed == 0:  # the base's rules restated (start_squares = [0, 0, 0]): no change
+                continue
             e.id = f"L{len(entries) + len(fresh) + 1}"  # in the order played: the same on every run
             played[e.digest] = e
             fresh.append(e)

@@ -98,9 +98,12 @@ def write_light_outputs(spec: LightSpec, result: dict, folder: Path) -> dict:
     search_csv = folder / "search.csv"
     write_text(search_csv, pd.DataFrame(result["candidates"]).to_csv(index=False))
     paths["search_csv"] = search_csv
-    vdir = mkdir(folder / "variants")
     paths["variants"], paths["sheets"] = [], []
-    for e in shown:
+    # "No change needed" (the rulings meet every goal): the finding only, no rules file and no
+    # rule sheet (issue 58 item 4); the variants stay in front.md for information.
+    propose = not (result["base"] or {}).get("meets")
+    vdir = mkdir(folder / "variants") if propose else None
+    for e in shown if propose else []:
         vp = vdir / f"{spec.name}-{e['rank']}-{e['id']}.toml"
         write_text(vp, variant_toml(spec, e))
         paths["variants"].append(vp)

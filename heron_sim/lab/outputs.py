@@ -257,7 +257,9 @@ def front_markdown(spec, result: dict) -> str:
     ref = spec.reference is not None
     lines += [f"## Best variant `{best['id']}`: every headline metric ({best['scenarios'][0]} table; every table in "
               "`effects.csv`)", "",
-              f"`{result['variant_files'][best['id']]}` — {best['games']:,} games on fresh seeds, paired with the base"
+              (f"`{result['variant_files'][best['id']]}`" if best["id"] in result.get("variant_files", {})
+               else "No rules file: no change is needed, this variant is shown for information")
+              + f" — {best['games']:,} games on fresh seeds, paired with the base"
               + (" (the reference rules on the same games in the last column)." if ref else "."), "",
               "| metric | base | variant | difference [95 %] |" + (" reference |" if ref else ""),
               "|---|---|---|---|" + ("---|" if ref else "")]
@@ -497,7 +499,8 @@ def proposed_changes(results_root: str | Path = "results") -> list[dict]:
                                      if (path.parent / f"sheet-{v['id']}.{k}").is_file()},
                           "games": v["games"], "feasible": v["feasible"], "objectives": v["objectives"],
                           "effects": v["effects"], "effects_by_scenario": v.get("effects_by_scenario", {})}
-                         for v in s["finalists"][:3]],
+                         # "no change needed": the finding only, no variant proposed
+                         for v in ([] if no_change_needed(s) else s["finalists"][:3])],
         })
     return out
 
@@ -619,6 +622,12 @@ def _clean(o):
     return o
 
 
+def no_change_needed(result: dict) -> bool:
+    """The study's answer is "no change needed": the rulings already meet every goal with 95 %
+    confidence and every constraint (heron_sim.lab.study.base_evidence)."""
+    return bool((result.get("base") or result.get("base_evidence") or {}).get("meets"))
+
+
 def write_outputs(spec, result: dict, trials, out: Path, final: Path | None = None) -> dict:
     """Write every file of results/tune-<name>/ into ``out``; returns their paths. ``final``:
     where the folder will stand (``out`` is then a temporary folder swapped in whole): the paths
@@ -626,12 +635,17 @@ def write_outputs(spec, result: dict, trials, out: Path, final: Path | None = No
     out.mkdir(parents=True, exist_ok=True)
     final = Path(final) if final is not None else out
     fin = result["finalists"]
+    # "No change needed" (the rulings meet every goal): the finding only, no proposal — no rules
+    # file, no rule sheet, no booklet text (issue 58 item 4); the variants stay in front.md for
+    # information.
+    propose = not no_change_needed(result)
     vdir = out / "variants"
-    vdir.mkdir(exist_ok=True)
+    if propose:
+        vdir.mkdir(exist_ok=True)
     for old in vdir.glob("*.toml"):
         old.unlink()
     files = {}
-    for rank, e in enumerate(fin[: spec.report], 1):
+    for rank, e in enumerate(fin[: spec.report] if propose else [], 1):
         path = vdir / f"{spec.name}-{rank}-{e['id']}.toml"
         shown = final / "variants" / path.name
         header = [f"Variant {e['id']} of tune study {spec.name} (rank {rank}); base rules {spec.base.digest()}.",
@@ -651,7 +665,7 @@ def write_outputs(spec, result: dict, trials, out: Path, final: Path | None = No
     figs = figures(spec, trials, reported, out)
     from .sheets import write_sheets
 
-    sheets = write_sheets(spec, reported, out, spec.report)
+    sheets = write_sheets(spec, reported, out, spec.report if propose else 0)
     summary = {
         "name": spec.name, "title": spec.title, "description": spec.description, "tune_file": spec.path,
         "players": spec.players, "seating": spec.seating_text, "seed": spec.seed,

@@ -84,8 +84,10 @@ def rule_sheet(base: Rules, variant: Rules, evidence: dict | None, lang: str, *,
             old_v, new_v = c.old, c.new
             if c.key.startswith("guide."):  # a guide without its own rule plays every player's
                 key = c.key.rsplit(".", 1)[1]
-                old_v = getattr(base, key) if old_v is None else old_v
-                new_v = getattr(variant, key) if new_v is None else new_v
+                o = getattr(base, key) if old_v is None else old_v
+                n = getattr(variant, key) if new_v is None else new_v
+                if o != n:  # else the holder keeps its value under a new rule of every player:
+                    old_v, new_v = o, n  # "the rule of every player applies" -> its own value
             title, old = phrase(c.key, old_v, lang)
             _, new = phrase(c.key, new_v, lang)
             lines.append(f"| {title} | {old} | {new} |")
