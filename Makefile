@@ -9,7 +9,7 @@ LOCK   := requirements.lock
 GAMES  ?= 10000
 SEED   ?= 1
 
-.PHONY: report simulate explore test test-slow test-all bench bench-cli bench-ladder clean lock upgrade-deps
+.PHONY: report simulate explore test test-slow test-all bench bench-cli bench-dask bench-ladder clean lock upgrade-deps
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -76,6 +76,10 @@ bench: $(STAMP)
 ## The command line's speed as a user sees it (simulate --json timed from outside) and its memory.
 bench-cli: $(STAMP)
 	$(BIN)/python benchmarks/bench.py --cli
+
+## The Dask CPU ratio only: the same games on a local 1- and 2-worker cluster and in one process.
+bench-dask: $(STAMP)
+	$(BIN)/python benchmarks/bench.py --dask
 
 ## The ladder's mixed table only (games/s, and its CPU time per game against the AI mix's).
 bench-ladder: $(STAMP)

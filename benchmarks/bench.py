@@ -50,6 +50,12 @@ Measures, on this machine (in-process figures: medians of ``--repeats`` runs, wa
 - then benchmarks/bench_tune.py: the lab's default-panel study (target <= 15 min on 2 cores) and,
   not with ``--quick``, its last rung again luck-adjusted (``--luck``: its extra time, the variance
   ratios of the finalists' figures of the wins, the goal tests plain and adjusted; about 23 min);
+- the Dask CPU ratio (issue 61 item 4; benchmarks/dask_cpu.py, ``--dask`` prints only it): the
+  CPU of every process (client, scheduler, workers; start, kernels and close included) of 4 M
+  greedy games' summary sums and of 1 M games' run frame on a local 1- and 2-worker cluster
+  against the same games in one process (target <= 1.2x at 2 workers), with the games/s while
+  playing, each task's seconds (target >= 1 s), the fixed costs and the marginal ratio beyond
+  them; skipped with one line when dask.distributed is not installed;
 - with ``--report``: the wall time of ``heron-sim report`` (the whole test plan, simulation,
   analysis and rendering) with an empty cache, as ``make report`` runs it on a fresh clone
   (target < 5 min).
@@ -518,6 +524,18 @@ def cli_rows(fig: dict) -> list[tuple]:
     return rows
 
 
+def dask_rows() -> list[tuple]:
+    """The Dask CPU ratio (issue 61 item 4; benchmarks/dask_cpu.py): every process's CPU on a
+    local 1- and 2-worker cluster against one process, the same games; one line saying why
+    when dask.distributed is not installed."""
+    import dask_cpu  # benchmarks/dask_cpu.py
+
+    why = dask_cpu.available()
+    if why:
+        return [(why, "", "", "")]
+    return [(label, value, "", target) for label, value, target in dask_cpu.rows_of(dask_cpu.figures())]
+
+
 def cold_env(folder: str) -> dict:
     env = dict(os.environ, HERON_SIM_CACHE=folder, PYTHONPATH=str(ROOT))
     env.pop("NUMBA_CACHE_DIR", None)
@@ -554,6 +572,8 @@ def main() -> None:
     parser.add_argument("--luck", action="store_true",
                         help="only the luck-adjusted estimates' variance ratios and the games they save (issue 32)")
     parser.add_argument("--cli", action="store_true", help="only the command line's figures (rates from outside, memory)")
+    parser.add_argument("--dask", action="store_true",
+                        help="only the Dask CPU ratio: the same games on a local 1- and 2-worker cluster and in one process")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--edit-worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -591,6 +611,11 @@ def main() -> None:
         print(f"load average at start {os.getloadavg()[0]:.2f}; {args.repeats} repeats, medians")
         for label, value, _, target in cli_rows(cli_figures(args.repeats)):
             print(f"{label:<72} {value:>24}  {target}")
+        return
+    if args.dask:
+        print(f"load average at start {os.getloadavg()[0]:.2f}; {os.cpu_count()} cores")
+        for label, value, _, target in dask_rows():
+            print(f"{label:<84} {value:>34}  {target}")
         return
     if args.explore:
         print(f"load average at start {os.getloadavg()[0]:.2f}")
@@ -643,6 +668,7 @@ def main() -> None:
     rows += explore_rows(explore_figures(min(args.repeats, 3)))
     rows += luck_rows(luck_figures()) + luck_panel_rows(luck_panel_figures())
     rows += cli_rows(cli_figures(min(args.repeats, 3)))
+    rows += dask_rows()
     warm = statistics.median(wall(CLI + ["simulate", "--games", "10000", "--json"]) for _ in range(3))
     rows.append(("`heron-sim simulate --games 10000`, warm cache", f"{warm:.2f} s", "", ""))
     if not args.quick:

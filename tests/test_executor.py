@@ -306,3 +306,20 @@ def test_cluster_counts_stopped_keep_a_prefix_of_the_games(cluster, monkeypatch)
     stop.clear()
     assert 0 < b.played < 60_000 and b.played % 400 == 0, b.played
     _fields_equal(simulate_counts(r, b.played, 12, "greedy").counts, b.counts)
+
+
+def test_simulate_json_on_a_cluster_prints_the_local_summary(tmp_path):
+    """`simulate --json --scheduler local-cluster:1`: the workers add up the sums; the same
+    JSON as in this process. With --out (rows wanted) it is one error line."""
+    pytest.importorskip("distributed")
+    import json
+
+    from tests.helpers import cli, one_line_error
+
+    args = ("simulate", "--games", "2500", "--strategy", "greedy,random,greedy,random", "--seed", "4", "--json")
+    local = cli(*args)
+    remote = cli(*args, "--scheduler", "local-cluster:1")
+    assert local.exit_code == remote.exit_code == 0, remote.output
+    assert json.loads(remote.stdout) == json.loads(local.stdout)
+    line = one_line_error(cli(*args, "--scheduler", "local-cluster:1", "--out", tmp_path / "g.parquet"))
+    assert "--scheduler" in line and "--out" in line and not (tmp_path / "g.parquet").exists()

@@ -38,6 +38,7 @@ def simulate_cmd(
     as_json: JsonOpt = False,
     precision: Annotated[Optional[float], typer.Option("--precision", help="Play blocks of --games games until every win rate's (seat, guide when dealt) 95 % half-width is at most this, e.g. 0.005; reports the games used.")] = None,
     log_turns: Annotated[Optional[Path], typer.Option("--log-turns", help="Also write every turn decision of the games played (dice, keep/stop, powers) as the CSV turn log that heron-sim calibrate reads (docs/calibrate.md).")] = None,
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Where the games run, with no --out: local (this process, default), local-cluster[:N] (embedded Dask on 127.0.0.1) or tcp://HOST:PORT (a Dask scheduler); each worker adds up its games' sums; the same figures.")] = None,
     luck: Annotated[bool, typer.Option("--luck", help="Measure each seat's luck on the expert's tables (luck_seat1 ... columns, and 20 luck_seat1_<weight> columns a seat weighted by the squares at each turn's start; identical dice, rules by guide included) and report the luck-adjusted win rates beside the plain ones, with luck_variance_ratio in --json (docs/luck.md): the same games, on the generic turn (slower), after building the luck's tables (seconds).")] = False,
 ) -> None:
     """Play whole games and print the summary: win rates by seat and guide (95 % intervals),
@@ -73,6 +74,14 @@ def simulate_cmd(
         if why is not None:
             raise HeronSimError(f"--luck: not measured with {why}; allowed: identical dice (8 D8, 7 D8, 10 D8), "
                                 "rules by guide included")
+    if scheduler not in (None, "local"):
+        from ..errors import HeronSimError
+
+        given = [n for n, v in (("--out", out), ("--precision", precision), ("--log-turns", log_turns),
+                                ("--luck", luck or None), ("--threads", threads)) if v is not None]
+        if given:
+            raise HeronSimError(f"--scheduler: not with {given[0]} (a cluster sends back the summary's sums only); "
+                                "allowed: --scheduler with --games, --json and the rules' options")
     precision_cut = False
     if precision is not None:
         # --precision plays blocks of --games until the win rates are that narrow: the games
@@ -111,8 +120,14 @@ def simulate_cmd(
         from ..simulation import simulate_counts
 
         check_user_strategies(strategy, r.players)
-        with progress_bar(games, f"{r.mode} games") as advance:
-            counted = simulate_counts(r, games, seed, strategy, threads=threads, progress=advance)
+        if scheduler not in (None, "local"):  # the same sums, added up on the cluster's workers
+            from ..runner.executor import count_games, get_executor
+
+            with get_executor(scheduler) as ex, progress_bar(games, f"{r.mode} games") as advance:
+                counted = count_games(r, games, seed, strategy, ex, progress=advance)
+        else:
+            with progress_bar(games, f"{r.mode} games") as advance:
+                counted = simulate_counts(r, games, seed, strategy, threads=threads, progress=advance)
         frame, played, error, written = counted.counts, counted.played, None, False
         requested = int(games)
     else:
