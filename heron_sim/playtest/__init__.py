@@ -259,7 +259,20 @@ def _calibrate(path, rules, player, stage: list) -> dict:
                                   "uses": int(len(best_use))},
         "seconds_per_turn": _seconds(log, sel),
         "rules_of_log": _logged_rules(log.comments),
+        "kind": "log",
     }
+    from .tally import length
+
+    ladder = {k: v for k, v in doc["move_matching"].items() if k != "fit" and v is not None}
+    doc["nearest_rung"] = max(ladder, key=ladder.get) if ladder else None
+    seats = {}
+    for g, s in zip(log.game[sel].tolist(), log.seat[sel].tolist()):
+        seats[g] = max(seats.get(g, 0), s + 1)
+    sizes = list(seats.values())
+    doc["players_per_game"] = max(set(sizes), key=sizes.count) if sizes else None
+    spt = doc["seconds_per_turn"]
+    stage[0] = "measuring the length at the seconds logged"
+    doc["length"] = length(rules, doc["players_per_game"], doc["strategy"], None if spt is None else spt["mean"])
     return doc
 
 
@@ -316,4 +329,42 @@ def _seconds(log, sel) -> dict | None:
             "rows_with_seconds": int(have.sum())}
 
 
-__all__ = ["TurnLog", "log_turns", "write_turn_log", "calibrate", "player_name", "check_log_path"]
+def calibrate_files(paths, rules, player: str | None = None) -> dict:
+    """:func:`calibrate` of a decision log, or :func:`heron_sim.playtest.tally.fit_tally` of
+    tally sheets, told apart by their header (docs/playtest/): the ``--json`` document, whose
+    ``kind`` is ``"log"`` or ``"tally"``. Several files are tally sheets (one per game, say); a
+    decision log comes alone; a file named twice is refused."""
+    import os
+
+    from ..interrupt import Stopped
+    from ..io import read_text
+    from .tally import fit_tally, kind_of
+
+    paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
+    if not paths:
+        raise HeronSimError("LOG.csv: no file given; allowed: a decision log, or one or more tally sheets")
+    seen: dict = {}
+    for p in paths:
+        try:
+            key = os.path.realpath(p)
+        except OSError:
+            key = str(p)
+        if key in seen:
+            raise HeronSimError(f"{p}: given twice (as {seen[key]} too); allowed: each file once")
+        seen[key] = str(p)
+    kinds = [kind_of(p, read_text(p, "LOG")) for p in paths]
+    if "log" in kinds and len(paths) > 1:
+        first = paths[kinds.index("log")]
+        raise HeronSimError(f"{first}: a decision log comes alone (it was given with {len(paths) - 1} other "
+                            "file(s)); allowed: one decision log, or one or more tally sheets")
+    if kinds[0] == "log":
+        return calibrate(paths[0], rules, player)
+    stage = ["reading the tally"]
+    try:
+        return fit_tally(paths, rules, player)
+    except Stopped as err:
+        err.stage = stage[0]
+        raise
+
+
+__all__ = ["TurnLog", "log_turns", "write_turn_log", "calibrate", "calibrate_files", "player_name", "check_log_path"]

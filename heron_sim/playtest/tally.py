@@ -80,6 +80,7 @@ class Tally:
     seconds: np.ndarray        # NaN where not timed
     guide: np.ndarray          # -1 where not written
     comments: list[str] = field(default_factory=list)
+    power_tallied: bool = True  # every file has a power column
 
     def __len__(self) -> int:
         return len(self.rerolls)
@@ -136,6 +137,7 @@ def read_tally(paths, rules) -> Tally:
     cols = {k: [] for k in ("lines", "file", "game", "round", "rerolls", "outcome", "power", "seconds", "guide")}
     players: list[str] = []
     comments: list[str] = []
+    power_tallied = True
     for f, path in enumerate(paths):
         name = str(path)
         text = read_text(path, "TALLY")
@@ -156,6 +158,7 @@ def read_tally(paths, rules) -> Tally:
                                 f"{', '.join(_quoted(c) for c in unknown)}; allowed: {','.join(COLUMNS)}")
         if len(set(header)) != len(header):
             raise HeronSimError(f"{name}: line {head_line}: a column is named twice")
+        power_tallied &= "power" in header
         seen: dict[tuple, int] = {}
         for n_row, (line, text_line) in enumerate(body[1:]):
             if n_row % 2048 == 0:
@@ -203,7 +206,7 @@ def read_tally(paths, rules) -> Tally:
             raise HeronSimError(f"{name}: no turn rows after the header (line {head_line})")
     arr = {k: np.asarray(v, dtype=np.float64 if k == "seconds" else np.int64) for k, v in cols.items()}
     return Tally([str(p) for p in paths], arr["lines"], arr["file"], arr["game"], arr["round"], players,
-                 arr["rerolls"], arr["outcome"], arr["power"], arr["seconds"], arr["guide"], comments)
+                 arr["rerolls"], arr["outcome"], arr["power"], arr["seconds"], arr["guide"], comments, power_tallied)
 
 
 # ---------------------------------------------------------------- the model's counts
@@ -310,12 +313,37 @@ def profile(rules, counts, *, temps=TEMPS, cautions=CAUTIONS, step=STEP, **kw) -
     so the whole region is filled, not only the top's neighbourhood)."""
     n_sim = kw.get("n_ready", N_READY) + kw.get("n_exhausted", N_EXHAUSTED)
 
-    def at(c):
-        ll = [log_likelihood(counts, model(rules, tp, c, **kw), n_sim) for tp in temps]
-        x, y = _vertex(list(temps), ll, int(np.argmax(ll)))
-        return y, x
+    def ll_at(tp, c):
+        return log_likelihood(counts, model(rules, tp, c, **kw), n_sim)
 
-    prof = {float(c): at(c) for c in cautions}
+    def at(c, guess):
+        """Hill-climb the temperatures from ``guess`` (an index into ``temps``) to a top."""
+        got = {guess: ll_at(temps[guess], c)}
+        i = guess
+        while True:
+            for j in (i - 1, i + 1):
+                if 0 <= j < len(temps) and j not in got:
+                    got[j] = ll_at(temps[j], c)
+            best = max(got, key=got.get)
+            if best == i:
+                break
+            i = best
+        lls = [got.get(j, -math.inf) for j in range(len(temps))]
+        x, y = _vertex(list(temps), lls, i) if all(math.isfinite(lls[j]) for j in (i - 1, i + 1)
+                                                   if 0 <= j < len(temps)) else (temps[i], lls[i])
+        return y, x, i
+
+    prof: dict[float, tuple] = {}
+    guess = {}
+
+    def fill(c):
+        near = min(guess, key=lambda k: abs(k - c)) if guess else None
+        y, x, i = at(c, guess[near] if near is not None else temps.index(0.8) if 0.8 in temps else len(temps) // 2)
+        prof[c] = (y, x)
+        guess[c] = i
+
+    for c in sorted(cautions, key=lambda c: abs(c - 0.8)):
+        fill(float(c))
     cs = sorted(prof)
     top = max(v[0] for v in prof.values())
     near = [j for j, c in enumerate(cs) if prof[c][0] >= top - 4 * LEVEL_DROP]
@@ -324,7 +352,7 @@ def profile(rules, counts, *, temps=TEMPS, cautions=CAUTIONS, step=STEP, **kw) -
     for k in range(int(math.floor(lo / step)), int(math.ceil(hi / step)) + 1):
         c = round(k * step, 6)
         if c not in prof:
-            prof[c] = at(c)
+            fill(c)
     return dict(sorted(prof.items()))
 
 
@@ -411,7 +439,8 @@ def fit_tally(paths, rules, player: str | None = None) -> dict:
         need["seconds"] = _needed(sec["turns"], (sec["high"] - sec["low"]) / 2, USEFUL["seconds"],
                                   sec["turns"] / max(len(games), 1), False)
     cells = [f"{r}:{OUTCOME_NAMES[o]}" for r in range(max(int(rules.rolls), 1)) for o in range(3)]
-    return {
+    ppg = _players_per_game(t, sel)
+    doc = {
         "kind": "tally",
         "files": t.paths,
         "mode": rules.mode,
@@ -420,7 +449,7 @@ def fit_tally(paths, rules, player: str | None = None) -> dict:
         "players_in_tally": names,
         "turns": n,
         "games": len(games),
-        "players_per_game": _players_per_game(t, sel),
+        "players_per_game": ppg,
         "fits": ["caution", "seconds_per_turn"],
         "does_not_fit": ["temp", "forget", "kept dice", "power targets"],
         "estimates": {"caution": {"estimate": est, "low": lo, "high": hi, "low_at_grid_end": lo_edge,
@@ -434,11 +463,12 @@ def fit_tally(paths, rules, player: str | None = None) -> dict:
         "observed": {c: int(x) for c, x in zip(cells, counts.sum(axis=0))},
         "rungs": by_rung,
         "nearest_rung": nearest,
-        "power_use_rate": float(t.power[sel].mean()),
+        "power_use_rate": (float(t.power[sel].mean()) if t.power_tallied else None),
         "seconds_per_turn": sec,
         "needed": need,
-        "length": None,
     }
+    doc["length"] = length(rules, ppg, nearest, None if sec is None else sec["mean"])
+    return doc
 
 
 def _players_per_game(t: Tally, sel) -> int | None:
@@ -459,6 +489,49 @@ def _needed(n: int, half: float, target: float, per_game: float, open_ended: boo
     turns = n * (half / target) ** 2
     return {"half_width": half, "target": target, "turns": int(math.ceil(turns)),
             "games": int(math.ceil(turns / per_game)) if per_game > 0 else None}
+
+
+# ---------------------------------------------------------------- the length verdict
+#: games played to measure a game's rounds for the length verdict (the mean to about ±0.2 round)
+LENGTH_GAMES = 1000
+
+
+@lru_cache(maxsize=64)
+def _rounds(rules_key: str, players: int, strategy: str) -> float:
+    from ..simulation import simulate
+
+    rules = _RULES[rules_key][0]
+    if players != rules.players:
+        rules = rules.replace(players=players)
+    df = simulate(rules, LENGTH_GAMES, 1, strategy)
+    done = df["finished"].to_numpy(bool)
+    return float(df["rounds"].to_numpy(float)[done].mean()) if done.any() else math.nan
+
+
+def length(rules, players: int | None, strategy: str, seconds: float | None) -> dict | None:
+    """What the seconds per turn measured change in the length verdict: a game of ``players``
+    players of ``strategy`` (``LENGTH_GAMES`` games, seed 1) in minutes at the seconds measured
+    and at the targets' ``seconds_per_turn`` (40 s assumed until a timed playtest), each against
+    the length target at that count (experiments/targets.toml)."""
+    if seconds is None or not math.isfinite(seconds):
+        return None
+    from ..analysis.targets import load_targets
+
+    targets = load_targets()
+    players = players if players is not None and 2 <= players <= 7 else rules.players
+    rounds = _rounds(_key(rules), int(players), strategy)
+    spt = float(targets["seconds_per_turn"])
+    lo, hi = targets.minutes(int(players)) if int(players) in targets["length_minutes"] else (math.nan, math.nan)
+
+    def verdict(m):
+        return "within" if lo <= m <= hi else ("too long" if m > hi else "too short") if math.isfinite(lo) else None
+
+    now, before = rounds * players * seconds / 60, rounds * players * spt / 60
+    return {"players": int(players), "strategy": strategy, "rounds": rounds, "games": LENGTH_GAMES,
+            "seconds_per_turn": seconds, "minutes": now, "targets_seconds_per_turn": spt,
+            "targets_seconds_assumed": bool(targets.assumed("seconds_per_turn")),
+            "minutes_at_targets_seconds": before, "target_minutes": [lo, hi],
+            "verdict": verdict(now), "verdict_at_targets_seconds": verdict(before)}
 
 
 # ---------------------------------------------------------------- tallies of known players
