@@ -126,8 +126,8 @@ def rows_of(fig: dict) -> list[tuple[str, str, str]]:
         g = fig["games"][work]
         loc = fig[work]["local"]
         what = "the summary's sums (simulate --json)" if work == "counts" else "a run job's per-game frame"
-        out.append((f"Dask: {g:,} {fig['table']} games, {what}; local CPU / wall",
-                    f"{loc['cpu_s']:.1f} / {loc['wall_s']:.1f} s", ""))
+        out.append((f"Dask: {g:,} {fig['table']} games, {what}; one process: CPU / wall; games/s",
+                    f"{loc['cpu_s']:.1f} / {loc['wall_s']:.1f} s; {g / loc['games_s']:,.0f}", ""))
         for key, c in fig[work].items():
             if not key.startswith("cluster"):
                 continue
