@@ -105,8 +105,10 @@ def kind_of(path: str | Path, text: str) -> str:
                             f"or a decision log ({','.join(LOG_COLUMNS)}); docs/playtest/")
     if "decision" in head:
         return "log"
-    if "outcome" in head or "rerolls" in head:
+    if {"outcome", "rerolls", "round"} & set(head):
         return "tally"
+    if set(LOG_COLUMNS) & set(head):
+        return "log"  # its reader names the columns missing
     line = next(i + 1 for i, ln in enumerate(text.splitlines()) if ln.strip() and not ln.lstrip().startswith("#"))
     raise HeronSimError(f"{path}: line {line}: the header is neither a tally sheet's ({','.join(COLUMNS)}) "
                         f"nor a decision log's ({','.join(LOG_COLUMNS)}); docs/playtest/")
