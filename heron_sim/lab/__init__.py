@@ -170,6 +170,9 @@ def _power_text(best: dict, goals: list[dict], passes: bool) -> str:
             words.append(f"{o['metric']}: decisive, more games would not change it")
         elif need:
             words.append(f"{o['metric']}: {d}; about {need:,} games a table would decide it if the estimate held")
+        elif d == "undecided (no margin)":
+            words.append(f"{o['metric']}: {d}, no excess allowed: a variant that leaves it as it stands can never "
+                         "pass; give the excess allowed (goal = \"targets\": the designer's margin, or a number)")
         else:
             words.append(f"{o['metric']}: {d}")
     return ("No fix here: " + "; ".join(words) + f" ({n:,} games a table played).") if words else ""

@@ -38,13 +38,20 @@ def players_of(spec) -> list[int]:
     return [sc.players for sc in spec.panel] if spec.panel else [spec.players]
 
 
-def scenarios_of(spec, metric: str) -> list[int]:
+def scenarios_of(spec, metric: str, players: int | None = None) -> list[int]:
     """The scenarios (indices into the panel) where ``metric`` is measured: the skill scenario
-    for a skill metric (heron_sim.lab.metrics.SKILL_METRICS), every other table otherwise."""
+    for a skill metric (heron_sim.lab.metrics.SKILL_METRICS), every other table otherwise;
+    ``players``: only the tables of that player count (an objective's ``players``)."""
     if not spec.panel:
         return [0]
     skill = metric in SKILL_METRICS
-    return [i for i, sc in enumerate(spec.panel) if (getattr(sc, "role", "") == "skill") == skill]
+    return [i for i, sc in enumerate(spec.panel) if (getattr(sc, "role", "") == "skill") == skill
+            and (players is None or sc.players == players)]
+
+
+def tables_of(spec, x) -> list[int]:
+    """The scenarios where objective or constraint ``x`` is measured (its metric, its count)."""
+    return scenarios_of(spec, x.metric, getattr(x, "players", None))
 
 
 def target_value(o, S_base, S_ref, players):
@@ -53,6 +60,8 @@ def target_value(o, S_base, S_ref, players):
         return scale * value(o.metric, S_base, players)
     if o.target == "reference":
         return scale * value(o.metric, S_ref, players)
+    if o.target == "fair":  # a win rate's fair share at this table
+        return scale / players
     if o.target == "targets":
         from ..analysis.targets import lab_target
 
@@ -88,7 +97,7 @@ def _ref(S_ref, i):
 
 def per_scenario(spec, o, S, S_base, S_ref) -> list:
     Ps = players_of(spec)
-    return [scenario_loss(o, S[i], S_base[i], _ref(S_ref, i), Ps[i]) for i in scenarios_of(spec, o.metric)]
+    return [scenario_loss(o, S[i], S_base[i], _ref(S_ref, i), Ps[i]) for i in tables_of(spec, o)]
 
 
 def aggregate(spec, xs: list):
@@ -136,7 +145,7 @@ def constraint_values(spec, S, S_base, S_ref) -> list[float]:
     Ps = players_of(spec)
     for c in spec.constraints:
         xs = [float(constraint_scenario(c, S[i], S_base[i], _ref(S_ref, i), Ps[i]))
-              for i in scenarios_of(spec, c.metric)]
+              for i in tables_of(spec, c)]
         out.append(BIG if any(not math.isfinite(x) for x in xs) else max(xs))
     if not spec.allow_inert_powers:
         out.append(inert_power_value(spec, S, S_base))
@@ -194,7 +203,7 @@ def describe_distance(o, v, t, d, reference: str | None = None) -> str:
     if o.direction in ("minimize", "maximize"):
         return f"{name} {format_value(o.metric, v)}{unit_suffix(o.metric)}"
     who = {"base": "the base rules", "reference": reference or "the reference",
-           "targets": "the designer's target"}.get(o.target, "the target") \
+           "targets": "the designer's target", "fair": "the fair share"}.get(o.target, "the target") \
         if isinstance(o.target, str) else "the target"
     if o.relative:
         dist = f"{100 * d:+z.1f} %" if math.isfinite(d) else "n/a"
@@ -202,5 +211,13 @@ def describe_distance(o, v, t, d, reference: str | None = None) -> str:
         dist = f"{100 * d:+z.1f} points" if math.isfinite(d) else "n/a"
     else:
         dist = f"{format_value(o.metric, d, True)}{unit_suffix(o.metric)}"
+    scale = getattr(o, "scale", 1.0)
+    if scale != 1.0 and isinstance(o.target, str):
+        # a relative goal: the target is a factor of a figure; say both (issue 58), never the
+        # target as if it were the base's figure
+        of = t / scale if math.isfinite(t) else math.nan
+        return (f"{name} {format_value(o.metric, v)}{unit_suffix(o.metric)} against the target "
+                f"{format_value(o.metric, t)}{unit_suffix(o.metric)} ({scale:g} × "
+                f"{format_value(o.metric, of)}{unit_suffix(o.metric)} for {who}): {dist}")
     return (f"{name} {format_value(o.metric, v)}{unit_suffix(o.metric)} against "
             f"{format_value(o.metric, t)}{unit_suffix(o.metric)} for {who}: {dist}")

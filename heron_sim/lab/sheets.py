@@ -138,7 +138,34 @@ def _distance_words(o, x, lang) -> str:
     else:
         dist = f"{format_value(m, d, True)}{_unit(m, lang)}"
     tgt = f"{format_value(m, x['target'])}{_unit(m, lang)}"
+    if o.get("scale"):  # a relative goal: the target is a factor of a figure, said so (issue 58)
+        of = {"fr": {"base": "les règles actuelles", "reference": "la référence", "targets": "la cible du créateur"},
+              "en": {"base": "the current rules", "reference": "the reference", "targets": "the designer's target"}}
+        scale = f"{o['scale']:g}".replace(".", ",") if lang == "fr" else f"{o['scale']:g}"
+        tgt += f" ({scale} × {of[lang].get(o['of'], o['of'])})"
+    elif o.get("of") == "fair":
+        tgt += " (part équitable)" if lang == "fr" else " (the fair share)"
     return f"cible {tgt} : {dist}" if lang == "fr" else f"target {tgt}: {dist}"
+
+
+def objective_words(o: dict, lang: str) -> str:
+    """An objective's figure in the booklet's words: one guide's or one seat's win rate too, and
+    the player count it is measured at ("taux de victoire du Guide Serpent, à 4 joueurs")."""
+    m = o["metric"]
+    if m.startswith("guide_") and m.endswith("_win_rate"):
+        g = guide_word(m[len("guide_"):-len("_win_rate")], lang)
+        what = (f"taux de victoire du joueur qui a le Guide {g}" if lang == "fr"
+                else f"win rate of the player holding the {g} guide")
+    elif m.startswith("seat_") and m.endswith("_win_rate"):
+        k = int(m.split("_")[1]) + 1
+        what = (f"taux de victoire du {'premier' if k == 1 else f'{k}e'} joueur" if lang == "fr"
+                else f"win rate of the player in seat {k}")
+    else:
+        what = METRIC_WORDS[lang].get(m, m)
+    n = o.get("players")
+    if n:
+        what += f", à {n} joueurs" if lang == "fr" else f", at {n} players"
+    return what
 
 
 def _evidence_md(e: dict, lang: str, t: dict) -> list[str]:
@@ -147,7 +174,7 @@ def _evidence_md(e: dict, lang: str, t: dict) -> list[str]:
     lines = [f"## {t['evidence']}", "", t["games"].format(n=f"{e['games']:,}".replace(",", " " if lang == "fr" else ",")), ""]
     for o in e.get("objectives") or []:
         m = o["metric"]
-        what = METRIC_WORDS[lang].get(m, m)
+        what = objective_words(o, lang)
         goal = ""
         if o["goal"] is not None:
             ok = o["goal_met_95"]

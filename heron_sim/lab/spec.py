@@ -97,15 +97,24 @@ class Objective:
     relative: bool = False          # target: |value / target - 1| instead of |value - target|
     goal: float | None = None       # success threshold on the loss (the quantity minimised)
     scale: float = field(default=1.0, repr=False)  # a relative goal: target = scale × base (or reference), "0.8 * base"
+    players: int | None = field(default=None, repr=False)  # measured at the tables of this player count only
+    goal_from: str = field(default="", repr=False)  # the targets.toml margin the goal was read from
 
     def target_words(self) -> str:
         if not isinstance(self.target, str):
             return f"{self.target:g}"
-        words = "the designer's target (experiments/targets.toml)" if self.target == "targets" else self.target
+        words = {"targets": "the designer's target (experiments/targets.toml)",
+                 "fair": "the fair share (1 / players)"}.get(self.target, self.target)
         return words if self.scale == 1.0 else f"{self.scale:g} × {words}"
 
+    def extra(self) -> str:
+        """What the fingerprint adds for the fields a repr leaves out (none: nothing)."""
+        return "".join(f" {k}={v!r}" for k, v in (("scale", self.scale), ("players", self.players),
+                                                  ("goal_from", self.goal_from))
+                       if v not in (1.0, None, ""))
+
     def describe(self) -> str:
-        label = self.metric
+        label = self.metric + (f" at {self.players} players" if self.players else "")
         if self.direction == "target":
             t = self.target_words()
             s = f"{label}: {'relative ' if self.relative else ''}distance to {t}"
@@ -115,7 +124,10 @@ class Objective:
             s = f"{label}: {word} {t} ({'relative ' if self.relative else ''}excess minimised)"
         else:
             s = f"{label}: {self.direction}"
-        return s + (f" (goal <= {self.goal:g})" if self.goal is not None else "")
+        if self.goal is None:
+            return s
+        return s + (f" (goal <= {self.goal:g}: the designer's margin, targets.toml {self.goal_from})" if self.goal_from
+                    else f" (goal <= {self.goal:g})")
 
 
 @dataclass(frozen=True)
@@ -189,8 +201,7 @@ class TuneSpec:
     def fingerprint(self) -> str:
         """What a resumed study must share with the stored one (not trials or time limit)."""
         blob = {"base": self.base.digest(), "ref": self.reference.digest() if self.reference else None,
-                "params": [repr(p) for p in self.params], "objectives": [repr(o) + (f" scale={o.scale!r}" if o.scale != 1.0 else "")
-                               for o in self.objectives],
+                "params": [repr(p) for p in self.params], "objectives": [repr(o) + o.extra() for o in self.objectives],
                 "constraints": [repr(c) for c in self.constraints], "seating": self.seating, "seed": self.seed,
                 "games": self.games, "sampler": self.sampler, "population": self.population,
                 "sampler_scheme": SAMPLER_SCHEME,
@@ -376,11 +387,17 @@ def parse_spec(data: dict, path: str | Path = "<tune>") -> TuneSpec:
     for b in bases:
         check_params(b, params)
 
-    objectives = [_objective(o, f"{where}objective[{i}]", ref) for i, o in enumerate(_list(data, "objective", where))]
+    counts = {sc.players for sc in panel}
+    objectives = [_objective(o, f"{where}objective[{i}]", ref, counts)
+                  for i, o in enumerate(_list(data, "objective", where))]
+    for i, o in enumerate(objectives):
+        _check_tables(o, f"{where}objective[{i}]", panel, counts)
     if not objectives:
         raise HeronSimError(f"{where}objective: at least one [[objective]] table (metric and direction or target)")
     constraints = [_constraint(c, f"{where}constraint[{i}]", ref)
                    for i, c in enumerate(_list(data, "constraint", where, required=False))]
+    for i, c in enumerate(constraints):
+        _check_tables(c, f"{where}constraint[{i}]", panel, counts)
     if any(x.metric in SKILL_METRICS for x in (*objectives, *constraints)):
         # the skill gap is measured on a table of its own (heron_sim.lab.panel.SKILL_SCENARIO)
         from .panel import SKILL_SCENARIO
@@ -420,11 +437,62 @@ def _list(data, key, where, required=True):
     return v
 
 
+_ONE = re.compile(r"(guide|seat)_(.+)_win_rate")
+
+
 def _metric(entry, where):
+    """A metric of the panel (OBJECTIVE_METRICS), or one guide's or one seat's win rate:
+    ``guide_<name>_win_rate`` (the guide's French or English name) and ``seat_<k>_win_rate``
+    (k = 0 for the first player, as the metric ids count), in their canonical spelling."""
+    from ..animals import ENGLISH, NAMES
+
     m = entry.get("metric")
+    one = _ONE.fullmatch(m) if isinstance(m, str) else None
+    if one and one.group(1) == "guide":
+        from ..animals import animal_index
+
+        try:
+            g = animal_index(one.group(2), "guide")
+        except HeronSimError:
+            g = None
+        if g is None:
+            raise HeronSimError(f"{where}.metric: {m!r}: no guide {one.group(2)!r}; allowed: guide_<name>_win_rate "
+                                f"with name one of {', '.join(NAMES)} (or {', '.join(ENGLISH)})")
+        return f"guide_{NAMES[g]}_win_rate"
+    if one:
+        k = one.group(2)
+        if not k.isdigit() or int(k) > 6:
+            raise HeronSimError(f"{where}.metric: {m!r}; allowed: seat_<k>_win_rate with k from 0 (the first "
+                                "player) to 6")
+        return f"seat_{int(k)}_win_rate"
     if m not in OBJECTIVE_METRICS:
-        raise HeronSimError(f"{where}.metric: {m!r}; allowed: {', '.join(OBJECTIVE_METRICS)}")
+        raise HeronSimError(f"{where}.metric: {m!r}; allowed: {', '.join(OBJECTIVE_METRICS)}, "
+                            f"guide_<name>_win_rate (name: {', '.join(NAMES)}), seat_<k>_win_rate (k: 0..6)")
     return m
+
+
+def _players(entry, where, panel_counts):
+    """An objective's ``players`` (its tables: those of that count), or None (every table)."""
+    n = entry.get("players")
+    if n is None:
+        return None
+    if isinstance(n, bool) or not isinstance(n, int) or n not in panel_counts:
+        counts = ", ".join(str(c) for c in sorted(panel_counts))
+        raise HeronSimError(f"{where}.players: {n!r}; allowed: a player count of the panel's tables ({counts})")
+    return n
+
+
+def _check_tables(o, where, panel, spec_counts):
+    """A seat's win rate needs that seat at every table it is measured at."""
+    if o.metric.startswith("seat_") and o.metric != "seat_balance":
+        k = int(o.metric.split("_")[1])
+        n = getattr(o, "players", None)
+        short = sorted({sc.players for sc in panel if (n is None or sc.players == n)
+                        and getattr(sc, "role", "") != "skill" and sc.players <= k})
+        if short:
+            raise HeronSimError(f"{where}.metric: {o.metric!r}: seat {k + 1} does not play at {short[0]} players "
+                                f"(the panel's tables of {', '.join(map(str, short))} players); give players = N "
+                                f"with N from {k + 1}, or a smaller seat")
 
 
 def _number(v, where, field):
@@ -435,12 +503,14 @@ def _number(v, where, field):
     return float(v)
 
 
-def _objective(entry, where, ref) -> Objective:
-    unknown = sorted(set(entry) - {"metric", "direction", "target", "relative", "goal", "at_most", "at_least"})
+def _objective(entry, where, ref, counts=frozenset(range(2, 8))) -> Objective:
+    unknown = sorted(set(entry) - {"metric", "direction", "target", "relative", "goal", "at_most", "at_least",
+                                   "players"})
     if unknown:
         raise HeronSimError(f"{where}.{unknown[0]}: unknown field; allowed: metric, direction, target, at_most, "
-                            "at_least, relative, goal")
+                            "at_least, relative, goal, players")
     metric = _metric(entry, where)
+    players = _players(entry, where, counts)
     sides = [k for k in ("target", "at_most", "at_least") if k in entry]
     if len(sides) > 1:
         raise HeronSimError(f"{where}: give one of target, at_most, at_least")
@@ -463,7 +533,11 @@ def _objective(entry, where, ref) -> Objective:
             if not scale > 0:
                 raise HeronSimError(f"{where}.{sides[0] if sides else 'target'}: {entry.get(sides[0] if sides else 'target')!r}; "
                                     "allowed: a factor above 0 (e.g. \"0.8 * base\")")
-        if target in ("base", "reference"):
+        if target == "fair":
+            if not metric.endswith("_win_rate") or scale != 1.0:
+                raise HeronSimError(f"{where}: \"fair\" (the fair share, 1 / players) is the target of a win rate "
+                                    "(guide_<name>_win_rate, seat_<k>_win_rate), as it stands")
+        elif target in ("base", "reference"):
             if target == "reference" and ref is None:
                 raise HeronSimError(f"{where}.target: \"reference\" needs a [reference] table")
         elif target == "targets":
@@ -478,7 +552,8 @@ def _objective(entry, where, ref) -> Objective:
             if isinstance(target, str):
                 side = sides[0] if sides else "target"
                 raise HeronSimError(f"{where}.{side}: {target!r}; allowed: a number, \"base\", \"reference\", "
-                                    "\"targets\" (experiments/targets.toml) or a factor of one (\"0.8 * base\")")
+                                    "\"targets\" (experiments/targets.toml), \"fair\" (a win rate) or a factor of "
+                                    "one (\"0.8 * base\")")
             target = _number(target, where, "target")
             if target is None:
                 raise HeronSimError(f"{where}.target: missing; allowed: a number, \"base\", \"reference\" "
@@ -490,10 +565,44 @@ def _objective(entry, where, ref) -> Objective:
     relative = entry.get("relative", False)
     if not isinstance(relative, bool):
         raise HeronSimError(f"{where}.relative: {relative!r}; allowed: true, false")
-    goal = _number(entry.get("goal"), where, "goal")
+    goal_from = ""
+    if entry.get("goal") == "targets" or ("goal" not in entry and direction in ("at_most", "at_least")
+                                          and target in ("base", "reference") and margin_of(metric, relative)):
+        # "No worse than today": the excess allowed is the designer's margin for this figure
+        # (targets.toml), explicit (goal = "targets") or by default where the file has one
+        goal_from = margin_of(metric, relative)
+        if not goal_from:
+            raise HeronSimError(f"{where}.goal: \"targets\": the designer's targets give no margin for "
+                                f"{metric}{' (relative)' if relative else ''}; allowed: " + "; ".join(
+                                    f"{m}: {t}" for m, t in MARGIN_WORDS.items()) + "; or a number")
+        from ..analysis.targets import load_targets
+
+        goal = float(load_targets()[goal_from])
+    else:
+        goal = _number(entry.get("goal"), where, "goal")
     if goal is None and direction in ("at_most", "at_least"):
         goal = 0.0  # "no more than T" is met when nothing exceeds T (goal = an allowed excess)
-    return Objective(metric, direction, target, relative, goal, scale)
+    return Objective(metric, direction, target, relative, goal, scale, players, goal_from)
+
+
+#: The designer's margins (experiments/targets.toml) a goal may read (``goal = "targets"``, and
+#: the default of a one-sided goal against the base or the reference, "no worse than today"):
+#: a win rate or a gap to fair within ``share_margin``, a length within ``length_margin``
+#: (relative), the skill gap within ``skill_gap_margin``.
+MARGIN_WORDS = {"guide_spread, first_player_advantage, seat_balance, guide_<name>_win_rate, seat_<k>_win_rate":
+                "share_margin", "length (relative = true)": "length_margin", "skill_gap": "skill_gap_margin"}
+
+
+def margin_of(metric: str, relative: bool) -> str:
+    """The targets.toml margin of ``metric``'s loss, or "" where the file has none."""
+    if metric in ("guide_spread", "first_player_advantage", "seat_balance") or (
+            metric.endswith("_win_rate") and metric.startswith(("guide_", "seat_"))):
+        return "" if relative else "share_margin"
+    if metric == "length":
+        return "length_margin" if relative else ""
+    if metric == "skill_gap":
+        return "" if relative else "skill_gap_margin"
+    return ""
 
 
 def _constraint(entry, where, ref) -> Constraint:

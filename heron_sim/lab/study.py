@@ -503,7 +503,9 @@ def goal_decision(lv: float, lo: float, hi: float, goal: float, direction: str, 
 
     ``passes``: the upper bound of the 95 % interval lies within the goal; ``fails (decisive)``:
     its lower bound lies past it; ``undecided (underpowered)``: the estimate meets the goal but
-    the interval reaches past it; ``likely fails (not decisive)``: the estimate misses, the
+    the interval reaches past it; ``undecided (no margin)``: a one-sided goal with no excess
+    allowed (goal 0) whose estimate shows no excess: more games would not settle it, a margin
+    would (``goal = "targets"`` or a number); ``likely fails (not decisive)``: the estimate misses, the
     interval reaches back. ``games_needed``: the games a table that would decide it if the
     estimate held (the half-width shrinks as 1/sqrt(games)); ``p``: the one-sided p-value of
     "the goal is not met" (normal approximation from the upper half-width), for Holm."""
@@ -518,6 +520,10 @@ def goal_decision(lv: float, lo: float, hi: float, goal: float, direction: str, 
         return {"decision": "passes", "games_needed": games, "p": p}
     if lo > g:
         return {"decision": "fails (decisive)", "games_needed": games, "p": p}
+    if lv <= g and g == 0 and lv == 0 and direction in ("at_most", "at_least"):
+        # "no worse than T" with no margin: the estimate sits on the bound (no excess), so more
+        # games would not decide it; only a margin would (issue 58)
+        return {"decision": "undecided (no margin)", "games_needed": None, "p": p}
     if lv <= g:
         need = None if g == lv else int(math.ceil(games * ((hi - lv) / (g - lv)) ** 2 - 1e-9))
         return {"decision": "undecided (underpowered)", "games_needed": need, "p": p}
@@ -710,6 +716,22 @@ def base_evidence(spec: TuneSpec, last: dict) -> dict:
     return {"objectives": objs, "constraints_hold": holds, "meets": meets, "games": last["games"]}
 
 
+def _objective_keys(o: Objective) -> dict:
+    """What a page needs of an objective besides its words: its player count (``players``), a
+    relative goal's factor and what it multiplies (``scale``, ``of``: "base", "reference",
+    "targets"), where the goal's margin was read (``goal_from``); only those set."""
+    out = {}
+    if o.players:
+        out["players"] = o.players
+    if o.scale != 1.0 and isinstance(o.target, str):
+        out.update(scale=o.scale, of=o.target)
+    if o.goal_from:
+        out["goal_from"] = o.goal_from
+    if o.target == "fair":
+        out["of"] = "fair"
+    return out
+
+
 def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dict]:
     """Per finalist: paired effects on the objectives (losses over the panel, and each
     scenario's value, target and signed distance), constraints, each power's use and every
@@ -717,7 +739,7 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
     from .evaluate import max_rate_halfwidth
     from .ladder import disables_a_power
     from .objectives import (constraint_labels, constraint_scenario, describe_distance, inert_powers,
-                             scenario_loss, scenarios_of, signed_distance, target_value)
+                             scenario_loss, scenarios_of, signed_distance, tables_of, target_value)
 
     from .objectives import mode_words
 
@@ -760,7 +782,7 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
                 d = goal_decision(lv, llo, lhi, o.goal, o.direction, last["games"])
                 decision = {"decision": d["decision"], "games_needed": d["games_needed"], "p_goal": d["p"]}
             scen = []
-            for i in scenarios_of(spec, o.metric):  # each table on the figures used (plain or adjusted)
+            for i in tables_of(spec, o):  # each table on the figures used (plain or adjusted)
                 P = Ps[i]
                 rs_i = None if vrS is None else vrS[i]
                 rr_i = None if vrR is None else vrR[i]
@@ -777,7 +799,7 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
                              describe_distance(o, v, None, None)})
             # A loss undefined on these games (no game finished: the search's stand-in BIG) is
             # shown as n/a, never as a figure; the ranking still reads it as the worst.
-            obj.append({"metric": o.metric, "objective": o.describe(), "base_loss": float(_shown(lb)),
+            obj.append({"metric": o.metric, "objective": o.describe(), **_objective_keys(o), "base_loss": float(_shown(lb)),
                         "loss": float(_shown(lv)), "_rank_loss": lv, "loss_low": llo, "loss_high": lhi,
                         "diff": float(_shown(lv) - _shown(lb)), "low": lo, "high": hi, "verdict": verdict(lo, hi),
                         "goal": o.goal, "goal_met": met, "goal_met_95": met_sure, **decision, "scenarios": scen,
