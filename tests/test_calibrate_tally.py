@@ -194,3 +194,20 @@ def test_several_tallies_are_read_together(tmp_path):
     b.write_text(f"{HEAD}\n{GOOD}\n", encoding="utf-8")  # the same game number, another sheet
     t = T.read_tally([a, b], _rules())
     assert len(t) == 3 and t.file.tolist() == [0, 0, 1]
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_kit_is_printable_linked_and_its_example_reads(tmp_path, lang):
+    import re
+
+    kit = ROOT / "docs" / "playtest"
+    md = (kit / f"tally.{lang}.md").read_text(encoding="utf-8")
+    page = (kit / f"tally.{lang}.html").read_text(encoding="utf-8")
+    assert "@page" in page and "@media print" in page and page.count('<td class="rnd">') >= 30
+    assert "<script" not in page and "http" not in page  # self-contained
+    example = re.search(r"```\n(game,round,player[^`]*)```", md).group(1)
+    path = tmp_path / "example.csv"
+    path.write_text(example, encoding="utf-8")
+    assert len(T.read_tally(path, _rules())) == 3
+    for doc in ("docs/calibrate.md", "README.md"):
+        assert "playtest/tally." in (ROOT / doc).read_text(encoding="utf-8"), doc
