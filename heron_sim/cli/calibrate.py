@@ -13,7 +13,7 @@ from ._app import Interrupted, JsonOpt, ModeOpt, RulesOpt, SetOpt, app, build_ru
 
 @app.command("calibrate")
 def calibrate_cmd(
-    log_files: Annotated[list[Path], typer.Argument(metavar="LOG.csv...", help="The decision log (docs/calibrate.md), or one or more tally sheets (docs/playtest/), told apart by their header.")],
+    log_files: Annotated[list[Path], typer.Argument(metavar="LOG.csv", help="The decision log (docs/calibrate.md), or one or more tally sheets (docs/playtest/), told apart by their header.")],
     mode: ModeOpt = None,
     rules: RulesOpt = None,
     set_: SetOpt = None,
