@@ -39,6 +39,8 @@ def simulate_cmd(
     precision: Annotated[Optional[float], typer.Option("--precision", help="Play blocks of --games games until every win rate's (seat, guide when dealt) 95 % half-width is at most this, e.g. 0.005; reports the games used.")] = None,
     log_turns: Annotated[Optional[Path], typer.Option("--log-turns", help="Also write every turn decision of the games played (dice, keep/stop, powers) as the CSV turn log that heron-sim calibrate reads (docs/calibrate.md).")] = None,
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Where the games run, with no --out: local (this process, default), local-cluster[:N] (embedded Dask on 127.0.0.1) or tcp://HOST:PORT (a Dask scheduler); each worker adds up its games' sums; the same figures.")] = None,
+    trace: Annotated[Optional[Path], typer.Option("--trace", help="Also write each seat's chance of winning at the start of every turn of the first --trace-games games (the same games; .parquet or .csv) and report when the games were decided: lead changes, the decisive round (the winner past 80 %), comebacks from below 10 %, uncertainty (docs/worth.md). The first use for a rules file and table builds its worth of positions from 20,000 self-play games (about a minute at 4 players; cached).")] = None,
+    trace_games: Annotated[int, typer.Option("--trace-games", help="How many games --trace follows (the first ones).")] = 1000,
     luck: Annotated[bool, typer.Option("--luck", help="Measure each seat's luck on the expert's tables (luck_seat1 ... columns, and 20 luck_seat1_<weight> columns a seat weighted by the squares at each turn's start; identical dice, rules by guide included) and report the luck-adjusted win rates beside the plain ones, with luck_variance_ratio in --json (docs/luck.md): the same games, on the generic turn (slower), after building the luck's tables (seconds).")] = False,
 ) -> None:
     """Play whole games and print the summary: win rates by seat and guide (95 % intervals),
@@ -60,7 +62,16 @@ def simulate_cmd(
             raise HeronSimError("--log-turns: not with --precision (the games used are not known in advance); "
                                 "allowed: --log-turns with --games")
         check_log_path(log_turns)
-    check_distinct({"--out": out, "--log-turns": log_turns}, {"--rules": rules})
+    if trace is not None:
+        from ..errors import HeronSimError
+
+        if precision is not None:
+            raise HeronSimError("--trace: not with --precision (the games used are not known in advance); "
+                                "allowed: --trace with --games")
+        if trace_games < 1:
+            raise HeronSimError(f"--trace-games: {trace_games}; allowed: 1 or more")
+        check_output(trace, "--trace", TABLE_FORMATS)
+    check_distinct({"--out": out, "--log-turns": log_turns, "--trace": trace}, {"--rules": rules})
     if luck and precision is not None:
         from ..errors import HeronSimError
 
@@ -143,6 +154,13 @@ def simulate_cmd(
     summary.update(requested=requested, played=int(played), interrupted=cut)
     if precision is not None:
         summary["stopped"] = stop_reason(frame)
+    traced = None
+    if trace is not None:
+        if cut:
+            log(f"note: --trace: {trace} not written (the run was interrupted)")
+        else:
+            traced = _write_trace(trace, r, min(trace_games, int(played)), seed, strategy)
+            summary["trace"] = traced.measures
     if as_json:
         typer.echo(dumps(summary))
     else:
@@ -151,11 +169,16 @@ def simulate_cmd(
             table.loc["interrupted"] = [f"yes ({played:,} games)" if precision_cut
                                         else f"yes ({played:,} of {games:,} games)"]
         typer.echo(markdown_table(table))
+        if traced is not None:
+            typer.echo(_trace_lines(traced.measures))
     if log_turns is not None:
         if cut:
             log(f"note: --log-turns: {log_turns} not written (the run was interrupted)")
         else:
             _write_turn_log(log_turns, r, played, seed, strategy)
+    if traced is not None and traced.interrupted:
+        raise Interrupted(interrupted_line(traced.games, min(trace_games, int(played)), "games' traces",
+                                           written=str(trace)))
     if error is not None:
         raise error
     if precision_cut:
@@ -165,6 +188,60 @@ def simulate_cmd(
                           "before the precision was reached" + (f", written to {out}" if written else ""))
     if cut:
         raise Interrupted(interrupted_line(played, games, written=str(out) if written else None))
+
+
+def _write_trace(path, r, games, seed, strategy):
+    """The trace of the first ``games`` games just played (the same seed: the same games),
+    written atomically with its metadata; the worth of positions built first if need be."""
+    from ..analysis.drama import trace_games
+    from ..analysis import worth as W
+    from ..errors import HeronSimError
+    from ..interrupt import stop_requested
+    from ..io import write_frame
+    from ..progress import progress_bar
+    from ..provenance import git_commit
+    from ..strategies import parse_seating
+
+    seating = parse_seating(strategy, r.players)
+    worth = W.cached(r, seating)
+    if worth is None:
+        log(f"building the worth of positions of these rules at {r.players} players "
+            f"({W.BUILD_GAMES:,} self-play games, once; cached)")
+        try:
+            with progress_bar(W.BUILD_GAMES, "worth of positions") as advance:
+                worth = W.worth_of(r, seating, progress=advance, stop=stop_requested)
+        except W.BuildInterrupted as err:
+            raise Interrupted(f"interrupted: {err}; --trace: {path} not written") from None
+    with progress_bar(games, "trace") as advance:
+        traced = trace_games(r, seating, seed, games, worth=worth, progress=advance, stop=stop_requested)
+    if traced.games == 0:
+        raise HeronSimError(f"--trace: {path} not written (interrupted before any game was traced)")
+    write_frame(traced.frame, path, meta={
+        "requested": int(games), "played": int(traced.games), "interrupted": bool(traced.interrupted),
+        "seed": int(seed), "mode": r.mode, "rules": r.digest(), "strategies": ",".join(seating),
+        "git_commit": git_commit(), "rules_table": r.to_table(), "measures": traced.measures,
+        "worth": {"games": worth.games, "seed": worth.seed, "built_on": "self-play of the same seating"}})
+    log(f"saved the trace of {traced.games:,} games ({len(traced.frame):,} rows) to {path}")
+    return traced
+
+
+def _trace_lines(m: dict) -> str:
+    """The trace's measures, a line each, for a person."""
+    def f(key, pct=False, digits=1):
+        v = m[key]
+        k = 100 if pct else 1
+        unit = " %" if pct else ""
+        return f"{k * v['value']:.{digits}f}{unit} [{k * v['low']:.{digits}f}, {k * v['high']:.{digits}f}]"
+
+    return "\n".join([
+        f"Traced games: {m['games']:,} finished ({m['unfinished']:,} unfinished), winning chances at every turn",
+        f"  lead changes per game (best chance):       {f('lead_changes')}",
+        f"  decisive round (winner past {100 * m['decided_at']:.0f} %):          {f('decisive_round')}",
+        f"  decided before the last round:             {f('decided_before_last_round', True)}",
+        f"  comebacks (winner once below {100 * m['long_shot']:.0f} %):         {f('comebacks', True)}",
+        f"  uncertainty (1: open, 0: decided):         {f('uncertainty', digits=3)}",
+        f"  decisiveness (share played once decided):  {f('decisiveness', digits=3)}",
+    ])
 
 
 def _write_turn_log(path, r, games, seed, strategy) -> None:
