@@ -70,6 +70,9 @@ class Scenario:
     def describe(self) -> str:
         """The table in words: ``"4 players: greedy, prudent, expert, racer (rotated)"``."""
         names = list(dict.fromkeys(self.strategies))
+        if len(names) > 1 and len(self.strategies) == self.players:  # one player a seat: said with counts
+            return f"{self.players} players{f', {self.mode}' if self.mode else ''}: " \
+                f"{table_words(Scenario(self.name, self.players, self.strategies), 'en')} (seats rotated)"
         who = names[0] if len(names) == 1 else ", ".join(names) + " (rotated)"
         mode = f", {self.mode}" if self.mode else ""
         return f"{self.players} players{mode}: {who}"
@@ -114,12 +117,110 @@ BOTS_PANEL: tuple[Scenario, ...] = (
 )
 
 
+#: Tables people sit at (issue 58 item 1): players of different skill at one table, one player
+#: per name, the seating rotated so that every player sits in every seat equally often. A family
+#: table is an expert (the parent) with novices; a club table mixes regulars and casual players; a
+#: bold beginner (``reckless``: the novice's skill, rerolls nearly whenever allowed) among regulars.
+#: (There is no champion among the players: ``expert`` is the top of the ladder.)
+MIXED_TABLES: dict[str, "Scenario"] = {}
+
+
+def _mixed(name: str, *names: str) -> "Scenario":
+    sc = Scenario(name, len(names), tuple(names))
+    MIXED_TABLES[name] = sc
+    return sc
+
+
+FAMILY_3 = _mixed("family-3", "expert", "novice", "novice")
+FAMILY_4 = _mixed("family-4", "expert", "novice", "novice", "novice")
+PAIRS_4 = _mixed("pairs-4", "expert", "expert", "novice", "novice")
+FAMILY_6 = _mixed("family-6", "expert", "expert", "novice", "novice", "novice", "novice")
+BOLD_4 = _mixed("bold-4", "reckless", "regular", "regular", "regular")
+CLUB_3 = _mixed("club-3", "regular", "regular", "casual")
+CLUB_4 = _mixed("club-4", "regular", "regular", "casual", "casual")
+CLUB_6 = _mixed("club-6", "expert", "regular", "regular", "casual", "casual", "novice")
+EXPERTS_REGULARS_4 = _mixed("experts-regulars-4", "expert", "expert", "regular", "regular")
+
+#: Panels by the designer's audience (``panel = "family"``, ``"club"``, ``"expert"``): the tables
+#: the game will be played at. The default panel stays the ladder's (every shipped study replays).
+FAMILY_PANEL: tuple[Scenario, ...] = (Scenario("casual-4", 4, ("casual",)), FAMILY_3, FAMILY_4, PAIRS_4, FAMILY_6)
+CLUB_PANEL: tuple[Scenario, ...] = (Scenario("regular-4", 4, ("regular",)), CLUB_3, CLUB_4, BOLD_4, CLUB_6)
+EXPERT_PANEL: tuple[Scenario, ...] = (Scenario("expert-2", 2, ("expert",)), Scenario("expert-3", 3, ("expert",)),
+                                      Scenario("expert-4", 4, ("expert",)), Scenario("expert-6", 6, ("expert",)),
+                                      EXPERTS_REGULARS_4)
+
+#: The held-out tables of the check before "fix" (issue 58 item 2): mixed skill at 3, 4 and 6
+#: players, none of them in a shipped study's panel. A table the study's panel already holds (the
+#: same count and the same players) is left out of its check (:func:`held_out_tables`).
+HELD_OUT: tuple[Scenario, ...] = (FAMILY_3, FAMILY_4, PAIRS_4, BOLD_4, FAMILY_6, CLUB_6)
+
+
+def _same_table(a: "Scenario", b: "Scenario") -> bool:
+    from collections import Counter
+
+    return a.players == b.players and (a.mode or "") == (b.mode or "") and (
+        Counter(a.strategies) == Counter(b.strategies)
+        or sorted(map(sorted, a.seatings())) == sorted(map(sorted, b.seatings())))
+
+
+def held_out_tables(panel) -> tuple[Scenario, ...]:
+    """:data:`HELD_OUT` less the tables ``panel`` already holds (the same count and players)."""
+    return tuple(h for h in HELD_OUT if not any(_same_table(h, sc) for sc in panel or ()))
+
+
+#: Each player's words (singular, plural), French and English (the lab's own words, as
+#: heron_sim.lab.phrases keeps the rules' sentences).
+PLAYER_WORDS: dict[str, dict[str, tuple[str, str]]] = {
+    "en": {"novice": ("novice", "novices"), "casual": ("casual player", "casual players"),
+           "regular": ("regular", "regulars"), "expert": ("expert", "experts"),
+           "reckless": ("bold beginner", "bold beginners"), "greedy": ("greedy bot", "greedy bots"),
+           "prudent": ("prudent bot", "prudent bots"), "racer": ("racer bot", "racer bots"),
+           "random": ("random bot", "random bots")},
+    "fr": {"novice": ("débutant", "débutants"), "casual": ("joueur occasionnel", "joueurs occasionnels"),
+           "regular": ("habitué", "habitués"), "expert": ("expert", "experts"),
+           "reckless": ("débutant téméraire", "débutants téméraires"), "greedy": ("robot glouton", "robots gloutons"),
+           "prudent": ("robot prudent", "robots prudents"), "racer": ("robot coureur", "robots coureurs"),
+           "random": ("robot au hasard", "robots au hasard")},
+}
+
+
+def player_words(name: str, n: int, lang: str) -> str:
+    """``n`` players of strategy ``name`` in words: "2 experts", « 3 débutants »."""
+    base = name.split(":")[0]
+    one, many = PLAYER_WORDS[lang].get(base, (name, name))
+    return f"{n} {one if n == 1 else many}"
+
+
+def table_words(sc: "Scenario", lang: str = "en") -> str:
+    """A table in a designer's words, never its id: "1 expert and 3 novices", « 2 experts et 2
+    débutants », "4 casual players", « 4 joueurs occasionnels »; a rotation of more names than
+    seats (the ladder's rungs): "5 players: novice, casual, regular, expert in turn"."""
+    from collections import Counter
+
+    if lang not in ("en", "fr"):
+        from ..errors import HeronSimError
+
+        raise HeronSimError(f"--lang: {lang!r}; allowed: fr, en")
+    names = list(sc.strategies)
+    mode = f" ({sc.mode})" if sc.mode else ""
+    if len(set(names)) == 1:
+        return player_words(names[0], sc.players, lang) + mode
+    if len(names) == sc.players:
+        parts = [player_words(n, k, lang) for n, k in Counter(names).items()]
+        sep = " et " if lang == "fr" else " and "
+        return (", ".join(parts[:-1]) + sep + parts[-1]) + mode
+    one = [PLAYER_WORDS[lang].get(n.split(":")[0], (n, n))[0] for n in dict.fromkeys(names)]
+    return ({"fr": f"{sc.players} joueurs : {', '.join(one)} à tour de rôle",
+             "en": f"{sc.players} players: {', '.join(one)} in turn"}[lang]) + mode
+
+
 #: The table of the skill gap (heron_sim.lab.metrics.SKILL_METRICS): the expert against the novice,
 #: 2 players, in the study's mode, seats (and the guides dealt to them) rotated.
 SKILL_SCENARIO = Scenario("skill-2", 2, ("expert", "novice"), None, "skill")
 
 #: The panels a tune file names (``panel = "..."``).
-PANELS: dict[str, tuple[Scenario, ...]] = {"default": DEFAULT_PANEL, "bots": BOTS_PANEL}
+PANELS: dict[str, tuple[Scenario, ...]] = {"default": DEFAULT_PANEL, "bots": BOTS_PANEL, "family": FAMILY_PANEL,
+                                           "club": CLUB_PANEL, "expert": EXPERT_PANEL}
 
 #: How an objective's per-scenario losses become the study's one loss.
 AGGREGATES = ("worst", "mean")
