@@ -15,7 +15,9 @@ from pathlib import Path
 import numpy as np
 
 from ..io import mkdir, read_arrays, write_arrays
-from ..runner.executor import split_games
+from dataclasses import dataclass
+
+from ..runner.executor import Batch, split_games
 from .metrics import IX, K, Bootstrap, batch_matrix, batch_matrix_luck, luck_adjusted_columns, rate_halfwidths
 
 BOOT_B = 1000
@@ -24,6 +26,23 @@ BOOT_B = 1000
 def batch_sums(batch) -> np.ndarray:
     """Play one batch; return the column sums (int64[K]) — all the search needs."""
     return batch_matrix(batch).sum(axis=0, dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class TableBatch(Batch):
+    """A batch of one table of a panel: its kinds (the table's distinct strategies, in order)
+    name the kinds' columns (heron_sim.lab.metrics.matrix_from_rows)."""
+
+    kinds: tuple = ()
+
+
+def _table_batch(b, kinds: tuple, streak_every: int) -> "TableBatch":
+    import dataclasses
+
+    kw = {f.name: getattr(b, f.name) for f in dataclasses.fields(b)}
+    if streak_every:
+        kw["streak_every"] = streak_every
+    return TableBatch(**kw, kinds=kinds)
 
 
 class Evaluator:
@@ -54,14 +73,18 @@ class Evaluator:
         sc = self.panel[i]
         return self.spec.seating if sc is None else tuple(tuple(x) for x in sc.seatings())
 
+    def _kinds(self, i) -> tuple:
+        """The table's distinct strategies in a fixed order (heron_sim.lab.metrics: the kinds'
+        columns, the same in every seating of its rotation)."""
+        sc = self.panel[i]
+        names = [n for s in self._seatings(i) for n in s] if sc is None else list(sc.strategies)
+        return tuple(dict.fromkeys(names))
+
     def _batches(self, rules, i, first_game, games, luck: bool = False):
         out = split_games(rules, self._seatings(i), self.spec.scenario_seed(i), games, first_game=first_game,
                           batch_games=self.spec.batch_games, threads=None, luck=luck)
-        if self.streak_every:
-            import dataclasses
-
-            out = [dataclasses.replace(b, streak_every=self.streak_every) for b in out]
-        return out
+        kinds = self._kinds(i)
+        return [_table_batch(b, kinds, self.streak_every) for b in out]
 
     def _tick(self, batch):
         self.games_played += batch.games

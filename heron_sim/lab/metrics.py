@@ -50,6 +50,10 @@ COLUMNS: tuple[str, ...] = (
     "skill_weak_win", "skill_strong_win",
     "streak_seats", "stuck3_seats", "longest_dead_sum",
     "mid_last_games", "mid_last_won",
+    # the players of each kind at the table (kind j: the j-th distinct strategy of the table, the
+    # same in every seating of its rotation): seats held, games won, games last at mid-game
+    *(f"kind_seats_{j}" for j in range(7)), *(f"kind_win_{j}" for j in range(7)),
+    *(f"mid_last_kind_{j}" for j in range(7)),
 )
 #: The skill gap's rungs (weak, strong): games won by a seat holding either are counted
 #: (columns ``skill_weak_win`` and ``skill_strong_win``) when the seating is known.
@@ -64,9 +68,11 @@ ADJUSTED: tuple[str, ...] = (*(f"seat_win_{s}" for s in range(7)), *(f"won_{g}" 
 KA = K + len(ADJUSTED)
 
 
-def matrix_from_rows(rows: np.ndarray, rules, seating=None) -> np.ndarray:
+def matrix_from_rows(rows: np.ndarray, rules, seating=None, kinds=None) -> np.ndarray:
     """The per-game columns (int32[games, K]) from the engine's raw output rows; ``seating``
-    (the strategy of each seat, when known) gives the skill columns (0 without it)."""
+    (the strategy of each seat, when known) gives the skill columns (0 without it) and the
+    kinds' columns: ``kinds`` the table's distinct strategies in a fixed order (the same for
+    every seating of its rotation; default: this seating's own, in seat order)."""
     from ..engine import layout as L
 
     n = rows.shape[0]
@@ -99,6 +105,15 @@ def matrix_from_rows(rows: np.ndarray, rules, seating=None) -> np.ndarray:
     for a, g in enumerate(ANIMALS):
         X[:, IX[f"power_{g}"]] = rows[:, L.C_POWERS + a]
     if seating is not None:
+        kinds = tuple(dict.fromkeys(seating)) if kinds is None else tuple(kinds)
+        if len(kinds) <= 7:
+            for s, name in enumerate(seating):
+                j = kinds.index(name) if name in kinds else -1
+                if j < 0:
+                    continue
+                X[:, IX[f"kind_seats_{j}"]] += 1
+                X[:, IX[f"kind_win_{j}"]] += winner == s
+                X[:, IX[f"mid_last_kind_{j}"]] += last == s
         for s, name in enumerate(seating):
             for col, rung in (("skill_weak_win", SKILL_PAIR[0]), ("skill_strong_win", SKILL_PAIR[1])):
                 if name == rung:
@@ -178,7 +193,7 @@ def batch_matrix(batch) -> np.ndarray:
     the streak columns of its replayed games when ``batch.streak_every`` asks for them)."""
     from ..runner.executor import play_rows
 
-    X = matrix_from_rows(play_rows(batch), batch.rules, batch.seating)
+    X = matrix_from_rows(play_rows(batch), batch.rules, batch.seating, getattr(batch, "kinds", None))
     every = int(getattr(batch, "streak_every", 0) or 0)
     if every > 0:
         fill_streaks(X, batch.rules, batch.seating, batch.seed, batch.first_game, every)
@@ -194,7 +209,7 @@ def batch_matrix_luck(batch) -> tuple:
     from ..simulation import results_frame
 
     rows = play_rows(batch)
-    X = matrix_from_rows(rows, batch.rules, batch.seating)
+    X = matrix_from_rows(rows, batch.rules, batch.seating, getattr(batch, "kinds", None))
     every = int(getattr(batch, "streak_every", 0) or 0)
     if every > 0:
         fill_streaks(X, batch.rules, batch.seating, batch.seed, batch.first_game, every)
@@ -278,6 +293,21 @@ def _seat_balance(S, players):
     return _decided(S, 1.0 - (rates.max(axis=-1) - rates.min(axis=-1)))
 
 
+def _comeback_own(S, players):
+    """Comebacks against the player's own chance (issue 58): the games the player last at mid-game
+    won, over the games that player would have won at its own rate — its kind's win rate at this
+    table over all games (wins of the table's players of that strategy / their seats). 1: being
+    last at mid-game costs nothing; at a table of equal players it is the comeback rate ×
+    players / completion, so the designer's floor (``comeback_floor`` × the fair share) reads
+    ``comeback_floor`` here at every table, a family table too: a novice last at mid-game is
+    held to a novice's chance, not to the fair share."""
+    exp = 0.0
+    for j in range(7):
+        p = _div(_c(S, f"kind_win_{j}"), _c(S, f"kind_seats_{j}"))
+        exp = exp + np.where(np.isfinite(p), p, 0.0) * _c(S, f"mid_last_kind_{j}")
+    return _div(_c(S, "mid_last_won"), exp)
+
+
 def _metrics() -> dict[str, Metric]:
     m = [
         Metric("guide_spread", "guide spread (largest gap between a guide's win rate when dealt and the fair share)", "points", _guide_spread),
@@ -289,6 +319,8 @@ def _metrics() -> dict[str, Metric]:
                lambda S, P: _div(_c(S, "dead"), _c(S, "played"))),
         Metric("comeback", "comebacks (the player last at mid-game wins; games with one player last)", "rate",
                lambda S, P: _div(_c(S, "mid_last_won"), _c(S, "mid_last_games"))),
+        Metric("comeback_own", "comebacks against the player's own chance (the player last at mid-game wins / "
+               "what that player wins over all games at the table)", "share", _comeback_own, headline=False),
         Metric("lead_changes", "lead changes per game", "count",
                lambda S, P: _div(_c(S, "lead_changes"), _c(S, "games"))),
         Metric("pushback", "Pond push-back per game (squares)", "count",
@@ -325,14 +357,16 @@ METRICS: dict[str, Metric] = _metrics()
 #: The metrics an objective or a constraint may name.
 OBJECTIVE_METRICS = ("guide_spread", "first_player_advantage", "length", "dead_turn_rate", "comeback", "lead_changes",
                      "pushback", "completion", "seat_balance", "pond_rate", "anxiety_rate", "advance_per_turn",
-                     "skill_gap", "stuck_3_share", "longest_dead_streak")
+                     "skill_gap", "stuck_3_share", "longest_dead_streak", "comeback_own")
+#: Objective metrics a proposal's effects list only when a study names them (not headline figures).
+NAMED_ONLY = ("comeback_own",)
 #: The metrics measured on the panel's skill scenario only (every other metric: on the other tables).
 SKILL_METRICS = ("skill_gap",)
 
 
 def headline_metrics(players: int) -> list[str]:
     """Every headline metric for ``players`` seats (the "every metric" of a proposal's effects)."""
-    names = [n for n in OBJECTIVE_METRICS if n not in SKILL_METRICS]
+    names = [n for n in OBJECTIVE_METRICS if n not in SKILL_METRICS and n not in NAMED_ONLY]
     names += [f"seat_{s}_win_rate" for s in range(players)]
     names += [f"guide_{g}_win_rate" for g in ANIMALS]
     names += [f"power_{g}_use" for g in ANIMALS]

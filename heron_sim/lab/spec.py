@@ -60,7 +60,7 @@ from .space import Param, check_params, parse_param
 
 _TOP = {"game", "name", "title", "description", "mode", "players", "seating", "seed", "rules", "reference",
         "search", "racing", "param", "objective", "constraint", "panel", "scenario", "aggregate",
-        "allow_inert_powers", "ladder"}
+        "allow_inert_powers", "ladder", "check"}
 #: The ladder of smallest changes (heron_sim.lab.ladder): one-key changes, then the best
 #: combinations of up to ``max_keys`` keys; ``grid``: values tried of a range with more values;
 #: ``top``: best one-key changes combined into pairs and triples.
@@ -187,6 +187,11 @@ class TuneSpec:
     ladder_top: int = 6
     scenario_bases: tuple = ()      # the base rules of each scenario (its players, its mode)
     scenario_refs: tuple = ()       # the reference rules of each scenario (or None)
+    #: the held-out check after racing (heron_sim.lab.heldout; ``[check]``): games a table (0: the
+    #: smaller of heron_sim.lab.heldout.DEFAULT_GAMES and the last rung's), or None: no check
+    check_games: int | None = 0
+    #: the tune table as read (the held-out check builds its own study from it)
+    table: Any = field(default=None, compare=False, repr=False, hash=False)
 
     def scenario_seed(self, i: int) -> int:
         """Scenario i plays the dice streams (seed + i, game): the same for every candidate."""
@@ -206,7 +211,7 @@ class TuneSpec:
                 "games": self.games, "sampler": self.sampler, "population": self.population,
                 "sampler_scheme": SAMPLER_SCHEME,
                 "engine": _engine_hash(), "panel": [repr(x) for x in self.panel], "aggregate": self.aggregate,
-                "inert": self.allow_inert_powers,
+                "inert": self.allow_inert_powers, "columns": _columns(),
                 "ladder": [self.ladder_max_keys, self.ladder_grid, self.ladder_top]}
         if self.target_values():  # only then: the fingerprints of studies that read no target stay as they were
             blob["targets"] = self.target_values()
@@ -225,6 +230,14 @@ class TuneSpec:
         import dataclasses
 
         return dataclasses.replace(self, **{k: v for k, v in kw.items() if v is not None})
+
+
+def _columns() -> int:
+    """The per-game columns a trial's stored sums hold (heron_sim.lab.metrics.K): a journal of
+    another layout is not resumed."""
+    from .metrics import K
+
+    return K
 
 
 def _engine_hash() -> str:
@@ -418,6 +431,15 @@ def parse_spec(data: dict, path: str | Path = "<tune>") -> TuneSpec:
     desc = data.get("description", "")
     if not isinstance(title, str) or not isinstance(desc, str):
         raise HeronSimError(f"{where}title/description: expected strings")
+    check = data.get("check", {})
+    if not isinstance(check, dict) or sorted(set(check) - {"held_out", "games"}):
+        bad = sorted(set(check) - {"held_out", "games"}) if isinstance(check, dict) else ["(not a table)"]
+        raise HeronSimError(f"{where}check.{bad[0]}: unknown field; allowed: held_out, games")
+    if not isinstance(check.get("held_out", True), bool):
+        raise HeronSimError(f"{where}check.held_out: {check['held_out']!r}; allowed: true, false")
+    check_games = _int(check, "games", 10, 10**9, f"{where}check.") if "games" in check else 0
+    if not check.get("held_out", True):
+        check_games = None
     return TuneSpec(name=name, title=title, description=desc, path=str(path), players=players,
                     seating=seating, seating_text=seating_text, seed=seed, base=base, base_source=src,
                     reference=ref, params=tuple(params), objectives=tuple(objectives),
@@ -427,7 +449,8 @@ def parse_spec(data: dict, path: str | Path = "<tune>") -> TuneSpec:
                     keep=racing["keep"], max_candidates=racing["max_candidates"], report=racing["report"],
                     max_games=racing["max_games"], luck=racing["luck"], panel=panel, aggregate=aggregate,
                     allow_inert_powers=inert, ladder_max_keys=ladder["max_keys"], ladder_grid=ladder["grid"],
-                    ladder_top=ladder["top"], scenario_bases=tuple(bases), scenario_refs=tuple(refs))
+                    ladder_top=ladder["top"], scenario_bases=tuple(bases), scenario_refs=tuple(refs),
+                    check_games=check_games, table=data)
 
 
 def _list(data, key, where, required=True):
