@@ -56,11 +56,20 @@ def tune_cmd(
     fresh: Annotated[bool, typer.Option("--fresh", help="Start the study over (delete the stored trials).")] = False,
     rungs: Annotated[Optional[str], typer.Option("--rungs", help="Racing rungs' games, e.g. 400,800 (default: the file's; a quick look at a study with small budgets).")] = None,
     luck: Annotated[Optional[bool], typer.Option("--luck/--no-luck", help="Play the last racing rung with the players' luck and use the luck-adjusted win-rate figures where their interval is narrower (about 2x fewer games for the same interval, about 5x the rung's CPU; default: the file's [racing] luck, false; docs/tuning.md).")] = None,
+    check: Annotated[bool, typer.Option("--check", help="No search: the held-out check of the study's stored answer (results/tune-<name>/variants/<name>-1-*.toml, or --out's) at the held-out tables, fresh games; writes held-out.json, held-out.fr.md and held-out.en.md beside it (docs/tuning.md).")] = False,
+    check_games: Annotated[Optional[int], typer.Option("--check-games", help="With --check: games a held-out table (default 100000).")] = None,
+    lang: Annotated[str, typer.Option("--lang", help="With --check: the language printed, fr or en.")] = "en",
 ) -> None:
     """Search rule variants (optuna, multi-objective) on common random numbers, re-evaluate the
     front on fresh seeds, and write the front, figures and variant rules files. Ctrl-C keeps the
     finished trials; the same command resumes."""
     from ..lab import TuneInterrupted, tune
+
+    if check:
+        _check_stored(file, out, check_games, lang)
+        return
+    if check_games is not None:
+        raise HeronSimError("--check-games: only with --check")
 
     try:
         res = tune(file, trials=trials, games=games, time_limit=parse_duration(time_limit), precision=precision,
@@ -71,16 +80,45 @@ def tune_cmd(
     typer.echo(res["paths"]["front_md"].read_text(encoding="utf-8"))
 
 
+def _check_stored(file: Path, out: Optional[Path], games: Optional[int], lang: str) -> None:
+    """``tune FILE --check``: the held-out check of the answer a study already wrote."""
+    import json
+
+    from ..io import write_text
+    from ..lab.heldout import DEFAULT_GAMES, check_text, held_out_check, summary_of
+    from ..lab.spec import parse_spec, read_tune_table
+    from ._app import dumps
+
+    if lang not in ("fr", "en"):
+        raise HeronSimError(f"--lang: {lang!r}; allowed: fr, en")
+    data = dict(read_tune_table(file))
+    spec = parse_spec(data, file)
+    folder = out or Path("results") / f"tune-{spec.name}"
+    found = sorted((folder / "variants").glob(f"{spec.name}-1-*.toml"))
+    if not found:
+        raise HeronSimError(f"{folder / 'variants'}: no answer {spec.name}-1-*.toml to check (run the study first; "
+                            "a 'no change needed' study proposes none)")
+    res = held_out_check(file, found[0], games=DEFAULT_GAMES if games is None else games, log=log, data=data,
+                         spec=spec)
+    keep = summary_of(res)
+    write_text(folder / "held-out.json", dumps(keep))
+    for lg in ("fr", "en"):
+        write_text(folder / f"held-out.{lg}.md", check_text(keep, lg) + "\n")
+    typer.echo(check_text(keep, lang))
+
+
 @app.command("replay")
 def replay_cmd(
     tune_file: Annotated[Path, typer.Argument(metavar="TUNE.toml", help="The study whose goals, constraints and panel judge the proposal.")],
     variant: Annotated[Path, typer.Argument(metavar="VARIANT.toml", help="A rules file, e.g. results/tune-guides/variants/guides-1-L28.toml.")],
     seed: Annotated[int, typer.Option("--seed", help="The seed of the fresh games (use one the study never used).")] = 99,
-    games: Annotated[int, typer.Option("--games", help="Games a table, base and variant on the same games.")] = 20000,
-    panel: Annotated[Optional[str], typer.Option("--panel", help="Another panel of tables: default (people) or bots (default: the study's).")] = None,
+    games: Annotated[Optional[int], typer.Option("--games", help="Games a table, base and variant on the same games (default 20000; with --held-out 100000).")] = None,
+    panel: Annotated[Optional[str], typer.Option("--panel", help="Another panel of tables: default (the ladder's rungs), bots, or the designer's audience: family, club, expert (default: the study's).")] = None,
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="local (default), local-cluster[:N] or tcp://HOST:PORT.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the whole evidence as JSON.")] = False,
     luck: Annotated[Optional[bool], typer.Option("--luck/--no-luck", help="Play the games with the players' luck and use the luck-adjusted win-rate figures where narrower (default: the study's [racing] luck).")] = None,
+    held_out: Annotated[bool, typer.Option("--held-out", help="The held-out check: the tables the study never saw (mixed skill, 3, 4 and 6 players), each goal at the designer's margin, comebacks against each player's own chance, every seat's share with its interval (docs/tuning.md).")] = False,
+    lang: Annotated[str, typer.Option("--lang", help="With --held-out: fr or en.")] = "en",
 ) -> None:
     """Replay a proposal at every table of the study's panel (or another), on fresh games of
     another seed, judged as the study judged its finalists: each goal as an equivalence test at
@@ -89,7 +127,22 @@ def replay_cmd(
     from ..lab.replay import replay, replay_text
     from ._app import dumps
 
-    res = replay(tune_file, variant, seed=seed, games=games, panel=panel, scheduler=scheduler, log=log, luck=luck)
+    if held_out:
+        from ..lab.heldout import check_text, held_out_check, summary_of
+
+        if lang not in ("fr", "en"):
+            raise HeronSimError(f"--lang: {lang!r}; allowed: fr, en")
+        if panel is not None:
+            raise HeronSimError("--panel: not with --held-out (the held-out tables are its panel)")
+        if not variant.is_file():
+            raise HeronSimError(f"{variant}: no such rules file")
+        from ..lab.heldout import DEFAULT_GAMES
+
+        res = held_out_check(tune_file, variant, seed=seed, games=DEFAULT_GAMES if games is None else games,
+                             scheduler=scheduler, log=log)
+        typer.echo(dumps(summary_of(res)) if as_json else check_text(res, lang))
+        return
+    res = replay(tune_file, variant, seed=seed, games=20000 if games is None else games, panel=panel, scheduler=scheduler, log=log, luck=luck)
     if as_json:
         ev = dict(res["evidence"])
         ev.pop("rules", None)

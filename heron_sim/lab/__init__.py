@@ -322,6 +322,12 @@ def _tune_locked(spec, ex, run_dir, out, precision, time_limit, progress, log, t
             result["finding"] = (degenerate if degenerate.startswith("Degenerate space")
                                  else degenerate + " " + result["finding"])
             result["degenerate"] = degenerate
+        phase = "check"
+        held = _held_out(spec, fin, result, ex, run_dir, last, log) if not degenerate else None
+        if held is not None:
+            result["held_out"] = held
+            result["finding"] += f" Held-out check of `{fin[0]['id']}`: " + held["words"]["en"]
+        phase = "output"
         from ..io import atomic_folder
 
         # The results folder is written as a whole: a new front never sits beside an old summary.
@@ -347,6 +353,24 @@ def _tune_locked(spec, ex, run_dir, out, precision, time_limit, progress, log, t
               "without effect there (docs/tuning.md)" if result["games_reused"] else "")
     log(f"results in {out} ({result['seconds']:.0f} s, {result['games_played']:,} games played this time{reused})")
     return result
+
+
+def _held_out(spec, fin, result, ex, run_dir, last, log) -> dict | None:
+    """The held-out check of the answer (issue 58 item 2; heron_sim.lab.heldout): the variant
+    ranked first replayed at the held-out tables on fresh games, unless the rulings already meet
+    every goal, the study has no tune table or asks for no check (``[check] held_out = false``).
+    ``[check] games`` a table, else the smaller of heron_sim.lab.heldout.DEFAULT_GAMES and the last
+    rung's games. Returns what summary.json keeps, or None."""
+    from .heldout import DEFAULT_GAMES, held_out_check, summary_of
+    from .panel import held_out_tables
+
+    if (not fin or spec.check_games is None or spec.table is None or (result.get("base") or {}).get("meets")
+            or not held_out_tables(spec.panel)):
+        return None
+    games = spec.check_games or min(DEFAULT_GAMES, int(last["games"]))
+    res = held_out_check(spec.path, f"{fin[0]['id']}.toml", games=games, executor=ex, cache_dir=run_dir / "evals",
+                         log=log, data=spec.table, spec=spec, variant_rules=fin[0]["rules"])
+    return summary_of(res)
 
 
 def _ladder_games(spec) -> int:

@@ -230,6 +230,14 @@ def front_markdown(spec, result: dict) -> str:
               "A variant is *better* than the base on an objective only when the 95 % interval of the paired "
               "difference (variant − base, same games) lies below zero.", ""]
     lines += ["## Finding", "", result["finding"], ""]
+    if result.get("held_out"):
+        from .heldout import check_text
+
+        lines += ["## The held-out check", "",
+                  "The answer replayed at tables its search never saw (mixed skill, other counts), paired with the "
+                  "rulings on fresh games: each goal at the designer's margin (one-sided where the goal is), each "
+                  "seat's share against the margin with its interval (docs/tuning.md, \"The held-out check\").", "",
+                  "```", check_text(result["held_out"], "en"), "```", ""]
     if not fin:
         return "\n".join(lines) + "\n"
     lines += ladder_markdown(result.get("ladder") or [])
@@ -683,6 +691,7 @@ def write_outputs(spec, result: dict, trials, out: Path, final: Path | None = No
         "games_reused": result.get("games_reused", 0),
         "seconds": result["seconds"], "executor": result["executor"], "finding": result["finding"],
         "base_evidence": result.get("base"),
+        **({"held_out": result["held_out"]} if result.get("held_out") else {}),
         "finalists": [{**{k: v for k, v in e.items() if k != "rules"}, "rules_file": files.get(e["id"])}
                       for e in reported],
     }
