@@ -51,7 +51,7 @@ TERMS: tuple[Term, ...] = (
            "a seat by its number is « le joueur 1 », « le joueur 4 » (« la place 1 » reads as a ranking)"),)),
     Term("rulings", "règles officielles", "rulings"),
     Term("seed_text", "livret", "the seed (the rules text)",
-         ((r"(?:la|de la|sa|notre) graine\b(?! \d)", "the rules as written are « le livret » or "
+         ((r"(?:la|de la|sa|notre) graine\b(?! \d| de hasard)", "the rules as written are « le livret » or "
            "« les règles officielles »; « graine » is only the random seed"),)),
     Term("random_seed", "graine (de hasard)", "random seed",
          ((r"graines? neuves?", "fresh seeds are « de nouvelles parties »"),)),
