@@ -282,6 +282,14 @@ at_least = "targets"
     assert f"Held-out check of `{s['finalists'][0]['id']}`: " + h["words"]["en"] in res["finding"]
     front = (tmp_path / "out" / "front.md").read_text(encoding="utf-8")
     assert "## The held-out check" in front and "2 experts and 2 novices" in front
+    from heron_sim.lab.outputs import study_answers, study_answers_markdown
+
+    root = tmp_path / "results"
+    (root / "tune-tiny").mkdir(parents=True)
+    (root / "tune-tiny" / "summary.json").write_text(json.dumps(s), encoding="utf-8")
+    assert study_answers(root)[0]["held_out"]["words"] == h["words"]
+    assert f"held-out check of `{s['finalists'][0]['id']}`: " + h["words"]["en"].rstrip(".") \
+        in study_answers_markdown(root)
     f.write_text(text + "[check]\nheld_out = false\n", encoding="utf-8")
     tune(f, run_dir=tmp_path / "run2", out=tmp_path / "out2", progress=False)
     assert "held_out" not in json.loads((tmp_path / "out2" / "summary.json").read_text(encoding="utf-8"))

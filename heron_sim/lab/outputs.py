@@ -513,6 +513,22 @@ def proposed_changes(results_root: str | Path = "results") -> list[dict]:
     return out
 
 
+def held_out_of(folder: Path, s: dict) -> dict | None:
+    """The held-out check of a study's answer (issue 58 item 2; heron_sim.lab.heldout): the one
+    ``tune`` wrote into summary.json, else ``held-out.json`` beside it (``tune FILE --check`` on a
+    stored answer), when it checked the variant ranked first; None without one."""
+    h = s.get("held_out")
+    if h is None and (folder / "held-out.json").is_file():
+        try:
+            h = json.loads((folder / "held-out.json").read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            return None
+    fin = s.get("finalists") or []
+    if not h or not fin or Path(str(h.get("variant", ""))).stem.rsplit("-", 1)[-1] != fin[0]["id"]:
+        return None
+    return h
+
+
 def study_answers(results_root: str | Path = "results") -> list[dict]:
     """What each shipped study answers, in a designer's order (issue 30 items 2-3): per study
     found under ``results_root/tune-*/summary.json``, ``answer`` is "no change needed" (the
@@ -539,7 +555,7 @@ def study_answers(results_root: str | Path = "results") -> list[dict]:
                  "rulings_meet": bool(base.get("meets")) if base else None,
                  "finding": s["finding"], "tables": [p["name"] for p in s.get("panel", [])],
                  "tables_described": [p.get("description", p["name"]) for p in s.get("panel", [])],
-                 "variant": None}
+                 "variant": None, "held_out": held_out_of(path.parent, s)}
         if first is not None:
             dec = [o.get("decision") for o in first["objectives"] if o.get("goal") is not None]
             entry["variant"] = {
@@ -581,6 +597,9 @@ def study_answers_markdown(results_root: str | Path = "results") -> str:
                                                 if v and not any((v or {}).get("decisions", [])) else "no variant")
             what = (f"**no change in this space passes**; closest `{v['id']}` ({v['changes']}): {why}" if v
                     else "**no candidate**")
+        held = a.get("held_out")
+        if held and v:
+            what += f"; held-out check of `{v['id']}`: {held['words']['en'].rstrip('.')}"
         lines.append(f"- {a['title']} — {what}. Measured at {len(a['tables'])} tables: {', '.join(a['tables'])} "
                      f"(`{a['folder']}`).")
     return "\n".join(lines)
