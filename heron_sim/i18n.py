@@ -233,7 +233,7 @@ def _pieces(text: str) -> list[tuple[str, str]]:
 #: ``{s0}``: an order of strategies, ``{v0}``: verdict numbers, ``{f0}``: a file): the
 #: catalogue's entry of the sentence with its own words is tried first, then the general one.
 _RUNGS = {"novice": "débutants", "casual": "occasionnels", "regular": "habitués", "expert": "experts"}
-_STRATEGIES = {"greedy": "glouton", "prudent": "prudent", "expert": "expert", "racer": "coureur", "random": "hasard"}
+_STRATEGIES = {"greedy": "gourmand", "prudent": "prudent", "expert": "expert", "racer": "coureur", "random": "hasard"}
 _READINGS = ("real, possibly relevant", "real and relevant", "real but small", "negligible", "uncertain")
 _WORDS = (
     ("r", re.compile("|".join(map(re.escape, _READINGS))), lambda w, lang: gettext(w, lang)),

@@ -107,7 +107,7 @@ def test_a_rule_for_one_guides_holder_is_written_where_the_rule_is():
     v = Rules.build(overrides={"guide": {"heron": {"anxiety_threshold": 4}}})
     text = booklet_text(BASE, v, "fr")
     assert "## 02 — L’Angoisse du Héron" in text
-    assert "**Pour le joueur qui a le Guide Héron, dès qu'il cumule 4 Hérons ou plus" in text
+    assert "**Exception pour le joueur qui a le Guide Héron : dès qu'il cumule 4 Hérons ou plus" in text
 
 
 def test_the_english_text_keeps_the_games_own_words():

@@ -121,10 +121,11 @@ def test_the_lab_page_in_the_games_words_with_true_counts():
         assert words.format(page.count("<table")) in page and page.count("<table") == 2  # the true count
         text = re.sub(r"<code>.*?</code>|<[^>]+>", " ", page)
         assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), re.findall(r"\b[a-z]+_[a-z_]+\b", text)  # no key id
-    assert "L&#x27;Angoisse du Héron = 4 ; Cases gagnées selon la plus grande série (série de 2) = 1" in fr
+    assert ("Dès qu&#x27;un joueur cumule 4 Hérons ou plus (hors Étang), son tour prend fin sans déplacement ; "
+            "2 identiques : +1 case") in fr
     assert "The Angoisse du Héron = 4; Squares gained by the largest set (set of 2) = 1" in en
     assert "+0,64\u00a0pt [+0,24\u00a0pt\u00a0; +1,05\u00a0pt]" in fr and "+0.64\u00a0pt [+0.24\u00a0pt, +1.05\u00a0pt]" in en
-    assert "tours blancs" in fr and "pire table : 2 joueurs : casual, expert (en rotation)" in fr
+    assert "tours morts" in fr and "pire table : 2 joueurs : casual, expert (en rotation)" in fr
     assert "Héron : victoires quand il est distribué" in fr
     assert 'href="lab-proposed-rule-changes.en.html"' in fr and 'href="lab-proposed-rule-changes.html"' in en
     # a study's own words: the catalogue's French when it has them, else marked as English

@@ -233,7 +233,7 @@ def test_the_game_pages_are_french_with_the_english_beside_them(plan_dir, tmp_pa
         assert english_left(text) == [], (game, english_left(text)[:5])
         assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), re.findall(r"\b[a-z]+_[a-z_]+\b", text)[:5]
         # the verdict, the sections' words, the players' names and the numbers in French
-        assert "Ce qu'il faut changer" in text and "Parts de victoires par place" in fr and "glouton" in text and "greedy" not in text
+        assert "Ce qu'il faut changer" in text and "Parts de victoires par place" in fr and "gourmand" in text and "greedy" not in text
         assert re.search(r"\d+,\d\u00a0% \[\d+,\d\u202f; \d+,\d\]", fr) and "12\u202f345 parties" in fr
         assert f"<h1>{name}</h1>" in fr and english_left(_visible(en))  # the check finds English where it is
         # the index in each language links the page in its language, and the other beside it
@@ -267,7 +267,7 @@ def test_the_annex_is_french_with_the_english_beside_it(plan_dir, tmp_path):
         assert english_left(text) == [], english_left(text)[:5]
         assert not re.search(r"\b[a-z]+_[a-z_]+\b", text), re.findall(r"\b[a-z]+_[a-z_]+\b", text)[:5]
     assert re.search(r"\d+,\d+\u00a0% \[\d+,\d+\u202f; \d+,\d+\]", fr) and "12\u202f345 parties" in fr
-    assert "Étang Paisible" in fr and "Angoisse du Héron" in fr and "manches" in fr and "rounds" not in _visible(fr)
+    assert "Étang Paisible" in fr and "Angoisse du Héron" in fr and "tours de table" in fr and "rounds" not in _visible(fr)
     assert english_left(_visible(en))  # the check finds English where it is
     # each language's figures: the French annex embeds the French PNGs, the Markdown links them
     refs = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", (tmp_path / "report-annex.md").read_text())

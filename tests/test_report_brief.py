@@ -243,7 +243,7 @@ def test_the_brief_is_french_with_the_english_beside_it(rendered):
     assert "(report-annex.md#" in (rendered / "report.md").read_text(encoding="utf-8")
     assert "(report-annex.en.md#" in (rendered / "report.en.md").read_text(encoding="utf-8")
     # the annex's figures, numbers and the game's words the French way
-    assert "26,26 manches [26,13 ; 26,39], n = 10 000 parties terminées" in annex
+    assert "26,26 tours de table [26,13 ; 26,39], n = 10 000 parties terminées" in annex
     assert "Étang Paisible" in annex and "Angoisse du Héron" in annex and "Puissance du Guide" in annex
     assert "Glossaire" in annex and "Hypothèses" in annex and "graines" in annex
     md, md_en = (rendered / "report.md").read_text(encoding="utf-8"), (rendered / "report.en.md").read_text(encoding="utf-8")
@@ -254,9 +254,9 @@ def test_the_brief_is_french_with_the_english_beside_it(rendered):
     for page in (index, index_en):
         assert 'href="report.html"' in page and 'href="report.en.html"' in page
     assert 'href="index.en.html"' in index and 'href="index.html"' in index_en
-    # the numbers the French way, the game's words kept, « manches » for rounds
+    # the numbers the French way, the game's words kept, « tours de table » for rounds
     assert "25,8\u00a0% [25,5\u202f; 26,1]" in fr or "25,8\u00a0% [25,5 ; 26,1]" in fr
-    assert "26,3 manches" in fr and "n = 93\u202f000 parties" in fr
+    assert "26,3 tours de table" in fr and "n = 93\u202f000 parties" in fr
     assert "Étang Paisible" in fr and "Angoisse du Héron" in fr and "Puissance du Guide" in fr
     assert "Étang Paisible" in en and "Angoisse du Héron" in en
 

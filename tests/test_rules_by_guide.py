@@ -5,6 +5,8 @@ under ``KEY = v`` for everyone (the greedy turn, the expert's tables, prudent), 
 turns are unchanged, the rule follows the card (a swap moves it), and whole games with every
 guide overridden are the games of the global rule."""
 
+import re
+
 import numpy as np
 import pytest
 
@@ -63,7 +65,7 @@ def test_command_line_prints_and_refuses_in_one_line():
 
 def test_the_rule_sheet_says_whose_rule_it_is():
     assert phrase("guide.heron.anxiety_threshold", 4, "fr")[1] == (
-        "Pour le joueur qui a le Guide Héron, dès qu'il cumule 4 Hérons ou plus (hors Étang), "
+        "Exception pour le joueur qui a le Guide Héron : dès qu'il cumule 4 Hérons ou plus (hors Étang), "
         "son tour prend fin sans déplacement.")
     assert phrase("guide.heron.rolls", 4, "en")[1] == (
         "For the player holding the Heron guide, they roll up to 4 times per turn.")
@@ -188,7 +190,7 @@ def test_a_guide_rule_is_said_of_its_holder_not_of_every_player():
         for lang, every in (("fr", ("chaque joueur", "un joueur", "le joueur avance")),
                             ("en", ("each player", "a player", "the player advances"))):
             text = phrase(f"guide.heron.{key}", value, lang)[1]
-            assert not any(w in text.split(",", 1)[1] for w in every), text
-    assert phrase("guide.heron.rolls", 4, "fr")[1] == "Pour le joueur qui a le Guide Héron, il lance jusqu'à 4 fois par tour."
+            assert not any(w in re.split("[,:]", text, maxsplit=1)[1] for w in every), text
+    assert phrase("guide.heron.rolls", 4, "fr")[1] == "Exception pour le joueur qui a le Guide Héron : il lance jusqu'à 4 fois par tour."
     assert phrase("guide.heron.anxiety_threshold", 4, "en")[1].endswith("as soon as they hold 4 or more herons "
                                                                          "(outside the Pond), their turn ends with no move.")

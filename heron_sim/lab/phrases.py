@@ -105,7 +105,9 @@ def _guide_phrase(name: str, key: str, value: Any, lang: str) -> tuple[str, str]
         sentence = sentence.replace(every, holder)
     g = guide_word(guide, lang)
     if lang == "fr":
-        return f"{title} (Guide {g})", f"Pour le joueur qui a le Guide {g}, {sentence}"
+        if value is None:
+            return f"{title} (Guide {g})", f"Pour le joueur qui a le Guide {g}, {sentence}"
+        return f"{title} (Guide {g})", f"Exception pour le joueur qui a le Guide {g} : {sentence}"
     return f"{title} ({g} guide)", f"For the player holding the {g} guide, {sentence}"
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import html
 import math
 
+from ..glossary import table_ids_in_words
 from ..i18n import numbers_in
 from ..errors import HeronSimError
 from ..rules import Rules
@@ -33,10 +34,10 @@ T = {
            "table": "Table", "side": "Effets de bord", "length": "Durée", "rounds": "tours de table",
            "minutes": "min", "dead": "Tours morts", "pond": "Étang Paisible par tour", "anx": "Angoisse par tour",
            "powers": "Pouvoirs utilisés par partie (Guide distribué)", "base": "règles actuelles",
-           "variant": "proposition", "diff": "écart [IC 95 %]",
-           "games": "{n} parties par table sur des graines neuves, appariées avec les règles actuelles.",
+           "variant": "proposition", "diff": "écart [95 %]",
+           "games": "{n} nouvelles parties par table, jouées aussi avec les règles actuelles (mêmes dés).",
            "minnote": "Minutes : {s} s par tour de joueur (hypothèse en attendant une partie chronométrée).",
-           "changes": "{n} règle(s) modifiée(s)", "obj": "Objectif",
+           "changes": "Règles modifiées : {n}", "obj": "Objectif",
            "luck": "† corrigé de la chance aux dés de chaque joueur (docs/luck.md) : sur les mêmes parties, un "
                    "intervalle plus étroit que l'intervalle brut."},
     "en": {"title": "Rule proposal", "rule": "Rule", "now": "As it stands", "proposed": "Proposed",
@@ -95,17 +96,18 @@ def rule_sheet(base: Rules, variant: Rules, evidence: dict | None, lang: str, *,
     if evidence:
         lines += _evidence_md(evidence, lang, t)
         lines += _side_md(evidence, lang, t, minutes, SECONDS_PER_TURN)
-    return numbers_in("\n".join(lines) + "\n", lang)  # « 26,8 tours de table », « −6,4 »
+    text = numbers_in("\n".join(lines) + "\n", lang)  # « 26,8 tours de table », « −6,4 »
+    return table_ids_in_words(text, lang) if lang == "fr" else text  # « 4 joueurs occasionnels »
 
 
 #: The objective metrics in the booklet's words.
 METRIC_WORDS = {
     "fr": {"guide_spread": "écart des Guides (plus grand écart entre le taux de victoire d'un Guide et la part équitable)",
-           "first_player_advantage": "avantage du premier joueur (taux de victoire du siège 1 − part équitable)",
+           "first_player_advantage": "avantage du premier joueur (taux de victoire du joueur 1 − part équitable)",
            "length": "durée moyenne (tours de table)", "dead_turn_rate": "tours morts (tours qui ne font bouger personne)",
            "lead_changes": "changements de tête par partie", "pushback": "recul dû à l'Étang par partie (cases)",
-           "comeback": "retours (le dernier à mi-partie gagne)",
-           "completion": "parties terminées", "seat_balance": "équilibre des sièges",
+           "comeback": "remontées (le dernier à mi-partie gagne)",
+           "completion": "parties terminées", "seat_balance": "équilibre des places",
            "pond_rate": "Étang Paisible par tour", "anxiety_rate": "Angoisse par tour",
            "advance_per_turn": "avance par tour (cases)"},
     "en": {"guide_spread": "guide spread (largest gap between a guide's win rate and the fair share)",
@@ -134,7 +136,7 @@ def _distance_words(o, x, lang) -> str:
     if "relative" in o["objective"]:
         dist = f"{100 * d:+z.1f} %"
     elif METRICS[m].unit in ("rate", "points"):
-        dist = f"{100 * d:+z.1f} " + ("points")
+        dist = f"{100 * d:+z.1f} " + ("pt" if lang == "fr" else "points")
     else:
         dist = f"{format_value(m, d, True)}{_unit(m, lang)}"
     tgt = f"{format_value(m, x['target'])}{_unit(m, lang)}"

@@ -19,7 +19,7 @@ import re
 from ..i18n import DEFAULT, NNBSP, _pieces, catalogue, figure_key, gettext, number_words, phrase, typography
 
 #: The lighter games' players (their strategies) in French.
-STRATEGIES = {"greedy": "glouton", "random": "hasard", "cautious": "prudent", "hatcher": "couveur",
+STRATEGIES = {"greedy": "gourmand", "random": "hasard", "cautious": "prudent", "hatcher": "couveur",
               "blocker": "bloqueur", "wrecker": "démolisseur"}
 #: The lighter games' names in French, as their seeds name them (the others are their titles).
 NAMES = {"Rampage (Terror in Meeple City)": "Rampage"}

@@ -134,6 +134,15 @@ def _value(v, lang: str) -> str:
 def changes_words(changes: dict, lang: str) -> str:
     if not changes:
         return _t("the rulings (no change)", lang)
+    if lang == "fr":  # each rule in the booklet's sentence (issue 60: never « clé = [0, 0, 1, 1] »)
+        from ..lab.phrases import phrase
+
+        def said(k, v):
+            try:
+                return phrase(k, v, "fr")[1].rstrip(".")
+            except Exception:  # a key without a sentence keeps its title and value
+                return f"{key_words(k, lang)} : {_square(v, lang) if k.startswith('board.square.') else _value(v, lang)}"
+        return " ; ".join(said(k, v) for k, v in changes.items())
     return (" ; " if lang == "fr" else "; ").join(f"{key_words(k, lang)} = {_square(v, lang) if k.startswith('board.square.') else _value(v, lang)}"
                                                   for k, v in changes.items())
 
