@@ -157,7 +157,7 @@ def test_no_cycle_between_runner_report_and_lab():
 #: The package's folders, bottom first: a folder imports only folders below it, anywhere in its
 #: source (function-local imports included). The modules at the package's root (simulation,
 #: tournament, io, ...) are the glue between floors and are not placed.
-FOLDER_ORDER = ("rules", "engine", "exact", "strategies", "loop", "playtest", "analysis", "games",
+FOLDER_ORDER = ("rules", "engine", "exact", "strategies", "loop", "analysis", "playtest", "games",
                 "runner", "lab", "report", "explore", "cli")
 
 

@@ -199,7 +199,7 @@ def warm() -> float:
     """Load greedy's kernel in this process (a worker's start: heron_sim.runner.dask_worker);
     returns the seconds it took."""
     from ..rules import Rules
-    from .executor import Batch, play_rows
+    from .batches import Batch, play_rows
 
     t = time.perf_counter()
     run_one(play_rows, Batch(Rules.build(), ("greedy",) * 4, 1, 0, 1))
