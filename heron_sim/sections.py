@@ -18,7 +18,8 @@ import pandas as pd
 
 #: The drawings of :mod:`heron_sim.report.figures` a :class:`Plot` may name (each is a function
 #: of that module taking the plot's ``args`` and ``options``; a test checks the two agree).
-PLOTS = ("grouped_rates", "length_distributions", "pushback", "hazard", "forest", "heatmap", "board")
+PLOTS = ("grouped_rates", "length_distributions", "pushback", "hazard", "forest", "heatmap", "board",
+         "chance_curves")
 
 
 @dataclass

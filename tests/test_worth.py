@@ -313,3 +313,41 @@ def test_simulate_trace_refuses_bad_requests_in_one_line(small_build, monkeypatc
     lines = [ln for ln in r.output.splitlines() if ln.strip()]
     assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0], r.output
     assert not (small_build / "t.csv").exists()
+
+
+# ---------------------------------------------------------------- the report's kind
+def test_the_drama_kind_reads_its_games_and_gives_intervals(tmp_path, monkeypatch):
+    """Kind ``drama`` from a run folder: the same games replayed (a folder whose games differ is
+    refused), every measure a fact with its interval, the curves drawn."""
+    from heron_sim.report.figures import draw
+    from heron_sim.runner import load_experiment, run_experiments
+    from heron_sim.runner.kinds import analyse
+    from heron_sim.runner.run import RunData
+
+    monkeypatch.setenv("HERON_SIM_CACHE", str(tmp_path / "cache"))
+    f = tmp_path / "drama.toml"
+    f.write_text('name = "drama"\nkind = "drama"\nseed = 4\ngames = 60\nplayer_counts = [2, 4]\n'
+                 'strategy = "greedy"\nbuild_games = 500\n')
+    exp = load_experiment(f)
+    run_experiments([exp], tmp_path / "run")
+    (_, data), = RunData(tmp_path / "run").experiments()
+    sec = analyse(exp, data)
+    facts = {x.id: x for x in sec.facts}
+    for P in (2, 4):
+        lc = facts[f"drama.{P}.lead_changes"]
+        assert lc.low <= lc.estimate <= lc.high and lc.n == 60
+        share = facts[f"drama.{P}.comebacks"]
+        assert 0 <= share.low <= share.estimate <= share.high <= 1
+    assert len(sec.findings) == 2 and sec.figures
+    fig = draw(sec.figures[0].plot)
+    assert len(fig.axes) == 3
+    # a run folder whose games replay differently is refused in one line
+    import pandas as pd
+
+    path = tmp_path / "run" / "drama" / "games_8d8_2.parquet"
+    df = pd.read_parquet(path)
+    df["winner"] = (df["winner"] + 1) % 2
+    df.to_parquet(path)
+    (_, data), = RunData(tmp_path / "run").experiments()
+    with pytest.raises(HeronSimError, match="replay differently"):
+        analyse(exp, data)

@@ -121,6 +121,7 @@ def measures(story: GameStory) -> dict:
     return {
         "games": int(story.rounds.size),
         "unfinished": int(story.unfinished),
+        "rounds": _mean(story.rounds),
         "lead_changes": _mean(story.lead_changes),
         "decisive_round": _mean(story.decisive_round),
         "decisive_share": _mean(rel),

@@ -241,6 +241,33 @@ def board(per_game, effects: dict, ax=None, *, finish: int = 63, title: str = ""
     return fig
 
 
+def chance_curves(table: pd.DataFrame):
+    """Each seat's chance of winning at the start of every turn slot, one panel per game.
+    Columns: game, label, slot, round, seat, chance, winner (seats from 1)."""
+    labels = list(dict.fromkeys(table["label"]))
+    fig, axes = plt.subplots(1, max(len(labels), 1), figsize=(4 * max(len(labels), 1), 3.8), dpi=110,
+                             sharey=True, squeeze=False)
+    for ax, label in zip(axes[0], labels):
+        sub = table[table["label"] == label]
+        winner = int(sub["winner"].iloc[0])
+        for s, one in sub.groupby("seat", sort=True):
+            won = int(s) == winner
+            ax.plot(one["round"].to_numpy(float), 100 * one["chance"].to_numpy(float),
+                    color=COLORS[(int(s) - 1) % len(COLORS)], lw=2.2 if won else 1.1,
+                    label=f"player {int(s)}" + (" (winner)" if won else ""))
+        ax.axhline(80, color="#888888", lw=0.8, ls="--")
+        ax.axhline(10, color="#888888", lw=0.8, ls=":")
+        ax.set_title(label, fontsize=11)
+        ax.set_xlabel("round")
+        ax.set_ylim(0, 100)
+        ax.grid(axis="y", alpha=0.3)
+        ax.legend(fontsize=7, loc="upper left")
+    axes[0][0].set_ylabel("chance of winning (%)")
+    fig.suptitle("Each player's chance of winning, turn by turn (dashed: 80 %, dotted: 10 %)", fontsize=11)
+    fig.tight_layout()
+    return fig
+
+
 def draw(spec, tr=None, lang: str = "en"):
     """The matplotlib figure of a :class:`heron_sim.sections.Plot`: the function of this module
     it names, called with its data and options; ``tr`` (a text in the page's language, e.g.
