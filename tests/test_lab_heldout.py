@@ -188,6 +188,9 @@ goal = 0.005
 [[objective]]
 metric = "comeback"
 at_least = "targets"
+[[objective]]
+metric = "dead_turn_rate"
+direction = "minimize"
 """
 
 
@@ -207,11 +210,13 @@ def test_the_held_out_check_names_the_failing_table_in_words(tmp_path):
     assert len(fpa) == len(HELD_OUT) and all(g["decision"] == "fails (decisive)" for g in fpa)
     assert all(g["goal"] == pytest.approx(0.01) for g in fpa)  # the designer's margin (share_margin), not 0.005
     assert {g["metric"] for g in res["goals"]} == {"first_player_advantage", "comeback_own"}
+    assert any("dead_turn_rate has no goal" in n for n in res["notes"])  # nothing to hold, not judged
     assert any(x["seat"] == 1 and x["fails"] for x in res["seat_checks"])
     fr, en = verdict_words(res, "fr"), verdict_words(res, "en")
     assert fr.startswith("ne tient que sur son panel : échoue à la table de 1 expert et 2 débutants (")
     assert en.startswith("holds on its panel only: fails at 1 expert and 2 novices (")
     assert "family-3" not in check_text(res, "fr")
+    assert "start_squares" not in check_text(res, "fr")  # the rule in the booklet's words, not its key
     keep = summary_of(res)
     json.dumps(keep)
     assert keep["words"]["fr"] == fr and check_text(keep, "en") == check_text(res, "en")

@@ -157,6 +157,9 @@ def held_out_check(tune_file: str | Path, variant_file: str | Path, *, seed: int
                       variant_rules=variant_rules)
     goals = []
     for o, e in zip(hspec.objectives, res["evidence"]["objectives"]):
+        if o.goal is None:  # a value minimised or maximised with no goal: nothing to hold
+            notes.append(f"{o.metric} has no goal in the study: not judged at the held-out tables")
+            continue
         for s in e["scenarios"]:
             d = _table_decision(o.direction, float(o.goal or 0.0), s, games)
             goals.append({"table": s["scenario"], "metric": o.metric, "direction": o.direction, "goal": o.goal,
@@ -275,10 +278,12 @@ def verdict_words(res: dict, lang: str = "en") -> str:
     if res.get("degenerate"):
         return {"en": "holds on its panel only: no game finished at some held-out table.",
                 "fr": "ne tient que sur son panel : aucune partie ne s'achève à une table mise de côté."}[lang]
-    parts = []
-    for x in res["failures"][:4]:
-        where = words[x["table"]][lang]
-        fig = seat_figure(x, lang) if "seat" in x else goal_figure(x, lang)
+    parts, by_table = [], {}
+    for x in res["failures"]:  # one clause a table, its failing figures together
+        by_table.setdefault(x["table"], []).append(seat_figure(x, lang) if "seat" in x else goal_figure(x, lang))
+    for table, figs in list(by_table.items())[:4]:
+        where = words[table][lang]
+        fig = ("; " if lang == "en" else " ; ").join(figs)
         parts.append({"en": f"fails at {where} ({fig})", "fr": f"échoue à la table de {where} ({fig})"}[lang])
     if not parts:
         for x in res["undecided"][:3]:
@@ -289,10 +294,23 @@ def verdict_words(res: dict, lang: str = "en") -> str:
                     if need else "")
             parts.append({"en": f"not shown at {where} ({goal_figure(x, lang)}{more})",
                           "fr": f"non démontré à la table de {where} ({goal_figure(x, lang)}{more})"}[lang])
-    extra = len(res["failures"]) + (0 if res["failures"] else len(res["undecided"])) - len(parts)
+    extra = (len(by_table) if by_table else len(res["undecided"])) - len(parts)
     tail = ({"en": f"; and {extra} more", "fr": f" ; et {extra} de plus"}[lang] if extra > 0 else "")
     head = {"en": "holds on its panel only: ", "fr": "ne tient que sur son panel : "}[lang]
     return head + ("; " if lang == "en" else " ; ").join(parts) + tail + "."
+
+
+def rules_words(res: dict, lang: str) -> str:
+    """The rules the proposal changes, in the booklet's words (heron_sim.lab.phrases), never as
+    keys; the changes' text where a key has no phrase."""
+    from .phrases import phrase
+
+    rc = res.get("rule_changes") or (res.get("evidence") or {}).get("rule_changes") or []
+    try:
+        said = [phrase(c["key"], c["new"], lang)[1].rstrip(".") for c in rc]
+    except (HeronSimError, KeyError, TypeError, ValueError):
+        said = []
+    return ("; " if lang == "en" else " ; ").join(said) if said else str(res.get("changes", ""))
 
 
 def check_text(res: dict, lang: str = "en") -> str:
@@ -305,7 +323,8 @@ def check_text(res: dict, lang: str = "en") -> str:
     if lang == "fr":
         from ..i18n import number
 
-        lines = [f"Contrôle de {name} ({res['changes']}) aux tables mises de côté : {number(res['games'], 0, 'fr')} "
+        lines = [f"Contrôle de la proposition {Path(res['variant']).stem.rsplit('-', 1)[-1]} "
+                 f"({rules_words(res, 'fr')}) aux tables mises de côté : {number(res['games'], 0, 'fr')} "
                  f"parties neuves par table, jouées avec les règles actuelles sur les mêmes parties "
                  f"(graine {res['seed']}) :"]
     else:
@@ -325,9 +344,11 @@ def check_text(res: dict, lang: str = "en") -> str:
             from ..i18n import number
             from .metrics import METRICS
 
-            k = 100.0 if METRICS[g["metric"]].unit in ("rate", "points") else 1.0
-            rulings = (f" (règles actuelles : {number(k * b, 1 if k == 100 else 2, 'fr')})" if lang == "fr"
-                       else f" (rulings: {number(k * b, 1 if k == 100 else 2, 'en')})")
+            unit = METRICS[g["metric"]].unit
+            k = 100.0 if unit in ("rate", "points") else 1.0
+            suf = {"points": " pt", "rate": "\u00a0%"}.get(unit, "")
+            fig = number(k * b, 1 if k == 100 else 2, lang, sign=unit == "points") + suf
+            rulings = f" (règles actuelles : {fig})" if lang == "fr" else f" (rulings: {fig})"
         lines.append(f"{words[g['table']][lang]} : {goal_figure(g, lang)}{rulings} : {dec}" if lang == "fr" else
                      f"{words[g['table']][lang]}: {goal_figure(g, lang)}{rulings}: {dec}")
     for x in res["seat_checks"]:
@@ -343,6 +364,7 @@ def summary_of(res: dict) -> dict:
     keep = ("variant", "seed", "games", "table_names", "tables_words", "changes", "goals", "seat_checks",
             "held_out", "notes", "degenerate")
     out = {k: res.get(k) for k in keep}
+    out["rule_changes"] = (res.get("evidence") or {}).get("rule_changes") or res.get("rule_changes") or []
     out["first_game"] = HELD_OUT_FIRST
     out["failures"] = [{k: v for k, v in x.items()} for x in res["failures"]]
     out["undecided"] = res["undecided"]
