@@ -217,6 +217,9 @@ def test_the_held_out_check_names_the_failing_table_in_words(tmp_path):
     assert en.startswith("holds on its panel only: fails at 1 expert and 2 novices (")
     assert "family-3" not in check_text(res, "fr")
     assert "start_squares" not in check_text(res, "fr")  # the rule in the booklet's words, not its key
+    from heron_sim.glossary import check_fr
+
+    assert check_fr(check_text(res, "fr")) == []  # the glossary's French words (issue 60)
     keep = summary_of(res)
     json.dumps(keep)
     assert keep["words"]["fr"] == fr and check_text(keep, "en") == check_text(res, "en")

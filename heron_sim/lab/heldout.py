@@ -178,12 +178,12 @@ def held_out_check(tune_file: str | Path, variant_file: str | Path, *, seed: int
 
 # ---------------------------------------------------------------- words
 _METRIC_WORDS = {
-    "comeback_own": ("comebacks against the player's own chance", "retours face à la chance propre du joueur"),
-    "comeback": ("comebacks", "retours"),
+    "comeback_own": ("comebacks against the player's own chance", "remontées face à la chance propre du joueur"),
+    "comeback": ("comebacks", "remontées"),
     "first_player_advantage": ("first-player advantage", "avantage du premier joueur"),
     "guide_spread": ("guide spread", "écart entre Guides"),
     "length": ("mean length", "durée moyenne"),
-    "seat_balance": ("seat balance", "équilibre des places"),
+    "seat_balance": ("seat balance", "équilibre entre joueurs"),
     "dead_turn_rate": ("dead-turn rate", "tours sans effet"),
     "completion": ("completion", "parties terminées"),
 }
@@ -194,7 +194,7 @@ def _metric_words(m: str, lang: str) -> str:
         return _METRIC_WORDS[m][lang == "fr"]
     if m.startswith("seat_") and m.endswith("_win_rate"):
         k = int(m.split("_")[1]) + 1
-        return {"fr": f"victoires de la place {k}", "en": f"seat {k}'s win rate"}[lang]
+        return {"fr": f"victoires du joueur {k}", "en": f"seat {k}'s win rate"}[lang]
     if m.startswith("guide_") and m.endswith("_win_rate"):
         from .phrases import guide_word
 
@@ -207,7 +207,7 @@ def _metric_words(m: str, lang: str) -> str:
 
 def goal_figure(g: dict, lang: str = "en") -> str:
     """One goal at one table with its interval, in words: "comebacks against the player's own
-    chance 0.41 [0.38, 0.44] against the floor 0.50" / « retours face à la chance propre du joueur
+    chance 0.41 [0.38, 0.44] against the floor 0.50" / « remontées face à la chance propre du joueur
     0,41 [0,38 ; 0,44] pour un plancher de 0,50 »."""
     from ..i18n import interval, number
     from .metrics import METRICS
@@ -257,7 +257,7 @@ def seat_figure(x: dict, lang: str = "en") -> str:
     ch = interval(100 * x["diff"], 100 * x["diff_low"], 100 * x["diff_high"], 1, lang, sign=True)
     m = number(100 * x["margin"], 0, lang)
     if lang == "fr":
-        return (f"place {x['seat']} à {fig} points de sa part équitable (±{m} permis ; changement {ch} points)")
+        return (f"joueur {x['seat']} à {fig} points de sa part équitable (±{m} permis ; changement {ch} points)")
     return f"seat {x['seat']} {fig} points from its fair share (±{m} allowed; change {ch} points)"
 
 
@@ -273,7 +273,7 @@ def verdict_words(res: dict, lang: str = "en") -> str:
                       f"stays within it, at the {n} tables the search never saw "
                       f"({res['games']:,} fresh games a table).",
                 "fr": f"tient aux tables mises de côté : chaque objectif est atteint à la marge du concepteur et "
-                      f"chaque place y reste, aux {n} tables que la recherche n'a jamais vues "
+                      f"chaque joueur y reste, aux {n} tables que la recherche n'a jamais vues "
                       f"({number(res['games'], 0, 'fr')} parties neuves par table)."}[lang]
     if res.get("degenerate"):
         return {"en": "holds on its panel only: no game finished at some held-out table.",

@@ -178,7 +178,7 @@ PLAYER_WORDS: dict[str, dict[str, tuple[str, str]]] = {
            "random": ("random bot", "random bots")},
     "fr": {"novice": ("débutant", "débutants"), "casual": ("joueur occasionnel", "joueurs occasionnels"),
            "regular": ("habitué", "habitués"), "expert": ("expert", "experts"),
-           "reckless": ("débutant téméraire", "débutants téméraires"), "greedy": ("robot glouton", "robots gloutons"),
+           "reckless": ("débutant téméraire", "débutants téméraires"), "greedy": ("robot gourmand", "robots gourmands"),
            "prudent": ("robot prudent", "robots prudents"), "racer": ("robot coureur", "robots coureurs"),
            "random": ("robot au hasard", "robots au hasard")},
 }
