@@ -22,7 +22,7 @@ def _worth_from_chain(chain, players, seating=None):
     F = chain.shape[2]
     seating = tuple(seating or ("x",) * players)
     strategies = tuple(dict.fromkeys(seating))
-    cal = np.vstack((np.ones(W.STAGES), np.zeros(W.STAGES)))
+    cal = W.identity_calibration()
     steps = np.ones((N_ANIMALS, 2, F, F + 1, 2), dtype=np.int64)
     return W.Worth("test", players, F, seating, strategies, (hit,) * len(strategies),
                    (steps,) * len(strategies), 0, 0, cal)
@@ -90,12 +90,35 @@ def test_race_of_three_seats_by_enumeration():
         assert got == pytest.approx(want, abs=1e-10)
 
 
-def test_recalibration_is_the_identity_at_one_and_zero_and_normalised():
+def test_recalibration_maps_by_stage_and_role_and_normalises():
     p = np.array([[0.1, 0.2, 0.7], [0.3, 0.3, 0.4]])
-    assert W.recalibrated(p, [1.0, 0.0]) == pytest.approx(p)
-    q = W.recalibrated(p, [0.5, -0.3])
-    assert q.sum(axis=1) == pytest.approx(1.0)
-    assert (np.argsort(q, axis=1) == np.argsort(p, axis=1)).all()
+    stage = np.array([0, 5])
+    role = W.roles(np.array([0, 2]), 3)
+    assert role.tolist() == [[0, 1, 1], [1, 1, 0]]
+    assert W.recalibrated(p, stage, role, W.identity_calibration()) == pytest.approx(p)
+    # a map that shrinks chances towards 1/3 for the others at stage 5 only
+    cal = W.identity_calibration()
+    cal[1, 5, 1] = 1 / 3 + 0.5 * (cal[0, 5, 1] - 1 / 3)
+    q = W.recalibrated(p, stage, role, cal)
+    assert q[0] == pytest.approx(p[0])
+    raw = np.array([0.5 * (0.3 - 1 / 3) + 1 / 3, 0.5 * (0.3 - 1 / 3) + 1 / 3, 0.4])
+    assert q[1] == pytest.approx(raw / raw.sum())
+
+
+def test_the_fitted_map_is_the_share_of_wins_by_group():
+    rng = np.random.default_rng(3)
+    p = rng.uniform(0.05, 0.95, size=(40_000, 2))
+    p /= p.sum(axis=1, keepdims=True)
+    truth = p[:, 0] ** 2 / (p[:, 0] ** 2 + p[:, 1] ** 2)  # sharper than p: the map must learn it
+    won = np.zeros((p.shape[0], 2))
+    first = rng.uniform(size=p.shape[0]) < truth
+    won[first, 0], won[~first, 1] = 1, 1
+    stage = np.zeros(p.shape[0], dtype=np.int64)
+    role = W.roles(np.zeros(p.shape[0], dtype=np.int64), 2)
+    cal = W.fit_calibration(p, won, stage, role)
+    assert (np.diff(cal[1, 0, 0]) >= 0).all()
+    q = W.recalibrated(p, stage, role, cal)
+    assert np.abs(q[:, 0] - truth).mean() < 0.02 < np.abs(p[:, 0] - truth).mean()
 
 
 def test_chances_refuse_positions_out_of_range():
@@ -158,7 +181,7 @@ def test_a_biased_worth_fails_the_same_check(greedy4):
     favour seat 1, both fail the check the worth passes."""
     _, w, held = greedy4
     raw = W.Worth(w.digest, w.players, w.finish, w.seating, w.strategies, w.hit, w.steps, w.games,
-                  w.seed, np.vstack((np.ones(W.STAGES), np.zeros(W.STAGES))))
+                  w.seed, W.identity_calibration())
     rel = W.reliability(raw, held)
     se = (rel.high - rel.low) / (2 * 1.96)
     assert (np.abs(rel.error) > 0.01 + 4.5 * se).any()
@@ -351,3 +374,29 @@ def test_the_drama_kind_reads_its_games_and_gives_intervals(tmp_path, monkeypatc
     (_, data), = RunData(tmp_path / "run").experiments()
     with pytest.raises(HeronSimError, match="replay differently"):
         analyse(exp, data)
+
+
+def test_worth_command_builds_checks_and_reuses_its_cache(small_build):
+    import json
+
+    args = ("worth", "--players", "2", "--strategy", "greedy", "--build-games", "300", "--check", "200", "--json")
+    first = _cli(*args)
+    assert first.exit_code == 0, first.output
+    a = json.loads(first.stdout)
+    assert a["built_now"] is True and len(a["deciles"]) == 10
+    assert sum(d["positions"] for d in a["deciles"]) == a["positions"]
+    second = json.loads(_cli(*args).stdout)
+    assert second["built_now"] is False and second["deciles"] == a["deciles"]
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--build-games", "10"], "--build-games"),
+    (["--check", "-1"], "--check"),
+    (["--strategy", "nobody"], "nobody"),
+    (["--players", "8"], "players"),
+])
+def test_worth_command_refuses_bad_requests_in_one_line(small_build, args, message):
+    r = _cli("worth", *args)
+    assert r.exit_code == 2
+    lines = [ln for ln in r.output.splitlines() if ln.strip()]
+    assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0], r.output

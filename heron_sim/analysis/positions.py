@@ -53,6 +53,19 @@ class TurnStarts:
     def __len__(self) -> int:
         return int(self.game.size)
 
+    def game_numbers(self) -> np.ndarray:
+        """int64[games]: each game's index among the sampled games (0 ..)."""
+        return np.arange(self.games, dtype=np.int64)
+
+    def subset(self, keep) -> "TurnStarts":
+        """The games where ``keep`` (bool[games]) is true, numbered again from 0."""
+        keep = np.asarray(keep, dtype=bool)
+        new = np.cumsum(keep) - 1
+        rows = keep[self.game]
+        return TurnStarts(self.players, self.finish, new[self.game[rows]].astype(np.int32), self.slot[rows],
+                          self.to_move[rows], self.pos[rows], self.guide[rows], self.ready[rows],
+                          self.winner[keep], self.final[keep], self.seed, self.number[keep], self.seating)
+
     def won(self) -> np.ndarray:
         """int8[slots, players]: 1 where the seat won the slot's game."""
         w = self.winner[self.game]

@@ -23,10 +23,11 @@ order (from the seat to move) needs more than ``t`` turns and every seat after i
 independent given the state (the measured step already contains the others' average effect);
 what this misses is measured and corrected: taken alone, the independent chains are too sure of a
 lead (a lead is less safe than they say, most of all early: the Étang, the Aigle's swap and the
-Guides' powers tie the seats together), so the chances are recalibrated,
-``q_i ∝ p_i ** a * (1 - p_i) ** c`` (a beta calibration, normalised over the seats), with one
-pair ``(a, c)`` for each stage of the game (the leader's square, in eighths of the board), fitted
-by maximum likelihood on the build's own self-play positions. :func:`reliability` then
+Guides' powers tie the seats together), so the chances are recalibrated: for each stage of the
+game (the leader's square, in eighths of the board) and separately for the seat to move and the
+others, the build's own self-play positions are cut into ``BINS`` equal groups by chance, and a
+chance is mapped to the share of wins of the groups around it (linear between the groups' mean
+chances, made non-decreasing), then normalised over the seats. :func:`reliability` then
 compares the chances with the observed winners on held-out games, decile by decile
 (docs/worth.md).
 
@@ -55,11 +56,13 @@ HORIZON = 400
 #: Weight, in observed steps, of the smoothing prior of a state's step.
 PRIOR_WEIGHT = 20.0
 #: Version of the model and of its cache files.
-VERSION = 1
+VERSION = 3
 #: Self-play games a model is built from by default.
 BUILD_GAMES = 20_000
 #: Stages of the game for the recalibration (the leader's square, in equal parts of the board).
 STAGES = 8
+#: Groups of positions by chance, per stage and role (to move or not), of the recalibration.
+BINS = 25
 
 
 @dataclass
@@ -69,8 +72,10 @@ class Worth:
     ``hit[k]``: float64[HORIZON + 1, N_ANIMALS, 2, finish] for the k-th strategy of
     ``strategies``: ``hit[k][t, g, r, s]`` = P(the seat finishes at its t-th turn from now | it
     holds Guide g, power ready r, on square s, at the start of its turn). ``steps[k]``: the
-    observed steps the chain was counted from; ``calibration``: float64[2, STAGES], the
-    recalibration's ``(a, c)`` by stage of the game (ones and zeros: the chains' own chances)."""
+    observed steps the chain was counted from; ``calibration``: float64[2, STAGES, 2, BINS], the
+    recalibration's map by stage of the game and role (0: the seat to move, 1: the others):
+    ``calibration[0]`` the groups' mean chance, ``calibration[1]`` their share of wins
+    (:func:`identity_calibration`: the chains' own chances)."""
 
     digest: str
     players: int
@@ -87,8 +92,9 @@ class Worth:
         """Each seat's chance of winning (float64[n, players]) from ``n`` positions at the start
         of a slot: squares, Guides, powers ready (int[n, players]) and the seat to move (int[n])."""
         raw = self.raw_chances(pos, guide, ready, to_move)
-        stage = stage_of(np.atleast_2d(np.asarray(pos)), self.finish)
-        return recalibrated(raw, self.calibration[:, stage])
+        pos = np.atleast_2d(np.asarray(pos))
+        role = roles(np.atleast_1d(np.asarray(to_move)), pos.shape[1])
+        return recalibrated(raw, stage_of(pos, self.finish), role, self.calibration)
 
     def raw_chances(self, pos, guide, ready, to_move) -> np.ndarray:
         """The independent chains' chances, untempered (see the module's docstring)."""
@@ -186,40 +192,53 @@ def stage_of(pos: np.ndarray, finish: int) -> np.ndarray:
     return np.minimum(pos.max(axis=1) * STAGES // finish, STAGES - 1).astype(np.int64)
 
 
-def recalibrated(p: np.ndarray, ac) -> np.ndarray:
-    """``q_i ∝ p_i ** a * (1 - p_i) ** c`` by row, normalised over the seats (``ac``: float[2]
-    or float[2, rows])."""
-    ac = np.asarray(ac, dtype=np.float64)
-    a = np.broadcast_to(ac[0], (p.shape[0],))[:, None]
-    c = np.broadcast_to(ac[1], (p.shape[0],))[:, None]
-    z = a * np.log(np.maximum(p, 1e-300)) + c * np.log(np.maximum(1.0 - p, 1e-300))
-    z -= z.max(axis=1, keepdims=True)
-    q = np.exp(z)
+def roles(to_move: np.ndarray, players: int) -> np.ndarray:
+    """int[n, players]: 0 for the seat to move, 1 for the others."""
+    return (np.arange(players)[None, :] != np.asarray(to_move)[:, None]).astype(np.int64)
+
+
+def identity_calibration() -> np.ndarray:
+    """The recalibration that keeps the chains' chances (:attr:`Worth.calibration`)."""
+    grid = np.linspace(0.0, 1.0, BINS)
+    return np.broadcast_to(grid, (2, STAGES, 2, BINS)).copy()
+
+
+def recalibrated(p: np.ndarray, stage: np.ndarray, role: np.ndarray, cal: np.ndarray) -> np.ndarray:
+    """The chances ``p`` (float[n, players]) through the map ``cal`` of their stage (int[n]) and
+    role (int[n, players]), normalised over the seats."""
+    q = np.empty_like(p)
+    for k in range(STAGES):
+        rows = stage == k
+        if not rows.any():
+            continue
+        for r in (0, 1):
+            sel = rows[:, None] & (role == r)
+            q[sel] = np.interp(p[sel], cal[0, k, r], cal[1, k, r])
+    q = np.maximum(q, 1e-9)
     return q / q.sum(axis=1, keepdims=True)
 
 
-def fit_calibration(raw: np.ndarray, won: np.ndarray, stage: np.ndarray,
-                    most: int = 200_000) -> np.ndarray:
-    """The ``(a, c)`` of each stage (float64[2, STAGES]) that maximise the likelihood of the
-    observed winners, on at most ``most`` positions a stage (evenly spaced); (1, 0) where a
-    stage has fewer than 200."""
-    from scipy.optimize import minimize
-
-    out = np.zeros((2, STAGES))
-    out[0] = 1.0
+def fit_calibration(raw: np.ndarray, won: np.ndarray, stage: np.ndarray, role: np.ndarray,
+                    least: int = 2000) -> np.ndarray:
+    """The map (see :attr:`Worth.calibration`) from positions of known outcome: per stage and
+    role, ``BINS`` equal groups by chance, each group's mean chance and share of wins (the
+    shares made non-decreasing); the identity where a stage and role have fewer than ``least``
+    seat-positions."""
+    cal = identity_calibration()
     for k in range(STAGES):
-        rows = np.flatnonzero(stage == k)
-        if rows.size < 200:
-            continue
-        rows = rows[:: max(1, rows.size // most)]
-        p, y = raw[rows], won[rows].astype(bool)
-
-        def loss(ac, p=p, y=y):
-            return -float(np.mean(np.log(np.maximum(recalibrated(p, ac)[y], 1e-300))))
-
-        out[:, k] = minimize(loss, np.array([1.0, 0.0]), method="L-BFGS-B",
-                             bounds=[(0.01, 5.0), (-10.0, 10.0)]).x
-    return out
+        rows = stage == k
+        for r in (0, 1):
+            sel = rows[:, None] & (role == r)
+            p, y = raw[sel], won[sel].astype(np.float64)
+            if p.size < least:
+                continue
+            order = np.argsort(p, kind="stable")
+            group = np.empty(p.size, dtype=np.int64)
+            group[order] = np.arange(p.size) * BINS // p.size
+            n = np.bincount(group, minlength=BINS)
+            cal[0, k, r] = np.bincount(group, weights=p, minlength=BINS) / n
+            cal[1, k, r] = np.maximum.accumulate(np.bincount(group, weights=y, minlength=BINS) / n)
+    return cal
 
 
 # ------------------------------------------------------------------ the chain
@@ -323,13 +342,29 @@ def build(rules, seating, games: int = BUILD_GAMES, seed: int = BUILD_SEED,
     if trace.games < games:
         raise BuildInterrupted(f"the worth of positions was not built: stopped after {trace.games:,} "
                                f"of its {games:,} self-play games (nothing kept)")
-    counts = count_steps(trace, list(strategies))
-    hit = tuple(hitting_laws(chain_of(c)) for c in counts)
-    w = Worth(rules.digest(), int(rules.players), int(rules.finish), seating, strategies, hit,
-              tuple(counts), games, int(seed), np.vstack((np.ones(STAGES), np.zeros(STAGES))))
-    done = np.flatnonzero(trace.winner[trace.game] >= 0)
-    raw = w.raw_chances(trace.pos[done], trace.guide[done], trace.ready[done], trace.to_move[done])
-    w.calibration = fit_calibration(raw, trace.won()[done], stage_of(trace.pos[done], w.finish))
+    def chains(tr):
+        counts = count_steps(tr, list(strategies))
+        hit = tuple(hitting_laws(chain_of(c)) for c in counts)
+        return Worth(rules.digest(), int(rules.players), int(rules.finish), seating, strategies, hit,
+                     tuple(counts), tr.games, int(seed), identity_calibration())
+
+    # the recalibration is fitted out of sample (cross-fitting): each half of the games is valued
+    # by the chains counted on the other half, so the map learns how sure the chains may be on
+    # games they have not seen, not on their own
+    raws, won, stage, role = [], [], [], []
+    halves = (trace.subset(trace.game_numbers() % 2 == 0), trace.subset(trace.game_numbers() % 2 == 1))
+    for fit_on, value_on in ((halves[0], halves[1]), (halves[1], halves[0])):
+        w_half = chains(fit_on)
+        done = np.flatnonzero(value_on.winner[value_on.game] >= 0)
+        raws.append(w_half.raw_chances(value_on.pos[done], value_on.guide[done], value_on.ready[done],
+                                       value_on.to_move[done]))
+        won.append(value_on.won()[done])
+        stage.append(stage_of(value_on.pos[done], int(rules.finish)))
+        role.append(roles(value_on.to_move[done], int(rules.players)))
+    w = chains(trace)
+    w.games = games
+    w.calibration = fit_calibration(np.concatenate(raws), np.concatenate(won), np.concatenate(stage),
+                                    np.concatenate(role))
     return w
 
 

@@ -3,7 +3,7 @@
 One module per command group, each adding its commands to the ``app`` of :mod:`._app` (which
 imports none of them): :mod:`.play` (simulate, turns, modes), :mod:`.exact` (exact, rules),
 :mod:`.game` (game list, game simulate), :mod:`.calibrate` (calibrate), :mod:`.plan` (run, plan, report, compare, experiment-schema),
-:mod:`.tournament`, :mod:`.tune`, :mod:`.explore`. Errors become exit codes in one place
+:mod:`.tournament`, :mod:`.tune`, :mod:`.explore`, :mod:`.worth`. Errors become exit codes in one place
 (:func:`._app.boundary`, :class:`ExitCode`).
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import sys
 
 from ._app import ExitCode, Interrupted, app, unwrap_help
-from . import calibrate, exact, explore, game, play, plan, targets, tournament, tune  # noqa: E402,F401  (register their commands)
+from . import calibrate, exact, explore, game, play, plan, targets, tournament, tune, worth  # noqa: E402,F401  (register their commands)
 
 unwrap_help(app)
 
