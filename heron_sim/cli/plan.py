@@ -78,6 +78,10 @@ def _report(run_dir, out, started=None, lang: str = "fr"):
     paths = report_from_run(run_dir, out, started=started, lang=lang)
     _log(f"report: {paths['html']} and {paths['md']} (the brief), {paths['annex_html']} and {paths['annex_md']} "
          f"(the annex; {len(paths['figures'])} figures, {time.perf_counter() - t0:.1f} s)")
+    if paths.get("timings"):
+        from ..report import timings_line
+
+        _log(timings_line(paths["timings"]))
     if paths.get("missing"):  # a French page would show these in English: say so, never silently
         _log(f"{len(paths['missing'])} phrases have no French entry in heron_sim/locale/fr.po and stay English on the "
              "French pages; the first: " + " | ".join(paths["missing"][:5]))

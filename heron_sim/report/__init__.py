@@ -12,15 +12,19 @@ __all__ = ["Figure", "Plot", "Section", "Table", "plot", "build_sections", "mark
            "write_report"]
 
 
-def build_sections(run) -> list:
+def build_sections(run, timings: dict | None = None) -> list:
     """One section per experiment of the run (in plan order; one per game for kind games), then
-    the cross-cutting one."""
+    the cross-cutting one. ``timings``: where each experiment's seconds of analysis are added
+    (name -> seconds)."""
     from ..runner.kinds import across, analyse
 
     sections = []
     for exp, data in run.experiments():
+        t = time.perf_counter()
         sec = analyse(exp, data)  # kind games: one section per lighter game
         sections.extend(sec if isinstance(sec, list) else [sec])
+        if timings is not None:
+            timings[exp.name] = timings.get(exp.name, 0.0) + time.perf_counter() - t
     sections.append(across(run))
     return sections
 
@@ -103,7 +107,8 @@ def report_from_run(run_dir, out_dir="results", extra_meta: dict | None = None,
 
     t0 = time.perf_counter()
     run = RunData(run_dir)
-    sections = build_sections(run)
+    tables: dict[str, float] = {}
+    sections = build_sections(run, tables)
     prop = proposals_section(Path(out_dir))
     if prop is not None:
         sections.insert(len(sections) - 1, prop)
@@ -112,7 +117,22 @@ def report_from_run(run_dir, out_dir="results", extra_meta: dict | None = None,
     if started is not None:
         extra["total time (simulate + tables)"] = f"{time.perf_counter() - started:.1f} s"
     meta = run_metadata(run, extra)
+    t1 = time.perf_counter()
     paths = write_report(sections, meta, Path(out_dir), lang=lang)
     paths["sections"] = sections
     paths["meta"] = meta
+    games = {e["experiment"]["name"]: float(e.get("seconds", 0.0)) for e in run.manifest.get("experiments", [])}
+    paths["timings"] = {"games": games, "tables": tables, "pages": time.perf_counter() - t1}
     return paths
+
+
+def timings_line(timings: dict) -> str:
+    """Where a report's time went, in one line: each experiment's games and tables, then the
+    pages and figures (the largest first)."""
+    per = {}
+    for part in ("games", "tables"):
+        for name, sec in timings.get(part, {}).items():
+            per[name] = per.get(name, 0.0) + sec
+    items = sorted(per.items(), key=lambda kv: -kv[1])
+    text = ", ".join(f"{name} {sec:.0f} s" for name, sec in items)
+    return f"time by experiment (games and tables): {text}; pages and figures {timings.get('pages', 0.0):.0f} s"
