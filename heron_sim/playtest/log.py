@@ -144,6 +144,31 @@ MAX_ROLL = 63
 _WHOLE = re.compile(r"[+-]?[0-9]+")
 
 
+def csv_header(name: str, text: str, columns, required, doc: str):
+    """A playtest CSV's comment lines, its body lines ``(line number, text)`` (the header first),
+    the header's line number and its column names, checked against ``columns`` (every name
+    known, each once) and ``required`` (each present); each failure one line naming the file
+    and the line, pointing at ``doc``."""
+    lines = text.splitlines()
+    comments = [ln[1:].strip() for ln in lines if ln.lstrip().startswith("#")]
+    body = [(i + 1, ln) for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("#")]
+    if not body:
+        raise HeronSimError(f"{name}: no header line; expected the columns {','.join(columns)}")
+    head_line, head = body[0]
+    header = [h.strip() for h in next(csv.reader([head]))]
+    missing = [c for c in required if c not in header]
+    if missing:
+        raise HeronSimError(f"{name}: line {head_line}: missing column(s) {', '.join(missing)}; "
+                            f"expected {','.join(columns)} ({doc})")
+    unknown = [c for c in header if c not in columns]
+    if unknown:
+        raise HeronSimError(f"{name}: line {head_line}: unknown column(s) "
+                            f"{', '.join(_quoted(c) for c in unknown)}; allowed: {','.join(columns)}")
+    if len(set(header)) != len(header):
+        raise HeronSimError(f"{name}: line {head_line}: a column is named twice")
+    return comments, body, head_line, header
+
+
 def _quoted(raw: str, limit: int = 40) -> str:
     """``raw`` quoted for a message, cut to ``limit`` characters (a hostile cell stays short)."""
     return repr(raw if len(raw) <= limit else raw[:limit] + "...")
@@ -193,22 +218,7 @@ def read_log(path: str | Path, rules) -> Log:
     R = pack_rules(rules)
     n_dice = rules.n_dice
     name = str(path)
-    lines = text.splitlines()
-    comments = [ln[1:].strip() for ln in lines if ln.lstrip().startswith("#")]
-    body = [(i + 1, ln) for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("#")]
-    if not body:
-        raise HeronSimError(f"{name}: no header line; expected the columns {','.join(COLUMNS)}")
-    head_line, head = body[0]
-    header = [h.strip() for h in next(csv.reader([head]))]
-    missing = [c for c in REQUIRED if c not in header]
-    if missing:
-        raise HeronSimError(f"{name}: line {head_line}: missing column(s) {', '.join(missing)}; "
-                            f"expected {','.join(COLUMNS)} (docs/calibrate.md)")
-    unknown = [c for c in header if c not in COLUMNS]
-    if unknown:
-        raise HeronSimError(f"{name}: line {head_line}: unknown column(s) {', '.join(unknown)}; allowed: {','.join(COLUMNS)}")
-    if len(set(header)) != len(header):
-        raise HeronSimError(f"{name}: line {head_line}: a column is named twice")
+    comments, body, head_line, header = csv_header(name, text, COLUMNS, REQUIRED, "docs/calibrate.md")
     out = {k: [] for k in ("lines", "kind", "choice", "kept", "nominal", "game", "turn", "seat", "seconds")}
     players: list[str] = []
     states = []

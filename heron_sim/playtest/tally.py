@@ -133,7 +133,7 @@ def read_tally(paths, rules) -> Tally:
     from ..animals import animal_index
     from ..interrupt import check
     from ..io import read_text
-    from .log import MAX_ROLL, _quoted, _Row
+    from .log import MAX_ROLL, _quoted, _Row, csv_header
 
     paths = [paths] if isinstance(paths, (str, Path)) else list(paths)
     cols = {k: [] for k in ("lines", "file", "game", "round", "rerolls", "outcome", "power", "seconds", "guide")}
@@ -143,23 +143,8 @@ def read_tally(paths, rules) -> Tally:
     for f, path in enumerate(paths):
         name = str(path)
         text = read_text(path, "TALLY")
-        lines = text.splitlines()
-        comments += [ln[1:].strip() for ln in lines if ln.lstrip().startswith("#")]
-        body = [(i + 1, ln) for i, ln in enumerate(lines) if ln.strip() and not ln.lstrip().startswith("#")]
-        if not body:
-            raise HeronSimError(f"{name}: no header line; expected the columns {','.join(COLUMNS)}")
-        head_line, head = body[0]
-        header = [h.strip() for h in next(csv.reader([head]))]
-        missing = [c for c in REQUIRED if c not in header]
-        if missing:
-            raise HeronSimError(f"{name}: line {head_line}: missing column(s) {', '.join(missing)}; "
-                                f"expected {','.join(COLUMNS)} (docs/playtest/)")
-        unknown = [c for c in header if c not in COLUMNS]
-        if unknown:
-            raise HeronSimError(f"{name}: line {head_line}: unknown column(s) "
-                                f"{', '.join(_quoted(c) for c in unknown)}; allowed: {','.join(COLUMNS)}")
-        if len(set(header)) != len(header):
-            raise HeronSimError(f"{name}: line {head_line}: a column is named twice")
+        notes, body, head_line, header = csv_header(name, text, COLUMNS, REQUIRED, "docs/playtest/")
+        comments += notes
         power_tallied &= "power" in header
         seen: dict[tuple, int] = {}
         for n_row, (line, text_line) in enumerate(body[1:]):
