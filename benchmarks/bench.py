@@ -536,6 +536,44 @@ def dask_rows() -> list[tuple]:
     return [(label, value, "", target) for label, value, target in dask_cpu.rows_of(dask_cpu.figures())]
 
 
+def worth_rows(games: int = 5000, traced: int = 1000) -> list[tuple]:
+    """The worth of positions (docs/worth.md): its build at 4 players in an empty cache, and what
+    ``simulate --trace`` adds (its replay of the traced games) against playing the same games."""
+    import tempfile as _tf
+
+    from heron_sim.analysis import worth as W
+    from heron_sim.analysis.drama import trace_games
+    from heron_sim.rules import Rules
+    from heron_sim.simulation import simulate_counts
+
+    rules = Rules.build("8d8", players=4)
+    rows = []
+    with _tf.TemporaryDirectory(prefix="heron-worth-") as folder:
+        old = os.environ.get("HERON_SIM_CACHE")
+        os.environ["HERON_SIM_CACHE"] = folder
+        try:
+            t = time.perf_counter()
+            w = W.build(rules, ["expert"] * 4, games=games)
+            build = time.perf_counter() - t
+        finally:
+            if old is None:
+                os.environ.pop("HERON_SIM_CACHE", None)
+            else:
+                os.environ["HERON_SIM_CACHE"] = old
+    simulate_counts(rules, traced, 3, "expert")  # kernels loaded
+    t = time.perf_counter()
+    simulate_counts(rules, traced, 3, "expert")
+    plain = time.perf_counter() - t
+    t = time.perf_counter()
+    trace_games(rules, ["expert"] * 4, 3, traced, worth=w)
+    trace = time.perf_counter() - t
+    rows.append((f"worth of positions, 4 expert players, built from {games:,} games (empty cache)",
+                 f"{build:.1f} s", "", "minutes on 2 cores (issue 57)"))
+    rows.append((f"`simulate --trace`: {traced:,} games replayed and valued / played plain",
+                 f"{trace:.2f} s / {plain:.3f} s", "", "a sample: off by default, games unchanged"))
+    return rows
+
+
 def cold_env(folder: str) -> dict:
     env = dict(os.environ, HERON_SIM_CACHE=folder, PYTHONPATH=str(ROOT))
     env.pop("NUMBA_CACHE_DIR", None)
@@ -572,6 +610,7 @@ def main() -> None:
     parser.add_argument("--luck", action="store_true",
                         help="only the luck-adjusted estimates' variance ratios and the games they save (issue 32)")
     parser.add_argument("--cli", action="store_true", help="only the command line's figures (rates from outside, memory)")
+    parser.add_argument("--worth", action="store_true", help="only the worth of positions' build and the trace's cost")
     parser.add_argument("--dask", action="store_true",
                         help="only the Dask CPU ratio: the same games on a local 1- and 2-worker cluster and in one process")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -611,6 +650,11 @@ def main() -> None:
         print(f"load average at start {os.getloadavg()[0]:.2f}; {args.repeats} repeats, medians")
         for label, value, _, target in cli_rows(cli_figures(args.repeats)):
             print(f"{label:<72} {value:>24}  {target}")
+        return
+    if args.worth:
+        print(f"load average at start {os.getloadavg()[0]:.2f}")
+        for label, value, _, target in worth_rows():
+            print(f"{label:<84} {value:>24}  {target}")
         return
     if args.dask:
         print(f"load average at start {os.getloadavg()[0]:.2f}; {os.cpu_count()} cores")
@@ -669,6 +713,7 @@ def main() -> None:
     rows += luck_rows(luck_figures()) + luck_panel_rows(luck_panel_figures())
     rows += cli_rows(cli_figures(min(args.repeats, 3)))
     rows += dask_rows()
+    rows += worth_rows()
     warm = statistics.median(wall(CLI + ["simulate", "--games", "10000", "--json"]) for _ in range(3))
     rows.append(("`heron-sim simulate --games 10000`, warm cache", f"{warm:.2f} s", "", ""))
     if not args.quick:
