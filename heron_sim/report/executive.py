@@ -100,7 +100,8 @@ ASSUMPTIONS = [
     "The squares Échange (12), Rotation (27) and Régénération (52) are placed by the rulings; the seed places them nowhere.",
     f"Time at the table: {TARGETS['seconds_per_turn']:g} s per player turn"
     + (" (assumed until a timed playtest: experiments/targets.toml)" if TARGETS.assumed("seconds_per_turn") else
-       " (the designer's targets)") + "; minutes scale with it.",
+       " (the designer's targets)") + "; minutes scale with it. The playtest kit (docs/playtest/: a tally sheet per "
+    "game, read by heron-sim calibrate) measures the seconds per turn at a real table.",
     "A game still running after 500 rounds stops and is counted as unfinished; means of length are over finished games.",
     "Guides are dealt at random, distinct; seats rotate the strategies so that every strategy sits in every seat.",
     "The greedy player keeps the largest set, never stops early, and uses only the Taureau, Lion and Serpent powers "
