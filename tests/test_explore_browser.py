@@ -113,7 +113,11 @@ def test_explore_in_chromium(served, tmp_path):
         if key != "players":
             assert page.locator(f"[name='{key}']").count() == 1, key
 
+    # the page opens on people (the lab's regulars); the bots are a table below them
+    assert page.input_value("#table") == "regular-4" and page.input_value("#seat-pick-0") == "regular"
     # anxiety_threshold = 4 on 8 D8, the AI mix rotated, 20,000 games per side
+    page.select_option("#table", "mix-4")
+    page.wait_for_function("document.body.dataset.table === 'mix-4' && document.getElementById('seat-1').value === 'prudent'")
     page.select_option("#games", "20000")
     page.fill("[name='anxiety_threshold']", "4")
     _wait_done(page)

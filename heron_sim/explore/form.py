@@ -26,7 +26,7 @@ from typing import Any
 
 from ..animals import NAMES as ANIMALS
 from ..errors import HeronSimError
-from ..lab.panel import AI_MIX
+from ..lab.panel import AI_MIX, DEFAULT_PANEL, LADDER, MIXED_TABLES, PLAYER_WORDS, Scenario, table_words
 from ..rules import MODES, Rules
 from ..rules import rules as _R
 from ..rules.board import EFFECT_NAMES
@@ -319,6 +319,11 @@ def schema(mode: str = "8d8", players: int = 4, lang: str = "en") -> dict:
             "strategies": user_strategies(),
             "strategy_labels": strategy_labels(lang),
             "ai_mix": list(AI_MIX),
+            "people": [n for n in PEOPLE if n in user_strategies()],
+            "bots": [n for n in BOTS if n in user_strategies()],
+            "player_names": player_names(lang),
+            "tables": page_tables(lang),
+            "default_table": DEFAULT_TABLE,
             "seats": default_seats(players),
             "games": list(GAMES_CHOICES),
             "default_games": DEFAULT_GAMES,
@@ -337,9 +342,53 @@ def square_name(effect: str, lang: str) -> str:
     return words.split(":")[0].strip() if ":" in words else words
 
 
+#: The players of the skill ladder, weakest first, and the bold beginner (heron_sim.lab.panel's
+#: people): the page offers them first, by their names in the page's language; ``expert`` is the
+#: top of the ladder (there is no champion above it, heron_sim.lab.panel).
+PEOPLE = ("novice", "casual", "regular", "reckless", "expert")
+#: The bots (and the parametrised player), offered below the people.
+BOTS = ("greedy", "prudent", "racer", "human", "random")
+
+
+def _page_tables() -> list[tuple[str, str, Scenario]]:
+    """The tables the page opens on: (id, group, table), one player a seat (a rotation of more
+    names than seats cannot be one name a seat): the lab's default panel at 4 players, the skill
+    ladder's four rungs at one table, the lab's mixed tables (heron_sim.lab.panel.MIXED_TABLES),
+    and the bots' AI mix last."""
+    out = [(sc.name, "panel", sc) for sc in DEFAULT_PANEL if len(set(sc.strategies)) == 1]
+    out.append(("rungs-4", "panel", Scenario("rungs-4", 4, LADDER)))
+    out += [(name, "mixed", sc) for name, sc in MIXED_TABLES.items()]
+    out.append(("mix-4", "bots", Scenario("mix-4", 4, AI_MIX)))
+    return out
+
+
+#: The table the page opens on: the lab's default panel's « 4 habitués » (people, not bots).
+DEFAULT_TABLE = "regular-4"
+
+
+def page_tables(lang: str) -> list[dict]:
+    """The tables the page offers, in ``lang``'s words (heron_sim.lab.panel.table_words): id,
+    group (``panel``, ``mixed``, ``bots``), label, players and one player name a seat."""
+    out = []
+    for tid, group, sc in _page_tables():
+        seats = [sc.strategies[i % len(sc.strategies)] for i in range(sc.players)]
+        out.append({"id": tid, "group": group, "label": table_words(sc, lang), "players": sc.players, "seats": seats})
+    return out
+
+
+def player_names(lang: str) -> dict[str, str]:
+    """Each player's name in ``lang`` (« débutant », « habitué », « robot gourmand »: the lab's
+    words, heron_sim.lab.panel.PLAYER_WORDS), for the seats' choices."""
+    words = {n: w[0] for n, w in PLAYER_WORDS[lang].items()}
+    words["human"] = tr("parametrised player", lang)
+    return {n: words.get(n, n) for n in PEOPLE + BOTS}
+
+
 def default_seats(players: int) -> list[str]:
-    """The AI mix cycled over the seats (rotated over the games by the page's default)."""
-    return [AI_MIX[i % len(AI_MIX)] for i in range(players)]
+    """The page's default table (:data:`DEFAULT_TABLE`: people, the lab's regulars) at
+    ``players`` seats."""
+    sc = next(sc for tid, _, sc in _page_tables() if tid == DEFAULT_TABLE)
+    return [sc.strategies[i % len(sc.strategies)] for i in range(players)]
 
 
 def _toml(v: Any) -> str:

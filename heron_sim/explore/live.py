@@ -718,15 +718,15 @@ class Engine:
     def _warm_up(self) -> None:
         """Load the kernels of the default table and draw the bootstrap weights before the
         page's first change (a few seconds once per server; cached kernels are not compiled)."""
-        from ..lab.panel import AI_MIX
         from ..rules import Rules
         from ..runner.run import seatings
+        from .form import default_seats
         from .stats import weights
 
         weights()
         base = Rules.build()
         seated = Seated()
-        for seating in seatings(list(AI_MIX), base.players)[:1]:
+        for seating in seatings(default_seats(base.players), base.players)[:1]:  # the page's people
             seated.play(base, seating, 1, 0, 64)
 
     def _loop(self) -> None:

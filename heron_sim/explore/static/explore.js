@@ -276,6 +276,20 @@
       form.appendChild(d);
     });
   }
+  // each seat: its player chosen by name in the page's language (people first, the bots below),
+  // and the command line's name under it (a parameter such as prudent:risk=0.6 is typed there)
+  function seatPick(s, v) {
+    var sc = state.schema.scenario, names = sc.player_names || {};
+    var sel = el("select", { id: "seat-pick-" + s, name: "seat-pick-" + s, "aria-label": tf("seat {n}", { n: s + 1 }) });
+    [[t("people"), sc.people || []], [t("bots"), sc.bots || []]].forEach(function (g) {
+      var og = el("optgroup", { label: g[0] });
+      g[1].forEach(function (n) { og.appendChild(el("option", { value: n, text: names[n] || n })); });
+      sel.appendChild(og);
+    });
+    sel.appendChild(el("option", { value: "", text: t("other (with parameters)…") }));
+    sel.value = (names[v] !== undefined) ? v : "";
+    return sel;
+  }
   function renderSeats(keep) {
     var sc = state.schema.scenario, P = parseInt($("players").value, 10) || 4;
     var old = keep || [];
@@ -283,14 +297,51 @@
     box.innerHTML = "";
     for (var s = 0; s < P; s++) {
       var v = old[s] || sc.seats[s % sc.seats.length];
-      var inp = el("input", { type: "text", list: "strategy-list", id: "seat-" + s, name: "seat-" + s, value: v, spellcheck: "false" });
+      var pick = seatPick(s, v);
+      var inp = el("input", { type: "text", list: "strategy-list", id: "seat-" + s, name: "seat-" + s, value: v, spellcheck: "false",
+                              "class": "seat-name", "aria-label": tf("seat {n}", { n: s + 1 }) + " · " + t("name on the command line") });
       var who = el("div", { "class": "help seat-who", id: "seat-who-" + s, text: seatWords(v) });
-      inp.addEventListener("input", (function (inp, who) {
-        return function () { who.textContent = seatWords(inp.value); changed(); };
-      })(inp, who));
-      box.appendChild(el("div", {}, [el("label", { "for": "seat-" + s, text: tf("seat {n}", { n: s + 1 }) }), inp, who,
+      inp.addEventListener("input", (function (inp, who, pick) {
+        return function () {
+          var names = state.schema.scenario.player_names || {};
+          pick.value = names[inp.value.trim()] !== undefined ? inp.value.trim() : "";
+          who.textContent = seatWords(inp.value); showTable(); changed();
+        };
+      })(inp, who, pick));
+      pick.addEventListener("change", (function (inp, who, pick) {
+        return function () {
+          if (!pick.value) { inp.focus(); return; }  // "other": the name is typed below
+          inp.value = pick.value; who.textContent = seatWords(inp.value); showTable(); changed();
+        };
+      })(inp, who, pick));
+      box.appendChild(el("div", { "class": "seat" }, [el("label", { "for": "seat-pick-" + s, text: tf("seat {n}", { n: s + 1 }) }), pick, inp, who,
         el("div", { "class": "err", id: "e-seat_" + s })]));
     }
+    showTable();
+  }
+  // the table the seats make, in words (« 4 habitués », « 1 expert et 3 débutants »), or "your own table"
+  function showTable() {
+    var sel = $("table"), cur = seats(), found = "";
+    (state.schema.scenario.tables || []).forEach(function (tb) { if (!found && same(tb.seats, cur)) found = tb.id; });
+    sel.value = found;
+    document.body.dataset.table = found;
+  }
+  function renderTables() {
+    var sc = state.schema.scenario, sel = $("table");
+    sel.innerHTML = "";
+    var groups = { panel: t("the lab's panel"), mixed: t("mixed tables"), bots: t("bots") };
+    ["panel", "mixed", "bots"].forEach(function (g) {
+      var og = el("optgroup", { label: groups[g] });
+      (sc.tables || []).forEach(function (tb) { if (tb.group === g) og.appendChild(el("option", { value: tb.id, text: tb.label })); });
+      sel.appendChild(og);
+    });
+    sel.appendChild(el("option", { value: "", text: t("your own table (seats below)") }));
+  }
+  function pickTable(id) {
+    var tb = (state.schema.scenario.tables || []).filter(function (x) { return x.id === id; })[0];
+    if (!tb) return Promise.resolve(false);
+    $("players").value = tb.players;
+    return loadSchema(tb.seats.slice());
   }
   function seatWords(name) {  // the player of a seat in the page's language (its name stays the command line's)
     var labels = (state.schema && state.schema.scenario.strategy_labels) || {};
@@ -749,7 +800,9 @@
       Object.keys(sch.panel_ranks).forEach(function (k) { $("panel-rank").appendChild(el("option", { value: k, text: sch.panel_ranks[k] })); });
       $("panel-games").textContent = int(sch.panel_games);
       renderForm();
+      renderTables();
       renderSeats(saved ? saved.seats : undefined);
+      $("table").addEventListener("change", function () { if (this.value) pickTable(this.value).then(changed); });
       ["fr", "en"].forEach(function (l) {
         var a = $("lang-" + l);
         if (l === LANG) a.setAttribute("aria-current", "true");
