@@ -383,6 +383,13 @@ def test_the_drama_kind_reads_its_games_and_gives_intervals(tmp_path, monkeypatc
         analyse(exp, data)
 
 
+def test_simulate_trace_of_no_game_writes_nothing_and_says_so(small_build):
+    out = small_build / "none.csv"
+    r = _cli("simulate", "--players", "2", "--games", "0", "--trace", str(out))
+    assert r.exit_code == 0, r.output
+    assert "not written (no game was played)" in r.output and not out.exists()
+
+
 def test_worth_command_builds_checks_and_reuses_its_cache(small_build):
     import json
 

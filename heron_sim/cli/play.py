@@ -158,6 +158,8 @@ def simulate_cmd(
     if trace is not None:
         if cut:
             log(f"note: --trace: {trace} not written (the run was interrupted)")
+        elif not played:
+            log(f"note: --trace: {trace} not written (no game was played)")
         else:
             traced = _write_trace(trace, r, min(trace_games, int(played)), seed, strategy)
             summary["trace"] = traced.measures
