@@ -98,8 +98,9 @@ def snapshot(facts, anchors) -> dict:
     except Exception as e:  # noqa: BLE001 -- recorded as it was
         out["rows"] = f"{type(e).__name__}: {e}"
     try:
-        # what the page shows of each problem (its ``order``, where the kinds place it, is not shown)
-        out["verdict"] = [[{k: _plain(v) for k, v in vars(p).items() if k != "order"} for p in part]
+        # what the page shows of each problem (its ``order``, where the kinds place it, and its
+        # ``facts``, the ids it rests on, are not shown)
+        out["verdict"] = [[{k: _plain(v) for k, v in vars(p).items() if k not in ("order", "facts")} for p in part]
                           for part in verdict(facts)]
     except Exception as e:  # noqa: BLE001
         out["verdict"] = f"{type(e).__name__}: {e}"

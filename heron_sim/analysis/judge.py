@@ -138,6 +138,9 @@ class Problem:
     assumed: str = ""
     #: where it stands among equals (the kinds' order of questions; ties keep it in each list)
     order: float = 1000.0
+    #: the ids of the facts (results/findings.json) it rests on, when the kind names them: the
+    #: brief's first screen merges the problems of one finding (a guide overall and per rung)
+    facts: tuple[str, ...] = ()
 
 
 def rank(problems: list[Problem]) -> tuple[list[Problem], list[Problem], list[Problem]]:

@@ -61,9 +61,10 @@ def msgids() -> list[str]:
     """Every text of the brief and the index of their own (not the report's sentences): a
     test checks that each has a French entry."""
     from ..analysis.judge import READINGS
+    from ..report.first_screen import TEXTS as FIRST_SCREEN
     from ..report.studies import STUDIES
 
-    ids = list(TEXTS) + _template_ids("brief.html.j2") + _template_ids("index.html.j2")
+    ids = list(TEXTS) + list(FIRST_SCREEN) + _template_ids("brief.html.j2") + _template_ids("index.html.j2")
     ids += list(READINGS) + list(READINGS.values()) + [p for _, p, _ in STUDIES]
     return list(dict.fromkeys(" ".join(i.split()) for i in ids))
 

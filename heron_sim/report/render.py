@@ -259,9 +259,9 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
     for lg in langs:
         f = files(lg, lang)
         _atomic_write(out_dir / f["md"], _brief_markdown(meta, title, rows, (wrong, fine, open_), changes, games, lg, lang,
-                                                         paths["missing"]))
+                                                         paths["missing"], facts))
         _atomic_write(out_dir / f["html"], _brief_html(meta, title, rows, (wrong, fine, open_), changes, games, lg, lang,
-                                                       paths["missing"]))
+                                                       paths["missing"], facts))
         paths["brief"][lg] = {k: out_dir / v for k, v in f.items()}
     for lg in langs:  # the annex in ``lang`` (report-annex.html) and in the other (report-annex.en.html)
         f = files(lg, lang)
@@ -346,19 +346,23 @@ def _lab_href(href: str, lang: str) -> str:
     return page + (f"#{frag}" if frag else "")
 
 
-def _brief_html(meta, title, rows, judged, changes, games, lang: str = "en", default: str = "en", missing=None) -> str:
-    """The designer's brief: the verdict, what to change (each problem's study), the answers in a
-    few lines, each linking to its detail in the annex of its language; in ``lang``."""
+def _brief_html(meta, title, rows, judged, changes, games, lang: str = "en", default: str = "en", missing=None,
+                facts: dict | None = None) -> str:
+    """The designer's brief: the first screen (one line per problem, its change beside it), the
+    verdict, what to change (each problem's study), the answers in a few lines, each linking to
+    its detail in the annex of its language; in ``lang``."""
     from .brief_lang import Words, files
+    from .first_screen import first_screen
 
     w = Words(lang)
+    first = first_screen(judged, changes, facts or {}, w)
     wrong, fine, open_ = judged
     annex = files(lang, default)["annex"]
     annex_link = Markup('<a href="{}">{}</a>').format(annex, w.text("the annex"))
     out = _ENV.get_template("brief.html.j2").render(
         lang=lang, _=w.html, tr=w.tr, num=w.num, title=w.text(title), subtitle=_subtitle(meta, "heron", lang),
         sc="\u202f; " if lang == "fr" else "; ",
-        toc=_brief_toc(changes, w), rows=rows, wrong=wrong, fine=fine, open=open_, changes=changes,
+        toc=_brief_toc(changes, w), rows=rows, wrong=wrong, fine=fine, open=open_, changes=changes, first=first,
         basis=verdict_basis(), readings=READINGS, annex=annex, annex_link=annex_link,
         index=files(lang, default)["index"], other=_other(lang, default, "html"),
         below=Markup('<a href="#readings">{}</a>').format(w.text("below")),
@@ -371,11 +375,13 @@ def _brief_html(meta, title, rows, judged, changes, games, lang: str = "en", def
 
 
 def _brief_markdown(meta, title, rows, judged, changes, games, lang: str = "en", default: str = "en",
-                    missing=None) -> str:
+                    missing=None, facts: dict | None = None) -> str:
     """The designer's brief in Markdown (report.md): the same as :func:`_brief_html`."""
     from .brief_lang import Words, files
+    from .first_screen import first_screen
 
     w = Words(lang)
+    first = first_screen(judged, changes, facts or {}, w)
     t, tr = w.text, w.tr
     wrong, fine, open_ = judged
     annex = files(lang, default)["annex_md"]
@@ -387,8 +393,17 @@ def _brief_markdown(meta, title, rows, judged, changes, games, lang: str = "en",
              "", t("The verdict, what to change for each problem and the answers to the test plan, each in a few lines; "
                    "{annex} holds every table, the reconciliations and the methods.", annex=f"[{annex_words}]({annex})")
              + f" [{other['words']}]({other['href']})", "", f"## {t('Verdict')}", ""]
+    if first:  # the first screen: one line per problem, the change proposed beside it
+        parts += [t("At a glance: each problem, the change proposed beside it and the tables where it holds; the details "
+                    "follow."), ""]
+        parts += [f"{i}. " + (f"*{ln.tag}* — " if ln.tag else "") + f"**{ln.problem}** — {ln.figure} → **{ln.change}**"
+                  + (f" — {ln.holds}" if ln.holds else "")
+                  + (f" · [{t('what to change')}](#{ln.study})" if ln.study else "")
+                  + f" · [{t('details')}]({annex}#{ln.anchor})" for i, ln in enumerate(first, 1)]
+        parts += [""]
     if wrong:
-        parts += [t("What is wrong with the game, largest first ({basis}):", basis=tr(verdict_basis())), ""]
+        parts += [t("The details: every gap, largest first ({basis}):" if first else
+                    "What is wrong with the game, largest first ({basis}):", basis=tr(verdict_basis())), ""]
     parts += [f"{i}. **{tr(p.what)}** — {tr(p.figure)} {t('({size} × its margin)', size=w.num(p.size))}"
               + (f" — {tr(p.assumed)}" if p.assumed else "")
               + "".join(f" · [{t('what to change')}](#{c.slug})" for c in getattr(p, "studies", []))

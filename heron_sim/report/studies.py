@@ -74,6 +74,11 @@ class Change:
     #: "variant": {"en": "t60", "fr": "t60"}}``): the French brief fills them into the
     #: catalogue's phrase (:func:`heron_sim.i18n.phrase`), so that one entry serves every study
     slots: dict = field(default_factory=dict)
+    #: the held-out check of its variant ranked first (:func:`heron_sim.lab.outputs.held_out_of`:
+    #: ``held_out``, ``table_names``, ``tables_words``, ``failures``…), None without one
+    held_out: dict | None = None
+    #: where the study was measured, in English words ("measured at 8 tables, 2 to 7 players")
+    measured: str = ""
 
 
 def _rel(path: str | Path, out_dir: Path) -> str:
@@ -210,7 +215,7 @@ def study_changes(results_root: str | Path, out_dir: str | Path | None = None, l
 
             slots["rules"] = {lg: changes_words(changes, lg) for lg in ("en", "fr")}
         out.append(Change(name, problem, anchors, state, text, links, short=short, slots=slots,
-                          rulings_meet=a.get("rulings_meet")))
+                          rulings_meet=a.get("rulings_meet"), held_out=a.get("held_out"), measured=tables))
     return out
 
 

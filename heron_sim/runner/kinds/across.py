@@ -326,7 +326,7 @@ def first_player_problem(facts: dict[str, Fact]) -> list[Problem]:
                              f"The first player wins {-d:.1f} points less than a fair share: real, but its interval reaches "
                              f"past the {margin_words()} margin" if rd == "real, possibly relevant" else
                              "The first player's edge is not settled by these games",
-                             show(s1), size, "q-first-player", fine=is_fine(rd), assumed=note))
+                             show(s1), size, "q-first-player", fine=is_fine(rd), assumed=note, facts=(s1.id,)))
     for k, f in facts.items():  # the other seats of the pooled batches: only those past the margin
         m = re.fullmatch(r"balance\.seat(\d+)\.pooled\.8d8", k)
         if not m or m.group(1) == "1":

@@ -665,7 +665,7 @@ def guide_problems(facts: dict[str, Fact]) -> list[Problem]:
                                  f"The {GUIDES[g]} guide is within the {margin_words()} margin (after Holm over the 7 guides)"
                                  if is_fine(rd) else f"Whether the {GUIDES[g]} guide is {'weak' if d < 0 else 'strong'} "
                                  "is not settled (Holm over the 7 guides)", show(f), size, "q-guide-balance", fine=is_fine(rd),
-                                 assumed=note))
+                                 assumed=note, facts=(f.id,)))
     return at_order(2, probs)
 
 

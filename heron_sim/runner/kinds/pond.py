@@ -722,5 +722,5 @@ def pond_problem(facts: dict[str, Fact]) -> list[Problem]:
                              f"The Étang's roller wins within {margin_words()} of a fair share" if is_fine(rd) else
                              f"Whether the Étang's roller wins {side} than a fair share is not settled "
                              "(games with exactly one Étang)", show(ro), size, "q-etang", fine=is_fine(rd),
-                             assumed=assumed_note("share_margin")))
+                             assumed=assumed_note("share_margin"), facts=(ro.id,)))
     return at_order(8, probs)

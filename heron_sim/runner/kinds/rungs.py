@@ -325,7 +325,8 @@ def rung_problems(facts: dict) -> list[Problem]:
         who = [h[1] for h in hits]
         at = (f"At every rung of the skill ladder ({', '.join(who)})" if len(every) > 1 and sorted(who) == sorted(every)
               else f"For {', '.join(who)} players")
-        probs.append(Problem(f"{at} {what}", f"{r}: {show(f)}", size, "q-rungs", assumed=assumed_note("share_margin")))
+        probs.append(Problem(f"{at} {what}", f"{r}: {show(f)}", size, "q-rungs", assumed=assumed_note("share_margin"),
+                             facts=tuple(h[2].id for h in hits)))
     for p in probs:
         p.order = 2.5
     return probs

@@ -498,7 +498,8 @@ def length_problem(facts: dict[str, Fact]) -> list[Problem]:
         counts = (f"every player count measured ({ps[0]} to {ps[-1]})" if len(ps) == len(pl) and len(ps) > 2 else
                   ", ".join(map(str, ps[:-1])) + (" and " if len(ps) > 1 else "") + str(ps[-1]) + " players")
         probs.append(Problem(f"Games are {word} than the target at {counts}: {listed(ps)}",
-                             f"{top} players: {show(pl[top])}", judged[top], "q-length", assumed=note))
+                             f"{top} players: {show(pl[top])}", judged[top], "q-length", assumed=note,
+                             facts=tuple(pl[p].id for p in ps)))
     inside = [p for p in pl if TARGETS.minutes(p)[0] <= pl[p].low and pl[p].high <= TARGETS.minutes(p)[1]]
     if inside:
         probs.append(Problem(f"Games are within the length target at {', '.join(map(str, inside))} players: {listed(inside)}",
@@ -517,5 +518,5 @@ def comeback_problem(facts: dict[str, Fact]) -> list[Problem]:
                 else f"The player last at mid-game wins {pc(last.estimate, 1)}, at or above {c.words}" if c.fine
                 else f"Whether the player last at mid-game reaches {c.words} is not settled")
         probs.append(Problem(what, show(last), c.size, "q-decisiveness", fine=c.fine,
-                             assumed=assumed_note("comeback_floor", "share_margin")))
+                             assumed=assumed_note("comeback_floor", "share_margin"), facts=(last.id,)))
     return at_order(4, probs)
