@@ -414,3 +414,23 @@ def test_worth_command_refuses_bad_requests_in_one_line(small_build, args, messa
     assert r.exit_code == 2
     lines = [ln for ln in r.output.splitlines() if ln.strip()]
     assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0], r.output
+
+
+def test_story_tells_simulates_game_turn_by_turn(small_build):
+    import json
+
+    from heron_sim.simulation import simulate
+
+    r = _cli("story", "--players", "3", "--strategy", "greedy", "--seed", "5", "--game", "2", "--json")
+    assert r.exit_code == 0, r.output
+    story = json.loads(r.stdout)
+    games = simulate(Rules.build("8d8", players=3), 3, seed=5, strategies="greedy")
+    assert story["winner"] == int(games["winner"].iloc[2]) + 1
+    turns = story["turns"]
+    assert turns[-1]["round"] == int(games["rounds"].iloc[2])
+    assert turns[-1][f"chance_{story['winner']}"] == 1.0
+    assert [t["player"] for t in turns[:4]] == [1, 2, 3, 1]
+    # each turn starts where the player's previous turn ended, unless someone else moved it
+    assert all(abs(sum(t[f"chance_{s}"] for s in (1, 2, 3)) - 1) < 1e-9 for t in turns)
+    key = turns[story["key_turn"]]
+    assert key["change"] == max(t["change"] for t in turns if t["player"] == story["winner"]) or key["player"] != story["winner"]

@@ -190,3 +190,34 @@ def trace_games(rules, seating, seed: int, games: int, *, worth=None, progress=N
     chances = chances_of(trace, worth)
     return TracedGames(trace_frame(trace, chances), measures(stories(trace, chances)), trace.games,
                        trace.games < games)
+
+
+def story_of_game(frame, game: int):
+    """One game of a trace frame (:func:`trace_frame`), turn by turn: each slot's round, the
+    player who moved (1-based), its square before and after, every player's chance after the turn
+    and the mover's change of chance (points of probability); and the turn that moved the winner's
+    chance the most. Returns (turns DataFrame, winner (1-based, 0 if unfinished), that turn's
+    index or -1)."""
+    import pandas as pd
+
+    g = frame[frame["game"] == game].sort_values("slot").reset_index(drop=True)
+    if g.empty:
+        return pd.DataFrame(), 0, -1
+    P = sum(c.startswith("chance_") for c in g.columns)
+    chances = g[[f"chance_{s + 1}" for s in range(P)]].to_numpy()
+    squares = g[[f"square_{s + 1}" for s in range(P)]].to_numpy()
+    rows = []
+    for t in range(len(g) - 1):
+        m = int(g["to_move"].iloc[t]) - 1
+        rows.append({"round": int(g["round"].iloc[t]), "player": m + 1,
+                     "square_before": int(squares[t, m]), "square_after": int(squares[t + 1, m]),
+                     "change": float(chances[t + 1, m] - chances[t, m]),
+                     **{f"chance_{s + 1}": float(chances[t + 1, s]) for s in range(P)}})
+    turns = pd.DataFrame(rows)
+    end = chances[-1]
+    winner = int(np.argmax(end)) + 1 if end.max() == 1.0 else 0
+    key = -1
+    if winner and len(turns):
+        gain = np.diff(chances[:, winner - 1])
+        key = int(np.argmax(gain))
+    return turns, winner, key

@@ -89,3 +89,65 @@ def worth_cmd(
     else:
         verdict = "beyond the 1-point target, decisively"
     log(f"worst decile: {100 * err[b]:.2f} points, {verdict}")
+
+
+@app.command("story")
+def story_cmd(
+    mode: ModeOpt = None,
+    players: PlayersOpt = None,
+    strategy: Annotated[str, typer.Option("--strategy", help=f"One strategy for every seat, or a comma list, one per seat ({strategy_names()}).")] = "expert",
+    rules: RulesOpt = None,
+    set_: SetOpt = None,
+    seed: Annotated[int, typer.Option("--seed", help="Master seed: the game is simulate's game of this seed.")] = 1,
+    game: Annotated[int, typer.Option("--game", help="Which game of the seed (0 = the first game simulate plays).")] = 0,
+    as_json: JsonOpt = False,
+) -> None:
+    """One game told turn by turn in winning chances: each turn's player, its square before and
+    after, every player's chance of winning after the turn and the change the turn made to the
+    mover's; then the turn that did the most for the winner. The game is the one `simulate` plays
+    with the same seed, rules and players (game 0 first); the chances come from the worth of
+    positions of these rules (docs/worth.md; built the first time, about a minute)."""
+    from ..analysis import worth as W
+    from ..analysis.drama import story_of_game, trace_games
+    from ..errors import HeronSimError
+    from ..interrupt import stop_requested
+    from ..progress import progress_bar
+    from ..strategies import parse_seating
+
+    if game < 0 or game > 10**12:
+        raise HeronSimError(f"--game: {game}; allowed: 0 .. 1,000,000,000,000")
+    r = build_rules(mode, rules, set_, players)
+    seating = parse_seating(strategy, r.players)
+    worth = W.cached(r, seating)
+    if worth is None:
+        log(f"building the worth of positions of these rules at {r.players} players "
+            f"({W.BUILD_GAMES:,} self-play games, once; cached)")
+        try:
+            with progress_bar(W.BUILD_GAMES, "worth of positions") as advance:
+                worth = W.worth_of(r, seating, progress=advance, stop=stop_requested)
+        except W.BuildInterrupted as err:
+            raise Interrupted(f"interrupted: {err}") from None
+    from ..analysis.positions import trace_turn_starts
+    from ..analysis.drama import chances_of, trace_frame
+
+    trace = trace_turn_starts(r, seating, seed, 1, first_game=game)
+    frame = trace_frame(trace, chances_of(trace, worth))
+    turns, winner, key = story_of_game(frame, game)
+    if as_json:
+        typer.echo(dumps({"seed": seed, "game": game, "players": r.players, "strategies": list(seating),
+                          "winner": winner, "key_turn": key, "turns": turns.to_dict(orient="records")}))
+        return
+    P = r.players
+    typer.echo(f"Game {game} of seed {seed}, {r.mode}, {P} players ({', '.join(seating)}): "
+               + (f"player {winner} wins after {int(turns['round'].iloc[-1])} rounds." if winner else "unfinished."))
+    typer.echo("| round | player | square | its chance | " + " | ".join(f"P{s + 1}" for s in range(P)) + " |")
+    typer.echo("|---|---|---|---|" + "---|" * P)
+    for i, t in enumerate(turns.to_dict(orient="records")):
+        mark = " ◀" if i == key else ""
+        typer.echo(f"| {t['round']} | {t['player']} | {t['square_before']} → {t['square_after']} | "
+                   f"{100 * t['change']:+.1f} pt{mark} | "
+                   + " | ".join(f"{100 * t[f'chance_{s + 1}']:.0f} %" for s in range(P)) + " |")
+    if key >= 0:
+        k = turns.to_dict(orient="records")[key]
+        typer.echo(f"The turn that did the most for the winner: round {k['round']}, player {k['player']} "
+                   f"({k['square_before']} → {k['square_after']}), {100 * k['change']:+.1f} points for the mover.")
