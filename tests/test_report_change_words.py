@@ -10,9 +10,10 @@ CHANGES = {"guide.heron.anxiety_threshold": 4, "seats.3.start_squares": [0, 1, 1
 
 
 @pytest.mark.parametrize("lang, expected", [
-    ("fr", "L'Angoisse du Héron (Guide Héron) = 4 ; Cases de départ (à 3 joueurs) = [0, 1, 1] ; "
-           "Case 35 = Aigle : échange de position avec un adversaire ; "
-           "Cases gagnées selon la plus grande série (série de 4) = 4"),
+    # French: each rule as the booklet's sentence (issue 60 item 1: never « clé = [0, 1, 1] »)
+    ("fr", "Exception pour le joueur qui a le Guide Héron : dès qu'il cumule 4 Hérons ou plus (hors Étang), "
+           "son tour prend fin sans déplacement ; À 3 joueurs : Départ : joueur 2 : case 1, joueur 3 : case 1 "
+           "(les autres : 0) ; Case 35 : Aigle : échange de position avec un adversaire ; 4 identiques : +4 cases"),
     ("en", "The Angoisse du Héron (Heron guide) = 4; Start squares (with 3 players) = [0, 1, 1]; "
            "Square 35 = Eagle: swap places with an opponent; Squares gained by the largest set (set of 4) = 4"),
 ])
@@ -20,3 +21,5 @@ def test_a_proposals_rules_are_named_in_words(lang, expected):
     text = changes_words(CHANGES, lang)
     assert text == expected
     assert not any(k in text for k in ("guide.", "seats.", "board.", "_"))
+    if lang == "fr":
+        assert "[" not in text and " = " not in text
