@@ -36,7 +36,9 @@ Measures, on this machine (in-process figures: medians of ``--repeats`` runs, wa
   kernels (target <= 1 s): the base's games of the change before are read back, as on the page;
   also with a new base (both sides played, 40,000 games); and through the real server, the
   designer's edit to the first figures (issue 33 item 3, target <= 1 s), for values whose expert
-  tables are ready and for values never played on the machine (their tables built);
+  tables are ready and for values never played on the machine (their tables built); and the
+  board view after a change (issue 60 item 3; benchmarks/explore_board.py: the change to its first
+  view on screen, target <= 10 s on 2 cores, and to the refined view);
   ``--explore`` prints only these figures, ``--edit`` only the edit's;
 - the luck-adjusted estimates (issue 32): for the AI mix's and the ladder's tables, the variance
   ratio (plain ÷ adjusted) of each seat's and each guide's win rate with bootstrap intervals, and
@@ -364,7 +366,15 @@ def explore_figures(repeats: int = 3, games: int = 20_000) -> dict:
     return {"explore_s": total, "explore_both_s": statistics.median(both),
             "explore_first_s": statistics.median(r[1] for r in runs),
             "explore_engine_s": engine, "explore_games": games, "load": os.getloadavg()[0],
-            **explore_edit_figures(repeats)}
+            **explore_edit_figures(repeats), **explore_board_figures(repeats)}
+
+
+def explore_board_figures(repeats: int = 3) -> dict:
+    """The board view after a change, through the real server (benchmarks/explore_board.py)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import explore_board  # benchmarks/explore_board.py
+
+    return explore_board.figures(repeats)
 
 
 def explore_edit_figures(repeats: int = 5) -> dict:
@@ -463,7 +473,8 @@ def explore_rows(fig: dict) -> list[tuple]:
             ("`explore` through its server: the designer's edit to the first figures",
              f"{fig['explore_edit_s']:.2f} s", "", "<= 1 s"),
             ("  ... a value never played here (the expert's tables built)", f"{fig['explore_edit_new_s']:.2f} s", "", "<= 1 s"),
-            (f"  the engine alone on the same {2 * g:,} games", f"{fig['explore_engine_s']:.2f} s", "", "")]
+            (f"  the engine alone on the same {2 * g:,} games", f"{fig['explore_engine_s']:.2f} s", "", "")] + (
+        __import__("explore_board").rows(fig) if "board_first_s" in fig else [])
 
 
 def run_worker(tree: Path, games: int, repeats: int) -> dict:

@@ -48,3 +48,73 @@ def test_the_page_draws_a_table_choice_and_a_player_choice_per_seat():
     html, js = _static("index.html"), _static("explore.js")
     assert 'id="table"' in html
     assert '"seat-pick-" + s' in js and "player_names" in js and "pickTable" in js
+
+
+# ---------------------------------------------------------------- 2. the board view, stale and quick
+def test_the_board_is_marked_stale_the_moment_a_rule_changes():
+    html, js = _static("index.html"), _static("explore.js")
+    assert 'id="board-stale" hidden>[[previous settings, recomputing…]]' in html
+    changed = js[js.index("  function changed() {"):js.index("  function closeStream() {")]
+    assert "boardStale();" in changed  # at once, before the new rules are even sent
+    from heron_sim.i18n import gettext
+
+    assert gettext("previous settings, recomputing…", "fr") == "ancien réglage, recalcul en cours…"
+
+
+def _board_setup(**values):
+    return parse_setup({"seats": ["greedy"] * 4, "values": values})
+
+
+def test_a_change_of_the_variant_replays_only_the_variant_for_the_board(monkeypatch):
+    from heron_sim.analysis import board as B
+    from heron_sim.explore import board
+
+    monkeypatch.setattr(board, "_CACHE", type(board._CACHE)())
+    calls = []
+    real = B.sample_board
+
+    def counted(rules, *a, **k):
+        calls.append(rules.digest())
+        return real(rules, *a, **k)
+
+    monkeypatch.setattr(B, "sample_board", counted)
+    first = board.board_view(_board_setup(anxiety_threshold=4), "en", 6, 20)
+    assert len(calls) == 2  # the base and the variant
+    second = board.board_view(_board_setup(anxiety_threshold=5), "en", 6, 20)
+    assert len(calls) == 3 and calls[-1] != calls[0]  # the base's replayed games read back
+    assert first["streaks"]["base"] == second["streaks"]["base"]
+    assert board.board_view(_board_setup(anxiety_threshold=5), "en", 6, 20)["html"] == second["html"] and len(calls) == 3
+
+
+def test_the_first_board_view_comes_on_fewer_games_then_the_refined_one(monkeypatch):
+    from heron_sim.explore import board
+
+    monkeypatch.setattr(board, "_CACHE", type(board._CACHE)())
+    monkeypatch.setattr(board, "QUICK_BOARD_GAMES", 5)
+    monkeypatch.setattr(board, "QUICK_SQUARE_GAMES", 20)
+    monkeypatch.setattr(board, "BOARD_GAMES", 12)
+    monkeypatch.setattr(board, "SQUARE_GAMES", 40)
+    s = _board_setup(anxiety_threshold=4)
+    quick = board.board_view(s, "fr", quick=True)
+    assert (quick["games"], quick["square_games"], quick["final"]) == (5, 20, False)
+    full = board.board_view(s, "fr")
+    assert (full["games"], full["square_games"], full["final"]) == (12, 40, True)
+    again = board.board_view(s, "fr", quick=True)  # the refined view kept: shown at once, nothing to refine
+    assert again["final"] and again["html"] == full["html"]
+
+
+def test_the_board_route_takes_quick_and_refuses_a_bad_one():
+    from starlette.testclient import TestClient
+
+    from heron_sim.explore import board
+    from heron_sim.explore.app import create_app
+    from heron_sim.explore.live import Engine
+
+    app = create_app(Engine(warm=False))
+    with TestClient(app) as c:
+        doc = {"tab": "t", "seats": ["greedy"] * 4, "values": {"anxiety_threshold": 4}, "lang": "en"}
+        r = c.post("/api/board", json={**doc, "quick": "yes"})
+        assert r.status_code == 422 and "quick" in r.json()["errors"]["extra"]
+        r = c.post("/api/board", json={**doc, "quick": True})
+        assert r.status_code == 200 and r.json()["games"] <= board.QUICK_BOARD_GAMES or r.json()["final"]
+    app.state.engine.close()

@@ -23,7 +23,8 @@ Routes (all JSON unless said):
 - ``GET /api/status``: the running jobs, the tabs kept and the bytes held for them, each figure
   named by what it counts (``about``) and compared with its own limit (``limits``);
 - ``POST /api/board``: the board view of the page's settings (heron_sim.explore.board: the board
-  drawn, landings, each special square's paired effect, dead-turn streaks), one HTML fragment.
+  drawn, landings, each special square's paired effect, dead-turn streaks), one HTML fragment;
+  ``"quick": true`` asks the first view on fewer games (``final`` false: the refined one to come).
 
 Only the explorer's own page drives it (:mod:`.guard`, one middleware): a request for another
 Host (DNS rebinding) is a 400 answer; an API request or a change from another page (``Origin``,
@@ -336,7 +337,10 @@ def create_app(engine: Engine | None = None, results_root: str | Path = "results
         lang = doc.get("lang", "en")
         if lang not in LANGS:
             raise FormErrors({EXTRA: f"lang: {lang!r}; allowed: {', '.join(LANGS)}"})
-        return _json(await asyncio.to_thread(board_view, setup, lang))
+        quick = doc.get("quick", False)
+        if not isinstance(quick, bool):
+            raise FormErrors({EXTRA: f"quick: {quick!r}; allowed: true, false"})
+        return _json(await asyncio.to_thread(board_view, setup, lang, quick=quick))
 
     async def api_stream(request: Request) -> Response:
         engine: Engine = request.app.state.engine

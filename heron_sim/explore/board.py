@@ -10,6 +10,8 @@ is made plain over :data:`SQUARE_GAMES` games per side (the engine's fast batche
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from html import escape
 
 from ..analysis import board as B
@@ -20,6 +22,14 @@ from ..i18n import gettext, interval, number
 BOARD_GAMES = 200
 #: Games per special square (with it, and made plain), paired.
 SQUARE_GAMES = 1000
+#: The first view after a change (``quick``): fewer games, on screen within seconds even on two
+#: busy cores; the page then asks the refined view (:data:`BOARD_GAMES`, :data:`SQUARE_GAMES`).
+QUICK_BOARD_GAMES = 50
+QUICK_SQUARE_GAMES = 250
+#: The sides computed lately, kept: a change of the variant leaves the base's replayed games and
+#: square effects as they were (same rules, seatings, seed and games), so they are read back;
+#: a side is a few kilobytes (the streaks of its players, the landings, one row per square).
+CACHE_ENTRIES = 64
 #: The seed of the board's games is the page's.
 
 #: The texts of the board view (message ids of heron_sim/locale/fr.po).
@@ -72,10 +82,51 @@ def _streaks(sides: list[tuple[str, dict]], lang: str) -> str:
     return (f"<table class='board-table streaks'><thead><tr>{head}</tr></thead><tbody>{''.join(lines)}</tbody></table>")
 
 
-def board_view(setup, lang: str, board_games: int | None = None, square_games: int | None = None) -> dict:
+_CACHE: "OrderedDict[tuple, object]" = OrderedDict()
+_LOCK = threading.Lock()
+
+
+def _kept(key: tuple, compute):
+    """``compute()``, or what it gave for ``key`` lately (:data:`CACHE_ENTRIES` kept, the least
+    recently used dropped first)."""
+    with _LOCK:
+        if key in _CACHE:
+            _CACHE.move_to_end(key)
+            return _CACHE[key]
+    value = compute()
+    with _LOCK:
+        _CACHE[key] = value
+        while len(_CACHE) > CACHE_ENTRIES:
+            _CACHE.popitem(last=False)
+    return value
+
+
+def _side_key(kind: str, rules, setup, games: int) -> tuple:
+    return (kind, rules.digest(), tuple(map(tuple, setup.seatings)), setup.seed, games)
+
+
+def is_kept(setup, board_games: int | None = None, square_games: int | None = None) -> bool:
+    """Whether every side of this board view is kept already (drawn at once: no first view)."""
+    board_games = BOARD_GAMES if board_games is None else board_games
+    square_games = SQUARE_GAMES if square_games is None else square_games
+    sides = [setup.base] + ([setup.variant] if setup.changed else [])
+    two = setup.changed and B.board_changed(setup.base, setup.variant)
+    keys = [_side_key("sample", r, setup, board_games) for r in sides]
+    keys += [_side_key("squares", r, setup, square_games) for r in sides[: 2 if two else 1]]
+    with _LOCK:
+        return all(k in _CACHE for k in keys)
+
+
+def board_view(setup, lang: str, board_games: int | None = None, square_games: int | None = None,
+               quick: bool = False) -> dict:
     """The board view of a page's settings (heron_sim.explore.form.Setup) as one HTML fragment in
     ``lang``, with the numbers behind it (:data:`BOARD_GAMES` and :data:`SQUARE_GAMES` games
-    unless given)."""
+    unless given; ``quick``: the first view's :data:`QUICK_BOARD_GAMES` and
+    :data:`QUICK_SQUARE_GAMES`, unless the full view is kept already). ``final`` in the answer:
+    no refined view is to come. Each side is kept (:func:`_kept`): after a change of the variant
+    only the variant's games are replayed."""
+    if quick and board_games is None and square_games is None and not is_kept(setup):
+        board_games, square_games = QUICK_BOARD_GAMES, QUICK_SQUARE_GAMES
     board_games = BOARD_GAMES if board_games is None else board_games
     square_games = SQUARE_GAMES if square_games is None else square_games
     from ..loop.kernels import shared_kernel
@@ -86,8 +137,10 @@ def board_view(setup, lang: str, board_games: int | None = None, square_games: i
     two_boards = setup.changed and B.board_changed(setup.base, setup.variant)
     label = {"base": gettext("base (the rulings)", lang), "variant": gettext("variant", lang)}
     with shared_kernel():  # the kernels the explorer's games use (one for every seating)
-        samples = {k: B.sample_board(r, setup.seatings, setup.seed, board_games) for k, r in sides}
-        effects = {k: B.square_effects(r, setup.seatings, setup.seed, square_games)
+        samples = {k: _kept(_side_key("sample", r, setup, board_games),
+                            lambda r=r: B.sample_board(r, setup.seatings, setup.seed, board_games)) for k, r in sides}
+        effects = {k: _kept(_side_key("squares", r, setup, square_games),
+                            lambda r=r: B.square_effects(r, setup.seatings, setup.seed, square_games))
                    for k, r in sides if k == "base" or two_boards}
     fmt = (lambda x: number(x, 2, lang))
     boards = []
@@ -111,6 +164,7 @@ def board_view(setup, lang: str, board_games: int | None = None, square_games: i
             f"{escape(gettext('Comebacks: games won by the player last at mid-game; first player: games won by the player who starts.', lang))}</p>"
             f"<div class='boards{' two' if len(boards) > 1 else ''}'>{''.join(boards)}</div>")
     return {"html": html, "boards": len(boards), "games": board_games, "square_games": square_games,
+            "final": board_games >= BOARD_GAMES and square_games >= SQUARE_GAMES,
             "streaks": {k: samples[k].streak_figures() for k, _ in sides},
             "landings": {k: samples[k].landings.tolist() for k, _ in sides},
             "squares": {k: v for k, v in effects.items()}}

@@ -412,6 +412,7 @@
       return fieldLabel(k) + " = " + (typeof v === "boolean" ? (v ? t("on") : t("off")) : typeof v === "object" ? JSON.stringify(v) : v);
     }).join("; ") : t("No change: both sides play the rulings.");
     state.editAt = Date.now();  // the designer's last edit: the status line counts from it
+    boardStale();
     clearTimeout(state.timer);
     state.timer = setTimeout(run, 150);
   }
@@ -680,16 +681,47 @@
     out.appendChild(tbl);
   }
 
+  // the board view: asked on request, then again after every change once drawn; the board on
+  // screen is marked stale (greyed, « previous settings, recomputing… ») from the moment a rule
+  // changes until the new one arrives. A first view on fewer games comes quickly, then it is refined.
+  var board = { seq: 0, busy: false, again: false, timer: null };
+  function boardStale() {
+    var out = $("board-out");
+    if (!out.dataset.drawn) return;
+    out.classList.add("stale");
+    out.dataset.state = "stale";
+    $("board-stale").hidden = false;
+    clearTimeout(board.timer);
+    board.timer = setTimeout(runBoard, 400);
+  }
   function runBoard() {
-    var body = settings();
+    if (board.busy) { board.again = true; return; }  // one board at a time: the latest settings next
+    var body = settings(), seq = ++board.seq, out = $("board-out");
     body.lang = LANG;
-    $("board-out").textContent = t("Replaying the games turn by turn…");
+    board.busy = true;
+    board.again = false;
+    if (!out.dataset.drawn) out.textContent = t("Replaying the games turn by turn…");
     $("board-run").disabled = true;
-    post("/api/board", body).then(function (res) {
-      $("board-run").disabled = false;
-      if (res.status !== 200) { if (res.data.errors) showErrors(res.data.errors); $("board-out").textContent = ""; return; }
-      $("board-out").innerHTML = res.data.html;  // the server's fragment: its texts escaped there
-    }).catch(function (err) { $("board-run").disabled = false; $("board-out").textContent = tf("The server does not answer ({err}).", { err: err }); });
+    function done() { board.busy = false; $("board-run").disabled = false; if (board.again) runBoard(); }
+    function ask(quick) {
+      body.quick = quick;
+      return post("/api/board", body).then(function (res) {
+        if (seq !== board.seq || board.again) { done(); return; }  // the settings changed meanwhile
+        if (res.status !== 200) { if (res.data.errors) showErrors(res.data.errors); if (!out.dataset.drawn) out.textContent = ""; done(); return; }
+        out.innerHTML = res.data.html;  // the server's fragment: its texts escaped there
+        out.dataset.drawn = "1";
+        out.dataset.games = res.data.games;
+        out.classList.remove("stale");
+        $("board-stale").hidden = true;
+        out.dataset.state = quick ? "first" : "done";
+        if (quick && !res.data.final) {
+          out.insertBefore(el("p", { "class": "note board-refining", text: tf("First view on {n} games per side; refining…", { n: int(res.data.games) }) }), out.firstChild);
+          return ask(false);
+        }
+        done();
+      });
+    }
+    ask(true).catch(function (err) { done(); if (!out.dataset.drawn) out.textContent = tf("The server does not answer ({err}).", { err: err }); });
   }
   function describe(sc) {  // "4 players: casual, regular (rotated)" in the page's language
     var d = sc.describe || "";
