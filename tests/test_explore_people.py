@@ -118,3 +118,34 @@ def test_the_board_route_takes_quick_and_refuses_a_bad_one():
         r = c.post("/api/board", json={**doc, "quick": True})
         assert r.status_code == 200 and r.json()["games"] <= board.QUICK_BOARD_GAMES or r.json()["final"]
     app.state.engine.close()
+
+
+# ---------------------------------------------------------------- 3. proposals by their headline
+def test_the_labs_proposals_are_listed_by_their_headline_not_their_file_name(tmp_path):
+    import json
+
+    from starlette.testclient import TestClient
+
+    from heron_sim.explore.app import create_app
+    from heron_sim.explore.live import Engine
+
+    study = tmp_path / "tune-guides"
+    (study / "variants").mkdir(parents=True)
+    (study / "summary.json").write_text(json.dumps({"name": "guides", "title": "Fair guides at every table"}))
+    (study / "variants" / "guides-1-L35.toml").write_text(
+        'mode = "8d8"\nplayers = 4\n\n[guide]\nheron = { anxiety_threshold = 4 }\n')
+    app = create_app(Engine(warm=False), results_root=tmp_path)
+    try:
+        with TestClient(app) as c:
+            d = c.get("/api/proposals?lang=fr").json()
+            assert d["proposals"] == ["tune-guides/guides-1-L35"]  # the name /api/load takes, unchanged
+            (h,) = d["headlines"]
+            assert h["name"] == "tune-guides/guides-1-L35" and h["study_title"] == "Fair guides at every table"
+            assert h["headline"].startswith("Exception pour le joueur qui a le Guide Héron : dès qu'il cumule 4 Hérons")
+            assert "L35" not in h["headline"] and "guide." not in h["headline"] and "=" not in h["headline"]
+            en = c.get("/api/proposals?lang=en").json()["headlines"][0]["headline"]
+            assert en.startswith("For the player holding the Heron guide")
+    finally:
+        app.state.engine.close()
+    js = _static("explore.js")
+    assert "p.headline" in js and "p.study_title" in js

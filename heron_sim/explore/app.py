@@ -18,7 +18,8 @@ Routes (all JSON unless said):
 - ``POST /api/cancel``: stop a tab's games and forget the tab (sent when it is hidden for good);
 - ``POST /api/tune``: a tune file around the variant and its command;
 - ``POST /api/load``: a rules file's text (or a lab proposal's name) -> the page's settings;
-- ``GET /api/proposals``: the lab's proposed variants (``results/tune-*/variants/*.toml``);
+- ``GET /api/proposals?lang=``: the lab's proposed variants (``results/tune-*/variants/*.toml``),
+  by name and by headline (the study's title, the change in the booklet's words);
 - ``POST /api/sheet``: the variant's rule sheet (only when heron_sim.lab.sheets has it);
 - ``GET /api/status``: the running jobs, the tabs kept and the bytes held for them, each figure
   named by what it counts (``about``) and compared with its own limit (``limits``);
@@ -201,6 +202,37 @@ def proposals(results_root: Path) -> dict[str, Path]:
     return out
 
 
+def proposal_headlines(results_root: Path, lang: str) -> list[dict]:
+    """Each listed proposal (:func:`proposals`) by its headline: its study's title (the summary's
+    ``title``) and what it changes in the booklet's words in ``lang`` (heron_sim.lab.phrases, each
+    rule against the rulings at its mode and player count: rules by guide and by player count
+    said as such), never its file name; ``name`` is what ``POST /api/load`` takes."""
+    from ..lab.changes import rule_changes
+    from ..lab.phrases import phrase
+    from ..rules import Rules
+    from .form import page_mode
+
+    titles: dict[Path, str] = {}
+    out = []
+    for name, path in proposals(results_root).items():
+        study = path.parent.parent
+        if study not in titles:
+            try:
+                titles[study] = str(json.loads((study / "summary.json").read_text(encoding="utf-8")).get("title") or "")
+            except (OSError, ValueError):
+                titles[study] = ""
+        try:
+            rules = Rules.build(rules_file=path)
+            base = Rules.build(mode=page_mode(rules), players=rules.players)
+            words = [phrase(c.key, c.new, lang)[1].rstrip(". ") for c in rule_changes(base, rules)]
+        except (HeronSimError, OSError, ValueError, KeyError, TypeError):
+            words = []
+        sep = " ; " if lang == "fr" else "; "
+        out.append({"name": name, "study": study.name.removeprefix("tune-"), "study_title": titles[study] or study.name,
+                    "headline": sep.join(words) if words else name})
+    return out
+
+
 def create_app(engine: Engine | None = None, results_root: str | Path = "results") -> Starlette:
     """The explorer's ASGI application (``app.state.engine`` plays the games;
     ``app.state.stopping`` set to True ends every event stream, for a quick shutdown).
@@ -290,7 +322,10 @@ def create_app(engine: Engine | None = None, results_root: str | Path = "results
                       "variant_toml": exports.variant_toml(setup)})
 
     async def api_proposals(request: Request) -> Response:
-        return _json({"proposals": list(proposals(results_root)), "root": str(results_root)})
+        lang = request.query_params.get("lang")
+        lang = lang if lang in LANGS else "en"
+        return _json({"proposals": list(proposals(results_root)), "root": str(results_root),
+                      "headlines": await asyncio.to_thread(proposal_headlines, Path(results_root), lang)})
 
     @handled
     async def api_load(request: Request) -> Response:

@@ -794,9 +794,14 @@
     reader.readAsText(file);
   }
   function listProposals() {
-    fetch("/api/proposals").then(function (r) { return r.json(); }).then(function (d) {
+    fetch("/api/proposals?lang=" + LANG).then(function (r) { return r.json(); }).then(function (d) {
       if (!d.proposals || !d.proposals.length) return;
-      d.proposals.forEach(function (p) { $("proposal").appendChild(el("option", { value: p, text: p })); });
+      // by headline (what the proposal changes, in the booklet's words) under its study's title
+      var groups = {};
+      (d.headlines || []).forEach(function (p) {
+        if (!groups[p.study]) { groups[p.study] = el("optgroup", { label: p.study_title }); $("proposal").appendChild(groups[p.study]); }
+        groups[p.study].appendChild(el("option", { value: p.name, text: p.headline, title: p.name }));
+      });
       $("proposal-box").hidden = false;
       $("proposal").addEventListener("change", function () {
         if (this.value) post("/api/load", { proposal: this.value }).then(loaded);
