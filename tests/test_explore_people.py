@@ -149,3 +149,32 @@ def test_the_labs_proposals_are_listed_by_their_headline_not_their_file_name(tmp
         app.state.engine.close()
     js = _static("explore.js")
     assert "p.headline" in js and "p.study_title" in js
+
+
+# ---------------------------------------------------------------- 4. rules by guide and by count, in words
+def test_rules_by_guide_and_by_player_count_are_said_in_words():
+    from starlette.testclient import TestClient
+
+    from heron_sim.explore.app import create_app
+    from heron_sim.explore.live import Engine
+
+    extra = "[guide.heron]\nanxiety_threshold = 4\n\n[seats.5]\nstart_squares = [0, 1, 1, 2, 2]\n"
+    app = create_app(Engine(warm=False))
+    try:
+        with TestClient(app) as c:
+            r = c.post("/api/run", json={"tab": "words", "players": 5, "seats": ["greedy"] * 5, "games": 20_000,
+                                         "lang": "fr", "values": {"extra": extra}})
+            assert r.status_code == 200, r.text
+            c.post("/api/cancel", json={"tab": "words"})
+            words = {w["key"]: w for w in r.json()["rule_words"]}
+    finally:
+        app.state.engine.close()
+    assert set(words) == {"guide.heron.anxiety_threshold", "seats.5.start_squares"}
+    heron, seats = words["guide.heron.anxiety_threshold"], words["seats.5.start_squares"]
+    assert heron["title"] == "L'Angoisse du Héron (Guide Héron)"
+    assert heron["sentence"].startswith("Exception pour le joueur qui a le Guide Héron : dès qu'il cumule 4 Hérons")
+    assert seats["title"] == "Cases de départ (à 5 joueurs)" and seats["sentence"].startswith("À 5 joueurs : Départ")
+    for w in words.values():
+        assert not any(bit in w["title"] + w["sentence"] for bit in ("guide.", "seats.", "[", " = ", "_"))
+    js, html = _static("explore.js"), _static("index.html")
+    assert 'id="rule-words"' in html and "renderRuleWords(res.data.rule_words)" in js

@@ -292,7 +292,8 @@ def create_app(engine: Engine | None = None, results_root: str | Path = "results
             request.app.state.engine.cancel_tab(tab)  # the figures on screen no longer match the form
             raise
         job = request.app.state.engine.submit(CompareJob(tab, setup))
-        return _json({"job": job.id, **_exports(setup)})
+        lang = doc.get("lang") if doc.get("lang") in LANGS else "en"
+        return _json({"job": job.id, **_exports(setup), "rule_words": rule_words(setup, lang)})
 
     @handled
     async def api_panel(request: Request) -> Response:
@@ -463,6 +464,26 @@ def page(html: str, lang: str) -> str:
     doc = {"lang": lang, "messages": catalogue(lang), "guides": GUIDES["fr"]}
     js = json.dumps(doc, ensure_ascii=True).replace("</", "<\\/")
     return html.replace("__LANG__", lang).replace("__I18N__", js)
+
+
+def rule_words(setup, lang: str) -> list[dict]:
+    """The variant's rules by guide (``[guide.NAME]``) and by player count (``[seats.N]``), each
+    its own field in the booklet's words in ``lang`` (heron_sim.lab.phrases): ``key`` (--set's
+    spelling), ``title`` (« L'Angoisse du Héron (Guide Héron) ») and ``sentence``. The form has
+    no input of its own for them (they are written in "other rules"): the page shows them so."""
+    from ..lab.changes import rule_changes
+    from ..lab.phrases import phrase
+
+    out = []
+    for c in rule_changes(setup.base, setup.variant):
+        if not c.key.startswith(("guide.", "seats.")):
+            continue
+        try:
+            title, sentence = phrase(c.key, c.new, lang)
+        except (HeronSimError, KeyError, TypeError, ValueError):
+            continue
+        out.append({"key": c.key, "title": title, "sentence": sentence})
+    return out
 
 
 def _exports(setup) -> dict:

@@ -354,7 +354,7 @@
     return out;
   }
   function settings() {
-    return { tab: TAB, mode: $("mode").value, players: $("players").value, seed: $("seed").value,
+    return { tab: TAB, lang: LANG, mode: $("mode").value, players: $("players").value, seed: $("seed").value,
              games: $("games").value, seats: seats(), rotate: $("rotate").checked, values: state.changes };
   }
   function loadSchema(keepSeats) {
@@ -405,12 +405,33 @@
   }
 
   // ------------------------------------------------------------ running
-  function changed() {
-    var keys = Object.keys(state.changes);
+  // the variant in a line; rules by guide ([guide.NAME]) and by player count ([seats.N]) written in
+  // "other rules" are said in the booklet's words (the server's rule_words), never as TOML
+  function changesLine() {
+    var keys = Object.keys(state.changes), words = state.ruleWords || [];
     $("changes").textContent = keys.length ? t("Variant:") + " " + keys.map(function (k) {
       var v = state.changes[k];
+      if (k === "extra" && words.length) return words.map(function (w) { return w.title; }).join("; ");
       return fieldLabel(k) + " = " + (typeof v === "boolean" ? (v ? t("on") : t("off")) : typeof v === "object" ? JSON.stringify(v) : v);
     }).join("; ") : t("No change: both sides play the rulings.");
+  }
+  function renderRuleWords(words) {
+    state.ruleWords = words || [];
+    var box = $("rule-words");
+    box.innerHTML = "";
+    box.hidden = !state.ruleWords.length;
+    if (!state.ruleWords.length) return;
+    box.appendChild(el("h3", { text: t("Rules by guide and by player count") }));
+    state.ruleWords.forEach(function (w) {
+      box.appendChild(el("div", { "class": "field changed", "data-key": w.key }, [
+        el("div", { "class": "name" }, [el("span", { "class": "rule-title", text: w.title })]),
+        el("div", { "class": "help", text: w.sentence })]));
+    });
+    changesLine();
+  }
+  function changed() {
+    if (!Object.prototype.hasOwnProperty.call(state.changes, "extra")) state.ruleWords = [];
+    changesLine();
     state.editAt = Date.now();  // the designer's last edit: the status line counts from it
     boardStale();
     clearTimeout(state.timer);
@@ -437,6 +458,7 @@
       }
       clearErrors();
       state.exports = res.data;
+      renderRuleWords(res.data.rule_words);
       renderCommands(res.data);
       follow(res.data.job);
     }).catch(function (err) { $("status").textContent = tf("The server does not answer ({err}).", { err: err }); });
