@@ -203,10 +203,12 @@ def study_changes(results_root: str | Path, out_dir: str | Path | None = None, l
         sheet = (v.get("sheets") or {}).get("html")
         if sheet:
             links.append(("rule sheet", _rel(sheet, out_dir)))
+        # the variant's id as a code span: one catalogue entry whichever variant a study names
+        vid = f"`{v.get('id')}`"
         short = {"no change needed": "no change needed.",
-                 "fix": f"the smallest change that passes is variant {v.get('id')} ({n} rule{'s' if n != 1 else ''})."}.get(
-            state, f"no variant shown better than the rulings: keep them (closest: variant {v.get('id')})." if text.startswith("No variant")
-            else f"no change in its space passes (closest: variant {v.get('id')}).")
+                 "fix": f"the smallest change that passes is variant {vid} ({n} rule{'s' if n != 1 else ''})."}.get(
+            state, f"no variant shown better than the rulings: keep them (closest: variant {vid})." if text.startswith("No variant")
+            else f"no change in its space passes (closest: variant {vid}).")
         slots = {}
         if v.get("id"):
             slots["variant"] = {"en": f"variant {v['id']}", "fr": f"la variante {v['id']}"}
