@@ -125,7 +125,7 @@ def test_the_lab_page_in_the_games_words_with_true_counts():
             "2 identiques : +1 case") in fr
     assert "The Angoisse du Héron = 4; Squares gained by the largest set (set of 2) = 1" in en
     assert "+0,64\u00a0pt [+0,24\u00a0pt\u00a0; +1,05\u00a0pt]" in fr and "+0.64\u00a0pt [+0.24\u00a0pt, +1.05\u00a0pt]" in en
-    assert "tours morts" in fr and "pire table : 2 joueurs : casual, expert (en rotation)" in fr
+    assert "tours morts" in fr and "pire table : 2 joueurs : joueur occasionnel, expert (en rotation)" in fr
     assert "Héron : victoires quand il est distribué" in fr
     assert 'href="lab-proposed-rule-changes.en.html"' in fr and 'href="lab-proposed-rule-changes.html"' in en
     # a study's own words: the catalogue's French when it has them, else marked as English
@@ -183,3 +183,21 @@ def test_every_seat_player_is_named_in_both_languages():
     for name in user_strategies():
         assert fr[name] != name and fr[name] != en[name], name  # a French phrase of its own
     assert fr["novice"] == "joueur débutant (échelon 1)"
+
+
+def test_the_lab_page_says_a_study_and_its_tables_in_french():
+    """Issue 60 item 1: a study's own French (title_fr/description_fr of its summary, else the
+    catalogue's entry keyed by the English), its tables in words, never « casual-4 »."""
+    from heron_sim.glossary import check_page
+    from heron_sim.report.lab_page import lab_page, tables_words
+
+    meta = {"git commit (report)": "abc1234", "games played (all)": "3,055,000"}
+    own = {**_proposal(), "title": "A study", "title_fr": "Une étude", "problem": "Seat 1 wins.",
+           "problem_fr": "Le joueur 1 gagne.",
+           "answer": {"answer": "no change needed", "tables": ["casual-4", "rungs-2"], "variant": None}}
+    fr = lab_page([own], meta, "fr")
+    assert "<h2>Une étude</h2>" in fr and '<p class="problem">Le joueur 1 gagne.</p>' in fr
+    assert "Mesuré à 2 tables : 4 joueurs occasionnels et 2 joueurs de tous niveaux." in fr
+    assert "<h2>A study</h2>" in lab_page([own], meta, "en")
+    assert tables_words(["casual-4", "regular-4", "rungs-5"], "en") == "4 casual players, 4 regulars and 5 players of every level"
+    assert check_page(fr.replace("A study", ""), "html") == [], [str(f) for f in check_page(fr, "html")]

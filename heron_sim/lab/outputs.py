@@ -495,6 +495,8 @@ def proposed_changes(results_root: str | Path = "results") -> list[dict]:
     for path, s in study_summaries(results_root):
         out.append({
             "study": s["name"], "title": s["title"], "problem": s.get("description", ""),
+            # the study's own French where its summary holds it (else the catalogue's, keyed by the English)
+            "title_fr": s.get("title_fr"), "problem_fr": s.get("description_fr"),
             "objectives": s["objectives"], "constraints": s["constraints"], "finding": s["finding"],
             "folder": str(path.parent),
             "panel": s.get("panel", []), "ladder": s.get("ladder") or [],

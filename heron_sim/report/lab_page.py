@@ -188,6 +188,12 @@ def _describe(panel: list[dict], name: str, lang: str) -> str:
         if sc.get("name") == name:
             d = sc.get("description") or name
             if lang == "fr":
+                from ..glossary import table_words
+                from ..lab.panel import PLAYER_WORDS
+
+                if not name.startswith("mix-") and table_words(name, lang) != name:
+                    return table_words(name, lang)  # « 4 joueurs occasionnels », never casual-4
+                d = re.sub(r"\b(?:novice|casual|regular|expert)\b", lambda m: PLAYER_WORDS["fr"][m.group(0)][0], d)
                 d = re.sub(r"^(\d+) players", lambda m: _t("{n} players", lang, n=m.group(1)), d)
                 d = d.replace(" (rotated)", " " + _t("(rotated)", lang)).replace(": ", " : ")
             return d
@@ -204,13 +210,26 @@ def _constraint(c: dict, lang: str) -> str:
         f"{what}: {_t('holds' if c.get('holds') else 'violated', lang)}"
 
 
-def _study(text: str, lang: str) -> str:
-    """A study's own words (its tune file's title or problem) after the tag's name: in the
-    catalogue's French when it has them, else as written, marked as English (``lang="en"``)."""
+def _study(text: str, lang: str, own: str | None = None) -> str:
+    """A study's own words (its tune file's title or problem) after the tag's name: in French,
+    the study's own French (``own``: ``title_fr``/``description_fr`` of its summary.json) when it
+    has one, else the catalogue's entry keyed by the English words, else as written, marked as
+    English (``lang="en"``)."""
     key = " ".join(str(text).split())
-    words = gettext(key, lang)
+    words = " ".join(str(own).split()) if own and lang != "en" else gettext(key, lang)
     mark = ' lang="en"' if lang != "en" and words == key else ""
     return f"{mark}>{_e(words)}"
+
+
+def tables_words(names, lang: str) -> str:
+    """A study's tables in words, never their ids (issue 60 item 1): ``casual-4, rungs-2`` ->
+    « 4 joueurs occasionnels et 2 joueurs de tous niveaux »."""
+    from ..glossary import table_words
+
+    words = [table_words(str(n), lang) for n in names]
+    if len(words) < 2:
+        return "".join(words)
+    return ", ".join(words[:-1]) + (" et " if lang == "fr" else " and ") + words[-1]
 
 
 def _e(s) -> str:
@@ -221,9 +240,9 @@ def study_html(p: dict, lang: str) -> tuple[str, int]:
     """One study's part of the page and how many tables it holds."""
     colon = " :" if lang == "fr" else ":"
     sep = "\u00a0; " if lang == "fr" else ", "
-    out = [f'<section class="study" id="{_e(p["study"])}"><h2{_study(p["title"], lang)}</h2>']
+    out = [f'<section class="study" id="{_e(p["study"])}"><h2{_study(p["title"], lang, p.get("title_fr"))}</h2>']
     if p.get("problem"):
-        out.append(f"<p class=\"problem\"{_study(p['problem'], lang)}</p>")
+        out.append(f"<p class=\"problem\"{_study(p['problem'], lang, p.get('problem_fr'))}</p>")
     variants = p["variants"]
     answer = p.get("answer")
     if answer is not None:
@@ -249,7 +268,7 @@ def study_html(p: dict, lang: str) -> tuple[str, int]:
         link = (f' · <a href="{_e(Path(book[key]).as_posix())}">{_e(_t("booklet text", lang))}</a>'
                 if key in book else "")
         where = _t("Measured at {n} tables: {tables}.", lang, n=len(answer["tables"]),
-                   tables=", ".join(answer["tables"]))
+                   tables=tables_words(answer["tables"], lang))
         out.append(f"<h3>{_e(_t('The answer', lang))}</h3><p class=\"answer\"><strong>{_e(line)}</strong>{link}"
                    f"<br><span class=\"small\">{_e(where)}</span></p>")
     if variants:
