@@ -303,8 +303,36 @@ def phrase(text: str, lang: str, missing: list | None = None, slots: dict | None
 
 def typography(text: str, lang: str) -> str:
     """French spacing: a no-break space before « % » and « : », a narrow one before « ; », « ? »
-    and « ! » (the catalogue is written with plain spaces)."""
+    and « ! » (the catalogue is written with plain spaces); and a counted noun's singular after
+    a number below 2 (:func:`counted`)."""
     if lang != "fr":
         return text
     text = re.sub(r" (%|:)", NBSP + r"\1", text)
-    return re.sub(r" ([;?!])", NNBSP + r"\1", text)
+    return counted(re.sub(r" ([;?!])", NNBSP + r"\1", text), lang)
+
+
+#: Adjectives that follow a counted noun and agree with it (« 0,5 tour mort »).
+_AGREE = ("morts", "joués", "jouées", "gagnés", "gagnées", "perdus", "perdues", "terminées", "entiers", "entières",
+          "supplémentaires", "équitables", "réservés", "consécutifs")
+
+
+@lru_cache(maxsize=None)
+def _counted_re():
+    from .glossary import COUNTED
+
+    return re.compile(r"(?<![\d,.\u202f\u00a0\w])(?<![\d] )([+−-]?[01](?:,\d+)?[ \u00a0])(?!\d)("
+                      + "|".join(COUNTED) + r")s\b(?:([ \u00a0])(" + "|".join(a[:-1] for a in _AGREE) + r")s\b)?")
+
+
+def counted(text: str, lang: str = DEFAULT) -> str:
+    """French agreement after a number: the singular below 2 for the glossary's counted nouns
+    (heron_sim.glossary.COUNTED) and the adjective that follows them: « 0 tours » -> « 0 tour »,
+    « +0,8 points » -> « +0,8 point », « 1,5 tours morts » -> « 1,5 tour mort »; « 1 000 parties »
+    and « 2,5 points » stay.
+
+        >>> counted("+0,8 points ; 1 000 parties ; 0,5 tours morts ; 1,5 cases")
+        '+0,8 point ; 1 000 parties ; 0,5 tour mort ; 1,5 case'
+    """
+    if lang != "fr":
+        return text
+    return _counted_re().sub(lambda m: m.group(1) + m.group(2) + (m.group(3) + m.group(4) if m.group(4) else ""), text)

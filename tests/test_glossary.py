@@ -164,3 +164,25 @@ def test_every_committed_french_page_passes(page):
     found = check_page(p.read_text(encoding="utf-8"), "html" if p.suffix == ".html" else "md",
                        english_names=[en for _, en, _ in GLOSSARY])
     assert not found, f"{len(found)} findings, e.g.\n" + "\n".join(map(str, found[:30]))
+
+
+# ---------------------------------------------------------------- French agreement (issue 60 item 1)
+@pytest.mark.parametrize("text, expected", [
+    ("0 tours", "0 tour"), ("+0,8 points", "+0,8 point"), ("de +0,7 à +1,2 points", "de +0,7 à +1,2 point"),
+    ("0,5 tours morts", "0,5 tour mort"), ("1,5 cases par coup", "1,5 case par coup"), ("−0,9 points", "−0,9 point"),
+    ("1 000 parties", "1 000 parties"), ("2,5 points", "2,5 points"), ("12 tours", "12 tours"),
+])
+def test_a_number_below_two_takes_the_singular(text, expected):
+    from heron_sim.i18n import counted, typography
+
+    assert counted(text) == expected and counted(text, "en") == text
+    assert check_fr(typography(f"Il gagne {text}.", "fr")) == []
+
+
+def test_a_catalogue_sentence_agrees_with_its_figures():
+    from heron_sim.i18n import catalogue, phrase
+
+    assert "Héron {0} points [{1} ; {2}], n = {3} parties appariées" in catalogue("fr")[
+        "Héron {0} points [{1}, {2}], n = {3} paired games where dealt"]
+    got = phrase("Héron +0.4 points [-0.2, +1.0], n = 28,529 paired games where dealt", "fr")
+    assert got.startswith("Héron +0,4 point [−0,2\u202f; +1,0], n = 28\u202f529 parties"), got

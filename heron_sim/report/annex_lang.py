@@ -23,7 +23,7 @@ import re
 
 from markupsafe import Markup, escape
 
-from ..i18n import DEFAULT, catalogue, figure_key, gettext, number_words, phrase, typography
+from ..i18n import DEFAULT, catalogue, counted, figure_key, gettext, number_words, phrase, typography
 from .game_lang import GameWords
 
 #: The Markdown annex's own words and the words the code gives the template (English ids).
@@ -151,6 +151,8 @@ class AnnexWords(GameWords):
                 name, (games, turns, seconds) = code(m.group(1)), (number_words(x, self.lang) for x in m.groups()[1:])
                 parts.append(Markup(escape(tpl)).format(name=name, games=games, turns=turns, seconds=seconds)
                              if isinstance(name, Markup) else tpl.format(name=name, games=games, turns=turns, seconds=seconds))
+            parts = [Markup(counted(str(p), self.lang)) if isinstance(p, Markup) else counted(p, self.lang)
+                     for p in parts]  # « 0 tour »
             return k, _join(parts, "\u202f; " if self.lang == "fr" else "; ")
         return k, self.tr(value)
 
