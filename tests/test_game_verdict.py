@@ -139,7 +139,7 @@ def test_the_verdict_speaks_french_from_the_catalogue():
     t = _targets(length_rounds={"4": [6, 15]}, share_margin=0.02)
     v = game_verdict("toy", _seats(4, {k: [0.35, 0.25, 0.25, 0.20] for k in PANELS}),
                      _lengths(4, {k: 2.0 for k in PANELS}), t, PANELS, lang="fr")
-    assert v.wrong[1].what.startswith("La place 1 gagne plus qu'une part équitable de 25\u00a0%")
+    assert v.wrong[1].what.startswith("Le joueur 1 gagne plus qu'une part équitable de 25\u00a0%")
     assert "2,00 [1,98 ; 2,02]" in v.wrong[0].figure
 
 
