@@ -175,7 +175,7 @@ def check_fr(text: str, *, headline: bool = False) -> list[Finding]:
             for m in TABLE_ID.finditer(text)]
     out += [Finding("list", m.group(0), "a rule is a sentence, never a list", _ctx(text, m)) for m in _LIST.finditer(text)]
     out += [Finding("key_value", m.group(0), "a rule is a sentence, never « clé = valeur »", _ctx(text, m))
-            for m in _KEY_VALUE.finditer(text) if not re.search(r"(?:^|\W)[np]$", text[:m.start() + 1])]
+            for m in _KEY_VALUE.finditer(text) if not re.search(r"(?:^|\W)(?:[np]|p corrigé)$", text[:m.start() + 1])]
     out += [Finding("english", m.group(0), "English left on a French page", _ctx(text, m)) for m in _ENGLISH.finditer(text)]
     out += [Finding("de_plus", m.group(0), "« + » already says « de plus »", _ctx(text, m)) for m in _DE_PLUS.finditer(text)]
     out += [Finding("singular", m.group(0), "the singular below 2 (« 0,8 point »)", _ctx(text, m))

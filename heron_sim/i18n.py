@@ -303,10 +303,13 @@ def phrase(text: str, lang: str, missing: list | None = None, slots: dict | None
 
 def typography(text: str, lang: str) -> str:
     """French spacing: a no-break space before « % » and « : », a narrow one before « ; », « ? »
-    and « ! » (the catalogue is written with plain spaces); and a counted noun's singular after
-    a number below 2 (:func:`counted`)."""
+    and « ! » (the catalogue is written with plain spaces); a counted noun's singular after
+    a number below 2 (:func:`counted`); a p-value as a designer reads it: « Holm p = 0,03 » ->
+    « p corrigé = 0,03 », and one that rounds to nothing « p < 0,001 », never « p = 0,000 »."""
     if lang != "fr":
         return text
+    text = re.sub(r"\bHolm p( ?[<=>≥])", r"p corrigé\1", text)
+    text = re.sub(r"\b(p|p corrigé) ?= ?0,000\b", r"\1 < 0,001", text)
     text = re.sub(r" (%|:)", NBSP + r"\1", text)
     return counted(re.sub(r" ([;?!])", NNBSP + r"\1", text), lang)
 

@@ -60,6 +60,7 @@ def test_statistics_jargon_is_refused_in_a_headline_only():
     "Le joueur qui déclenche l'Étang gagne 26,7 % ; les remontées sont rares.",
     "Voir experiments/targets.toml, [game.rampage] et `casual-4`.",
     "Avec le changement en place (en gras), les autres blocs ne changent pas.",
+    "Par nombre de joueurs : 2 joueurs +0,6 point (p corrigé = 0,036 : réel, peut-être important).",
 ])
 def test_good_french_passes(text):
     assert check_fr(text) == [], [str(f) for f in check_fr(text)]
@@ -186,3 +187,14 @@ def test_a_catalogue_sentence_agrees_with_its_figures():
         "Héron {0} points [{1}, {2}], n = {3} paired games where dealt"]
     got = phrase("Héron +0.4 points [-0.2, +1.0], n = 28,529 paired games where dealt", "fr")
     assert got.startswith("Héron +0,4 point [−0,2\u202f; +1,0], n = 28\u202f529 parties"), got
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("(Holm p = 0,03 : réel)", "(p corrigé = 0,03\u00a0: réel)"), ("(Holm p = 0,000)", "(p corrigé < 0,001)"),
+    ("3 joueurs +1,0 point (p corrigé = 0,000)", "3 joueurs +1,0 point (p corrigé < 0,001)"),
+    ("(p = 0,000)", "(p < 0,001)"), ("p = 0,0005", "p = 0,0005"),
+])
+def test_a_p_value_reads_as_a_designer_reads_it(text, expected):
+    from heron_sim.i18n import typography
+
+    assert typography(text, "fr") == expected and check_fr(expected) == []
