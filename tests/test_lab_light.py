@@ -95,6 +95,12 @@ def test_a_tiny_study_finds_the_planted_improvement(tmp_path):
     en = (out / f"sheet-{best['id']}.en.md").read_text()
     assert "end_buildings" in fr and "Nombre de bâtiments" in fr and "| 1 | 0 |" in fr
     assert "Buildings whose last floor" in en and "For information only" not in en
+    # issue 60 item 1: the French sheet passes the glossary (its conclusion in French, the tables in words)
+    from heron_sim.glossary import check_page
+
+    assert check_page(fr, "md") == [], [str(f) for f in check_page(fr, "md")]
+    assert "(en anglais)" not in fr and "Le plus petit changement qui atteint chaque objectif" in fr
+    assert "2 joueurs gourmands" in fr and "greedy-2" not in fr
     assert (out / "front.md").read_text().startswith("# ")
 
 
@@ -176,3 +182,13 @@ def test_a_sheet_of_a_variant_not_shown_better_says_it_is_for_information(tmp_pa
     e = res["finalists"][0]
     assert "For information only" in (tmp_path / "out" / f"sheet-{e['id']}.en.md").read_text()
     assert "À titre d'information" in (tmp_path / "out" / f"sheet-{e['id']}.fr.md").read_text()
+
+
+def test_a_lighter_games_table_and_value_in_french_words():
+    from heron_sim.lab.light_outputs import _val_words, light_table_words
+
+    assert light_table_words("greedy-2", "fr") == "2 joueurs gourmands"
+    assert light_table_words("greedy+cautious-4", "fr") == "4 joueurs, gourmand et prudent en rotation"
+    assert light_table_words("greedy-2", "en") == "greedy-2"
+    assert _val_words([20, 18, 15], "fr") == "20 / 18 / 15" and _val_words([20, 18, 15], "en") == "[20, 18, 15]"
+    assert _val_words(True, "fr") == "oui"

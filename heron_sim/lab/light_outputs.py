@@ -42,14 +42,14 @@ _WORDS = {
                          "objective of the study (keep the rulings on this evidence)."},
     "fr": {"sheet": "Règles proposées", "variant": "variante", "study": "étude", "changes": "Règles modifiées",
            "rule": "règle", "meaning": "ce qu'elle dit", "rulings": "règles actuelles", "proposed": "proposée",
-           "effects": "Ce que change la variante (parties neuves, appariées aux règles actuelles)", "table": "table",
+           "effects": "Ce que change la variante (nouvelles parties, jouées aussi avec les règles actuelles, mêmes dés)", "table": "table",
            "metric": "mesure", "ruling_v": "règles actuelles", "variant_v": "variante",
            "diff": "différence [95 %]", "finding": "Conclusion de l'étude", "games": "parties par table",
            "how": "Pour la jouer",
            "use": "La jouer : `heron-sim game simulate {game} --rules {file}`",
-           "metrics": {"first_player_advantage": "avantage du premier joueur (part du siège 1 − part équitable)",
-                       "seat_gap": "plus grand écart d'un siège à sa part équitable",
-                       "seat_spread": "écart entre les parts des sièges", "length": "durée d'une partie",
+           "metrics": {"first_player_advantage": "avantage du premier joueur (part du joueur 1 − part équitable)",
+                       "seat_gap": "plus grand écart d'une place à sa part équitable",
+                       "seat_spread": "écart entre les parts des places", "length": "durée d'une partie",
                        "unfinished": "parties inachevées", "shared_wins": "victoires partagées"},
            "verdict": {"better": "meilleure", "worse": "moins bonne",
                        "no clear difference": "pas de différence nette"},
@@ -166,6 +166,81 @@ def _val(v) -> str:
     return json.dumps(v, ensure_ascii=False)
 
 
+def _val_words(v, lang: str) -> str:
+    """A rule's value on the French sheet as a designer writes it: « 20 / 18 / 15 » (one value per
+    player count, as the meaning column says), « oui »/« non », never a Python or JSON list."""
+    if lang != "fr":
+        return _val(v)
+    if isinstance(v, bool):
+        return "oui" if v else "non"
+    if isinstance(v, (list, tuple)):
+        return " / ".join(_val_words(x, lang) for x in v) or "aucune"
+    return _val(v)
+
+
+#: The lighter games' players in French, one and many (heron_sim.report.game_lang.STRATEGIES).
+def light_table_words(name: str, lang: str) -> str:
+    """A lighter game's table in words: ``greedy-2`` -> « 2 joueurs gourmands »,
+    ``greedy+cautious-4`` -> « 4 joueurs, gourmand et prudent en rotation »; English: the id."""
+    import re
+
+    from ..report.game_lang import STRATEGIES
+
+    m = re.fullmatch(r"([a-z+]+)-(\d+)", name)
+    if lang != "fr" or not m or not all(x in STRATEGIES for x in m.group(1).split("+")):
+        return name
+    kinds, n = m.group(1).split("+"), m.group(2)
+    if len(kinds) == 1:
+        w = STRATEGIES[kinds[0]]
+        return f"{n} joueurs " + ("au hasard" if w == "hasard" else w + "s")
+    return f"{n} joueurs, " + " et ".join(STRATEGIES[k] for k in kinds) + " en rotation"
+
+
+def _finding_fr(e: dict, result: dict) -> str:
+    """The study's conclusion in French, from its figures (the English finding is the lab's
+    working text): the answer, the variant ranked first, its goal tests and constraints."""
+    base = result["base"] or {}
+    n = e["n_changed"]
+    rules = f"{n} règle modifiée" if n == 1 else f"{n} règles modifiées"
+    if base.get("meets"):
+        text = ("Aucun changement nécessaire : les règles actuelles atteignent déjà chaque objectif avec 95 % de "
+                "confiance. Les variantes sont montrées à titre d'information.")
+    elif not any(o["verdict"] == "better" for f in result["finalists"] for o in f["objectives"]):
+        text = ("Aucune variante ne fait mieux que les règles actuelles sur un objectif : en l'état des mesures, "
+                f"garder les règles actuelles. La mieux classée : la variante {e['id']} ({rules}).")
+    elif e.get("meets"):
+        text = (f"Le plus petit changement qui atteint chaque objectif avec 95 % de confiance à chaque table : "
+                f"la variante {e['id']} ({rules}).")
+    else:
+        text = (f"Aucune variante n'atteint chaque objectif avec 95 % de confiance à chaque table ; la mieux "
+                f"classée : la variante {e['id']} ({rules}).")
+    bad = [c for c in e.get("constraints", []) if not c.get("holds")]
+    if e.get("constraints"):
+        tables = sorted({light_table_words(c["table"], "fr") for c in bad})
+        text += (" Les contraintes tiennent à chaque table." if not bad else
+                 " Une contrainte n'est pas tenue à " + (f"{len(tables)} tables" if len(tables) > 1 else "une table")
+                 + " : " + ", ".join(tables) + ".")
+    return text
+
+
+def _french(text: str) -> str:
+    """Numbers the French way and tables in words, code spans left as they are."""
+    import re
+
+    from ..i18n import counted, numbers_in
+
+    parts = re.split(r"(`[^`]*`)", text)
+    out = []
+    for i, p in enumerate(parts):
+        if i % 2:
+            out.append(p)
+            continue
+        p = counted(numbers_in(p, "fr"), "fr")  # « 0,0 point [−1,2 ; 1,2] »
+        p = re.sub(r"(?<![\w/.-])[a-z]+(?:\+[a-z]+)*-\d(?![\w/.-])", lambda m: light_table_words(m.group(0), "fr"), p)
+        out.append(p)
+    return "".join(out)
+
+
 def sheet_markdown(spec: LightSpec, e: dict, result: dict, lang: str, vfile: str) -> str:
     """A rule sheet a designer can print: the rules changed in the game's words, then what the
     change does at each table of the panel."""
@@ -174,8 +249,13 @@ def sheet_markdown(spec: LightSpec, e: dict, result: dict, lang: str, vfile: str
     W = _WORDS[lang]
     words = rules_words(spec.game)
     gname = game_words(spec.game)[lang]
+    from ..i18n import gettext
+
+    title = gettext(" ".join(str(spec.title).split()), lang)
+    if lang == "fr" and title == f"Tuning study {spec.name} ({spec.game.title})":  # the default title
+        title = f"étude {spec.name} ({gname})"
     out = [f"# {W['sheet']} — {gname} — {W['variant']} {e['id']}", "",
-           f"{W['study']} `{spec.name}`: {spec.title}", ""]
+           f"{W['study']} `{spec.name}` : {title}" if lang == "fr" else f"{W['study']} `{spec.name}`: {title}", ""]
     if result["base"].get("meets"):
         out += [W["no_change"], ""]
     elif not any(o["verdict"] == "better" for o in e["objectives"]):
@@ -184,7 +264,7 @@ def sheet_markdown(spec: LightSpec, e: dict, result: dict, lang: str, vfile: str
            f"| {W['rule']} | {W['meaning']} | {W['rulings']} | {W['proposed']} |", "|---|---|---|---|"]
     for k, v in e["changes_table"].items():
         meaning = words.get(k, {}).get(lang, k).replace("|", "/")
-        out.append(f"| `{k}` | {meaning} | {_val(_get_path(spec.base_table, k))} | {_val(v)} |")
+        out.append(f"| `{k}` | {meaning} | {_val_words(_get_path(spec.base_table, k), lang)} | {_val_words(v, lang)} |")
     out += ["", f"## {W['effects']}", "", f"{e['games']:,} {W['games']}.", "",
             f"| {W['table']} | {W['metric']} | {W['ruling_v']} | {W['variant_v']} |", "|---|---|---|---|"]
     for o in e["objectives"]:
@@ -193,16 +273,18 @@ def sheet_markdown(spec: LightSpec, e: dict, result: dict, lang: str, vfile: str
                        f"{_fmt_v(o['metric'], t['variant'])} |")
     out.append("")
     for o in e["objectives"]:
-        out.append(f"- {W['metrics'][o['metric']]}: {W['verdict'][o['verdict']]} "
+        out.append(f"- {W['metrics'][o['metric']]}{' :' if lang == 'fr' else ':'} {W['verdict'][o['verdict']]} "
                    f"({_fmt(o['metric'], o['diff'])} {_iv(o['metric'], o['diff_low'], o['diff_high'])})"
-                   + (f"; {W['goal']}: {W['decision'][o['decision']]}" if "decision" in o else ""))
+                   + (f" ; {W['goal']} : {W['decision'][o['decision']]}" if "decision" in o and lang == "fr" else
+                      f"; {W['goal']}: {W['decision'][o['decision']]}" if "decision" in o else ""))
     for x in e["side_effects"][:8]:
-        out.append(f"- {W['metrics'][x['metric']]} ({x['table']}): {_fmt_v(x['metric'], x['base'])} → "
+        out.append(f"- {W['metrics'][x['metric']]} ({x['table']}){' :' if lang == 'fr' else ':'} {_fmt_v(x['metric'], x['base'])} → "
                    f"{_fmt_v(x['metric'], x['variant'])}")
     out += ["", f"## {W['how']}", "", W["use"].format(game=spec.game.name, file=vfile), ""]
     if e["rank"] == 1:
-        out += [f"## {W['finding']}" + (" (en anglais)" if lang == "fr" else ""), "", result["finding"], ""]
-    return "\n".join(out).rstrip() + "\n"
+        out += [f"## {W['finding']}", "", _finding_fr(e, result) if lang == "fr" else result["finding"], ""]
+    text = "\n".join(out).rstrip() + "\n"
+    return _french(text) if lang == "fr" else text
 
 
 def front_markdown(spec: LightSpec, result: dict) -> str:
