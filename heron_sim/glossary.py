@@ -220,7 +220,7 @@ def check_page(text: str, kind: str, english_names=()) -> list[Finding]:
     body, heads = page_texts(text, kind)
     out: list[Finding] = []
     for line in body:
-        for name in english_names:
+        for name in sorted(english_names, key=len, reverse=True):  # « regenerate / swap your guide » before « guide »
             line = line.replace(name, " ")
         found = check_fr(line)
         if _ENGLISH_OK.search(line):

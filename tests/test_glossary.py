@@ -198,3 +198,10 @@ def test_a_p_value_reads_as_a_designer_reads_it(text, expected):
     from heron_sim.i18n import typography
 
     assert typography(text, "fr") == expected and check_fr(expected) == []
+
+
+def test_the_annex_glossarys_english_column_is_left_out_whole():
+    """A longer English name holding a shorter one (« regenerate / swap your guide », « guide »)
+    is left out whole, whichever order the glossary lists them in."""
+    line = "| régénérer / échanger son Guide | regenerate / swap your guide | effets des séries de 6 |\n"
+    assert check_page(line, "md", english_names=["guide", "regenerate / swap your guide"]) == []
