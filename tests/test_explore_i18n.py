@@ -200,4 +200,6 @@ def test_the_lab_page_says_a_study_and_its_tables_in_french():
     assert "Mesuré à 2 tables : 4 joueurs occasionnels et 2 joueurs de tous niveaux." in fr
     assert "<h2>A study</h2>" in lab_page([own], meta, "en")
     assert tables_words(["casual-4", "regular-4", "rungs-5"], "en") == "4 casual players, 4 regulars and 5 players of every level"
+    assert (tables_words(["casual-4", "expert-4", "rungs-2", "rungs-3", "rungs-7"], "fr")
+            == "4 joueurs occasionnels\u202f; 4 experts\u202f; 2, 3 et 7 joueurs de tous niveaux")
     assert check_page(fr.replace("A study", ""), "html") == [], [str(f) for f in check_page(fr, "html")]

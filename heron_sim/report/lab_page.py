@@ -226,9 +226,24 @@ def tables_words(names, lang: str) -> str:
     « 4 joueurs occasionnels et 2 joueurs de tous niveaux »."""
     from ..glossary import table_words
 
-    words = [table_words(str(n), lang) for n in names]
+    groups: dict = {}  # the same players at several counts said once: « 2, 3, 5, 6 et 7 joueurs de tous niveaux »
+    for n in map(str, names):
+        m = re.fullmatch(r"([a-z]+)-(\d)", n)
+        key = m.group(1) if m and table_words(f"{m.group(1)}-2", lang).startswith("2 ") else n
+        groups.setdefault(key, []).append(m.group(2) if key != n else n)
+    words = []
+    for key, items in groups.items():
+        if key in items:
+            words.append(table_words(key, lang))
+        elif len(items) == 1:
+            words.append(table_words(f"{key}-{items[0]}", lang))
+        else:
+            counts = ", ".join(items[:-1]) + (" et " if lang == "fr" else " and ") + items[-1]
+            words.append(counts + table_words(f"{key}-2", lang)[1:])
     if len(words) < 2:
         return "".join(words)
+    if any(" et " in w or " and " in w for w in words):  # a group holds its own « et »: the groups by « ; »
+        return ("\u202f; " if lang == "fr" else "; ").join(words)
     return ", ".join(words[:-1]) + (" et " if lang == "fr" else " and ") + words[-1]
 
 
