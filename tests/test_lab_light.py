@@ -185,7 +185,10 @@ def test_a_sheet_of_a_variant_not_shown_better_says_it_is_for_information(tmp_pa
 
 
 def test_a_lighter_games_table_and_value_in_french_words():
-    from heron_sim.lab.light_outputs import _val_words, light_table_words
+    from heron_sim.lab.light_outputs import STRATEGIES, _val_words, light_table_words
+    from heron_sim.report.game_lang import STRATEGIES as PAGES
+
+    assert STRATEGIES == PAGES  # one word per player: the sheets say them as the game pages do
 
     assert light_table_words("greedy-2", "fr") == "2 joueurs gourmands"
     assert light_table_words("greedy+cautious-4", "fr") == "4 joueurs, gourmand et prudent en rotation"

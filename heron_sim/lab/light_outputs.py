@@ -178,13 +178,16 @@ def _val_words(v, lang: str) -> str:
     return _val(v)
 
 
-#: The lighter games' players in French, one and many (heron_sim.report.game_lang.STRATEGIES).
+#: The lighter games' players in French, as their pages name them (heron_sim.report.game_lang.STRATEGIES;
+#: the lab does not import the report).
+STRATEGIES = {"greedy": "gourmand", "random": "hasard", "cautious": "prudent", "hatcher": "couveur",
+              "blocker": "bloqueur", "wrecker": "démolisseur"}
+
+
 def light_table_words(name: str, lang: str) -> str:
     """A lighter game's table in words: ``greedy-2`` -> « 2 joueurs gourmands »,
     ``greedy+cautious-4`` -> « 4 joueurs, gourmand et prudent en rotation »; English: the id."""
     import re
-
-    from ..report.game_lang import STRATEGIES
 
     m = re.fullmatch(r"([a-z+]+)-(\d+)", name)
     if lang != "fr" or not m or not all(x in STRATEGIES for x in m.group(1).split("+")):
