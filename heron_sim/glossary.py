@@ -128,7 +128,7 @@ ENGLISH = ("the", "and", "with", "without", "of", "every", "which", "players?", 
            "squares?", "rolls?", "Comebacks?", "Conclusion de l'étude \\(en anglais\\)", "en anglais\\)")
 
 #: Statistics jargon a headline does not hold (a note may: « corrigé pour 7 comparaisons »).
-JARGON = ("Holm", r"p\s*=", "Wilson", "bootstrap", "binomial", r"IC\s*95", "apparié")
+JARGON = ("Holm", r"p\s*=", "Wilson", "bootstrap", "binomial", r"IC\s*(?:à\s*)?95", "apparié")
 
 
 @dataclass(frozen=True)

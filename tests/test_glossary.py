@@ -48,6 +48,8 @@ def test_statistics_jargon_is_refused_in_a_headline_only():
     head = "Chez les joueurs experts, le Guide Serpent est fort (Holm sur les 7 Guides)"
     assert [f.rule for f in check_fr(head, headline=True)] == ["jargon"]
     assert check_fr("Test binomial exact, corrigé pour 7 comparaisons.") == []
+    assert [f.rule for f in check_fr("moyenne [IC à 95 %]", headline=True)] == ["jargon"]
+    assert check_fr("moyenne [intervalle à 95 %]", headline=True) == []
     page = "# Le Guide Serpent est fort (Holm sur les 7 Guides)\n\nUne note : corrigé pour 7 comparaisons.\n"
     assert [f.rule for f in check_page(page, "md")] == ["jargon"]
 
