@@ -45,26 +45,42 @@ def parse_rungs(text: str | None) -> tuple[int, ...] | None:
 
 @app.command("tune")
 def tune_cmd(
-    file: Annotated[Path, typer.Argument(help="Tune file, e.g. experiments/tune-guides.toml, or a lighter game's (game = \"rampage\": experiments/tune-rampage.toml; docs/tuning.md).")],
+    files: Annotated[Optional[list[Path]], typer.Argument(metavar="FILE", help="Tune file, e.g. experiments/tune-guides.toml, or a lighter game's (game = \"rampage\": experiments/tune-rampage.toml; docs/tuning.md). With --combine: the studies' answers, a results folder (results/), studies' folders or variant rules files.")] = None,
     trials: Annotated[Optional[int], typer.Option("--trials", help="Finished trials to reach (default: the file's).")] = None,
-    games: Annotated[Optional[int], typer.Option("--games", help="Games per candidate in the search, the same seeds for all (default: the file's).")] = None,
+    games: Annotated[Optional[int], typer.Option("--games", help="Games per candidate in the search, the same seeds for all (default: the file's). With --combine: games a table (default 20000).")] = None,
     time_limit: Annotated[Optional[str], typer.Option("--time-limit", help="Stop the search after this long (e.g. 600, 10m); the front is then raced and reported.")] = None,
     precision: Annotated[Optional[float], typer.Option("--precision", help="Play the last racing rung until every headline win rate's 95 % half-width is at most this (e.g. 0.005).")] = None,
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Where games run: local (this process, default), local-cluster[:N] (embedded Dask on 127.0.0.1) or tcp://HOST:PORT (an existing Dask scheduler).")] = None,
-    run_dir: Annotated[Optional[Path], typer.Option("--run-dir", help="Folder of the study (journal and cached evaluations); default runs/tune-<name>.")] = None,
-    out: Annotated[Optional[Path], typer.Option("--out", help="Folder of the results; default results/tune-<name>.")] = None,
+    run_dir: Annotated[Optional[Path], typer.Option("--run-dir", help="Folder of the study (journal and cached evaluations); default runs/tune-<name>. With --combine: where its evaluations are kept (default: none kept).")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Folder of the results; default results/tune-<name> (with --combine: results/rulebook).")] = None,
     fresh: Annotated[bool, typer.Option("--fresh", help="Start the study over (delete the stored trials).")] = False,
     rungs: Annotated[Optional[str], typer.Option("--rungs", help="Racing rungs' games, e.g. 400,800 (default: the file's; a quick look at a study with small budgets).")] = None,
     luck: Annotated[Optional[bool], typer.Option("--luck/--no-luck", help="Play the last racing rung with the players' luck and use the luck-adjusted win-rate figures where their interval is narrower (about 2x fewer games for the same interval, about 5x the rung's CPU; default: the file's [racing] luck, false; docs/tuning.md).")] = None,
     check: Annotated[bool, typer.Option("--check", help="No search: the held-out check of the study's stored answer (results/tune-<name>/variants/<name>-1-*.toml, or --out's) at the held-out tables, fresh games; writes held-out.json, held-out.fr.md and held-out.en.md beside it (docs/tuning.md).")] = False,
     check_games: Annotated[Optional[int], typer.Option("--check-games", help="With --check: games a held-out table (default 100000).")] = None,
-    lang: Annotated[str, typer.Option("--lang", help="With --check: the language printed, fr or en.")] = "en",
+    lang: Annotated[str, typer.Option("--lang", help="With --check or --combine: the language printed, fr or en.")] = "en",
+    combine: Annotated[bool, typer.Option("--combine", help="No search: merge the studies' answers (each study's variant ranked first; no-change and no-better studies skipped) into one rules set, play it with each answer alone and the base at every table of their panels, and write the revised rulebook, « Règles, 2e édition », with its evidence (default --out results/rulebook; docs/tuning.md).")] = False,
+    seed: Annotated[Optional[int], typer.Option("--seed", help="With --combine: the seed of the fresh games (default 20261212).")] = None,
+    panel: Annotated[Optional[str], typer.Option("--panel", help="With --combine: tables added to the studies' own: default, bots, family, club, expert or held-out.")] = None,
+    fixes_only: Annotated[bool, typer.Option("--fixes-only", help="With --combine: merge only the answers that meet every goal of their study (not the closest changes).")] = False,
 ) -> None:
     """Search rule variants (optuna, multi-objective) on common random numbers, re-evaluate the
     front on fresh seeds, and write the front, figures and variant rules files. Ctrl-C keeps the
     finished trials; the same command resumes."""
     from ..lab import TuneInterrupted, tune
 
+    if combine:
+        _combine(files or [], games, seed, panel, fixes_only, scheduler, run_dir, out, lang,
+                 given=[n for n, v in (("--check", check or None), ("--trials", trials), ("--time-limit", time_limit),
+                                       ("--precision", precision), ("--fresh", fresh or None), ("--rungs", rungs),
+                                       ("--luck", luck), ("--check-games", check_games)) if v is not None])
+        return
+    given = [n for n, v in (("--seed", seed), ("--panel", panel), ("--fixes-only", fixes_only or None)) if v is not None]
+    if given:
+        raise HeronSimError(f"{given[0]}: only with --combine")
+    if not files or len(files) != 1:
+        raise HeronSimError("tune: one tune file (several paths only with --combine)")
+    file = files[0]
     if check:
         _check_stored(file, out, check_games, lang)
         return
@@ -78,6 +94,24 @@ def tune_cmd(
     except TuneInterrupted as err:
         raise Interrupted(str(err)) from None
     typer.echo(res["paths"]["front_md"].read_text(encoding="utf-8"))
+
+
+def _combine(paths, games, seed, panel, fixes_only, scheduler, run_dir, out, lang, given) -> None:
+    """``tune --combine PATHS``: the studies' answers merged, played together, and the revised
+    rulebook written (heron_sim.lab.combine)."""
+    from ..lab.combine import DEFAULT_GAMES, DEFAULT_SEED, CombineInterrupted, combine
+
+    if given:
+        raise HeronSimError(f"{given[0]}: not with --combine")
+    if lang not in ("fr", "en"):
+        raise HeronSimError(f"--lang: {lang!r}; allowed: fr, en")
+    try:
+        res = combine(paths or [Path("results")], games=DEFAULT_GAMES if games is None else games,
+                      seed=DEFAULT_SEED if seed is None else seed, out=out, panel=panel, fixes_only=fixes_only,
+                      scheduler=scheduler, run_dir=run_dir, log=log)
+    except CombineInterrupted as err:
+        raise Interrupted(str(err)) from None
+    typer.echo(res["paths"][f"{lang}.md"].read_text(encoding="utf-8"))
 
 
 def _check_stored(file: Path, out: Optional[Path], games: Optional[int], lang: str) -> None:
