@@ -27,14 +27,14 @@ from .base import ExperimentKind, Sizes
 
 FIGURES = ("curves",)
 
-#: The measures, in the table's order: (key, label, is a share, digits)
+#: The measures, in the table's order: (key, label, is a share, digits, the fact's unit)
 MEASURES = (
-    ("lead_changes", "lead changes per game (best chance)", False, 1),
-    ("decisive_round", "decisive round (winner past 80 %)", False, 1),
-    ("decided_before_last_round", "decided before the last round", True, 1),
-    ("comebacks", "comebacks (winner once below 10 %)", True, 1),
-    ("uncertainty", "openness (1: every player as likely to win, 0: decided)", False, 3),
-    ("decisiveness", "share of turns played once decided", False, 3),
+    ("lead_changes", "lead changes per game (best chance)", False, 1, "lead changes"),
+    ("decisive_round", "decisive round (winner past 80 %)", False, 1, "rounds"),
+    ("decided_before_last_round", "decided before the last round", True, 1, "share"),
+    ("comebacks", "comebacks (winner once below 10 %)", True, 1, "share"),
+    ("uncertainty", "openness (1: every player as likely to win, 0: decided)", False, 3, "index"),
+    ("decisiveness", "share of turns played once decided", False, 3, "index"),
 )
 
 
@@ -96,7 +96,7 @@ class DramaKind(ExperimentKind):
         shown = pd.DataFrame({label: [pct_ci(r[k]["value"], r[k]["low"], r[k]["high"]) if share
                                       else num_ci(r[k]["value"], r[k]["low"], r[k]["high"], digits)
                                       for r in rows]
-                              for k, label, share, digits in MEASURES},
+                              for k, label, share, digits, _ in MEASURES},
                              index=[f"{r['players']} players" for r in rows])
         shown.insert(2, "mean rounds", [num_ci(r["rounds"]["value"], r["rounds"]["low"], r["rounds"]["high"], 1)
                                          for r in rows])
@@ -115,13 +115,14 @@ class DramaKind(ExperimentKind):
     @staticmethod
     def _facts(sec, mode: str, P: int, meas: dict) -> dict:
         row = {"players": P, "games": meas["games"], "unfinished": meas["unfinished"]}
-        for k, label, share, _ in MEASURES:
+        for k, label, _, _, unit in MEASURES:
             v = meas[k]
             sec.fact(f"drama.{P}.{k}", f"{label}, {P} players", v["value"], v["low"], v["high"],
-                     meas["games"], "share" if share else "")
+                     meas["games"], unit)
             row[k] = v
         r = meas["rounds"]
-        sec.fact(f"drama.{P}.rounds", f"rounds per game, {P} players", r["value"], r["low"], r["high"], meas["games"])
+        sec.fact(f"drama.{P}.rounds", f"rounds per game, {P} players", r["value"], r["low"], r["high"], meas["games"],
+                 "rounds")
         row["rounds"] = r
         return row
 
