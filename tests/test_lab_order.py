@@ -23,10 +23,22 @@ pytestmark = pytest.mark.exact
     ([0.2, 0.001, 0.03], [False, True, False]),     # 0.03 > 0.05/2 stops the steps after it
     ([0.05], [True]),                               # a family of one: alpha itself
     ([], []),
+    ([0.01, 0.03, 0.03], [True, False, False]),     # a tie past the stop: 0.03 > 0.05/2, so the
+                                                    # second 0.03 (<= 0.05/1) is never reached
+    ([0.02, 0.001, 0.02], [True, True, True]),      # a tie within: 0.02 <= 0.05/2 and <= 0.05/1
+    ([0.02, 0.02, 0.02], [False, False, False]),    # a tie at the first step: 0.02 > 0.05/3
 ])
 def test_holm_step_down_by_hand(p, rejected):
     assert holm_reject(p, 0.05).tolist() == rejected
     assert (holm(p) <= 0.05).tolist() == rejected
+
+
+def test_holm_adjusted_p_values_by_hand():
+    # sorted 0.01, 0.03, 0.03: 3 x 0.01 = 0.03; 2 x 0.03 = 0.06; max(0.06, 1 x 0.03) = 0.06
+    assert holm([0.03, 0.01, 0.03]).tolist() == pytest.approx([0.06, 0.03, 0.06], abs=1e-15)
+    # sorted 0.001, 0.2, 0.5: 0.003; 0.4; max(0.4, 0.5) = 0.5; capped at 1 where the product passes it
+    assert holm([0.5, 0.001, 0.2]).tolist() == pytest.approx([0.5, 0.003, 0.4], abs=1e-15)
+    assert holm([0.6, 0.7]).tolist() == [1.0, 1.0]
 
 
 def test_holm_agrees_with_statsmodels():
