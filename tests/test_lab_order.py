@@ -106,3 +106,56 @@ def test_chance_is_the_logistic_of_the_gain_over_the_temperature(d, temp):
     assert chance(d, temp) == pytest.approx(want, rel=1e-15, abs=1e-300)
     for u in (0.0, 0.25, 0.4999, 0.5, 0.73, 0.9999):
         assert under(u, d, temp) == (u < want), (u, d, temp)
+
+
+def _stream(seed):
+    from heron_sim.engine.rng import new_state, stream_start
+
+    state = new_state()
+    stream_start(np.uint64(seed), np.uint64(0), state)
+    return state
+
+
+@pytest.mark.parametrize("temp, caution, forget", [(0.8, 0.3, 0.25), (1.5, -2.0, 0.0), (0.3, 1.5, 0.5),
+                                                   (0.0, 0.5, 0.0)])
+def test_the_humans_keep_or_stop_and_lions_rescue_follow_the_formula_draw_by_draw(temp, caution, forget):
+    """human_action (keep/stop) rerolls with probability 1 / (1 + exp(-d / temp)), d = the best
+    reroll's value - caution - the stop's value; human_lion first forgets with chance ``forget``
+    (one draw, none when forget = 0), then rescues with probability 1 / (1 + exp(-d / temp)),
+    d = the rescued dice's score - the Anxiety's consolation (heron_sim.strategies.human's
+    docstring); temp = 0 takes the better option and draws nothing. A second stream with the
+    same seed replays the game's draws here, decision by decision, with the formula written out."""
+    from heron_sim.engine.pack import pack_rules
+    from heron_sim.engine.rng import uniform
+    from heron_sim.rules import Rules
+    from heron_sim.strategies.human import CAUTION, FORGET, TEMP, human_action, human_lion
+
+    def p(d):
+        return 1.0 / (1.0 + math.exp(-d / temp))
+
+    def draw_below(q):
+        return uniform(mirror) < q
+
+    R = pack_rules(Rules().replace(consolation_anxiety=2))
+    sp = np.zeros((2, 8))
+    sp[0, TEMP], sp[0, CAUTION], sp[0, FORGET] = temp, caution, forget
+    w = np.zeros(8, dtype=np.int64)
+    game, mirror = _stream(62), _stream(62)
+    rerolls = rescues = 0
+    for i in range(400):
+        stop, best = (i % 9) * 0.5, 1.0 + (i % 5) * 0.75
+        sp[1, 3:7] = (-1.0, stop, 17.0, best)  # the table's row: stop is best, its value, the reroll, its value
+        d = best - caution - stop
+        want = (d > 0) if temp == 0 else draw_below(p(d))
+        got = human_action(0, w, R, game, sp, 1, 3)
+        assert got == (17 if want else -1), (i, d)
+        rerolls += want
+        adv = i % 6
+        if forget > 0 and draw_below(forget):
+            want = 0
+        else:
+            want = int(adv - 2 > 0) if temp == 0 else int(draw_below(p(adv - 2.0)))
+        assert human_lion(0, R, game, sp, adv) == want, (i, adv)
+        rescues += want
+        assert game.tolist() == mirror.tolist(), i  # the same draws taken, no more
+    assert 0 < rerolls < 400 and 0 < rescues < 400
