@@ -429,14 +429,26 @@ def _play(answers, base, combined, extra, games, seed, ex, run_dir, log, progres
     total = games * len(tables) * len(order)
     log(f"rulebook: {len(order)} rule sets (the base, {len(answers)} answer(s) alone, the combined rules) x "
         f"{len(tables)} tables x {games:,} games, seed {seed}, game indices from {COMBINE_FIRST:,}")
+    import numpy as np
+
+    parts, played = [], 0
     with progress_bar(total, "rulebook: games", enabled=progress) as advance:
-        ev = Evaluator(master, ex, cache, progress=advance, log=log)
-        ev.streak_every = STREAK_EVERY if streak else 0
-        reps = ev.replicates([sets[n] for n in order], COMBINE_FIRST, games, boot_seed=seed % 2**32)
+        # One table at a time (the memory of one table's games, not the panel's): table i plays the
+        # streams (seed + i, game) and draws its bootstrap weights as the whole panel's would.
+        for i, sc in enumerate(tables):
+            sub = dataclasses.replace(master, panel=(sc,), scenario_bases=(bases[i],), scenario_refs=(None,),
+                                      seed=seed + i)
+            ev = Evaluator(sub, ex, cache, progress=advance, log=log)
+            ev.streak_every = STREAK_EVERY if streak else 0
+            parts.append(ev.replicates([(sets[n][i],) for n in order], COMBINE_FIRST, games,
+                                       boot_seed=seed % 2**32 + 104_729 * i))
+            played += ev.games_played
+    reps = [(np.concatenate([p[j][0] for p in parts]), np.concatenate([p[j][1] for p in parts]))
+            for j in range(len(order))]
     got = dict(zip(order, reps))
     arrays = {name: got[uniq[tuple(r.digest() for r in cand)]] for name, cand in sets.items()}
     return {"tables": tables, "where": where, "sets": sets, "arrays": arrays, "master": master,
-            "games_played": ev.games_played}
+            "games_played": played}
 
 
 # ---------------------------------------------------------------- the evidence
@@ -561,6 +573,14 @@ def _side_effects(played: dict) -> list[dict]:
     return out
 
 
+def _held_out(a: Answer) -> dict | None:
+    """The study's held-out check of this answer (its verdict in words), if it ran one."""
+    from .outputs import held_out_of
+
+    h = held_out_of(a.folder, a.summary) if a.kind in ("fix", "closest") else None
+    return {"held_out": bool(h.get("held_out")), "words": h.get("words")} if h and h.get("words") else None
+
+
 def _result(answers, skipped, base, combined, rules, notes, played, games, seed, panel, ex) -> dict:
     from ..i18n import gettext
     from .replay import seat_checks
@@ -575,6 +595,7 @@ def _result(answers, skipped, base, combined, rules, notes, played, games, seed,
         "answers": [{"study": a.study, "title": a.title, "title_fr": a.summary.get("title_fr") or gettext(
                         " ".join(a.title.split()), "fr"),
                      "folder": str(a.folder), "variant_file": str(a.variant_file), "id": a.id, "kind": a.kind,
+                     "held_out": _held_out(a),
                      "changes": [{"key": c.key, "old": c.old, "new": c.new} for c in a.changes]} for a in answers],
         "skipped": skipped, "rules": rules, "notes": notes,
         "tables": [{"name": sc.name, "players": sc.players, "strategies": list(sc.strategies), "mode": sc.mode,

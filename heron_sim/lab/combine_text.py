@@ -247,6 +247,28 @@ def _goal_words(o: dict, lang: str) -> str:
     return numbers_in(_goal(o, lang), lang)
 
 
+def _constraint_words(label: str, lang: str) -> str:
+    """A constraint's label in words: « durée moyenne à ±3 % près des règles actuelles », « parties
+    terminées ≥ 99,5 % », the seven powers' constraint as the catalogue says it."""
+    import re
+
+    from ..i18n import gettext
+
+    m = re.fullmatch(r"([a-z_0-9]+) within ±([\d.]+) % of (base|reference)", label)
+    if m:
+        what, pct = _metric_words(m.group(1), lang), number(float(m.group(2)), 0, lang)
+        of = {"fr": {"base": "des règles actuelles", "reference": "de la référence"},
+              "en": {"base": "of the current rules", "reference": "of the reference"}}[lang][m.group(3)]
+        return f"{what} à ±{pct}{NBSP}% près {of}" if lang == "fr" else f"{what} within ±{pct} % {of}"
+    m = re.fullmatch(r"([a-z_0-9]+) (>=|<=) ([-\d.]+)", label)
+    if m:
+        v = float(m.group(3))
+        u = _unit(m.group(1))
+        fig = (number(100 * v, 1, lang) + NBSP + "%") if u == "rate" else number(v, 2, lang)
+        return f"{_metric_words(m.group(1), lang)} {'≥' if m.group(2) == '>=' else '≤'} {fig}"
+    return gettext(label, lang) if lang == "fr" else label
+
+
 def _sentence(s: str) -> str:
     s = s.strip()
     return (s[:1].upper() + s[1:]).rstrip(".") + "."
@@ -291,8 +313,11 @@ def rulebook_markdown(res: dict, combined: Rules, base: Rules, lang: str) -> str
         inter = sep.join(f"{_metric_words(o['metric'], lang)}{' :' if lang == 'fr' else ':'} "
                          + _INTER[lang][o["interaction"]["verdict"]].format(d=diff_words(o, lang))
                          for o in g["objectives"])
+        held = ""
+        if a.get("held_out"):
+            held = " " + _sentence(("Seule, elle " if lang == "fr" else "Alone, it ") + a["held_out"]["words"][lang])
         lines.append(f"- **{_study_title(a, lang)}** — {_sentence(_rules_words(a['changes'], lang))} "
-                     f"{_sentence(_KIND[lang][a['kind']])} {_sentence(inter)}")
+                     f"{_sentence(_KIND[lang][a['kind']])}{held} {_sentence(inter)}")
     if res["skipped"]:
         left = _left_words(res["skipped"], lang)
         lines += ["", f"{t['left']} : {left}." if lang == "fr" else f"{t['left']}: {left}."]
@@ -350,7 +375,7 @@ def rulebook_markdown(res: dict, combined: Rules, base: Rules, lang: str) -> str
             if ca["holds"] and not cc["holds"]:
                 at = ", ".join(words.get(x, x) for x in cc["fails_at"])
                 at = (f" ({'à' if lang == 'fr' else 'at'} {at})" if at else "")
-                lines += [t["cons"].format(c=ca["constraint"], at=at), ""]
+                lines += [t["cons"].format(c=_constraint_words(ca["constraint"], lang), at=at), ""]
     # ------------------------------------------------------------ side effects
     side: dict = {}
     for x in res["side_effects"]:
