@@ -40,14 +40,14 @@ _SKIP = {"fr": {"no change needed": "les règles actuelles atteignent déjà cha
                 "another base": "other base rules"}}
 _INTER = {"fr": {"kept": "les règles réunies font aussi bien que la proposition seule ({d}, pas d'écart net)",
                  "weakened": "les autres changements affaiblissent cette proposition sans la défaire ({d})",
-                 "undone": "les autres changements défont cette proposition : réunies, les règles ne font pas "
-                           "mieux que les règles actuelles ({d})",
+                 "undone": "les autres changements défont cette proposition : réunies, les règles ne font plus "
+                           "nettement mieux que les règles actuelles ({d})",
                  "strengthened": "les autres changements renforcent cette proposition ({d})",
                  "no interval": "l'écart ne peut pas être mesuré"},
           "en": {"kept": "the combined rules do as well as the proposal alone ({d}, no clear difference)",
                  "weakened": "the other changes weaken this proposal without undoing it ({d})",
-                 "undone": "the other changes undo this proposal: combined, the rules do no better than the "
-                           "rulings ({d})",
+                 "undone": "the other changes undo this proposal: combined, the rules are no longer clearly "
+                           "better than the rulings ({d})",
                  "strengthened": "the other changes strengthen this proposal ({d})",
                  "no interval": "the difference cannot be measured"}}
 T = {
