@@ -10,7 +10,10 @@ A new game is one package of two files (and its ``data/defaults.toml``)::
 Its rules are a :class:`~.tables.TableRules` read from ``data/defaults.toml`` (no dataclass to
 write), its ``simulate`` a :class:`~.driver.Driver` over its kernel, its summary
 :func:`~.sections.default_summary` with the game's own questions. ``tests/fixtures/pig_game/``
-is such a game.
+is such a game. A larger game declares itself the same way and gives its own parts where it
+needs them: a rules dataclass (``load_rules``), a ``summarize``, and its kernel's call and
+columns in a module of their own (the four games under :mod:`heron_sim.games`: ``rules.py``,
+``simulate.py``, ``summary.py``).
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ def light_game(*, name: str, title: str, package: str, strategies: tuple[str, ..
                limits: dict[str, tuple] | None = None, check: Callable | None = None, unit: str = "turns",
                questions: Iterable[Question] = (), load_rules: Callable | None = None,
                summarize: Callable | None = None, doc: str = "", chunk: int = 1000,
-               ids: dict[str, int] | None = None) -> LightGame:
+               ids: dict[str, int] | None = None, core: Callable[[dict], tuple] | None = None) -> LightGame:
     """The :class:`~.base.LightGame` of a game declared by its parts (register it with
     :func:`heron_sim.games.register`):
 
@@ -37,7 +40,9 @@ def light_game(*, name: str, title: str, package: str, strategies: tuple[str, ..
       ``data/defaults.toml`` lies;
     - ``strategies`` (kernel ids in this order unless ``ids``; the first is the default),
       ``heuristics`` (its real players), ``players`` (the fewest and the most);
-    - ``outputs``, ``kernel``, ``prepare``, ``columns``, ``chunk``: its :class:`~.driver.Driver`;
+    - ``outputs``, ``kernel``, ``prepare``, ``columns``, ``core``, ``chunk``: its
+      :class:`~.driver.Driver` (``core``: :func:`~.driver.packed_core` for a kernel that packs
+      winner, length and finished in one output);
     - ``limits``, ``check``: its rules' bounds and own rule (:func:`~.tables.table_loader`), or
       its own ``load_rules``;
     - ``unit`` ("turns" or "rounds": what ``length`` counts), ``questions``: its summary
@@ -45,7 +50,7 @@ def light_game(*, name: str, title: str, package: str, strategies: tuple[str, ..
     """
     low, high = players
     driver = Driver(strategies=tuple(strategies), min_players=low, max_players=high, outputs=dict(outputs),
-                    kernel=kernel, prepare=prepare, columns=columns, ids=ids, chunk=chunk)
+                    kernel=kernel, prepare=prepare, columns=columns, core=core, ids=ids, chunk=chunk)
     return LightGame(
         name=name, title=title, strategies=tuple(strategies), min_players=low, max_players=high,
         load_rules=load_rules or table_loader(package, limits, check),
