@@ -9,7 +9,7 @@ LOCK   := requirements.lock
 GAMES  ?= 10000
 SEED   ?= 1
 
-.PHONY: report simulate explore test test-slow test-all bench bench-cli bench-dask bench-ladder clean lock upgrade-deps
+.PHONY: report rulebook simulate explore test test-slow test-all bench bench-cli bench-dask bench-ladder clean lock upgrade-deps
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -46,6 +46,11 @@ upgrade-deps: $(UV)
 ## The main job: run the seed's test plan and write results/report.html and results/report.md.
 report: $(STAMP)
 	$(BIN)/heron-sim report --out results
+
+## The studies' answers played together (results/tune-*/): results/rulebook/, « Règles, 2e édition »,
+## with each answer alone, combined and the rulings at every table; the brief's first screen names it.
+rulebook: $(STAMP)
+	$(BIN)/heron-sim tune --combine results --games 50000 --out results/rulebook
 
 ## Compare 8d8, 7d8, 10d8 and 10d6 over $(GAMES) four-player greedy games each.
 simulate: $(STAMP)

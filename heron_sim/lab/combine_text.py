@@ -430,6 +430,68 @@ def rulebook_markdown(res: dict, combined: Rules, base: Rules, lang: str) -> str
     return game_words(text)
 
 
+# ---------------------------------------------------------------- the brief's line
+_HEAD = {
+    "fr": {"lead": "Réunies en « {title} » et jouées ensemble à {t} tables, les {n} propositions",
+           "clash": "se gênent", "fine": "tiennent ensemble : chacune fait aussi bien que seule",
+           "undone": "les autres changements défont celle sur {m}", "weakened": "affaiblissent celle sur {m}",
+           "weakened_only": "les autres changements affaiblissent celle sur {m}",
+           "cons": "les règles réunies ne respectent plus {c}", "and": " et ", "nor": " ni "},
+    "en": {"lead": "Combined into \"{title}\" and played together at {t} tables, the {n} proposals",
+           "clash": "get in each other's way", "fine": "hold together: each does as well as alone",
+           "undone": "the other changes undo the one on {m}", "weakened": "weaken the one on {m}",
+           "weakened_only": "the other changes weaken the one on {m}",
+           "cons": "the combined rules no longer keep {c}", "and": " and ", "nor": " nor "},
+}
+#: A goal's measure with its article, in French (« celle sur l'écart entre Guides »).
+_ARTICLE_FR = {"guide_spread": "l'écart entre Guides", "comeback": "les remontées", "comeback_own":
+               "les remontées face à la chance propre du joueur", "first_player_advantage":
+               "l'avantage du premier joueur", "length": "la durée moyenne", "dead_turn_rate": "les tours morts",
+               "anxiety_rate": "l'Angoisse", "seat_gap": "l'écart entre les joueurs"}
+
+
+def _measure(metric: str, lang: str) -> str:
+    if lang == "fr":
+        return _ARTICLE_FR.get(metric) or f"« {_metric_words(metric, lang)} »"
+    return _metric_words(metric, lang)
+
+
+def headline(res: dict, lang: str) -> str:
+    """The rulebook in one sentence for the brief's first screen: how many proposals it plays
+    together and at how many tables, which of them the others undo or weaken (each study's first
+    goal), and the constraints the combined rules break that each answer alone kept."""
+    from ..i18n import number
+
+    h = _HEAD[lang]
+    undone, weakened, broken = [], [], []
+    for g in res.get("goals", []):
+        o = (g.get("objectives") or [None])[0]
+        if o is not None:
+            verdict = (o.get("interaction") or {}).get("verdict")
+            if verdict in ("undone", "weakened"):
+                (undone if verdict == "undone" else weakened).append(_measure(o["metric"], lang))
+        cons = g.get("constraints") or {}
+        for a, c in zip(cons.get("alone", []), cons.get("combined", [])):
+            if a.get("holds") and not c.get("holds"):
+                w = _constraint_words(c["constraint"], lang)
+                broken.append(f"« {w} »" if lang == "fr" else f'"{w}"')
+    undone, weakened, broken = (list(dict.fromkeys(x)) for x in (undone, weakened, broken))
+    said = []
+    if undone:
+        said.append(h["undone"].format(m=h["and"].join(undone)))
+    if weakened:
+        said.append(h["weakened" if undone else "weakened_only"].format(m=h["and"].join(weakened)))
+    clauses = [h["and"].join(said)] if said else []
+    if broken:
+        clauses.append(h["cons"].format(c=h["nor"].join(broken)))
+    colon = " : " if lang == "fr" else ": "
+    text = h["lead"].format(title=res["title"][lang], t=number(len(res.get("tables", [])), 0, lang),
+                            n=number(len(res.get("answers", [])), 0, lang)) + " "
+    text += (h["clash"] + colon + (" ; " if lang == "fr" else "; ").join(clauses)) if clauses else h["fine"]
+    text += "."
+    return typography(text, "fr") if lang == "fr" else text
+
+
 # ---------------------------------------------------------------- the folder
 def write_rulebook(res: dict, combined: Rules, base: Rules, folder: Path) -> dict:
     """``rulebook.fr.md``, ``rulebook.en.md``, ``rulebook.html`` (French), ``rulebook.en.html``,
@@ -462,4 +524,4 @@ def write_rulebook(res: dict, combined: Rules, base: Rules, folder: Path) -> dic
     return files
 
 
-__all__ = ["rulebook_markdown", "write_rulebook", "cell"]
+__all__ = ["rulebook_markdown", "write_rulebook", "cell", "headline"]

@@ -22,6 +22,7 @@ from markupsafe import Markup, escape
 from . import figures as F
 from .executive import ASSUMPTIONS, GLOSSARY, TARGET_MINUTES, anxiety_reconciliation, build_rows, verdict, verdict_basis
 from ..analysis.judge import READINGS
+from ..errors import HeronSimError
 from ..i18n import DEFAULT, LANGS
 from ..sections import Section
 from .vocabulary import vocab  # noqa: F401  (the page's one vocabulary; re-exported)
@@ -108,6 +109,9 @@ def md_inline(text: str) -> Markup:
     h = _markdown_lib.markdown(t)
     h = re.sub(r"^<p>(.*)</p>$", r"\1", h.strip(), flags=re.S)
     return Markup(h)
+
+
+_ENV.filters["md_inline"] = md_inline
 
 
 def demote_headings(text: str, levels: int = 2) -> str:
@@ -253,15 +257,16 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
         p.what = vocab(p.what)
     reconcile = anxiety_reconciliation(facts)
     changes = _changes(out_dir, rows, (wrong, fine, open_), bool(labs))
+    rulebook = _rulebook(out_dir)
     paths = {"html": out_dir / BRIEF, "md": out_dir / "report.md", "annex_html": out_dir / ANNEX,
              "annex_md": out_dir / "report-annex.md", "json": out_dir / "findings.json",
              "index": out_dir / "index.html", "games": [], "brief": {}, "annex": {}, "missing": missing}
     for lg in langs:
         f = files(lg, lang)
         _atomic_write(out_dir / f["md"], _brief_markdown(meta, title, rows, (wrong, fine, open_), changes, games, lg, lang,
-                                                         paths["missing"], facts))
+                                                         paths["missing"], facts, rulebook))
         _atomic_write(out_dir / f["html"], _brief_html(meta, title, rows, (wrong, fine, open_), changes, games, lg, lang,
-                                                       paths["missing"], facts))
+                                                       paths["missing"], facts, rulebook))
         paths["brief"][lg] = {k: out_dir / v for k, v in f.items()}
     for lg in langs:  # the annex in ``lang`` (report-annex.html) and in the other (report-annex.en.html)
         f = files(lg, lang)
@@ -346,8 +351,34 @@ def _lab_href(href: str, lang: str) -> str:
     return page + (f"#{frag}" if frag else "")
 
 
+def _rulebook(out_dir: Path) -> dict | None:
+    """The combined rulebook's summary (``heron-sim tune --combine``: ``rulebook/summary.json``
+    beside the brief), None when there is none; a file that cannot be read is an error."""
+    p = Path(out_dir) / "rulebook" / "summary.json"
+    if not p.is_file():
+        return None
+    try:
+        res = json.loads(p.read_text(encoding="utf-8"))
+        res["title"]["fr"], res["goals"], res["answers"]
+    except (ValueError, KeyError, TypeError) as e:
+        raise HeronSimError(f"{p}: not a rulebook summary of heron-sim tune --combine ({e}); run it again or "
+                            "remove the folder") from None
+    return res
+
+
+def _rulebook_line(rulebook: dict | None, w, md: bool) -> dict | None:
+    """The first screen's last line: the proposals played together (its words and its link)."""
+    if not rulebook:
+        return None
+    from ..lab.combine_text import headline
+
+    href = (f"rulebook/rulebook.{w.lang}.md" if md else
+            "rulebook/rulebook.html" if w.lang == "fr" else "rulebook/rulebook.en.html")
+    return {"text": headline(rulebook, w.lang), "href": href, "link": w.text("read the revised booklet")}
+
+
 def _brief_html(meta, title, rows, judged, changes, games, lang: str = "en", default: str = "en", missing=None,
-                facts: dict | None = None) -> str:
+                facts: dict | None = None, rulebook: dict | None = None) -> str:
     """The designer's brief: the first screen (one line per problem, its change beside it), the
     verdict, what to change (each problem's study), the answers in a few lines, each linking to
     its detail in the annex of its language; in ``lang``."""
@@ -363,6 +394,7 @@ def _brief_html(meta, title, rows, judged, changes, games, lang: str = "en", def
         lang=lang, _=w.html, tr=w.tr, num=w.num, title=w.text(title), subtitle=_subtitle(meta, "heron", lang),
         sc="\u202f; " if lang == "fr" else "; ",
         toc=_brief_toc(changes, w), rows=rows, wrong=wrong, fine=fine, open=open_, changes=changes, first=first,
+        rulebook=_rulebook_line(rulebook, w, md=False),
         basis=verdict_basis(), readings=READINGS, annex=annex, annex_link=annex_link,
         index=files(lang, default)["index"], other=_other(lang, default, "html"),
         below=Markup('<a href="#readings">{}</a>').format(w.text("below")),
@@ -375,7 +407,7 @@ def _brief_html(meta, title, rows, judged, changes, games, lang: str = "en", def
 
 
 def _brief_markdown(meta, title, rows, judged, changes, games, lang: str = "en", default: str = "en",
-                    missing=None, facts: dict | None = None) -> str:
+                    missing=None, facts: dict | None = None, rulebook: dict | None = None) -> str:
     """The designer's brief in Markdown (report.md): the same as :func:`_brief_html`."""
     from .brief_lang import Words, files
     from .first_screen import first_screen
@@ -401,6 +433,9 @@ def _brief_markdown(meta, title, rows, judged, changes, games, lang: str = "en",
                   + (f" · [{t('what to change')}](#{ln.study})" if ln.study else "")
                   + f" · [{t('details')}]({annex}#{ln.anchor})" for i, ln in enumerate(first, 1)]
         parts += [""]
+        book = _rulebook_line(rulebook, w, md=True)
+        if book:
+            parts += [f"{book['text']} [{book['link']}]({book['href']})", ""]
     if wrong:
         parts += [t("The details: every gap, largest first ({basis}):" if first else
                     "What is wrong with the game, largest first ({basis}):", basis=tr(verdict_basis())), ""]
