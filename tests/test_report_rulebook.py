@@ -66,3 +66,15 @@ def test_the_brief_reads_the_rulebook_beside_it(tmp_path):
     assert "défont celle sur l'écart entre Guides" in plain(line["text"])
     assert _rulebook_line(res, Words("en"), md=False)["href"] == "rulebook/rulebook.en.html"
     assert _rulebook_line(res, Words("fr"), md=False)["href"] == "rulebook/rulebook.html"
+
+
+def test_a_rulebook_played_on_earlier_answers_says_so(tmp_path):
+    res = _res([_goal("guide_spread", "undone")])
+    res["answers"] = [{"study": "guides", "id": "L35"}]
+    (tmp_path / "rulebook").mkdir()
+    (tmp_path / "rulebook" / "summary.json").write_text(json.dumps(res), encoding="utf-8")
+    (tmp_path / "tune-guides" / "variants").mkdir(parents=True)
+    (tmp_path / "tune-guides" / "variants" / "guides-1-L57.toml").write_text("", encoding="utf-8")  # run again since
+    assert "make rulebook" in _rulebook_line(_rulebook(tmp_path), Words("fr"), md=True)["text"]
+    (tmp_path / "tune-guides" / "variants" / "guides-1-L35.toml").write_text("", encoding="utf-8")
+    assert "make rulebook" not in _rulebook_line(_rulebook(tmp_path), Words("fr"), md=True)["text"]

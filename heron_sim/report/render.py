@@ -363,6 +363,9 @@ def _rulebook(out_dir: Path) -> dict | None:
     except (ValueError, KeyError, TypeError) as e:
         raise HeronSimError(f"{p}: not a rulebook summary of heron-sim tune --combine ({e}); run it again or "
                             "remove the folder") from None
+    # played on the answers the studies give today? (a study run again since: the line says so)
+    res["stale"] = any(not (Path(out_dir) / f"tune-{a.get('study')}" / "variants" / f"{a.get('study')}-1-{a.get('id')}.toml")
+                       .is_file() for a in res["answers"])
     return res
 
 
@@ -374,7 +377,10 @@ def _rulebook_line(rulebook: dict | None, w, md: bool) -> dict | None:
 
     href = (f"rulebook/rulebook.{w.lang}.md" if md else
             "rulebook/rulebook.html" if w.lang == "fr" else "rulebook/rulebook.en.html")
-    return {"text": headline(rulebook, w.lang), "href": href, "link": w.text("read the revised booklet")}
+    text = headline(rulebook, w.lang)
+    if rulebook.get("stale"):
+        text += " " + w.text("(Played on earlier answers of the studies: run make rulebook again.)")
+    return {"text": text, "href": href, "link": w.text("read the revised booklet")}
 
 
 def _brief_html(meta, title, rows, judged, changes, games, lang: str = "en", default: str = "en", missing=None,
