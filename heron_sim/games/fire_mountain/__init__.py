@@ -1,25 +1,26 @@
-"""La Colère de la Montagne de Feu (Fire Mountain): a lighter simulator (docs/games/fire-mountain.md)."""
+"""La Colère de la Montagne de Feu (Fire Mountain): a lighter simulator (docs/games/fire-mountain.md).
+
+Declared with :func:`~heron_sim.games.declare.light_game`: its rules dataclass (``rules.py``),
+its kernel's call and columns (``simulate.py``), its summary (``summary.py``)."""
 
 from __future__ import annotations
 
 from .. import register
-from ..base import LightGame
-from .engine import STRATEGIES
+from ..declare import light_game
+from . import simulate as _run
+from .engine import STRATEGIES, STRATEGY_ID
 from .rules import MAX_PLAYERS, MIN_PLAYERS, FireMountainRules, load_rules
-from .simulate import simulate
 from .summary import summarize
 
-GAME = register(LightGame(
-    name="fire-mountain",
-    title="La Colère de la Montagne de Feu",
-    strategies=STRATEGIES,
-    heuristics=("greedy", "hatcher"),
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
-    load_rules=load_rules,
-    simulate=simulate,
-    summarize=summarize,
-    doc="docs/games/fire-mountain.md",
+GAME = register(light_game(
+    name="fire-mountain", title="La Colère de la Montagne de Feu", package=__name__,
+    strategies=STRATEGIES, ids={name: STRATEGY_ID[name] for name in STRATEGIES},
+    heuristics=("greedy", "hatcher"), players=(MIN_PLAYERS, MAX_PLAYERS),
+    outputs=_run.OUTPUTS, prepare=_run.prepare, kernel=_run.kernel, columns=_run.columns, chunk=_run.CHUNK,
+    load_rules=load_rules, summarize=summarize, doc="docs/games/fire-mountain.md",
 ))
+#: Play a batch: ``simulate(rules, games, players, seed, strategies=None, progress=None,
+#: first_game=0)``, one row per game (columns: ``simulate.py``'s doc).
+simulate = GAME.simulate
 
 __all__ = ["GAME", "FireMountainRules", "load_rules", "simulate", "summarize"]

@@ -14,10 +14,11 @@ State of one game (all int64, ``P`` players):
 Compile time (a first run compiles all of this): numba compiles each function once per argument
 types, and links and optimises a callee's code again into every caller. So the helpers allocate
 nothing and run without reference counting (:func:`rule`, :func:`inner`), calls never pass a
-bare literal (a ``Literal[int]`` argument is one more compilation: see ``ZERO``..``FOUR``), the
-batch loop ``run_games`` plays the turn's steps itself and calls ``act_step`` for the action
-step (the one big step its own tests call), and nothing formats error messages (no slice
-assignment, no ``np.full``).
+bare literal (a ``Literal[int]`` argument is one more compilation: see ``ZERO``..``FOUR``), and
+nothing formats error messages (no slice assignment, no ``np.full``). The batch loop ``run_games``
+plays a turn as its four steps (:func:`roll_dice`, :func:`act_step`, :func:`earthquake`,
+:func:`erupt`) and the action step plays its blocks (:func:`play_order`), each a function of its
+own for the reader: about 4 s more on a first run's compilation than written inline.
 """
 
 from __future__ import annotations
@@ -698,12 +699,184 @@ def new_workspace(n_players):
             np.zeros((n_players, 6), np.int64), np.zeros(N_STATS, np.int64), np.zeros(3, np.uint64))
 
 
+@inner
+def blocks_present(p, strat, counts, egg, dsp, supply, species, cost, n_slots, state):
+    """The blocks of the action step that do something this turn (``counts``: Volcano, Hut,
+    Cave, Footprint and Egg faces), bit ``b`` set for block ``b``."""
+    n_v, n_h, n_c, n_f, n_e = counts
+    present = ZERO
+    if n_e > 0 or pick_species(p, egg, dsp, supply, species, cost, n_slots, state, strat) >= 0:
+        present |= 1 << B_EGGS   # greedy's pick draws nothing; Egg spaces only shrink outside this block
+    if n_v > 0:
+        present |= 1 << B_VOLCANO
+    if n_h + n_c > 0:
+        present |= 1 << B_ENTRIES
+    if n_f > 0:
+        present |= 1 << B_FOOT
+    return present
+
+
+@inner
+def eggs_block(p, strat, n_e, n_slots, species, cost, res, egg, dsp, dloc, supply, hatched, state):
+    """Egg faces and one hatching: each Egg face takes a Cro-Magnon from the reserve to the Egg
+    space (greedy: only while it has a free base), then ``p`` hatches what :func:`pick_species`
+    chooses, if anything."""
+    free = 0
+    for k in range(n_slots):
+        if dsp[p, k] < 0:
+            free += 1
+    for i in range(n_e):
+        if res[p] > 0 and (strat != S_GREEDY or free > 0):
+            res[p] -= 1
+            egg[p] += 1
+    s = pick_species(p, egg, dsp, supply, species, cost, n_slots, state, strat)
+    if s >= 0:
+        hatch(p, s, egg, res, dsp, dloc, supply, n_slots)
+        hatched[p, s] += 1
+
+
+@inner
+def entries_block(p, strat, n_h, n_c, hut_t, cave_t, n_slots, res, cm, dsp, dloc, state):
+    """Hut faces, then Cave faces: each brings one figure from the reserve onto that tile (greedy:
+    a dinosaur by :data:`PREFERENCE`, else a Cro-Magnon; random: may pass, else a figure held
+    uniformly), until the reserve is empty."""
+    for i in range(n_h + n_c):
+        tile = hut_t if i < n_h else cave_t
+        n_d = 0
+        for k in range(n_slots):
+            if dsp[p, k] >= 0 and dloc[p, k] < 0:
+                n_d += 1
+        if res[p] + n_d == 0:
+            break
+        fig = -1
+        if strat == S_RANDOM:
+            if rnd(state, TWO) == 0:
+                continue
+            c = rnd(state, res[p] + n_d)
+            if c >= res[p]:
+                c -= res[p]
+                for k in range(n_slots):
+                    if dsp[p, k] >= 0 and dloc[p, k] < 0:
+                        if c == 0:
+                            fig = k
+                            break
+                        c -= 1
+        elif n_d > 0:
+            for j in range(PREFERENCE.shape[0]):
+                for k in range(n_slots):
+                    if fig < 0 and dsp[p, k] == PREFERENCE[j] and dloc[p, k] < 0:
+                        fig = k
+        if fig < 0:
+            res[p] -= 1
+            cm[tile, p] += 1
+        else:
+            dloc[p, fig] = tile
+
+
+@inner
+def random_footprints(p, left, grid, ttype, cm, dsp, dloc, res, n_players, n_slots, dist, parent, state, stats,
+                      sv, tg):
+    """random's move with ``left`` Footprints: a random figure on the board to a random legal
+    end within them. Returns the Footprints used (1 when the figure cannot move: that Footprint
+    is lost), or -1 when ``p`` has no figure on the board."""
+    n_fig = ZERO
+    for t in range(16):
+        n_fig += cm[t, p]
+    for k in range(n_slots):
+        if dsp[p, k] >= 0 and dloc[p, k] >= 0:
+            n_fig += 1
+    if n_fig == 0:
+        return -ONE
+    c = rnd(state, n_fig)
+    fig, src_t = -1, -1
+    for t in range(16):
+        if c < cm[t, p]:
+            src_t = t
+            break
+        c -= cm[t, p]
+    if src_t < 0:
+        for k in range(n_slots):
+            if dsp[p, k] >= 0 and dloc[p, k] >= 0:
+                if c == 0:
+                    fig, src_t = k, dloc[p, k]
+                    break
+                c -= 1
+    src = ZERO
+    for pos in range(16):
+        if grid[pos] == src_t:
+            src = pos
+    sp = -1 if fig < 0 else dsp[p, fig]
+    reach(grid, ttype, src, left, sp, dist, parent, sv)
+    n_dst = ZERO
+    for pos in range(16):
+        if legal_end(grid, ttype, pos, dist, sp, sv):
+            n_dst += 1
+    if n_dst == 0:
+        return ONE
+    c = rnd(state, n_dst)
+    for pos in range(16):
+        if legal_end(grid, ttype, pos, dist, sp, sv):
+            if c == 0:
+                stats[ST_THREATENED] += apply_move(p, fig, src, pos, grid, parent, cm, dsp, dloc, res, n_players, tg)
+                return dist[pos]
+            c -= 1
+    return ZERO
+
+
+@inner
+def footprints_block(p, strat, n_f, grid, ttype, cm, dsp, dloc, res, n_slots, label, size, st, reg, pts,
+                     dist, parent, bparent, state, stats, sv, tg, pts0, lead0):
+    """Footprint faces: ``n_f`` steps spent one move at a time (greedy and the hatcher: the best
+    move by :func:`greedy_move` while one gains; random: :func:`random_footprints`)."""
+    n_players = cm.shape[1]
+    n_reg = label_regions(grid, ttype, label, size)
+    left = n_f
+    while left > 0:
+        if strat != S_RANDOM:
+            gain, fig, src, dst, c = greedy_move(p, left, grid, ttype, cm, dsp, dloc, res, n_players,
+                                                 label, size, n_reg, st, reg, pts, dist, parent, bparent,
+                                                 state, sv, pts0, lead0, strat == S_HATCHER)
+            if fig == -2:
+                break
+            stats[ST_THREATENED] += apply_move(p, fig, src, dst, grid, bparent, cm, dsp, dloc, res, n_players, tg)
+            left -= c
+            continue
+        used = random_footprints(p, left, grid, ttype, cm, dsp, dloc, res, n_players, n_slots, dist, parent, state,
+                                 stats, sv, tg)
+        if used < 0:
+            break
+        left -= used
+
+
+@inner
+def play_order(p, strat, order, counts, hut_t, cave_t, grid, ttype, species, cost, params, cm, dsp, dloc, res, egg,
+               volc, supply, hatched, stats, state, label, size, st, reg, pts, dist, parent, bparent, pts0, lead0):
+    """The four blocks of the action step in ``order`` (a row of ORDERS) on the state given;
+    Volcano faces are mandatory whenever they come."""
+    n_players = cm.shape[1]
+    n_v, n_h, n_c, n_f, n_e = counts
+    n_slots = params[P_SLOTS]
+    for b in range(4):
+        blk = order[b]
+        if blk == B_EGGS:
+            eggs_block(p, strat, n_e, n_slots, species, cost, res, egg, dsp, dloc, supply, hatched, state)
+        elif blk == B_VOLCANO:
+            for i in range(n_v):
+                volcano_face(p, volc, params[P_SPACES], res, egg, cm, grid, strat, state, n_players)
+        elif blk == B_ENTRIES:
+            entries_block(p, strat, n_h, n_c, hut_t, cave_t, n_slots, res, cm, dsp, dloc, state)
+        else:
+            footprints_block(p, strat, n_f, grid, ttype, cm, dsp, dloc, res, n_slots, label, size, st, reg, pts,
+                             dist, parent, bparent, state, stats, params[P_STEGO_VOLCANO], params[P_TRICE_GUARD],
+                             pts0, lead0)
+
+
 @rule
 def act_step(p, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc, res, egg, volc,
              supply, hatched, stats, label, size, st, reg, pts, dist, parent, bparent, pts0, lead0, counts,
              ws_try, ws_best):
     """Step 2 of a turn: player ``p`` uses its final dice (``counts``: Volcano, Hut, Cave,
-    Footprint and Egg faces) in an order of ORDERS; returns the order's index.
+    Footprint and Egg faces) in an order of ORDERS (:func:`play_order`); returns the order's index.
 
     The fixed order is ORDERS[0]. Under free_order greedy plays each order on a copy of the
     state (``ws_try``, a :func:`new_workspace`), each from a copy of the random ``state``, and
@@ -716,12 +889,7 @@ def act_step(p, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc,
     ``params[P_REPLAY_ORDERS]`` (the reference the tests compare with) every order is tried and
     the best one replayed on the real state."""
     n_players = cm.shape[1]
-    n_v, n_h, n_c, n_f, n_e = counts
     n_orders = ORDERS.shape[0]
-    n_spaces = params[P_SPACES]
-    n_slots = params[P_SLOTS]
-    sv = params[P_STEGO_VOLCANO]
-    tg = params[P_TRICE_GUARD]
     hut_t, cave_t = -1, -1
     for t in range(16):
         if ttype[t] == HUT:
@@ -732,14 +900,7 @@ def act_step(p, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc,
     tries = strat != S_RANDOM and params[P_FREE_ORDER] == 1
     present = ZERO
     if tries:
-        if n_e > 0 or pick_species(p, egg, dsp, supply, species, cost, params[P_SLOTS], state, strat) >= 0:
-            present |= 1 << B_EGGS   # greedy's pick draws nothing; Egg spaces only shrink outside this block
-        if n_v > 0:
-            present |= 1 << B_VOLCANO
-        if n_h + n_c > 0:
-            present |= 1 << B_ENTRIES
-        if n_f > 0:
-            present |= 1 << B_FOOT
+        present = blocks_present(p, strat, counts, egg, dsp, supply, species, cost, params[P_SLOTS], state)
     if tries and not replay:
         tries = False
         for o in range(1, n_orders):
@@ -774,118 +935,9 @@ def act_step(p, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc,
             a_cm, a_dsp, a_dloc, a_res, a_egg, a_volc, a_supply, a_hat, a_stats, a_state = \
                 cm, dsp, dloc, res, egg, volc, supply, hatched, stats, state
             play = best_o
-        # the four blocks (B_EGGS, B_VOLCANO, B_ENTRIES, B_FOOT) in order; Volcano faces are
-        # mandatory whenever they come
-        a_order = ORDERS[play]
-        for b in range(4):
-            blk = a_order[b]
-            if blk == B_EGGS:
-                free = 0
-                for k in range(n_slots):
-                    if a_dsp[p, k] < 0:
-                        free += 1
-                for i in range(n_e):
-                    if a_res[p] > 0 and (strat != S_GREEDY or free > 0):
-                        a_res[p] -= 1
-                        a_egg[p] += 1
-                s = pick_species(p, a_egg, a_dsp, a_supply, species, cost, n_slots, a_state, strat)
-                if s >= 0:
-                    hatch(p, s, a_egg, a_res, a_dsp, a_dloc, a_supply, n_slots)
-                    a_hat[p, s] += 1
-            elif blk == B_VOLCANO:
-                for i in range(n_v):
-                    volcano_face(p, a_volc, n_spaces, a_res, a_egg, a_cm, grid, strat, a_state, n_players)
-            elif blk == B_ENTRIES:
-                for i in range(n_h + n_c):
-                    tile = hut_t if i < n_h else cave_t
-                    n_d = 0
-                    for k in range(n_slots):
-                        if a_dsp[p, k] >= 0 and a_dloc[p, k] < 0:
-                            n_d += 1
-                    if a_res[p] + n_d == 0:
-                        break
-                    fig = -1
-                    if strat == S_RANDOM:
-                        if rnd(a_state, TWO) == 0:
-                            continue
-                        c = rnd(a_state, a_res[p] + n_d)
-                        if c >= a_res[p]:
-                            c -= a_res[p]
-                            for k in range(n_slots):
-                                if a_dsp[p, k] >= 0 and a_dloc[p, k] < 0:
-                                    if c == 0:
-                                        fig = k
-                                        break
-                                    c -= 1
-                    elif n_d > 0:
-                        for j in range(PREFERENCE.shape[0]):
-                            for k in range(n_slots):
-                                if fig < 0 and a_dsp[p, k] == PREFERENCE[j] and a_dloc[p, k] < 0:
-                                    fig = k
-                    if fig < 0:
-                        a_res[p] -= 1
-                        a_cm[tile, p] += 1
-                    else:
-                        a_dloc[p, fig] = tile
-            else:
-                n_reg = label_regions(grid, ttype, label, size)
-                left = n_f
-                while left > 0:
-                    if strat != S_RANDOM:
-                        gain, fig, src, dst, c = greedy_move(p, left, grid, ttype, a_cm, a_dsp, a_dloc, a_res, n_players,
-                                                             label, size, n_reg, st, reg, pts, dist, parent, bparent,
-                                                             a_state, sv, pts0, lead0, strat == S_HATCHER)
-                        if fig == -2:
-                            break
-                        a_stats[ST_THREATENED] += apply_move(p, fig, src, dst, grid, bparent, a_cm, a_dsp, a_dloc, a_res, n_players,
-                                                           tg)
-                        left -= c
-                        continue
-                    # random: a random figure on the board, a random legal end within the footprints left
-                    n_fig = ZERO
-                    for t in range(16):
-                        n_fig += a_cm[t, p]
-                    for k in range(n_slots):
-                        if a_dsp[p, k] >= 0 and a_dloc[p, k] >= 0:
-                            n_fig += 1
-                    if n_fig == 0:
-                        break
-                    c = rnd(a_state, n_fig)
-                    fig, src_t = -1, -1
-                    for t in range(16):
-                        if c < a_cm[t, p]:
-                            src_t = t
-                            break
-                        c -= a_cm[t, p]
-                    if src_t < 0:
-                        for k in range(n_slots):
-                            if a_dsp[p, k] >= 0 and a_dloc[p, k] >= 0:
-                                if c == 0:
-                                    fig, src_t = k, a_dloc[p, k]
-                                    break
-                                c -= 1
-                    src = ZERO
-                    for pos in range(16):
-                        if grid[pos] == src_t:
-                            src = pos
-                    sp = -1 if fig < 0 else a_dsp[p, fig]
-                    reach(grid, ttype, src, left, sp, dist, parent, sv)
-                    n_dst = ZERO
-                    for pos in range(16):
-                        if legal_end(grid, ttype, pos, dist, sp, sv):
-                            n_dst += 1
-                    if n_dst == 0:
-                        left -= 1  # this footprint is lost on a figure that cannot move
-                        continue
-                    c = rnd(a_state, n_dst)
-                    for pos in range(16):
-                        if legal_end(grid, ttype, pos, dist, sp, sv):
-                            if c == 0:
-                                a_stats[ST_THREATENED] += apply_move(p, fig, src, pos, grid, parent, a_cm, a_dsp, a_dloc,
-                                                                   a_res, n_players, tg)
-                                left -= dist[pos]
-                                break
-                            c -= 1
+        play_order(p, strat, ORDERS[play], counts, hut_t, cave_t, grid, ttype, species, cost, params, a_cm, a_dsp,
+                   a_dloc, a_res, a_egg, a_volc, a_supply, a_hat, a_stats, a_state, label, size, st, reg, pts,
+                   dist, parent, bparent, pts0, lead0)
         if trying:
             n_reg = label_regions(grid, ttype, label, size)
             tile_strength(cm2, dsp2, dloc2, n_players, st)
@@ -897,7 +949,6 @@ def act_step(p, strat, state, grid, ttype, species, cost, params, cm, dsp, dloc,
                     copy_state(cm2, dsp2, dloc2, res2, egg2, volc2, supply2, hat2, stats2, state2,
                                k_cm, k_dsp, k_dloc, k_res, k_egg, k_volc, k_supply, k_hat, k_stats, k_state)
     return best_o
-
 
 
 @rule
@@ -940,6 +991,182 @@ def winner_of(score, n_players):
     return w
 
 
+@inner
+def new_game(layout, params, grid, ttype, cm, dsp, dloc, res, egg, score, volc, supply, hatched, stats):
+    """Set up a game: the start layout, empty bases, full reserves, free volcano spaces, the
+    whole supply, zero counters (in loops: no slice assignment, no ``np.full``)."""
+    n_players = cm.shape[1]
+    for t in range(16):
+        grid[t] = t
+        ttype[t] = layout[t]
+        for q in range(n_players):
+            cm[t, q] = 0
+    for q in range(n_players):
+        for k in range(MAX_SLOTS):
+            dsp[q, k] = -1
+            dloc[q, k] = -1
+        for s in range(6):
+            hatched[q, s] = 0
+        res[q] = params[P_CROMAGNONS]
+        egg[q] = 0
+        score[q] = 0
+    for i in range(10):
+        volc[i] = -1
+    for s in range(6):
+        supply[s] = params[P_COPIES]
+    for i in range(N_STATS):
+        stats[i] = 0
+
+
+@inner
+def greedy_reroll(p, state, faces, dv, params, grid, ttype, species, cost, cm, dsp, dloc, res, egg, volc, supply,
+                  label, size, st, reg, pts, cnt):
+    """Greedy's reroll: each die whose face it has no use for is rolled again (a Volcano face
+    while its evaluation is negative and it trails on the volcano, Hut and Cave faces beyond the
+    figures it can bring in, Egg faces without a free base or beyond the dearest cost). Returns
+    whether a die was rolled."""
+    n_players = cm.shape[1]
+    nf = faces.shape[0]
+    n_slots = params[P_SLOTS]
+    n_reg = label_regions(grid, ttype, label, size)
+    tile_strength(cm, dsp, dloc, n_players, st)
+    region_strength(grid, label, n_reg, st, n_players, reg)
+    ev = evaluate(reg, size, n_reg, n_players, p, pts)
+    volcano_counts(volc, params[P_SPACES], n_players, cnt)
+    other = 0
+    for q in range(n_players):
+        if q != p:
+            other = max(other, cnt[q])
+    n_res = res[p]
+    free = 0
+    max_cost = 0
+    for k in range(n_slots):
+        if dsp[p, k] < 0:
+            free += 1
+        elif dloc[p, k] < 0:
+            n_res += 1
+    for j in range(species.shape[0]):
+        if supply[species[j]] > 0:
+            max_cost = max(max_cost, cost[species[j]])
+    kept_entries, kept_eggs, kept_volc = 0, 0, 0
+    any_reroll = False
+    for i in range(params[P_DICE]):
+        f = dv[i]
+        keep = True
+        if f == F_VOLCANO:
+            keep = ev >= 0 or cnt[p] + kept_volc + 1 >= other
+            kept_volc += 1
+        elif f == F_HUT or f == F_CAVE:
+            keep = kept_entries < n_res
+            kept_entries += 1
+        elif f == F_EGG:
+            keep = free > 0 and egg[p] + kept_eggs < max_cost
+            kept_eggs += 1
+        if not keep:
+            dv[i] = faces[rnd(state, nf)]
+            any_reroll = True
+    return any_reroll
+
+
+@inner
+def roll_dice(p, sp, state, faces, dv, params, grid, ttype, species, cost, cm, dsp, dloc, res, egg, volc, supply,
+              label, size, st, reg, pts, cnt):
+    """Step 1 of a turn: roll the dice into ``dv``, then up to ``rolls - 1`` times roll any of
+    them again, even ones kept before (random: stops at random, else rolls each die again at
+    random; greedy: :func:`greedy_reroll` until it keeps them all). Returns the Volcano, Hut,
+    Cave, Footprint and Egg faces rolled."""
+    n_dice = params[P_DICE]
+    nf = faces.shape[0]
+    for i in range(n_dice):
+        dv[i] = faces[rnd(state, nf)]
+    for roll in range(1, params[P_ROLLS]):
+        if sp == S_RANDOM:
+            if rnd(state, TWO) == 0:
+                break
+            for i in range(n_dice):
+                if rnd(state, TWO) == 1:
+                    dv[i] = faces[rnd(state, nf)]
+            continue
+        if not greedy_reroll(p, state, faces, dv, params, grid, ttype, species, cost, cm, dsp, dloc, res, egg, volc,
+                             supply, label, size, st, reg, pts, cnt):
+            break
+    n_v, n_h, n_c, n_f, n_e = ZERO, ZERO, ZERO, ZERO, ZERO
+    for i in range(n_dice):
+        f = dv[i]
+        if f == F_VOLCANO:
+            n_v += 1
+        elif f == F_HUT:
+            n_h += 1
+        elif f == F_CAVE:
+            n_c += 1
+        elif f == F_FOOT:
+            n_f += 1
+        elif f == F_EGG:
+            n_e += 1
+    return n_v, n_h, n_c, n_f, n_e
+
+
+@inner
+def earthquake(p, sp, state, grid, ttype, cm, dsp, dloc, volc, params, label, size, st, reg, pts, grid2, tmp16,
+               stats):
+    """Step 3 of a turn: the Supreme Worshipper, or the owner of a Stegosaurus on the board, may
+    push the volcano one cell (greedy: the best direction by its evaluation, ties at random;
+    random: at random), counted in ``stats`` with the quakes that changed a majority."""
+    n_players = cm.shape[1]
+    n_reg = label_regions(grid, ttype, label, size)
+    may = is_worshipper(volc, params[P_SPACES], n_players, p)
+    for k in range(params[P_SLOTS]):
+        if dsp[p, k] == STEGO and dloc[p, k] >= 0:
+            may = True
+    if not may:
+        return
+    vpos = volcano_pos(grid, ttype)
+    d = -1
+    if sp == S_RANDOM:
+        if rnd(state, TWO) == 1:
+            d = rnd(state, FOUR)
+    else:
+        tile_strength(cm, dsp, dloc, n_players, st)
+        region_strength(grid, label, n_reg, st, n_players, reg)
+        best = evaluate(reg, size, n_reg, n_players, p, pts) + 1e-9
+        ntq = ZERO
+        for dd in range(4):
+            for i in range(16):
+                grid2[i] = grid[i]
+            shift_line(grid2, vpos, dd)
+            nr = label_regions(grid2, ttype, label, size)
+            region_strength(grid2, label, nr, st, n_players, reg)
+            e = evaluate(reg, size, nr, n_players, p, pts)
+            if e > best + EPS:
+                best, d, ntq = e, dd, 1
+            elif d >= 0 and e >= best - EPS:
+                ntq += 1
+                if rnd(state, ntq) == 0:
+                    d = dd
+    if d >= 0:
+        stats[ST_QUAKES] += 1
+        if quake_flips(grid, ttype, vpos, d, cm, dsp, dloc, n_players, label, size, st, reg, grid2, tmp16):
+            stats[ST_FLIPS] += 1
+        shift_line(grid, vpos, d)
+
+
+@inner
+def erupt(volc, params, score, res, grid, ttype, cm, dsp, dloc, label, size, st, reg, stats):
+    """Step 4 of a turn: when every volcano space is taken the volcano erupts, and the volcano
+    then the regions score (counted in ``stats``). Returns whether it erupted."""
+    n_players = cm.shape[1]
+    erupted = True
+    for s in range(params[P_SPACES]):
+        if volc[s] < 0:
+            erupted = False
+    if erupted:
+        stats[ST_ERUPTIONS] += 1
+        score_volcano(volc, params[P_SPACES], n_players, score, res)
+        n_reg = label_regions(grid, ttype, label, size)
+        score_regions(grid, label, n_reg, size, cm, dsp, dloc, res, score, n_players, st, reg)
+    return erupted
+
+
 @njit(cache=True, nogil=True)  # games.base.play_slices runs slices in threads
 def run_games(seed, first, n_games, strat, layout, faces, species, cost, params,
               winner, length, finished, scores, hatched, stats):
@@ -947,10 +1174,6 @@ def run_games(seed, first, n_games, strat, layout, faces, species, cost, params,
     stream (seed, i). Writes winner[n], length[n] (turns), finished[n], scores[n, P],
     hatched[n, P, 6] (dinosaurs hatched per species), stats[n, N_STATS]."""
     n_players = strat.shape[0]
-    n_spaces = params[P_SPACES]
-    n_slots = params[P_SLOTS]
-    n_dice = params[P_DICE]
-    nf = faces.shape[0]
     # Arrays are filled by loops, never by slices or np.full/np.ones: each numpy overload (and a
     # slice assignment's shape check, which formats its error message) costs compile time.
     ws_try = new_workspace(n_players)
@@ -982,147 +1205,18 @@ def run_games(seed, first, n_games, strat, layout, faces, species, cost, params,
     tmp16 = np.zeros(16, np.int64)
     for g in range(n_games):
         start_stream(seed, first + g, state)
-        for t in range(16):
-            grid[t] = t
-            ttype[t] = layout[t]
-            for q in range(n_players):
-                cm[t, q] = 0
-        for q in range(n_players):
-            for k in range(MAX_SLOTS):
-                dsp[q, k] = -1
-                dloc[q, k] = -1
-            for s in range(6):
-                hat[q, s] = 0
-            res[q] = params[P_CROMAGNONS]
-            egg[q] = 0
-            score[q] = 0
-        for i in range(10):
-            volc[i] = -1
-        for s in range(6):
-            supply[s] = params[P_COPIES]
-        for i in range(N_STATS):
-            stt[i] = 0
+        new_game(layout, params, grid, ttype, cm, dsp, dloc, res, egg, score, volc, supply, hat, stt)
         turns, p, done = ZERO, ZERO, False
         while turns < params[P_MAX_TURNS]:
-            # one turn of player p: roll, act, earthquake, eruption. The steps are written here,
-            # not in functions of their own: numba compiles a callee's code once more into each
-            # caller, so every level of calls costs compile time (act_step is the exception: its
-            # own tests call it).
+            # one turn of player p: roll, act, earthquake, eruption
             sp = strat[p]
-            # -- 1. roll up to `rolls` times; any dice may be rerolled, even ones kept before
-            for i in range(n_dice):
-                dv[i] = faces[rnd(state, nf)]
-            for roll in range(1, params[P_ROLLS]):
-                if sp == S_RANDOM:
-                    if rnd(state, TWO) == 0:
-                        break
-                    for i in range(n_dice):
-                        if rnd(state, TWO) == 1:
-                            dv[i] = faces[rnd(state, nf)]
-                    continue
-                # greedy: reroll the faces it has no use for
-                n_reg = label_regions(grid, ttype, label, size)
-                tile_strength(cm, dsp, dloc, n_players, st)
-                region_strength(grid, label, n_reg, st, n_players, reg)
-                ev = evaluate(reg, size, n_reg, n_players, p, pts)
-                volcano_counts(volc, n_spaces, n_players, cnt)
-                other = 0
-                for q in range(n_players):
-                    if q != p:
-                        other = max(other, cnt[q])
-                n_res = res[p]
-                free = 0
-                max_cost = 0
-                for k in range(n_slots):
-                    if dsp[p, k] < 0:
-                        free += 1
-                    elif dloc[p, k] < 0:
-                        n_res += 1
-                for j in range(species.shape[0]):
-                    if supply[species[j]] > 0:
-                        max_cost = max(max_cost, cost[species[j]])
-                kept_entries, kept_eggs, kept_volc = 0, 0, 0
-                any_reroll = False
-                for i in range(n_dice):
-                    f = dv[i]
-                    keep = True
-                    if f == F_VOLCANO:
-                        keep = ev >= 0 or cnt[p] + kept_volc + 1 >= other
-                        kept_volc += 1
-                    elif f == F_HUT or f == F_CAVE:
-                        keep = kept_entries < n_res
-                        kept_entries += 1
-                    elif f == F_EGG:
-                        keep = free > 0 and egg[p] + kept_eggs < max_cost
-                        kept_eggs += 1
-                    if not keep:
-                        dv[i] = faces[rnd(state, nf)]
-                        any_reroll = True
-                if not any_reroll:
-                    break
-            n_v, n_h, n_c, n_f, n_e = ZERO, ZERO, ZERO, ZERO, ZERO
-            for i in range(params[P_DICE]):
-                f = dv[i]
-                if f == F_VOLCANO:
-                    n_v += 1
-                elif f == F_HUT:
-                    n_h += 1
-                elif f == F_CAVE:
-                    n_c += 1
-                elif f == F_FOOT:
-                    n_f += 1
-                elif f == F_EGG:
-                    n_e += 1
-            # -- 2. act: eggs and one hatching, volcano faces, entries, footprints, in an order
+            counts = roll_dice(p, sp, state, faces, dv, params, grid, ttype, species, cost, cm, dsp, dloc, res, egg,
+                               volc, supply, label, size, st, reg, pts, cnt)
             act_step(p, sp, state, grid, ttype, species, cost, params, cm, dsp, dloc, res, egg, volc, supply,
-                     hat, stt, label, size, st, reg, pts, dist, parent, bparent, cnt, tmp16,
-                     (n_v, n_h, n_c, n_f, n_e), ws_try, ws_best)
-            # -- 3. earthquake: the Supreme Worshipper, or the owner of a Stegosaurus on the board,
-            # may push the volcano one cell (greedy: the best direction by its evaluation, ties at random)
-            n_reg = label_regions(grid, ttype, label, size)
-            may = is_worshipper(volc, n_spaces, n_players, p)
-            for k in range(params[P_SLOTS]):
-                if dsp[p, k] == STEGO and dloc[p, k] >= 0:
-                    may = True
-            if may:
-                vpos = volcano_pos(grid, ttype)
-                d = -1
-                if sp == S_RANDOM:
-                    if rnd(state, TWO) == 1:
-                        d = rnd(state, FOUR)
-                else:
-                    tile_strength(cm, dsp, dloc, n_players, st)
-                    region_strength(grid, label, n_reg, st, n_players, reg)
-                    best = evaluate(reg, size, n_reg, n_players, p, pts) + 1e-9
-                    ntq = ZERO
-                    for dd in range(4):
-                        for i in range(16):
-                            grid2[i] = grid[i]
-                        shift_line(grid2, vpos, dd)
-                        nr = label_regions(grid2, ttype, label, size)
-                        region_strength(grid2, label, nr, st, n_players, reg)
-                        e = evaluate(reg, size, nr, n_players, p, pts)
-                        if e > best + EPS:
-                            best, d, ntq = e, dd, 1
-                        elif d >= 0 and e >= best - EPS:
-                            ntq += 1
-                            if rnd(state, ntq) == 0:
-                                d = dd
-                if d >= 0:
-                    stt[ST_QUAKES] += 1
-                    if quake_flips(grid, ttype, vpos, d, cm, dsp, dloc, n_players, label, size, st, reg, grid2, tmp16):
-                        stt[ST_FLIPS] += 1
-                    shift_line(grid, vpos, d)
-            # -- 4. eruption when every volcano space is taken
-            erupted = True
-            for s in range(params[P_SPACES]):
-                if volc[s] < 0:
-                    erupted = False
-            if erupted:
-                stt[ST_ERUPTIONS] += 1
-                score_volcano(volc, params[P_SPACES], n_players, score, res)
-                n_reg = label_regions(grid, ttype, label, size)
-                score_regions(grid, label, n_reg, size, cm, dsp, dloc, res, score, n_players, st, reg)
+                     hat, stt, label, size, st, reg, pts, dist, parent, bparent, cnt, tmp16, counts, ws_try, ws_best)
+            earthquake(p, sp, state, grid, ttype, cm, dsp, dloc, volc, params, label, size, st, reg, pts, grid2,
+                       tmp16, stt)
+            erupted = erupt(volc, params, score, res, grid, ttype, cm, dsp, dloc, label, size, st, reg, stt)
             turns += 1
             if erupted:
                 for q in range(n_players):

@@ -1,53 +1,44 @@
-"""Seeded batches of Fire Mountain games collected into a tidy DataFrame (one row per game)."""
+"""What Fire Mountain's ``simulate`` (its :func:`~heron_sim.games.declare.light_game` driver)
+calls and collects: the kernel's outputs, its call, and the frame's columns, one row per game.
+
+Columns after the core ones (length in player turns): ``score_<seat>``,
+``hatched_<species>_<seat>`` (dinosaurs of that species the seat hatched), and the counters
+``quakes``, ``quake_flips`` (earthquakes that changed the majority of an occupied region),
+``eruptions``, ``threatened`` (Cro-Magnons sent back by a Tyrannosaurus).
+"""
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
-
 import numpy as np
-import pandas as pd
 
-from ..driver import Driver, Out, per_seat
-from .engine import STRATEGIES, N_STATS, STAT_NAMES, STRATEGY_ID, run_games
-from .rules import MAX_PLAYERS, MIN_PLAYERS, SPECIES, FireMountainRules
+from ..driver import Out, per_seat
+from .engine import N_STATS, STAT_NAMES, run_games
+from .rules import SPECIES, FireMountainRules
 
-_CHUNK = 2000  # games per kernel call: the progress bar moves, memory stays small
+#: Games per kernel call: the progress bar moves, memory stays small.
+CHUNK = 2000
+
+#: The kernel's outputs, a row per game.
+OUTPUTS = {"winner": Out(np.int64), "length": Out(np.int64), "finished": Out(np.bool_),
+           "scores": Out(np.int64, ("P",)), "hatched": Out(np.int64, ("P", len(SPECIES))),
+           "stats": Out(np.int64, (N_STATS,))}
 
 
-def _prepare(rules: FireMountainRules, players: int):
+def prepare(rules: FireMountainRules, players: int):
+    """The kernel's arrays of the rules at ``players`` players."""
     i64 = lambda x: np.array(x, np.int64)  # noqa: E731
     return i64(rules.layout), i64(rules.faces), i64(rules.species), i64(rules.cost), rules.kernel_params(players)
 
 
-def _kernel(arrays, seed, first, strat, out) -> None:
+def kernel(arrays, seed, first, strat, out) -> None:
+    """Play the games ``first ..`` of ``seed`` into this slice of the outputs."""
     run_games(seed, first, len(out["winner"]), strat, *arrays, out["winner"], out["length"], out["finished"],
               out["scores"], out["hatched"], out["stats"])
 
 
-def _columns(out, rules: FireMountainRules, players: int) -> dict:
+def columns(out, rules: FireMountainRules, players: int) -> dict:
+    """The game's columns, in the frame's order (see the module's doc)."""
     hatched = out["hatched"]
     return {**per_seat("score", out["scores"]),
             **{f"hatched_{SPECIES[s]}_{p}": hatched[:, p, s] for s in rules.species for p in range(players)},
             **{name: out["stats"][:, i] for i, name in enumerate(STAT_NAMES)}}
-
-
-#: The driver (games.driver): the kernel's outputs, one row per game.
-DRIVER = Driver(strategies=STRATEGIES, min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
-                outputs={"winner": Out(np.int64), "length": Out(np.int64), "finished": Out(np.bool_),
-                         "scores": Out(np.int64, ("P",)), "hatched": Out(np.int64, ("P", len(SPECIES))),
-                         "stats": Out(np.int64, (N_STATS,))},
-                prepare=_prepare, kernel=_kernel, columns=_columns, ids={name: STRATEGY_ID[name] for name in STRATEGIES},
-                chunk=_CHUNK)
-
-
-def simulate(rules: FireMountainRules, games: int, players: int, seed: int,
-             strategies: Sequence[str] | None = None,
-             progress: Callable[[int], None] | None = None, first_game: int = 0) -> pd.DataFrame:
-    """Play ``games`` games (indices ``first_game ..``) and return one row per game.
-
-    Columns: the core columns (length in player turns), ``score_<seat>``, ``hatched_<species>_<seat>``
-    (dinosaurs of that species the seat hatched), and the counters ``quakes``, ``quake_flips``
-    (earthquakes that changed the majority of an occupied region), ``eruptions``, ``threatened``
-    (Cro-Magnons sent back by a Tyrannosaurus).
-    """
-    return DRIVER.simulate(rules, games, players, seed, strategies, progress, first_game)
