@@ -1,27 +1,27 @@
 """Rampage (Terror in Meeple City): a dexterity game modelled as skill-dependent outcomes.
 
-See ``docs/games/rampage.md`` for every rule modelled and every assumption.
+See ``docs/games/rampage.md`` for every rule modelled and every assumption. Declared with
+:func:`~heron_sim.games.declare.light_game`: its rules dataclass (``rules.py``), its kernel's
+call and columns (``simulate.py``), its summary (``summary.py``).
 """
 
 from __future__ import annotations
 
 from .. import register
-from ..base import LightGame
+from ..declare import light_game
+from . import simulate as _run
 from .rules import RampageRules, load_rules
-from .simulate import STRATEGIES, simulate
+from .simulate import STRATEGIES
 from .summary import summarize
 
-GAME = register(LightGame(
-    name="rampage",
-    title="Rampage (Terror in Meeple City)",
-    strategies=STRATEGIES,
-    heuristics=("greedy", "wrecker"),
-    min_players=2,
-    max_players=4,
-    load_rules=load_rules,
-    simulate=simulate,
-    summarize=summarize,
-    doc="docs/games/rampage.md",
+GAME = register(light_game(
+    name="rampage", title="Rampage (Terror in Meeple City)", package=__name__,
+    strategies=STRATEGIES, heuristics=("greedy", "wrecker"), players=(2, 4),
+    outputs=_run.OUTPUTS, core=_run.CORE, prepare=_run.prepare, kernel=_run.kernel, columns=_run.columns,
+    chunk=_run.CHUNK, load_rules=load_rules, summarize=summarize, doc="docs/games/rampage.md",
 ))
+#: Play a batch: ``simulate(rules, games, players, seed, strategies=None, progress=None,
+#: first_game=0)``, one row per game (columns: ``simulate.py``'s doc).
+simulate = GAME.simulate
 
 __all__ = ["GAME", "RampageRules", "load_rules", "simulate", "summarize"]

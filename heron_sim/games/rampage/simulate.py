@@ -1,13 +1,20 @@
-"""Rampage's Python driver: validate, seed, run the kernel in chunks, collect a DataFrame."""
+"""What Rampage's ``simulate`` (its :func:`~heron_sim.games.declare.light_game` driver) calls and
+collects: the kernel's outputs, its call, and the frame's columns, one row per game.
+
+Columns after the core ones: ``face``, ``winners`` (bit mask of the seats tied for first, 0 if
+unfinished; ``winner`` is -1 when it has several bits), ``skill_i``, ``end_reason`` (buildings,
+line6, cap), ``escaped``, ``fires`` (lines or zones completed), ``turns``, and per seat
+``score_i``, ``sets_i``, ``floors_i``, ``teeth_i`` (points of each source), ``char_i``,
+``eaten_i``, ``lost_i`` (teeth lost), ``topples_i``, ``escapes_i``, ``loser_i`` (filled line 6),
+``move_i``, ``throw_i``, ``drop_i``, ``blow_i`` (actions taken).
+"""
 
 from __future__ import annotations
-
-from typing import Callable
 
 import numpy as np
 import pandas as pd
 
-from ..driver import Driver, Out, packed_core
+from ..driver import Out, packed_core
 from . import engine as E
 from .rules import RampageRules
 
@@ -17,15 +24,29 @@ from .rules import RampageRules
 #: wrecker: goes for the richest standing building and nothing else (drop on it, throw at it,
 #: walk towards it; fixed tie-breaks, no draw), eats as greedy.
 STRATEGIES: tuple[str, ...] = ("greedy", "random", "wrecker")
-_CHUNK = 1000
+#: Games per kernel call.
+CHUNK = 1000
+
+#: The kernel writes one int64[NOG] row per game (winner, length, finished, end reason, ...) and
+#: float64[P, NOS] per seat (score, its sources, actions, ...).
+OUTPUTS = {"og": Out(np.int64, (E.NOG,)), "os": Out(np.float64, ("P", E.NOS))}
+#: The core columns, from the packed game row.
+CORE = packed_core("og", E.O_WINNER, E.O_LENGTH, E.O_FINISHED)
 
 
-def _kernel(ka, seed, first, strat, out) -> None:
+def prepare(rules: RampageRules, players: int):
+    """The kernel's arrays of the rules at ``players`` players."""
+    return rules.kernel_arrays(players)
+
+
+def kernel(ka, seed, first, strat, out) -> None:
+    """Play the games ``first ..`` of ``seed`` into this slice of the outputs."""
     E.play_batch(np.uint64(seed), first, strat, ka["pp"], ka["ip"], ka["fp"], ka["adj"], ka["b_dist"],
                  ka["b_floors"], ka["corner"], ka["veh_home"], out["og"], out["os"])
 
 
-def _columns(out, rules: RampageRules, players: int) -> dict:
+def columns(out, rules: RampageRules, players: int) -> dict:
+    """The game's columns, in the frame's order (see the module's doc)."""
     og, os_ = out["og"], out["os"]
     cols = {"face": rules.escape_face}
     skill = rules.seat_skills(players)
@@ -47,26 +68,3 @@ def _columns(out, rules: RampageRules, players: int) -> dict:
     mask = (best.astype(np.int64) << np.arange(players, dtype=np.int64)).sum(axis=1)
     cols["winners"] = np.where(og[:, E.O_FINISHED] > 0, mask, 0).astype(np.int64)
     return cols
-
-
-#: The driver (games.driver): the kernel writes one int64[NOG] row per game (winner, length,
-#: finished, end reason, ...) and float64[P, NOS] per seat (score, its sources, actions, ...).
-DRIVER = Driver(strategies=STRATEGIES, min_players=2, max_players=4,
-                outputs={"og": Out(np.int64, (E.NOG,)), "os": Out(np.float64, ("P", E.NOS))},
-                prepare=lambda rules, players: rules.kernel_arrays(players), kernel=_kernel, columns=_columns,
-                core=packed_core("og", E.O_WINNER, E.O_LENGTH, E.O_FINISHED),
-                chunk=_CHUNK)
-
-
-def simulate(rules: RampageRules, games: int, players: int, seed: int, strategies: list[str],
-             progress: Callable[[int], None] | None = None, first_game: int = 0) -> pd.DataFrame:
-    """Play ``games`` games (indices first_game ..) and return one row per game.
-
-    Columns: CORE_COLUMNS, then ``face``, ``winners`` (bit mask of the seats tied for first,
-    0 if unfinished; ``winner`` is -1 when it has several bits), ``skill_i``, ``end_reason`` (buildings, line6, cap),
-    ``escaped``, ``fires`` (lines or zones completed), ``turns``, and per seat ``score_i``,
-    ``sets_i``, ``floors_i``, ``teeth_i`` (points of each source), ``char_i``, ``eaten_i``,
-    ``lost_i`` (teeth lost), ``topples_i``, ``escapes_i``, ``loser_i`` (filled line 6),
-    ``move_i``, ``throw_i``, ``drop_i``, ``blow_i`` (actions taken).
-    """
-    return DRIVER.simulate(rules, games, players, seed, strategies, progress, first_game)
