@@ -1,27 +1,27 @@
 """Les Dragons du Mékong: programmed actions, stones and planks across a delta.
 
-See ``docs/games/mekong-dragons.md`` for every rule modelled and every assumption.
+See ``docs/games/mekong-dragons.md`` for every rule modelled and every assumption. Declared with
+:func:`~heron_sim.games.declare.light_game`: its rules dataclass (``rules.py``), its kernel's
+call and columns (``simulate.py``), its summary (``summary.py``).
 """
 
 from __future__ import annotations
 
 from .. import register
-from ..base import LightGame
+from ..declare import light_game
+from . import simulate as _run
 from .rules import MekongRules, load_rules
-from .simulate import STRATEGIES, simulate
+from .simulate import STRATEGIES
 from .summary import summarize
 
-GAME = register(LightGame(
-    name="mekong-dragons",
-    title="Les Dragons du Mékong",
-    strategies=STRATEGIES,
-    heuristics=("greedy", "blocker"),
-    min_players=2,
-    max_players=6,
-    load_rules=load_rules,
-    simulate=simulate,
-    summarize=summarize,
-    doc="docs/games/mekong-dragons.md",
+GAME = register(light_game(
+    name="mekong-dragons", title="Les Dragons du Mékong", package=__name__,
+    strategies=STRATEGIES, heuristics=("greedy", "blocker"), players=(2, 6),
+    outputs=_run.OUTPUTS, core=_run.CORE, prepare=_run.prepare, kernel=_run.kernel, columns=_run.columns,
+    chunk=_run.CHUNK, load_rules=load_rules, summarize=summarize, doc="docs/games/mekong-dragons.md",
 ))
+#: Play a batch: ``simulate(rules, games, players, seed, strategies=None, progress=None,
+#: first_game=0)``, one row per game (columns: ``simulate.py``'s doc).
+simulate = GAME.simulate
 
 __all__ = ["GAME", "MekongRules", "load_rules", "simulate", "summarize"]
