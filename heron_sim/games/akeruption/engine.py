@@ -378,9 +378,9 @@ def wall_ok_on_end(ends, e):
 @njit(cache=True)
 def play_turn(p, strat, state, temp, entered, taken, critical, flow, vwall, ends, meta, pile,
               walls, hand, res_w, bonus, kstats, built, params, fl, tiles_allowed):
-    """One turn of player ``p``: damage, lava tile(s), action cards, walls."""
+    """One turn of player ``p``: damage, lava tile(s), action cards (:func:`play_cards`), walls
+    (:func:`build_walls`)."""
     n_players = walls.shape[0]
-    sides = flow.shape[1]
     # ---- 1. damage to the village
     heat = damage(p, state, flow, vwall, bonus, kstats, params)
     if heat > 0:
@@ -392,6 +392,22 @@ def play_turn(p, strat, state, temp, entered, taken, critical, flow, vwall, ends
             place_tile(p, strat, state, ends, meta, pile, flow, walls, hand, res_w, bonus, kstats,
                        params, fl, n_players)
     # ---- 3. action cards: one more from the second zone; exchange, extra tile, cooling
+    play_cards(p, strat, state, temp, entered, taken, critical, flow, vwall, ends, meta, pile, walls, hand, res_w,
+               bonus, kstats, params, fl, tiles_allowed)
+    # ---- 4. walls: one, two from the first critical zone
+    build_walls(p, strat, state, temp, critical, flow, vwall, ends, meta, walls, bonus, kstats, built, params)
+
+
+@njit(cache=True)
+def play_cards(p, strat, state, temp, entered, taken, critical, flow, vwall, ends, meta, pile, walls, hand, res_w,
+               bonus, kstats, params, fl, tiles_allowed):
+    """Step 3 of a turn, the action cards: one more card from the second critical zone, then
+    (greedy and cautious) a card for each wall ``p`` needs now, two cards for a tile that burns a
+    rival now (greedy), cooling while over the hand limit or near burning (cautious: in the
+    first zone); random: each card exchanged, spent on cooling or on a tile, or kept, at random;
+    then discards down to the hand limit."""
+    n_players = walls.shape[0]
+    sides = flow.shape[1]
     if in_zone(temp[p], critical[1], params[P_STRICT]):
         hand[p, weighted(state, res_w)] += 1
     limit = params[P_HAND]
@@ -451,7 +467,14 @@ def play_turn(p, strat, state, temp, entered, taken, critical, flow, vwall, ends
                                kstats, params, fl, n_players)
     while hand[p].sum() > limit:                   # discard down to the hand limit
         hand[p, weighted(state, (hand[p] > 0) * 1)] -= 1
-    # ---- 4. walls: one, two from the first critical zone
+
+
+@njit(cache=True)
+def build_walls(p, strat, state, temp, critical, flow, vwall, ends, meta, walls, bonus, kstats, built, params):
+    """Step 4 of a turn, the walls: one, two from the first critical zone (greedy and cautious:
+    the best kind on an open village side facing a flow, else on the nearest open end of its
+    own; random: skip, a free village side or an open end, uniformly, with a kind it holds)."""
+    sides = flow.shape[1]
     n_build = 2 if in_zone(temp[p], critical[0], params[P_STRICT]) else 1
     for b in range(n_build):
         if walls[p].sum() == 0:
