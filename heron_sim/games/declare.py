@@ -60,4 +60,15 @@ def light_game(*, name: str, title: str, package: str, strategies: tuple[str, ..
     )
 
 
-__all__ = ["Driver", "Out", "light_game"]
+def kernel_parts(module) -> dict:
+    """:func:`light_game`'s driver arguments from a larger game's module of them (its
+    ``simulate.py``): ``OUTPUTS`` and ``kernel``, and where the module has them ``prepare``,
+    ``columns``, ``CORE`` (``core``) and ``CHUNK`` (``chunk``)."""
+    parts = {"outputs": module.OUTPUTS, "kernel": module.kernel}
+    for key, name in (("prepare", "prepare"), ("columns", "columns"), ("core", "CORE"), ("chunk", "CHUNK")):
+        if hasattr(module, name):
+            parts[key] = getattr(module, name)
+    return parts
+
+
+__all__ = ["Driver", "Out", "kernel_parts", "light_game"]

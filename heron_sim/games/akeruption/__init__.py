@@ -6,7 +6,7 @@ its kernel's call and columns (``simulate.py``), its summary (``summary.py``).""
 from __future__ import annotations
 
 from .. import register
-from ..declare import light_game
+from ..declare import kernel_parts, light_game
 from . import simulate as _run
 from .engine import STRATEGIES, STRATEGY_ID
 from .exact import hold_probability
@@ -17,11 +17,8 @@ GAME = register(light_game(
     name="akeruption", title="Akeruption", package=__name__,
     strategies=STRATEGIES, ids={name: STRATEGY_ID[name] for name in STRATEGIES},
     heuristics=("greedy", "cautious"), players=(MIN_PLAYERS, MAX_PLAYERS),
-    outputs=_run.OUTPUTS, prepare=_run.prepare, kernel=_run.kernel, columns=_run.columns, chunk=_run.CHUNK,
-    load_rules=load_rules, summarize=summarize, doc="docs/games/akeruption.md",
+    **kernel_parts(_run), load_rules=load_rules, summarize=summarize, doc="docs/games/akeruption.md",
 ))
-#: Play a batch: ``simulate(rules, games, players, seed, strategies=None, progress=None,
-#: first_game=0)``, one row per game (columns: ``simulate.py``'s doc).
-simulate = GAME.simulate
+simulate = GAME.simulate  # one row per game: columns in simulate.py's doc
 
 __all__ = ["GAME", "AkeruptionRules", "hold_probability", "load_rules", "simulate", "summarize"]

@@ -6,7 +6,7 @@ its kernel's call and columns (``simulate.py``), its summary (``summary.py``).""
 from __future__ import annotations
 
 from .. import register
-from ..declare import light_game
+from ..declare import kernel_parts, light_game
 from . import simulate as _run
 from .engine import STRATEGIES, STRATEGY_ID
 from .rules import MAX_PLAYERS, MIN_PLAYERS, FireMountainRules, load_rules
@@ -16,11 +16,8 @@ GAME = register(light_game(
     name="fire-mountain", title="La Colère de la Montagne de Feu", package=__name__,
     strategies=STRATEGIES, ids={name: STRATEGY_ID[name] for name in STRATEGIES},
     heuristics=("greedy", "hatcher"), players=(MIN_PLAYERS, MAX_PLAYERS),
-    outputs=_run.OUTPUTS, prepare=_run.prepare, kernel=_run.kernel, columns=_run.columns, chunk=_run.CHUNK,
-    load_rules=load_rules, summarize=summarize, doc="docs/games/fire-mountain.md",
+    **kernel_parts(_run), load_rules=load_rules, summarize=summarize, doc="docs/games/fire-mountain.md",
 ))
-#: Play a batch: ``simulate(rules, games, players, seed, strategies=None, progress=None,
-#: first_game=0)``, one row per game (columns: ``simulate.py``'s doc).
-simulate = GAME.simulate
+simulate = GAME.simulate  # one row per game: columns in simulate.py's doc
 
 __all__ = ["GAME", "FireMountainRules", "load_rules", "simulate", "summarize"]

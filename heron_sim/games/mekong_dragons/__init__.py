@@ -8,7 +8,7 @@ call and columns (``simulate.py``), its summary (``summary.py``).
 from __future__ import annotations
 
 from .. import register
-from ..declare import light_game
+from ..declare import kernel_parts, light_game
 from . import simulate as _run
 from .rules import MekongRules, load_rules
 from .simulate import STRATEGIES
@@ -17,11 +17,8 @@ from .summary import summarize
 GAME = register(light_game(
     name="mekong-dragons", title="Les Dragons du Mékong", package=__name__,
     strategies=STRATEGIES, heuristics=("greedy", "blocker"), players=(2, 6),
-    outputs=_run.OUTPUTS, core=_run.CORE, prepare=_run.prepare, kernel=_run.kernel, columns=_run.columns,
-    chunk=_run.CHUNK, load_rules=load_rules, summarize=summarize, doc="docs/games/mekong-dragons.md",
+    **kernel_parts(_run), load_rules=load_rules, summarize=summarize, doc="docs/games/mekong-dragons.md",
 ))
-#: Play a batch: ``simulate(rules, games, players, seed, strategies=None, progress=None,
-#: first_game=0)``, one row per game (columns: ``simulate.py``'s doc).
-simulate = GAME.simulate
+simulate = GAME.simulate  # one row per game: columns in simulate.py's doc
 
 __all__ = ["GAME", "MekongRules", "load_rules", "simulate", "summarize"]

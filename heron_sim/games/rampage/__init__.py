@@ -8,7 +8,7 @@ call and columns (``simulate.py``), its summary (``summary.py``).
 from __future__ import annotations
 
 from .. import register
-from ..declare import light_game
+from ..declare import kernel_parts, light_game
 from . import simulate as _run
 from .rules import RampageRules, load_rules
 from .simulate import STRATEGIES
@@ -17,11 +17,8 @@ from .summary import summarize
 GAME = register(light_game(
     name="rampage", title="Rampage (Terror in Meeple City)", package=__name__,
     strategies=STRATEGIES, heuristics=("greedy", "wrecker"), players=(2, 4),
-    outputs=_run.OUTPUTS, core=_run.CORE, prepare=_run.prepare, kernel=_run.kernel, columns=_run.columns,
-    chunk=_run.CHUNK, load_rules=load_rules, summarize=summarize, doc="docs/games/rampage.md",
+    **kernel_parts(_run), load_rules=load_rules, summarize=summarize, doc="docs/games/rampage.md",
 ))
-#: Play a batch: ``simulate(rules, games, players, seed, strategies=None, progress=None,
-#: first_game=0)``, one row per game (columns: ``simulate.py``'s doc).
-simulate = GAME.simulate
+simulate = GAME.simulate  # one row per game: columns in simulate.py's doc
 
 __all__ = ["GAME", "RampageRules", "load_rules", "simulate", "summarize"]
