@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 from numba import njit
 from numba.core import types
 from numba.np import arrayobj
@@ -60,6 +61,13 @@ def engine_indices_installed() -> bool:
 if _numba_fix_integer_index is not None and _numba_fix_integer_index.__code__.co_varnames[:5] == (
         "context", "builder", "idxty", "idx", "size"):
     arrayobj.fix_integer_index = _engine_index
+
+#: An unsigned array index: ``w[U(GUIDE + seat)]``. numba wraps a negative signed index around
+#: (``a[i + len(a)]``), a compare and a select on each address that LLVM keeps wherever it cannot
+#: prove ``i >= 0`` (nearly every index of the engine is a sum of fields read from the
+#: workspace); an unsigned one is used as it is. Only for an index that is never negative, and
+#: around the whole index (never inside the arithmetic: numba types int64 + uint64 as a float).
+U = np.uint64
 
 
 def hot(fn):
