@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..engine.jit import U
+
 from ..rules.rules import P_FINISH, P_MAX_ROUNDS
 from .game import play_game, play_rounds
 from .moves import pond_pushback
@@ -48,7 +50,7 @@ def make_workspace(R, sids, decide_fn):
     w[DECIDE_FN] = decide_fn
     w[PATIENCE] = -1
     for s in range(sids.shape[0]):
-        w[SID + s] = sids[s]
+        w[U(SID + s)] = sids[s]
     return w
 
 
@@ -77,25 +79,25 @@ def play_batch(seed, first_game, R, sids, sp, out, decide_fn):
     rows = R[R_ROWS]
     if rows != 0:
         for g in range(7):
-            sets = max(sets, R[rows * (g + 1) + R_TSET] + 1)
+            sets = max(sets, R[U(rows * (g + 1) + R_TSET)] + 1)
     luck = width >= ncols + LUCK_COLUMNS and sp.shape[0] == sets * (sids.shape[0] + 1)
     if luck:
         w[LUCK_ROW] = sids.shape[0] + 1  # the row after the seats' (of each block)
-        w[LUCK_OFF] = int(sp[sp.shape[0] - 1, 0])
+        w[LUCK_OFF] = int(sp[U(sp.shape[0] - 1), 0])
     if width > ncols:
         width = ncols
     for g in range(n_games):
         stream_start(seed, first_game + g, rng)
         play_game(w, R, rng, sp)
         for k in range(width):
-            out[g, k] = w[row + k]
+            out[g, k] = w[U(row + k)]
         if luck:
             for s in range(MAX_SEATS):
-                out[g, ncols + s] = w[LUCK + s]
+                out[g, ncols + s] = w[U(LUCK + s)]
             for k in range(MAX_SEATS * LUCK_WEIGHTS):  # the weighted lucks (strategies.luck_weights)
-                out[g, ncols + MAX_SEATS + k] = w[LUCKW + k]
+                out[g, ncols + MAX_SEATS + k] = w[U(LUCKW + k)]
             for k in range(MAX_SEATS * LAND_SLOTS):  # the landing lucks (strategies.luck_turn.land_luck)
-                out[g, ncols + MAX_SEATS * (1 + LUCK_WEIGHTS) + k] = w[LAND + k]
+                out[g, ncols + MAX_SEATS * (1 + LUCK_WEIGHTS) + k] = w[U(LAND + k)]
 
 
 @njit(cache=True, nogil=True)
@@ -108,10 +110,10 @@ def play_turns(seed, first_turn, R, guide, sid, sp_row, out, decide_fn):
     sids = np.full(players, sid, dtype=np.int64)
     sp = np.zeros((players, sp_row.shape[0]), dtype=np.float64)
     for p in range(players):
-        sp[p, :] = sp_row
+        sp[U(p), :] = sp_row
     w = make_workspace(R, sids, decide_fn)
     rng = np.zeros(3, dtype=np.uint64)
-    w[GUIDE + 1] = 6 if guide != 6 else 5
+    w[U(GUIDE + 1)] = 6 if guide != 6 else 5
     seat = sids[0] - sid  # 0, typed like a seat (not a literal: one compiled turn for all)
     rows = R[R_ROWS]
     if rows != 0:  # rules by guide: the guide's row (the caller passes the parameter row of its
@@ -122,7 +124,7 @@ def play_turns(seed, first_turn, R, guide, sid, sp_row, out, decide_fn):
         stream_start(seed, first_turn + t, rng)
         w[GUIDE] = guide
         w[READY] = 1
-        w[READY + 1] = 1
+        w[U(READY + 1)] = 1
         outcome, value = roll_phase(seat, w, R, rng, sp)
         if outcome != OUT_POND and outcome != OUT_ANXIETY:
             value = score_dice(seat, w, R, rng, sp)
