@@ -110,3 +110,15 @@ def test_the_finish_luck_narrows_the_intervals():
     base = variance_ratio(adjusted_win_rates(without))["seat"]
     assert all(f > b for f, b in zip(full, base)), (full, base)
     assert min(full) > 2.0, full
+
+
+def test_a_valuation_that_peeks_at_the_outcome_is_caught():
+    """Negative control: the finish luck counted only where it turned out positive (a weight that
+    peeks at the dice's outcome: 1 where the rolls went the seat's way) leaves 4.5 σ on the same
+    test, each seat, where the honest luck of the same games stays within it."""
+    frame = simulate(Rules.build(mode="8d8", players=4), 3000, seed=71, strategies="greedy,prudent,expert,racer",
+                     luck=True)
+    F = _finish(frame, 4)
+    assert max(abs(_z(F[:, s])) for s in range(4)) < Z
+    peek = np.where(F > 0, F, 0.0)
+    assert min(_z(peek[:, s]) for s in range(4)) > Z
