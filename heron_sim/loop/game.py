@@ -10,7 +10,7 @@ from ..engine.layout import (
     C_PONDS, C_POS, C_PUSHBACK, C_ROUNDS, C_SEAT_POND_BACK, C_SEAT_POND_HITS, C_SEAT_PONDS, C_SKIPPED,
     C_TURNS, C_WINNER, COUNTS, DPTR, GUIDE, LEAD,
     MAX_SEATS, OUT_ANXIETY, OUT_POND, PLAYERS, POS, PROT, READY, ROUND, ROW, RPTR, SID, SKIP,
-    WINNER, BONUS, R_ROWS, R_TSET, X_CONS_ANX, X_CONS_NOSET, X_EXTRA_ROLLS, X_START, LUCK, LUCK_ROW, LAND, LAND_SLOTS,
+    WINNER, BONUS, R_ROWS, R_TSET, X_CONS_ANX, X_CONS_NOSET, X_EXTRA_ROLLS, X_START, LUCK, LUCK_ROW, LAND, LAND_SLOTS, FINL,
 )
 from .moves import forward, move_back, pond_pushback
 from ..engine.rng import below
@@ -129,6 +129,8 @@ def reset_game(w):
     luck_weights.reset(w)
     for k in range(MAX_SEATS * LAND_SLOTS):  # each seat's landing luck (luck_turn.land_luck)
         w[U(LAND + k)] = 0
+    for k in range(MAX_SEATS):  # each seat's finish luck (luck_turn.land_luck)
+        w[U(FINL + k)] = 0
 
 
 @hot

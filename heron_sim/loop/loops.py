@@ -21,7 +21,7 @@ from .moves import pond_pushback
 from ..engine.layout import (
     DECIDE_FN, DSCRIPT, DSCRIPT_LEN, GUIDE, LEAD, NDICE, PLAYERS, R_NDICE, R_ROWS, READY, ROLL, ROW, RSCRIPT,
     RSCRIPT_LEN, SID, USED, C_SQUARES, HEADER, OUT_ANXIETY, OUT_POND, PATIENCE, PMEMO, PMEMO_LEN,
-    LAND, LAND_SLOTS, LUCK, LUCK_COLUMNS, LUCK_OFF, LUCK_ROW, LUCK_WEIGHTS, LUCKW, MAX_SEATS, R_TSET,
+    FINL, LAND, LAND_SLOTS, LUCK, LUCK_COLUMNS, LUCK_OFF, LUCK_ROW, LUCK_WEIGHTS, LUCKW, MAX_SEATS, R_TSET,
 )
 from ..strategies.dispatch import workspace_words
 from ..engine.rng import stream_start
@@ -67,7 +67,8 @@ def play_batch(seed, first_game, R, sids, sp, out, decide_fn):
     rules (heron_sim.loop.game.turn_rules), the luck row of that block's rules (every luck row's
     block at the same offset). Those columns get each seat's luck in units of 2**-LUCK_SHIFT
     squares, then each seat's LUCK_WEIGHTS weighted lucks (heron_sim.strategies.luck_weights), then
-    each seat's LAND_SLOTS landing lucks (heron_sim.strategies.luck_turn.land_luck).
+    each seat's LAND_SLOTS landing lucks (heron_sim.strategies.luck_turn.land_luck), then each
+    seat's finish luck (the same function).
     The games are the same either way."""
     n_games = out.shape[0]
     width = out.shape[1]
@@ -98,6 +99,8 @@ def play_batch(seed, first_game, R, sids, sp, out, decide_fn):
                 out[g, ncols + MAX_SEATS + k] = w[U(LUCKW + k)]
             for k in range(MAX_SEATS * LAND_SLOTS):  # the landing lucks (strategies.luck_turn.land_luck)
                 out[g, ncols + MAX_SEATS * (1 + LUCK_WEIGHTS) + k] = w[U(LAND + k)]
+            for s in range(MAX_SEATS):  # the finish lucks (strategies.luck_turn.land_luck)
+                out[g, ncols + MAX_SEATS * (1 + LUCK_WEIGHTS + LAND_SLOTS) + s] = w[U(FINL + s)]
 
 
 @njit(cache=True, nogil=True)

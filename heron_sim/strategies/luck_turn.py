@@ -16,12 +16,12 @@ from __future__ import annotations
 
 from ..engine.jit import U, hot
 from ..engine.layout import (
-    AIGLE, EAGLE_FACES, FACE, FREE, FRESH, HERON, KEEP, COUNTS, LAND, LAND_SLOTS, LOUP, LUCK, LUCK_OFF, LUCK_POST,
+    AIGLE, EAGLE_FACES, FACE, FINL, FREE, FRESH, HERON, KEEP, COUNTS, LAND, LAND_SLOTS, LOUP, LUCK, LUCK_OFF, LUCK_POST,
     LUCK_PRE,
     LUCK_ROW, LUCK_SHIFT, MAX_FACES, NDICE, PLAYERS, POS, PROT, R_BOARD, R_FACES, R_NFACES, RESERVED, ROLLS_LEFT,
     STATUS, X_EAGLE_DRAWS,
 )
-from ..rules.rules import P_FINISH
+from ..rules.rules import P_EXACT, P_FINISH
 from .expert import _column, _rank, anxiety_value, max_of_draws, slot0_animal, table_of
 from .expert_column import sort6_desc
 from .expert_dp import ACTION_BITS
@@ -222,7 +222,8 @@ def land_luck(seat, w, R, sp, after, r):
     + k]`` (``k``: the square's rank among the special ones). Mean zero given the state before
     the roll, whoever plays: the law before is the exact expectation of the law after. Where the
     pawn really lands after the player's own choices, a power or a Lion's rescue may differ; that
-    part is not counted (no bias, less measured)."""
+    part is not counted (no bias, less measured). Then the same for the finish (``w[FINL +
+    seat]``): the chance that the turn reaches it."""
     before = w[LUCK_PRE]
     if before < 0:
         return
@@ -248,6 +249,20 @@ def land_luck(seat, w, R, sp, after, r):
                 x = (1.0 if a == d else 0.0) - sp[U(lr), U(before + d)]
             w[U(LAND + seat * LAND_SLOTS + k)] += int(round(x * _SCALE))
         k += 1
+    # the finish (issue 59 item 1): the chance that the turn reaches it (exactly, with the exact
+    # finish), after the roll minus before, added to w[FINL + seat]. Mean zero like the squares'
+    # (the law before is the exact expectation of the law after); a win is reaching the finish,
+    # so this is the race's threshold, in chances, that a luck in squares cannot see
+    d0 = max(R[P_FINISH] - pos, 1)
+    if d0 < amax:
+        d1 = d0 + 1 if R[P_EXACT] != 0 else amax
+        x = 0.0
+        for d in range(d0, d1):
+            if law >= 0:
+                x += sp[U(lr), U(law + d)] - sp[U(lr), U(before + d)]
+            else:
+                x += (1.0 if a == d else 0.0) - sp[U(lr), U(before + d)]
+        w[U(FINL + seat)] += int(round(x * _SCALE))
 
 
 @hot
