@@ -80,9 +80,9 @@ def test_the_engine_functions_are_compiled_without_the_wrap_around_and_numba_is_
     assert last(np.arange(5), -1) == 4  # a user's negative index still counts from the end
 
 
-def _signed_indices(path) -> list[str]:
+def _signed_indices(source: str, name: str) -> list[str]:
     """Variable indices of the engine's arrays not written unsigned in the compiled functions."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = ast.parse(source)
     found = []
     for fn in ast.walk(tree):
         if not isinstance(fn, ast.FunctionDef) or not any(
@@ -96,15 +96,29 @@ def _signed_indices(path) -> list[str]:
                 constant = isinstance(e, ast.Constant) or (isinstance(e, ast.Name) and e.id.isupper())
                 unsigned = isinstance(e, ast.Call) and ast.unparse(e.func) in ("U", "_U")
                 if not (constant or unsigned or isinstance(e, ast.Slice)):
-                    found.append(f"{path.name}:{node.lineno} {fn.name}: {ast.unparse(node)}")
+                    found.append(f"{name}:{node.lineno} {fn.name}: {ast.unparse(node)}")
     return found
 
 
 def test_the_hot_modules_index_their_arrays_unsigned():
     """A variable index of ``w``, ``R`` or ``sp`` in a hot module is ``U(...)`` (a constant field
     needs none: LLVM sees it is not negative)."""
-    found = [f for rel in HOT_MODULES for f in _signed_indices(ROOT / "heron_sim" / rel)]
+    found = [f for rel in HOT_MODULES
+             for f in _signed_indices((ROOT / "heron_sim" / rel).read_text(encoding="utf-8"), rel)]
     assert not found, "\n".join(found[:20])
+
+
+def test_the_generated_dispatchers_index_unsigned():
+    """The generated ``decide``, fused turn and scoring (a strategy id read at every turn and
+    decision) and each kernel's own ``decide`` read ``w[U(SID + seat)]``."""
+    from heron_sim.loop import kernels
+    from heron_sim.strategies import dispatch
+
+    sources = {"dispatch": dispatch.dispatch_source(), "shared": kernels.decide_source(kernels.SHARED)}
+    sources.update({f"decide {sid}": kernels.decide_source((sid,)) for sid in kernels._strategies()})
+    found = [f for name, src in sources.items() for f in _signed_indices(src, name)]
+    assert not found, "\n".join(found[:20])
+    assert all("w[U(SID + seat)]" in src for src in sources.values())
 
 
 def test_bounds_checking_catches_a_negative_index_in_an_engine_function():
