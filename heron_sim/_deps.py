@@ -3,8 +3,7 @@
 ``heron_sim._numba_cache`` patches numba's cache machinery (private classes of
 ``numba.core.caching`` and ``Dispatcher.enable_caching``), the kernels pass numba's private
 ``_nrt=False`` and the plug-in strategies' intrinsic uses ``numba.core.cgutils`` (all listed in
-:data:`NUMBA_HOOKS`); the engine's indices use numba's array lowering where it has the expected
-shape (:data:`NUMBA_SPEED_HOOKS`: speed only, no error when absent); the command line catches the exceptions of the click that typer vendors as the
+:data:`NUMBA_HOOKS`); the command line catches the exceptions of the click that typer vendors as the
 private ``typer._click``. pyproject.toml pins both below their next untested minor; if another
 version is installed anyway, the check below fails at import with one line naming the version
 instead of an ``AttributeError`` deep inside the first compile.
@@ -31,24 +30,6 @@ NUMBA_HOOKS = {
     "numba.core.cgutils": ("unpack_tuple",),
     "numba.core.registry": ("CPUDispatcher",),
 }
-
-
-#: numba internals used where present, for speed only (their absence changes no result, so
-#: it is no error): numba's ``fix_integer_index`` of the array lowering, replaced at import by
-#: heron_sim.engine.jit with one that skips the wrap-around of a negative index in the engine's
-#: functions only (by their mangled names; every other function, a user's own ``@njit`` code
-#: included, is lowered by numba's function itself). Whether it is installed is part of the
-#: engine's kernel cache key (heron_sim._numba_cache.component).
-NUMBA_SPEED_HOOKS = {
-    "numba.np.arrayobj": ("fix_integer_index",),
-}
-
-
-def missing_speed_hooks(numba_module) -> list[str]:
-    """The hooks of :data:`NUMBA_SPEED_HOOKS` that ``numba_module`` lacks (dotted names)."""
-    import numba.np.arrayobj  # noqa: F401
-
-    return _missing(NUMBA_SPEED_HOOKS, numba_module)
 
 
 class DependencyError(ImportError):

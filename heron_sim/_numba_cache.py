@@ -67,10 +67,6 @@ def component(kind: str) -> str:
         games = _PACKAGE / "games"
         paths += list((games / kind[5:]).rglob("*.py")) + list(games.glob("*.py"))
     _hash_paths(paths, digest)
-    if kind == "engine":  # kernels lowered with or without numba's wrap-around (heron_sim._deps)
-        from .engine.jit import engine_indices_installed
-
-        digest.update(b"engine-indices:%d" % engine_indices_installed())
     return f"{kind}-{digest.hexdigest()[:16]}"
 
 

@@ -95,7 +95,7 @@ def check_memory(n_bytes: float, what: str, hint: str) -> None:
 def frame_bytes_per_game(rules: Rules, luck: bool = False) -> int:
     """Peak bytes per game of :func:`simulate` (the kernel's rows, then the frame's columns;
     with ``luck``, the luck's columns: every seat's in the rows, the seats played in the frame)."""
-    extra = 8 * L.LUCK_COLUMNS + rules.players * (8 + 4 * (L.LUCK_WEIGHTS + L.LAND_SLOTS)) if luck else 0
+    extra = 8 * L.LUCK_COLUMNS + rules.players * (8 + 4 * (L.LUCK_WEIGHTS + L.LAND_SLOTS + 1)) if luck else 0
     return 2 * 8 * L.n_columns(rules.finish) + 64 + extra
 
 
@@ -337,6 +337,9 @@ def frame_of_columns(block: np.ndarray, width: int, rules: Rules, seed: int, sea
             at = L.MAX_SEATS * (1 + L.LUCK_WEIGHTS) + s * L.LAND_SLOTS
             for j, q in enumerate(landing_squares(rules)):
                 lucks[f"luck_seat{s + 1}_sq{q}"] = (raw[at + j] / unit).astype(np.float32)
+        for s in range(P):  # the finish lucks (float32; issue 59 item 1)
+            at = L.MAX_SEATS * (1 + L.LUCK_WEIGHTS + L.LAND_SLOTS) + s
+            lucks[f"luck_seat{s + 1}_finish"] = (raw[at] / unit).astype(np.float32)
         df = pd.concat([df, pd.DataFrame(lucks)], axis=1)  # one block a dtype
     return df
 

@@ -1,16 +1,19 @@
-"""The engine's array indices (heron_sim.engine.jit): compiled without numba's wrap-around of a
-negative index, and never negative.
+"""The engine's array indices (heron_sim.engine.jit): written unsigned, ``w[U(i)]``, so numba
+compiles them without its wrap-around of a negative index, and never negative.
 
 Numba reads ``a[i]`` with a signed ``i`` as ``a[i + len(a)]`` where ``i < 0`` (a compare and a
-select on each address); the Héron engine's functions are compiled without it
-(``jit._engine_index``), which is right only if the engine never indexes from the end. The fast
-tests check that the replacement is in place and reaches the engine's functions only; the slow
-one plays every strategy, the luck, the modes and several variants, rules by guide and by player
-count among them, with numba's bounds checking
-on (``NUMBA_BOUNDSCHECK=1``, its own kernel cache), which raises at any negative index."""
+select on each address); an unsigned index is used as it is, which is right only if the engine
+never indexes from the end. Numba's own lowering is left alone (issue 62 item 5: no private part
+of numba replaced, so a user's ``@njit`` code in the same process indexes as numba does). The
+fast tests check the engine's functions compile without the wrap-around, that the hot modules
+write every variable index of the workspace, the rules and the tables unsigned, and that bounds
+checking still catches a negative one; the slow one plays every strategy, the luck, the modes
+and several variants, rules by guide and by player count among them, with numba's bounds
+checking on (``NUMBA_BOUNDSCHECK=1``, its own kernel cache), which raises at any negative index."""
 
 from __future__ import annotations
 
+import ast
 import os
 import subprocess
 import sys
@@ -21,7 +24,6 @@ import numpy as np
 import pytest
 from numba.np import arrayobj
 
-from heron_sim.engine import jit
 from heron_sim.engine.layout import GUIDE
 from heron_sim.loop.turn import swap_guides
 
@@ -29,64 +31,106 @@ from .helpers import ROOT
 
 pytestmark = pytest.mark.exact
 
+#: The modules of the games' hot paths whose compiled functions index the workspace ``w``, the
+#: rules ``R`` and the strategies' tables ``sp`` (and their rows) with unsigned indices only.
+HOT_MODULES = [
+    "loop/game.py", "loop/turn.py", "loop/squares.py", "loop/moves.py", "loop/powers.py", "loop/loops.py",
+    "engine/dice.py", "engine/rulebook.py",
+    "strategies/expert_turn.py", "strategies/expert_scan.py", "strategies/expert.py",
+    "strategies/expert_values.py", "strategies/expert_column.py", "strategies/human.py",
+    "strategies/greedy_turn.py", "strategies/greedy.py", "strategies/common.py", "strategies/racer.py",
+    "strategies/prudent.py", "strategies/prudent_turn.py", "strategies/random_policy.py",
+    "strategies/luck_turn.py", "strategies/luck_weights.py",
+]
+_ARRAYS = {"w", "R", "sp", "row", "Rg", "spg"}
 
-def _compiled(module: str, **options):
-    """A fresh compiled copy of heron_sim.loop.turn.swap_guides (four signed indices, ``GUIDE + a``
-    ...) named as a function of ``module``."""
-    src = swap_guides.py_func
-    fn = type(src)(src.__code__, src.__globals__, "swap_guides")
-    fn.__module__ = module
+
+def _user_swap(a, b, w):
+    """swap_guides as a user would write it: four signed indices."""
+    g = w[GUIDE + a]
+    r = w[GUIDE + 1 + a]
+    w[GUIDE + a] = w[GUIDE + b]
+    w[GUIDE + 1 + a] = w[GUIDE + 1 + b]
+    w[GUIDE + b] = g
+    w[GUIDE + 1 + b] = r
+
+
+def _compiled(fn, **options):
     f = numba.njit(_nrt=False, **options)(fn)
     f.compile("(int64, int64, int64[::1])")
     return f
 
 
-def _wrap_selects(module: str) -> int:
+def _wrap_selects(fn) -> int:
     """The selects of numba's wrap-around (one per signed index) in the compiled function."""
-    ir = next(iter(_compiled(module).inspect_llvm().values()))
+    ir = next(iter(_compiled(fn).inspect_llvm().values()))
     return ir[ir.index("define"):].count("select")
 
 
-def test_the_engine_functions_are_compiled_without_the_wrap_around_and_others_keep_it():
-    assert jit.engine_indices_installed()  # numba's fix_integer_index found and replaced
-    for module in ("heron_sim.engine.probe", "heron_sim.loop.turn", "heron_sim.strategies.expert_turn",
-                   "heron_sim._kernels_0123456789abcdef_shared.game"):
-        assert _wrap_selects(module) == 0, module
-    for module in ("heron_sim.games.base", "heron_sim.analysis.stats", "tests.probe", "__main__"):
-        assert _wrap_selects(module) == 4, module  # four signed indices, each wrapped
+def test_the_engine_functions_are_compiled_without_the_wrap_around_and_numba_is_left_alone():
+    assert _wrap_selects(swap_guides.py_func) == 0  # unsigned indices: no wrap-around
+    assert _wrap_selects(_user_swap) == 4  # control: four signed indices, each wrapped
+    # numba's own lowering, not replaced: heron-sim patches nothing of numba's array indexing
+    assert arrayobj.fix_integer_index.__module__ == "numba.np.arrayobj"
+
+    @numba.njit
+    def last(a, i):
+        return a[i]
+
+    assert last(np.arange(5), -1) == 4  # a user's negative index still counts from the end
 
 
-def test_with_numbas_own_indexing_the_engine_functions_keep_the_wrap_around(monkeypatch):
-    """Negative control: the count above sees the wrap-around where numba's function is used."""
-    monkeypatch.setattr(arrayobj, "fix_integer_index", jit._numba_fix_integer_index)
-    assert not jit.engine_indices_installed()
-    assert _wrap_selects("heron_sim.engine.probe") == 4
+def _signed_indices(source: str, name: str) -> list[str]:
+    """Variable indices of the engine's arrays not written unsigned in the compiled functions."""
+    tree = ast.parse(source)
+    found = []
+    for fn in ast.walk(tree):
+        if not isinstance(fn, ast.FunctionDef) or not any(
+                ast.unparse(d).startswith(("hot", "njit")) for d in fn.decorator_list):
+            continue
+        for node in ast.walk(fn):
+            if not (isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name)
+                    and node.value.id in _ARRAYS):
+                continue
+            for e in node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]:
+                constant = isinstance(e, ast.Constant) or (isinstance(e, ast.Name) and e.id.isupper())
+                unsigned = isinstance(e, ast.Call) and ast.unparse(e.func) in ("U", "_U")
+                if not (constant or unsigned or isinstance(e, ast.Slice)):
+                    found.append(f"{name}:{node.lineno} {fn.name}: {ast.unparse(node)}")
+    return found
 
 
-def test_the_hook_is_listed_with_the_private_parts_and_keys_the_kernel_cache(monkeypatch):
-    """numba's lowering replaced at import is a private part listed in heron_sim._deps (speed
-    only), and whether it is installed is part of the engine's cache folder name: kernels
-    lowered with and without the wrap-around never share a cache."""
-    from heron_sim import _deps, _numba_cache
+def test_the_hot_modules_index_their_arrays_unsigned():
+    """A variable index of ``w``, ``R`` or ``sp`` in a hot module is ``U(...)`` (a constant field
+    needs none: LLVM sees it is not negative)."""
+    found = [f for rel in HOT_MODULES
+             for f in _signed_indices((ROOT / "heron_sim" / rel).read_text(encoding="utf-8"), rel)]
+    assert not found, "\n".join(found[:20])
 
-    assert _deps.NUMBA_SPEED_HOOKS["numba.np.arrayobj"] == ("fix_integer_index",)
-    assert _deps.missing_speed_hooks(numba) == []
-    on = _numba_cache.component.__wrapped__("engine")
-    monkeypatch.setattr(arrayobj, "fix_integer_index", jit._numba_fix_integer_index)
-    off = _numba_cache.component.__wrapped__("engine")
-    assert on != off and on.split("-")[0] == off.split("-")[0] == "engine"
+
+def test_the_generated_dispatchers_index_unsigned():
+    """The generated ``decide``, fused turn and scoring (a strategy id read at every turn and
+    decision) and each kernel's own ``decide`` read ``w[U(SID + seat)]``."""
+    from heron_sim.loop import kernels
+    from heron_sim.strategies import dispatch
+
+    sources = {"dispatch": dispatch.dispatch_source(), "shared": kernels.decide_source(kernels.SHARED)}
+    sources.update({f"decide {sid}": kernels.decide_source((sid,)) for sid in kernels._strategies()})
+    found = [f for name, src in sources.items() for f in _signed_indices(src, name)]
+    assert not found, "\n".join(found[:20])
+    assert all("w[U(SID + seat)]" in src for src in sources.values())
 
 
 def test_bounds_checking_catches_a_negative_index_in_an_engine_function():
-    """What the slow test relies on: under bounds checking an engine function's negative index
-    raises (it is not wrapped to the end of the array)."""
+    """What the slow test relies on: under bounds checking an unsigned index made of a negative
+    value raises (it is not wrapped to the end of the array)."""
     w = np.zeros(64, dtype=np.int64)
-    f = _compiled("heron_sim.engine.probe", boundscheck=True)
+    f = _compiled(swap_guides.py_func, boundscheck=True)
     f(1, 2, w)
     with pytest.raises(IndexError):
         f(1, -GUIDE - 1, w)
-    g = _compiled("tests.probe", boundscheck=True)
-    g(1, -GUIDE - 1, w)  # outside the engine a negative index is wrapped, as numba does
+    g = _compiled(_user_swap, boundscheck=True)
+    g(1, -GUIDE - 1, w)  # a signed negative index is wrapped, as numba does
 
 
 _PLAY = textwrap.dedent("""

@@ -156,6 +156,10 @@ def luck_features(df) -> np.ndarray | None:
     for q in squares:  # the landing lucks (luck_turn.land_luck): the seat's own, the others' summed
         Lq = df[[f"{c}_{q}" for c in cols]].to_numpy(dtype=float)
         feats += [Lq, Lq.sum(axis=1, keepdims=True) - Lq]
+    fin = [f"{c}_finish" for c in cols]
+    if all(c in df.columns for c in fin):  # the finish lucks (issue 59 item 1): own, the others' summed
+        Lf = df[fin].to_numpy(dtype=float)
+        feats += [Lf, Lf.sum(axis=1, keepdims=True) - Lf]
     return np.stack(feats, axis=2).reshape(len(df), P, len(feats))
 
 
@@ -226,12 +230,14 @@ def _holder_control(C: np.ndarray, holder: np.ndarray) -> np.ndarray:
     return np.where(holder >= 0, C[np.arange(C.shape[0]), np.clip(holder, 0, None)], 0.0)
 
 
-def adjusted_win_rates(df, guides: tuple[str, ...] | None = None) -> dict:
+def adjusted_win_rates(df, guides: tuple[str, ...] | None = None, features: np.ndarray | None = None) -> dict:
     """``win_rate_by_seat_adjusted`` (+ ``_ci``, ``_se``), the same by guide, and
     ``first_player_advantage_adjusted`` (+ ``_ci``; seat 1's win rate − 1/players), beside the
     plain standard errors ``win_rate_by_seat_se`` / ``win_rate_by_guide_se`` and the plain
     ``first_player_advantage`` (+ ``_ci``, normal). The adjusted figures are None when the frame
-    has no luck columns (the plain ones are always given)."""
+    has no luck columns (the plain ones are always given). ``features``: the seats' luck features
+    ([games, players, k], each of mean zero) to use instead of the frame's (:func:`luck_features`;
+    experiments/luck_chances.py)."""
     from ..animals import NAMES as ANIMALS
 
     adjusted_keys = ("win_rate_by_seat_adjusted", "win_rate_by_seat_adjusted_ci", "win_rate_by_seat_adjusted_se",
@@ -246,7 +252,7 @@ def adjusted_win_rates(df, guides: tuple[str, ...] | None = None) -> dict:
     fin = df["finished"].to_numpy(bool).astype(float)
     if fin.sum() == 0:
         return out
-    X = luck_features(df)
+    X = luck_features(df) if features is None else features
     Y = np.stack([(winner == s).astype(float) for s in range(P)], axis=1)
     C, Cin = (None, None) if X is None else seat_controls(X, Y, inner=True)
     seat_se = [plain_rate_se((winner == s).astype(float), fin) for s in range(P)]

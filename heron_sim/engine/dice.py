@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .jit import hot
+from .jit import U, hot
 from .layout import (
     COUNTS, FACE, FREE, FRESH, HERON, KEEP, MAX_FACES, NDICE, PATIENCE, R_FACES, R_NFACES, R_REJECT,
     RESERVED, RPTR, RSCRIPT, RSCRIPT_LEN, STATUS, X_PATIENCE_DOUBLING,
@@ -21,8 +21,8 @@ def roll_die(i, w, R, rng):
     p = w[RPTR]
     if p < w[RSCRIPT_LEN]:
         w[RPTR] = p + 1
-        return w[w[RSCRIPT] + p]
-    return R[R_FACES + MAX_FACES * i + below(rng, R[R_NFACES + i])]
+        return w[U(w[RSCRIPT] + p)]
+    return R[U(R_FACES + MAX_FACES * i + below(rng, R[U(R_NFACES + i)]))]
 
 
 @hot
@@ -39,20 +39,20 @@ def roll_free_dice(w, R, rng):
     bits = np.uint64(0)
     chunks = 0
     for i in range(w[NDICE]):
-        if w[STATUS + i] == FREE:
+        if w[U(STATUS + i)] == FREE:
             if scripted:
                 f = roll_die(i, w, R, rng)
             else:
-                k, s, bits, chunks = draw_index(np.uint64(R[R_NFACES + i]), np.uint64(R[R_REJECT + i]),
+                k, s, bits, chunks = draw_index(np.uint64(R[U(R_NFACES + i)]), np.uint64(R[U(R_REJECT + i)]),
                                                 s, bits, chunks)
-                f = R[R_FACES + MAX_FACES * i + k]
-            w[FACE + i] = f
-            w[FRESH + i] = 1
+                f = R[U(R_FACES + MAX_FACES * i + k)]
+            w[U(FACE + i)] = f
+            w[U(FRESH + i)] = 1
             if f == HERON:
-                w[STATUS + i] = RESERVED
+                w[U(STATUS + i)] = RESERVED
                 new_herons += 1
         else:
-            w[FRESH + i] = 0
+            w[U(FRESH + i)] = 0
     if not scripted:
         rng[0] = s
     return new_herons
@@ -62,7 +62,7 @@ def roll_free_dice(w, R, rng):
 def reserved_herons(w):
     n = 0
     for i in range(w[NDICE]):
-        if w[STATUS + i] == RESERVED:
+        if w[U(STATUS + i)] == RESERVED:
             n += 1
     return n
 
@@ -71,9 +71,9 @@ def reserved_herons(w):
 def count_animals(w):
     """w[COUNTS + a] = dice showing animal a (herons included at index 6)."""
     for a in range(7):
-        w[COUNTS + a] = 0
+        w[U(COUNTS + a)] = 0
     for i in range(w[NDICE]):
-        w[COUNTS + w[FACE + i]] += 1
+        w[U(COUNTS + w[U(FACE + i)])] += 1
 
 
 @hot
@@ -83,11 +83,11 @@ def best_set(w, guide):
     size = 0
     animal = 0
     for a in range(6):
-        c = w[COUNTS + a]
+        c = w[U(COUNTS + a)]
         if c > size:
             size = c
             animal = a
-    if guide < 6 and size > 0 and w[COUNTS + guide] == size:
+    if guide < 6 and size > 0 and w[U(COUNTS + guide)] == size:
         animal = guide
     return size, animal
 
@@ -98,12 +98,12 @@ def newly_kept_count(w):
     newly = 0
     free_left = 0
     for i in range(w[NDICE]):
-        if w[STATUS + i] == FREE:
-            if w[KEEP + i] != 0:
+        if w[U(STATUS + i)] == FREE:
+            if w[U(KEEP + i)] != 0:
                 newly += 1
             else:
                 free_left += 1
-        elif w[FRESH + i] != 0:
+        elif w[U(FRESH + i)] != 0:
             newly += 1
     return newly, free_left
 
@@ -116,7 +116,7 @@ def heron_earns_doubling(guide, size, w, R):
     (k + HERON_SET_SHIFT * min_set)."""
     k = R[P_HERON_DOUBLING] % HERON_SET_SHIFT
     min_set = R[P_HERON_DOUBLING] // HERON_SET_SHIFT
-    return guide == HERON and k > 0 and w[COUNTS + HERON] >= k and size >= min_set
+    return guide == HERON and k > 0 and w[U(COUNTS + HERON)] >= k and size >= min_set
 
 
 @hot

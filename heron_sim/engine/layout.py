@@ -127,8 +127,10 @@ LAND_SLOTS = 16  # the board's first special squares whose landing luck is count
 LUCK_PRE = LUCKW + MAX_SEATS * LUCK_WEIGHTS  # index of the law before a reroll in the luck row (-1: none)
 LUCK_POST = LUCK_PRE + 1  # column of the state just rolled in the luck row's tables (-1: none)
 LAND = LUCK_POST + 1  # [MAX_SEATS * LAND_SLOTS] each seat's landing luck by special square this game
-LUCK_COLUMNS = MAX_SEATS * (1 + LUCK_WEIGHTS + LAND_SLOTS)  # the output columns luck adds (loops.play_batch)
-HEADER = LAND + MAX_SEATS * LAND_SLOTS  # the variable regions start here
+FINL = LAND + MAX_SEATS * LAND_SLOTS  # [MAX_SEATS] each seat's finish luck this game (luck_turn.land_luck: the
+                                     # chance the turn reaches the finish, after - before; issue 59 item 1)
+LUCK_COLUMNS = MAX_SEATS * (2 + LUCK_WEIGHTS + LAND_SLOTS)  # the output columns luck adds (loops.play_batch)
+HEADER = FINL + MAX_SEATS  # the variable regions start here
 
 FREE, KEPT, RESERVED = range(3)
 

@@ -12,7 +12,7 @@ workspace it would write: a rule is a function of the rules and the dice.
 from __future__ import annotations
 
 from .dice import heron_earns_doubling
-from .jit import hot
+from .jit import U, hot
 from .layout import R_ADVANCE, TAUREAU, X_BULL_MIN, X_CONS_ANX, X_CONS_NOSET, X_PUSH_FLAT, X_PUSH_MAX, X_PUSH_PER
 from ..rules.rules import P_BULL_BONUS, P_DOUBLING, P_POND, P_POWERS, P_POWERS_OFF
 
@@ -34,7 +34,7 @@ def guide_power_doubles(guide, dg, size, animal, w, R):
 def set_advance(R, size, doubled):
     """Squares of the largest set of ``size`` dice: the combination table, twice over when the
     Guide Power doubles it."""
-    base = R[R_ADVANCE + size]
+    base = R[U(R_ADVANCE + size)]
     return 2 * base if doubled else base
 
 

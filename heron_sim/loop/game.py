@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..engine.jit import hot, hot_inline
+from ..engine.jit import U, hot, hot_inline
 
 from ..rules.rules import P_MAX_ROUNDS
 from ..engine.layout import (
@@ -10,7 +10,7 @@ from ..engine.layout import (
     C_PONDS, C_POS, C_PUSHBACK, C_ROUNDS, C_SEAT_POND_BACK, C_SEAT_POND_HITS, C_SEAT_PONDS, C_SKIPPED,
     C_TURNS, C_WINNER, COUNTS, DPTR, GUIDE, LEAD,
     MAX_SEATS, OUT_ANXIETY, OUT_POND, PLAYERS, POS, PROT, READY, ROUND, ROW, RPTR, SID, SKIP,
-    WINNER, BONUS, R_ROWS, R_TSET, X_CONS_ANX, X_CONS_NOSET, X_EXTRA_ROLLS, X_START, LUCK, LUCK_ROW, LAND, LAND_SLOTS,
+    WINNER, BONUS, R_ROWS, R_TSET, X_CONS_ANX, X_CONS_NOSET, X_EXTRA_ROLLS, X_START, LUCK, LUCK_ROW, LAND, LAND_SLOTS, FINL,
 )
 from .moves import forward, move_back, pond_pushback
 from ..engine.rng import below
@@ -30,7 +30,7 @@ def _unique_extreme(w, largest):
     top = sign * w[POS]
     seen = 1  # seats on the extreme square so far
     for p in range(1, w[PLAYERS]):
-        v = sign * w[POS + p]
+        v = sign * w[U(POS + p)]
         ahead = v > top
         best = p if ahead else best
         seen = 1 if ahead else seen + (v == top)
@@ -59,7 +59,7 @@ def play_slot(a, w, R, rng, sp):
     """Seat ``a``'s turn slot, under the rules of the guide it holds at the slot's start (the
     rules by guide follow the card: a guide swapped or rotated during the turn changes the rules
     of its new holder's next turn). Returns the winning seat, or -1."""
-    Rg, spg = turn_rules(w[GUIDE + a], w, R, sp)
+    Rg, spg = turn_rules(w[U(GUIDE + a)], w, R, sp)
     return _play_slot(a, w, Rg, rng, spg)
 
 
@@ -68,31 +68,31 @@ def _play_slot(a, w, R, rng, sp):
     players = w[PLAYERS]
     row = w[ROW]
     w[ACTIVE] = a
-    w[PROT + a] = 0  # protection ends at the start of the player's next turn slot
-    if w[SKIP + a] != 0:
-        w[SKIP + a] = 0
-        w[row + C_SKIPPED] += 1
+    w[U(PROT + a)] = 0  # protection ends at the start of the player's next turn slot
+    if w[U(SKIP + a)] != 0:
+        w[U(SKIP + a)] = 0
+        w[U(row + C_SKIPPED)] += 1
         return -1
-    w[row + C_PLAYED] += 1
-    w[row + C_TURNS + a] += 1
+    w[U(row + C_PLAYED)] += 1
+    w[U(row + C_TURNS + a)] += 1
     outcome, value = roll_phase(a, w, R, rng, sp)
     if outcome == OUT_POND:
-        w[row + C_PONDS] += 1
+        w[U(row + C_PONDS)] += 1
         value = pond_pushback(R, value)  # H herons: H squares back (rulings §3), or a variant
-        w[row + C_PUSHBACK] += value
-        w[row + C_SEAT_PONDS + a] += 1
+        w[U(row + C_PUSHBACK)] += value
+        w[U(row + C_SEAT_PONDS + a)] += 1
         leader = _unique_extreme(w, True)
         for k in range(1 if value > 0 else players, players):  # a push-back of 0 hits nobody
             o = (a + k) % players
-            if w[PROT + o] == 0:
-                w[row + C_SEAT_POND_HITS + o] += 1
-                before = w[POS + o]
+            if w[U(PROT + o)] == 0:
+                w[U(row + C_SEAT_POND_HITS + o)] += 1
+                before = w[U(POS + o)]
                 if move_back(o, value, w, R, rng, sp):
                     return o
-                if w[POS + o] < before:
-                    w[row + C_SEAT_POND_BACK + o] += before - w[POS + o]
+                if w[U(POS + o)] < before:
+                    w[U(row + C_SEAT_POND_BACK + o)] += before - w[U(POS + o)]
         if leader >= 0 and _unique_extreme(w, True) != leader:
-            w[row + C_POND_LEAD_LOSSES] += 1
+            w[U(row + C_POND_LEAD_LOSSES)] += 1
         return -1
     if outcome == OUT_ANXIETY:
         # variant consolation_anxiety: a few squares after an unrescued Anxiety (trigger nothing)
@@ -100,7 +100,7 @@ def _play_slot(a, w, R, rng, sp):
             return a
         return -1
     advance = score_dice(a, w, R, rng, sp)
-    w[row + C_ADVANCE + a] += advance
+    w[U(row + C_ADVANCE + a)] += advance
     if advance <= 0:
         # variant consolation_no_set: a few squares after a scored turn worth 0 (no set of 3
         # with the rulings' table); like the Anxiety's, it triggers no square
@@ -116,34 +116,36 @@ def _play_slot(a, w, R, rng, sp):
 def reset_game(w):
     """Clear the seat fields (strategy ids kept), the game's scalars, output row and marks."""
     for k in range(SID):  # POS, GUIDE, READY, SKIP, PROT, BONUS blocks
-        w[k] = 0
+        w[U(k)] = 0
     w[ACTIVE] = 0
     w[WINNER] = -1
     w[ROUND] = 0
     w[RPTR] = 0
     w[DPTR] = 0
     for k in range(w[ROW], w[LEAD]):  # the output row and the single-use marks
-        w[k] = 0
+        w[U(k)] = 0
     for k in range(MAX_SEATS):  # each seat's luck
-        w[LUCK + k] = 0
+        w[U(LUCK + k)] = 0
     luck_weights.reset(w)
     for k in range(MAX_SEATS * LAND_SLOTS):  # each seat's landing luck (luck_turn.land_luck)
-        w[LAND + k] = 0
+        w[U(LAND + k)] = 0
+    for k in range(MAX_SEATS):  # each seat's finish luck (luck_turn.land_luck)
+        w[U(FINL + k)] = 0
 
 
 @hot
 def deal_guides(w, rng):
     """Deal distinct guides at random (a shuffle of the seven from the game's stream); all ready."""
     for i in range(7):
-        w[COUNTS + i] = i
+        w[U(COUNTS + i)] = i
     for i in range(6, 0, -1):
         j = below(rng, i + 1)
-        t = w[COUNTS + i]
-        w[COUNTS + i] = w[COUNTS + j]
-        w[COUNTS + j] = t
+        t = w[U(COUNTS + i)]
+        w[U(COUNTS + i)] = w[U(COUNTS + j)]
+        w[U(COUNTS + j)] = t
     for p in range(w[PLAYERS]):
-        w[GUIDE + p] = w[COUNTS + p]
-        w[READY + p] = 1
+        w[U(GUIDE + p)] = w[U(COUNTS + p)]
+        w[U(READY + p)] = 1
 
 
 @hot
@@ -152,8 +154,8 @@ def seat_compensation(w, R):
     rolls of its first really-played turn (kept where the Wolf square's bonus is, which that
     turn uses up; all 0 with the rulings)."""
     for p in range(w[PLAYERS]):
-        w[POS + p] = R[X_START + p]
-        w[BONUS + p] = R[X_EXTRA_ROLLS + p]
+        w[U(POS + p)] = R[U(X_START + p)]
+        w[U(BONUS + p)] = R[U(X_EXTRA_ROLLS + p)]
 
 
 @hot
@@ -185,28 +187,28 @@ def play_rounds(first_seat, max_slots, w, R, rng, sp):
         now = _unique_extreme(w, True)
         if now >= 0 and now != leader:
             if leader >= 0:
-                w[row + C_LEAD_CHANGES] += 1
+                w[U(row + C_LEAD_CHANGES)] += 1
             leader = now
         if winner >= 0:
             rounds = rnd
             break
         seat += 1
         if seat == players:
-            w[lead + rnd] = leader
-            w[lead + n_lead + rnd] = _unique_extreme(w, False)
+            w[U(lead + rnd)] = leader
+            w[U(lead + n_lead + rnd)] = _unique_extreme(w, False)
             seat = 0
             rounds = rnd
             rnd += 1
     w[WINNER] = winner
     w[ROUND] = rounds
-    w[row + C_WINNER] = winner
-    w[row + C_ROUNDS] = rounds
-    w[row + C_FINISHED] = 1 if winner >= 0 else 0
+    w[U(row + C_WINNER)] = winner
+    w[U(row + C_ROUNDS)] = rounds
+    w[U(row + C_FINISHED)] = 1 if winner >= 0 else 0
     mid = rounds // 2
-    w[row + C_MID_LEADER] = w[lead + mid] if mid >= 1 else -1
-    w[row + C_MID_LAST] = w[lead + n_lead + mid] if mid >= 1 else -1
+    w[U(row + C_MID_LEADER)] = w[U(lead + mid)] if mid >= 1 else -1
+    w[U(row + C_MID_LAST)] = w[U(lead + n_lead + mid)] if mid >= 1 else -1
     for p in range(MAX_SEATS):
-        w[row + C_POS + p] = w[POS + p] if p < players else -1
+        w[U(row + C_POS + p)] = w[U(POS + p)] if p < players else -1
     return winner
 
 
@@ -218,5 +220,5 @@ def play_game(w, R, rng, sp):
     seat_compensation(w, R)
     row = w[ROW]
     for p in range(MAX_SEATS):
-        w[row + C_GUIDE + p] = w[GUIDE + p] if p < w[PLAYERS] else -1
+        w[U(row + C_GUIDE + p)] = w[U(GUIDE + p)] if p < w[PLAYERS] else -1
     return play_rounds(0, 1 << 62, w, R, rng, sp)

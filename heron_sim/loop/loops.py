@@ -13,13 +13,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..engine.jit import U
+
 from ..rules.rules import P_FINISH, P_MAX_ROUNDS
 from .game import play_game, play_rounds
 from .moves import pond_pushback
 from ..engine.layout import (
     DECIDE_FN, DSCRIPT, DSCRIPT_LEN, GUIDE, LEAD, NDICE, PLAYERS, R_NDICE, R_ROWS, READY, ROLL, ROW, RSCRIPT,
     RSCRIPT_LEN, SID, USED, C_SQUARES, HEADER, OUT_ANXIETY, OUT_POND, PATIENCE, PMEMO, PMEMO_LEN,
-    LAND, LAND_SLOTS, LUCK, LUCK_COLUMNS, LUCK_OFF, LUCK_ROW, LUCK_WEIGHTS, LUCKW, MAX_SEATS, R_TSET,
+    FINL, LAND, LAND_SLOTS, LUCK, LUCK_COLUMNS, LUCK_OFF, LUCK_ROW, LUCK_WEIGHTS, LUCKW, MAX_SEATS, R_TSET,
 )
 from ..strategies.dispatch import workspace_words
 from ..engine.rng import stream_start
@@ -48,7 +50,7 @@ def make_workspace(R, sids, decide_fn):
     w[DECIDE_FN] = decide_fn
     w[PATIENCE] = -1
     for s in range(sids.shape[0]):
-        w[SID + s] = sids[s]
+        w[U(SID + s)] = sids[s]
     return w
 
 
@@ -65,7 +67,8 @@ def play_batch(seed, first_game, R, sids, sp, out, decide_fn):
     rules (heron_sim.loop.game.turn_rules), the luck row of that block's rules (every luck row's
     block at the same offset). Those columns get each seat's luck in units of 2**-LUCK_SHIFT
     squares, then each seat's LUCK_WEIGHTS weighted lucks (heron_sim.strategies.luck_weights), then
-    each seat's LAND_SLOTS landing lucks (heron_sim.strategies.luck_turn.land_luck).
+    each seat's LAND_SLOTS landing lucks (heron_sim.strategies.luck_turn.land_luck), then each
+    seat's finish luck (the same function).
     The games are the same either way."""
     n_games = out.shape[0]
     width = out.shape[1]
@@ -77,25 +80,27 @@ def play_batch(seed, first_game, R, sids, sp, out, decide_fn):
     rows = R[R_ROWS]
     if rows != 0:
         for g in range(7):
-            sets = max(sets, R[rows * (g + 1) + R_TSET] + 1)
+            sets = max(sets, R[U(rows * (g + 1) + R_TSET)] + 1)
     luck = width >= ncols + LUCK_COLUMNS and sp.shape[0] == sets * (sids.shape[0] + 1)
     if luck:
         w[LUCK_ROW] = sids.shape[0] + 1  # the row after the seats' (of each block)
-        w[LUCK_OFF] = int(sp[sp.shape[0] - 1, 0])
+        w[LUCK_OFF] = int(sp[U(sp.shape[0] - 1), 0])
     if width > ncols:
         width = ncols
     for g in range(n_games):
         stream_start(seed, first_game + g, rng)
         play_game(w, R, rng, sp)
         for k in range(width):
-            out[g, k] = w[row + k]
+            out[g, k] = w[U(row + k)]
         if luck:
             for s in range(MAX_SEATS):
-                out[g, ncols + s] = w[LUCK + s]
+                out[g, ncols + s] = w[U(LUCK + s)]
             for k in range(MAX_SEATS * LUCK_WEIGHTS):  # the weighted lucks (strategies.luck_weights)
-                out[g, ncols + MAX_SEATS + k] = w[LUCKW + k]
+                out[g, ncols + MAX_SEATS + k] = w[U(LUCKW + k)]
             for k in range(MAX_SEATS * LAND_SLOTS):  # the landing lucks (strategies.luck_turn.land_luck)
-                out[g, ncols + MAX_SEATS * (1 + LUCK_WEIGHTS) + k] = w[LAND + k]
+                out[g, ncols + MAX_SEATS * (1 + LUCK_WEIGHTS) + k] = w[U(LAND + k)]
+            for s in range(MAX_SEATS):  # the finish lucks (strategies.luck_turn.land_luck)
+                out[g, ncols + MAX_SEATS * (1 + LUCK_WEIGHTS + LAND_SLOTS) + s] = w[U(FINL + s)]
 
 
 @njit(cache=True, nogil=True)
@@ -108,10 +113,10 @@ def play_turns(seed, first_turn, R, guide, sid, sp_row, out, decide_fn):
     sids = np.full(players, sid, dtype=np.int64)
     sp = np.zeros((players, sp_row.shape[0]), dtype=np.float64)
     for p in range(players):
-        sp[p, :] = sp_row
+        sp[U(p), :] = sp_row
     w = make_workspace(R, sids, decide_fn)
     rng = np.zeros(3, dtype=np.uint64)
-    w[GUIDE + 1] = 6 if guide != 6 else 5
+    w[U(GUIDE + 1)] = 6 if guide != 6 else 5
     seat = sids[0] - sid  # 0, typed like a seat (not a literal: one compiled turn for all)
     rows = R[R_ROWS]
     if rows != 0:  # rules by guide: the guide's row (the caller passes the parameter row of its
@@ -122,7 +127,7 @@ def play_turns(seed, first_turn, R, guide, sid, sp_row, out, decide_fn):
         stream_start(seed, first_turn + t, rng)
         w[GUIDE] = guide
         w[READY] = 1
-        w[READY + 1] = 1
+        w[U(READY + 1)] = 1
         outcome, value = roll_phase(seat, w, R, rng, sp)
         if outcome != OUT_POND and outcome != OUT_ANXIETY:
             value = score_dice(seat, w, R, rng, sp)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..engine.jit import hot, hot_inline
+from ..engine.jit import U, hot, hot_inline
 
 from ..rules.board import (
     BULL_ALL, DEER_TOTEM, EAGLE_SWAP, EXCHANGE, HERON_BACK, LION_ALL, NEUTRAL, PROTECTION,
@@ -23,7 +23,7 @@ def trigger_square(a, w, R, rng, sp):
     """Apply the square under the active pawn ``a`` (:func:`square_effect`). Returns the winning
     seat, or -1. Inlined into the turn: most landings are on a square with no effect, answered
     here without a call."""
-    if R[R_BOARD + w[POS + a]] == NEUTRAL:
+    if R[U(R_BOARD + w[U(POS + a)])] == NEUTRAL:
         return -1
     return square_effect(a, w, R, rng, sp)
 
@@ -36,17 +36,17 @@ def square_effect(a, w, R, rng, sp):
     order from the seat after it (effects are applied in that order; the first to arrive wins).
     """
     players = w[PLAYERS]
-    sq = w[POS + a]
-    code = R[R_BOARD + sq]
+    sq = w[U(POS + a)]
+    code = R[U(R_BOARD + sq)]
     if code == NEUTRAL:
         return -1
     if R[P_SINGLE_USE] != 0:
-        if w[w[USED] + sq] != 0:
+        if w[U(w[USED] + sq)] != 0:
             return -1
-        w[w[USED] + sq] = 1
-    w[w[ROW] + C_SQUARES + sq] += 1
+        w[U(w[USED] + sq)] = 1
+    w[U(w[ROW] + C_SQUARES + sq)] += 1
     if code == WOLF_ROLL:
-        w[BONUS + a] = 1
+        w[U(BONUS + a)] = 1
     elif code == EXCHANGE:
         target = decide(D_EXCHANGE, a, w, R, rng, sp)
         if target >= 0 and can_target(w, a, target):
@@ -60,41 +60,41 @@ def square_effect(a, w, R, rng, sp):
             if forward(p, 3, w, R):
                 return p
     elif code == WONDER:
-        w[SKIP + a] = 1
-        w[PROT + a] = 1
+        w[U(SKIP + a)] = 1
+        w[U(PROT + a)] = 1
     elif code == SNAKE_JOIN:
-        w[POS + a] = snake_square_landing(w, a, sq)
+        w[U(POS + a)] = snake_square_landing(w, a, sq)
     elif code == ROTATION:
         # Every player passes its guide (and its state) to the next player in turn order.
-        last_g = w[GUIDE + players - 1]
-        last_r = w[READY + players - 1]
+        last_g = w[U(GUIDE + players - 1)]
+        last_r = w[U(READY + players - 1)]
         for p in range(players - 1, 0, -1):
-            w[GUIDE + p] = w[GUIDE + p - 1]
-            w[READY + p] = w[READY + p - 1]
+            w[U(GUIDE + p)] = w[U(GUIDE + p - 1)]
+            w[U(READY + p)] = w[U(READY + p - 1)]
         w[GUIDE] = last_g
         w[READY] = last_r
     elif code == LION_ALL:
         for k in range(1, players):
             o = (a + k) % players
-            if w[PROT + o] == 0:
+            if w[U(PROT + o)] == 0:
                 if move_back(o, 3, w, R, rng, sp):
                     return o
     elif code == PROTECTION:
-        w[PROT + a] = 1
+        w[U(PROT + a)] = 1
     elif code == EAGLE_SWAP:
         target = decide(D_EAGLE_SQUARE, a, w, R, rng, sp)
         if target >= 0 and can_target(w, a, target):
-            pos = w[POS + a]
-            w[POS + a] = w[POS + target]
-            w[POS + target] = pos
+            pos = w[U(POS + a)]
+            w[U(POS + a)] = w[U(POS + target)]
+            w[U(POS + target)] = pos
     elif code == DEER_TOTEM:
-        if w[READY + a] == 0 and decide(D_DEER_SQUARE, a, w, R, rng, sp) == 1:
-            w[READY + a] = 1
+        if w[U(READY + a)] == 0 and decide(D_DEER_SQUARE, a, w, R, rng, sp) == 1:
+            w[U(READY + a)] = 1
         elif forward(a, 2, w, R):
             return a
     elif code == REGENERATION:
         for p in range(players):
-            w[READY + p] = 1
+            w[U(READY + p)] = 1
     elif code == HERON_BACK:
         if move_back(a, 10, w, R, rng, sp):
             return a

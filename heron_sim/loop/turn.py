@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..engine.jit import hot, hot_inline
+from ..engine.jit import U, hot, hot_inline
 
 from ..rules.rules import (
     EFFECT_CHOICE, EFFECT_REGENERATE, EFFECT_SWAP, P_ANXIETY, P_ROLLS,
@@ -71,10 +71,10 @@ def roll_phase_loop(seat, w, R, rng, sp, code):
         asked = code == TURN_KEEP_NEXT  # a human's power, not used at this decision point
         reserved = reserved_herons(w)
     if reserved < 0:
-        rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
-        w[BONUS + seat] = 0
+        rolls = R[P_ROLLS] + w[U(BONUS + seat)]  # the Wolf square's bonus roll is used up now
+        w[U(BONUS + seat)] = 0
         for i in range(n):
-            w[STATUS + i] = FREE
+            w[U(STATUS + i)] = FREE
         herons = roll_free_dice(w, R, rng)
         w[ROLL] = 1
         w[ROLLS_LEFT] = rolls - 1
@@ -99,27 +99,27 @@ def roll_phase_loop(seat, w, R, rng, sp, code):
         reserved = herons  # kept up to date: +new herons per roll, recounted after a power
     while True:
         if reserved >= R[P_ANXIETY]:
-            w[row + C_ANXIETIES] += 1
-            w[row + C_SEAT_ANX + seat] += 1
-            if w[GUIDE + seat] == LION and w[READY + seat] != 0 and power_enabled(R, LION):
+            w[U(row + C_ANXIETIES)] += 1
+            w[U(row + C_SEAT_ANX + seat)] += 1
+            if w[U(GUIDE + seat)] == LION and w[U(READY + seat)] != 0 and power_enabled(R, LION):
                 if decide(D_LION, seat, w, R, rng, sp) == 1:
-                    w[READY + seat] = 0
-                    w[row + C_POWERS + LION] += 1
-                    w[row + C_LION_RESCUES] += 1
+                    w[U(READY + seat)] = 0
+                    w[U(row + C_POWERS + LION)] += 1
+                    w[U(row + C_LION_RESCUES)] += 1
                     if counted:
                         count_animals(w)  # what the expert's score reads
                     return OUT_RESCUED, 0
             return OUT_ANXIETY, 0
-        guide = w[GUIDE + seat]
-        if not asked and w[READY + seat] != 0 and has_roll_time_power(guide) and power_enabled(R, guide):
+        guide = w[U(GUIDE + seat)]
+        if not asked and w[U(READY + seat)] != 0 and has_roll_time_power(guide) and power_enabled(R, guide):
             action = decide(D_POWER, seat, w, R, rng, sp)
             if action >= 0:
                 die = action % POWER_ARG
                 face0 = 0
                 status0 = 0
                 if luck and die < n:
-                    face0 = w[FACE + die]
-                    status0 = w[STATUS + die]
+                    face0 = w[U(FACE + die)]
+                    status0 = w[U(STATUS + die)]
                 apply_power(seat, action, w, R, rng, sp)
                 if luck:  # the Wolf's reroll, the Eagle's draws (the others draw nothing)
                     power_luck(seat, w, R, sp, guide, die, face0, status0)
@@ -134,8 +134,8 @@ def roll_phase_loop(seat, w, R, rng, sp, code):
         if w[ROLLS_LEFT] <= 0 or free_left == 0 or newly == 0:
             raise ValueError("illegal reroll: needs a roll left, a free die and a newly kept die")
         for i in range(n):
-            if w[KEEP + i] != 0 and w[STATUS + i] == FREE:
-                w[STATUS + i] = KEPT
+            if w[U(KEEP + i)] != 0 and w[U(STATUS + i)] == FREE:
+                w[U(STATUS + i)] = KEPT
         before = value_before(seat, w, R, sp, w[ROLLS_LEFT] - 1) if luck else 0.0
         reserved += roll_free_dice(w, R, rng)
         w[ROLLS_LEFT] -= 1
@@ -150,12 +150,12 @@ def roll_phase_loop(seat, w, R, rng, sp, code):
 @hot
 def swap_guides(a, b, w):
     """Exchange two players' guide cards; the ready/exhausted state travels with the card."""
-    g = w[GUIDE + a]
-    r = w[READY + a]
-    w[GUIDE + a] = w[GUIDE + b]
-    w[READY + a] = w[READY + b]
-    w[GUIDE + b] = g
-    w[READY + b] = r
+    g = w[U(GUIDE + a)]
+    r = w[U(READY + a)]
+    w[U(GUIDE + a)] = w[U(GUIDE + b)]
+    w[U(READY + a)] = w[U(READY + b)]
+    w[U(GUIDE + b)] = g
+    w[U(READY + b)] = r
 
 
 @hot_inline
@@ -178,18 +178,18 @@ def score_dice_generic(seat, w, R, rng, sp, advance):
     row = w[ROW]
     if advance == SCORE_GENERIC:  # else its fused turn left the dice counted, not placed
         count_animals(w)
-    guide = w[GUIDE + seat]
+    guide = w[U(GUIDE + seat)]
     dg = doubling_guide(guide, w, R)
     size, animal = best_set(w, dg)
-    w[row + C_COMBOS + size] += 1
+    w[U(row + C_COMBOS + size)] += 1
     w[SET_SIZE] = size
     doubled = guide_power_doubles(guide, dg, size, animal, w, R)
     advance = set_advance(R, size, doubled)
     if doubled:
-        w[row + C_SEAT_DOUBLED + seat] += set_advance(R, size, False)
-    effect = R[R_EFFECT + size]
+        w[U(row + C_SEAT_DOUBLED + seat)] += set_advance(R, size, False)
+    effect = R[U(R_EFFECT + size)]
     if effect == EFFECT_REGENERATE:
-        w[READY + seat] = 1
+        w[U(READY + seat)] = 1
     elif effect == EFFECT_SWAP:
         target = decide(D_SET_SWAP, seat, w, R, rng, sp)
         if target >= 0 and can_target(w, seat, target):
@@ -199,10 +199,10 @@ def score_dice_generic(seat, w, R, rng, sp, advance):
         if target >= 0 and can_target(w, seat, target):
             swap_guides(seat, target, w)
         else:
-            w[READY + seat] = 1
-    if bull_applies(R, size, w[GUIDE + seat], w[READY + seat]):
+            w[U(READY + seat)] = 1
+    if bull_applies(R, size, w[U(GUIDE + seat)], w[U(READY + seat)]):
         if decide(D_BULL, seat, w, R, rng, sp) == 1:
-            w[READY + seat] = 0
-            w[row + C_POWERS + TAUREAU] += 1
+            w[U(READY + seat)] = 0
+            w[U(row + C_POWERS + TAUREAU)] += 1
             advance += bull_bonus(R)
     return advance

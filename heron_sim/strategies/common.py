@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..engine.jit import hot
+from ..engine.jit import U, hot
 
 from ..engine.layout import FACE, NDICE, PLAYERS, POS, PROT
 
@@ -18,7 +18,7 @@ def param_column(params: dict, name: str) -> int:
 @hot
 def can_target(w, seat, target):
     """An opponent can be targeted (move back, position or guide swap) unless it is protected."""
-    return 0 <= target < w[PLAYERS] and target != seat and w[PROT + target] == 0
+    return 0 <= target < w[PLAYERS] and target != seat and w[U(PROT + target)] == 0
 
 
 @hot
@@ -29,9 +29,9 @@ def furthest_ahead_opponent(w, seat):
     best = -1
     for k in range(1, players):
         o = (seat + k) % players
-        if can_target(w, seat, o) and (best < 0 or w[POS + o] > w[POS + best]):
+        if can_target(w, seat, o) and (best < 0 or w[U(POS + o)] > w[U(POS + best)]):
             best = o
-    if best >= 0 and w[POS + best] > w[POS + seat]:
+    if best >= 0 and w[U(POS + best)] > w[U(POS + seat)]:
         return best
     return -1
 
@@ -44,15 +44,15 @@ def snake_square_landing(w, seat, sq):
     best = -1
     best_d = 0
     for o in range(w[PLAYERS]):
-        if o == seat or w[POS + o] == sq:
+        if o == seat or w[U(POS + o)] == sq:
             continue
-        d = abs(w[POS + o] - sq)
-        if best < 0 or d < best_d or (d == best_d and w[POS + o] > w[POS + best]):
+        d = abs(w[U(POS + o)] - sq)
+        if best < 0 or d < best_d or (d == best_d and w[U(POS + o)] > w[U(POS + best)]):
             best = o
             best_d = d
     if best < 0:
         return sq
-    pos = w[POS + best] - 1
+    pos = w[U(POS + best)] - 1
     return pos if pos > 0 else 0
 
 
@@ -60,6 +60,6 @@ def snake_square_landing(w, seat, sq):
 def shown_elsewhere(w, die, animal):
     """Some die other than ``die`` shows ``animal`` (the Deer's condition)."""
     for j in range(w[NDICE]):
-        if j != die and w[FACE + j] == animal:
+        if j != die and w[U(FACE + j)] == animal:
             return True
     return False

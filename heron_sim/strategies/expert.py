@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.jit import hot
+from ..engine.jit import U, hot
 from ..engine.rulebook import (
     consolation_anxiety,
 )
@@ -79,10 +79,10 @@ def keep_column(seat, w, R, sp):
     w[MEMO] = 0
     if r <= 0:
         for i in range(w[NDICE]):
-            w[KEEP + i] = 0
+            w[U(KEEP + i)] = 0
         return KEEP_STOP
     if stamp == memo_stamp(seat, w):
-        return w[MEMO + 1]
+        return w[U(MEMO + 1)]
     col = lookup(seat, w, R, sp, r)
     return col if col >= 0 else KEEP_GREEDY
 
@@ -93,16 +93,16 @@ def apply_keep_action(seat, w, sp, action):
     n = w[NDICE]
     if action < 0:
         for i in range(n):
-            w[KEEP + i] = 0
+            w[U(KEEP + i)] = 0
         return 0
     for a in range(6):
-        w[COUNTS + a] = (action >> (ACTION_BITS * w[KEEP + 6 + a])) & 15
-    w[COUNTS + HERON] = 0
+        w[U(COUNTS + a)] = (action >> (ACTION_BITS * w[U(KEEP + 6 + a)])) & 15
+    w[U(COUNTS + HERON)] = 0
     for i in range(n):  # without data-dependent branches
-        f = w[FACE + i]
-        take = int(w[STATUS + i] == FREE) & int(w[COUNTS + f] > 0)
-        w[KEEP + i] = take
-        w[COUNTS + f] -= take
+        f = w[U(FACE + i)]
+        take = int(w[U(STATUS + i)] == FREE) & int(w[U(COUNTS + f)] > 0)
+        w[U(KEEP + i)] = take
+        w[U(COUNTS + f)] -= take
     return 1
 
 
@@ -113,7 +113,7 @@ def expert_keep(seat, w, R, sp):
         return 0
     if col < 0:
         return greedy_keep(seat, w)
-    return apply_keep_action(seat, w, sp, int(sp[table_seat(seat, sp), col]))
+    return apply_keep_action(seat, w, sp, int(sp[U(table_seat(seat, sp)), U(col)]))
 
 
 #: stored_code's ``near``: the kinds of dice (NEAR_KINDS bits: slot 0 kept, slot 0 free, ... slot 5
@@ -217,7 +217,7 @@ def slot_animal(seat, w, slot):
     if slot == 6:
         return HERON
     for a in range(6):
-        if w[KEEP + 6 + a] == slot:
+        if w[U(KEEP + 6 + a)] == slot:
             return a
     return -1
 
@@ -226,7 +226,7 @@ def slot_animal(seat, w, slot):
 def _first_of_kind(w, a, st, fr):
     """The first die (in die order) showing ``a`` with status ``st`` and freshness ``fr``, -1 if none."""
     for i in range(w[NDICE]):
-        if w[FACE + i] == a and w[STATUS + i] == st and w[FRESH + i] == fr:
+        if w[U(FACE + i)] == a and w[U(STATUS + i)] == st and w[U(FRESH + i)] == fr:
             return i
     return -1
 
@@ -245,19 +245,19 @@ def decode_power(seat, w, R, sp, code):
     die = _first_of_kind(w, animal, st, fr)
     if die < 0 and animal == HERON:  # reserved herons that differ only by freshness
         for i in range(w[NDICE]):
-            if w[FACE + i] == HERON and w[STATUS + i] == RESERVED:
+            if w[U(FACE + i)] == HERON and w[U(STATUS + i)] == RESERVED:
                 die = i
                 break
     if die < 0:
         return -1
-    g = w[GUIDE + seat]
+    g = w[U(GUIDE + seat)]
     if g == CERF:
         b = slot_animal(seat, w, arg)
         return -1 if b < 0 else die + POWER_ARG * b
     if g == HERON:
         f = slot_animal(seat, w, arg)
-        for k in range(R[R_NFACES + die]):
-            if R[R_FACES + MAX_FACES * die + k] == f:
+        for k in range(R[U(R_NFACES + die)]):
+            if R[U(R_FACES + MAX_FACES * die + k)] == f:
                 return die + POWER_ARG * k
         return -1
     return die
@@ -280,10 +280,10 @@ def near_scan(seat, w, R, sp, code):
         return np.nan, -2
     if unique:
         near = (np.int64(1) << near_kind(kind % 64)) | (np.int64(1) << (NEAR_KINDS + kind // 64))
-    g = w[GUIDE + seat]
+    g = w[U(GUIDE + seat)]
     fresh = 0
     for i in range(w[NDICE]):
-        fresh += w[FACE + i] == HERON and w[FRESH + i] != 0
+        fresh += w[U(FACE + i)] == HERON and w[U(FRESH + i)] != 0
     if fresh > 1 and g == LOUP:
         return np.nan, -2
     args = g == CERF or g == HERON
@@ -311,8 +311,8 @@ def near_scan(seat, w, R, sp, code):
             elif g == HERON:  # expert_scan: a free die, rolls enough, the face's first index
                 f = slot_animal(seat, w, s)
                 arg = -1
-                for q in range(R[R_NFACES + i]):
-                    if arg < 0 and R[R_FACES + MAX_FACES * i + q] == f:
+                for q in range(R[U(R_NFACES + i)]):
+                    if arg < 0 and R[U(R_FACES + MAX_FACES * i + q)] == f:
                         arg = q
                 if st != FREE or arg < 0 or w[ROLLS_LEFT] < R[X_PATIENCE_COST]:
                     continue
@@ -340,14 +340,14 @@ def best_power(seat, w, R, sp, margin):
         return -1
     ts = table_seat(seat, sp)
     r = w[ROLLS_LEFT]
-    if sp[ts, ROW_POWERS] != 0 and margin == POWER_MARGIN:
+    if sp[U(ts), ROW_POWERS] != 0 and margin == POWER_MARGIN:
         col = lookup(seat, w, R, sp, r)
         if col >= 0:
-            code = int(sp[ts, col + power_column(w[GUIDE + seat])])
+            code = int(sp[U(ts), U(col + power_column(w[U(GUIDE + seat)]))])
             if code == -1:
                 # the D_KEEP that follows finds the same dice: note their column
                 w[MEMO] = memo_stamp(seat, w)
-                w[MEMO + 1] = col
+                w[U(MEMO + 1)] = col
                 return -1
             if code >= 0:
                 action = decode_power(seat, w, R, sp, code)
@@ -362,11 +362,11 @@ def eagle_pick(seat, w, R, sp):
     """The Eagle's face: the one (original, first or second draw) of highest value."""
     die = w[EAGLE_DIE]
     r = w[ROLLS_LEFT]
-    st = w[STATUS + die]
+    st = w[U(STATUS + die)]
     best = state_value(seat, w, R, sp, r)
     pick = 0
     for k in range(R[X_EAGLE_DRAWS]):
-        f = w[EAGLE_FACES + k]
+        f = w[U(EAGLE_FACES + k)]
         v = _value_with_face(seat, w, R, sp, r, die, f, RESERVED if f == HERON else st)
         if v > best + 1e-12:
             best = v

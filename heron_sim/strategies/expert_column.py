@@ -16,7 +16,7 @@ import numpy as np
 
 from numba import njit
 
-from ..engine.jit import hot, hot_inline
+from ..engine.jit import U, hot, hot_inline
 from ..engine.layout import HERON
 from .expert_dp import ENTRY, N_TABLES, ROW_ANX, ROW_B, ROW_DIR, ROW_FIRST, ROW_G, ROW_RMAX, ROW_STRIDE
 from .greedy_turn import _lane
@@ -187,8 +187,8 @@ def _fill_first(row, n):
     composition of ``n`` dice, found by held_column with nothing kept."""
     sp = row.reshape((1, row.size))
     fo = int(row[ROW_FIRST])
-    r0 = int(row[fo])
-    C = int(row[fo + 1])
+    r0 = int(row[U(fo)])
+    C = int(row[U(fo + 1)])
     S = n + 1
     at = fo + 2 + 6 * S * S
     c = np.zeros(6, dtype=np.int64)
@@ -204,7 +204,7 @@ def _fill_first(row, n):
             for t in range(N_TABLES):
                 for g0 in range(6):
                     col, slots = held_column(sp, 0, t, g0, r0, np.uint64(0), roll, n, _fresh(roll))
-                    row[at + (t * 6 + g0) * C + k] = float((col + 1) * (1 << 24) + slots)
+                    row[U(at + (t * 6 + g0) * C + k)] = float((col + 1) * (1 << 24) + slots)
             filled += 1
         a = 0  # the next counts (lane 0 fastest)
         while a < 6 and c[a] == n:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.dice import doubling_guide
-from ..engine.jit import hot
+from ..engine.jit import U, hot
 from ..engine.layout import (
     AIGLE, CERF, FACE, FREE, FRESH, GUIDE, HERON, KEPT, LOUP, MAX_FACES, NDICE, PATIENCE, POWER_ARG, R_FACES,
     R_NFACES, R_UNIFORM, RESERVED, ROLLS_LEFT, STATUS, X_PATIENCE_COST, X_PATIENCE_DOUBLING,
@@ -49,11 +49,11 @@ def _interchangeable(w, R, i):
     die), without comparing the dice's faces where every die is alike."""
     if R[R_UNIFORM] == 0:
         return _same_as_earlier(w, R, i)
-    f = w[FACE + i]
-    st = w[STATUS + i]
-    fr = w[FRESH + i]
+    f = w[U(FACE + i)]
+    st = w[U(STATUS + i)]
+    fr = w[U(FRESH + i)]
     for j in range(i):
-        if w[FACE + j] == f and w[STATUS + j] == st and w[FRESH + j] == fr:
+        if w[U(FACE + j)] == f and w[U(STATUS + j)] == st and w[U(FRESH + j)] == fr:
             return True
     return False
 
@@ -71,9 +71,9 @@ def _others(w, die):
     for i in range(w[NDICE]):
         if i == die:
             continue
-        f = w[FACE + i]
-        st = w[STATUS + i]
-        if st != FREE and w[FRESH + i] != 0:
+        f = w[U(FACE + i)]
+        st = w[U(STATUS + i)]
+        if st != FREE and w[U(FRESH + i)] != 0:
             fl = 1
         if f == HERON:
             h += 1
@@ -90,10 +90,10 @@ def _face_col(w, sp, ts, t, g, r, die, face, status, held, free, h0, fl0):
     freshness as is), the other dice counted (:func:`_others`); -1 where the tables do not
     answer (an Anxiety, no roll left or more than the tables hold, dice they do not hold)."""
     h = h0 + (1 if face == HERON else 0)
-    if h >= int(sp[ts, ROW_ANX]) or r <= 0 or r > int(sp[ts, ROW_RMAX]):
+    if h >= int(sp[U(ts), ROW_ANX]) or r <= 0 or r > int(sp[U(ts), ROW_RMAX]):
         return -1
     fl = fl0
-    if status != FREE and w[FRESH + die] != 0:
+    if status != FREE and w[U(FRESH + die)] != 0:
         fl = 1
     if face != HERON:
         one = _ONE << np.uint64(8 * face)
@@ -110,7 +110,7 @@ def _face_value(seat, w, R, sp, ts, r, die, face, status, col):
     """heron_sim.strategies.expert_values._face_value from the column :func:`_face_col` found: the
     table's value, else the general path's (the same conditions, a negative value included)."""
     if col >= 0:
-        v = sp[ts, col + 1]
+        v = sp[U(ts), U(col + 1)]
         if v >= 0.0:
             return v
     return _value_with_face(seat, w, R, sp, r, die, face, status)
@@ -135,13 +135,13 @@ def _columns(w, sp, ts, t, g, r, die, status, mask, held, free, h0, fl0):
 def _values_by_animal(seat, w, R, sp, r, die, status):
     """heron_sim.strategies.expert_values._values_by_animal (the value of the dice with die ``die``
     showing each animal on its faces; a heron reserved, any other with ``status``), counted."""
-    nf = R[R_NFACES + die]
+    nf = R[U(R_NFACES + die)]
     mask = 0
     for k in range(nf):
-        mask |= 1 << R[R_FACES + MAX_FACES * die + k]
+        mask |= 1 << R[U(R_FACES + MAX_FACES * die + k)]
     ts = table_seat(seat, sp)
     held, free, h0, fl0 = _others(w, die)
-    c0, c1, c2, c3, c4, c5, c6 = _columns(w, sp, ts, table_of(seat, w, R), doubling_guide(w[GUIDE + seat], w, R), r,
+    c0, c1, c2, c3, c4, c5, c6 = _columns(w, sp, ts, table_of(seat, w, R), doubling_guide(w[U(GUIDE + seat)], w, R), r,
                                           die, status, mask, held, free, h0, fl0)
     v0 = _face_value(seat, w, R, sp, ts, r, die, 0, status, c0) if mask & 1 else 0.0
     v1 = _face_value(seat, w, R, sp, ts, r, die, 1, status, c1) if mask & 2 else 0.0
@@ -159,7 +159,7 @@ def _one_face(seat, w, R, sp, r, die, face, status):
     Patience's single face), counted."""
     held, free, h0, fl0 = _others(w, die)
     ts = table_seat(seat, sp)
-    col = _face_col(w, sp, ts, table_of(seat, w, R), doubling_guide(w[GUIDE + seat], w, R), r, die, face, status,
+    col = _face_col(w, sp, ts, table_of(seat, w, R), doubling_guide(w[U(GUIDE + seat)], w, R), r, die, face, status,
                     held, free, h0, fl0)
     return _face_value(seat, w, R, sp, ts, r, die, face, status, col)
 
@@ -191,7 +191,7 @@ def power_scan_counted_runner(seat, w, R, sp, best, floor=0.0, near=None):
     noted there too (:func:`_note`), in the scan's order."""
     n = w[NDICE]
     r = w[ROLLS_LEFT]
-    g = w[GUIDE + seat]
+    g = w[U(GUIDE + seat)]
     action = -1
     runner = -1e300
     if g == CERF:
@@ -199,10 +199,10 @@ def power_scan_counted_runner(seat, w, R, sp, best, floor=0.0, near=None):
         t = table_of(seat, w, R)
         dg = doubling_guide(g, w, R)
         for i in range(n):
-            f = w[FACE + i]
+            f = w[U(FACE + i)]
             if f == HERON or _interchangeable(w, R, i):
                 continue
-            st = w[STATUS + i]
+            st = w[U(STATUS + i)]
             held, free, h0, fl0 = _others(w, i)
             m = 0  # the animals it may become (shown elsewhere), their columns first
             for b in range(6):
@@ -220,13 +220,13 @@ def power_scan_counted_runner(seat, w, R, sp, best, floor=0.0, near=None):
         cost = R[X_PATIENCE_COST]
         if r >= cost:
             for i in range(n):
-                if w[STATUS + i] != FREE or _interchangeable(w, R, i):
+                if w[U(STATUS + i)] != FREE or _interchangeable(w, R, i):
                     continue
                 if R[X_PATIENCE_DOUBLING] != 0:  # each face with its own doubling
-                    for k in range(R[R_NFACES + i]):
+                    for k in range(R[U(R_NFACES + i)]):
                         if _face_seen_earlier(R, i, k):
                             continue
-                        f = R[R_FACES + MAX_FACES * i + k]
+                        f = R[U(R_FACES + MAX_FACES * i + k)]
                         if f != HERON:  # expert_values.patience_use_value: this animal doubles
                             w[PATIENCE] = f
                         v = _one_face(seat, w, R, sp, r - cost, i, f, RESERVED if f == HERON else KEPT)
@@ -237,10 +237,10 @@ def power_scan_counted_runner(seat, w, R, sp, best, floor=0.0, near=None):
                         best, action, runner = _consider(v, i + POWER_ARG * k, best, action, runner)
                     continue
                 vals = _values_by_animal(seat, w, R, sp, r - cost, i, KEPT)
-                for k in range(R[R_NFACES + i]):
+                for k in range(R[U(R_NFACES + i)]):
                     if _face_seen_earlier(R, i, k):
                         continue
-                    v = vals[R[R_FACES + MAX_FACES * i + k]]
+                    v = vals[R[U(R_FACES + MAX_FACES * i + k)]]
                     if near is not None:
                         _note(near, floor, v, i + POWER_ARG * k)
                     best, action, runner = _consider(v, i + POWER_ARG * k, best, action, runner)
@@ -248,10 +248,10 @@ def power_scan_counted_runner(seat, w, R, sp, best, floor=0.0, near=None):
         for i in range(n):
             if _interchangeable(w, R, i):
                 continue
-            fr = w[FRESH + i]
-            w[FRESH + i] = 1  # expert_values.wolf_use_value: the rerolled die is fresh
+            fr = w[U(FRESH + i)]
+            w[U(FRESH + i)] = 1  # expert_values.wolf_use_value: the rerolled die is fresh
             vals = _values_by_animal(seat, w, R, sp, r, i, FREE)
-            w[FRESH + i] = fr
+            w[U(FRESH + i)] = fr
             v = wolf_of_values(R, i, vals)
             if near is not None:
                 _note(near, floor, v, i)
@@ -259,9 +259,9 @@ def power_scan_counted_runner(seat, w, R, sp, best, floor=0.0, near=None):
     elif g == AIGLE:
         base = state_value(seat, w, R, sp, r)
         for i in range(n):
-            if w[STATUS + i] == RESERVED or _interchangeable(w, R, i):
+            if w[U(STATUS + i)] == RESERVED or _interchangeable(w, R, i):
                 continue
-            vals = _values_by_animal(seat, w, R, sp, r, i, w[STATUS + i])
+            vals = _values_by_animal(seat, w, R, sp, r, i, w[U(STATUS + i)])
             v = eagle_of_values(R, i, vals, base)
             if near is not None:
                 _note(near, floor, v, i)
@@ -275,13 +275,13 @@ def use_value_counted(seat, w, R, sp, action):
     seat's guide on the first die of its kind, where the scan values that kind), found the same
     way: the same float, bit for bit (tests/test_expert_scan.py)."""
     r = w[ROLLS_LEFT]
-    g = w[GUIDE + seat]
+    g = w[U(GUIDE + seat)]
     i = action % POWER_ARG
     arg = action // POWER_ARG
     if g == CERF:
-        return _one_face(seat, w, R, sp, r, i, arg, w[STATUS + i])
+        return _one_face(seat, w, R, sp, r, i, arg, w[U(STATUS + i)])
     if g == HERON:
-        f = R[R_FACES + MAX_FACES * i + arg]
+        f = R[U(R_FACES + MAX_FACES * i + arg)]
         doubles = R[X_PATIENCE_DOUBLING] != 0 and f != HERON
         if doubles:
             w[PATIENCE] = f
@@ -290,9 +290,9 @@ def use_value_counted(seat, w, R, sp, action):
             w[PATIENCE] = -1
         return v
     if g == LOUP:
-        fr = w[FRESH + i]
-        w[FRESH + i] = 1
+        fr = w[U(FRESH + i)]
+        w[U(FRESH + i)] = 1
         vals = _values_by_animal(seat, w, R, sp, r, i, FREE)
-        w[FRESH + i] = fr
+        w[U(FRESH + i)] = fr
         return wolf_of_values(R, i, vals)
-    return eagle_of_values(R, i, _values_by_animal(seat, w, R, sp, r, i, w[STATUS + i]), state_value(seat, w, R, sp, r))
+    return eagle_of_values(R, i, _values_by_animal(seat, w, R, sp, r, i, w[U(STATUS + i)]), state_value(seat, w, R, sp, r))

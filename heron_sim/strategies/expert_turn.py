@@ -53,7 +53,7 @@ import numpy as np
 
 from ..engine.dice import doubling_guide, roll_die
 from .greedy_turn import _lane, counts_into, roll_counts  # the same counted roll as greedy's
-from ..engine.jit import hot, hot_inline
+from ..engine.jit import U, hot, hot_inline
 from ..engine.layout import (
     AIGLE, BONUS, C_ANXIETIES, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, CERF, COUNTS, FACE, FREE, FRESH,
     GUIDE, HERON, KEPT, LION, LOUP, MAX_DICE, MAX_FACES, NDICE, OUT_ANXIETY, OUT_POND, OUT_RESCUED,
@@ -105,7 +105,7 @@ def roll_list(lst, nf, w, R, rng):
         for j in range(nf):
             i = _die(lst, j)
             f = roll_die(i, w, R, rng)
-            w[FACE + i] = f
+            w[U(FACE + i)] = f
             packed += _ONE << np.uint64(8 * f)
         return packed
     s = rng[0]
@@ -117,18 +117,18 @@ def roll_list(lst, nf, w, R, rng):
         for j in range(nf):
             i = _die(lst, j)
             k, s, bits, chunks = draw_index(faces, reject, s, bits, chunks)
-            f = R[R_FACES + k]
-            w[FACE + i] = f
+            f = R[U(R_FACES + k)]
+            w[U(FACE + i)] = f
             packed += _ONE << np.uint64(8 * f)
         rng[0] = s
         return packed
     for j in range(nf):
         i = _die(lst, j)
-        faces = np.uint64(R[R_NFACES + i])
-        reject = np.uint64(R[R_REJECT + i])
+        faces = np.uint64(R[U(R_NFACES + i)])
+        reject = np.uint64(R[U(R_REJECT + i)])
         k, s, bits, chunks = draw_index(faces, reject, s, bits, chunks)
-        f = R[R_FACES + MAX_FACES * i + k]
-        w[FACE + i] = f
+        f = R[U(R_FACES + MAX_FACES * i + k)]
+        w[U(FACE + i)] = f
         packed += _ONE << np.uint64(8 * f)
     rng[0] = s
     return packed
@@ -140,14 +140,14 @@ def _lay_out(lst, nf, w, n, total):
     unless herons; the others kept or reserved herons, not fresh. All dice by animal in
     w[COUNTS]."""
     for i in range(n):
-        w[STATUS + i] = KEPT + (RESERVED - KEPT) * (w[FACE + i] == HERON)
-        w[FRESH + i] = 0
+        w[U(STATUS + i)] = KEPT + (RESERVED - KEPT) * (w[U(FACE + i)] == HERON)
+        w[U(FRESH + i)] = 0
     for j in range(nf):
         i = _die(lst, j)
-        w[FRESH + i] = 1
-        w[STATUS + i] = FREE + (RESERVED - FREE) * (w[FACE + i] == HERON)
+        w[U(FRESH + i)] = 1
+        w[U(STATUS + i)] = FREE + (RESERVED - FREE) * (w[U(FACE + i)] == HERON)
     for a in range(7):
-        w[COUNTS + a] = _lane(total, a)
+        w[U(COUNTS + a)] = _lane(total, a)
 
 
 #: _counted_power: the power was used and the dice rerolled; the loop goes on.
@@ -175,7 +175,7 @@ def _counted_value(seat, w, R, sp, ts, t, g, r, held, free, fl, n):
     if r > 0:
         col, _ = held_column(sp, ts, t, g, r, held, free, n, fl)
         if col >= 0:
-            return sp[ts, col + 1]
+            return sp[U(ts), U(col + 1)]
     counts_into(w, total)
     adv = counted_advance(seat, w, R)
     return float(adv if adv > 0 else consolation_no_set(R))
@@ -226,7 +226,7 @@ def _drawn_value(seat, w, R, sp, ts, t, g, r, h0, f0, fh0, fresh, n, k, j):
     """:func:`_counted_value` of the dice with the Eagle's ``j``-th drawn face (0.0 from ``k``)."""
     if j >= k:
         return 0.0
-    h2, f2, fh2 = _with_face(h0, f0, fh0, w[EAGLE_FACES + j], fresh)
+    h2, f2, fh2 = _with_face(h0, f0, fh0, w[U(EAGLE_FACES + j)], fresh)
     return _counted_value(seat, w, R, sp, ts, t, g, r, h2, f2, 1 if fh2 > 0 else 0, n)
 
 
@@ -239,7 +239,7 @@ def _human_eagle_counted(seat, w, R, rng, sp, ts, t, g, r, h0, f0, fh0, fresh, n
     twice: the same floats, so the same sums); ``k`` (the rules' ``eagle_draws``) is 6 at most."""
     if k > 6:
         raise ValueError("eagle_draws above 6")
-    temp = sp[seat, TEMP]
+    temp = sp[U(seat), TEMP]
     x0 = _drawn_value(seat, w, R, sp, ts, t, g, r, h0, f0, fh0, fresh, n, k, 0)
     x1 = _drawn_value(seat, w, R, sp, ts, t, g, r, h0, f0, fh0, fresh, n, k, 1)
     x2 = _drawn_value(seat, w, R, sp, ts, t, g, r, h0, f0, fh0, fresh, n, k, 2)
@@ -316,7 +316,7 @@ def _class_value(seat, w, R, sp, ts, t, g, r, guide, code, slots, held, free, fh
         cost = R[X_PATIENCE_COST]
         shown = False
         for k in range(R[R_NFACES]):
-            shown = shown or R[R_FACES + k] == f
+            shown = shown or R[U(R_FACES + k)] == f
         if R[X_PATIENCE_DOUBLING] != 0:
             return -1, 0.0
         if a == HERON or not fresh or f < 0 or not shown or r < cost:
@@ -326,7 +326,7 @@ def _class_value(seat, w, R, sp, ts, t, g, r, guide, code, slots, held, free, fh
         return 0, 0.0
     mask = 0
     for k in range(R[R_NFACES]):
-        mask |= 1 << R[R_FACES + k]
+        mask |= 1 << R[U(R_FACES + k)]
     rolled = guide == LOUP  # the Wolf's die is rerolled: fresh, free unless a heron
     nw = rolled or fresh
     vals = (_face_counted(seat, w, R, sp, ts, t, g, r, h0, f0, fh0, 0, nw, n, mask),
@@ -350,7 +350,7 @@ def _arg_rank(R, guide, code, slots):
     if guide == CERF:
         return f
     for k in range(R[R_NFACES]):
-        if R[R_FACES + k] == f:
+        if R[U(R_FACES + k)] == f:
             return k
     return 0
 
@@ -371,13 +371,13 @@ def _dice_order(w, R, n, m):
     nfaces = np.uint64(R[R_NFACES])
     reject = np.uint64(R[R_REJECT])
     for k in range(m):
-        s = np.uint64(w[FACE + k])
+        s = np.uint64(w[U(FACE + k)])
         bits = np.uint64(0)
         chunks = 0
         for j in range(nf):
             i = np.uint64(_die(lst, j))
             idx, s, bits, chunks = draw_index(nfaces, reject, s, bits, chunks)
-            f = np.uint64(R[R_FACES + idx])
+            f = np.uint64(R[U(R_FACES + idx)])
             faces = (faces & ~(_NIBBLE << (np.uint64(4) * i))) | (f << (np.uint64(4) * i))
             st = np.uint64(RESERVED if f == HERON else FREE)
             status = (status & ~(np.uint64(3) << (np.uint64(2) * i))) | (st << (np.uint64(2) * i))
@@ -385,7 +385,7 @@ def _dice_order(w, R, n, m):
             for j in range(nf):
                 fresh |= _ONE << np.uint64(_die(lst, j))
             break
-        want = np.uint64(w[STATUS + k])
+        want = np.uint64(w[U(STATUS + k)])
         nxt = np.uint64(0)
         kk = 0
         for j in range(nf):
@@ -436,7 +436,7 @@ def _near_counted(seat, w, R, sp, ts, t, g, r, guide, codef, kind, slots, kept, 
     fh = _lane(roll, HERON)
     base = 0.0
     if guide == AIGLE:  # the dice's value as they are: the entry at ``col`` (the caller's look-up)
-        base = sp[ts, col + 1] if r > 0 else _counted_value(seat, w, R, sp, ts, t, g, r, held, free, 1 if fh > 0 else 0, n)
+        base = sp[U(ts), U(col + 1)] if r > 0 else _counted_value(seat, w, R, sp, ts, t, g, r, held, free, 1 if fh > 0 else 0, n)
     args = guide == CERF or guide == HERON
     best = -1e300
     kinds = 0  # the kinds of dice with a use of the best value so far
@@ -491,7 +491,7 @@ def _near_counted(seat, w, R, sp, ts, t, g, r, guide, codef, kind, slots, kept, 
     if guide == CERF:
         arg = (slots >> (4 * rk)) & 15
     elif guide == HERON:
-        f = R[R_FACES + rk]
+        f = R[U(R_FACES + rk)]
         arg = 6 if f == HERON else (slots >> (4 * f)) & 15
     return kind_class(win) + 64 * arg, best
 
@@ -546,17 +546,17 @@ def _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots, kept, roll, n
         # the dice's value as they are: the entry at ``col``, the caller's look-up of these dice
         # (with its doubling guide ``gd``) where that is this one's
         if r > 0 and gd == g:
-            v0 = sp[ts, col + 1]
+            v0 = sp[U(ts), U(col + 1)]
         else:
             v0 = _counted_value(seat, w, R, sp, ts, t, g, r, held, free, 1 if fh > 0 else 0, n)
         best = v0
         h0, f0, fh0 = _without(held, free, fh, a, fresh)
         k_draws = R[X_EAGLE_DRAWS]
-        soft = human and sp[seat, TEMP] > 0.0  # human.human_eagle_pick: a softmax over the faces' values
+        soft = human and sp[U(seat), TEMP] > 0.0  # human.human_eagle_pick: a softmax over the faces' values
         pick = 0
         for k in range(k_draws):
             f = roll_die(0, w, R, rng)
-            w[EAGLE_FACES + k] = f
+            w[U(EAGLE_FACES + k)] = f
             if not soft:
                 h2, f2, fh2 = _with_face(h0, f0, fh0, f, fresh)  # its status kept, a heron reserved
                 v = _counted_value(seat, w, R, sp, ts, t, g, r, h2, f2, 1 if fh2 > 0 else 0, n)
@@ -566,7 +566,7 @@ def _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots, kept, roll, n
         if soft:
             pick = _human_eagle_counted(seat, w, R, rng, sp, ts, t, g, r, h0, f0, fh0, fresh, n, v0, k_draws)
         if pick > 0:
-            held, free, fh = _with_face(h0, f0, fh0, w[EAGLE_FACES + pick - 1], fresh)
+            held, free, fh = _with_face(h0, f0, fh0, w[U(EAGLE_FACES + pick - 1)], fresh)
     elif guide == CERF:
         b = _slot_animal(slots, arg)
         if a == HERON or b < 0 or b == HERON or _lane(held + free, b) - (1 if b == a else 0) <= 0:
@@ -581,7 +581,7 @@ def _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots, kept, roll, n
         cost = R[X_PATIENCE_COST]
         shown = False
         for k in range(R[R_NFACES]):
-            shown = shown or R[R_FACES + k] == f
+            shown = shown or R[U(R_FACES + k)] == f
         if a == HERON or not fresh or f < 0 or not shown or w[ROLLS_LEFT] < cost:
             return CONTINUE, kept, 0, roll
         w[ROLLS_LEFT] -= cost
@@ -590,14 +590,14 @@ def _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots, kept, roll, n
         fh += 1
         if f != HERON:
             w[PATIENCE] = f
-    w[READY + seat] = 0
+    w[U(READY + seat)] = 0
     row = w[ROW]
-    w[row + C_POWERS + guide] += 1
+    w[U(row + C_POWERS + guide)] += 1
     # the decision after the power (roll_phase's loop: Anxiety, then D_KEEP)
     total = held + free
     if _lane(total, HERON) >= R[P_ANXIETY]:
-        w[row + C_ANXIETIES] += 1
-        w[row + C_SEAT_ANX + seat] += 1
+        w[U(row + C_ANXIETIES)] += 1
+        w[U(row + C_SEAT_ANX + seat)] += 1
         return OUT_ANXIETY, kept, 0, roll
     r = w[ROLLS_LEFT]
     if r <= 0:
@@ -614,7 +614,7 @@ def _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots, kept, roll, n
         counts_into(w, total)
         action = human_action(seat, w, R, rng, sp, ts, col)
     else:
-        action = int(sp[ts, col])
+        action = int(sp[U(ts), U(col)])
     if action < 0:
         counts_into(w, total)
         return OUT_SCORED, kept, 0, roll
@@ -646,8 +646,8 @@ def roll_phase_dice(seat, w, R, rng, sp, race, human):
     decision point, the dice laid out)."""
     n = w[NDICE]
     row = w[ROW]
-    rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
-    w[BONUS + seat] = 0
+    rolls = R[P_ROLLS] + w[U(BONUS + seat)]  # the Wolf square's bonus roll is used up now
+    w[U(BONUS + seat)] = 0
     lst = np.uint64(0xFEDCBA9876543210)  # dice 0..n-1 (entries past n are never read)
     nf = n
     roll = roll_list(lst, nf, w, R, rng)
@@ -665,7 +665,7 @@ def roll_phase_dice(seat, w, R, rng, sp, race, human):
                 i = _die(lst, j)
                 pos = np.uint64(4 * k)
                 nxt = (nxt & ~(_NIBBLE << pos)) | (np.uint64(i) << pos)
-                k += np.int64(w[FACE + i] != HERON)
+                k += np.int64(w[U(FACE + i)] != HERON)
             lst = nxt
             nf = k
             roll = roll_list(lst, nf, w, R, rng)
@@ -675,33 +675,33 @@ def roll_phase_dice(seat, w, R, rng, sp, race, human):
                 break
         _lay_out(lst, nf, w, n, kept + roll)
         return OUT_POND + 4 * total
-    guide = w[GUIDE + seat]
+    guide = w[U(GUIDE + seat)]
     kept = np.uint64(0)  # the dice set aside (kept, reserved herons), packed like a roll
     if not has_tables(seat, sp):
         _lay_out(lst, nf, w, n, roll)
         return CONTINUE
     ts = table_seat(seat, sp)
     tilt = race_tilt(seat, w) if race else 1.0  # the pawns do not move in a roll phase
-    stored = sp[ts, ROW_POWERS] != 0
+    stored = sp[U(ts), ROW_POWERS] != 0
     anxiety = R[P_ANXIETY]
     roll_time = guide == LOUP or guide == AIGLE or guide == CERF or guide == HERON
     t = table_of(seat, w, R)  # the guide's state does not change before the roll phase ends
     while True:
         total = kept + roll
         if _lane(total, HERON) >= anxiety:
-            w[row + C_ANXIETIES] += 1
-            w[row + C_SEAT_ANX + seat] += 1
-            if guide == LION and w[READY + seat] != 0 and power_enabled(R, LION):
+            w[U(row + C_ANXIETIES)] += 1
+            w[U(row + C_SEAT_ANX + seat)] += 1
+            if guide == LION and w[U(READY + seat)] != 0 and power_enabled(R, LION):
                 rescue = human_lion(seat, R, rng, sp, final_advance(seat, w, R)) if human else lion_worth_it(seat, w, R)
                 if rescue == 1:
-                    w[READY + seat] = 0
-                    w[row + C_POWERS + LION] += 1
-                    w[row + C_LION_RESCUES] += 1
+                    w[U(READY + seat)] = 0
+                    w[U(row + C_POWERS + LION)] += 1
+                    w[U(row + C_LION_RESCUES)] += 1
                     return OUT_RESCUED
             return OUT_ANXIETY
         r = w[ROLLS_LEFT]
-        if roll_time and w[READY + seat] != 0 and power_enabled(R, guide) and human:
-            if sp[seat, TEMP] <= 0.0:  # temp 0: expert.best_power's, on the generic loop
+        if roll_time and w[U(READY + seat)] != 0 and power_enabled(R, guide) and human:
+            if sp[U(seat), TEMP] <= 0.0:  # temp 0: expert.best_power's, on the generic loop
                 _lay_out(lst, nf, w, n, total)
                 return CONTINUE
             col, slots = held_column(sp, ts, t, guide, r, kept, roll, n, _fresh(roll))
@@ -716,7 +716,7 @@ def roll_phase_dice(seat, w, R, rng, sp, race, human):
             if col < 0:
                 _lay_out(lst, nf, w, n, total)
                 return KEEP_NEXT
-        elif roll_time and w[READY + seat] != 0 and power_enabled(R, guide):
+        elif roll_time and w[U(READY + seat)] != 0 and power_enabled(R, guide):
             # expert.best_power: the stored decision of these dice; "no use" goes on below
             # with the same column (the memo of expert.keep_column), anything else is the
             # generic path's
@@ -724,7 +724,7 @@ def roll_phase_dice(seat, w, R, rng, sp, race, human):
             slots = 0
             if stored:
                 col, slots = held_column(sp, ts, t, guide, r, kept, roll, n, _fresh(roll))
-            if col < 0 or int(sp[ts, col + power_column(guide)]) != -1:
+            if col < 0 or int(sp[U(ts), U(col + power_column(guide))]) != -1:
                 _lay_out(lst, nf, w, n, total)
                 return CONTINUE
             if r <= 0:
@@ -745,7 +745,7 @@ def roll_phase_dice(seat, w, R, rng, sp, race, human):
             counts_into(w, total)
             action = human_action(seat, w, R, rng, sp, ts, col)
         else:
-            action = int(sp[ts, col])
+            action = int(sp[U(ts), U(col)])
         if action < 0:
             counts_into(w, total)
             return OUT_SCORED
@@ -760,7 +760,7 @@ def roll_phase_dice(seat, w, R, rng, sp, race, human):
         nxt = np.uint64(0)
         for j in range(nf):  # without data-dependent branches (they mispredict)
             i = _die(lst, j)
-            f = w[FACE + i]
+            f = w[U(FACE + i)]
             lane = np.uint64(8 * f)
             take = np.uint64(((want >> lane) & _BYTE) != 0)  # never a heron: its lane is 0
             want -= take << lane
@@ -793,8 +793,8 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
     again there)."""
     n = w[NDICE]
     row = w[ROW]
-    rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
-    w[BONUS + seat] = 0
+    rolls = R[P_ROLLS] + w[U(BONUS + seat)]  # the Wolf square's bonus roll is used up now
+    w[U(BONUS + seat)] = 0
     nf = n
     first = rng[0]  # where the first roll draws (_dice_order)
     roll = roll_counts(nf, R, rng)
@@ -811,13 +811,13 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
             if new == 0:
                 break
         return OUT_POND + 4 * total
-    guide = w[GUIDE + seat]
+    guide = w[U(GUIDE + seat)]
     kept = np.uint64(0)  # the dice set aside (kept, reserved herons), packed like a roll
     if not has_tables(seat, sp):
         return CONTINUE
     ts = table_seat(seat, sp)
     tilt = race_tilt(seat, w) if race else 1.0  # the pawns do not move in a roll phase
-    stored = sp[ts, ROW_POWERS] != 0
+    stored = sp[U(ts), ROW_POWERS] != 0
     anxiety = R[P_ANXIETY]
     roll_time = guide == LOUP or guide == AIGLE or guide == CERF or guide == HERON
     t = table_of(seat, w, R)  # the guide's state changes only by a power (below)
@@ -825,27 +825,27 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
     # a human with a ready roll-time power notes where each roll draws and what each keep sets
     # aside (w[FACE + k], w[STATUS + k]: nothing reads the dice's places in a counted turn), so
     # that a tie between two kinds of dice finds the order of the dice again (_dice_order)
-    track = human and roll_time and w[READY + seat] != 0 and power_enabled(R, guide)
+    track = human and roll_time and w[U(READY + seat)] != 0 and power_enabled(R, guide)
     if track:
         w[FACE] = np.int64(first)
     while True:
         total = kept + roll
         if _lane(total, HERON) >= anxiety:
-            w[row + C_ANXIETIES] += 1
-            w[row + C_SEAT_ANX + seat] += 1
-            if guide == LION and w[READY + seat] != 0 and power_enabled(R, LION):
+            w[U(row + C_ANXIETIES)] += 1
+            w[U(row + C_SEAT_ANX + seat)] += 1
+            if guide == LION and w[U(READY + seat)] != 0 and power_enabled(R, LION):
                 counts_into(w, total)  # expert.lion_worth_it on the dice counted (its score reads them)
                 adv = counted_advance(seat, w, R)
                 rescue = human_lion(seat, R, rng, sp, adv) if human else (1 if adv > consolation_anxiety(R) else 0)
                 if rescue == 1:
-                    w[READY + seat] = 0
-                    w[row + C_POWERS + LION] += 1
-                    w[row + C_LION_RESCUES] += 1
+                    w[U(READY + seat)] = 0
+                    w[U(row + C_POWERS + LION)] += 1
+                    w[U(row + C_LION_RESCUES)] += 1
                     return OUT_RESCUED
             return OUT_ANXIETY
         r = w[ROLLS_LEFT]
-        if roll_time and w[READY + seat] != 0 and power_enabled(R, guide) and human:
-            if sp[seat, TEMP] <= 0.0:  # temp 0: expert.best_power's, on the generic loop
+        if roll_time and w[U(READY + seat)] != 0 and power_enabled(R, guide) and human:
+            if sp[U(seat), TEMP] <= 0.0:  # temp 0: expert.best_power's, on the generic loop
                 return CONTINUE
             col, slots = turn_column(sp, ts, t, gd, r, kept, roll, n)
             decided, u = power_counted(seat, w, R, rng, sp, ts, col, guide, r, stored, total)
@@ -861,7 +861,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
                 # a use is played on the counts as the expert's is; dice the tables do not hold
                 # or uses the counts cannot value need the dice laid out: roll_phase_dice
                 # answers there
-                codef = sp[ts, col + power_column(guide)] if col >= 0 and stored else -2.0
+                codef = sp[U(ts), U(col + power_column(guide))] if col >= 0 and stored else -2.0
                 code, unique = stored_use(codef)
                 valued = guide != LOUP or _lane(roll, HERON) <= 1  # the tables' values hold
                 if codef >= 0.0 and u < 0.5:
@@ -873,12 +873,12 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
                     if code == -2:
                         return CONTINUE
                     if r > 0:
-                        base = sp[ts, col + 1]  # as power_counted
+                        base = sp[U(ts), U(col + 1)]  # as power_counted
                     else:
                         counts_into(w, total)
                         adv = counted_advance(seat, w, R)
                         base = float(adv if adv > 0 else consolation_no_set(R))
-                    if not under(u, v - base - POWER_MARGIN, sp[seat, TEMP]):
+                    if not under(u, v - base - POWER_MARGIN, sp[U(seat), TEMP]):
                         code = -1  # not used after all: the keep decision below
                 elif code < 0 or not (unique and valued):
                     return CONTINUE
@@ -895,14 +895,14 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
                 return OUT_SCORED
             if col < 0:
                 return CONTINUE
-        elif roll_time and w[READY + seat] != 0 and power_enabled(R, guide):
+        elif roll_time and w[U(READY + seat)] != 0 and power_enabled(R, guide):
             col = -1
             slots = 0
             if stored:
                 col, slots = turn_column(sp, ts, t, gd, r, kept, roll, n)
             if col < 0:
                 return CONTINUE
-            code = int(sp[ts, col + power_column(guide)])
+            code = int(sp[U(ts), U(col + power_column(guide))])
             if code != -1:  # the stored use, played on the counts
                 if code < 0:
                     return CONTINUE
@@ -930,7 +930,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
             counts_into(w, total)
             action = human_action(seat, w, R, rng, sp, ts, col)
         else:
-            action = int(sp[ts, col])
+            action = int(sp[U(ts), U(col)])
         if action < 0:
             counts_into(w, total)
             return OUT_SCORED
@@ -948,8 +948,8 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
         if nf == 0 or newly == 0:
             return CONTINUE  # the generic loop says why (illegal reroll)
         if track and w[ROLL] < MAX_DICE:
-            w[STATUS + w[ROLL] - 1] = np.int64(taken)
-            w[FACE + w[ROLL]] = np.int64(rng[0])
+            w[U(STATUS + w[ROLL] - 1)] = np.int64(taken)
+            w[U(FACE + w[ROLL])] = np.int64(rng[0])
         kept += taken + (roll & (_BYTE << _S48))
         roll = roll_counts(nf, R, rng)
         w[ROLLS_LEFT] -= 1
@@ -964,15 +964,15 @@ def expert_roll_phase(seat, w, R, rng, sp):
     Unscripted dice all alike are counted, not placed (:func:`roll_phase_counts`); where the
     dice must be placed after all, the turn is played again from its first draw, placing them
     (the same draws, the same decisions)."""
-    race = w[SID + seat] == RACER
-    human = w[SID + seat] == HUMAN and not human_zero(sp, seat)  # at 0: the expert's turn
+    race = w[U(SID + seat)] == RACER
+    human = w[U(SID + seat)] == HUMAN and not human_zero(sp, seat)  # at 0: the expert's turn
     if R[R_UNIFORM] != 0 and w[RPTR] >= w[RSCRIPT_LEN]:
         start = rng[0]
         half = rng[1]  # a power's roll_die draws from the buffered half-word
         has_half = rng[2]
-        bonus = w[BONUS + seat]
-        ready = w[READY + seat]
-        used = w[w[ROW] + C_POWERS + w[GUIDE + seat]]
+        bonus = w[U(BONUS + seat)]
+        ready = w[U(READY + seat)]
+        used = w[U(w[ROW] + C_POWERS + w[U(GUIDE + seat)])]
         # each kind of seat its own compiled turn (the flags as constants: numba specialises on
         # them and drops the other kinds' code, which frees registers in the decision loop)
         if human:
@@ -986,8 +986,8 @@ def expert_roll_phase(seat, w, R, rng, sp):
         rng[0] = start
         rng[1] = half
         rng[2] = has_half
-        w[BONUS + seat] = bonus
-        w[READY + seat] = ready
-        w[w[ROW] + C_POWERS + w[GUIDE + seat]] = used
+        w[U(BONUS + seat)] = bonus
+        w[U(READY + seat)] = ready
+        w[U(w[ROW] + C_POWERS + w[U(GUIDE + seat)])] = used
         w[PATIENCE] = -1  # as roll_phase set it
     return roll_phase_dice(seat, w, R, rng, sp, race, human)

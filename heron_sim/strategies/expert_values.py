@@ -14,7 +14,7 @@ them are the strategies' (heron_sim.strategies.expert, racer, human).
 
 from __future__ import annotations
 
-from ..engine.jit import hot, hot_inline
+from ..engine.jit import U, hot, hot_inline
 from ..engine.rulebook import (
     bull_applies, bull_bonus, consolation_anxiety, consolation_no_set, guide_power_doubles, power_enabled, set_advance,
 )
@@ -36,15 +36,15 @@ from .expert_dp import (
 
 @hot
 def has_tables(seat, sp):
-    return sp.shape[1] > ROW_DIR and sp[seat, ROW_MAGIC] == MAGIC
+    return sp.shape[1] > ROW_DIR and sp[U(seat), ROW_MAGIC] == MAGIC
 
 
 @hot
 def table_of(seat, w, R):
-    g = w[GUIDE + seat]
+    g = w[U(GUIDE + seat)]
     if g == TAUREAU and power_enabled(R, TAUREAU):
-        return T_BULL_READY if w[READY + seat] != 0 else T_BULL_EXHAUSTED
-    if g == LION and w[READY + seat] != 0 and power_enabled(R, LION):
+        return T_BULL_READY if w[U(READY + seat)] != 0 else T_BULL_EXHAUSTED
+    if g == LION and w[U(READY + seat)] != 0 and power_enabled(R, LION):
         return T_LION_READY
     if g == HERON:
         # a Héron that set an animal with Patience (heron_patience_doubling) doubles that
@@ -57,14 +57,14 @@ def table_of(seat, w, R):
 def slot0_animal(seat, w, R):
     """The animal of slot 0 of the tables (the guide's; 0 for a Héron guide, whose table does
     not double, unless Patience set it an animal to double)."""
-    g = doubling_guide(w[GUIDE + seat], w, R)
+    g = doubling_guide(w[U(GUIDE + seat)], w, R)
     return g if g < 6 else 0
 
 
 @hot
 def table_seat(seat, sp):
     """The seat whose parameter row holds the tables this seat uses."""
-    t = sp[seat, ROW_TSEAT]
+    t = sp[U(seat), ROW_TSEAT]
     return seat if t < 0 else int(t)
 
 
@@ -74,9 +74,9 @@ def _rank_step(w, sp, ts, go, D, stride, key, slot, rank, rem):
     merged counts G[6 - slot, digit, rem], expert_dp.ROW_G)."""
     a = 7 - (key & 7)
     digit = key >> 3
-    w[KEEP + 6 + a] = slot
-    rank += int(sp[ts, go + ((6 - slot) * D + digit) * stride + rem])
-    return rank, rem - w[COUNTS + a]
+    w[U(KEEP + 6 + a)] = slot
+    rank += int(sp[U(ts), U(go + ((6 - slot) * D + digit) * stride + rem)])
+    return rank, rem - w[U(COUNTS + a)]
 
 
 @hot
@@ -85,21 +85,21 @@ def _rank(seat, w, R, sp, ts, s):
     w[KEEP + a] and w[COUNTS + a] (a < 6), with s non-heron dice, among the states of that
     size; notes each animal's slot in w[KEEP + 6 + a] (the guide's animal: slot 0)."""
     g0 = slot0_animal(seat, w, R)
-    go = int(sp[ts, ROW_G])
-    D = int(sp[ts, ROW_B]) ** 2
-    stride = int(sp[ts, ROW_STRIDE])
-    rank = int(sp[ts, go + (6 * D + w[KEEP + g0]) * stride + s])
-    rem = s - w[COUNTS + g0]
+    go = int(sp[U(ts), ROW_G])
+    D = int(sp[U(ts), ROW_B]) ** 2
+    stride = int(sp[U(ts), ROW_STRIDE])
+    rank = int(sp[U(ts), U(go + (6 * D + w[U(KEEP + g0)]) * stride + s)])
+    rem = s - w[U(COUNTS + g0)]
     # The other animals by decreasing digit, ties by increasing index: sort keys
     # digit * 8 + 7 - a (the guide's key -1 sorts last) by a sorting network (no branches).
-    k0 = -1 if g0 == 0 else w[KEEP + 0] * 8 + 7
-    k1 = -1 if g0 == 1 else w[KEEP + 1] * 8 + 6
-    k2 = -1 if g0 == 2 else w[KEEP + 2] * 8 + 5
-    k3 = -1 if g0 == 3 else w[KEEP + 3] * 8 + 4
-    k4 = -1 if g0 == 4 else w[KEEP + 4] * 8 + 3
-    k5 = -1 if g0 == 5 else w[KEEP + 5] * 8 + 2
+    k0 = -1 if g0 == 0 else w[U(KEEP + 0)] * 8 + 7
+    k1 = -1 if g0 == 1 else w[U(KEEP + 1)] * 8 + 6
+    k2 = -1 if g0 == 2 else w[U(KEEP + 2)] * 8 + 5
+    k3 = -1 if g0 == 3 else w[U(KEEP + 3)] * 8 + 4
+    k4 = -1 if g0 == 4 else w[U(KEEP + 4)] * 8 + 3
+    k5 = -1 if g0 == 5 else w[U(KEEP + 5)] * 8 + 2
     k0, k1, k2, k3, k4, k5 = sort6_desc(k0, k1, k2, k3, k4, k5)
-    w[KEEP + 6 + g0] = 0
+    w[U(KEEP + 6 + g0)] = 0
     rank, rem = _rank_step(w, sp, ts, go, D, stride, k0, 1, rank, rem)
     rank, rem = _rank_step(w, sp, ts, go, D, stride, k1, 2, rank, rem)
     rank, rem = _rank_step(w, sp, ts, go, D, stride, k2, 3, rank, rem)
@@ -113,9 +113,9 @@ def _column(seat, w, R, sp, ts, r, h, fl, rank, rmax, anx):
     """Column of the entry of the state of this rank in block (table, r, h, fl); -1 if none."""
     t = table_of(seat, w, R)
     d = ((t * (rmax + 1) + r) * anx + h) * 2 + fl
-    if rank >= int(sp[ts, ROW_DIR + 2 * d + 1]):
+    if rank >= int(sp[U(ts), U(ROW_DIR + 2 * d + 1)]):
         return -1
-    return int(sp[ts, ROW_DIR + 2 * d]) + ENTRY * rank
+    return int(sp[U(ts), U(ROW_DIR + 2 * d)]) + ENTRY * rank
 
 
 @hot
@@ -129,20 +129,20 @@ def lookup(seat, w, R, sp, r):
     """
     ts = table_seat(seat, sp)
     n = w[NDICE]
-    B = int(sp[ts, ROW_B])
-    rmax = int(sp[ts, ROW_RMAX])
-    anx = int(sp[ts, ROW_ANX])
+    B = int(sp[U(ts), ROW_B])
+    rmax = int(sp[U(ts), ROW_RMAX])
+    anx = int(sp[U(ts), ROW_ANX])
     for a in range(7):
-        w[KEEP + a] = 0     # digit k * B + c of animal a (w[KEEP + 6]: scratch, herons)
-        w[COUNTS + a] = 0   # its size k + c (w[COUNTS + 6]: the herons)
+        w[U(KEEP + a)] = 0     # digit k * B + c of animal a (w[KEEP + 6]: scratch, herons)
+        w[U(COUNTS + a)] = 0   # its size k + c (w[COUNTS + 6]: the herons)
     fl = 0
     for i in range(n):  # without data-dependent branches (they mispredict)
-        f = w[FACE + i]
-        held = int(w[STATUS + i] != FREE)
-        fl |= held & int(w[FRESH + i] != 0)
-        w[KEEP + f] += 1 + held * (B - 1)
-        w[COUNTS + f] += 1
-    h = w[COUNTS + HERON]
+        f = w[U(FACE + i)]
+        held = int(w[U(STATUS + i)] != FREE)
+        fl |= held & int(w[U(FRESH + i)] != 0)
+        w[U(KEEP + f)] += 1 + held * (B - 1)
+        w[U(COUNTS + f)] += 1
+    h = w[U(COUNTS + HERON)]
     if h >= anx or r < 0 or r > rmax:
         return -1
     return _column(seat, w, R, sp, ts, r, h, fl, _rank(seat, w, R, sp, ts, n - h), rmax, anx)
@@ -160,11 +160,11 @@ def final_advance(seat, w, R):
 def counted_advance(seat, w, R):
     """:func:`final_advance` of the dice counted by animal in w[COUNTS] (the fused turns count
     the dice as they roll them, heron_sim.strategies.expert_turn)."""
-    g = w[GUIDE + seat]
+    g = w[U(GUIDE + seat)]
     dg = doubling_guide(g, w, R)
     size, animal = best_set(w, dg)
     adv = set_advance(R, size, guide_power_doubles(g, dg, size, animal, w, R))
-    if bull_applies(R, size, g, w[READY + seat]):
+    if bull_applies(R, size, g, w[U(READY + seat)]):
         adv += bull_bonus(R)
     return adv
 
@@ -182,8 +182,8 @@ def anxiety_value(seat, w, R):
     """What an Anxiety on the dice showing moves the pawn: the Lion's rescue where the expert
     uses it (:func:`lion_worth_it`: the rescued dice score more than consolation_anxiety),
     else consolation_anxiety."""
-    g = w[GUIDE + seat]
-    if g == LION and w[READY + seat] != 0 and power_enabled(R, LION):
+    g = w[U(GUIDE + seat)]
+    if g == LION and w[U(READY + seat)] != 0 and power_enabled(R, LION):
         adv = final_advance(seat, w, R)
         if adv > consolation_anxiety(R):
             return adv
@@ -196,7 +196,7 @@ def state_value(seat, w, R, sp, r):
     Anxiety, unless a ready Lion rescues it)."""
     h = 0
     for i in range(w[NDICE]):
-        if w[FACE + i] == HERON:
+        if w[U(FACE + i)] == HERON:
             h += 1
     if h >= R[P_ANXIETY]:
         return float(anxiety_value(seat, w, R))
@@ -205,19 +205,19 @@ def state_value(seat, w, R, sp, r):
     col = lookup(seat, w, R, sp, r)
     if col < 0:
         return float(final_value(seat, w, R))
-    return sp[table_seat(seat, sp), col + 1]
+    return sp[U(table_seat(seat, sp)), U(col + 1)]
 
 
 @hot
 def _value_with_face(seat, w, R, sp, r, die, face, status):
     """state_value with die ``die`` set to ``face`` / ``status`` (restored afterwards)."""
-    f0 = w[FACE + die]
-    s0 = w[STATUS + die]
-    w[FACE + die] = face
-    w[STATUS + die] = status
+    f0 = w[U(FACE + die)]
+    s0 = w[U(STATUS + die)]
+    w[U(FACE + die)] = face
+    w[U(STATUS + die)] = status
     v = state_value(seat, w, R, sp, r)
-    w[FACE + die] = f0
-    w[STATUS + die] = s0
+    w[U(FACE + die)] = f0
+    w[U(STATUS + die)] = s0
     return v
 
 
@@ -225,24 +225,24 @@ def _value_with_face(seat, w, R, sp, r, die, face, status):
 def _prep_without(w, sp, ts, die):
     """Digits (w[KEEP + a]) and sizes (w[COUNTS + a]) by animal of every die but ``die``;
     returns the herons and the fresh-held flag of those dice (for :func:`_face_value`)."""
-    B = int(sp[ts, ROW_B])
+    B = int(sp[U(ts), ROW_B])
     for a in range(6):
-        w[KEEP + a] = 0
-        w[COUNTS + a] = 0
+        w[U(KEEP + a)] = 0
+        w[U(COUNTS + a)] = 0
     h = 0
     fl = 0
     for i in range(w[NDICE]):
         if i == die:
             continue
-        f = w[FACE + i]
-        st = w[STATUS + i]
-        if st != FREE and w[FRESH + i] != 0:
+        f = w[U(FACE + i)]
+        st = w[U(STATUS + i)]
+        if st != FREE and w[U(FRESH + i)] != 0:
             fl = 1
         if f == HERON:
             h += 1
         else:
-            w[KEEP + f] += 1 if st == FREE else B
-            w[COUNTS + f] += 1
+            w[U(KEEP + f)] += 1 if st == FREE else B
+            w[U(COUNTS + f)] += 1
     return h, fl
 
 
@@ -251,25 +251,25 @@ def _fast_value(seat, w, R, sp, ts, r, die, face, status, h0, fl0):
     """state_value with die ``die`` showing ``face`` / ``status`` (its freshness as is), from
     :func:`_prep_without`'s scratch (left as found); -1.0 where the table does not answer
     (Anxiety, no roll left, ...): the caller then takes the general path."""
-    anx = int(sp[ts, ROW_ANX])
-    rmax = int(sp[ts, ROW_RMAX])
+    anx = int(sp[U(ts), ROW_ANX])
+    rmax = int(sp[U(ts), ROW_RMAX])
     h = h0 + (1 if face == HERON else 0)
     if h >= anx or r <= 0 or r > rmax:
         return -1.0
     fl = fl0
-    if status != FREE and w[FRESH + die] != 0:
+    if status != FREE and w[U(FRESH + die)] != 0:
         fl = 1
-    B = int(sp[ts, ROW_B])
+    B = int(sp[U(ts), ROW_B])
     step = 1 if status == FREE else B
     if face != HERON:
-        w[KEEP + face] += step
-        w[COUNTS + face] += 1
+        w[U(KEEP + face)] += step
+        w[U(COUNTS + face)] += 1
     rank = _rank(seat, w, R, sp, ts, w[NDICE] - h)
     if face != HERON:
-        w[KEEP + face] -= step
-        w[COUNTS + face] -= 1
+        w[U(KEEP + face)] -= step
+        w[U(COUNTS + face)] -= 1
     col = _column(seat, w, R, sp, ts, r, h, fl, rank, rmax, anx)
-    return -1.0 if col < 0 else sp[ts, col + 1]
+    return -1.0 if col < 0 else sp[U(ts), U(col + 1)]
 
 
 @hot
@@ -290,10 +290,10 @@ def _values_by_animal(seat, w, R, sp, r, die, status):
     """_value_with_face for each animal on the faces of die ``die`` (a heron face reserved,
     any other with ``status``), as a 7-tuple by animal (0.0 for animals not on the die): each
     distinct face is evaluated once (an Eagle's pair of draws reuses them)."""
-    nf = R[R_NFACES + die]
+    nf = R[U(R_NFACES + die)]
     mask = 0
     for k in range(nf):
-        mask |= 1 << R[R_FACES + MAX_FACES * die + k]
+        mask |= 1 << R[U(R_FACES + MAX_FACES * die + k)]
     ts = table_seat(seat, sp)
     h0, fl0 = _prep_without(w, sp, ts, die)
     v0 = v1 = v2 = v3 = v4 = v5 = v6 = 0.0
@@ -319,11 +319,11 @@ def _same_as_earlier(w, R, i):
     """Die i is interchangeable with an earlier die (same face law, face, status and
     freshness): evaluating a power on it again would give the same value."""
     for j in range(i):
-        if (w[FACE + j] == w[FACE + i] and w[STATUS + j] == w[STATUS + i]
-                and w[FRESH + j] == w[FRESH + i] and R[R_NFACES + j] == R[R_NFACES + i]):
+        if (w[U(FACE + j)] == w[U(FACE + i)] and w[U(STATUS + j)] == w[U(STATUS + i)]
+                and w[U(FRESH + j)] == w[U(FRESH + i)] and R[U(R_NFACES + j)] == R[U(R_NFACES + i)]):
             same = True
-            for k in range(R[R_NFACES + i]):
-                if R[R_FACES + MAX_FACES * i + k] != R[R_FACES + MAX_FACES * j + k]:
+            for k in range(R[U(R_NFACES + i)]):
+                if R[U(R_FACES + MAX_FACES * i + k)] != R[U(R_FACES + MAX_FACES * j + k)]:
                     same = False
                     break
             if same:
@@ -336,7 +336,7 @@ def deer_use_value(seat, w, R, sp, r, i, b):
     """Look-ahead value of the Deer turning die i into animal b."""
     ts = table_seat(seat, sp)
     h0, fl0 = _prep_without(w, sp, ts, i)
-    return _face_value(seat, w, R, sp, ts, r, i, b, w[STATUS + i], h0, fl0)
+    return _face_value(seat, w, R, sp, ts, r, i, b, w[U(STATUS + i)], h0, fl0)
 
 
 @hot
@@ -345,7 +345,7 @@ def patience_use_value(seat, w, R, sp, r, i, k):
     rolls less; under heron_patience_doubling the face's animal doubles for the rest of the
     turn)."""
     ts = table_seat(seat, sp)
-    f = R[R_FACES + MAX_FACES * i + k]
+    f = R[U(R_FACES + MAX_FACES * i + k)]
     doubles = R[X_PATIENCE_DOUBLING] != 0 and f != HERON
     if doubles:
         w[PATIENCE] = f
@@ -359,10 +359,10 @@ def patience_use_value(seat, w, R, sp, r, i, k):
 @hot
 def wolf_use_value(seat, w, R, sp, r, i):
     """Look-ahead value of the Wolf rerolling die i (expectation over its new face)."""
-    fr = w[FRESH + i]
-    w[FRESH + i] = 1
+    fr = w[U(FRESH + i)]
+    w[U(FRESH + i)] = 1
     vals = _values_by_animal(seat, w, R, sp, r, i, FREE)
-    w[FRESH + i] = fr
+    w[U(FRESH + i)] = fr
     return wolf_of_values(R, i, vals)
 
 
@@ -370,10 +370,10 @@ def wolf_use_value(seat, w, R, sp, r, i):
 def wolf_of_values(R, i, vals):
     """The Wolf's look-ahead on die i from the value of each animal its new face may show
     (``vals``, by animal): the mean over its faces, summed in face order."""
-    nf = R[R_NFACES + i]
+    nf = R[U(R_NFACES + i)]
     acc = 0.0
     for k in range(nf):
-        acc += vals[R[R_FACES + MAX_FACES * i + k]]
+        acc += vals[R[U(R_FACES + MAX_FACES * i + k)]]
     return acc / nf
 
 
@@ -382,13 +382,13 @@ def max_of_draws(R, i, vals, base, d):
     """E[max(base, d draws of die i)], ``vals`` the value of each animal: the faces ranked by
     (value, index) without sorting (no allocation in a decision); the j-th smallest is the
     largest of the draws with probability (j/nf)^d - ((j-1)/nf)^d."""
-    nf = R[R_NFACES + i]
+    nf = R[U(R_NFACES + i)]
     acc = 0.0
     for j in range(nf):
-        uj = max(base, vals[R[R_FACES + MAX_FACES * i + j]])
+        uj = max(base, vals[R[U(R_FACES + MAX_FACES * i + j)]])
         below = 0
         for k in range(nf):
-            uk = max(base, vals[R[R_FACES + MAX_FACES * i + k]])
+            uk = max(base, vals[R[U(R_FACES + MAX_FACES * i + k)]])
             below += 1 if (uk < uj or (uk == uj and k < j)) else 0
         acc += uj * (((below + 1) / nf) ** d - (below / nf) ** d)
     return acc
@@ -400,23 +400,23 @@ def eagle_use_value(seat, w, R, sp, r, i, base):
     pairs of draws (the diagonal once, each unordered pair twice); for eagle_draws = d other
     than 2, E[max(original, d draws)] from the faces' values in increasing order (the j-th
     smallest is the largest draw with probability (j/nf)^d - ((j-1)/nf)^d)."""
-    return eagle_of_values(R, i, _values_by_animal(seat, w, R, sp, r, i, w[STATUS + i]), base)
+    return eagle_of_values(R, i, _values_by_animal(seat, w, R, sp, r, i, w[U(STATUS + i)]), base)
 
 
 @hot
 def eagle_of_values(R, i, vals, base):
     """The Eagle's look-ahead on die i (:func:`eagle_use_value`) from the value of each animal
     a drawn face may show (``vals``, by animal) and the dice's value as they are (``base``)."""
-    nf = R[R_NFACES + i]
+    nf = R[U(R_NFACES + i)]
     d = R[X_EAGLE_DRAWS]
     if d != 2:
         return max_of_draws(R, i, vals, base, d)
     acc = 0.0
     for k1 in range(nf):
-        v1 = vals[R[R_FACES + MAX_FACES * i + k1]]
+        v1 = vals[R[U(R_FACES + MAX_FACES * i + k1)]]
         acc += max(base, v1)
         for k2 in range(k1 + 1, nf):
-            v2 = vals[R[R_FACES + MAX_FACES * i + k2]]
+            v2 = vals[R[U(R_FACES + MAX_FACES * i + k2)]]
             acc += 2.0 * max(base, max(v1, v2))
     return acc / (nf * nf)
 
@@ -424,9 +424,9 @@ def eagle_of_values(R, i, vals, base):
 @hot
 def _face_seen_earlier(R, i, k):
     """Face k of die i shows an animal of an earlier face of that die."""
-    f = R[R_FACES + MAX_FACES * i + k]
+    f = R[U(R_FACES + MAX_FACES * i + k)]
     for j in range(k):
-        if R[R_FACES + MAX_FACES * i + j] == f:
+        if R[U(R_FACES + MAX_FACES * i + j)] == f:
             return True
     return False
 
@@ -460,11 +460,11 @@ def power_scan_runner(seat, w, R, sp, best):
     runner = -1e300
     n = w[NDICE]
     r = w[ROLLS_LEFT]
-    g = w[GUIDE + seat]
+    g = w[U(GUIDE + seat)]
     action = -1
     if g == CERF:
         for i in range(n):
-            f = w[FACE + i]
+            f = w[U(FACE + i)]
             if f == HERON or _same_as_earlier(w, R, i):
                 continue
             for b in range(6):
@@ -475,20 +475,20 @@ def power_scan_runner(seat, w, R, sp, best):
         cost = R[X_PATIENCE_COST]
         if r >= cost:
             for i in range(n):
-                if w[STATUS + i] != FREE or _same_as_earlier(w, R, i):
+                if w[U(STATUS + i)] != FREE or _same_as_earlier(w, R, i):
                     continue
                 if R[X_PATIENCE_DOUBLING] != 0:  # each face with its own doubling
-                    for k in range(R[R_NFACES + i]):
+                    for k in range(R[U(R_NFACES + i)]):
                         if _face_seen_earlier(R, i, k):
                             continue  # the same animal again: the same use (never chosen over the first)
                         v = patience_use_value(seat, w, R, sp, r, i, k)
                         best, action, runner = _consider(v, i + POWER_ARG * k, best, action, runner)
                     continue
                 vals = _values_by_animal(seat, w, R, sp, r - cost, i, KEPT)
-                for k in range(R[R_NFACES + i]):
+                for k in range(R[U(R_NFACES + i)]):
                     if _face_seen_earlier(R, i, k):
                         continue  # the same animal again: the same use (never chosen over the first)
-                    v = vals[R[R_FACES + MAX_FACES * i + k]]
+                    v = vals[R[U(R_FACES + MAX_FACES * i + k)]]
                     best, action, runner = _consider(v, i + POWER_ARG * k, best, action, runner)
     elif g == LOUP:
         for i in range(n):
@@ -499,7 +499,7 @@ def power_scan_runner(seat, w, R, sp, best):
     elif g == AIGLE:
         base = state_value(seat, w, R, sp, r)
         for i in range(n):
-            if w[STATUS + i] == RESERVED or _same_as_earlier(w, R, i):
+            if w[U(STATUS + i)] == RESERVED or _same_as_earlier(w, R, i):
                 continue
             v = eagle_use_value(seat, w, R, sp, r, i, base)
             best, action, runner = _consider(v, i, best, action, runner)
@@ -510,7 +510,7 @@ def power_scan_runner(seat, w, R, sp, best):
 def use_value(seat, w, R, sp, action):
     """Look-ahead value of one power use (a D_POWER action of the seat's guide)."""
     r = w[ROLLS_LEFT]
-    g = w[GUIDE + seat]
+    g = w[U(GUIDE + seat)]
     i = action % POWER_ARG
     arg = action // POWER_ARG
     if g == CERF:

@@ -10,7 +10,7 @@ ahead if strictly ahead; Cerf regenerates an exhausted guide; it never swaps gui
 
 from __future__ import annotations
 
-from ..engine.jit import hot
+from ..engine.jit import U, hot
 
 from ..engine.dice import best_set, count_animals
 from ..engine.layout import (
@@ -33,20 +33,20 @@ OWN_KERNEL = True  # seated alone (the default seating), it always plays in its 
 def greedy_keep(seat, w):
     """Keep the free dice showing the target animal; return 1 to reroll, 0 to stop."""
     count_animals(w)
-    _, target = best_set(w, w[GUIDE + seat])
+    _, target = best_set(w, w[U(GUIDE + seat)])
     newly = 0       # dice newly kept from this roll (fresh reserved herons included)
     free_left = 0   # free dice left to reroll
     for i in range(w[NDICE]):
         keep = 0
-        if w[STATUS + i] == FREE:
-            if w[FACE + i] == target:
+        if w[U(STATUS + i)] == FREE:
+            if w[U(FACE + i)] == target:
                 keep = 1
                 newly += 1
             else:
                 free_left += 1
-        elif w[FRESH + i] != 0:
+        elif w[U(FRESH + i)] != 0:
             newly += 1
-        w[KEEP + i] = keep
+        w[U(KEEP + i)] = keep
     if w[ROLLS_LEFT] > 0 and free_left > 0 and newly > 0:
         return 1
     return 0

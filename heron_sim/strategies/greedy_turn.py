@@ -26,7 +26,7 @@ from ..rules.rules import (
     EFFECT_CHOICE, EFFECT_REGENERATE, P_ANXIETY, P_ROLLS,
 )
 from ..engine.dice import doubling_guide, roll_die
-from ..engine.jit import hot, hot_inline
+from ..engine.jit import U, hot, hot_inline
 from ..engine.layout import (
     BONUS, C_ANXIETIES, C_COMBOS, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, C_SEAT_DOUBLED, COUNTS, FACE,
     FREE, FRESH, GUIDE, HERON, KEEP, KEPT, LION, MAX_FACES, NDICE, OUT_ANXIETY, OUT_POND,
@@ -53,9 +53,9 @@ def roll_free_list(nf, w, R, rng):
     packed = np.uint64(0)
     if w[RPTR] < w[RSCRIPT_LEN]:
         for j in range(nf):
-            i = w[FREE_LIST + j]
+            i = w[U(FREE_LIST + j)]
             f = roll_die(i, w, R, rng)
-            w[FACE + i] = f
+            w[U(FACE + i)] = f
             packed += _ONE << np.uint64(8 * f)
         return packed
     s = rng[0]
@@ -65,20 +65,20 @@ def roll_free_list(nf, w, R, rng):
         faces = np.uint64(R[R_NFACES])
         reject = np.uint64(R[R_REJECT])
         for j in range(nf):
-            i = w[FREE_LIST + j]
+            i = w[U(FREE_LIST + j)]
             k, s, bits, chunks = draw_index(faces, reject, s, bits, chunks)
-            f = R[R_FACES + k]
-            w[FACE + i] = f
+            f = R[U(R_FACES + k)]
+            w[U(FACE + i)] = f
             packed += _ONE << np.uint64(8 * f)
         rng[0] = s
         return packed
     for j in range(nf):
-        i = w[FREE_LIST + j]
-        faces = np.uint64(R[R_NFACES + i])
-        reject = np.uint64(R[R_REJECT + i])
+        i = w[U(FREE_LIST + j)]
+        faces = np.uint64(R[U(R_NFACES + i)])
+        reject = np.uint64(R[U(R_REJECT + i)])
         k, s, bits, chunks = draw_index(faces, reject, s, bits, chunks)
-        f = R[R_FACES + MAX_FACES * i + k]
-        w[FACE + i] = f
+        f = R[U(R_FACES + MAX_FACES * i + k)]
+        w[U(FACE + i)] = f
         packed += _ONE << np.uint64(8 * f)
     rng[0] = s
     return packed
@@ -122,7 +122,7 @@ def roll_counts(nf, R, rng):
 @hot_inline
 def _face_lane(R, k):
     """One die showing face index ``k`` of the dice all alike, packed like a roll."""
-    return _ONE << np.uint64(8 * R[R_FACES + k])
+    return _ONE << np.uint64(8 * R[U(R_FACES + k)])
 
 
 @hot
@@ -134,7 +134,7 @@ def _lane(packed, a):
 def counts_into(w, packed):
     """All dice by animal, packed 8 bits a lane, into w[COUNTS] (what the score reads)."""
     for a in range(7):
-        w[COUNTS + a] = _lane(packed, a)
+        w[U(COUNTS + a)] = _lane(packed, a)
 
 
 @hot
@@ -142,9 +142,9 @@ def _drop(nf, w, target):
     """Compact the free list: drop the dice showing ``target`` or a heron. Returns its length."""
     k = 0
     for j in range(nf):
-        i = w[FREE_LIST + j]
-        f = w[FACE + i]
-        w[FREE_LIST + k] = i
+        i = w[U(FREE_LIST + j)]
+        f = w[U(FACE + i)]
+        w[U(FREE_LIST + k)] = i
         k += (f != target) & (f != HERON)
     return k
 
@@ -154,14 +154,14 @@ def _finish(nf, w, n, packed):
     """End of the roll phase: statuses (as the generic path leaves them), and all dice by
     animal in w[COUNTS]."""
     for i in range(n):
-        w[STATUS + i] = KEPT + (RESERVED - KEPT) * (w[FACE + i] == HERON)
-        w[FRESH + i] = 0
+        w[U(STATUS + i)] = KEPT + (RESERVED - KEPT) * (w[U(FACE + i)] == HERON)
+        w[U(FRESH + i)] = 0
     for j in range(nf):  # the last roll's dice: fresh, and free unless herons
-        i = w[FREE_LIST + j]
-        w[FRESH + i] = 1
-        w[STATUS + i] = FREE + (RESERVED - FREE) * (w[FACE + i] == HERON)
+        i = w[U(FREE_LIST + j)]
+        w[U(FRESH + i)] = 1
+        w[U(STATUS + i)] = FREE + (RESERVED - FREE) * (w[U(FACE + i)] == HERON)
     for a in range(7):
-        w[COUNTS + a] = _lane(packed, a)
+        w[U(COUNTS + a)] = _lane(packed, a)
 
 
 @hot_inline
@@ -201,11 +201,11 @@ def greedy_roll_phase(seat, w, R, rng):
     placed = not (R[R_UNIFORM] != 0 and w[RSCRIPT_LEN] == 0 and w[DSCRIPT_LEN] == 0)
     n = w[NDICE]
     row = w[ROW]
-    rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
-    w[BONUS + seat] = 0
+    rolls = R[P_ROLLS] + w[U(BONUS + seat)]  # the Wolf square's bonus roll is used up now
+    w[U(BONUS + seat)] = 0
     if placed:
         for i in range(n):
-            w[FREE_LIST + i] = i
+            w[U(FREE_LIST + i)] = i
     nf = n
     roll = _roll(placed, nf, w, R, rng)
     herons = _lane(roll, HERON)
@@ -225,17 +225,17 @@ def greedy_roll_phase(seat, w, R, rng):
         _end(placed, nf, w, n, kept + roll)
         return OUT_POND, total
     reserved = herons
-    guide = w[GUIDE + seat]
+    guide = w[U(GUIDE + seat)]
     kept = np.uint64(0)  # the dice set aside (kept, reserved herons), packed like a roll
     while True:
         if reserved >= R[P_ANXIETY]:
-            w[row + C_ANXIETIES] += 1
-            w[row + C_SEAT_ANX + seat] += 1
+            w[U(row + C_ANXIETIES)] += 1
+            w[U(row + C_SEAT_ANX + seat)] += 1
             _end(placed, nf, w, n, kept + roll)
-            if guide == LION and w[READY + seat] != 0 and power_enabled(R, LION):
-                w[READY + seat] = 0
-                w[row + C_POWERS + LION] += 1
-                w[row + C_LION_RESCUES] += 1
+            if guide == LION and w[U(READY + seat)] != 0 and power_enabled(R, LION):
+                w[U(READY + seat)] = 0
+                w[U(row + C_POWERS + LION)] += 1
+                w[U(row + C_LION_RESCUES)] += 1
                 return OUT_RESCUED, 0
             return OUT_ANXIETY, 0
         # The largest set among all dice showing; ties: the guide's animal, then lowest index.
@@ -266,7 +266,7 @@ def greedy_roll_phase(seat, w, R, rng):
 @hot
 def _counts(w, packed):
     for a in range(7):
-        w[COUNTS + a] = _lane(packed, a)
+        w[U(COUNTS + a)] = _lane(packed, a)
 
 
 @hot_inline
@@ -274,29 +274,29 @@ def greedy_score(seat, w, R):
     """heron_sim.loop.turn.score_dice for a greedy seat, after greedy_roll_phase (reads the
     counts it leaves in w[COUNTS])."""
     row = w[ROW]
-    guide = w[GUIDE + seat]
+    guide = w[U(GUIDE + seat)]
     dg = doubling_guide(guide, w, R)  # an expert's Héron may have set an animal with Patience
     size = 0
     animal = 0
     for a in range(6):
-        c = w[COUNTS + a]
+        c = w[U(COUNTS + a)]
         if c > size:
             size = c
             animal = a
-    if dg < 6 and size > 0 and w[COUNTS + dg] == size:
+    if dg < 6 and size > 0 and w[U(COUNTS + dg)] == size:
         animal = dg
-    w[row + C_COMBOS + size] += 1
+    w[U(row + C_COMBOS + size)] += 1
     w[SET_SIZE] = size
     doubled = guide_power_doubles(guide, dg, size, animal, w, R)
     advance = set_advance(R, size, doubled)
     if doubled:
-        w[row + C_SEAT_DOUBLED + seat] += set_advance(R, size, False)
-    effect = R[R_EFFECT + size]
+        w[U(row + C_SEAT_DOUBLED + seat)] += set_advance(R, size, False)
+    effect = R[U(R_EFFECT + size)]
     if effect == EFFECT_REGENERATE or effect == EFFECT_CHOICE:  # greedy never swaps guides
-        w[READY + seat] = 1
-    if bull_applies(R, size, guide, w[READY + seat]):
-        w[READY + seat] = 0
-        w[row + C_POWERS + TAUREAU] += 1
+        w[U(READY + seat)] = 1
+    if bull_applies(R, size, guide, w[U(READY + seat)]):
+        w[U(READY + seat)] = 0
+        w[U(row + C_POWERS + TAUREAU)] += 1
         advance += bull_bonus(R)
     return advance
 

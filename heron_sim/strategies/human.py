@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import math
 
-from ..engine.jit import hot, hot_inline
+from ..engine.jit import U, hot, hot_inline
 from ..engine.rulebook import bull_bonus, consolation_anxiety, consolation_no_set
 from ..engine.layout import (
     D_BULL, D_DEER_SQUARE, D_EAGLE_PICK, D_EAGLE_SQUARE, D_EXCHANGE, D_KEEP, D_LION, D_POWER, D_SNAKE,
@@ -144,7 +144,7 @@ def take(rng, d, temp):
 @hot
 def forgets(rng, sp, seat):
     """The ready power is overlooked (chance ``forget``; no draw when it is 0)."""
-    f = sp[seat, FORGET]
+    f = sp[U(seat), FORGET]
     return f > 0.0 and uniform(rng) < f
 
 
@@ -152,7 +152,7 @@ def forgets(rng, sp, seat):
 def zero(sp, seat):
     """The seat plays exactly as the expert (temp = caution = forget = 0): the expert's fused
     turn, unchanged."""
-    return sp[seat, TEMP] == 0.0 and sp[seat, CAUTION] == 0.0 and sp[seat, FORGET] == 0.0
+    return sp[U(seat), TEMP] == 0.0 and sp[U(seat), CAUTION] == 0.0 and sp[U(seat), FORGET] == 0.0
 
 
 @hot_inline
@@ -161,19 +161,19 @@ def human_action(seat, w, R, rng, sp, ts, col):
     against the best reroll minus ``caution``, by the softmax. Reads the dice counted by animal
     in w[COUNTS] (the generic path counts them, :func:`human_keep`; the expert's fused turn
     counts them as it rolls, heron_sim.strategies.expert_turn)."""
-    action = int(sp[ts, col])
-    temp = sp[seat, TEMP]
-    caution = sp[seat, CAUTION]
+    action = int(sp[U(ts), U(col)])
+    temp = sp[U(seat), TEMP]
+    caution = sp[U(seat), CAUTION]
     if temp > 0.0 or caution != 0.0:
-        reroll = int(sp[ts, col + 2])
+        reroll = int(sp[U(ts), U(col + 2)])
         if reroll < 0:
             return -1  # no legal reroll
         if action < 0:
-            stop_value = sp[ts, col + 1]  # the table's value is the stop's
+            stop_value = sp[U(ts), U(col + 1)]  # the table's value is the stop's
         else:
             adv = counted_advance(seat, w, R)
             stop_value = float(adv if adv > 0 else consolation_no_set(R))
-        d = sp[ts, col + 3] - caution - stop_value
+        d = sp[U(ts), U(col + 3)] - caution - stop_value
         go = d > 0.0 if temp <= 0.0 else take(rng, d, temp)
         return reroll if go else -1
     return action
@@ -195,7 +195,7 @@ def human_lion(seat, R, rng, sp, adv):
     """The Lion's rescue of an Anxiety whose rescued dice score ``adv``: 1 or 0."""
     if forgets(rng, sp, seat):
         return 0
-    temp = sp[seat, TEMP]
+    temp = sp[U(seat), TEMP]
     d = float(adv - consolation_anxiety(R))
     if temp <= 0.0:
         return 1 if d > 0.0 else 0  # expert.lion_worth_it
@@ -216,7 +216,7 @@ def human_power(seat, w, R, rng, sp):
     if forgets(rng, sp, seat):
         w[MEMO] = 0
         return -1
-    temp = sp[seat, TEMP]
+    temp = sp[U(seat), TEMP]
     if temp <= 0.0:
         return best_power(seat, w, R, sp, POWER_MARGIN)
     w[MEMO] = 0
@@ -230,26 +230,26 @@ def power_after_draw(seat, w, R, sp, u):
     """:func:`human_power` once ``u`` is drawn (temp > 0, the seat has tables): -1 or a
     D_POWER action, on the dice laid out in the workspace (the fused turn calls it where
     :func:`power_counted` cannot decide, heron_sim.strategies.expert_turn)."""
-    temp = sp[seat, TEMP]
+    temp = sp[U(seat), TEMP]
     ts = table_seat(seat, sp)
     r = w[ROLLS_LEFT]
     best = math.nan  # the best use's stored value (identical dice), else scanned below
     codef = -2.0  # the stored decision (its near uses: expert.near_scan)
-    if sp[ts, ROW_POWERS] != 0:
+    if sp[U(ts), ROW_POWERS] != 0:
         col = lookup(seat, w, R, sp, r)
         if col >= 0:
-            codef = sp[ts, col + power_column(w[GUIDE + seat])]
+            codef = sp[U(ts), U(col + power_column(w[U(GUIDE + seat)]))]
             code = int(codef)
             if code == -1 and u >= 0.5:
                 w[MEMO] = memo_stamp(seat, w)  # the D_KEEP that follows finds the same dice
-                w[MEMO + 1] = col
+                w[U(MEMO + 1)] = col
                 return -1
             if code >= 0 and u < 0.5:
                 action = decode_power(seat, w, R, sp, code)
                 if action >= 0:
                     return action
             if code != -2:
-                best = best_use_value(sp, ts, col, w[GUIDE + seat])
+                best = best_use_value(sp, ts, col, w[U(GUIDE + seat)])
     base = state_value(seat, w, R, sp, r)
     if best == best and not under(u, best - base - POWER_MARGIN, temp):
         return -1  # not used: the stored value says so without the scan
@@ -276,18 +276,18 @@ def power_counted(seat, w, R, rng, sp, ts, col, guide, r, stored, total):
     u = uniform(rng)
     if col < 0 or not stored:
         return False, u
-    code = int(sp[ts, col + power_column(guide)])
+    code = int(sp[U(ts), U(col + power_column(guide))])
     if code == -1 and u >= 0.5:
         return True, u
     if code == -2 or (code >= 0 and u < 0.5):
         return False, u
     if r > 0:
-        base = sp[ts, col + 1]  # expert_values.state_value: the entry's value
+        base = sp[U(ts), U(col + 1)]  # expert_values.state_value: the entry's value
     else:
         counts_into(w, total)
         adv = counted_advance(seat, w, R)
         base = float(adv if adv > 0 else consolation_no_set(R))
-    return not under(u, best_use_value(sp, ts, col, guide) - base - POWER_MARGIN, sp[seat, TEMP]), u
+    return not under(u, best_use_value(sp, ts, col, guide) - base - POWER_MARGIN, sp[U(seat), TEMP]), u
 
 
 @hot
@@ -296,18 +296,18 @@ def best_use_value(sp, ts, col, guide):
     entry at ``col`` (what :func:`heron_sim.strategies.expert_values.power_scan` finds on those dice,
     stored when the tables were built, expert_powers; -1e300: no legal use). Only where the
     tables store the power decisions (sp[ts, ROW_POWERS] != 0) and that entry's is not -2."""
-    return sp[ts, (col + int(sp[ts, ROW_POWERS])) // 2 + power_column(guide) - E_WOLF]
+    return sp[U(ts), U((col + int(sp[U(ts), ROW_POWERS])) // 2 + power_column(guide) - E_WOLF)]
 
 
 @hot
 def human_eagle_pick(seat, w, R, rng, sp):
     """The Eagle's face by a softmax over the original and the drawn faces' table values."""
-    temp = sp[seat, TEMP]
+    temp = sp[U(seat), TEMP]
     if temp <= 0.0:
         return eagle_pick(seat, w, R, sp)
     die = w[EAGLE_DIE]
     r = w[ROLLS_LEFT]
-    st = w[STATUS + die]
+    st = w[U(STATUS + die)]
     v0 = state_value(seat, w, R, sp, r)
     k = R[X_EAGLE_DRAWS]
     top = v0
@@ -330,13 +330,13 @@ def human_eagle_pick(seat, w, R, rng, sp):
 @hot
 def _eagle_value(seat, w, R, sp, r, die, st, j):
     """Table value of the dice with the Eagle's die showing its j-th drawn face."""
-    f = w[EAGLE_FACES + j]
+    f = w[U(EAGLE_FACES + j)]
     return _value_with_face(seat, w, R, sp, r, die, f, RESERVED if f == HERON else st)
 
 
 @hot
 def human_decide(kind, seat, w, R, rng, sp):
-    temp = sp[seat, TEMP]
+    temp = sp[U(seat), TEMP]
     if kind == D_KEEP:
         return human_keep(seat, w, R, rng, sp)
     if kind == D_POWER:
@@ -368,7 +368,7 @@ def human_decide(kind, seat, w, R, rng, sp):
             o = furthest_ahead_opponent(w, seat)
             if o < 0:
                 return -1
-            return o if take(rng, float(w[POS + o] - w[POS + seat]), temp) else -1
+            return o if take(rng, float(w[U(POS + o)] - w[U(POS + seat)]), temp) else -1
         if kind == D_DEER_SQUARE:
             return 1 if take(rng, REGEN_WORTH - 2.0, temp) else 0
     return expert_decide(kind, seat, w, R, rng, sp)
@@ -379,6 +379,6 @@ def human_score(seat, w, R):
     """A human seat's scoring after its fused turn: the expert's (its set choices are the
     expert's) but for the Bull's seat, which the game loop scores (the Bull's decision is a
     draw: it may forget or decline it) from the counts the turn left."""
-    if w[GUIDE + seat] != TAUREAU:
+    if w[U(GUIDE + seat)] != TAUREAU:
         return greedy_score(seat, w, R)
     return SCORE_GENERIC_COUNTED

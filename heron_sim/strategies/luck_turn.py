@@ -14,14 +14,14 @@ every opponent the roller could push back its expected push-back minus the one r
 
 from __future__ import annotations
 
-from ..engine.jit import hot
+from ..engine.jit import U, hot
 from ..engine.layout import (
-    AIGLE, EAGLE_FACES, FACE, FREE, FRESH, HERON, KEEP, COUNTS, LAND, LAND_SLOTS, LOUP, LUCK, LUCK_OFF, LUCK_POST,
+    AIGLE, EAGLE_FACES, FACE, FINL, FREE, FRESH, HERON, KEEP, COUNTS, LAND, LAND_SLOTS, LOUP, LUCK, LUCK_OFF, LUCK_POST,
     LUCK_PRE,
     LUCK_ROW, LUCK_SHIFT, MAX_FACES, NDICE, PLAYERS, POS, PROT, R_BOARD, R_FACES, R_NFACES, RESERVED, ROLLS_LEFT,
     STATUS, X_EAGLE_DRAWS,
 )
-from ..rules.rules import P_FINISH
+from ..rules.rules import P_EXACT, P_FINISH
 from .expert import _column, _rank, anxiety_value, max_of_draws, slot0_animal, table_of
 from .expert_column import sort6_desc
 from .expert_dp import ACTION_BITS
@@ -36,7 +36,7 @@ _SCALE = float(1 << LUCK_SHIFT)
 
 @hot
 def luck_add(seat, w, x):
-    w[LUCK + seat] += int(round(x * _SCALE))
+    w[U(LUCK + seat)] += int(round(x * _SCALE))
 
 
 @hot
@@ -51,20 +51,20 @@ def value_after(seat, w, R, sp, r, pond):
     lr = w[LUCK_ROW] - 1
     lo = w[LUCK_OFF]
     n = w[NDICE]
-    B = int(sp[lr, lo + LK_B])
-    rmax = int(sp[lr, lo + LK_RMAX])
-    anx = int(sp[lr, lo + LK_ANX])
+    B = int(sp[U(lr), U(lo + LK_B)])
+    rmax = int(sp[U(lr), U(lo + LK_RMAX)])
+    anx = int(sp[U(lr), U(lo + LK_ANX)])
     for a in range(7):
-        w[KEEP + a] = 0
-        w[COUNTS + a] = 0
+        w[U(KEEP + a)] = 0
+        w[U(COUNTS + a)] = 0
     fl = 0
     for i in range(n):
-        f = w[FACE + i]
-        held = int(w[STATUS + i] != FREE)
-        fl |= held & int(w[FRESH + i] != 0)
-        w[KEEP + f] += 1 + held * (B - 1)
-        w[COUNTS + f] += 1
-    h = w[COUNTS + HERON]
+        f = w[U(FACE + i)]
+        held = int(w[U(STATUS + i)] != FREE)
+        fl |= held & int(w[U(FRESH + i)] != 0)
+        w[U(KEEP + f)] += 1 + held * (B - 1)
+        w[U(COUNTS + f)] += 1
+    h = w[U(COUNTS + HERON)]
     if h >= anx:
         return float(anxiety_value(seat, w, R))
     if r < 0 or r > rmax:
@@ -73,7 +73,7 @@ def value_after(seat, w, R, sp, r, pond):
     if col < 0:
         return -1e300
     w[LUCK_POST] = col  # the programme's action there: land_luck (the slots stay in w[KEEP + 6 + a])
-    return sp[lr, col + 1]
+    return sp[U(lr), U(col + 1)]
 
 
 @hot
@@ -88,15 +88,15 @@ def pond_luck(seat, w, R, sp, herons):
     roller's own luck is its turn's (a Pond is worth 0 to its turn)."""
     lr = w[LUCK_ROW] - 1
     lo = w[LUCK_OFF]
-    if sp[lr, lo + LK_POWERS_ONLY] != 0:
+    if sp[U(lr), U(lo + LK_POWERS_ONLY)] != 0:
         return
-    law = int(sp[lr, lo + LK_POND])
+    law = int(sp[U(lr), U(lo + LK_POND)])
     expected = 0.0
     for h in range(w[NDICE] + 1):
-        expected += sp[lr, law + h] * float(pond_pushback(R, h))
+        expected += sp[U(lr), U(law + h)] * float(pond_pushback(R, h))
     x = expected - (float(pond_pushback(R, herons)) if herons > 0 else 0.0)
     for o in range(w[PLAYERS]):
-        if o != seat and w[PROT + o] == 0:
+        if o != seat and w[U(PROT + o)] == 0:
             luck_add(o, w, x)
 
 
@@ -106,13 +106,13 @@ def value_first(seat, w, R, sp, r):
     lr = w[LUCK_ROW] - 1
     lo = w[LUCK_OFF]
     w[LUCK_PRE] = -1
-    rmax = int(sp[lr, lo + LK_RMAX])
-    if r < 0 or r > rmax or sp[lr, lo + LK_POWERS_ONLY] != 0:
+    rmax = int(sp[U(lr), U(lo + LK_RMAX)])
+    if r < 0 or r > rmax or sp[U(lr), U(lo + LK_POWERS_ONLY)] != 0:
         return -1e300
     t = table_of(seat, w, R)
     # where the law of the turn's score before the first roll starts (land_luck)
-    w[LUCK_PRE] = int(sp[lr, lo + LK_FLAND]) + (t * (rmax + 1) + r) * int(sp[lr, lo + LK_AMAX])
-    return sp[lr, int(sp[lr, lo + LK_FIRST]) + t * (rmax + 1) + r]
+    w[LUCK_PRE] = int(sp[U(lr), U(lo + LK_FLAND)]) + (t * (rmax + 1) + r) * int(sp[U(lr), U(lo + LK_AMAX)])
+    return sp[U(lr), U(int(sp[U(lr), U(lo + LK_FIRST)]) + t * (rmax + 1) + r)]
 
 
 @hot
@@ -120,16 +120,16 @@ def _held_counts(w):
     """The dice set aside (not FREE), by animal, in w[COUNTS] (herons excluded); returns the
     reserved herons."""
     for a in range(7):
-        w[COUNTS + a] = 0
+        w[U(COUNTS + a)] = 0
     h = 0
     for i in range(w[NDICE]):
-        if w[STATUS + i] == FREE:
+        if w[U(STATUS + i)] == FREE:
             continue
-        f = w[FACE + i]
+        f = w[U(FACE + i)]
         if f == HERON:
             h += 1
         else:
-            w[COUNTS + f] += 1
+            w[U(COUNTS + f)] += 1
     return h
 
 
@@ -142,17 +142,17 @@ def _kept_index(seat, w, R, sp, B):
     earlier versions left it)."""
     lr = w[LUCK_ROW] - 1
     g0 = slot0_animal(seat, w, R)
-    k0 = -1 if g0 == 0 else w[COUNTS + 0]
-    k1 = -1 if g0 == 1 else w[COUNTS + 1]
-    k2 = -1 if g0 == 2 else w[COUNTS + 2]
-    k3 = -1 if g0 == 3 else w[COUNTS + 3]
-    k4 = -1 if g0 == 4 else w[COUNTS + 4]
-    k5 = -1 if g0 == 5 else w[COUNTS + 5]
+    k0 = -1 if g0 == 0 else w[U(COUNTS + 0)]
+    k1 = -1 if g0 == 1 else w[U(COUNTS + 1)]
+    k2 = -1 if g0 == 2 else w[U(COUNTS + 2)]
+    k3 = -1 if g0 == 3 else w[U(COUNTS + 3)]
+    k4 = -1 if g0 == 4 else w[U(COUNTS + 4)]
+    k5 = -1 if g0 == 5 else w[U(COUNTS + 5)]
     k0, k1, k2, k3, k4, k5 = sort6_desc(k0, k1, k2, k3, k4, k5)
     for a in range(6):
-        w[KEEP + a] = -1
-    code = w[COUNTS + g0] + B * (k0 + B * (k1 + B * (k2 + B * (k3 + B * k4))))
-    return int(sp[lr, int(sp[lr, w[LUCK_OFF] + LK_PI]) + code])
+        w[U(KEEP + a)] = -1
+    code = w[U(COUNTS + g0)] + B * (k0 + B * (k1 + B * (k2 + B * (k3 + B * k4))))
+    return int(sp[U(lr), U(int(sp[U(lr), U(w[LUCK_OFF] + LK_PI)]) + code)])
 
 
 @hot
@@ -162,11 +162,11 @@ def value_before(seat, w, R, sp, r):
     lr = w[LUCK_ROW] - 1
     lo = w[LUCK_OFF]
     w[LUCK_PRE] = -1
-    B = int(sp[lr, lo + LK_B])
-    rmax = int(sp[lr, lo + LK_RMAX])
-    anx = int(sp[lr, lo + LK_ANX])
-    npre = int(sp[lr, lo + LK_NPRE])
-    if r < 0 or r >= rmax or sp[lr, lo + LK_POWERS_ONLY] != 0:
+    B = int(sp[U(lr), U(lo + LK_B)])
+    rmax = int(sp[U(lr), U(lo + LK_RMAX)])
+    anx = int(sp[U(lr), U(lo + LK_ANX)])
+    npre = int(sp[U(lr), U(lo + LK_NPRE)])
+    if r < 0 or r >= rmax or sp[U(lr), U(lo + LK_POWERS_ONLY)] != 0:
         return -1e300
     h = _held_counts(w)
     if h >= anx:
@@ -176,8 +176,8 @@ def value_before(seat, w, R, sp, r):
         return -1e300
     t = table_of(seat, w, R)
     # where the law of the turn's score before this roll starts (land_luck)
-    w[LUCK_PRE] = int(sp[lr, lo + LK_LAND]) + (((t * rmax + r) * npre + p) * anx + h) * int(sp[lr, lo + LK_AMAX])
-    return sp[lr, int(sp[lr, lo + LK_V]) + ((t * rmax + r) * npre + p) * anx + h]
+    w[LUCK_PRE] = int(sp[U(lr), U(lo + LK_LAND)]) + (((t * rmax + r) * npre + p) * anx + h) * int(sp[U(lr), U(lo + LK_AMAX)])
+    return sp[U(lr), U(int(sp[U(lr), U(lo + LK_V)]) + ((t * rmax + r) * npre + p) * anx + h)]
 
 
 @hot
@@ -190,25 +190,25 @@ def _kept_law(seat, w, R, sp, r):
         return -1
     lr = w[LUCK_ROW] - 1
     lo = w[LUCK_OFF]
-    action = int(sp[lr, col])
+    action = int(sp[U(lr), U(col)])
     if action < 0:
         return -1
-    B = int(sp[lr, lo + LK_B])
-    rmax = int(sp[lr, lo + LK_RMAX])
-    anx = int(sp[lr, lo + LK_ANX])
-    npre = int(sp[lr, lo + LK_NPRE])
+    B = int(sp[U(lr), U(lo + LK_B)])
+    rmax = int(sp[U(lr), U(lo + LK_RMAX)])
+    anx = int(sp[U(lr), U(lo + LK_ANX)])
+    npre = int(sp[U(lr), U(lo + LK_NPRE)])
     # the dice set aside, from value_after's digits (kept * B + free, B above any count), and
     # the free dice the programme keeps, by slot (expert.apply_keep_action); after a roll every
     # heron is reserved: value_after counted all of them
-    h = w[COUNTS + HERON]
-    w[COUNTS + HERON] = 0
+    h = w[U(COUNTS + HERON)]
+    w[U(COUNTS + HERON)] = 0
     for a in range(6):
-        w[COUNTS + a] = w[KEEP + a] // B + ((action >> (ACTION_BITS * w[KEEP + 6 + a])) & 15)
+        w[U(COUNTS + a)] = w[U(KEEP + a)] // B + ((action >> (ACTION_BITS * w[U(KEEP + 6 + a)])) & 15)
     p = _kept_index(seat, w, R, sp, B)
     if p < 0:
         return -1
     t = table_of(seat, w, R)
-    return int(sp[lr, lo + LK_LAND]) + (((t * rmax + r - 1) * npre + p) * anx + h) * int(sp[lr, lo + LK_AMAX])
+    return int(sp[U(lr), U(lo + LK_LAND)]) + (((t * rmax + r - 1) * npre + p) * anx + h) * int(sp[U(lr), U(lo + LK_AMAX)])
 
 
 @hot
@@ -222,19 +222,20 @@ def land_luck(seat, w, R, sp, after, r):
     + k]`` (``k``: the square's rank among the special ones). Mean zero given the state before
     the roll, whoever plays: the law before is the exact expectation of the law after. Where the
     pawn really lands after the player's own choices, a power or a Lion's rescue may differ; that
-    part is not counted (no bias, less measured)."""
+    part is not counted (no bias, less measured). Then the same for the finish (``w[FINL +
+    seat]``): the chance that the turn reaches it."""
     before = w[LUCK_PRE]
     if before < 0:
         return
     w[LUCK_PRE] = -1
     lr = w[LUCK_ROW] - 1
-    amax = int(sp[lr, w[LUCK_OFF] + LK_AMAX])
+    amax = int(sp[U(lr), U(w[LUCK_OFF] + LK_AMAX)])
     law = _kept_law(seat, w, R, sp, r)
     a = int(round(after))
-    pos = w[POS + seat]
+    pos = w[U(POS + seat)]
     k = 0
     for q in range(1, R[P_FINISH]):
-        if R[R_BOARD + q] == 0:
+        if R[U(R_BOARD + q)] == 0:
             continue
         if k >= LAND_SLOTS:
             break
@@ -243,27 +244,41 @@ def land_luck(seat, w, R, sp, after, r):
             break
         if d >= 1:
             if law >= 0:
-                x = sp[lr, law + d] - sp[lr, before + d]
+                x = sp[U(lr), U(law + d)] - sp[U(lr), U(before + d)]
             else:
-                x = (1.0 if a == d else 0.0) - sp[lr, before + d]
-            w[LAND + seat * LAND_SLOTS + k] += int(round(x * _SCALE))
+                x = (1.0 if a == d else 0.0) - sp[U(lr), U(before + d)]
+            w[U(LAND + seat * LAND_SLOTS + k)] += int(round(x * _SCALE))
         k += 1
+    # the finish (issue 59 item 1): the chance that the turn reaches it (exactly, with the exact
+    # finish), after the roll minus before, added to w[FINL + seat]. Mean zero like the squares'
+    # (the law before is the exact expectation of the law after); a win is reaching the finish,
+    # so this is the race's threshold, in chances, that a luck in squares cannot see
+    d0 = max(R[P_FINISH] - pos, 1)
+    if d0 < amax:
+        d1 = d0 + 1 if R[P_EXACT] != 0 else amax
+        x = 0.0
+        for d in range(d0, d1):
+            if law >= 0:
+                x += sp[U(lr), U(law + d)] - sp[U(lr), U(before + d)]
+            else:
+                x += (1.0 if a == d else 0.0) - sp[U(lr), U(before + d)]
+        w[U(FINL + seat)] += int(round(x * _SCALE))
 
 
 @hot
 def _face_after(seat, w, R, sp, r, die, face, status, fresh):
     """:func:`value_after` with die ``die`` showing ``face`` / ``status`` / ``fresh`` (the die
     restored afterwards)."""
-    f0 = w[FACE + die]
-    s0 = w[STATUS + die]
-    r0 = w[FRESH + die]
-    w[FACE + die] = face
-    w[STATUS + die] = status
-    w[FRESH + die] = fresh
+    f0 = w[U(FACE + die)]
+    s0 = w[U(STATUS + die)]
+    r0 = w[U(FRESH + die)]
+    w[U(FACE + die)] = face
+    w[U(STATUS + die)] = status
+    w[U(FRESH + die)] = fresh
     v = value_after(seat, w, R, sp, r, False)
-    w[FACE + die] = f0
-    w[STATUS + die] = s0
-    w[FRESH + die] = r0
+    w[U(FACE + die)] = f0
+    w[U(STATUS + die)] = s0
+    w[U(FRESH + die)] = r0
     return v
 
 
@@ -273,8 +288,8 @@ def _animal_values(seat, w, R, sp, r, die, status, fresh):
     any other with ``status``), as a 7-tuple by animal (0.0 for animals not on the die); -1e300
     in the first slot where the tables miss one of them."""
     mask = 0
-    for k in range(R[R_NFACES + die]):
-        mask |= 1 << R[R_FACES + MAX_FACES * die + k]
+    for k in range(R[U(R_NFACES + die)]):
+        mask |= 1 << R[U(R_FACES + MAX_FACES * die + k)]
     v0 = v1 = v2 = v3 = v4 = v5 = v6 = 0.0
     if mask & 1:
         v0 = _face_after(seat, w, R, sp, r, die, 0, status, fresh)
@@ -316,18 +331,18 @@ def power_luck(seat, w, R, sp, guide, die, face0, status0):
     lr = w[LUCK_ROW] - 1
     lo = w[LUCK_OFF]
     r = w[ROLLS_LEFT]
-    nf = R[R_NFACES + die]
+    nf = R[U(R_NFACES + die)]
     if guide == LOUP:
         vals = _animal_values(seat, w, R, sp, r, die, FREE, 1)
         if vals[0] < -1e299:
             return
         acc = 0.0
         for k in range(nf):
-            acc += vals[R[R_FACES + MAX_FACES * die + k]]
+            acc += vals[R[U(R_FACES + MAX_FACES * die + k)]]
         before = acc / nf
-        after = vals[w[FACE + die]]
+        after = vals[w[U(FACE + die)]]
     elif guide == AIGLE:
-        fresh = w[FRESH + die]
+        fresh = w[U(FRESH + die)]
         base = _face_after(seat, w, R, sp, r, die, face0, status0, fresh)
         vals = _animal_values(seat, w, R, sp, r, die, status0, fresh)
         if vals[0] < -1e299 or base < -1e299:
@@ -336,7 +351,7 @@ def power_luck(seat, w, R, sp, guide, die, face0, status0):
         before = max_of_draws(R, die, vals, base, d)
         after = base
         for k in range(d):
-            after = max(after, vals[w[EAGLE_FACES + k]])
+            after = max(after, vals[w[U(EAGLE_FACES + k)]])
     else:
         return
-    luck_add(seat, w, after + sp[lr, lo + LK_POWER_BIAS] - before)
+    luck_add(seat, w, after + sp[U(lr), U(lo + LK_POWER_BIAS)] - before)

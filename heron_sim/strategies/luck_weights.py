@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..engine.jit import hot
+from ..engine.jit import U, hot
 from ..engine.layout import LUCK, LUCK_SLOT, LUCK_WEIGHTS, LUCKW, MAX_SEATS, PLAYERS, POS, POS_SLOT
 from ..rules.rules import P_FINISH
 
@@ -48,15 +48,15 @@ N_OWN = len(OWN)
 @hot
 def _share(w, R, s):
     """Seat ``s``'s square at the slot's start ÷ the finish (in [0, 1])."""
-    return min(max(float(w[POS_SLOT + s]) / float(R[P_FINISH]), 0.0), 1.0)
+    return min(max(float(w[U(POS_SLOT + s)]) / float(R[P_FINISH]), 0.0), 1.0)
 
 
 @hot
 def slot_start(w):
     """Note each seat's luck and square before a turn slot."""
     for s in range(w[PLAYERS]):
-        w[LUCK_SLOT + s] = w[LUCK + s]
-        w[POS_SLOT + s] = w[POS + s]
+        w[U(LUCK_SLOT + s)] = w[U(LUCK + s)]
+        w[U(POS_SLOT + s)] = w[U(POS + s)]
 
 
 @hot
@@ -84,15 +84,15 @@ def slot_end(w, R):
                 m = max(m, sh[o])
         xs = _powers(x)
         base = LUCKW + s * LUCK_WEIGHTS
-        ds = float(w[LUCK + s] - w[LUCK_SLOT + s])
+        ds = float(w[U(LUCK + s)] - w[U(LUCK_SLOT + s)])
         if ds != 0.0:
             ms = _powers(m)
             for k in range(N_OWN):
-                w[base + k] += int(round(ds * xs[OWN[k, 0]] * ms[OWN[k, 1]]))
+                w[U(base + k)] += int(round(ds * xs[OWN[k, 0]] * ms[OWN[k, 1]]))
         for j in range(P):
             if j == s:
                 continue
-            dj = float(w[LUCK + j] - w[LUCK_SLOT + j])
+            dj = float(w[U(LUCK + j)] - w[U(LUCK_SLOT + j)])
             if dj == 0.0:
                 continue
             xj = sh[j]
@@ -104,11 +104,11 @@ def slot_end(w, R):
             for k in range(OTHER.shape[0]):
                 if OTHER[k, 2] == 1 and top == 0:
                     continue
-                w[base + N_OWN + k] += int(round(dj * js[OTHER[k, 0]] * xs[OTHER[k, 1]]))
+                w[U(base + N_OWN + k)] += int(round(dj * js[OTHER[k, 0]] * xs[OTHER[k, 1]]))
 
 
 @hot
 def reset(w):
     """Clear the weighted lucks (a new game)."""
     for k in range(MAX_SEATS * LUCK_WEIGHTS):
-        w[LUCKW + k] = 0
+        w[U(LUCKW + k)] = 0

@@ -22,7 +22,7 @@ Heron's Patience, never a guide swap. Squares as ``greedy``.
 
 from __future__ import annotations
 
-from ..engine.jit import hot
+from ..engine.jit import U, hot
 from ..engine.dice import best_set, count_animals
 from ..engine.rulebook import bull_applies, bull_bonus
 from ..engine.layout import (
@@ -50,21 +50,21 @@ ORDER = 1  # where it is listed (help, "all", "ai")
 
 @hot
 def _advance_of(seat, w, R, size, animal):
-    adv = R[R_ADVANCE + size]
-    g = w[GUIDE + seat]
+    adv = R[U(R_ADVANCE + size)]
+    g = w[U(GUIDE + seat)]
     if R[P_DOUBLING] != 0 and animal == g and size > 0:
         adv *= 2
-    if bull_applies(R, size, g, w[READY + seat]):
+    if bull_applies(R, size, g, w[U(READY + seat)]):
         adv += bull_bonus(R)
     return adv
 
 
 @hot
 def _face_prob(R, die, animal):
-    nf = R[R_NFACES + die]
+    nf = R[U(R_NFACES + die)]
     c = 0
     for k in range(nf):
-        if R[R_FACES + MAX_FACES * die + k] == animal:
+        if R[U(R_FACES + MAX_FACES * die + k)] == animal:
             c += 1
     return c / nf
 
@@ -81,19 +81,19 @@ def _comb(n, k):
 def prudent_keep(seat, w, R, sp):
     n = w[NDICE]
     count_animals(w)
-    size0, target = best_set(w, w[GUIDE + seat])
+    size0, target = best_set(w, w[U(GUIDE + seat)])
     s0 = _advance_of(seat, w, R, size0, target)
     herons = 0
     fresh_held = 0
-    kt = w[COUNTS + target]
+    kt = w[U(COUNTS + target)]
     f = 0
     qh = 0.0
     qt = 0.0
     for i in range(n):
-        st = w[STATUS + i]
-        keep = st == FREE and w[FACE + i] == target
-        w[KEEP + i] = 1 if keep else 0
-        if w[FACE + i] == HERON:
+        st = w[U(STATUS + i)]
+        keep = st == FREE and w[U(FACE + i)] == target
+        w[U(KEEP + i)] = 1 if keep else 0
+        if w[U(FACE + i)] == HERON:
             herons += 1
         if st == FREE and not keep:
             f += 1
@@ -102,22 +102,22 @@ def prudent_keep(seat, w, R, sp):
     # newly kept: target dice of this roll, or a fresh reserved die (heron of this roll)
     newly = 0
     for i in range(n):
-        if w[KEEP + i] != 0:
+        if w[U(KEEP + i)] != 0:
             newly += 1
-        elif w[STATUS + i] != FREE and w[FRESH + i] != 0:
+        elif w[U(STATUS + i)] != FREE and w[U(FRESH + i)] != 0:
             newly += 1
     if w[ROLLS_LEFT] <= 0 or f == 0 or newly == 0:
         return 0
     if s0 <= 0:
         return 1
     if R[R_UNIFORM] != 0:  # every die alike: the fused turn's memo (the same answer, once computed)
-        again = memo_rerolls(seat, w, R, sp, f, herons, size0, target, s0, w[GUIDE + seat], n, R[P_ANXIETY])
+        again = memo_rerolls(seat, w, R, sp, f, herons, size0, target, s0, w[U(GUIDE + seat)], n, R[P_ANXIETY])
     else:
         again = rerolls(seat, w, R, sp, f, qh / f, qt / f, herons, kt, size0, target, s0)
     if again:
         return 1
     for i in range(n):
-        w[KEEP + i] = 0
+        w[U(KEEP + i)] = 0
     return 0
 
 
@@ -144,7 +144,7 @@ def rerolls(seat, w, R, sp, f, qh, qt, herons, kt, size0, target, s0):
                 s = size0  # the largest set showing can only grow (approximately)
             ev += pj * px * _advance_of(seat, w, R, s, target)
     p_anx = 1.0 - p_safe
-    risk = sp[seat, RISK]
+    risk = sp[U(seat), RISK]
     return p_anx <= risk and ev > s0
 
 
@@ -183,25 +183,25 @@ def memo_rerolls(seat, w, R, sp, f, h, size0, target, s0, guide, n, anxiety):
     if words == 0:
         return _rerolls(seat, w, R, sp, f, h, size0, target, s0)
     dbl = 1 if target == guide else 0
-    bull = 1 if guide == TAUREAU and w[READY + seat] != 0 else 0
+    bull = 1 if guide == TAUREAU and w[U(READY + seat)] != 0 else 0
     idx = ((((seat * (n + 1) + f) * anxiety + h) * (n + 1) + size0) * 6 + target) * 4 + dbl * 2 + bull
     at = w[PMEMO] + (idx >> 5)
     shift = 2 * (idx & 31)
-    v = (w[at] >> shift) & 3
+    v = (w[U(at)] >> shift) & 3
     if v == 0:
         v = 2 if _rerolls(seat, w, R, sp, f, h, size0, target, s0) else 1
-        w[at] |= v << shift
+        w[U(at)] |= v << shift
     return v == 2
 
 
 @hot
 def prudent_power(seat, w, R, sp):
     n = w[NDICE]
-    g = w[GUIDE + seat]
+    g = w[U(GUIDE + seat)]
     herons = 0
     heron_die = -1
     for i in range(n):
-        if w[STATUS + i] == RESERVED:
+        if w[U(STATUS + i)] == RESERVED:
             herons += 1
             heron_die = i
     if g == LOUP:
@@ -213,17 +213,17 @@ def prudent_power(seat, w, R, sp):
     count_animals(w)
     size, target = best_set(w, g)
     if g == CERF:
-        if size >= 2 and size < n and R[R_ADVANCE + size + 1] > R[R_ADVANCE + size]:
+        if size >= 2 and size < n and R[U(R_ADVANCE + size + 1)] > R[U(R_ADVANCE + size)]:
             for i in range(n):
-                f = w[FACE + i]
+                f = w[U(FACE + i)]
                 if f != HERON and f != target:
                     return i + POWER_ARG * target
         return -1
     if g == AIGLE:
         if size >= 2:
             for i in range(n):
-                f = w[FACE + i]
-                if w[STATUS + i] != RESERVED and f != target:
+                f = w[U(FACE + i)]
+                if w[U(STATUS + i)] != RESERVED and f != target:
                     return i
         return -1
     return -1
@@ -232,9 +232,9 @@ def prudent_power(seat, w, R, sp):
 @hot
 def prudent_eagle_pick(seat, w, R):
     count_animals(w)
-    _, target = best_set(w, w[GUIDE + seat])
+    _, target = best_set(w, w[U(GUIDE + seat)])
     for k in range(R[X_EAGLE_DRAWS]):
-        if w[EAGLE_FACES + k] == target:
+        if w[U(EAGLE_FACES + k)] == target:
             return k + 1
     return 0
 
@@ -249,8 +249,8 @@ def prudent_decide(kind, seat, w, R, rng, sp):
         return prudent_eagle_pick(seat, w, R)
     if kind == D_LION:
         count_animals(w)
-        size, animal = best_set(w, w[GUIDE + seat])
-        return 1 if R[R_ADVANCE + size] > 0 else 0
+        size, animal = best_set(w, w[U(GUIDE + seat)])
+        return 1 if R[U(R_ADVANCE + size)] > 0 else 0
     if kind == D_BULL or kind == D_DEER_SQUARE:
         return 1
     if kind == D_SNAKE:

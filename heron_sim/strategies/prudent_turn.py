@@ -34,7 +34,7 @@ import numpy as np
 
 from ..engine.dice import best_set, roll_die
 from .greedy_turn import _lane, counts_into, roll_counts
-from ..engine.jit import hot
+from ..engine.jit import U, hot
 from ..engine.layout import (
     AIGLE, BONUS, C_ANXIETIES, EAGLE_FACES, X_EAGLE_DRAWS, C_LION_RESCUES, C_POWERS, C_SEAT_ANX, CERF, GUIDE, HERON,
     LION, LOUP, NDICE, OUT_ANXIETY, OUT_POND, OUT_RESCUED, OUT_SCORED, R_ADVANCE,
@@ -63,7 +63,7 @@ def _uses_power(guide, r, h, size, n, R):
         return False
     other = n - h - size  # dice showing neither a heron nor the largest set's animal
     if guide == CERF:
-        return size >= 2 and size < n and R[R_ADVANCE + size + 1] > R[R_ADVANCE + size] and other > 0
+        return size >= 2 and size < n and R[U(R_ADVANCE + size + 1)] > R[U(R_ADVANCE + size)] and other > 0
     if guide == AIGLE:
         return size >= 2 and other > 0
     return False
@@ -73,8 +73,8 @@ def _uses_power(guide, r, h, size, n, R):
 def _counted(seat, w, R, rng, sp):
     n = w[NDICE]
     row = w[ROW]
-    rolls = R[P_ROLLS] + w[BONUS + seat]  # the Wolf square's bonus roll is used up now
-    w[BONUS + seat] = 0
+    rolls = R[P_ROLLS] + w[U(BONUS + seat)]  # the Wolf square's bonus roll is used up now
+    w[U(BONUS + seat)] = 0
     nf = n
     roll = roll_counts(nf, R, rng)
     w[ROLL] = 1
@@ -90,9 +90,9 @@ def _counted(seat, w, R, rng, sp):
             if new == 0:
                 break
         return OUT_POND + 4 * total
-    guide = w[GUIDE + seat]
+    guide = w[U(GUIDE + seat)]
     anxiety = R[P_ANXIETY]
-    power = ((guide == LOUP or guide == AIGLE or guide == CERF) and w[READY + seat] != 0
+    power = ((guide == LOUP or guide == AIGLE or guide == CERF) and w[U(READY + seat)] != 0
              and power_enabled(R, guide))
     kept = np.uint64(0)  # the dice set aside (kept, reserved herons), packed like a roll
     while True:
@@ -100,14 +100,14 @@ def _counted(seat, w, R, rng, sp):
         counts_into(w, total)
         h = _lane(total, HERON)
         if h >= anxiety:
-            w[row + C_ANXIETIES] += 1
-            w[row + C_SEAT_ANX + seat] += 1
-            if guide == LION and w[READY + seat] != 0 and power_enabled(R, LION):
+            w[U(row + C_ANXIETIES)] += 1
+            w[U(row + C_SEAT_ANX + seat)] += 1
+            if guide == LION and w[U(READY + seat)] != 0 and power_enabled(R, LION):
                 size, _ = best_set(w, guide)
-                if R[R_ADVANCE + size] > 0:  # prudent_decide's D_LION
-                    w[READY + seat] = 0
-                    w[row + C_POWERS + LION] += 1
-                    w[row + C_LION_RESCUES] += 1
+                if R[U(R_ADVANCE + size)] > 0:  # prudent_decide's D_LION
+                    w[U(READY + seat)] = 0
+                    w[U(row + C_POWERS + LION)] += 1
+                    w[U(row + C_LION_RESCUES)] += 1
                     return OUT_RESCUED
             return OUT_ANXIETY
         r = w[ROLLS_LEFT]
@@ -133,8 +133,8 @@ def _counted(seat, w, R, rng, sp):
                     _, t2 = best_set(w, guide)
                     if _lane(roll, t2) == 0:
                         return CONTINUE
-                w[READY + seat] = 0
-                w[row + C_POWERS + LOUP] += 1
+                w[U(READY + seat)] = 0
+                w[U(row + C_POWERS + LOUP)] += 1
                 power = False
                 continue
             # the Eagle and the Deer on the last decision: a die showing neither a heron nor the
@@ -144,10 +144,10 @@ def _counted(seat, w, R, rng, sp):
             if guide == AIGLE:
                 for k in range(R[X_EAGLE_DRAWS]):
                     fk = roll_die(0, w, R, rng)
-                    w[EAGLE_FACES + k] = fk
+                    w[U(EAGLE_FACES + k)] = fk
                     gain = gain or fk == target  # prudent_eagle_pick: the first drawn target
-            w[READY + seat] = 0
-            w[row + C_POWERS + guide] += 1
+            w[U(READY + seat)] = 0
+            w[U(row + C_POWERS + guide)] += 1
             if gain:
                 for a in range(6):
                     if a != target and _lane(total, a) > 0:
@@ -183,12 +183,12 @@ def prudent_roll_phase(seat, w, R, rng, sp):
     start = rng[0]
     half = rng[1]  # the Wolf's and the Eagle's draws (roll_die) use the buffered half-word
     has_half = rng[2]
-    bonus = w[BONUS + seat]
+    bonus = w[U(BONUS + seat)]
     code = _counted(seat, w, R, rng, sp)
     if code == CONTINUE:
         rng[0] = start
         rng[1] = half
         rng[2] = has_half
-        w[BONUS + seat] = bonus
+        w[U(BONUS + seat)] = bonus
         return TURN_FROM_START
     return code

@@ -17,7 +17,7 @@ Everything else (powers, Lion, Bull, Snake, squares) is the expert's, and so is 
 
 from __future__ import annotations
 
-from ..engine.jit import hot, hot_inline
+from ..engine.jit import U, hot, hot_inline
 from ..engine.rulebook import consolation_no_set
 from ..engine.layout import D_KEEP, PLAYERS, POS, PROT, R_BOARD
 from ..rules.board import (
@@ -50,7 +50,7 @@ def square_worth(seat, w, R, sq):
     finish = R[P_FINISH]
     if sq >= finish:
         return WIN
-    code = R[R_BOARD + sq]
+    code = R[U(R_BOARD + sq)]
     players = w[PLAYERS]
     if code == HERON_BACK:
         return -10.0
@@ -67,8 +67,8 @@ def square_worth(seat, w, R, sq):
     if code == EAGLE_SWAP:
         best = 0.0
         for o in range(players):
-            if o != seat and w[PROT + o] == 0 and w[POS + o] - sq > best:
-                best = float(w[POS + o] - sq)
+            if o != seat and w[U(PROT + o)] == 0 and w[U(POS + o)] - sq > best:
+                best = float(w[U(POS + o)] - sq)
         return best
     if code == SNAKE_JOIN:
         return float(snake_square_landing(w, seat, sq) - sq)
@@ -79,11 +79,11 @@ def square_worth(seat, w, R, sq):
 def race_tilt(seat, w):
     """The factor on the reroll's expected advance: up to +15 % when the leading opponent is
     ahead (0.5 % a square, 30 squares at most), 0.97 when no opponent is."""
-    pos = w[POS + seat]
+    pos = w[U(POS + seat)]
     lead = 0
     for o in range(w[PLAYERS]):
-        if o != seat and w[POS + o] - pos > lead:
-            lead = w[POS + o] - pos
+        if o != seat and w[U(POS + o)] - pos > lead:
+            lead = w[U(POS + o)] - pos
     return 1.0 + 0.005 * min(lead, 30) if lead > 0 else 0.97
 
 
@@ -101,10 +101,10 @@ def race_action(seat, w, R, sp, ts, col):
 def race_action_tilted(seat, w, R, sp, ts, col, tilt):
     """:func:`race_action` with the tilt of :func:`race_tilt` given (the fused turn computes it
     once a roll phase: the pawns do not move in it)."""
-    reroll_action = int(sp[ts, col + 2])
+    reroll_action = int(sp[U(ts), U(col + 2)])
     if reroll_action < 0:
         return -1
-    pos = w[POS + seat]
+    pos = w[U(POS + seat)]
     s0 = counted_advance(seat, w, R)
     land = pos + s0
     if R[P_EXACT] != 0 and land > R[P_FINISH]:
@@ -114,7 +114,7 @@ def race_action_tilted(seat, w, R, sp, ts, col, tilt):
     else:  # consolation_no_set (0 with the rulings) moves the pawn but triggers no square
         c = consolation_no_set(R)
         stop_value = float(c) + (WIN if c > 0 and pos + c >= R[P_FINISH] and R[P_EXACT] == 0 else 0.0)
-    if sp[ts, col + 3] * tilt > stop_value + 1e-9:
+    if sp[U(ts), U(col + 3)] * tilt > stop_value + 1e-9:
         return reroll_action
     return -1
 

@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from ..engine.jit import hot
+from ..engine.jit import U, hot
 
 from ..engine.layout import (
     X_EAGLE_DRAWS, X_PATIENCE_COST,
@@ -35,10 +35,10 @@ def random_keep(w, rng):
     free = 0
     fresh_held = 0
     for i in range(n):
-        w[KEEP + i] = 0
-        if w[STATUS + i] == FREE:
+        w[U(KEEP + i)] = 0
+        if w[U(STATUS + i)] == FREE:
             free += 1
-        elif w[FRESH + i] != 0:
+        elif w[U(FRESH + i)] != 0:
             fresh_held += 1
     if w[ROLLS_LEFT] <= 0 or free == 0:
         return 0
@@ -55,9 +55,9 @@ def random_keep(w, rng):
     mask = u + first
     bit = 0
     for i in range(n):
-        if w[STATUS + i] == FREE:
+        if w[U(STATUS + i)] == FREE:
             if (mask >> bit) & 1:
-                w[KEEP + i] = 1
+                w[U(KEEP + i)] = 1
             bit += 1
     return 1
 
@@ -84,7 +84,7 @@ def random_opponent_or_none(w, seat, rng):
 def random_power(seat, w, R, rng):
     """-1 (the coin says no, or nothing is legal) or a legal action die + POWER_ARG * arg."""
     n = w[NDICE]
-    guide = w[GUIDE + seat]
+    guide = w[U(GUIDE + seat)]
     if below(rng, 2) == 0:
         return -1
     if guide == LOUP:
@@ -92,13 +92,13 @@ def random_power(seat, w, R, rng):
     if guide == AIGLE:
         m = 0
         for i in range(n):
-            if w[STATUS + i] != RESERVED:
+            if w[U(STATUS + i)] != RESERVED:
                 m += 1
         if m == 0:
             return -1
         u = below(rng, m)
         for i in range(n):
-            if w[STATUS + i] != RESERVED:
+            if w[U(STATUS + i)] != RESERVED:
                 if u == 0:
                     return i
                 u -= 1
@@ -106,7 +106,7 @@ def random_power(seat, w, R, rng):
         # (die, animal): the die not a heron, the animal a non-heron showing on another die.
         m = 0
         for i in range(n):
-            if w[FACE + i] != HERON:
+            if w[U(FACE + i)] != HERON:
                 for a in range(6):
                     if shown_elsewhere(w, i, a):
                         m += 1
@@ -114,7 +114,7 @@ def random_power(seat, w, R, rng):
             return -1
         u = below(rng, m)
         for i in range(n):
-            if w[FACE + i] != HERON:
+            if w[U(FACE + i)] != HERON:
                 for a in range(6):
                     if shown_elsewhere(w, i, a):
                         if u == 0:
@@ -125,16 +125,16 @@ def random_power(seat, w, R, rng):
             return -1
         m = 0
         for i in range(n):
-            if w[STATUS + i] == FREE:
-                m += R[R_NFACES + i]
+            if w[U(STATUS + i)] == FREE:
+                m += R[U(R_NFACES + i)]
         if m == 0:
             return -1
         u = below(rng, m)
         for i in range(n):
-            if w[STATUS + i] == FREE:
-                if u < R[R_NFACES + i]:
+            if w[U(STATUS + i)] == FREE:
+                if u < R[U(R_NFACES + i)]:
                     return i + POWER_ARG * u
-                u -= R[R_NFACES + i]
+                u -= R[U(R_NFACES + i)]
     return -1
 
 
