@@ -517,20 +517,26 @@ _HEAD = {"fr": ("Texte du livret : proposition {name}",
                 "blocks are unchanged.")}
 
 
-def booklet_text(base: Rules, variant: Rules, lang: str, name: str = "") -> str:
-    """The proposal's booklet text, Markdown, one or two A4 pages."""
-    title, intro = _HEAD.get(lang, _HEAD["en"])
-    head = title.format(name=name) if name else title.split(":")[0].rstrip()
-    lines = [f"# {head}", "", intro, ""]
+def changed_blocks(base: Rules, variant: Rules, lang: str, none: str) -> list[str]:
+    """Markdown lines of the booklet's blocks that ``variant`` changes, each under its title, the
+    changed lines in bold; ``none`` when no block changes."""
     blocks = booklet_blocks(base, variant, lang)
-    if not blocks:
-        lines += ["Aucune règle ne change." if lang == "fr" else "No rule changes.", ""]
+    lines = [] if blocks else [none, ""]
     for b in blocks:
         lines += [f"## {b['title']}", ""]
         for text, changed, was in b["paragraphs"]:
             if changed:
                 text = "\n".join(_bold(x) if x not in was.split("\n") else x for x in text.split("\n"))
             lines += [text, ""]
+    return lines
+
+
+def booklet_text(base: Rules, variant: Rules, lang: str, name: str = "") -> str:
+    """The proposal's booklet text, Markdown, one or two A4 pages."""
+    title, intro = _HEAD.get(lang, _HEAD["en"])
+    head = title.format(name=name) if name else title.split(":")[0].rstrip()
+    lines = [f"# {head}", "", intro, ""]
+    lines += changed_blocks(base, variant, lang, "Aucune règle ne change." if lang == "fr" else "No rule changes.")
     out = "\n".join(lines).rstrip() + "\n"
     if lang == "en":  # the game's own words stay in English too (Étang Paisible, Angoisse du Héron, …)
         from ..i18n import game_words

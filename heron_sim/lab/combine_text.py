@@ -299,7 +299,7 @@ def rulebook_markdown(res: dict, combined: Rules, base: Rules, lang: str) -> str
     """The rulebook with its evidence as Markdown (``lang``: fr or en)."""
     from ..animals import NAMES
     from ..rules.words import GUIDES
-    from .booklet import _bold, booklet_blocks
+    from .booklet import changed_blocks
     from .heldout import seat_figure
     from .sheets import objective_words
 
@@ -322,15 +322,7 @@ def rulebook_markdown(res: dict, combined: Rules, base: Rules, lang: str) -> str
         left = _left_words(res["skipped"], lang)
         lines += ["", f"{t['left']} : {left}." if lang == "fr" else f"{t['left']}: {left}."]
     lines.append("")
-    blocks = booklet_blocks(base, combined, lang)
-    if not blocks:
-        lines += [t["none"], ""]
-    for b in blocks:
-        lines += [f"## {b['title']}", ""]
-        for text, changed, was in b["paragraphs"]:
-            if changed:
-                text = "\n".join(_bold(x) if x not in was.split("\n") else x for x in text.split("\n"))
-            lines += [text, ""]
+    lines += changed_blocks(base, combined, lang, t["none"])
     # ------------------------------------------------------------ the rules, one by one
     lines += [f"## {t['rules']}", "", f"| {t['rule']} | {t['now']} | {t['new']} | {t['from']} |", "|---|---|---|---|"]
     for c in res["rules"]:
