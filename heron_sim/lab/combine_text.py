@@ -424,7 +424,7 @@ def rulebook_markdown(res: dict, combined: Rules, base: Rules, lang: str) -> str
 
 # ---------------------------------------------------------------- the brief's line
 _HEAD = {
-    "fr": {"lead": "Réunies en « {title} » et jouées ensemble à {t} tables, les {n} propositions",
+    "fr": {"lead": "Réunies en «\u00a0{title}\u00a0» et jouées ensemble à {t} tables, les {n} propositions",
            "clash": "se gênent", "fine": "tiennent ensemble : chacune fait aussi bien que seule",
            "undone": "les autres changements défont celle sur {m}", "weakened": "affaiblissent celle sur {m}",
            "weakened_only": "les autres changements affaiblissent celle sur {m}",
@@ -466,7 +466,7 @@ def headline(res: dict, lang: str) -> str:
         for a, c in zip(cons.get("alone", []), cons.get("combined", [])):
             if a.get("holds") and not c.get("holds"):
                 w = _constraint_words(c["constraint"], lang)
-                broken.append(f"« {w} »" if lang == "fr" else f'"{w}"')
+                broken.append(f"«\u00a0{w}\u00a0»" if lang == "fr" else f'"{w}"')
     undone, weakened, broken = (list(dict.fromkeys(x)) for x in (undone, weakened, broken))
     said = []
     if undone:
