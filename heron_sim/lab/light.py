@@ -922,6 +922,35 @@ def _fmt_v(metric: str, x: float) -> str:
     return f"{100 * x:.1f} %" if LIGHT_METRICS[metric][1] == "share" else f"{x:.2f}"
 
 
+def seed_reading(game: str, changes: dict | None) -> str | None:
+    """The name of the reading of the rules text (the game's summary module's ``READINGS``:
+    "end when all buildings are captured (old)") that sets exactly ``changes``, or None: such a
+    change is a reading of the booklet the game's page already plays, not a new rule."""
+    import importlib
+
+    if not changes:
+        return None
+    module = f"heron_sim.games.{game.replace('-', '_')}.summary"
+    try:
+        readings = getattr(importlib.import_module(module), "READINGS", {}) or {}
+    except ModuleNotFoundError as err:
+        if err.name != module:
+            raise
+        return None
+    return next((name for name, sets in readings.items() if sets and dict(sets) == dict(changes)), None)
+
+
+#: What the finding says of an answer that is a reading of the rules text (issue 58 item 7).
+READING_WORDS = {
+    "en": ("This change is a reading of the rules text (\"{reading}\", one of the readings the game's page "
+           "plays), not a new rule: adopt it only if it is what the rules mean; its figures here are its "
+           "consequences. "),
+    "fr": ("Ce changement est une lecture du livret (« {reading} », l'une des lectures que la page du jeu joue), "
+           "pas une règle nouvelle : à adopter seulement si c'est ce que le livret veut dire ; ses chiffres en "
+           "sont les conséquences."),
+}
+
+
 def finding_text(spec: LightSpec, fin: list[dict], base: dict) -> str:
     tables = f"{len(spec.tables)} tables ({spec.aggregate} over the panel)" if len(spec.tables) > 1 else "one table"
     objs = "; ".join(f"{o['metric']} loss {_fmt(o['metric'], o['loss'])} {_iv(o['metric'], o['loss_low'], o['loss_high'])}" + (f", goal <= {_fmt(o['metric'], o['goal'])}"
@@ -950,6 +979,9 @@ def finding_text(spec: LightSpec, fin: list[dict], base: dict) -> str:
                      f"{spec.ladder_max_keys} rules and {spec.trials} random trials, at this precision). ")
         text += (f"Ranked first: `{best['id']}` ({best['n_changed']} rule{'s' if best['n_changed'] != 1 else ''} "
                  f"changed: {best['changes']}). ")
+    reading = seed_reading(spec.game.name, best.get("changes_table"))
+    if reading:
+        text += READING_WORDS["en"].format(reading=reading)
     parts = []
     for o in best["objectives"]:
         worst = max(o["tables"], key=lambda t: _finite(abs(t["variant"])))

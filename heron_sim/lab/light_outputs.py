@@ -199,7 +199,7 @@ def light_table_words(name: str, lang: str) -> str:
     return f"{n} joueurs, " + " et ".join(STRATEGIES[k] for k in kinds) + " en rotation"
 
 
-def _finding_fr(e: dict, result: dict) -> str:
+def _finding_fr(e: dict, result: dict, game: str = "") -> str:
     """The study's conclusion in French, from its figures (the English finding is the lab's
     working text): the answer, the variant ranked first, its goal tests and constraints."""
     base = result["base"] or {}
@@ -217,6 +217,12 @@ def _finding_fr(e: dict, result: dict) -> str:
     else:
         text = (f"Aucune variante n'atteint chaque objectif avec 95 % de confiance à chaque table ; la mieux "
                 f"classée : la variante {e['id']} ({rules}).")
+    from ..i18n import gettext
+    from .light import READING_WORDS, seed_reading
+
+    reading = seed_reading(game or result.get("game") or "", e.get("changes_table"))
+    if reading:
+        text += " " + READING_WORDS["fr"].format(reading=gettext(reading, "fr"))
     bad = [c for c in e.get("constraints", []) if not c.get("holds")]
     if e.get("constraints"):
         tables = sorted({light_table_words(c["table"], "fr") for c in bad})
@@ -285,7 +291,7 @@ def sheet_markdown(spec: LightSpec, e: dict, result: dict, lang: str, vfile: str
                    f"{_fmt_v(x['metric'], x['variant'])}")
     out += ["", f"## {W['how']}", "", W["use"].format(game=spec.game.name, file=vfile), ""]
     if e["rank"] == 1:
-        out += [f"## {W['finding']}", "", _finding_fr(e, result) if lang == "fr" else result["finding"], ""]
+        out += [f"## {W['finding']}", "", _finding_fr(e, result, spec.game.name) if lang == "fr" else result["finding"], ""]
     text = "\n".join(out).rstrip() + "\n"
     return _french(text) if lang == "fr" else text
 
