@@ -203,17 +203,10 @@ def _write_trace(path, r, games, seed, strategy):
     from ..progress import progress_bar
     from ..provenance import git_commit
     from ..strategies import parse_seating
+    from .worth import worth_built
 
     seating = parse_seating(strategy, r.players)
-    worth = W.cached(r, seating)
-    if worth is None:
-        log(f"building the worth of positions of these rules at {r.players} players "
-            f"({W.BUILD_GAMES:,} self-play games, once; cached)")
-        try:
-            with progress_bar(W.BUILD_GAMES, "worth of positions") as advance:
-                worth = W.worth_of(r, seating, progress=advance, stop=stop_requested)
-        except W.BuildInterrupted as err:
-            raise Interrupted(f"interrupted: {err}; --trace: {path} not written") from None
+    worth, _ = worth_built(r, seating, interrupted=f"; --trace: {path} not written")
     with progress_bar(games, "trace") as advance:
         traced = trace_games(r, seating, seed, games, worth=worth, progress=advance, stop=stop_requested)
     if traced.games == 0:

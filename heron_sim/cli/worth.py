@@ -10,6 +10,28 @@ import typer
 from ._app import Interrupted, JsonOpt, ModeOpt, PlayersOpt, RulesOpt, SetOpt, app, build_rules, dumps, log, strategy_names
 
 
+
+def worth_built(r, seating, games=None, say: bool = True, interrupted: str = ""):
+    """The worth of positions of rules ``r`` and ``seating`` (cached, else built with a progress
+    bar; ``say``: one line says it is being built), and whether it was built now. Ctrl-C during
+    the build is :class:`Interrupted` ("interrupted: …" + ``interrupted``)."""
+    from ..analysis import worth as W
+    from ..interrupt import stop_requested
+    from ..progress import progress_bar
+
+    worth = W.cached(r, seating, games)
+    if worth is not None:
+        return worth, False
+    n = games or W.BUILD_GAMES
+    if say:
+        log(f"building the worth of positions of these rules at {r.players} players "
+            f"({n:,} self-play games, once; cached)")
+    try:
+        with progress_bar(n, "worth of positions") as advance:
+            return W.worth_of(r, seating, games, progress=advance, stop=stop_requested), True
+    except W.BuildInterrupted as err:
+        raise Interrupted(f"interrupted: {err}{interrupted}") from None
+
 @app.command("worth")
 def worth_cmd(
     mode: ModeOpt = None,
@@ -44,14 +66,7 @@ def worth_cmd(
     r = build_rules(mode, rules, set_, players)
     seating = parse_seating(strategy, r.players)
     t0 = time.perf_counter()
-    worth = W.cached(r, seating, build_games)
-    built = worth is None
-    if built:
-        try:
-            with progress_bar(build_games, "worth of positions") as advance:
-                worth = W.worth_of(r, seating, build_games, progress=advance, stop=stop_requested)
-        except W.BuildInterrupted as err:
-            raise Interrupted(f"interrupted: {err}") from None
+    worth, built = worth_built(r, seating, build_games, say=False)
     seconds = time.perf_counter() - t0
     out = {"rules": r.digest(), "mode": r.mode, "players": r.players, "strategies": list(seating),
            "build_games": build_games, "built_now": built, "build_seconds": round(seconds, 1)}
@@ -118,15 +133,7 @@ def story_cmd(
         raise HeronSimError(f"--game: {game}; allowed: 0 .. 1,000,000,000,000")
     r = build_rules(mode, rules, set_, players)
     seating = parse_seating(strategy, r.players)
-    worth = W.cached(r, seating)
-    if worth is None:
-        log(f"building the worth of positions of these rules at {r.players} players "
-            f"({W.BUILD_GAMES:,} self-play games, once; cached)")
-        try:
-            with progress_bar(W.BUILD_GAMES, "worth of positions") as advance:
-                worth = W.worth_of(r, seating, progress=advance, stop=stop_requested)
-        except W.BuildInterrupted as err:
-            raise Interrupted(f"interrupted: {err}") from None
+    worth, _ = worth_built(r, seating)
     from ..analysis.positions import trace_turn_starts
     from ..analysis.drama import chances_of, trace_frame
 
