@@ -370,8 +370,11 @@ CARD_HISTORY = r"""(early) => {
   }).observe(document.getElementById('headline'), {childList: true});
 }"""
 
-#: The renders of the page's current job so far.
-JOB_HISTORY = "() => (window.cardHistory || []).filter(h => h.job === document.body.dataset.job)"
+#: The renders of the page's current job so far, once it plays rules other than the base's (a job
+#: of unchanged rules, started by another control before the edit's debounce fires on a loaded
+#: machine, has every card settled and no reading: CI once read that one as the edit's).
+JOB_HISTORY = ("() => document.body.dataset.changed !== 'yes' ? [] : "
+               "(window.cardHistory || []).filter(h => h.job === document.body.dataset.job)")
 
 
 def test_a_greyed_figure_becomes_a_headline_as_games_arrive(served, tmp_path):

@@ -460,6 +460,7 @@
       state.exports = res.data;
       renderRuleWords(res.data.rule_words);
       renderCommands(res.data);
+      document.body.dataset.changed = res.data.changed ? "yes" : "no";  // rules other than the base's
       follow(res.data.job);
     }).catch(function (err) { $("status").textContent = tf("The server does not answer ({err}).", { err: err }); });
   }
