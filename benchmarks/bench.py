@@ -261,7 +261,7 @@ def luck_figures(games: int = 20_000, boots: int = 100, seed: int = 1) -> dict:
 
 def luck_panel_figures(games: int = 20_000, seed: int = 7) -> dict:
     """Issue 32 item 4: the games a default-panel study needs for the same precision, before and
-    after the luck. Each table of the lab's default panel (heron_sim.lab.panel.DEFAULT_PANEL, its
+    after the luck. Each table of the lab's default panel (heron_sim.runner.panel.DEFAULT_PANEL, its
     first seating), ``games`` 8 D8 games with luck: the median over the guides of the variance
     ratio of a guide's win rate, with every luck (weighted, landing) and with the plain lucks only
     (the others' columns dropped). A study playing the same games on every table needs mean(1 / ratio) of its
@@ -269,7 +269,7 @@ def luck_panel_figures(games: int = 20_000, seed: int = 7) -> dict:
     import numpy as np
 
     from heron_sim.analysis.luck_adjust import adjusted_win_rates, variance_ratio
-    from heron_sim.lab.panel import DEFAULT_PANEL
+    from heron_sim.runner.panel import DEFAULT_PANEL
     from heron_sim.rules import Rules
     from heron_sim.runner.run import seatings
     from heron_sim.simulation import simulate
@@ -343,7 +343,7 @@ def explore_figures(repeats: int = 3, games: int = 20_000) -> dict:
     from heron_sim.explore.form import parse_setup
     from heron_sim.explore.live import PLAYED, CompareJob
     from heron_sim.explore.stats import weights
-    from heron_sim.lab.panel import AI_MIX
+    from heron_sim.runner.panel import AI_MIX
     from heron_sim.runner.executor import play_rows, split_games
 
     weights()
@@ -395,7 +395,7 @@ def explore_edit_figures(repeats: int = 5) -> dict:
     from heron_sim._numba_cache import numba_folder
     from heron_sim.explore.form import parse_setup
     from heron_sim.explore.live import CompareJob
-    from heron_sim.lab.panel import AI_MIX
+    from heron_sim.runner.panel import AI_MIX
 
     for b in edit_values(repeats):  # the values "seen before": their tables built in this process
         CompareJob("bench", parse_setup({"values": {"anxiety_threshold": 4, "bull_bonus": b},
@@ -436,7 +436,7 @@ def explore_edit_to_first_figure(repeats: int = 5) -> float:
 
     from heron_sim.explore.app import create_app
     from heron_sim.explore.server import bind
-    from heron_sim.lab.panel import AI_MIX
+    from heron_sim.runner.panel import AI_MIX
 
     sock = bind(0)
     app = create_app()

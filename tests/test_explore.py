@@ -210,7 +210,7 @@ def test_no_change_gives_a_zero_difference(client):
 def test_figures_are_those_of_the_games_compare_plays():
     """The page's last update stands on exactly the games of its `heron-sim compare` command
     (the same seatings on the same contiguous shares of the same game indices)."""
-    from heron_sim.lab.panel import AI_MIX
+    from heron_sim.runner.panel import AI_MIX
     from heron_sim.runner.executor import play_rows, split_games
     from heron_sim.runner.run import resolve_strategies, seatings
 
@@ -230,7 +230,7 @@ def test_figures_are_those_of_the_games_compare_plays():
 def test_a_change_reads_the_bases_games_back_and_publishes_the_same_figures(monkeypatch):
     """After a change of the variant the base's games are read from the store, not played: the
     job's sums and histograms are those of a job that played both sides."""
-    from heron_sim.lab.panel import AI_MIX
+    from heron_sim.runner.panel import AI_MIX
 
     store = live.PlayedGames()
     monkeypatch.setattr(live, "PLAYED", store)
@@ -374,7 +374,7 @@ def test_the_panel_ranks_every_scenario(client, monkeypatch):
     r = client.post("/api/panel", json=_settings(tab="panel", values={"anxiety_threshold": 4}, rank="length"))
     snaps = _stream(client, r.json()["job"])
     last = snaps[-1]
-    from heron_sim.lab.panel import DEFAULT_PANEL
+    from heron_sim.runner.panel import DEFAULT_PANEL
 
     assert last["state"] == "done" and [s["name"] for s in last["scenarios"]] == [sc.name for sc in DEFAULT_PANEL]
     rel = {s["name"]: abs(s["rows"]["length"]["relative"]) for s in last["scenarios"]}

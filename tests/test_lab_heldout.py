@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from heron_sim.errors import HeronSimError
-from heron_sim.lab.panel import (DEFAULT_PANEL, HELD_OUT, PANELS, Scenario, held_out_tables, parse_panel,
+from heron_sim.runner.panel import (DEFAULT_PANEL, HELD_OUT, PANELS, Scenario, held_out_tables, parse_panel,
                                  table_words)
 
 ROOT = Path(__file__).resolve().parents[1]

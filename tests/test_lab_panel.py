@@ -14,7 +14,7 @@ from heron_sim.errors import HeronSimError
 from heron_sim.lab import load_spec, parse_spec, tune
 from heron_sim.lab.changes import changes_text, n_changed, rule_changes
 from heron_sim.lab.ladder import disables_a_power, grid_values, one_key_entries
-from heron_sim.lab.panel import BOTS_PANEL, DEFAULT_PANEL, LADDER
+from heron_sim.runner.panel import BOTS_PANEL, DEFAULT_PANEL, LADDER
 from heron_sim.lab.sheets import LANGS, PHRASES, phrase, rule_sheet, sheet_html
 from heron_sim.lab.space import parse_param
 from heron_sim.rules import Rules

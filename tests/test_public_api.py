@@ -49,7 +49,7 @@ def test_import_is_lazy():
 
 
 #: Modules whose examples are cheap (a few games at most); checked like `pytest --doctest-modules`.
-DOCTEST_MODULES = ["heron_sim", "heron_sim.simulation", "heron_sim.lab.panel", "heron_sim.rules.keys", "heron_sim.lab.sheets"]
+DOCTEST_MODULES = ["heron_sim", "heron_sim.simulation", "heron_sim.runner.panel", "heron_sim.rules.keys", "heron_sim.lab.sheets"]
 
 
 @pytest.mark.parametrize("name", DOCTEST_MODULES)

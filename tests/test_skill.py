@@ -206,7 +206,7 @@ def test_a_skill_gap_constraint_adds_the_skill_table_and_is_evaluated_there_only
     from heron_sim.lab import parse_spec
     from heron_sim.lab.metrics import IX, K, value
     from heron_sim.lab.objectives import constraint_values, losses, scenarios_of
-    from heron_sim.lab.panel import SKILL_SCENARIO
+    from heron_sim.runner.panel import SKILL_SCENARIO
 
     spec = parse_spec(dict(LAB), "tune-sg.toml")
     assert spec.panel[-1] == SKILL_SCENARIO and len(spec.panel) == 2

@@ -26,7 +26,7 @@ from typing import Any
 
 from ..animals import NAMES as ANIMALS
 from ..errors import HeronSimError
-from ..lab.panel import AI_MIX, DEFAULT_PANEL, LADDER, MIXED_TABLES, PLAYER_WORDS, Scenario, table_words
+from ..runner.panel import AI_MIX, DEFAULT_PANEL, LADDER, MIXED_TABLES, PLAYER_WORDS, Scenario, table_words
 from ..rules import MODES, Rules
 from ..rules import rules as _R
 from ..rules.board import EFFECT_NAMES
@@ -342,9 +342,9 @@ def square_name(effect: str, lang: str) -> str:
     return words.split(":")[0].strip() if ":" in words else words
 
 
-#: The players of the skill ladder, weakest first, and the bold beginner (heron_sim.lab.panel's
+#: The players of the skill ladder, weakest first, and the bold beginner (heron_sim.runner.panel's
 #: people): the page offers them first, by their names in the page's language; ``expert`` is the
-#: top of the ladder (there is no champion above it, heron_sim.lab.panel).
+#: top of the ladder (there is no champion above it, heron_sim.runner.panel).
 PEOPLE = ("novice", "casual", "regular", "reckless", "expert")
 #: The bots (and the parametrised player), offered below the people.
 BOTS = ("greedy", "prudent", "racer", "human", "random")
@@ -353,7 +353,7 @@ BOTS = ("greedy", "prudent", "racer", "human", "random")
 def _page_tables() -> list[tuple[str, str, Scenario]]:
     """The tables the page opens on: (id, group, table), one player a seat (a rotation of more
     names than seats cannot be one name a seat): the lab's default panel at 4 players, the skill
-    ladder's four rungs at one table, the lab's mixed tables (heron_sim.lab.panel.MIXED_TABLES),
+    ladder's four rungs at one table, the lab's mixed tables (heron_sim.runner.panel.MIXED_TABLES),
     and the bots' AI mix last."""
     out = [(sc.name, "panel", sc) for sc in DEFAULT_PANEL if len(set(sc.strategies)) == 1]
     out.append(("rungs-4", "panel", Scenario("rungs-4", 4, LADDER)))
@@ -367,7 +367,7 @@ DEFAULT_TABLE = "regular-4"
 
 
 def page_tables(lang: str) -> list[dict]:
-    """The tables the page offers, in ``lang``'s words (heron_sim.lab.panel.table_words): id,
+    """The tables the page offers, in ``lang``'s words (heron_sim.runner.panel.table_words): id,
     group (``panel``, ``mixed``, ``bots``), label, players and one player name a seat."""
     out = []
     for tid, group, sc in _page_tables():
@@ -378,7 +378,7 @@ def page_tables(lang: str) -> list[dict]:
 
 def player_names(lang: str) -> dict[str, str]:
     """Each player's name in ``lang`` (« débutant », « habitué », « robot gourmand »: the lab's
-    words, heron_sim.lab.panel.PLAYER_WORDS), for the seats' choices."""
+    words, heron_sim.runner.panel.PLAYER_WORDS), for the seats' choices."""
     words = {n: w[0] for n, w in PLAYER_WORDS[lang].items()}
     words["human"] = tr("parametrised player", lang)
     return {n: words.get(n, n) for n in PEOPLE + BOTS}

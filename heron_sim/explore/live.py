@@ -14,7 +14,7 @@ variant the base's games, the same rules, seating, seed and game numbers, are re
 of played again (the same numbers, bit for bit), so a change costs the variant's games only.
 
 A :class:`PanelJob` plays the base and the variant over the lab's default panel of scenarios
-(heron_sim.lab.panel.DEFAULT_PANEL) and ranks the scenarios.
+(heron_sim.runner.panel.DEFAULT_PANEL) and ranks the scenarios.
 
 The :class:`Engine` owns the jobs: one worker thread plays a chunk of one job at a time, going
 round the running jobs (two tabs share the machine); a tab's new job cancels its old one; a job
@@ -521,7 +521,7 @@ class PanelJob(Job):
     kind = "panel"
 
     def __init__(self, tab: str, setup, rank: str = "guide_spread", games: int | None = None):
-        from ..lab.panel import DEFAULT_PANEL
+        from ..runner.panel import DEFAULT_PANEL
 
         super().__init__(tab)
         self.setup = setup

@@ -362,7 +362,7 @@ def _held_out(spec, fin, result, ex, run_dir, last, log) -> dict | None:
     ``[check] games`` a table, else the smaller of heron_sim.lab.heldout.DEFAULT_GAMES and the last
     rung's games. Returns what summary.json keeps, or None."""
     from .heldout import DEFAULT_GAMES, held_out_check, summary_of
-    from .panel import held_out_tables
+    from ..runner.panel import held_out_tables
 
     if (not fin or spec.check_games is None or spec.table is None or (result.get("base") or {}).get("meets")
             or not held_out_tables(spec.panel)):

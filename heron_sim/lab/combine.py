@@ -276,13 +276,13 @@ def _v(x) -> str:
 
 # ---------------------------------------------------------------- the tables
 def _same(a, b) -> bool:
-    from .panel import _same_table
+    from ..runner.panel import _same_table
 
     return (a.role or "") == (b.role or "") and _same_table(a, b)
 
 
 def extra_tables(name: str | None) -> tuple:
-    from .panel import BOTS_PANEL, CLUB_PANEL, DEFAULT_PANEL, EXPERT_PANEL, FAMILY_PANEL, HELD_OUT
+    from ..runner.panel import BOTS_PANEL, CLUB_PANEL, DEFAULT_PANEL, EXPERT_PANEL, FAMILY_PANEL, HELD_OUT
 
     if name is None:
         return ()
@@ -318,8 +318,8 @@ def table_words(sc, lang: str) -> str:
     """A table in words: the glossary's words for a table of the lab's panels (« 2 joueurs de tous
     niveaux »), else its players counted (« 2 experts et 2 débutants »)."""
     from .. import glossary
-    from .panel import MIXED_TABLES, PANELS
-    from .panel import table_words as counted
+    from ..runner.panel import MIXED_TABLES, PANELS
+    from ..runner.panel import table_words as counted
 
     known = {s.name: s for p in PANELS.values() for s in p} | dict(MIXED_TABLES)
     if sc.name in known and _same(known[sc.name], sc):

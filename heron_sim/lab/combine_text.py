@@ -6,7 +6,7 @@ the changes touch rewritten with the changes in place (:func:`heron_sim.lab.book
 the changed sentences in bold), then the evidence: each study's goal under the base, its answer
 alone and the combined rules at each of its tables, with intervals, and the combined rules' side
 effects at every table. Rules in sentences (:mod:`heron_sim.lab.phrases`), tables in words
-(:func:`heron_sim.lab.panel.table_words`), never an id or a list. :func:`write_rulebook` writes the
+(:func:`heron_sim.runner.panel.table_words`), never an id or a list. :func:`write_rulebook` writes the
 pages, the rules file and ``summary.json`` into a folder.
 """
 

@@ -4,7 +4,7 @@ never saw.
 A study's answer is chosen on its panel. Before it is called a fix, :func:`held_out_check` plays
 it against the study's base rules on fresh games (game indices from :data:`HELD_OUT_FIRST`, past
 every index a study or a replay draws) at the held-out tables
-(:data:`heron_sim.lab.panel.HELD_OUT`: mixed skill at 3, 4 and 6 players — 1 expert and 2
+(:data:`heron_sim.runner.panel.HELD_OUT`: mixed skill at 3, 4 and 6 players — 1 expert and 2
 novices, 1 expert and 3 novices, 2 experts and 2 novices, a bold beginner among 3 regulars, 2
 experts and 4 novices, a club table of six — less any table the study's panel holds), and judges:
 
@@ -55,7 +55,7 @@ def held_out_data(data: dict, spec, seed: int, targets=None) -> tuple[dict, list
     each goal at the designer's margin, ``comeback`` read as ``comeback_own``. Returns (table,
     notes, the tables)."""
     from ..analysis.targets import load_targets
-    from .panel import held_out_tables
+    from ..runner.panel import held_out_tables
 
     t = targets if targets is not None else load_targets()
     tables = held_out_tables(spec.panel)
@@ -136,7 +136,7 @@ def held_out_check(tune_file: str | Path, variant_file: str | Path, *, seed: int
     tune table and parsed study when already read. Returns the replay's result
     (:func:`heron_sim.lab.replay.replay_spec`) with ``goals`` (each goal at each table),
     ``held_out`` (true: it holds there), ``failures``, ``tables_words`` and ``notes``."""
-    from .panel import table_words
+    from ..runner.panel import table_words
     from .replay import replay_spec
     from .spec import parse_spec, read_tune_table
 

@@ -21,7 +21,7 @@ Each guide's one-shot power uses per game come from the engine's counters too
 (``power_<guide>``; metric ``power_<guide>_use``: uses per game the guide is dealt).
 
 The skill gap (metric ``skill_gap``, :data:`SKILL_METRICS`) is measured on a table of its own,
-the panel's skill scenario (:data:`heron_sim.lab.panel.SKILL_SCENARIO`: the expert against the
+the panel's skill scenario (:data:`heron_sim.runner.panel.SKILL_SCENARIO`: the expert against the
 novice, 2 players, seats and guides rotated), from two columns the seating gives: the games won
 by a seat of the weak rung and by a seat of the strong one (:data:`SKILL_PAIR`). It is the
 expert's win share there, ``strong / (strong + weak)``: what the experiment kind ``skill``

@@ -179,7 +179,7 @@ class TuneSpec:
     #: the last rung played with the players' luck: the evidence's win-rate figures luck-adjusted
     #: where narrower (heron_sim.lab.metrics.adjusted_sums; docs/tuning.md "Luck-adjusted evidence")
     luck: bool = False
-    panel: tuple = ()               # heron_sim.lab.panel.Scenario, one per table
+    panel: tuple = ()               # heron_sim.runner.panel.Scenario, one per table
     aggregate: str = "worst"
     allow_inert_powers: bool = False
     ladder_max_keys: int = 3
@@ -279,7 +279,7 @@ def _rules_source(table: Any, where: str, base_dir: Path, mode: str | None) -> R
 
 def _parse_seating(value: Any, players: int, where: str) -> tuple[tuple[tuple[str, ...], ...], str]:
     from ..runner.run import seatings
-    from .panel import seating_names
+    from ..runner.panel import seating_names
 
     names = list(seating_names(value, where))
     rot = seatings(names, players)
@@ -322,7 +322,7 @@ def parse_spec(data: dict, path: str | Path = "<tune>") -> TuneSpec:
             ref = rsrc.build(players)
         except HeronSimError as err:
             raise HeronSimError(f"{where}reference: {err}") from None
-    from .panel import parse_panel
+    from ..runner.panel import parse_panel
 
     panel, aggregate = parse_panel(data, players if "players" in data else None, data.get("seating"), where)
     if "players" not in data:
@@ -412,8 +412,8 @@ def parse_spec(data: dict, path: str | Path = "<tune>") -> TuneSpec:
     for i, c in enumerate(constraints):
         _check_tables(c, f"{where}constraint[{i}]", panel, counts)
     if any(x.metric in SKILL_METRICS for x in (*objectives, *constraints)):
-        # the skill gap is measured on a table of its own (heron_sim.lab.panel.SKILL_SCENARIO)
-        from .panel import SKILL_SCENARIO
+        # the skill gap is measured on a table of its own (heron_sim.runner.panel.SKILL_SCENARIO)
+        from ..runner.panel import SKILL_SCENARIO
 
         if any(sc.name == SKILL_SCENARIO.name for sc in panel):
             raise HeronSimError(f"{where}scenario: the name {SKILL_SCENARIO.name!r} is the skill gap's own table; "

@@ -189,7 +189,7 @@ def _describe(panel: list[dict], name: str, lang: str) -> str:
             d = sc.get("description") or name
             if lang == "fr":
                 from ..glossary import table_words
-                from ..lab.panel import PLAYER_WORDS
+                from ..runner.panel import PLAYER_WORDS
 
                 if not name.startswith("mix-") and table_words(name, lang) != name:
                     return table_words(name, lang)  # « 4 joueurs occasionnels », never casual-4

@@ -63,7 +63,7 @@ class Scenario:
 
     def seatings(self) -> list[list[str]]:
         """The rotation of seatings this scenario plays (one list of names per seating)."""
-        from ..runner.run import seatings
+        from .run import seatings
 
         return seatings(list(self.strategies), self.players)
 
