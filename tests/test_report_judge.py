@@ -397,3 +397,33 @@ def test_a_first_player_remedy_is_a_fix_when_its_whole_interval_lies_inside_the_
     row = _rows(facts)["First-player advantage"]
     assert "Smallest tested change that fixes it" in row.action and "seats 3 and 4 start on square 1" in row.action
     assert "1 of 2 changes tried fix it" in row.action
+
+
+def test_the_verdicts_length_is_that_of_people_table_by_table():
+    """Issue 58 item 5: where the run played the studies' tables of people (``people.<table>
+    .minutes``), the verdict's length is read there, not at the bots' player-count batches: a count
+    with several tables shows its range, the problem names the worst table in the rungs' words
+    (never an id) and is sized from it; a count whose tables are all within the target is fine;
+    the bots' figure is not read at all (negative control: without the people's facts, the old
+    reading comes back)."""
+    fs = [_f("players.4.minutes", 40, 39, 41, unit="minutes"),   # the bots: within 30–45, ignored
+          _f("people.casual-4.minutes", 88, 87, 89, unit="minutes"),
+          _f("people.regular-4.minutes", 71, 70, 72, unit="minutes"),
+          _f("people.expert-4.minutes", 44, 43, 44.5, unit="minutes"),   # within 30–45 alone
+          _f("people.rungs-2.minutes", 20, 19, 21, unit="minutes")]
+    wrong, fine, _ = verdict(_facts(*fs))
+    lengths = [p for p in wrong if p.what.startswith("Games are")]
+    assert [p.what.replace("\u00a0", " ") for p in lengths] == [
+        "Games are longer than the target at 4 players, at the studies' tables (players of every level): "
+        "4 players 44 to 88 minutes (target 30–45)"]
+    assert lengths[0].figure.startswith("4 casual players: 88")
+    assert lengths[0].size == pytest.approx((87 - 45) / (0.05 * 45))
+    assert set(lengths[0].facts) == {"people.casual-4.minutes", "people.regular-4.minutes"}
+    assert [p.what for p in fine if p.what.startswith("Games are")] == [
+        "Games are within the length target at 2 players, at the studies' tables (players of every level): "
+        "2 players 20 minutes (target 15–25)"]
+    # the same verdict without the people's tables reads the bots' batches: 4 players is then within
+    wrong, fine, _ = verdict(_facts(fs[0]))
+    assert not [p for p in wrong if p.what.startswith("Games are")]
+    assert [p.what for p in fine if p.what.startswith("Games are")] == [
+        "Games are within the length target at 4 players: 4 players 40 minutes (target 30–45)"]

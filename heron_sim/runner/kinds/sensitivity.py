@@ -39,6 +39,10 @@ class SensitivityExperiment(HeronExperiment):
     #: (docs/luck.md): the first player's and the weakest guide's win rates are then read
     #: luck-adjusted where their interval is narrower (each fact says which); ~5x their CPU
     luck: bool = False
+    #: games a table of the lab's default panel of people (heron_sim.runner.panel.DEFAULT_PANEL:
+    #: the tables every study judges a change at), played under the rulings: the verdict's length
+    #: is then that of people, table by table, as the studies see it (issue 58 item 5); 0: none
+    people: int = 0
 
 #: (key, rules key, value, label) — one rule changed at a time, everything else default.
 VARIANTS = (
@@ -113,6 +117,13 @@ class SensitivityKind(ExperimentKind):
                 continue
             jobs.append(Job(f"players{p}", "games", exp.rules.build(m, p), n, exp.seed, seatings(names, p),
                             labels={"part": "players", "mode": m, "players": p}))
+        if exp.people:
+            from ..panel import DEFAULT_PANEL
+
+            for sc in DEFAULT_PANEL:
+                jobs.append(Job(f"people_{sc.name}", "games", exp.rules.build(sc.mode or m, sc.players), g(exp.people),
+                                exp.seed, sc.seatings(), labels={"part": "people", "mode": sc.mode or m,
+                                                                 "players": sc.players, "table": sc.name}))
         for key, faces in (("d6_default", None), ("d6_rotated", alternative_d6())):
             over = dict(exp.rules.overrides)
             if faces is not None:
@@ -143,6 +154,10 @@ class SensitivityKind(ExperimentKind):
         if len(pt):
             _player_counts_table(sec, pt, m)
             _player_counts_facts(sec, pt, m)
+        people = _people(data)
+        if len(people):
+            _people_table(sec, people)
+            _people_facts(sec, people)
         if "d6_default" in data.jobs and "d6_rotated" in data.jobs:
             _d6_composition(sec, data, P)
         _length_finding(sec, t)
@@ -335,6 +350,53 @@ def _player_counts_facts(sec: Section, pt: pd.DataFrame, m: str) -> None:
 
 
 
+def _people(data) -> pd.DataFrame:
+    """Length and the first seat's win rate at each table of the lab's default panel (people),
+    under the rulings: one row a table, in the panel's order."""
+    from ..panel import DEFAULT_PANEL
+
+    rows = []
+    for sc in DEFAULT_PANEL:
+        key = f"people_{sc.name}"
+        if key not in data.jobs:
+            continue
+        df = data.frame(key)
+        lt = M.length_table(df)
+        first = M.seat_table(df).iloc[0]
+        p = sc.players
+        rows.append({"table": sc.name, "who": people_words(sc), "players": p, "games": len(df),
+                     "unfinished": int((~df["finished"].to_numpy(bool)).sum()), **lt,
+                     "first": first["win_rate"], "first_low": first["low"], "first_high": first["high"], "fair": 1 / p})
+    return pd.DataFrame(rows)
+
+
+def _people_table(sec: Section, pt: pd.DataFrame) -> None:
+    sec.tables.append(Table("The rulings at the studies' tables (people of each level)", _disp({
+        "players": pt["players"],
+        "games": pt["games"].map("{:,}".format),
+        "rounds [95 % CI]": [num_ci(r["mean"], r["mean_low"], r["mean_high"]) for _, r in pt.iterrows()],
+        "minutes": [f"{minutes(r['mean'], r['players']):.0f}" for _, r in pt.iterrows()],
+        "first player wins [95 % CI]": [pct_ci(r["first"], r["first_low"], r["first_high"]) for _, r in pt.iterrows()],
+        "fair": pt["fair"].map(pct),
+    }, index=pd.Index(pt["who"], name="table")), data=pt,
+        note=f"The tables every study of the lab judges a change at (its default panel), under the rulings, the "
+             f"seats rotated. Minutes: rounds × players × an assumed {SECONDS_PER_TURN} s per turn. The verdict's "
+             "length is read here, table by table."))
+
+
+def _people_facts(sec: Section, pt: pd.DataFrame) -> None:
+    for _, r in pt.iterrows():
+        t, p, who = r["table"], int(r["players"]), r["who"]
+        done = r["games"] - r["unfinished"]
+        sec.fact(f"people.{t}.length", f"mean game length, {who}", r["mean"], r["mean_low"],
+                 r["mean_high"], done, "rounds", n_unit="finished games")
+        sec.fact(f"people.{t}.minutes", f"mean game length in minutes, {who}, at {SECONDS_PER_TURN} s "
+                 "per turn", minutes(r["mean"], p), minutes(r["mean_low"], p), minutes(r["mean_high"], p),
+                 done, "minutes", n_unit="finished games")
+        sec.fact(f"people.{t}.seat1", f"first player's win rate, {who}", r["first"], r["first_low"],
+                 r["first_high"], r["games"], "share", note=f"fair {1 / p:.4f}")
+
+
 def _d6_composition(sec: Section, data, P: int) -> None:
     """10 D6's assumed faces against a rotated composition, the same seeds: table, facts, finding."""
     d_def, d_alt = data.frame("d6_default"), data.frame("d6_rotated")
@@ -470,41 +532,82 @@ def d6_row(facts: dict[str, Fact]) -> Row | None:
 def length_problem(facts: dict[str, Fact]) -> list[Problem]:
     """The minutes of a game at each player count measured against the designer's length target
     at that count: one problem for the counts where games are too long, one for too short, or
-    one "within" when every count is."""
-    pl = {int(k.split(".")[1]): f for k, f in facts.items() if re.fullmatch(r"players\.\d+\.minutes", k)}
-    if not pl and facts.get("modes.minutes.8d8"):
-        pl = {4: facts["modes.minutes.8d8"]}
-    pl = {p: f for p, f in sorted(pl.items()) if math.isfinite(f.low) and p in TARGETS["length_minutes"]}
+    one "within" when every count is. Read at the studies' tables of people (``people.<table>
+    .minutes``, issue 58 item 5: every table of a count, a range where it has several) where the
+    run played them, else at the one table of the player-count batches."""
+    people = _people_minutes(facts)
+    if people:
+        pl, who = people
+    else:
+        one = {int(k.split(".")[1]): f for k, f in facts.items() if re.fullmatch(r"players\.\d+\.minutes", k)}
+        if not one and facts.get("modes.minutes.8d8"):
+            one = {4: facts["modes.minutes.8d8"]}
+        pl, who = {p: [f] for p, f in one.items()}, {}
+    pl = {p: fs for p, fs in sorted(pl.items())
+          if p in TARGETS["length_minutes"] and all(math.isfinite(f.low) for f in fs)}
     if not pl:
         return []
     note = assumed_note("length_minutes", "seconds_per_turn", "length_margin")
-    judged = {}
-    for p, f in pl.items():
+
+    def size(p, f):
         lo_t, hi_t = TARGETS.minutes(p)
-        judged[p] = ((f.low - hi_t) / (LENGTH_MARGIN * hi_t) if f.low > hi_t else
-                     (lo_t - f.high) / (LENGTH_MARGIN * lo_t) if f.high < lo_t else 0.0)
+        return ((f.low - hi_t) / (LENGTH_MARGIN * hi_t) if f.low > hi_t else
+                (lo_t - f.high) / (LENGTH_MARGIN * lo_t) if f.high < lo_t else 0.0)
+
+    def minutes_at(p):
+        lo, hi = min(f.estimate for f in pl[p]), max(f.estimate for f in pl[p])
+        return f"{lo:.0f} minutes" if round(lo) == round(hi) else f"{lo:.0f} to {hi:.0f} minutes"
 
     def listed(ps):
-        ps = sorted(ps)
-        return "; ".join(f"{p} players {pl[p].estimate:.0f} minutes (target {TARGETS.minutes(p)[0]:g}–{TARGETS.minutes(p)[1]:g})"
-                         for p in ps)
+        return "; ".join(f"{p} players {minutes_at(p)} (target {TARGETS.minutes(p)[0]:g}–{TARGETS.minutes(p)[1]:g})"
+                         for p in sorted(ps))
 
+    where = ", at the studies' tables (players of every level)" if people else ""
     probs: list[Problem] = []
     for side, word in (("long", "longer"), ("short", "shorter")):
-        ps = [p for p in pl if (pl[p].estimate > TARGETS.minutes(p)[1] if side == "long" else pl[p].estimate < TARGETS.minutes(p)[0])]
+        out = {p: [f for f in fs if (f.estimate > TARGETS.minutes(p)[1] if side == "long"
+                                     else f.estimate < TARGETS.minutes(p)[0])] for p, fs in pl.items()}
+        ps = [p for p in pl if out[p]]
         if not ps:
             continue
-        top = max(ps, key=lambda p: judged[p])
+        top, f = max(((p, f) for p in ps for f in out[p]), key=lambda pf: size(*pf))
         counts = (f"every player count measured ({ps[0]} to {ps[-1]})" if len(ps) == len(pl) and len(ps) > 2 else
                   ", ".join(map(str, ps[:-1])) + (" and " if len(ps) > 1 else "") + str(ps[-1]) + " players")
-        probs.append(Problem(f"Games are {word} than the target at {counts}: {listed(ps)}",
-                             f"{top} players: {show(pl[top])}", judged[top], "q-length", assumed=note,
-                             facts=tuple(pl[p].id for p in ps)))
-    inside = [p for p in pl if TARGETS.minutes(p)[0] <= pl[p].low and pl[p].high <= TARGETS.minutes(p)[1]]
+        probs.append(Problem(f"Games are {word} than the target at {counts}{where}: {listed(ps)}",
+                             f"{who[f.id]}: {show(f)}" if f.id in who else f"{top} players: {show(f)}", size(top, f),
+                             "q-length", assumed=note, facts=tuple(g.id for p in ps for g in out[p])))
+    inside = [p for p, fs in pl.items() if all(TARGETS.minutes(p)[0] <= f.low and f.high <= TARGETS.minutes(p)[1]
+                                                for f in fs)]
     if inside:
-        probs.append(Problem(f"Games are within the length target at {', '.join(map(str, inside))} players: {listed(inside)}",
-                             f"{inside[0]} players: {show(pl[inside[0]])}", 0.0, "q-length", fine=True, assumed=note))
+        f = pl[inside[0]][0]
+        probs.append(Problem(f"Games are within the length target at {', '.join(map(str, inside))} players{where}: "
+                             f"{listed(inside)}", f"{who[f.id]}: {show(f)}" if f.id in who else f"{inside[0]} players: {show(f)}",
+                             0.0, "q-length", fine=True, assumed=note))
     return at_order(3, probs)
+
+
+def _people_minutes(facts: dict[str, Fact]):
+    """The minutes at the studies' tables of people: ({players: [fact, …]}, {fact id: the table in
+    words}), or None where the run did not play them."""
+    from ..panel import DEFAULT_PANEL
+
+    pl: dict[int, list[Fact]] = {}
+    who: dict[str, str] = {}
+    for sc in DEFAULT_PANEL:
+        f = facts.get(f"people.{sc.name}.minutes")
+        if f is not None:
+            pl.setdefault(sc.players, []).append(f)
+            who[f.id] = people_words(sc)
+    return (pl, who) if pl else None
+
+
+def people_words(sc) -> str:
+    """A table of people in the rungs' own words, never its id: "4 casual players", "5 players
+    (novice, casual, regular, expert in turn)" (the rungs are a slot the French catalogue fills,
+    heron_sim.i18n: « 4 joueurs occasionnels »)."""
+    names = list(dict.fromkeys(sc.strategies))
+    return (f"{sc.players} {names[0]} players" if len(names) == 1 else
+            f"{sc.players} players ({', '.join(names)} in turn)")
 
 
 def comeback_problem(facts: dict[str, Fact]) -> list[Problem]:
