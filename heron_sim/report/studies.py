@@ -193,6 +193,10 @@ def study_changes(results_root: str | Path, out_dir: str | Path | None = None, l
         moved = _moved_words(a, v.get("moves_unfairness") or [])
         if moved:
             text += f" It moves the unfairness elsewhere: {moved}."
+        if state == "fix" and first:  # an advised change says what else it does, at every table
+            side = side_effects_words(first)
+            if side:
+                text += f" {side}"
         links = []
         if lab_page:
             links.append(("the study", f"{FILES['en']}#{name}"))
@@ -245,6 +249,62 @@ def _moved_words(a: dict, moved: list[dict]) -> str:
             span = (f"{min(ds):+z.1f} points" if min(ds) == max(ds) else f"{min(ds):+z.1f} to {max(ds):+z.1f} points") if ds else ""
             parts.append(f"{what} at {len(ms)} tables" + (f" ({span})" if span else ""))
     return "; ".join(parts)
+
+
+#: The side effects an advised change lists (issue 58 item 5), in the study's metrics: (metric, words,
+#: scale, unit). Length as a relative change; the rates and win rates in points.
+SIDE_EFFECTS = (("length", "length", 100.0, "%"), ("dead_turn_rate", "dead turns", 100.0, "points"),
+                ("anxiety_rate", "Angoisse", 100.0, "points"), ("comeback", "comebacks", 100.0, "points"))
+_GUIDES = ("loup", "taureau", "serpent", "lion", "aigle", "cerf", "heron")
+_GUIDE_NAMES = ("Loup", "Taureau", "Serpent", "Lion", "Aigle", "Cerf", "Héron")
+
+
+def side_effects_words(finalist: dict) -> str:
+    """What else an advised change does, at every table of its study, from the study's own
+    paired differences (``effects_by_scenario``: each metric's difference and whether it differs
+    from the rulings with 95 % confidence): the length, dead turns, Angoisse, comebacks, each guide
+    and each seat, in that order, each with the span of its differences where the study shows one
+    and at how many of the tables, or "unchanged" where it shows none at any table."""
+    by = finalist.get("effects_by_scenario") or {}
+    if not by:
+        return ""
+    tables = len(by)
+    seats = max((int(e["metric"].split("_")[1]) for es in by.values() for e in es
+                 if e.get("metric", "").startswith("seat_") and e["metric"].endswith("_win_rate")), default=-1)
+    wanted = list(SIDE_EFFECTS) + [(f"guide_{g}_win_rate", f"the {n} guide", 100.0, "points")
+                                   for g, n in zip(_GUIDES, _GUIDE_NAMES)] + [
+        (f"seat_{k}_win_rate", f"seat {k + 1}", 100.0, "points") for k in range(seats + 1)]
+    items = []
+    for metric, words, scale, unit in wanted:
+        ds = []
+        seen = False
+        for es in by.values():
+            for e in es:
+                if e.get("metric") != metric:
+                    continue
+                seen = True
+                d = e.get("diff")
+                if e.get("significant") == "differs" and isinstance(d, (int, float)) and math.isfinite(d):
+                    if unit == "%":
+                        b = e.get("base")
+                        if not isinstance(b, (int, float)) or not b:
+                            continue
+                        d = d / b
+                    ds.append(scale * d)
+        if not seen:
+            continue
+        if not ds:
+            items.append(f"{words} unchanged")
+            continue
+        lo, hi = min(ds), max(ds)
+        dp = 2 if max(abs(lo), abs(hi)) < 0.095 else 1  # a difference shown to be real never reads "+0.0"
+        span = f"{lo:+z.{dp}f} {unit}" if f"{lo:+z.{dp}f}" == f"{hi:+z.{dp}f}" else f"{lo:+z.{dp}f} to {hi:+z.{dp}f} {unit}"
+        items.append(f"{words} {span} ({len(ds)} of {tables} tables)")
+    if not items:
+        return ""
+    items[0] = items[0][0].upper() + items[0][1:]
+    return (f"What else it changes against the rulings, at its {tables} tables (a difference shown with 95 % "
+            f"confidence). " + "; ".join(items) + ".")
 
 
 def _tables_words(a: dict) -> str:
