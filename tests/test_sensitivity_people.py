@@ -53,3 +53,12 @@ def test_each_tables_facts_are_its_own_batch(tmp_path):
         assert facts[f"people.{sc.name}.length"].estimate == pytest.approx(lt["mean"])
         first = M.seat_table(df).iloc[0]
         assert facts[f"people.{sc.name}.seat1"].estimate == pytest.approx(first["win_rate"])
+
+
+@pytest.mark.parametrize("bad", ["-5", '"many"', "2.5", "true"])
+def test_a_bad_count_of_games_a_table_is_one_error(tmp_path, bad):
+    from heron_sim.errors import HeronSimError
+
+    (tmp_path / "s.toml").write_text(f'name = "s"\nkind = "sensitivity"\npeople = {bad}\n', encoding="utf-8")
+    with pytest.raises(HeronSimError, match=r"people: .*; allowed: an integer 0\.\.10000000"):
+        load_experiment(tmp_path / "s.toml")

@@ -271,6 +271,7 @@ def _player_counts(v: Any, info: ValidationInfo) -> tuple[int, ...]:
 PlayerCounts = Annotated[tuple[int, ...], BeforeValidator(_player_counts),
                          Field(description="player counts, each 2..7")]
 Extra = _count(0, 10_000_000, "games of this batch (0: as many as `games`)")
+People = _count(0, 10_000_000, "games a table of the lab's default panel of people, under the rulings (0: none)")
 Seed = _count(0, 2**63 - 1, "game i of every batch draws from stream (seed, i)")
 _Names = Annotated[str | list[str], BeforeValidator(_strategy_names)]
 Seating = Annotated[_Names, Field(description='"ai" (the AIs), "all", or strategy names (cycled over the seats, rotated)')]

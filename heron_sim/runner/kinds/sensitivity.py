@@ -19,7 +19,7 @@ from ...analysis.executive import (GUIDE_SPREAD_WORDS, GUIDES, TARGET_MINUTES, T
 from ...animals import NAMES as ANIMALS
 from ...sections import Fact, Figure, Section, Table, num_ci, pct, pct_ci, plot, signed_ci
 from ...rules import Rules
-from ..options import HeronExperiment, Seating, figures_of
+from ..options import HeronExperiment, People, Seating, figures_of
 from ..jobs import Job, resolve_strategies, seatings
 from .base import ExperimentKind, Sizes
 from .common import GUIDE_FR, SECONDS_PER_TURN, _disp, _mode_name, minutes
@@ -42,7 +42,7 @@ class SensitivityExperiment(HeronExperiment):
     #: games a table of the lab's default panel of people (heron_sim.runner.panel.DEFAULT_PANEL:
     #: the tables every study judges a change at), played under the rulings: the verdict's length
     #: is then that of people, table by table, as the studies see it (issue 58 item 5); 0: none
-    people: int = 0
+    people: People = 0
 
 #: (key, rules key, value, label) — one rule changed at a time, everything else default.
 VARIANTS = (
