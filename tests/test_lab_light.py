@@ -107,7 +107,9 @@ def test_a_tiny_study_finds_the_planted_improvement(tmp_path):
 def test_a_change_that_changes_nothing_is_not_called_better(tmp_path):
     res = _tune(tmp_path, NOTHING)
     assert all(o["verdict"] == "no clear difference" for e in res["finalists"] for o in e["objectives"])
-    assert "keep the rulings" in res["finding"]
+    # the rulings miss the study's goal: "keep the rulings" would call them fine (issue 58 item 7)
+    assert "keep the rulings" not in res["finding"]
+    assert "the study found no change of its space that fixes length; this does not show the rulings fine" in res["finding"]
 
 
 @pytest.mark.parametrize("text,message", [
@@ -158,7 +160,10 @@ def test_the_heron_lab_page_reads_heron_studies_only_and_each_game_gets_its_answ
     answers = light_answers(root)
     assert list(answers) == ["rampage"]
     a = answers["rampage"][0]
-    assert a["answer"] == "fix" and a["variant"]["id"] == res["finalists"][0]["id"]
+    # it meets the study's goal (3 rounds) but not the page's seats (seat 1 wins about 56 % at 2
+    # greedy players, against 50 % ± 2 points): not called a fix (issue 58 item 7)
+    assert a["answer"] == "study goals only" and a["page_meets"] is False
+    assert a["variant"]["id"] == res["finalists"][0]["id"]
     assert a["variant"]["rules_file"] and a["variant"]["sheets"]["fr.md"]
 
 

@@ -777,6 +777,9 @@ def evidence(spec: LightSpec, cands: list[Candidate], base_g: list[Games], games
                                    "values": {names[i]: bv[o.metric][i][0] for i in range(len(names))}})
     base["meets"] = bool(spec.objectives) and all(o["goal"] is not None and o["goal_met_95"] for o in base["objectives"])
     base["headline"] = {m: {names[i]: bv[m][i][0] for i in range(len(names))} for m in metrics}
+    from .light_page import page_check
+
+    base["page"] = page_check(spec, base_g, Ws, n)  # the game page's own targets, table by table
     out = []
     for c in cands:
         vv = values(games[c.id])
@@ -793,9 +796,14 @@ def evidence(spec: LightSpec, cands: list[Candidate], base_g: list[Games], games
             lo, hi = min(lo, est), max(hi, est)
             dlo, dhi = _ci(boot - bboot)
             verdict = "better" if dhi < 0 else "worse" if dlo > 0 else "no clear difference"
+            # games a table that would tell the variant from the base if the difference held (the
+            # paired interval's half-width shrinking as 1/sqrt(n))
+            tell = (int(math.ceil(n * ((dhi - dlo) / 2 / abs(est - b_est)) ** 2))
+                    if verdict == "no clear difference" and abs(est - b_est) > 1e-12 and math.isfinite(dhi - dlo)
+                    else None)
             ob = {"metric": m, "objective": o.describe(), "loss": est, "loss_low": lo, "loss_high": hi,
                   "base_loss": b_est, "diff": est - b_est, "diff_low": dlo, "diff_high": dhi, "verdict": verdict,
-                  "goal": o.goal,
+                  "games_to_tell": tell, "goal": o.goal,
                   "tables": [{"table": names[i], "base": bv[m][i][0], "variant": vv[m][i][0]} for i in range(len(names))]}
             if o.goal is not None:
                 ob.update(_decision(est, lo, hi, o.goal, n))
@@ -835,6 +843,7 @@ def evidence(spec: LightSpec, cands: list[Candidate], base_g: list[Games], games
         goals = [o for o in e["objectives"] if o["goal"] is not None]
         e["goals_met_95"] = sum(o["decision"] == "passes" for o in goals)
         e["meets"] = bool(goals) and e["goals_met_95"] == len(goals) and e["feasible"]
+        e["page"] = page_check(spec, games[c.id], Ws, n)
         out.append(e)
     _holm(out)
     return designer_order(spec, out), base
@@ -870,7 +879,8 @@ def _holm(finalists: list[dict]) -> None:
 
 def designer_order(spec: LightSpec, fin: list[dict]) -> list[dict]:
     """The designer's order: the variants that meet every goal with 95 % confidence (and every
-    constraint) first, fewest rules first, then fewest and smallest side effects; then the others:
+    constraint) first, those that also meet the game page's own targets at every table before the
+    others (:mod:`.light_page`), fewest rules first, then fewest and smallest side effects; then the others:
     feasible, most goals met, most objectives where they cannot be told from the best, fewest
     rules; the estimates last (sum of ranks over the objectives)."""
     if not fin:
@@ -883,7 +893,7 @@ def designer_order(spec: LightSpec, fin: list[dict]) -> list[dict]:
 
     def key(e):
         if e["meets"]:
-            return (0, e["n_changed"], len(e["side_effects"]), sum(x["size"] for x in e["side_effects"]),
+            return (0, not (e.get("page") or {}).get("meets", True), e["n_changed"], len(e["side_effects"]), sum(x["size"] for x in e["side_effects"]),
                     ranks[e["id"]])
         alike = sum(o["loss_low"] <= best[k] for k, o in enumerate(e["objectives"]))
         return (1, not e["feasible"], -e["goals_met_95"], -alike, e["n_changed"], ranks[e["id"]])
@@ -966,12 +976,24 @@ def finding_text(spec: LightSpec, fin: list[dict], base: dict) -> str:
         text = f"The rulings: {objs}. "
     if not fin:
         return text + "No candidate was re-evaluated."
-    if not any(o["verdict"] == "better" for e in fin for o in e["objectives"]):
-        text += ("No re-evaluated variant is shown better than the rulings on any objective (paired 95 % intervals "
-                 "on fresh seeds): on this evidence, keep the rulings. ")
     best = fin[0]
+    nothing = not any(o["verdict"] == "better" for e in fin for o in e["objectives"])
+    if nothing:  # not "keep the rulings": the rulings miss the study's goals (else "no change needed")
+        missed = [o["metric"] for o in base["objectives"] if o["goal"] is not None and not o["goal_met_95"]]
+        text += ("No re-evaluated variant is shown better than the rulings on any objective (paired 95 % intervals "
+                 "on fresh seeds): the study found no change of its space that fixes "
+                 + (f"{', '.join(missed)}" if missed else "what it measures")
+                 + "; this does not show the rulings fine. ")
+        tell = [o["games_to_tell"] for o in best["objectives"] if o.get("games_to_tell")]
+        if tell:
+            text += (f"Telling its best variant from the rulings would take about {min(tell):,} games a table "
+                     f"(from the spread observed on {best['games']:,}, if the difference held). ")
+    if base.get("page") and not base["page"]["meets"] and (nothing or not best["meets"]):
+        from .light_page import page_words
+
+        text += page_words(base["page"], "en", "rulings") + " "
     if best["meets"]:
-        text += (f"Smallest change that meets every goal with 95 % confidence on {tables}: `{best['id']}` "
+        text += (f"Smallest change that meets every goal of the study with 95 % confidence on {tables}: `{best['id']}` "
                  f"({best['n_changed']} rule{'s' if best['n_changed'] != 1 else ''}: {best['changes']}). ")
     else:
         if any(o.goal is not None for o in spec.objectives):
@@ -1009,4 +1031,13 @@ def finding_text(spec: LightSpec, fin: list[dict], base: dict) -> str:
             f"{x['metric']} at {x['table']} {_fmt_v(x['metric'], x['base'])} → {_fmt_v(x['metric'], x['variant'])}"
             for x in best["side_effects"][:6]) + (f"; and {len(best['side_effects']) - 6} more"
                                                   if len(best["side_effects"]) > 6 else "") + "."
+    page = best.get("page")
+    if page:
+        from .light_page import page_words
+
+        text += " " + page_words(page, "en")
+        if best["meets"] and not page["meets"]:
+            misses = any(s == "misses" for s in page["tables"].values())
+            text += (" So it meets the study's goals but " + ("misses the page's targets" if misses else
+                     "is not shown to meet the page's targets") + ": it is not a fix of the game's problems.")
     return text

@@ -21,6 +21,7 @@ import pandas as pd
 
 from ..io import clean_json, mkdir, write_json, write_text
 from .light import LIGHT_METRICS, LightSpec, _fmt, _fmt_v, _get_path, _iv
+from .light_page import STRATEGIES, light_table_words  # noqa: F401 - one word per player (the sheets, the tests)
 from .outputs import _toml_key, _toml_value, study_summaries
 
 _DECISIONS = ("passes", "fails (decisive)", "undecided (underpowered)", "likely fails (not decisive)")
@@ -37,6 +38,7 @@ _WORDS = {
                        "shared_wins": "shared wins"},
            "verdict": {"better": "better", "worse": "worse", "no clear difference": "no clear difference"},
            "goal": "goal", "decision": {d: d for d in _DECISIONS},
+           "booklet": "The booklet's text", "booklet_link": "The rule and its change as the booklet would write them: [{file}]({file}).",
            "no_change": "**For information only**: the rulings already meet every goal of the study.",
            "not_better": "**For information only**: this variant is not shown better than the rulings on any "
                          "objective of the study (keep the rulings on this evidence)."},
@@ -53,6 +55,8 @@ _WORDS = {
                        "unfinished": "parties inachevées", "shared_wins": "victoires partagées"},
            "verdict": {"better": "meilleure", "worse": "moins bonne",
                        "no clear difference": "pas de différence nette"},
+           "booklet": "Texte du livret",
+           "booklet_link": "La règle et son changement comme le livret les écrirait : [{file}]({file}).",
            "goal": "objectif", "decision": dict(zip(_DECISIONS, (
                "atteint (95 %)", "manqué (décisif)", "indécis (trop peu de parties)", "probablement manqué (non décisif)"))),
            "no_change": "**À titre d'information** : les règles actuelles atteignent déjà tous les objectifs de l'étude.",
@@ -98,7 +102,7 @@ def write_light_outputs(spec: LightSpec, result: dict, folder: Path) -> dict:
     search_csv = folder / "search.csv"
     write_text(search_csv, pd.DataFrame(result["candidates"]).to_csv(index=False))
     paths["search_csv"] = search_csv
-    paths["variants"], paths["sheets"] = [], []
+    paths["variants"], paths["sheets"], paths["booklets"] = [], [], []
     # "No change needed" (the rulings meet every goal): the finding only, no rules file and no
     # rule sheet (issue 58 item 4); the variants stay in front.md for information.
     propose = not (result["base"] or {}).get("meets")
@@ -107,9 +111,16 @@ def write_light_outputs(spec: LightSpec, result: dict, folder: Path) -> dict:
         vp = vdir / f"{spec.name}-{e['rank']}-{e['id']}.toml"
         write_text(vp, variant_toml(spec, e))
         paths["variants"].append(vp)
+        from .light import seed_reading
+        from .light_booklet import booklet_markdown
+
+        reading = seed_reading(spec.game.name, e.get("changes_table"))
         for lang in ("fr", "en"):
+            bp = folder / f"booklet-{e['id']}.{lang}.md"
+            write_text(bp, booklet_markdown(spec.game, spec.base_table, e["changes_table"], e["id"], lang, reading))
+            paths["booklets"].append(bp)
             sp = folder / f"sheet-{e['id']}.{lang}.md"
-            write_text(sp, sheet_markdown(spec, e, result, lang, f"variants/{vp.name}"))
+            write_text(sp, sheet_markdown(spec, e, result, lang, f"variants/{vp.name}", bp.name))
             paths["sheets"].append(sp)
     front_md = folder / "front.md"
     write_text(front_md, front_markdown(spec, result))
@@ -178,27 +189,6 @@ def _val_words(v, lang: str) -> str:
     return _val(v)
 
 
-#: The lighter games' players in French, as their pages name them (heron_sim.report.game_lang.STRATEGIES;
-#: the lab does not import the report).
-STRATEGIES = {"greedy": "gourmand", "random": "hasard", "cautious": "prudent", "hatcher": "couveur",
-              "blocker": "bloqueur", "wrecker": "démolisseur"}
-
-
-def light_table_words(name: str, lang: str) -> str:
-    """A lighter game's table in words: ``greedy-2`` -> « 2 joueurs gourmands »,
-    ``greedy+cautious-4`` -> « 4 joueurs, gourmand et prudent en rotation »; English: the id."""
-    import re
-
-    m = re.fullmatch(r"([a-z+]+)-(\d+)", name)
-    if lang != "fr" or not m or not all(x in STRATEGIES for x in m.group(1).split("+")):
-        return name
-    kinds, n = m.group(1).split("+"), m.group(2)
-    if len(kinds) == 1:
-        w = STRATEGIES[kinds[0]]
-        return f"{n} joueurs " + ("au hasard" if w == "hasard" else w + "s")
-    return f"{n} joueurs, " + " et ".join(STRATEGIES[k] for k in kinds) + " en rotation"
-
-
 def _finding_fr(e: dict, result: dict, game: str = "") -> str:
     """The study's conclusion in French, from its figures (the English finding is the lab's
     working text): the answer, the variant ranked first, its goal tests and constraints."""
@@ -209,11 +199,16 @@ def _finding_fr(e: dict, result: dict, game: str = "") -> str:
         text = ("Aucun changement nécessaire : les règles actuelles atteignent déjà chaque objectif avec 95 % de "
                 "confiance. Les variantes sont montrées à titre d'information.")
     elif not any(o["verdict"] == "better" for f in result["finalists"] for o in f["objectives"]):
-        text = ("Aucune variante ne fait mieux que les règles actuelles sur un objectif : en l'état des mesures, "
-                f"garder les règles actuelles. La mieux classée : la variante {e['id']} ({rules}).")
+        text = ("Aucune variante ne fait mieux que les règles actuelles sur un objectif : l'étude n'a pas trouvé de "
+                "changement qui corrige ce qu'elle mesure, ce qui ne montre pas que les règles actuelles vont bien. "
+                f"La mieux classée : la variante {e['id']} ({rules}).")
+        tell = [o["games_to_tell"] for o in e["objectives"] if o.get("games_to_tell")]
+        if tell:
+            text += (f" Pour la distinguer des règles actuelles, il faudrait environ {min(tell):,} parties par table "
+                     f"(d'après l'écart observé sur {e['games']:,}, si la différence se maintenait).")
     elif e.get("meets"):
-        text = (f"Le plus petit changement qui atteint chaque objectif avec 95 % de confiance à chaque table : "
-                f"la variante {e['id']} ({rules}).")
+        text = (f"Le plus petit changement qui atteint chaque objectif de l'étude avec 95 % de confiance à chaque "
+                f"table : la variante {e['id']} ({rules}).")
     else:
         text = (f"Aucune variante n'atteint chaque objectif avec 95 % de confiance à chaque table ; la mieux "
                 f"classée : la variante {e['id']} ({rules}).")
@@ -229,6 +224,19 @@ def _finding_fr(e: dict, result: dict, game: str = "") -> str:
         text += (" Les contraintes tiennent à chaque table." if not bad else
                  " Une contrainte n'est pas tenue à " + (f"{len(tables)} tables" if len(tables) > 1 else "une table")
                  + " : " + ", ".join(tables) + ".")
+    from .light_page import page_words
+
+    nothing = not any(o["verdict"] == "better" for f in result["finalists"] for o in f["objectives"])
+    if base.get("page") and not base["page"]["meets"] and (nothing or not e.get("meets")):
+        text += " " + page_words(base["page"], "fr", "rulings")
+    page = e.get("page")
+    if page:
+        text += " " + page_words(page, "fr")
+        if e.get("meets") and not page["meets"]:
+            misses = any(x == "misses" for x in page["tables"].values())
+            text += (" Elle atteint donc les objectifs de l'étude, mais " + ("manque les cibles de la page" if misses
+                     else "ne montre pas encore qu'elle atteint les cibles de la page")
+                     + " : ce n'est pas une correction des problèmes du jeu.")
     return text
 
 
@@ -250,7 +258,71 @@ def _french(text: str) -> str:
     return "".join(out)
 
 
-def sheet_markdown(spec: LightSpec, e: dict, result: dict, lang: str, vfile: str) -> str:
+_PAGE = {
+    "en": {"title": "Against the game page's own targets", "target": "target",
+           "state": {"meets": "met", "misses": "missed", "not settled": "not settled"}},
+    "fr": {"title": "Face aux cibles de la page du jeu", "target": "cible",
+           "state": {"meets": "atteinte", "misses": "manquée", "not settled": "non tranchée"}},
+}
+
+
+def _page_section(e: dict, result: dict, lang: str) -> list[str]:
+    """The sheet's table of the game page's targets at every table of the study: the length, the
+    seat farthest from fair and the unfinished games, for the rulings and the proposal, each with
+    its interval, and whether the proposal meets the target (:mod:`.light_page`)."""
+    from ..i18n import interval
+    from .light_page import page_words
+
+    page, bpage = e.get("page"), (result.get("base") or {}).get("page")
+    if not page:
+        return []
+    W, P = _WORDS[lang], _PAGE[lang]
+    out = ["", f"## {P['title']}", "", page_words(page, lang), "",
+           f"| {W['table']} | {P['target']} | {W['ruling_v']} | {W['variant_v']} | {W['variant_v']} : {P['target']} |"
+           if lang == "fr" else
+           f"| {W['table']} | {P['target']} | {W['ruling_v']} | {W['variant_v']} | {W['variant_v']}: {P['target']} |",
+           "|---|---|---|---|---|"]
+
+    def fig(c):
+        if c is None:
+            return "n/a"
+        if c["target"] == "length":
+            return interval(c["value"], c["low"], c["high"], 2, lang)
+        return interval(100 * c["value"], 100 * c["low"], 100 * c["high"], 1, lang, suffix=" %")
+
+    for t in page["tables"]:
+        cs = [c for c in page["checks"] if c["table"] == t]
+        bs = [c for c in (bpage or {}).get("checks", []) if c["table"] == t]
+        for target in ("length", "seat", "unfinished"):
+            mine = [c for c in cs if c["target"] == target]
+            if not mine:
+                continue
+            c = max(mine, key=lambda c: abs(c["value"] - sum(c["band"]) / 2))
+            b = next((x for x in bs if x["target"] == target and x["seat"] == c["seat"]), None)
+            a, z = c["band"]
+            from ..i18n import number
+
+            if target == "length":
+                what = (f"durée, de {number(a, 0, lang)} à {number(z, 0, lang)} tours de table" if lang == "fr"
+                        else f"length, {a:g}–{z:g} rounds")
+            elif target == "seat":
+                fair = 100 * (a + z) / 2
+                fs = number(fair, 0 if round(fair, 1).is_integer() else 1, lang)
+                ms = number(100 * (z - a) / 2, 0, lang)
+                what = (f"joueur {c['seat']}, {fs} % ±{ms} points" if lang == "fr"
+                        else f"seat {c['seat']}, {fs} % ±{ms} points")
+            else:
+                cs_ = number(100 * z, 0, lang)
+                what = (f"parties inachevées, au plus {cs_} %" if lang == "fr" else f"unfinished, at most {cs_} %")
+            state = P["state"][c["state"]]
+            if c["state"] == "not settled" and c.get("games_needed"):
+                state += (f" (environ {number(c['games_needed'], 0, lang)} parties par table le trancheraient)"
+                          if lang == "fr" else f" (about {c['games_needed']:,} games a table would settle it)")
+            out.append(f"| {light_table_words(t, lang)} | {what} | {fig(b)} | {fig(c)} | {state} |")
+    return out
+
+
+def sheet_markdown(spec: LightSpec, e: dict, result: dict, lang: str, vfile: str, booklet: str | None = None) -> str:
     """A rule sheet a designer can print: the rules changed in the game's words, then what the
     change does at each table of the panel."""
     from ..games.base import game_words, rules_words
@@ -289,6 +361,9 @@ def sheet_markdown(spec: LightSpec, e: dict, result: dict, lang: str, vfile: str
     for x in e["side_effects"][:8]:
         out.append(f"- {W['metrics'][x['metric']]} ({x['table']}){' :' if lang == 'fr' else ':'} {_fmt_v(x['metric'], x['base'])} → "
                    f"{_fmt_v(x['metric'], x['variant'])}")
+    out += _page_section(e, result, lang)
+    if booklet:
+        out += ["", f"## {W['booklet']}", "", W["booklet_link"].format(file=booklet)]
     out += ["", f"## {W['how']}", "", W["use"].format(game=spec.game.name, file=vfile), ""]
     if e["rank"] == 1:
         out += [f"## {W['finding']}", "", _finding_fr(e, result, spec.game.name) if lang == "fr" else result["finding"], ""]
@@ -358,23 +433,39 @@ def front_markdown(spec: LightSpec, result: dict) -> str:
 def light_answers(results_root: str | Path = "results") -> dict[str, list[dict]]:
     """What each lighter game's study answers, for its page's "what to change": game name ->
     one entry per study under ``results_root/tune-*/summary.json`` naming it, with ``answer``
-    ("no change needed", "fix", "keep the rulings" or "no fix"), ``finding``, ``folder``, the
+    ("no change needed"; "fix": the variant ranked first meets the study's goals and the game page's
+    own targets at every table; "study goals only": it meets the goals, not the page's targets;
+    "none shown better": no variant is shown better than the rulings, which miss the goals; or
+    "no fix"), the page's targets in words (``page``, ``base_page`` where the rulings miss them,
+    ``en`` and ``fr``), ``games_to_tell`` (the games a table that would tell the first variant from
+    the rulings), ``finding``, ``folder``, the
     tables and the variant ranked first (id, changes, rules changed, rules file, sheets, goal
     decisions)."""
     out: dict[str, list[dict]] = {}
     for path, s in study_summaries(results_root, heron=False):
         fin = s.get("finalists") or []
         first = fin[0] if fin else None
+        from .light_page import page_words
+
+        base_page = (s.get("base_evidence") or {}).get("page")
+        page = (first or {}).get("page")
         if (s.get("base_evidence") or {}).get("meets"):
             answer = "no change needed"
         elif first is not None and first.get("meets"):
-            answer = "fix"
+            # a fix only if it also meets the game page's own targets at every table (issue 58 item 7)
+            answer = "fix" if page is None or page["meets"] else "study goals only"
         elif fin and not any(o["verdict"] == "better" for e in fin for o in e["objectives"]):
-            answer = "keep the rulings"
+            answer = "none shown better"  # not "keep the rulings": they miss the study's goals
         else:
             answer = "no fix"
+        tell = [o["games_to_tell"] for o in (first or {}).get("objectives", []) if o.get("games_to_tell")]
         entry = {"study": s["name"], "title": s["title"], "answer": answer, "finding": s["finding"],
-                 "folder": str(path.parent), "tables": [t["name"] for t in s.get("panel", [])], "variant": None}
+                 "folder": str(path.parent), "tables": [t["name"] for t in s.get("panel", [])], "variant": None,
+                 "page": {lang: page_words(page, lang) for lang in ("en", "fr")} if page else None,
+                 "page_meets": None if page is None else bool(page["meets"]),
+                 "base_page": ({lang: page_words(base_page, lang, "rulings") for lang in ("en", "fr")}
+                               if base_page and not base_page["meets"] else None),
+                 "games_to_tell": min(tell) if tell else None}
         if first is not None:
             vfile = path.parent / "variants" / f"{s['name']}-{first['rank']}-{first['id']}.toml"
             entry["variant"] = {

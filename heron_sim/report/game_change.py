@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..i18n import gettext
+from ..i18n import gettext, number
 
 #: Every text of this module (each has its French entry in heron_sim/locale/fr.po).
 MSGIDS = (
@@ -18,6 +18,13 @@ MSGIDS = (
     "The lab's study ({folder}): no variant is shown better than the rulings; keep them.",
     "The lab's study ({folder}): no change of its space meets every goal; the closest is its rule sheet ({sheet}).",
     "The lab's study ({folder}): the rulings already meet every goal; no change needed.",
+    "The lab's study ({folder}) finds a change that meets its own goals with 95 % confidence but not this page's "
+    "targets, so it is not a fix of the game's problems: {page} Its rule sheet: {sheet}.",
+    "The lab's study ({folder}) found no change that fixes the game's problems: no variant of its space is shown "
+    "better than the rulings, which does not show them fine. {page}",
+    "The lab's study ({folder}) found no change that fixes the game's problems: no variant of its space is shown "
+    "better than the rulings, which does not show them fine. {page} Telling its best variant from the rulings "
+    "would take about {n} games a table.",
 )
 
 
@@ -55,8 +62,23 @@ def _study_answer(game: str, folder: Path, results_root, lang: str) -> str:
     sheet = f"{folder.name}/{sheet}" if sheet else where
     if entry["answer"] == "no change needed":
         return _t("The lab's study ({folder}): the rulings already meet every goal; no change needed.", lang, folder=where)
-    if entry["answer"] == "keep the rulings":
+    if entry["answer"] == "keep the rulings":  # a summary written before issue 58 item 7
         return _t("The lab's study ({folder}): no variant is shown better than the rulings; keep them.", lang, folder=where)
+    if entry["answer"] == "none shown better":
+        page = (entry.get("base_page") or {}).get(lang, "")
+        n = entry.get("games_to_tell")
+        if n:
+            return _t("The lab's study ({folder}) found no change that fixes the game's problems: no variant of its "
+                      "space is shown better than the rulings, which does not show them fine. {page} Telling its best "
+                      "variant from the rulings would take about {n} games a table.", lang, folder=where, page=page,
+                      n=number(n, 0, lang)).replace("  ", " ")
+        return _t("The lab's study ({folder}) found no change that fixes the game's problems: no variant of its space "
+                  "is shown better than the rulings, which does not show them fine. {page}", lang, folder=where,
+                  page=page).strip()
+    if entry["answer"] == "study goals only":
+        return _t("The lab's study ({folder}) finds a change that meets its own goals with 95 % confidence but not this "
+                  "page's targets, so it is not a fix of the game's problems: {page} Its rule sheet: {sheet}.", lang,
+                  folder=where, page=(entry.get("page") or {}).get(lang, ""), sheet=sheet)
     if entry["answer"] == "fix":
         n = int(v.get("n_changed", 1))
         msg = ("The lab's study ({folder}) finds a change of one rule that meets every goal with 95 % confidence: "
