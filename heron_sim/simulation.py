@@ -30,6 +30,7 @@ from .interrupt import stop_requested
 from .rules import Rules
 from .rules.board import EFFECT_NAMES
 from .strategies import REGISTRY, parse_seating, parse_strategy, seat_arrays
+from . import champion_tables  # noqa: F401,E402  (registers the champion's tables' builder)
 from .strategies.luck_weights import NAMES as LUCK_WEIGHT_NAMES
 
 DEFAULT_BATCH = 4096

@@ -13,6 +13,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from .. import champion_tables  # noqa: F401  (registers the champion's tables' builder: a worker seats it too)
 from ..errors import HeronSimError
 
 #: Games per batch (the unit of work sent to a worker and retried on failure).

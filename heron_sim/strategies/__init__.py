@@ -50,6 +50,8 @@ class StrategyInfo:
     bounds: dict = field(default_factory=dict)
     #: a rung: the strategy whose named parameter set this is (e.g. novice -> human)
     rung_of: str = ""
+    #: the row carries, after the tables, a block of its own (:func:`register_seat_block`)
+    seat_block: bool = False
 
 
 #: Every strategy by name: the built-in ones as their modules declare them
@@ -57,7 +59,7 @@ class StrategyInfo:
 REGISTRY: dict[str, StrategyInfo] = {
     d.name: StrategyInfo(d.name, d.sid, d.description, d.user_facing, dict(d.params), d.tables,
                          module=d.module, decide=d.decide, args=d.args, in_sets=d.in_sets,
-                         bounds=dict(d.bounds))
+                         bounds=dict(d.bounds), seat_block=d.seat_block)
     for d in declarations()
 }
 # The named rungs (heron_sim.strategies.human's RUNGS): each a name of its own, its parameter
@@ -67,6 +69,18 @@ REGISTRY.update({
                        decide=d.decide, args=d.args, in_sets=False, bounds=dict(d.bounds), rung_of=d.name)
     for d in declarations() for name, values, desc in d.rungs
 })
+
+
+#: The builders of the seats' own blocks (``SEAT_BLOCK`` strategies), by strategy name:
+#: ``fn(rules, seating, seat, table) -> float64[...]``, the block written after the tables in the
+#: seat's row (its offset in column 0). Registered by a module above this floor (the champion's,
+#: heron_sim.champion_tables, which reads the worth of positions of heron_sim.analysis).
+SEAT_BLOCKS: dict[str, Callable] = {}
+
+
+def register_seat_block(name: str, fn: Callable) -> None:
+    """Register the builder of strategy ``name``'s own block (see :data:`SEAT_BLOCKS`)."""
+    SEAT_BLOCKS[name] = fn
 
 
 #: The entry point group of user strategies (see heron_sim.user_plugins and docs/strategies.md).
@@ -245,6 +259,10 @@ def _seat_heads(seating: list[str], rules=None):
     from .expert_dp import ROW_DIR, ROW_TSEAT
 
     names = [parse_strategy(s)[0] for s in seating]
+    missing = next((n for n in names if REGISTRY[n].seat_block and n not in SEAT_BLOCKS), None)
+    if missing:
+        raise HeronSimError(f"strategy {missing!r} needs its tables' builder: import heron_sim.simulation "
+                            "first (it registers it)")
     sids = np.array([REGISTRY[n].sid for n in names], dtype=np.int64)
     holder = next((i for i, n in enumerate(names) if REGISTRY[n].tables and REGISTRY[n].plugin is None), -1)
     table = None
@@ -253,6 +271,7 @@ def _seat_heads(seating: list[str], rules=None):
             raise HeronSimError(f"strategy {names[holder]!r} needs the rules (its tables depend on them)")
         table = expert_tables(rules).row
     heads = []
+    blocks = {}
     for i, s in enumerate(seating):
         info = REGISTRY[names[i]]
         if info.tables and info.plugin is None:
@@ -261,23 +280,29 @@ def _seat_heads(seating: list[str], rules=None):
             head = table[:ROW_DIR].copy()
             head[: len(params)] = params
             head[ROW_TSEAT] = holder
+            if info.seat_block:  # its own block after the tables, its offset in column 0
+                blocks[i] = SEAT_BLOCKS[name](rules, list(seating), i, table)
+                head[0] = table.size
         else:
             head = seat_row(s, rules)
         heads.append(head)
-    return sids, heads, table, holder
+    return sids, heads, table, holder, blocks
 
 
 def _width(h) -> int:
     """The widest row of :func:`_seat_heads`' seats."""
-    _, heads, table, _ = h
-    return max(N_STRATEGY_PARAMS, *(x.size for x in heads), table.size if table is not None else 0)
+    _, heads, table, _, blocks = h
+    return max(N_STRATEGY_PARAMS, *(x.size for x in heads), table.size if table is not None else 0,
+               *(table.size + b.size for b in blocks.values()))
 
 
 def _fill_rows(sp: np.ndarray, h) -> None:
     """Write :func:`_seat_heads`' rows into ``sp`` (zeros, one row a seat): the tables into their
-    holder's row, then each head."""
-    _, heads, table, holder = h
+    holder's row, then each head, then each seat's own block."""
+    _, heads, table, holder, blocks = h
     for i, head in enumerate(heads):
         if i == holder:
             sp[i, : table.size] = table
         sp[i, : head.size] = head
+        if i in blocks:
+            sp[i, table.size: table.size + blocks[i].size] = blocks[i]

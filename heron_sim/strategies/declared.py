@@ -9,6 +9,9 @@ A strategy module declares itself once, at its top::
     DECIDE = "greedy_decide"        # its decision function, (kind, seat, w[, R, rng[, sp]]) -> int
     ORDER = 0                       # optional: where it is listed (default: after the others)
     TABLES = False                  # optional: its seat row carries the expert's tables
+    SEAT_BLOCK = False              # optional (with TABLES): and after them a block of its own,
+                                    # built by the function registered for its name
+                                    # (heron_sim.strategies.register_seat_block)
     USER_FACING = True              # optional: False hides it from names and "all"
     IN_SETS = True                  # optional: False leaves it out of the "ai" and "all" sets
     BOUNDS = {"risk": (0.0, 1.0)}   # optional: each parameter's allowed range (inclusive)
@@ -71,6 +74,7 @@ class Declaration:
     fused_score: str = ""      # "module.function" of this folder, or ""
     workspace_words: str = ""  # "module.function" of this folder, or ""
     own_kernel: bool = False
+    seat_block: bool = False
 
 
 def _args_of(fn) -> str:
@@ -108,7 +112,8 @@ def declarations() -> tuple[Declaration, ...]:
             rungs=tuple((n, tuple(v.items()), getattr(mod, "RUNG_DESCRIPTIONS", {}).get(n, f"{mod.NAME} {v}"))
                         for n, v in {**getattr(mod, "RUNGS", {}), **getattr(mod, "STYLES", {})}.items()),
             fused_turn=_named(mod, "FUSED_TURN"), fused_score=_named(mod, "FUSED_SCORE"),
-            workspace_words=_named(mod, "WORKSPACE_WORDS"), own_kernel=bool(getattr(mod, "OWN_KERNEL", False))))
+            workspace_words=_named(mod, "WORKSPACE_WORDS"), own_kernel=bool(getattr(mod, "OWN_KERNEL", False)),
+            seat_block=bool(getattr(mod, "SEAT_BLOCK", False))))
     half = [d.name for d in found if d.fused_score and not d.fused_turn]
     if half:
         raise RuntimeError(f"heron_sim.strategies: {half[0]} declares FUSED_SCORE without FUSED_TURN")

@@ -65,12 +65,12 @@ def fused_source(decls) -> list[str]:
         if d.fused_score:
             lines += [f"    if sid == {d.sid}:", f"        return {d.fused_score.rpartition('.')[2]}(seat, w, R)"]
     lines += ["    return SCORE_GENERIC", "", "", "@hot", "def workspace_words(R, sids):", "    words = 0"]
-    words = [d for d in decls if d.workspace_words]
-    if words:
-        lines += ["    for s in range(sids.shape[0]):"]
-        for d in words:
-            lines += [f"        if sids[s] == {d.sid}:",
-                      f"            words = max(words, {d.workspace_words.rpartition('.')[2]}(R, sids.shape[0]))"]
+    # each seated strategy's words once, one after the other in the declarations' order (its region
+    # starts where the earlier ones' end: prudent's memo at w[PMEMO], the champion's scratch last)
+    for d in (d for d in decls if d.workspace_words):
+        lines += ["    seated = False", "    for s in range(sids.shape[0]):", f"        if sids[s] == {d.sid}:",
+                  "            seated = True", "    if seated:",
+                  f"        words += {d.workspace_words.rpartition('.')[2]}(R, sids.shape[0])"]
     lines += ["    return words", ""]
     return lines
 

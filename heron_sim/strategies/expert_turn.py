@@ -65,6 +65,7 @@ from ..engine.rng import draw_index, uniform
 from ..rules.rules import P_ANXIETY, P_ROLLS
 from .human import SID as HUMAN, TEMP, human_action, human_lion, power_after_draw, power_counted, under, zero as human_zero
 from .racer import SID as RACER, race_action_tilted, race_tilt
+from .champion import SID as CHAMPION, champion_action
 from ..engine.rulebook import consolation_anxiety, consolation_no_set, pond_opens, power_enabled
 from .expert import (
     NEAR_KINDS, counted_advance, final_advance, has_tables, kind_class, lion_worth_it, power_column, stored_near,
@@ -609,7 +610,7 @@ def _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots, kept, roll, n
         return CONTINUE, kept, 0, roll
     if race:
         counts_into(w, total)
-        action = race_action_tilted(seat, w, R, sp, ts, col, tilt)
+        action = _stop_rule(seat, w, R, sp, ts, col, tilt)
     elif human:  # the human's softmax after its power (the generic path's human_keep)
         counts_into(w, total)
         action = human_action(seat, w, R, rng, sp, ts, col)
@@ -740,7 +741,7 @@ def roll_phase_dice(seat, w, R, rng, sp, race, human):
                 return CONTINUE
         if race:  # the racer's stop rule (heron_sim.strategies.racer), on the dice counted
             counts_into(w, total)
-            action = race_action_tilted(seat, w, R, sp, ts, col, tilt)
+            action = _stop_rule(seat, w, R, sp, ts, col, tilt)
         elif human:  # the human's softmax (heron_sim.strategies.human), on the dice counted
             counts_into(w, total)
             action = human_action(seat, w, R, rng, sp, ts, col)
@@ -925,7 +926,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
                 return CONTINUE
         if race:  # the racer's stop rule (heron_sim.strategies.racer), on the dice counted
             counts_into(w, total)
-            action = race_action_tilted(seat, w, R, sp, ts, col, tilt)
+            action = _stop_rule(seat, w, R, sp, ts, col, tilt)
         elif human:  # the human's softmax (heron_sim.strategies.human), on the dice counted
             counts_into(w, total)
             action = human_action(seat, w, R, rng, sp, ts, col)
@@ -957,6 +958,15 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
 
 
 @hot_inline
+def _stop_rule(seat, w, R, sp, ts, col, tilt):
+    """The keep/stop rule of a racing seat: the champion's chance of winning
+    (heron_sim.strategies.champion), else the racer's race value (heron_sim.strategies.racer)."""
+    if w[U(SID + seat)] == CHAMPION:
+        return champion_action(seat, w, R, sp, ts, col)
+    return race_action_tilted(seat, w, R, sp, ts, col, tilt)
+
+
+@hot_inline
 def expert_roll_phase(seat, w, R, rng, sp):
     """heron_sim.loop.turn.roll_phase for an ``expert`` seat, up to the first decision it
     cannot answer alone. Returns ``outcome + 4 * value`` (the roll phase's pair), or
@@ -964,7 +974,7 @@ def expert_roll_phase(seat, w, R, rng, sp):
     Unscripted dice all alike are counted, not placed (:func:`roll_phase_counts`); where the
     dice must be placed after all, the turn is played again from its first draw, placing them
     (the same draws, the same decisions)."""
-    race = w[U(SID + seat)] == RACER
+    race = w[U(SID + seat)] == RACER or w[U(SID + seat)] == CHAMPION  # a stop rule of its own
     human = w[U(SID + seat)] == HUMAN and not human_zero(sp, seat)  # at 0: the expert's turn
     if R[R_UNIFORM] != 0 and w[RPTR] >= w[RSCRIPT_LEN]:
         start = rng[0]

@@ -1,0 +1,154 @@
+"""The champion's tables (heron_sim.strategies.champion), built from what only the floors above
+the strategies know: the worth of positions (heron_sim.analysis.worth, measured on self-play
+games). Registered with heron_sim.strategies.register_seat_block on import (heron_sim.simulation
+imports this module), so that the strategies' floor stays below the analysis.
+
+A champion seat's block, after the expert's tables in its row (heron_sim.strategies.champion,
+``CH_*``):
+
+- for every column of the expert's tables where the programme would reroll (its best reroll, one
+  per post-roll state of each table, rolls left and flag), a pointer to the law of the turn's
+  final advance under the expert's programme after that reroll (expert_luck._roll_laws, the
+  luck's laws: exact);
+- the chains of the worth of positions: each strategy's law of the number of its own turns still
+  needed to finish, by Guide, power and square, for the table's seating with each champion played
+  by the racer (the player it improves on), truncated at :data:`HORIZON` turns.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import numpy as np
+
+from .errors import HeronSimError
+from .strategies import register_seat_block
+from .strategies.champion import (
+    CH_AMAX, CH_FINISH, CH_HEAD, CH_HIT, CH_KIND, CH_LAW, CH_PTR, CH_SPAN, CH_STATES, CH_T, T_MAX,
+)
+
+#: Own turns of the chains the champion reads (the worth's are longer; past this, a seat that has
+#: not finished counts as never finishing: from square 0 a game takes about 25 to 35 turns a seat).
+HORIZON = T_MAX
+#: A chain's chance of finishing at one turn below which it is dropped (its span is where it is
+#: not): the chains' tails, where the champion's sums would spend most of their time for nothing.
+TAIL = 1e-9
+#: The player whose chains stand for a champion's own future turns (one step of improvement on it).
+STAND_IN = "racer"
+
+_LAWS: dict = {}
+_LOCK = threading.Lock()
+
+
+def _laws(rules, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(pointer by table column // ENTRY: the law's start in ``laws`` or -1, the laws flattened
+    [table, rolls left, kept vector, herons, advance]) for ``rules``' expert tables ``table``."""
+    from .strategies.expert_dp import (
+        ACTION_BITS, ENTRY, N_TABLES, ROW_DIR, _key, _params, _pre_states, _run_dp, _table_flags, dice_model,
+        dir_index, table_rolls,
+    )
+    from .strategies.expert_build import _structure
+    from .strategies.expert_luck import AMAX, _roll_laws
+
+    key = (json.dumps(_key(rules), sort_keys=True, default=str), table.size)
+    with _LOCK:
+        hit = _LAWS.get(key)
+    if hit is not None:
+        return hit
+    model = dice_model(rules)
+    n = model.n
+    anx = min(rules.anxiety_threshold, n + 1)
+    rmax = table_rolls(rules)
+    B = n + 1
+    st = _structure(n, model.p_heron, anx)
+    pre_T, pre_index = _pre_states(n)
+    npre = pre_T.shape[0]
+    adv = np.array(rules.combo_advance, dtype=np.int64)
+    eff = np.array(rules.combo_effect, dtype=np.int64)
+    laws = np.zeros((N_TABLES, max(rmax, 1), npre, anx, AMAX))
+    ptr = np.full(table.size // ENTRY + 1, -1.0)
+    powers = B ** np.arange(1, 6)
+    for t in range(N_TABLES):
+        dbl, bull, lion = _table_flags(t, rules.guide_power_doubling)
+        par = _params(rules, t)
+        Q, A, _QR, AR = _run_dp(n, anx, rmax, st.post_K, st.post_C, st.post_codes, pre_T, pre_index, st.offs,
+                                st.cnt, st.probs, adv, eff, dbl, bull, lion, B, par)
+        if rmax < 1:
+            continue
+        laws[t] = _roll_laws(n, anx, rmax, Q, A, st.post_K, pre_T, pre_index, st.post_codes, st.offs, st.cnt,
+                             st.probs, adv, eff, dbl, bull, lion, B, par, AMAX)
+        for r in range(1, rmax + 1):
+            for h in range(anx):
+                sel, rk = st.sels[h]
+                for fl in range(2):
+                    start = int(table[ROW_DIR + 2 * dir_index(t, r, h, fl, rmax, anx)])
+                    act = AR[r, sel, fl].astype(np.int64)
+                    ok = act >= 0
+                    digits = (act[:, None] >> (ACTION_BITS * np.arange(6))) & 15
+                    T = st.post_K[sel] + np.where(ok[:, None], digits, 0)
+                    rest = -np.sort(-T[:, 1:6], axis=1)  # slots 1..5 non-increasing (expert_dp._pre_code)
+                    codes = T[:, 0] + (rest * powers).sum(axis=1)
+                    p = pre_index[np.minimum(codes, pre_index.size - 1)]
+                    cols = (start + ENTRY * rk) // ENTRY
+                    where = (((t * rmax + (r - 1)) * npre + p) * anx + h) * AMAX
+                    ptr[cols] = np.where(ok & (p >= 0), where, -1.0)
+    out = (ptr, laws.ravel())
+    with _LOCK:
+        _LAWS[key] = out
+    return out
+
+
+def _chains(rules, seating: list[str]) -> tuple[np.ndarray, list[int], int]:
+    """(the chains, [strategies, states, HORIZON], each seat's strategy index, states a strategy)
+    of the worth of positions for ``seating`` with every champion played by :data:`STAND_IN`."""
+    from .analysis.worth import worth_of
+    from .strategies import parse_strategy
+
+    stand = [STAND_IN if parse_strategy(s)[0] == "champion" else s for s in seating]
+    worth = worth_of(rules, stand)
+    T = min(HORIZON, worth.hit[0].shape[0])
+    blocks = [np.ascontiguousarray(h[:T].reshape(T, -1).T) for h in worth.hit]  # [state, t]
+    chains = np.stack(blocks)
+    chains[chains < TAIL] = 0.0
+    return chains, [worth.strategies.index(s) for s in worth.seating], blocks[0].shape[0]
+
+
+def _spans(chains: np.ndarray) -> np.ndarray:
+    """[first turn, one past the last] where each chain (flattened [strategy, state]) may finish."""
+    flat = chains.reshape(-1, chains.shape[-1]) > 0
+    any_ = flat.any(axis=1)
+    first = np.where(any_, flat.argmax(axis=1), 0)
+    last = np.where(any_, flat.shape[1] - flat[:, ::-1].argmax(axis=1), 0)
+    return np.stack([first, last], axis=1).astype(np.float64).ravel()
+
+
+def champion_block(rules, seating: list[str], seat: int, table: np.ndarray) -> np.ndarray:
+    """The block of the champion at ``seat`` of ``seating`` under ``rules``, to be written after
+    ``table`` (the expert's tables) in its row: its columns are absolute (the row's)."""
+    from .strategies.expert_luck import AMAX
+
+    if getattr(rules, "guides", ()):
+        raise HeronSimError("strategy 'champion' does not play rules by guide yet (its worth of positions is "
+                            "that of one set of rules)")
+    if len(seating) > 7:
+        raise HeronSimError(f"strategy 'champion': {len(seating)} seats; allowed: 2..7")
+    ptr, laws = _laws(rules, table)
+    chains, kinds, states = _chains(rules, seating)
+    base = table.size
+    head = np.zeros(CH_HEAD)
+    head[CH_AMAX] = AMAX
+    head[CH_T] = chains.shape[2]
+    head[CH_PTR] = base + CH_HEAD
+    head[CH_LAW] = head[CH_PTR] + ptr.size
+    head[CH_HIT] = head[CH_LAW] + laws.size
+    spans = _spans(chains)
+    head[CH_SPAN] = head[CH_HIT] + chains.size
+    head[CH_STATES] = states
+    head[CH_FINISH] = rules.finish
+    head[CH_KIND: CH_KIND + len(kinds)] = kinds
+    pointers = np.where(ptr >= 0, ptr + head[CH_LAW], -1.0)
+    return np.concatenate([head, pointers, laws, chains.ravel(), spans])
+
+
+register_seat_block("champion", champion_block)

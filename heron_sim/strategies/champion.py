@@ -1,0 +1,229 @@
+"""``champion``: the player that plays to win the game, not the turn (issue 57 item 2).
+
+At every keep/stop decision the champion compares its **chance of winning the game** after each
+option, from the worth of positions (heron_sim.analysis.worth: each seat's law of the number of
+its own turns still needed to reach the finish, measured on self-play games of the same rules and
+players):
+
+- stopping now: the chance of winning from where the pawn lands with the dice showing;
+- rerolling with the expert's best keep: the same chance averaged over the law of the turn's
+  final advance under the expert's programme from there (heron_sim.strategies.expert_luck
+  ._roll_laws, exact: the dice's law and every later decision of the programme).
+
+With the seats to play before its next turn at their squares, Guides and powers, the chance of
+winning from square ``q`` is ``sum_t h_q(t) * prod_j S_j(t)`` (``h_q``: the law of the seat's turns
+to finish from ``q``; ``S_j(t)``: the chance that seat ``j`` needs more than ``t`` turns). So the
+risk it takes follows the race as the games play it: behind, a reroll's upside is worth more than
+its Angoisse; ahead, less; near the finish, only the chance to arrive counts. The chains of its
+own turns are those of the player it improves on (``racer``: the worth is built with the
+champion's seats played by the racer, one step of policy improvement); where a landing square has
+an effect, the pawn is moved by the racer's rough worth of that square before its chance is read
+(the square's own worth in chances is left for issue 57 item 3). Every other decision (keeps,
+powers, the Lion, the squares' choices) is the expert's; its turn is the expert's fused turn with
+this stop rule (heron_sim.strategies.expert_turn).
+
+The tables (built per rules, players and seating, heron_sim.champion_tables) sit in the seat's own
+parameter row after the expert's tables, at the offset in column 0 (``CH_*`` below).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.jit import U, hot
+from ..engine.layout import D_KEEP, GUIDE, PLAYERS, PMEMO, PMEMO_LEN, POS, PROT, READY, R_BOARD
+from ..engine.rulebook import consolation_no_set
+from ..rules.board import NEUTRAL
+from ..rules.rules import P_EXACT, P_FINISH
+from ..engine.dice import count_animals
+from .expert import KEEP_STOP, apply_keep_action, counted_advance, expert_decide, keep_column, table_seat
+from .expert_dp import ENTRY
+from .greedy import greedy_keep
+from .racer import race_action, square_worth
+
+NAME = "champion"
+DESCRIPTION = "Plays to win the game: each keep/stop by its chance of winning, from the worth of positions."
+SID = 7  # the kernel's id of this strategy (unique; heron_sim.strategies.dispatch)
+DECIDE = "champion_decide"  # its decision function, called by the generated dispatcher
+ORDER = 3  # where it is listed (help, "all", "ai")
+TABLES = True
+SEAT_BLOCK = True  # its row carries a block of its own after the tables (heron_sim.champion_tables)
+IN_SETS = False  # seated by name: its tables need the worth of positions (a build of seconds)
+FUSED_TURN = "expert_turn.expert_roll_phase"  # the expert's fused turn, its own stop rule
+FUSED_SCORE = "greedy_turn.greedy_score"  # it scores as greedy does (no swap, regenerate, Bull)
+WORKSPACE_WORDS = "champion.scratch_words"  # its scratch at the end of the workspace (the last declared)
+
+#: The block's head (offsets from the block's start, in column 0 of the seat's row): the laws'
+#: width, the chains' horizon, where the column pointers, the laws and the chains start (absolute
+#: columns of the row), the states of one strategy's chains, the finish, where each chain's span
+#: starts (2 floats a chain: the first turn and the one after the last it may finish at), each
+#: seat's chains.
+CH_AMAX, CH_T, CH_PTR, CH_LAW, CH_HIT, CH_STATES, CH_FINISH, CH_SPAN = range(8)
+CH_KIND = 8  # 7 floats: the strategy (chains) of each seat
+CH_HEAD = 16
+#: The longest chains a block may hold (heron_sim.champion_tables.HORIZON) and the widest law.
+T_MAX = 128
+A_MAX = 64
+#: The champion's scratch at the end of the workspace (the last words declared,
+#: heron_sim.strategies.dispatch): the state its figures are for (the seat, then each seat's
+#: square, power, Guide and protection), the horizon used, G[t] of :func:`_others_behind` and the chance of
+#: winning from each advance of the turn (-1 not yet computed), in units of 2**-G_BITS.
+S_STATE = 0
+S_T = S_STATE + 1 + 4 * 7
+S_G = S_T + 1
+S_U = S_G + T_MAX
+S_WORDS = S_U + A_MAX
+G_BITS = 52
+ONE = 1 << G_BITS
+
+
+@hot
+def scratch_words(R, players):
+    """The champion's scratch words at the end of the workspace (w[PMEMO] + w[PMEMO_LEN] - these)."""
+    return S_WORDS
+
+
+@hot
+def _same_state(seat, w, at):
+    """Whether the scratch's figures are for this seat and this state of the seats (squares,
+    powers, Guides, protections: all the chances read; within a roll phase they do not change
+    unless a power is used); else notes the state and forgets the chances. The figures are a
+    function of that state alone: remembered or computed, the same numbers."""
+    same = w[U(at + S_STATE)] == seat + 1
+    k = at + S_STATE + 1
+    for j in range(w[PLAYERS]):
+        r = 1 if w[U(READY + j)] != 0 else 0
+        if (w[U(k)] != w[U(POS + j)] or w[U(k + 1)] != r or w[U(k + 2)] != w[U(GUIDE + j)]
+                or w[U(k + 3)] != w[U(PROT + j)]):
+            same = False
+            w[U(k)] = w[U(POS + j)]
+            w[U(k + 1)] = r
+            w[U(k + 2)] = w[U(GUIDE + j)]
+            w[U(k + 3)] = w[U(PROT + j)]
+        k += 4
+    if not same:
+        w[U(at + S_STATE)] = seat + 1
+        for a in range(A_MAX):
+            w[U(at + S_U + a)] = -1
+    return same
+
+
+@hot
+def _others_behind(seat, w, sp, base, T, at):
+    """w[at + S_G + t] = G[t] * 2**G_BITS, t < T: the chance that no other seat has finished when
+    the seat plays the t-th of its turns from its next one, the product over the others j of P(seat
+    j needs more than t of its own turns) (the chains' survival, summed here). Notes in w[at + S_T]
+    the horizon past which G is 0."""
+    F = int(sp[U(seat), U(base + CH_FINISH)])
+    hit = int(sp[U(seat), U(base + CH_HIT)])
+    nst = int(sp[U(seat), U(base + CH_STATES)])
+    g = at + S_G
+    for t in range(T):
+        w[U(g + t)] = ONE
+    for j in range(w[PLAYERS]):
+        if j == seat:
+            continue
+        kind = int(sp[U(seat), U(base + CH_KIND + j)])
+        state = (w[U(GUIDE + j)] * 2 + (1 if w[U(READY + j)] != 0 else 0)) * F + min(w[U(POS + j)], F - 1)
+        off = hit + (kind * nst + state) * T
+        cum = 0.0
+        for t in range(T):
+            cum += sp[U(seat), U(off + t)]
+            w[U(g + t)] = np.int64(w[U(g + t)] * max(0.0, 1.0 - cum))
+    end = T
+    while end > 1 and w[U(g + end - 1)] == 0:
+        end -= 1
+    w[U(at + S_T)] = end
+
+
+@hot
+def _chance_from(seat, w, R, sp, base, T, at, q, squares):
+    """The seat's chance of winning once its turn ends on square ``q`` (the special square's
+    effect, by the racer's rough worth of it, where ``squares``), the others to play first."""
+    F = R[P_FINISH]
+    if q >= F:
+        if R[P_EXACT] == 0 or q == F:
+            return 1.0
+        q = F - (q - F)
+    if squares and R[U(R_BOARD + q)] != NEUTRAL:
+        q = q + int(round(square_worth(seat, w, R, q)))
+        if q >= F:
+            return 1.0
+        q = max(q, 0)
+    nst = int(sp[U(seat), U(base + CH_STATES)])
+    kind = int(sp[U(seat), U(base + CH_KIND + seat)])
+    state = (w[U(GUIDE + seat)] * 2 + (1 if w[U(READY + seat)] != 0 else 0)) * F + q
+    chain = kind * nst + state
+    off = int(sp[U(seat), U(base + CH_HIT)]) + chain * T
+    span = int(sp[U(seat), U(base + CH_SPAN)]) + 2 * chain
+    g = at + S_G
+    s = 0.0
+    for t in range(max(1, int(sp[U(seat), U(span)])), min(int(sp[U(seat), U(span + 1)]), w[U(at + S_T)])):
+        s += sp[U(seat), U(off + t)] * w[U(g + t)]
+    return s / ONE
+
+
+@hot
+def _chance_after(seat, w, R, sp, base, T, at, pos, a):
+    """:func:`_chance_from` for the turn's advance ``a`` (a > 0 lands on a square), remembered in
+    the scratch for the rest of the roll phase."""
+    if a < A_MAX:
+        got = w[U(at + S_U + a)]
+        if got >= 0:
+            return got / ONE
+    v = _chance_from(seat, w, R, sp, base, T, at, pos + a, a > 0)
+    if a < A_MAX:
+        w[U(at + S_U + a)] = np.int64(v * ONE)
+        return w[U(at + S_U + a)] / ONE  # the same number whether it was remembered or not
+    return v
+
+
+@hot
+def champion_action(seat, w, R, sp, ts, col):
+    """The champion's keep action at table column ``col`` of the row of seat ``ts``: the expert's
+    best reroll where its chance of winning beats stopping now's, else -1 (stop); the racer's rule
+    where its tables hold no law for the column. Reads the dice counted by animal in w[COUNTS]."""
+    reroll = int(sp[U(ts), U(col + 2)])
+    if reroll < 0:
+        return -1
+    base = int(sp[U(seat), 0])
+    law = int(sp[U(seat), U(int(sp[U(seat), U(base + CH_PTR)]) + col // ENTRY)])
+    if law < 0:
+        return race_action(seat, w, R, sp, ts, col)
+    T = int(sp[U(seat), U(base + CH_T)])
+    amax = int(sp[U(seat), U(base + CH_AMAX)])
+    at = w[PMEMO] + w[PMEMO_LEN] - S_WORDS  # the champion's scratch (the last words declared)
+    if not _same_state(seat, w, at):
+        _others_behind(seat, w, sp, base, T, at)
+    pos = w[U(POS + seat)]
+    s0 = counted_advance(seat, w, R)
+    if s0 > 0:
+        stop = _chance_after(seat, w, R, sp, base, T, at, pos, s0)
+    else:  # consolation_no_set (0 with the rulings) moves the pawn but triggers no square
+        c = consolation_no_set(R)
+        stop = _chance_after(seat, w, R, sp, base, T, at, pos, 0) if c == 0 else \
+            _chance_from(seat, w, R, sp, base, T, at, pos + c, False)
+    go = 0.0
+    for a in range(amax):
+        p = sp[U(seat), U(law + a)]
+        if p > 0.0:
+            go += p * _chance_after(seat, w, R, sp, base, T, at, pos, a)
+    return reroll if go > stop + 1e-12 else -1
+
+
+@hot
+def champion_keep(seat, w, R, sp):
+    col = keep_column(seat, w, R, sp)
+    if col == KEEP_STOP:
+        return 0
+    if col < 0:
+        return greedy_keep(seat, w)
+    count_animals(w)  # what champion_action reads (apply_keep_action rewrites w[COUNTS] after)
+    return apply_keep_action(seat, w, sp, champion_action(seat, w, R, sp, table_seat(seat, sp), col))
+
+
+@hot
+def champion_decide(kind, seat, w, R, rng, sp):
+    if kind == D_KEEP:
+        return champion_keep(seat, w, R, sp)
+    return expert_decide(kind, seat, w, R, rng, sp)
