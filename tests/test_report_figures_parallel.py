@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from heron_sim.errors import HeronSimError
-from heron_sim.report import Figure, Section, plot
+from heron_sim.report import Figure, Section, plot, timings_line
 from heron_sim.report import figures as F
 from heron_sim.report import render
 
@@ -77,6 +77,9 @@ def test_how_many_processes_draw_the_figures(monkeypatch):
         monkeypatch.setenv(render.FIGURE_WORKERS_ENV, bad)
         with pytest.raises(HeronSimError, match=render.FIGURE_WORKERS_ENV):
             render.figure_workers(50)
+    line = timings_line({"games": {"modes": 3.0}, "tables": {"modes": 1.0}, "pages": 2.0, "figures": 5.0,
+                         "figure workers": 2})
+    assert line.endswith("pages 2 s, figures 5 s (2 processes)")
 
 
 @needs_fork
