@@ -118,21 +118,28 @@ def report_from_run(run_dir, out_dir="results", extra_meta: dict | None = None,
         extra["total time (simulate + tables)"] = f"{time.perf_counter() - started:.1f} s"
     meta = run_metadata(run, extra)
     t1 = time.perf_counter()
-    paths = write_report(sections, meta, Path(out_dir), lang=lang)
+    drawn: dict = {}
+    paths = write_report(sections, meta, Path(out_dir), lang=lang, timings=drawn)
     paths["sections"] = sections
     paths["meta"] = meta
     games = {e["experiment"]["name"]: float(e.get("seconds", 0.0)) for e in run.manifest.get("experiments", [])}
-    paths["timings"] = {"games": games, "tables": tables, "pages": time.perf_counter() - t1}
+    figures = drawn.get("figures", 0.0)
+    paths["timings"] = {"games": games, "tables": tables, "pages": time.perf_counter() - t1 - figures,
+                        "figures": figures, "figure workers": drawn.get("figure workers", 1)}
     return paths
 
 
 def timings_line(timings: dict) -> str:
-    """Where a report's time went, in one line: each experiment's games and tables, then the
-    pages and figures (the largest first)."""
+    """Where a report's time went, in one line: each experiment's games and tables (the largest
+    first), then the pages, then the figures and how many processes drew them."""
     per = {}
     for part in ("games", "tables"):
         for name, sec in timings.get(part, {}).items():
             per[name] = per.get(name, 0.0) + sec
     items = sorted(per.items(), key=lambda kv: -kv[1])
     text = ", ".join(f"{name} {sec:.0f} s" for name, sec in items)
-    return f"time by experiment (games and tables): {text}; pages and figures {timings.get('pages', 0.0):.0f} s"
+    line = f"time by experiment (games and tables): {text}; pages {timings.get('pages', 0.0):.0f} s"
+    if "figures" in timings:
+        n = timings.get("figure workers", 1)
+        line += f", figures {timings['figures']:.0f} s ({n} process{'es' if n != 1 else ''})"
+    return line

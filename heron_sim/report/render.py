@@ -11,7 +11,12 @@ from __future__ import annotations
 import base64
 import json
 import math
+import multiprocessing
+import os
 import re
+import signal
+import threading
+import time
 from pathlib import Path
 
 import markdown as _markdown_lib
@@ -137,27 +142,153 @@ def markdown_block_html(text: str, levels: int = 2) -> Markup:
 
 
 # ---------------------------------------------------------------- figures
+#: How many processes draw the report's figures (``1``: one after the other in this process, for
+#: debugging); unset: one per core the process may use, at most one per figure.
+FIGURE_WORKERS_ENV = "HERON_SIM_FIGURE_WORKERS"
+
+
+def figure_workers(figures: int, workers: int | None = None) -> int:
+    """The processes :func:`render_figures` draws ``figures`` drawings with: ``workers`` (else
+    :data:`FIGURE_WORKERS_ENV`, else the cores this process may use), at most one per figure; 1
+    (this process alone) where processes cannot be forked (the workers inherit the figures'
+    data instead of receiving it pickled)."""
+    if workers is None:
+        env = os.environ.get(FIGURE_WORKERS_ENV, "").strip()
+        if env:
+            try:
+                workers = int(env)
+            except ValueError:
+                workers = 0
+            if workers < 1:
+                raise HeronSimError(f"{FIGURE_WORKERS_ENV}: {env!r}; allowed: a whole number of processes, 1 or more "
+                                    "(1 draws the figures one after the other)")
+        else:
+            workers = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return 1
+    return max(1, min(int(workers), figures))
+
+
+#: The drawings of the :func:`render_figures` call in progress in worker processes, ``(lang,
+#: plot, path)`` each: set before they are forked, which read them from here (nothing is
+#: pickled but an index); one such call at a time (:data:`_TODO_LOCK`).
+_TODO: list = []
+_TODO_LOCK = threading.Lock()
+#: Each language's words (:class:`heron_sim.report.annex_lang.AnnexWords`) in a worker process.
+_WORDS: dict = {}
+
+
+def _draw_one(item: tuple, words: dict) -> list[str]:
+    """Draw and save one drawing ``(lang, plot, path)``; returns the texts its lettering lacked
+    in the catalogue (``words``: one :class:`AnnexWords` per language, reused)."""
+    from .annex_lang import AnnexWords
+
+    lg, spec, path = item
+    w = words.get(lg)
+    if w is None:
+        w = words[lg] = AnnexWords(lg)
+    start = len(w.missing)
+    F.save(F.draw(spec, w.tr, lg), path)
+    return w.missing[start:]
+
+
+#: In a worker process: held while a figure is drawn and saved.
+_DRAWING = threading.Lock()
+
+
+def _figure_worker_init(parent: int) -> None:
+    """A figure worker leaves Ctrl-C to the report's process ``parent`` (which lets the figures
+    being drawn finish, each written whole, and draws no more) and dies by SIGTERM as a plain
+    process does (not through the command line's handler it inherits). Once ``parent`` is gone (a
+    second Ctrl-C exits it at once) the worker stops too: the figure it is drawing is dropped (its
+    temporary file removed, nothing written under its name) and it exits; no worker waits for
+    work forever."""
+    def on_sigint(signum, frame):  # noqa: ARG001
+        if os.getppid() != parent and _DRAWING.locked():
+            raise KeyboardInterrupt  # atomic_path removes the figure's temporary file
+
+    signal.signal(signal.SIGINT, on_sigint)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _WORDS.clear()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os.kill(os.getpid(), signal.SIGINT)
+        _DRAWING.acquire(timeout=10)  # the drawing in progress unwinds
+        os._exit(1)
+
+    threading.Thread(target=watch, name="heron-sim-figures-parent", daemon=True).start()
+
+
+def _figure_worker(i: int) -> list[str]:
+    with _DRAWING:
+        return _draw_one(_TODO[i], _WORDS)
+
+
 def render_figures(sections: list[Section], fig_dir: Path, langs: tuple = ("en",), default: str = "en",
-                   missing: list | None = None) -> dict[str, dict[tuple[str, str], Path]]:
+                   missing: list | None = None, workers: int | None = None,
+                   timings: dict | None = None) -> dict[str, dict[tuple[str, str], Path]]:
     """Draw every figure once per language, its lettering in that language
     (:func:`heron_sim.report.figures.localize`), save it as PNG (``figures/SECTION-NAME.png`` in
     ``default``, ``figures/SECTION-NAME.en.png`` in the other); returns ``{lang: {(section,
-    name): path}}``. ``missing``: where a French figure's texts without an entry are added."""
-    from .annex_lang import AnnexWords
+    name): path}}``. ``missing``: where a French figure's texts without an entry are added (in
+    the order one process drawing them one after the other finds them).
 
+    The drawings are shared among :func:`figure_workers` forked processes (``workers``, else
+    :data:`FIGURE_WORKERS_ENV`, else one per core); each PNG's bytes are those this process
+    would write. A KeyboardInterrupt draws no more (the figures being drawn are finished: each
+    PNG is written whole or not at all) and goes on up. ``timings``: ``"figures"`` (seconds)
+    and ``"figure workers"`` are set there."""
+    t0 = time.perf_counter()
     fig_dir.mkdir(parents=True, exist_ok=True)
     out: dict = {lg: {} for lg in langs}
+    todo = []
     for lg in langs:
-        words = AnnexWords(lg)
         tag = "" if lg == default else f".{lg}"
         for sec in sections:
             for f in sec.figures:
                 path = fig_dir / f"{sec.key}-{f.name}{tag}.png"
-                F.save(F.draw(f.plot, words.tr, lg), path)
+                todo.append((lg, f.plot, path))
                 out[lg][(sec.key, f.name)] = path
-        if missing is not None:
-            missing += words.missing
+    n = figure_workers(len(todo), workers)
+    if n <= 1:
+        words: dict = {}
+        found = [_draw_one(item, words) for item in todo]
+    else:
+        found = _in_workers(todo, n)
+    if missing is not None:
+        for m in found:
+            missing += m
+    if timings is not None:
+        timings["figures"] = time.perf_counter() - t0
+        timings["figure workers"] = n
     return out
+
+
+def _in_workers(todo: list, n: int) -> list[list[str]]:
+    """Draw the drawings ``todo`` in ``n`` forked processes; each drawing's missing texts, in
+    its order."""
+    global _TODO
+    from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
+
+    with _TODO_LOCK:
+        _TODO = todo
+        pool = None
+        try:
+            pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("fork"),
+                                       initializer=_figure_worker_init, initargs=(os.getpid(),))
+            futures = [pool.submit(_figure_worker, i) for i in range(len(todo))]
+            wait(futures, return_when=FIRST_EXCEPTION)
+            found = [f.result() for f in futures]  # the first failure (a drawing's error) goes on up
+        except BaseException:
+            if pool is not None:  # Ctrl-C or a failure: the drawings begun end whole, no new ones begin
+                pool.shutdown(wait=True, cancel_futures=True)
+            raise
+        finally:
+            _TODO = []
+        pool.shutdown(wait=True)
+    return found
 
 
 def _png_b64(path: Path) -> str:
@@ -216,7 +347,7 @@ STALE = ("modes.csv", "modes.md")
 
 
 def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title: str = "Héron dice race — balance report",
-                 lang: str = DEFAULT) -> dict:
+                 lang: str = DEFAULT, timings: dict | None = None) -> dict:
     """Write ``index.html`` (links every page), ``report.html`` and ``report.md`` (the designer's
     brief), ``report-annex.html`` and ``report-annex.md`` (the annex), one page per lighter game
     (``game-*.html``), ``findings.json`` and ``figures/*.png``. The brief and the index are in
@@ -227,7 +358,8 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
     :mod:`heron_sim.report.annex_lang`) and the figures (``figures/NAME.png``,
     ``figures/NAME.en.png``). ``paths["missing"]``: the phrases of the brief, the annex, the
     game pages and the figures the French catalogue lacks (shown in English);
-    ``paths["annex"][lang]``: each language's annex."""
+    ``paths["annex"][lang]``: each language's annex. ``timings``: where the figures' seconds and
+    processes are set (:func:`render_figures`)."""
     from .brief_lang import files
 
     if lang not in LANGS:
@@ -247,7 +379,7 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
     labs = [s for s in sections if s.part == "lab"]
     langs = (lang,) + tuple(x for x in LANGS if x != lang)
     missing: list[str] = []
-    pngs = render_figures(sections, fig_dir, langs, lang, missing)
+    pngs = render_figures(sections, fig_dir, langs, lang, missing, timings=timings)
     facts = all_facts(sections)
     rows = build_rows(facts, _anchors(heron))
     for r in rows:  # one vocabulary on the page
