@@ -102,11 +102,17 @@ def _laws(rules, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _chains(rules, seating: list[str]) -> tuple[np.ndarray, list[int], int]:
     """(the chains, [strategies, states, HORIZON], each seat's strategy index, states a strategy)
     of the worth of positions for ``seating`` with every champion played by :data:`STAND_IN`."""
-    from .analysis.worth import worth_of
+    import sys
+
+    from .analysis.worth import cached, worth_of
+    from .interrupt import stop_requested
     from .strategies import parse_strategy
 
     stand = [STAND_IN if parse_strategy(s)[0] == "champion" else s for s in seating]
-    worth = worth_of(rules, stand)
+    if cached(rules, stand) is None:  # say what the pause is (the engine says so of its compiling)
+        print(f"building the worth of positions for the champion at this table ({len(stand)} players), once per "
+              "rules and table: about 10 to 40 s", file=sys.stderr, flush=True)
+    worth = worth_of(rules, stand, stop=stop_requested)  # Ctrl-C: BuildInterrupted, one line, nothing kept
     T = min(HORIZON, worth.hit[0].shape[0])
     blocks = [np.ascontiguousarray(h[:T].reshape(T, -1).T) for h in worth.hit]  # [state, t]
     chains = np.stack(blocks)

@@ -210,6 +210,7 @@ def strategy_labels(lang: str) -> dict[str, str]:
         "greedy": tr("greedy bot: the rulings' reference", lang),
         "prudent": tr("prudent bot", lang),
         "racer": tr("racer bot (the expert, racing)", lang),
+        "champion": tr("champion: plays every decision for its chance of winning the game", lang),
         "random": tr("random choices (not a player)", lang),
     }
     from ..simulation import user_strategies

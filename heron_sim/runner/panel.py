@@ -173,12 +173,14 @@ def held_out_tables(panel) -> tuple[Scenario, ...]:
 PLAYER_WORDS: dict[str, dict[str, tuple[str, str]]] = {
     "en": {"novice": ("novice", "novices"), "casual": ("casual player", "casual players"),
            "regular": ("regular", "regulars"), "expert": ("expert", "experts"),
-           "reckless": ("bold beginner", "bold beginners"), "greedy": ("greedy bot", "greedy bots"),
+           "reckless": ("bold beginner", "bold beginners"), "champion": ("champion", "champions"),
+           "greedy": ("greedy bot", "greedy bots"),
            "prudent": ("prudent bot", "prudent bots"), "racer": ("racer bot", "racer bots"),
            "random": ("random bot", "random bots")},
     "fr": {"novice": ("débutant", "débutants"), "casual": ("joueur occasionnel", "joueurs occasionnels"),
            "regular": ("habitué", "habitués"), "expert": ("expert", "experts"),
-           "reckless": ("débutant téméraire", "débutants téméraires"), "greedy": ("robot gourmand", "robots gourmands"),
+           "reckless": ("débutant téméraire", "débutants téméraires"), "champion": ("champion", "champions"),
+           "greedy": ("robot gourmand", "robots gourmands"),
            "prudent": ("robot prudent", "robots prudents"), "racer": ("robot coureur", "robots coureurs"),
            "random": ("robot au hasard", "robots au hasard")},
 }
