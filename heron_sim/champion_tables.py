@@ -108,7 +108,14 @@ def _chains(rules, seating: list[str]) -> tuple[np.ndarray, list[int], int]:
     from .interrupt import stop_requested
     from .strategies import parse_strategy
 
-    stand = [STAND_IN if parse_strategy(s)[0] == "champion" else s for s in seating]
+    def stand_in(spec):  # each champion's own future: the racer's, or the champion one step weaker
+        name, values = parse_strategy(spec)
+        if name != "champion":
+            return spec
+        steps = int(values.get("steps", 1))
+        return STAND_IN if steps <= 1 else f"champion:steps={steps - 1}"
+
+    stand = [stand_in(s) for s in seating]
     if cached(rules, stand) is None:  # say what the pause is (the engine says so of its compiling)
         print(f"building the worth of positions for the champion at this table ({len(stand)} players), once per "
               "rules and table: about 10 to 40 s", file=sys.stderr, flush=True)

@@ -83,3 +83,25 @@ def test_it_beats_the_racer_over_twenty_thousand_paired_games():
     res = tournament(Rules.build(mode="8d8", players=2), ["champion", "racer"], 10_000, seed=7)
     rate, low, high = _share(res, "champion", "racer")
     assert low > 0.5, (rate, low, high)
+
+
+def test_the_replayed_games_are_the_engines_games():
+    """A champion seated in a game replayed slot by slot (heron_sim.analysis.positions: the worth's
+    build, ``simulate --trace``) has its scratch in that workspace too (strategies.memo_words) and
+    plays the very games of the engine: the same winners and final squares."""
+    from heron_sim.analysis.positions import trace_turn_starts
+
+    rules = Rules.build(mode="8d8", players=3)
+    seats = ["champion", "prudent", "champion"]  # prudent's memo and the champion's scratch side by side
+    df = simulate(rules, 120, 4, seats)
+    tr = trace_turn_starts(rules, seats, 4, 120)
+    assert list(tr.winner) == list(df["winner"])
+    assert (tr.final == df[[f"pos_{s}" for s in range(3)]].to_numpy()).all()
+
+
+def test_its_block_column_is_the_strategies_one():
+    """The champion reads where its block starts from the column the seats' rows write it to."""
+    from heron_sim.strategies import SEAT_BLOCK_COLUMN, N_STRATEGY_PARAMS
+    from heron_sim.strategies import champion
+
+    assert champion.SEAT_BLOCK_COLUMN == SEAT_BLOCK_COLUMN and len(champion.PARAMS) <= SEAT_BLOCK_COLUMN < N_STRATEGY_PARAMS

@@ -115,13 +115,13 @@ def replay_game(rules, seating, seed: int, game: int, R=None, sids=None, sp=None
     from ..loop.game import deal_guides, reset_game, seat_compensation
     from ..engine.pack import new_workspace, pack_rules
     from ..engine.rng import new_state, stream_start
-    from ..strategies import seat_arrays
+    from ..strategies import memo_words, seat_arrays
 
     P = rules.players
     if R is None:
         sids, sp = seat_arrays(list(seating), rules)
         R = pack_rules(rules)
-    w = new_workspace(R, sids)
+    w = new_workspace(R, sids, memo=memo_words(R, sids))
     rng = new_state()
     stream_start(np.uint64(int(seed)), int(game), rng)
     reset_game(w)

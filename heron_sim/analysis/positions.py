@@ -85,13 +85,14 @@ def trace_turn_starts(rules, seating, seed: int, games: int, first_game: int = 0
     from ..engine.rng import new_state, stream_start
     from ..loop.batch import play_scripted
     from ..loop.game import deal_guides, reset_game, seat_compensation
-    from ..strategies import parse_seating, seat_arrays
+    from ..strategies import memo_words, parse_seating, seat_arrays
 
     if games < 0 or first_game < 0:
         raise HeronSimError(f"games and first game must be 0 or more (got {games}, {first_game})")
     P = int(rules.players)
     seating = tuple(parse_seating(list(seating), P))
     sids, sp = seat_arrays(list(seating), rules)
+    memo = memo_words(pack_rules(rules), sids)  # the seated strategies' words (the champion's scratch)
     R = pack_rules(rules)
     max_rounds = int(rules.max_rounds)
     parts, moves = [], []  # per game: its slots' states (int16[slots, 3 * players]), seats to move
@@ -102,7 +103,7 @@ def trace_turn_starts(rules, seating, seed: int, games: int, first_game: int = 0
     for g in range(games):
         if stop is not None and stop():
             break
-        w = new_workspace(R, sids)
+        w = new_workspace(R, sids, memo=memo)
         stream_start(np.uint64(int(seed)), int(first_game + g), rng)
         reset_game(w)
         deal_guides(w, rng)

@@ -20,7 +20,7 @@ from ..loop.batch import play_scripted
 from ..loop.game import deal_guides, reset_game
 from ..engine.pack import new_workspace, pack_rules
 from ..engine.rng import new_state, stream_start
-from ..strategies import seat_arrays
+from ..strategies import memo_words, seat_arrays
 
 
 class ReplayMismatch(RuntimeError):
@@ -35,7 +35,7 @@ def replay(rules, row) -> np.ndarray:
     seating = [str(row[f"strategy_{s}"]) for s in range(P)]
     sids, sp = seat_arrays(seating, rules)
     R = pack_rules(rules)
-    w = new_workspace(R, sids)
+    w = new_workspace(R, sids, memo=memo_words(R, sids))
     rng = new_state()
     stream_start(np.uint64(int(row["seed"])), int(row["game"]), rng)
     reset_game(w)

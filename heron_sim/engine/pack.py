@@ -56,14 +56,16 @@ def _pack_row(rules) -> np.ndarray:
     return R
 
 
-def new_workspace(R: np.ndarray, sids: np.ndarray, dscript=None, rscript=None) -> np.ndarray:
-    """A workspace ``w`` for one worker: header offsets set, scripts copied in."""
+def new_workspace(R: np.ndarray, sids: np.ndarray, dscript=None, rscript=None, memo: int = 0) -> np.ndarray:
+    """A workspace ``w`` for one worker: header offsets set, scripts copied in, then ``memo`` words
+    for the seated strategies' own use (heron_sim.strategies.memo_words: what the kernels' workspace
+    holds after its header, w[PMEMO], w[PMEMO_LEN])."""
     from ..rules.rules import P_FINISH, P_MAX_ROUNDS, P_PLAYERS
 
     dscript = np.zeros(0, np.int64) if dscript is None else np.asarray(dscript, dtype=np.int64)
     rscript = np.zeros(0, np.int64) if rscript is None else np.asarray(rscript, dtype=np.int64)
     finish, max_rounds = int(R[P_FINISH]), int(R[P_MAX_ROUNDS])
-    w = np.zeros(L.workspace_length(finish, max_rounds, dscript.size + rscript.size), dtype=np.int64)
+    w = np.zeros(L.workspace_length(finish, max_rounds, dscript.size + rscript.size) + memo, dtype=np.int64)
     init_workspace(w, R, sids)
     off = L.HEADER + L.n_columns(finish) + finish + 2 * (max_rounds + 1)
     w[L.RSCRIPT], w[L.RSCRIPT_LEN] = off, rscript.size
@@ -71,6 +73,7 @@ def new_workspace(R: np.ndarray, sids: np.ndarray, dscript=None, rscript=None) -
     off += rscript.size
     w[L.DSCRIPT], w[L.DSCRIPT_LEN] = off, dscript.size
     w[off : off + dscript.size] = dscript
+    w[L.PMEMO], w[L.PMEMO_LEN] = off + dscript.size, memo
     assert int(R[P_PLAYERS]) == sids.size
     return w
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..animals import animal_index
-from ..strategies import REGISTRY
+from ..strategies import REGISTRY, memo_words
 from ..engine import layout as L
 from .batch import play_scripted
 from ..engine.pack import new_workspace, pack_rules
@@ -48,7 +48,7 @@ def play_script(rules, *, dice=(), decisions=(), positions=None, guides=None, re
     sids = np.array([REGISTRY[s].sid for s in strategies], dtype=np.int64)
     R = pack_rules(rules)
     rscript = np.array([animal_index(d, "dice") for d in dice], dtype=np.int64)
-    w = new_workspace(R, sids, np.asarray(decisions, dtype=np.int64), rscript)
+    w = new_workspace(R, sids, np.asarray(decisions, dtype=np.int64), rscript, memo=memo_words(R, sids))
     w[L.WINNER] = -1
     guides = list(range(P)) if guides is None else [animal_index(g, "guides") for g in guides]
     fields = ((L.POS, positions, 0), (L.GUIDE, guides, 0), (L.READY, ready, 1), (L.SKIP, skip, 0),

@@ -26,6 +26,7 @@ from .declared import declarations
 from .dispatch import PLUGIN  # noqa: F401
 
 N_STRATEGY_PARAMS = 4  # width of the per-seat parameter rows (before any table)
+SEAT_BLOCK_COLUMN = N_STRATEGY_PARAMS - 1  # where a SEAT_BLOCK strategy's row says where its block starts
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,7 @@ REGISTRY.update({
 
 #: The builders of the seats' own blocks (``SEAT_BLOCK`` strategies), by strategy name:
 #: ``fn(rules, seating, seat, table) -> float64[...]``, the block written after the tables in the
-#: seat's row (its offset in column 0). Registered by a module above this floor (the champion's,
+#: seat's row (its offset in column SEAT_BLOCK_COLUMN). Registered by a module above this floor (the champion's,
 #: heron_sim.champion_tables, which reads the worth of positions of heron_sim.analysis).
 SEAT_BLOCKS: dict[str, Callable] = {}
 
@@ -81,6 +82,21 @@ SEAT_BLOCKS: dict[str, Callable] = {}
 def register_seat_block(name: str, fn: Callable) -> None:
     """Register the builder of strategy ``name``'s own block (see :data:`SEAT_BLOCKS`)."""
     SEAT_BLOCKS[name] = fn
+
+
+def memo_words(R: np.ndarray, sids) -> int:
+    """The words the seated strategies ``sids`` need at the end of a workspace (their
+    ``WORKSPACE_WORDS``, each seated strategy's once: the kernels' generated ``workspace_words``,
+    heron_sim.strategies.dispatch), for a workspace built in Python (heron_sim.engine.pack.new_workspace)."""
+    import importlib
+
+    seated = {int(x) for x in np.asarray(sids).ravel()}
+    total = 0
+    for d in declarations():
+        if d.workspace_words and d.sid in seated:
+            module, _, fn = d.workspace_words.rpartition(".")
+            total += int(getattr(importlib.import_module(f"{__name__}.{module}"), fn)(R, len(np.asarray(sids))))
+    return total
 
 
 #: The entry point group of user strategies (see heron_sim.user_plugins and docs/strategies.md).
@@ -280,9 +296,9 @@ def _seat_heads(seating: list[str], rules=None):
             head = table[:ROW_DIR].copy()
             head[: len(params)] = params
             head[ROW_TSEAT] = holder
-            if info.seat_block:  # its own block after the tables, its offset in column 0
+            if info.seat_block:  # its own block after the tables, its offset in the row's last parameter column
                 blocks[i] = SEAT_BLOCKS[name](rules, list(seating), i, table)
-                head[0] = table.size
+                head[SEAT_BLOCK_COLUMN] = table.size
         else:
             head = seat_row(s, rules)
         heads.append(head)

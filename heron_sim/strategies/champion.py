@@ -41,8 +41,14 @@ from .expert_dp import ENTRY
 from .greedy import greedy_keep
 from .racer import race_action, square_worth
 
+#: The column of its row that says where its block starts (heron_sim.strategies.SEAT_BLOCK_COLUMN:
+#: the last parameter column; ``steps`` is the first).
+SEAT_BLOCK_COLUMN = 3
+
 NAME = "champion"
 DESCRIPTION = "Plays to win the game: each keep/stop by its chance of winning, from the worth of positions."
+PARAMS = {"steps": 1}  # steps of improvement: 1 on the racer's chains, k on those of the (k - 1)-step champion
+BOUNDS = {"steps": (1, 3)}
 SID = 7  # the kernel's id of this strategy (unique; heron_sim.strategies.dispatch)
 DECIDE = "champion_decide"  # its decision function, called by the generated dispatcher
 ORDER = 3  # where it is listed (help, "all", "ai")
@@ -186,10 +192,10 @@ def champion_action(seat, w, R, sp, ts, col):
     reroll = int(sp[U(ts), U(col + 2)])
     if reroll < 0:
         return -1
-    base = int(sp[U(seat), 0])
+    base = int(sp[U(seat), SEAT_BLOCK_COLUMN])
     law = int(sp[U(seat), U(int(sp[U(seat), U(base + CH_PTR)]) + col // ENTRY)])
-    if law < 0:
-        return race_action(seat, w, R, sp, ts, col)
+    if law < 0 or w[PMEMO_LEN] < S_WORDS:  # no law here, or a workspace without its scratch (never
+        return race_action(seat, w, R, sp, ts, col)  # written outside it: heron_sim.strategies.memo_words)
     T = int(sp[U(seat), U(base + CH_T)])
     amax = int(sp[U(seat), U(base + CH_AMAX)])
     at = w[PMEMO] + w[PMEMO_LEN] - S_WORDS  # the champion's scratch (the last words declared)
