@@ -118,27 +118,32 @@ def _same_state(seat, w, at):
 def _others_behind(seat, w, sp, base, T, at):
     """w[at + S_G + t] = G[t] * 2**G_BITS, t < T: the chance that no other seat has finished when
     the seat plays the t-th of its turns from its next one, the product over the others j of P(seat
-    j needs more than t of its own turns) (the chains' survival, summed here). Notes in w[at + S_T]
-    the horizon past which G is 0."""
+    j needs more than t of its own turns) (the chains' survival, summed here), up to the first
+    turn by which some other seat has finished for sure (its chain's span ends: its tail below
+    heron_sim.champion_tables.TAIL was dropped), noted in w[at + S_T]: past it G is 0."""
     F = int(sp[U(seat), U(base + CH_FINISH)])
     hit = int(sp[U(seat), U(base + CH_HIT)])
     nst = int(sp[U(seat), U(base + CH_STATES)])
+    spans = int(sp[U(seat), U(base + CH_SPAN)])
     g = at + S_G
-    for t in range(T):
+    end = T
+    for j in range(w[PLAYERS]):
+        if j != seat:
+            kind = int(sp[U(seat), U(base + CH_KIND + j)])
+            state = (w[U(GUIDE + j)] * 2 + (1 if w[U(READY + j)] != 0 else 0)) * F + min(w[U(POS + j)], F - 1)
+            end = min(end, max(1, int(sp[U(seat), U(spans + 2 * (kind * nst + state) + 1)])))
+    for t in range(end):
         w[U(g + t)] = ONE
     for j in range(w[PLAYERS]):
         if j == seat:
             continue
         kind = int(sp[U(seat), U(base + CH_KIND + j)])
-        state = (w[U(GUIDE + j)] * 2 + (1 if w[U(READY + j)] != 0 else 0)) * F + min(w[U(POS + j)], F - 1)
-        off = hit + (kind * nst + state) * T
+        chain = kind * nst + (w[U(GUIDE + j)] * 2 + (1 if w[U(READY + j)] != 0 else 0)) * F + min(w[U(POS + j)], F - 1)
+        off = hit + chain * T
         cum = 0.0
-        for t in range(T):
+        for t in range(int(sp[U(seat), U(spans + 2 * chain)]), end):  # before its span the chain is 0
             cum += sp[U(seat), U(off + t)]
             w[U(g + t)] = np.int64(w[U(g + t)] * max(0.0, 1.0 - cum))
-    end = T
-    while end > 1 and w[U(g + end - 1)] == 0:
-        end -= 1
     w[U(at + S_T)] = end
 
 
