@@ -218,3 +218,17 @@ def test_the_booklet_states_the_rule_today_and_with_the_change_and_the_sheet_lin
     assert "Today: The moment the last floor of a building is captured" in en
     assert f"(booklet-{vid}.fr.md)" in (folder / f"sheet-{vid}.fr.md").read_text(encoding="utf-8")
     assert f"(booklet-{vid}.en.md)" in (folder / f"sheet-{vid}.en.md").read_text(encoding="utf-8")
+
+
+def test_a_booklet_sentence_naming_a_field_it_is_not_given_is_one_error(monkeypatch):
+    """A sentence of a game's words.toml that names a field its value does not give is said, with the
+    game, the key and the language, not silently replaced by the rule's generic meaning."""
+    import pytest
+
+    from heron_sim.errors import HeronSimError
+    from heron_sim.lab import light_booklet
+
+    monkeypatch.setattr(light_booklet, "booklet_words",
+                        lambda game: {"end": {"fr": {"*": "Fin quand {nothing_like_this}."}}})
+    with pytest.raises(HeronSimError, match=r"\[booklet\.end\] \(fr\).*nothing_like_this"):
+        light_booklet.sentence("rampage", "end", "round", "fr")

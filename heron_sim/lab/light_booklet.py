@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 
+from ..errors import HeronSimError
 from .booklet import words as count_words
 
 _HEAD = {
@@ -81,8 +82,9 @@ def sentence(game, key: str, value, lang: str) -> str:
     if text:
         try:
             return text.format(**_fields(value, lang))
-        except (KeyError, IndexError):
-            pass
+        except (KeyError, IndexError) as err:  # a sentence of the game's words.toml that names no field of ours
+            raise HeronSimError(f"{game}: data/words.toml [booklet.{key}] ({lang}): the sentence {text!r} names "
+                                f"{err} that its value does not give") from None
     from ..games.base import rules_words
 
     meaning = rules_words(game).get(key, {}).get(lang, key).rstrip(".")

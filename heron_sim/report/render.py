@@ -171,9 +171,9 @@ def figure_workers(figures: int, workers: int | None = None) -> int:
 
 #: The drawings of the :func:`render_figures` call in progress in worker processes, ``(lang,
 #: plot, path)`` each: set before they are forked, which read them from here (nothing is
-#: pickled but an index); one such call at a time (:data:`_TODO_LOCK`).
-_TODO: list = []
-_TODO_LOCK = threading.Lock()
+#: pickled but an index); one such call at a time (:data:`_PENDING_LOCK`).
+_PENDING: list = []
+_PENDING_LOCK = threading.Lock()
 #: Each language's words (:class:`heron_sim.report.annex_lang.AnnexWords`) in a worker process.
 _WORDS: dict = {}
 
@@ -223,7 +223,7 @@ def _figure_worker_init(parent: int) -> None:
 
 def _figure_worker(i: int) -> list[str]:
     with _DRAWING:
-        return _draw_one(_TODO[i], _WORDS)
+        return _draw_one(_PENDING[i], _WORDS)
 
 
 def render_figures(sections: list[Section], fig_dir: Path, langs: tuple = ("en",), default: str = "en",
@@ -269,11 +269,11 @@ def render_figures(sections: list[Section], fig_dir: Path, langs: tuple = ("en",
 def _in_workers(todo: list, n: int) -> list[list[str]]:
     """Draw the drawings ``todo`` in ``n`` forked processes; each drawing's missing texts, in
     its order."""
-    global _TODO
+    global _PENDING
     from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 
-    with _TODO_LOCK:
-        _TODO = todo
+    with _PENDING_LOCK:
+        _PENDING = todo
         pool = None
         try:
             pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("fork"),
@@ -286,7 +286,7 @@ def _in_workers(todo: list, n: int) -> list[list[str]]:
                 pool.shutdown(wait=True, cancel_futures=True)
             raise
         finally:
-            _TODO = []
+            _PENDING = []
         pool.shutdown(wait=True)
     return found
 
