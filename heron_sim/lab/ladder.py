@@ -26,6 +26,7 @@ import numpy as np
 
 from ..errors import HeronSimError, RulesError
 from .changes import n_changed, rule_changes
+from .decide import race_key
 from .optuna_compat import create_trial_kwargs
 from .space import Param, build_rules
 
@@ -102,8 +103,9 @@ def combine(spec, singles: list[Entry], k: int, start: int) -> list[Entry]:
 
 def score_key(e: Entry):
     """Feasible first, then the sum over objectives of the loss (base-normalised in
-    :func:`play`), then the fewest rules changed."""
-    return (not e.feasible, e.score, e.n_changed)
+    :func:`play`), then the fewest rules changed: the lab's one race key
+    (:func:`heron_sim.lab.decide.race_key`)."""
+    return race_key(e.feasible, e.score, e.n_changed)
 
 
 def run_ladder(spec, evaluator, base_sums, ref_sums, *, played: dict, log=lambda s: None) -> list[Entry]:

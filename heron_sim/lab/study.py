@@ -25,6 +25,7 @@ import numpy as np
 from ..errors import HeronSimError
 from .metrics import METRICS, SKILL_METRICS, headline_metrics, value
 from .changes import changes_text, n_changed, rule_changes
+from .decide import dominates, goal_test, holm_over_family, pareto  # noqa: F401 - the shared decisions
 from .optuna_compat import sampler_kwargs, set_constraints
 from .space import build_rules
 from .spec import FRESH, Objective, TuneSpec
@@ -40,15 +41,6 @@ from .objectives import constraint_values, losses, panel_loss, players_of  # noq
 def loss(o: Objective, S, S_base, S_ref, spec):
     """The quantity minimised for objective ``o`` over the panel (vectorised over replicates)."""
     return panel_loss(spec, o, S, S_base, S_ref)
-
-
-def dominates(a, b) -> bool:
-    return all(x <= y for x, y in zip(a, b)) and any(x < y for x, y in zip(a, b))
-
-
-def pareto(points: list[list[float]]) -> list[int]:
-    """Indices of the non-dominated points."""
-    return [i for i, p in enumerate(points) if not any(dominates(q, p) for j, q in enumerate(points) if j != i)]
 
 
 def rank_sum(points: list[list[float]]) -> list[float]:
@@ -379,7 +371,9 @@ def search_front(spec: TuneSpec, study, base_sums=None, ladder=None) -> tuple[li
     base_key = tuple(int(x) for x in np.asarray(base_sums).ravel()) if base_sums is not None else None
     seen, cands = set(), []
     # The ladder's picks: the best entry changing at most k rules, for each k.
-    entries = sorted(ladder or [], key=lambda e: (not e.feasible, e.score, e.n_changed))
+    from .ladder import score_key
+
+    entries = sorted(ladder or [], key=score_key)
     for k in range(1, spec.ladder_max_keys + 1):
         pool = [e for e in entries if e.n_changed <= k and e.digest not in seen]
         if not pool:
@@ -512,39 +506,18 @@ def goal_decision(lv: float, lo: float, hi: float, goal: float, direction: str, 
     from scipy.stats import norm
 
     g = -goal if direction == "maximize" else goal  # losses are minimised: met when loss <= g
-    if not (math.isfinite(lv) and math.isfinite(lo) and math.isfinite(hi)):
-        return {"decision": "undecided (no interval)", "games_needed": None, "p": 1.0}
+    d = goal_test(lv, lo, hi, g, games)
+    if d["decision"] == "undecided (no interval)":
+        return {**d, "p": 1.0}
     se = max(hi - lv, 1e-12) / 1.959963984540054
     p = float(norm.sf((g - lv) / se))
-    if hi <= g:
-        return {"decision": "passes", "games_needed": games, "p": p}
-    if lo > g:
-        return {"decision": "fails (decisive)", "games_needed": games, "p": p}
-    if lv <= g and g == 0 and lv == 0 and direction in ("at_most", "at_least"):
+    if d["decision"] in ("passes", "fails (decisive)"):
+        return {**d, "games_needed": games, "p": p}  # decided at the games played
+    if d["decision"] == "undecided (underpowered)" and g == 0 and lv == 0 and direction in ("at_most", "at_least"):
         # "no worse than T" with no margin: the estimate sits on the bound (no excess), so more
         # games would not decide it; only a margin would (issue 58)
         return {"decision": "undecided (no margin)", "games_needed": None, "p": p}
-    if lv <= g:
-        need = None if g == lv else int(math.ceil(games * ((hi - lv) / (g - lv)) ** 2 - 1e-9))
-        return {"decision": "undecided (underpowered)", "games_needed": need, "p": p}
-    need = int(math.ceil(games * ((lv - lo) / (lv - g)) ** 2 - 1e-9))
-    return {"decision": "likely fails (not decisive)", "games_needed": need, "p": p}
-
-
-def holm_over_family(out: list[dict]) -> int:
-    """Holm's correction over every (variant, goal) test of the finalists: ``goal_met_holm``
-    (heron_sim.analysis.stats.holm_reject). Returns the size of the family."""
-    from ..analysis.stats import holm_reject
-
-    tests = [o for e in out for o in e["objectives"] if o.get("goal") is not None and "p_goal" in o]
-    if not tests:
-        return 0
-    reject = holm_reject([o["p_goal"] for o in tests], alpha=0.05)
-    for o, r in zip(tests, reject):
-        o["goal_met_holm"] = bool(r and o["goal_met_95"])
-    for e in out:
-        e["holm_family"] = len(tests)
-    return len(tests)
+    return {**d, "p": p}
 
 
 def moved_unfairness(e: dict, margin: float | None = None) -> list[dict]:
