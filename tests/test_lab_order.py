@@ -55,16 +55,17 @@ def test_holm_agrees_with_statsmodels():
 
 
 def test_the_lighter_games_lab_uses_the_one_holm():
-    from heron_sim.lab.light import _holm
+    from heron_sim.lab.light import holm_over_family
 
-    fin = [{"objectives": [{"goal": 1.0, "p_goal": 0.01}, {"goal": None, "p_goal": 0.0}]},
-           {"objectives": [{"goal": 1.0, "p_goal": 0.03}, {"goal": 2.0, "p_goal": 0.02}]}]
-    _holm(fin)
+    fin = [{"objectives": [{"goal": 1.0, "p_goal": 0.01, "goal_met_95": True}, {"goal": None, "p_goal": 0.0}]},
+           {"objectives": [{"goal": 1.0, "p_goal": 0.03, "goal_met_95": True},
+                           {"goal": 2.0, "p_goal": 0.02, "goal_met_95": True}]}]
+    holm_over_family(fin)
     # three goal tests: 0.01 <= 0.05/3, 0.02 <= 0.05/2, 0.03 <= 0.05/1
     assert [o.get("goal_met_holm") for e in fin for o in e["objectives"]] == [True, None, True, True]
     assert {e["holm_family"] for e in fin} == {3}
     fin[1]["objectives"][1]["p_goal"] = 0.026  # now above 0.05/2: it and every larger p fail
-    _holm(fin)
+    holm_over_family(fin)
     assert [o.get("goal_met_holm") for e in fin for o in e["objectives"]] == [True, None, False, False]
 
 

@@ -41,6 +41,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..errors import HeronSimError, RulesError
+from .decide import dominates, goal_test, holm_over_family, race_key
 from .space import Param, parse_param
 
 #: Game indices of racing rung r start at (r + 1) * FRESH: seeds the search never plays.
@@ -567,6 +568,13 @@ def _finite(x) -> float:
     return x if math.isfinite(x) else float("inf")
 
 
+def normalised_sum(losses: dict, base_losses: dict) -> float:
+    """The score of the race key: the sum over objectives of each loss divided by
+    ``max(|base loss|, 1e-9)`` (the lighter games' own normalisation: a base loss of 0, an
+    ``at_least`` goal the rulings meet, weighs that objective first)."""
+    return sum(losses[m] / max(abs(base_losses[m]), 1e-9) for m in losses)
+
+
 @dataclass
 class Candidate:
     id: str
@@ -615,8 +623,8 @@ class Study:
         return c
 
     def score(self, c: Candidate, base_losses: dict) -> tuple:
-        s = sum(c.search["losses"][m] / max(abs(base_losses[m]), 1e-9) for m in c.search["losses"])
-        return (not c.search["feasible"], s, c.n_changed)
+        """The lab's race key (:func:`heron_sim.lab.decide.race_key`) on the search games."""
+        return race_key(c.search["feasible"], normalised_sum(c.search["losses"], base_losses), c.n_changed)
 
     def run_search_phase(self) -> tuple[list[Candidate], dict, list[Candidate]]:
         """The ladder then the random trials, on the search games; returns (every candidate
@@ -701,8 +709,8 @@ class Study:
         ms = [o.metric for o in sp.objectives]
 
         def dominated(c):
-            return any(all(d.search["losses"][m] <= c.search["losses"][m] for m in ms)
-                       and any(d.search["losses"][m] < c.search["losses"][m] for m in ms) for d in feas if d is not c)
+            return any(dominates([d.search["losses"][m] for m in ms], [c.search["losses"][m] for m in ms])
+                       for d in feas if d is not c)
 
         nd = sorted([c for c in feas if not dominated(c)], key=lambda c: self.score(c, base_j["losses"]))
         rest = sorted(played, key=lambda c: self.score(c, base_j["losses"]))
@@ -728,8 +736,7 @@ class Study:
 
             def key(c):
                 j = judged[c.id]
-                s = sum(j["losses"][m] / max(abs(base_j["losses"][m]), 1e-9) for m in j["losses"])
-                return (not j["feasible"], s, c.n_changed)
+                return race_key(j["feasible"], normalised_sum(j["losses"], base_j["losses"]), c.n_changed)
 
             ranked = sorted(alive, key=key)
             keep = ranked[:sp.keep]
@@ -845,36 +852,15 @@ def evidence(spec: LightSpec, cands: list[Candidate], base_g: list[Games], games
         e["meets"] = bool(goals) and e["goals_met_95"] == len(goals) and e["feasible"]
         e["page"] = page_check(spec, games[c.id], Ws, n)
         out.append(e)
-    _holm(out)
+    holm_over_family(out)  # one-sided bootstrap p of "the loss exceeds the goal" (p_goal above)
     return designer_order(spec, out), base
 
 
 def _decision(est, lo, hi, goal, n) -> dict:
-    if hi <= goal:
-        d, need = "passes", None
-    elif lo > goal:
-        d, need = "fails (decisive)", None
-    elif est <= goal:
-        d = "undecided (underpowered)"
-        hw = hi - est
-        need = int(math.ceil(n * (hw / max(goal - est, 1e-12)) ** 2)) if goal > est else None
-    else:
-        d = "likely fails (not decisive)"
-        hw = est - lo
-        need = int(math.ceil(n * (hw / max(est - goal, 1e-12)) ** 2))
-    return {"decision": d, "goal_met": est <= goal, "goal_met_95": hi <= goal, "games_needed": need}
-
-
-def _holm(finalists: list[dict]) -> None:
-    """Holm's correction over every goal test of the finalists (one-sided bootstrap p of "the
-    loss exceeds the goal": the share of replicates past it)."""
-    from ..analysis.stats import holm_reject
-
-    tests = [o for e in finalists for o in e["objectives"] if o["goal"] is not None]
-    for o, ok in zip(tests, holm_reject([o["p_goal"] for o in tests], alpha=0.05)):
-        o["goal_met_holm"] = bool(ok)
-    for e in finalists:
-        e["holm_family"] = len(tests)
+    """The lab's goal test (:func:`heron_sim.lab.decide.goal_test`) of a loss against its goal
+    (the goal is on the loss: met when ``est <= goal``), with whether the estimate meets it and
+    whether it does with 95 % confidence."""
+    return {**goal_test(est, lo, hi, goal, n), "goal_met": est <= goal, "goal_met_95": hi <= goal}
 
 
 def designer_order(spec: LightSpec, fin: list[dict]) -> list[dict]:
