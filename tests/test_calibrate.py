@@ -35,6 +35,7 @@ def _rules(mode="8d8", players=4):
 @pytest.mark.exact
 @pytest.mark.parametrize("mode,seating", [
     ("8d8", ["greedy", "expert", "prudent", "racer", "novice"]),
+    ("8d8", ["champion", "racer", "expert"]),  # its scratch is in the recorder's workspace too
     pytest.param("10d6", ["casual", "random", "regular"], marks=pytest.mark.slow),  # make test-slow
 ])
 def test_logged_games_are_the_simulated_games(mode, seating):

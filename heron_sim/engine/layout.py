@@ -55,7 +55,7 @@ X_EXTRA_ROLLS = X_START + MAX_SEATS  # [MAX_SEATS] first_turn_extra_rolls by sea
 # Rules by guide (heron_sim.rules.Rules.guides): R is then 8 rows of rules_length(finish) words,
 # the game's rules first, then the rules of the turn of guide g's holder (row g + 1); the turn
 # slot reads the row of the guide its player holds at its start (heron_sim.loop.game.play_slot).
-R_ROWS = X_EXTRA_ROLLS + MAX_SEATS  # row length if R holds rows by guide (read in row 0), else 0
+R_ROWS = X_EXTRA_ROLLS + MAX_SEATS  # row length if R holds rows by guide (read in row 0), else 0; -1 in a guide's row
 R_TSET = R_ROWS + 1   # in each row: which block of the strategies' parameter rows (sp) holds the
                       # tables of its rules (heron_sim.rules.Rules.turn_rows; 0 without rules by guide)
 R_BOARD = R_TSET + 1  # [finish] square effect codes

@@ -19,6 +19,7 @@ def pack_rules(rules) -> np.ndarray:
     rows = [_pack_row(rules.guide_rules(-1))] + [_pack_row(rules.guide_rules(g)) for g in range(7)]
     for g in range(7):
         rows[g + 1][L.R_TSET] = set_of[g]
+        rows[g + 1][L.R_ROWS] = -1  # a guide's row: a turn's rules under rules by guide (not sliced again)
     R = np.concatenate(rows)
     R[L.R_ROWS] = rows[0].size
     return R

@@ -90,10 +90,12 @@ def memo_words(R: np.ndarray, sids) -> int:
     heron_sim.strategies.dispatch), for a workspace built in Python (heron_sim.engine.pack.new_workspace)."""
     import importlib
 
+    from .dispatch import PLUGIN
+
     seated = {int(x) for x in np.asarray(sids).ravel()}
     total = 0
-    for d in declarations():
-        if d.workspace_words and d.sid in seated:
+    for d in declarations():  # a plug-in may hand its decisions to any strategy (the dispatcher's rule)
+        if d.workspace_words and (d.sid in seated or PLUGIN in seated):
             module, _, fn = d.workspace_words.rpartition(".")
             total += int(getattr(importlib.import_module(f"{__name__}.{module}"), fn)(R, len(np.asarray(sids))))
     return total

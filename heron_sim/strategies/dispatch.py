@@ -66,9 +66,12 @@ def fused_source(decls) -> list[str]:
             lines += [f"    if sid == {d.sid}:", f"        return {d.fused_score.rpartition('.')[2]}(seat, w, R)"]
     lines += ["    return SCORE_GENERIC", "", "", "@hot", "def workspace_words(R, sids):", "    words = 0"]
     # each seated strategy's words once, one after the other in the declarations' order (its region
-    # starts where the earlier ones' end: prudent's memo at w[PMEMO], the champion's scratch last)
+    # starts where the earlier ones' end: prudent's memo at w[PMEMO], the champion's scratch last);
+    # a plug-in seat may hand its decisions to any declared strategy (the turn log's recorder,
+    # heron_sim.playtest.record, does): with one seated, every strategy's words are there
     for d in (d for d in decls if d.workspace_words):
-        lines += ["    seated = False", "    for s in range(sids.shape[0]):", f"        if sids[s] == {d.sid}:",
+        lines += ["    seated = False", "    for s in range(sids.shape[0]):",
+                  f"        if sids[s] == {d.sid} or sids[s] == {PLUGIN}:",
                   "            seated = True", "    if seated:",
                   f"        words += {d.workspace_words.rpartition('.')[2]}(R, sids.shape[0])"]
     lines += ["    return words", ""]

@@ -178,9 +178,12 @@ def memo_rerolls(seat, w, R, sp, f, h, size0, target, s0, guide, n, anxiety):
     """:func:`_rerolls`, remembered in the workspace's memo (w[PMEMO], 2 bits an answer: 0 not
     known yet, 1 stop, 2 reroll). Its answer depends on these numbers only, given the rules and
     the seat's risk, which do not change within a batch: whether the target is the guide's
-    animal (the doubling) and whether a ready Taureau adds its bonus stand for the guide."""
+    animal (the doubling) and whether a ready Taureau adds its bonus stand for the guide. No memo
+    under rules by guide (its words are 0 there, :func:`memo_words`; the turn's rules are a
+    guide's row, R_ROWS -1, heron_sim.engine.pack): the workspace's words may then be another
+    strategy's (the champion's scratch), never prudent's."""
     words = w[PMEMO_LEN]
-    if words == 0:
+    if words == 0 or R[R_ROWS] != 0:
         return _rerolls(seat, w, R, sp, f, h, size0, target, s0)
     dbl = 1 if target == guide else 0
     bull = 1 if guide == TAUREAU and w[U(READY + seat)] != 0 else 0
