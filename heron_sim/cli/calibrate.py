@@ -98,6 +98,9 @@ MESSAGES = (
     "Powers used: not tallied.",
     "Details (model terms): caution {v} (95 % profile likelihood, temp profiled: {t} at the top); forget assumed {f}; {n} turns, {g} games, {pl} players a game, {mode}.",
     "Details (model terms):",
+    "Against the champion (the player that plays to win): your players lose {v} {u} of winning chance per decision to reroll or stop ({n} decisions, {g} games); {who} loses {r} in simulated games at the same table.",
+    "Winning chance lost per decision: not measured, the log does not record the table (columns squares, guides, guides_ready: docs/calibrate.md; simulate --log-turns writes them).",
+    "Winning chance lost per decision: not measured under rules by guide yet.",
     "within the target", "too long", "too short", "no target",
 )
 
@@ -156,6 +159,8 @@ def words(doc: dict, lang: str = "fr") -> str:
             out.append(_("The interval reaches the boldest value tried: they reroll nearly whenever they may.", lang))
         if e.get("high_at_grid_end") and e["high"] > 0:
             out.append(_("The interval reaches the most timid value tried: they stop nearly at once.", lang))
+    if not tally:
+        out.append(_loss_words(doc.get("loss_per_decision"), lang))
     s = doc["seconds_per_turn"]
     L = doc.get("length")
     if s is None:
@@ -233,6 +238,26 @@ def words(doc: dict, lang: str = "fr") -> str:
                     n=_n(turns, 0, lang), g=_n(math.ceil(turns / (doc["turns"] / max(doc["games"], 1))), 0, lang),
                     have=have))
     return "\n".join(out)
+
+
+def _loss_words(loss: dict | None, lang: str) -> str:
+    """The logged players' loss of winning chance per decision against the champion, beside
+    the nearest rung's own (heron_sim.playtest._loss), or why it was not measured."""
+    if loss is None or not loss["measured"]:
+        if loss is not None and loss["why"] == "rules by guide":
+            return _("Winning chance lost per decision: not measured under rules by guide yet.", lang)
+        return _("Winning chance lost per decision: not measured, the log does not record the table (columns squares, "
+                 "guides, guides_ready: docs/calibrate.md; simulate --log-turns writes them).", lang)
+    ref = loss["rung_loss"]
+    # French: "point" below 2 (0,42 point), English: "points" but for exactly 1
+    unit = ("point" if abs(loss["points"]) < 2 else "points") if lang == "fr" else \
+        ("point" if round(loss["points"], 2) == 1 else "points")
+    return _("Against the champion (the player that plays to win): your players lose {v} {u} of winning chance "
+             "per decision to reroll or stop ({n} decisions, {g} games); {who} loses {r} in simulated games at the "
+             "same table.", lang).format(
+        v=_ci(loss["points"], loss["low"], loss["high"], 2, lang), u=unit, n=_n(loss["decisions"], 0, lang),
+        g=_n(loss["games"], 0, lang), who=WHO[lang].get(loss["rung"], loss["rung"]),
+        r=_ci(ref["points"], ref["low"], ref["high"], 2, lang))
 
 
 #: the half-widths of a useful interval of the full log's parameters

@@ -2,7 +2,8 @@
 
 Columns (``COLUMNS``; ``REQUIRED`` must be present, the others may be left out or blank)::
 
-    game,turn,seat,player,guide,ready,roll,rolls_left,dice,decision,choice,kept,die,detail,seconds
+    game,turn,seat,player,guide,ready,roll,rolls_left,dice,decision,choice,kept,die,detail,seconds,
+    squares,guides,guides_ready,protected
 
 Lines starting with ``#`` are comments (a simulated log says so in its first lines). Every bad
 row is one :class:`~heron_sim.errors.HeronSimError` naming the file, its line and the column.
@@ -33,7 +34,12 @@ from .values import (
 )
 
 COLUMNS = ("game", "turn", "seat", "player", "guide", "ready", "roll", "rolls_left", "dice", "decision",
-           "choice", "kept", "die", "detail", "seconds")
+           "choice", "kept", "die", "detail", "seconds", "squares", "guides", "guides_ready", "protected")
+#: The table at the decision, every seat in seat order (optional; the first three go together,
+#: ``protected`` blank or absent is no pawn protected): what each option's chance of winning
+#: depends on (heron_sim.playtest.chances).
+TABLE_COLUMNS = ("squares", "guides", "guides_ready")
+PROTECTED = "protected"
 REQUIRED = ("game", "turn", "seat", "guide", "ready", "roll", "dice", "decision", "choice")
 #: decision kind -> its name in the log
 DECISIONS = {D_KEEP: "keep", D_POWER: "power", D_EAGLE_PICK: "eagle_face", D_LION: "lion",
@@ -94,8 +100,13 @@ def record_rows(records: np.ndarray, game: int, seating: list[str], R: np.ndarra
             dice = roll = left = ""  # another seat's turn: its dice are not this decision's
         else:
             choice = "yes" if result == 1 else "no"
+        p = int(x[rec.R_PLAYERS])
         rows.append([str(game), str(int(x[rec.R_TURN])), str(seat), seating[seat], ANIMALS[guide],
-                     str(int(x[rec.R_READY])), roll, left, dice, name, choice, kept, die, detail, ""])
+                     str(int(x[rec.R_READY])), roll, left, dice, name, choice, kept, die, detail, "",
+                     " ".join(str(int(x[rec.R_SQUARES + j])) for j in range(p)),
+                     " ".join(ANIMALS[int(x[rec.R_GUIDES + j])] for j in range(p)),
+                     " ".join(str(int(x[rec.R_READIES + j])) for j in range(p)),
+                     " ".join(str(int(x[rec.R_PROTS + j])) for j in range(p))])
     return rows
 
 
@@ -130,6 +141,13 @@ class Log:
     player: list[str]
     seconds: np.ndarray               # NaN where not logged
     comments: list[str] = field(default_factory=list)
+    #: the table at each decision (TABLE_COLUMNS): its number of players (0 where not logged),
+    #: every seat's square, guide and readiness (int64[m, 7] each)
+    table_players: np.ndarray | None = None
+    squares: np.ndarray | None = None
+    guides: np.ndarray | None = None
+    readies: np.ndarray | None = None
+    protected: np.ndarray | None = None
 
     def __len__(self) -> int:
         return len(self.kind)
@@ -221,6 +239,16 @@ def read_log(path: str | Path, rules) -> Log:
     comments, body, head_line, header = csv_header(name, text, COLUMNS, REQUIRED, "docs/calibrate.md")
     out = {k: [] for k in ("lines", "kind", "choice", "kept", "nominal", "game", "turn", "seat", "seconds")}
     players: list[str] = []
+    present = [c for c in TABLE_COLUMNS if c in header]
+    if present and len(present) != len(TABLE_COLUMNS):
+        missing = ", ".join(c for c in TABLE_COLUMNS if c not in header)
+        raise HeronSimError(f"{name}: line {head_line}: the table's columns go together: {', '.join(present)} "
+                            f"without {missing} (docs/calibrate.md)")
+    if PROTECTED in header and not present:
+        raise HeronSimError(f"{name}: line {head_line}: protected without squares, guides, guides_ready "
+                            "(docs/calibrate.md)")
+    tables = []  # (players, squares[7], guides[7], readies[7], protected[7]) of each row
+    game_players: dict[int, int] = {}
     states = []
     patience: dict[tuple, int] = {}  # (game, turn, seat) -> the animal Patience set this turn
     deer: dict[tuple, tuple] = {}  # (game, turn, seat) -> (die, animal) the Deer set this turn
@@ -337,6 +365,8 @@ def read_log(path: str | Path, rules) -> Log:
                 row.fail("seconds", f"{raw_sec!r} is not a number")
             if not (sec >= 0 and math.isfinite(sec)):
                 row.fail("seconds", f"{raw_sec}; allowed: a number of seconds >= 0")
+        tables.append(_table(row, seat, guide, ready, rules, game_players, game)
+                      if present else _NO_TABLE)
         states.append(s)
         for k, v in (("lines", line), ("kind", kind), ("choice", choice), ("kept", kept_mask),
                      ("nominal", nominal), ("game", game), ("turn", turn), ("seat", seat), ("seconds", sec)):
@@ -346,7 +376,49 @@ def read_log(path: str | Path, rules) -> Log:
         raise HeronSimError(f"{name}: no decision rows after the header")
     arr = {k: np.asarray(v, dtype=np.float64 if k == "seconds" else np.int64) for k, v in out.items()}
     return Log(name, n_dice, arr["lines"], arr["kind"], arr["choice"], np.vstack(states), arr["kept"],
-               arr["nominal"], arr["game"], arr["turn"], arr["seat"], players, arr["seconds"], comments)
+               arr["nominal"], arr["game"], arr["turn"], arr["seat"], players, arr["seconds"], comments,
+               np.array([t[0] for t in tables], dtype=np.int64),
+               *(np.array([t[k] for t in tables], dtype=np.int64).reshape(len(tables), 7) for k in (1, 2, 3, 4)))
+
+
+_NO_TABLE = (0, (0,) * 7, (0,) * 7, (0,) * 7, (0,) * 7)
+
+
+def _table(row: _Row, seat: int, guide: int, ready: int, rules, game_players: dict, game: int):
+    """The table at a row's decision from its ``squares``, ``guides``, ``guides_ready`` and
+    ``protected`` (all blank: not logged for this row): every seat's square (0 .. the finish - 1),
+    guide, 1/0 ready and 1/0 protected (blank: none), as many as the game's players (2..7, the
+    same on every row of a game), the row's own seat agreeing with its ``guide`` and ``ready``."""
+    cells = {c: row.get(c).split() for c in TABLE_COLUMNS}
+    prot = row.get(PROTECTED).split()
+    if not any(cells.values()):
+        if prot:
+            row.fail(PROTECTED, "given without squares, guides and guides_ready")
+        return _NO_TABLE
+    counts = {c: len(v) for c, v in cells.items()}
+    p = counts["squares"]
+    known = game_players.get(game, -1)
+    if len(set(counts.values())) != 1:
+        row.fail("guides", f"{counts['squares']} squares, {counts['guides']} guides and "
+                           f"{counts['guides_ready']} in guides_ready: one of each per seat")
+    if not 2 <= p <= 7:
+        row.fail("squares", f"{p} seats; allowed: 2..7 (one square per seat, in seat order)")
+    if known not in (-1, p):
+        row.fail("squares", f"{p} seats; the earlier rows of game {game} have {known}")
+    game_players[game] = p
+    if seat >= p:
+        row.fail("seat", f"{seat}; the table has {p} seats (0..{p - 1})")
+    squares = [row.integer("squares", 0, rules.finish - 1, raw=t) for t in cells["squares"]]
+    guides = [row.animal("guides", t) for t in cells["guides"]]
+    readies = [row.integer("guides_ready", 0, 1, raw=t) for t in cells["guides_ready"]]
+    if prot and len(prot) != p:
+        row.fail(PROTECTED, f"{len(prot)} values for {p} seats (one 1/0 per seat, or blank: none protected)")
+    protected = [row.integer(PROTECTED, 0, 1, raw=t) for t in prot] if prot else [0] * p
+    if guides[seat] != guide or readies[seat] != ready:
+        row.fail("guides", f"seat {seat} holds {ANIMALS[guides[seat]]} ({readies[seat]}) here and "
+                           f"{ANIMALS[guide]} ({ready}) in guide and ready")
+    pad = (0,) * (7 - p)
+    return p, tuple(squares) + pad, tuple(guides) + pad, tuple(readies) + pad, tuple(protected) + pad
 
 
 def _check_deer(row: _Row, off: list, guide: int, ready: int, used) -> None:
@@ -376,4 +448,4 @@ def _face_index(R, die: int, animal: int) -> int:
     return -1
 
 
-__all__ = ["COLUMNS", "REQUIRED", "DECISIONS", "Log", "read_log", "record_rows", "csv_lines", "MAX_DICE"]
+__all__ = ["COLUMNS", "REQUIRED", "TABLE_COLUMNS", "PROTECTED", "DECISIONS", "Log", "read_log", "record_rows", "csv_lines", "MAX_DICE"]

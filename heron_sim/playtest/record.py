@@ -13,7 +13,8 @@ The seat rows get ``EXTRA`` columns at their end: the row's own column 0 (the pl
 takes its place), the seat's strategy id, the address of the strategies' ``decide``, the buffer's
 address and its capacity in records. Nothing is read from the games but what a person at the
 table sees: the guide, whether it is ready, the roll, the rolls left, the dice showing, the
-choice made.
+choice made, and the table (every seat's square, guide, whether it is ready and whether its pawn is protected: what the chance
+of winning of each option depends on, heron_sim.playtest.chances).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from .. import _numba_cache as cache
 from ..engine.jit import hot
 from ..engine.layout import (
     ACTIVE, C_PLAYED, D_KEEP, EAGLE_DIE, EAGLE_FACES, FACE, FREE, FRESH, GUIDE, KEEP, MAX_DICE,
-    MAX_EAGLE_DRAWS, NDICE, NOMINAL, READY, ROLL, ROLLS_LEFT, ROW, SID, STATUS,
+    MAX_EAGLE_DRAWS, NDICE, NOMINAL, PLAYERS, POS, PROT, READY, ROLL, ROLLS_LEFT, ROW, SID, STATUS,
 )
 from ..strategies.decide_c import _view1, _view2
 from ..strategies.dispatch import ADDRESS_COLUMN
@@ -42,7 +43,12 @@ R_ACTIVE = R_KEPT + 1                    # the seat whose turn it is
 R_FACE = R_ACTIVE + 1                    # [MAX_DICE]
 R_STATUS = R_FACE + MAX_DICE             # [MAX_DICE]
 R_FRESH = R_STATUS + MAX_DICE            # [MAX_DICE]
-REC = R_FRESH + MAX_DICE
+R_PLAYERS = R_FRESH + MAX_DICE           # the table's number of players
+R_SQUARES = R_PLAYERS + 1                # [7] every seat's square (its pawn, before this turn moves it)
+R_GUIDES = R_SQUARES + 7                 # [7] every seat's guide card
+R_READIES = R_GUIDES + 7                 # [7] every seat's guide ready (1) or exhausted (0)
+R_PROTS = R_READIES + 7                  # [7] every seat's pawn protected (1) or not
+REC = R_PROTS + 7
 HEAD = 2  # buffer[0]: records written; buffer[1]: 1 when a record did not fit
 
 
@@ -84,6 +90,12 @@ def _record(kind, seat, result, w, buf, cap):
                 mask |= 1 << i
     buf[o + R_KEPT] = mask
     buf[o + R_ACTIVE] = w[ACTIVE]
+    buf[o + R_PLAYERS] = w[PLAYERS]
+    for j in range(w[PLAYERS]):
+        buf[o + R_SQUARES + j] = w[POS + j]
+        buf[o + R_GUIDES + j] = w[GUIDE + j]
+        buf[o + R_READIES + j] = 1 if w[READY + j] != 0 else 0
+        buf[o + R_PROTS + j] = 1 if w[PROT + j] != 0 else 0
     for i in range(MAX_DICE):
         buf[o + R_FACE + i] = w[FACE + i]
         buf[o + R_STATUS + i] = w[STATUS + i]

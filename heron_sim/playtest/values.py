@@ -50,29 +50,37 @@ V_WIDTH = 11
 
 
 @njit(cache=True)
+def lay_out(w, seat, state, m):
+    """Lay the decision of row ``m`` of ``state`` out in workspace ``w`` for ``seat``: its guide,
+    readiness, rolls, the dice with their status; the look-up's memo cleared."""
+    n = state[m, S_NDICE]
+    w[NDICE] = n
+    w[GUIDE + seat] = state[m, S_GUIDE]
+    w[READY + seat] = state[m, S_READY]
+    w[ROLLS_LEFT] = state[m, S_ROLLS_LEFT]
+    w[ROLL] = state[m, S_ROLL]
+    w[PATIENCE] = state[m, S_PATIENCE]
+    w[MEMO] = 0
+    w[MEMO + 1] = 0
+    for i in range(16):
+        w[FACE + i] = state[m, S_FACE + i] if i < n else 0
+        w[STATUS + i] = state[m, S_STATUS + i] if i < n else 0
+        w[FRESH + i] = state[m, S_FRESH + i] if i < n else 0
+        w[KEEP + i] = 0
+    for k in range(6):
+        w[EAGLE_FACES + k] = state[m, S_EAGLE_FACES + k]
+    w[EAGLE_DIE] = state[m, S_EAGLE_DIE]
+
+
+@njit(cache=True)
 def evaluate(R, sp, state, out):
     w = np.zeros(HEADER + 64, dtype=np.int64)
     seat = 0
     w[PLAYERS] = 2
     for m in range(state.shape[0]):
         n = state[m, S_NDICE]
-        w[NDICE] = n
-        w[GUIDE] = state[m, S_GUIDE]
-        w[READY] = state[m, S_READY]
+        lay_out(w, 0, state, m)
         w[GUIDE + 1] = 6 if state[m, S_GUIDE] != 6 else 5
-        w[ROLLS_LEFT] = state[m, S_ROLLS_LEFT]
-        w[ROLL] = state[m, S_ROLL]
-        w[PATIENCE] = state[m, S_PATIENCE]
-        w[MEMO] = 0
-        w[MEMO + 1] = 0
-        for i in range(16):
-            w[FACE + i] = state[m, S_FACE + i] if i < n else 0
-            w[STATUS + i] = state[m, S_STATUS + i] if i < n else 0
-            w[FRESH + i] = state[m, S_FRESH + i] if i < n else 0
-            w[KEEP + i] = 0
-        for k in range(6):
-            w[EAGLE_FACES + k] = state[m, S_EAGLE_FACES + k]
-        w[EAGLE_DIE] = state[m, S_EAGLE_DIE]
         for j in range(V_WIDTH):
             out[m, j] = 0.0
         kind = state[m, S_KIND]

@@ -1,0 +1,212 @@
+"""Each logged keep-or-stop decision valued in chances of winning, as the champion values it, and
+a player's loss of winning chance per decision against the champion (heron_sim.playtest.chances;
+issue 57 items 4 and 5).
+
+- exact: the champion's own logged decisions cost nothing against itself (the valuation is the
+  champion's, row for row); an expert's logged reroll keeps the expert's best keep, and its chance
+  read from the law of the kept dice is that of the champion's reroll (a wrong decoding of the
+  kept dice's law fails it); the interval's arithmetic by hand;
+- statistical: the novice loses more winning chance per decision than the regular player, with
+  intervals apart (fixed seeds);
+- the table's columns: every bad one is one line naming the file, the line and the column.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from heron_sim.errors import HeronSimError
+from heron_sim.playtest import log_turns
+from heron_sim.playtest.chances import C_BEST, C_FLAG, C_LOGGED, C_REROLL, C_STOP, VALUED, log_chances, loss_of
+from heron_sim.playtest.log import read_log
+from heron_sim.rules import Rules
+
+
+def _log(tmp_path, rules, games, seed, seating, name="log.csv"):
+    path = tmp_path / name
+    path.write_text(log_turns(rules, games, seed, seating).text, encoding="utf-8")
+    return read_log(path, rules)
+
+
+@pytest.fixture(scope="module")
+def champion_log(tmp_path_factory):
+    rules = Rules.build(mode="8d8", players=2)
+    log = _log(tmp_path_factory.mktemp("ch"), rules, 40, 11, "champion,racer")
+    return rules, log, log_chances(log, rules, "racer")
+
+
+@pytest.mark.exact
+def test_the_champion_loses_nothing_against_itself(champion_log):
+    """Seat 0's decisions (the champion, valued at the same table: a racer opposite) are the
+    champion's own choices at every valued decision: its loss is 0, row for row."""
+    rules, log, v = champion_log
+    mine = (log.seat == 0) & (v[:, C_FLAG] == VALUED)
+    assert mine.sum() > 500
+    rerolled = v[mine, C_REROLL] > v[mine, C_STOP] + 1e-12
+    assert (rerolled == (log.choice[mine] == 1)).all()
+    assert np.abs(v[mine, C_BEST] - v[mine, C_LOGGED]).max() <= 1e-12
+    loss = loss_of(v, log.game, log.seat == 0)
+    assert loss.points == 0.0 and loss.agree == 1.0
+    # the racer opposite does not play as the champion: it loses some
+    other = loss_of(v, log.game, log.seat == 1)
+    assert other.decisions > 500 and other.agree < 1.0 and other.points > 0
+
+
+@pytest.mark.exact
+def test_a_logged_reroll_is_valued_from_the_law_of_the_dice_kept(tmp_path):
+    """An expert rerolls with its best keep: the chance read from the law of the dice it kept is
+    the champion's reroll's (the same law), at every reroll; a stop is valued as stopping."""
+    rules = Rules.build(mode="8d8", players=3)
+    log = _log(tmp_path, rules, 12, 3, "expert,expert,expert")
+    v = log_chances(log, rules, "expert")
+    ok = v[:, C_FLAG] == VALUED
+    rr = ok & (log.choice == 1)
+    st = ok & (log.choice == 0)
+    assert rr.sum() > 300 and st.sum() > 20  # the expert stops with a roll left rarely
+    assert np.abs(v[rr, C_LOGGED] - v[rr, C_REROLL]).max() <= 1e-12
+    assert (v[st, C_LOGGED] == v[st, C_STOP]).all()
+    both = v[ok][:, [C_STOP, C_REROLL]]
+    assert (both >= 0).all() and (both <= 1 + 1e-12).all()  # chances (a law's mass sums to 1 within rounding)
+
+
+@pytest.mark.exact
+def test_another_keep_has_its_own_law(tmp_path):
+    """A reroll that keeps other dice than the expert's best keep is valued from its own law:
+    the novice's keeps are the expert's (its family has no keep errors), so its rerolls equal the
+    champion's reroll; moving one kept die to the rerolled ones changes the chance."""
+    rules = Rules.build(mode="8d8", players=2)
+    log = _log(tmp_path, rules, 10, 5, "novice,novice")
+    v = log_chances(log, rules, "novice")
+    rr = np.flatnonzero((v[:, C_FLAG] == VALUED) & (log.choice == 1) & (log.kept != 0))
+    assert rr.size > 100
+    assert np.abs(v[rr, C_LOGGED] - v[rr, C_REROLL]).max() <= 1e-12
+    changed = 0
+    for i in rr[:60]:
+        kept = int(log.kept[i])
+        low = kept & -kept  # one kept die rerolled instead
+        log.kept[i] = kept ^ low
+    w = log_chances(log, rules, "novice")
+    moved = rr[:60][w[rr[:60], C_FLAG] == VALUED]
+    changed = int((np.abs(w[moved, C_LOGGED] - v[moved, C_LOGGED]) > 1e-9).sum())
+    assert changed >= 0.8 * moved.size
+
+
+def test_the_interval_takes_the_games_as_clusters():
+    """Mean loss = total loss / decisions; variance G/(G-1) * sum_g (L_g - mean n_g)^2 / N^2."""
+    v = np.zeros((5, 5))
+    v[:, C_FLAG] = VALUED
+    v[:, C_BEST] = [0.5, 0.5, 0.5, 0.5, 0.5]
+    v[:, C_LOGGED] = [0.5, 0.49, 0.47, 0.5, 0.5]
+    game = np.array([0, 0, 1, 1, 2])
+    loss = loss_of(v, game)
+    per = np.array([1.0, 3.0, 0.0])  # points lost by game
+    n = np.array([2, 2, 1])
+    mean = per.sum() / n.sum()
+    half = 1.959963984540054 * math.sqrt(3 / 2 * ((per - mean * n) ** 2).sum() / n.sum() ** 2)
+    assert loss.points == pytest.approx(mean, abs=1e-12)
+    assert loss.low == pytest.approx(mean - half, abs=1e-12) and loss.high == pytest.approx(mean + half, abs=1e-12)
+    assert loss.decisions == 5 and loss.games == 3 and loss.agree == pytest.approx(3 / 5)
+    v[:, C_FLAG] = 0
+    assert loss_of(v, game) is None
+
+
+@pytest.mark.statistical
+def test_the_novice_loses_more_than_the_regular_player(tmp_path):
+    """Four-player tables of one rung each (fixed seeds, 60 games): the novice's loss per decision
+    lies above the regular player's, their 95 % intervals apart; both above 0."""
+    rules = Rules.build(mode="8d8", players=4)
+    out = {}
+    for rung in ("novice", "regular"):
+        log = _log(tmp_path, rules, 60, 21, ",".join([rung] * 4), name=f"{rung}.csv")
+        out[rung] = loss_of(log_chances(log, rules, rung), log.game)
+    assert out["regular"].low > 0
+    assert out["novice"].low > out["regular"].high, out
+
+
+# ---------------------------------------------------------------- the table's columns
+HEAD = "game,turn,seat,guide,ready,roll,dice,decision,choice,kept,squares,guides,guides_ready,protected"
+GOOD = "0,1,0,loup,1,1,taureau taureau loup taureau cerf serpent cerf serpent,keep,stop,,12 30,loup cerf,1 0,0 0"
+
+
+def _bad(tmp_path, head, row):
+    p = tmp_path / "t.csv"
+    p.write_text(f"{head}\n{row}\n", encoding="utf-8")
+    with pytest.raises(HeronSimError) as err:
+        read_log(p, Rules.build(mode="8d8", players=2))
+    msg = str(err.value)
+    assert "\n" not in msg and str(p) in msg
+    return msg
+
+
+def test_a_good_table_is_read(tmp_path):
+    p = tmp_path / "t.csv"
+    p.write_text(f"{HEAD}\n{GOOD}\n", encoding="utf-8")
+    log = read_log(p, Rules.build(mode="8d8", players=2))
+    assert log.table_players.tolist() == [2]
+    assert log.squares[0, :2].tolist() == [12, 30] and log.readies[0, :2].tolist() == [1, 0]
+
+
+@pytest.mark.parametrize("change,words", [
+    (lambda r: r.replace(",12 30,", ",12 30 4,"), "one of each per seat"),
+    (lambda r: r.replace(",12 30,", ",12 63,"), "allowed: 0..62"),
+    (lambda r: r.replace(",12 30,", ",12 x,"), "not a whole number"),
+    (lambda r: r.replace(",loup cerf,", ",cerf loup,"), "seat 0 holds cerf"),
+    (lambda r: r.replace(",loup cerf,", ",loup chat,"), "not an animal"),
+    (lambda r: r.replace(",1 0,0 0", ",1 2,0 0"), "guides_ready: 2"),
+    (lambda r: r.replace(",1 0,0 0", ",1 0,0 0 1"), "values for 2 seats"),
+    (lambda r: r.replace(",12 30,loup cerf,1 0,0 0", ",,,,1 0"), "without squares"),
+    (lambda r: r.replace(",12 30,loup cerf,1 0,", ",12,loup,1,"), "allowed: 2..7"),
+    (lambda r: r.replace("0,1,0,loup", "0,1,2,loup"), "the table has 2 seats"),
+])
+def test_a_bad_table_is_one_line(tmp_path, change, words):
+    assert words in _bad(tmp_path, HEAD, change(GOOD))
+
+
+def test_the_table_columns_go_together(tmp_path):
+    head = HEAD.replace(",guides_ready,protected", "")
+    row = GOOD.rsplit(",", 2)[0]
+    assert "go together" in _bad(tmp_path, head, row)
+
+
+def test_a_game_keeps_its_number_of_players(tmp_path):
+    second = GOOD.replace(",12 30,loup cerf,1 0,0 0", ",12 30 5,loup cerf lion,1 0 1,0 0 0")
+    p = tmp_path / "t.csv"
+    p.write_text(f"{HEAD}\n{GOOD}\n{second}\n", encoding="utf-8")
+    with pytest.raises(HeronSimError, match="the earlier rows of game 0 have 2"):
+        read_log(p, Rules.build(mode="8d8", players=2))
+
+
+# ---------------------------------------------------------------- calibrate
+@pytest.mark.cli
+def test_calibrate_reports_the_loss_against_the_champion_and_the_rung(tmp_path):
+    """The shipped sample records the table: calibrate values its keep-or-stop decisions in
+    chances (the same figure as the library's), beside the nearest rung's own loss; the same log
+    without the table's columns says, in words, that the loss was not measured and why."""
+    import json
+
+    from heron_sim.playtest import calibrate
+    from tests.helpers import ROOT, cli
+
+    sample = ROOT / "experiments" / "playtest-sample.csv"
+    rules = Rules.build(mode="8d8", players=4)
+    doc = calibrate(sample, rules)
+    loss = doc["loss_per_decision"]
+    assert loss["measured"] and loss["rung"] == doc["nearest_rung"] == "casual"
+    log = read_log(sample, rules)
+    mine = loss_of(log_chances(log, rules, "casual"), log.game)
+    assert loss["points"] == pytest.approx(mine.points, abs=1e-12) and loss["decisions"] == mine.decisions
+    assert loss["low"] < loss["points"] < loss["high"] and loss["rung_loss"]["decisions"] > 1000
+    words = cli("calibrate", sample).stdout
+    assert "Face au champion" in words and "l'échelon occasionnel en perd" in words
+    # the same log without its table
+    lines = sample.read_text(encoding="utf-8").splitlines()
+    bare = [ln if ln.startswith("#") else ",".join(ln.split(",")[:15]) for ln in lines]
+    # (a row's dice and kept cells hold no comma: the first 15 fields are the columns before the table)
+    path = tmp_path / "bare.csv"
+    path.write_text("\n".join(bare) + "\n", encoding="utf-8")
+    res = cli("calibrate", path, "--json")
+    assert json.loads(res.stdout)["loss_per_decision"] == {"measured": False, "why": "no table"}
+    assert "non mesurée, le journal ne décrit pas la table" in cli("calibrate", path).stdout
