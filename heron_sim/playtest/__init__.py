@@ -309,7 +309,9 @@ def _loss(log, rules, sel, rung: str | None, players: int | None) -> dict:
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "rung.csv"
-        write_turn_log(path, r, RUNG_LOSS_GAMES, RUNG_LOSS_SEED, ",".join([kind] * p))
+        from ..interrupt import check  # Ctrl-C under the command line: between two games
+
+        write_turn_log(path, r, RUNG_LOSS_GAMES, RUNG_LOSS_SEED, ",".join([kind] * p), progress=lambda _: check())
         own = read_log(path, r)
     ref = loss_of(log_chances(own, r, kind), own.game)
     return {"measured": True, "opponents": kind, **loss.as_dict(), "players": p,
