@@ -2,7 +2,7 @@
 
 One module per command group, each adding its commands to the ``app`` of :mod:`._app` (which
 imports none of them): :mod:`.play` (simulate, turns, modes), :mod:`.exact` (exact, rules),
-:mod:`.game` (game list, game simulate), :mod:`.calibrate` (calibrate), :mod:`.plan` (run, plan, report, compare, experiment-schema),
+:mod:`.game` (game list, game simulate), :mod:`.calibrate` (calibrate, coach), :mod:`.plan` (run, plan, report, compare, experiment-schema),
 :mod:`.tournament`, :mod:`.tune`, :mod:`.explore`, :mod:`.worth`. Errors become exit codes in one place
 (:func:`._app.boundary`, :class:`ExitCode`).
 """

@@ -60,6 +60,38 @@ def calibrate_cmd(
     typer.echo(words(doc, lang) + "\n\n" + _("Details (model terms):", lang) + "\n" + text(doc))
 
 
+@app.command("coach")
+def coach_cmd(
+    log_file: Annotated[Path, typer.Argument(metavar="LOG.csv", help="A decision log that records the table (docs/calibrate.md; simulate --log-turns writes one).")],
+    game: Annotated[Optional[int], typer.Option("--game", help="The game to show (its number in the log's game column; default: the log's first).")] = None,
+    seat: Annotated[Optional[int], typer.Option("--seat", help="Only this seat's decisions (0 for the first player; default: every seat).")] = None,
+    opponents: Annotated[str, typer.Option("--opponents", help="The players the other seats are valued as (a strategy name: novice, casual, regular, expert, racer, ...; default regular). An assumption: say who sat at the table.")] = "regular",
+    mode: ModeOpt = None,
+    rules: RulesOpt = None,
+    set_: SetOpt = None,
+    lang: Annotated[str, typer.Option("--lang", help="Language of the words: fr (default) or en.")] = "fr",
+    as_json: JsonOpt = False,
+) -> None:
+    """Replay a logged game decision by decision: at every decision to reroll or stop, each
+    option's chance of winning the game as the champion values it (stop; reroll as the champion,
+    with the dice it keeps; what the player chose), and the winning chance the choice lost; then
+    each seat's mean loss per decision. The options are valued with the rules played (--mode,
+    --rules, --set)."""
+    from ..errors import HeronSimError
+    from ..i18n import LANGS
+    from ..interrupt import Stopped, signal_name
+    from ..playtest import coach as C
+
+    if lang not in LANGS:
+        raise HeronSimError(f"--lang: {lang!r}; allowed: {', '.join(LANGS)}")
+    r = build_rules(mode, rules, set_)
+    try:
+        doc = C.coach(log_file, r, game=game, seat=seat, opponents=opponents)
+    except Stopped:
+        raise Interrupted(f"interrupted ({signal_name() or 'SIGINT'}): coach stopped; nothing was printed") from None
+    typer.echo(dumps(doc) if as_json else C.words(doc, lang, WHO[lang].get(opponents)))
+
+
 # ---------------------------------------------------------------- in words (fr / en)
 #: The ladder's rungs as the words name them (``{who}`` of "Your players play like {who}").
 WHO = {
@@ -161,6 +193,11 @@ def words(doc: dict, lang: str = "fr") -> str:
             out.append(_("The interval reaches the most timid value tried: they stop nearly at once.", lang))
     if not tally:
         out.append(_loss_words(doc.get("loss_per_decision"), lang))
+        if doc.get("biggest_losses"):
+            from ..playtest.coach import line
+
+            out.append(_("The decisions that cost the most winning chance:", lang))
+            out += ["  " + line(d, lang, with_line=True) for d in doc["biggest_losses"]]
     s = doc["seconds_per_turn"]
     L = doc.get("length")
     if s is None:

@@ -271,7 +271,13 @@ def _calibrate(path, rules, player, stage: list) -> dict:
     sizes = list(seats.values())
     doc["players_per_game"] = max(set(sizes), key=sizes.count) if sizes else None
     stage[0] = "valuing the decisions in chances of winning"
-    doc["loss_per_decision"] = _loss(log, rules, sel, doc["nearest_rung"], doc["players_per_game"])
+    doc["loss_per_decision"], chances = _loss(log, rules, sel, doc["nearest_rung"], doc["players_per_game"])
+    doc["biggest_losses"] = []
+    if chances is not None:  # the playtester's biggest mistakes (heron_sim.playtest.coach)
+        from .coach import biggest, decisions
+
+        doc["biggest_losses"] = biggest(decisions(log, chances, vals[:, V_ACTION].astype(np.int64),
+                                                  np.flatnonzero(sel)), BIGGEST)
     spt = doc["seconds_per_turn"]
     stage[0] = "measuring the length at the seconds logged"
     doc["length"] = length(rules, doc["players_per_game"], doc["strategy"], None if spt is None else spt["mean"])
@@ -281,25 +287,29 @@ def _calibrate(path, rules, player, stage: list) -> dict:
 #: The simulated games the nearest rung's own loss per decision is measured on (its seed, and
 #: games enough that its interval is about as narrow as a 2,000-turn log's).
 RUNG_LOSS_SEED, RUNG_LOSS_GAMES = 1, 100
+#: How many of the costliest decisions calibrate lists.
+BIGGEST = 5
 
 
-def _loss(log, rules, sel, rung: str | None, players: int | None) -> dict:
+def _loss(log, rules, sel, rung: str | None, players: int | None) -> tuple[dict, np.ndarray | None]:
     """The logged players' mean loss of winning chance per keep-or-stop decision against the
     champion (heron_sim.playtest.chances), with the other seats valued as the nearest rung, and
     that rung's own loss in simulated games at the same table, valued the same way. Where the log
     does not record the table (squares, guides, guides_ready), ``measured`` is False and ``why``
-    says what is missing."""
+    says what is missing. Also returns the decisions' chances (heron_sim.playtest.chances; None
+    where not measured)."""
     from .chances import log_chances, loss_of
 
     logged = log.table_players is not None and bool((log.table_players[sel] > 0).any())
     if not logged:
-        return {"measured": False, "why": "no table"}
+        return {"measured": False, "why": "no table"}, None
     if rules.guides:
-        return {"measured": False, "why": "rules by guide"}
+        return {"measured": False, "why": "rules by guide"}, None
     kind = rung or "regular"
-    loss = loss_of(log_chances(log, rules, kind), log.game, sel & (log.table_players > 0))
+    chances = log_chances(log, rules, kind)
+    loss = loss_of(chances, log.game, sel & (log.table_players > 0))
     if loss is None:
-        return {"measured": False, "why": "no keep-or-stop decision"}
+        return {"measured": False, "why": "no keep-or-stop decision"}, None
     sizes = log.table_players[sel & (log.table_players > 0)]
     p = int(np.bincount(sizes).argmax()) if players is None else int(players)
     r = rules.replace(players=p) if rules.players != p else rules
@@ -317,7 +327,7 @@ def _loss(log, rules, sel, rung: str | None, players: int | None) -> dict:
     return {"measured": True, "opponents": kind, **loss.as_dict(), "players": p,
             "rung": kind, "rung_loss": ref.as_dict(), "rung_games": RUNG_LOSS_GAMES, "rung_seed": RUNG_LOSS_SEED,
             "unit": "points of winning chance per keep-or-stop decision, against the champion",
-            "interval": "95 %, the games as clusters"}
+            "interval": "95 %, the games as clusters"}, chances
 
 
 def _logged_rules(comments: list[str]) -> str | None:
