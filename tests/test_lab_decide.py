@@ -50,6 +50,10 @@ class HeronLab:
 
         self.spec = parse_spec(tomllib.loads(HERON_SPEC), "tune-choice.toml")
 
+    def study_text(self, goal: str) -> str:
+        """The study file with its first objective's goal written ``goal``."""
+        return HERON_SPEC.replace("goal = 0.01", f"goal = {goal}")
+
     def race_order(self, rows):
         from heron_sim.lab.ladder import Entry, score_key
 
@@ -98,9 +102,16 @@ class LightLab:
         from heron_sim.lab.light import Study, parse_light_spec
 
         path = ROOT / "experiments" / f"tune-{game}.toml"
-        self.spec = parse_light_spec(tomllib.loads(path.read_text("utf-8")), path)
+        self.text = path.read_text("utf-8")
+        self.spec = parse_light_spec(tomllib.loads(self.text), path)
         self.study = Study(self.spec, ev=None)
         assert self.spec.game.name == game
+
+    def study_text(self, goal: str) -> str:
+        """The shipped study with its first objective's goal written ``goal`` (its other goals dropped)."""
+        lines = [ln for ln in self.text.splitlines() if not ln.startswith("goal = ")]
+        i = lines.index("[[objective]]")
+        return "\n".join(lines[:i + 1] + [f"goal = {goal}"] + lines[i + 1:]) + "\n"
 
     def race_order(self, rows):
         from heron_sim.lab.light import Candidate
@@ -205,6 +216,28 @@ def test_the_goal_test_by_hand(lab, est, lo, hi, goal, games, decision, need):
         assert d["games_needed"] == games  # the Héron pages say a decided test's games: its own
     else:
         assert d["games_needed"] is None
+
+
+@pytest.mark.parametrize("goal", ["nan", "inf", "-inf"])
+def test_a_goal_that_is_not_finite_is_refused_when_the_study_is_read(lab, goal, tmp_path):
+    """TOML reads nan and inf as numbers; the goal test cannot (a NaN goal raised on the count of
+    games, an infinite one passes or fails every candidate): one error line naming the file, the
+    goal and what is allowed, on the command line and through the Python API, before any game."""
+    from heron_sim.errors import HeronSimError
+    from heron_sim.lab import tune
+    from tests.helpers import cli, one_line_error
+
+    path = tmp_path / "tune-choice.toml"
+    path.write_text(lab.study_text(goal), encoding="utf-8")
+    assert not math.isfinite(tomllib.loads(path.read_text("utf-8"))["objective"][0]["goal"])  # valid TOML
+    run, out = tmp_path / "run", tmp_path / "out"
+    line = one_line_error(cli("tune", path, "--run-dir", run, "--out", out))
+    said = f"tune-choice.toml: objective[0].goal: {float(goal)!r}; allowed: a finite number"
+    assert line.startswith(f"error: {said}"), line
+    with pytest.raises(HeronSimError) as err:
+        tune(path, run_dir=run, out=out)
+    assert f"error: {err.value}" == line
+    assert not out.exists()
 
 
 # ---------------------------------------------------------------- Holm over the finalists

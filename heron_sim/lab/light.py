@@ -41,7 +41,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..errors import HeronSimError, RulesError
-from .decide import dominates, goal_test, holm_over_family, race_key
+from .decide import dominates, finite_goal, goal_test, holm_over_family, race_key
 from .space import Param, parse_param
 
 #: Game indices of racing rung r start at (r + 1) * FRESH: seeds the search never plays.
@@ -379,7 +379,7 @@ def _objective(entry, where, game) -> LightObjective:
         if direction not in ("minimize", "maximize"):
             raise HeronSimError(f"{where}.direction: {direction!r}; allowed: minimize, maximize (or give target, "
                                 "at_most or at_least = a number)")
-    goal = _number(entry.get("goal"), f"{where}.goal")
+    goal = finite_goal(_number(entry.get("goal"), f"{where}.goal"), where)
     if goal is None and direction in ("at_most", "at_least"):
         goal = 0.0
     return LightObjective(m, direction, target, goal)

@@ -602,7 +602,10 @@ def _objective(entry, where, ref, counts=frozenset(range(2, 8))) -> Objective:
 
         goal = float(load_targets()[goal_from])
     else:
-        goal = _number(entry.get("goal"), where, "goal")
+        from .decide import finite_goal
+
+        goal = finite_goal(_number(entry.get("goal"), where, "goal"), where,
+                           'a finite number, or "targets" (the designer\'s margin, experiments/targets.toml)')
     if goal is None and direction in ("at_most", "at_least"):
         goal = 0.0  # "no more than T" is met when nothing exceeds T (goal = an allowed excess)
     return Objective(metric, direction, target, relative, goal, scale, players, goal_from)
