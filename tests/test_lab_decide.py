@@ -282,6 +282,15 @@ def test_the_designers_order_never_lets_noise_promote_the_larger_change(lab):
     assert lab.designer(rows) == ["L28", "t60", "L9"]
 
 
+def test_the_designers_order_counts_an_interval_that_reaches_the_best_exactly_as_near_it(lab):
+    # none meets the goal; L28's lower bound is t60's estimate (the best), exactly: L28 cannot be told
+    # from the best, so the 2-rule change comes first; a strict "reaches past the best" would put t60
+    # (6 rules) first
+    rows = [("t60", 6, 0.0161, 0.0150, 0.0201, 0.01, True), ("L28", 2, 0.0170, 0.0161, 0.0190, 0.01, True),
+            ("L9", 1, 0.0286, 0.0263, 0.0310, 0.01, True)]
+    assert lab.designer(rows) == ["L28", "t60", "L9"]
+
+
 def test_both_labs_decide_through_the_one_core():
     from heron_sim.lab import decide, ladder, light, study
 
