@@ -218,6 +218,41 @@ def test_the_goal_test_by_hand(lab, est, lo, hi, goal, games, decision, need):
         assert d["games_needed"] is None
 
 
+@pytest.mark.parametrize("est, lo, hi, decision, need", [
+    (0.0, -0.005, 0.005, "passes", None),
+    (0.0, -0.005, 0.02, "undecided (underpowered)", 400),        # only the upper side to show: 100 (0.02 / 0.01)^2
+    (0.005, -0.04, 0.015, "undecided (underpowered)", 900),      # both: the upper side 100 (0.01 / 0.005)^2 = 400,
+                                                                 # the lower 100 (0.045 / 0.015)^2 = 900: the larger
+    (0.03, 0.02, 0.04, "fails (decisive)", None),                 # wholly above the goal
+    (-0.03, -0.04, -0.02, "fails (decisive)", None),              # wholly below the floor
+    (0.02, 0.005, 0.025, "likely fails (not decisive)", 225),    # misses above: its lower half 100 (0.015 / 0.01)^2
+    (-0.02, -0.025, -0.005, "likely fails (not decisive)", 225),  # misses below: its upper half
+    (-0.01, -0.02, 0.0, "undecided (underpowered)", None),        # on the floor: no count
+    (0.01, -0.02, 0.02, "undecided (underpowered)", None),        # on the goal, the floor's side open too: no count
+    (-0.01, -0.01, 0.02, "undecided (underpowered)", 225),        # on the floor, shown there: the upper side's
+                                                                 # 100 (0.03 / 0.02)^2
+    (0.01, -0.02, 0.01, "undecided (underpowered)", 225),         # on the goal, shown there: the lower side's
+    (0.0, -0.01, 0.005, "passes", None),                          # the lower bound on the floor passes
+    (-0.015, -0.02, -0.01, "likely fails (not decisive)", 100),   # the upper bound on the floor: not decisive
+    (0.0, math.nan, 0.005, "undecided (no interval)", None),
+])
+def test_the_goal_test_with_a_floor_by_hand(est, lo, hi, decision, need):
+    """A goal with two sides (met when -0.01 <= est <= 0.01, the held-out check's target within ±
+    its tolerance), 100 games played."""
+    from heron_sim.lab.decide import goal_test
+
+    assert goal_test(est, lo, hi, 0.01, 100, floor=-0.01) == {"decision": decision, "games_needed": need}
+
+
+def test_the_goal_test_with_a_floor_only_is_the_mirror_of_a_goal():
+    # at least 0.01 (no goal above: inf) reads as at most -0.01 on the negated figure
+    from heron_sim.lab.decide import goal_test
+
+    for est, lo, hi in ((0.02, 0.005, 0.03), (0.0, -0.01, 0.015), (0.03, 0.015, 0.04), (-0.01, -0.02, 0.005)):
+        assert goal_test(est, lo, hi, math.inf, 100, floor=0.01) == goal_test(-est, -hi, -lo, -0.01, 100)
+    assert goal_test(0.02, 0.005, 0.03, math.inf, 100, floor=0.01)["games_needed"] == 225
+
+
 @pytest.mark.parametrize("goal", ["nan", "inf", "-inf"])
 def test_a_goal_that_is_not_finite_is_refused_when_the_study_is_read(lab, goal, tmp_path):
     """TOML reads nan and inf as numbers; the goal test cannot (a NaN goal raised on the count of

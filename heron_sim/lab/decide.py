@@ -10,7 +10,8 @@ games of a lighter game's frame) but decide alike, through the functions here:
   :func:`race_key`).
 - :func:`dominates` / :func:`pareto`: the non-dominated candidates of the search.
 - :func:`goal_test`: the equivalence test of a loss against the designer's goal (passes, fails,
-  undecided, likely fails; the games that would decide it).
+  undecided, likely fails; the games that would decide it); with a floor, of a figure against a
+  goal of two sides (the held-out check, :mod:`.heldout`, judges each table through it).
 - :func:`holm_over_family`: Holm's correction over every goal test of the finalists, by the
   package's one Holm (:func:`heron_sim.analysis.stats.holm_reject`).
 
@@ -71,24 +72,35 @@ def games_to_decide(games: int, half: float, gap: float) -> int:
     return int(math.ceil(games * (half / gap) ** 2 - 1e-9))
 
 
-def goal_test(est: float, lo: float, hi: float, goal: float, games: int) -> dict:
+def goal_test(est: float, lo: float, hi: float, goal: float, games: int, floor: float = -math.inf) -> dict:
     """Whether a loss (minimised: the goal is met when ``est <= goal``) meets its goal, as an
     equivalence test reads it: ``passes`` when the 95 % interval's upper bound ``hi`` is within
     the goal, ``fails (decisive)`` when its lower bound ``lo`` is past it, ``undecided
     (underpowered)`` when the estimate meets the goal but the interval reaches past it, ``likely
     fails (not decisive)`` when the estimate misses and the interval reaches back; ``undecided
     (no interval)`` when a figure is not finite. ``games_needed``: the games a table that would
-    decide an undecided test if the estimate held (None when decided, or the estimate on the goal)."""
+    decide an undecided test if the estimate held (None when decided, or the estimate on the goal).
+
+    ``floor``: a goal with two sides, met when ``floor <= est <= goal`` (the held-out check's
+    target within ± its tolerance, or a figure at least a floor with ``goal`` = inf): ``passes``
+    when the interval lies within both, ``fails (decisive)`` when it lies wholly past either;
+    an estimate that meets both needs the games that show every side the interval still crosses
+    (the largest count; None when the estimate is on that side's bound), one that misses needs
+    those that show the side it misses. One-sided by default (``floor`` = -inf)."""
     if not (math.isfinite(est) and math.isfinite(lo) and math.isfinite(hi)):
         return {"decision": NO_INTERVAL, "games_needed": None}
-    if hi <= goal:
+    if hi <= goal and lo >= floor:
         return {"decision": PASSES, "games_needed": None}
-    if lo > goal:
+    if lo > goal or hi < floor:
         return {"decision": FAILS, "games_needed": None}
-    if est <= goal:
-        need = None if goal == est else games_to_decide(games, hi - est, goal - est)
+    if floor <= est <= goal:
+        sides = [(hi - est, goal - est)] if hi > goal else []
+        sides += [(est - lo, est - floor)] if lo < floor else []
+        need = None if any(gap == 0 for _, gap in sides) else max(games_to_decide(games, h, gap) for h, gap in sides)
         return {"decision": UNDERPOWERED, "games_needed": need}
-    return {"decision": LIKELY_FAILS, "games_needed": games_to_decide(games, est - lo, est - goal)}
+    if est > goal:
+        return {"decision": LIKELY_FAILS, "games_needed": games_to_decide(games, est - lo, est - goal)}
+    return {"decision": LIKELY_FAILS, "games_needed": games_to_decide(games, hi - est, floor - est)}
 
 
 # ---------------------------------------------------------------- Holm over the finalists
