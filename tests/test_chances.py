@@ -210,3 +210,28 @@ def test_calibrate_reports_the_loss_against_the_champion_and_the_rung(tmp_path):
     res = cli("calibrate", path, "--json")
     assert json.loads(res.stdout)["loss_per_decision"] == {"measured": False, "why": "no table"}
     assert "non mesurée, le journal ne décrit pas la table" in cli("calibrate", path).stdout
+
+
+@pytest.mark.statistical
+@pytest.mark.parametrize("rung,seed", [("reckless", 12), ("novice", 12)])
+def test_calibrate_reads_a_bold_and_a_timid_player(tmp_path, rung, seed):
+    """Logs of 20 four-player games of a bold (reckless: caution -12) and a timid player (novice:
+    caution 1.5), fixed seeds: each parameter's interval holds the truth, the caution's sign is
+    told, the nearest rung is the player itself, and its loss per decision against the champion
+    has an interval that holds the rung's own loss in other games."""
+    from heron_sim.playtest import calibrate
+    from heron_sim.strategies.human import RUNGS, STYLES
+
+    rules = Rules.build(mode="8d8", players=4)
+    path = tmp_path / f"{rung}.csv"
+    path.write_text(log_turns(rules, 20, seed, ",".join([rung] * 4)).text, encoding="utf-8")
+    doc = calibrate(path, rules)
+    truth = {**RUNGS, **STYLES}[rung]
+    for p, v in truth.items():
+        e = doc["estimates"][p]
+        assert e["low"] <= v <= e["high"], (p, v, e)
+    c = doc["estimates"]["caution"]
+    assert (c["high"] < 0) if truth["caution"] < 0 else (c["low"] > 0)
+    assert doc["nearest_rung"] == rung
+    loss = doc["loss_per_decision"]
+    assert loss["low"] <= loss["rung_loss"]["points"] <= loss["high"], loss
