@@ -48,6 +48,7 @@ class HeronLab:
     def __init__(self):
         from heron_sim.lab import parse_spec
 
+        self.text = HERON_SPEC
         self.spec = parse_spec(tomllib.loads(HERON_SPEC), "tune-choice.toml")
 
     def study_text(self, goal: str) -> str:
@@ -253,26 +254,60 @@ def test_the_goal_test_with_a_floor_only_is_the_mirror_of_a_goal():
     assert goal_test(0.02, 0.005, 0.03, math.inf, 100, floor=0.01)["games_needed"] == 225
 
 
-@pytest.mark.parametrize("goal", ["nan", "inf", "-inf"])
-def test_a_goal_that_is_not_finite_is_refused_when_the_study_is_read(lab, goal, tmp_path):
-    """TOML reads nan and inf as numbers; the goal test cannot (a NaN goal raised on the count of
-    games, an infinite one passes or fails every candidate): one error line naming the file, the
-    goal and what is allowed, on the command line and through the Python API, before any game."""
+def _refused_when_read(text, tmp_path):
+    """The study ``text`` (written tune-choice.toml) through ``heron-sim tune`` and through lab.tune:
+    the one error line, the same both ways, before any game (no output written). The smallest
+    budgets: a study the parser let through is played quickly, and the test fails on its exit code."""
     from heron_sim.errors import HeronSimError
     from heron_sim.lab import tune
     from tests.helpers import cli, one_line_error
 
     path = tmp_path / "tune-choice.toml"
-    path.write_text(lab.study_text(goal), encoding="utf-8")
-    assert not math.isfinite(tomllib.loads(path.read_text("utf-8"))["objective"][0]["goal"])  # valid TOML
+    path.write_text(text, encoding="utf-8")
     run, out = tmp_path / "run", tmp_path / "out"
-    line = one_line_error(cli("tune", path, "--run-dir", run, "--out", out))
-    said = f"tune-choice.toml: objective[0].goal: {float(goal)!r}; allowed: a finite number"
-    assert line.startswith(f"error: {said}"), line
+    line = one_line_error(cli("tune", path, "--run-dir", run, "--out", out, "--trials", 1, "--games", 10,
+                              "--rungs", 10))
     with pytest.raises(HeronSimError) as err:
-        tune(path, run_dir=run, out=out)
+        tune(path, run_dir=run, out=out, trials=1, games=10, rungs=(10,))
     assert f"error: {err.value}" == line
     assert not out.exists()
+    return line
+
+
+@pytest.mark.parametrize("goal", ["nan", "inf", "-inf"])
+def test_a_goal_that_is_not_finite_is_refused_when_the_study_is_read(lab, goal, tmp_path):
+    """TOML reads nan and inf as numbers; the goal test cannot (a NaN goal raised on the count of
+    games, an infinite one passes or fails every candidate): one error line naming the file, the
+    goal and what is allowed, on the command line and through the Python API, before any game."""
+    text = lab.study_text(goal)
+    assert not math.isfinite(tomllib.loads(text)["objective"][0]["goal"])  # valid TOML
+    line = _refused_when_read(text, tmp_path)
+    said = f"tune-choice.toml: objective[0].goal: {float(goal)!r}; allowed: a finite number"
+    assert line.startswith(f"error: {said}"), line
+
+
+#: The numbers of an objective and of a constraint besides the goal, in either lab: (table, field).
+NUMBERS = [("objective", "target"), ("objective", "at_most"), ("objective", "at_least"),
+           ("constraint", "min"), ("constraint", "max"), ("constraint", "within")]
+#: An integer TOML reads whole that no float holds (float() of it overflows).
+HUGE = "1" + "0" * 400
+
+
+@pytest.mark.parametrize("table, field", NUMBERS)
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", pytest.param(HUGE, id="huge-int")])
+def test_a_number_that_is_not_finite_is_refused_when_the_study_is_read(lab, table, field, value, tmp_path):
+    """As the goal: a target, an at_most or at_least, a constraint's min, max or within of nan or
+    inf is valid TOML, and the labs compared with it (every loss NaN or infinite, every candidate
+    feasible or none; a within of nan passed the check "not below 0"); an integer too large for a
+    float raised OverflowError. One error line naming the file, the field and what is allowed,
+    in each game's lab. The added table measures first_player_advantage, a metric of every game."""
+    k = len(tomllib.loads(lab.text).get(table, []))
+    text = lab.text + f'\n[[{table}]]\nmetric = "first_player_advantage"\n{field} = {value}\n'
+    read = tomllib.loads(text)[table][k][field]  # valid TOML: a float or a whole integer
+    assert isinstance(read, int) or not math.isfinite(read)
+    line = _refused_when_read(text, tmp_path)
+    said = f"tune-choice.toml: {table}[{k}].{field}: {read!r}; allowed: a finite number"
+    assert line.startswith(f"error: {said}"), line
 
 
 # ---------------------------------------------------------------- Holm over the finalists

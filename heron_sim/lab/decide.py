@@ -22,8 +22,6 @@ from __future__ import annotations
 
 import math
 
-from ..errors import HeronSimError
-
 
 # ---------------------------------------------------------------- the race
 def race_key(feasible: bool, score: float, n_changed: int) -> tuple:
@@ -53,16 +51,6 @@ def pareto(points: list) -> list[int]:
 PASSES, FAILS = "passes", "fails (decisive)"
 UNDERPOWERED, LIKELY_FAILS = "undecided (underpowered)", "likely fails (not decisive)"
 NO_INTERVAL = "undecided (no interval)"
-
-
-def finite_goal(goal: float | None, where: str, allowed: str = "a finite number") -> float | None:
-    """A goal as a study file gives it (``where``: the file and the objective, ``allowed``: the
-    values that file accepts), refused unless finite: the goal test compares with it and counts
-    games from the distance to it, so a NaN goal reads "likely fails" and then raises on the count,
-    and an infinite one passes (or fails) every candidate whatever its figures."""
-    if goal is not None and not math.isfinite(goal):
-        raise HeronSimError(f"{where}.goal: {goal!r}; allowed: {allowed}")
-    return goal
 
 
 def games_to_decide(games: int, half: float, gap: float) -> int:

@@ -33,6 +33,7 @@ import hashlib
 import itertools
 import json
 import math
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -41,7 +42,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..errors import HeronSimError, RulesError
-from .decide import dominates, finite_goal, goal_test, holm_over_family, race_key
+from .decide import dominates, goal_test, holm_over_family, race_key
 from .space import Param, parse_param
 
 #: Game indices of racing rung r start at (r + 1) * FRESH: seeds the search never plays.
@@ -221,11 +222,15 @@ def _int(table, key, lo, hi, where):
     return v
 
 
-def _number(v, where):
+def _number(v, where, allowed="a finite number"):
+    """A number of the study file (None where it is left out), finite, as in the Héron lab's
+    parser (heron_sim.lab.spec._number): TOML reads nan, inf and -inf as numbers, and an integer
+    no float holds overflows; a loss, a goal test or a constraint compared with one of them reads
+    NaN, or decides every candidate alike."""
     if v is None:
         return None
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise HeronSimError(f"{where}: {v!r}; allowed: a number")
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not abs(v) <= sys.float_info.max:
+        raise HeronSimError(f"{where}: {v!r}; allowed: {allowed}")
     return float(v)
 
 
@@ -379,7 +384,7 @@ def _objective(entry, where, game) -> LightObjective:
         if direction not in ("minimize", "maximize"):
             raise HeronSimError(f"{where}.direction: {direction!r}; allowed: minimize, maximize (or give target, "
                                 "at_most or at_least = a number)")
-    goal = finite_goal(_number(entry.get("goal"), f"{where}.goal"), where)
+    goal = _number(entry.get("goal"), f"{where}.goal")
     if goal is None and direction in ("at_most", "at_least"):
         goal = 0.0
     return LightObjective(m, direction, target, goal)
@@ -392,8 +397,9 @@ def _constraint(entry, where, game) -> LightConstraint:
     m = _metric(entry, where, game)
     if entry.get("of", "base") != "base":
         raise HeronSimError(f"{where}.of: {entry['of']!r}; allowed: base")
-    lo, hi = _number(entry.get("min"), f"{where}.min"), _number(entry.get("max"), f"{where}.max")
-    within = _number(entry.get("within"), f"{where}.within")
+    lo = _number(entry.get("min"), f"{where}.min", "a finite number (leave min out: no lower bound)")
+    hi = _number(entry.get("max"), f"{where}.max", "a finite number (leave max out: no upper bound)")
+    within = _number(entry.get("within"), f"{where}.within", "a finite number >= 0 (e.g. 0.05 for ±5 %)")
     if within is None and lo is None and hi is None:
         raise HeronSimError(f"{where}: give min, max or within (relative to the base)")
     if within is not None and within < 0:

@@ -48,6 +48,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -518,11 +519,14 @@ def _check_tables(o, where, panel, spec_counts):
                                 f"with N from {k + 1}, or a smaller seat")
 
 
-def _number(v, where, field):
+def _number(v, where, field, allowed="a finite number"):
+    """A number of the study file (None where it is left out), finite: TOML reads nan, inf and
+    -inf as numbers, and an integer no float holds overflows; a loss, a goal test or a constraint
+    compared with one of them reads NaN, or decides every candidate alike."""
     if v is None:
         return None
-    if isinstance(v, bool) or not isinstance(v, (int, float)):
-        raise HeronSimError(f"{where}.{field}: {v!r}; allowed: a number")
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not abs(v) <= sys.float_info.max:
+        raise HeronSimError(f"{where}.{field}: {v!r}; allowed: {allowed}")
     return float(v)
 
 
@@ -577,7 +581,9 @@ def _objective(entry, where, ref, counts=frozenset(range(2, 8))) -> Objective:
                 raise HeronSimError(f"{where}.{side}: {target!r}; allowed: a number, \"base\", \"reference\", "
                                     "\"targets\" (experiments/targets.toml), \"fair\" (a win rate) or a factor of "
                                     "one (\"0.8 * base\")")
-            target = _number(target, where, "target")
+            target = _number(target, where, sides[0] if sides else "target",
+                             'a finite number, "base", "reference", "targets" (experiments/targets.toml), '
+                             '"fair" (a win rate) or a factor of one ("0.8 * base")')
             if target is None:
                 raise HeronSimError(f"{where}.target: missing; allowed: a number, \"base\", \"reference\" "
                                     "or a factor of either (\"0.8 * base\")")
@@ -602,10 +608,8 @@ def _objective(entry, where, ref, counts=frozenset(range(2, 8))) -> Objective:
 
         goal = float(load_targets()[goal_from])
     else:
-        from .decide import finite_goal
-
-        goal = finite_goal(_number(entry.get("goal"), where, "goal"), where,
-                           'a finite number, or "targets" (the designer\'s margin, experiments/targets.toml)')
+        goal = _number(entry.get("goal"), where, "goal",
+                       'a finite number, or "targets" (the designer\'s margin, experiments/targets.toml)')
     if goal is None and direction in ("at_most", "at_least"):
         goal = 0.0  # "no more than T" is met when nothing exceeds T (goal = an allowed excess)
     return Objective(metric, direction, target, relative, goal, scale, players, goal_from)
@@ -636,8 +640,9 @@ def _constraint(entry, where, ref) -> Constraint:
     if unknown:
         raise HeronSimError(f"{where}.{unknown[0]}: unknown field; allowed: metric, min, max, within, of")
     metric = _metric(entry, where)
-    lo, hi = _number(entry.get("min"), where, "min"), _number(entry.get("max"), where, "max")
-    within = _number(entry.get("within"), where, "within")
+    lo = _number(entry.get("min"), where, "min", "a finite number (leave min out: no lower bound)")
+    hi = _number(entry.get("max"), where, "max", "a finite number (leave max out: no upper bound)")
+    within = _number(entry.get("within"), where, "within", "a finite number >= 0 (e.g. 0.05 for ±5 %)")
     of = entry.get("of", "base")
     if of not in ("base", "reference") or (of == "reference" and ref is None):
         raise HeronSimError(f"{where}.of: {of!r}; allowed: base" + (", reference" if ref is not None else ""))
