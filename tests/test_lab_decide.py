@@ -310,6 +310,16 @@ def test_a_number_that_is_not_finite_is_refused_when_the_study_is_read(lab, tabl
     assert line.startswith(f"error: {said}"), line
 
 
+@pytest.mark.parametrize("side", ["target", "at_most", "at_least"])
+def test_a_factor_of_the_base_too_large_for_a_float_is_refused_when_the_study_is_read(side, tmp_path):
+    """The Héron lab's "F * base": a factor written with more digits than a float holds (1e999)
+    read as inf and passed the check "above 0", every target infinite. One error line."""
+    text = HERON_SPEC + f'\n[[objective]]\nmetric = "length"\n{side} = "1e999 * base"\n'
+    line = _refused_when_read(text, tmp_path)
+    assert line.startswith(f"error: tune-choice.toml: objective[1].{side}: '1e999 * base'; "
+                           "allowed: a finite factor above 0"), line
+
+
 # ---------------------------------------------------------------- Holm over the finalists
 def _family():
     return [{"objectives": [{"goal": 1.0, "p_goal": 0.01, "goal_met_95": True}, {"goal": None}]},

@@ -557,9 +557,9 @@ def _objective(entry, where, ref, counts=frozenset(range(2, 8))) -> Objective:
             if isinstance(target, str) else None
         if rel:
             scale, target = float(rel.group(1)), rel.group(2)
-            if not scale > 0:
+            if not 0 < scale <= sys.float_info.max:  # "1e999 * base" reads inf
                 raise HeronSimError(f"{where}.{sides[0] if sides else 'target'}: {entry.get(sides[0] if sides else 'target')!r}; "
-                                    "allowed: a factor above 0 (e.g. \"0.8 * base\")")
+                                    "allowed: a finite factor above 0 (e.g. \"0.8 * base\")")
         if target == "fair":
             if not metric.endswith("_win_rate") or scale != 1.0:
                 raise HeronSimError(f"{where}: \"fair\" (the fair share, 1 / players) is the target of a win rate "
