@@ -320,6 +320,28 @@ def test_a_factor_of_the_base_too_large_for_a_float_is_refused_when_the_study_is
                            "allowed: a finite factor above 0"), line
 
 
+@pytest.mark.parametrize("limit", ["nan", pytest.param(HUGE, id="huge-int")])
+def test_a_time_limit_that_is_not_a_number_of_seconds_is_refused_when_the_study_is_read(limit, tmp_path):
+    """The Héron lab's [search] time_limit: nan passed the check "not below 0" and then stopped
+    nothing (the search's "elapsed >= nan" is never true), silently no limit; an integer too large
+    for a float raised OverflowError. One error line."""
+    text = HERON_SPEC.replace("games = 300\n", f"games = 300\ntime_limit = {limit}\n", 1)
+    read = tomllib.loads(text)["search"]["time_limit"]
+    line = _refused_when_read(text, tmp_path)
+    assert line.startswith(f"error: tune-choice.toml: search.time_limit: {read!r}; allowed: seconds >= 0"), line
+
+
+def test_an_infinite_time_limit_is_no_limit():
+    """Left on purpose: time_limit = inf means what it says, no limit, as 0 does; its one reader
+    (lab/study.py's search loop: stop when elapsed >= the limit) never stops on it, and it is
+    written nowhere (not in the fingerprint, the journal or summary.json)."""
+    from heron_sim.lab import parse_spec
+
+    spec = parse_spec(tomllib.loads(HERON_SPEC.replace("games = 300\n", "games = 300\ntime_limit = inf\n")),
+                      "tune-choice.toml")
+    assert spec.time_limit == math.inf
+
+
 # ---------------------------------------------------------------- Holm over the finalists
 def _family():
     return [{"objectives": [{"goal": 1.0, "p_goal": 0.01, "goal_met_95": True}, {"goal": None}]},

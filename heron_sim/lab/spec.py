@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 import sys
 import tomllib
@@ -373,8 +374,10 @@ def parse_spec(data: dict, path: str | Path = "<tune>") -> TuneSpec:
     if search["sampler"] not in SAMPLERS:
         raise HeronSimError(f"{where}search.sampler: {search['sampler']!r}; allowed: {', '.join(SAMPLERS)}")
     tl = search["time_limit"]
-    if isinstance(tl, bool) or not isinstance(tl, (int, float)) or tl < 0:
-        raise HeronSimError(f"{where}search.time_limit: {tl!r}; allowed: seconds >= 0 (0: none)")
+    # nan refused (it stopped nothing: no limit, silently); inf kept: no limit, as 0, which the
+    # one reader (study._search_loop: stop once elapsed >= the limit) reads right
+    if isinstance(tl, bool) or not isinstance(tl, (int, float)) or not (0 <= tl <= sys.float_info.max or tl == math.inf):
+        raise HeronSimError(f"{where}search.time_limit: {tl!r}; allowed: seconds >= 0 (0 or inf: none)")
 
     racing = dict(_RACING)
     r_in = data.get("racing", {}) or {}
