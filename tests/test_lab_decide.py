@@ -21,23 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LIGHTER = ("rampage", "akeruption", "fire-mountain", "mekong-dragons")
 GAMES = ("heron",) + LIGHTER
 
-HERON_SPEC = """
-name = "choice"
-seed = 7
-seating = "greedy"
-[search]
-trials = 2
-games = 300
-[racing]
-rungs = [300]
-[[param]]
-key = "bull_bonus"
-int = [0, 6]
-[[objective]]
-metric = "guide_spread"
-direction = "minimize"
-goal = 0.01
-"""
+from tests.test_lab_choice import SPEC as HERON_SPEC  # noqa: E402  (the same small Héron study)
 
 
 # ---------------------------------------------------------------- each game's lab, one adapter
