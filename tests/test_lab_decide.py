@@ -326,6 +326,53 @@ def test_an_infinite_time_limit_is_no_limit():
     assert spec.time_limit == math.inf
 
 
+@pytest.mark.parametrize("given", ["nan", "nanm", "NaN", "-1", "-inf", "-0.5h"])
+def test_a_time_limit_option_that_is_not_seconds_is_one_line(given, tmp_path):
+    """``tune --time-limit nan`` (and 'nanm', a number of minutes) was taken and stopped nothing
+    (the search's "elapsed >= nan" is never true): silently no limit. Refused in one line naming
+    the option and what it allows, as [search] time_limit is, before any game; a negative one too."""
+    from tests.helpers import cli, one_line_error
+
+    path = tmp_path / "tune-choice.toml"
+    path.write_text(HERON_SPEC, encoding="utf-8")
+    out = tmp_path / "out"
+    line = one_line_error(cli("tune", path, "--run-dir", tmp_path / "run", "--out", out, "--trials", 1,
+                              "--games", 10, "--rungs", 10, f"--time-limit={given}"))
+    assert line.startswith(f"error: --time-limit: {given!r}; allowed: seconds >= 0"), line
+    assert line.endswith("(0 or inf: none)"), line
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("given", [math.nan, -1.0, -math.inf, -1, "10m", True,
+                                   pytest.param(10 ** 400, id="huge-int")])
+def test_a_time_limit_argument_that_is_not_seconds_is_one_line(given, tmp_path):
+    """``heron_sim.lab.tune(time_limit=nan)`` was taken the same way (the check was "not below 0");
+    a string or a bool was no number of seconds either (a TypeError, or True read as 1 s), and an
+    integer too large for a float is none: refused as the study file's time_limit is, before any game."""
+    from heron_sim.errors import HeronSimError
+    from heron_sim.lab import tune
+
+    path = tmp_path / "tune-choice.toml"
+    path.write_text(HERON_SPEC, encoding="utf-8")
+    out = tmp_path / "out"
+    with pytest.raises(HeronSimError) as err:
+        tune(path, run_dir=tmp_path / "run", out=out, trials=1, games=10, rungs=(10,), time_limit=given)
+    assert str(err.value) == f"--time-limit: {given!r}; allowed: seconds >= 0 (0 or inf: none)"
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("given,seconds", [("0", 0.0), ("inf", math.inf), ("90", 90.0), ("10m", 600.0),
+                                           ("1h", 3600.0), ("1.5s", 1.5)])
+def test_a_time_limit_of_zero_or_inf_is_still_no_limit(given, seconds):
+    """Kept on purpose, as in the study file (docs/tuning.md: "0 or inf: none"): 0 and inf read
+    as no limit; a number of seconds, minutes or hours as before."""
+    from heron_sim.cli.tune import parse_duration
+    from heron_sim.lab.spec import is_time_limit
+
+    assert parse_duration(given) == seconds
+    assert is_time_limit(seconds)
+
+
 # ---------------------------------------------------------------- Holm over the finalists
 def _family():
     return [{"objectives": [{"goal": 1.0, "p_goal": 0.01, "goal_met_95": True}, {"goal": None}]},

@@ -5,6 +5,7 @@ Registered on the ``app`` of :mod:`heron_sim.cli._app` when :mod:`heron_sim.cli`
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -15,18 +16,23 @@ from ._app import Interrupted, app, log
 
 
 def parse_duration(text: str | None) -> float | None:
-    """``"90"``, ``"90s"``, ``"10m"``, ``"1h"`` -> seconds."""
+    """``"90"``, ``"90s"``, ``"10m"``, ``"1h"`` -> seconds; ``"0"`` or ``"inf"``: no limit, as
+    the study file's [search] time_limit (heron_sim.lab.spec.is_time_limit). nan, which stopped
+    nothing (silently no limit), and a negative time are refused."""
     if text is None:
         return None
+    from ..lab.spec import is_time_limit
+
     t = text.strip().lower()
     mult = {"s": 1, "m": 60, "h": 3600}.get(t[-1:], None)
     num = t[:-1] if mult else t
     try:
         v = float(num) * (mult or 1)
     except ValueError:
-        raise HeronSimError(f"--time-limit: {text!r}; allowed: seconds, or a number with s, m or h (e.g. 10m)") from None
-    if v < 0:
-        raise HeronSimError(f"--time-limit: {text!r}; allowed: >= 0")
+        v = math.nan
+    if not is_time_limit(v):
+        raise HeronSimError(f"--time-limit: {text!r}; allowed: seconds >= 0, or a number with s, m or h, "
+                            "e.g. 10m (0 or inf: none)")
     return v
 
 
@@ -48,7 +54,7 @@ def tune_cmd(
     files: Annotated[Optional[list[Path]], typer.Argument(metavar="FILE", help="Tune file, e.g. experiments/tune-guides.toml, or a lighter game's (game = \"rampage\": experiments/tune-rampage.toml; docs/tuning.md). With --combine: the studies' answers, a results folder (results/), studies' folders or variant rules files.")] = None,
     trials: Annotated[Optional[int], typer.Option("--trials", help="Finished trials to reach (default: the file's).")] = None,
     games: Annotated[Optional[int], typer.Option("--games", help="Games per candidate in the search, the same seeds for all (default: the file's). With --combine: games a table (default 20000).")] = None,
-    time_limit: Annotated[Optional[str], typer.Option("--time-limit", help="Stop the search after this long (e.g. 600, 10m); the front is then raced and reported.")] = None,
+    time_limit: Annotated[Optional[str], typer.Option("--time-limit", help="Stop the search after this long (e.g. 600, 10m; 0 or inf: no limit); the front is then raced and reported.")] = None,
     precision: Annotated[Optional[float], typer.Option("--precision", help="Play the last racing rung until every headline win rate's 95 % half-width is at most this (e.g. 0.005).")] = None,
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Where games run: local (this process, default), local-cluster[:N] (embedded Dask on 127.0.0.1) or tcp://HOST:PORT (an existing Dask scheduler).")] = None,
     run_dir: Annotated[Optional[Path], typer.Option("--run-dir", help="Folder of the study (journal and cached evaluations); default runs/tune-<name>. With --combine: where its evaluations are kept (default: none kept).")] = None,

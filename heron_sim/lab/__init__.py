@@ -15,7 +15,7 @@ from typing import Callable
 from ..errors import HeronSimError
 from .metrics import format_value, unit_suffix
 from .outputs import proposed_changes, proposed_changes_markdown, write_outputs
-from .spec import TuneSpec, load_spec, parse_spec
+from .spec import TIME_LIMIT_ALLOWED, TuneSpec, is_time_limit, load_spec, parse_spec
 
 __all__ = ["tune", "load_spec", "parse_spec", "TuneSpec", "proposed_changes", "proposed_changes_markdown",
            "TuneInterrupted"]
@@ -221,8 +221,8 @@ def tune(spec: TuneSpec | str | Path, *, trials: int | None = None, games: int |
         raise HeronSimError(f"--trials: {trials}; allowed: >= 1")
     if games is not None and games < 10:
         raise HeronSimError(f"--games: {games}; allowed: >= 10")
-    if time_limit is not None and time_limit < 0:
-        raise HeronSimError(f"--time-limit: {time_limit}; allowed: seconds >= 0")
+    if time_limit is not None and not is_time_limit(time_limit):
+        raise HeronSimError(f"--time-limit: {time_limit!r}; allowed: {TIME_LIMIT_ALLOWED}")
     if precision is not None and not 0 < precision < 0.5:
         raise HeronSimError(f"--precision: {precision}; allowed: a half-width between 0 and 0.5 (e.g. 0.005)")
     if rungs is not None and (not rungs or any(isinstance(x, bool) or not isinstance(x, int) or x < 10 for x in rungs)):

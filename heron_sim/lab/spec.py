@@ -73,6 +73,20 @@ _RACING = {"rungs": [20000, 60000], "keep": 6, "max_candidates": 12, "report": 5
            "luck": False}
 SAMPLERS = ("nsga2", "tpe", "random")
 
+#: What a search's time limit may be, in every place one is given: the study file's [search]
+#: time_limit, ``tune(time_limit=...)`` and ``heron-sim tune --time-limit``.
+TIME_LIMIT_ALLOWED = "seconds >= 0 (0 or inf: none)"
+
+
+def is_time_limit(tl: Any) -> bool:
+    """Whether ``tl`` is a search's time limit: seconds >= 0, 0 or inf meaning none. nan is not
+    (it stopped nothing: the one reader, study._search_loop, stops once elapsed >= the limit, never
+    true of nan: no limit, silently), nor a negative number, a bool, or an integer too large for a
+    float; inf is kept on purpose: no limit, as 0, which that reader reads right."""
+    return (not isinstance(tl, bool) and isinstance(tl, (int, float))
+            and (0 <= tl <= sys.float_info.max or tl == math.inf))
+
+
 #: How the sampler's randomness is derived (heron_sim.lab.study.make_sampler: a new sampler per
 #: trial, seeded from the study's seed and the finished trials); part of the fingerprint, so a
 #: study written under another scheme (the pickled sampler.pkl of older versions) is not resumed.
@@ -374,10 +388,8 @@ def parse_spec(data: dict, path: str | Path = "<tune>") -> TuneSpec:
     if search["sampler"] not in SAMPLERS:
         raise HeronSimError(f"{where}search.sampler: {search['sampler']!r}; allowed: {', '.join(SAMPLERS)}")
     tl = search["time_limit"]
-    # nan refused (it stopped nothing: no limit, silently); inf kept: no limit, as 0, which the
-    # one reader (study._search_loop: stop once elapsed >= the limit) reads right
-    if isinstance(tl, bool) or not isinstance(tl, (int, float)) or not (0 <= tl <= sys.float_info.max or tl == math.inf):
-        raise HeronSimError(f"{where}search.time_limit: {tl!r}; allowed: seconds >= 0 (0 or inf: none)")
+    if not is_time_limit(tl):
+        raise HeronSimError(f"{where}search.time_limit: {tl!r}; allowed: {TIME_LIMIT_ALLOWED}")
 
     racing = dict(_RACING)
     r_in = data.get("racing", {}) or {}
