@@ -44,7 +44,7 @@ def test_a_target_left_out_keeps_its_default_and_counts_as_assumed():
     ({"length_minutes": {"value": {"9": [1, 2]}}}, "[length_minutes].value.9: unknown player count"),
     ({"length_minutes": {"value": {"4": [45, 30]}}}, "lowest <= highest"),
     ({"skill_gap": {"value": [0.7]}}, "[skill_gap].value: [0.7]; allowed: [lowest, highest]"),
-    ({"seconds_per_turn": {"value": 0}}, "[seconds_per_turn].value: 0; allowed: a number above 0"),
+    ({"seconds_per_turn": {"value": 0}}, "[seconds_per_turn].value: 0; allowed: a finite number above 0"),
 ])
 def test_every_bad_target_is_one_line(data, message):
     with pytest.raises(HeronSimError) as err:
@@ -78,3 +78,93 @@ def test_the_targets_file_is_not_an_experiment_of_the_plan():
 
     names = [p.name for p in plan_files(DEFAULT_PATH.parent)]
     assert "targets.toml" not in names and "modes.toml" in names
+
+
+# ---------------------------------------------------------------- every number finite
+HUGE = 10 ** 400  # a whole TOML integer too large for a float
+NOT_FINITE = [
+    ({"seconds_per_turn": {"value": float("inf")}}, "[seconds_per_turn].value: inf"),
+    ({"seconds_per_turn": {"value": float("nan")}}, "[seconds_per_turn].value: nan"),
+    ({"seconds_per_turn": {"value": HUGE}}, f"[seconds_per_turn].value: {HUGE!r}"),
+    ({"length_minutes": {"value": {"4": [30, float("inf")]}}}, "[length_minutes].value.4: inf"),
+    ({"length_minutes": {"value": {"4": [float("-inf"), 45]}}}, "[length_minutes].value.4: -inf"),
+    ({"length_minutes": {"value": {"4": [30, float("nan")]}}}, "[length_minutes].value.4: nan"),
+    ({"length_minutes": {"value": {"4": [30, HUGE]}}}, f"[length_minutes].value.4: {HUGE!r}"),
+    ({"game": {"rampage": {"length_rounds": {"value": {"4": [6, float("inf")]}}}}},
+     "[game.rampage.length_rounds].value.4: inf"),
+]
+
+
+@pytest.mark.parametrize("data,message", NOT_FINITE, ids=lambda x: None if isinstance(x, dict) else x[:40])
+def test_every_number_of_the_targets_is_finite(data, message):
+    """TOML reads inf and nan as numbers: an infinite longest length or seconds per turn passed the
+    check "above 0" (every game "within" its length, every length 0 or inf rounds in the lab), and a
+    whole number too large for a float passed it to raise OverflowError later (a traceback). One
+    line naming the file, the key and what is allowed."""
+    with pytest.raises(HeronSimError) as err:
+        parse_targets(data, "targets.toml")
+    assert str(err.value) == f"targets.toml: {message}; allowed: a finite number above 0"
+
+
+BAD = {"seconds": "[seconds_per_turn]\nvalue = inf\n",
+       "length": "[length_minutes]\nvalue = { 2 = [15, 25], 3 = [20, 35], 4 = [30, inf], 5 = [35, 55], "
+                 "6 = [40, 65], 7 = [45, 75] }\n"}
+SAID = {"seconds": "[seconds_per_turn].value: inf", "length": "[length_minutes].value.4: inf"}
+
+
+def _bad(tmp_path, which):
+    f = tmp_path / "targets.toml"
+    f.write_text(BAD[which], encoding="utf-8")
+    return f, f"error: targets.toml: {SAID[which]}; allowed: a finite number above 0"
+
+
+@pytest.mark.parametrize("which", BAD)
+def test_heron_sim_targets_refuses_a_number_that_is_not_finite(which, tmp_path):
+    from tests.helpers import cli, one_line_error
+
+    f, said = _bad(tmp_path, which)
+    assert one_line_error(cli("targets", f)) == said
+
+
+@pytest.mark.parametrize("which", BAD)
+def test_the_report_refuses_a_number_that_is_not_finite(which, tmp_path, monkeypatch):
+    """The report reads the targets when it is imported (analysis.judge): a process of its own."""
+    from tests.helpers import spawn
+
+    f, said = _bad(tmp_path, which)
+    (tmp_path / "run").mkdir()
+    monkeypatch.setenv("HERON_SIM_TARGETS", str(f))
+    proc = spawn(["report", "--from", tmp_path / "run", "--out", tmp_path / "out"])
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 2 and err.strip() == said and "Traceback" not in out + err, (out, err)
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_study_that_reads_the_length_target_refuses_one_that_is_not_finite(tmp_path, monkeypatch):
+    """``tune``: a study whose goal is the designer's length (at_most = "targets") read an infinite
+    longest length as an infinite goal; refused before any game, on the command line and in Python."""
+    from heron_sim.lab import tune
+    from tests.helpers import cli, one_line_error
+    from tests.test_lab_decide import HERON_SPEC
+
+    f, said = _bad(tmp_path, "length")
+    monkeypatch.setenv("HERON_SIM_TARGETS", str(f))
+    study = tmp_path / "tune-choice.toml"
+    study.write_text(HERON_SPEC + '\n[[objective]]\nmetric = "length"\nat_most = "targets"\n', encoding="utf-8")
+    run, out = tmp_path / "run", tmp_path / "out"
+    assert one_line_error(cli("tune", study, "--run-dir", run, "--out", out, "--trials", 1, "--games", 10,
+                              "--rungs", 10)) == said
+    with pytest.raises(HeronSimError) as err:
+        tune(study, run_dir=run, out=out, trials=1, games=10, rungs=(10,))
+    assert f"error: {err.value}" == said
+    assert not out.exists()
+
+
+def test_calibrate_refuses_a_seconds_per_turn_that_is_not_finite(tmp_path, monkeypatch):
+    """``calibrate LOG.csv`` of a log without seconds says the seconds per turn the length verdict
+    keeps: "its assumed inf s a turn" before."""
+    from tests.helpers import ROOT, cli, one_line_error
+
+    f, said = _bad(tmp_path, "seconds")
+    monkeypatch.setenv("HERON_SIM_TARGETS", str(f))
+    assert one_line_error(cli("calibrate", ROOT / "experiments" / "playtest-sample.csv", "--lang", "en")) == said

@@ -15,6 +15,7 @@ may stop (:data:`GAME_TARGETS`); a game the file leaves out keeps the defaults, 
 from __future__ import annotations
 
 import os
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -36,8 +37,11 @@ def _fraction(v: Any, where: str) -> float:
 
 
 def _positive(v: Any, where: str) -> float:
-    if isinstance(v, bool) or not isinstance(v, (int, float)) or not v > 0:
-        raise HeronSimError(f"{where}: {v!r}; allowed: a number above 0")
+    # finite: TOML reads inf and nan as numbers (an infinite longest length put every game
+    # within it, an infinite seconds per turn made every length 0 rounds in the lab), and a whole
+    # number too large for a float raised OverflowError later; -inf and nan fail "above 0"
+    if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v <= sys.float_info.max:
+        raise HeronSimError(f"{where}: {v!r}; allowed: a finite number above 0")
     return v
 
 
