@@ -83,7 +83,6 @@ def test_another_keep_has_its_own_law(tmp_path):
     rr = np.flatnonzero((v[:, C_FLAG] == VALUED) & (log.choice == 1) & (log.kept != 0))
     assert rr.size > 100
     assert np.abs(v[rr, C_LOGGED] - v[rr, C_REROLL]).max() <= 1e-12
-    changed = 0
     for i in rr[:60]:
         kept = int(log.kept[i])
         low = kept & -kept  # one kept die rerolled instead

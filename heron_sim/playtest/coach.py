@@ -84,19 +84,12 @@ def decisions(log, values: np.ndarray, best_keep: np.ndarray, rows: np.ndarray |
 
 
 def _dice_text(log) -> list[str]:
-    """The dice of each row as the log wrote them (``*`` held earlier, ``+`` set by Patience)."""
-    from ..engine.layout import FREE, KEPT
+    """The dice of each row as the log writes them (heron_sim.playtest.log.die_token)."""
+    from .log import die_token
     from .values import S_FACE, S_FRESH, S_NDICE, S_STATUS
 
-    out = []
-    for st in log.state:
-        toks = []
-        for i in range(int(st[S_NDICE])):
-            name = ANIMALS[int(st[S_FACE + i])]
-            status, fresh = int(st[S_STATUS + i]), int(st[S_FRESH + i])
-            toks.append(name + ("*" if status != FREE and not fresh else "+" if status == KEPT and fresh else ""))
-        out.append(" ".join(toks))
-    return out
+    return [" ".join(die_token(int(st[S_FACE + i]), int(st[S_STATUS + i]), int(st[S_FRESH + i]))
+                     for i in range(int(st[S_NDICE]))) for st in log.state]
 
 
 def line(d: dict, lang: str = "fr", with_line: bool = False) -> str:
