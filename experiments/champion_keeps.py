@@ -5,6 +5,8 @@ than with the keep of highest chance of winning.
     .venv/bin/python experiments/champion_keeps.py PLAYERS SEATING OPPONENTS GAMES
     .venv/bin/python experiments/champion_keeps.py 2 champion,racer racer 200
 
+Measured on the champion's first version, whose reroll was the expert's keep (``champion:keeps=0``
+since it chooses among every keep: give that seating to replay the figures of the docs).
 Plays GAMES games of SEATING (8 D8, the rulings, seed 5) logging every decision
 (heron_sim.playtest.log_turns), then at each keep-or-stop decision of seat 0 values every legal
 keep of the dice (each from its own law of the turn's final advance, as
@@ -23,7 +25,9 @@ from numba import njit
 from heron_sim.rules import Rules
 from heron_sim.playtest import log_turns
 from heron_sim.playtest.log import read_log
-from heron_sim.playtest.chances import _valuer, _law_chance, S_WORDS
+from heron_sim.playtest.chances import _valuer, S_WORDS
+from heron_sim.strategies.champion import law_chance as _law_chance
+from heron_sim.strategies.expert_dp import _pre_states
 from heron_sim.playtest.values import lay_out, S_KIND
 from heron_sim.engine.layout import (
     D_KEEP, FACE, FREE, FRESH, GUIDE, HERON, KEEP, KEPT, NDICE, PLAYERS, PMEMO, PMEMO_LEN, POS, PROT, READY, STATUS,
@@ -118,7 +122,9 @@ def main() -> None:
         path = pathlib.Path(tmp) / "log.csv"
         path.write_text(log_turns(rules, games, 5, seating).text, encoding="utf-8")
         log = read_log(path, rules)
-    R, sp, w, pre_index, npre, anx = _valuer(rules, players, opp)
+    R, sp, w = _valuer(rules, players, opp)
+    pre_T, pre_index = _pre_states(rules.n_dice)
+    npre, anx = pre_T.shape[0], min(rules.anxiety_threshold, rules.n_dice + 1)
     sel = np.flatnonzero((log.table_players == players) & (log.seat == 0))
     out = np.zeros((sel.size, 12))
     gains(R, sp, w, np.ascontiguousarray(log.state[sel]), log.seat[sel], log.squares[sel], log.guides[sel], log.readies[sel], log.protected[sel], pre_index, npre, anx, out)

@@ -25,7 +25,8 @@ import numpy as np
 from .errors import HeronSimError
 from .strategies import register_seat_block
 from .strategies.champion import (
-    CH_AMAX, CH_FINISH, CH_HEAD, CH_HIT, CH_KIND, CH_LAW, CH_PTR, CH_SPAN, CH_STATES, CH_T, T_MAX,
+    CH_AMAX, CH_ANX, CH_FINISH, CH_HEAD, CH_HIT, CH_KIND, CH_LAW, CH_LSPAN, CH_NPRE, CH_PRE, CH_PTR, CH_SPAN, CH_STATES, CH_T,
+    T_MAX,
 )
 
 #: Own turns of the chains the champion reads (the worth's are longer; past this, a seat that has
@@ -136,6 +137,30 @@ def _spans(chains: np.ndarray) -> np.ndarray:
     return np.stack([first, last], axis=1).astype(np.float64).ravel()
 
 
+def kept_index(n: int) -> np.ndarray:
+    """Each kept vector of the tables (expert_dp._pre_states: slot 0, then slots 1..5 in
+    non-increasing order) at its rank in mixed radix, as the champion ranks it
+    (heron_sim.strategies.champion._pre_state: slot 0 in base n + 1, the j-th largest of the others
+    in base n // (j + 1) + 1), holding its index; -1 elsewhere. Thousands of entries where the
+    expert's own index has B**6 (1.8 million for ten dice)."""
+    from .strategies.expert_dp import _pre_states
+
+    pre_T, _ = _pre_states(n)
+    radix = [n + 1] + [n // (j + 1) + 1 for j in range(5)]
+    size = int(np.prod(radix))
+    index = np.full(size, -1.0)
+    for p, T in enumerate(pre_T):
+        d = sorted((int(x) for x in T[1:6]), reverse=True)
+        code, m = int(T[0]), n + 1
+        for j in range(5):
+            code += d[j] * m
+            m *= radix[j + 1]
+        if index[code] >= 0:
+            raise AssertionError(f"two kept vectors at rank {code}")  # the radix is too narrow: a bug
+        index[code] = p
+    return index
+
+
 def champion_block(rules, seating: list[str], seat: int, table: np.ndarray) -> np.ndarray:
     """The block of the champion at ``seat`` of ``seating`` under ``rules``, to be written after
     ``table`` (the expert's tables) in its row: its columns are absolute (the row's)."""
@@ -146,8 +171,12 @@ def champion_block(rules, seating: list[str], seat: int, table: np.ndarray) -> n
                             "that of one set of rules)")
     if len(seating) > 7:
         raise HeronSimError(f"strategy 'champion': {len(seating)} seats; allowed: 2..7")
+    from .strategies.expert_dp import _pre_states
+
     ptr, laws = _laws(rules, table)
     chains, kinds, states = _chains(rules, seating)
+    n = rules.n_dice
+    kept = kept_index(n)
     base = table.size
     head = np.zeros(CH_HEAD)
     head[CH_AMAX] = AMAX
@@ -157,11 +186,19 @@ def champion_block(rules, seating: list[str], seat: int, table: np.ndarray) -> n
     head[CH_HIT] = head[CH_LAW] + laws.size
     spans = _spans(chains)
     head[CH_SPAN] = head[CH_HIT] + chains.size
+    head[CH_PRE] = head[CH_SPAN] + spans.size
+    head[CH_NPRE] = _pre_states(n)[0].shape[0]
+    head[CH_ANX] = min(rules.anxiety_threshold, n + 1)
+    rows = laws.reshape(-1, AMAX) > 0
+    live = rows.any(axis=1)
+    lspan = np.stack([np.where(live, rows.argmax(axis=1), 0),
+                      np.where(live, AMAX - rows[:, ::-1].argmax(axis=1), 0)], axis=1).astype(np.float64).ravel()
+    head[CH_LSPAN] = head[CH_PRE] + kept.size
     head[CH_STATES] = states
     head[CH_FINISH] = rules.finish
     head[CH_KIND: CH_KIND + len(kinds)] = kinds
     pointers = np.where(ptr >= 0, ptr + head[CH_LAW], -1.0)
-    return np.concatenate([head, pointers, laws, chains.ravel(), spans])
+    return np.concatenate([head, pointers, laws, chains.ravel(), spans, kept, lspan])
 
 
 register_seat_block("champion", champion_block)

@@ -3,7 +3,10 @@
 Its tables are exact where they can be (every reroll's law of the turn's final advance is the
 expert's programme's: its mean is the table's stored reroll value, its mass 1), its games are the
 same whatever the threads and batches, and it beats the racer and the expert head to head with
-seats and guides mirrored (a fast version here, the issue's 20,000 paired games in ``slow``)."""
+seats and guides mirrored (a fast version here, the issue's 20,000 paired games in ``slow``). Its
+choice among every legal keep is checked exactly in tests/test_chances.py (each keep valued alone)
+and, fused turn against the generic path, in tests/test_calibrate.py (its logged games are its
+simulated games)."""
 
 from __future__ import annotations
 
@@ -67,21 +70,26 @@ def _share(res, a, b):
 
 def test_it_beats_the_racer_and_the_expert_head_to_head():
     """Fast version: 6,000 games a seating (12,000 a pair, seats and guides mirrored), seed 5: the
-    champion's share against the racer (measured 52.3 % at 20,000 a pair) and the expert (57.2 %)
-    has its 95 % interval above one half."""
+    champion's share against the racer (measured 55.4 % at 20,000 a pair, docs/strategies.md) has
+    its 95 % interval above the issue's 52 % (about 0.9 point wide each side here), against the
+    expert above one half."""
     res = tournament(Rules.build(mode="8d8", players=2), ["champion", "racer", "expert"], 6000, seed=5)
-    for other in ("racer", "expert"):
-        rate, low, high = _share(res, "champion", other)
-        assert low > 0.5, (other, rate, low, high)
+    rate, low, high = _share(res, "champion", "racer")
+    assert low > 0.52, (rate, low, high)
+    rate, low, high = _share(res, "champion", "expert")
+    assert low > 0.5, (rate, low, high)
 
 
 @pytest.mark.slow
 def test_it_beats_the_racer_over_twenty_thousand_paired_games():
-    """The issue's measure: 10,000 games a seating, 20,000 a pair. The issue asks 54 % with the
-    interval above 52 %; this champion reaches about 52 % (docs/strategies.md says so): the test
-    holds what it does, above the racer with its interval."""
-    res = tournament(Rules.build(mode="8d8", players=2), ["champion", "racer"], 10_000, seed=7)
+    """The issue's measure: 10,000 games a seating, 20,000 a pair, on another seed than the docs':
+    at least 54 % against the racer with the 95 % interval above 52 %; and the keep chosen by its
+    chance of winning is what lifts it: above its first version (``keeps=0``, the expert's keep)
+    with the interval above one half."""
+    res = tournament(Rules.build(mode="8d8", players=2), ["champion", "racer", "champion:keeps=0"], 10_000, seed=7)
     rate, low, high = _share(res, "champion", "racer")
+    assert rate >= 0.54 and low > 0.52, (rate, low, high)
+    rate, low, high = _share(res, "champion", "champion:keeps=0")
     assert low > 0.5, (rate, low, high)
 
 

@@ -276,8 +276,7 @@ def _calibrate(path, rules, player, stage: list) -> dict:
     if chances is not None:  # the playtester's biggest mistakes (heron_sim.playtest.coach)
         from .coach import biggest, decisions
 
-        doc["biggest_losses"] = biggest(decisions(log, chances, vals[:, V_ACTION].astype(np.int64),
-                                                  np.flatnonzero(sel)), BIGGEST)
+        doc["biggest_losses"] = biggest(decisions(log, chances, np.flatnonzero(sel)), BIGGEST)
     spt = doc["seconds_per_turn"]
     stage[0] = "measuring the length at the seconds logged"
     doc["length"] = length(rules, doc["players_per_game"], doc["strategy"], None if spt is None else spt["mean"])

@@ -8,15 +8,16 @@ options are valued with the champion's own compiled functions on its own tables,
 table of the log's size among players of one kind (``opponents``):
 
 - **stop**: the chance of winning from where the pawn lands with the dice showing;
-- **the champion's reroll**: the expert's best keep, its chance averaged over the exact law of the
-  turn's final advance (heron_sim.champion_tables);
+- **the champion's reroll**: its best keep (every legal keep of the dice, each by its chance
+  averaged over the exact law of the turn's final advance after it: heron_sim.champion_tables;
+  the expert's keep alone for ``champion:keeps=0``), and the dice it keeps (``C_KEEP``);
 - **the logged choice**: stop, or the dice the player kept, valued the same way from the law of
   the kept dice (every kept vector of the expert's tables has its law, not only the best).
 
 The champion takes the better of the first two. The **loss** of a decision is the champion's
 choice's chance minus the logged choice's, in points of winning chance: 0 where the player chose
-as the champion does, negative where the player's keep beats the expert's keep the champion
-rerolls with. A forced stop (no roll left, no legal reroll) is no decision and is not counted.
+as the champion does, never negative (the champion's choice is the best of the same options;
+negative only against ``champion:keeps=0``, whose reroll is the expert's keep). A forced stop (no roll left, no legal reroll) is no decision and is not counted.
 
 Assumption, named as such: the other seats are valued as players of one kind (``opponents``;
 the champion's own future turns as the racer's, as when it plays), whatever the logged players
@@ -33,50 +34,37 @@ from numba import njit
 
 from ..engine.dice import count_animals
 from ..engine.layout import (
-    D_KEEP, FACE, FREE, GUIDE, HERON, KEEP, KEPT, NDICE, PLAYERS, PMEMO, PMEMO_LEN, POS, PROT, READY, STATUS,
+    COUNTS, D_KEEP, FACE, FREE, GUIDE, HERON, KEEP, NDICE, PLAYERS, PMEMO, PMEMO_LEN, POS, PROT, READY, STATUS,
 )
-from ..engine.rulebook import consolation_no_set
 from ..errors import HeronSimError
 from ..strategies.champion import (
-    CH_AMAX, CH_LAW, CH_PTR, CH_T, SEAT_BLOCK_COLUMN, S_WORDS, _chance_after, _chance_from, _others_behind,
-    _same_state,
+    CH_AMAX, CH_PTR, CH_T, SEAT_BLOCK_COLUMN, S_TRY, S_WORDS, _others_behind, _same_state, best_keep, keep_law,
+    law_chance, note_dice, stop_chance,
 )
-from ..strategies.expert import KEEP_STOP, counted_advance, keep_column
-from ..strategies.expert_dp import ENTRY, _pre_code
+from ..strategies.expert import KEEP_STOP, keep_column
+from ..strategies.expert_dp import ACTION_BITS, ENTRY
 from .values import S_KIND, S_NDICE, lay_out
 
 # out columns
-C_FLAG, C_STOP, C_REROLL, C_LOGGED, C_BEST = range(5)
-C_WIDTH = 5
+C_FLAG, C_STOP, C_REROLL, C_LOGGED, C_BEST, C_KEEP = range(6)
+C_WIDTH = 6
+#: C_KEEP: the dice the champion's reroll keeps (bit i: die i of the row's dice).
 #: C_FLAG: 1 valued; 0 no decision (forced stop, not a keep, no table); 2 dice the tables do not
 #: hold; 3 no law for the champion's reroll here; 4 a logged keep with no law (every die kept)
 VALUED = 1
 
 
 @njit(cache=True)
-def _law_chance(seat, w, R, sp, base, T, at, pos, law, amax):
-    go = 0.0
-    for a in range(amax):
-        p = sp[seat, law + a]
-        if p > 0.0:
-            go += p * _chance_after(seat, w, R, sp, base, T, at, pos, a)
-    return go
-
-
-@njit(cache=True)
-def keep_chances(R, sp, w, state, seat_of, table_players, squares, guides, readies, prots, choice, kept,
-                 pre_index, npre, anx, out):
+def keep_chances(R, sp, w, state, seat_of, table_players, squares, guides, readies, prots, choice, kept, out):
     """out[m] (``C_*``) for every row ``m`` of ``state`` (heron_sim.playtest.values) at a table of
     w[PLAYERS] seats: the champion's seat 0 of ``sp`` plays the deciding seat, the others follow
     in their seat order (players of one kind: any order values the same)."""
     base = int(sp[0, SEAT_BLOCK_COLUMN])
     T = int(sp[0, base + CH_T])
     amax = int(sp[0, base + CH_AMAX])
-    law0 = int(sp[0, base + CH_LAW])
     ptr0 = int(sp[0, base + CH_PTR])
     at = w[PMEMO] + w[PMEMO_LEN] - S_WORDS  # the champion's scratch (the last words of the workspace)
     p = w[PLAYERS]
-    slots = np.zeros(6, dtype=np.int64)
     for m in range(state.shape[0]):
         for c in range(C_WIDTH):
             out[m, c] = 0.0
@@ -100,7 +88,8 @@ def keep_chances(R, sp, w, state, seat_of, table_players, squares, guides, readi
             out[m, C_FLAG] = 2.0
             continue
         count_animals(w)
-        if int(sp[0, col + 2]) < 0:
+        reroll = int(sp[0, col + 2])
+        if reroll < 0:
             continue  # no legal reroll: a forced stop
         law = int(sp[0, ptr0 + col // ENTRY])
         if law < 0:
@@ -109,72 +98,77 @@ def keep_chances(R, sp, w, state, seat_of, table_players, squares, guides, readi
         if not _same_state(0, w, at):
             _others_behind(0, w, sp, base, T, at)
         pos = w[POS]
-        s0 = counted_advance(0, w, R)
-        if s0 > 0:
-            stop = _chance_after(0, w, R, sp, base, T, at, pos, s0)
-        else:
-            cons = consolation_no_set(R)
-            stop = _chance_after(0, w, R, sp, base, T, at, pos, 0) if cons == 0 else \
-                _chance_from(0, w, R, sp, base, T, at, pos + cons, False)
-        go = _law_chance(0, w, R, sp, base, T, at, pos, law, amax)
+        note_dice(w, at)
+        stop = stop_chance(0, w, R, sp, base, T, at, pos)
+        go = law_chance(0, w, R, sp, base, T, at, pos, law, amax)
+        go, action = best_keep(0, w, R, sp, base, T, at, pos, law, go, reroll)
         logged = stop
         if choice[m] == 1:
             n = w[NDICE]
             for j in range(6):
-                slots[j] = 0
+                w[at + S_TRY + j] = 0
             for i in range(n):
                 f = w[FACE + i]
-                st = w[STATUS + i]
-                if f != HERON and (st == KEPT or (st == FREE and (kept[m] >> i) & 1)):
-                    slots[w[KEEP + 6 + f]] += 1
-            code = _pre_code(slots, n + 1)
-            q = pre_index[code] if code < pre_index.size else -1
-            if q < 0:
+                if f != HERON and w[STATUS + i] == FREE and (kept[m] >> i) & 1:
+                    w[at + S_TRY + w[KEEP + 6 + f]] += 1
+            lw = keep_law(0, w, sp, base, at, law, n)
+            if lw < 0:
                 out[m, C_FLAG] = 4.0
                 continue
-            idx = (law - law0) // amax
-            h = idx % anx
-            tr = idx // anx // npre
-            logged = _law_chance(0, w, R, sp, base, T, at, pos, law0 + ((tr * npre + q) * anx + h) * amax, amax)
+            logged = law_chance(0, w, R, sp, base, T, at, pos, lw, amax)
         out[m, C_FLAG] = 1.0
         out[m, C_STOP] = stop
         out[m, C_REROLL] = go
         out[m, C_LOGGED] = logged
         out[m, C_BEST] = go if go > stop + 1e-12 else stop  # the champion's rule (champion_action)
+        out[m, C_KEEP] = keep_mask(w, action)
     return out
 
 
-def _valuer(rules, players: int, opponents: str):
-    """(R, sp, w, pre_index, npre, anx) of a champion at seat 0 among ``players - 1`` seats of
-    ``opponents`` under ``rules`` at that many players."""
+@njit(cache=True)
+def keep_mask(w, action):
+    """The dice (bit i: die i) a keep action takes, as expert.apply_keep_action takes them: of
+    each animal, the first free dice, as many as the action's count for its slot."""
+    mask = 0
+    for a in range(6):
+        w[COUNTS + a] = (action >> (ACTION_BITS * w[KEEP + 6 + a])) & 15
+    for i in range(w[NDICE]):
+        f = w[FACE + i]
+        if f != HERON and w[STATUS + i] == FREE and w[COUNTS + f] > 0:
+            mask |= 1 << i
+            w[COUNTS + f] -= 1
+    return mask
+
+
+def _valuer(rules, players: int, opponents: str, champion: str = "champion"):
+    """(R, sp, w) of a ``champion`` (its name and parameters) at seat 0 among ``players - 1``
+    seats of ``opponents`` under ``rules`` at that many players."""
     from .. import champion_tables  # noqa: F401  (registers the champion's block)
     from ..engine.pack import new_workspace, pack_rules
     from ..strategies import memo_words, parse_seating, seat_arrays
-    from ..strategies.expert_dp import _pre_states
 
     if getattr(rules, "guides", ()):
         raise HeronSimError("the chances of winning of logged decisions: rules by guide are not valued yet "
                             "(the champion's worth is that of one set of rules)")
     r = rules.replace(players=players) if rules.players != players else rules
-    seating = parse_seating(",".join(["champion"] + [opponents] * (players - 1)), players)
+    seating = parse_seating([champion] + [opponents] * (players - 1), players)
     sids, sp = seat_arrays(seating, r)
     R = pack_rules(r)
     w = new_workspace(R, sids, memo=memo_words(R, sids))
-    n = r.n_dice
-    pre_T, pre_index = _pre_states(n)
-    return R, sp, w, pre_index, pre_T.shape[0], min(r.anxiety_threshold, n + 1)
+    return R, sp, w
 
 
-def log_chances(log, rules, opponents: str = "regular") -> np.ndarray:
+def log_chances(log, rules, opponents: str = "regular", champion: str = "champion") -> np.ndarray:
     """``C_*`` for every decision of ``log`` (heron_sim.playtest.log.Log) under ``rules`` (the
-    rules the games were played with), the other seats valued as ``opponents``."""
+    rules the games were played with), the other seats valued as ``opponents``, by ``champion``
+    (``champion:keeps=0``: its first version, whose reroll is the expert's keep)."""
     from ..interrupt import check
 
     out = np.zeros((len(log), C_WIDTH))
     if log.table_players is None:
         return out
     for players in sorted({int(x) for x in log.table_players if x > 0}):
-        R, sp, w, pre_index, npre, anx = _valuer(rules, players, opponents)
+        R, sp, w = _valuer(rules, players, opponents, champion)
         rows = np.flatnonzero(log.table_players == players)
         for lo in range(0, rows.size, 8192):
             check()
@@ -182,7 +176,7 @@ def log_chances(log, rules, opponents: str = "regular") -> np.ndarray:
             part = np.zeros((sel.size, C_WIDTH))
             keep_chances(R, sp, w, np.ascontiguousarray(log.state[sel]), log.seat[sel], log.table_players[sel],
                          log.squares[sel], log.guides[sel], log.readies[sel], log.protected[sel], log.choice[sel],
-                         log.kept[sel], pre_index, npre, anx, part)
+                         log.kept[sel], part)
             out[sel] = part
     return out
 

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..animals import NAMES as ANIMALS
 from ..errors import HeronSimError
-from .chances import C_BEST, C_FLAG, C_LOGGED, C_REROLL, C_STOP, VALUED
+from .chances import C_BEST, C_FLAG, C_KEEP, C_LOGGED, C_REROLL, C_STOP, VALUED
 
 #: every English text the words use: fr.po holds their French (tests/test_coach.py)
 MESSAGES = (
@@ -55,10 +55,10 @@ def _kept_names(state_row, mask: int) -> list[str]:
     return [ANIMALS[int(state_row[S_FACE + i])] for i in range(int(state_row[S_NDICE])) if (mask >> i) & 1]
 
 
-def decisions(log, values: np.ndarray, best_keep: np.ndarray, rows: np.ndarray | None = None) -> list[dict]:
+def decisions(log, values: np.ndarray, rows: np.ndarray | None = None) -> list[dict]:
     """One dict a valued keep-or-stop decision of ``log`` (``values``: heron_sim.playtest.chances
-    .log_chances; ``best_keep``: the bit mask of the dice the champion's reroll keeps, the expert's
-    best keep, heron_sim.playtest.values V_ACTION), in the log's order; ``rows``: those to take."""
+    .log_chances, the dice the champion's reroll keeps among them), in the log's order; ``rows``:
+    those to take."""
     from .values import S_ROLL
 
     sel = np.flatnonzero(values[:, C_FLAG] == VALUED)
@@ -74,7 +74,7 @@ def decisions(log, values: np.ndarray, best_keep: np.ndarray, rows: np.ndarray |
             "player": log.player[i], "square": int(log.squares[i, log.seat[i]]), "roll": int(st[S_ROLL]),
             "dice": dice_text[i],
             "stop": float(values[i, C_STOP]), "reroll": float(values[i, C_REROLL]),
-            "champion_keeps": _kept_names(st, int(best_keep[i])),
+            "champion_keeps": _kept_names(st, int(values[i, C_KEEP])),
             "champion_rerolls": bool(values[i, C_REROLL] > values[i, C_STOP] + 1e-12),
             "chosen": "reroll" if log.choice[i] == 1 else "stop", "chosen_keeps": chosen_keep,
             "chosen_chance": float(values[i, C_LOGGED]),
@@ -129,10 +129,9 @@ def biggest(found: list[dict], n: int = 5) -> list[dict]:
 def coach(path, rules, game: int | None = None, seat: int | None = None, opponents: str = "regular") -> dict:
     """A log's game (its first game if ``game`` is None) decision by decision: the ``--json`` of
     ``heron-sim coach``. Needs the table's columns (docs/calibrate.md)."""
-    from ..strategies import parse_strategy, seat_arrays
+    from ..strategies import parse_strategy
     from .chances import log_chances
     from .log import read_log
-    from .values import V_ACTION, values
 
     parse_strategy(opponents)  # an unknown name is one line, before any work
     log = read_log(path, rules)
@@ -152,12 +151,8 @@ def coach(path, rules, game: int | None = None, seat: int | None = None, opponen
             raise HeronSimError(f"--seat: {seat} has no decision in game {game}; allowed: "
                                 f"{', '.join(str(s) for s in sorted(set(log.seat[rows].tolist())))}")
         rows = rows[log.seat[rows] == seat]
-    from ..engine.pack import pack_rules
-
     sub = _take(log, rows)
-    vals = log_chances(sub, rules, opponents)
-    best = values(pack_rules(rules), seat_arrays(["expert"], rules)[1], sub.state)[:, V_ACTION].astype(np.int64)
-    found = decisions(sub, vals, best)
+    found = decisions(sub, log_chances(sub, rules, opponents))
     seats = {}
     for d in found:
         s = seats.setdefault(d["seat"], {"seat": d["seat"], "player": d["player"], "decisions": 0, "loss_points": 0.0,

@@ -31,13 +31,17 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.jit import U, hot
-from ..engine.layout import D_KEEP, GUIDE, PLAYERS, PMEMO, PMEMO_LEN, POS, PROT, READY, R_BOARD
+from ..engine.layout import (
+    D_KEEP, FACE, FREE, FRESH, GUIDE, HERON, KEEP, KEPT, NDICE, PLAYERS, PMEMO, PMEMO_LEN, POS, PROT, READY, R_BOARD,
+    STATUS,
+)
 from ..engine.rulebook import consolation_no_set
 from ..rules.board import NEUTRAL
 from ..rules.rules import P_EXACT, P_FINISH
 from ..engine.dice import count_animals
 from .expert import KEEP_STOP, apply_keep_action, counted_advance, expert_decide, keep_column, table_seat
-from .expert_dp import ENTRY
+from .common import param_column
+from .expert_dp import ACTION_BITS, ENTRY
 from .greedy import greedy_keep
 from .racer import race_action, square_worth
 
@@ -47,8 +51,11 @@ SEAT_BLOCK_COLUMN = 3
 
 NAME = "champion"
 DESCRIPTION = "Plays to win the game: each keep/stop by its chance of winning, from the worth of positions."
-PARAMS = {"steps": 1}  # steps of improvement: 1 on the racer's chains, k on those of the (k - 1)-step champion
-BOUNDS = {"steps": (1, 3)}
+#: steps of improvement (1 on the racer's chains, k on those of the (k - 1)-step champion); keeps: 1
+#: chooses among every legal keep of the dice by its chance of winning, 0 rerolls with the expert's
+#: keep (the best for the turn's expected advance; the first version, faster)
+PARAMS = {"steps": 1, "keeps": 1}
+BOUNDS = {"steps": (1, 3), "keeps": (0, 1)}
 SID = 7  # the kernel's id of this strategy (unique; heron_sim.strategies.dispatch)
 DECIDE = "champion_decide"  # its decision function, called by the generated dispatcher
 ORDER = 3  # where it is listed (help, "all", "ai")
@@ -66,7 +73,14 @@ WORKSPACE_WORDS = "champion.scratch_words"  # its scratch at the end of the work
 #: seat's chains.
 CH_AMAX, CH_T, CH_PTR, CH_LAW, CH_HIT, CH_STATES, CH_FINISH, CH_SPAN = range(8)
 CH_KIND = 8  # 7 floats: the strategy (chains) of each seat
-CH_HEAD = 16
+#: where the index of the kept vectors starts (absolute column: :func:`_pre_state`), the kept
+#: vectors a table holds (npre) and the herons' states (anx) of the laws [table, rolls left,
+#: kept vector, herons, advance]
+CH_PRE, CH_NPRE, CH_ANX = 15, 16, 17
+#: where each law's span starts (absolute column: 2 floats a law, the first advance of mass and
+#: the one after the last: a law holds about 4 advances of its 40 to 64)
+CH_LSPAN = 18
+CH_HEAD = 20
 #: The longest chains a block may hold (heron_sim.champion_tables.HORIZON) and the widest law.
 T_MAX = 128
 A_MAX = 64
@@ -78,9 +92,17 @@ S_STATE = 0
 S_T = S_STATE + 1 + 4 * 7
 S_G = S_T + 1
 S_U = S_G + T_MAX
-S_WORDS = S_U + A_MAX
+#: the dice of the decision by slot of the tables (:func:`note_dice`, :func:`note_counts`): the
+#: free dice (6), the kept (6), the keep tried (6), a sorting scratch (5), 1 if a fresh heron is held
+S_FREE = S_U + A_MAX
+S_KEPT = S_FREE + 6
+S_TRY = S_KEPT + 6
+S_SORT = S_TRY + 6
+S_FL = S_SORT + 5
+S_WORDS = S_FL + 1
 G_BITS = 52
 ONE = 1 << G_BITS
+KEEPS = param_column(PARAMS, "keeps")  # its column of the seat's row
 
 
 @hot
@@ -190,10 +212,152 @@ def _chance_after(seat, w, R, sp, base, T, at, pos, a):
 
 
 @hot
+def law_chance(seat, w, R, sp, base, T, at, pos, law, amax):
+    """The chance of winning averaged over the law of the turn's final advance at column ``law``
+    of the seat's row (over its span: the advances outside have no mass)."""
+    go = 0.0
+    k = int(sp[U(seat), U(base + CH_LSPAN)]) + 2 * ((law - int(sp[U(seat), U(base + CH_LAW)])) // amax)
+    for a in range(int(sp[U(seat), U(k)]), int(sp[U(seat), U(k + 1)])):
+        p = sp[U(seat), U(law + a)]
+        if p > 0.0:
+            go += p * _chance_after(seat, w, R, sp, base, T, at, pos, a)
+    return go
+
+
+@hot
+def note_dice(w, at):
+    """The decision's dice by slot of the tables into the scratch (the generic path: the dice laid
+    out, w[KEEP + 6 + a] the slot of animal a as the look-up left it): free and kept, herons apart,
+    and whether a fresh heron is held (then keeping no die is a legal reroll)."""
+    for j in range(6):
+        w[U(at + S_FREE + j)] = 0
+        w[U(at + S_KEPT + j)] = 0
+    fl = 0
+    for i in range(w[NDICE]):
+        f = w[U(FACE + i)]
+        st = w[U(STATUS + i)]
+        if f == HERON:
+            if w[U(FRESH + i)] != 0:
+                fl = 1
+        elif st == KEPT:
+            w[U(at + S_KEPT + w[U(KEEP + 6 + f)])] += 1
+        elif st == FREE:
+            w[U(at + S_FREE + w[U(KEEP + 6 + f)])] += 1
+    w[U(at + S_FL)] = fl
+
+
+@hot
+def note_counts(w, held, free, fresh, slots):
+    """:func:`note_dice` from the fused turn's counts (heron_sim.strategies.expert_turn): the held
+    and the free dice by animal, packed 8 bits a lane, ``fresh`` 1 when a fresh heron is held,
+    ``slots`` the 4-bit slot of each animal. Does nothing where the workspace has no scratch."""
+    if w[PMEMO_LEN] < S_WORDS:
+        return
+    at = w[PMEMO] + w[PMEMO_LEN] - S_WORDS
+    for j in range(6):
+        w[U(at + S_FREE + j)] = 0
+        w[U(at + S_KEPT + j)] = 0
+    for a in range(6):
+        slot = (slots >> (4 * a)) & 15
+        w[U(at + S_FREE + slot)] += np.int64((free >> np.uint64(8 * a)) & np.uint64(255))
+        w[U(at + S_KEPT + slot)] += np.int64((held >> np.uint64(8 * a)) & np.uint64(255))
+    w[U(at + S_FL)] = fresh
+
+
+@hot
+def _pre_state(seat, w, sp, pre, at, n):
+    """The index of the kept vector ``kept + tried`` of the scratch among the tables' kept
+    vectors (expert_dp._pre_states; -1 if none): slot 0, then slots 1..5 in non-increasing
+    order, ranked in mixed radix (the j-th largest of ``n`` dice is at most n // (j + 1)) in the
+    index that starts at column ``pre`` of the seat's row."""
+    for j in range(5):  # insertion sort, non-increasing, in the scratch (no allocation)
+        v = w[U(at + S_KEPT + 1 + j)] + w[U(at + S_TRY + 1 + j)]
+        k = j
+        while k > 0 and w[U(at + S_SORT + k - 1)] < v:
+            w[U(at + S_SORT + k)] = w[U(at + S_SORT + k - 1)]
+            k -= 1
+        w[U(at + S_SORT + k)] = v
+    code = w[U(at + S_KEPT)] + w[U(at + S_TRY)]
+    m = n + 1
+    for j in range(5):
+        code += w[U(at + S_SORT + j)] * m
+        m *= n // (j + 1) + 1
+    return int(sp[U(seat), U(pre + code)])
+
+
+@hot
+def keep_law(seat, w, sp, base, at, law, n):
+    """The law of the turn's final advance after keeping the scratch's tried dice (S_TRY by slot,
+    on top of the kept), at the tables, rolls left and herons of ``law`` (another keep's law of the
+    same decision); -1 where the tables hold no such kept vector."""
+    first, stride = _laws_of(seat, sp, base, law)
+    q = _pre_state(seat, w, sp, int(sp[U(seat), U(base + CH_PRE)]), at, n)
+    return first + q * stride if q >= 0 else -1
+
+
+@hot
+def _laws_of(seat, sp, base, law):
+    """(the law of the first kept vector, the step to the next) at the tables, rolls left and
+    herons of ``law`` (laws are stored [table, rolls left, kept vector, herons, advance])."""
+    amax = int(sp[U(seat), U(base + CH_AMAX)])
+    law0 = int(sp[U(seat), U(base + CH_LAW)])
+    npre = int(sp[U(seat), U(base + CH_NPRE)])
+    anx = int(sp[U(seat), U(base + CH_ANX)])
+    idx = (law - law0) // amax
+    return law0 + ((idx // anx // npre) * npre * anx + idx % anx) * amax, anx * amax
+
+
+@hot
+def best_keep(seat, w, R, sp, base, T, at, pos, law, go, reroll):
+    """(chance, action) of the best reroll: every legal keep of the scratch's dice (at least one
+    die newly held, a fresh heron counting, and one left to roll) valued by its own law, the
+    expert's ``reroll`` (chance ``go``, law ``law``) kept on ties; that one alone where the seat's
+    ``keeps`` is 0. The tried keep is counted in S_TRY like an odometer."""
+    if sp[U(seat), KEEPS] == 0.0:
+        return go, reroll
+    amax = int(sp[U(seat), U(base + CH_AMAX)])
+    n = w[NDICE]
+    free = 0
+    for j in range(6):
+        w[U(at + S_TRY + j)] = 0
+        free += w[U(at + S_FREE + j)]
+    fl = w[U(at + S_FL)]
+    first, stride = _laws_of(seat, sp, base, law)
+    pre = int(sp[U(seat), U(base + CH_PRE)])
+    best = go
+    action = reroll
+    tried = 0
+    while True:
+        if tried < free and tried + fl >= 1:
+            q = _pre_state(seat, w, sp, pre, at, n)
+            lw = first + q * stride
+            if q >= 0 and lw != law:
+                v = law_chance(seat, w, R, sp, base, T, at, pos, lw, amax)
+                if v > best + 1e-12:
+                    best = v
+                    action = 0
+                    for k in range(6):
+                        action += w[U(at + S_TRY + k)] << (ACTION_BITS * k)
+        j = 0  # the next keep: the odometer's step
+        while j < 6:
+            if w[U(at + S_TRY + j)] < w[U(at + S_FREE + j)]:
+                w[U(at + S_TRY + j)] += 1
+                tried += 1
+                break
+            tried -= w[U(at + S_TRY + j)]
+            w[U(at + S_TRY + j)] = 0
+            j += 1
+        if j == 6:
+            break
+    return best, action
+
+
+@hot
 def champion_action(seat, w, R, sp, ts, col):
-    """The champion's keep action at table column ``col`` of the row of seat ``ts``: the expert's
-    best reroll where its chance of winning beats stopping now's, else -1 (stop); the racer's rule
-    where its tables hold no law for the column. Reads the dice counted by animal in w[COUNTS]."""
+    """The champion's keep action at table column ``col`` of the row of seat ``ts``: its best
+    reroll (:func:`best_keep`) where its chance of winning beats stopping now's, else -1 (stop);
+    the racer's rule where its tables hold no law for the column. Reads the dice counted by animal
+    in w[COUNTS] and by slot in its scratch (:func:`note_dice`, :func:`note_counts`)."""
     reroll = int(sp[U(ts), U(col + 2)])
     if reroll < 0:
         return -1
@@ -207,19 +371,21 @@ def champion_action(seat, w, R, sp, ts, col):
     if not _same_state(seat, w, at):
         _others_behind(seat, w, sp, base, T, at)
     pos = w[U(POS + seat)]
+    stop = stop_chance(seat, w, R, sp, base, T, at, pos)
+    go = law_chance(seat, w, R, sp, base, T, at, pos, law, amax)
+    go, reroll = best_keep(seat, w, R, sp, base, T, at, pos, law, go, reroll)
+    return reroll if go > stop + 1e-12 else -1
+
+
+@hot
+def stop_chance(seat, w, R, sp, base, T, at, pos):
+    """The chance of winning after stopping with the dice counted in w[COUNTS]."""
     s0 = counted_advance(seat, w, R)
     if s0 > 0:
-        stop = _chance_after(seat, w, R, sp, base, T, at, pos, s0)
-    else:  # consolation_no_set (0 with the rulings) moves the pawn but triggers no square
-        c = consolation_no_set(R)
-        stop = _chance_after(seat, w, R, sp, base, T, at, pos, 0) if c == 0 else \
-            _chance_from(seat, w, R, sp, base, T, at, pos + c, False)
-    go = 0.0
-    for a in range(amax):
-        p = sp[U(seat), U(law + a)]
-        if p > 0.0:
-            go += p * _chance_after(seat, w, R, sp, base, T, at, pos, a)
-    return reroll if go > stop + 1e-12 else -1
+        return _chance_after(seat, w, R, sp, base, T, at, pos, s0)
+    c = consolation_no_set(R)  # consolation_no_set (0 with the rulings) moves the pawn but triggers no square
+    return _chance_after(seat, w, R, sp, base, T, at, pos, 0) if c == 0 else \
+        _chance_from(seat, w, R, sp, base, T, at, pos + c, False)
 
 
 @hot
@@ -230,6 +396,8 @@ def champion_keep(seat, w, R, sp):
     if col < 0:
         return greedy_keep(seat, w)
     count_animals(w)  # what champion_action reads (apply_keep_action rewrites w[COUNTS] after)
+    if w[PMEMO_LEN] >= S_WORDS:
+        note_dice(w, w[PMEMO] + w[PMEMO_LEN] - S_WORDS)
     return apply_keep_action(seat, w, sp, champion_action(seat, w, R, sp, table_seat(seat, sp), col))
 
 

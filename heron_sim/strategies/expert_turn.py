@@ -65,7 +65,7 @@ from ..engine.rng import draw_index, uniform
 from ..rules.rules import P_ANXIETY, P_ROLLS
 from .human import SID as HUMAN, TEMP, human_action, human_lion, power_after_draw, power_counted, under, zero as human_zero
 from .racer import SID as RACER, race_action_tilted, race_tilt
-from .champion import SID as CHAMPION, champion_action
+from .champion import SID as CHAMPION, champion_action, note_counts
 from ..engine.rulebook import consolation_anxiety, consolation_no_set, pond_opens, power_enabled
 from .expert import (
     NEAR_KINDS, counted_advance, final_advance, has_tables, kind_class, lion_worth_it, power_column, stored_near,
@@ -610,7 +610,7 @@ def _counted_power(seat, w, R, rng, sp, ts, t, guide, code, slots, kept, roll, n
         return CONTINUE, kept, 0, roll
     if race:
         counts_into(w, total)
-        action = _stop_rule(seat, w, R, sp, ts, col, tilt)
+        action = _stop_rule(seat, w, R, sp, ts, col, tilt, held, free, 1 if fh > 0 else 0, slots)
     elif human:  # the human's softmax after its power (the generic path's human_keep)
         counts_into(w, total)
         action = human_action(seat, w, R, rng, sp, ts, col)
@@ -741,7 +741,7 @@ def roll_phase_dice(seat, w, R, rng, sp, race, human):
                 return CONTINUE
         if race:  # the racer's stop rule (heron_sim.strategies.racer), on the dice counted
             counts_into(w, total)
-            action = _stop_rule(seat, w, R, sp, ts, col, tilt)
+            action = _stop_rule(seat, w, R, sp, ts, col, tilt, kept, roll, _fresh(roll), slots)
         elif human:  # the human's softmax (heron_sim.strategies.human), on the dice counted
             counts_into(w, total)
             action = human_action(seat, w, R, rng, sp, ts, col)
@@ -926,7 +926,7 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
                 return CONTINUE
         if race:  # the racer's stop rule (heron_sim.strategies.racer), on the dice counted
             counts_into(w, total)
-            action = _stop_rule(seat, w, R, sp, ts, col, tilt)
+            action = _stop_rule(seat, w, R, sp, ts, col, tilt, kept, roll, _fresh(roll), slots)
         elif human:  # the human's softmax (heron_sim.strategies.human), on the dice counted
             counts_into(w, total)
             action = human_action(seat, w, R, rng, sp, ts, col)
@@ -958,10 +958,12 @@ def roll_phase_counts(seat, w, R, rng, sp, race, human):
 
 
 @hot_inline
-def _stop_rule(seat, w, R, sp, ts, col, tilt):
+def _stop_rule(seat, w, R, sp, ts, col, tilt, held, free, fresh, slots):
     """The keep/stop rule of a racing seat: the champion's chance of winning
-    (heron_sim.strategies.champion), else the racer's race value (heron_sim.strategies.racer)."""
+    (heron_sim.strategies.champion: the held and free dice by animal and their slots are its
+    keeps'), else the racer's race value (heron_sim.strategies.racer)."""
     if w[U(SID + seat)] == CHAMPION:
+        note_counts(w, held, free, fresh, slots)
         return champion_action(seat, w, R, sp, ts, col)
     return race_action_tilted(seat, w, R, sp, ts, col, tilt)
 
