@@ -26,7 +26,7 @@ from .errors import HeronSimError
 from .strategies import register_seat_block
 from .strategies.champion import (
     CH_AMAX, CH_ANX, CH_FINISH, CH_HEAD, CH_HIT, CH_KIND, CH_LAW, CH_LSPAN, CH_NPRE, CH_PRE, CH_PTR, CH_SPAN, CH_STATES, CH_T,
-    T_MAX,
+    PRE_MAX, T_MAX,
 )
 
 #: Own turns of the chains the champion reads (the worth's are longer; past this, a seat that has
@@ -188,6 +188,9 @@ def champion_block(rules, seating: list[str], seat: int, table: np.ndarray) -> n
     head[CH_SPAN] = head[CH_HIT] + chains.size
     head[CH_PRE] = head[CH_SPAN] + spans.size
     head[CH_NPRE] = _pre_states(n)[0].shape[0]
+    if head[CH_NPRE] > PRE_MAX:
+        raise HeronSimError(f"strategy 'champion': {n} dice hold {int(head[CH_NPRE])} kept vectors; it plays "
+                            f"up to {PRE_MAX}")
     head[CH_ANX] = min(rules.anxiety_threshold, n + 1)
     rows = laws.reshape(-1, AMAX) > 0
     live = rows.any(axis=1)

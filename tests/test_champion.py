@@ -113,3 +113,21 @@ def test_its_block_column_is_the_strategies_one():
     from heron_sim.strategies import champion
 
     assert champion.SEAT_BLOCK_COLUMN == SEAT_BLOCK_COLUMN and len(champion.PARAMS) <= SEAT_BLOCK_COLUMN < N_STRATEGY_PARAMS
+
+
+@pytest.mark.parametrize("spec, words", [
+    ("champion:keeps=0.5", "keeps = 0.5; allowed: a whole number in 0..1"),
+    ("champion:keeps=2", "keeps = 2; allowed: 0..1"),
+    ("champion:steps=1.5", "steps = 1.5; allowed: a whole number in 1..3"),
+    ("champion:keep=1", "bad parameter 'keep=1'; allowed: steps=<number>, keeps=<number>"),
+])
+def test_a_bad_parameter_is_one_line(spec, words):
+    from heron_sim.errors import HeronSimError
+    from heron_sim.strategies import parse_strategy
+
+    with pytest.raises(HeronSimError) as err:
+        parse_strategy(spec)
+    assert words in str(err.value) and "\n" not in str(err.value)
+    assert parse_strategy("champion:keeps=0") == ("champion", {"steps": 1, "keeps": 0.0})
+    # a parameter of real values (the human's) keeps its fractions
+    assert parse_strategy("human:caution=1.5")[1]["caution"] == 1.5

@@ -189,6 +189,9 @@ def parse_strategy(spec: str) -> tuple[str, dict[str, float]]:
     for key, (low, high) in info.bounds.items():
         if not low <= values[key] <= high:  # NaN fails too
             raise HeronSimError(f"--strategy: {spec!r}: {key} = {values[key]:g}; allowed: {low:g}..{high:g}")
+        if isinstance(low, int) and isinstance(high, int) and not float(values[key]).is_integer():
+            raise HeronSimError(f"--strategy: {spec!r}: {key} = {values[key]:g}; allowed: a whole number in "
+                                f"{low}..{high}")
     return name, values
 
 

@@ -99,7 +99,12 @@ S_KEPT = S_FREE + 6
 S_TRY = S_KEPT + 6
 S_SORT = S_TRY + 6
 S_FL = S_SORT + 5
-S_WORDS = S_FL + 1
+#: the kept vectors already valued at this decision (the stamp of the decision that valued each:
+#: keeps of animals the tables treat alike share one law, valued once), and the last stamp
+S_STAMP = S_FL + 1
+S_SEEN = S_STAMP + 1
+PRE_MAX = 2048  # the most kept vectors of a table (1,705 for 16 dice, the most a rules file may hold)
+S_WORDS = S_SEEN + PRE_MAX
 G_BITS = 52
 ONE = 1 << G_BITS
 KEEPS = param_column(PARAMS, "keeps")  # its column of the seat's row
@@ -312,7 +317,9 @@ def best_keep(seat, w, R, sp, base, T, at, pos, law, go, reroll):
     """(chance, action) of the best reroll: every legal keep of the scratch's dice (at least one
     die newly held, a fresh heron counting, and one left to roll) valued by its own law, the
     expert's ``reroll`` (chance ``go``, law ``law``) kept on ties; that one alone where the seat's
-    ``keeps`` is 0. The tried keep is counted in S_TRY like an odometer."""
+    ``keeps`` is 0. The tried keep is counted in S_TRY like an odometer; keeps whose kept vector
+    the tables hold as one (slots 1..5 are alike up to their order) are valued once, at the first
+    (a later one could only tie)."""
     if sp[U(seat), KEEPS] == 0.0:
         return go, reroll
     amax = int(sp[U(seat), U(base + CH_AMAX)])
@@ -326,12 +333,15 @@ def best_keep(seat, w, R, sp, base, T, at, pos, law, go, reroll):
     pre = int(sp[U(seat), U(base + CH_PRE)])
     best = go
     action = reroll
+    stamp = w[U(at + S_STAMP)] + 1
+    w[U(at + S_STAMP)] = stamp
     tried = 0
     while True:
         if tried < free and tried + fl >= 1:
             q = _pre_state(seat, w, sp, pre, at, n)
             lw = first + q * stride
-            if q >= 0 and lw != law:
+            if q >= 0 and w[U(at + S_SEEN + q)] != stamp and lw != law:
+                w[U(at + S_SEEN + q)] = stamp
                 v = law_chance(seat, w, R, sp, base, T, at, pos, lw, amax)
                 if v > best + 1e-12:
                     best = v

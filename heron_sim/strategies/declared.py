@@ -14,7 +14,8 @@ A strategy module declares itself once, at its top::
                                     # (heron_sim.strategies.register_seat_block)
     USER_FACING = True              # optional: False hides it from names and "all"
     IN_SETS = True                  # optional: False leaves it out of the "ai" and "all" sets
-    BOUNDS = {"risk": (0.0, 1.0)}   # optional: each parameter's allowed range (inclusive)
+    BOUNDS = {"risk": (0.0, 1.0)}   # optional: each parameter's allowed range (inclusive); written
+                                    # with whole numbers, e.g. (1, 3), it takes whole numbers only
     RUNGS = {"novice": {...}}       # optional: named parameter sets, each a name of its own
     RUNG_DESCRIPTIONS = {...}       # optional: their one-line descriptions
     STYLES = {"reckless": {...}}    # optional: named parameter sets beside the ladder (a style,
