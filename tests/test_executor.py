@@ -41,8 +41,16 @@ def test_bad_scheduler_addresses(bad):
 
 
 def test_unreachable_scheduler_is_one_error_line():
-    with pytest.raises(HeronSimError, match="cannot reach"):
-        get_executor("tcp://127.0.0.1:9", timeout=2)  # nothing listens on the discard port
+    """A port where nothing listens is said at once (after a few seconds' grace for a scheduler
+    that is starting), not after Dask's whole connect timeout; a host that does not resolve too."""
+    from heron_sim.runner import dask_probe
+
+    t = time.monotonic()
+    with pytest.raises(HeronSimError, match="nothing listens at tcp://127.0.0.1:9 .connection refused"):
+        get_executor("tcp://127.0.0.1:9", timeout=20)  # nothing listens on the discard port
+    assert time.monotonic() - t < dask_probe.REFUSED_GRACE + 3
+    with pytest.raises(HeronSimError, match="unknown host 'no-such-host.invalid'"):
+        get_executor("tcp://no-such-host.invalid:8786", timeout=20)
 
 
 @pytest.fixture(scope="module")
@@ -421,3 +429,19 @@ def test_a_batchs_counts_are_those_of_its_rows_on_any_threads(threads):
     want.append(np.bincount(rows[rows[:, L.C_FINISHED] != 0, L.C_ROUNDS]))
     got = count_batch(b)
     assert len(got) == len(want) and all(np.array_equal(x, y) for x, y in zip(got, want))
+
+
+def test_a_worker_of_another_heron_sim_is_refused_in_one_line(cluster, monkeypatch):
+    """A worker whose engine is not this process's would play other games from the same seeds:
+    its tasks refuse, and the run stops with one line naming both (not sums that differ)."""
+    from heron_sim.runner import executor as E
+    from heron_sim.runner import tasks
+
+    here = tasks.identity()
+    assert here.startswith("heron-sim ") and ", engine " in here
+    monkeypatch.setattr(tasks, "identity", lambda: "heron-sim 0.0.1, engine 0123456789abcdef")
+    with get_executor(cluster.scheduler_address) as ex:
+        with pytest.raises(HeronSimError) as err:
+            E.count_games(Rules.build(), 2_000, 1, "greedy", ex)
+    line = str(err.value)
+    assert "\n" not in line and "0123456789abcdef" in line and here in line and "tcp://127.0.0.1:" in line

@@ -427,6 +427,9 @@ class DaskExecutor:
                 raise HeronSimError(f"--scheduler: cannot reach {address}: {err}") from None
         self.address = address or self.cluster.scheduler_address
         self._tasks = _Tasks()
+        from .tasks import identity
+
+        self.identity = identity()  # every task checks that its worker plays the same games
         try:  # each worker loads the engine's greedy kernel once, when it starts
             from .dask_worker import WarmKernels
 
@@ -488,7 +491,8 @@ class DaskExecutor:
             return mark
 
         def submit(a: int, b: int):
-            fut = self.client.submit(run_group, fn, items[a:b], reduce, pure=False, retries=self.retries)
+            fut = self.client.submit(run_group, fn, items[a:b], reduce, self.identity, pure=False,
+                                     retries=self.retries)
             inflight[fut] = (a, b)
 
         def stop():
@@ -525,6 +529,10 @@ class DaskExecutor:
                         exc = fut.exception()
                         if isinstance(exc, HeronSimError):
                             raise HeronSimError(str(exc)) from None
+                        if isinstance(exc, ModuleNotFoundError) and "heron_sim" in str(exc):
+                            raise HeronSimError(f"--scheduler: the workers of {self.address} cannot import "
+                                                "heron_sim: install heron-sim (this version) on every "
+                                                "worker") from None
                         raise HeronSimError(f"executor: a batch failed on the cluster "
                                             f"({type(exc).__name__}: {exc})") from None
                     answer = res = None

@@ -172,11 +172,44 @@ def run_one(fn, item) -> tuple:
     return res, time.perf_counter() - t, False
 
 
-def run_group(fn, items, reduce: bool = False) -> tuple:
+_identity: list = []
+
+
+def identity() -> str:
+    """What the games played in this process depend on: heron-sim's version and the hash of the
+    engine's sources (the kernels' cache key, heron_sim._numba_cache.component). Two processes
+    of the same identity play the same games from the same seeds."""
+    if not _identity:
+        from .._numba_cache import component
+        from ..provenance import package_version
+
+        _identity.append(f"heron-sim {package_version()}, engine {component('engine').rsplit('-', 1)[1]}")
+    return _identity[0]
+
+
+def _check_identity(expect: str | None) -> None:
+    """Refuse to play on a worker whose heron-sim is not the client's (its games would differ
+    from the same seeds: the promise of bit-identical results wherever games run)."""
+    if expect is None or expect == identity():
+        return
+    where = ""
+    try:
+        from distributed import get_worker
+
+        where = f" {get_worker().address}"
+    except Exception:  # noqa: BLE001 - not on a Dask worker
+        pass
+    raise HeronSimError(f"--scheduler: the worker{where} runs {identity()}, this process {expect}: "
+                        "its games would differ; install the same heron-sim on every worker and restart them")
+
+
+def run_group(fn, items, reduce: bool = False, expect: str | None = None) -> tuple:
     """Run ``fn`` on each of ``items`` in order on this worker. Returns ``(payload, crc,
     times)``: ``payload`` every result packed (:func:`pack`), or with ``reduce`` their sum
     (:func:`add`); ``crc`` its CRC-32; ``times`` each item's seconds on this worker, negative
-    for an item that loaded its kernel (its time says nothing of the next ones')."""
+    for an item that loaded its kernel (its time says nothing of the next ones'). ``expect``:
+    the client's :func:`identity`; a worker of another one refuses the task (HeronSimError)."""
+    _check_identity(expect)
     threads = _worker_threads()
     if threads is not None:
         import numba
