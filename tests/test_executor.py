@@ -445,3 +445,25 @@ def test_a_worker_of_another_heron_sim_is_refused_in_one_line(cluster, monkeypat
             E.count_games(Rules.build(), 2_000, 1, "greedy", ex)
     line = str(err.value)
     assert "\n" not in line and "0123456789abcdef" in line and here in line and "tcp://127.0.0.1:" in line
+
+
+def test_a_script_without_a_main_guard_is_told_in_one_line(tmp_path):
+    """A script that starts local-cluster at its top level (no `if __name__ == "__main__":`):
+    each worker re-runs it while starting; one line from the worker and one error from the
+    executor say so, not Python's bootstrapping error and Dask's pages of tracebacks."""
+    pytest.importorskip("distributed")
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = tmp_path / "study.py"
+    script.write_text("from heron_sim.runner.executor import get_executor\n"
+                      "with get_executor('local-cluster:1') as ex:\n"
+                      "    print('started')\n", encoding="utf-8")
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                         env=dict(os.environ, PYTHONPATH=str(root)))
+    assert out.returncode != 0 and "started" not in out.stdout
+    # one traceback: the script's own, of the HeronSimError it did not catch
+    assert out.stderr.count("Traceback") == 1 and "bootstrapping" not in out.stderr, out.stderr
+    assert 'if __name__ == "__main__":' in out.stderr and "did not start" in out.stderr
