@@ -308,7 +308,10 @@ def test_cluster_counts_stopped_keep_a_prefix_of_the_games(cluster, monkeypatch)
 
     r = Rules.build()
     with get_executor(cluster.scheduler_address) as ex:
-        ex.poll = 0.02
+        from heron_sim.runner.tasks import warm
+
+        ex.client.run(warm)  # a worker restarted by an earlier test: its first task would load
+        ex.poll = 0.02       # the kernel while the other finishes 40 batches (the prefix then empty)
         b = E.count_games(r, 60_000, 12, "greedy", ex, batch_games=400, progress=progress)
         assert len(ex.task_seconds) >= 1
     stop.clear()
@@ -432,14 +435,15 @@ def test_a_batchs_counts_are_those_of_its_rows_on_any_threads(threads):
 
 
 def test_a_worker_of_another_heron_sim_is_refused_in_one_line(cluster, monkeypatch):
-    """A worker whose engine is not this process's would play other games from the same seeds:
-    its tasks refuse, and the run stops with one line naming both (not sums that differ)."""
+    """A worker whose heron-sim is not this process's (another engine would play other games
+    from the same seeds): its tasks refuse, and the run stops with one line naming both (not
+    sums that differ)."""
     from heron_sim.runner import executor as E
     from heron_sim.runner import tasks
 
     here = tasks.identity()
-    assert here.startswith("heron-sim ") and ", engine " in here
-    monkeypatch.setattr(tasks, "identity", lambda: "heron-sim 0.0.1, engine 0123456789abcdef")
+    assert here.startswith("heron-sim ") and ", sources " in here
+    monkeypatch.setattr(tasks, "identity", lambda: "heron-sim 0.0.1, sources 0123456789abcdef")
     with get_executor(cluster.scheduler_address) as ex:
         with pytest.raises(HeronSimError) as err:
             E.count_games(Rules.build(), 2_000, 1, "greedy", ex)

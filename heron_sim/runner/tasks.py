@@ -176,14 +176,22 @@ _identity: list = []
 
 
 def identity() -> str:
-    """What the games played in this process depend on: heron-sim's version and the hash of the
-    engine's sources (the kernels' cache key, heron_sim._numba_cache.component). Two processes
-    of the same identity play the same games from the same seeds."""
+    """What the results computed in this process depend on: heron-sim's version and a hash of
+    every Python source of the package (the engine's, which decide the games, and the code that
+    turns a batch's rows into counts or the lab's columns). Two processes of the same identity
+    give the same results from the same seeds. About 50 ms, once a process."""
     if not _identity:
-        from .._numba_cache import component
+        import hashlib
+        from pathlib import Path
+
         from ..provenance import package_version
 
-        _identity.append(f"heron-sim {package_version()}, engine {component('engine').rsplit('-', 1)[1]}")
+        root = Path(__file__).resolve().parents[1]
+        digest = hashlib.sha256()
+        for path in sorted(root.rglob("*.py")):
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
+        _identity.append(f"heron-sim {package_version()}, sources {digest.hexdigest()[:16]}")
     return _identity[0]
 
 
@@ -229,11 +237,12 @@ def run_group(fn, items, reduce: bool = False, expect: str | None = None) -> tup
 
 
 def warm() -> float:
-    """Load greedy's kernel in this process (a worker's start: heron_sim.runner.dask_worker);
-    returns the seconds it took."""
+    """Load greedy's kernel in this process (a worker's start: heron_sim.runner.dask_worker),
+    and compute its :func:`identity` (every task checks it); returns the seconds it took."""
     from ..rules import Rules
     from .batches import Batch, play_rows
 
     t = time.perf_counter()
+    identity()
     run_one(play_rows, Batch(Rules.build(), ("greedy",) * 4, 1, 0, 1))
     return time.perf_counter() - t
