@@ -189,6 +189,9 @@ def main() -> None:
     p.add_argument("--cli-games", type=int, default=200_000,
                    help="games of the simulate --json --scheduler check per size (0: none)")
     args = p.parse_args()
+    # SIGTERM as Ctrl-C: the clusters' processes (sessions of their own, which a terminal's
+    # Ctrl-C does not reach) are closed on the way out
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
     try:
         import distributed  # noqa: F401
         import psutil  # noqa: F401
@@ -258,4 +261,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:  # Ctrl-C or SIGTERM: the clusters are closed (Cluster.close)
+        print("interrupted: the cluster's processes closed", file=sys.stderr)
+        raise SystemExit(130) from None
