@@ -9,7 +9,7 @@ LOCK   := requirements.lock
 GAMES  ?= 10000
 SEED   ?= 1
 
-.PHONY: report rulebook simulate explore test test-slow test-all bench bench-cli bench-dask bench-ladder clean lock upgrade-deps
+.PHONY: report rulebook simulate explore test test-slow test-all bench bench-cli bench-dask bench-dask-scaling bench-ladder clean lock upgrade-deps
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -85,6 +85,10 @@ bench-cli: $(STAMP)
 ## The Dask CPU ratio only: the same games on a local 1- and 2-worker cluster and in one process.
 bench-dask: $(STAMP)
 	$(BIN)/python benchmarks/bench.py --dask
+
+## A cluster of dask scheduler + dask worker processes on 127.0.0.1: games/s by workers (1, 2, 3).
+bench-dask-scaling: $(STAMP)
+	$(BIN)/python benchmarks/dask_scaling.py
 
 ## The ladder's mixed table only (games/s, and its CPU time per game against the AI mix's).
 bench-ladder: $(STAMP)

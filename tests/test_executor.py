@@ -41,8 +41,16 @@ def test_bad_scheduler_addresses(bad):
 
 
 def test_unreachable_scheduler_is_one_error_line():
-    with pytest.raises(HeronSimError, match="cannot reach"):
-        get_executor("tcp://127.0.0.1:9", timeout=2)  # nothing listens on the discard port
+    """A port where nothing listens is said at once (after a few seconds' grace for a scheduler
+    that is starting), not after Dask's whole connect timeout; a host that does not resolve too."""
+    from heron_sim.runner import dask_probe
+
+    t = time.monotonic()
+    with pytest.raises(HeronSimError, match="nothing listens at tcp://127.0.0.1:9 .connection refused"):
+        get_executor("tcp://127.0.0.1:9", timeout=20)  # nothing listens on the discard port
+    assert time.monotonic() - t < dask_probe.REFUSED_GRACE + 3
+    with pytest.raises(HeronSimError, match="unknown host 'no-such-host.invalid'"):
+        get_executor("tcp://no-such-host.invalid:8786", timeout=20)
 
 
 @pytest.fixture(scope="module")
@@ -300,7 +308,10 @@ def test_cluster_counts_stopped_keep_a_prefix_of_the_games(cluster, monkeypatch)
 
     r = Rules.build()
     with get_executor(cluster.scheduler_address) as ex:
-        ex.poll = 0.02
+        from heron_sim.runner.tasks import warm
+
+        ex.client.run(warm)  # a worker restarted by an earlier test: its first task would load
+        ex.poll = 0.02       # the kernel while the other finishes 40 batches (the prefix then empty)
         b = E.count_games(r, 60_000, 12, "greedy", ex, batch_games=400, progress=progress)
         assert len(ex.task_seconds) >= 1
     stop.clear()
@@ -323,3 +334,140 @@ def test_simulate_json_on_a_cluster_prints_the_local_summary(tmp_path):
     assert json.loads(remote.stdout) == json.loads(local.stdout)
     line = one_line_error(cli(*args, "--scheduler", "local-cluster:1", "--out", tmp_path / "g.parquet"))
     assert "--scheduler" in line and "--out" in line and not (tmp_path / "g.parquet").exists()
+
+
+@pytest.mark.parametrize("task_seconds, batch_games", [((1e-4, 2e-4), 97), ((1e4, 1e4), 5_000), ((0.05, 0.1), 1_313)])
+def test_cluster_summary_is_the_local_one_whatever_the_task_sizes(cluster, monkeypatch, task_seconds, batch_games):
+    """The same seed gives the same sums and the same summary in this process and on a 2-worker
+    cluster, with tasks of one batch each, one task for every batch, or in between, and
+    batches of any size: grouping changes where games run, never what they give."""
+    from heron_sim.analysis.summary import summarize
+    from heron_sim.runner import executor as E
+    from heron_sim.simulation import simulate_counts
+
+    r = Rules.build(mode="10d6")
+    seats = "greedy,random,greedy,random"
+    ref = simulate_counts(r, 9_001, 21, seats)
+    monkeypatch.setattr(E, "TASK_SECONDS", task_seconds)
+    with get_executor(cluster.scheduler_address) as ex:
+        counted = E.count_games(r, 9_001, 21, seats, ex, batch_games=batch_games)
+        tasks, items = len(ex.task_seconds), list(ex._tasks.items)
+    batches = -(-9_001 // batch_games)
+    assert sum(items) == batches  # every batch once, in some task
+    if task_seconds[1] < 1e-3:
+        assert tasks == batches  # one batch a task
+    elif task_seconds[0] > 100:
+        assert tasks == 1  # every batch in one task
+    else:
+        assert 1 < tasks < batches
+    assert counted.played == 9_001
+    _fields_equal(ref.counts, counted.counts)
+    assert summarize(ref.counts) == summarize(counted.counts)
+
+
+def test_every_task_carries_at_least_the_least_seconds_but_the_last():
+    """The task-size rule on made-up costs: tasks cover the items once, in order; every task
+    but the one that reaches the end carries at least TASK_SECONDS[0] of estimated work and at
+    most TASK_SECONDS[1] plus one batch; a task never runs past an item that is not a batch."""
+    from heron_sim.runner import executor as E
+
+    r = Rules.build()
+    rng = np.random.default_rng(5)
+    for trial in range(30):
+        t = E._Tasks()
+        sizes = rng.integers(1, 9_000, size=int(rng.integers(1, 300)))
+        items, first = [], 0
+        for s in sizes:
+            items.append(Batch(r, ("greedy",) * 4, 1, first, int(s)))
+            first += int(s)
+        if trial % 3 == 0:  # a foreign item somewhere: a task of its own
+            items.insert(int(rng.integers(0, len(items) + 1)), "not a batch")
+        per_game = float(rng.choice([1e-6, 1e-5, 1e-4]))
+        t.rate[t.key(play_rows, items[0] if isinstance(items[0], Batch) else items[1])] = [per_game * 1e6, 1_000_000]
+        width = int(rng.integers(1, 17))
+        a, lo, hi = 0, *E.TASK_SECONDS
+        while a < len(items):
+            b = t.group_end(play_rows, items, a, width)
+            assert a < b <= len(items)
+            group = items[a:b]
+            if any(not isinstance(x, Batch) for x in group):
+                assert len(group) == 1
+            else:
+                cost = sum(x.games * per_game for x in group)
+                if b < len(items) and isinstance(items[b], Batch):
+                    assert cost >= lo * (1 - 1e-9), (trial, a, b, cost)
+                assert cost - group[-1].games * per_game < hi, (trial, a, b, cost)
+            a = b
+
+
+def test_task_size_aims_at_a_quarter_of_each_workers_share_of_the_work_left():
+    """Between TASK_SECONDS' bounds a task carries a quarter of the work left over the
+    workers: 32 s left on 4 workers, tasks of 2 s; 12 s left on 2 workers, 1.5 s; 2 s left,
+    the least (1 s): a stop, a lost worker's retry and the last task's wait stay short."""
+    from heron_sim.runner import executor as E
+
+    r = Rules.build()
+    t = E._Tasks()
+    items = [Batch(r, ("greedy",) * 4, 1, k * 1000, 1000) for k in range(3200)]
+    t.rate[t.key(play_rows, items[0])] = [0.01, 1000]  # 10 ms a batch
+    assert t.group_end(play_rows, items, 0, width=4) == 200  # 32 s / 16 = 2 s
+    assert t.group_end(play_rows, items, 2000, width=2) == 2000 + 150  # 12 s / 8 = 1.5 s
+    assert t.group_end(play_rows, items, 3000, width=2) == 3000 + 100  # 2 s / 8: the least, 1 s
+    assert t.group_end(play_rows, items, 3150, width=2) == 3200  # 0.5 s left: the rest
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_batchs_counts_are_those_of_its_rows_on_any_threads(threads):
+    """count_batch plays in cache-sized chunks (no rows array) on one thread or several: the
+    same sums as counting the batch's rows."""
+    from heron_sim.engine import layout as L
+    from heron_sim.loop.columns import count_rows
+    from heron_sim.runner.batches import _zero_counts, count_batch
+
+    r = Rules.build(mode="10d6")
+    b = Batch(r, ("greedy", "random", "greedy", "random"), 9, 1_234, 5_000, threads=threads)
+    rows = play_rows(b)
+    want = _zero_counts(4, 2)
+    count_rows(rows, 4, np.array([0, 1, 0, 1], dtype=np.int64), *want)
+    want.append(np.bincount(rows[rows[:, L.C_FINISHED] != 0, L.C_ROUNDS]))
+    got = count_batch(b)
+    assert len(got) == len(want) and all(np.array_equal(x, y) for x, y in zip(got, want))
+
+
+def test_a_worker_of_another_heron_sim_is_refused_in_one_line(cluster, monkeypatch):
+    """A worker whose heron-sim is not this process's (another engine would play other games
+    from the same seeds): its tasks refuse, and the run stops with one line naming both (not
+    sums that differ)."""
+    from heron_sim.runner import executor as E
+    from heron_sim.runner import tasks
+
+    here = tasks.identity()
+    assert here.startswith("heron-sim ") and ", sources " in here
+    monkeypatch.setattr(tasks, "identity", lambda: "heron-sim 0.0.1, sources 0123456789abcdef")
+    with get_executor(cluster.scheduler_address) as ex:
+        with pytest.raises(HeronSimError) as err:
+            E.count_games(Rules.build(), 2_000, 1, "greedy", ex)
+    line = str(err.value)
+    assert "\n" not in line and "0123456789abcdef" in line and here in line and "tcp://127.0.0.1:" in line
+
+
+def test_a_script_without_a_main_guard_is_told_in_one_line(tmp_path):
+    """A script that starts local-cluster at its top level (no `if __name__ == "__main__":`):
+    each worker re-runs it while starting; one line from the worker and one error from the
+    executor say so, not Python's bootstrapping error and Dask's pages of tracebacks."""
+    pytest.importorskip("distributed")
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = tmp_path / "study.py"
+    script.write_text("from heron_sim.runner.executor import get_executor\n"
+                      "with get_executor('local-cluster:1') as ex:\n"
+                      "    print('started')\n", encoding="utf-8")
+    root = Path(__file__).resolve().parents[1]
+    out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                         env=dict(os.environ, PYTHONPATH=str(root)))
+    assert out.returncode != 0 and "started" not in out.stdout
+    # one traceback: the script's own, of the HeronSimError it did not catch
+    assert out.stderr.count("Traceback") == 1 and "bootstrapping" not in out.stderr, out.stderr
+    assert 'if __name__ == "__main__":' in out.stderr and "did not start" in out.stderr

@@ -43,10 +43,49 @@ async def _ask(address: str, timeout: float):
     return await task
 
 
+#: Seconds a refused connection is tried again (a scheduler that is starting) before the one
+#: line that says nothing listens there: Dask's own connect would retry it for the whole
+#: timeout (20 s) and then say only that it timed out.
+REFUSED_GRACE = 3.0
+
+
+def _listening(address: str, timeout: float) -> None:
+    """One line at once where nothing listens at ``address`` (connection refused, a few seconds
+    of grace) or its host does not resolve; anything that accepts a connection goes on to the
+    Dask handshake."""
+    import socket
+
+    from ..interrupt import Stopped, stop_requested
+
+    hostport = address.split("://", 1)[-1]
+    host, _, port = hostport.rpartition(":")
+    host = host.strip("[]")
+    if not port.isdigit():
+        return  # get_executor has said what an address is; Dask says the rest
+    deadline = time.monotonic() + min(REFUSED_GRACE, timeout)
+    while True:
+        try:
+            socket.create_connection((host, int(port)), timeout=min(timeout, 5.0)).close()
+            return
+        except socket.gaierror as err:
+            raise HeronSimError(f"--scheduler: cannot reach {address}: unknown host {host!r} "
+                                f"({err.strerror or err})") from None
+        except ConnectionRefusedError:
+            if time.monotonic() >= deadline:
+                raise HeronSimError(f"--scheduler: nothing listens at {address} (connection refused); "
+                                    "start the scheduler there (dask scheduler) or check the host and port") from None
+            if stop_requested():
+                raise Stopped("stop") from None
+            time.sleep(0.25)
+        except OSError:
+            return  # unreachable, filtered: Dask's connect says it within the timeout
+
+
 def probe(address: str, timeout: float = 20.0) -> dict:
     """The scheduler's identity at ``address``; one-line error if none answers in ``timeout`` s."""
     from ..interrupt import Stopped, stop_requested
 
+    _listening(address, timeout)
     t0 = time.monotonic()
     try:
         reply = asyncio.run(_ask(address, timeout))

@@ -178,9 +178,16 @@ def _quiet_cluster(LocalCluster, n: int):
     the whole process group, and it is this process that stops the run (and closes the
     workers); workers that died of it would print tracebacks and leave the run hanging."""
     import logging
+    import multiprocessing
     import signal
     import threading
 
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        # a worker being started re-runs the __main__ script that asked for the cluster (a script
+        # without `if __name__ == "__main__":`): say so in one line instead of starting a cluster
+        # of its own (Python's bootstrapping error, a page of tracebacks); the parent says it too
+        raise SystemExit("heron-sim: a worker process of local-cluster ran the script that starts the "
+                         "cluster again; start it under `if __name__ == \"__main__\":`")
     main = threading.current_thread() is threading.main_thread()
     old = signal.getsignal(signal.SIGINT) if main else None
     if main:
@@ -415,7 +422,12 @@ class DaskExecutor:
         self.refetched = 0  # batch results lost with their worker after finishing (run again)
         if address is None:
             n = workers or max(1, min(os.cpu_count() or 1, 4))
-            self.cluster = _quiet_cluster(LocalCluster, n)
+            try:
+                self.cluster = _quiet_cluster(LocalCluster, n)
+            except Exception as err:  # noqa: BLE001 - a worker that died starting: one line
+                raise HeronSimError(f"--scheduler local-cluster: its workers did not start ({type(err).__name__}: "
+                                    f"{err}); a script that starts one must do so under "
+                                    "`if __name__ == \"__main__\":` (each worker imports the script again)") from None
             self.client = Client(self.cluster, timeout=f"{timeout}s")
         else:
             from .dask_probe import probe
@@ -427,6 +439,9 @@ class DaskExecutor:
                 raise HeronSimError(f"--scheduler: cannot reach {address}: {err}") from None
         self.address = address or self.cluster.scheduler_address
         self._tasks = _Tasks()
+        from .tasks import identity
+
+        self.identity = identity()  # every task checks that its worker plays the same games
         try:  # each worker loads the engine's greedy kernel once, when it starts
             from .dask_worker import WarmKernels
 
@@ -488,7 +503,8 @@ class DaskExecutor:
             return mark
 
         def submit(a: int, b: int):
-            fut = self.client.submit(run_group, fn, items[a:b], reduce, pure=False, retries=self.retries)
+            fut = self.client.submit(run_group, fn, items[a:b], reduce, self.identity, pure=False,
+                                     retries=self.retries)
             inflight[fut] = (a, b)
 
         def stop():
@@ -525,6 +541,10 @@ class DaskExecutor:
                         exc = fut.exception()
                         if isinstance(exc, HeronSimError):
                             raise HeronSimError(str(exc)) from None
+                        if isinstance(exc, ModuleNotFoundError) and "heron_sim" in str(exc):
+                            raise HeronSimError(f"--scheduler: the workers of {self.address} cannot import "
+                                                "heron_sim: install heron-sim (this version) on every "
+                                                "worker") from None
                         raise HeronSimError(f"executor: a batch failed on the cluster "
                                             f"({type(exc).__name__}: {exc})") from None
                     answer = res = None

@@ -172,11 +172,52 @@ def run_one(fn, item) -> tuple:
     return res, time.perf_counter() - t, False
 
 
-def run_group(fn, items, reduce: bool = False) -> tuple:
+_identity: list = []
+
+
+def identity() -> str:
+    """What the results computed in this process depend on: heron-sim's version and a hash of
+    every Python source of the package (the engine's, which decide the games, and the code that
+    turns a batch's rows into counts or the lab's columns). Two processes of the same identity
+    give the same results from the same seeds. About 50 ms, once a process."""
+    if not _identity:
+        import hashlib
+        from pathlib import Path
+
+        from ..provenance import package_version
+
+        root = Path(__file__).resolve().parents[1]
+        digest = hashlib.sha256()
+        for path in sorted(root.rglob("*.py")):
+            digest.update(str(path.relative_to(root)).encode())
+            digest.update(path.read_bytes())
+        _identity.append(f"heron-sim {package_version()}, sources {digest.hexdigest()[:16]}")
+    return _identity[0]
+
+
+def _check_identity(expect: str | None) -> None:
+    """Refuse to play on a worker whose heron-sim is not the client's (its games would differ
+    from the same seeds: the promise of bit-identical results wherever games run)."""
+    if expect is None or expect == identity():
+        return
+    where = ""
+    try:
+        from distributed import get_worker
+
+        where = f" {get_worker().address}"
+    except Exception:  # noqa: BLE001 - not on a Dask worker
+        pass
+    raise HeronSimError(f"--scheduler: the worker{where} runs {identity()}, this process {expect}: "
+                        "its games would differ; install the same heron-sim on every worker and restart them")
+
+
+def run_group(fn, items, reduce: bool = False, expect: str | None = None) -> tuple:
     """Run ``fn`` on each of ``items`` in order on this worker. Returns ``(payload, crc,
     times)``: ``payload`` every result packed (:func:`pack`), or with ``reduce`` their sum
     (:func:`add`); ``crc`` its CRC-32; ``times`` each item's seconds on this worker, negative
-    for an item that loaded its kernel (its time says nothing of the next ones')."""
+    for an item that loaded its kernel (its time says nothing of the next ones'). ``expect``:
+    the client's :func:`identity`; a worker of another one refuses the task (HeronSimError)."""
+    _check_identity(expect)
     threads = _worker_threads()
     if threads is not None:
         import numba
@@ -196,11 +237,12 @@ def run_group(fn, items, reduce: bool = False) -> tuple:
 
 
 def warm() -> float:
-    """Load greedy's kernel in this process (a worker's start: heron_sim.runner.dask_worker);
-    returns the seconds it took."""
+    """Load greedy's kernel in this process (a worker's start: heron_sim.runner.dask_worker),
+    and compute its :func:`identity` (every task checks it); returns the seconds it took."""
     from ..rules import Rules
     from .batches import Batch, play_rows
 
     t = time.perf_counter()
+    identity()
     run_one(play_rows, Batch(Rules.build(), ("greedy",) * 4, 1, 0, 1))
     return time.perf_counter() - t
