@@ -180,14 +180,6 @@ def test_calibrate_speaks_french_by_default_and_english_on_request(casual_tally)
     assert doc["kind"] == "tally" and doc["fits"] == ["caution", "seconds_per_turn"]
 
 
-@pytest.mark.cli
-def test_the_decision_log_says_its_rung_in_words():
-    res = cli("calibrate", SAMPLE)
-    assert res.exit_code == 0, res.output
-    assert "Vos joueurs jouent comme l'échelon occasionnel (concordance 70\u00a0%)" in res.stdout
-    assert "non chronométrées" in res.stdout and "| casual |" in res.stdout
-
-
 def test_every_word_has_its_french():
     from heron_sim.cli.calibrate import MESSAGES
     from heron_sim.i18n import catalogue
