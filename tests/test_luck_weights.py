@@ -93,18 +93,38 @@ def test_the_weighted_lucks_narrow_the_intervals():
     assert min(weighted) > 1.5 and all(w > b for w, b in zip(weighted, base)), (weighted, base)
 
 
-def _agreement(strategies, games, seed):
+#: the AI mix: 20,000 of its games with the luck are read by three tests (mix_games)
+MIX = "greedy,prudent,expert,racer"
+
+
+@pytest.fixture(scope="module")
+def mix_games():
+    """20,000 games of the AI mix with the luck (8d8, four players, seed 61), played once for the
+    three tests that read them (the landing lucks' means, the adjusted and plain rates' agreement,
+    the landing lucks' narrowing): each test's check and tolerance are its own, on the same number
+    of games as when each played its own seed. Nothing reading them may change them."""
+    return simulate(Rules.build(mode="8d8", players=4), 20_000, seed=61, strategies=MIX, luck=True)
+
+
+def _batches_frame(strategies, games, seed):
+    """The summary columns of the engine's games, batch by batch (a million fit in memory so)."""
+    import pandas as pd
+
+    from heron_sim.simulation import simulate_batches, summary_columns
+
+    return pd.concat([summary_columns(b) for b in simulate_batches(
+        Rules.build(mode="8d8", players=4), games, seed=seed, strategies=strategies, luck=True,
+        batch_size=100_000)], ignore_index=True)
+
+
+def _agreement(frame):
     """Each seat's and each guide's adjusted win rate against the plain one on the engine's games:
     their difference is the mean of the figure's control (target_control), so it must be within
     4.5 standard errors of that mean of 0."""
-    import pandas as pd
-
     from heron_sim.analysis.luck_adjust import _holder_control, luck_features, seat_controls, target_control
-    from heron_sim.simulation import simulate_batches, summary_columns
+    from heron_sim.simulation import summary_columns
 
-    frame = pd.concat([summary_columns(b) for b in simulate_batches(
-        Rules.build(mode="8d8", players=4), games, seed=seed, strategies=strategies, luck=True,
-        batch_size=100_000)], ignore_index=True)
+    frame = summary_columns(frame)
     winner = frame["winner"].to_numpy()
     fin = frame["finished"].to_numpy(bool).astype(float)
     Y = np.stack([(winner == s).astype(float) for s in range(4)], axis=1)
@@ -124,14 +144,14 @@ def _agreement(strategies, games, seed):
         assert abs(plain - adj["win_rate_by_guide_adjusted"][name]) < Z * c.std(ddof=1) / np.sqrt(c.size), name
 
 
-def test_the_adjusted_and_plain_rates_agree_on_engine_games():
-    _agreement("greedy,prudent,expert,racer", 20_000, 51)
+def test_the_adjusted_and_plain_rates_agree_on_engine_games(mix_games):
+    _agreement(mix_games)
 
 
 @pytest.mark.slow
 def test_the_adjusted_and_plain_rates_agree_on_a_million_games():
     """Issue 32 item 2: on 10⁶ games (greedy: the fastest with luck) they agree."""
-    _agreement("greedy", 1_000_000, 53)
+    _agreement(_batches_frame("greedy", 1_000_000, 53))
 
 
 # ---- where a roll's dice would land the pawn on the board's special squares (luck_turn.land_luck)
@@ -166,11 +186,12 @@ def test_the_laws_of_a_turns_score_are_exact(overrides):
     assert np.abs((F * np.arange(F.shape[-1])).sum(axis=-1) - first).max() < 1e-12
 
 
-@pytest.mark.parametrize("strategies", ["greedy", "greedy,prudent,expert,racer", "novice,casual,regular,expert"])
-def test_every_landing_luck_has_mean_zero(strategies):
+@pytest.mark.parametrize("strategies", ["greedy", MIX, "novice,casual,regular,expert"])
+def test_every_landing_luck_has_mean_zero(strategies, request):
     """52 landing lucks a frame (13 squares, 4 seats), each within 4.5 σ of 0 (20,000 games), and
     the squares pooled over the seats within 4 σ."""
-    frame = simulate(Rules.build(mode="8d8", players=4), 20_000, seed=61, strategies=strategies, luck=True)
+    frame = (request.getfixturevalue("mix_games") if strategies == MIX else
+             simulate(Rules.build(mode="8d8", players=4), 20_000, seed=61, strategies=strategies, luck=True))
     cols = [c for c in frame.columns if "_sq" in c]
     assert len(cols) == 52
     for c in cols:
@@ -203,11 +224,10 @@ def test_a_shifted_landing_law_is_caught(monkeypatch):
     assert max(z) > Z, max(z)
 
 
-def test_the_landing_lucks_narrow_the_intervals_further():
+def test_the_landing_lucks_narrow_the_intervals_further(mix_games):
     """On 20,000 games of the AI mix the landing lucks raise every seat's variance ratio above the
     weighted lucks' alone (the same games, the landing columns dropped)."""
-    frame = simulate(Rules.build(mode="8d8", players=4), 20_000, seed=63, strategies="greedy,prudent,expert,racer",
-                     luck=True)
+    frame = mix_games
     without = frame.drop(columns=[c for c in frame.columns if "_sq" in c])
     full = variance_ratio(adjusted_win_rates(frame))["seat"]
     base = variance_ratio(adjusted_win_rates(without))["seat"]
