@@ -195,10 +195,24 @@ def _chance_from(seat, w, R, sp, base, T, at, q, squares):
     off = int(sp[U(seat), U(base + CH_HIT)]) + chain * T
     span = int(sp[U(seat), U(base + CH_SPAN)]) + 2 * chain
     g = at + S_G
-    s = 0.0
-    for t in range(max(1, int(sp[U(seat), U(span)])), min(int(sp[U(seat), U(span + 1)]), w[U(at + S_T)])):
-        s += sp[U(seat), U(off + t)] * w[U(g + t)]
-    return s / ONE
+    # four partial sums: a single one waits for each addition before the next (the sum is the
+    # champion's hottest loop); the same order whatever the threads, so the same games
+    s0 = 0.0
+    s1 = 0.0
+    s2 = 0.0
+    s3 = 0.0
+    t = max(1, int(sp[U(seat), U(span)]))
+    end = min(int(sp[U(seat), U(span + 1)]), w[U(at + S_T)])
+    while t + 4 <= end:
+        s0 += sp[U(seat), U(off + t)] * w[U(g + t)]
+        s1 += sp[U(seat), U(off + t + 1)] * w[U(g + t + 1)]
+        s2 += sp[U(seat), U(off + t + 2)] * w[U(g + t + 2)]
+        s3 += sp[U(seat), U(off + t + 3)] * w[U(g + t + 3)]
+        t += 4
+    while t < end:
+        s0 += sp[U(seat), U(off + t)] * w[U(g + t)]
+        t += 1
+    return ((s0 + s1) + (s2 + s3)) / ONE
 
 
 @hot
@@ -313,6 +327,19 @@ def _laws_of(seat, sp, base, law):
 
 
 @hot
+def _twin_later(w, at):
+    """Whether the tried keep is a later twin of one already tried: two neighbouring slots of 1..5
+    alike (as many dice kept and free: the tables hold them alike) with more tried in the higher
+    one; the same keep with those two counts swapped came first in the odometer's order and has
+    the same kept vector (its law is valued once anyway: this skips the look-up)."""
+    for j in range(1, 5):
+        if (w[U(at + S_TRY + j)] < w[U(at + S_TRY + j + 1)] and w[U(at + S_FREE + j)] == w[U(at + S_FREE + j + 1)]
+                and w[U(at + S_KEPT + j)] == w[U(at + S_KEPT + j + 1)]):
+            return True
+    return False
+
+
+@hot
 def best_keep(seat, w, R, sp, base, T, at, pos, law, go, reroll):
     """(chance, action) of the best reroll: every legal keep of the scratch's dice (at least one
     die newly held, a fresh heron counting, and one left to roll) valued by its own law, the
@@ -337,7 +364,7 @@ def best_keep(seat, w, R, sp, base, T, at, pos, law, go, reroll):
     w[U(at + S_STAMP)] = stamp
     tried = 0
     while True:
-        if tried < free and tried + fl >= 1:
+        if tried < free and tried + fl >= 1 and not _twin_later(w, at):
             q = _pre_state(seat, w, sp, pre, at, n)
             lw = first + q * stride
             if q >= 0 and w[U(at + S_SEEN + q)] != stamp and lw != law:
