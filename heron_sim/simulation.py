@@ -643,44 +643,24 @@ def simulate_counts(rules: Rules, games: int, seed: int = 1, strategies: str | l
     of games (``simulate --json``). A stop (Ctrl-C under the command line) keeps the sums of the
     games played, every game before the first one not played."""
     from .analysis.summary import SummaryCounts
-    from .loop.columns import count_rows
+    from .row_counts import RowCounts
 
     seating, sids, sp, R = _prepare(rules, games, seed, strategies, DEFAULT_BATCH)
     width = L.n_columns(rules.finish)
     P = rules.players
-    names = tuple(sorted(set(seating)))
-    of_seat = np.array([names.index(x) for x in seating], dtype=np.int64)
-    total = _count_arrays(P, len(names))
-    rounds = [np.zeros(0, dtype=np.int64)]  # finished games by rounds, as long as the longest
-    lock = threading.Lock()
-
-    def add(a, b, rows):
-        part = _count_arrays(P, len(names))
-        count_rows(rows, P, of_seat, *part)
-        h = np.bincount(rows[rows[:, L.C_FINISHED] != 0, L.C_ROUNDS])
-        with lock:
-            for t, x in zip(total, part):
-                t += x
-            if h.size > rounds[0].size:
-                rounds[0] = np.concatenate([rounds[0], np.zeros(h.size - rounds[0].size, np.int64)])
-            rounds[0][: h.size] += h
-
+    run = RowCounts(P, seating)
+    names = run.names
     with _threads(threads):
         done, _ = play_games(np.uint64(seed), 0, R, sids, sp, (games, width), DEFAULT_BATCH, progress,
-                             stop_requested, add)
-    wins, gd, gw, sums, pdealt, puses, bd, bu = total
+                             stop_requested, run.add)
+    rounds = run.rounds
+    wins, gd, gw, sums, pdealt, puses, bd, bu = run.total
     counts = SummaryCounts(
-        players=P, games=int(done), finished=int(rounds[0].sum()), rounds=np.trim_zeros(rounds[0], "b"), wins=wins,
+        players=P, games=int(done), finished=int(rounds.sum()), rounds=np.trim_zeros(rounds, "b"), wins=wins,
         guide_dealt=gd, guide_won=gw, played=int(sums[0]), ponds=int(sums[1]), anxieties=int(sums[2]),
         lion_rescues=int(sums[3]), lead_changes=int(sums[4]), advance=int(sums[5]), power_dealt=pdealt,
         power_uses=puses, strategies=names if done else (), by_dealt=bd if done else bd[:0], by_uses=bu if done else bu[:0])
     return CountedRun(counts, int(games), int(done))
-
-
-def _count_arrays(players: int, strategies: int) -> list[np.ndarray]:
-    """Zeroed sums for :func:`heron_sim.loop.columns.count_rows`, in its order."""
-    z = lambda *shape: np.zeros(shape, dtype=np.int64)  # noqa: E731
-    return [z(players), z(7), z(7), z(6), z(7), z(7), z(strategies, 7), z(strategies, 7)]
 
 
 def _ahead(make: Callable[[], Iterator], depth: int = 1) -> Iterator:

@@ -422,12 +422,13 @@ def test_a_batchs_counts_are_those_of_its_rows_on_any_threads(threads):
     same sums as counting the batch's rows."""
     from heron_sim.engine import layout as L
     from heron_sim.loop.columns import count_rows
-    from heron_sim.runner.batches import _zero_counts, count_batch
+    from heron_sim.row_counts import zero_counts
+    from heron_sim.runner.batches import count_batch
 
     r = Rules.build(mode="10d6")
     b = Batch(r, ("greedy", "random", "greedy", "random"), 9, 1_234, 5_000, threads=threads)
     rows = play_rows(b)
-    want = _zero_counts(4, 2)
+    want = zero_counts(4, 2)
     count_rows(rows, 4, np.array([0, 1, 0, 1], dtype=np.int64), *want)
     want.append(np.bincount(rows[rows[:, L.C_FINISHED] != 0, L.C_ROUNDS]))
     got = count_batch(b)

@@ -147,28 +147,13 @@ def count_batch(batch: Batch) -> tuple:
     from ..engine import layout as L
     from ..engine.pack import pack_rules
     from ..loop.batch import play_games
-    from ..loop.columns import count_rows
     from ..loop.kernels import shared_kernel
+    from ..row_counts import RowCounts
     from ..strategies import parse_seating
 
     rules = batch.rules
     P = rules.players
-    names = tuple(sorted(set(batch.seating)))
-    of_seat = np.array([names.index(x) for x in batch.seating], dtype=np.int64)
-    total = _zero_counts(P, len(names))
-    rounds = [np.zeros(0, dtype=np.int64)]
-    lock = threading.Lock()
-
-    def after(a, b, rows):  # on the thread that played games a:b (several with numba's threads)
-        part = _zero_counts(P, len(names))
-        count_rows(rows, P, of_seat, *part)
-        h = np.bincount(rows[rows[:, L.C_FINISHED] != 0, L.C_ROUNDS]).astype(np.int64)
-        with lock:
-            for t, x in zip(total, part):
-                t += x
-            if h.size > rounds[0].size:
-                rounds[0] = np.concatenate([rounds[0], np.zeros(h.size - rounds[0].size, np.int64)])
-            rounds[0][: h.size] += h
+    counts = RowCounts(P, batch.seating)
 
     if batch.games:
         sids, sp = _seats(parse_seating(list(batch.seating), P), rules)
@@ -176,17 +161,10 @@ def count_batch(batch: Batch) -> tuple:
         try:
             with shared_kernel():  # one kernel for every seating of a run (same results)
                 played, _ = play_games(np.uint64(batch.seed), batch.first_game, pack_rules(rules), sids, sp,
-                                       (batch.games, L.n_columns(rules.finish)), batch.games, after=after)
+                                       (batch.games, L.n_columns(rules.finish)), batch.games, after=counts.add)
         finally:
             if old is not None:
                 _set_threads(old)
         if played != batch.games:  # a KeyboardInterrupt in a thread of this process
             raise KeyboardInterrupt
-    return (*total, rounds[0])
-
-
-def _zero_counts(players: int, strategies: int) -> list[np.ndarray]:
-    """Zeroed sums for heron_sim.loop.columns.count_rows, in its order (those of
-    heron_sim.simulation._count_arrays, without importing pandas on a worker)."""
-    z = lambda *shape: np.zeros(shape, dtype=np.int64)  # noqa: E731
-    return [z(players), z(7), z(7), z(6), z(7), z(7), z(strategies, 7), z(strategies, 7)]
+    return (*counts.total, counts.rounds)

@@ -30,9 +30,10 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 
 from ..errors import HeronSimError, RunFailure
+from ..row_counts import zero_counts
 
 from .batches import (  # noqa: F401 - re-exported: the executor's users import them from here
-    Batch, split_games, _set_threads, _seats, play_rows, play_frame, count_batch, _zero_counts, DEFAULT_BATCH_GAMES, _SEATS_KEPT, _seats_memo, _seats_lock,
+    Batch, split_games, _set_threads, _seats, play_rows, play_frame, count_batch, DEFAULT_BATCH_GAMES, _SEATS_KEPT, _seats_memo, _seats_lock,
 )
 
 
@@ -58,7 +59,7 @@ def count_games(rules, games: int, seed: int = 1, strategies="greedy", executor=
     played = sum(b.games for b in batches[:done])
     names = tuple(sorted(set(seating)))
     if total is None:
-        total = (*_zero_counts(rules.players, len(names)), np.zeros(0, np.int64))
+        total = (*zero_counts(rules.players, len(names)), np.zeros(0, np.int64))
     wins, gd, gw, sums, pdealt, puses, bd, bu, rounds = total
     counts = SummaryCounts(
         players=rules.players, games=int(played), finished=int(rounds.sum()), rounds=np.trim_zeros(rounds, "b"),
