@@ -23,6 +23,7 @@ of C cores, beyond C one-thread workers they share the cores (the load average i
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import signal
@@ -89,11 +90,9 @@ class Cluster:
 
         out = []
         for p in self.procs:
-            try:
+            with contextlib.suppress(psutil.NoSuchProcess):  # ended since it was started: nothing to count
                 pp = psutil.Process(p.pid)
                 out += [pp, *pp.children(recursive=True)]
-            except psutil.NoSuchProcess:
-                pass
         return out
 
     def cpu(self) -> float:
@@ -102,11 +101,9 @@ class Cluster:
 
         total = 0.0
         for p in self.processes():
-            try:
+            with contextlib.suppress(psutil.NoSuchProcess):  # ended between the listing and the reading
                 t = p.cpu_times()
                 total += t.user + t.system
-            except psutil.NoSuchProcess:
-                pass
         return total
 
     def listening(self) -> list[str]:

@@ -24,6 +24,7 @@ and when games run, never what they give.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 import time
@@ -200,13 +201,11 @@ def _check_identity(expect: str | None) -> None:
     from the same seeds: the promise of bit-identical results wherever games run)."""
     if expect is None or expect == identity():
         return
-    where = ""
-    try:
+    where = ""  # the worker's address where there is one (not on a Dask worker: none to name)
+    with contextlib.suppress(ImportError, ValueError):  # get_worker: ValueError outside a worker
         from distributed import get_worker
 
         where = f" {get_worker().address}"
-    except Exception:  # noqa: BLE001 - not on a Dask worker
-        pass
     raise HeronSimError(f"--scheduler: the worker{where} runs {identity()}, this process {expect}: "
                         "its games would differ; install the same heron-sim on every worker and restart them")
 
