@@ -17,7 +17,8 @@ table of the log's size among players of one kind (``opponents``):
 The champion takes the better of the first two. The **loss** of a decision is the champion's
 choice's chance minus the logged choice's, in points of winning chance: 0 where the player chose
 as the champion does, never negative (the champion's choice is the best of the same options;
-negative only against ``champion:keeps=0``, whose reroll is the expert's keep). A forced stop (no roll left, no legal reroll) is no decision and is not counted.
+negative only against ``champion:keeps=0``, whose reroll is the expert's keep). A forced stop
+(no roll left, no legal reroll) is no decision and is not counted.
 
 Assumption, named as such: the other seats are valued as players of one kind (``opponents``;
 the champion's own future turns as the racer's, as when it plays), whatever the logged players

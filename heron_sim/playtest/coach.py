@@ -2,8 +2,8 @@
 the champion values it, the choice taken and what it cost (issue 59 item 3; ``heron-sim coach``),
 and a log's biggest losses (``heron-sim calibrate``'s « biggest mistakes »).
 
-Every figure comes from heron_sim.playtest.chances (the champion's own valuation); the kept dice
-of the champion's reroll are the expert's best keep (heron_sim.playtest.values). A decision is
+Every figure comes from heron_sim.playtest.chances (the champion's own valuation), the dice the
+champion's reroll keeps too (its best keep by chance of winning, ``C_KEEP``). A decision is
 one dict (:func:`decisions`), words in French or English (:func:`line`).
 """
 
