@@ -78,7 +78,8 @@ _GUIDE = re.compile(r"\b(?:Loup|Taureau|Serpent|Lion|Aigle|Cerf|Héron)\b")
 #: The Héron report's players (strategies and rungs of the skill ladder) in French; a text's
 #: player is a slot of its entry (``{t0}``), so one entry says the sentence for every player.
 PLAYERS = {"greedy": "gourmand", "prudent": "prudent", "expert": "expert", "racer": "coureur", "random": "hasard",
-           "human": "humain", "novice": "débutant", "casual": "occasionnel", "regular": "habitué"}
+           "human": "humain", "novice": "débutant", "casual": "occasionnel", "regular": "habitué",
+           "champion": "champion"}
 
 
 class AnnexWords(GameWords):

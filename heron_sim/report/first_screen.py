@@ -52,11 +52,12 @@ TEXTS = (
     "checked at the tables set aside, it fails at the table of {tables}",
     "checked at the tables set aside, it fails at the tables of {tables}",
     "{measured}; not yet checked at tables set aside",
-    "novices", "casual players", "regulars", "experts",
+    "novices", "casual players", "regulars", "experts", "champions",
 )
 
 #: The skill ladder's rungs as the first screen names them (plural, they follow « for »).
-RUNGS = {"novice": "novices", "casual": "casual players", "regular": "regulars", "expert": "experts"}
+RUNGS = {"novice": "novices", "casual": "casual players", "regular": "regulars", "expert": "experts",
+         "champion": "champions"}
 
 _DEALT = re.compile(r"(?:guides|rungs\.(\w+))\.when_dealt\.8d8\.(\w+)")
 
