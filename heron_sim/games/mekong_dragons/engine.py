@@ -615,14 +615,30 @@ def program_greedy(p, prog, dtarget, ip, loc, target, pa, pb, pon, res, gs, n_no
     ``block`` (the blocker): the leader is the opponent nearest its village, ties to the first
     after ``p`` in seat order (no draw); a dragon on it whenever it is within four moves and
     no farther than one move more than itself; a plank taken from its way first whenever it
-    is no farther than itself; then greedy's building and moving."""
+    is no farther than itself; then greedy's building and moving.
+
+    The steps: the leader (:func:`race_leader`), the cards wished for in order
+    (:func:`greedy_wishes`), the programme made of them (:func:`fill_programme`), the dragon's
+    step (:func:`place_dragon`)."""
     d = support_hops(target[p], pa, pb, pon, n_nodes)
     mine = pawn_hops(loc[p], target[p], d, pa, pb)
-    n_planks = 0
-    for length in range(1, 7):
-        n_planks += res[p, length]
-    plan = np.empty(16, np.int64)
-    k = 0
+    leader, lh = race_leader(p, loc, target, pa, pb, pon, n_nodes, state, block)
+    dragon = ip[I_NDRAGONS] > 0 and ((lh <= 4 and lh <= mine + 1) if block else (lh <= 3 and lh <= mine))
+    dtarget[p] = -1
+    if dragon:
+        dtarget[p] = leader
+    plan, k = greedy_wishes(p, mine, lh, dragon, res, gs, block)
+    n = fill_programme(p, prog, plan, k, ip)
+    if dtarget[p] >= 0:
+        place_dragon(p, prog, dtarget, n, ip, state)
+
+
+@njit(cache=True)
+def race_leader(p, loc, target, pa, pb, pon, n_nodes, state, block):
+    """The opponent nearest to winning as (seat, its moves to its village over the supports
+    laid now; ``INF`` if it has no way). Greedy looks at the opponents in seat order (``p``
+    left out) and breaks ties at random (:func:`keep_tied`); the blocker looks from the seat
+    after ``p`` round the table and keeps the first (no draw)."""
     leader, lh, nt = -1, INF, 0
     n_players = loc.size
     for j in range(1, n_players):
@@ -635,11 +651,25 @@ def program_greedy(p, prog, dtarget, ip, loc, target, pa, pb, pon, res, gs, n_no
             nt += 1
             if keep_tied(nt, state):
                 leader = q
-    dtarget[p] = -1
-    if ip[I_NDRAGONS] > 0 and ((lh <= 4 and lh <= mine + 1) if block else (lh <= 3 and lh <= mine)):
+    return leader, lh
+
+
+@njit(cache=True)
+def greedy_wishes(p, mine, lh, dragon, res, gs, block):
+    """The cards greedy wants, most wanted first, as (cards, how many; repeats allowed): the
+    dragon if ``dragon``; a plank taken from the leader's way when the leader (``lh`` moves
+    from its village) is nearer than ``p`` (``mine`` moves; the blocker: no farther); then,
+    linked to its village, moves before building; not linked, two stones (with fewer than two
+    in the reserve: a plank taken back and a stone freed instead), then two planks and moves
+    when it holds two planks or more, else a plank taken back, a plank and moves."""
+    n_planks = 0
+    for length in range(1, 7):
+        n_planks += res[p, length]
+    plan = np.empty(16, np.int64)
+    k = 0
+    if dragon:
         plan[k] = DRAGON
         k += 1
-        dtarget[p] = leader
     if (lh <= mine if block else lh < mine) and lh < INF:  # cut the leader's way before it walks it
         plan[k] = RM_PLANK
         k += 1
@@ -664,6 +694,15 @@ def program_greedy(p, prog, dtarget, ip, loc, target, pa, pb, pon, res, gs, n_no
                 if c != first:
                     plan[k] = c
                     k += 1
+    return plan, k
+
+
+@njit(cache=True)
+def fill_programme(p, prog, plan, k, ip):
+    """Writes p's programme ``prog[p]`` from the first ``k`` wishes of ``plan``: each card once,
+    in the order wished, up to ``cards_programmed`` (seat 0 skips its forbidden cards); then
+    topped up with the cards not yet used, lowest id first (forbidden ones aside); the unused
+    steps -1. Returns the number of cards programmed."""
     n = 0
     for i in range(k):
         c = plan[i]
@@ -692,23 +731,31 @@ def program_greedy(p, prog, dtarget, ip, loc, target, pa, pb, pon, res, gs, n_no
             n += 1
     for i in range(n, prog.shape[1]):
         prog[p, i] = -1
-    if dtarget[p] >= 0:
-        at = -1
-        for i in range(n):
-            if prog[p, i] == DRAGON:
-                at = i
-        if at < 0:
-            dtarget[p] = -1
-        elif ip[I_DRAGON_GUESS] == 1 and n > 1:
-            j = below(state, n)              # the guessed step: move the dragon there
-            c = prog[p, at]
-            if j < at:
-                for i in range(at, j, -1):
-                    prog[p, i] = prog[p, i - 1]
-            else:
-                for i in range(at, j):
-                    prog[p, i] = prog[p, i + 1]
-            prog[p, j] = c
+    return n
+
+
+@njit(cache=True)
+def place_dragon(p, prog, dtarget, n, ip, state):
+    """The step of greedy's dragon among its ``n`` programmed cards: none (``dtarget[p] = -1``)
+    if the dragon did not make the programme; with ``dragon_step = "guess"`` it moves to a
+    uniformly random step, the cards between shifting by one (``"first"``: it stays where it
+    was wished, first)."""
+    at = -1
+    for i in range(n):
+        if prog[p, i] == DRAGON:
+            at = i
+    if at < 0:
+        dtarget[p] = -1
+    elif ip[I_DRAGON_GUESS] == 1 and n > 1:
+        j = below(state, n)              # the guessed step: move the dragon there
+        c = prog[p, at]
+        if j < at:
+            for i in range(at, j, -1):
+                prog[p, i] = prog[p, i - 1]
+        else:
+            for i in range(at, j):
+                prog[p, i] = prog[p, i + 1]
+        prog[p, j] = c
 
 
 # ---------------------------------------------------------------- resolution

@@ -562,122 +562,170 @@ def wrecker_action(p, pl, adj, fl, b_dist, veh):
 
 @njit(cache=True)
 def choose_action(p, pl, pp, ip, fp, adj, fl, b_dist, ground, veh, strat, state):
-    """p's next action as (action, target). Random: a uniform feasible action and target.
-    Greedy: the action of largest rough expected value (meeples knocked into its street,
-    teeth won, teeth risked). Wrecker: :func:`wrecker_action`, greedy's once no building stands."""
-    d = pl[p, DIST]
+    """p's next action as (action, target). Random: :func:`random_action`. Greedy:
+    :func:`greedy_action`. Wrecker: :func:`wrecker_action`, greedy's once no building stands."""
     if strat[p] == S_WRECKER:
         a, t = wrecker_action(p, pl, adj, fl, b_dist, veh)
         if a >= 0:
             return a, t
+    if strat[p] == S_RANDOM:
+        return random_action(p, pl, adj, fl, b_dist, veh, state)
+    return greedy_action(p, pl, pp, ip, fp, adj, fl, b_dist, ground, veh, state)
+
+
+@njit(cache=True)
+def random_action(p, pl, adj, fl, b_dist, veh, state):
+    """The random monster's action as (action, target): one of the four actions uniformly, drawn
+    again while it has no target (a drop with no standing building in p's district, a throw
+    with no vehicle there or nothing in range); then a uniform target: a neighbouring district,
+    a standing building of the district, or (throw) a standing building or a monster here or
+    next door, monster ``q`` as target ``-1 - q``."""
+    d = pl[p, DIST]
     nd = adj.shape[0]
     n_players = pl.shape[0]
-    if strat[p] == S_RANDOM:
-        while True:
-            a = below(state, 4)
-            if a == MOVE:
-                k = below(state, adj[d].sum())
-                for e in range(nd):
-                    if adj[d, e] == 1:
-                        if k == 0:
-                            return MOVE, e
-                        k -= 1
-            elif a == BLOW:
-                return BLOW, 0
-            elif a == DROP:
-                n = 0
+    while True:
+        a = below(state, 4)
+        if a == MOVE:
+            k = below(state, adj[d].sum())
+            for e in range(nd):
+                if adj[d, e] == 1:
+                    if k == 0:
+                        return MOVE, e
+                    k -= 1
+        elif a == BLOW:
+            return BLOW, 0
+        elif a == DROP:
+            n = 0
+            for b in range(fl.size):
+                if b_dist[b] == d and fl[b] > 0:
+                    n += 1
+            if n > 0:
+                k = below(state, n)
                 for b in range(fl.size):
                     if b_dist[b] == d and fl[b] > 0:
-                        n += 1
-                if n > 0:
-                    k = below(state, n)
-                    for b in range(fl.size):
-                        if b_dist[b] == d and fl[b] > 0:
-                            if k == 0:
-                                return DROP, b
-                            k -= 1
-            elif has_vehicle(d, veh):
-                n = 0
+                        if k == 0:
+                            return DROP, b
+                        k -= 1
+        elif has_vehicle(d, veh):
+            n = 0
+            for b in range(fl.size):
+                if fl[b] > 0 and (b_dist[b] == d or adj[d, b_dist[b]] == 1):
+                    n += 1
+            for q in range(n_players):
+                if q != p and (pl[q, DIST] == d or adj[d, pl[q, DIST]] == 1):
+                    n += 1
+            if n > 0:
+                k = below(state, n)
                 for b in range(fl.size):
                     if fl[b] > 0 and (b_dist[b] == d or adj[d, b_dist[b]] == 1):
-                        n += 1
+                        if k == 0:
+                            return THROW, b
+                        k -= 1
                 for q in range(n_players):
                     if q != p and (pl[q, DIST] == d or adj[d, pl[q, DIST]] == 1):
-                        n += 1
-                if n > 0:
-                    k = below(state, n)
-                    for b in range(fl.size):
-                        if fl[b] > 0 and (b_dist[b] == d or adj[d, b_dist[b]] == 1):
-                            if k == 0:
-                                return THROW, b
-                            k -= 1
-                    for q in range(n_players):
-                        if q != p and (pl[q, DIST] == d or adj[d, pl[q, DIST]] == 1):
-                            if k == 0:
-                                return THROW, -1 - q
-                            k -= 1
-    # greedy
-    teeth = pl[p, TEETH]
-    tooth = 2.0  # a tooth lost: roughly a meeple a turn for the rest of the game
-    here = district_value(d, teeth, ground, fl, b_dist, veh, adj)
-    best_a, best_t, best_v = BLOW, 0, -1e18
-    nt = 0
+                        if k == 0:
+                            return THROW, -1 - q
+                        k -= 1
+
+
+#: What greedy counts a tooth lost (or knocked out of a rival) for: roughly a meeple a turn for
+#: the rest of the game.
+TOOTH = 2.0
+
+
+@njit(cache=True)
+def greedy_action(p, pl, pp, ip, fp, adj, fl, b_dist, ground, veh, state):
+    """Greedy's action as (action, target): of every action it can take now, the one of largest
+    rough expected value (:func:`move_worth`, :func:`drop_worth`, :func:`throw_worth`,
+    :func:`blow_worth`), weighed in that order; ties at random (:func:`offer`)."""
+    d = pl[p, DIST]
+    nd = adj.shape[0]
+    n_players = pl.shape[0]
+    here = district_value(d, pl[p, TEETH], ground, fl, b_dist, veh, adj)
+    best_a, best_t, best_v, nt = BLOW, 0, -1e18, 0
     for e in range(nd):
         if adj[d, e] == 1:
-            v = pp[p, K_MOVE_OK] * (district_value(e, teeth, ground, fl, b_dist, veh, adj) - here) \
-                - pp[p, K_MOVE_OFF] * tooth
-            if v > best_v + EPS:
-                best_a, best_t, best_v, nt = MOVE, e, v, 1
-            elif v >= best_v - EPS:
-                nt += 1
-                if keep_tied(nt, state):
-                    best_a, best_t = MOVE, e
+            v = move_worth(p, e, here, pl, pp, ground, fl, b_dist, veh, adj)
+            best_a, best_t, best_v, nt = offer(MOVE, e, v, best_a, best_t, best_v, nt, state)
     for b in range(fl.size):
         if b_dist[b] == d and fl[b] > 0:
-            v = pp[p, K_DROP_HIT] * ip[I_DROP_N] * pp[p, K_DROP_Q] * (1.0 - 1.5 * pp[p, K_DROP_ESC]) \
-                - (1.0 - pp[p, K_DROP_HIT]) * tooth
-            if v > best_v + EPS:
-                best_a, best_t, best_v, nt = DROP, b, v, 1
-            elif v >= best_v - EPS:
-                nt += 1
-                if keep_tied(nt, state):
-                    best_a, best_t = DROP, b
+            best_a, best_t, best_v, nt = offer(DROP, b, drop_worth(p, pp, ip), best_a, best_t, best_v, nt, state)
     if has_vehicle(d, veh):
         for b in range(fl.size):
             if fl[b] > 0 and (b_dist[b] == d or adj[d, b_dist[b]] == 1):
-                f = 1.0 if b_dist[b] == d else 0.5 * fp[0]  # far meeples fall in another street
-                v = f * pp[p, K_THROW_HIT_B] * ip[I_THROW_N] * pp[p, K_THROW_Q] * (1.0 - 1.5 * pp[p, K_THROW_ESC])
-                if v > best_v + EPS:
-                    best_a, best_t, best_v, nt = THROW, b, v, 1
-                elif v >= best_v - EPS:
-                    nt += 1
-                    if keep_tied(nt, state):
-                        best_a, best_t = THROW, b
+                v = throw_worth(p, b, d, pl, pp, ip, fp, b_dist)
+                best_a, best_t, best_v, nt = offer(THROW, b, v, best_a, best_t, best_v, nt, state)
         for q in range(n_players):
             if q != p and pl[q, FALLEN] == 0 and pl[q, TEETH] > 0 and \
                     (pl[q, DIST] == d or adj[d, pl[q, DIST]] == 1):
-                f = 1.0 if pl[q, DIST] == d else fp[0]
-                v = f * pp[p, K_THROW_HIT_M] * 2.0 * tooth
-                if v > best_v + EPS:
-                    best_a, best_t, best_v, nt = THROW, -1 - q, v, 1
-                elif v >= best_v - EPS:
-                    nt += 1
-                    if keep_tied(nt, state):
-                        best_a, best_t = THROW, -1 - q
+                v = throw_worth(p, -1 - q, d, pl, pp, ip, fp, b_dist)
+                best_a, best_t, best_v, nt = offer(THROW, -1 - q, v, best_a, best_t, best_v, nt, state)
+    v = blow_worth(p, d, pl, pp, ip, ground, fl, b_dist)
+    best_a, best_t, best_v, nt = offer(BLOW, 0, v, best_a, best_t, best_v, nt, state)
+    return best_a, best_t
+
+
+@njit(cache=True)
+def offer(a, t, v, best_a, best_t, best_v, nt, state):
+    """Greedy's running choice after weighing action ``a`` on target ``t`` of value ``v``:
+    (action, target, value, number tied for best). A value above the best by more than
+    :data:`EPS` replaces it; one within EPS of it is a tie, kept with probability 1 / (ties so
+    far) (:func:`keep_tied`, a draw only on a tie)."""
+    if v > best_v + EPS:
+        return a, t, v, 1
+    if v >= best_v - EPS:
+        nt += 1
+        if keep_tied(nt, state):
+            return a, t, best_v, nt
+    return best_a, best_t, best_v, nt
+
+
+@njit(cache=True)
+def move_worth(p, e, here, pl, pp, ground, fl, b_dist, veh, adj):
+    """What greedy expects of a step to neighbouring district ``e``: the gain in
+    :func:`district_value` over ``here`` (the district it stands in) if the step succeeds, less
+    a tooth if it falls off."""
+    teeth = pl[p, TEETH]
+    return pp[p, K_MOVE_OK] * (district_value(e, teeth, ground, fl, b_dist, veh, adj) - here) \
+        - pp[p, K_MOVE_OFF] * TOOTH
+
+
+@njit(cache=True)
+def drop_worth(p, pp, ip):
+    """What greedy expects of a drop on a building of its district: the meeples knocked into
+    the street if it hits (escapes counted against it), less a tooth if it misses."""
+    return pp[p, K_DROP_HIT] * ip[I_DROP_N] * pp[p, K_DROP_Q] * (1.0 - 1.5 * pp[p, K_DROP_ESC]) \
+        - (1.0 - pp[p, K_DROP_HIT]) * TOOTH
+
+
+@njit(cache=True)
+def throw_worth(p, t, d, pl, pp, ip, fp, b_dist):
+    """What greedy expects of throwing the vehicle of district ``d`` at target ``t``: a building
+    (``t >= 0``): the meeples knocked into the street if it hits (escapes counted against it;
+    next door, the hit chance is times ``far_factor`` ``fp[0]`` and half the meeples fall in
+    another street); a monster (``t = -1 - q``): toppled if it hits, a tooth taken from a
+    rival into p's collection, counted twice (next door, times ``fp[0]``)."""
+    if t >= 0:
+        f = 1.0 if b_dist[t] == d else 0.5 * fp[0]  # far meeples fall in another street
+        return f * pp[p, K_THROW_HIT_B] * ip[I_THROW_N] * pp[p, K_THROW_Q] * (1.0 - 1.5 * pp[p, K_THROW_ESC])
+    f = 1.0 if pl[-1 - t, DIST] == d else fp[0]
+    return f * pp[p, K_THROW_HIT_M] * 2.0 * TOOTH
+
+
+@njit(cache=True)
+def blow_worth(p, d, pl, pp, ip, ground, fl, b_dist):
+    """What greedy expects of a blow in district ``d``: the meeples knocked off each standing
+    building (escapes counted against it) and a tooth counted twice for each standing rival
+    here with teeth that may topple, less the meeples in its streets that it would blow out of
+    the city (each an escape)."""
     v = -1.5 * ground[d].sum() * pp[p, K_BLOW_STREET]
     for b in range(fl.size):
         if b_dist[b] == d and fl[b] > 0:
             v += ip[I_BLOW_N] * pp[p, K_BLOW_Q] * (1.0 - 1.5 * pp[p, K_BLOW_ESC])
-    for q in range(n_players):
+    for q in range(pl.shape[0]):
         if q != p and pl[q, DIST] == d and pl[q, FALLEN] == 0 and pl[q, TEETH] > 0:
-            v += pp[p, K_BLOW_TOPPLE] * 2.0 * tooth
-    if v > best_v + EPS:
-        best_a, best_t, best_v = BLOW, 0, v
-    elif v >= best_v - EPS:
-        nt += 1
-        if keep_tied(nt, state):
-            best_a, best_t = BLOW, 0
-    return best_a, best_t
+            v += pp[p, K_BLOW_TOPPLE] * 2.0 * TOOTH
+    return v
 
 
 # ---------------------------------------------------------------- one turn, one game
