@@ -109,3 +109,37 @@ def test_a_no_change_needed_study_writes_its_finding_and_no_proposal(tmp_path):
     (out).rename(tmp_path / "results" / "tune-calm")
     (entry,) = proposed_changes(tmp_path / "results")
     assert entry["variants"] == [] and entry["finding"].startswith("No change needed")
+
+
+KEEP = CALM.replace('name = "calm"', 'name = "keep"').replace("at_least = 0.5", "at_most = 0.5") + "[check]\nheld_out = false\n"
+
+
+def test_a_keep_the_rulings_study_says_at_the_top_of_each_file_that_it_proposes_nothing(tmp_path):
+    """Issue 58 item 4: the rulings miss the goal (every game ends: completion 1, not at most 0.5)
+    and no variant does better on any objective: the finding says "keep the rulings", and the
+    closest variant's rules file, rule sheet and booklet text say so under their title, in French
+    and English, not as a proposal."""
+    from heron_sim.glossary import check_fr
+    from heron_sim.lab.outputs import KEEP_NOTE, keeps_rulings
+
+    p = tmp_path / "tune-keep.toml"
+    p.write_text(KEEP, encoding="utf-8")
+    out = tmp_path / "out"
+    res = tune(p, run_dir=tmp_path / "run", out=out, progress=False)
+    assert "keep the rulings" in res["finding"] and not res["base"]["meets"] and keeps_rulings(res)
+    vid = res["finalists"][0]["id"]
+    (toml,) = (out / "variants").glob("keep-1-*.toml")
+    assert toml.read_text(encoding="utf-8").startswith("# The study advises keeping the rulings: ")
+    for kind in ("sheet", "booklet"):
+        for lang, says in (("fr", "**L'étude conseille de garder les règles officielles**"),
+                           ("en", "**The study advises keeping the rulings**")):
+            lines = (out / f"{kind}-{vid}.{lang}.md").read_text(encoding="utf-8").splitlines()
+            assert lines[0].startswith("# ") and lines[2] == KEEP_NOTE[lang] and lines[2].startswith(says)
+        page = (out / f"{kind}-{vid}.html").read_text(encoding="utf-8")
+        assert "<strong>L'étude conseille de garder les règles officielles</strong>" in page.replace("&#x27;", "'")
+        assert "<title>" in page and "conseille" not in page.split("<title>")[1].split("</title>")[0]
+    assert check_fr(KEEP_NOTE["fr"]) == []
+    # a study that proposes a change says nothing of the kind
+    calm = json.loads(json.dumps(res, default=str))
+    calm["finalists"][0]["objectives"][0]["verdict"] = "better"
+    assert not keeps_rulings(calm)

@@ -169,6 +169,80 @@ def test_a_goal_at_a_table_is_one_sided_where_the_goal_is():
     low = {**s, "distance": -0.02, "distance_low": -0.06, "distance_high": 0.02}
     d = _table_decision("at_least", 0.0, low, 1000)
     assert d["decision"] == "likely fails (not decisive)" and d["games_needed"] == math.ceil(1000 * (0.04 / 0.02) ** 2)
+    assert _table_decision("maximize", 0.5, s, 1000)["decision"] == "passes"  # a value at least its goal
+    assert _table_decision("maximize", 0.58, s, 1000)["decision"] == "undecided (underpowered)"
+    assert _table_decision("minimize", 0.58, s, 1000)["decision"] == "likely fails (not decisive)"
+    # a decided test says the games it was decided on, as the Héron lab's pages do
+    assert _table_decision("at_least", 0.0, s, 1000)["games_needed"] == 1000
+
+
+def _at(est, lo, hi):
+    """A table's figure: its signed distance to the target (and the same as a value)."""
+    return {"value": est, "low": lo, "high": hi, "distance": est, "distance_low": lo, "distance_high": hi}
+
+
+# Where the held-out check's own copy of the goal test (before issue 62 item 1) and the labs' one
+# goal test (heron_sim.lab.decide.goal_test) disagree; 1,000 games played, tolerance ±0.01.
+@pytest.mark.parametrize("direction, est, lo, hi, decision, need, old", [
+    # within ± the tolerance on its estimate (+0.002), the interval reaching past the *lower* side
+    # (−0.012): the games that show that side, 1000 (0.014 / 0.012)^2 = 1361.1; the old copy took
+    # the half-width on the estimate's sign (the upper, 0.002): 63 games, fewer than the 1,000 that
+    # left it undecided
+    ("target", 0.002, -0.012, 0.004, "undecided (underpowered)", 1362, 63),
+    # past the tolerance above (+0.012, [+0.006, +0.016]): showing it fails takes the lower bound
+    # past +0.01, 1000 (0.006 / 0.002)^2 = 9,000 games; the old copy took the upper half (0.004): 4,000
+    ("target", 0.012, 0.006, 0.016, "likely fails (not decisive)", 9000, 4000),
+    # the mirror, past the tolerance below (−0.012, [−0.014, −0.006]): the upper half (0.006),
+    # 9,000 games; the old copy took the lower (0.002): 1,000, the games already played
+    ("target", -0.012, -0.014, -0.006, "likely fails (not decisive)", 9000, 1000),
+    # an estimate exactly on the bound meets the goal: undecided, and more games would not settle it
+    # (no count); the old copy read it as "likely fails (not decisive)"
+    ("at_most", 0.01, 0.005, 0.02, "undecided (underpowered)", None, "likely fails (not decisive)"),
+    ("target", -0.01, -0.02, 0.0, "undecided (underpowered)", None, "likely fails (not decisive)"),
+])
+def test_a_goal_at_a_table_is_judged_by_the_labs_one_goal_test(direction, est, lo, hi, decision, need, old):
+    from heron_sim.lab.heldout import _table_decision
+
+    d = _table_decision(direction, 0.01, _at(est, lo, hi), 1000)
+    assert (d["decision"], d["games_needed"]) == (decision, need)  # the old copy: ``old``
+    assert old not in (decision, need)
+    assert not d["passes"] and not d["fails"]
+
+
+def test_the_held_out_verdict_counts_the_games_of_the_side_still_to_show():
+    """The sentence a designer reads: "not shown at <table> (...; about N games a table would
+    decide it)" with the games that show the side the interval still crosses."""
+    from heron_sim.lab.heldout import _table_decision, verdict_words
+
+    d = _table_decision("target", 0.01, _at(0.002, -0.012, 0.004), 1000)
+    g = {"table": "pairs-4", "metric": "first_player_advantage", "direction": "target", "goal": 0.01, "of": None,
+         "base": 0.02, "target": 0.0, "relative": False, **_at(0.002, -0.012, 0.004), **d}
+    res = {"tables_words": {"pairs-4": {"en": "2 experts and 2 novices", "fr": "2 experts et 2 débutants"}},
+           "held_out": False, "failures": [], "undecided": [g], "games": 1000}
+    assert "about 1,362 games a table would decide it" in verdict_words(res, "en")
+    assert "environ 1\u202f362 parties par table le décideraient" in verdict_words(res, "fr")
+
+
+def test_a_goal_at_a_table_reads_as_the_shared_goal_test_everywhere():
+    """Every direction, over a grid of figures: the held-out check's decision is the shared goal
+    test's with the goal's sides as its bounds (no copy of its own to drift)."""
+    import itertools
+
+    from heron_sim.lab.decide import goal_test
+    from heron_sim.lab.heldout import _table_decision
+
+    g, inf = 0.01, math.inf
+    bounds = {"target": (g, -g), "at_most": (g, -inf), "minimize": (g, -inf), "at_least": (inf, -g),
+              "maximize": (inf, g)}
+    pts = [-0.03, -0.012, -0.01, -0.004, 0.0, 0.003, 0.01, 0.011, 0.025]
+    for direction, (top, floor) in bounds.items():
+        for lo, est, hi in itertools.combinations(pts, 3):
+            d = _table_decision(direction, g, _at(est, lo, hi), 500)
+            ref = goal_test(est, lo, hi, top, 500, floor=floor)
+            assert d["decision"] == ref["decision"], (direction, est, lo, hi)
+            decided = ref["decision"] in ("passes", "fails (decisive)")
+            assert d["games_needed"] == (500 if decided else ref["games_needed"]), (direction, est, lo, hi)
+            assert (d["passes"], d["fails"]) == (ref["decision"] == "passes", ref["decision"] == "fails (decisive)")
 
 
 # ---------------------------------------------------------------- the check, end to end

@@ -13,7 +13,9 @@ experts and 4 novices, a club table of six — less any table the study's panel 
   that figure in ``experiments/targets.toml``: ``share_margin`` for a win rate or a gap to fair,
   ``length_margin`` for a relative length), one-sided where the goal is (``at_least`` /
   ``at_most``): *passes* when the 95 % interval lies within the tolerance, *fails (decisive)* when
-  it lies wholly past it, else *undecided* with the games a table that would decide it;
+  it lies wholly past it, else *undecided* with the games a table that would decide it — by the
+  labs' one goal test (:func:`heron_sim.lab.decide.goal_test`, a target within ± the tolerance as
+  a goal of two sides; issue 62 item 1);
 - **comebacks at a mixed table**: the study's ``comeback`` goal (the player last at mid-game wins
   at least ``comeback_floor`` × the fair share) is read as ``comeback_own`` (that player's wins
   against its own chance: the win rate of its kind of player at that table over all games) at
@@ -98,33 +100,27 @@ def held_out_data(data: dict, spec, seed: int, targets=None) -> tuple[dict, list
 
 
 def _table_decision(direction: str, goal: float, s: dict, games: int) -> dict:
-    """One goal at one table: the equivalence test on the table's figure (its signed distance to
-    the target for target / at_most / at_least, its value for minimize / maximize)."""
+    """One goal at one table, judged by the labs' one goal test (:func:`heron_sim.lab.decide.goal_test`;
+    issue 62 item 1): on the table's figure (its signed distance to the target for target /
+    at_most / at_least, its value for minimize / maximize), with the goal's sides as bounds:
+    ``target`` within ± ``goal`` (a goal of two sides: ``floor`` = −goal), ``at_most`` at most
+    ``goal``, ``at_least`` at least −``goal`` and ``maximize`` at least ``goal`` (a floor only),
+    ``minimize`` at most ``goal``. A decided test says the games it was decided on, as the Héron
+    lab's do (:func:`heron_sim.lab.study.goal_decision`)."""
+    from .decide import FAILS, NO_INTERVAL, PASSES, goal_test
+
     if direction in ("minimize", "maximize"):
         est, lo, hi = s["value"], s["low"], s["high"]
     else:
         est, lo, hi = s["distance"], s["distance_low"], s["distance_high"]
-    if est is None or not all(math.isfinite(x) for x in (est, lo, hi)):
-        return {"decision": "undecided (no interval)", "games_needed": None, "passes": False, "fails": False}
-    lo, hi = min(lo, est), max(hi, est)
-    g = goal
-    if direction == "target":
-        ok, bad = lo >= -g and hi <= g, lo > g or hi < -g
-        room, half = g - abs(est), (hi - est if est >= 0 else est - lo)
-    elif direction in ("at_most", "minimize"):
-        ok, bad = hi <= g, lo > g
-        room, half = g - est, (hi - est if est <= g else est - lo)
-    else:  # at_least (distance >= -g), maximize (value >= g)
-        g = -g if direction == "at_least" else g
-        ok, bad = lo >= g, hi < g
-        room, half = est - g, (est - lo if est >= g else hi - est)
-    if ok:
-        return {"decision": "passes", "games_needed": games, "passes": True, "fails": False}
-    if bad:
-        return {"decision": "fails (decisive)", "games_needed": games, "passes": False, "fails": True}
-    need = int(math.ceil(games * (half / abs(room)) ** 2)) if room != 0 and half > 0 else None
-    return {"decision": "undecided (underpowered)" if room > 0 else "likely fails (not decisive)",
-            "games_needed": need, "passes": False, "fails": False}
+    if est is None or lo is None or hi is None:
+        return {"decision": NO_INTERVAL, "games_needed": None, "passes": False, "fails": False}
+    top, floor = {"target": (goal, -goal), "at_most": (goal, -math.inf), "minimize": (goal, -math.inf),
+                  "at_least": (math.inf, -goal), "maximize": (math.inf, goal)}[direction]
+    d = goal_test(est, lo, hi, top, games, floor=floor)
+    decided = d["decision"] in (PASSES, FAILS)
+    return {**d, "games_needed": games if decided else d["games_needed"], "passes": d["decision"] == PASSES,
+            "fails": d["decision"] == FAILS}
 
 
 def held_out_check(tune_file: str | Path, variant_file: str | Path, *, seed: int | None = None,

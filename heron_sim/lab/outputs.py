@@ -657,6 +657,29 @@ def no_change_needed(result: dict) -> bool:
     return bool((result.get("base") or result.get("base_evidence") or {}).get("meets"))
 
 
+def keeps_rulings(result: dict) -> bool:
+    """The study's answer is "keep the rulings": the rulings miss a goal, but no re-evaluated
+    variant is shown better than them on any objective (and the first does not meet every goal
+    with 95 % confidence): its variants are written for information, each saying so at its top
+    (:data:`KEEP_NOTE`; issue 58 item 4)."""
+    from .ladder import meets_95
+
+    fin = result.get("finalists") or []
+    return (bool(fin) and not no_change_needed(result) and not meets_95(fin[0])
+            and not any(o.get("verdict") == "better" for e in fin for o in e.get("objectives") or []))
+
+
+#: What the rules file, the rule sheet and the booklet text of a "keep the rulings" study's variant
+#: say at their top (:func:`keeps_rulings`): the study advises no change; the page is not a proposal.
+KEEP_NOTE = {
+    "fr": ("**L'étude conseille de garder les règles officielles** : aucune variante ne fait mieux qu'elles sur "
+           "aucun objectif (intervalles à 95 % sur des parties neuves). Cette page montre une variante proche, pour "
+           "information : ce n'est pas une proposition."),
+    "en": ("**The study advises keeping the rulings**: no variant does better than them on any objective (95 % "
+           "intervals on fresh games). This page shows a close variant, for information: it is not a proposal."),
+}
+
+
 def write_outputs(spec, result: dict, trials, out: Path, final: Path | None = None) -> dict:
     """Write every file of results/tune-<name>/ into ``out``; returns their paths. ``final``:
     where the folder will stand (``out`` is then a temporary folder swapped in whole): the paths
@@ -668,6 +691,7 @@ def write_outputs(spec, result: dict, trials, out: Path, final: Path | None = No
     # file, no rule sheet, no booklet text (issue 58 item 4); the variants stay in front.md for
     # information.
     propose = not no_change_needed(result)
+    keep = keeps_rulings(result)  # "keep the rulings": written, each file saying it is no proposal
     vdir = out / "variants"
     if propose:
         vdir.mkdir(exist_ok=True)
@@ -677,7 +701,8 @@ def write_outputs(spec, result: dict, trials, out: Path, final: Path | None = No
     for rank, e in enumerate(fin[: spec.report] if propose else [], 1):
         path = vdir / f"{spec.name}-{rank}-{e['id']}.toml"
         shown = final / "variants" / path.name
-        header = [f"Variant {e['id']} of tune study {spec.name} (rank {rank}); base rules {spec.base.digest()}.",
+        header = ([KEEP_NOTE["en"].replace("**", "").replace("This page", "This file")] if keep else []) + [
+                  f"Variant {e['id']} of tune study {spec.name} (rank {rank}); base rules {spec.base.digest()}.",
                   f"Changes ({e.get('n_changed')} rules): {e.get('changes')}",
                   f"Evidence: {e['games']:,} games on fresh seeds (indices from {e['first_game']:,}), paired with the base:"]
         for o in e["objectives"]:
@@ -694,7 +719,7 @@ def write_outputs(spec, result: dict, trials, out: Path, final: Path | None = No
     figs = figures(spec, trials, reported, out)
     from .sheets import write_sheets
 
-    sheets = write_sheets(spec, reported, out, spec.report if propose else 0)
+    sheets = write_sheets(spec, reported, out, spec.report if propose else 0, note=KEEP_NOTE if keep else None)
     summary = {
         "name": spec.name, "title": spec.title, "description": spec.description, "tune_file": spec.path,
         "players": spec.players, "seating": spec.seating_text, "seed": spec.seed,

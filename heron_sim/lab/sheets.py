@@ -311,9 +311,10 @@ def _inline(text: str) -> str:
     return s
 
 
-def write_sheets(spec, finalists: list[dict], out, limit: int) -> list:
+def write_sheets(spec, finalists: list[dict], out, limit: int, note: dict | None = None) -> list:
     """``sheet-<variant>.fr.md``, ``.en.md`` and ``.html`` (French and English on one page) for
-    each of the first ``limit`` finalists; returns the paths."""
+    each of the first ``limit`` finalists; returns the paths. ``note``: a paragraph by language put
+    under each sheet's and booklet text's title (a study that advises keeping the rulings says so)."""
     from pathlib import Path
 
     from ..io import write_text
@@ -323,7 +324,7 @@ def write_sheets(spec, finalists: list[dict], out, limit: int) -> list:
     for old in [*out.glob("sheet-*.md"), *out.glob("sheet-*.html"), *out.glob("booklet-*.md"), *out.glob("booklet-*.html")]:
         old.unlink()
     for e in finalists[:limit]:
-        md = {lang: rule_sheet(spec.base, e["rules"], e, lang, name=e["id"]) for lang in LANGS}
+        md = {lang: _noted(rule_sheet(spec.base, e["rules"], e, lang, name=e["id"]), note, lang) for lang in LANGS}
         for lang in LANGS:
             p = out / f"sheet-{e['id']}.{lang}.md"
             write_text(p, md[lang])
@@ -335,7 +336,7 @@ def write_sheets(spec, finalists: list[dict], out, limit: int) -> list:
         # The booklet's blocks with the change in place (issue 30 item 7), French then English.
         from .booklet import booklet_text
 
-        book = {lang: booklet_text(spec.base, e["rules"], lang, name=e["id"]) for lang in LANGS}
+        book = {lang: _noted(booklet_text(spec.base, e["rules"], lang, name=e["id"]), note, lang) for lang in LANGS}
         for lang in LANGS:
             p = out / f"booklet-{e['id']}.{lang}.md"
             write_text(p, book[lang])
@@ -344,6 +345,14 @@ def write_sheets(spec, finalists: list[dict], out, limit: int) -> list:
         write_text(p, sheet_html(book["fr"] + "\n" + book["en"], "fr"))
         paths.append(p)
     return paths
+
+
+def _noted(md: str, note: dict | None, lang: str) -> str:
+    """``md`` with ``note[lang]`` as its first paragraph, under its title line."""
+    if not note:
+        return md
+    title, _, rest = md.partition("\n")
+    return f"{title}\n\n{note[lang]}\n{rest}"
 
 
 __all__ = ["rule_sheet", "sheet_html", "phrase", "PHRASES", "write_sheets", "Change"]
