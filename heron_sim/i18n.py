@@ -232,14 +232,15 @@ def _pieces(text: str) -> list[tuple[str, str]]:
 #: general entry (``{g0}``: a guide, ``{k0}``: rungs of the skill ladder, ``{r0}``: a reading,
 #: ``{s0}``: an order of strategies, ``{v0}``: verdict numbers, ``{f0}``: a file): the
 #: catalogue's entry of the sentence with its own words is tried first, then the general one.
-_RUNGS = {"novice": "débutants", "casual": "occasionnels", "regular": "habitués", "expert": "experts"}
+_RUNGS = {"novice": "débutants", "casual": "occasionnels", "regular": "habitués", "expert": "experts",
+          "champion": "champions"}
 _STRATEGIES = {"greedy": "gourmand", "prudent": "prudent", "expert": "expert", "racer": "coureur", "random": "hasard"}
 _READINGS = ("real, possibly relevant", "real and relevant", "real but small", "negligible", "uncertain")
 _WORDS = (
     ("r", re.compile("|".join(map(re.escape, _READINGS))), lambda w, lang: gettext(w, lang)),
     ("s", re.compile(r"\b(?:racer|expert|greedy|prudent|random)(?: > (?:racer|expert|greedy|prudent|random))+\b"),
      lambda w, lang: " > ".join(_STRATEGIES[x] for x in w.split(" > "))),
-    ("k", re.compile(r"\b(?:novice|casual|regular|expert)(?:, (?:novice|casual|regular|expert))*\b"),
+    ("k", re.compile(r"\b(?:novice|casual|regular|expert|champion)(?:, (?:novice|casual|regular|expert|champion))*\b"),
      lambda w, lang: _list([_RUNGS[x] for x in w.split(", ")], lang)),
     ("g", re.compile(r"\b(?:Loup|Taureau|Serpent|Lion|Aigle|Cerf|Héron)\b"), lambda w, lang: w),
     ("v", re.compile(r"#\d+(?:, #\d+)*"), lambda w, lang: "n° " + w.replace("#", "")),
