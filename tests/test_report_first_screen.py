@@ -168,3 +168,32 @@ def test_the_brief_opens_on_one_line_per_problem(rendered, lang):
         comebacks = next(li for li in lines if "change-comebacks" in li)
         if (RESULTS / "tune-comebacks" / "held-out.json").is_file():
             assert "tables mises de côté" in comebacks and "2 experts et 2 débutants" in comebacks
+
+
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_the_playtest_kit_is_linked_under_the_verdict(rendered, lang):
+    """Issue 60 item 4: the brief links the playtest kit in its own language where the length
+    verdict's assumed seconds a turn are read (under the verdict's lines), by a link that works
+    from where the page is written."""
+    from heron_sim.report.render import PLAYTEST_KIT, _kit_line
+
+    tag = "" if lang == "fr" else ".en"
+    page = (rendered / f"report{tag}.html").read_text(encoding="utf-8")
+    verdict = page.split('<section id="verdict">')[1].split("</section>")[0]
+    kit = re.search(r'<p class="kit">(.*?)</p>', verdict, re.S)
+    assert kit, "no playtest kit under the verdict"
+    assert verdict.index('class="first-screen"') < verdict.index('class="kit"') < verdict.index("<ol>")
+    href = re.search(r'href="([^"]+)"', kit.group(1)).group(1)
+    assert (rendered / href).resolve() == PLAYTEST_KIT / f"tally.{lang}.html"
+    assert ("40 s par tour" if lang == "fr" else "40 s a turn") in html.unescape(kit.group(1))
+    md = (rendered / f"report{tag}.md").read_text(encoding="utf-8")
+    verdict_md = md.split("## ")[1]
+    link = re.search(r"\]\(([^)]*playtest/tally\.[a-z]+\.md)\)", verdict_md)
+    assert link and (rendered / link.group(1)).resolve() == PLAYTEST_KIT / f"tally.{lang}.md", verdict_md[-600:]
+    # from results/, where make report writes the brief: beside docs/ in the source tree
+    from heron_sim.report.brief_lang import Words
+
+    assert _kit_line(RESULTS, Words(lang), md=True)["href"] == f"../docs/playtest/tally.{lang}.md"
+    if lang == "fr":
+        text = html.unescape(re.sub(r"<[^>]+>", "", kit.group(1)))
+        assert "kit de test" in text and not check_fr(text), [str(f) for f in check_fr(text)]

@@ -64,7 +64,9 @@ def msgids() -> list[str]:
     from ..report.first_screen import TEXTS as FIRST_SCREEN
     from ..report.studies import STUDIES
 
-    ids = list(TEXTS) + list(FIRST_SCREEN) + _template_ids("brief.html.j2") + _template_ids("index.html.j2")
+    from ..report.render import KIT_TEXTS
+
+    ids = list(TEXTS) + list(FIRST_SCREEN) + list(KIT_TEXTS) + _template_ids("brief.html.j2") + _template_ids("index.html.j2")
     ids += list(READINGS) + list(READINGS.values()) + [p for _, p, _ in STUDIES]
     return list(dict.fromkeys(" ".join(i.split()) for i in ids))
 

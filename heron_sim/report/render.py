@@ -396,9 +396,9 @@ def write_report(sections: list[Section], meta: dict, out_dir: str | Path, title
     for lg in langs:
         f = files(lg, lang)
         _atomic_write(out_dir / f["md"], _brief_markdown(meta, title, rows, (wrong, fine, open_), changes, games, lg, lang,
-                                                         paths["missing"], facts, rulebook))
+                                                         paths["missing"], facts, rulebook, out_dir))
         _atomic_write(out_dir / f["html"], _brief_html(meta, title, rows, (wrong, fine, open_), changes, games, lg, lang,
-                                                       paths["missing"], facts, rulebook))
+                                                       paths["missing"], facts, rulebook, out_dir))
         paths["brief"][lg] = {k: out_dir / v for k, v in f.items()}
     for lg in langs:  # the annex in ``lang`` (report-annex.html) and in the other (report-annex.en.html)
         f = files(lg, lang)
@@ -515,8 +515,40 @@ def _rulebook_line(rulebook: dict | None, w, md: bool) -> dict | None:
     return {"text": text, "href": href, "link": w.text("read the revised booklet")}
 
 
+#: The playtest kit of the source tree (docs/playtest/: the tally sheet, one printable page a game,
+#: and its protocol), linked from the brief under the verdict: the length verdict's minutes rest on
+#: the seconds a turn it measures.
+PLAYTEST_KIT = Path(__file__).resolve().parents[2] / "docs" / "playtest"
+
+#: The kit's line under the verdict (English ids; French in heron_sim/locale/fr.po).
+KIT_TEXTS = (
+    "The verdict's minutes assume {s} s a turn, not yet timed at a table: {kit} (one printable page a game) "
+    "measures it at your next playtest, and {cmd} says what it changes in the length verdict.",
+    "The verdict's minutes count {s} s a turn, from your targets: {kit} (one printable page a game) times it "
+    "again at a table, and {cmd} says what it changes in the length verdict.",
+    "the playtest kit (the tally sheet)",
+)
+
+
+def _kit_line(out_dir: Path | None, w, md: bool) -> dict | None:
+    """The brief's line under the verdict that links the playtest kit in the page's language
+    (``tally.fr.md`` / ``tally.fr.html``, relative to ``out_dir``, where the brief is written):
+    ``{"text": its words with ``{kit}`` where the link goes, "href", "link": the link's words}``;
+    None when the kit is not beside the package (an installed copy) or ``out_dir`` is unknown."""
+    from .executive import TARGETS
+
+    page = PLAYTEST_KIT / f"tally.{w.lang}.{'md' if md else 'html'}"
+    if out_dir is None or not page.is_file():
+        return None
+    assumed = TARGETS.assumed("seconds_per_turn")
+    text = w.text(KIT_TEXTS[0] if assumed else KIT_TEXTS[1], s=w.num(float(TARGETS["seconds_per_turn"]), 0),
+                  kit="{kit}", cmd="`heron-sim calibrate`" if md else "{cmd}")
+    return {"text": text, "href": os.path.relpath(page, Path(out_dir).resolve()).replace(os.sep, "/"),
+            "link": w.text(KIT_TEXTS[2])}
+
+
 def _brief_html(meta, title, rows, judged, changes, games, lang: str = "en", default: str = "en", missing=None,
-                facts: dict | None = None, rulebook: dict | None = None) -> str:
+                facts: dict | None = None, rulebook: dict | None = None, out_dir: Path | None = None) -> str:
     """The designer's brief: the first screen (one line per problem, its change beside it), the
     verdict, what to change (each problem's study), the answers in a few lines, each linking to
     its detail in the annex of its language; in ``lang``."""
@@ -532,7 +564,7 @@ def _brief_html(meta, title, rows, judged, changes, games, lang: str = "en", def
         lang=lang, _=w.html, tr=w.tr, num=w.num, title=w.text(title), subtitle=_subtitle(meta, "heron", lang),
         sc="\u202f; " if lang == "fr" else "; ",
         toc=_brief_toc(changes, w), rows=rows, wrong=wrong, fine=fine, open=open_, changes=changes, first=first,
-        rulebook=_rulebook_line(rulebook, w, md=False),
+        rulebook=_rulebook_line(rulebook, w, md=False), kit=_kit_html(out_dir, w),
         basis=verdict_basis(), readings=READINGS, annex=annex, annex_link=annex_link,
         index=files(lang, default)["index"], other=_other(lang, default, "html"),
         below=Markup('<a href="#readings">{}</a>').format(w.text("below")),
@@ -544,8 +576,18 @@ def _brief_html(meta, title, rows, judged, changes, games, lang: str = "en", def
     return out
 
 
+def _kit_html(out_dir: Path | None, w) -> Markup | None:
+    """:func:`_kit_line` as the brief's HTML (the link to the kit's printable page)."""
+    kit = _kit_line(out_dir, w, md=False)
+    if kit is None:
+        return None
+    return Markup(escape(kit["text"])).format(kit=Markup('<a href="{}">{}</a>').format(kit["href"], kit["link"]),
+                                              cmd=Markup("<code>heron-sim calibrate</code>"))
+
+
 def _brief_markdown(meta, title, rows, judged, changes, games, lang: str = "en", default: str = "en",
-                    missing=None, facts: dict | None = None, rulebook: dict | None = None) -> str:
+                    missing=None, facts: dict | None = None, rulebook: dict | None = None,
+                    out_dir: Path | None = None) -> str:
     """The designer's brief in Markdown (report.md): the same as :func:`_brief_html`."""
     from .brief_lang import Words, files
     from .first_screen import first_screen
@@ -571,6 +613,10 @@ def _brief_markdown(meta, title, rows, judged, changes, games, lang: str = "en",
                   + (f" · [{t('what to change')}](#{ln.study})" if ln.study else "")
                   + f" · [{t('details')}]({annex}#{ln.anchor})" for i, ln in enumerate(first, 1)]
         parts += [""]
+    kit = _kit_line(out_dir, w, md=True)
+    if kit:  # under the verdict's lines: the length verdict's seconds a turn, measured by the kit
+        parts += [kit["text"].format(kit=f"[{kit['link']}]({kit['href']})"), ""]
+    if first:
         book = _rulebook_line(rulebook, w, md=True)
         if book:
             parts += [f"{book['text']} [{book['link']}]({book['href']})", ""]
