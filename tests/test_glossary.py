@@ -121,6 +121,39 @@ def test_the_guide_holders_rule_states_the_normal_rule_and_the_exception():
     assert "4" in text or "quatre" in text
 
 
+def _cells(sheet: str, title: str) -> tuple[str, str]:
+    """(as it stands, proposed) of the row ``title`` of a rule sheet's table."""
+    row = next(ln for ln in sheet.splitlines() if ln.startswith(f"| {title} |"))
+    return tuple(c.strip() for c in row.strip("|").split("|")[1:3])
+
+
+def test_today_states_the_rule_of_every_player_and_the_change_adds_the_holders_exception():
+    """Issue 60 item 1: a sheet's « Aujourd'hui » column states the rule as it is, with no
+    exception the rulings do not have (not « Exception pour le joueur qui a le Guide Héron : il
+    lance jusqu'à 3 fois »); the proposed column states the normal rule, then the exception; and
+    the other way round when a change removes the holder's own rule. So do the rulebook's table and
+    the booklet text (the normal limit of rolls, which the seed leaves unsaid, written before the
+    exception)."""
+    from heron_sim.lab.booklet import booklet_text
+    from heron_sim.lab.combine_text import _rule_row
+    from heron_sim.lab.sheets import rule_sheet
+
+    base, held = _rules({}), _rules({"guide": {"heron": {"rolls": 4}}})
+    every = {"fr": "Chaque joueur lance jusqu'à 3 fois par tour.", "en": "Each player rolls up to 3 times per turn."}
+    holder = {"fr": "Exception pour le joueur qui a le Guide Héron : il lance jusqu'à 4 fois par tour.",
+              "en": "For the player holding the Heron guide, they roll up to 4 times per turn."}
+    title = {"fr": "Lancers par tour (Guide Héron)", "en": "Rolls per turn (Heron guide)"}
+    for lang in ("fr", "en"):
+        today, proposed = _cells(rule_sheet(base, held, None, lang), title[lang])
+        assert (today, proposed) == (every[lang], f"{every[lang]} {holder[lang]}")
+        assert _cells(rule_sheet(held, base, None, lang), title[lang]) == (f"{every[lang]} {holder[lang]}", every[lang])
+        change = {"key": "guide.heron.rolls", "old": None, "new": 4}
+        assert _rule_row(change, base, held, lang) == (title[lang], every[lang], f"{every[lang]} {holder[lang]}")
+    book = booklet_text(base, held, "fr")
+    assert book.index("Chaque joueur lance ses dés jusqu'à trois fois par tour.\n") < book.index(f"**{holder['fr']}**")
+    assert "**Chaque joueur lance" not in book  # the normal rule is unchanged: not in bold
+
+
 def test_a_rule_sheet_and_a_booklet_text_pass():
     from heron_sim.lab.booklet import booklet_text
     from heron_sim.lab.sheets import rule_sheet

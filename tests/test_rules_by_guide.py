@@ -72,7 +72,8 @@ def test_the_rule_sheet_says_whose_rule_it_is():
     v = Rules.build(overrides={"guide.heron.rolls": 4})
     assert [c.key for c in rule_changes(Rules.build(), v)] == ["guide.heron.rolls"]
     en = rule_sheet(Rules.build(), v, None, "en")
-    assert "| Rolls per turn (Heron guide) | For the player holding the Heron guide, they roll up to 3 " in en
+    assert ("| Rolls per turn (Heron guide) | Each player rolls up to 3 times per turn. | Each player rolls up to 3 "
+            "times per turn. For the player holding the Heron guide, they roll up to 4 times per turn. |") in en
 
 
 # (guide, key, value): three overrides of three kinds of rule (the Anxiety, the rolls, a power)

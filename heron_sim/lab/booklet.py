@@ -480,18 +480,25 @@ def booklet_blocks(base: Rules, variant: Rules, lang: str, changes: list[Change]
             if changed:  # a change is stated only where its paragraph reads differently
                 stated.update(c.key for c in hit)
                 touched = True
-            if p.always or changed:
-                paras.append((now, changed, was))
+            # a paragraph the seed leaves unsaid is kept aside: a guide holder's exception to it
+            # states it first (« Chaque joueur lance ses dés jusqu'à trois fois par tour. »)
+            paras.append([now, changed, was, p.always or changed, p])
         drafts.append((block, paras, touched))
     out = []
     for block, paras, touched in drafts:
+        added = []
         for c in changes:
             if c.key not in stated and _group(c.key) == block.group:
-                paras.append((phrase(c.key, c.new, lang)[1], True, ""))
+                if c.key.startswith("guide.") and c.key.count(".") >= 2:  # the rule of every player, unchanged
+                    for para in paras:
+                        if not para[3] and _covers(para[4], c.key.split(".", 2)[2]):
+                            para[3] = True
+                added.append((phrase(c.key, c.new, lang)[1], True, ""))
                 stated.add(c.key)
                 touched = True
         if touched:
-            out.append({"title": block.title(lang), "paragraphs": paras})
+            out.append({"title": block.title(lang),
+                        "paragraphs": [(now, changed, was) for now, changed, was, shown, _ in paras if shown] + added})
     # A change no block states and no group receives (a key of "La partie"): its own block.
     rest = [c for c in changes if c.key not in stated]
     if rest:

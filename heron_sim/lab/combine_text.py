@@ -275,19 +275,17 @@ def _sentence(s: str) -> str:
 
 
 def _rule_row(c: dict, base: Rules, combined: Rules, lang: str) -> tuple[str, str, str]:
-    """A rule as it stands and in the 2nd edition, in the booklet's words (a guide or count
-    without its own rule: the rule of every player or count applies)."""
+    """A rule as it stands and in the 2nd edition, in the booklet's words (a count without its
+    own rule: the rule of every count applies; a guide's holder: the rule of every player, then
+    the holder's exception where there is one, :func:`heron_sim.lab.sheets.holder_rule`)."""
     from .phrases import phrase
+    from .sheets import holder_rule
 
     old, new = c["old"], c["new"]
-    if c["key"].startswith("guide."):
-        key = c["key"].rsplit(".", 1)[1]
-        o = getattr(base, key) if old is None else old
-        n = getattr(combined, key) if new is None else new
-        if o != n:
-            old, new = o, n
     title, was = phrase(c["key"], old, lang)
     _, now = phrase(c["key"], new, lang)
+    if c["key"].startswith("guide."):
+        was, now = holder_rule(c["key"], base, old, lang), holder_rule(c["key"], combined, new, lang)
     return title, was, now
 
 

@@ -82,15 +82,10 @@ def rule_sheet(base: Rules, variant: Rules, evidence: dict | None, lang: str, *,
     else:
         lines += [f"| {t['rule']} | {t['now']} | {t['proposed']} |", "|---|---|---|"]
         for c in changes:
-            old_v, new_v = c.old, c.new
-            if c.key.startswith("guide."):  # a guide without its own rule plays every player's
-                key = c.key.rsplit(".", 1)[1]
-                o = getattr(base, key) if old_v is None else old_v
-                n = getattr(variant, key) if new_v is None else new_v
-                if o != n:  # else the holder keeps its value under a new rule of every player:
-                    old_v, new_v = o, n  # "the rule of every player applies" -> its own value
-            title, old = phrase(c.key, old_v, lang)
-            _, new = phrase(c.key, new_v, lang)
+            title, old = phrase(c.key, c.old, lang)
+            _, new = phrase(c.key, c.new, lang)
+            if c.key.startswith("guide."):  # the rule of every player, then the holder's exception
+                old, new = holder_rule(c.key, base, c.old, lang), holder_rule(c.key, variant, c.new, lang)
             lines.append(f"| {title} | {old} | {new} |")
         lines.append("")
     if evidence:
@@ -98,6 +93,19 @@ def rule_sheet(base: Rules, variant: Rules, evidence: dict | None, lang: str, *,
         lines += _side_md(evidence, lang, t, minutes, SECONDS_PER_TURN)
     text = numbers_in("\n".join(lines) + "\n", lang)  # « 26,8 tours de table », « −6,4 »
     return table_ids_in_words(text, lang) if lang == "fr" else text  # « 4 joueurs occasionnels »
+
+
+def holder_rule(key: str, rules: Rules, value, lang: str) -> str:
+    """A guide holder's rule ``guide.NAME.KEY`` of ``value`` under ``rules``, as a sheet's cell
+    states it: the rule of every player (KEY's value in ``rules``), then the holder's exception
+    when there is one (``value`` not None): « Chaque joueur lance jusqu'à 3 fois par tour.
+    Exception pour le joueur qui a le Guide Héron : il lance jusqu'à 4 fois par tour. »; with no
+    exception, the rule of every player alone (never an exception that restates it)."""
+    every = key.rsplit(".", 1)[1]
+    if not hasattr(rules, every):
+        return phrase(key, value, lang)[1]
+    normal = phrase(every, getattr(rules, every), lang)[1]
+    return normal if value is None else f"{normal} {phrase(key, value, lang)[1]}"
 
 
 #: The objective metrics in the booklet's words.
