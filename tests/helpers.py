@@ -125,3 +125,11 @@ def shipped_games() -> dict[str, str]:
 
     return {name: game_package(g) for name, g in available().items()
             if game_package(g).startswith("heron_sim.games.")}
+
+
+def french_findings(text: str) -> list[str]:
+    """What :func:`heron_sim.glossary.check_fr` finds in a command's French output, line by line
+    (issue 60 item 1: the commands' French is held to the pages' glossary)."""
+    from heron_sim.glossary import check_fr
+
+    return [f"line {i}: {f}" for i, line in enumerate(text.splitlines(), 1) for f in check_fr(line)]

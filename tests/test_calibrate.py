@@ -244,7 +244,7 @@ def test_sample_log_gives_back_its_parameters_json(sample_fitted_once):
 
 @pytest.mark.cli
 def test_calibrate_prints_the_player_and_the_matching(sample_fitted_once):
-    res = cli("calibrate", SAMPLE)
+    res = cli("calibrate", SAMPLE, "--lang", "en")
     assert res.exit_code == 0, res.output
     for text in ("player to use: human:temp=", "| temp |", "| casual |", "| expert |", "seconds per turn: not logged"):
         assert text in res.stdout, text
@@ -354,4 +354,18 @@ def test_the_decision_log_says_its_rung_in_words(sample_fitted_once):
     res = cli("calibrate", SAMPLE)
     assert res.exit_code == 0, res.output
     assert "Vos joueurs jouent comme l'échelon occasionnel (concordance 70\u00a0%)" in res.stdout
-    assert "non chronométrées" in res.stdout and "| casual |" in res.stdout
+    assert "non chronométrées" in res.stdout and "| joueur occasionnel |" in res.stdout
+
+
+@pytest.mark.cli
+def test_the_decision_logs_french_passes_the_glossary(sample_fitted_once):
+    """Issue 60 item 1: calibrate's French on a full decision log, its details (the model's
+    table) included, reads as written in French (heron_sim.glossary.check_fr: no English left,
+    numbers the French way, no Python list, the singular below 2)."""
+    from tests.helpers import french_findings
+
+    res = cli("calibrate", SAMPLE)
+    assert res.exit_code == 0, res.output
+    assert french_findings(res.stdout) == []
+    assert "Détails (termes du modèle)" in res.stdout and "| bruit des choix (`temp`) | 0,7" in res.stdout
+    assert "héron" in res.stdout  # the costliest decisions' dice

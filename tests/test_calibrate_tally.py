@@ -181,6 +181,26 @@ def test_calibrate_speaks_french_by_default_and_english_on_request(casual_tally)
     assert doc["kind"] == "tally" and doc["fits"] == ["caution", "seconds_per_turn"]
 
 
+@pytest.mark.cli
+def test_a_tallys_french_passes_the_glossary(casual_tally, tallies):
+    """Issue 60 item 1: calibrate's French on a tally sheet (the command's, and each branch of
+    its words: timid, bold, not timed) reads as written in French (heron_sim.glossary.check_fr)."""
+    import copy
+
+    from heron_sim.cli.calibrate import words
+    from tests.helpers import french_findings
+
+    fr = cli("calibrate", casual_tally)
+    assert fr.exit_code == 0, fr.output
+    assert french_findings(fr.stdout) == []
+    assert "case d'avance" in fr.stdout and "(temp)" not in fr.stdout and "8 D8" in fr.stdout
+    for name, doc in tallies.items():
+        untimed = copy.deepcopy(doc)
+        untimed["seconds_per_turn"], untimed["length"], untimed["needed"]["seconds"] = None, None, None
+        for d in (doc, untimed):
+            assert french_findings(words(d, "fr")) == [], name
+
+
 def test_every_word_has_its_french():
     from heron_sim.cli.calibrate import MESSAGES
     from heron_sim.i18n import catalogue

@@ -74,6 +74,22 @@ def test_coach_in_words_and_json(duel):
 
 
 @pytest.mark.cli
+def test_the_coachs_french_passes_the_glossary(duel):
+    """Issue 60 item 1: coach's French reads as written in French (heron_sim.glossary.check_fr):
+    the players in the lab's words (« robot coureur », not racer), the dice's « héron », « sans
+    rien garder », numbers the French way."""
+    from tests.helpers import french_findings
+
+    _, path = duel
+    for game in (0, 1, 2):
+        fr = cli("coach", path, "--game", game, "--opponents", "racer")
+        assert fr.exit_code == 0, fr.output
+        assert french_findings(fr.stdout) == []
+        assert "Joueur 2 (robot coureur)" in fr.stdout and "comme le robot coureur" in fr.stdout
+        assert "héron" in fr.stdout and "en gardant rien" not in fr.stdout
+
+
+@pytest.mark.cli
 @pytest.mark.parametrize("extra,words", [
     (["--game", 99], "--game: 99 is not in"),
     (["--seat", 5], "--seat: 5 has no decision"),

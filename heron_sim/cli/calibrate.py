@@ -57,7 +57,7 @@ def calibrate_cmd(
     if as_json:
         typer.echo(dumps(doc))
         return
-    typer.echo(words(doc, lang) + "\n\n" + _("Details (model terms):", lang) + "\n" + text(doc))
+    typer.echo(words(doc, lang) + "\n\n" + _("Details (model terms):", lang) + "\n" + text(doc, lang))
 
 
 @app.command("coach")
@@ -89,7 +89,7 @@ def coach_cmd(
         doc = C.coach(log_file, r, game=game, seat=seat, opponents=opponents)
     except Stopped:
         raise Interrupted(f"interrupted ({signal_name() or 'SIGINT'}): coach stopped; nothing was printed") from None
-    typer.echo(dumps(doc) if as_json else C.words(doc, lang, WHO[lang].get(opponents)))
+    typer.echo(dumps(doc) if as_json else C.words(doc, lang, WHO[lang].get(opponents) or C.player_words(opponents, lang, True)))
 
 
 # ---------------------------------------------------------------- in words (fr / en)
@@ -98,7 +98,7 @@ WHO = {
     "en": {"novice": "the novice rung", "casual": "the casual rung", "regular": "the regular rung",
            "expert": "the expert rung", "reckless": "the bold beginner (reckless)"},
     "fr": {"novice": "l'échelon débutant", "casual": "l'échelon occasionnel", "regular": "l'échelon habitué",
-           "expert": "l'échelon expert", "reckless": "le débutant téméraire (reckless)"},
+           "expert": "l'échelon expert", "reckless": "le débutant téméraire"},
 }
 VERDICT = {"within": "within the target", "too long": "too long", "too short": "too short", None: "no target"}
 #: every English text the words use: fr.po holds their French (tests/test_calibrate_tally.py)
@@ -134,6 +134,16 @@ MESSAGES = (
     "Winning chance lost per decision: not measured, the log does not record the table (columns squares, guides, guides_ready: docs/calibrate.md; simulate --log-turns writes them).",
     "Winning chance lost per decision: not measured under rules by guide yet.",
     "within the target", "too long", "too short", "no target",
+    # the full log's details (text)
+    "{log}: {rows} rows, {games} games, {turns} turns ({mode}, rules {rules})",
+    "decisions modelled: {list}", "not modelled: {list}",
+    "| parameter | estimate | 95 % interval (profile likelihood) |",
+    "| {p} | not estimated (no decision informs it) | |", " (at its lower bound)", " (at its upper bound)",
+    "player to use: {strategy}",
+    "move matching ({n} decisions; the share where the player's most likely choice is the one logged):",
+    "| player | all |",
+    "dice kept on a reroll (not in the likelihood): the best reroll's in {share} of {n} rerolls",
+    "seconds per turn: not logged", "seconds per turn: mean {mean}, median {median} ({n} turns)",
 )
 
 
@@ -259,7 +269,7 @@ def words(doc: dict, lang: str = "fr") -> str:
                      "forget assumed {f}; {n} turns, {g} games, {pl} players a game, {mode}.", lang).format(
             v=_ci(e["estimate"], e["low"], e["high"], 3, lang), t=_n(doc["temp_of_the_best_fit"], 2, lang),
             f=_n(doc["forget_assumed"], 1, lang), n=_n(doc["turns"], 0, lang), g=have,
-            pl=doc["players_per_game"], mode=doc["mode"]))
+            pl=doc["players_per_game"], mode=_mode(doc["mode"], lang)))
     else:
         out.append(_("The full decision log measures everything: the noise of the choices (temp), the risk appetite "
                      "(caution), the powers forgotten (forget), and the seconds per turn when timed.", lang))
@@ -274,7 +284,9 @@ def words(doc: dict, lang: str = "fr") -> str:
                              "rungs told apart): about {n} turns, i.e. {g} games like these ({have} now).", lang).format(
                     n=_n(turns, 0, lang), g=_n(math.ceil(turns / (doc["turns"] / max(doc["games"], 1))), 0, lang),
                     have=have))
-    return "\n".join(out)
+    from ..i18n import counted
+
+    return counted("\n".join(out), lang)  # « 0,82 case », « 1 partie »: the singular below 2
 
 
 def _loss_words(loss: dict | None, lang: str) -> str:
@@ -318,35 +330,77 @@ def _fmt(x) -> str:
     return "—" if x is None else f"{x:.3f}"
 
 
-def text(doc: dict) -> str:
-    """The plain report of :func:`heron_sim.playtest.calibrate`."""
+#: The model's words in the details, French (English: the keys themselves); a parameter's key
+#: stays beside its French name, in code quotes: it is what --strategy human:… takes.
+DETAIL_WORDS = {
+    "fr": {"temp": "bruit des choix (`temp`)", "caution": "prudence (`caution`)", "forget": "oubli des pouvoirs (`forget`)",
+           "keep": "relancer ou s'arrêter", "power": "pouvoir du Guide", "lion": "Lion (sauvetage)",
+           "bull": "Taureau", "serpent": "Serpent", "eagle_face": "Aigle (face choisie)",
+           "forced_stops": "arrêts forcés", "keeps_outside_the_tables": "relances hors des tables de l'expert",
+           "powers_without_a_legal_use": "pouvoirs sans usage permis", "fit": "le joueur ajusté"},
+}
+
+
+def _word(key: str, lang: str) -> str:
+    """A model's key in ``lang``'s words: its French name, a rung's name (« joueur occasionnel »);
+    English: the key, its underscores as spaces where a list says it."""
+    if lang == "en":
+        return key
+    from ..runner.panel import PLAYER_WORDS
+
+    return DETAIL_WORDS[lang].get(key) or PLAYER_WORDS[lang].get(key, (key,))[0]
+
+
+def _mode(mode: str, lang: str) -> str:
+    """« 8 D8 » in French, the mode's name in English (8d8)."""
+    from ..analysis.executive import MODE_NAMES
+
+    return MODE_NAMES.get(mode, mode) if lang == "fr" else mode
+
+
+def text(doc: dict, lang: str = "en") -> str:
+    """The details of :func:`heron_sim.playtest.calibrate` (the model's terms), in ``lang``."""
     d = doc["decisions"]
-    lines = [f"{doc['log']}: {doc['rows']:,} rows, {doc['games']:,} games, {doc['turns']:,} turns "
-             f"({doc['mode']}, rules {doc['rules']})",
-             "decisions modelled: " + ", ".join(f"{k} {v:,}" for k, v in d.items()),
-             "not modelled: " + ", ".join(f"{k.replace('_', ' ')} {v:,}" for k, v in doc["not_modelled"].items()),
+
+    def num(x, digits=3) -> str:
+        return "—" if x is None else (f"{x:.{digits}f}" if lang == "en" else _n(x, digits, lang))
+
+    def count(x) -> str:
+        return f"{x:,}" if lang == "en" else _n(x, 0, lang)
+
+    listed = ", ".join  # "keep 3,442, power 262" / « relancer ou s'arrêter 3 442, pouvoir du Guide 262 »
+    lines = [_("{log}: {rows} rows, {games} games, {turns} turns ({mode}, rules {rules})", lang).format(
+                 log=doc["log"], rows=count(doc["rows"]), games=count(doc["games"]), turns=count(doc["turns"]),
+                 mode=_mode(doc["mode"], lang), rules=doc["rules"]),
+             _("decisions modelled: {list}", lang).format(list=listed(f"{_word(k, lang)} {count(v)}" for k, v in d.items())),
+             _("not modelled: {list}", lang).format(list=listed(
+                 f"{k.replace('_', ' ') if lang == 'en' else _word(k, lang)} {count(v)}" for k, v in doc["not_modelled"].items())),
              "",
-             "| parameter | estimate | 95 % interval (profile likelihood) |",
+             _("| parameter | estimate | 95 % interval (profile likelihood) |", lang),
              "|---|---|---|"]
     for p, e in doc["estimates"].items():
         if e is None:
-            lines.append(f"| {p} | not estimated (no decision informs it) | |")
+            lines.append(_("| {p} | not estimated (no decision informs it) | |", lang).format(p=_word(p, lang)))
             continue
-        edge = " (at its lower bound)" if abs(e["estimate"] - e["low"]) <= 1e-6 else (
-            " (at its upper bound)" if abs(e["estimate"] - e["high"]) <= 1e-6 else "")
-        lines.append(f"| {p} | {e['estimate']:.3f}{edge} | [{e['low']:.3f}, {e['high']:.3f}] |")
-    lines += ["", f"player to use: {doc['strategy']}", "",
-              f"move matching ({doc['modelled_decisions']:,} decisions; the share where the player's most likely "
-              "choice is the one logged):",
-              "| player | all | " + " | ".join(doc["move_matching_by_decision"]["fit"]) + " |",
-              "|---|---|" + "---|" * len(doc["move_matching_by_decision"]["fit"])]
+        edge = _(" (at its lower bound)", lang) if abs(e["estimate"] - e["low"]) <= 1e-6 else (
+            _(" (at its upper bound)", lang) if abs(e["estimate"] - e["high"]) <= 1e-6 else "")
+        ci = f"[{e['low']:.3f}, {e['high']:.3f}]" if lang == "en" else "[" + _ci(e["estimate"], e["low"], e["high"], 3, lang).partition("[")[2]
+        lines.append(f"| {_word(p, lang)} | {num(e['estimate'])}{edge} | {ci} |")
+    kinds = list(doc["move_matching_by_decision"]["fit"])
+    lines += ["", _("player to use: {strategy}", lang).format(strategy=doc["strategy"]), "",
+              _("move matching ({n} decisions; the share where the player's most likely choice is the one logged):",
+                lang).format(n=count(doc["modelled_decisions"])),
+              _("| player | all |", lang) + " " + " | ".join(_word(k, lang) for k in kinds) + " |",
+              "|---|---|" + "---|" * len(kinds)]
     for name, rate in doc["move_matching"].items():
         by = doc["move_matching_by_decision"][name]
-        lines.append(f"| {name} | {_fmt(rate)} | " + " | ".join(_fmt(v) for v in by.values()) + " |")
+        lines.append(f"| {_word(name, lang)} | {num(rate)} | " + " | ".join(num(v) for v in by.values()) + " |")
     k = doc["kept_dice_matching"]
-    lines.append(f"\ndice kept on a reroll (not in the likelihood): the best reroll's in {_fmt(k['rate'])} "
-                 f"of {k['rerolls']:,} rerolls")
+    share = num(k["rate"]) if lang == "en" or k["rate"] is None else _pct(k["rate"], lang)
+    lines.append("\n" + _("dice kept on a reroll (not in the likelihood): the best reroll's in {share} of {n} rerolls",
+                           lang).format(share=share, n=count(k["rerolls"])))
     s = doc["seconds_per_turn"]
-    lines.append("seconds per turn: not logged" if s is None else
-                 f"seconds per turn: mean {s['mean']:.1f}, median {s['median']:.1f} ({s['turns']:,} turns)")
+    lines.append(_("seconds per turn: not logged", lang) if s is None else
+                 _("seconds per turn: mean {mean}, median {median} ({n} turns)", lang).format(
+                     mean=num(s["mean"], 1), median=num(s["median"], 1), n=count(s["turns"])))
     return "\n".join(lines)

@@ -17,12 +17,13 @@ from .chances import C_BEST, C_FLAG, C_KEEP, C_LOGGED, C_REROLL, C_STOP, VALUED
 
 #: every English text the words use: fr.po holds their French (tests/test_coach.py)
 MESSAGES = (
-    "Turn {turn}, seat {seat} (square {square}, roll {roll}): {dice}. Stop: {stop}; reroll as the champion, keeping {keep}: {reroll}; chosen: {chosen}, {got} (loses {loss} {u}).",
-    "Turn {turn}, seat {seat} (square {square}, roll {roll}): {dice}. Stop: {stop}; reroll as the champion, keeping {keep}: {reroll}; chosen: {chosen}, {got} (as the champion).",
-    "Turn {turn}, seat {seat} (square {square}, roll {roll}): {dice}. Stop: {stop}; reroll as the champion, keeping {keep}: {reroll}; chosen: {chosen}, {got} (gains {loss} {u} on the champion's choice).",
+    "Turn {turn}, seat {seat} (square {square}, roll {roll}): {dice}. Stop: {stop}; reroll as the champion, {keeping}: {reroll}; chosen: {chosen}, {got} (loses {loss} {u}).",
+    "Turn {turn}, seat {seat} (square {square}, roll {roll}): {dice}. Stop: {stop}; reroll as the champion, {keeping}: {reroll}; chosen: {chosen}, {got} (as the champion).",
+    "Turn {turn}, seat {seat} (square {square}, roll {roll}): {dice}. Stop: {stop}; reroll as the champion, {keeping}: {reroll}; chosen: {chosen}, {got} (gains {loss} {u} on the champion's choice).",
     "stop",
-    "reroll keeping {keep}",
-    "nothing",
+    "reroll {keeping}",
+    "keeping {dice}",
+    "keeping nothing",
     "line {n}",
     "Seat {seat} ({player}): {n} decisions to reroll or stop, {loss} {u} of winning chance lost per decision on average, as the champion in {agree}.",
     "Game {game}: {n} decisions to reroll or stop valued in chances of winning (the other players valued as {who}: --opponents).",
@@ -92,26 +93,50 @@ def _dice_text(log) -> list[str]:
                      for i in range(int(st[S_NDICE]))) for st in log.state]
 
 
+def _dice_words(text: str, lang: str) -> str:
+    """The dice as the log writes them (``heron`` without its accent: a log's token), in French
+    the game's word: « héron »."""
+    import re
+
+    return re.sub(r"\bheron\b", "héron", text) if lang == "fr" else text
+
+
+def _keeping(names: list[str], lang: str) -> str:
+    """« en gardant cerf cerf », « sans rien garder » / "keeping cerf cerf", "keeping nothing"."""
+    if not names:
+        return _("keeping nothing", lang)
+    return _("keeping {dice}", lang).format(dice=_dice_words(" ".join(names), lang))
+
+
+def player_words(name: str, lang: str, article: bool = False) -> str:
+    """A logged player's name in French: a strategy's in the lab's words (« joueur occasionnel »,
+    « robot coureur »; with ``article``: « le robot coureur »), any other name (« Ana », a
+    ``human:…`` player) as it is; in English the name as it is (the strategy's, « racer »)."""
+    from ..runner.panel import PLAYER_WORDS
+
+    words = PLAYER_WORDS["fr"].get(name) if lang == "fr" else None
+    return name if words is None else ("le " if article else "") + words[0]
+
+
 def line(d: dict, lang: str = "fr", with_line: bool = False) -> str:
     """One decision in words."""
     from ..i18n import number
 
-    nothing = _("nothing", lang)
-    keep = " ".join(d["champion_keeps"]) or nothing
     chosen = (_("stop", lang) if d["chosen"] == "stop" else
-              _("reroll keeping {keep}", lang).format(keep=" ".join(d["chosen_keeps"]) or nothing))
+              _("reroll {keeping}", lang).format(keeping=_keeping(d["chosen_keeps"], lang)))
     loss = d["loss_points"]
     if abs(loss) <= 1e-10:
         msg = ("Turn {turn}, seat {seat} (square {square}, roll {roll}): {dice}. Stop: {stop}; reroll as the champion, "
-               "keeping {keep}: {reroll}; chosen: {chosen}, {got} (as the champion).")
+               "{keeping}: {reroll}; chosen: {chosen}, {got} (as the champion).")
     elif loss > 0:
         msg = ("Turn {turn}, seat {seat} (square {square}, roll {roll}): {dice}. Stop: {stop}; reroll as the champion, "
-               "keeping {keep}: {reroll}; chosen: {chosen}, {got} (loses {loss} {u}).")
+               "{keeping}: {reroll}; chosen: {chosen}, {got} (loses {loss} {u}).")
     else:
         msg = ("Turn {turn}, seat {seat} (square {square}, roll {roll}): {dice}. Stop: {stop}; reroll as the champion, "
-               "keeping {keep}: {reroll}; chosen: {chosen}, {got} (gains {loss} {u} on the champion's choice).")
-    text = _(msg, lang).format(turn=d["turn"], seat=d["seat"] + 1, square=d["square"], roll=d["roll"], dice=d["dice"],
-                               stop=_pct(d["stop"], lang), keep=keep, reroll=_pct(d["reroll"], lang), chosen=chosen,
+               "{keeping}: {reroll}; chosen: {chosen}, {got} (gains {loss} {u} on the champion's choice).")
+    text = _(msg, lang).format(turn=d["turn"], seat=d["seat"] + 1, square=d["square"], roll=d["roll"],
+                               dice=_dice_words(d["dice"], lang), stop=_pct(d["stop"], lang),
+                               keeping=_keeping(d["champion_keeps"], lang), reroll=_pct(d["reroll"], lang), chosen=chosen,
                                got=_pct(d["chosen_chance"], lang), loss=number(abs(loss), 1, lang),
                                u=_unit(loss, lang))
     if with_line:
@@ -186,19 +211,19 @@ def _take(log, rows: np.ndarray):
 def words(doc: dict, lang: str = "fr", who: str | None = None) -> str:
     """:func:`coach`'s game in words: a line a decision, then each seat's mean loss (``who``: the
     words for the players the others are valued as; their strategy's name by default)."""
-    from ..i18n import number
+    from ..i18n import counted, number
 
-    who = who or doc["opponents"]
+    who = who or player_words(doc["opponents"], lang, True)
     out = [_("Game {game}: {n} decisions to reroll or stop valued in chances of winning (the other players valued as "
-             "{who}: --opponents).", lang).format(game=doc["game"], n=len(doc["decisions"]), who=who)]
+             "{who}: --opponents).", lang).format(game=doc["game"], n=number(len(doc["decisions"]), 0, lang), who=who)]
     out += [line(d, lang) for d in doc["decisions"]]
     for s in doc["seats"]:
         m = s["mean_loss_points"]
         out.append(_("Seat {seat} ({player}): {n} decisions to reroll or stop, {loss} {u} of winning chance lost per "
                      "decision on average, as the champion in {agree}.", lang).format(
-            seat=s["seat"] + 1, player=s["player"] or "—", n=s["decisions"], loss=number(m, 2, lang), u=_unit(m, lang),
+            seat=s["seat"] + 1, player=player_words(s["player"], lang) if s["player"] else "—", n=number(s["decisions"], 0, lang), loss=number(m, 2, lang), u=_unit(m, lang),
             agree=_pct(s["as_champion"] / s["decisions"], lang)))
-    return "\n".join(out)
+    return counted("\n".join(out), lang)  # « 1 décision »: the singular below 2
 
 
-__all__ = ["MESSAGES", "decisions", "line", "biggest", "coach", "words"]
+__all__ = ["MESSAGES", "decisions", "line", "biggest", "coach", "player_words", "words"]
