@@ -120,12 +120,16 @@ def table_ids_in_words(text: str, lang: str = "fr") -> str:
 
 #: Nouns a count goes with: singular when the number is below 2 (« 0,8 point », « 1,5 case »).
 COUNTED = ("point", "case", "tour", "partie", "joueur", "règle", "lancer", "dé", "minute", "Héron", "Étang",
-           "Angoisse", "table", "seconde", "manche", "comparaison", "fois")
+           "Angoisse", "table", "seconde", "manche", "comparaison", "fois", "décision")
 
 #: English words that give away an untranslated phrase on a French page.
 ENGLISH = ("the", "and", "with", "without", "of", "every", "which", "players?", "games?", "seats?", "wins?",
            "kept", "should", "study", "rules?", "first", "last", "than", "in place", "swap", "plays", "turns?",
-           "squares?", "rolls?", "Comebacks?", "Conclusion de l'étude \\(en anglais\\)", "en anglais\\)")
+           "squares?", "rolls?", "Comebacks?", "Conclusion de l'étude \\(en anglais\\)", "en anglais\\)",
+           # the commands' words (calibrate, coach, story): a player's id, a model's table
+           "casual", "regular", "greedy", "racer", "reckless", "decisions?", "rows?", "likelihood", "matching",
+           "modell?ed", "parameters?", "estimate", "logged", "timed", "unfinished", "not", "per", "mean", "median",
+           "all", "herons?")
 
 #: Statistics jargon a headline does not hold (a note may: « corrigé pour 7 comparaisons »).
 JARGON = ("Holm", r"p\s*=", "Wilson", "bootstrap", "binomial", r"IC\s*(?:à\s*)?95", "apparié")
@@ -133,7 +137,7 @@ JARGON = ("Holm", r"p\s*=", "Wilson", "bootstrap", "binomial", r"IC\s*(?:à\s*)?
 
 @dataclass(frozen=True)
 class Finding:
-    rule: str      # refused, table_id, list, key_value, english, de_plus, singular, jargon, p_zero
+    rule: str      # refused, table_id, list, key_value, english, de_plus, singular, jargon, p_zero, number, hedge
     found: str     # the words found
     why: str
     context: str
@@ -153,6 +157,10 @@ _KEY_VALUE = re.compile(r"[A-Za-zÀ-ÿ')] = (?:\[|[−-]?\d)")
 _ENGLISH = re.compile(r"(?<![\w'’-])(?:" + "|".join(ENGLISH) + r")(?![\w'’-])")
 _JARGON = re.compile(r"(?<!\w)(?:" + "|".join(JARGON) + r")(?!\w)")
 _P_ZERO = re.compile(r"\bp\s*=\s*0,000\b")
+#: A number written the English way: a decimal point (« 0.741 »), thousands by commas (« 1,000,000 »).
+_NUMBER = re.compile(r"(?<![\w.,])[+−-]?\d+\.\d+(?![\w.])|(?<![\w.,])\d{1,3}(?:,\d{3}){2,}(?![\w,])")
+#: A plural left open (« case(s) »): the number says which.
+_HEDGE = re.compile(r"\w\(s\)")
 
 
 def _ctx(text: str, m: re.Match) -> str:
@@ -165,8 +173,8 @@ _CODE_WORDS = re.compile(r"`[^`]*`|\[[\w.-]+\]|(?<![\w])[\w./-]+\.(?:toml|csv|md
 def check_fr(text: str, *, headline: bool = False) -> list[Finding]:
     """What a French designer would stop at in ``text`` (plain text: no markup, no code):
     refused synonyms, table ids, rules as lists or ``key = value``, English leftovers, « +x … de
-    plus », a plural after a number below 2, « p = 0,000 »; and, when ``headline``, statistics
-    jargon. An empty list: the text reads as written in French."""
+    plus », a plural after a number below 2, « p = 0,000 », a number written the English way
+    (« 0.741 »), a plural left open (« case(s) »); and, when ``headline``, statistics jargon. An empty list: the text reads as written in French."""
     out: list[Finding] = []
     text = _CODE_WORDS.sub(" ", text.replace("\u2019", "'"))
     for pat, key, why in _REFUSED:
@@ -181,6 +189,10 @@ def check_fr(text: str, *, headline: bool = False) -> list[Finding]:
     out += [Finding("singular", m.group(0), "the singular below 2 (« 0,8 point »)", _ctx(text, m))
             for m in _SINGULAR.finditer(text)]
     out += [Finding("p_zero", m.group(0), "write « p < 0,001 »", _ctx(text, m)) for m in _P_ZERO.finditer(text)]
+    out += [Finding("number", m.group(0), "a number the French way: « 0,741 », « 1 000 000 »", _ctx(text, m))
+            for m in _NUMBER.finditer(text)]
+    out += [Finding("hedge", m.group(0), "the number says singular or plural (« 0,8 case », « 3 cases »)", _ctx(text, m))
+            for m in _HEDGE.finditer(text)]
     if headline:
         out += [Finding("jargon", m.group(0), "no statistics jargon in a headline (a note may say « corrigé pour "
                         "7 comparaisons »)", _ctx(text, m)) for m in _JARGON.finditer(text)]
