@@ -416,6 +416,27 @@ def test_worth_command_refuses_bad_requests_in_one_line(small_build, args, messa
     assert len(lines) == 1 and lines[0].startswith("error:") and message in lines[0], r.output
 
 
+def test_story_speaks_french_by_default_and_passes_the_glossary(small_build):
+    """Issue 60 item 1: story's words in French by default (heron_sim.glossary.check_fr: the
+    players in the lab's words, « tours de table », numbers the French way), English with --lang
+    en; every text has its French entry."""
+    from heron_sim.cli.worth import STORY_MESSAGES
+    from heron_sim.i18n import catalogue
+    from tests.helpers import french_findings
+
+    assert [m for m in STORY_MESSAGES if m not in catalogue("fr")] == []
+    args = ("story", "--players", "2", "--strategy", "greedy,casual", "--seed", "5", "--game", "2")
+    fr = _cli(*args)
+    assert fr.exit_code == 0, fr.output
+    assert french_findings(fr.stdout) == []
+    assert fr.stdout.startswith("Partie 2 de la graine de hasard 5, 8 D8, 2 joueurs (robot gourmand, joueur occasionnel)")
+    assert "Le tour qui a le plus servi au vainqueur" in fr.stdout
+    en = _cli(*args, "--lang", "en")
+    assert en.exit_code == 0 and en.stdout.startswith("Game 2 of seed 5, 8d8, 2 players (greedy, casual)")
+    assert "The turn that did the most for the winner" in en.stdout
+    assert _cli(*args, "--lang", "de").exit_code == 2
+
+
 def test_story_tells_simulates_game_turn_by_turn(small_build):
     import json
 

@@ -115,6 +115,7 @@ def story_cmd(
     set_: SetOpt = None,
     seed: Annotated[int, typer.Option("--seed", help="Master seed: the game is simulate's game of this seed.")] = 1,
     game: Annotated[int, typer.Option("--game", help="Which game of the seed (0 = the first game simulate plays).")] = 0,
+    lang: Annotated[str, typer.Option("--lang", help="Language of the words: fr (default) or en.")] = "fr",
     as_json: JsonOpt = False,
 ) -> None:
     """One game told turn by turn in winning chances: each turn's player, its square before and
@@ -129,8 +130,12 @@ def story_cmd(
     from ..progress import progress_bar
     from ..strategies import parse_seating
 
+    from ..i18n import LANGS
+
     if game < 0 or game > 10**12:
         raise HeronSimError(f"--game: {game}; allowed: 0 .. 1,000,000,000,000")
+    if lang not in LANGS:
+        raise HeronSimError(f"--lang: {lang!r}; allowed: {', '.join(LANGS)}")
     r = build_rules(mode, rules, set_, players)
     seating = parse_seating(strategy, r.players)
     worth, _ = worth_built(r, seating)
@@ -144,17 +149,55 @@ def story_cmd(
         typer.echo(dumps({"seed": seed, "game": game, "players": r.players, "strategies": list(seating),
                           "winner": winner, "key_turn": key, "turns": turns.to_dict(orient="records")}))
         return
-    P = r.players
-    typer.echo(f"Game {game} of seed {seed}, {r.mode}, {P} players ({', '.join(seating)}): "
-               + (f"player {winner} wins after {int(turns['round'].iloc[-1])} rounds." if winner else "unfinished."))
-    typer.echo("| round | player | square | its chance | " + " | ".join(f"P{s + 1}" for s in range(P)) + " |")
-    typer.echo("|---|---|---|---|" + "---|" * P)
-    for i, t in enumerate(turns.to_dict(orient="records")):
+    typer.echo(story_words(turns, winner, key, game=game, seed=seed, mode=r.mode, seating=list(seating), lang=lang))
+
+
+#: every English text of the story: fr.po holds their French (tests/test_worth.py)
+STORY_MESSAGES = (
+    "Game {game} of seed {seed}, {mode}, {n} players ({seating}): player {winner} wins after {rounds} rounds.",
+    "Game {game} of seed {seed}, {mode}, {n} players ({seating}): unfinished.",
+    "| round | player | square | its chance |", "P{seat}",
+    "The turn that did the most for the winner: round {round}, player {player} ({before} → {after}), {change} points "
+    "for the mover.",
+)
+
+
+def story_words(turns, winner, key: int, *, game: int, seed: int, mode: str, seating: list[str], lang: str = "fr") -> str:
+    """``story``'s game in words (heron_sim.analysis.drama.story_of_game's turns, winner and key
+    turn), in ``lang``: the head line, a table row a turn, the turn that did the most for the
+    winner."""
+    from ..i18n import NBSP, counted, gettext, number
+
+    def _(msgid: str) -> str:
+        return gettext(msgid, lang)
+
+    def num(x: float, d: int, sign: bool = False) -> str:
+        return (f"{x:+.{d}f}" if sign else f"{x:.{d}f}") if lang == "en" else number(x, d, lang, sign=sign)
+
+    pct = " %" if lang == "en" else NBSP + "%"
+    if lang == "fr":
+        from ..analysis.executive import MODE_NAMES
+        from ..playtest.coach import player_words
+
+        mode, seating = MODE_NAMES.get(mode, mode), [player_words(s, lang) for s in seating]
+    P = len(seating)
+    head = dict(game=game, seed=seed, mode=mode, n=P, seating=", ".join(seating))
+    out = [(_("Game {game} of seed {seed}, {mode}, {n} players ({seating}): player {winner} wins after {rounds} rounds.")
+            .format(**head, winner=winner, rounds=int(turns["round"].iloc[-1])) if winner else
+            _("Game {game} of seed {seed}, {mode}, {n} players ({seating}): unfinished.").format(**head)),
+           _("| round | player | square | its chance |") + " " + " | ".join(_("P{seat}").format(seat=s + 1) for s in range(P))
+           + " |",
+           "|---|---|---|---|" + "---|" * P]
+    rows = turns.to_dict(orient="records")
+    for i, t in enumerate(rows):
         mark = " ◀" if i == key else ""
-        typer.echo(f"| {t['round']} | {t['player']} | {t['square_before']} → {t['square_after']} | "
-                   f"{100 * t['change']:+.1f} pt{mark} | "
-                   + " | ".join(f"{100 * t[f'chance_{s + 1}']:.0f} %" for s in range(P)) + " |")
+        out.append(f"| {t['round']} | {t['player']} | {t['square_before']} → {t['square_after']} | "
+                   f"{num(100 * t['change'], 1, True)} pt{mark} | "
+                   + " | ".join(num(100 * t[f"chance_{s + 1}"], 0) + pct for s in range(P)) + " |")
     if key >= 0:
-        k = turns.to_dict(orient="records")[key]
-        typer.echo(f"The turn that did the most for the winner: round {k['round']}, player {k['player']} "
-                   f"({k['square_before']} → {k['square_after']}), {100 * k['change']:+.1f} points for the mover.")
+        k = rows[key]
+        out.append(_("The turn that did the most for the winner: round {round}, player {player} ({before} → {after}), "
+                     "{change} points for the mover.").format(round=k["round"], player=k["player"],
+                                                              before=k["square_before"], after=k["square_after"],
+                                                              change=num(100 * k["change"], 1, True)))
+    return counted("\n".join(out), lang)
