@@ -344,7 +344,9 @@ def test_calibrate_says_when_the_rules_differ_from_the_logs():
     assert res.exit_code == 0, res.output
     doc = json.loads(res.stdout)
     assert doc["rules_of_log"] == _rules().digest() != doc["rules"]
-    assert "note:" in res.stderr and _rules().digest() in res.stderr
+    assert "note :" in res.stderr and "nomme les règles" in res.stderr and _rules().digest() in res.stderr  # French by default
+    en = cli("calibrate", SAMPLE, "--set", "rolls=4", "--json", "--lang", "en")
+    assert "note: " in en.stderr and "names the rules" in en.stderr and _rules().digest() in en.stderr
 
 
 @pytest.mark.cli

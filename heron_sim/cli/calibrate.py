@@ -44,16 +44,17 @@ def calibrate_cmd(
                           f"{getattr(err, 'stage', 'working')}; nothing was fitted or printed") from None
     if doc["kind"] == "tally":
         if len(doc["players_in_tally"]) > 1 and player is None:
-            log(f"note: the tally holds {len(doc['players_in_tally'])} players; fitted together "
-                "(--player NAME fits one)")
+            log(_("note: the tally holds {n} players; fitted together (--player NAME fits one)", lang)
+                .format(n=len(doc["players_in_tally"])))
         typer.echo(dumps(doc) if as_json else words(doc, lang))
         return
     if len(doc["players_in_log"]) > 1 and player is None:
-        log(f"note: the log holds {len(doc['players_in_log'])} players "
-            f"({', '.join(doc['players_in_log'])}); fitted together (--player NAME fits one)")
+        log(_("note: the log holds {n} players ({names}); fitted together (--player NAME fits one)", lang)
+            .format(n=len(doc["players_in_log"]), names=", ".join(doc["players_in_log"])))
     if doc["rules_of_log"] not in (None, doc["rules"]):
-        log(f"note: {log_files[0]} names the rules {doc['rules_of_log']}; fitted with the rules {doc['rules']} "
-            "(give the rules the games were played with: --mode, --rules, --set)")
+        log(_("note: {file} names the rules {log_rules}; fitted with the rules {rules} (give the rules the games "
+              "were played with: --mode, --rules, --set)", lang)
+            .format(file=log_files[0], log_rules=doc["rules_of_log"], rules=doc["rules"]))
     if as_json:
         typer.echo(dumps(doc))
         return
