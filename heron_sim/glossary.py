@@ -26,6 +26,24 @@ import re
 from dataclasses import dataclass
 
 
+#: Each player's words (singular, plural), French and English (the lab's own words, as
+#: heron_sim.lab.phrases keeps the rules' sentences).
+PLAYER_WORDS: dict[str, dict[str, tuple[str, str]]] = {
+    "en": {"novice": ("novice", "novices"), "casual": ("casual player", "casual players"),
+           "regular": ("regular", "regulars"), "expert": ("expert", "experts"),
+           "reckless": ("bold beginner", "bold beginners"), "champion": ("champion", "champions"),
+           "greedy": ("greedy bot", "greedy bots"),
+           "prudent": ("prudent bot", "prudent bots"), "racer": ("racer bot", "racer bots"),
+           "random": ("random bot", "random bots")},
+    "fr": {"novice": ("débutant", "débutants"), "casual": ("joueur occasionnel", "joueurs occasionnels"),
+           "regular": ("habitué", "habitués"), "expert": ("expert", "experts"),
+           "reckless": ("débutant téméraire", "débutants téméraires"), "champion": ("champion", "champions"),
+           "greedy": ("robot gourmand", "robots gourmands"),
+           "prudent": ("robot prudent", "robots prudents"), "racer": ("robot coureur", "robots coureurs"),
+           "random": ("robot au hasard", "robots au hasard")},
+}
+
+
 @dataclass(frozen=True)
 class Term:
     """One thing: its French and English word, and the French words refused for it (each a

@@ -112,7 +112,7 @@ def player_words(name: str, lang: str, article: bool = False) -> str:
     """A logged player's name in French: a strategy's in the lab's words (« joueur occasionnel »,
     « robot coureur »; with ``article``: « le robot coureur »), any other name (« Ana », a
     ``human:…`` player) as it is; in English the name as it is (the strategy's, « racer »)."""
-    from ..runner.panel import PLAYER_WORDS
+    from ..glossary import PLAYER_WORDS
 
     words = PLAYER_WORDS["fr"].get(name) if lang == "fr" else None
     return name if words is None else ("le " if article else "") + words[0]

@@ -52,6 +52,16 @@ TEXTS = (
 )
 
 
+#: The kit's line under the verdict (English ids; French in heron_sim/locale/fr.po).
+KIT_TEXTS = (
+    "The verdict's minutes assume {s} s a turn, not yet timed at a table: {kit} (one printable page a game) "
+    "measures it at your next playtest, and {cmd} says what it changes in the length verdict.",
+    "The verdict's minutes count {s} s a turn, from your targets: {kit} (one printable page a game) times it "
+    "again at a table, and {cmd} says what it changes in the length verdict.",
+    "the playtest kit (the tally sheet)",
+)
+
+
 def _template_ids(name: str) -> list[str]:
     text = resources.files("heron_sim.report").joinpath(f"templates/{name}").read_text(encoding="utf-8")
     return [m.group(2).replace('\\"', '"') for m in re.finditer(r'_\((["\'])(.*?)(?<!\\)\1', text, re.S)]
@@ -63,8 +73,6 @@ def msgids() -> list[str]:
     from ..analysis.judge import READINGS
     from ..report.first_screen import TEXTS as FIRST_SCREEN
     from ..report.studies import STUDIES
-
-    from ..report.render import KIT_TEXTS
 
     ids = list(TEXTS) + list(FIRST_SCREEN) + list(KIT_TEXTS) + _template_ids("brief.html.j2") + _template_ids("index.html.j2")
     ids += list(READINGS) + list(READINGS.values()) + [p for _, p, _ in STUDIES]

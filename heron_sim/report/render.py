@@ -520,14 +520,6 @@ def _rulebook_line(rulebook: dict | None, w, md: bool) -> dict | None:
 #: the seconds a turn it measures.
 PLAYTEST_KIT = Path(__file__).resolve().parents[2] / "docs" / "playtest"
 
-#: The kit's line under the verdict (English ids; French in heron_sim/locale/fr.po).
-KIT_TEXTS = (
-    "The verdict's minutes assume {s} s a turn, not yet timed at a table: {kit} (one printable page a game) "
-    "measures it at your next playtest, and {cmd} says what it changes in the length verdict.",
-    "The verdict's minutes count {s} s a turn, from your targets: {kit} (one printable page a game) times it "
-    "again at a table, and {cmd} says what it changes in the length verdict.",
-    "the playtest kit (the tally sheet)",
-)
 
 
 def _kit_line(out_dir: Path | None, w, md: bool) -> dict | None:
@@ -535,6 +527,7 @@ def _kit_line(out_dir: Path | None, w, md: bool) -> dict | None:
     (``tally.fr.md`` / ``tally.fr.html``, relative to ``out_dir``, where the brief is written):
     ``{"text": its words with ``{kit}`` where the link goes, "href", "link": the link's words}``;
     None when the kit is not beside the package (an installed copy) or ``out_dir`` is unknown."""
+    from .brief_lang import KIT_TEXTS
     from .executive import TARGETS
 
     page = PLAYTEST_KIT / f"tally.{w.lang}.{'md' if md else 'html'}"

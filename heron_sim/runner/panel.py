@@ -29,6 +29,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..glossary import PLAYER_WORDS  # each player's words, re-exported (the glossary holds them)
+
 #: The AI mix: the four standard players, rotated over the seats.
 AI_MIX: tuple[str, ...] = ("greedy", "prudent", "expert", "racer")
 #: The skill ladder's rungs, weakest first (heron_sim.strategies.human.RUNGS; ``expert`` on top).
@@ -166,24 +168,6 @@ def _same_table(a: "Scenario", b: "Scenario") -> bool:
 def held_out_tables(panel) -> tuple[Scenario, ...]:
     """:data:`HELD_OUT` less the tables ``panel`` already holds (the same count and players)."""
     return tuple(h for h in HELD_OUT if not any(_same_table(h, sc) for sc in panel or ()))
-
-
-#: Each player's words (singular, plural), French and English (the lab's own words, as
-#: heron_sim.lab.phrases keeps the rules' sentences).
-PLAYER_WORDS: dict[str, dict[str, tuple[str, str]]] = {
-    "en": {"novice": ("novice", "novices"), "casual": ("casual player", "casual players"),
-           "regular": ("regular", "regulars"), "expert": ("expert", "experts"),
-           "reckless": ("bold beginner", "bold beginners"), "champion": ("champion", "champions"),
-           "greedy": ("greedy bot", "greedy bots"),
-           "prudent": ("prudent bot", "prudent bots"), "racer": ("racer bot", "racer bots"),
-           "random": ("random bot", "random bots")},
-    "fr": {"novice": ("débutant", "débutants"), "casual": ("joueur occasionnel", "joueurs occasionnels"),
-           "regular": ("habitué", "habitués"), "expert": ("expert", "experts"),
-           "reckless": ("débutant téméraire", "débutants téméraires"), "champion": ("champion", "champions"),
-           "greedy": ("robot gourmand", "robots gourmands"),
-           "prudent": ("robot prudent", "robots prudents"), "racer": ("robot coureur", "robots coureurs"),
-           "random": ("robot au hasard", "robots au hasard")},
-}
 
 
 def player_words(name: str, n: int, lang: str) -> str:
