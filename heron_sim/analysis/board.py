@@ -158,57 +158,60 @@ def replay_game(rules, seating, seed: int, game: int, R=None, sids=None, sp=None
 def sample_board(rules, seatings, seed: int, games: int, first_game: int = 0) -> BoardSample:
     """Replay ``games`` games (``first_game`` on) of ``rules``: the seatings rotated as the
     explorer and ``heron-sim compare`` rotate them (seating r plays the r-th contiguous share)."""
-    from ..engine import layout as L
-    from ..engine.pack import pack_rules
     from ..strategies import parse_seating, seat_arrays
 
     P = rules.players
-    finish = int(rules.finish)
-    landings = np.zeros(finish + 1, dtype=np.int64)
-    fired = np.zeros(finish + 1, dtype=np.int64)
-    longest = np.zeros((games, P), dtype=np.int64)
-    turns = dead = 0
-    R = pack_rules(rules)
     bounds = np.linspace(0, games, len(seatings) + 1).astype(int)
-    for r, seating in enumerate(seatings):
-        seating = parse_seating(list(seating), P)
-        sids, sp = seat_arrays(seating, rules)
-        for g in range(bounds[r], bounds[r + 1]):
-            t, out = replay_game(rules, seating, seed, first_game + g, R, sids, sp)
-            land = t[:, 2]
-            np.add.at(landings, land[land >= 0], 1)
-            fired[:finish] += out[L.C_SQUARES: L.C_SQUARES + finish]
-            longest[g] = streaks_of(t[:, 0], t[:, 1], P)
-            turns += len(t)
-            dead += int(t[:, 1].sum())
-    return BoardSample(rules, games, landings, longest, turns, dead, fired)
+
+    def plays():
+        for r, seating in enumerate(seatings):
+            seating = parse_seating(list(seating), P)
+            sids, sp = seat_arrays(seating, rules)
+            for g in range(bounds[r], bounds[r + 1]):
+                yield seating, sids, sp, seed, first_game + g
+
+    return _replayed(rules, games, plays())
 
 
 def sample_frame(rules, frame, games: int) -> BoardSample:
     """:func:`sample_board` for the first ``games`` games of a stored games frame (each row's
     seed, game number and seating: ``seed``, ``game``, ``strategy_0`` ..)."""
-    from ..engine import layout as L
-    from ..engine.pack import pack_rules
     from ..strategies import seat_arrays
 
     P = rules.players
-    finish = int(rules.finish)
     rows = frame.head(games)
     n = len(rows)
+    arrays: dict = {}
+    seats = [rows[f"strategy_{s}"].astype(str).to_numpy() for s in range(P)]
+    seeds, numbers = rows["seed"].to_numpy(), rows["game"].to_numpy()
+
+    def plays():
+        for i in range(n):
+            seating = tuple(str(seats[s][i]) for s in range(P))
+            if seating not in arrays:
+                arrays[seating] = seat_arrays(list(seating), rules)
+            sids, sp = arrays[seating]
+            yield seating, sids, sp, int(seeds[i]), int(numbers[i])
+
+    return _replayed(rules, n, plays())
+
+
+def _replayed(rules, n: int, plays) -> BoardSample:
+    """Replay the ``n`` games ``plays`` yields (seating, its seat arrays, seed, game number) and
+    add up where the pawns land, the squares fired, each seat's longest streak, the turns and the
+    dead turns: what :func:`sample_board` and :func:`sample_frame` both count."""
+    from ..engine import layout as L
+    from ..engine.pack import pack_rules
+
+    P = rules.players
+    finish = int(rules.finish)
     landings = np.zeros(finish + 1, dtype=np.int64)
     fired = np.zeros(finish + 1, dtype=np.int64)
     longest = np.zeros((n, P), dtype=np.int64)
     turns = dead = 0
     R = pack_rules(rules)
-    arrays: dict = {}
-    seats = [rows[f"strategy_{s}"].astype(str).to_numpy() for s in range(P)]
-    seeds, numbers = rows["seed"].to_numpy(), rows["game"].to_numpy()
-    for i in range(n):
-        seating = tuple(str(seats[s][i]) for s in range(P))
-        if seating not in arrays:
-            arrays[seating] = seat_arrays(list(seating), rules)
-        sids, sp = arrays[seating]
-        t, out = replay_game(rules, seating, int(seeds[i]), int(numbers[i]), R, sids, sp)
+    for i, (seating, sids, sp, seed, number) in enumerate(plays):
+        t, out = replay_game(rules, seating, seed, number, R, sids, sp)
         land = t[:, 2]
         np.add.at(landings, land[land >= 0], 1)
         fired[:finish] += out[L.C_SQUARES: L.C_SQUARES + finish]

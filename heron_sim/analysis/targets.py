@@ -147,18 +147,16 @@ class Target:
     source: str
 
 
-@dataclass(frozen=True)
-class GameTargets:
-    """One lighter game's targets (``[game.NAME]``; every key of :data:`GAME_TARGETS`)."""
+class _TargetSet:
+    """What the Héron race's targets and a lighter game's have in common: ``items`` by name, a
+    value read by name (an unknown name is one error line, :meth:`_unknown`), the assumed ones."""
 
-    game: str
-    items: dict[str, Target]
-    #: whether the file has a section for this game
-    in_file: bool = False
+    def _unknown(self, name: str) -> str:
+        raise NotImplementedError
 
     def __getitem__(self, name: str) -> Any:
         if name not in self.items:
-            raise HeronSimError(f"target {name!r} of game {self.game!r}: unknown; allowed: {', '.join(_GAME_BY_NAME)}")
+            raise HeronSimError(self._unknown(name))
         return self.items[name].value
 
     def assumed(self, *names: str) -> list[str]:
@@ -166,6 +164,19 @@ class GameTargets:
         for n in names:
             self[n]
         return [n for n in (names or tuple(self.items)) if self.items[n].assumed]
+
+
+@dataclass(frozen=True)
+class GameTargets(_TargetSet):
+    """One lighter game's targets (``[game.NAME]``; every key of :data:`GAME_TARGETS`)."""
+
+    game: str
+    items: dict[str, Target]
+    #: whether the file has a section for this game
+    in_file: bool = False
+
+    def _unknown(self, name: str) -> str:
+        return f"target {name!r} of game {self.game!r}: unknown; allowed: {', '.join(_GAME_BY_NAME)}"
 
     def rounds(self, players: int) -> tuple[float, float] | None:
         """The length target in rounds at ``players`` players (None: the file gives none)."""
@@ -190,7 +201,7 @@ def game_defaults(game: str) -> GameTargets:
 
 
 @dataclass(frozen=True)
-class Targets:
+class Targets(_TargetSet):
     """The designer's targets as read from a file (``path`` None: the defaults, all assumed)."""
 
     items: dict[str, Target]
@@ -210,16 +221,8 @@ class Targets:
             where = Path(self.path).name if self.path else "<targets>"
             raise HeronSimError(f"{where}: [game.{bad[0]}]: unknown game; allowed: {', '.join(known)}")
 
-    def __getitem__(self, name: str) -> Any:
-        if name not in self.items:
-            raise HeronSimError(f"target {name!r}: unknown; allowed: {', '.join(_BY_NAME)}")
-        return self.items[name].value
-
-    def assumed(self, *names: str) -> list[str]:
-        """The targets among ``names`` (all when none given) that are still assumed."""
-        for n in names:
-            self[n]
-        return [n for n in (names or tuple(self.items)) if self.items[n].assumed]
+    def _unknown(self, name: str) -> str:
+        return f"target {name!r}: unknown; allowed: {', '.join(_BY_NAME)}"
 
     def minutes(self, players: int) -> tuple[float, float]:
         """The length target in minutes at ``players`` players."""

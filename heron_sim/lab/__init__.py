@@ -234,15 +234,10 @@ def tune(spec: TuneSpec | str | Path, *, trials: int | None = None, games: int |
     from .checks import check_spec
 
     check_spec(spec)
-    run_dir = Path(run_dir) if run_dir else Path("runs") / f"tune-{spec.name}"
-    out = Path(out) if out else Path("results") / f"tune-{spec.name}"
     # Every output place is checked before the first game (and before any folder is made).
-    from ..io import check_distinct, check_output
+    from .rundir import study_folders
 
-    check_output(run_dir, "--run-dir", folder=True)
-    check_output(out, "--out", folder=True)
-    # --out is replaced as a whole at the end: the study's journal or the tune file inside it would go
-    check_distinct({"--run-dir": run_dir, "--out": out}, {"tune file": source}, whole=("--out",))
+    run_dir, out = study_folders(spec.name, run_dir, out, source)
     t0 = time.perf_counter()
     # One stop mechanism for the whole study (base, search, racing, output): the first
     # SIGINT/SIGTERM sets the flag read between batches; finished work is kept.

@@ -44,6 +44,7 @@ import numpy as np
 from ..errors import HeronSimError, RulesError
 from .decide import dominates, goal_test, holm_over_family, race_key
 from .space import Param, parse_param
+from .spec import rules_file_and_set
 
 #: Game indices of racing rung r start at (r + 1) * FRESH: seeds the search never plays.
 FRESH = 1_000_000_000
@@ -277,21 +278,8 @@ def parse_light_spec(data: dict, path: str | Path = "<tune>") -> LightSpec:
     if not isinstance(title, str) or not isinstance(desc, str):
         raise HeronSimError(f"{where}title/description: expected strings")
     # -- the base rules
-    rules = data.get("rules", {}) or {}
-    if not isinstance(rules, dict):
-        raise HeronSimError(f"{where}rules: expected a table (file, set)")
-    bad = sorted(set(rules) - {"file", "set"})
-    if bad:
-        raise HeronSimError(f"{where}rules.{bad[0]}: unknown field; allowed: file, set")
-    rfile = rules.get("file")
-    if rfile is not None:
-        if not isinstance(rfile, str):
-            raise HeronSimError(f"{where}rules.file: {rfile!r}; allowed: a path to a rules TOML file")
-        p = Path(rfile)
-        rfile = str(p if p.is_absolute() else path.parent / p)
-    rset = rules.get("set", {}) or {}
-    if not isinstance(rset, dict):
-        raise HeronSimError(f"{where}rules.set: expected a table of {gname}'s rules keys")
+    rfile, rset = rules_file_and_set(data.get("rules", {}) or {}, f"{where}rules", path.parent, ("file", "set"),
+                                     f"{gname}'s ")
     try:
         base = game.load_rules(rfile, copy.deepcopy(rset))
     except HeronSimError as err:

@@ -148,29 +148,23 @@ def variant_toml(spec: LightSpec, e: dict) -> str:
     if spec.rules_file:
         head.append(f"The base also reads {spec.rules_file}: play this file's keys over it.")
     head.append(f"Use: heron-sim game simulate {spec.game.name} --rules THIS_FILE --players P")
-    lines = [f"# {h}" for h in head] + [""]
-    subs = {}
+    lines = [f"# {h}" for h in head] + [""] + _toml_table(table)
+    return "\n".join(lines) + "\n"
+
+
+def _toml_table(table: dict, name: str = "") -> list[str]:
+    """The lines of ``table`` (``name``: its dotted header, "" at the top): its plain keys, then
+    each sub-table as a ``[name.key]`` section, recursively."""
+    lines, subs = [], {}
     for k, v in table.items():
         if isinstance(v, dict):
             subs[k] = v
         else:
             lines.append(f"{_toml_key(k)} = {_toml_value(v)}")
-
-    def section(name, sub):
-        out = ["", f"[{name}]"]
-        nested = {}
-        for k, v in sub.items():
-            if isinstance(v, dict):
-                nested[k] = v
-            else:
-                out.append(f"{_toml_key(k)} = {_toml_value(v)}")
-        for k, v in nested.items():
-            out += section(f"{name}.{_toml_key(k)}", v)
-        return out
-
     for k, v in subs.items():
-        lines += section(_toml_key(k), v)
-    return "\n".join(lines) + "\n"
+        sub = f"{name}.{_toml_key(k)}" if name else _toml_key(k)
+        lines += ["", f"[{sub}]"] + _toml_table(v, sub)
+    return lines
 
 
 def _val(v) -> str:

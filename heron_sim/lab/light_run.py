@@ -19,9 +19,9 @@ def tune_light(data: dict, path: str | Path, *, trials=None, games=None, rungs=N
                fresh: bool = False, log: Callable[[str], None] | None = None) -> dict:
     """Run a lighter game's study and write ``results/tune-<name>/`` (:mod:`.light_outputs`)."""
     from ..interrupt import handle_signals, stop_requested
-    from ..io import atomic_folder, check_distinct, check_output
+    from ..io import atomic_folder
     from .light_outputs import write_light_outputs
-    from .rundir import open_run_dir
+    from .rundir import open_run_dir, study_folders
 
     log = log or (lambda s: None)
     spec = parse_light_spec(data, path)
@@ -32,12 +32,7 @@ def tune_light(data: dict, path: str | Path, *, trials=None, games=None, rungs=N
     if rungs is not None and (not rungs or any(isinstance(x, bool) or not isinstance(x, int) or x < 10 for x in rungs)):
         raise HeronSimError(f"--rungs: {rungs!r}; allowed: game counts of 10 or more")
     spec = spec.with_overrides(trials=trials, games=games, rungs=rungs)
-    run_dir = Path(run_dir) if run_dir else Path("runs") / f"tune-{spec.name}"
-    out = Path(out) if out else Path("results") / f"tune-{spec.name}"
-    check_output(run_dir, "--run-dir", folder=True)
-    check_output(out, "--out", folder=True)
-    # --out is replaced as a whole at the end: the study's journal or the tune file inside it would go
-    check_distinct({"--run-dir": run_dir, "--out": out}, {"tune file": path}, whole=("--out",))
+    run_dir, out = study_folders(spec.name, run_dir, out, path)
     t0 = time.perf_counter()
     with handle_signals():
         lock = open_run_dir(run_dir, fresh=fresh, log=log)

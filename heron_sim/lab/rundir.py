@@ -71,6 +71,21 @@ def repair_journal(path: Path, log: Callable[[str], None] = lambda s: None) -> i
     return cut
 
 
+def study_folders(name: str, run_dir, out, source) -> tuple[Path, Path]:
+    """A study's run folder and results folder (default ``runs/tune-<name>`` and
+    ``results/tune-<name>``), both checked before the first game and before any folder is made;
+    ``source``: the tune file read (None: none), which neither may hold."""
+    from ..io import check_distinct, check_output
+
+    run_dir = Path(run_dir) if run_dir else Path("runs") / f"tune-{name}"
+    out = Path(out) if out else Path("results") / f"tune-{name}"
+    check_output(run_dir, "--run-dir", folder=True)
+    check_output(out, "--out", folder=True)
+    # --out is replaced as a whole at the end: the study's journal or the tune file inside it would go
+    check_distinct({"--run-dir": run_dir, "--out": out}, {"tune file": source}, whole=("--out",))
+    return run_dir, out
+
+
 def open_run_dir(run_dir: Path, fresh: bool = False, log: Callable[[str], None] = lambda s: None) -> RunLock:
     """Lock ``run_dir`` for this process and make its journal sound; returns the held lock
     (release it when the study ends)."""

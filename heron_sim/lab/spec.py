@@ -270,12 +270,16 @@ def _int(table, key, lo, hi, where):
     return v
 
 
-def _rules_source(table: Any, where: str, base_dir: Path, mode: str | None) -> RulesSource:
+def rules_file_and_set(table: Any, where: str, base_dir: Path, keys: tuple[str, ...] = ("file", "set", "mode"),
+                       whose: str = "") -> tuple[str | None, dict]:
+    """A tune file's rules table (``[rules]``, ``[reference]``; a lighter game's ``[rules]``
+    with ``keys`` file and set): its ``file`` (relative to ``base_dir``; None: none) and its
+    ``set`` table, unflattened; ``whose`` ("rampage's ") names the game in the ``set`` error."""
     if not isinstance(table, dict):
-        raise HeronSimError(f"{where}: expected a table (file, set, mode)")
-    unknown = sorted(set(table) - {"file", "set", "mode"})
+        raise HeronSimError(f"{where}: expected a table ({', '.join(keys)})")
+    unknown = sorted(set(table) - set(keys))
     if unknown:
-        raise HeronSimError(f"{where}.{unknown[0]}: unknown field; allowed: file, set, mode")
+        raise HeronSimError(f"{where}.{unknown[0]}: unknown field; allowed: {', '.join(keys)}")
     file = table.get("file")
     if file is not None:
         if not isinstance(file, str):
@@ -284,7 +288,12 @@ def _rules_source(table: Any, where: str, base_dir: Path, mode: str | None) -> R
         file = str(p if p.is_absolute() else base_dir / p)
     sets = table.get("set", {}) or {}
     if not isinstance(sets, dict):
-        raise HeronSimError(f"{where}.set: expected a table of rules keys")
+        raise HeronSimError(f"{where}.set: expected a table of {whose}rules keys")
+    return file, sets
+
+
+def _rules_source(table: Any, where: str, base_dir: Path, mode: str | None) -> RulesSource:
+    file, sets = rules_file_and_set(table, where, base_dir)
     from ..runner.config import _flatten
 
     m = table.get("mode", mode)

@@ -189,16 +189,11 @@ def _calibrate(path, rules, player, stage: list) -> dict:
     from ..strategies.human import RUNGS, STYLES
     from . import fit as F
     from .log import read_log
+    from .tally import player_rows
     from .values import V_ACTION, V_B, V_C, V_FLAG, values
 
     log = read_log(path, rules)
-    names = sorted(set(log.player))
-    rows = np.ones(len(log), dtype=bool)
-    if player is not None:
-        rows = np.array([p == player for p in log.player])
-        if not rows.any():
-            raise HeronSimError(f"--player: {player!r} is not in {log.path}'s player column; "
-                                f"allowed: {', '.join(repr(n) for n in names) or 'none (no player column)'}")
+    names, rows = player_rows(log.player, len(log), player, f"{log.path}'s", "none (no player column)")
     stage[0] = "valuing the logged decisions"
     R, vals = _valued(rules, log.state)
     from ..engine.layout import D_KEEP, D_POWER

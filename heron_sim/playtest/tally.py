@@ -391,17 +391,25 @@ def rungs() -> dict[str, dict]:
     return out
 
 
+def player_rows(players, count: int, player: str | None, source: str, none: str = "") -> tuple[list[str], np.ndarray]:
+    """The players named in a log's or tally's ``players`` column (sorted) and which of its ``count``
+    rows ``--player`` keeps (all when None); a name not in the column is one error line that
+    names ``source`` ("the tally's") and the names allowed (``none`` when there are none)."""
+    names = sorted(set(players))
+    rows = np.ones(count, dtype=bool)
+    if player is not None:
+        rows = np.array([p == player for p in players])
+        if not rows.any():
+            raise HeronSimError(f"--player: {player!r} is not in {source} player column; "
+                                f"allowed: {', '.join(repr(n) for n in names) or none}")
+    return names, rows
+
+
 def fit_tally(paths, rules, player: str | None = None) -> dict:
     """Fit the risk appetite and the seconds per turn to tally sheets: the ``--json`` document of
     ``heron-sim calibrate TALLY.csv``."""
     t = read_tally(paths, rules)
-    names = sorted(set(t.player))
-    sel = np.ones(len(t), dtype=bool)
-    if player is not None:
-        sel = np.array([p == player for p in t.player])
-        if not sel.any():
-            raise HeronSimError(f"--player: {player!r} is not in the tally's player column; "
-                                f"allowed: {', '.join(repr(n) for n in names)}")
+    names, sel = player_rows(t.player, len(t), player, "the tally's")
     counts = _counts(rules, t, sel)
     n = int(sel.sum())
     prof = profile(rules, counts)

@@ -22,23 +22,33 @@ __all__ = ["ASSUMPTIONS", "GLOSSARY", "TARGET_MINUTES", "Row", "anxiety_reconcil
            "verdict", "verdict_basis"]
 
 
+def _from_kinds(facts: dict[str, Fact], method: str, cls: type) -> list:
+    """What the summary across experiments and then every experiment kind's ``method``
+    (``summary_rows``, ``summary_problems``) return for ``facts``, in that order; an item that is
+    not a ``cls`` is one :class:`~heron_sim.runner.kinds.KindError` line naming its kind."""
+    from ..runner.kinds import KindError, registry
+    from ..runner.kinds.across import summary_problems, summary_rows
+
+    across = {"summary_rows": summary_rows, "summary_problems": summary_problems}[method]
+    said = [("across", across(facts))] + [(name, getattr(kind, method)(facts)) for name, kind in registry().items()]
+    out = []
+    for name, got in said:
+        for x in got:
+            if not isinstance(x, cls):
+                raise KindError(f"kind {name}: {method} returned {x!r}, not a {cls.__module__}.{cls.__qualname__}")
+            out.append(x)
+    return out
+
+
 def build_rows(facts: dict[str, Fact], anchors: dict[str, str]) -> list[Row]:
     """The executive rows that the facts allow, in the order a designer asks them: the rows of
     every experiment kind (and of the summary across experiments), by their ``order``; each
     row's ``source`` (the head of its facts) becomes the anchor of the section in ``anchors``."""
-    from ..runner.kinds import KindError, registry
-    from ..runner.kinds.across import summary_rows as across_rows
-
-    written = [("across", across_rows(facts))] + [(name, kind.summary_rows(facts)) for name, kind in registry().items()]
-    rows: list[Row] = []
-    for name, got in written:
-        for r in got:
-            if not isinstance(r, Row):
-                raise KindError(f"kind {name}: summary_rows returned {r!r}, not a heron_sim.analysis.executive.Row")
-            rows.append(dataclasses.replace(r, source=anchors.get(r.source, ""),
-                                            # keep a number with its unit on one line
-                                            answer=r.answer.replace(" %", "\u00a0%"),
-                                            action=r.action.replace(" %", "\u00a0%")))
+    rows = [dataclasses.replace(r, source=anchors.get(r.source, ""),
+                                # keep a number with its unit on one line
+                                answer=r.answer.replace(" %", "\u00a0%"),
+                                action=r.action.replace(" %", "\u00a0%"))
+            for r in _from_kinds(facts, "summary_rows", Row)]
     return sorted(rows, key=lambda r: r.order)  # stable: a kind's rows of one order keep theirs
 
 
@@ -119,17 +129,8 @@ def verdict(facts: dict[str, Fact]) -> tuple[list, list, list]:
     The candidates are the experiment kinds' (``summary_problems``) and those across experiments,
     by their ``order``."""
     from ..analysis.judge import Problem, rank
-    from ..runner.kinds import KindError, registry
-    from ..runner.kinds.across import summary_problems as across_problems
 
-    found = [("across", across_problems(facts))] + [(n, k.summary_problems(facts)) for n, k in registry().items()]
-    probs: list[Problem] = []
-    for name, got in found:
-        for p in got:
-            if not isinstance(p, Problem):
-                raise KindError(f"kind {name}: summary_problems returned {p!r}, not a heron_sim.analysis.judge.Problem")
-            probs.append(p)
-    return rank(sorted(probs, key=lambda p: p.order))
+    return rank(sorted(_from_kinds(facts, "summary_problems", Problem), key=lambda p: p.order))
 
 
 def verdict_basis() -> str:
