@@ -149,10 +149,10 @@ class Target:
 
 class _TargetSet:
     """What the Héron race's targets and a lighter game's have in common: ``items`` by name, a
-    value read by name (an unknown name is one error line, :meth:`_unknown`), the assumed ones."""
+    value read by name (an unknown name is one error line: each subclass words it in its
+    ``_unknown(name)``), the assumed ones."""
 
-    def _unknown(self, name: str) -> str:
-        raise NotImplementedError
+    items: dict[str, Target]
 
     def __getitem__(self, name: str) -> Any:
         if name not in self.items:
