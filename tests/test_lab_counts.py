@@ -135,6 +135,8 @@ def test_a_keep_the_rulings_study_says_at_the_top_of_each_file_that_it_proposes_
                            ("en", "**The study advises keeping the rulings**")):
             lines = (out / f"{kind}-{vid}.{lang}.md").read_text(encoding="utf-8").splitlines()
             assert lines[0].startswith("# ") and lines[2] == KEEP_NOTE[lang] and lines[2].startswith(says)
+            assert "pas une proposition" in lines[0] if lang == "fr" else "not a proposal" in lines[0]  # its title too
+            assert "Proposition de règle" not in lines[0] and "Rule proposal" not in lines[0]
         page = (out / f"{kind}-{vid}.html").read_text(encoding="utf-8")
         assert "<strong>L'étude conseille de garder les règles officielles</strong>" in page.replace("&#x27;", "'")
         assert "<title>" in page and "conseille" not in page.split("<title>")[1].split("</title>")[0]

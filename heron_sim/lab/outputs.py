@@ -677,6 +677,11 @@ KEEP_NOTE = {
            "information : ce n'est pas une proposition."),
     "en": ("**The study advises keeping the rulings**: no variant does better than them on any objective (95 % "
            "intervals on fresh games). This page shows a close variant, for information: it is not a proposal."),
+    # the titles say it too: a sheet's and a booklet text's
+    "retitle": {"fr": (("Proposition de règle", "Variante proche, pas une proposition :"),
+                       ("proposition ", "variante proche (pas une proposition) ")),
+                "en": (("Rule proposal", "Close variant, not a proposal:"),
+                       ("proposal ", "close variant (not a proposal) "))},
 }
 
 

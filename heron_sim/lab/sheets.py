@@ -356,10 +356,15 @@ def write_sheets(spec, finalists: list[dict], out, limit: int, note: dict | None
 
 
 def _noted(md: str, note: dict | None, lang: str) -> str:
-    """``md`` with ``note[lang]`` as its first paragraph, under its title line."""
+    """``md`` with ``note[lang]`` as its first paragraph, under its title line, and the title's
+    words ``note["retitle"][lang]`` (old, new) replaced (a close variant is not titled a proposal)."""
     if not note:
         return md
     title, _, rest = md.partition("\n")
+    for old, new in note.get("retitle", {}).get(lang, ()):  # the first that the title holds
+        if old in title:
+            title = title.replace(old, new)
+            break
     return f"{title}\n\n{note[lang]}\n{rest}"
 
 
