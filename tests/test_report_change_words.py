@@ -23,3 +23,13 @@ def test_a_proposals_rules_are_named_in_words(lang, expected):
     assert not any(k in text for k in ("guide.", "seats.", "board.", "_"))
     if lang == "fr":
         assert "[" not in text and " = " not in text
+
+
+def test_the_rules_of_one_guides_holder_are_said_once():
+    """Two rules of the Héron guide's holder: one exception naming the holder, its rules joined
+    (not « Exception pour … ; Exception pour … »); after « ; » it starts in lower case."""
+    text = changes_words({"guide.heron.anxiety_threshold": 4, "guide.heron.rolls": 4}, "fr")
+    assert text == ("Exception pour le joueur qui a le Guide Héron : dès qu'il cumule 4 Hérons ou plus (hors Étang), "
+                    "son tour prend fin sans déplacement, et il lance jusqu'à 4 fois par tour")
+    text = changes_words({"bull_bonus": 3, "guide.heron.rolls": 4}, "fr")
+    assert text.count("xception") == 1 and " ; exception pour le joueur qui a le Guide Héron : " in text

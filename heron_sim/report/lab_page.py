@@ -142,7 +142,24 @@ def changes_words(changes: dict, lang: str) -> str:
                 return phrase(k, v, "fr")[1].rstrip(".")
             except Exception:  # a key without a sentence keeps its title and value
                 return f"{key_words(k, lang)} : {_square(v, lang) if k.startswith('board.square.') else _value(v, lang)}"
-        return " ; ".join(said(k, v) for k, v in changes.items())
+        # the rules of one guide's holder said once: « Exception pour le joueur qui a le Guide Héron :
+        # dès qu'il cumule 4 Hérons …, et il lance jusqu'à 4 fois par tour », not the exception twice
+        parts: list = []
+        held: dict[str, list[str]] = {}
+        for k, v in changes.items():
+            text = said(k, v)
+            head, sep, rule = text.partition(" : ")
+            if sep and head.startswith("Exception pour le joueur qui a le Guide "):
+                if head not in held:
+                    held[head] = []
+                    parts.append(head)
+                held[head].append(rule)
+            else:
+                parts.append(text)
+        said_parts = [f"{p} : {', et '.join(held[p])}" if p in held else p for p in parts]
+        # after « ; » a clause starts in lower case (« … réussie ; exception pour le joueur … »)
+        return " ; ".join(t if i == 0 or not t.startswith("Exception ") else "e" + t[1:]
+                          for i, t in enumerate(said_parts))
     return (" ; " if lang == "fr" else "; ").join(f"{key_words(k, lang)} = {_square(v, lang) if k.startswith('board.square.') else _value(v, lang)}"
                                                   for k, v in changes.items())
 
