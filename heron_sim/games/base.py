@@ -36,7 +36,7 @@ import numpy as np
 import pandas as pd
 from numba import njit
 
-from ..engine.rng import stream_start
+from ..engine.rng import below, stream_start
 from ..errors import HeronSimError
 
 MAX_SEED = 2**63 - 1
@@ -252,6 +252,13 @@ def game_stream(seed, game):
     state = np.zeros(STREAM_WORDS, np.uint64)
     stream_start(seed, game, state)
     return state
+
+
+@njit(cache=True)
+def keep_tied(n_tied, state):
+    """Reservoir step of a uniformly random tie-break: the ``n_tied``-th candidate tied for best
+    replaces the current pick with probability 1 / n_tied (draws from the game's stream)."""
+    return below(state, n_tied) == 0
 
 
 def stream(seed: int, game: int, state: np.ndarray | None = None) -> np.ndarray:

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from ...engine.rng import below, uniform
-from ..base import game_stream
+from ..base import game_stream, keep_tied
 
 # Cards (ids in rules.CARDS order).
 STONE, STONES2, PLANK, PLANKS2, RM_STONE, RM_PLANK, MOVE, MOVE2, JUMP, DRAGON = range(10)
@@ -47,13 +47,6 @@ NOG = 5
 # ---------------------------------------------------------------- ties
 #: Two values closer than this are a tie (distances are floats: symmetric gaps differ by ulps).
 EPS = 1e-9
-
-
-@njit(cache=True)
-def keep_tied(n_tied, state):
-    """Reservoir step of a uniformly random tie-break: the ``n_tied``-th candidate tied for best
-    replaces the current pick with probability 1 / n_tied (draws from the game's stream)."""
-    return below(state, n_tied) == 0
 
 
 # ---------------------------------------------------------------- the board

@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from ...engine.rng import below, uniform
-from ..base import game_stream
+from ..base import game_stream, keep_tied
 
 BLACK, GREY, RED, BLUE, GREEN, YELLOW = range(6)
 NC = 6
@@ -117,13 +117,6 @@ def topple(pl, actor, victim):
 # ---------------------------------------------------------------- ties
 #: Two values closer than this are a tie.
 EPS = 1e-9
-
-
-@njit(cache=True)
-def keep_tied(n_tied, state):
-    """Reservoir step of a uniformly random tie-break: the ``n_tied``-th candidate tied for best
-    replaces the current pick with probability 1 / n_tied (draws from the game's stream)."""
-    return below(state, n_tied) == 0
 
 
 # ---------------------------------------------------------------- district values (heuristics)
