@@ -20,6 +20,7 @@ import math
 import os
 import stat
 import tempfile
+import threading
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -332,6 +333,7 @@ class FrameWriter:
         self._schema = None
         self._writing = False
         self._keeper = None
+        self._lock = threading.RLock()  # one write or the keeping of the file at a time
 
     def __enter__(self) -> "FrameWriter":
         self._tmp = self._ctx.__enter__()
@@ -343,9 +345,15 @@ class FrameWriter:
         return self
 
     def write(self, df) -> None:
+        """Append a DataFrame, or (Parquet) a pyarrow Table of the first batch's schema
+        (heron_sim.simulation builds them straight from the kernel's columns). May be called
+        from a thread of its own (``simulate --out``'s writer): a second Ctrl-C that keeps the
+        file (:meth:`keep_now`) waits for the batch being written and then writes no more."""
         from .interrupt import critical
 
-        with critical():  # a second Ctrl-C waits for the batch to be written whole
+        with critical(), self._lock:  # a second Ctrl-C waits for the batch to be written whole
+            if self.state != "open":  # a second Ctrl-C kept the file meanwhile
+                raise _io_error(self.path, OSError("the file was closed by a second stop"))
             self._writing = True
             try:
                 self._write(df)
@@ -361,7 +369,7 @@ class FrameWriter:
                 import pyarrow as pa
                 import pyarrow.parquet as pq
 
-                table = pa.Table.from_pandas(df, preserve_index=False)
+                table = df if isinstance(df, pa.Table) else pa.Table.from_pandas(df, preserve_index=False)
                 if self._writer is None:
                     self._schema = table.schema
                     self._writer = pq.ParquetWriter(self._tmp, self._schema)
@@ -379,6 +387,10 @@ class FrameWriter:
     def keep_now(self) -> str:
         """The second Ctrl-C (see :func:`heron_sim.interrupt.keeper`): close, label and rename
         the file with the batches already written; the words that say what was kept."""
+        with self._lock:  # a write on the writer's thread ends first
+            return self._keep_now()
+
+    def _keep_now(self) -> str:
         requested = self.meta.get("requested")
         of = f" of {requested:,}" if isinstance(requested, int) else ""
         if self.state == "written":  # closed before the second signal (after the first)
@@ -418,7 +430,7 @@ class FrameWriter:
         from .interrupt import critical
 
         try:
-            with critical():  # the file is committed or discarded whole
+            with critical(), self._lock:  # the file is committed or discarded whole (a write ends first)
                 if self.state != "open":  # a second Ctrl-C already kept it (from Python)
                     return False
                 if etype is None:

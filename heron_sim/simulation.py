@@ -565,9 +565,12 @@ def simulate_to_file(
     threads: int | None = None,
     progress: Callable[[int], None] | None = None,
     luck: bool = False,
+    counts: bool = False,
 ) -> StreamedRun:
     """Play ``games`` games batch by batch, append each batch to ``out`` (a Parquet row group,
-    or CSV rows) and keep in memory only the columns :func:`heron_sim.analysis.summarize` reads.
+    or CSV rows) and keep in memory only the columns :func:`heron_sim.analysis.summarize` reads
+    (with ``counts`` and a file without luck, only its sums: ``StreamedRun.frame`` is then a
+    :class:`~heron_sim.analysis.summary.SummaryCounts`, memory flat in the games).
 
     The file is written atomically and labelled (``requested``, ``played``, ``interrupted``,
     ``seed``, ``mode``, the rules hash and the strategies, see :func:`heron_sim.io.read_meta`).
@@ -598,6 +601,8 @@ def simulate_to_file(
     meta = {"requested": int(games), "seed": int(seed), "mode": rules.mode, "rules": rules.digest(),
             "strategies": ",".join(seating), "git_commit": git_commit(), "rules_table": rules.to_table()}
     writer = FrameWriter(out, meta, keep_on_stop=True) if out is not None else None
+    if writer is not None and not luck:
+        return _stream_to_file(rules, games, seed, seating, writer, threads, progress, counts)
     parts, played, error = [], 0, None
     try:
         with writer if writer is not None else contextlib.nullcontext():
@@ -642,25 +647,31 @@ def simulate_counts(rules: Rules, games: int, seed: int = 1, strategies: str | l
     thread adds the games it played as it plays them, so memory does not grow with the number
     of games (``simulate --json``). A stop (Ctrl-C under the command line) keeps the sums of the
     games played, every game before the first one not played."""
-    from .analysis.summary import SummaryCounts
     from .row_counts import RowCounts
 
     seating, sids, sp, R = _prepare(rules, games, seed, strategies, DEFAULT_BATCH)
     width = L.n_columns(rules.finish)
     P = rules.players
     run = RowCounts(P, seating)
-    names = run.names
     with _threads(threads):
         done, _ = play_games(np.uint64(seed), 0, R, sids, sp, (games, width), DEFAULT_BATCH, progress,
                              stop_requested, run.add)
+    return CountedRun(_summary_counts(run, P, done), int(games), int(done))
+
+
+def _summary_counts(run, P: int, done: int):
+    """The :class:`~heron_sim.analysis.summary.SummaryCounts` of a
+    :class:`~heron_sim.row_counts.RowCounts` that added ``done`` games."""
+    from .analysis.summary import SummaryCounts
+
     rounds = run.rounds
     wins, gd, gw, sums, pdealt, puses, bd, bu = run.total
-    counts = SummaryCounts(
+    return SummaryCounts(
         players=P, games=int(done), finished=int(rounds.sum()), rounds=np.trim_zeros(rounds, "b"), wins=wins,
         guide_dealt=gd, guide_won=gw, played=int(sums[0]), ponds=int(sums[1]), anxieties=int(sums[2]),
         lion_rescues=int(sums[3]), lead_changes=int(sums[4]), advance=int(sums[5]), power_dealt=pdealt,
-        power_uses=puses, strategies=names if done else (), by_dealt=bd if done else bd[:0], by_uses=bu if done else bu[:0])
-    return CountedRun(counts, int(games), int(done))
+        power_uses=puses, strategies=run.names if done else (), by_dealt=bd if done else bd[:0],
+        by_uses=bu if done else bu[:0])
 
 
 def _ahead(make: Callable[[], Iterator], depth: int = 1) -> Iterator:
@@ -826,3 +837,228 @@ def simulate_game(
         except OutputError as err:
             error = err
     return StreamedRun(frame, int(games), played, Path(out) if out is not None else None, error)
+
+
+#: Games of one window of :func:`_stream_to_file` (a Parquet row group, a CSV write): a multiple
+#: of DEFAULT_BATCH (play_games's slices never straddle a batch, so never a window); two
+#: windows of the frame's int64 columns are held (about 12 MB each at 4 players).
+STREAM_WINDOW = 4 * DEFAULT_BATCH
+
+
+class _Tables:
+    """pyarrow Tables of :func:`frame_of_columns`'s frames (without luck) built straight from
+    the columns' block, no pandas frame between: the schema (its pandas metadata included) and
+    the guides' dictionary are those of the first window's table, made from its frame as
+    :meth:`heron_sim.io.FrameWriter.write` makes it (tests/test_results_frame.py checks that the
+    two tables are equal)."""
+
+    def __init__(self, rules: Rules, seed: int, seating: list[str], width: int, first) -> None:
+        import pyarrow as pa
+
+        self.pa = pa
+        self.schema = first.schema
+        self.spec = frame_spec(rules, seating, width)[0]
+        self.ints = [name for name, how, _ in self.spec if how == "int"]
+        self.winner = self.ints.index("winner")
+        self.P, self.seed = rules.players, seed
+        self.guides = first.column("winner_guide").chunk(0).dictionary
+        self.seats = pa.array(seating + [""], type=pa.large_string())
+        self._strings: dict = {}  # (string, rows) -> the column (arrow arrays are immutable)
+
+    def _string(self, what: str, n: int):
+        key = (what, n)
+        if key not in self._strings:
+            pa = self.pa
+            self._strings[key] = pa.DictionaryArray.from_arrays(
+                pa.array(np.zeros(n, dtype=np.int32)), pa.array([what], type=pa.large_string())).cast(pa.large_string())
+        return self._strings[key]
+
+    def table(self, block: np.ndarray, n: int, first_game: int):
+        """The table of games ``first_game ..`` from ``block[:, :n]`` (read before the block is
+        reused: the int columns share its memory)."""
+        pa, P = self.pa, self.P
+        rest = block[len(self.ints):]
+        winner = block[self.winner, :n]
+        won = winner >= 0
+        safe = np.where(won, winner, 0)
+        wg = np.where(won, rest[safe, np.arange(n)], -1).astype(np.int8)
+        made = {
+            "seed": lambda: pa.array(np.full(n, self.seed, dtype=np.int64)),
+            "game": lambda: pa.array(np.arange(first_game, first_game + n, dtype=np.int64)),
+            "players": lambda: pa.array(np.full(n, P, dtype=np.int64)),
+            "winner_guide": lambda: pa.DictionaryArray.from_arrays(pa.array(wg, mask=~won), self.guides),
+            "winner_strategy": lambda: pa.DictionaryArray.from_arrays(
+                pa.array(np.where(won, winner, P).astype(np.int32)), self.seats).cast(pa.large_string()),
+            "finished": lambda: pa.array(rest[P, :n].astype(bool)),
+        }
+        arrays = []
+        j = 0
+        for _name, how, what in self.spec:
+            if how == "int":
+                arrays.append(pa.array(block[j, :n]))
+                j += 1
+            elif how == "str":
+                arrays.append(self._string(what, n))
+            elif how == "guide":
+                arrays.append(pa.DictionaryArray.from_arrays(pa.array(rest[what, :n].astype(np.int8)), self.guides))
+            else:
+                arrays.append(made[what]())
+        return pa.Table.from_arrays(arrays, schema=self.schema)
+
+
+def _summary_parts(block: np.ndarray, n: int, names: list[str], P: int) -> dict:
+    """The summary's columns of ``block[:, :n]`` (:func:`frame_spec`'s offsets) in their
+    compact types (:func:`summary_columns`'s), copied."""
+    ints = {name: j for j, name in enumerate(names)}
+    rest = block[len(names):]
+    kinds = {"winner": np.int8, **{c: np.int32 for c in _SUMMARY_INTS[1:]},
+             **{f"advance_{s}": np.int32 for s in range(P)}, **{f"power_{a}": np.int16 for a in ANIMALS}}
+    part = {c: block[ints[c], :n].astype(k) for c, k in kinds.items()}
+    part["finished"] = rest[P, :n].astype(bool)
+    for s in range(P):
+        part[f"guide_{s}"] = rest[s, :n].astype(np.int8)
+    return part
+
+
+def _summary_frame(parts: list[dict], P: int, seating: list[str]) -> pd.DataFrame | None:
+    """:func:`summary_columns` of the games whose parts (:func:`_summary_parts`) are given, joined."""
+    if not parts:
+        return None
+    col = {c: np.concatenate([p[c] for p in parts]) for c in parts[0]}
+    done = len(col["winner"])
+    data = {"players": np.full(done, P, dtype=np.int8), **col}
+    frame = pd.DataFrame({c: data[c] for c in SUMMARY_COLUMNS})
+    for s in range(P):
+        frame[f"guide_{s}"] = pd.Categorical.from_codes(col[f"guide_{s}"], dtype=_GUIDES)
+    for s in range(P):
+        frame[f"advance_{s}"] = col[f"advance_{s}"]
+    for s in range(P):  # one name a seat, as the batches' string column made a category
+        frame[f"strategy_{s}"] = pd.Series(string_column(np.zeros(done, dtype=np.int64), [seating[s]])).astype("category")
+    for a in ANIMALS:
+        frame[f"power_{a}"] = col[f"power_{a}"]
+    return frame
+
+
+def _stream_to_file(rules: Rules, games: int, seed: int, seating: list[str], writer, threads: int | None,
+                    progress: Callable[[int], None] | None, counts: bool) -> StreamedRun:
+    """:func:`simulate_to_file` with a file and no luck (``simulate --out``): one call of the
+    kernels over every game (no batch waits for a frame: issue 61 item 1), each thread copying
+    the frame's columns of the games it played into one of two windows of STREAM_WINDOW games;
+    a thread of its own writes each window once whole, in order (a pyarrow table built from the
+    columns, no pandas frame, for Parquet; the frame for CSV), and keeps its summary's columns
+    (or, ``counts``, the threads add the summary's sums as they play). A thread whose window's
+    buffer is still being written waits for it: memory is bounded by the two windows. The file
+    holds the same rows, columns and types as the batches' frames written one by one.
+
+    A stop (Ctrl-C/SIGTERM) ends the kernels between slices: the games played (every game
+    before the first one not played) are written and labelled; none played keeps the old file."""
+    from .row_counts import RowCounts
+
+    seating, sids, sp, R = _prepare(rules, games, seed, seating, DEFAULT_BATCH)
+    width = L.n_columns(rules.finish)
+    P = rules.players
+    spec, offs = frame_spec(rules, seating, width)
+    offsets = np.asarray(offs, dtype=np.int64)
+    names = [name for name, how, _ in spec if how == "int"]
+    W = STREAM_WINDOW
+    slots = np.empty((2, offsets.size, min(W, max(games, 1))), dtype=np.int64)
+    sums = RowCounts(P, seating) if counts else None
+    cond = threading.Condition()
+    st = {"written": 0, "final": None, "closed": False, "error": None, "fatal": None, "played": 0}
+    filled: dict[int, int] = {}
+    parts: list[dict] = []
+
+    def size(k: int) -> int:
+        return min(W, games - k * W)
+
+    def after(a: int, b: int, rows: np.ndarray) -> None:  # on the kernels' threads
+        k = a // W
+        with cond:
+            while not st["closed"] and k >= st["written"] + 2:
+                cond.wait()
+            if st["closed"]:
+                return
+        gather_into(rows, offsets, slots[k % 2], a - k * W)
+        if sums is not None:
+            sums.add(a, b, rows)
+        with cond:
+            filled[k] = filled.get(k, 0) + b - a
+            if filled[k] == size(k):
+                cond.notify_all()
+
+    def write_all() -> None:  # the writer's thread
+        tables = None
+        k = 0
+        try:
+            while k * W < games:
+                with cond:
+                    while filled.get(k, 0) < size(k) and st["final"] is None:
+                        cond.wait()
+                    final = st["final"]
+                n = size(k) if final is None else min(size(k), final - k * W)
+                if n <= 0:
+                    break
+                block = slots[k % 2]
+                if st["error"] is None:
+                    try:
+                        if writer.fmt == "csv":
+                            writer.write(frame_of_columns(block[:, :n], width, rules, seed, seating, k * W))
+                        elif tables is None:  # the first window: its frame gives the schema
+                            import pyarrow as pa
+
+                            first = pa.Table.from_pandas(frame_of_columns(block[:, :n], width, rules, seed,
+                                                                          seating, k * W), preserve_index=False)
+                            writer.write(first)
+                            tables = _Tables(rules, seed, seating, width, first)
+                        else:
+                            writer.write(tables.table(block, n, k * W))
+                    except OutputError as err:
+                        st["error"] = err  # the games go on; the error is raised after the summary
+                if sums is None:
+                    parts.append(_summary_parts(block, n, names, P))
+                with cond:
+                    st["played"] += n
+                    st["written"] += 1
+                    filled.pop(k, None)
+                    cond.notify_all()
+                k += 1
+        except BaseException as err:  # noqa: BLE001 - raised on the caller's thread
+            st["fatal"] = err
+        finally:
+            with cond:
+                st["closed"] = True
+                cond.notify_all()
+
+    played, error, done, early = 0, None, 0, False
+    try:
+        with writer:
+            thread = threading.Thread(target=write_all, name="heron-sim-writer", daemon=True)
+            thread.start()
+            try:
+                with _threads(threads):
+                    done, cut = play_games(np.uint64(seed), 0, R, sids, sp, (games, width), DEFAULT_BATCH, progress,
+                                           lambda: stop_requested() or st["closed"], after)
+            finally:
+                with cond:
+                    early = st["closed"]  # the writer's thread failed before the games ended
+                    st["final"] = done
+                    cond.notify_all()
+                thread.join()
+            if st["fatal"] is not None:
+                raise st["fatal"]
+            if cut and not stop_requested() and not early:
+                # a KeyboardInterrupt from Python (no handlers), which play_games swallowed: the
+                # games played are written; leaving the writer by it keeps and labels them
+                raise KeyboardInterrupt
+            played, error = st["played"], st["error"]
+            writer.meta.update(played=played, interrupted=played < games)
+            if error is not None:
+                raise error  # leaving the writer by an error discards its temporary file
+            if played == 0 and games > 0:
+                raise _KeepOldFile
+    except _KeepOldFile:
+        pass
+    except OutputError as err:  # the file's close failed (or the error above)
+        error = error or err
+    frame = _summary_counts(sums, P, played) if sums is not None else _summary_frame(parts, P, seating)
+    return StreamedRun(frame, int(games), played, Path(writer.path), error)

@@ -234,6 +234,9 @@ def test_full_disk_is_one_line_after_the_summary_and_the_old_file_survives(tmp_p
     path = tmp_path / f"games{ext}"
     path.write_bytes(b"previous results")
     _enospc_after(monkeypatch, 1)
+    import heron_sim.simulation as sim
+
+    monkeypatch.setattr(sim, "STREAM_WINDOW", sim.DEFAULT_BATCH)  # 9,000 games: 3 writes
     res = cli("simulate", "--games", "9000", "--out", path, "--json")
     line = one_line_error(res, code=1)
     assert "No space left" in line
@@ -271,17 +274,22 @@ def test_out_records_requested_played_interrupted(tmp_path):
 
 # ---------------------------------------------------------------- interruption (in process)
 def test_stop_request_keeps_finished_batches_and_labels_them(tmp_path, monkeypatch):
-    """A stop requested during batch 3 ends the run after it: 3 batches kept, written, labelled."""
+    """A stop requested once batch 3 is in ends the run within the slices already started:
+    every game before the first one not played kept, written, labelled."""
     import heron_sim.simulation as sim
 
-    real, calls = sim.play_games, []
+    real = sim.play_games
 
-    def play(*a, **k):  # simulate_batches plays each batch with play_games
-        calls.append(1)
-        played = real(*a, **k)
-        if len(calls) == 3:
-            interrupt.request_stop("SIGINT")
-        return played
+    def play(seed, first, R, sids, sp, out, batch, progress, stop, after):  # simulate --out's one call
+        seen = [0]
+
+        def counted(k):
+            progress(k)
+            seen[0] += k
+            if seen[0] >= 3 * sim.DEFAULT_BATCH:
+                interrupt.request_stop("SIGINT")
+
+        return real(seed, first, R, sids, sp, out, batch, counted, stop, after)
 
     monkeypatch.setattr(sim, "play_games", play)
     path = tmp_path / "g.parquet"
@@ -290,7 +298,8 @@ def test_stop_request_keeps_finished_batches_and_labels_them(tmp_path, monkeypat
     finally:
         interrupt.reset()
     assert res.exit_code == 130
-    n = 3 * sim.DEFAULT_BATCH
+    n = json.loads(res.stdout)["played"]
+    assert 3 * sim.DEFAULT_BATCH <= n < 4 * sim.DEFAULT_BATCH
     assert "interrupted" in res.stderr and f"{n:,} of 100,000" in res.stderr
     doc = json.loads(res.stdout)
     assert (doc["games"], doc["played"], doc["requested"], doc["interrupted"]) == (n, n, 100000, True)

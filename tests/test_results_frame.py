@@ -239,6 +239,42 @@ def test_power_uses_by_strategy_read_from_codes_as_from_strings():
         assert power_uses_per_game_dealt(frame)["power_uses_per_game_dealt_by_strategy"] == slow
 
 
+@pytest.mark.parametrize("players,strategies,ext", [(2, "greedy", ".parquet"),
+                                                    (7, "greedy,prudent,expert,racer,greedy,prudent,expert", ".parquet"),
+                                                    (3, "greedy,prudent,expert", ".csv")])
+def test_a_streamed_file_is_the_batches_frames(tmp_path, monkeypatch, players, strategies, ext):
+    """simulate --out plays every game in one kernel call and writes windows of games on a
+    thread of its own, Parquet tables built without a frame (issue 61 item 1): the file is the
+    batches' frames written one by one (same rows, types, pandas metadata), the summary's
+    columns those of the batches, and the sums (``counts``) summarize to the same figures."""
+    import pyarrow.parquet as pq
+
+    import heron_sim.simulation as sim
+    from heron_sim.analysis import summarize
+    from heron_sim.io import FrameWriter, read_frame
+    from heron_sim.simulation import simulate_batches, simulate_to_file, summary_columns
+
+    monkeypatch.setattr(sim, "STREAM_WINDOW", 2 * sim.DEFAULT_BATCH)  # 3 windows, the last one partial
+    rules = Rules.build(mode="8d8", players=players)
+    games = 5 * sim.DEFAULT_BATCH - 123
+    run = simulate_to_file(rules, games, 6, strategies, tmp_path / f"a{ext}")
+    with FrameWriter(tmp_path / f"b{ext}", {}) as w:
+        batches = list(simulate_batches(rules, games, 6, strategies))
+        for df in batches:
+            w.write(df)
+    a, b = read_frame(tmp_path / f"a{ext}"), read_frame(tmp_path / f"b{ext}")
+    pd.testing.assert_frame_equal(a, b, check_exact=True)
+    if ext == ".parquet":
+        assert pq.read_schema(tmp_path / f"a{ext}").equals(pq.read_schema(tmp_path / "b.parquet"), check_metadata=False)
+        assert pq.read_schema(tmp_path / f"a{ext}").metadata[b"pandas"] == pq.read_schema(tmp_path / "b.parquet").metadata[b"pandas"]
+    else:
+        assert (tmp_path / f"a{ext}").read_bytes() == (tmp_path / f"b{ext}").read_bytes()
+    ref = pd.concat([summary_columns(df) for df in batches], ignore_index=True)
+    pd.testing.assert_frame_equal(run.frame, ref, check_exact=True)
+    counted = simulate_to_file(rules, games, 6, strategies, tmp_path / f"c{ext}", counts=True)
+    assert counted.played == games and repr(summarize(counted.frame)) == repr(summarize(ref))
+
+
 def test_a_streamed_file_is_the_same_whatever_runs_ahead(tmp_path, monkeypatch):
     """simulate --out plays the next batch while the last one is written (simulation._ahead): the
     file holds the same games as batches played one after the other; an error while making a

@@ -130,15 +130,17 @@ def test_library_keyboard_interrupt_keeps_the_written_batches(tmp_path, monkeypa
     import heron_sim.simulation as sim
     from heron_sim.rules import Rules
 
-    real = sim.simulate_batches
+    real = sim.play_games
 
-    def batches(*a, **k):
-        for i, df in enumerate(real(*a, **{**k, "batch_size": 20})):
-            if i == 2:
+    def play(seed, first, R, sids, sp, out, batch, progress, stop, after):
+        def cut(a, b, rows):
+            if a >= 40:
                 raise KeyboardInterrupt  # Ctrl-C while the third batch is played
-            yield df
+            after(a, b, rows)
 
-    monkeypatch.setattr(sim, "simulate_batches", batches)
+        return real(seed, first, R, sids, sp, out, 20, progress, stop, cut)
+
+    monkeypatch.setattr(sim, "play_games", play)  # simulate --out's one call of the kernels
     for ext in (".parquet", ".csv"):
         path = tmp_path / f"g{ext}"
         with pytest.raises(KeyboardInterrupt):

@@ -146,7 +146,8 @@ def simulate_cmd(
 
         check_user_strategies(strategy, r.players)
         with progress_bar(games, f"{r.mode} games") as advance:
-            run = simulate_to_file(r, games, seed, strategy, out, threads=threads, progress=advance, luck=luck)
+            run = simulate_to_file(r, games, seed, strategy, out, threads=threads, progress=advance, luck=luck,
+                                   counts=True)
         frame, played, error, written = run.frame, run.played, run.write_error, run.written
         requested = int(games)
     summary = _summarize(frame)
