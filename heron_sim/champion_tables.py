@@ -25,8 +25,8 @@ import numpy as np
 from .errors import HeronSimError
 from .strategies import register_seat_block
 from .strategies.champion import (
-    CH_AMAX, CH_ANX, CH_FINISH, CH_HEAD, CH_HIT, CH_KIND, CH_LAW, CH_LSPAN, CH_NPRE, CH_PRE, CH_PTR, CH_SPAN, CH_STATES, CH_T,
-    PRE_MAX, T_MAX,
+    CH_AMAX, CH_ANX, CH_FINISH, CH_HEAD, CH_HIT, CH_KIND, CH_LAW, CH_LSPAN, CH_NPRE, CH_PRE, CH_PTR, CH_SPAN, CH_STATES, CH_SURV,
+    CH_T, PRE_MAX, T_MAX,
 )
 
 #: Own turns of the chains the champion reads (the worth's are longer; past this, a seat that has
@@ -137,6 +137,20 @@ def _spans(chains: np.ndarray) -> np.ndarray:
     return np.stack([first, last], axis=1).astype(np.float64).ravel()
 
 
+def _survival(chains: np.ndarray) -> np.ndarray:
+    """Each chain's ``max(0, 1 - its sum up to turn t)`` (flattened [strategy, state, t]): the
+    chance that the seat needs more than t turns, summed turn after turn in float64 as the
+    champion once summed it in its loop (the chain is 0 before its span: the same numbers), so
+    that :func:`heron_sim.strategies.champion._others_behind` reads it rather than sums it."""
+    flat = chains.reshape(-1, chains.shape[-1])
+    out = np.empty_like(flat)
+    cum = np.zeros(flat.shape[0])
+    for t in range(flat.shape[1]):  # one addition a turn, in turn order (not a pairwise sum)
+        cum = cum + flat[:, t]
+        out[:, t] = np.maximum(0.0, 1.0 - cum)
+    return out.ravel()
+
+
 def kept_index(n: int) -> np.ndarray:
     """Each kept vector of the tables (expert_dp._pre_states: slot 0, then slots 1..5 in
     non-increasing order) at its rank in mixed radix, as the champion ranks it
@@ -197,11 +211,12 @@ def champion_block(rules, seating: list[str], seat: int, table: np.ndarray) -> n
     lspan = np.stack([np.where(live, rows.argmax(axis=1), 0),
                       np.where(live, AMAX - rows[:, ::-1].argmax(axis=1), 0)], axis=1).astype(np.float64).ravel()
     head[CH_LSPAN] = head[CH_PRE] + kept.size
+    head[CH_SURV] = head[CH_LSPAN] + lspan.size
     head[CH_STATES] = states
     head[CH_FINISH] = rules.finish
     head[CH_KIND: CH_KIND + len(kinds)] = kinds
     pointers = np.where(ptr >= 0, ptr + head[CH_LAW], -1.0)
-    return np.concatenate([head, pointers, laws, chains.ravel(), spans, kept, lspan])
+    return np.concatenate([head, pointers, laws, chains.ravel(), spans, kept, lspan, _survival(chains)])
 
 
 register_seat_block("champion", champion_block)

@@ -80,6 +80,10 @@ CH_PRE, CH_NPRE, CH_ANX = 15, 16, 17
 #: where each law's span starts (absolute column: 2 floats a law, the first advance of mass and
 #: the one after the last: a law holds about 4 advances of its 40 to 64)
 CH_LSPAN = 18
+#: where the chains' survival starts (absolute column, one float a chain and turn:
+#: ``max(0, 1 - (the chain summed up to that turn))``, summed in turn order as
+#: :func:`_others_behind` once summed it, so that it reads the same numbers)
+CH_SURV = 19
 CH_HEAD = 20
 #: The longest chains a block may hold (heron_sim.champion_tables.HORIZON) and the widest law.
 T_MAX = 128
@@ -102,7 +106,10 @@ S_FL = S_SORT + 5
 #: the kept vectors already valued at this decision (the stamp of the decision that valued each:
 #: keeps of animals the tables treat alike share one law, valued once), and the last stamp
 S_STAMP = S_FL + 1
-S_SEEN = S_STAMP + 1
+#: for each slot of 1..5, the next slot above it alike (as many kept and free dice), -1 if none:
+#: :func:`best_keep` tries only the keeps whose alike slots hold non-increasing counts
+S_NXT = S_STAMP + 1
+S_SEEN = S_NXT + 6
 PRE_MAX = 2048  # the most kept vectors of a table (1,705 for 16 dice, the most a rules file may hold)
 S_WORDS = S_SEEN + PRE_MAX
 G_BITS = 52
@@ -145,7 +152,7 @@ def _same_state(seat, w, at):
 def _others_behind(seat, w, sp, base, T, at):
     """w[at + S_G + t] = G[t] * 2**G_BITS, t < T: the chance that no other seat has finished when
     the seat plays the t-th of its turns from its next one, the product over the others j of P(seat
-    j needs more than t of its own turns) (the chains' survival, summed here), up to the first
+    j needs more than t of its own turns) (the chains' survival, CH_SURV), up to the first
     turn by which some other seat has finished for sure (its chain's span ends: its tail below
     heron_sim.champion_tables.TAIL was dropped), noted in w[at + S_T]: past it G is 0."""
     F = int(sp[U(seat), U(base + CH_FINISH)])
@@ -161,42 +168,50 @@ def _others_behind(seat, w, sp, base, T, at):
             end = min(end, max(1, int(sp[U(seat), U(spans + 2 * (kind * nst + state) + 1)])))
     for t in range(end):
         w[U(g + t)] = ONE
+    surv = int(sp[U(seat), U(base + CH_SURV)])
     for j in range(w[PLAYERS]):
         if j == seat:
             continue
         kind = int(sp[U(seat), U(base + CH_KIND + j)])
         chain = kind * nst + (w[U(GUIDE + j)] * 2 + (1 if w[U(READY + j)] != 0 else 0)) * F + min(w[U(POS + j)], F - 1)
-        off = hit + chain * T
-        cum = 0.0
+        off = surv + chain * T
         for t in range(int(sp[U(seat), U(spans + 2 * chain)]), end):  # before its span the chain is 0
-            cum += sp[U(seat), U(off + t)]
-            w[U(g + t)] = np.int64(w[U(g + t)] * max(0.0, 1.0 - cum))
+            w[U(g + t)] = np.int64(w[U(g + t)] * sp[U(seat), U(off + t)])
     w[U(at + S_T)] = end
 
 
 @hot
-def _chance_from(seat, w, R, sp, base, T, at, q, squares):
-    """The seat's chance of winning once its turn ends on square ``q`` (the special square's
-    effect, by the racer's rough worth of it, where ``squares``), the others to play first."""
+def _chain_of(seat, w, R, sp, base, q, squares):
+    """The chain of the seat's turns to finish once its turn ends on square ``q`` (the special
+    square's effect, by the racer's rough worth of it, where ``squares``); -1 where it finishes
+    (its chance of winning is 1)."""
     F = R[P_FINISH]
     if q >= F:
         if R[P_EXACT] == 0 or q == F:
-            return 1.0
+            return -1
         q = F - (q - F)
     if squares and R[U(R_BOARD + q)] != NEUTRAL:
         q = q + int(round(square_worth(seat, w, R, q)))
         if q >= F:
-            return 1.0
+            return -1
         q = max(q, 0)
     nst = int(sp[U(seat), U(base + CH_STATES)])
     kind = int(sp[U(seat), U(base + CH_KIND + seat)])
     state = (w[U(GUIDE + seat)] * 2 + (1 if w[U(READY + seat)] != 0 else 0)) * F + q
-    chain = kind * nst + state
+    return kind * nst + state
+
+
+@hot
+def _dot(seat, w, sp, base, T, at, chain):
+    """sum_t h(t) * G[t] over the chain's span (up to w[at + S_T]) on four partial sums, lane
+    ``(t - first) % 4`` for the whole blocks of four, lane 0 for the rest: a single sum waits for
+    each addition before the next (the sum is the champion's hottest loop); the same order
+    whatever the threads, so the same games."""
+    if chain < 0:
+        return 1.0
     off = int(sp[U(seat), U(base + CH_HIT)]) + chain * T
     span = int(sp[U(seat), U(base + CH_SPAN)]) + 2 * chain
     g = at + S_G
-    # four partial sums: a single one waits for each addition before the next (the sum is the
-    # champion's hottest loop); the same order whatever the threads, so the same games
     s0 = 0.0
     s1 = 0.0
     s2 = 0.0
@@ -216,6 +231,71 @@ def _chance_from(seat, w, R, sp, base, T, at, q, squares):
 
 
 @hot
+def _dot2(seat, w, sp, base, T, at, ca, cb, a, b):
+    """:func:`_dot` of the chains ``ca`` and ``cb`` (both >= 0) in one loop, each lane summed in
+    the same order as :func:`_dot` sums it (eight independent sums: twice the additions in
+    flight), stored at advances ``a`` and ``b`` of the scratch as :func:`_chance_after` stores."""
+    hit = int(sp[U(seat), U(base + CH_HIT)])
+    spans = int(sp[U(seat), U(base + CH_SPAN)])
+    g = at + S_G
+    cap = w[U(at + S_T)]
+    oa = hit + ca * T
+    ob = hit + cb * T
+    ta = max(1, int(sp[U(seat), U(spans + 2 * ca)]))
+    tb = max(1, int(sp[U(seat), U(spans + 2 * cb)]))
+    ea = min(int(sp[U(seat), U(spans + 2 * ca + 1)]), cap)
+    eb = min(int(sp[U(seat), U(spans + 2 * cb + 1)]), cap)
+    na = (ea - ta) // 4 if ea - ta >= 4 else 0
+    nb = (eb - tb) // 4 if eb - tb >= 4 else 0
+    a0 = 0.0
+    a1 = 0.0
+    a2 = 0.0
+    a3 = 0.0
+    b0 = 0.0
+    b1 = 0.0
+    b2 = 0.0
+    b3 = 0.0
+    for _k in range(min(na, nb)):
+        a0 += sp[U(seat), U(oa + ta)] * w[U(g + ta)]
+        b0 += sp[U(seat), U(ob + tb)] * w[U(g + tb)]
+        a1 += sp[U(seat), U(oa + ta + 1)] * w[U(g + ta + 1)]
+        b1 += sp[U(seat), U(ob + tb + 1)] * w[U(g + tb + 1)]
+        a2 += sp[U(seat), U(oa + ta + 2)] * w[U(g + ta + 2)]
+        b2 += sp[U(seat), U(ob + tb + 2)] * w[U(g + tb + 2)]
+        a3 += sp[U(seat), U(oa + ta + 3)] * w[U(g + ta + 3)]
+        b3 += sp[U(seat), U(ob + tb + 3)] * w[U(g + tb + 3)]
+        ta += 4
+        tb += 4
+    while ta + 4 <= ea:
+        a0 += sp[U(seat), U(oa + ta)] * w[U(g + ta)]
+        a1 += sp[U(seat), U(oa + ta + 1)] * w[U(g + ta + 1)]
+        a2 += sp[U(seat), U(oa + ta + 2)] * w[U(g + ta + 2)]
+        a3 += sp[U(seat), U(oa + ta + 3)] * w[U(g + ta + 3)]
+        ta += 4
+    while ta < ea:
+        a0 += sp[U(seat), U(oa + ta)] * w[U(g + ta)]
+        ta += 1
+    while tb + 4 <= eb:
+        b0 += sp[U(seat), U(ob + tb)] * w[U(g + tb)]
+        b1 += sp[U(seat), U(ob + tb + 1)] * w[U(g + tb + 1)]
+        b2 += sp[U(seat), U(ob + tb + 2)] * w[U(g + tb + 2)]
+        b3 += sp[U(seat), U(ob + tb + 3)] * w[U(g + tb + 3)]
+        tb += 4
+    while tb < eb:
+        b0 += sp[U(seat), U(ob + tb)] * w[U(g + tb)]
+        tb += 1
+    w[U(at + S_U + a)] = np.int64((((a0 + a1) + (a2 + a3)) / ONE) * ONE)
+    w[U(at + S_U + b)] = np.int64((((b0 + b1) + (b2 + b3)) / ONE) * ONE)
+
+
+@hot
+def _chance_from(seat, w, R, sp, base, T, at, q, squares):
+    """The seat's chance of winning once its turn ends on square ``q`` (the special square's
+    effect, by the racer's rough worth of it, where ``squares``), the others to play first."""
+    return _dot(seat, w, sp, base, T, at, _chain_of(seat, w, R, sp, base, q, squares))
+
+
+@hot
 def _chance_after(seat, w, R, sp, base, T, at, pos, a):
     """:func:`_chance_from` for the turn's advance ``a`` (a > 0 lands on a square), remembered in
     the scratch for the rest of the roll phase."""
@@ -231,16 +311,41 @@ def _chance_after(seat, w, R, sp, base, T, at, pos, a):
 
 
 @hot
-def law_chance(seat, w, R, sp, base, T, at, pos, law, amax):
-    """The chance of winning averaged over the law of the turn's final advance at column ``law``
-    of the seat's row (over its span: the advances outside have no mass)."""
+def _law_value(seat, w, R, sp, base, T, at, pos, col, k):
+    """The chance of winning averaged over the law at column ``col`` of the seat's row, its span
+    at column ``k``: the advances not yet remembered are first summed two at a time
+    (:func:`_dot2`), then the law is summed in the order of its advances."""
+    lo = int(sp[U(seat), U(k)])
+    hi = int(sp[U(seat), U(k + 1)])
+    pa = -1
+    ca = -1
+    for a in range(lo, hi):
+        if a < A_MAX and sp[U(seat), U(col + a)] > 0.0 and w[U(at + S_U + a)] < 0:
+            c = _chain_of(seat, w, R, sp, base, pos + a, a > 0)
+            if c < 0:
+                w[U(at + S_U + a)] = ONE  # np.int64(1.0 * ONE): it finishes
+            elif pa < 0:
+                pa = a
+                ca = c
+            else:
+                _dot2(seat, w, sp, base, T, at, ca, c, pa, a)
+                pa = -1
+    if pa >= 0:
+        w[U(at + S_U + pa)] = np.int64(_dot(seat, w, sp, base, T, at, ca) * ONE)
     go = 0.0
-    k = int(sp[U(seat), U(base + CH_LSPAN)]) + 2 * ((law - int(sp[U(seat), U(base + CH_LAW)])) // amax)
-    for a in range(int(sp[U(seat), U(k)]), int(sp[U(seat), U(k + 1)])):
-        p = sp[U(seat), U(law + a)]
+    for a in range(lo, hi):
+        p = sp[U(seat), U(col + a)]
         if p > 0.0:
             go += p * _chance_after(seat, w, R, sp, base, T, at, pos, a)
     return go
+
+
+@hot
+def law_chance(seat, w, R, sp, base, T, at, pos, law, amax):
+    """The chance of winning averaged over the law of the turn's final advance at column ``law``
+    of the seat's row (over its span: the advances outside have no mass)."""
+    k = int(sp[U(seat), U(base + CH_LSPAN)]) + 2 * ((law - int(sp[U(seat), U(base + CH_LAW)])) // amax)
+    return _law_value(seat, w, R, sp, base, T, at, pos, law, k)
 
 
 @hot
@@ -327,36 +432,51 @@ def _laws_of(seat, sp, base, law):
 
 
 @hot
-def _twin_later(w, at):
-    """Whether the tried keep is a later twin of one already tried: two neighbouring slots of 1..5
-    alike (as many dice kept and free: the tables hold them alike) with more tried in the higher
-    one; the same keep with those two counts swapped came first in the odometer's order and has
-    the same kept vector (its law is valued once anyway: this skips the look-up)."""
-    for j in range(1, 5):
-        if (w[U(at + S_TRY + j)] < w[U(at + S_TRY + j + 1)] and w[U(at + S_FREE + j)] == w[U(at + S_FREE + j + 1)]
-                and w[U(at + S_KEPT + j)] == w[U(at + S_KEPT + j + 1)]):
-            return True
-    return False
-
-
-@hot
 def best_keep(seat, w, R, sp, base, T, at, pos, law, go, reroll):
     """(chance, action) of the best reroll: every legal keep of the scratch's dice (at least one
     die newly held, a fresh heron counting, and one left to roll) valued by its own law, the
     expert's ``reroll`` (chance ``go``, law ``law``) kept on ties; that one alone where the seat's
-    ``keeps`` is 0. The tried keep is counted in S_TRY like an odometer; keeps whose kept vector
-    the tables hold as one (slots 1..5 are alike up to their order) are valued once, at the first
-    (a later one could only tie)."""
+    ``keeps`` is 0.
+
+    The keeps are tried in the order of an odometer on S_TRY (slot 0 turning fastest), but only
+    those whose alike slots (1..5, as many dice kept and free: the tables hold them alike) hold
+    non-increasing counts: of the keeps that differ by the order of such counts, that one comes
+    first in the odometer's order, and the others have its kept vector (they could only tie).
+    Keeps of different slots that still make one kept vector are valued once, at the first
+    (S_SEEN); the first best found wins ties."""
     if sp[U(seat), KEEPS] == 0.0:
         return go, reroll
     amax = int(sp[U(seat), U(base + CH_AMAX)])
+    law0 = int(sp[U(seat), U(base + CH_LAW)])
+    npre = int(sp[U(seat), U(base + CH_NPRE)])
+    anx = int(sp[U(seat), U(base + CH_ANX)])
+    lspan = int(sp[U(seat), U(base + CH_LSPAN)])
+    idx = (law - law0) // amax
+    lfirst = (idx // anx // npre) * npre * anx + idx % anx  # the law index of kept vector 0
     n = w[NDICE]
+    r0 = n + 1  # the mixed radix of _pre_state
+    r1 = r0 * (n + 1)
+    r2 = r1 * (n // 2 + 1)
+    r3 = r2 * (n // 3 + 1)
+    r4 = r3 * (n // 4 + 1)
     free = 0
     for j in range(6):
         w[U(at + S_TRY + j)] = 0
         free += w[U(at + S_FREE + j)]
+        w[U(at + S_NXT + j)] = -1
+    for j in range(1, 5):
+        for k in range(j + 1, 6):
+            if (w[U(at + S_FREE + j)] == w[U(at + S_FREE + k)]
+                    and w[U(at + S_KEPT + j)] == w[U(at + S_KEPT + k)]):
+                w[U(at + S_NXT + j)] = k
+                break
+    k0 = w[U(at + S_KEPT)]
+    k1 = w[U(at + S_KEPT + 1)]
+    k2 = w[U(at + S_KEPT + 2)]
+    k3 = w[U(at + S_KEPT + 3)]
+    k4 = w[U(at + S_KEPT + 4)]
+    k5 = w[U(at + S_KEPT + 5)]
     fl = w[U(at + S_FL)]
-    first, stride = _laws_of(seat, sp, base, law)
     pre = int(sp[U(seat), U(base + CH_PRE)])
     best = go
     action = reroll
@@ -364,28 +484,61 @@ def best_keep(seat, w, R, sp, base, T, at, pos, law, go, reroll):
     w[U(at + S_STAMP)] = stamp
     tried = 0
     while True:
-        if tried < free and tried + fl >= 1 and not _twin_later(w, at):
-            q = _pre_state(seat, w, sp, pre, at, n)
-            lw = first + q * stride
-            if q >= 0 and w[U(at + S_SEEN + q)] != stamp and lw != law:
-                w[U(at + S_SEEN + q)] = stamp
-                v = law_chance(seat, w, R, sp, base, T, at, pos, lw, amax)
-                if v > best + 1e-12:
-                    best = v
-                    action = 0
-                    for k in range(6):
-                        action += w[U(at + S_TRY + k)] << (ACTION_BITS * k)
+        if tried < free and tried + fl >= 1:
+            v1 = k1 + w[U(at + S_TRY + 1)]
+            v2 = k2 + w[U(at + S_TRY + 2)]
+            v3 = k3 + w[U(at + S_TRY + 3)]
+            v4 = k4 + w[U(at + S_TRY + 4)]
+            v5 = k5 + w[U(at + S_TRY + 5)]
+            # slots 1..5 non-increasing (a sorting network of nine exchanges)
+            if v1 < v2:
+                v1, v2 = v2, v1
+            if v4 < v5:
+                v4, v5 = v5, v4
+            if v3 < v5:
+                v3, v5 = v5, v3
+            if v3 < v4:
+                v3, v4 = v4, v3
+            if v1 < v4:
+                v1, v4 = v4, v1
+            if v1 < v3:
+                v1, v3 = v3, v1
+            if v2 < v5:
+                v2, v5 = v5, v2
+            if v2 < v4:
+                v2, v4 = v4, v2
+            if v2 < v3:
+                v2, v3 = v3, v2
+            code = k0 + w[U(at + S_TRY)] + v1 * r0 + v2 * r1 + v3 * r2 + v4 * r3 + v5 * r4
+            q = int(sp[U(seat), U(pre + code)])
+            if q >= 0 and w[U(at + S_SEEN + q)] != stamp:
+                li = lfirst + q * anx
+                if li != idx:
+                    w[U(at + S_SEEN + q)] = stamp
+                    v = _law_value(seat, w, R, sp, base, T, at, pos, law0 + li * amax, lspan + 2 * li)
+                    if v > best + 1e-12:
+                        best = v
+                        action = 0
+                        for k in range(6):
+                            action += w[U(at + S_TRY + k)] << (ACTION_BITS * k)
         j = 0  # the next keep: the odometer's step
         while j < 6:
             if w[U(at + S_TRY + j)] < w[U(at + S_FREE + j)]:
-                w[U(at + S_TRY + j)] += 1
-                tried += 1
                 break
-            tried -= w[U(at + S_TRY + j)]
-            w[U(at + S_TRY + j)] = 0
             j += 1
         if j == 6:
             break
+        w[U(at + S_TRY + j)] += 1
+        tried = w[U(at + S_TRY + j)]
+        for i in range(j + 1, 6):
+            tried += w[U(at + S_TRY + i)]
+        i = j - 1
+        while i >= 0:  # the slots below: their least counts (an alike slot above bounds them below)
+            nx = w[U(at + S_NXT + i)]
+            c = w[U(at + S_TRY + nx)] if nx >= 0 else 0
+            w[U(at + S_TRY + i)] = c
+            tried += c
+            i -= 1
     return best, action
 
 
