@@ -86,7 +86,11 @@ CH_LSPAN = 18
 #: ``max(0, 1 - (the chain summed up to that turn))``, summed in turn order as
 #: :func:`_others_behind` once summed it, so that it reads the same numbers)
 CH_SURV = 19
-CH_HEAD = 20
+#: where the laws' compact index starts (absolute column, one float a law: the column of its
+#: span's first advance ``lo``, then ``hi``, then its chances at lo .. hi - 1): a law is read from
+#: one or two cache lines of a small array rather than from a row of A_MAX floats of a large one
+CH_CLAW = 20
+CH_HEAD = 22
 #: The longest chains a block may hold (heron_sim.champion_tables.HORIZON) and the widest law.
 T_MAX = 128
 A_MAX = 64
@@ -337,24 +341,25 @@ def _chance_after(seat, w, R, sp, base, T, at, pos, a):
 
 
 @hot
-def _law_value(seat, w, R, sp, base, T, at, pos, col, k):
-    """The chance of winning averaged over the law at column ``col`` of the seat's row, its span
-    at column ``k``: the advances not yet remembered are first summed two at a time
+def _law_value(seat, w, R, sp, base, T, at, pos, c):
+    """The chance of winning averaged over the law whose compact record starts at column ``c`` of
+    the seat's row (CH_CLAW): the advances not yet remembered are first summed two at a time
     (:func:`_dot2`), then the law is summed in the order of its advances."""
-    lo = int(sp[U(seat), U(k)])
-    hi = int(sp[U(seat), U(k + 1)])
+    lo = int(sp[U(seat), U(c)])
+    hi = int(sp[U(seat), U(c + 1)])
+    col = c + 2 - lo  # the chance of advance a at column col + a
     pa = -1
     ca = -1
     for a in range(lo, hi):
         if a < A_MAX and sp[U(seat), U(col + a)] > 0.0 and w[U(at + S_U + a)] < 0:
-            c = _chain_of(seat, w, R, sp, base, pos + a, a > 0)
-            if c < 0:
+            ch = _chain_of(seat, w, R, sp, base, pos + a, a > 0)
+            if ch < 0:
                 w[U(at + S_U + a)] = ONE  # np.int64(1.0 * ONE): it finishes
             elif pa < 0:
                 pa = a
-                ca = c
+                ca = ch
             else:
-                _dot2(seat, w, sp, base, T, at, ca, c, pa, a)
+                _dot2(seat, w, sp, base, T, at, ca, ch, pa, a)
                 pa = -1
     if pa >= 0:
         w[U(at + S_U + pa)] = np.int64(_dot(seat, w, sp, base, T, at, ca) * ONE)
@@ -369,9 +374,10 @@ def _law_value(seat, w, R, sp, base, T, at, pos, col, k):
 @hot
 def law_chance(seat, w, R, sp, base, T, at, pos, law, amax):
     """The chance of winning averaged over the law of the turn's final advance at column ``law``
-    of the seat's row (over its span: the advances outside have no mass)."""
-    k = int(sp[U(seat), U(base + CH_LSPAN)]) + 2 * ((law - int(sp[U(seat), U(base + CH_LAW)])) // amax)
-    return _law_value(seat, w, R, sp, base, T, at, pos, law, k)
+    of the seat's row (over its span: the advances outside have no mass), read from its compact
+    record (CH_CLAW)."""
+    li = (law - int(sp[U(seat), U(base + CH_LAW)])) // amax
+    return _law_value(seat, w, R, sp, base, T, at, pos, int(sp[U(seat), U(int(sp[U(seat), U(base + CH_CLAW)]) + li)]))
 
 
 @hot
@@ -476,7 +482,7 @@ def best_keep(seat, w, R, sp, base, T, at, pos, law, go, reroll):
     law0 = int(sp[U(seat), U(base + CH_LAW)])
     npre = int(sp[U(seat), U(base + CH_NPRE)])
     anx = int(sp[U(seat), U(base + CH_ANX)])
-    lspan = int(sp[U(seat), U(base + CH_LSPAN)])
+    claw = int(sp[U(seat), U(base + CH_CLAW)])
     idx = (law - law0) // amax
     lfirst = (idx // anx // npre) * npre * anx + idx % anx  # the law index of kept vector 0
     n = w[NDICE]
@@ -541,7 +547,7 @@ def best_keep(seat, w, R, sp, base, T, at, pos, law, go, reroll):
                 li = lfirst + q * anx
                 if li != idx:
                     w[U(at + S_SEEN + q)] = stamp
-                    v = _law_value(seat, w, R, sp, base, T, at, pos, law0 + li * amax, lspan + 2 * li)
+                    v = _law_value(seat, w, R, sp, base, T, at, pos, int(sp[U(seat), U(claw + li)]))
                     if v > best + 1e-12:
                         best = v
                         action = 0
