@@ -12,7 +12,9 @@ A champion seat's block, after the expert's tables in its row (heron_sim.strateg
   luck's laws: exact);
 - the chains of the worth of positions: each strategy's law of the number of its own turns still
   needed to finish, by Guide, power and square, for the table's seating with each champion played
-  by the racer (the player it improves on), truncated at :data:`HORIZON` turns.
+  by the racer (the player it improves on), truncated at :data:`HORIZON` turns;
+- read by the champion's hot loops in the forms they need (the same numbers): each chain's
+  survival (``CH_SURV``) and each law's compact record (``CH_CLAW``: its span, then its chances).
 """
 
 from __future__ import annotations
