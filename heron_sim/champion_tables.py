@@ -12,7 +12,9 @@ A champion seat's block, after the expert's tables in its row (heron_sim.strateg
   luck's laws: exact);
 - the chains of the worth of positions: each strategy's law of the number of its own turns still
   needed to finish, by Guide, power and square, for the table's seating with each champion played
-  by the racer (the player it improves on), truncated at :data:`HORIZON` turns.
+  by the racer (the player it improves on), truncated at :data:`HORIZON` turns;
+- read by the champion's hot loops in the forms they need (the same numbers): each chain's
+  survival (``CH_SURV``) and each law's compact record (``CH_CLAW``: its span, then its chances).
 """
 
 from __future__ import annotations
@@ -25,8 +27,8 @@ import numpy as np
 from .errors import HeronSimError
 from .strategies import register_seat_block
 from .strategies.champion import (
-    CH_AMAX, CH_ANX, CH_FINISH, CH_HEAD, CH_HIT, CH_KIND, CH_LAW, CH_LSPAN, CH_NPRE, CH_PRE, CH_PTR, CH_SPAN, CH_STATES, CH_T,
-    PRE_MAX, T_MAX,
+    CH_AMAX, CH_ANX, CH_CLAW, CH_FINISH, CH_HEAD, CH_HIT, CH_KIND, CH_LAW, CH_LSPAN, CH_NPRE, CH_PRE, CH_PTR, CH_SPAN, CH_STATES, CH_SURV,
+    CH_T, PRE_MAX, T_MAX,
 )
 
 #: Own turns of the chains the champion reads (the worth's are longer; past this, a seat that has
@@ -137,6 +139,39 @@ def _spans(chains: np.ndarray) -> np.ndarray:
     return np.stack([first, last], axis=1).astype(np.float64).ravel()
 
 
+def _survival(chains: np.ndarray) -> np.ndarray:
+    """Each chain's ``max(0, 1 - its sum up to turn t)`` (flattened [strategy, state, t]): the
+    chance that the seat needs more than t turns, summed turn after turn in float64 as the
+    champion once summed it in its loop (the chain is 0 before its span: the same numbers), so
+    that :func:`heron_sim.strategies.champion._others_behind` reads it rather than sums it."""
+    flat = chains.reshape(-1, chains.shape[-1])
+    out = np.empty_like(flat)
+    cum = np.zeros(flat.shape[0])
+    for t in range(flat.shape[1]):  # one addition a turn, in turn order (not a pairwise sum)
+        cum = cum + flat[:, t]
+        out[:, t] = np.maximum(0.0, 1.0 - cum)
+    return out.ravel()
+
+
+def _compact_laws(laws: np.ndarray, lspan: np.ndarray, at: float) -> np.ndarray:
+    """The laws' compact index and records, to be written at column ``at`` of the row: for each
+    law (the dense laws' rows of AMAX advances), the column of its record; a record is the law's
+    span ``lo, hi`` then its chances at advances lo .. hi - 1 (the same numbers as the dense row)."""
+    from .strategies.expert_luck import AMAX
+
+    rows = laws.reshape(-1, AMAX)
+    span = lspan.reshape(-1, 2).astype(np.int64)
+    index = np.empty(rows.shape[0])
+    parts = []
+    col = at + rows.shape[0]
+    for i in range(rows.shape[0]):
+        lo, hi = int(span[i, 0]), int(span[i, 1])
+        index[i] = col
+        parts.append(np.concatenate([[float(lo), float(hi)], rows[i, lo:hi]]))
+        col += 2 + (hi - lo)
+    return np.concatenate([index] + parts)
+
+
 def kept_index(n: int) -> np.ndarray:
     """Each kept vector of the tables (expert_dp._pre_states: slot 0, then slots 1..5 in
     non-increasing order) at its rank in mixed radix, as the champion ranks it
@@ -197,11 +232,15 @@ def champion_block(rules, seating: list[str], seat: int, table: np.ndarray) -> n
     lspan = np.stack([np.where(live, rows.argmax(axis=1), 0),
                       np.where(live, AMAX - rows[:, ::-1].argmax(axis=1), 0)], axis=1).astype(np.float64).ravel()
     head[CH_LSPAN] = head[CH_PRE] + kept.size
+    head[CH_SURV] = head[CH_LSPAN] + lspan.size
+    surv = _survival(chains)
+    head[CH_CLAW] = head[CH_SURV] + surv.size
+    claw = _compact_laws(laws, lspan, head[CH_CLAW])
     head[CH_STATES] = states
     head[CH_FINISH] = rules.finish
     head[CH_KIND: CH_KIND + len(kinds)] = kinds
     pointers = np.where(ptr >= 0, ptr + head[CH_LAW], -1.0)
-    return np.concatenate([head, pointers, laws, chains.ravel(), spans, kept, lspan])
+    return np.concatenate([head, pointers, laws, chains.ravel(), spans, kept, lspan, surv, claw])
 
 
 register_seat_block("champion", champion_block)

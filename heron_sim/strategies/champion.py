@@ -29,6 +29,9 @@ parameter row after the expert's tables, at the offset in column 0 (``CH_*`` bel
 from __future__ import annotations
 
 import numpy as np
+from llvmlite import ir
+from numba.core import cgutils, types
+from numba.extending import intrinsic
 
 from ..engine.jit import U, hot
 from ..engine.layout import (
@@ -80,7 +83,15 @@ CH_PRE, CH_NPRE, CH_ANX = 15, 16, 17
 #: where each law's span starts (absolute column: 2 floats a law, the first advance of mass and
 #: the one after the last: a law holds about 4 advances of its 40 to 64)
 CH_LSPAN = 18
-CH_HEAD = 20
+#: where the chains' survival starts (absolute column, one float a chain and turn:
+#: ``max(0, 1 - (the chain summed up to that turn))``, summed in turn order as
+#: :func:`_others_behind` once summed it, so that it reads the same numbers)
+CH_SURV = 19
+#: where the laws' compact index starts (absolute column, one float a law: the column of its
+#: span's first advance ``lo``, then ``hi``, then its chances at lo .. hi - 1): a law is read from
+#: one or two cache lines of a small array rather than from a row of A_MAX floats of a large one
+CH_CLAW = 20
+CH_HEAD = 22
 #: The longest chains a block may hold (heron_sim.champion_tables.HORIZON) and the widest law.
 T_MAX = 128
 A_MAX = 64
@@ -102,12 +113,92 @@ S_FL = S_SORT + 5
 #: the kept vectors already valued at this decision (the stamp of the decision that valued each:
 #: keeps of animals the tables treat alike share one law, valued once), and the last stamp
 S_STAMP = S_FL + 1
-S_SEEN = S_STAMP + 1
+#: for each slot of 1..5, the next slot above it alike (as many kept and free dice), -1 if none:
+#: :func:`best_keep` tries only the keeps whose alike slots hold non-increasing counts
+S_NXT = S_STAMP + 1
+S_SEEN = S_NXT + 6
 PRE_MAX = 2048  # the most kept vectors of a table (1,705 for 16 dice, the most a rules file may hold)
 S_WORDS = S_SEEN + PRE_MAX
 G_BITS = 52
 ONE = 1 << G_BITS
 KEEPS = param_column(PARAMS, "keeps")  # its column of the seat's row
+
+
+@intrinsic
+def _as_float(typingctx, bits):
+    """The float64 whose bits are the int64 ``bits`` (G[t] is kept so in the scratch: the sums
+    read it without converting an integer at each term)."""
+    sig = types.float64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], context.get_value_type(types.float64))
+    return sig, codegen
+
+
+@intrinsic
+def _float_bits(typingctx, x):
+    """The int64 bits of the float64 ``x`` (:func:`_as_float`'s inverse)."""
+    sig = types.int64(types.float64)
+
+    def codegen(context, builder, signature, args):
+        return builder.bitcast(args[0], context.get_value_type(types.int64))
+    return sig, codegen
+
+
+def _lanes_codegen(context, builder, spty, wty, sp, row, w, starts, nb, init):
+    """The loop of :func:`_vdot1` and :func:`_vdot2`: for each chain (its first chance's column of
+    row ``row`` of ``sp``, its first G's index in ``w``), four lanes as one <4 x double>, lane i
+    summing term 4k + i for k < nb in order (``fmul`` then ``fadd``, as the scalar sums: the same
+    numbers, four at a time)."""
+    spa = context.make_array(spty)(context, builder, sp)
+    wa = context.make_array(wty)(context, builder, w)
+    v4 = ir.VectorType(ir.DoubleType(), 4)
+    i64 = ir.IntType(64)
+    chains = []
+    for (col, g), lanes in zip(starts, init):
+        p = cgutils.get_item_pointer(context, builder, spty, spa, [row, col])
+        q = cgutils.get_item_pointer(context, builder, wty, wa, [g])
+        v = ir.Constant(v4, [0.0, 0.0, 0.0, 0.0])
+        for i, x in enumerate(lanes):
+            v = builder.insert_element(v, x, ir.Constant(ir.IntType(32), i))
+        chains.append((cgutils.alloca_once_value(builder, v), p, q))
+    with cgutils.for_range(builder, nb) as loop:
+        k = builder.mul(loop.index, ir.Constant(i64, 4))
+        for acc, p, q in chains:
+            h = builder.load(builder.bitcast(builder.gep(p, [k]), v4.as_pointer()), align=8)
+            gv = builder.load(builder.bitcast(builder.gep(q, [k]), v4.as_pointer()), align=8)
+            builder.store(builder.fadd(builder.load(acc), builder.fmul(h, gv)), acc)
+    out = []
+    for acc, _p, _q in chains:
+        v = builder.load(acc)
+        out += [builder.extract_element(v, ir.Constant(ir.IntType(32), i)) for i in range(4)]
+    return out
+
+
+@intrinsic
+def _vdot1(typingctx, sp, row, col, w, g, nb, s0, s1, s2, s3):
+    """(s0 .. s3) with lane i adding sp[row, col + 4k + i] * G[g + 4k + i] for k < nb (G: the
+    floats whose bits w holds)."""
+    sig = types.UniTuple(types.float64, 4)(sp, row, col, w, g, nb, s0, s1, s2, s3)
+
+    def codegen(context, builder, signature, args):
+        out = _lanes_codegen(context, builder, signature.args[0], signature.args[3], args[0], args[1], args[3],
+                             [(args[2], args[4])], args[5], [args[6:10]])
+        return context.make_tuple(builder, signature.return_type, out)
+    return sig, codegen
+
+
+@intrinsic
+def _vdot2(typingctx, sp, row, ca, cb, w, ga, gb, nb):
+    """:func:`_vdot1` of two chains in one loop, from zero lanes: eight lanes (a's then b's)."""
+    sig = types.UniTuple(types.float64, 8)(sp, row, ca, cb, w, ga, gb, nb)
+
+    def codegen(context, builder, signature, args):
+        zero = ir.Constant(ir.DoubleType(), 0.0)
+        out = _lanes_codegen(context, builder, signature.args[0], signature.args[4], args[0], args[1], args[4],
+                             [(args[2], args[5]), (args[3], args[6])], args[7], [[zero] * 4, [zero] * 4])
+        return context.make_tuple(builder, signature.return_type, out)
+    return sig, codegen
 
 
 @hot
@@ -143,9 +234,10 @@ def _same_state(seat, w, at):
 
 @hot
 def _others_behind(seat, w, sp, base, T, at):
-    """w[at + S_G + t] = G[t] * 2**G_BITS, t < T: the chance that no other seat has finished when
+    """w[at + S_G + t] = G[t] * 2**G_BITS (an integer, kept as the bits of its float:
+    :func:`_as_float`), t < T: the chance that no other seat has finished when
     the seat plays the t-th of its turns from its next one, the product over the others j of P(seat
-    j needs more than t of its own turns) (the chains' survival, summed here), up to the first
+    j needs more than t of its own turns) (the chains' survival, CH_SURV), up to the first
     turn by which some other seat has finished for sure (its chain's span ends: its tail below
     heron_sim.champion_tables.TAIL was dropped), noted in w[at + S_T]: past it G is 0."""
     F = int(sp[U(seat), U(base + CH_FINISH)])
@@ -161,58 +253,108 @@ def _others_behind(seat, w, sp, base, T, at):
             end = min(end, max(1, int(sp[U(seat), U(spans + 2 * (kind * nst + state) + 1)])))
     for t in range(end):
         w[U(g + t)] = ONE
+    surv = int(sp[U(seat), U(base + CH_SURV)])
     for j in range(w[PLAYERS]):
         if j == seat:
             continue
         kind = int(sp[U(seat), U(base + CH_KIND + j)])
         chain = kind * nst + (w[U(GUIDE + j)] * 2 + (1 if w[U(READY + j)] != 0 else 0)) * F + min(w[U(POS + j)], F - 1)
-        off = hit + chain * T
-        cum = 0.0
+        off = surv + chain * T
         for t in range(int(sp[U(seat), U(spans + 2 * chain)]), end):  # before its span the chain is 0
-            cum += sp[U(seat), U(off + t)]
-            w[U(g + t)] = np.int64(w[U(g + t)] * max(0.0, 1.0 - cum))
+            w[U(g + t)] = np.int64(w[U(g + t)] * sp[U(seat), U(off + t)])
+    for t in range(end):  # G[t] < 2**53: the float is exact
+        w[U(g + t)] = _float_bits(np.float64(w[U(g + t)]))
     w[U(at + S_T)] = end
 
 
 @hot
-def _chance_from(seat, w, R, sp, base, T, at, q, squares):
-    """The seat's chance of winning once its turn ends on square ``q`` (the special square's
-    effect, by the racer's rough worth of it, where ``squares``), the others to play first."""
+def _chain_of(seat, w, R, sp, base, q, squares):
+    """The chain of the seat's turns to finish once its turn ends on square ``q`` (the special
+    square's effect, by the racer's rough worth of it, where ``squares``); -1 where it finishes
+    (its chance of winning is 1)."""
     F = R[P_FINISH]
     if q >= F:
         if R[P_EXACT] == 0 or q == F:
-            return 1.0
+            return -1
         q = F - (q - F)
     if squares and R[U(R_BOARD + q)] != NEUTRAL:
         q = q + int(round(square_worth(seat, w, R, q)))
         if q >= F:
-            return 1.0
+            return -1
         q = max(q, 0)
     nst = int(sp[U(seat), U(base + CH_STATES)])
     kind = int(sp[U(seat), U(base + CH_KIND + seat)])
     state = (w[U(GUIDE + seat)] * 2 + (1 if w[U(READY + seat)] != 0 else 0)) * F + q
-    chain = kind * nst + state
+    return kind * nst + state
+
+
+@hot
+def _dot(seat, w, sp, base, T, at, chain):
+    """sum_t h(t) * G[t] over the chain's span (up to w[at + S_T]) on four partial sums, lane
+    ``(t - first) % 4`` for the whole blocks of four, lane 0 for the rest: a single sum waits for
+    each addition before the next (the sum is the champion's hottest loop); the same order
+    whatever the threads, so the same games."""
+    if chain < 0:
+        return 1.0
     off = int(sp[U(seat), U(base + CH_HIT)]) + chain * T
     span = int(sp[U(seat), U(base + CH_SPAN)]) + 2 * chain
     g = at + S_G
-    # four partial sums: a single one waits for each addition before the next (the sum is the
-    # champion's hottest loop); the same order whatever the threads, so the same games
     s0 = 0.0
     s1 = 0.0
     s2 = 0.0
     s3 = 0.0
     t = max(1, int(sp[U(seat), U(span)]))
     end = min(int(sp[U(seat), U(span + 1)]), w[U(at + S_T)])
-    while t + 4 <= end:
-        s0 += sp[U(seat), U(off + t)] * w[U(g + t)]
-        s1 += sp[U(seat), U(off + t + 1)] * w[U(g + t + 1)]
-        s2 += sp[U(seat), U(off + t + 2)] * w[U(g + t + 2)]
-        s3 += sp[U(seat), U(off + t + 3)] * w[U(g + t + 3)]
-        t += 4
+    nb = (end - t) // 4 if end - t >= 4 else 0
+    s0, s1, s2, s3 = _vdot1(sp, np.int64(seat), np.int64(off + t), w, np.int64(g + t), np.int64(nb), s0, s1, s2, s3)
+    t += 4 * nb
     while t < end:
-        s0 += sp[U(seat), U(off + t)] * w[U(g + t)]
+        s0 += sp[U(seat), U(off + t)] * _as_float(w[U(g + t)])
         t += 1
     return ((s0 + s1) + (s2 + s3)) / ONE
+
+
+@hot
+def _dot2(seat, w, sp, base, T, at, ca, cb, a, b):
+    """:func:`_dot` of the chains ``ca`` and ``cb`` (both >= 0) in one loop, each lane summed in
+    the same order as :func:`_dot` sums it (eight independent sums: twice the additions in
+    flight), stored at advances ``a`` and ``b`` of the scratch as :func:`_chance_after` stores."""
+    hit = int(sp[U(seat), U(base + CH_HIT)])
+    spans = int(sp[U(seat), U(base + CH_SPAN)])
+    g = at + S_G
+    cap = w[U(at + S_T)]
+    oa = hit + ca * T
+    ob = hit + cb * T
+    ta = max(1, int(sp[U(seat), U(spans + 2 * ca)]))
+    tb = max(1, int(sp[U(seat), U(spans + 2 * cb)]))
+    ea = min(int(sp[U(seat), U(spans + 2 * ca + 1)]), cap)
+    eb = min(int(sp[U(seat), U(spans + 2 * cb + 1)]), cap)
+    na = (ea - ta) // 4 if ea - ta >= 4 else 0
+    nb = (eb - tb) // 4 if eb - tb >= 4 else 0
+    k = min(na, nb)
+    a0, a1, a2, a3, b0, b1, b2, b3 = _vdot2(sp, np.int64(seat), np.int64(oa + ta), np.int64(ob + tb), w, np.int64(g + ta),
+                                            np.int64(g + tb), np.int64(k))
+    ta += 4 * k
+    tb += 4 * k
+    a0, a1, a2, a3 = _vdot1(sp, np.int64(seat), np.int64(oa + ta), w, np.int64(g + ta), np.int64(na - k), a0, a1, a2, a3)
+    ta += 4 * (na - k)
+    while ta < ea:
+        a0 += sp[U(seat), U(oa + ta)] * _as_float(w[U(g + ta)])
+        ta += 1
+    b0, b1, b2, b3 = _vdot1(sp, np.int64(seat), np.int64(ob + tb), w, np.int64(g + tb), np.int64(nb - k), b0, b1, b2, b3)
+    tb += 4 * (nb - k)
+    while tb < eb:
+        b0 += sp[U(seat), U(ob + tb)] * _as_float(w[U(g + tb)])
+        tb += 1
+    w[U(at + S_U + a)] = np.int64((((a0 + a1) + (a2 + a3)) / ONE) * ONE)
+    w[U(at + S_U + b)] = np.int64((((b0 + b1) + (b2 + b3)) / ONE) * ONE)
+
+
+@hot
+def _chance_from(seat, w, R, sp, base, T, at, q, squares):
+    """The seat's chance of winning once its turn ends on square ``q`` (the special square's
+    effect, by the racer's rough worth of it, where ``squares``), the others to play first."""
+    return _dot(seat, w, sp, base, T, at, _chain_of(seat, w, R, sp, base, q, squares))
 
 
 @hot
@@ -231,16 +373,43 @@ def _chance_after(seat, w, R, sp, base, T, at, pos, a):
 
 
 @hot
-def law_chance(seat, w, R, sp, base, T, at, pos, law, amax):
-    """The chance of winning averaged over the law of the turn's final advance at column ``law``
-    of the seat's row (over its span: the advances outside have no mass)."""
+def _law_value(seat, w, R, sp, base, T, at, pos, c):
+    """The chance of winning averaged over the law whose compact record starts at column ``c`` of
+    the seat's row (CH_CLAW): the advances not yet remembered are first summed two at a time
+    (:func:`_dot2`), then the law is summed in the order of its advances."""
+    lo = int(sp[U(seat), U(c)])
+    hi = int(sp[U(seat), U(c + 1)])
+    col = c + 2 - lo  # the chance of advance a at column col + a
+    pa = -1
+    ca = -1
+    for a in range(lo, hi):
+        if a < A_MAX and sp[U(seat), U(col + a)] > 0.0 and w[U(at + S_U + a)] < 0:
+            ch = _chain_of(seat, w, R, sp, base, pos + a, a > 0)
+            if ch < 0:
+                w[U(at + S_U + a)] = ONE  # np.int64(1.0 * ONE): it finishes
+            elif pa < 0:
+                pa = a
+                ca = ch
+            else:
+                _dot2(seat, w, sp, base, T, at, ca, ch, pa, a)
+                pa = -1
+    if pa >= 0:
+        w[U(at + S_U + pa)] = np.int64(_dot(seat, w, sp, base, T, at, ca) * ONE)
     go = 0.0
-    k = int(sp[U(seat), U(base + CH_LSPAN)]) + 2 * ((law - int(sp[U(seat), U(base + CH_LAW)])) // amax)
-    for a in range(int(sp[U(seat), U(k)]), int(sp[U(seat), U(k + 1)])):
-        p = sp[U(seat), U(law + a)]
+    for a in range(lo, hi):
+        p = sp[U(seat), U(col + a)]
         if p > 0.0:
             go += p * _chance_after(seat, w, R, sp, base, T, at, pos, a)
     return go
+
+
+@hot
+def law_chance(seat, w, R, sp, base, T, at, pos, law, amax):
+    """The chance of winning averaged over the law of the turn's final advance at column ``law``
+    of the seat's row (over its span: the advances outside have no mass), read from its compact
+    record (CH_CLAW)."""
+    li = (law - int(sp[U(seat), U(base + CH_LAW)])) // amax
+    return _law_value(seat, w, R, sp, base, T, at, pos, int(sp[U(seat), U(int(sp[U(seat), U(base + CH_CLAW)]) + li)]))
 
 
 @hot
@@ -327,36 +496,51 @@ def _laws_of(seat, sp, base, law):
 
 
 @hot
-def _twin_later(w, at):
-    """Whether the tried keep is a later twin of one already tried: two neighbouring slots of 1..5
-    alike (as many dice kept and free: the tables hold them alike) with more tried in the higher
-    one; the same keep with those two counts swapped came first in the odometer's order and has
-    the same kept vector (its law is valued once anyway: this skips the look-up)."""
-    for j in range(1, 5):
-        if (w[U(at + S_TRY + j)] < w[U(at + S_TRY + j + 1)] and w[U(at + S_FREE + j)] == w[U(at + S_FREE + j + 1)]
-                and w[U(at + S_KEPT + j)] == w[U(at + S_KEPT + j + 1)]):
-            return True
-    return False
-
-
-@hot
 def best_keep(seat, w, R, sp, base, T, at, pos, law, go, reroll):
     """(chance, action) of the best reroll: every legal keep of the scratch's dice (at least one
     die newly held, a fresh heron counting, and one left to roll) valued by its own law, the
     expert's ``reroll`` (chance ``go``, law ``law``) kept on ties; that one alone where the seat's
-    ``keeps`` is 0. The tried keep is counted in S_TRY like an odometer; keeps whose kept vector
-    the tables hold as one (slots 1..5 are alike up to their order) are valued once, at the first
-    (a later one could only tie)."""
+    ``keeps`` is 0.
+
+    The keeps are tried in the order of an odometer on S_TRY (slot 0 turning fastest), but only
+    those whose alike slots (1..5, as many dice kept and free: the tables hold them alike) hold
+    non-increasing counts: of the keeps that differ by the order of such counts, that one comes
+    first in the odometer's order, and the others have its kept vector (they could only tie).
+    Keeps of different slots that still make one kept vector are valued once, at the first
+    (S_SEEN); the first best found wins ties."""
     if sp[U(seat), KEEPS] == 0.0:
         return go, reroll
     amax = int(sp[U(seat), U(base + CH_AMAX)])
+    law0 = int(sp[U(seat), U(base + CH_LAW)])
+    npre = int(sp[U(seat), U(base + CH_NPRE)])
+    anx = int(sp[U(seat), U(base + CH_ANX)])
+    claw = int(sp[U(seat), U(base + CH_CLAW)])
+    idx = (law - law0) // amax
+    lfirst = (idx // anx // npre) * npre * anx + idx % anx  # the law index of kept vector 0
     n = w[NDICE]
+    r0 = n + 1  # the mixed radix of _pre_state
+    r1 = r0 * (n + 1)
+    r2 = r1 * (n // 2 + 1)
+    r3 = r2 * (n // 3 + 1)
+    r4 = r3 * (n // 4 + 1)
     free = 0
     for j in range(6):
         w[U(at + S_TRY + j)] = 0
         free += w[U(at + S_FREE + j)]
+        w[U(at + S_NXT + j)] = -1
+    for j in range(1, 5):
+        for k in range(j + 1, 6):
+            if (w[U(at + S_FREE + j)] == w[U(at + S_FREE + k)]
+                    and w[U(at + S_KEPT + j)] == w[U(at + S_KEPT + k)]):
+                w[U(at + S_NXT + j)] = k
+                break
+    k0 = w[U(at + S_KEPT)]
+    k1 = w[U(at + S_KEPT + 1)]
+    k2 = w[U(at + S_KEPT + 2)]
+    k3 = w[U(at + S_KEPT + 3)]
+    k4 = w[U(at + S_KEPT + 4)]
+    k5 = w[U(at + S_KEPT + 5)]
     fl = w[U(at + S_FL)]
-    first, stride = _laws_of(seat, sp, base, law)
     pre = int(sp[U(seat), U(base + CH_PRE)])
     best = go
     action = reroll
@@ -364,28 +548,61 @@ def best_keep(seat, w, R, sp, base, T, at, pos, law, go, reroll):
     w[U(at + S_STAMP)] = stamp
     tried = 0
     while True:
-        if tried < free and tried + fl >= 1 and not _twin_later(w, at):
-            q = _pre_state(seat, w, sp, pre, at, n)
-            lw = first + q * stride
-            if q >= 0 and w[U(at + S_SEEN + q)] != stamp and lw != law:
-                w[U(at + S_SEEN + q)] = stamp
-                v = law_chance(seat, w, R, sp, base, T, at, pos, lw, amax)
-                if v > best + 1e-12:
-                    best = v
-                    action = 0
-                    for k in range(6):
-                        action += w[U(at + S_TRY + k)] << (ACTION_BITS * k)
+        if tried < free and tried + fl >= 1:
+            v1 = k1 + w[U(at + S_TRY + 1)]
+            v2 = k2 + w[U(at + S_TRY + 2)]
+            v3 = k3 + w[U(at + S_TRY + 3)]
+            v4 = k4 + w[U(at + S_TRY + 4)]
+            v5 = k5 + w[U(at + S_TRY + 5)]
+            # slots 1..5 non-increasing (a sorting network of nine exchanges)
+            if v1 < v2:
+                v1, v2 = v2, v1
+            if v4 < v5:
+                v4, v5 = v5, v4
+            if v3 < v5:
+                v3, v5 = v5, v3
+            if v3 < v4:
+                v3, v4 = v4, v3
+            if v1 < v4:
+                v1, v4 = v4, v1
+            if v1 < v3:
+                v1, v3 = v3, v1
+            if v2 < v5:
+                v2, v5 = v5, v2
+            if v2 < v4:
+                v2, v4 = v4, v2
+            if v2 < v3:
+                v2, v3 = v3, v2
+            code = k0 + w[U(at + S_TRY)] + v1 * r0 + v2 * r1 + v3 * r2 + v4 * r3 + v5 * r4
+            q = int(sp[U(seat), U(pre + code)])
+            if q >= 0 and w[U(at + S_SEEN + q)] != stamp:
+                li = lfirst + q * anx
+                if li != idx:
+                    w[U(at + S_SEEN + q)] = stamp
+                    v = _law_value(seat, w, R, sp, base, T, at, pos, int(sp[U(seat), U(claw + li)]))
+                    if v > best + 1e-12:
+                        best = v
+                        action = 0
+                        for k in range(6):
+                            action += w[U(at + S_TRY + k)] << (ACTION_BITS * k)
         j = 0  # the next keep: the odometer's step
         while j < 6:
             if w[U(at + S_TRY + j)] < w[U(at + S_FREE + j)]:
-                w[U(at + S_TRY + j)] += 1
-                tried += 1
                 break
-            tried -= w[U(at + S_TRY + j)]
-            w[U(at + S_TRY + j)] = 0
             j += 1
         if j == 6:
             break
+        w[U(at + S_TRY + j)] += 1
+        tried = w[U(at + S_TRY + j)]
+        for i in range(j + 1, 6):
+            tried += w[U(at + S_TRY + i)]
+        i = j - 1
+        while i >= 0:  # the slots below: their least counts (an alike slot above bounds them below)
+            nx = w[U(at + S_NXT + i)]
+            c = w[U(at + S_TRY + nx)] if nx >= 0 else 0
+            w[U(at + S_TRY + i)] = c
+            tried += c
+            i -= 1
     return best, action
 
 
