@@ -29,8 +29,7 @@ parameter row after the expert's tables, at the offset in column 0 (``CH_*`` bel
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
-from numba.core import cgutils, types
+from numba.core import types
 from numba.extending import intrinsic
 
 from ..engine.jit import U, hot
@@ -145,62 +144,6 @@ def _float_bits(typingctx, x):
     return sig, codegen
 
 
-def _lanes_codegen(context, builder, spty, wty, sp, row, w, starts, nb, init):
-    """The loop of :func:`_vdot1` and :func:`_vdot2`: for each chain (its first chance's column of
-    row ``row`` of ``sp``, its first G's index in ``w``), four lanes as one <4 x double>, lane i
-    summing term 4k + i for k < nb in order (``fmul`` then ``fadd``, as the scalar sums: the same
-    numbers, four at a time)."""
-    spa = context.make_array(spty)(context, builder, sp)
-    wa = context.make_array(wty)(context, builder, w)
-    v4 = ir.VectorType(ir.DoubleType(), 4)
-    i64 = ir.IntType(64)
-    chains = []
-    for (col, g), lanes in zip(starts, init):
-        p = cgutils.get_item_pointer(context, builder, spty, spa, [row, col])
-        q = cgutils.get_item_pointer(context, builder, wty, wa, [g])
-        v = ir.Constant(v4, [0.0, 0.0, 0.0, 0.0])
-        for i, x in enumerate(lanes):
-            v = builder.insert_element(v, x, ir.Constant(ir.IntType(32), i))
-        chains.append((cgutils.alloca_once_value(builder, v), p, q))
-    with cgutils.for_range(builder, nb) as loop:
-        k = builder.mul(loop.index, ir.Constant(i64, 4))
-        for acc, p, q in chains:
-            h = builder.load(builder.bitcast(builder.gep(p, [k]), v4.as_pointer()), align=8)
-            gv = builder.load(builder.bitcast(builder.gep(q, [k]), v4.as_pointer()), align=8)
-            builder.store(builder.fadd(builder.load(acc), builder.fmul(h, gv)), acc)
-    out = []
-    for acc, _p, _q in chains:
-        v = builder.load(acc)
-        out += [builder.extract_element(v, ir.Constant(ir.IntType(32), i)) for i in range(4)]
-    return out
-
-
-@intrinsic
-def _vdot1(typingctx, sp, row, col, w, g, nb, s0, s1, s2, s3):
-    """(s0 .. s3) with lane i adding sp[row, col + 4k + i] * G[g + 4k + i] for k < nb (G: the
-    floats whose bits w holds)."""
-    sig = types.UniTuple(types.float64, 4)(sp, row, col, w, g, nb, s0, s1, s2, s3)
-
-    def codegen(context, builder, signature, args):
-        out = _lanes_codegen(context, builder, signature.args[0], signature.args[3], args[0], args[1], args[3],
-                             [(args[2], args[4])], args[5], [args[6:10]])
-        return context.make_tuple(builder, signature.return_type, out)
-    return sig, codegen
-
-
-@intrinsic
-def _vdot2(typingctx, sp, row, ca, cb, w, ga, gb, nb):
-    """:func:`_vdot1` of two chains in one loop, from zero lanes: eight lanes (a's then b's)."""
-    sig = types.UniTuple(types.float64, 8)(sp, row, ca, cb, w, ga, gb, nb)
-
-    def codegen(context, builder, signature, args):
-        zero = ir.Constant(ir.DoubleType(), 0.0)
-        out = _lanes_codegen(context, builder, signature.args[0], signature.args[4], args[0], args[1], args[4],
-                             [(args[2], args[5]), (args[3], args[6])], args[7], [[zero] * 4, [zero] * 4])
-        return context.make_tuple(builder, signature.return_type, out)
-    return sig, codegen
-
-
 @hot
 def scratch_words(R, players):
     """The champion's scratch words at the end of the workspace (w[PMEMO] + w[PMEMO_LEN] - these)."""
@@ -305,9 +248,12 @@ def _dot(seat, w, sp, base, T, at, chain):
     s3 = 0.0
     t = max(1, int(sp[U(seat), U(span)]))
     end = min(int(sp[U(seat), U(span + 1)]), w[U(at + S_T)])
-    nb = (end - t) // 4 if end - t >= 4 else 0
-    s0, s1, s2, s3 = _vdot1(sp, np.int64(seat), np.int64(off + t), w, np.int64(g + t), np.int64(nb), s0, s1, s2, s3)
-    t += 4 * nb
+    while t + 4 <= end:
+        s0 += sp[U(seat), U(off + t)] * _as_float(w[U(g + t)])
+        s1 += sp[U(seat), U(off + t + 1)] * _as_float(w[U(g + t + 1)])
+        s2 += sp[U(seat), U(off + t + 2)] * _as_float(w[U(g + t + 2)])
+        s3 += sp[U(seat), U(off + t + 3)] * _as_float(w[U(g + t + 3)])
+        t += 4
     while t < end:
         s0 += sp[U(seat), U(off + t)] * _as_float(w[U(g + t)])
         t += 1
@@ -331,18 +277,40 @@ def _dot2(seat, w, sp, base, T, at, ca, cb, a, b):
     eb = min(int(sp[U(seat), U(spans + 2 * cb + 1)]), cap)
     na = (ea - ta) // 4 if ea - ta >= 4 else 0
     nb = (eb - tb) // 4 if eb - tb >= 4 else 0
-    k = min(na, nb)
-    a0, a1, a2, a3, b0, b1, b2, b3 = _vdot2(sp, np.int64(seat), np.int64(oa + ta), np.int64(ob + tb), w, np.int64(g + ta),
-                                            np.int64(g + tb), np.int64(k))
-    ta += 4 * k
-    tb += 4 * k
-    a0, a1, a2, a3 = _vdot1(sp, np.int64(seat), np.int64(oa + ta), w, np.int64(g + ta), np.int64(na - k), a0, a1, a2, a3)
-    ta += 4 * (na - k)
+    a0 = 0.0
+    a1 = 0.0
+    a2 = 0.0
+    a3 = 0.0
+    b0 = 0.0
+    b1 = 0.0
+    b2 = 0.0
+    b3 = 0.0
+    for _k in range(min(na, nb)):
+        a0 += sp[U(seat), U(oa + ta)] * _as_float(w[U(g + ta)])
+        b0 += sp[U(seat), U(ob + tb)] * _as_float(w[U(g + tb)])
+        a1 += sp[U(seat), U(oa + ta + 1)] * _as_float(w[U(g + ta + 1)])
+        b1 += sp[U(seat), U(ob + tb + 1)] * _as_float(w[U(g + tb + 1)])
+        a2 += sp[U(seat), U(oa + ta + 2)] * _as_float(w[U(g + ta + 2)])
+        b2 += sp[U(seat), U(ob + tb + 2)] * _as_float(w[U(g + tb + 2)])
+        a3 += sp[U(seat), U(oa + ta + 3)] * _as_float(w[U(g + ta + 3)])
+        b3 += sp[U(seat), U(ob + tb + 3)] * _as_float(w[U(g + tb + 3)])
+        ta += 4
+        tb += 4
+    while ta + 4 <= ea:
+        a0 += sp[U(seat), U(oa + ta)] * _as_float(w[U(g + ta)])
+        a1 += sp[U(seat), U(oa + ta + 1)] * _as_float(w[U(g + ta + 1)])
+        a2 += sp[U(seat), U(oa + ta + 2)] * _as_float(w[U(g + ta + 2)])
+        a3 += sp[U(seat), U(oa + ta + 3)] * _as_float(w[U(g + ta + 3)])
+        ta += 4
     while ta < ea:
         a0 += sp[U(seat), U(oa + ta)] * _as_float(w[U(g + ta)])
         ta += 1
-    b0, b1, b2, b3 = _vdot1(sp, np.int64(seat), np.int64(ob + tb), w, np.int64(g + tb), np.int64(nb - k), b0, b1, b2, b3)
-    tb += 4 * (nb - k)
+    while tb + 4 <= eb:
+        b0 += sp[U(seat), U(ob + tb)] * _as_float(w[U(g + tb)])
+        b1 += sp[U(seat), U(ob + tb + 1)] * _as_float(w[U(g + tb + 1)])
+        b2 += sp[U(seat), U(ob + tb + 2)] * _as_float(w[U(g + tb + 2)])
+        b3 += sp[U(seat), U(ob + tb + 3)] * _as_float(w[U(g + tb + 3)])
+        tb += 4
     while tb < eb:
         b0 += sp[U(seat), U(ob + tb)] * _as_float(w[U(g + tb)])
         tb += 1
