@@ -29,8 +29,6 @@ parameter row after the expert's tables, at the offset in column 0 (``CH_*`` bel
 from __future__ import annotations
 
 import numpy as np
-from numba.core import types
-from numba.extending import intrinsic
 
 from ..engine.jit import U, hot
 from ..engine.layout import (
@@ -123,27 +121,6 @@ ONE = 1 << G_BITS
 KEEPS = param_column(PARAMS, "keeps")  # its column of the seat's row
 
 
-@intrinsic
-def _as_float(typingctx, bits):
-    """The float64 whose bits are the int64 ``bits`` (G[t] is kept so in the scratch: the sums
-    read it without converting an integer at each term)."""
-    sig = types.float64(types.int64)
-
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], context.get_value_type(types.float64))
-    return sig, codegen
-
-
-@intrinsic
-def _float_bits(typingctx, x):
-    """The int64 bits of the float64 ``x`` (:func:`_as_float`'s inverse)."""
-    sig = types.int64(types.float64)
-
-    def codegen(context, builder, signature, args):
-        return builder.bitcast(args[0], context.get_value_type(types.int64))
-    return sig, codegen
-
-
 @hot
 def scratch_words(R, players):
     """The champion's scratch words at the end of the workspace (w[PMEMO] + w[PMEMO_LEN] - these)."""
@@ -177,8 +154,7 @@ def _same_state(seat, w, at):
 
 @hot
 def _others_behind(seat, w, sp, base, T, at):
-    """w[at + S_G + t] = G[t] * 2**G_BITS (an integer, kept as the bits of its float:
-    :func:`_as_float`), t < T: the chance that no other seat has finished when
+    """w[at + S_G + t] = G[t] * 2**G_BITS, t < T: the chance that no other seat has finished when
     the seat plays the t-th of its turns from its next one, the product over the others j of P(seat
     j needs more than t of its own turns) (the chains' survival, CH_SURV), up to the first
     turn by which some other seat has finished for sure (its chain's span ends: its tail below
@@ -205,8 +181,6 @@ def _others_behind(seat, w, sp, base, T, at):
         off = surv + chain * T
         for t in range(int(sp[U(seat), U(spans + 2 * chain)]), end):  # before its span the chain is 0
             w[U(g + t)] = np.int64(w[U(g + t)] * sp[U(seat), U(off + t)])
-    for t in range(end):  # G[t] < 2**53: the float is exact
-        w[U(g + t)] = _float_bits(np.float64(w[U(g + t)]))
     w[U(at + S_T)] = end
 
 
@@ -249,13 +223,13 @@ def _dot(seat, w, sp, base, T, at, chain):
     t = max(1, int(sp[U(seat), U(span)]))
     end = min(int(sp[U(seat), U(span + 1)]), w[U(at + S_T)])
     while t + 4 <= end:
-        s0 += sp[U(seat), U(off + t)] * _as_float(w[U(g + t)])
-        s1 += sp[U(seat), U(off + t + 1)] * _as_float(w[U(g + t + 1)])
-        s2 += sp[U(seat), U(off + t + 2)] * _as_float(w[U(g + t + 2)])
-        s3 += sp[U(seat), U(off + t + 3)] * _as_float(w[U(g + t + 3)])
+        s0 += sp[U(seat), U(off + t)] * w[U(g + t)]
+        s1 += sp[U(seat), U(off + t + 1)] * w[U(g + t + 1)]
+        s2 += sp[U(seat), U(off + t + 2)] * w[U(g + t + 2)]
+        s3 += sp[U(seat), U(off + t + 3)] * w[U(g + t + 3)]
         t += 4
     while t < end:
-        s0 += sp[U(seat), U(off + t)] * _as_float(w[U(g + t)])
+        s0 += sp[U(seat), U(off + t)] * w[U(g + t)]
         t += 1
     return ((s0 + s1) + (s2 + s3)) / ONE
 
@@ -286,33 +260,33 @@ def _dot2(seat, w, sp, base, T, at, ca, cb, a, b):
     b2 = 0.0
     b3 = 0.0
     for _k in range(min(na, nb)):
-        a0 += sp[U(seat), U(oa + ta)] * _as_float(w[U(g + ta)])
-        b0 += sp[U(seat), U(ob + tb)] * _as_float(w[U(g + tb)])
-        a1 += sp[U(seat), U(oa + ta + 1)] * _as_float(w[U(g + ta + 1)])
-        b1 += sp[U(seat), U(ob + tb + 1)] * _as_float(w[U(g + tb + 1)])
-        a2 += sp[U(seat), U(oa + ta + 2)] * _as_float(w[U(g + ta + 2)])
-        b2 += sp[U(seat), U(ob + tb + 2)] * _as_float(w[U(g + tb + 2)])
-        a3 += sp[U(seat), U(oa + ta + 3)] * _as_float(w[U(g + ta + 3)])
-        b3 += sp[U(seat), U(ob + tb + 3)] * _as_float(w[U(g + tb + 3)])
+        a0 += sp[U(seat), U(oa + ta)] * w[U(g + ta)]
+        b0 += sp[U(seat), U(ob + tb)] * w[U(g + tb)]
+        a1 += sp[U(seat), U(oa + ta + 1)] * w[U(g + ta + 1)]
+        b1 += sp[U(seat), U(ob + tb + 1)] * w[U(g + tb + 1)]
+        a2 += sp[U(seat), U(oa + ta + 2)] * w[U(g + ta + 2)]
+        b2 += sp[U(seat), U(ob + tb + 2)] * w[U(g + tb + 2)]
+        a3 += sp[U(seat), U(oa + ta + 3)] * w[U(g + ta + 3)]
+        b3 += sp[U(seat), U(ob + tb + 3)] * w[U(g + tb + 3)]
         ta += 4
         tb += 4
     while ta + 4 <= ea:
-        a0 += sp[U(seat), U(oa + ta)] * _as_float(w[U(g + ta)])
-        a1 += sp[U(seat), U(oa + ta + 1)] * _as_float(w[U(g + ta + 1)])
-        a2 += sp[U(seat), U(oa + ta + 2)] * _as_float(w[U(g + ta + 2)])
-        a3 += sp[U(seat), U(oa + ta + 3)] * _as_float(w[U(g + ta + 3)])
+        a0 += sp[U(seat), U(oa + ta)] * w[U(g + ta)]
+        a1 += sp[U(seat), U(oa + ta + 1)] * w[U(g + ta + 1)]
+        a2 += sp[U(seat), U(oa + ta + 2)] * w[U(g + ta + 2)]
+        a3 += sp[U(seat), U(oa + ta + 3)] * w[U(g + ta + 3)]
         ta += 4
     while ta < ea:
-        a0 += sp[U(seat), U(oa + ta)] * _as_float(w[U(g + ta)])
+        a0 += sp[U(seat), U(oa + ta)] * w[U(g + ta)]
         ta += 1
     while tb + 4 <= eb:
-        b0 += sp[U(seat), U(ob + tb)] * _as_float(w[U(g + tb)])
-        b1 += sp[U(seat), U(ob + tb + 1)] * _as_float(w[U(g + tb + 1)])
-        b2 += sp[U(seat), U(ob + tb + 2)] * _as_float(w[U(g + tb + 2)])
-        b3 += sp[U(seat), U(ob + tb + 3)] * _as_float(w[U(g + tb + 3)])
+        b0 += sp[U(seat), U(ob + tb)] * w[U(g + tb)]
+        b1 += sp[U(seat), U(ob + tb + 1)] * w[U(g + tb + 1)]
+        b2 += sp[U(seat), U(ob + tb + 2)] * w[U(g + tb + 2)]
+        b3 += sp[U(seat), U(ob + tb + 3)] * w[U(g + tb + 3)]
         tb += 4
     while tb < eb:
-        b0 += sp[U(seat), U(ob + tb)] * _as_float(w[U(g + tb)])
+        b0 += sp[U(seat), U(ob + tb)] * w[U(g + tb)]
         tb += 1
     w[U(at + S_U + a)] = np.int64((((a0 + a1) + (a2 + a3)) / ONE) * ONE)
     w[U(at + S_U + b)] = np.int64((((b0 + b1) + (b2 + b3)) / ONE) * ONE)
