@@ -617,17 +617,24 @@ def simulate_to_file(
                     except OutputError as err:
                         error = err
             if writer is not None:
-                writer.meta.update(played=played, interrupted=played < games)
-                if error is not None:
-                    raise error  # leaving the writer by an error discards its temporary file
-                if played == 0 and games > 0:
-                    raise _KeepOldFile
+                _label(writer, played, games, error)
     except _KeepOldFile:
         pass
     except OutputError as err:  # the file's close failed (or the error above)
         error = error or err
     frame = pd.concat(parts, ignore_index=True) if parts else None
     return StreamedRun(frame, int(games), played, Path(out) if out is not None else None, error)
+
+
+def _label(writer, played: int, games: int, error) -> None:
+    """Before the writer closes: label the file with the games played, or leave it by raising
+    ``error`` (its temporary file is discarded) or :class:`_KeepOldFile` (no game played: the old
+    file stays)."""
+    writer.meta.update(played=played, interrupted=played < games)
+    if error is not None:
+        raise error
+    if played == 0 and games > 0:
+        raise _KeepOldFile
 
 
 @dataclass
@@ -1051,11 +1058,7 @@ def _stream_to_file(rules: Rules, games: int, seed: int, seating: list[str], wri
                 # games played are written; leaving the writer by it keeps and labels them
                 raise KeyboardInterrupt
             played, error = st["played"], st["error"]
-            writer.meta.update(played=played, interrupted=played < games)
-            if error is not None:
-                raise error  # leaving the writer by an error discards its temporary file
-            if played == 0 and games > 0:
-                raise _KeepOldFile
+            _label(writer, played, games, error)
     except _KeepOldFile:
         pass
     except OutputError as err:  # the file's close failed (or the error above)
