@@ -618,8 +618,8 @@ def simulate_to_file(
                         error = err
             if writer is not None:
                 _label(writer, played, games, error)
-    except _KeepOldFile:
-        pass
+    except _KeepOldFile:  # no game played: leaving the writer by it kept the old file
+        played = 0
     except OutputError as err:  # the file's close failed (or the error above)
         error = error or err
     frame = pd.concat(parts, ignore_index=True) if parts else None
@@ -1059,8 +1059,8 @@ def _stream_to_file(rules: Rules, games: int, seed: int, seating: list[str], wri
                 raise KeyboardInterrupt
             played, error = st["played"], st["error"]
             _label(writer, played, games, error)
-    except _KeepOldFile:
-        pass
+    except _KeepOldFile:  # no game played: leaving the writer by it kept the old file
+        played = 0
     except OutputError as err:  # the file's close failed (or the error above)
         error = error or err
     frame = _summary_counts(sums, P, played) if sums is not None else _summary_frame(parts, P, seating)
