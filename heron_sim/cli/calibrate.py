@@ -35,6 +35,9 @@ def calibrate_cmd(
 
     if lang not in LANGS:
         raise HeronSimError(f"--lang: {lang!r}; allowed: {', '.join(LANGS)}")
+    from ..analysis.targets import load_targets
+
+    load_targets()  # a bad targets file is one error line before minutes of work (the worth's build)
     r = build_rules(mode, rules, set_)
     try:
         doc = calibrate_files(log_files, r, player)
