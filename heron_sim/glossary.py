@@ -44,6 +44,42 @@ PLAYER_WORDS: dict[str, dict[str, tuple[str, str]]] = {
 }
 
 
+#: The mixed-skill tables by id (issue 58 item 1): one player a seat, the seating rotated so that
+#: every player sits in every seat equally often (heron_sim.runner.panel seats them). A family table
+#: is an expert (the parent) with novices; a club table mixes regulars and casual players; a bold
+#: beginner (``reckless``: the novice's skill, rerolls nearly whenever allowed) among regulars; the
+#: champion (the player who plays to win the game) against a regular.
+MIXED_TABLE_PLAYERS: dict[str, tuple[str, ...]] = {
+    "family-3": ("expert", "novice", "novice"),
+    "family-4": ("expert", "novice", "novice", "novice"),
+    "pairs-4": ("expert", "expert", "novice", "novice"),
+    "family-5": ("expert", "novice", "novice", "novice", "novice"),
+    "family-6": ("expert", "expert", "novice", "novice", "novice", "novice"),
+    "family-7": ("expert", "expert", "novice", "novice", "novice", "novice", "novice"),
+    "bold-4": ("reckless", "regular", "regular", "regular"),
+    "club-3": ("regular", "regular", "casual"),
+    "club-4": ("regular", "regular", "casual", "casual"),
+    "club-6": ("expert", "regular", "regular", "casual", "casual", "novice"),
+    "experts-regulars-4": ("expert", "expert", "regular", "regular"),
+    "champion-2": ("champion", "regular"),
+}
+
+
+def counted_players(names, lang: str = "fr") -> str:
+    """One player a seat, counted in words: ``("expert", "novice", "novice")`` -> « 1 expert et 2
+    débutants », "1 expert and 2 novices" (the order of first appearance)."""
+    from collections import Counter
+
+    words = PLAYER_WORDS["fr" if lang == "fr" else "en"]
+    parts = []
+    for name, k in Counter(names).items():
+        one, many = words.get(name.split(":")[0], (name, name))
+        parts.append(f"{k} {one if k == 1 else many}")
+    if len(parts) == 1:
+        return parts[0]
+    return ", ".join(parts[:-1]) + (" et " if lang == "fr" else " and ") + parts[-1]
+
+
 @dataclass(frozen=True)
 class Term:
     """One thing: its French and English word, and the French words refused for it (each a
@@ -91,7 +127,7 @@ TERMS: tuple[Term, ...] = (
 #: A table id of the lab's panels (``casual-4``, ``rungs-2``, ``greedy-2``, ``mix-4-7d8``):
 #: never in a French sentence; :func:`table_words` says the table in words.
 TABLE_ID = re.compile(r"(?<![\w/.-])(?:casual|regular|expert|novice|rungs|mix|greedy|prudent|racer|random|"
-                      r"skill|reckless|family|club)-[2-7](?:-\w+)?(?![\w/.-])")
+                      r"skill|reckless|family|club|pairs|bold|champion|experts-regulars)-[2-7](?:-\w+)?(?![\w/.-])")
 
 _PLAYERS_FR = {"casual": ("joueur occasionnel", "joueurs occasionnels"), "regular": ("habitué", "habitués"),
                "expert": ("expert", "experts"), "novice": ("débutant", "débutants"),
@@ -110,6 +146,8 @@ def table_words(table_id: str, lang: str = "fr") -> str:
     """A panel's table id in words: ``casual-4`` -> « 4 joueurs occasionnels », ``rungs-2`` ->
     « 2 joueurs de tous niveaux », ``mix-4`` -> « 4 robots mêlés », ``skill-2`` -> « un expert
     contre un débutant »; an id it does not know is returned as it is."""
+    if table_id in MIXED_TABLE_PLAYERS:  # a mixed table: its players counted
+        return counted_players(MIXED_TABLE_PLAYERS[table_id], lang)
     m = re.fullmatch(r"(\w+)-(\d)(?:-(\w+))?", table_id)
     if not m:
         return table_id

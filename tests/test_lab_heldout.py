@@ -18,9 +18,21 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 # ---------------------------------------------------------------- the tables
-def test_the_audience_panels_seat_mixed_tables_and_the_default_stays():
-    assert [s.name for s in PANELS["default"]] == ["casual-4", "regular-4", "expert-4", "rungs-2", "rungs-3",
-                                                   "rungs-5", "rungs-6", "rungs-7"]  # shipped studies replay
+def test_the_default_panel_seats_the_tables_people_sit_at_and_the_ladder_s_stays():
+    default = PANELS["default"]
+    assert [s.name for s in PANELS["ladder"]] == ["casual-4", "regular-4", "expert-4", "rungs-2", "rungs-3",
+                                                  "rungs-5", "rungs-6", "rungs-7"]  # the studies of that time replay
+    assert {s.players for s in default} == {2, 3, 4, 5, 6, 7}
+    mixed = [sorted(s.strategies) for s in default if len(s.strategies) == s.players and len(set(s.strategies)) > 1]
+    assert ["expert", "novice", "novice", "novice"] in mixed and ["expert", "expert", "novice", "novice"] in mixed
+    assert ["expert", "novice", "novice"] in mixed and ["expert", "expert", "novice", "novice", "novice", "novice"] in mixed
+    assert any("reckless" in s for s in mixed)  # a bold beginner among regulars
+    assert {s.strategies for s in default if len(set(s.strategies)) == 1} == {("casual",), ("regular",), ("expert",)}
+    sc, _ = parse_panel({"panel": "ladder"}, None, None, "t.toml: ")
+    assert sc == PANELS["ladder"]
+
+
+def test_the_audience_panels_seat_mixed_tables():
     fam = PANELS["family"]
     assert {s.players for s in fam} >= {3, 4, 6}
     assert any(sorted(s.strategies) == ["expert", "expert", "novice", "novice"] for s in fam)
@@ -35,22 +47,27 @@ def test_the_audience_panels_seat_mixed_tables_and_the_default_stays():
 
 
 def test_a_table_is_said_in_words_never_its_id():
-    pairs = next(s for s in HELD_OUT if s.name == "pairs-4")
+    pairs = next(s for s in PANELS["family"] if s.name == "pairs-4")
     assert table_words(pairs, "fr") == "2 experts et 2 débutants"
     assert table_words(pairs, "en") == "2 experts and 2 novices"
     assert table_words(Scenario("x", 4, ("casual",)), "fr") == "4 joueurs occasionnels"
-    bold = next(s for s in HELD_OUT if s.name == "bold-4")
+    bold = next(s for s in PANELS["club"] if s.name == "bold-4")
     assert table_words(bold, "fr") == "1 débutant téméraire et 3 habitués"
-    for s in HELD_OUT:
+    for s in HELD_OUT + DEFAULT_PANEL:
         assert s.name not in table_words(s, "fr") and s.name not in table_words(s, "en")
     assert pairs.describe() == "4 players: 2 experts and 2 novices (seats rotated)"
-    assert DEFAULT_PANEL[3].describe() == "2 players: novice, casual, regular, expert (rotated)"  # as shipped
+    assert PANELS["ladder"][3].describe() == "2 players: novice, casual, regular, expert (rotated)"  # as shipped
+    champ = next(s for s in HELD_OUT if "champion" in s.strategies)
+    assert table_words(champ, "fr") == "1 champion et 1 habitué"
 
 
 def test_the_held_out_tables_leave_out_the_study_s_own():
-    assert held_out_tables(DEFAULT_PANEL) == HELD_OUT
-    assert [s.name for s in held_out_tables(PANELS["family"])] == ["bold-4", "club-6"]
-    assert {s.players for s in HELD_OUT} == {3, 4, 6}
+    assert held_out_tables(DEFAULT_PANEL) == HELD_OUT  # none of them in the default panel
+    assert not any(h.name == sc.name for h in HELD_OUT for sc in DEFAULT_PANEL)
+    assert [s.name for s in held_out_tables(PANELS["club"])] == ["experts-regulars-4", "family-5", "family-7",
+                                                                  "champion-2"]
+    assert held_out_tables(PANELS["ladder"]) == HELD_OUT
+    assert {s.players for s in HELD_OUT} == {2, 3, 4, 5, 6, 7}
 
 
 # ---------------------------------------------------------------- comebacks against the own chance
@@ -85,7 +102,7 @@ def test_comebacks_against_the_own_chance_at_a_family_table_match_the_games():
     from heron_sim.rules import Rules
     from heron_sim.runner.executor import play_rows, split_games
 
-    table = next(s for s in HELD_OUT if s.name == "family-4")
+    table = next(s for s in DEFAULT_PANEL if s.name == "family-4")
     S, spec = _sums(table, 2000)
     rows, seats = [], []
     for b in split_games(spec.scenario_bases[0], table.seatings(), spec.scenario_seed(0), 2000, batch_games=5000):
@@ -268,6 +285,24 @@ direction = "minimize"
 """
 
 
+def test_the_champion_s_table_is_left_out_of_a_check_of_rules_by_guide_and_said_so(tmp_path):
+    """The champion does not play rules by guide yet: a check of such rules drops its table, with a
+    note, and keeps every other held-out table; rules of one set keep it."""
+    from heron_sim.lab.heldout import held_out_data
+    from heron_sim.lab.spec import parse_spec, read_tune_table
+
+    tune = tmp_path / "tune-hx.toml"
+    tune.write_text(TUNE, encoding="utf-8")
+    data = dict(read_tune_table(tune))
+    spec = parse_spec(data, tune)
+    out, notes, tables = held_out_data(data, spec, 5)
+    assert [t.name for t in tables] == [s.name for s in HELD_OUT] and not any("champion" in n for n in notes)
+    out, notes, tables = held_out_data(data, spec, 5, by_guide=True)
+    assert [t.name for t in tables] == [s.name for s in HELD_OUT if "champion" not in s.strategies]
+    assert [sc["name"] for sc in out["scenario"]] == [t.name for t in tables]
+    assert any("champion does not play rules by guide" in n for n in notes)
+
+
 def test_the_held_out_check_names_the_failing_table_in_words(tmp_path):
     """A proposal that gives seat 1 a head start of 30 squares fails at every held-out table,
     decisively even on 400 games; the check says so with the table in words and its figure."""
@@ -287,9 +322,10 @@ def test_the_held_out_check_names_the_failing_table_in_words(tmp_path):
     assert any("dead_turn_rate has no goal" in n for n in res["notes"])  # nothing to hold, not judged
     assert any(x["seat"] == 1 and x["fails"] for x in res["seat_checks"])
     fr, en = verdict_words(res, "fr"), verdict_words(res, "en")
-    assert fr.startswith("ne tient que sur son panel : échoue à la table de 1 expert et 2 débutants (")
-    assert en.startswith("holds on its panel only: fails at 1 expert and 2 novices (")
-    assert "family-3" not in check_text(res, "fr")
+    assert fr.startswith("ne tient que sur son panel : échoue à la table de 2 habitués et 1 joueur occasionnel (")
+    assert en.startswith("holds on its panel only: fails at 2 regulars and 1 casual player (")
+    assert "club-3" not in check_text(res, "fr") and "champion-2" not in check_text(res, "fr")
+    assert res["tables_words"]["champion-2"]["fr"] == "1 champion et 1 habitué"  # the champion was seated
     assert "start_squares" not in check_text(res, "fr")  # the rule in the booklet's words, not its key
     from heron_sim.glossary import check_fr
 
@@ -363,7 +399,7 @@ at_least = "targets"
     assert h["words"]["fr"].startswith(("tient aux tables mises de côté", "ne tient que sur son panel"))
     assert f"Held-out check of `{s['finalists'][0]['id']}`: " + h["words"]["en"] in res["finding"]
     front = (tmp_path / "out" / "front.md").read_text(encoding="utf-8")
-    assert "## The held-out check" in front and "2 experts and 2 novices" in front
+    assert "## The held-out check" in front and "2 experts and 2 regulars" in front
     from heron_sim.lab.outputs import study_answers, study_answers_markdown
 
     root = tmp_path / "results"

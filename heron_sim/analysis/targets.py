@@ -245,6 +245,7 @@ LAB_TARGETS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "first_player_advantage": (("at_most", "at_least", "target"), ("share_margin",)),
     "stuck_3_share": (("at_most",), ("dead_streak_ceiling",)),
     "comeback": (("at_least",), ("comeback_floor",)),
+    "comeback_own": (("at_least",), ("comeback_floor",)),
     "skill_gap": (("at_most", "at_least", "target"), ("skill_gap",)),
 }
 
@@ -259,6 +260,9 @@ def lab_target(metric: str, side: str, players: int, targets: "Targets | None" =
     - ``first_player_advantage``: at most +``share_margin``, at least −``share_margin``, target 0;
     - ``stuck_3_share``: at most ``dead_streak_ceiling``;
     - ``comeback``: at least ``comeback_floor`` × the fair share (the player last at mid-game wins);
+    - ``comeback_own``: at least ``comeback_floor`` (the player last at mid-game's wins against that
+      player's own chance at the table: the same floor at a table of equal players, and one that
+      holds a novice at a family table to a novice's chance);
     - ``skill_gap``: at least / at most the ends of ``skill_gap``, target its middle.
 
     Anything else raises :class:`HeronSimError` naming the metrics and sides that have a target."""
@@ -277,6 +281,8 @@ def lab_target(metric: str, side: str, players: int, targets: "Targets | None" =
         return float(t["dead_streak_ceiling"])
     if metric == "comeback":
         return float(t["comeback_floor"]) / players  # a share of the fair 1 / players
+    if metric == "comeback_own":
+        return float(t["comeback_floor"])  # a share of the player's own chance
     lo, hi = t["skill_gap"]
     return {"at_most": hi, "at_least": lo}.get(side, (lo + hi) / 2)
 

@@ -4,9 +4,11 @@ never saw.
 A study's answer is chosen on its panel. Before it is called a fix, :func:`held_out_check` plays
 it against the study's base rules on fresh games (game indices from :data:`HELD_OUT_FIRST`, past
 every index a study or a replay draws) at the held-out tables
-(:data:`heron_sim.runner.panel.HELD_OUT`: mixed skill at 3, 4 and 6 players — 1 expert and 2
-novices, 1 expert and 3 novices, 2 experts and 2 novices, a bold beginner among 3 regulars, 2
-experts and 4 novices, a club table of six — less any table the study's panel holds), and judges:
+(:data:`heron_sim.runner.panel.HELD_OUT`: mixed skill at 2 to 7 players, none of them in the
+default panel — 2 regulars and 1 casual player, 2 regulars and 2 casual players, 2 experts and 2
+regulars, 1 expert and 4 novices, a club table of six, 2 experts and 5 novices, and the champion
+against a regular (left out where the rules are by guide: the champion does not play them yet) —
+less any table the study's panel holds), and judges:
 
 - **each goal of the study at each held-out table**, as an equivalence test at the designer's
   margin (the goal's tolerance is the larger of the study's goal and the designer's margin for
@@ -20,7 +22,8 @@ experts and 4 novices, a club table of six — less any table the study's panel 
   at least ``comeback_floor`` × the fair share) is read as ``comeback_own`` (that player's wins
   against its own chance: the win rate of its kind of player at that table over all games) at
   least ``comeback_floor``: the same goal at a table of equal players, and one that means
-  something at a family table, where the player last at mid-game is most often the novice;
+  something at a family table, where the player last at mid-game is most often the novice (a
+  study that already reads ``comeback_own``, as the comebacks study does, is checked on it as it is);
 - **every seat's share** against the margin with its interval (:func:`heron_sim.lab.replay.seat_checks`).
 
 The answer: "holds at the held-out tables", or "holds on its panel only: fails at <table in
@@ -52,15 +55,22 @@ def _margin(metric: str, relative: bool, targets) -> float:
     return float(targets[name]) if name else 0.0
 
 
-def held_out_data(data: dict, spec, seed: int, targets=None) -> tuple[dict, list[str], list]:
+def held_out_data(data: dict, spec, seed: int, targets=None, *, by_guide: bool = False
+                  ) -> tuple[dict, list[str], list]:
     """The study's tune table made into the held-out check's: the held-out tables as its panel,
-    each goal at the designer's margin, ``comeback`` read as ``comeback_own``. Returns (table,
-    notes, the tables)."""
+    each goal at the designer's margin, ``comeback`` read as ``comeback_own``. ``by_guide``: the
+    study's rules or its answer's are rules by guide, which the champion does not play yet (its
+    table is left out, with a note). Returns (table, notes, the tables)."""
     from ..analysis.targets import load_targets
     from ..runner.panel import held_out_tables
 
     t = targets if targets is not None else load_targets()
     tables = held_out_tables(spec.panel)
+    notes, objs = [], []
+    if by_guide and any(n.split(":")[0] == "champion" for sc in tables for n in sc.strategies):
+        tables = tuple(sc for sc in tables if not any(n.split(":")[0] == "champion" for n in sc.strategies))
+        notes.append("the champion's table is not checked: the champion does not play rules by guide yet (its "
+                     "worth of positions is that of one set of rules)")
     if not tables:
         raise HeronSimError("held-out check: the study's panel holds every held-out table; nothing is held out")
     counts = {sc.players for sc in tables}
@@ -69,7 +79,6 @@ def held_out_data(data: dict, spec, seed: int, targets=None) -> tuple[dict, list
     for k in ("panel", "players", "seating"):
         out.pop(k, None)
     out["scenario"] = [{"name": sc.name, "players": sc.players, "seating": list(sc.strategies)} for sc in tables]
-    notes, objs = [], []
     base_players = spec.panel[0].players if spec.panel else spec.players
     for raw in data.get("objective", []) or []:
         o = dict(raw)
@@ -144,7 +153,13 @@ def held_out_check(tune_file: str | Path, variant_file: str | Path, *, seed: int
     if spec is None:
         spec = parse_spec(data, path)
     seed = spec.seed if seed is None else seed
-    hdata, notes, tables = held_out_data(data, spec, seed)
+    variant = variant_rules
+    if variant is None and Path(variant_file).is_file():
+        from .replay import check_variant
+
+        variant = check_variant(Path(variant_file), spec.base)
+    by_guide = bool(getattr(spec.base, "guides", ())) or bool(getattr(variant, "guides", ()))
+    hdata, notes, tables = held_out_data(data, spec, seed, by_guide=by_guide)
     hspec = parse_spec(hdata, path)
     log(f"held-out check: {games:,} fresh games a table at {len(tables)} tables the study never saw: "
         + "; ".join(table_words(sc) for sc in tables))

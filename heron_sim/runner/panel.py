@@ -5,16 +5,24 @@ the strategies seated there (rotated over the seats so that every strategy sits 
 equally often, :func:`heron_sim.runner.run.seatings`), optionally in another dice mode than the
 study's. A *panel* is a list of scenarios; the lab aggregates each objective over its panel.
 
-The default Héron panel (issue 28) seats people: the skill ladder's rungs
-(heron_sim.strategies.human: ``novice``, ``casual``, ``regular``, and ``expert`` on top). Four
-casual players, four regular players, four expert players, and the four rungs rotated over the
-seats at 2, 3, 5, 6 and 7 players (the game takes up to 7). A proposal must be fair for
-novices and for experts alike, and no table of the panel is a player nobody is.
+The default Héron panel (issue 58 item 1) seats people at the tables they sit at: players of
+one skill (four casual, four regular, four expert players), families of mixed skill (an expert
+with novices at 3, 4 and 6 players, two experts and two novices), a bold beginner among regulars,
+and the skill ladder's rungs (heron_sim.strategies.human: ``novice``, ``casual``, ``regular``,
+``expert`` on top) in turn at 2, 5 and 7 players. A proposal must hold for novices and for experts
+alike, at the family table as at the club, and no table of the panel is a player nobody is.
 
-    >>> [s.name for s in DEFAULT_PANEL]
+    >>> [s.name for s in DEFAULT_PANEL]  # doctest: +NORMALIZE_WHITESPACE
+    ['casual-4', 'regular-4', 'expert-4', 'family-4', 'pairs-4', 'bold-4', 'family-3', 'family-6',
+     'rungs-2', 'rungs-5', 'rungs-7']
+    >>> FAMILY_4.seatings()[:2]
+    [['expert', 'novice', 'novice', 'novice'], ['novice', 'novice', 'novice', 'expert']]
+
+The ladder's panel (``panel = "ladder"``) is the default panel of issue 28, kept table for table
+so that a study of that time replays its games:
+
+    >>> [s.name for s in LADDER_PANEL]
     ['casual-4', 'regular-4', 'expert-4', 'rungs-2', 'rungs-3', 'rungs-5', 'rungs-6', 'rungs-7']
-    >>> DEFAULT_PANEL[3].seatings()[:2]
-    [['novice', 'casual'], ['casual', 'regular']]
 
 The panel of bots (``panel = "bots"`` in a tune file) is the default panel of issue 17, kept
 table for table so that a study of that time replays its games: four players with the AI mix
@@ -29,7 +37,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..glossary import PLAYER_WORDS  # each player's words, re-exported (the glossary holds them)
+from ..glossary import MIXED_TABLE_PLAYERS, PLAYER_WORDS  # each player's words, re-exported (the glossary holds them)
 
 #: The AI mix: the four standard players, rotated over the seats.
 AI_MIX: tuple[str, ...] = ("greedy", "prudent", "expert", "racer")
@@ -100,7 +108,10 @@ def seating_names(value, where: str = "") -> tuple[str, ...]:
     return tuple(names)
 
 
-DEFAULT_PANEL: tuple[Scenario, ...] = (
+#: The ladder's panel (issue 28; the default panel until issue 58): four casual, four regular and
+#: four expert players, and the ladder's four rungs rotated over the seats at 2, 3, 5, 6 and 7
+#: players, kept table for table (``panel = "ladder"``) so that a study of that time replays.
+LADDER_PANEL: tuple[Scenario, ...] = (
     Scenario("casual-4", 4, ("casual",)),
     Scenario("regular-4", 4, ("regular",)),
     Scenario("expert-4", 4, ("expert",)),
@@ -120,41 +131,42 @@ BOTS_PANEL: tuple[Scenario, ...] = (
 
 
 #: Tables people sit at (issue 58 item 1): players of different skill at one table, one player
-#: per name, the seating rotated so that every player sits in every seat equally often. A family
-#: table is an expert (the parent) with novices; a club table mixes regulars and casual players; a
-#: bold beginner (``reckless``: the novice's skill, rerolls nearly whenever allowed) among regulars.
-#: (There is no champion among the players: ``expert`` is the top of the ladder.)
-MIXED_TABLES: dict[str, "Scenario"] = {}
+#: per name, the seating rotated so that every player sits in every seat equally often — the
+#: tables of :data:`heron_sim.glossary.MIXED_TABLE_PLAYERS`, declared there once with their words.
+MIXED_TABLES: dict[str, Scenario] = {name: Scenario(name, len(names), names)
+                                     for name, names in MIXED_TABLE_PLAYERS.items()}
+FAMILY_3, FAMILY_4, PAIRS_4, FAMILY_5, FAMILY_6, FAMILY_7 = (
+    MIXED_TABLES[n] for n in ("family-3", "family-4", "pairs-4", "family-5", "family-6", "family-7"))
+BOLD_4, CLUB_3, CLUB_4, CLUB_6 = (MIXED_TABLES[n] for n in ("bold-4", "club-3", "club-4", "club-6"))
+EXPERTS_REGULARS_4, CHAMPION_2 = MIXED_TABLES["experts-regulars-4"], MIXED_TABLES["champion-2"]
 
-
-def _mixed(name: str, *names: str) -> "Scenario":
-    sc = Scenario(name, len(names), tuple(names))
-    MIXED_TABLES[name] = sc
-    return sc
-
-
-FAMILY_3 = _mixed("family-3", "expert", "novice", "novice")
-FAMILY_4 = _mixed("family-4", "expert", "novice", "novice", "novice")
-PAIRS_4 = _mixed("pairs-4", "expert", "expert", "novice", "novice")
-FAMILY_6 = _mixed("family-6", "expert", "expert", "novice", "novice", "novice", "novice")
-BOLD_4 = _mixed("bold-4", "reckless", "regular", "regular", "regular")
-CLUB_3 = _mixed("club-3", "regular", "regular", "casual")
-CLUB_4 = _mixed("club-4", "regular", "regular", "casual", "casual")
-CLUB_6 = _mixed("club-6", "expert", "regular", "regular", "casual", "casual", "novice")
-EXPERTS_REGULARS_4 = _mixed("experts-regulars-4", "expert", "expert", "regular", "regular")
+#: The default Héron panel (issue 58 item 1): the tables people sit at — players of one skill at
+#: 4 (casual, regular, expert), the family tables (1 expert and 3 novices, 2 experts and 2 novices
+#: at 4; 1 expert and 2 novices at 3; 2 experts and 4 novices at 6), a bold beginner among three
+#: regulars, and the ladder's four rungs in turn at 2, 5 and 7 players: every count 2 to 7.
+DEFAULT_PANEL: tuple[Scenario, ...] = (
+    Scenario("casual-4", 4, ("casual",)),
+    Scenario("regular-4", 4, ("regular",)),
+    Scenario("expert-4", 4, ("expert",)),
+    FAMILY_4, PAIRS_4, BOLD_4, FAMILY_3, FAMILY_6,
+    *(Scenario(f"rungs-{p}", p, LADDER) for p in (2, 5, 7)),
+)
 
 #: Panels by the designer's audience (``panel = "family"``, ``"club"``, ``"expert"``): the tables
-#: the game will be played at. The default panel stays the ladder's (every shipped study replays).
+#: the game will be played at.
 FAMILY_PANEL: tuple[Scenario, ...] = (Scenario("casual-4", 4, ("casual",)), FAMILY_3, FAMILY_4, PAIRS_4, FAMILY_6)
 CLUB_PANEL: tuple[Scenario, ...] = (Scenario("regular-4", 4, ("regular",)), CLUB_3, CLUB_4, BOLD_4, CLUB_6)
 EXPERT_PANEL: tuple[Scenario, ...] = (Scenario("expert-2", 2, ("expert",)), Scenario("expert-3", 3, ("expert",)),
                                       Scenario("expert-4", 4, ("expert",)), Scenario("expert-6", 6, ("expert",)),
                                       EXPERTS_REGULARS_4)
 
-#: The held-out tables of the check before "fix" (issue 58 item 2): mixed skill at 3, 4 and 6
-#: players, none of them in a shipped study's panel. A table the study's panel already holds (the
-#: same count and the same players) is left out of its check (:func:`held_out_tables`).
-HELD_OUT: tuple[Scenario, ...] = (FAMILY_3, FAMILY_4, PAIRS_4, BOLD_4, FAMILY_6, CLUB_6)
+#: The held-out tables of the check before "fix" (issue 58 item 2): mixed skill at 2 to 7 players,
+#: none of them in the default panel — club tables at 3, 4 and 6, 2 experts and 2 regulars, the
+#: family tables at 5 and 7, and the champion against a regular (the strongest player there is,
+#: seated where its worth of positions is built for two rules sets only: the study's and its
+#: answer's). A table the study's panel already holds (the same count and the same players) is left
+#: out of its check (:func:`held_out_tables`).
+HELD_OUT: tuple[Scenario, ...] = (CLUB_3, CLUB_4, EXPERTS_REGULARS_4, FAMILY_5, CLUB_6, FAMILY_7, CHAMPION_2)
 
 
 def _same_table(a: "Scenario", b: "Scenario") -> bool:
@@ -181,7 +193,7 @@ def table_words(sc: "Scenario", lang: str = "en") -> str:
     """A table in a designer's words, never its id: "1 expert and 3 novices", « 2 experts et 2
     débutants », "4 casual players", « 4 joueurs occasionnels »; a rotation of more names than
     seats (the ladder's rungs): "5 players: novice, casual, regular, expert in turn"."""
-    from collections import Counter
+    from ..glossary import counted_players
 
     if lang not in ("en", "fr"):
         from ..errors import HeronSimError
@@ -192,9 +204,7 @@ def table_words(sc: "Scenario", lang: str = "en") -> str:
     if len(set(names)) == 1:
         return player_words(names[0], sc.players, lang) + mode
     if len(names) == sc.players:
-        parts = [player_words(n, k, lang) for n, k in Counter(names).items()]
-        sep = " et " if lang == "fr" else " and "
-        return (", ".join(parts[:-1]) + sep + parts[-1]) + mode
+        return counted_players(names, lang) + mode
     one = [PLAYER_WORDS[lang].get(n.split(":")[0], (n, n))[0] for n in dict.fromkeys(names)]
     return ({"fr": f"{sc.players} joueurs : {', '.join(one)} à tour de rôle",
              "en": f"{sc.players} players: {', '.join(one)} in turn"}[lang]) + mode
@@ -205,8 +215,8 @@ def table_words(sc: "Scenario", lang: str = "en") -> str:
 SKILL_SCENARIO = Scenario("skill-2", 2, ("expert", "novice"), None, "skill")
 
 #: The panels a tune file names (``panel = "..."``).
-PANELS: dict[str, tuple[Scenario, ...]] = {"default": DEFAULT_PANEL, "bots": BOTS_PANEL, "family": FAMILY_PANEL,
-                                           "club": CLUB_PANEL, "expert": EXPERT_PANEL}
+PANELS: dict[str, tuple[Scenario, ...]] = {"default": DEFAULT_PANEL, "ladder": LADDER_PANEL, "bots": BOTS_PANEL,
+                                           "family": FAMILY_PANEL, "club": CLUB_PANEL, "expert": EXPERT_PANEL}
 
 #: How an objective's per-scenario losses become the study's one loss.
 AGGREGATES = ("worst", "mean")
