@@ -41,8 +41,10 @@ def test_a_file_without_scenarios_is_a_panel_of_one():
 
 
 def test_the_default_panel_seats_people_at_every_player_count():
-    """Issue 28: the default panel seats the ladder's rungs only (no bot nobody is), a table of
-    each of casual, regular and expert at 4 players, and every rung rotated at 2, 3, 5, 6 and 7."""
+    """Issue 58 item 1: the default panel seats people only (the ladder's rungs and the bold
+    beginner: no bot nobody is), at every count 2 to 7: a table of each of casual, regular and
+    expert at 4 players, mixed tables where every player sits in every seat, and every rung
+    rotated at 2, 5 and 7."""
     from heron_sim.strategies.human import RUNGS
 
     assert LADDER[-1] == "expert" and set(LADDER[:-1]) == set(RUNGS)
@@ -50,15 +52,18 @@ def test_the_default_panel_seats_people_at_every_player_count():
     assert s.panel == DEFAULT_PANEL and s.aggregate == "worst"
     assert [b.players for b in s.scenario_bases] == [sc.players for sc in DEFAULT_PANEL]
     seated = {n for sc in DEFAULT_PANEL for seating in sc.seatings() for n in seating}
-    assert seated == set(LADDER)
+    assert seated == set(LADDER) | {"reckless"}
     alone = {sc.strategies for sc in DEFAULT_PANEL if sc.players == 4 and len(set(sc.strategies)) == 1}
     assert alone >= {("casual",), ("regular",), ("expert",)}
-    mixed = {sc.players: sc for sc in DEFAULT_PANEL if len(set(sc.strategies)) > 1}
-    assert sorted(mixed) == [2, 3, 5, 6, 7]
-    for p, sc in mixed.items():
-        # every rung sits in every seat, in some seating of the rotation
-        for seat in range(p):
-            assert {x[seat] for x in sc.seatings()} == set(LADDER), (p, seat)
+    assert {sc.players for sc in DEFAULT_PANEL} == {2, 3, 4, 5, 6, 7}
+    rungs = {sc.players: sc for sc in DEFAULT_PANEL if sc.strategies == LADDER}
+    assert sorted(rungs) == [2, 5, 7]
+    for sc in DEFAULT_PANEL:
+        if len(set(sc.strategies)) == 1:
+            continue
+        # every player sits in every seat, in some seating of the rotation
+        for seat in range(sc.players):
+            assert {x[seat] for x in sc.seatings()} == set(sc.strategies), (sc.name, seat)
     assert len({sc.name for sc in DEFAULT_PANEL}) == len(DEFAULT_PANEL)
 
 
@@ -74,7 +79,7 @@ def test_the_bots_panel_is_the_old_default_table_for_table():
 
 
 def test_the_precision_of_a_study_reads_every_table_of_the_default_panel():
-    """--precision plays on until the widest win-rate half-width of *every* table (8, the
+    """--precision plays on until the widest win-rate half-width of *every* table (11, the
     7-player one included, each at its own player count) is that narrow."""
     from heron_sim.animals import NAMES
     from heron_sim.lab.evaluate import max_rate_halfwidth
@@ -83,7 +88,7 @@ def test_the_precision_of_a_study_reads_every_table_of_the_default_panel():
 
     s = spec_of(panel="default")
     Ps = players_of(s)
-    assert Ps == [4, 4, 4, 2, 3, 5, 6, 7]
+    assert Ps == [sc.players for sc in DEFAULT_PANEL] == [4, 4, 4, 4, 4, 4, 3, 6, 2, 5, 7]
     S = np.zeros((len(Ps), K), dtype=np.int64)
     for i, P in enumerate(Ps):
         n = 10_000 if i < len(Ps) - 1 else 1_000  # the last table (7 players) played fewer games
@@ -113,7 +118,7 @@ def test_default_panel_and_scenarios():
     ({"panel": "default", "scenario": [{"players": 2}]}, "not both"),
     ({"panel": "default", "players": 4}, "default panel sets its own tables"),
     ({"panel": "bots", "seating": "greedy"}, "bots panel sets its own tables"),
-    ({"panel": 3}, "panel: 3; allowed: \"default\", \"bots\""),
+    ({"panel": 3}, "panel: 3; allowed: \"default\", \"ladder\", \"bots\""),
     ({"scenario": [{"players": 9}]}, r"scenario\[0\].players: 9"),
     ({"scenario": [{"players": 3, "seating": "nobody"}]}, r"scenario\[0\].seating"),
     ({"scenario": [{"players": 3, "mode": "9d9"}]}, r"scenario\[0\].mode"),

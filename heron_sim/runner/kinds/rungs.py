@@ -286,7 +286,8 @@ def rungs_row(facts: dict) -> Row | None:
         said.append("not settled by these games for " + ", ".join(open_))
     action = ("The first player's edge is " + "; ".join(said) + " (Holm over the rungs). "
               "A rule change must hold at every rung: the lab's default panel judges a proposal on casual, regular "
-              "and expert tables and on the rungs mixed at 2, 3, 5, 6 and 7 players (heron-sim tune).")
+              "and expert tables, at family tables of mixed skill and on the rungs mixed at 2, 5 and 7 players "
+              "(heron-sim tune).")
     fl = floor.get(worst)
     sure = ("" if not fl else
             f"largest spread ({worst}) against a perfectly fair game's at the same n (95th percentile "
