@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import tomllib
 
+import numpy as np
 import pytest
 
 from heron_sim.errors import HeronSimError
@@ -157,6 +158,30 @@ def test_maximise_goals_read_the_other_way():
     # loss = -value: a skill gap of at least 0.7 is met when the loss is at most -0.7
     assert goal_decision(-0.75, -0.77, -0.73, 0.7, "maximize", 500)["decision"] == "passes"
     assert goal_decision(-0.65, -0.67, -0.63, 0.7, "maximize", 500)["decision"] == "fails (decisive)"
+
+
+def test_a_goal_shown_met_by_every_replicate_is_not_refused_by_holm():
+    """A one-sided goal (at least the floor) whose loss, clipped at 0, is 0 in every bootstrap
+    replicate: the interval [0, 0] passes, and its p is the bootstrap's (1 / 1001), not the 0.5
+    the normal approximation reads off a nil half-width (the comebacks study of 2026-12-08 was
+    "met with 95 % confidence, but not after Holm's correction" for that reason alone)."""
+    from heron_sim.lab.study import past_goal
+
+    reps = np.zeros(1000)
+    past = past_goal(reps, 0.0, "at_least")
+    assert past == [0, 1000]
+    d = goal_decision(0.0, 0.0, 0.0, 0.0, "at_least", 160000, past)
+    assert d["decision"] == "passes" and d["p"] == pytest.approx(1 / 1001)
+    assert goal_decision(0.0, 0.0, 0.0, 0.0, "at_least", 160000)["p"] == 0.5  # without the replicates: as before
+    out = [entry("a", 1, 0.0, 0.0, 0.0), entry("b", 1, 0.004, 0.002, 0.008)]
+    out[0]["objectives"][0]["p_goal"] = d["p"]
+    out[1]["objectives"][0]["p_goal"] = goal_decision(0.004, 0.002, 0.008, 0.01, "minimize", 1000)["p"]
+    holm_over_family(out)
+    assert out[0]["objectives"][0]["goal_met_holm"] is True
+    # replicates past the goal count against it: 30 of 1000 past it gives p = 31 / 1001
+    reps[:30] = 0.02
+    assert goal_decision(0.0, 0.0, 0.0, 0.0, "at_least", 1000, past_goal(reps, 0.0, "at_least"))["p"] == \
+        pytest.approx(31 / 1001)
 
 
 def test_holm_over_the_finalists_goal_tests():

@@ -492,7 +492,20 @@ def _q(x, qs=(0.025, 0.975)):
     return tuple(float(v) for v in np.quantile(x, qs)) if x.size >= 10 else (math.nan, math.nan)
 
 
-def goal_decision(lv: float, lo: float, hi: float, goal: float, direction: str, games: int) -> dict:
+def past_goal(reps, goal: float | None, direction: str) -> list[int] | None:
+    """How many of a loss's bootstrap replicates ``reps`` lie past its goal, and how many are
+    finite: ``[past, n]`` (None without a goal), for :func:`goal_decision`'s p where the normal
+    approximation has no width to read."""
+    if goal is None:
+        return None
+    g = -goal if direction == "maximize" else goal
+    x = _shown(reps)
+    x = x[np.isfinite(x)]
+    return [int(np.sum(x > g)), int(x.size)]
+
+
+def goal_decision(lv: float, lo: float, hi: float, goal: float, direction: str, games: int,
+                  past: list[int] | None = None) -> dict:
     """Whether a variant's loss meets its goal, as an equivalence test reads it (issue 30 item 5).
 
     ``passes``: the upper bound of the 95 % interval lies within the goal; ``fails (decisive)``:
@@ -502,15 +515,22 @@ def goal_decision(lv: float, lo: float, hi: float, goal: float, direction: str, 
     would (``goal = "targets"`` or a number); ``likely fails (not decisive)``: the estimate misses, the
     interval reaches back. ``games_needed``: the games a table that would decide it if the
     estimate held (the half-width shrinks as 1/sqrt(games)); ``p``: the one-sided p-value of
-    "the goal is not met" (normal approximation from the upper half-width), for Holm."""
+    "the goal is not met" (normal approximation from the upper half-width), for Holm. Where the
+    upper half-width is nil — a one-sided goal's loss, clipped at 0, whose every replicate shows no
+    excess — the normal approximation has nothing to read (it gave 0.5, so Holm refused a goal the
+    interval had shown met); ``past`` (:func:`past_goal`: the replicates past the goal, of how
+    many) then gives the bootstrap's one-sided p, (past + 1) / (n + 1)."""
     from scipy.stats import norm
 
     g = -goal if direction == "maximize" else goal  # losses are minimised: met when loss <= g
     d = goal_test(lv, lo, hi, g, games)
     if d["decision"] == "undecided (no interval)":
         return {**d, "p": 1.0}
-    se = max(hi - lv, 1e-12) / 1.959963984540054
-    p = float(norm.sf((g - lv) / se))
+    if hi - lv <= 0 and past is not None and past[1] > 0:
+        p = (past[0] + 1) / (past[1] + 1)
+    else:
+        se = max(hi - lv, 1e-12) / 1.959963984540054
+        p = float(norm.sf((g - lv) / se))
     if d["decision"] in ("passes", "fails (decisive)"):
         return {**d, "games_needed": games, "p": p}  # decided at the games played
     if d["decision"] == "undecided (underpowered)" and g == 0 and lv == 0 and direction in ("at_most", "at_least"):
@@ -666,10 +686,11 @@ def base_evidence(spec: TuneSpec, last: dict) -> dict:
         def figures(view):
             b, br, r_, rr = view(bS), view(bR), view(rS), view(rR)
             lv = float(loss(o, b, b, r_, spec))
-            lo, hi = _q(_shown(loss(o, br, br, rr, spec)))
+            reps = loss(o, br, br, rr, spec)
+            lo, hi = _q(_shown(reps))
             if math.isfinite(lo):
                 lo, hi = min(lo, lv), max(hi, lv)
-            return {"loss": lv, "loss_low": lo, "loss_high": hi}
+            return {"loss": lv, "loss_low": lo, "loss_high": hi, "past_goal": past_goal(reps, o.goal, o.direction)}
 
         fig, used = _narrower(figures, last, "loss_low", "loss_high")
         lv, lo, hi = fig["loss"], fig["loss_low"], fig["loss_high"]
@@ -679,7 +700,8 @@ def base_evidence(spec: TuneSpec, last: dict) -> dict:
                 met, met_sure = bool(-lv >= o.goal), bool(math.isfinite(hi) and -hi >= o.goal)
             else:
                 met, met_sure = bool(lv <= o.goal), bool(math.isfinite(hi) and hi <= o.goal)
-        dec = goal_decision(lv, lo, hi, o.goal, o.direction, last["games"]) if o.goal is not None else {}
+        dec = goal_decision(lv, lo, hi, o.goal, o.direction, last["games"],
+                            fig.get("past_goal")) if o.goal is not None else {}
         objs.append({"metric": o.metric, "objective": o.describe(), "loss": float(_shown(lv)), "loss_low": lo,
                      "loss_high": hi, "goal": o.goal, "goal_met": met, "goal_met_95": met_sure,
                      "decision": dec.get("decision"), "games_needed": dec.get("games_needed"), **used})
@@ -731,13 +753,15 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
                 s_, r_, b_, br_, rs_, rr_ = (view(x) for x in (S, R, bS, bR, rS, rR))
                 lb = float(loss(o, b_, b_, rs_, spec))
                 lv = float(loss(o, s_, b_, rs_, spec))
-                lo, hi = _q(_shown(loss(o, r_, br_, rr_, spec)) - _shown(loss(o, br_, br_, rr_, spec)))
-                llo, lhi = _q(_shown(loss(o, r_, br_, rr_, spec)))
+                reps = loss(o, r_, br_, rr_, spec)
+                lo, hi = _q(_shown(reps) - _shown(loss(o, br_, br_, rr_, spec)))
+                llo, lhi = _q(_shown(reps))
                 # The bootstrap of a maximum (the worst table, an absolute distance) is biased
                 # upward: the interval is widened to contain its own estimate.
                 if math.isfinite(llo):
                     llo, lhi = min(llo, lv), max(lhi, lv)
-                return {"base_loss": lb, "loss": lv, "low": lo, "high": hi, "loss_low": llo, "loss_high": lhi}
+                return {"base_loss": lb, "loss": lv, "low": lo, "high": hi, "loss_low": llo, "loss_high": lhi,
+                        "past_goal": past_goal(reps, o.goal, o.direction)}
 
             fig, used = _narrower(figures, last, "loss_low", "loss_high")
             lb, lv, lo, hi, llo, lhi = (fig[k] for k in ("base_loss", "loss", "low", "high", "loss_low", "loss_high"))
@@ -752,7 +776,7 @@ def evidence(spec: TuneSpec, finalists: list[Candidate], last: dict) -> list[dic
                 else:
                     met = bool(lv <= o.goal)
                     met_sure = bool(lhi <= o.goal) if math.isfinite(lhi) else False
-                d = goal_decision(lv, llo, lhi, o.goal, o.direction, last["games"])
+                d = goal_decision(lv, llo, lhi, o.goal, o.direction, last["games"], fig.get("past_goal"))
                 decision = {"decision": d["decision"], "games_needed": d["games_needed"], "p_goal": d["p"]}
             scen = []
             for i in tables_of(spec, o):  # each table on the figures used (plain or adjusted)
