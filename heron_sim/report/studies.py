@@ -22,6 +22,7 @@ from pathlib import Path
 STUDIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("guides", "The guides: every guide's win rate when dealt within the margin of the fair share",
      ("q-guide-balance", "q-rungs", "q-powers")),
+    ("serpent", "One guide: the Serpent's holder within the margin of the fair share", ("q-guide-balance",)),
     ("length", "The length at every player count 2–7", ("q-length",)),
     ("first-player", "The first player, at every player count 2–7", ("q-first-player",)),
     ("comebacks", "Comebacks: the player last at mid-game", ("q-decisiveness",)),
