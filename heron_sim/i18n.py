@@ -229,14 +229,27 @@ def _pieces(text: str) -> list[tuple[str, str]]:
 
 
 #: The game's and the report's words a sentence may hold in any combination, each a slot of a
-#: general entry (``{g0}``: a guide, ``{k0}``: rungs of the skill ladder, ``{r0}``: a reading,
+#: general entry (``{g0}``: a guide, ``{k0}``: rungs of the skill ladder, ``{m0}``: a mixed
+#: table's players, « 1 expert et 3 débutants », ``{r0}``: a reading,
 #: ``{s0}``: an order of strategies, ``{v0}``: verdict numbers, ``{f0}``: a file): the
 #: catalogue's entry of the sentence with its own words is tried first, then the general one.
 _RUNGS = {"novice": "débutants", "casual": "occasionnels", "regular": "habitués", "expert": "experts",
           "champion": "champions"}
 _STRATEGIES = {"greedy": "gourmand", "prudent": "prudent", "expert": "expert", "racer": "coureur", "random": "hasard"}
 _READINGS = ("real, possibly relevant", "real and relevant", "real but small", "negligible", "uncertain")
+def _mixed_tables() -> dict[str, str]:
+    """The mixed-skill tables in words, English to French (heron_sim.glossary.MIXED_TABLE_PLAYERS:
+    "1 expert and 3 novices" -> « 1 expert et 3 débutants »)."""
+    from .glossary import MIXED_TABLE_PLAYERS, counted_players
+
+    return {counted_players(n, "en"): counted_players(n, "fr") for n in MIXED_TABLE_PLAYERS.values()}
+
+
+_MIXED = _mixed_tables()
 _WORDS = (
+    # a mixed table's players (``{m0}``), before the rungs' words it holds
+    ("m", re.compile("|".join(map(re.escape, sorted(_MIXED, key=len, reverse=True)))),
+     lambda w, lang: _MIXED[w] if lang == "fr" else w),
     ("r", re.compile("|".join(map(re.escape, _READINGS))), lambda w, lang: gettext(w, lang)),
     ("s", re.compile(r"\b(?:racer|expert|greedy|prudent|random)(?: > (?:racer|expert|greedy|prudent|random))+\b"),
      lambda w, lang: " > ".join(_STRATEGIES[x] for x in w.split(" > "))),

@@ -603,11 +603,17 @@ def _people_minutes(facts: dict[str, Fact]):
 
 def people_words(sc) -> str:
     """A table of people in the rungs' own words, never its id: "4 casual players", "5 players
-    (novice, casual, regular, expert in turn)" (the rungs are a slot the French catalogue fills,
-    heron_sim.i18n: « 4 joueurs occasionnels »)."""
+    (novice, casual, regular, expert in turn)", "1 expert and 3 novices" (the rungs and a mixed
+    table's players are slots the French catalogue fills, heron_sim.i18n: « 4 joueurs
+    occasionnels », « 1 expert et 3 débutants »)."""
+    from ...glossary import counted_players
+
     names = list(dict.fromkeys(sc.strategies))
-    return (f"{sc.players} {names[0]} players" if len(names) == 1 else
-            f"{sc.players} players ({', '.join(names)} in turn)")
+    if len(names) == 1:
+        return f"{sc.players} {names[0]} players"
+    if len(sc.strategies) == sc.players:  # a mixed table, one player a seat: "1 expert and 3 novices"
+        return counted_players(sc.strategies, "en")
+    return f"{sc.players} players ({', '.join(names)} in turn)"
 
 
 def comeback_problem(facts: dict[str, Fact]) -> list[Problem]:
