@@ -127,6 +127,21 @@ def test_what_to_change_is_each_problems_study(rendered):
             assert 'href="#change-' in li, li[:120]
 
 
+def test_two_studies_of_one_problem_are_two_links_that_read_differently(rendered):
+    """A problem two studies answer (the guides: the spread, and one guide's holder) links each by
+    its study's words, never twice "what to change" (HTML and Markdown, both languages)."""
+    two = [c for c in {a for _, _, anchors in STUDIES for a in anchors}
+           if sum(c in anchors for _, _, anchors in STUDIES) > 1]
+    assert two  # the guides' problem has two studies
+    for name in ("report.en.html", "report.html"):
+        verdict = (rendered / name).read_text(encoding="utf-8").split('<section id="verdict">')[1].split("</section>")[0]
+        for li in re.findall(r"<li>(.*?)</li>", verdict, re.S):
+            words = re.findall(r'<a href="#change-[^"]+">(.*?)</a>', li)
+            assert len(words) == len(set(words)), (name, words)
+    md = (rendered / "report.en.md").read_text(encoding="utf-8")
+    assert "[what to change: the Serpent's holder within the margin of the fair share](#change-serpent)" in md
+
+
 def test_every_study_is_declared():
     """Each problem's study has its tune file in experiments/, valid; the declared-only ones
     (length, comebacks) carry goals read from the designer's targets."""

@@ -540,6 +540,14 @@ def _kit_line(out_dir: Path | None, w, md: bool) -> dict | None:
             "link": w.text(KIT_TEXTS[2])}
 
 
+def _change_link(c, studies, t, tr) -> str:
+    """A problem's link to one of its studies: "what to change", named by the study's problem
+    where the problem has several ("what to change: the Serpent's holder within the margin …"),
+    so that two links never read the same."""
+    return t("what to change") if len(studies) <= 1 else \
+        t("what to change: {study}", study=tr(c.problem.split(": ")[-1]))
+
+
 def _brief_html(meta, title, rows, judged, changes, games, lang: str = "en", default: str = "en", missing=None,
                 facts: dict | None = None, rulebook: dict | None = None, out_dir: Path | None = None) -> str:
     """The designer's brief: the first screen (one line per problem, its change beside it), the
@@ -618,7 +626,8 @@ def _brief_markdown(meta, title, rows, judged, changes, games, lang: str = "en",
                     "What is wrong with the game, largest first ({basis}):", basis=tr(verdict_basis())), ""]
     parts += [f"{i}. **{tr(p.what)}** — {tr(p.figure)} {t('({size} × its margin)', size=w.num(p.size))}"
               + (f" — {tr(p.assumed)}" if p.assumed else "")
-              + "".join(f" · [{t('what to change')}](#{c.slug})" for c in getattr(p, "studies", []))
+              + "".join(f" · [{_change_link(c, getattr(p, 'studies', []), t, tr)}](#{c.slug})"
+                        for c in getattr(p, "studies", []))
               + f" · [{t('details')}]({annex}#{p.anchor})"
               for i, p in enumerate(wrong, 1)] or [t("Nothing is beyond its margin.")]
     for head, probs in (("Fine:", fine), ("Not settled:", open_)):
@@ -643,8 +652,7 @@ def _brief_markdown(meta, title, rows, judged, changes, games, lang: str = "en",
         parts += [f'<a id="{r.slug}"></a>', "", f"### {tr(r.question)} ({t('test plan') if r.plan else t('balance')})", "",
                   tr(brief_words(r.answer)), "",
                   f"{tr(r.figure)} — {tr(brief_words(r.sure))}"
-                  + "".join(" · [" + (t("what to change") if len(studies) <= 1 else
-                                      t("what to change: {study}", study=tr(c.problem.split(": ")[-1]))) + f"](#{c.slug})"
+                  + "".join(" · [" + _change_link(c, studies, t, tr) + f"](#{c.slug})"
                             for c in studies)
                   + f" · [{t('details in the annex')}]({annex}#{r.slug})", ""]
     parts += [f"## {t('How to read “how sure”')}", ""] + [f"- **{t(k)}**: {t(v)}" for k, v in READINGS.items()]
