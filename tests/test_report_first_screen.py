@@ -112,6 +112,30 @@ def test_one_line_per_problem_with_its_change_beside_it(lang):
             assert "=" not in ln.change and not TABLE_ID.search(text), text
 
 
+@pytest.mark.parametrize("lang", ["fr", "en"])
+def test_a_second_study_s_fix_of_the_same_problem_follows_the_first_s_answer(lang):
+    """The guides' line: the spread's study proposes no change, a study of one guide's holder a
+    fix that holds at the tables set aside — both on the line, the fix with its own tables; a
+    second study that proposes no fix adds nothing."""
+    judged, changes, facts = fixtures()
+    serpent = {"fr": "Le Serpent ne peut annuler qu'un recul d'au plus 4 cases", "en": "Snake cancels at most 4"}
+    changes.append(Change("serpent", "One guide: the Serpent's holder within the margin of the fair share",
+                          ("q-guide-balance",), "fix", "Smallest change that passes: variant L4 (…).",
+                          slots={"variant": {"en": "variant L4", "fr": "la variante L4"}, "rules": serpent},
+                          rulings_meet=False, held_out=changes[2].held_out))
+    guides = first_screen(judged, changes, facts, Words(lang))[0]
+    assert guides.study == "change-guides" and guides.change.startswith(CHANGE_WORDS[lang][1])
+    assert serpent[lang] in guides.change and "L4" in guides.change
+    assert ("pour le joueur qui a le Guide Serpent dans la marge de sa part équitable\u00a0: Changement proposé"
+            if lang == "fr" else "for the Serpent's holder within the margin of the fair share: Proposed change") \
+        in guides.change
+    assert ("tient aux 2 tables mises de côté" if lang == "fr" else "holds at the 2 tables set aside") in guides.holds
+    if lang == "fr":
+        assert not check_fr(guides.change + " — " + guides.holds)
+    changes[-1].state = "no fix"
+    assert "L4" not in first_screen(judged, changes, facts, Words(lang))[0].change
+
+
 def test_no_change_needed_and_keep_the_rulings():
     judged, changes, facts = fixtures()
     changes[0].state, changes[1].state = "no change needed", "keep the rulings"

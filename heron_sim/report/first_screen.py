@@ -9,7 +9,9 @@ problem no study answers its own. Each line says, in the page's language:
 - the problem with its figure and 95 % interval, each figure a fact of ``results/findings.json``
   (:attr:`Line.facts`);
 - the change the study proposes, in the booklet's words (never a rule's key), or that none is
-  proposed (none of the changes tried passes, the rulings already meet every goal, no study);
+  proposed (none of the changes tried passes, the rulings already meet every goal, no study),
+  and the fix of any other study of the same problem after it (the guides' spread and one
+  guide's holder);
 - where it holds: at the tables its held-out check played (the tables in words, « 2 experts et 2
   débutants »), on its panel only, or not checked yet.
 
@@ -53,6 +55,7 @@ TEXTS = (
     "checked at the tables set aside, it fails at the tables of {tables}",
     "{measured}; not yet checked at tables set aside",
     "novices", "casual players", "regulars", "experts", "champions",
+    "for {problem}: {change}", "the change for {problem}: {holds}",
 )
 
 #: The skill ladder's rungs as the first screen names them (plural, they follow « for »).
@@ -198,6 +201,24 @@ def _change(c, w) -> tuple[str, str]:
                    variant=variant), _holds(c, w, False))
 
 
+def _also_fixed(anchors: set, c, studies: list, change: str, holds: str, w) -> tuple[str, str]:
+    """The line's change and where it holds, with the fix of each other study of the same problem
+    (a study of any of the line's ``anchors``) after them (the guides: the spread's study proposes no change, the Serpent's holder's study a
+    fix): « … ; pour le joueur qui a le Guide Serpent dans la marge de sa part équitable :
+    Changement proposé : … »."""
+    sep = "\u202f; " if w.lang == "fr" else "; "
+    for o in studies:
+        if c is None or o is c or not anchors & set(o.anchors) or o.state != "fix":
+            continue
+        what = w.tr(o.problem.split(": ")[-1])
+        oc, oh = _change(o, w)
+        change += sep + w.text("for {problem}: {change}", problem=what, change=oc)
+        if oh:
+            more = w.text("the change for {problem}: {holds}", problem=what, holds=oh)
+            holds = holds + sep + more if holds else more
+    return change, holds
+
+
 def first_screen(judged: tuple[list, list, list], changes: list, facts: dict, w) -> list[Line]:
     """The first screen's lines from the verdict (``judged``: wrong, fine, open), the studies'
     answers (:func:`heron_sim.report.studies.attach`'s, each with ``held_out``) and the facts,
@@ -228,6 +249,7 @@ def first_screen(judged: tuple[list, list, list], changes: list, facts: dict, w)
             else:
                 problem, figure, ids = w.tr(p.what), w.tr(p.figure), list(getattr(p, "facts", ()) or ())
             change, holds = _change(c, w)
+            change, holds = _also_fixed({q.anchor for q in mine}, c, studies, change, holds, w)
             tag = {"wrong": "", "open": w.text("not settled"),
                    "tables": w.text("within its target in the verdict's figure, not at every table of its study")}[state]
             rank = {"wrong": 0, "open": 1000, "tables": 2000}[state] + i
