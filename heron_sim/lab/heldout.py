@@ -67,8 +67,12 @@ def held_out_data(data: dict, spec, seed: int, targets=None, *, by_guide: bool =
     t = targets if targets is not None else load_targets()
     tables = held_out_tables(spec.panel)
     notes, objs = [], []
-    if by_guide and any(n.split(":")[0] == "champion" for sc in tables for n in sc.strategies):
-        tables = tuple(sc for sc in tables if not any(n.split(":")[0] == "champion" for n in sc.strategies))
+
+    def seats_champion(sc) -> bool:
+        return any(n.split(":")[0] == "champion" for n in sc.strategies)
+
+    if by_guide and any(map(seats_champion, tables)):
+        tables = tuple(sc for sc in tables if not seats_champion(sc))
         notes.append("the champion's table is not checked: the champion does not play rules by guide yet (its "
                      "worth of positions is that of one set of rules)")
     if not tables:

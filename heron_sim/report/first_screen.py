@@ -203,9 +203,9 @@ def _change(c, w) -> tuple[str, str]:
 
 def _also_fixed(anchors: set, c, studies: list, change: str, holds: str, w) -> tuple[str, str]:
     """The line's change and where it holds, with the fix of each other study of the same problem
-    (a study of any of the line's ``anchors``) after them (the guides: the spread's study proposes no change, the Serpent's holder's study a
-    fix): « … ; pour le joueur qui a le Guide Serpent dans la marge de sa part équitable :
-    Changement proposé : … »."""
+    (a study of any of the line's ``anchors``) after them (the guides: the spread's study proposes
+    no change, the Serpent's holder's study a fix): « … ; pour le joueur qui a le Guide Serpent
+    dans la marge de sa part équitable : Changement proposé : … »."""
     sep = "\u202f; " if w.lang == "fr" else "; "
     for o in studies:
         if c is None or o is c or not anchors & set(o.anchors) or o.state != "fix":

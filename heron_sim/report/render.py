@@ -563,7 +563,7 @@ def _brief_html(meta, title, rows, judged, changes, games, lang: str = "en", def
     annex_link = Markup('<a href="{}">{}</a>').format(annex, w.text("the annex"))
     out = _ENV.get_template("brief.html.j2").render(
         lang=lang, _=w.html, tr=w.tr, num=w.num, title=w.text(title), subtitle=_subtitle(meta, "heron", lang),
-        sc="\u202f; " if lang == "fr" else "; ",
+        sc="\u202f; " if lang == "fr" else "; ", change_link=lambda c, studies: _change_link(c, studies, w.html, w.tr),
         toc=_brief_toc(changes, w), rows=rows, wrong=wrong, fine=fine, open=open_, changes=changes, first=first,
         rulebook=_rulebook_line(rulebook, w, md=False), kit=_kit_html(out_dir, w),
         basis=verdict_basis(), readings=READINGS, annex=annex, annex_link=annex_link,
